@@ -1,0 +1,1 @@
+"""Bots over the rules contract."""

@@ -1,0 +1,176 @@
+"""The rules contract: what every game module provides.
+
+One object per game implements :class:`Rules`. The server, the AI and the tools use only
+this interface; they never reach into a game's internals.
+
+State
+    A game state is a plain JSON-serialisable ``dict`` that holds everything: the seeded
+    generator (``rng``, ``rolls``, ``rigged``; see :mod:`roses.engine.rng`), the log
+    (``log``; see :mod:`roses.engine.log`), the result (``result``) and whatever the game
+    needs. Nothing else (no globals, no clock) influences a game.
+
+Roles
+    ``roles(scenario, options)`` names the seats, e.g. ``["York", "Lancaster"]``. The
+    pseudo-role ``"Observer"`` may be given to :meth:`Rules.view` and sees only public things.
+
+Actions
+    An action is a verb and an argument: ``("move", "Kent")`` or ``("pass", None)``. A
+    view lists, for each role that may act now, ``actions``: ``{verb: [args...]}`` or
+    ``{verb: True}`` for a plain button. :meth:`Rules.legal_actions` returns the same set as a
+    flat list of ``(verb, arg)`` pairs, fast, for bots and fuzzers.
+
+Hidden information
+    :meth:`Rules.view` is the boundary: it returns only what ``role`` may know. The optional
+    :meth:`Rules.secrets` names strings that must not appear anywhere in what is sent to a
+    role (views, logs, errors); the fuzzer and the server tests scan payloads for them.
+
+Undo
+    Undo is handled generically by :class:`roses.engine.game.Game`. A rules module only has
+    to make every reveal of hidden information call :func:`mark_reveal` (dice and shuffles
+    through :mod:`roses.engine.rng` count by themselves).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from abc import ABC, abstractmethod
+from typing import Any
+
+from roses.engine.errors import IllegalAction, NotYourTurn, UnknownScenario
+from roses.engine.log import visible_log
+
+State = dict[str, Any]
+View = dict[str, Any]
+Action = tuple[str, Any]
+
+OBSERVER = "Observer"
+DRAW = "Draw"
+
+
+def mark_reveal(state: State) -> None:
+    """Record that hidden information was revealed: undo may not cross this point."""
+    state["reveals"] = state.get("reveals", 0) + 1
+
+
+def actions_to_list(actions: dict[str, Any]) -> list[Action]:
+    """Flatten a view's ``actions`` mapping into ``(verb, arg)`` pairs."""
+    out: list[Action] = []
+    for verb, args in actions.items():
+        if args is True:
+            out.append((verb, None))
+        elif args:
+            out.extend((verb, a) for a in args)
+    return out
+
+
+def canonical_json(value: Any) -> str:
+    """The canonical JSON text of a value: sorted keys, no spaces."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Rules(ABC):
+    """One game's rules. Subclasses are stateless: everything lives in the state dict."""
+
+    #: Game id, e.g. ``"richard3"``.
+    id: str = ""
+    #: Human title, e.g. ``"Richard III"``.
+    title: str = ""
+    #: Scenario ids, first is the default.
+    scenarios: tuple[str, ...] = ()
+
+    # ----- setup --------------------------------------------------------------------
+    def scenario_names(self) -> dict[str, str]:
+        """Human names of the scenarios, by id."""
+        return {s: s for s in self.scenarios}
+
+    def check_scenario(self, scenario: str) -> None:
+        if scenario not in self.scenarios:
+            raise UnknownScenario(
+                f"{self.title} has no scenario {scenario!r}; choose one of {', '.join(self.scenarios)}"
+            )
+
+    def options_schema(self) -> dict[str, Any]:
+        """Options a game may be created with: ``{name: {"type", "default", "label", ...}}``."""
+        return {}
+
+    @abstractmethod
+    def roles(self, scenario: str, options: dict[str, Any] | None = None) -> list[str]:
+        """The seats of a game of ``scenario``."""
+
+    @abstractmethod
+    def setup(self, seed: int, scenario: str, options: dict[str, Any] | None = None) -> State:
+        """A new game state. Must raise :class:`UnknownScenario` for an unknown scenario."""
+
+    # ----- play ---------------------------------------------------------------------
+    @abstractmethod
+    def active(self, state: State) -> list[str]:
+        """The roles that may act now (empty when the game is over)."""
+
+    def result(self, state: State) -> str | None:
+        """``None`` while running; then the winning role, roles joined by ``", "``, or ``"Draw"``."""
+        res = state.get("result")
+        return None if res is None else str(res)
+
+    @abstractmethod
+    def legal_actions(self, state: State, role: str) -> list[Action]:
+        """Every legal ``(verb, arg)`` for ``role`` now; empty if the role may not act."""
+
+    @abstractmethod
+    def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
+        """Apply a legal action and return the new state (the given one may be mutated).
+
+        Anything not legal raises :class:`IllegalAction` and leaves ``state`` untouched.
+        """
+
+    @abstractmethod
+    def view(self, state: State, role: str) -> View:
+        """What ``role`` (or ``"Observer"``) may know.
+
+        Always has ``prompt`` (str), ``log`` (list of str) and ``active`` (list of roles); has
+        ``actions`` only for a role that may act now.
+        """
+
+    def finish(self, state: State, result: str, reason: str) -> State:
+        """End the game now (resignation, time-out, adjudication)."""
+        state["result"] = result
+        state.setdefault("log", []).append(reason)
+        return state
+
+    def resign(self, state: State, role: str) -> State:
+        """``role`` resigns: the other roles win."""
+        others = [r for r in state.get("roles", []) if r != role]
+        return self.finish(state, ", ".join(others) if others else DRAW, f"{role} resigned.")
+
+    # ----- helpers the tools use ------------------------------------------------------
+    def copy_state(self, state: State) -> State:
+        """An independent deep copy (override with something faster if needed)."""
+        copied: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        return copied
+
+    def secrets(self, state: State, role: str) -> set[str]:
+        """Strings that must not appear in anything sent to ``role`` now."""
+        return set()
+
+    def check_invariants(self, state: State) -> list[str]:
+        """Broken invariants of ``state`` (empty when all hold); used by fuzzing."""
+        return []
+
+    def describe(self, view: View) -> str:
+        """A plain-text rendering of a view, for the terminal."""
+        return canonical_json({k: v for k, v in view.items() if k not in ("log", "actions")})
+
+    def label(self, state: State, role: str, verb: str, arg: Any) -> str:
+        """A human label for an action, for numbered terminal menus."""
+        return verb if arg is None else f"{verb} {arg}"
+
+    # ----- shared behaviour -----------------------------------------------------------
+    def log_for(self, state: State, role: str, start: int = 0) -> list[str]:
+        return visible_log(state.get("log", []), role, start)
+
+    def check_turn(self, state: State, role: str) -> None:
+        """Raise :class:`NotYourTurn` unless ``role`` may act now."""
+        if self.result(state) is not None:
+            raise IllegalAction("The game is over.")
+        if role not in self.active(state):
+            raise NotYourTurn(f"It is not {role}'s turn.")

@@ -1,0 +1,232 @@
+"""Random-play fuzzing and throughput benchmarks over the rules contract.
+
+Both work for every game: they only call ``setup``, ``active``, ``legal_actions``,
+``action``, ``view``, ``secrets`` and ``check_invariants``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from roses.engine.contract import OBSERVER, Rules, State, actions_to_list, canonical_json
+from roses.engine.errors import IllegalAction
+from roses.engine.game import Game, digest
+
+DEFAULT_MAX_ACTIONS = 50_000
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The setup seed of the ``index``-th game of a run seeded with ``seed``."""
+    return (seed * 1_000_003 + index * 7919 + 1) & 0x7FFFFFFF
+
+
+@dataclass
+class Failure:
+    kind: str  # "dead_end" | "error" | "invariant"
+    game_index: int
+    seed: int
+    step: int
+    message: str
+    file: str | None = None
+
+
+@dataclass
+class FuzzReport:
+    game: str
+    scenario: str
+    games: int = 0
+    actions: int = 0
+    dead_ends: int = 0
+    errors: int = 0
+    invariant_failures: int = 0
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.dead_ends or self.errors or self.invariant_failures)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "scenario": self.scenario,
+            "games": self.games,
+            "actions": self.actions,
+            "dead_ends": self.dead_ends,
+            "errors": self.errors,
+            "invariant_failures": self.invariant_failures,
+            "failures": [f.__dict__ for f in self.failures[:50]],
+        }
+
+
+def _view_problems(rules: Rules, state: State, roles: list[str], active: list[str]) -> list[str]:
+    """Hidden-information and consistency checks on every role's view."""
+    problems: list[str] = []
+    for role in [*roles, OBSERVER]:
+        view = rules.view(state, role)
+        text = canonical_json(view)
+        for token in rules.secrets(state, role):
+            if token in text:
+                problems.append(f"view of {role} shows hidden {token!r}")
+        for key in ("prompt", "log"):
+            if key not in view:
+                problems.append(f"view of {role} has no {key!r}")
+        if role in active:
+            listed = {canonical_json(list(a)) for a in actions_to_list(view.get("actions", {}))}
+            legal = {canonical_json(list(a)) for a in rules.legal_actions(state, role)}
+            if listed != legal:
+                problems.append(
+                    f"view actions of {role} differ from legal_actions: "
+                    f"only in view {sorted(listed - legal)[:3]}, only in legal {sorted(legal - listed)[:3]}"
+                )
+        elif "actions" in view and view["actions"]:
+            problems.append(f"view of inactive {role} lists actions")
+    return problems
+
+
+def _save(save_dir: Path | None, record: dict[str, Any], failure: Failure) -> None:
+    if save_dir is None:
+        return
+    save_dir.mkdir(parents=True, exist_ok=True)
+    path = save_dir / f"{record['game']}-{record['scenario']}-{failure.seed}.json"
+    path.write_text(json.dumps({**record, "failure": failure.__dict__}, indent=1))
+    failure.file = str(path)
+
+
+def fuzz(
+    rules: Rules,
+    scenario: str,
+    games: int,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    *,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    replay_every: int = 10,
+    check_views_every: int = 1,
+    save_dir: Path | None = Path("fuzz-failures"),
+) -> FuzzReport:
+    """Play ``games`` seeded random games, checking invariants at every step."""
+    rules.check_scenario(scenario)
+    report = FuzzReport(rules.id, scenario)
+    for index in range(games):
+        gseed = game_seed(seed, index)
+        picker = random.Random(gseed ^ 0x5DEECE66D)
+        state = rules.setup(gseed, scenario, options)
+        roles = list(state.get("roles", rules.roles(scenario, options)))
+        record: dict[str, Any] = {"game": rules.id, "seed": gseed, "scenario": scenario,
+                                  "options": dict(options or {}), "actions": []}
+        failure: Failure | None = None
+        step = 0
+        while failure is None:
+            try:
+                if rules.result(state) is not None:
+                    break
+                active = rules.active(state)
+                problems = list(rules.check_invariants(state))
+                json.dumps(state)
+                if check_views_every and step % check_views_every == 0:
+                    problems += _view_problems(rules, state, roles, active)
+                if problems:
+                    failure = Failure("invariant", index, gseed, step, "; ".join(problems[:5]))
+                    break
+                choices = []
+                for role in picker.sample(active, len(active)):
+                    legal = rules.legal_actions(state, role)
+                    if legal:
+                        choices = [(role, a) for a in legal]
+                        break
+                if not choices:
+                    failure = Failure("dead_end", index, gseed, step,
+                                      f"game not over and nobody can act (active: {active})")
+                    break
+                if step >= max_actions:
+                    failure = Failure("error", index, gseed, step, f"game longer than {max_actions} actions")
+                    break
+                role, (verb, arg) = picker.choice(choices)
+                if step % 97 == 13:
+                    # Bad input must be refused and change nothing.
+                    before = digest(state)
+                    try:
+                        rules.action(state, role, "no-such-verb", None)
+                        failure = Failure("invariant", index, gseed, step, "an unknown verb was accepted")
+                    except IllegalAction:
+                        if digest(state) != before:
+                            failure = Failure("invariant", index, gseed, step,
+                                              "a refused action changed the state")
+                    if failure:
+                        break
+                record["actions"].append({"role": role, "verb": verb, "arg": arg})
+                state = rules.action(state, role, verb, arg)
+                step += 1
+            except Exception as exc:  # noqa: BLE001 - the fuzzer reports every crash
+                tb = traceback.format_exc(limit=6)
+                failure = Failure("error", index, gseed, step, f"{type(exc).__name__}: {exc}\n{tb}")
+        if failure is None and replay_every and index % replay_every == 0:
+            try:
+                rebuilt = Game.from_record(rules, record)
+                if rebuilt.digest() != digest(state):
+                    failure = Failure("invariant", index, gseed, step, "replay gave a different state")
+            except Exception as exc:  # noqa: BLE001
+                failure = Failure("error", index, gseed, step, f"replay failed: {type(exc).__name__}: {exc}")
+        report.games += 1
+        report.actions += step
+        if failure is not None:
+            if failure.kind == "dead_end":
+                report.dead_ends += 1
+            elif failure.kind == "error":
+                report.errors += 1
+            else:
+                report.invariant_failures += 1
+            _save(save_dir, record, failure)
+            report.failures.append(failure)
+    return report
+
+
+def bench(
+    rules: Rules,
+    scenario: str,
+    seconds: float,
+    seed: int = 1,
+    options: dict[str, Any] | None = None,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+) -> dict[str, Any]:
+    """Random-play throughput: actions per second and complete games per second."""
+    rules.check_scenario(scenario)
+    picker = random.Random(seed)
+    actions = games = 0
+    index = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = rules.setup(game_seed(seed, index), scenario, options)
+        index += 1
+        steps = 0
+        while rules.result(state) is None and steps < max_actions:
+            active = rules.active(state)
+            role = active[0] if len(active) == 1 else picker.choice(active)
+            legal = rules.legal_actions(state, role)
+            if not legal:
+                break
+            verb, arg = legal[picker.randrange(len(legal))]
+            state = rules.action(state, role, verb, arg)
+            steps += 1
+            if (steps & 255) == 0 and time.perf_counter() >= deadline:
+                break
+        actions += steps
+        if rules.result(state) is not None:
+            games += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "game": rules.id,
+        "scenario": scenario,
+        "seconds": round(elapsed, 3),
+        "actions": actions,
+        "games": games,
+        "actions_per_s": round(actions / elapsed, 1),
+        "games_per_s": round(games / elapsed, 2),
+    }

@@ -1,0 +1,151 @@
+"""A game record: seed, scenario, options and the action log, with replay and undo.
+
+The action log is the authority. ``Game.replay()`` rebuilds the state from the setup and the
+log and must give a byte-identical state (same :func:`digest`).
+
+Undo policy (the same for every game): a role may take back its own last action only while
+
+* the set of active roles is the same as before that action (the turn has not passed),
+* no die was rolled and no card shuffled by it (``state["rolls"]`` unchanged), and
+* nothing hidden was revealed by it (``state["reveals"]`` unchanged, see
+  :func:`roses.engine.contract.mark_reveal`).
+
+Several consecutive such actions may be undone one by one. Undo is itself recorded in the
+log (verb ``.undo``), so the log stays append-only and replays reproduce it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from roses.engine.contract import OBSERVER, Rules, State, View, canonical_json
+from roses.engine.errors import CannotUndo, IllegalAction, NotYourTurn, ReplayMismatch
+
+UNDO = ".undo"
+RESIGN = ".resign"
+FINISH = ".finish"
+META_VERBS = (UNDO, RESIGN, FINISH)
+
+
+def digest(state: State) -> str:
+    """SHA-256 of the canonical JSON of a state."""
+    return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
+
+
+def _undo_key(rules: Rules, state: State) -> tuple[Any, ...]:
+    return (tuple(rules.active(state)), state.get("rolls", 0), state.get("reveals", 0))
+
+
+@dataclass
+class Game:
+    """A running or finished game of one rules module."""
+
+    rules: Rules
+    seed: int
+    scenario: str
+    options: dict[str, Any] = field(default_factory=dict)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    state: State = field(default_factory=dict)
+    _undo: list[tuple[str, State]] = field(default_factory=list, repr=False)
+
+    # ----- creation ---------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, seed: int, scenario: str, options: dict[str, Any] | None = None) -> Game:
+        opts = dict(options or {})
+        return cls(rules=rules, seed=seed, scenario=scenario, options=opts,
+                   state=rules.setup(seed, scenario, opts))
+
+    @classmethod
+    def from_record(cls, rules: Rules, record: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`record` output by replaying its log."""
+        game = cls.new(rules, int(record["seed"]), str(record["scenario"]), record.get("options"))
+        for entry in record.get("actions", []):
+            game.apply(str(entry["role"]), str(entry["verb"]), entry.get("arg"))
+        return game
+
+    def record(self) -> dict[str, Any]:
+        """The JSON-serialisable record: enough to rebuild the game exactly."""
+        return {
+            "game": self.rules.id,
+            "seed": self.seed,
+            "scenario": self.scenario,
+            "options": self.options,
+            "actions": list(self.actions),
+        }
+
+    # ----- play -------------------------------------------------------------------------
+    def active(self) -> list[str]:
+        return self.rules.active(self.state)
+
+    def result(self) -> str | None:
+        return self.rules.result(self.state)
+
+    def apply(self, role: str, verb: str, arg: Any = None) -> State:
+        """Apply an action (or a meta action: ``.undo``, ``.resign``, ``.finish``)."""
+        if verb == UNDO:
+            self._do_undo(role)
+        elif verb == RESIGN:
+            if self.result() is not None:
+                raise IllegalAction("The game is over.")
+            if role not in self.state.get("roles", []):
+                raise NotYourTurn(f"{role} is not a player of this game.")
+            self.state = self.rules.resign(self.state, role)
+            self._undo.clear()
+        elif verb == FINISH:
+            if self.result() is not None:
+                raise IllegalAction("The game is over.")
+            result, reason = arg
+            self.state = self.rules.finish(self.state, str(result), str(reason))
+            self._undo.clear()
+        else:
+            self.rules.check_turn(self.state, role)
+            before_key = _undo_key(self.rules, self.state)
+            snapshot = self.rules.copy_state(self.state)
+            self.state = self.rules.action(self.state, role, verb, arg)
+            if self.result() is None and _undo_key(self.rules, self.state) == before_key:
+                self._undo.append((role, snapshot))
+            else:
+                self._undo.clear()
+        self.actions.append({"role": role, "verb": verb, "arg": arg})
+        return self.state
+
+    def can_undo(self, role: str) -> bool:
+        return bool(self._undo) and self._undo[-1][0] == role
+
+    def _do_undo(self, role: str) -> None:
+        if not self.can_undo(role):
+            raise CannotUndo("Nothing to undo: the turn has passed, dice were rolled or something was revealed.")
+        _, snapshot = self._undo.pop()
+        self.state = snapshot
+
+    def undo(self, role: str) -> State:
+        return self.apply(role, UNDO)
+
+    def view(self, role: str) -> View:
+        """The rules' view for ``role``, with ``undo`` added to its actions when allowed."""
+        v = self.rules.view(self.state, role)
+        if role != OBSERVER and self.can_undo(role):
+            v.setdefault("actions", {})["undo"] = True
+        return v
+
+    # ----- checks -----------------------------------------------------------------------
+    def digest(self) -> str:
+        return digest(self.state)
+
+    def replay(self) -> State:
+        """Rebuild the state from setup and the log; it must equal the current state."""
+        rebuilt = Game.from_record(self.rules, self.record())
+        if rebuilt.digest() != self.digest():
+            raise ReplayMismatch("Replaying the action log gave a different state.")
+        return rebuilt.state
+
+    def states(self) -> list[State]:
+        """The state after setup and after each logged action (for replay viewers)."""
+        game = Game.new(self.rules, self.seed, self.scenario, self.options)
+        out = [self.rules.copy_state(game.state)]
+        for entry in self.actions:
+            game.apply(entry["role"], entry["verb"], entry.get("arg"))
+            out.append(self.rules.copy_state(game.state))
+        return out

@@ -1,0 +1,1 @@
+"""The Roses server: ASGI app, storage, auth, notifications, clocks."""

@@ -1,0 +1,83 @@
+"""Play a game in the terminal: numbered choices, hot-seat or against a bot."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from roses.ai.bot import Bot
+from roses.engine.contract import Rules, actions_to_list
+from roses.engine.errors import RosesError
+from roses.engine.game import Game
+
+
+def play_terminal(
+    rules: Rules,
+    scenario: str,
+    seed: int,
+    bots: dict[str, Bot],
+    *,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    save: Path | None = None,
+    max_steps: int = 1_000_000,
+) -> Game:
+    """Run a game; roles in ``bots`` are played by bots, the others by whoever types."""
+    game = Game.new(rules, seed, scenario)
+    seen: dict[str, int] = {}
+    human_roles = [r for r in game.state.get("roles", []) if r not in bots]
+    write(f"{rules.title}: {rules.scenario_names().get(scenario, scenario)} (seed {seed})")
+    steps = 0
+    try:
+        while game.result() is None and steps < max_steps:
+            steps += 1
+            active = game.active()
+            role = next((r for r in active if r not in bots), active[0])
+            if role in bots:
+                view = game.view(role)
+                verb, arg = bots[role].choose(rules, view, role)
+                write(f"[{role}] {rules.label(game.state, role, verb, arg)}")
+                game.apply(role, verb, arg)
+                continue
+            view = game.view(role)
+            lines = rules.log_for(game.state, role)
+            for line in lines[seen.get(role, 0):]:
+                write(f"  {line}")
+            seen[role] = len(lines)
+            write("")
+            write(rules.describe(view))
+            write(f"== {role}: {view.get('prompt', '')}")
+            choices = actions_to_list(view.get("actions", {}))
+            for i, (verb, arg) in enumerate(choices, 1):
+                write(f"  {i:3d}. {rules.label(game.state, role, verb, arg) if verb != 'undo' else 'undo'}")
+            answer = read(f"{role} [1-{len(choices)}, q to quit]> ").strip().lower()
+            if answer in ("q", "quit", "exit"):
+                break
+            if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
+                write("Please type one of the numbers shown.")
+                continue
+            verb, arg = choices[int(answer) - 1]
+            try:
+                game.apply(role, ".undo" if verb == "undo" else verb, arg)
+            except RosesError as exc:
+                write(f"Not allowed: {exc}")
+    except (EOFError, KeyboardInterrupt):
+        write("")
+    for role in human_roles or list(game.state.get("roles", [])):
+        lines = rules.log_for(game.state, role)
+        for line in lines[seen.get(role, 0):]:
+            write(f"  {line}")
+        seen[role] = len(lines)
+    res = game.result()
+    write(f"Result: {res}" if res is not None else "Game not finished.")
+    if save is not None:
+        save.write_text(json.dumps(game.record(), indent=1))
+        write(f"Saved to {save}")
+    return game
+
+
+def record_from_file(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data

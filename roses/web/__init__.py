@@ -1,0 +1,1 @@
+"""Templates and the static browser client."""

@@ -1,0 +1,195 @@
+"""Tests of the game-agnostic engine: RNG, game record, replay, undo policy, fuzz, bench."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from roses.engine import rng
+from roses.engine.contract import actions_to_list, canonical_json
+from roses.engine.errors import CannotUndo, IllegalAction, NotYourTurn, UnknownGame, UnknownScenario
+from roses.engine.fuzz import bench, fuzz
+from roses.engine.game import Game, digest
+from roses.engine.log import visible_log
+from roses.engine.registry import get_rules
+
+from .toygame import RULES
+
+
+def test_rng_is_deterministic_and_uniform_enough() -> None:
+    a: dict = {}
+    b: dict = {}
+    rng.seed_state(a, 42)
+    rng.seed_state(b, 42)
+    rolls_a = [rng.roll(a) for _ in range(600)]
+    rolls_b = [rng.roll(b) for _ in range(600)]
+    assert rolls_a == rolls_b
+    assert set(rolls_a) == {1, 2, 3, 4, 5, 6}
+    for face in range(1, 7):
+        assert 60 <= rolls_a.count(face) <= 140
+    assert a["rolls"] == 600
+
+
+def test_rigged_dice_come_first() -> None:
+    s: dict = {}
+    rng.seed_state(s, 1)
+    rng.rig(s, [6, 1, 3])
+    assert [rng.roll(s) for _ in range(3)] == [6, 1, 3]
+    assert s["rigged"] == []
+
+
+def test_shuffle_is_a_permutation_and_seeded() -> None:
+    s1: dict = {}
+    s2: dict = {}
+    rng.seed_state(s1, 7)
+    rng.seed_state(s2, 7)
+    x = list(range(25))
+    y = list(range(25))
+    rng.shuffle(s1, x)
+    rng.shuffle(s2, y)
+    assert x == y and sorted(x) == list(range(25)) and x != list(range(25))
+
+
+def test_visible_log_hides_private_lines() -> None:
+    log = ["all", ["North", "north only"], ["South", "south only"]]
+    assert visible_log(log, "North") == ["all", "north only"]
+    assert visible_log(log, "Observer") == ["all"]
+
+
+def test_same_seed_same_actions_identical_state() -> None:
+    g1 = Game.new(RULES, 5, "standard")
+    g2 = Game.new(RULES, 5, "standard")
+    for g in (g1, g2):
+        g.apply("North", "pick", 2)
+        g.apply("South", "pick", 3)
+        g.apply("North", "roll")
+        g.apply("South", "step")
+    assert canonical_json(g1.state) == canonical_json(g2.state)
+    assert g1.digest() == g2.digest() == digest(g1.replay())
+
+
+def test_record_round_trip_through_json() -> None:
+    g = Game.new(RULES, 9, "short")
+    g.apply("South", "pick", 1)
+    g.apply("North", "pick", 3)
+    while g.result() is None:
+        g.apply(g.active()[0], "roll")
+    record = json.loads(json.dumps(g.record()))
+    again = Game.from_record(RULES, record)
+    assert again.digest() == g.digest()
+    assert again.result() == g.result()
+
+
+def test_illegal_action_changes_nothing() -> None:
+    g = Game.new(RULES, 3, "standard")
+    before = g.digest()
+    with pytest.raises(IllegalAction):
+        g.apply("North", "pick", 7)
+    with pytest.raises(IllegalAction):
+        g.apply("North", "dance")
+    assert g.digest() == before
+    assert g.actions == []
+
+
+def test_wrong_player_is_refused() -> None:
+    g = Game.new(RULES, 3, "standard")
+    g.apply("North", "pick", 1)
+    with pytest.raises(NotYourTurn):
+        g.apply("North", "pick", 2)
+    g.apply("South", "pick", 1)
+    with pytest.raises(NotYourTurn):
+        g.apply("South", "roll")
+
+
+def test_undo_own_free_actions_while_turn_lasts() -> None:
+    g = Game.new(RULES, 3, "standard")
+    g.apply("North", "pick", 1)
+    g.apply("South", "pick", 1)
+    start = g.digest()
+    g.apply("North", "step")
+    assert g.can_undo("North") and not g.can_undo("South")
+    assert g.view("North")["actions"]["undo"] is True
+    assert "undo" not in g.view("South").get("actions", {})
+    g.apply("North", "step")
+    g.undo("North")
+    g.undo("North")
+    assert g.digest() == start
+    assert not g.can_undo("North")
+    # Undo is logged, so replay reproduces it.
+    assert digest(g.replay()) == g.digest()
+
+
+def test_undo_never_crosses_dice_reveal_or_turn_change() -> None:
+    g = Game.new(RULES, 3, "standard")
+    g.apply("North", "pick", 1)
+    assert not g.can_undo("North")  # active set changed
+    g.apply("South", "pick", 2)  # reveal
+    assert not g.can_undo("South")
+    g.apply("North", "step")
+    g.apply("North", "roll")  # die rolled: barrier
+    assert not g.can_undo("North")
+    with pytest.raises(CannotUndo):
+        g.undo("North")
+    g.apply("South", "step")
+    g.apply("South", "step")
+    g.apply("South", "step")  # third step passes the turn
+    assert not g.can_undo("South")
+
+
+def test_unknown_game_and_scenario() -> None:
+    with pytest.raises(UnknownGame):
+        get_rules("no_such_game")
+    with pytest.raises(UnknownGame):
+        get_rules("../etc")
+    with pytest.raises(UnknownScenario):
+        RULES.setup(1, "nope")
+
+
+def test_view_actions_match_legal_actions() -> None:
+    state = RULES.setup(1, "standard")
+    for role in RULES.active(state):
+        assert sorted(actions_to_list(RULES.view(state, role)["actions"]), key=str) == sorted(
+            RULES.legal_actions(state, role), key=str)
+
+
+def test_fuzz_reports_clean_run(tmp_path) -> None:
+    report = fuzz(RULES, "standard", 30, seed=4, save_dir=tmp_path)
+    assert report.ok, report.summary()
+    assert report.games == 30 and report.actions > 30
+
+
+def test_fuzz_catches_leaks(tmp_path) -> None:
+    class Leaky(type(RULES)):  # type: ignore[misc]
+        def view(self, state, role):
+            v = super().view(state, role)
+            v["log"] = [e if isinstance(e, str) else e[1] for e in state["log"]]
+            return v
+
+    report = fuzz(Leaky(), "standard", 5, seed=1, save_dir=tmp_path)
+    assert report.invariant_failures == 5
+    saved = list(tmp_path.iterdir())
+    assert saved and json.loads(saved[0].read_text())["failure"]["kind"] == "invariant"
+
+
+def test_fuzz_catches_dead_ends(tmp_path) -> None:
+    class Stuck(type(RULES)):  # type: ignore[misc]
+        def legal_actions(self, state, role):
+            if state["phase"] == "play":
+                return []
+            return super().legal_actions(state, role)
+
+        def view(self, state, role):
+            v = super().view(state, role)
+            if state["phase"] == "play":
+                v.pop("actions", None)
+            return v
+
+    report = fuzz(Stuck(), "standard", 3, seed=1, save_dir=tmp_path)
+    assert report.dead_ends == 3
+
+
+def test_bench_counts_games() -> None:
+    out = bench(RULES, "short", 0.2, seed=1)
+    assert out["games"] > 0 and out["actions"] >= out["games"]
+    assert out["actions_per_s"] > 0
