@@ -164,6 +164,36 @@ class Rules(ABC):
         """A human label for an action, for numbered terminal menus."""
         return verb if arg is None else f"{verb} {arg}"
 
+    # ----- optional: what the AI and the research adapters use (see roses.ai) ----------
+    def determinize(self, state: State, role: str, seed: int) -> State:
+        """A full state in which everything hidden from ``role`` is re-sampled.
+
+        The result must be consistent with everything ``role`` knows (its view and its log)
+        and must depend only on that knowledge and ``seed``: two true states that look the
+        same to ``role`` give the same result for the same seed. The generator (``rng``)
+        is re-drawn from ``seed`` so future dice and shuffles are not the true ones, and log
+        lines hidden from ``role`` are dropped. ``state`` itself is not changed.
+        """
+        raise NotImplementedError(f"{self.title or self.id} has no determinisation yet")
+
+    def evaluate(self, state: State, role: str) -> float:
+        """A heuristic value of ``state`` for ``role`` in [-1, 1] (default: the result only)."""
+        res = self.result(state)
+        if res is None or res == DRAW:
+            return 0.0
+        return 1.0 if role in res.split(", ") else -1.0
+
+    def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
+        """The named parts of :meth:`evaluate`, for bots' rationales (default: none)."""
+        return {}
+
+    def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
+        """A fixed catalogue of every ``(verb, arg)`` a game of ``scenario`` can ever offer.
+
+        Stable in order, so an action's index is its id (OpenSpiel, PettingZoo).
+        """
+        raise NotImplementedError(f"{self.title or self.id} has no action catalogue yet")
+
     # ----- shared behaviour -----------------------------------------------------------
     def log_for(self, state: State, role: str, start: int = 0) -> list[str]:
         return visible_log(state.get("log", []), role, start)
