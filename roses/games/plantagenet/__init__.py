@@ -1,0 +1,1 @@
+"""Plantagenet (GMT, Levy & Campaign IV): rules module for Roses (game id ``plantagenet``)."""
