@@ -1,44 +1,192 @@
-"""The bot interface and the random bot.
+"""The bot interface, the determinisation callback, the random bot and :func:`make_bot`.
 
-A bot sees only what its role may know: the role's view (from ``Rules.view``). Search
-bots that need a full state must build one by sampling the hidden information consistently
-with the view (determinisation); they never receive the true state.
+What a bot sees
+    A bot is asked to move with ``bot.choose(rules, view, role, determinize)``:
+
+    * ``view`` is ``rules.view(state, role)``: only what ``role`` may know, with the legal
+      actions in ``view["actions"]``;
+    * ``determinize`` (optional) is a :class:`Determinizer` bound to the true state and
+      ``role``. Calling it with a seed returns a *full* state in which everything hidden from
+      ``role`` has been re-sampled consistently with what ``role`` knows, and the dice
+      generator re-drawn (``Rules.determinize``). Search bots play their simulations on such
+      states. A bot must use the determiniser only by calling it; it never receives the
+      true state itself. Games without ``Rules.determinize`` get ``None``.
+
+    ``choose`` returns one ``(verb, arg)`` of the view's actions (never ``undo``) and sets
+    ``bot.last_rationale`` to a short human sentence explaining the move (for logs).
+
+Purity and threads
+    ``bot.decide(rules, view, role, determinize)`` does the same work but returns a
+    :class:`Decision` (action, rationale, statistics) and changes nothing on the bot: it is a
+    pure function of its inputs and the bot's settings (its seed included; the random
+    choices of one call are seeded from the bot's seed and the view), so one bot object may
+    be shared by threads, and bots, views and determinisers can be pickled to a process pool.
+    ``choose`` is ``decide`` plus storing the rationale, so use one bot per game (or
+    ``decide``) when running bots concurrently.
+
+Names (:func:`make_bot`)
+    ``random``; ``heuristic``; ``ismcts`` (default budget), ``ismcts:0.5`` (seconds per
+    move), ``ismcts:i200`` (iterations per move); levels ``easy`` (heuristic), ``medium`` and
+    ``hard`` (ISMCTS with 0.5 s and 2 s per move).
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from roses.engine.contract import Action, Rules, View, actions_to_list
+from roses.engine.contract import Action, Rules, State, View, actions_to_list, canonical_json
+
+#: Levels for ``roses play --vs LEVEL`` and the server, as bot names.
+LEVELS: dict[str, str] = {
+    "easy": "heuristic",
+    "medium": "ismcts:0.5",
+    "hard": "ismcts:2",
+}
+
+
+@dataclass(frozen=True)
+class Determinizer:
+    """Re-sampled full states for one role, bound to one true state (see module docs).
+
+    Holds a private copy of the true state, so later changes to the game do not affect it.
+    """
+
+    _rules: Rules
+    _state: State = field(repr=False)
+    _role: str
+
+    @classmethod
+    def bind(cls, rules: Rules, state: State, role: str) -> Determinizer | None:
+        """A determiniser for ``role``, or ``None`` if the game has no determinisation."""
+        if not supports_determinize(rules):
+            return None
+        return cls(rules, rules.copy_state(state), role)
+
+    @property
+    def role(self) -> str:
+        return self._role
+
+    def __call__(self, seed: int) -> State:
+        return self._rules.determinize(self._state, self._role, seed)
+
+
+def supports_determinize(rules: Rules) -> bool:
+    """Whether ``rules`` overrides :meth:`Rules.determinize`."""
+    return type(rules).determinize is not Rules.determinize
+
+
+@dataclass
+class Decision:
+    """What a bot decided, why, and what the search saw."""
+
+    action: Action
+    rationale: str = ""
+    stats: dict[str, Any] = field(default_factory=dict)
 
 
 class Bot(Protocol):
     name: str
+    last_rationale: str
 
-    def choose(self, rules: Rules, view: View, role: str) -> Action:
+    def choose(self, rules: Rules, view: View, role: str,
+               determinize: Determinizer | None = None) -> Action:
         """Pick one of the actions listed in ``view["actions"]``."""
         ...
 
+    def decide(self, rules: Rules, view: View, role: str,
+               determinize: Determinizer | None = None) -> Decision:
+        """Like :meth:`choose`, but returns the rationale too and changes nothing."""
+        ...
 
-class RandomBot:
+
+def view_actions(view: View) -> list[Action]:
+    """The actions a bot may choose from: the view's actions without ``undo``."""
+    return [a for a in actions_to_list(view.get("actions", {})) if a[0] != "undo"]
+
+
+def call_seed(seed: int, view: View, role: str) -> int:
+    """The seed of one decision: the bot's seed mixed with the view it decides on."""
+    text = f"{seed}\x00{role}\x00{canonical_json(view)}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+class BaseBot:
+    """Shared ``choose`` on top of ``decide``."""
+
+    name = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.last_rationale = ""
+
+    def decide(self, rules: Rules, view: View, role: str,
+               determinize: Determinizer | None = None) -> Decision:
+        raise NotImplementedError
+
+    def choose(self, rules: Rules, view: View, role: str,
+               determinize: Determinizer | None = None) -> Action:
+        decision = self.decide(rules, view, role, determinize)
+        self.last_rationale = decision.rationale
+        return decision.action
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} seed={self.seed}>"
+
+
+class RandomBot(BaseBot):
     """Picks uniformly among the legal actions in its view (never ``undo``)."""
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, rules: Rules, view: View, role: str) -> Action:
-        choices = [a for a in actions_to_list(view.get("actions", {})) if a[0] != "undo"]
+    def decide(self, rules: Rules, view: View, role: str,
+               determinize: Determinizer | None = None) -> Decision:
+        choices = view_actions(view)
         if not choices:
             raise ValueError(f"{role} has no action to choose from")
-        return choices[self._rng.randrange(len(choices))]
+        rng = random.Random(call_seed(self.seed, view, role))
+        action = choices[rng.randrange(len(choices))]
+        return Decision(action, f"random choice among {len(choices)} actions")
+
+
+def parse_budget(text: str) -> tuple[float | None, int | None]:
+    """``"0.5"`` -> (0.5 s, None); ``"i200"`` -> (None, 200 iterations)."""
+    text = text.strip().lower()
+    try:
+        if text.startswith("i"):
+            n = int(text[1:])
+            if n < 1:
+                raise ValueError
+            return None, n
+        s = float(text.removesuffix("s"))
+        if not s > 0:
+            raise ValueError
+        return s, None
+    except ValueError:
+        raise ValueError(f"Bad bot budget {text!r}: use seconds (0.5) or iterations (i200)") from None
+
+
+KNOWN_BOTS = ("random", "heuristic", "ismcts", *LEVELS)
 
 
 def make_bot(name: str, seed: int = 0, **kwargs: Any) -> Bot:
-    """A bot by name: ``random`` (more levels come with roses.ai)."""
-    base = name.split(":", 1)[0]
+    """A bot by name: ``random``, ``heuristic``, ``ismcts[:SECONDS|:iN]``, or a level
+    (``easy``, ``medium``, ``hard``). Extra keyword arguments go to the bot's constructor."""
+    name = LEVELS.get(name.strip().lower(), name.strip().lower())
+    base, _, budget = name.partition(":")
     if base == "random":
         return RandomBot(seed)
-    raise ValueError(f"Unknown bot {name!r}; known: random")
+    if base == "heuristic":
+        from roses.ai.heuristic import HeuristicBot
+
+        if budget:
+            kwargs.setdefault("samples", int(budget))
+        return HeuristicBot(seed, **kwargs)
+    if base == "ismcts":
+        from roses.ai.ismcts import ISMCTSBot
+
+        seconds, iterations = parse_budget(budget) if budget else (None, None)
+        return ISMCTSBot(seed, seconds=seconds, iterations=iterations, **kwargs)
+    raise ValueError(f"Unknown bot {name!r}; known: {', '.join(KNOWN_BOTS)}, ismcts:SECONDS, ismcts:iN")

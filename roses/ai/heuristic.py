@@ -1,0 +1,87 @@
+"""The heuristic bot: one-ply greedy search over the game's evaluation.
+
+For every action in its view it applies the action to a few determinisations (full states
+re-sampled from what the role knows, see :class:`roses.ai.bot.Determinizer`) and scores
+the results with ``Rules.evaluate``; it plays the best average. The game's knowledge lives in
+its ``evaluate`` / ``evaluation_terms`` (for Richard III: heirs, nobles, areas, supply,
+threats); the rationale names the terms that the chosen move improves most.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, view_actions
+from roses.ai.sim import state_values
+from roses.engine.contract import Action, Rules, State, View
+from roses.engine.errors import RosesError
+
+
+class HeuristicBot(BaseBot):
+    """Greedy over ``Rules.evaluate`` averaged on ``samples`` determinisations."""
+
+    def __init__(self, seed: int = 0, samples: int = 3, name: str = "heuristic") -> None:
+        super().__init__(seed)
+        self.samples = max(1, samples)
+        self.name = name
+
+    def decide(self, rules: Rules, view: View, role: str,
+               determinize: Determinizer | None = None) -> Decision:
+        choices = view_actions(view)
+        if not choices:
+            raise ValueError(f"{role} has no action to choose from")
+        rng = random.Random(call_seed(self.seed, view, role))
+        if len(choices) == 1:
+            return Decision(choices[0], "the only possible action")
+        if determinize is None:
+            action = choices[rng.randrange(len(choices))]
+            return Decision(action, "random: this game gives bots no determinisation")
+        worlds = [determinize(rng.getrandbits(62)) for _ in range(self.samples)]
+        order = list(range(len(choices)))
+        rng.shuffle(order)  # ties go to a seeded random one of the best
+        scored: list[tuple[float, int]] = []
+        results: dict[int, State] = {}
+        for i in order:
+            total, n = 0.0, 0
+            for w, world in enumerate(worlds):
+                after = _apply(rules, world, role, choices[i])
+                if after is None:
+                    continue
+                if w == 0:
+                    results[i] = after
+                total += state_values(rules, after, [role])[role]
+                n += 1
+            scored.append((total / n if n else -2.0, i))
+        scored.sort(key=lambda t: -t[0])  # stable: keeps the shuffled order among ties
+        best_value, best = scored[0]
+        action = choices[best]
+        rationale = self._rationale(rules, worlds[0], results.get(best), role, action, best_value,
+                                    scored[1] if len(scored) > 1 else None, choices)
+        stats: dict[str, Any] = {"value": best_value, "actions": len(choices), "samples": len(worlds)}
+        return Decision(action, rationale, stats)
+
+    def _rationale(self, rules: Rules, before: State, after: State | None, role: str,
+                   action: Action, value: float, runner_up: tuple[float, int] | None,
+                   choices: list[Action]) -> str:
+        text = f"{rules.label(before, role, *action)}: value {value:+.2f}"
+        if after is not None:
+            t0 = rules.evaluation_terms(before, role)
+            t1 = rules.evaluation_terms(after, role)
+            deltas = sorted(((t1.get(k, 0.0) - t0.get(k, 0.0), k) for k in set(t0) | set(t1)),
+                            key=lambda d: -abs(d[0]))
+            parts = [f"{k} {d:+.2f}" for d, k in deltas[:3] if abs(d) >= 0.005]
+            if parts:
+                text += " (" + ", ".join(parts) + ")"
+        if runner_up is not None:
+            other = choices[runner_up[1]]
+            text += f"; next best {rules.label(before, role, *other)} {runner_up[0]:+.2f}"
+        return text
+
+
+def _apply(rules: Rules, world: State, role: str, action: Action) -> State | None:
+    state = rules.copy_state(world)
+    try:
+        return rules.action(state, role, action[0], action[1])
+    except RosesError:
+        return None

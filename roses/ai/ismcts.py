@@ -1,0 +1,190 @@
+"""Information-set Monte Carlo tree search (single observer, with determinisation).
+
+After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG
+2012), SO-ISMCTS:
+
+* one tree for the deciding role; a node is reached by a sequence of actions (of any role);
+* every iteration draws a new determinisation (a full state re-sampled from what the role
+  knows, see :class:`roses.ai.bot.Determinizer`) and descends the tree using only the
+  actions legal in that determinisation;
+* selection is UCB1 with *availability counts*: a child's exploration term uses how often
+  it was available, not how often its parent was visited;
+* a node with untried legal actions is expanded with one of them at random, then a random
+  playout runs for at most ``rollout_depth`` actions and is cut off with ``Rules.evaluate``
+  (values in [-1, 1] for every role);
+* each node keeps the total value for the role that made the move leading to it, so each
+  role maximises its own value when it is to move.
+
+The move played is the root child visited most. Budget: ``seconds`` per move, or
+``iterations`` per move (deterministic for a fixed seed, used by tests), or both (first hit).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from typing import Any
+
+from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, view_actions
+from roses.ai.sim import acting, action_key, roles_of, state_values
+from roses.engine.contract import Action, Rules, State, View
+from roses.engine.errors import RosesError
+
+DEFAULT_ITERATIONS = 400
+
+
+class Node:
+    __slots__ = ("action", "role", "children", "visits", "avail", "total")
+
+    def __init__(self, action: Action | None, role: str | None) -> None:
+        self.action = action
+        self.role = role  # who made the move leading here
+        self.children: dict[tuple[str, Hashable], Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class ISMCTSBot(BaseBot):
+    """SO-ISMCTS with UCB1 + availability counts and evaluation-truncated random playouts."""
+
+    def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
+                 c: float = 0.7, rollout_depth: int = 10, max_depth: int = 200,
+                 name: str | None = None) -> None:
+        super().__init__(seed)
+        if seconds is None and iterations is None:
+            iterations = DEFAULT_ITERATIONS
+        self.seconds = seconds
+        self.iterations = iterations
+        self.c = c
+        self.rollout_depth = rollout_depth
+        self.max_depth = max_depth
+        if name is None:
+            name = "ismcts" + (f":{seconds:g}" if seconds is not None else f":i{iterations}")
+        self.name = name
+
+    def decide(self, rules: Rules, view: View, role: str,
+               determinize: Determinizer | None = None) -> Decision:
+        choices = view_actions(view)
+        if not choices:
+            raise ValueError(f"{role} has no action to choose from")
+        rng = random.Random(call_seed(self.seed, view, role))
+        if len(choices) == 1:
+            return Decision(choices[0], "the only possible action", {"iterations": 0})
+        if determinize is None:
+            action = choices[rng.randrange(len(choices))]
+            return Decision(action, "random: this game gives bots no determinisation",
+                            {"iterations": 0})
+        allowed = {action_key(a): a for a in choices}
+        root = Node(None, None)
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds is not None else math.inf
+        limit = self.iterations if self.iterations is not None else math.inf
+        done = errors = 0
+        roles: list[str] | None = None
+        label_state: State | None = None
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            done += 1
+            world = determinize(rng.getrandbits(62))
+            if roles is None or label_state is None:
+                roles = roles_of(rules, world)
+                label_state = rules.copy_state(world)
+            try:
+                self._iterate(rules, world, role, root, allowed, roles, rng)
+            except RosesError:
+                errors += 1  # an inconsistent determinisation; skip this iteration
+        elapsed = time.perf_counter() - start
+        ranked = sorted(root.children.values(), key=lambda n: (-n.visits, -n.mean()))
+        if not ranked:
+            action = choices[rng.randrange(len(choices))]
+            return Decision(action, "random: search found nothing", {"iterations": done, "errors": errors})
+        best = ranked[0]
+        assert best.action is not None and label_state is not None
+        stats: dict[str, Any] = {
+            "iterations": done, "seconds": round(elapsed, 4), "errors": errors,
+            "visits": best.visits, "value": round(best.mean(), 4),
+        }
+        label = rules.label(label_state, role, *best.action)
+        text = (f"{label}: chosen in {best.visits} of {done} simulations, "
+                f"expected value {best.mean():+.2f}")
+        if len(ranked) > 1 and ranked[1].action is not None:
+            other = ranked[1]
+            assert other.action is not None
+            text += (f"; next {rules.label(label_state, role, *other.action)} "
+                     f"({other.visits}, {other.mean():+.2f})")
+        return Decision(best.action, text, stats)
+
+    # ----- one iteration ---------------------------------------------------------------
+    def _iterate(self, rules: Rules, state: State, me: str, root: Node,
+                 allowed: dict[Hashable, Action], roles: list[str], rng: random.Random) -> None:
+        node = root
+        path = [root]
+        depth = 0
+        expanded = False
+        while depth < self.max_depth:
+            if depth == 0:
+                legal = [a for a in rules.legal_actions(state, me) if action_key(a) in allowed]
+                if not legal:
+                    legal = list(allowed.values())
+                mover = me
+            else:
+                turn = acting(rules, state)
+                if turn is None:
+                    break
+                mover, legal = turn
+            keys = [(mover, action_key(a)) for a in legal]
+            untried = []
+            best_child: Node | None = None
+            best_score = -math.inf
+            best_index = -1
+            for i, key in enumerate(keys):
+                child = node.children.get(key)
+                if child is None:
+                    untried.append(i)
+                    continue
+                child.avail += 1
+                if child.visits == 0:  # left by an iteration that failed
+                    score = math.inf
+                else:
+                    score = child.total / child.visits + self.c * math.sqrt(
+                        math.log(child.avail) / child.visits)
+                if score > best_score:
+                    best_score, best_child, best_index = score, child, i
+            if untried:
+                i = untried[rng.randrange(len(untried))]
+                child = Node(legal[i], mover)
+                child.avail = 1
+                node.children[keys[i]] = child
+                state = rules.action(state, mover, legal[i][0], legal[i][1])
+                path.append(child)
+                expanded = True
+                break
+            assert best_child is not None
+            action = legal[best_index]
+            state = rules.action(state, mover, action[0], action[1])
+            node = best_child
+            path.append(node)
+            depth += 1
+        if expanded:
+            state = self._rollout(rules, state, rng)
+        values = state_values(rules, state, roles)
+        root.visits += 1
+        for n in path[1:]:
+            n.visits += 1
+            assert n.role is not None
+            n.total += values.get(n.role, 0.0)
+
+    def _rollout(self, rules: Rules, state: State, rng: random.Random) -> State:
+        for _ in range(self.rollout_depth):
+            turn = acting(rules, state)
+            if turn is None:
+                break
+            mover, legal = turn
+            verb, arg = legal[rng.randrange(len(legal))]
+            state = rules.action(state, mover, verb, arg)
+        return state

@@ -1,0 +1,57 @@
+"""Small helpers the search bots share: who acts in a state, values, action keys."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from roses.engine.contract import DRAW, Action, Rules, State, canonical_json
+
+
+def acting(rules: Rules, state: State) -> tuple[str, list[Action]] | None:
+    """The role that moves next in a simulation and its legal actions.
+
+    Several active roles (simultaneous choices) are serialised in the order ``active`` lists
+    them; what one of them chooses stays hidden from the others through their views.
+    ``None`` when the game is over or nobody can act.
+    """
+    if rules.result(state) is not None:
+        return None
+    for role in rules.active(state):
+        legal = rules.legal_actions(state, role)
+        if legal:
+            return role, legal
+    return None
+
+
+def result_values(result: str, roles: list[str]) -> dict[str, float]:
+    """+1 for the winners, -1 for the others, 0 for everyone on a draw."""
+    if result == DRAW:
+        return {r: 0.0 for r in roles}
+    winners = set(result.split(", "))
+    return {r: (1.0 if r in winners else -1.0) for r in roles}
+
+
+def state_values(rules: Rules, state: State, roles: list[str]) -> dict[str, float]:
+    """Each role's value of ``state`` in [-1, 1]: the result if over, else the evaluation."""
+    res = rules.result(state)
+    if res is not None:
+        return result_values(res, roles)
+    return {r: max(-1.0, min(1.0, float(rules.evaluate(state, r)))) for r in roles}
+
+
+def action_key(action: Action) -> Hashable:
+    """A hashable key for an action whose argument may be a list or a dict."""
+    verb, arg = action
+    try:
+        hash(arg)
+    except TypeError:
+        return (verb, canonical_json(arg))
+    return (verb, arg)
+
+
+def roles_of(rules: Rules, state: State) -> list[str]:
+    roles: Any = state.get("roles")
+    if isinstance(roles, list) and roles:
+        return [str(r) for r in roles]
+    return list(rules.roles(str(state.get("scenario", ""))))
