@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from roses.ai.bot import Bot
+from roses.ai.bot import Bot, Determinizer
 from roses.engine.contract import Rules, actions_to_list
 from roses.engine.errors import RosesError
 from roses.engine.game import Game
@@ -37,7 +37,8 @@ def play_terminal(
             role = next((r for r in active if r not in bots), active[0])
             if role in bots:
                 view = game.view(role)
-                verb, arg = bots[role].choose(rules, view, role)
+                # The bot sees the view and may re-sample hidden information, never the state.
+                verb, arg = bots[role].choose(rules, view, role, Determinizer.bind(rules, game.state, role))
                 write(f"[{role}] {rules.label(game.state, role, verb, arg)}")
                 game.apply(role, verb, arg)
                 continue
