@@ -1,0 +1,628 @@
+"""Core rule services of Plantagenet, each citing its rule section.
+
+All functions work on the plain state dict built by :mod:`setup`. Sides are ``"York"`` and
+``"Lancaster"``. Nothing here asks a player anything: choices are parameters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from typing import Any
+
+from roses.engine import rng
+from roses.engine.log import public
+from roses.games.plantagenet.components import AREAS, SIDES, load
+from roses.games.plantagenet.setup import other, scenario_data
+
+State = dict[str, Any]
+
+INFLUENCE_CAP = 45
+OFF_LEFT = 0
+OFF_RIGHT = 16
+
+
+# ----- 1.4 Influence ----------------------------------------------------------------------
+
+def influence_of(state: State, side: str) -> int:
+    """A side's Influence points read off the net track (1.4.1): the leader's lead, else 0."""
+    net = int(state["influence"])
+    return max(0, net) if side == "York" else max(0, -net)
+
+
+def gain_influence(state: State, side: str, n: int) -> None:
+    """``side`` gains ``n`` (may be negative) Influence points; the net never exceeds 45 (1.4.1)."""
+    sign = 1 if side == "York" else -1
+    state["influence"] = max(-INFLUENCE_CAP, min(INFLUENCE_CAP, int(state["influence"]) + sign * n))
+
+
+def lose_influence(state: State, side: str, n: int) -> None:
+    """Spending or losing points pushes the net toward the other side (1.4.1 NOTE)."""
+    gain_influence(state, side, -n)
+
+
+def check_cost(extra: int = 0, ways: int = 0, surcharge: int = 0) -> int:
+    """Influence points an Influence check costs (1.4.2): 1, plus 1 or 3 extra, plus 1 per Way."""
+    if extra not in (0, 1, 3):
+        raise ValueError("An Influence check may add 1 or 3 points, never 2 (1.4.2).")
+    if ways < 0:
+        raise ValueError("ways must be >= 0")
+    return 1 + extra + ways + surcharge
+
+
+def check_rating(rating: int, extra: int = 0, vassal: str | None = None, side: str | None = None) -> int:
+    """The modified Influence rating for a check (1.4.2): +1 for 1 extra point, +2 for 3;
+    a Vassal's Loyalty is added if its colour is the Levying side's, else subtracted."""
+    bonus = {0: 0, 1: 1, 3: 2}.get(extra)
+    if bonus is None:
+        raise ValueError("An Influence check may add 1 or 3 points, never 2 (1.4.2).")
+    r = rating + bonus
+    if vassal is not None:
+        loyalty = load().vassals[vassal]["loyalty"]
+        if loyalty is not None:
+            r += loyalty["value"] if loyalty["side"] == side else -loyalty["value"]
+    return r
+
+
+def check_succeeds(roll: int, rating: int) -> bool:
+    """1.4.2: success on a roll <= rating; a 1 always succeeds and a 6 always fails."""
+    if roll == 1:
+        return True
+    if roll == 6:
+        return False
+    return roll <= rating
+
+
+def influence_check(state: State, side: str, lord: str, *, extra: int = 0, ways: int = 0,
+                    vassal: str | None = None, parley: bool = False) -> dict[str, Any]:
+    """Pay for and roll an Influence check (1.4.2). Returns ``{"success", "roll", "cost", "target"}``."""
+    cost = check_cost(extra, ways)
+    rating = modified_rating(state, lord, "influence", parley=parley)
+    target = check_rating(rating, extra, vassal, side)
+    lose_influence(state, side, cost)
+    roll = rng.roll(state)
+    ok = check_succeeds(roll, target)
+    return {"success": ok, "roll": roll, "cost": cost, "target": target}
+
+
+# ----- 1.5.2 ratings and their modifiers ---------------------------------------------------
+
+def _mod_applies(state: State, lord: str, when: str | None, parley: bool) -> bool:
+    at = state["lords"][lord]["locale"]
+    side = load().lords[lord]["side"]
+    if when is None:
+        return True
+    if when == "parley":
+        return parley
+    if when == "at_friendly_locale":
+        return at is not None and is_friendly(state, at, side)
+    if when == "at_friendly_city":
+        return at is not None and is_friendly(state, at, side) and load().locales[at].get("type") == "City"
+    if when == "clarence_removed":
+        return state["lords"].get("clarence", {}).get("where") == "removed"
+    if when == "with_margaret":
+        m = state["lords"].get("margaret")
+        return bool(m) and m["where"] == "map" and m["locale"] == at
+    if when == "with_warwick_at_friendly":
+        w = state["lords"].get("warwick_l")
+        return (bool(w) and w["where"] == "map" and w["locale"] == at
+                and at is not None and is_friendly(state, at, side))
+    return False
+
+
+def modified_rating(state: State, lord: str, rating: str, *, parley: bool = False) -> int:
+    """A Lord's rating with his Capabilities' structured modifiers applied (1.5.2, 1.9.1)."""
+    c = load()
+    value = int(c.lords[lord][rating])
+    mat = state["lords"][lord].get("mat")
+    if mat:
+        for cid in mat["capabilities"]:
+            for mod in c.cards[cid]["capability"].get("mods", []):
+                if mod["rating"] == rating and _mod_applies(state, lord, mod["when"], parley):
+                    value += mod["delta"]
+    return value
+
+
+# ----- 1.3.1 Favour, Depleted/Exhausted ----------------------------------------------------
+
+def favour(state: State, locale: str) -> str | None:
+    return state["favour"].get(locale)
+
+
+def is_friendly(state: State, locale: str, side: str) -> bool:
+    """Exile boxes aligned to a side are Friendly to it (1.3.1, 3.4 NOTE)."""
+    if load().locales[locale]["kind"] == "exile":
+        return state["exile_boxes"].get(locale) == side
+    return state["favour"].get(locale) == side
+
+
+def is_enemy(state: State, locale: str, side: str) -> bool:
+    return is_friendly(state, locale, other(side))
+
+
+def set_favour(state: State, locale: str, side: str | None) -> None:
+    if side is None:
+        state["favour"].pop(locale, None)
+    else:
+        state["favour"][locale] = side
+
+
+def shift_favour_toward(state: State, locale: str, side: str) -> None:
+    """One step toward ``side``: Enemy -> Neutral or Neutral -> Friendly (3.4.1, 3.2.1)."""
+    cur = favour(state, locale)
+    if cur == side:
+        return
+    set_favour(state, locale, None if cur == other(side) else side)
+
+
+def deplete(state: State, locale: str) -> None:
+    """Troop Levy, Supply, Forage, Tax: none -> Depleted -> Exhausted (1.3.1)."""
+    cur = state["exhaustion"].get(locale)
+    state["exhaustion"][locale] = "depleted" if cur is None else "exhausted"
+
+
+def exhaust(state: State, locale: str) -> None:
+    """Pillage always Exhausts (1.3.1, 3.2.1)."""
+    state["exhaustion"][locale] = "exhausted"
+
+
+def is_exhausted(state: State, locale: str) -> bool:
+    return state["exhaustion"].get(locale) == "exhausted"
+
+
+def grow(state: State) -> None:
+    """4.8.4: remove Depleted markers, then flip Exhausted to Depleted."""
+    state["exhaustion"] = {loc: "depleted" for loc, v in state["exhaustion"].items() if v == "exhausted"}
+
+
+def net_stronghold_favour(state: State) -> dict[str, tuple[str | None, int]]:
+    """1.3.1 Net Stronghold Favour, derived from the map: ``{type: (leader or None, lead)}``."""
+    c = load()
+    out: dict[str, tuple[str | None, int]] = {}
+    for t in ("City", "Town", "Fortress"):
+        y = sum(1 for loc, s in state["favour"].items() if s == "York" and c.locales[loc].get("type") == t)
+        lan = sum(1 for loc, s in state["favour"].items() if s == "Lancaster" and c.locales[loc].get("type") == t)
+        out[t] = ("York", y - lan) if y > lan else ("Lancaster", lan - y) if lan > y else (None, 0)
+    return out
+
+
+def dominates(state: State, side: str, area: str) -> bool:
+    """1.3.1 AREAS: Favour at every Stronghold of the Area."""
+    return all(favour(state, loc) == side for loc in load().area(area))
+
+
+# ----- Lords on the map ----------------------------------------------------------------------
+
+def side_of(lord: str) -> str:
+    return str(load().lords[lord]["side"])
+
+
+def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
+    return [lid for lid, d in state["lords"].items()
+            if d["where"] == "map" and d["locale"] == locale and (side is None or side_of(lid) == side)]
+
+
+def on_map(state: State, side: str) -> list[str]:
+    """Lords 'on the map': at Strongholds or in Exile boxes (1.3.1)."""
+    return [lid for lid, d in state["lords"].items() if d["where"] == "map" and side_of(lid) == side]
+
+
+def enemy_lords_at(state: State, locale: str, side: str) -> bool:
+    return bool(lords_at(state, locale, other(side)))
+
+
+# ----- 3.4.1, 4.5.1, 4.6.3, 4.6.4 Routes ------------------------------------------------------
+
+def _neighbours(state: State, locale: str, lord: str | None, ships: bool) -> list[str]:
+    """Adjacent Locales by Way, plus same-Sea Ports (and the Lord's own Exile box) if he has a
+    Ship (1.3.1 SEAS AND PORTS, 3.4.1)."""
+    c = load()
+    out = list(c.adjacency[locale])
+    if ships:
+        sea = c.sea_of(locale)
+        here_kind = c.locales[locale]["kind"]
+        own_box = state["lords"][lord]["locale"] if lord else None
+        if sea and (here_kind == "stronghold" or locale == own_box):
+            out += [p for p in c.ports(sea) if p != locale]
+            if own_box and c.locales[own_box]["kind"] == "exile" and c.sea_of(own_box) == sea and own_box != locale:
+                out.append(own_box)
+    return out
+
+
+def route_ways(state: State, side: str, start: str, target: str, *, purpose: str,
+               lord: str | None = None, ships: bool = False) -> int | None:
+    """The fewest Ways of a Route from ``start`` to ``target``, or None if there is none.
+
+    A Route is a chain of adjacent Locales free of Enemy Lords; every Locale on it is Friendly
+    except, for Parley, the target (3.4.1); for Supply and Tax the Source/target too must be
+    Friendly (4.5.1, 4.6.3). With a Ship, Ports and the Lord's Exile box on the same Sea are one
+    Way apart (1.3.1); Supply never crosses a Sea overland (4.5.1), so ``ships`` should be False
+    for an overland Supply Route.
+    """
+    if purpose not in ("parley", "supply", "tax"):
+        raise ValueError(purpose)
+
+    if start == target:
+        return 0
+    if enemy_lords_at(state, start, side) or not is_friendly(state, start, side):
+        return None  # 3.4.1: from a non-Friendly location only that location may be targeted
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        loc = queue.popleft()
+        for nxt in _neighbours(state, loc, lord, ships):
+            if nxt in seen:
+                continue
+            if enemy_lords_at(state, nxt, side):
+                continue
+            is_t = nxt == target
+            if is_t and purpose == "parley":
+                if load().locales[nxt]["kind"] != "stronghold":
+                    continue
+            elif not is_friendly(state, nxt, side):
+                continue
+            seen[nxt] = seen[loc] + 1
+            if is_t:
+                return seen[nxt]
+            queue.append(nxt)
+    return None
+
+
+def lord_has_ships(state: State, lord: str) -> bool:
+    mat = state["lords"][lord].get("mat")
+    return bool(mat and mat["assets"]["ships"] > 0)
+
+
+def parley_targets(state: State, lord: str, *, campaign: bool = False) -> dict[str, int]:
+    """Strongholds a Lord may Parley and the Ways to each (3.4.1; 4.6.4 limits Campaign range
+    to one Way or one Sea hop). The Lord's own non-Friendly Stronghold is the only target then."""
+    c = load()
+    side = side_of(lord)
+    here = state["lords"][lord]["locale"]
+    ships = lord_has_ships(state, lord)
+    out: dict[str, int] = {}
+    if c.locales[here]["kind"] == "stronghold" and not is_friendly(state, here, side):
+        return {here: 0}
+    for target in c.strongholds():
+        if is_friendly(state, target, side):
+            continue
+        w = route_ways(state, side, here, target, purpose="parley", lord=lord, ships=ships)
+        if w is not None and (not campaign or w <= 1):
+            out[target] = w
+    return out
+
+
+def tax_targets(state: State, lord: str) -> dict[str, int]:
+    """4.6.3: own Seat, a Seat of his Vassals, or London/Calais/Harlech; not Exhausted; Friendly
+    Route free of Enemy Lords (Ports/Exile box by Ship)."""
+    c = load()
+    side = side_of(lord)
+    here = state["lords"][lord]["locale"]
+    if not is_friendly(state, here, side):
+        return {}
+    mat = state["lords"][lord]["mat"]
+    cands = {"London", "Calais", "Harlech"}
+    if lord in state["seats"]:
+        cands.add(state["seats"][lord])
+    cands |= {c.vassals[v]["seat"] for v in mat["vassals"]}
+    out: dict[str, int] = {}
+    for t in sorted(cands):
+        if is_exhausted(state, t):
+            continue
+        w = route_ways(state, side, here, t, purpose="tax", lord=lord, ships=lord_has_ships(state, lord))
+        if w is not None:
+            out[t] = w
+    return out
+
+
+def shared_assets(state: State, lord: str, asset: str) -> int:
+    """What a Lord may use of an Asset with Sharing at his Locale (1.5.3)."""
+    d = state["lords"][lord]
+    side = side_of(lord)
+    return sum(state["lords"][o]["mat"]["assets"][asset] for o in lords_at(state, d["locale"], side))
+
+
+def supply_options(state: State, lord: str) -> dict[str, dict[str, Any]]:
+    """4.5.1-4.5.2 Supply Sources: ``{source: {"kind", "ways", "amount"}}`` with the Cart limit.
+
+    Stronghold Source: Friendly, not Exhausted, overland Friendly Route free of Enemy Lords;
+    amount from the Strongholds table. Port Source: a Friendly Port reached overland or, with
+    Ships, across its Sea (no Carts needed for the sea hop); amount = Ships (Shared). Carts:
+    one per Provender per overland Way. A Lord in an Exile box must use Ships (Scotland may
+    also go overland by Path).
+    """
+    c = load()
+    side = side_of(lord)
+    here = state["lords"][lord]["locale"]
+    if not is_friendly(state, here, side):
+        return {}
+    carts = shared_assets(state, lord, "carts")
+    ships = shared_assets(state, lord, "ships")
+    in_exile = c.locales[here]["kind"] == "exile"
+    out: dict[str, dict[str, Any]] = {}
+
+    def cap(amount: int, ways: int) -> int:
+        return amount if ways == 0 else min(amount, carts // ways)
+
+    overland_ok = not in_exile or here == "Scotland"
+    for src in c.strongholds():
+        if not is_friendly(state, src, side) or enemy_lords_at(state, src, side):
+            continue
+        best: dict[str, Any] | None = None
+        w = route_ways(state, side, here, src, purpose="supply") if overland_ok else None
+        if w is not None and not is_exhausted(state, src):
+            amt = cap(int(c.tables["strongholds"][c.locales[src]["type"]]["supply"]), w)
+            best = {"kind": "stronghold", "ways": w, "amount": amt}
+        if ships and c.locales[src]["port"]:
+            port_w: int | None = None
+            if c.sea_of(here) == c.locales[src]["port"]:
+                port_w = 0  # by Sea from a Port or Exile box: no Carts (4.5.1 CARTS NOTE)
+            elif w is not None:
+                port_w = w
+            if port_w is not None:
+                amt = cap(ships, port_w)
+                if best is None or amt > best["amount"]:
+                    best = {"kind": "port", "ways": port_w, "amount": amt}
+        if best is not None and best["amount"] > 0:
+            out[src] = best
+    return out
+
+
+# ----- 4.3.3 March speed ----------------------------------------------------------------------
+
+def march_destinations(state: State, start: str, *, actions_left: int, first_action: bool) -> dict[str, int]:
+    """Where a March from ``start`` can end and the Command actions it costs (4.3.3).
+
+    Highway: 1 action, and one more Highway free. Road: 1 action. Path: all the card's
+    actions, so only as the card's first action. Marching into an Exile box is never allowed
+    (1.3.1); from Scotland the one-way Paths lead to Carlisle and Bamburgh.
+    """
+    c = load()
+    out: dict[str, int] = {}
+    if actions_left <= 0:
+        return out
+    for nxt, way in c.adjacency[start].items():
+        if c.locales[nxt]["kind"] != "stronghold":
+            continue
+        if way == "Path":
+            if first_action:
+                out[nxt] = actions_left
+            continue
+        out[nxt] = min(out.get(nxt, 1), 1)
+        if way == "Highway":
+            for far, way2 in c.adjacency[nxt].items():
+                if way2 == "Highway" and far != start and c.locales[far]["kind"] == "stronghold":
+                    out[far] = min(out.get(far, 1), 1)
+    return out
+
+
+# ----- 2.2.3 Calendar ------------------------------------------------------------------------
+
+def calendar_place(box: int) -> int:
+    """Placing beyond the Calendar leaves the piece just off that end (2.2.3)."""
+    return OFF_LEFT if box < 1 else OFF_RIGHT if box > 15 else box
+
+
+def calendar_shift(pos: int, n: int) -> int:
+    """Shift a Calendar piece ``n`` boxes (right if positive) with end clamping (2.2.3).
+
+    A piece off the Calendar ignores further shifts that way; the first shift back puts it in
+    box 1 (from the left) or box 15 (from the right), whatever the size of that shift.
+    """
+    if n == 0:
+        return pos
+    if pos == OFF_RIGHT:
+        return OFF_RIGHT if n > 0 else 15
+    if pos == OFF_LEFT:
+        return OFF_LEFT if n < 0 else 1
+    return calendar_place(pos + n)
+
+
+def season(box: int) -> str:
+    seasons = load().tables["calendar"]["seasons"]
+    return str(seasons[(box - 1) % 5])
+
+
+def plan_size(box: int) -> int:
+    """4.1: 4 / 6 / 7 / 6 / 4 Command cards by season."""
+    return int(load().tables["calendar"]["plan_size"][season(box)])
+
+
+# ----- 3.2.4 Disband and removal --------------------------------------------------------------
+
+def disband_vassal(state: State, vassal: str) -> None:
+    """3.2.4 DISBAND VASSAL: both counters face down at current box + (6 - Service)."""
+    c = load()
+    v = state["vassals"][vassal]
+    lord = v["lord"]
+    if lord and vassal in state["lords"][lord]["mat"]["vassals"]:
+        state["lords"][lord]["mat"]["vassals"].remove(vassal)
+    v.update(where="calendar", lord=None, face_up=False,
+             box=calendar_place(state["box"] + 6 - c.vassals[vassal]["service"]))
+
+
+def _clear_mat(state: State, lord: str) -> None:
+    c = load()
+    d = state["lords"][lord]
+    mat = d["mat"]
+    if not mat:
+        return
+    for v in list(mat["vassals"]):
+        disband_vassal(state, v)
+    for sv in mat["special_vassals"]:
+        state["special_vassals"][sv] = None
+    for cid in mat["capabilities"]:
+        owner = c.cards[cid]["side"]
+        if cid == "L26" and "lancastrian_succession" in state["special_rules"]:
+            state["aow"][owner]["set_aside"].append(cid)  # War I: Edward is set aside (6.3)
+        else:
+            state["aow"][owner]["deck"].append(cid)
+            state["aow"][owner]["deck"].sort(key=lambda x: (x[0], int(x[1:])))
+    d["mat"] = None
+
+
+def disband_lord(state: State, lord: str, *, exile: bool = False) -> None:
+    """3.2.4: Disband his Vassals, return Forces and Assets, discard Capabilities; cylinder to
+    current box + (6 - printed Influence); Exile marker if from an Exile box or by choice."""
+    c = load()
+    d = state["lords"][lord]
+    from_box = d["locale"] is not None and c.locales[d["locale"]]["kind"] == "exile"
+    _clear_mat(state, lord)
+    d.update(where="calendar", locale=None, exile=bool(exile or from_box),
+             box=calendar_place(state["box"] + 6 - c.lords[lord]["influence"]))
+
+
+def remove_lord(state: State, lord: str) -> None:
+    """Death or Shipwreck (1.5.1, 4.4.3, 4.8.2): permanently out, with his Seat and cards."""
+    _clear_mat(state, lord)
+    state["lords"][lord].update(where="removed", locale=None, box=None, exile=False)
+    state["seats"].pop(lord, None)
+    if load().lords[lord]["heir"] and lord not in state["heirs_removed"]:
+        state["heirs_removed"].append(lord)
+
+
+def unpaid_disband_penalty(state: State, lords: list[str]) -> int:
+    """3.2.1 UNPAID/UNFED DISBAND (and Shipwreck, 4.8.2; Exile 4.3.5): printed Influence of
+    each Lord plus 1 per Vassal on his mat."""
+    c = load()
+    return sum(c.lords[lid]["influence"] + len(state["lords"][lid]["mat"]["vassals"]) for lid in lords)
+
+
+# ----- 4.8.1 Tides of War ---------------------------------------------------------------------
+
+def tides_of_war(state: State) -> dict[str, dict[str, int]]:
+    """The Influence each side gains at Tides of War (4.8.1), itemised.
+
+    Areas: +1 per Area where the side has a Lord, +2 if it Dominates it. Special Strongholds:
+    London +2, Calais +2, Harlech +1 for Favour, none while an Enemy Lord is there. Most Favour by
+    type: Cities +2, Towns +1, Fortresses +1 (ties: nothing). Gain Lords Influence boxes: printed
+    Influence of the side's Lords on the map. Queen Regent (II): +3 Lancaster with Margaret at London.
+    """
+    c = load()
+    out: dict[str, dict[str, int]] = {s: {} for s in SIDES}
+    for side in SIDES:
+        items = out[side]
+        for area in AREAS:
+            if any(state["lords"][lid]["locale"] in c.area(area) for lid in on_map(state, side)):
+                items[f"lord in {area}"] = 1
+            if dominates(state, side, area):
+                items[f"dominates {area}"] = 2
+        for loc in ("London", "Calais", "Harlech"):
+            if favour(state, loc) == side and not enemy_lords_at(state, loc, side):
+                items[loc] = int(c.tables["strongholds"][loc]["tides"])
+        for t, (leader, _lead) in net_stronghold_favour(state).items():
+            if leader == side:
+                items[f"most {t}"] = int(c.tables["strongholds"][t]["tides"])
+        if state["box"] in c.tables["calendar"]["gain_lords_influence"]:
+            total = sum(c.lords[lid]["influence"] for lid in on_map(state, side))
+            if total:
+                items["lords"] = total
+    if "queen_regent" in state["special_rules"]:
+        m = state["lords"].get("margaret")
+        if m and m["where"] == "map" and m["locale"] == "London":
+            out["Lancaster"]["Queen Regent"] = 3
+    return out
+
+
+def apply_tides(state: State) -> None:
+    t = tides_of_war(state)
+    for side in (state["rebel"], state["king"]):
+        n = sum(t[side].values())
+        gain_influence(state, side, n)
+        if n:
+            public(state, f"Tides of War: {side} +{n} ({', '.join(f'{k} {v}' for k, v in t[side].items())}).")
+
+
+# ----- 4.8.5 Waste ------------------------------------------------------------------------------
+
+def waste(state: State) -> None:
+    """4.8.5: Provender, Carts, Ships halved (round up); Coin and Troops back to the card,
+    keeping Mercenaries and Handgunners."""
+    c = load()
+    for lid, d in state["lords"].items():
+        if d["where"] != "map":
+            continue
+        mat = d["mat"]
+        for a in ("provender", "carts", "ships"):
+            mat["assets"][a] = math.ceil(mat["assets"][a] / 2)
+        mat["assets"]["coin"] = c.lords[lid]["assets"]["coin"]
+        for t, n in c.lords[lid]["troops"].items():
+            mat["troops"][t] = n
+            mat["routed"][t] = 0
+
+
+# ----- 5.x Victory ------------------------------------------------------------------------------
+
+def lacks_lords(state: State, side: str) -> bool:
+    """5.1: no Lords on the map and no Exile cylinder in the next Turn's box."""
+    if on_map(state, side):
+        return False
+    nxt = state["box"] + 1
+    return not any(d["where"] == "calendar" and d["exile"] and d["box"] == nxt and side_of(lid) == side
+                   for lid, d in state["lords"].items())
+
+
+def campaign_victory(state: State) -> str | None:
+    """5.1 Campaign Victory: the other side wins; both without Lords is a draw."""
+    y, lan = lacks_lords(state, "York"), lacks_lords(state, "Lancaster")
+    if y and lan:
+        return "Draw"
+    if y:
+        return "Lancaster"
+    if lan:
+        return "York"
+    return None
+
+
+def threshold_victory(state: State, threshold: int | None) -> str | None:
+    """5.2: a side at or above the current threshold wins."""
+    if threshold is None:
+        return None
+    for side in SIDES:
+        if influence_of(state, side) >= threshold:
+            return side
+    return None
+
+
+def scenario_end_winner(state: State, *, tie_to_king: bool = False) -> str:
+    """5.3: more Influence wins; a tie is a draw (E FAQ #5: King wins ties in the campaign game)."""
+    net = int(state["influence"])
+    if net > 0:
+        return "York"
+    if net < 0:
+        return "Lancaster"
+    return str(state["king"]) if tie_to_king else "Draw"
+
+
+def war_lost_by_heirs(state: State) -> str | None:
+    """WotR Automatic War Victory (6.3 War I): the side whose listed Heirs are all removed loses."""
+    spec = scenario_data()[state["scenario"]].get("automatic_war_victory")
+    if not spec:
+        return None
+    for winner, heirs in spec.items():
+        if all(state["lords"][h]["where"] == "removed" for h in heirs):
+            return str(winner)
+    return None
+
+
+def test_of_arms_winner(state: State) -> str:
+    """Ib Test of Arms: the side with Favour at York wins; neither is a draw."""
+    return favour(state, "York") or "Draw"
+
+
+def victory_check(state: State) -> str | None:
+    """4.8.3 in order: Campaign Victory, Threshold, final Turn. Returns a result or None."""
+    from roses.games.plantagenet.setup import threshold
+
+    scen = scenario_data()[state["scenario"]]
+    res = campaign_victory(state)
+    if res is None and scen["victory"] == "war":
+        res = war_lost_by_heirs(state)
+    if res is None:
+        res = threshold_victory(state, threshold(state))
+    if res is None and state["box"] >= state["last_box"]:
+        if scen["victory"] == "test_of_arms":
+            res = test_of_arms_winner(state)
+        else:
+            res = scenario_end_winner(state, tie_to_king=scen["victory"] == "war")
+    return res

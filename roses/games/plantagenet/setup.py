@@ -1,0 +1,263 @@
+"""Scenario setup (6.0): build the initial state of every scenario from ``data/scenarios.json``.
+
+State layout (a JSON-serialisable dict; see docs/plantagenet/state.md):
+
+``influence``
+    The single net Influence track (1.4.1): positive = Yorkist lead, negative = Lancastrian.
+``favour``
+    ``{stronghold: side}``; a Stronghold not listed is Neutral (1.3.1).
+``exhaustion``
+    ``{locale: "depleted" | "exhausted"}`` (1.3.1).
+``lords``
+    ``{lord id: {"where", "locale", "box", "exile", "mat"}}`` for every Lord card of the
+    scenario. ``where`` is ``"map"`` (at a Stronghold or in an Exile box, 1.3.1), ``"calendar"``,
+    ``"battle"`` (Bosworth only), ``"unused"`` (not yet in play) or ``"removed"`` (Death,
+    Shipwreck or special rule).
+``vassals``
+    ``{vassal id: {"where": "seat" | "mat" | "calendar" | "out", "lord", "box", "face_up"}}``.
+``aow``
+    per side: ``deck`` (unused cards, kept sorted; shuffled when drawn, 3.1.1), ``held``,
+    ``in_effect``, ``set_aside``.
+``command``
+    per side: ``deck`` (every Command card), ``plan`` (the stack), ``revealed``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from roses.engine import rng
+from roses.engine.errors import BadOptions
+from roses.engine.log import public
+from roses.games.plantagenet.components import DATA_DIR, SIDES, Components, load
+
+State = dict[str, Any]
+
+SCENARIOS = (
+    "ia-henry-vi",
+    "ib-towton",
+    "ic-somersets-return",
+    "ii-warwicks-rebellion",
+    "iii-my-kingdom-for-a-horse",
+    "bosworth",
+    "wars-of-the-roses",
+)
+
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "hidden_mats": {"type": "bool", "default": False,
+                    "label": "Hidden Mats (1.5.3): hide Lord mats and Capabilities from the opponent"},
+    "king_richard_at_setup": {"type": "bool", "default": False,
+                              "label": "Scenario III: set up Richard III in place of Gloucester (2)"},
+}
+
+
+def other(side: str) -> str:
+    return "Lancaster" if side == "York" else "York"
+
+
+@cache
+def scenario_data() -> dict[str, Any]:
+    with open(DATA_DIR / "scenarios.json", encoding="utf-8") as fh:
+        raw: dict[str, Any] = json.load(fh)
+    out: dict[str, Any] = {}
+    for sid, d in raw.items():
+        if "setup_as" in d:
+            base = json.loads(json.dumps(raw[d["setup_as"]]))
+            base.update({k: v for k, v in d.items() if k != "setup_as"})
+            for side, extra in d.get("lords_extra", {}).items():
+                base["lords"][side] = base["lords"][side] + extra
+            d = base
+        out[sid] = d
+    check_scenarios(out, load())
+    return out
+
+
+def check_scenarios(scen: dict[str, Any], c: Components) -> None:
+    """Every reference in the scenario table exists (raises ValueError)."""
+    if tuple(scen) != SCENARIOS:
+        raise ValueError("scenario ids differ from SCENARIOS")
+    for sid, d in scen.items():
+        everyone = [lid for side in SIDES for lid in d["lords"][side]]
+        for side in SIDES:
+            for lid in d["lords"][side]:
+                if c.lords[lid]["side"] != side:
+                    raise ValueError(f"{sid}: {lid} is not {side}")
+        for lid, loc in d["mustered"].items():
+            if lid not in everyone or (loc is not None and loc not in c.locales):
+                raise ValueError(f"{sid}: bad mustered entry {lid}")
+        for lid, (box, _exile) in d["calendar"].items():
+            if lid not in everyone or not 1 <= box <= 15:
+                raise ValueError(f"{sid}: bad calendar entry {lid}")
+        for box, side in d["exile_boxes"].items():
+            if c.locales[box]["kind"] != "exile" or side not in SIDES:
+                raise ValueError(f"{sid}: bad exile box {box}")
+        for side in SIDES:
+            for loc in d["favour"][side]:
+                if not loc.startswith("@") and c.locales[loc]["kind"] != "stronghold":
+                    raise ValueError(f"{sid}: favour at {loc}")
+        for v in d["vassals_excluded"] + list(d["vassals_mustered"]):
+            if v not in c.vassals:
+                raise ValueError(f"{sid}: unknown vassal {v}")
+        for lid, cards in d["capabilities"].items():
+            if lid not in d["mustered"] or any(cid not in c.cards for cid in cards):
+                raise ValueError(f"{sid}: bad capability entry")
+
+
+def expand_locales(names: list[str]) -> list[str]:
+    """``@North`` etc. stand for every Stronghold of that Area (1.3.1)."""
+    c = load()
+    out: list[str] = []
+    for n in names:
+        out.extend(sorted(c.area(n[1:])) if n.startswith("@") else [n])
+    return out
+
+
+def aow_cards(scenario: str, side: str) -> list[str]:
+    """The Arts of War deck of a side for a scenario (6.0 DECKS, 1.9.1 roses)."""
+    c = load()
+    spec = scenario_data()[scenario]["aow"][side]
+    cards = [cid for cid, d in c.cards.items() if d["side"] == side and d["roses"] in spec["roses"]]
+    cards = [cid for cid in cards if cid not in spec["remove"]] + list(spec["add"])
+    return sorted(cards, key=card_order)
+
+
+def card_order(cid: str) -> tuple[str, int]:
+    return (cid[0], int(cid[1:]))
+
+
+def new_mat(lord_id: str) -> dict[str, Any]:
+    """A freshly Mustered mat: Retinue plus the card's starting Troops and Assets (1.5.3, 3.4.2)."""
+    lord = load().lords[lord_id]
+    troops = {t: 0 for t in ("men_at_arms", "longbowmen", "militia", "mercenaries", "handgunners")}
+    troops.update(lord["troops"])
+    return {
+        "troops": troops,
+        "routed": {t: 0 for t in troops},
+        "assets": dict(lord["assets"]),
+        "vassals": [],
+        "special_vassals": [],
+        "capabilities": [],
+        "events": [],
+    }
+
+
+def threshold(state: State, box: int | None = None) -> int | None:
+    """The Victory threshold in force for a Calendar box (5.2), or None."""
+    box = state["box"] if box is None else box
+    for first, last, value in scenario_data()[state["scenario"]]["thresholds"]:
+        if first <= box <= last:
+            return int(value)
+    return None
+
+
+def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    opts = {k: v["default"] for k, v in OPTIONS_SCHEMA.items()}
+    for k, v in (options or {}).items():
+        if k not in OPTIONS_SCHEMA:
+            raise BadOptions(f"Plantagenet has no option {k!r}.")
+        if not isinstance(v, bool):
+            raise BadOptions(f"Option {k!r} must be true or false.")
+        opts[k] = v
+    return opts
+
+
+def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None) -> State:
+    """The state at the start of the scenario's first Levy (6.0 BEGIN PLAY)."""
+    c = load()
+    d = scenario_data()[scenario]
+    opts = check_options(options)
+    king = d["king"]
+    state: State = {
+        "game": "plantagenet",
+        "scenario": scenario,
+        "options": opts,
+        "roles": ["York", "Lancaster"],
+        "king": king,
+        "rebel": other(king),
+        "first_box": d["first_box"],
+        "last_box": d["last_box"],
+        "box": d["first_box"],
+        "phase": "levy",
+        "step": None,
+        "waiting": [],
+        "first_turn": True,
+        "influence": int(d["influence"]),
+        "favour": {},
+        "london_for_york": False,
+        "exhaustion": {},
+        "exile_boxes": dict(d["exile_boxes"]),
+        "allied_networks": d["allied_networks"],
+        "seats": {},
+        "lords": {},
+        "vassals": {},
+        "special_vassals": {v: None for v in c.special_vassals},
+        "aow": {},
+        "command": {},
+        "special_rules": list(d["special_rules"]),
+        "war": d.get("war"),
+        "heirs_removed": [],
+        "result": None,
+        "log": [],
+    }
+    rng.seed_state(state, seed)
+    # Favour (1.3.1, 6.0 MAP).
+    for side in SIDES:
+        for loc in expand_locales(d["favour"][side]):
+            state["favour"][loc] = side
+    # Lords: cards of the scenario, mats, cylinders, Seats (6.0 MUSTERED LORDS, MAP, CALENDAR).
+    battle_only = d["victory"] == "battle"
+    for side in SIDES:
+        for lid in d["lords"][side]:
+            entry: dict[str, Any] = {"where": "unused", "locale": None, "box": None, "exile": False, "mat": None}
+            if lid in d["mustered"]:
+                entry.update(where="battle" if battle_only else "map", locale=d["mustered"][lid], mat=new_mat(lid))
+            elif lid in d["calendar"]:
+                box, exile = d["calendar"][lid]
+                entry.update(where="calendar", box=box, exile=bool(exile))
+            state["lords"][lid] = entry
+            if not battle_only and entry["where"] != "unused":
+                state["seats"][lid] = c.lords[lid]["seat"]
+    # Scenario III "King Richard": the Yorkist may put Richard III in Gloucester's place at setup.
+    if scenario == "iii-my-kingdom-for-a-horse" and opts["king_richard_at_setup"]:
+        replace_in_place(state, "gloucester_2", "richard_iii")
+    if scenario == "iii-my-kingdom-for-a-horse" and not opts["king_richard_at_setup"]:
+        state["lords"]["richard_iii"]["where"] = "unused"
+    # Vassals (1.5.4, 6.0).
+    for vid, v in c.vassals.items():
+        if d["vassals_at_seats"] == "none" or vid in d["vassals_excluded"]:
+            state["vassals"][vid] = {"where": "out", "lord": None, "box": None, "face_up": True}
+        else:
+            state["vassals"][vid] = {"where": "seat", "lord": None, "box": None, "face_up": True}
+    for vid, spec in d["vassals_mustered"].items():
+        state["vassals"][vid] = {"where": "mat", "lord": spec["lord"], "box": spec["box"], "face_up": True}
+        state["lords"][spec["lord"]]["mat"]["vassals"].append(vid)
+    # Arts of War and Command decks (2.1.1, 6.0 DECKS, 1.9.2).
+    for side in SIDES:
+        state["aow"][side] = {"deck": aow_cards(scenario, side), "held": [], "in_effect": [], "set_aside": []}
+        state["command"][side] = {"deck": list(c.command_cards[side]), "plan": [], "revealed": []}
+    for lid, cards in d["capabilities"].items():
+        for cid in cards:
+            owner = c.cards[cid]["side"]
+            if cid in state["aow"][owner]["deck"]:
+                state["aow"][owner]["deck"].remove(cid)
+            state["lords"][lid]["mat"]["capabilities"].append(cid)
+            sv = c.cards[cid]["capability"].get("special_vassal")
+            if sv:
+                state["special_vassals"][sv] = lid
+                state["lords"][lid]["mat"]["special_vassals"].append(sv)
+    public(state, f"Scenario {d['name']}: {king} is the King's side, {other(king)} the Rebels.")
+    return state
+
+
+def replace_in_place(state: State, old: str, new: str) -> None:
+    """6.2.2 REPLACE: the new Lord takes the old one's place, mat contents and Seat."""
+    c = load()
+    o = state["lords"][old]
+    n = state["lords"].setdefault(new, {"where": "unused", "locale": None, "box": None, "exile": False, "mat": None})
+    n.update(where=o["where"], locale=o["locale"], box=o["box"], exile=o["exile"], mat=o["mat"])
+    o.update(where="unused", locale=None, box=None, exile=False, mat=None)
+    if old in state["seats"]:
+        del state["seats"][old]
+        state["seats"][new] = c.lords[new]["seat"]
