@@ -274,7 +274,7 @@ def build(raw_map: dict[str, Any], lords: dict[str, Any], vassals: dict[str, Any
     _check_cards(cards, lords, vassals["special"])
     _check_vassals(vassals["regular"], vassals["special"], locales, cards)
     _check_tables(tables)
-    c = Components(locales=locales, seas=seas, ways=ways, one_way=one_way,  # type: ignore[arg-type]
+    c = Components(locales=locales, seas=seas, ways=ways, one_way=one_way,
                    lords=lords, vassals=vassals["regular"], special_vassals=vassals["special"],
                    cards=cards, tables=tables)
     c.adjacency.update(_derive_adjacency(locales, c.ways, c.one_way))

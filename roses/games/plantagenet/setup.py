@@ -222,10 +222,8 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
     # Scenario III "King Richard": the Yorkist may put Richard III in Gloucester's place at setup.
     if scenario == "iii-my-kingdom-for-a-horse" and opts["king_richard_at_setup"]:
         replace_in_place(state, "gloucester_2", "richard_iii")
-    if scenario == "iii-my-kingdom-for-a-horse" and not opts["king_richard_at_setup"]:
-        state["lords"]["richard_iii"]["where"] = "unused"
     # Vassals (1.5.4, 6.0).
-    for vid, v in c.vassals.items():
+    for vid in c.vassals:
         if d["vassals_at_seats"] == "none" or vid in d["vassals_excluded"]:
             state["vassals"][vid] = {"where": "out", "lord": None, "box": None, "face_up": True}
         else:
