@@ -1,0 +1,92 @@
+"""The ASGI application: ``create_app()`` (uvicorn factory) builds it from settings."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from roses import __version__
+from roses.server import api, ws
+from roses.server.auth import RateLimiter
+from roses.server.bots import BotRunner
+from roses.server.config import Settings
+from roses.server.db import Database
+from roses.server.deps import Services
+from roses.server.errors import ServerError, TooManyRequests
+from roses.server.events import EventBus, LocalBus, Notifiers
+from roses.server.service import GameService
+
+log = logging.getLogger("roses.server")
+
+LANDING = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Roses</title></head>
+<body><h1>Roses</h1><p>The Roses game server is running.</p>
+<p>API documentation: <a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">/openapi.json</a>).</p>
+</body></html>"""
+
+
+def create_app(settings: Settings | None = None, *, database: Database | None = None,
+               bus: EventBus | None = None, notifiers: Notifiers | None = None) -> FastAPI:
+    settings = settings or Settings()
+    database = database or Database(settings.database_url or "")
+    games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
+    services = Services(
+        settings=settings, db=database, games=games,
+        login_names=RateLimiter(settings.login_limit, settings.login_window),
+        login_ips=RateLimiter(settings.login_ip_limit, settings.login_window),
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate:
+            database.migrate()
+        await games.bus.start()
+        if settings.bots:
+            services.bots = BotRunner(games, threads=settings.bot_threads)
+            services.bots.resume_pending()
+        try:
+            yield
+        finally:
+            if services.bots is not None:
+                services.bots.close()
+                games.on_bot_turn = None
+            await games.bus.stop()
+
+    app = FastAPI(title="Roses", version=__version__, lifespan=lifespan,
+                  description="Play the Wars of the Roses board games: accounts, lobby, "
+                              "asynchronous play with per-role views, replay and export.")
+    app.state.roses = services
+
+    @app.exception_handler(ServerError)
+    async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyRequests) else None
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status,
+                            headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for err in exc.errors()[:10]:
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            problems.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        return JSONResponse({"detail": "Malformed request: " + "; ".join(problems),
+                             "code": "malformed_request"}, status_code=400)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def landing() -> Any:
+        return LANDING
+
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """Factory for ``uvicorn --factory roses.server.app:app_from_env`` (settings from env)."""
+    return create_app(Settings(migrate=False))

@@ -1,0 +1,222 @@
+"""Accounts: argon2id password hashes, sessions, personal API tokens, CSRF, login rate limits.
+
+Session cookies and API tokens are random 256-bit secrets; the database keeps only their
+SHA-256, so a copy of the database does not let anyone log in. Every session also has a CSRF
+token: cookie-authenticated requests that change something must send it back in the
+``X-CSRF-Token`` header (or a ``csrf_token`` form field). Requests with a Bearer token need no
+CSRF token (a browser never adds one by itself).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy.engine import Connection
+
+from roses.server import db
+from roses.server.errors import BadRequest, Conflict, TooManyRequests, Unauthorized
+
+SESSION_COOKIE = "roses_session"
+CSRF_COOKIE = "roses_csrf"
+CSRF_HEADER = "X-CSRF-Token"
+SESSION_SECONDS = 30 * 24 * 3600
+TOKEN_PREFIX = "rt_"
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,29}$")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+
+_hasher = PasswordHasher()  # argon2id with the library's recommended parameters
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    is_admin: bool = False
+
+
+@dataclass(frozen=True)
+class Auth:
+    """Who makes a request, and how (``"session"``, ``"token"``)."""
+
+    user: User
+    method: str
+    csrf: str | None = None
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password(stored: str, password: str) -> bool:
+    try:
+        return _hasher.verify(stored, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def check_name(name: str) -> str:
+    if not NAME_RE.match(name or ""):
+        raise BadRequest("A user name has 2-30 characters: letters, digits, '_', '.', '-', starting with a letter or digit.")
+    return name
+
+
+def check_password(password: str) -> str:
+    if not (MIN_PASSWORD <= len(password or "") <= MAX_PASSWORD):
+        raise BadRequest(f"A password needs at least {MIN_PASSWORD} characters.")
+    return password
+
+
+def _user(row: Any) -> User:
+    return User(id=int(row.id), name=str(row.name), is_admin=bool(row.is_admin))
+
+
+def create_user(conn: Connection, name: str, password: str, *, is_admin: bool = False,
+                email: str | None = None) -> User:
+    check_name(name)
+    check_password(password)
+    key = name.lower()
+    if conn.execute(sa.select(db.users.c.id).where(db.users.c.name_key == key)).first():
+        raise Conflict(f"The name {name!r} is taken.", code="name_taken")
+    uid = conn.execute(db.users.insert().values(
+        name=name, name_key=key, password_hash=hash_password(password), email=email,
+        is_admin=is_admin, notify=False, created_at=time.time(),
+    ).returning(db.users.c.id)).scalar_one()
+    return User(id=int(uid), name=name, is_admin=is_admin)
+
+
+def authenticate(conn: Connection, name: str, password: str) -> User | None:
+    row = conn.execute(sa.select(db.users).where(db.users.c.name_key == (name or "").lower())).first()
+    if row is None:
+        # Spend the same time as a real check so that timing does not tell which names exist.
+        verify_password(_DUMMY_HASH, password or "")
+        return None
+    if not verify_password(row.password_hash, password or ""):
+        return None
+    if _hasher.check_needs_rehash(row.password_hash):
+        conn.execute(db.users.update().where(db.users.c.id == row.id)
+                     .values(password_hash=hash_password(password)))
+    return _user(row)
+
+
+_DUMMY_HASH = _hasher.hash("not a real password")
+
+
+def change_password(conn: Connection, user: User, old: str, new: str) -> None:
+    row = conn.execute(sa.select(db.users).where(db.users.c.id == user.id)).one()
+    if not verify_password(row.password_hash, old or ""):
+        raise Unauthorized("The current password is wrong.", code="wrong_password")
+    check_password(new)
+    conn.execute(db.users.update().where(db.users.c.id == user.id).values(password_hash=hash_password(new)))
+
+
+def create_session(conn: Connection, user: User) -> tuple[str, str]:
+    """A new session: returns (cookie value, CSRF token)."""
+    token = secrets.token_urlsafe(32)
+    csrf = secrets.token_urlsafe(24)
+    now = time.time()
+    conn.execute(db.sessions.insert().values(
+        token_hash=hash_secret(token), user_id=user.id, csrf=csrf, created_at=now,
+        expires_at=now + SESSION_SECONDS))
+    return token, csrf
+
+
+def session_auth(conn: Connection, token: str) -> Auth | None:
+    row = conn.execute(
+        sa.select(db.users.c.id, db.users.c.name, db.users.c.is_admin, db.sessions.c.csrf,
+                  db.sessions.c.expires_at)
+        .join(db.users, db.users.c.id == db.sessions.c.user_id)
+        .where(db.sessions.c.token_hash == hash_secret(token))).first()
+    if row is None or row.expires_at < time.time():
+        return None
+    return Auth(user=_user(row), method="session", csrf=str(row.csrf))
+
+
+def end_session(conn: Connection, token: str) -> None:
+    conn.execute(db.sessions.delete().where(db.sessions.c.token_hash == hash_secret(token)))
+
+
+def end_other_sessions(conn: Connection, user: User, keep_token: str | None) -> None:
+    q = db.sessions.delete().where(db.sessions.c.user_id == user.id)
+    if keep_token:
+        q = q.where(db.sessions.c.token_hash != hash_secret(keep_token))
+    conn.execute(q)
+
+
+def create_token(conn: Connection, user: User, name: str) -> tuple[int, str]:
+    name = (name or "").strip()
+    if not 1 <= len(name) <= 80:
+        raise BadRequest("A token needs a name of 1-80 characters.")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    tid = conn.execute(db.api_tokens.insert().values(
+        token_hash=hash_secret(token), user_id=user.id, name=name, created_at=time.time(),
+    ).returning(db.api_tokens.c.id)).scalar_one()
+    return int(tid), token
+
+
+def token_auth(conn: Connection, token: str) -> Auth | None:
+    row = conn.execute(
+        sa.select(db.users.c.id, db.users.c.name, db.users.c.is_admin)
+        .join(db.users, db.users.c.id == db.api_tokens.c.user_id)
+        .where(db.api_tokens.c.token_hash == hash_secret(token))).first()
+    if row is None:
+        return None
+    return Auth(user=_user(row), method="token")
+
+
+def csrf_ok(expected: str | None, given: str | None) -> bool:
+    return bool(expected) and bool(given) and hmac.compare_digest(str(expected), str(given))
+
+
+class RateLimiter:
+    """At most ``limit`` failures per key within ``window`` seconds (in this process)."""
+
+    def __init__(self, limit: int = 10, window: float = 300.0) -> None:
+        self.limit = limit
+        self.window = window
+        self._hits: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _prune(self, key: str, now: float) -> deque[float]:
+        q = self._hits.setdefault(key, deque())
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        return q
+
+    def check(self, *keys: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            for key in keys:
+                q = self._prune(key, now)
+                if len(q) >= self.limit:
+                    retry = max(1, int(q[0] + self.window - now) + 1)
+                    raise TooManyRequests(
+                        f"Too many failed logins; try again in {retry} seconds.", retry_after=retry)
+
+    def fail(self, *keys: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            for key in keys:
+                self._prune(key, now).append(now)
+            if len(self._hits) > 100_000:
+                self._hits = {k: v for k, v in self._hits.items() if v}
+
+    def reset(self, *keys: str) -> None:
+        with self._lock:
+            for key in keys:
+                self._hits.pop(key, None)

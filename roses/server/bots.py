@@ -1,0 +1,128 @@
+"""Bot seats: bots think in a worker pool, off the event loop, and act through the checked path.
+
+A bot sees only its role's view (the same one a human in that seat gets) and its choice goes
+through :meth:`GameService.act` with the version it was made on, like any player's request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from concurrent.futures import Executor, ThreadPoolExecutor
+
+from roses.engine import get_rules
+from roses.engine.contract import Action, View
+from roses.server.errors import Conflict, ServerError
+from roses.server.service import GameService
+
+log = logging.getLogger("roses.server")
+
+#: Safety stop: a bot loop making this many moves in a row yields to other games first.
+BURST = 200
+
+
+def _seed(game_id: int, version: int, role: str) -> int:
+    h = hashlib.sha256(f"{game_id}:{version}:{role}".encode()).digest()
+    return int.from_bytes(h[:8], "big")
+
+
+def choose(bot_name: str, game: str, view: View, role: str, seed: int) -> Action:
+    """Pick an action (module-level so that it can run in a process pool)."""
+    from roses.ai.bot import make_bot
+
+    bot = make_bot(bot_name, seed=seed)
+    verb, arg = bot.choose(get_rules(game), view, role)
+    return str(verb), arg
+
+
+class BotRunner:
+    """Runs bot moves for games whose active roles include bot seats."""
+
+    def __init__(self, service: GameService, executor: Executor | None = None,
+                 think: Executor | None = None, threads: int = 2) -> None:
+        self.service = service
+        self._own_executor = executor is None
+        self.executor = executor or ThreadPoolExecutor(max_workers=threads, thread_name_prefix="roses-bot")
+        #: Where bots think (a ProcessPoolExecutor for heavy bots); None: in the runner thread.
+        self.think = think
+        self._lock = threading.Lock()
+        self._pending: dict[int, bool] = {}  # game id -> dirty flag
+        self._idle = threading.Condition(self._lock)
+        self._closed = False
+        service.on_bot_turn = self.schedule
+
+    def schedule(self, game_id: int) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            if game_id in self._pending:
+                self._pending[game_id] = True
+                return
+            self._pending[game_id] = True
+        self.executor.submit(self._run, game_id)
+
+    def _run(self, game_id: int) -> None:
+        moves = 0
+        while True:
+            with self._lock:
+                if self._closed:
+                    self._pending.pop(game_id, None)
+                    self._idle.notify_all()
+                    return
+                self._pending[game_id] = False
+            try:
+                while self._step(game_id):
+                    moves += 1
+                    if moves % BURST == 0:
+                        with self._lock:
+                            self._pending[game_id] = True
+                        break
+            except Exception:  # noqa: BLE001 - keep the pool alive; the error is logged
+                log.exception("bot failed in game %s", game_id)
+            with self._lock:
+                if self._pending.get(game_id) and not self._closed:
+                    if moves and moves % BURST == 0:
+                        # Yield: requeue behind other games.
+                        self.executor.submit(self._run, game_id)
+                        return
+                    continue
+                self._pending.pop(game_id, None)
+                self._idle.notify_all()
+                return
+
+    def _step(self, game_id: int) -> bool:
+        """Make one bot move if a bot is to act; False when none is."""
+        version, rules_id, turns = self.service.bot_turns(game_id)
+        if not turns:
+            return False
+        role, name, view = turns[0]
+        seed = _seed(game_id, version, role)
+        if self.think is not None:
+            verb, arg = self.think.submit(choose, name, rules_id, view, role, seed).result()
+        else:
+            verb, arg = choose(name, rules_id, view, role, seed)
+        try:
+            self.service.act(None, game_id, role, verb, arg, version, bot=True)
+        except Conflict:
+            return True  # the game moved meanwhile: look again
+        except ServerError as exc:
+            log.warning("bot %s for %s in game %s made a refused move: %s", name, role, game_id, exc.message)
+            return False
+        return True
+
+    def wait_idle(self, timeout: float = 30.0) -> bool:
+        """Wait until no bot work is pending (for tests and shutdown)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._pending, timeout=timeout)
+
+    def resume_pending(self) -> None:
+        """At start: let bots move in games left waiting for them."""
+        for gid in self.service.pending_bot_games():
+            self.schedule(gid)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+        if self._own_executor:
+            self.executor.shutdown(wait=True, cancel_futures=True)

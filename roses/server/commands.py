@@ -1,0 +1,139 @@
+"""``roses serve`` and ``roses admin`` (registered into the ``roses`` command by roses.cli)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from roses.server.db import Database, database_url_from_env
+from roses.server.service import GameService
+
+
+def _db_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", metavar="URL",
+                   help="database URL (postgresql://... or sqlite:///path); default: $ROSES_DATABASE_URL, "
+                        "else a SQLite file in the user data directory")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    url = database_url_from_env(args.db)
+    os.environ["ROSES_DATABASE_URL"] = url
+    database = Database(url)
+    database.migrate()  # once, before any worker starts
+    database.dispose()
+    shown = url.split("@")[-1] if "@" in url else url
+    print(f"roses: serving on http://{args.host}:{args.port} (database {shown})", file=sys.stderr)
+    if args.workers > 1 and url.startswith("sqlite"):
+        print("roses: note: with several workers, live updates reach only sockets of the worker "
+              "that made the change (in-process event bus)", file=sys.stderr)
+    uvicorn.run("roses.server.app:app_from_env", factory=True, host=args.host, port=args.port,
+                workers=args.workers, log_level=args.log_level, proxy_headers=True,
+                forwarded_allow_ips=args.forwarded_allow_ips)
+    return 0
+
+
+def _service(args: argparse.Namespace) -> GameService:
+
+    database = Database(database_url_from_env(args.db))
+    database.migrate()
+    return GameService(database)
+
+
+def cmd_rebuild(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    ids = svc.all_game_ids() if args.game == "all" else [int(args.game)]
+    bad = 0
+    for gid in ids:
+        out = svc.rebuild(gid, fix=args.fix)
+        bad += 0 if out["ok"] else 1
+        if args.json:
+            print(json.dumps(out))
+        else:
+            status = "ok" if out["ok"] else ("FIXED" if out.get("fixed") else "MISMATCH")
+            print(f"game {gid}: {status}, {out['actions']} actions replayed"
+                  + (f", bad snapshots {out['bad_snapshots']}" if out.get("bad_snapshots") else ""))
+    return 1 if bad and not args.fix else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    record = svc.admin_export(int(args.game))
+    text = json.dumps(record, indent=1)
+    if args.output:
+        Path(args.output).write_text(text + "\n")
+    else:
+        print(text)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    record = json.loads(Path(args.file).read_text())
+    gid = svc.import_record(record)
+    print(f"imported as game {gid}")
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    database = Database(database_url_from_env(args.db))
+    database.migrate()
+    print("database schema is up to date")
+    return 0
+
+
+def cmd_create_user(args: argparse.Namespace) -> int:
+    import getpass
+
+    from roses.server import auth
+
+    database = Database(database_url_from_env(args.db))
+    database.migrate()
+    password = args.password or getpass.getpass("password: ")
+    with database.write() as conn:
+        user = auth.create_user(conn, args.name, password, is_admin=args.admin)
+    print(f"created user {user.name} (id {user.id}{', admin' if user.is_admin else ''})")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("serve", help="run the game server (HTTP API, WebSockets)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--log-level", default="info")
+    p.add_argument("--forwarded-allow-ips", default="127.0.0.1",
+                   help="proxies trusted for X-Forwarded-* headers")
+    _db_arg(p)
+    p.set_defaults(func=cmd_serve)
+
+    admin = sub.add_parser("admin", help="server administration: rebuild, export, import games")
+    asub = admin.add_subparsers(dest="admin_command", required=True)
+    p = asub.add_parser("rebuild", help="replay a game's action log and check the stored state")
+    p.add_argument("game", help="game number, or 'all'")
+    p.add_argument("--fix", action="store_true", help="rewrite the stored state and snapshots from the log")
+    p.add_argument("--json", action="store_true")
+    _db_arg(p)
+    p.set_defaults(func=cmd_rebuild)
+    p = asub.add_parser("export", help="write a game (running or finished) as JSON")
+    p.add_argument("game", help="game number")
+    p.add_argument("-o", "--output", help="file (default: standard output)")
+    _db_arg(p)
+    p.set_defaults(func=cmd_export)
+    p = asub.add_parser("import", help="store a game exported by `roses admin export` as a new game")
+    p.add_argument("file")
+    _db_arg(p)
+    p.set_defaults(func=cmd_import)
+    p = asub.add_parser("migrate", help="create or upgrade the database schema")
+    _db_arg(p)
+    p.set_defaults(func=cmd_migrate)
+    p = asub.add_parser("create-user", help="create an account (e.g. an admin)")
+    p.add_argument("name")
+    p.add_argument("--password", help="(default: asked)")
+    p.add_argument("--admin", action="store_true")
+    _db_arg(p)
+    p.set_defaults(func=cmd_create_user)

@@ -1,0 +1,31 @@
+"""Server settings, from arguments or ``ROSES_*`` environment variables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _env_bool(name: str) -> bool | None:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return None
+    return value.lower() in ("1", "true", "yes", "on")
+
+
+@dataclass
+class Settings:
+    #: SQLAlchemy or plain PostgreSQL URL; None: the SQLite file in the user data directory.
+    database_url: str | None = field(default_factory=lambda: os.environ.get("ROSES_DATABASE_URL"))
+    #: Create/upgrade the schema at start.
+    migrate: bool = True
+    #: Secure flag on cookies: True, False, or None to follow the request scheme (https).
+    secure_cookies: bool | None = field(default_factory=lambda: _env_bool("ROSES_SECURE_COOKIES"))
+    #: Failed logins allowed per user name and per client address in ``login_window`` seconds.
+    login_limit: int = 10
+    login_ip_limit: int = 50
+    login_window: float = 300.0
+    #: Threads that run bot moves.
+    bot_threads: int = 2
+    #: Run bots at all (tests may turn them off).
+    bots: bool = True

@@ -1,0 +1,249 @@
+"""Storage: the schema (SQLAlchemy Core), engines for SQLite and PostgreSQL, migrations.
+
+SQLite (the default) runs in WAL mode with a busy timeout; every write transaction starts
+with ``BEGIN IMMEDIATE`` so that read-then-write transactions never fail half way with
+``SQLITE_BUSY``. PostgreSQL is reached through psycopg 3. The schema is created and upgraded
+by the Alembic migrations in :mod:`roses.server.migrations`; :data:`metadata` mirrors them
+(a test checks that the two agree).
+
+Tables
+    ``users``, ``sessions`` and ``api_tokens`` (only hashes of session and API tokens are
+    stored), ``games`` (one row per game with the current state and its ``version``),
+    ``seats`` (a user or a bot per role; ``clock``/``active_since`` for time control),
+    ``actions`` (the append-only action log: the authority), ``snapshots`` (the state each
+    time the set of active roles changes), ``chat`` and ``notes`` (private per role).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+users = sa.Table(
+    "users", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("name_key", sa.String(40), nullable=False, unique=True),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("is_admin", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("notify", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+api_tokens = sa.Table(
+    "api_tokens", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),
+)
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("scenario", sa.String(80), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("title", sa.String(120), nullable=False),
+    sa.Column("owner_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("is_private", sa.Boolean, nullable=False),
+    sa.Column("invite_token", sa.String(64), nullable=True),
+    # "open" (waiting for players), "active", "finished"
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    # Number of actions in the log; requests carry it and a stale one is refused.
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("state", sa.Text, nullable=True),
+    sa.Column("active", sa.Text, nullable=False, server_default=""),
+    sa.Column("result", sa.String(200), nullable=True),
+    sa.Column("pace", sa.String(16), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("role", sa.String(40), primary_key=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True),
+    sa.Column("bot", sa.String(80), nullable=True),
+    # Time control (seconds left; when this seat last became active).
+    sa.Column("clock", sa.Float, nullable=True),
+    sa.Column("active_since", sa.Float, nullable=True),
+)
+
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("role", sa.String(40), nullable=False),
+    sa.Column("verb", sa.String(80), nullable=False),
+    sa.Column("arg", sa.Text, nullable=False),
+    sa.Column("user_id", sa.Integer, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+snapshots = sa.Table(
+    "snapshots", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    # The state after action ``seq`` (0: after setup).
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("active", sa.Text, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+)
+
+chat = sa.Table(
+    "chat", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+notes = sa.Table(
+    "notes", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("role", sa.String(40), primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+ALL_TABLES = ("notes", "chat", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+
+
+def default_sqlite_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("roses", appauthor=False)) / "roses.db"
+
+
+def normalize_url(url: str | None) -> str:
+    """A SQLAlchemy URL from what a user gives: a SQLite/PostgreSQL URL, or nothing (default file)."""
+    if not url:
+        path = default_sqlite_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///"):])
+        if str(path) and str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+    return url
+
+
+def database_url_from_env(url: str | None = None) -> str:
+    return normalize_url(url or os.environ.get("ROSES_DATABASE_URL"))
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for ``url`` (already normalized), with the SQLite settings applied."""
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                  **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_conn: Any, _record: Any) -> None:
+            # Let SQLAlchemy's "begin" event emit BEGIN itself (pysqlite would defer it).
+            dbapi_conn.isolation_level = None
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Connection) -> None:
+            if conn.get_execution_options().get("roses_readonly"):
+                conn.exec_driver_sql("BEGIN")
+            else:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    kwargs.setdefault("pool_size", 10)
+    kwargs.setdefault("max_overflow", 20)
+    return sa.create_engine(url, **kwargs)
+
+
+class Database:
+    """An engine plus the two kinds of transactions the server uses."""
+
+    def __init__(self, url: str, **kwargs: Any) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url, **kwargs)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """One write transaction (``BEGIN IMMEDIATE`` on SQLite); commits on success."""
+        with self.engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """One read-only transaction."""
+        with self.engine.connect().execution_options(roses_readonly=True) as conn, conn.begin():
+            yield conn
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def alembic_config(engine: Engine | None = None) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    if engine is not None:
+        cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
+    return cfg
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Create or upgrade the schema to ``revision`` with Alembic."""
+    from alembic import command
+
+    cfg = alembic_config(engine)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)

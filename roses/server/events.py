@@ -1,0 +1,147 @@
+"""Events: what changed, for WebSocket fan-out and for notifications.
+
+An event names a game and what happened, never any state: each subscriber renders its own
+role's view after it hears of a change, so the channel carries no hidden information and can
+later be a PostgreSQL LISTEN/NOTIFY or Redis channel shared by several worker processes.
+
+:class:`EventBus` is the interface; :class:`LocalBus` the in-process implementation.
+:class:`Notifier` is the hook for e-mail/webhook notifications: ``notify`` is called after
+each committed change that matters to players (game started, turn changed, game over).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+log = logging.getLogger("roses.server")
+
+# Event kinds
+GAME_CHANGED = "game"  # lobby or state change: subscribers reload
+CHAT = "chat"
+STARTED = "started"
+TURN = "turn"
+FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    game_id: int
+    version: int = 0
+    #: Roles that may act now (public information).
+    active: tuple[str, ...] = ()
+    #: For notifications: user ids concerned (e.g. whose turn it now is).
+    users: tuple[int, ...] = ()
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class Subscription:
+    """An asyncio queue of events of one game, fed by a bus."""
+
+    def __init__(self, bus: EventBus, game_id: int) -> None:
+        self.bus = bus
+        self.game_id = game_id
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[Event] = asyncio.Queue(maxsize=1000)
+
+    async def get(self) -> Event:
+        return await self.queue.get()
+
+    def close(self) -> None:
+        self.bus.unsubscribe(self)
+
+
+class EventBus(Protocol):
+    def publish(self, event: Event) -> None:
+        """Deliver ``event`` to every subscriber of its game (callable from any thread)."""
+
+    def subscribe(self, game_id: int) -> Subscription:
+        """Subscribe (from the event loop) to the events of one game."""
+
+    def unsubscribe(self, sub: Subscription) -> None: ...
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class LocalBus:
+    """Fan-out inside one process: enough for one worker (the default)."""
+
+    def __init__(self) -> None:
+        self._subs: dict[int, set[Subscription]] = {}
+        self._lock = threading.Lock()
+
+    async def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+    def subscribe(self, game_id: int) -> Subscription:
+        sub = Subscription(self, game_id)
+        with self._lock:
+            self._subs.setdefault(game_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            subs = self._subs.get(sub.game_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[sub.game_id]
+
+    def subscribers(self, game_id: int) -> int:
+        with self._lock:
+            return len(self._subs.get(game_id, ()))
+
+    def publish(self, event: Event) -> None:
+        with self._lock:
+            targets = list(self._subs.get(event.game_id, ()))
+        for sub in targets:
+            # Each subscriber's queue belongs to its own event loop.
+            try:
+                sub.loop.call_soon_threadsafe(_put, sub.queue, event)
+            except RuntimeError:  # that loop is closed
+                self.unsubscribe(sub)
+
+
+def _put(queue: asyncio.Queue[Event], event: Event) -> None:
+    try:
+        queue.put_nowait(event)
+    except asyncio.QueueFull:
+        # A subscriber that does not read: drop the oldest; it reloads on the next event anyway.
+        try:
+            queue.get_nowait()
+            queue.put_nowait(event)
+        except (asyncio.QueueEmpty, asyncio.QueueFull):
+            pass
+
+
+class Notifier(Protocol):
+    """Hook for notifications (e-mail, webhooks). Called after commit, off the event loop."""
+
+    def notify(self, event: Event) -> None: ...
+
+
+class Notifiers:
+    """Calls every registered notifier; a failing one is logged and does not stop play."""
+
+    def __init__(self, notifiers: Sequence[Notifier] = ()) -> None:
+        self.items: list[Notifier] = list(notifiers)
+
+    def add(self, notifier: Notifier) -> None:
+        self.items.append(notifier)
+
+    def notify(self, event: Event) -> None:
+        for n in self.items:
+            try:
+                n.notify(event)
+            except Exception:  # noqa: BLE001 - a notifier must never break play
+                log.exception("notifier %r failed on %s of game %s", n, event.kind, event.game_id)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server database (run by ``roses serve`` at start)."""

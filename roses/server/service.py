@@ -1,0 +1,879 @@
+"""The game service: lobby, play, chat, notes, replay, export/import, rebuild.
+
+Everything goes through the engine contract (:func:`roses.engine.get_rules`, :class:`Game`,
+``Rules.view``); nothing here knows any game's internals.
+
+Play: each action is one write transaction. The request names the game version it was made
+on; the action is refused with :class:`StaleVersion` (409) when the game has moved on. The
+action is appended to ``actions`` (the authority) with ``seq = version + 1``, the state is
+written with ``UPDATE games ... WHERE id = ? AND version = ?`` (so two workers can never both
+write), and a snapshot is stored whenever the set of active roles changes. A snapshot is
+taken only where the engine's undo stack is empty, so a game can be rebuilt exactly (undo
+included) from the last snapshot and the actions after it; an in-process cache keeps the
+:class:`Game` objects of recently played games.
+
+After commit, the service publishes an :class:`Event` (no state in it), calls the notifiers
+and lets bots move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from roses.engine import OBSERVER, Game, get_rules
+from roses.engine.contract import Rules, State, canonical_json
+from roses.engine.errors import (
+    BadOptions,
+    CannotUndo,
+    IllegalAction,
+    NotYourTurn,
+    RosesError,
+    UnknownGame,
+    UnknownScenario,
+)
+from roses.engine.game import RESIGN, UNDO, digest
+from roses.server import db
+from roses.server.auth import User
+from roses.server.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    StaleVersion,
+    Unauthorized,
+)
+from roses.server.events import (
+    FINISHED,
+    GAME_CHANGED,
+    STARTED,
+    TURN,
+    Event,
+    EventBus,
+    LocalBus,
+    Notifiers,
+)
+
+log = logging.getLogger("roses.server")
+
+OPEN, ACTIVE, FINISHED_STATUS = "open", "active", "finished"
+MAX_CHAT = 2000
+MAX_NOTE = 20000
+EXPORT_FORMAT = "roses-game/1"
+
+
+@dataclass
+class Seat:
+    role: str
+    position: int
+    user_id: int | None
+    user_name: str | None
+    bot: str | None
+
+    @property
+    def taken(self) -> bool:
+        return self.user_id is not None or self.bot is not None
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _active_list(text: str) -> list[str]:
+    return json.loads(text) if text else []
+
+
+class GameService:
+    """All game operations; thread-safe. HTTP handlers, WebSockets, bots and the CLI use it."""
+
+    def __init__(self, database: db.Database, bus: EventBus | None = None,
+                 notifiers: Notifiers | None = None, cache_size: int = 256) -> None:
+        self.db = database
+        self.bus: EventBus = bus or LocalBus()
+        self.notifiers = notifiers or Notifiers()
+        #: Called with a game id after each change where a bot may have to move.
+        self.on_bot_turn: Callable[[int], None] | None = None
+        self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+        self._cache_size = cache_size
+        self._locks: dict[int, threading.RLock] = {}
+        self._locks_guard = threading.Lock()
+
+    # ----- helpers ---------------------------------------------------------------------
+    @contextmanager
+    def _game_lock(self, game_id: int) -> Iterator[None]:
+        with self._locks_guard:
+            lock = self._locks.setdefault(game_id, threading.RLock())
+        with lock:
+            yield
+
+    def _evict(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    def _remember(self, game_id: int, version: int, game: Game) -> None:
+        self._cache[game_id] = (version, game)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    @staticmethod
+    def _rules(game_id: str) -> Rules:
+        try:
+            return get_rules(game_id)
+        except UnknownGame as exc:
+            raise NotFound(str(exc), code="unknown_game") from exc
+
+    def _row(self, conn: Connection, game_id: int) -> Any:
+        row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"There is no game {game_id}.", code="unknown_game")
+        return row
+
+    @staticmethod
+    def _seats(conn: Connection, game_id: int) -> list[Seat]:
+        rows = conn.execute(
+            sa.select(db.seats.c.role, db.seats.c.position, db.seats.c.user_id, db.seats.c.bot,
+                      db.users.c.name)
+            .select_from(db.seats.outerjoin(db.users, db.users.c.id == db.seats.c.user_id))
+            .where(db.seats.c.game_id == game_id).order_by(db.seats.c.position)).all()
+        return [Seat(r.role, r.position, r.user_id, r.name, r.bot) for r in rows]
+
+    @staticmethod
+    def _may_see(row: Any, seats: list[Seat], user: User | None, invite: str | None) -> bool:
+        if not row.is_private:
+            return True
+        if user is not None and (user.is_admin or user.id == row.owner_id
+                                 or any(s.user_id == user.id for s in seats)):
+            return True
+        return bool(invite) and bool(row.invite_token) and secrets.compare_digest(str(invite), row.invite_token)
+
+    def _visible_row(self, conn: Connection, game_id: int, user: User | None,
+                     invite: str | None = None) -> tuple[Any, list[Seat]]:
+        row = self._row(conn, game_id)
+        seats = self._seats(conn, game_id)
+        if not self._may_see(row, seats, user, invite):
+            # A private game one may not see is reported as missing: ids are not secrets, but
+            # its existence and title need not be confirmed either.
+            raise NotFound(f"There is no game {game_id}.", code="unknown_game")
+        return row, seats
+
+    def _load(self, conn: Connection, row: Any) -> Game:
+        """The game at ``row.version``, from the cache or rebuilt from a snapshot (lock held)."""
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            self._cache.move_to_end(row.id)
+            return cached[1]
+        rules = self._rules(row.game)
+        snap = conn.execute(
+            sa.select(db.snapshots.c.seq, db.snapshots.c.state)
+            .where(db.snapshots.c.game_id == row.id, db.snapshots.c.seq <= row.version)
+            .order_by(db.snapshots.c.seq.desc()).limit(1)).first()
+        if snap is None:
+            raise Conflict("The game has no stored snapshot; run `roses admin rebuild`.", code="corrupt")
+        game = Game(rules=rules, seed=int(row.seed), scenario=row.scenario,
+                    options=json.loads(row.options), actions=[], state=json.loads(snap.state))
+        for a in conn.execute(sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
+                              .where(db.actions.c.game_id == row.id, db.actions.c.seq > snap.seq,
+                                     db.actions.c.seq <= row.version)
+                              .order_by(db.actions.c.seq)):
+            game.apply(a.role, a.verb, json.loads(a.arg))
+        self._remember(row.id, row.version, game)
+        return game
+
+    def _game_info(self, row: Any, seats: list[Seat], user: User | None) -> dict[str, Any]:
+        active = _active_list(row.active)
+        mine = [s.role for s in seats if user is not None and s.user_id == user.id]
+        info: dict[str, Any] = {
+            "id": row.id, "game": row.game, "scenario": row.scenario,
+            "options": json.loads(row.options), "title": row.title, "status": row.status,
+            "private": bool(row.is_private), "version": row.version, "active": active,
+            "result": row.result, "owner": None, "pace": row.pace,
+            "created_at": row.created_at, "updated_at": row.updated_at,
+            "seats": [{"role": s.role, "user": s.user_name, "bot": s.bot,
+                       "active": s.role in active} for s in seats],
+            "my_roles": mine,
+            "your_turn": any(r in active for r in mine),
+        }
+        if user is not None and row.owner_id == user.id:
+            info["invite_token"] = row.invite_token
+        return info
+
+    def _owner_name(self, conn: Connection, owner_id: int | None) -> str | None:
+        if owner_id is None:
+            return None
+        return conn.execute(sa.select(db.users.c.name).where(db.users.c.id == owner_id)).scalar()
+
+    # ----- catalogue -------------------------------------------------------------------
+    @staticmethod
+    def catalogue() -> list[dict[str, Any]]:
+        from roses.engine import available_games
+
+        out = []
+        for gid in available_games():
+            rules = get_rules(gid)
+            out.append(_describe_rules(rules))
+        return out
+
+    @staticmethod
+    def describe(game: str) -> dict[str, Any]:
+        return _describe_rules(GameService._rules(game))
+
+    # ----- lobby -----------------------------------------------------------------------
+    def create_game(self, user: User, game: str, scenario: str | None = None,
+                    options: dict[str, Any] | None = None, title: str | None = None,
+                    private: bool = False, role: str | None = None,
+                    bots: dict[str, str] | None = None, pace: str | None = None) -> dict[str, Any]:
+        rules = self._rules(game)
+        scenario = scenario or rules.scenarios[0]
+        opts = dict(options or {})
+        try:
+            rules.check_scenario(scenario)
+            _check_options(rules, opts)
+            roles = list(rules.roles(scenario, opts))
+            rules.setup(0, scenario, opts)  # refuses bad options before anyone joins
+        except (UnknownScenario, BadOptions) as exc:
+            raise BadRequest(str(exc), code="bad_setup") from exc
+        except RosesError as exc:
+            raise BadRequest(str(exc), code="bad_setup") from exc
+        title = (title or "").strip() or f"{rules.title}: {rules.scenario_names().get(scenario, scenario)}"
+        if len(title) > 120:
+            raise BadRequest("A title has at most 120 characters.")
+        bots = dict(bots or {})
+        for r, name in bots.items():
+            if r not in roles:
+                raise BadRequest(f"{rules.title} has no role {r!r}; roles: {', '.join(roles)}.")
+            _check_bot(name)
+        if role is not None and role != "random" and role not in roles:
+            raise BadRequest(f"{rules.title} has no role {role!r}; roles: {', '.join(roles)}.")
+        now = _now()
+        with self.db.write() as conn:
+            gid = int(conn.execute(db.games.insert().values(
+                game=rules.id, scenario=scenario, options=canonical_json(opts), title=title,
+                owner_id=user.id, is_private=bool(private),
+                invite_token=secrets.token_urlsafe(16) if private else None,
+                status=OPEN, version=0, active="", pace=pace, created_at=now, updated_at=now,
+            ).returning(db.games.c.id)).scalar_one())
+            conn.execute(db.seats.insert(), [
+                {"game_id": gid, "role": r, "position": i, "user_id": None, "bot": bots.get(r)}
+                for i, r in enumerate(roles)])
+        if role is not None:
+            self.join(user, gid, None if role == "random" else role)
+        else:
+            self._maybe_autostart(gid)
+        return self.game(user, gid)
+
+    def game(self, user: User | None, game_id: int, invite: str | None = None) -> dict[str, Any]:
+        with self.db.read() as conn:
+            row, seats = self._visible_row(conn, game_id, user, invite)
+            info = self._game_info(row, seats, user)
+            info["owner"] = self._owner_name(conn, row.owner_id)
+            return info
+
+    def list_games(self, user: User | None, *, mine: bool = False, status: str | None = None,
+                   limit: int = 100) -> list[dict[str, Any]]:
+        if status is not None and status not in (OPEN, ACTIVE, FINISHED_STATUS):
+            raise BadRequest("status is one of open, active, finished.")
+        limit = max(1, min(int(limit), 500))
+        with self.db.read() as conn:
+            q = sa.select(db.games)
+            if mine:
+                if user is None:
+                    raise Unauthorized("Log in to list your games.")
+                q = q.where(db.games.c.id.in_(
+                    sa.select(db.seats.c.game_id).where(db.seats.c.user_id == user.id)))
+            else:
+                q = q.where(db.games.c.is_private == sa.false())
+            if status:
+                q = q.where(db.games.c.status == status)
+            rows = conn.execute(q.order_by(db.games.c.updated_at.desc()).limit(limit)).all()
+            out = []
+            for row in rows:
+                info = self._game_info(row, self._seats(conn, row.id), user)
+                info.pop("invite_token", None)
+                out.append(info)
+        if mine:
+            out.sort(key=lambda g: (not g["your_turn"], g["status"] == FINISHED_STATUS))
+        return out
+
+    def join(self, user: User, game_id: int, role: str | None = None,
+             invite: str | None = None) -> dict[str, Any]:
+        with self._game_lock(game_id), self.db.write() as conn:
+            row, seats = self._visible_row(conn, game_id, user, invite)
+            if row.status != OPEN:
+                raise Conflict("The game has already started.", code="not_open")
+            free = [s for s in seats if not s.taken]
+            if role is None:
+                if not free:
+                    raise Conflict("Every seat is taken.", code="full")
+                seat = free[secrets.randbelow(len(free))]
+            else:
+                match = [s for s in seats if s.role == role]
+                if not match:
+                    raise BadRequest(f"This game has no role {role!r}; roles: {', '.join(s.role for s in seats)}.")
+                seat = match[0]
+                if seat.taken:
+                    raise Conflict(f"The seat of {role} is taken.", code="seat_taken")
+            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == seat.role)
+                         .values(user_id=user.id, bot=None))
+            conn.execute(db.games.update().where(db.games.c.id == game_id).values(updated_at=_now()))
+        self.bus.publish(Event(GAME_CHANGED, game_id))
+        self._maybe_autostart(game_id)
+        return self.game(user, game_id, invite)
+
+    def leave(self, user: User, game_id: int, role: str | None = None) -> dict[str, Any]:
+        with self._game_lock(game_id), self.db.write() as conn:
+            row, seats = self._visible_row(conn, game_id, user)
+            mine = [s for s in seats if s.user_id == user.id and (role is None or s.role == role)]
+            if not mine:
+                raise Forbidden("You hold no seat in this game.", code="not_seated")
+            if row.status != OPEN:
+                raise Conflict("The game has started: resign instead of leaving.", code="not_open")
+            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id,
+                                                 db.seats.c.role.in_([s.role for s in mine]))
+                         .values(user_id=None))
+            conn.execute(db.games.update().where(db.games.c.id == game_id).values(updated_at=_now()))
+        self.bus.publish(Event(GAME_CHANGED, game_id))
+        return self.game(user, game_id)
+
+    def set_bot(self, user: User, game_id: int, role: str, bot: str | None) -> dict[str, Any]:
+        """The owner puts a bot in a free seat (or takes it out) before the start."""
+        if bot is not None:
+            _check_bot(bot)
+        with self._game_lock(game_id), self.db.write() as conn:
+            row, seats = self._visible_row(conn, game_id, user)
+            if row.owner_id != user.id:
+                raise Forbidden("Only the game's creator may seat bots.", code="not_owner")
+            if row.status != OPEN:
+                raise Conflict("The game has already started.", code="not_open")
+            match = [s for s in seats if s.role == role]
+            if not match:
+                raise BadRequest(f"This game has no role {role!r}.")
+            if match[0].user_id is not None:
+                raise Conflict(f"The seat of {role} is taken by a player.", code="seat_taken")
+            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role)
+                         .values(bot=bot))
+        self.bus.publish(Event(GAME_CHANGED, game_id))
+        self._maybe_autostart(game_id)
+        return self.game(user, game_id)
+
+    def start(self, user: User | None, game_id: int) -> dict[str, Any]:
+        """Start an open game whose seats are all taken (by its owner, or automatically)."""
+        with self._game_lock(game_id), self.db.write() as conn:
+            row = self._row(conn, game_id)
+            seats = self._seats(conn, game_id)
+            if user is not None and row.owner_id != user.id and not any(s.user_id == user.id for s in seats):
+                raise Forbidden("Only the game's players may start it.", code="not_seated")
+            if row.status != OPEN:
+                raise Conflict("The game has already started.", code="not_open")
+            if not all(s.taken for s in seats):
+                raise Conflict("Every seat must be taken before the start.", code="not_full")
+            rules = self._rules(row.game)
+            seed = secrets.randbelow(2**31 - 1) + 1
+            try:
+                game = Game.new(rules, seed, row.scenario, json.loads(row.options))
+            except RosesError as exc:
+                raise BadRequest(str(exc), code="bad_setup") from exc
+            active = game.active()
+            now = _now()
+            conn.execute(db.snapshots.insert().values(game_id=game_id, seq=0, active=json.dumps(active),
+                                                      state=canonical_json(game.state)))
+            result = game.result()
+            conn.execute(db.games.update().where(db.games.c.id == game_id).values(
+                status=ACTIVE if result is None else FINISHED_STATUS, seed=seed, version=0,
+                state=canonical_json(game.state), active=json.dumps(active), result=result,
+                started_at=now, updated_at=now))
+            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id,
+                                                 db.seats.c.role.in_(active)).values(active_since=now))
+            self._remember(game_id, 0, game)
+            users = tuple(s.user_id for s in seats if s.user_id is not None)
+            active_users = tuple(s.user_id for s in seats if s.user_id is not None and s.role in active)
+        self.bus.publish(Event(GAME_CHANGED, game_id, 0, tuple(active)))
+        self.notifiers.notify(Event(STARTED, game_id, 0, tuple(active), users))
+        self.notifiers.notify(Event(TURN, game_id, 0, tuple(active), active_users))
+        self._bots_may_move(game_id, active, seats)
+        return self.game(user, game_id)
+
+    def _maybe_autostart(self, game_id: int) -> None:
+        with self.db.read() as conn:
+            row = self._row(conn, game_id)
+            seats = self._seats(conn, game_id)
+        if row.status == OPEN and all(s.taken for s in seats):
+            with contextlib.suppress(Conflict):  # someone else started it meanwhile
+                self.start(None, game_id)
+
+    # ----- play ------------------------------------------------------------------------
+    def _role_for(self, seats: list[Seat], user: User | None, role: str | None) -> str:
+        """The role whose view ``user`` asks for; ``Observer`` unless the user holds a seat."""
+        if role == OBSERVER:
+            return OBSERVER
+        mine = [s.role for s in seats if user is not None and s.user_id == user.id]
+        if role is None:
+            return mine[0] if mine else OBSERVER
+        if role not in [s.role for s in seats]:
+            raise BadRequest(f"This game has no role {role!r}; roles: {', '.join(s.role for s in seats)}.")
+        if role not in mine:
+            raise Forbidden(f"You do not play {role} in this game.", code="not_your_seat")
+        return role
+
+    def view(self, user: User | None, game_id: int, role: str | None = None,
+             invite: str | None = None) -> dict[str, Any]:
+        with self._game_lock(game_id), self.db.read() as conn:
+            row, seats = self._visible_row(conn, game_id, user, invite)
+            role = self._role_for(seats, user, role)
+            out: dict[str, Any] = {"game_id": game_id, "version": row.version, "role": role,
+                                   "status": row.status, "result": row.result,
+                                   "active": _active_list(row.active), "view": None,
+                                   "can_undo": False}
+            if row.status == OPEN:
+                return out
+            game = self._load(conn, row)
+            if role == OBSERVER:
+                out["view"] = game.rules.view(game.state, OBSERVER)
+            else:
+                out["view"] = game.view(role)
+                out["can_undo"] = game.can_undo(role)
+            return out
+
+    def act(self, user: User | None, game_id: int, role: str, verb: str, arg: Any,
+            version: int, *, bot: bool = False) -> dict[str, Any]:
+        """Apply one action for ``role`` (held by ``user``, or by a bot when ``bot``)."""
+        if not isinstance(verb, str) or not verb or len(verb) > 80:
+            raise BadRequest("verb must be a non-empty string of at most 80 characters.")
+        if verb == "undo":
+            verb = UNDO
+        elif verb.startswith(".") and verb not in (UNDO, RESIGN):
+            raise BadRequest(f"Unknown action {verb!r}.")
+        try:
+            arg_json = json.dumps(arg, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise BadRequest("arg must be plain JSON.") from exc
+        if len(arg_json) > 10_000:
+            raise BadRequest("arg is too large.")
+        with self._game_lock(game_id):
+            try:
+                with self.db.write() as conn:
+                    row = self._row(conn, game_id)
+                    seats = self._seats(conn, game_id)
+                    self._check_actor(row, seats, user, role, bot)
+                    if row.status == OPEN:
+                        raise Conflict("The game has not started yet.", code="not_started")
+                    if row.status != ACTIVE:
+                        raise Conflict("The game is over.", code="game_over")
+                    if version != row.version:
+                        raise StaleVersion(
+                            f"Your request was made on version {version} of the game, but it is now at "
+                            f"version {row.version}: reload the game and try again.")
+                    game = self._load(conn, row)
+                    before = list(game.active())
+                    self._apply(game, game_id, role, verb, arg)
+                    change = self._commit(conn, row, seats, game, role, verb, arg_json,
+                                          None if user is None else user.id, before)
+            except BaseException:
+                self._evict(game_id)
+                raise
+            self._remember(game_id, row.version + 1, game)
+        self._after_change(game_id, change, seats)
+        return self.view(user, game_id, role) if user is not None else {"version": row.version + 1}
+
+    def resign(self, user: User, game_id: int, role: str | None, version: int | None = None) -> dict[str, Any]:
+        with self.db.read() as conn:
+            row, seats = self._visible_row(conn, game_id, user)
+        mine = [s.role for s in seats if s.user_id == user.id]
+        if role is None:
+            if len(mine) != 1:
+                raise BadRequest("Say which role resigns." if mine else "You hold no seat in this game.")
+            role = mine[0]
+        return self.act(user, game_id, role, RESIGN, None, row.version if version is None else version)
+
+    @staticmethod
+    def _check_actor(row: Any, seats: list[Seat], user: User | None, role: str, bot: bool) -> None:
+        seat = next((s for s in seats if s.role == role), None)
+        if seat is None:
+            raise BadRequest(f"This game has no role {role!r}; roles: {', '.join(s.role for s in seats)}.")
+        if bot:
+            if seat.bot is None:
+                raise Forbidden(f"{role} is not played by a bot.", code="not_your_seat")
+            return
+        if user is None or seat.user_id != user.id:
+            if row.is_private and (user is None or not any(s.user_id == user.id for s in seats)):
+                raise NotFound(f"There is no game {row.id}.", code="unknown_game")
+            raise Forbidden(f"You do not play {role} in this game.", code="not_your_seat")
+
+    @staticmethod
+    def _apply(game: Game, game_id: int, role: str, verb: str, arg: Any) -> None:
+        try:
+            game.apply(role, verb, arg)
+        except CannotUndo as exc:
+            raise Invalid(str(exc), code="cannot_undo") from exc
+        except NotYourTurn as exc:
+            raise Invalid(str(exc), code="not_your_turn") from exc
+        except IllegalAction as exc:
+            raise Invalid(str(exc)) from exc
+        except RosesError as exc:
+            raise Invalid(str(exc)) from exc
+        except Exception as exc:
+            # A rules module choking on a malformed argument: say so without any detail, which
+            # could carry hidden information, and log only where it happened.
+            log.warning("rules error on %s in game %s (%s)", verb, game_id, type(exc).__name__)
+            raise Invalid(f"The action {verb!r} with that argument is not valid.", code="malformed_action") from exc
+
+    def _commit(self, conn: Connection, row: Any, seats: list[Seat], game: Game, role: str,
+                verb: str, arg_json: str, user_id: int | None, before: list[str]) -> dict[str, Any]:
+        now = _now()
+        version = row.version + 1
+        active = list(game.active())
+        result = game.result()
+        state_json = canonical_json(game.state)
+        res = conn.execute(db.games.update()
+                           .where(db.games.c.id == row.id, db.games.c.version == row.version)
+                           .values(version=version, state=state_json, active=json.dumps(active),
+                                   result=result, updated_at=now,
+                                   status=ACTIVE if result is None else FINISHED_STATUS,
+                                   finished_at=None if result is None else now))
+        if res.rowcount != 1:
+            raise StaleVersion("The game changed while your action was applied: reload and try again.")
+        conn.execute(db.actions.insert().values(game_id=row.id, seq=version, role=role, verb=verb,
+                                                arg=arg_json, user_id=user_id, created_at=now))
+        turn_changed = active != before or result is not None
+        if turn_changed:
+            conn.execute(db.snapshots.insert().values(game_id=row.id, seq=version,
+                                                      active=json.dumps(active), state=state_json))
+            gone = [r for r in before if r not in active]
+            new = [r for r in active if r not in before]
+            if gone:
+                conn.execute(db.seats.update().where(db.seats.c.game_id == row.id, db.seats.c.role.in_(gone))
+                             .values(active_since=None))
+            if new:
+                conn.execute(db.seats.update().where(db.seats.c.game_id == row.id, db.seats.c.role.in_(new))
+                             .values(active_since=now))
+        return {"version": version, "active": active, "before": before, "result": result,
+                "turn_changed": turn_changed}
+
+    def _after_change(self, game_id: int, change: dict[str, Any], seats: list[Seat]) -> None:
+        active = tuple(change["active"])
+        version = int(change["version"])
+        self.bus.publish(Event(GAME_CHANGED, game_id, version, active))
+        if change["result"] is not None:
+            users = tuple(s.user_id for s in seats if s.user_id is not None)
+            self.notifiers.notify(Event(FINISHED, game_id, version, (), users,
+                                        {"result": change["result"]}))
+        elif change["turn_changed"]:
+            new = [r for r in active if r not in change["before"]]
+            users = tuple(s.user_id for s in seats if s.user_id is not None and s.role in new)
+            if users:
+                self.notifiers.notify(Event(TURN, game_id, version, active, users))
+        self._bots_may_move(game_id, list(active), seats)
+
+    def _bots_may_move(self, game_id: int, active: list[str], seats: list[Seat]) -> None:
+        if self.on_bot_turn is not None and any(s.bot and s.role in active for s in seats):
+            self.on_bot_turn(game_id)
+
+    def bot_turns(self, game_id: int) -> tuple[int, str, list[tuple[str, str, dict[str, Any]]]]:
+        """For the bot runner: (version, game id, [(role, bot name, view)]) of active bot seats."""
+        with self._game_lock(game_id), self.db.read() as conn:
+            row = self._row(conn, game_id)
+            if row.status != ACTIVE:
+                return row.version, row.game, []
+            seats = self._seats(conn, game_id)
+            active = _active_list(row.active)
+            bots = [s for s in seats if s.bot and s.role in active]
+            if not bots:
+                return row.version, row.game, []
+            game = self._load(conn, row)
+            return row.version, row.game, [(s.role, str(s.bot), game.view(s.role)) for s in bots]
+
+    def pending_bot_games(self) -> list[int]:
+        with self.db.read() as conn:
+            rows = conn.execute(sa.select(db.games.c.id, db.games.c.active)
+                                .join(db.seats, db.seats.c.game_id == db.games.c.id)
+                                .where(db.games.c.status == ACTIVE, db.seats.c.bot.is_not(None))).all()
+        return sorted({r.id for r in rows})
+
+    # ----- chat and notes ----------------------------------------------------------------
+    def _player_row(self, conn: Connection, game_id: int, user: User) -> tuple[Any, list[Seat]]:
+        row, seats = self._visible_row(conn, game_id, user)
+        if not any(s.user_id == user.id for s in seats):
+            raise Forbidden("Only the game's players may use its chat.", code="not_seated")
+        return row, seats
+
+    def chat(self, user: User, game_id: int, since: int = 0) -> list[dict[str, Any]]:
+        with self.db.read() as conn:
+            self._player_row(conn, game_id, user)
+            rows = conn.execute(
+                sa.select(db.chat.c.id, db.chat.c.text, db.chat.c.created_at, db.users.c.name)
+                .select_from(db.chat.outerjoin(db.users, db.users.c.id == db.chat.c.user_id))
+                .where(db.chat.c.game_id == game_id, db.chat.c.id > since).order_by(db.chat.c.id)).all()
+        return [{"id": r.id, "user": r.name, "text": r.text, "time": r.created_at} for r in rows]
+
+    def post_chat(self, user: User, game_id: int, text: str) -> dict[str, Any]:
+        text = (text or "").strip()
+        if not text or len(text) > MAX_CHAT:
+            raise BadRequest(f"A chat message has 1-{MAX_CHAT} characters.")
+        now = _now()
+        with self.db.write() as conn:
+            self._player_row(conn, game_id, user)
+            cid = conn.execute(db.chat.insert().values(game_id=game_id, user_id=user.id, text=text,
+                                                       created_at=now).returning(db.chat.c.id)).scalar_one()
+        self.bus.publish(Event("chat", game_id, data={"id": int(cid)}))
+        return {"id": int(cid), "user": user.name, "text": text, "time": now}
+
+    def _note_role(self, conn: Connection, game_id: int, user: User, role: str) -> None:
+        _, seats = self._visible_row(conn, game_id, user)
+        if not any(s.role == role and s.user_id == user.id for s in seats):
+            raise Forbidden(f"You do not play {role} in this game.", code="not_your_seat")
+
+    def get_note(self, user: User, game_id: int, role: str) -> str:
+        with self.db.read() as conn:
+            self._note_role(conn, game_id, user, role)
+            text = conn.execute(sa.select(db.notes.c.text).where(
+                db.notes.c.game_id == game_id, db.notes.c.role == role)).scalar()
+        return str(text or "")
+
+    def put_note(self, user: User, game_id: int, role: str, text: str) -> str:
+        if len(text) > MAX_NOTE:
+            raise BadRequest(f"A note has at most {MAX_NOTE} characters.")
+        with self.db.write() as conn:
+            self._note_role(conn, game_id, user, role)
+            done = conn.execute(db.notes.update().where(db.notes.c.game_id == game_id, db.notes.c.role == role)
+                                .values(text=text, updated_at=_now())).rowcount
+            if not done:
+                conn.execute(db.notes.insert().values(game_id=game_id, role=role, text=text, updated_at=_now()))
+        return text
+
+    # ----- replay and export -------------------------------------------------------------
+    def _finished_row(self, conn: Connection, game_id: int, user: User | None,
+                      invite: str | None) -> tuple[Any, list[Seat]]:
+        row, seats = self._visible_row(conn, game_id, user, invite)
+        if row.status != FINISHED_STATUS:
+            raise Conflict("Replay and export open when the game is over: before that they would "
+                           "reveal hidden information.", code="game_running")
+        return row, seats
+
+    @staticmethod
+    def _actions(conn: Connection, game_id: int, upto: int | None = None) -> list[dict[str, Any]]:
+        q = (sa.select(db.actions.c.seq, db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
+             .where(db.actions.c.game_id == game_id).order_by(db.actions.c.seq))
+        if upto is not None:
+            q = q.where(db.actions.c.seq <= upto)
+        return [{"role": a.role, "verb": a.verb, "arg": json.loads(a.arg)} for a in conn.execute(q)]
+
+    def replay_info(self, user: User | None, game_id: int, invite: str | None = None) -> dict[str, Any]:
+        with self.db.read() as conn:
+            row, seats = self._finished_row(conn, game_id, user, invite)
+            acts = self._actions(conn, game_id)
+        return {"game_id": game_id, "steps": len(acts) + 1, "roles": [s.role for s in seats],
+                "result": row.result, "actions": acts}
+
+    def replay_step(self, user: User | None, game_id: int, step: int, role: str = OBSERVER,
+                    invite: str | None = None) -> dict[str, Any]:
+        """The view ``role`` had after ``step`` actions (0: after setup), of a finished game."""
+        with self.db.read() as conn:
+            row, seats = self._finished_row(conn, game_id, user, invite)
+            if not 0 <= step <= row.version:
+                raise NotFound(f"Step {step} is outside 0..{row.version}.", code="no_such_step")
+            if role != OBSERVER and role not in [s.role for s in seats]:
+                raise BadRequest(f"This game has no role {role!r}.")
+            snap = conn.execute(
+                sa.select(db.snapshots.c.seq, db.snapshots.c.state)
+                .where(db.snapshots.c.game_id == game_id, db.snapshots.c.seq <= step)
+                .order_by(db.snapshots.c.seq.desc()).limit(1)).one()
+            rows = conn.execute(sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
+                                .where(db.actions.c.game_id == game_id, db.actions.c.seq > snap.seq,
+                                       db.actions.c.seq <= step).order_by(db.actions.c.seq)).all()
+            last = conn.execute(sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
+                                .where(db.actions.c.game_id == game_id, db.actions.c.seq == step)).first()
+        rules = self._rules(row.game)
+        game = Game(rules=rules, seed=int(row.seed), scenario=row.scenario,
+                    options=json.loads(row.options), actions=[], state=json.loads(snap.state))
+        for a in rows:
+            game.apply(a.role, a.verb, json.loads(a.arg))
+        return {"game_id": game_id, "step": step, "role": role,
+                "action": None if last is None else {"role": last.role, "verb": last.verb,
+                                                     "arg": json.loads(last.arg)},
+                "view": rules.view(game.state, role)}
+
+    def export(self, user: User | None, game_id: int, invite: str | None = None) -> dict[str, Any]:
+        with self.db.read() as conn:
+            row, seats = self._finished_row(conn, game_id, user, invite)
+            return self._record(conn, row, seats)
+
+    def _record(self, conn: Connection, row: Any, seats: list[Seat]) -> dict[str, Any]:
+        acts = self._actions(conn, row.id, row.version)
+        return {
+            "format": EXPORT_FORMAT, "game": row.game, "scenario": row.scenario,
+            "options": json.loads(row.options), "seed": row.seed, "actions": acts,
+            "title": row.title, "status": row.status, "result": row.result, "private": bool(row.is_private),
+            "players": [{"role": s.role, "user": s.user_name, "bot": s.bot} for s in seats],
+            "version": row.version,
+            "digest": digest(json.loads(row.state)) if row.state else None,
+            "created_at": row.created_at, "started_at": row.started_at, "finished_at": row.finished_at,
+        }
+
+    # ----- admin -------------------------------------------------------------------------
+    def all_game_ids(self) -> list[int]:
+        with self.db.read() as conn:
+            return [int(r.id) for r in conn.execute(
+                sa.select(db.games.c.id).where(db.games.c.status != OPEN).order_by(db.games.c.id))]
+
+    def admin_export(self, game_id: int) -> dict[str, Any]:
+        """The full record of any game, running or not (for ``roses admin export``)."""
+        with self.db.read() as conn:
+            row = self._row(conn, game_id)
+            if row.status == OPEN:
+                raise Conflict("The game has not started: there is nothing to export.", code="not_started")
+            return self._record(conn, row, self._seats(conn, game_id))
+
+    def rebuild(self, game_id: int, *, fix: bool = False) -> dict[str, Any]:
+        """Replay the action log from setup and check the stored state (and snapshots) against it.
+
+        With ``fix``, a mismatching stored state and the snapshots are rewritten from the log.
+        """
+        with self._game_lock(game_id), self.db.write() as conn:
+            row = self._row(conn, game_id)
+            if row.status == OPEN:
+                return {"game_id": game_id, "ok": True, "actions": 0, "message": "not started"}
+            rules = self._rules(row.game)
+            record = {"seed": row.seed, "scenario": row.scenario, "options": json.loads(row.options),
+                      "actions": self._actions(conn, game_id, row.version)}
+            game = Game.new(rules, int(row.seed), row.scenario, record["options"])
+            snaps = {r.seq: r.state for r in conn.execute(
+                sa.select(db.snapshots.c.seq, db.snapshots.c.state).where(db.snapshots.c.game_id == game_id))}
+            bad_snaps: list[int] = []
+            expected_snaps: dict[int, str] = {0: canonical_json(game.state)}
+            if snaps.get(0) != expected_snaps[0]:
+                bad_snaps.append(0)
+            for seq, entry in enumerate(record["actions"], start=1):
+                before = list(game.active())
+                game.apply(entry["role"], entry["verb"], entry["arg"])
+                if list(game.active()) != before or game.result() is not None:
+                    expected_snaps[seq] = canonical_json(game.state)
+                    if snaps.get(seq) != expected_snaps[seq]:
+                        bad_snaps.append(seq)
+            bad_snaps += [s for s in snaps if s not in expected_snaps]
+            stored = json.loads(row.state)
+            ok = digest(stored) == game.digest() and game.result() == row.result and not bad_snaps
+            out = {"game_id": game_id, "ok": ok, "actions": len(record["actions"]),
+                   "stored_digest": digest(stored), "replayed_digest": game.digest(),
+                   "bad_snapshots": sorted(set(bad_snaps)), "fixed": False}
+            if not ok and fix:
+                active = list(game.active())
+                result = game.result()
+                conn.execute(db.snapshots.delete().where(db.snapshots.c.game_id == game_id))
+                conn.execute(db.snapshots.insert(), [
+                    {"game_id": game_id, "seq": seq, "state": text,
+                     "active": json.dumps(rules.active(json.loads(text)))}
+                    for seq, text in sorted(expected_snaps.items())])
+                conn.execute(db.games.update().where(db.games.c.id == game_id).values(
+                    state=canonical_json(game.state), active=json.dumps(active), result=result,
+                    status=ACTIVE if result is None else FINISHED_STATUS, ))
+                out["fixed"] = True
+            self._evict(game_id)
+        if out["fixed"]:
+            self.bus.publish(Event(GAME_CHANGED, game_id, row.version))
+        return out
+
+    def import_record(self, record: dict[str, Any], *, private: bool | None = None) -> int:
+        """Store a game exported by :meth:`admin_export` (or :meth:`Game.record`) as a new game.
+
+        The log is replayed and checked; players are matched to existing users by name.
+        """
+        try:
+            rules = self._rules(str(record["game"]))
+            seed = int(record["seed"])
+            scenario = str(record["scenario"])
+            options = dict(record.get("options") or {})
+            entries = [{"role": str(a["role"]), "verb": str(a["verb"]), "arg": a.get("arg")}
+                       for a in record.get("actions", [])]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadRequest(f"Not a game record: {exc}") from exc
+        game = Game.new(rules, seed, scenario, options)
+        roles = list(game.state.get("roles") or rules.roles(scenario, options))
+        snaps = [(0, game.active(), canonical_json(game.state))]
+        for seq, entry in enumerate(entries, start=1):
+            before = list(game.active())
+            try:
+                game.apply(entry["role"], entry["verb"], entry["arg"])
+            except RosesError as exc:
+                raise BadRequest(f"Action {seq} does not replay: {exc}") from exc
+            if list(game.active()) != before or game.result() is not None:
+                snaps.append((seq, list(game.active()), canonical_json(game.state)))
+        if record.get("digest") and record["digest"] != game.digest():
+            raise BadRequest("The replayed state does not match the record's digest.")
+        players = {p.get("role"): p for p in record.get("players", []) if isinstance(p, dict)}
+        now = _now()
+        result = game.result()
+        with self.db.write() as conn:
+            gid = int(conn.execute(db.games.insert().values(
+                game=rules.id, scenario=scenario, options=canonical_json(options),
+                title=str(record.get("title") or f"{rules.title} (imported)")[:120], owner_id=None,
+                is_private=bool(record.get("private", False) if private is None else private),
+                invite_token=secrets.token_urlsafe(16), status=ACTIVE if result is None else FINISHED_STATUS,
+                seed=seed, version=len(entries), state=canonical_json(game.state),
+                active=json.dumps(game.active()), result=result,
+                created_at=float(record.get("created_at") or now), updated_at=now,
+                started_at=record.get("started_at") or now,
+                finished_at=None if result is None else (record.get("finished_at") or now),
+            ).returning(db.games.c.id)).scalar_one())
+            seat_rows = []
+            for i, role in enumerate(roles):
+                p = players.get(role, {})
+                uid = None
+                if p.get("user"):
+                    uid = conn.execute(sa.select(db.users.c.id).where(
+                        db.users.c.name_key == str(p["user"]).lower())).scalar()
+                seat_rows.append({"game_id": gid, "role": role, "position": i, "user_id": uid,
+                                  "bot": p.get("bot")})
+            conn.execute(db.seats.insert(), seat_rows)
+            if entries:
+                conn.execute(db.actions.insert(), [
+                    {"game_id": gid, "seq": seq, "role": e["role"], "verb": e["verb"],
+                     "arg": json.dumps(e["arg"], sort_keys=True, separators=(",", ":")),
+                     "user_id": None, "created_at": now}
+                    for seq, e in enumerate(entries, start=1)])
+            conn.execute(db.snapshots.insert(), [
+                {"game_id": gid, "seq": seq, "active": json.dumps(active), "state": text}
+                for seq, active, text in snaps])
+        return gid
+
+
+def _describe_rules(rules: Rules) -> dict[str, Any]:
+    names = rules.scenario_names()
+    return {"id": rules.id, "title": rules.title,
+            "scenarios": [{"id": s, "name": names.get(s, s), "roles": list(rules.roles(s))}
+                          for s in rules.scenarios],
+            "options": rules.options_schema()}
+
+
+def _check_options(rules: Rules, options: dict[str, Any]) -> None:
+    schema = rules.options_schema()
+    unknown = sorted(set(options) - set(schema))
+    if unknown:
+        known = ", ".join(sorted(schema)) or "none"
+        raise BadOptions(f"Unknown option(s) {', '.join(unknown)}; this game's options: {known}.")
+
+
+def _check_bot(name: str) -> None:
+    from roses.ai.bot import make_bot
+
+    if not isinstance(name, str) or not name or len(name) > 80:
+        raise BadRequest("A bot name is a short string, e.g. 'random'.")
+    try:
+        make_bot(name)
+    except (ValueError, KeyError) as exc:
+        raise BadRequest(str(exc), code="unknown_bot") from exc
+
+
+def state_of(game: Game) -> State:
+    return game.state
