@@ -626,3 +626,36 @@ def victory_check(state: State) -> str | None:
         else:
             res = scenario_end_winner(state, tie_to_king=scen["victory"] == "war")
     return res
+
+
+# ----- actions built on the services (used by later stages' Levy/Campaign commands) ----------
+
+def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bool = False) -> dict[str, Any]:
+    """Parley (3.4.1 Levy; 4.6.4 Campaign): check Influence paying 1 per Way, and on success
+    shift the target one step toward the Lord's side. Campaign Parley of his own location
+    succeeds without a check or cost (4.6.4). Raises ValueError if the target is not legal."""
+    side = side_of(lord)
+    targets = parley_targets(state, lord, campaign=campaign)
+    if target not in targets:
+        raise ValueError(f"{target} cannot be Parleyed by {lord} now (3.4.1).")
+    ways = targets[target]
+    if campaign and target == state["lords"][lord]["locale"]:
+        shift_favour_toward(state, target, side)
+        return {"success": True, "roll": None, "cost": 0, "target": None}
+    res = influence_check(state, side, lord, extra=extra, ways=ways, parley=True)
+    if res["success"]:
+        shift_favour_toward(state, target, side)
+    return res
+
+
+def supply(state: State, lord: str, source: str) -> int:
+    """Supply (4.5): add the Provender of the chosen Source; a Stronghold Source is Depleted
+    (or Exhausted if already Depleted), a Port Source is not. Returns the Provender added."""
+    opts = supply_options(state, lord)
+    if source not in opts:
+        raise ValueError(f"{source} is not a Supply Source for {lord} (4.5.1).")
+    o = opts[source]
+    state["lords"][lord]["mat"]["assets"]["provender"] += o["amount"]
+    if o["kind"] == "stronghold":
+        deplete(state, source)
+    return int(o["amount"])
