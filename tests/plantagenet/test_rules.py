@@ -1,0 +1,183 @@
+"""The playable skeleton on the engine contract: sequence of play, views (§5), fuzzing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from roses.engine.contract import actions_to_list, canonical_json
+from roses.engine.errors import IllegalAction, NotYourTurn
+from roses.engine.fuzz import _view_problems, fuzz
+from roses.engine.game import Game
+from roses.engine.registry import get_rules
+from roses.games.plantagenet import RULES
+from roses.games.plantagenet.services import influence_of
+from roses.games.plantagenet.setup import SCENARIOS, scenario_data, threshold
+from roses.terminal import play_terminal
+
+
+def _play_out(state: dict[str, Any]) -> dict[str, Any]:
+    steps = 0
+    while RULES.result(state) is None:
+        role = RULES.active(state)[0]
+        state = RULES.action(state, role, "continue")
+        steps += 1
+        assert steps < 1000
+    return state
+
+
+def test_registered() -> None:
+    assert get_rules("plantagenet") is RULES
+    assert RULES.scenarios == SCENARIOS
+    assert RULES.roles("ia-henry-vi") == ["York", "Lancaster"]
+    assert RULES.scenario_names()["bosworth"].startswith("III(B)")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_fuzz_every_scenario(scenario: str, tmp_path: Path) -> None:
+    report = fuzz(RULES, scenario, 2, seed=5, save_dir=tmp_path, replay_every=1)
+    assert report.ok, report.summary()
+    assert report.games == 2
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_hidden_mats_fuzz(scenario: str, tmp_path: Path) -> None:
+    report = fuzz(RULES, scenario, 1, seed=9, options={"hidden_mats": True}, save_dir=tmp_path)
+    assert report.ok, report.summary()
+
+
+def test_rebel_acts_first_and_prompt_marks_unbuilt_steps_2_2_4() -> None:
+    s = RULES.setup(1, "ia-henry-vi")
+    assert RULES.active(s) == ["York"]  # Yorkists are the Rebels in Ia
+    v = RULES.view(s, "York")
+    assert v["prompt"] == "Levy: Draw Capabilities (3.1.2) (not built yet) — Continue"
+    assert v["actions"] == {"continue": True}
+    assert "actions" not in RULES.view(s, "Lancaster")
+    assert "waiting for York" in RULES.view(s, "Lancaster")["prompt"]
+    s = RULES.action(s, "York", "continue")
+    assert RULES.active(s) == ["Lancaster"]
+    s = RULES.action(s, "Lancaster", "continue")
+    assert s["step"] == "exiles"  # Pay skipped in the first Levy (3.2)
+    assert RULES.view(s, "York")["prompt"] == "Levy: Muster Exiles (3.3.1) (not built yet) — Continue"
+    s2 = RULES.setup(1, "ii-warwicks-rebellion")
+    assert RULES.active(s2) == ["Lancaster"]  # Lancastrians are the Rebels in II
+
+
+def test_sequence_levy_campaign_end_campaign_second_turn_has_pay() -> None:
+    s = RULES.setup(1, "ic-somersets-return")
+    seen = []
+    while s["box"] == 5:
+        seen.append((s["phase"], s["step"]))
+        s = RULES.action(s, RULES.active(s)[0], "continue")
+    assert [x for i, x in enumerate(seen) if i % 2 == 0] == [
+        ("levy", "arts_of_war"), ("levy", "exiles"), ("levy", "muster"),
+        ("campaign", "plan"), ("campaign", "command")]
+    assert s["step"] == "arts_of_war" and not s["first_turn"]
+    assert RULES.view(s, "Lancaster")["prompt"].startswith("Levy: Draw Events (3.1.3)")
+    s = RULES.action(s, "Lancaster", "continue")
+    s = RULES.action(s, "York", "continue")
+    assert s["step"] == "pay"
+
+
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s != "bosworth"])
+def test_games_end_at_last_calendar_box(scenario: str) -> None:
+    s = _play_out(RULES.setup(2, scenario))
+    last = scenario_data()[scenario]["last_box"]
+    assert s["box"] <= last
+    assert s["result"] in ("York", "Lancaster", "Draw")
+    if s["box"] < last:  # ended early only by a Threshold (or Campaign) Victory (4.8.3)
+        t = threshold(s)
+        assert t is not None and influence_of(s, s["result"]) >= t
+    assert RULES.active(s) == [] and RULES.legal_actions(s, "York") == []
+    assert RULES.view(s, "York")["prompt"].startswith("Game over")
+
+
+def test_wars_of_the_roses_ends_after_war_i() -> None:
+    s = _play_out(RULES.setup(2, "wars-of-the-roses"))
+    assert s["war_winners"]["I"] == s["result"]
+    assert any("Wars II and III are not built yet" in line for line in s["log"] if isinstance(line, str))
+
+
+def test_bosworth_skeleton_ends() -> None:
+    s = _play_out(RULES.setup(2, "bosworth"))
+    assert s["result"] == "Draw"
+    assert any("not built yet" in line for line in s["log"])
+
+
+def test_grow_and_waste_and_special_rules_skip() -> None:
+    s = RULES.setup(1, "ia-henry-vi")
+    s["exhaustion"] = {"Ely": "depleted", "London": "exhausted"}
+    s["lords"]["york"]["mat"]["assets"]["provender"] = 9
+    while s["box"] < 6:
+        s = RULES.action(s, RULES.active(s)[0], "continue")
+    assert s["exhaustion"] == {"London": "depleted"}  # Grow after box 4 (4.8.4)
+    assert s["lords"]["york"]["mat"]["assets"]["provender"] == 5  # Waste after box 5 only: 9 -> 5
+    r = RULES.setup(1, "iii-my-kingdom-for-a-horse")  # Ravaged Land: no Grow or Waste
+    r["exhaustion"] = {"Ely": "depleted"}
+    while r["box"] < 5 and r["result"] is None:
+        r = RULES.action(r, RULES.active(r)[0], "continue")
+    assert r["exhaustion"] == {"Ely": "depleted"}
+
+
+def test_illegal_actions_refused_without_change() -> None:
+    s = RULES.setup(1, "ia-henry-vi")
+    before = canonical_json(s)
+    with pytest.raises(NotYourTurn):
+        RULES.check_turn(s, "Lancaster")
+    with pytest.raises(IllegalAction):
+        RULES.action(s, "Lancaster", "continue")
+    with pytest.raises(IllegalAction):
+        RULES.action(s, "York", "muster", "Ely")
+    assert canonical_json(s) == before
+
+
+def test_views_hide_decks_and_plans_section_5() -> None:
+    s = RULES.setup(1, "ia-henry-vi")
+    s["aow"]["Lancaster"]["deck"].remove("L13")
+    s["aow"]["Lancaster"]["held"].append("L13")
+    y = RULES.view(s, "York")
+    lan = RULES.view(s, "Lancaster")
+    obs = RULES.view(s, "Observer")
+    assert isinstance(lan["aow"]["Lancaster"]["deck"], list) and lan["aow"]["Lancaster"]["held"] == ["L13"]
+    assert y["aow"]["Lancaster"] == {"deck": 21, "held": 1, "in_effect": [], "set_aside": []}
+    assert isinstance(y["command"]["Lancaster"]["deck"], int)
+    assert '"L13"' in RULES.secrets(s, "York")
+    assert '"L13"' not in canonical_json(y) and '"L13"' not in canonical_json(obs)
+    assert _view_problems(RULES, s, ["York", "Lancaster"], RULES.active(s)) == []
+
+
+def test_hidden_mats_option_1_5_3() -> None:
+    s = RULES.setup(1, "ic-somersets-return", {"hidden_mats": True})
+    y, lan = RULES.view(s, "York"), RULES.view(s, "Lancaster")
+    assert y["lords"]["warwick_y"]["mat"]["capabilities"] == ["L23"]
+    assert lan["lords"]["warwick_y"]["mat"] == "hidden"
+    assert lan["lords"]["warwick_y"]["locale"] == "London"  # locations stay public
+    assert isinstance(lan["lords"]["somerset_1"]["mat"], dict)
+    assert '"L23"' in RULES.secrets(s, "Lancaster")
+    assert _view_problems(RULES, s, ["York", "Lancaster"], RULES.active(s)) == []
+    open_s = RULES.setup(1, "ic-somersets-return")
+    assert isinstance(RULES.view(open_s, "Lancaster")["lords"]["warwick_y"]["mat"], dict)
+
+
+def test_view_contents() -> None:
+    s = RULES.setup(1, "ia-henry-vi")
+    v = RULES.view(s, "Observer")
+    assert v["influence"] == {"net": 0, "York": 0, "Lancaster": 0}
+    assert v["threshold"] == 40
+    assert v["stronghold_markers"]["Fortress"] == {"side": "York", "value": 1}
+    assert "actions" not in v
+    assert actions_to_list(RULES.view(s, "York")["actions"]) == RULES.legal_actions(s, "York")
+    assert "Henry VI @ London" in RULES.describe(v)
+
+
+def test_game_record_replay_and_terminal() -> None:
+    game = Game.new(RULES, 4, "ic-somersets-return")
+    while game.result() is None:
+        game.apply(game.active()[0], "continue")
+    game.replay()
+    out: list[str] = []
+    answers = iter(["1"] * 200)
+    play_terminal(RULES, "ib-towton", 1, {}, read=lambda _p: next(answers), write=out.append)
+    assert any("Continue" in line for line in out)
