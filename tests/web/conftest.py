@@ -1,0 +1,82 @@
+"""Browser test fixtures: Debian's Chromium driven by Playwright.
+
+Tests fail (not skip) when ``ROSES_CHROMIUM`` or ``CI`` is set and Chromium is missing; on a
+developer machine without Chromium they skip.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+STATIC = Path(__file__).resolve().parents[2] / "roses" / "web" / "static"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def chromium_path() -> str | None:
+    explicit = os.environ.get("ROSES_CHROMIUM")
+    for candidate in (explicit, "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def _required() -> bool:
+    return bool(os.environ.get("ROSES_CHROMIUM") or os.environ.get("CI"))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    path = chromium_path()
+    if path is None:
+        if _required():
+            pytest.fail("Chromium is required (ROSES_CHROMIUM or CI is set) but was not found")
+        pytest.skip("Chromium not installed (install Debian's chromium to run browser tests)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - playwright is a dev dependency
+        if _required():
+            pytest.fail("playwright is required for browser tests")
+        pytest.skip("playwright not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="session")
+def static_server() -> Iterator[str]:
+    """Serve roses/web/static over HTTP (module scripts and fetch() need http://)."""
+    handler = functools.partial(_QuietHandler, directory=str(STATIC))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+def screenshot_path(name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / name
