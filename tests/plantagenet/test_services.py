@@ -362,3 +362,35 @@ def test_waste_4_8_5() -> None:
     sv.waste(s)
     assert mat["assets"]["provender"] == 3 and mat["assets"]["carts"] == 2 and mat["assets"]["coin"] == 2
     assert mat["troops"]["militia"] == 2 and mat["troops"]["mercenaries"] == 2
+
+
+def test_situation_4_pillage_london_3_2_1() -> None:
+    """§7.4 (Background Book): York Pillages Lancastrian London: +3 Provender +3 Coin, Yorkists
+    -12 IP, London Exhausted and stays Lancastrian, Oxford, Rochester, Guildford and St Albans
+    each shift one step toward Lancaster."""
+    s = _ia()
+    _place(s, "york", "London")
+    for loc in ("Oxford", "Rochester"):
+        sv.set_favour(s, loc, "York")
+    mat = s["lords"]["york"]["mat"]
+    coin, prov = mat["assets"]["coin"], mat["assets"]["provender"]
+    assert sv.pillage(s, "york") == 12
+    assert (mat["assets"]["coin"], mat["assets"]["provender"]) == (coin + 3, prov + 3)
+    assert s["influence"] == -12
+    assert sv.is_exhausted(s, "London") and sv.favour(s, "London") == "Lancaster"
+    assert sv.favour(s, "Oxford") is None and sv.favour(s, "Rochester") is None
+    assert sv.favour(s, "Guildford") == "Lancaster" and sv.favour(s, "St Albans") == "Lancaster"
+    with pytest.raises(ValueError):
+        sv.pillage(s, "york")  # now Exhausted
+
+
+def test_tides_card_bonuses_4_8_1() -> None:
+    s = RULES.setup(1, "ii-warwicks-rebellion")
+    s["box"] = 2
+    s["lords"]["edward_iv"]["mat"]["capabilities"].append("Y28")
+    assert sv.tides_of_war(s)["York"]["First Son"] == 1
+    s = _ia()
+    s["lords"]["henry_vi"]["mat"]["capabilities"].append("L17")
+    assert "Margaret (Takes the Reins)" not in sv.tides_of_war(s)["Lancaster"]
+    s["lords"]["henry_vi"]["locale"] = "Harlech"
+    assert sv.tides_of_war(s)["Lancaster"]["Margaret (Takes the Reins)"] == 2

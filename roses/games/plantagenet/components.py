@@ -29,6 +29,8 @@ RINGS = (None, "marshal", "lieutenant")
 #: Conditions a structured rating modifier on a Capability may carry (see rating.py).
 MOD_CONDITIONS = (None, "parley", "at_friendly_locale", "at_friendly_city", "clarence_removed",
                   "with_margaret", "with_warwick_at_friendly")
+#: Conditions of a Capability's Tides of War bonus (4.8.1 "card bonuses").
+TIDES_CONDITIONS = (None, "away_from_london")
 
 #: Expected counts (research §3; rulebook 1.2, 1.3.1, 1.5.4, 1.9).
 COUNTS: dict[str, int] = {
@@ -203,6 +205,9 @@ def _check_cards(cards: dict[str, Any], lords: dict[str, Any], special: dict[str
         for mod in cap.get("mods", []):
             if mod["rating"] not in RATINGS or mod["when"] not in MOD_CONDITIONS:
                 _fail(f"card {cid}: bad rating modifier {mod}")
+        tides = cap.get("tides")
+        if tides is not None and (tides["when"] not in TIDES_CONDITIONS or not 1 <= tides["points"] <= 3):
+            _fail(f"card {cid}: bad Tides of War bonus")
         if "special_vassal" in cap and cap["special_vassal"] not in special:
             _fail(f"card {cid}: unknown special vassal")
 

@@ -488,6 +488,31 @@ def unpaid_disband_penalty(state: State, lords: list[str]) -> int:
     return sum(c.lords[lid]["influence"] + len(state["lords"][lid]["mat"]["vassals"]) for lid in lords)
 
 
+# ----- 3.2.1 Pillage ---------------------------------------------------------------------------
+
+def pillage(state: State, lord: str) -> int:
+    """3.2.1 PILLAGE at the Lord's Unexhausted Stronghold: add the table's Coin and Provender,
+    lose 2 Influence points per Asset added, Exhaust it, give it Enemy Favour, and shift each
+    Stronghold adjacent by Way (not by Sea) one step toward Enemy Favour. Returns IP lost."""
+    c = load()
+    here = state["lords"][lord]["locale"]
+    if c.locales[here]["kind"] != "stronghold" or is_exhausted(state, here):
+        raise ValueError("Pillage needs an Unexhausted Stronghold; otherwise Unpaid/Unfed Disband (3.2.1).")
+    side = side_of(lord)
+    row = c.tables["strongholds"][c.locales[here]["type"]]
+    mat = state["lords"][lord]["mat"]
+    mat["assets"]["coin"] += row["tax"]
+    mat["assets"]["provender"] += row["supply"]
+    lost = 2 * (row["tax"] + row["supply"])
+    lose_influence(state, side, lost)
+    exhaust(state, here)
+    set_favour(state, here, other(side))
+    for nxt in c.adjacency[here]:
+        if c.locales[nxt]["kind"] == "stronghold":
+            shift_favour_toward(state, nxt, other(side))
+    return lost
+
+
 # ----- 4.8.1 Tides of War ---------------------------------------------------------------------
 
 def tides_of_war(state: State) -> dict[str, dict[str, int]]:
@@ -496,7 +521,9 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
     Areas: +1 per Area where the side has a Lord, +2 if it Dominates it. Special Strongholds:
     London +2, Calais +2, Harlech +1 for Favour, none while an Enemy Lord is there. Most Favour by
     type: Cities +2, Towns +1, Fortresses +1 (ties: nothing). Gain Lords Influence boxes: printed
-    Influence of the side's Lords on the map. Queen Regent (II): +3 Lancaster with Margaret at London.
+    Influence of the side's Lords on the map. Card bonuses: the structured ``tides`` bonus of
+    Capabilities on mats (Y28, L17, L18; Y4 needs a choice and comes with the cards stage).
+    Queen Regent (II): +3 Lancaster with Margaret at London.
     """
     c = load()
     out: dict[str, dict[str, int]] = {s: {} for s in SIDES}
@@ -517,6 +544,17 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
             total = sum(c.lords[lid]["influence"] for lid in on_map(state, side))
             if total:
                 items["lords"] = total
+        # Card bonuses (4.8.1): structured Tides bonuses of Capabilities on this side's mats.
+        for lid in on_map(state, side):
+            d = state["lords"][lid]
+            for cid in d["mat"]["capabilities"]:
+                bonus = c.cards[cid]["capability"].get("tides")
+                if bonus is None:
+                    continue
+                if bonus["when"] == "away_from_london" and d["locale"] == "London":
+                    continue
+                items[c.cards[cid]["capability"]["title"]] = items.get(c.cards[cid]["capability"]["title"], 0) \
+                    + int(bonus["points"])
     if "queen_regent" in state["special_rules"]:
         m = state["lords"].get("margaret")
         if m and m["where"] == "map" and m["locale"] == "London":
