@@ -403,7 +403,7 @@ class GameService:
         self.notifiers.notify(Event(STARTED, game_id, 0, tuple(active), users))
         self.notifiers.notify(Event(TURN, game_id, 0, tuple(active), active_users))
         self._bots_may_move(game_id, active, seats)
-        return self.game(user, game_id)
+        return self.game(user, game_id) if user is not None else {"id": game_id}
 
     def _maybe_autostart(self, game_id: int) -> None:
         with self.db.read() as conn:
