@@ -247,3 +247,13 @@ def test_unknown_scenario_and_bad_options() -> None:
         RULES.setup(1, "ia-henry-vi", {"fog": True})
     schema = RULES.options_schema()
     assert schema["hidden_mats"]["default"] is False
+
+
+def test_special_rules_described() -> None:
+    from roses.games.plantagenet.setup import special_rules
+
+    rules = special_rules()
+    used = {r for d in scenario_data().values() for r in d["special_rules"]}
+    assert used == set(rules)
+    for r in rules.values():
+        assert r["summary"] and r["section"] and r["stage"]

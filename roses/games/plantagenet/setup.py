@@ -103,6 +103,17 @@ def check_scenarios(scen: dict[str, Any], c: Components) -> None:
         for lid, cards in d["capabilities"].items():
             if lid not in d["mustered"] or any(cid not in c.cards for cid in cards):
                 raise ValueError(f"{sid}: bad capability entry")
+        for rule in d["special_rules"]:
+            if rule not in special_rules():
+                raise ValueError(f"{sid}: special rule {rule} is not described in special_rules.json")
+
+
+@cache
+def special_rules() -> dict[str, Any]:
+    """Each scenario special rule in our words, with its section and the stage that builds it."""
+    with open(DATA_DIR / "special_rules.json", encoding="utf-8") as fh:
+        out: dict[str, Any] = json.load(fh)
+    return out
 
 
 def expand_locales(names: list[str]) -> list[str]:
