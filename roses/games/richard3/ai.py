@@ -1,0 +1,318 @@
+"""Richard III knowledge for the game-agnostic bots (roses.ai): determinisation, evaluation,
+and the fixed action catalogue.
+
+Imports only roses.engine and this package. The Rules class exposes these functions as its
+optional contract methods ``determinize``, ``evaluate``, ``evaluation_terms`` and
+``action_space`` (see roses/engine/contract.py).
+
+What a side knows about the enemy (the basis of :func:`determinize`)
+    Fog of war (rules p.3, 4.2): enemy blocks on the map stand upright, so a side sees where
+    they are and their colour but not who they are or their strength; blocks in the enemy
+    pool are unseen. Known to both sides:
+
+    * blocks revealed in the battle being fought (``battle["revealed"]``);
+    * face-down (eliminated this campaign: pool or mercenary home), dead, off-map (other
+      version), minor and imprisoned blocks (all of them became known in play or setup);
+    * the black Rebel block (its colour gives it away; its strength is still hidden);
+    * the cards played in earlier Game Turns (the discards), the number of cards in each
+      hand and in the undealt deck.
+
+    Everything else about the enemy is re-sampled: which enemy block stands in which
+    "slot" (an enemy block's place and public history this turn: area or pool, how it moved,
+    the border it crossed, reserve and piracy marks), their strengths, the enemy hand, the
+    undealt cards and an enemy card played face-down but not yet revealed. Constraints a side
+    can deduce are kept: heirs are never in a pool, mercenaries other than the Welsh never
+    either, a block recruited this turn (``moved == 3``) fits the area it appeared in (5.4),
+    a block that moved by sea may sea move (5.3), recruits and pool blocks are at full
+    strength. The generator is re-drawn, so future dice are not the true ones, and log lines
+    private to the enemy are dropped. The result depends only on what the side knows and the
+    seed (slots are ordered by their public data, never by the true block ids).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from roses.engine import rng
+from roses.engine.contract import Action
+from roses.games.richard3.data import (
+    AREA_NAMES,
+    B_CATH_AREA,
+    B_CITY_AREA,
+    B_SHIELD_AREAS,
+    B_SIDE,
+    B_STEPS,
+    B_TYPE,
+    BOMBARD,
+    CHURCH,
+    CITY_AREAS,
+    DEAD,
+    EXILE_AREAS,
+    EXILE_LIMIT,
+    HEIR,
+    HEIRS,
+    LEVY,
+    MERC,
+    N_AREAS,
+    N_BLOCKS,
+    N_CARDS,
+    NO_SEA,
+    NOBLE,
+    OFF,
+    POOL,
+    REBEL,
+    ROLES,
+    SUPPLY_LIMIT,
+    WALES,
+    WELSH,
+)
+
+State = dict[str, Any]
+
+#: Per-block fields that are public (they travel with a hidden block's slot).
+_SLOT_FIELDS = ("moved", "via", "reserve", "pirate")
+RECRUITED = 3
+SEA_MOVED = 2
+#: Probability that a hidden enemy block on the map is at full strength in a determinisation.
+P_FULL = 0.6
+
+
+def _side(role: str) -> int:
+    return ROLES.index(role)
+
+
+def _owner(state: State, b: int) -> int:
+    s = B_SIDE[b]
+    return 1 - int(state["king"]) if s == REBEL else s
+
+
+def _deep(v: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars); faster than pickle here."""
+    if isinstance(v, list):
+        return [_deep(x) if isinstance(x, (list, dict)) else x for x in v]
+    if isinstance(v, dict):
+        return {k: _deep(x) if isinstance(x, (list, dict)) else x for k, x in v.items()}
+    return v
+
+
+def _revealed(state: State) -> set[int]:
+    battle = state.get("battle")
+    if isinstance(battle, dict):
+        return {int(b) for b in battle.get("revealed", ())}
+    return set()
+
+
+def hidden_blocks(state: State, side: int) -> list[int]:
+    """Enemy blocks whose identity ``side`` may not know now (see module docs), by id."""
+    loc, down = state["loc"], state["down"]
+    revealed = _revealed(state)
+    out = []
+    for b in range(N_BLOCKS):
+        if B_SIDE[b] == REBEL or _owner(state, b) == side or b in revealed or down[b]:
+            continue
+        if loc[b] < N_AREAS or loc[b] == POOL:
+            out.append(b)
+    return out
+
+
+def _fits(b: int, slot: tuple[int, ...], strict: bool = True) -> bool:
+    """May block b stand in a slot with this public data? (``strict``: with the deductions
+    from this turn's moves and recruits, not only the hard rules about pools)."""
+    where, moved = slot[0], slot[1]
+    t = B_TYPE[b]
+    if where == POOL:
+        return t not in (HEIR, MERC) or b == WELSH
+    if not strict:
+        return True
+    if moved == SEA_MOVED and b in NO_SEA:
+        return False
+    if moved == RECRUITED:
+        if t == NOBLE:
+            return where in B_SHIELD_AREAS[b]
+        if t == CHURCH:
+            return B_CATH_AREA[b] == where
+        if t == LEVY:
+            return B_CITY_AREA[b] == where
+        if t == BOMBARD:
+            return where in CITY_AREAS
+        if b == WELSH:
+            return WALES[where]
+        return t != MERC  # heirs entering as minors are also marked; mercs are never recruited
+    return True
+
+
+def _slot(state: State, b: int) -> tuple[int, ...]:
+    return (int(state["loc"][b]), *(int(state[f][b]) if f in state else 0 for f in _SLOT_FIELDS))
+
+
+def _assign(state: State, blocks: list[int], slots: list[tuple[int, ...]],
+            r: random.Random, strict: bool) -> list[int] | None:
+    """A random assignment of blocks to slots (index-aligned with ``slots``) respecting _fits:
+    the most constrained slots first, retried a few times on a dead end."""
+    fits = [[b for b in blocks if _fits(b, slot, strict)] for slot in slots]
+    for _attempt in range(20):
+        order = sorted(range(len(slots)), key=lambda i: (len(fits[i]), r.random()))
+        free = set(blocks)
+        out = [-1] * len(slots)
+        ok = True
+        for i in order:
+            choices = [b for b in fits[i] if b in free]
+            if not choices:
+                ok = False
+                break
+            b = choices[r.randrange(len(choices))]
+            out[i] = b
+            free.discard(b)
+        if ok:
+            return out
+    return None
+
+
+def determinize(state: State, role: str, seed: int) -> State:
+    """A full state in which everything hidden from ``role`` is re-sampled (module docs)."""
+    side = _side(role)
+    foe = 1 - side
+    r = random.Random(seed)
+    out = _deep({k: v for k, v in state.items() if k != "log"})
+    # ----- blocks
+    hidden = hidden_blocks(state, side)
+    slots = sorted(_slot(state, b) for b in hidden)
+    assignment = _assign(state, hidden, slots, r, strict=True)
+    if assignment is None:  # deductions too tight for the sampler: keep only the hard ones
+        assignment = _assign(state, hidden, slots, r, strict=False)
+    if assignment is None:
+        raise ValueError("Richard III: cannot place the hidden blocks (inconsistent state)")
+    for b, slot in zip(assignment, slots, strict=True):
+        out["loc"][b] = slot[0]
+        for f, v in zip(_SLOT_FIELDS, slot[1:], strict=True):
+            if f in out:
+                out[f][b] = v
+        full = B_STEPS[b]
+        if slot[0] == POOL or slot[1] == RECRUITED or r.random() < P_FULL:
+            out["steps"][b] = full
+        else:
+            out["steps"][b] = r.randint(1, full)
+        out["down"][b] = 0
+    rebel = next((b for b in range(N_BLOCKS) if B_SIDE[b] == REBEL), -1)
+    if (rebel >= 0 and _owner(state, rebel) == foe and not state["down"][rebel]
+            and state["loc"][rebel] < N_AREAS and rebel not in _revealed(state)):
+        out["steps"][rebel] = B_STEPS[rebel] if r.random() < P_FULL else r.randint(1, B_STEPS[rebel])
+    # ----- cards
+    if "hands" in state:
+        _deal(state, out, side, r)
+    # ----- log and dice
+    out["log"] = [e for e in state.get("log", []) if isinstance(e, str) or e[0] == role]
+    rng.seed_state(out, r.getrandbits(63))
+    out["rolls"] = state.get("rolls", 0)
+    return out
+
+
+def _deal(state: State, out: State, side: int, r: random.Random) -> None:
+    foe = 1 - side
+    played = list(state.get("played", [-1, -1]))
+    foe_played_hidden = played[foe] >= 0 and played[side] < 0
+    known = set(state["hands"][side])
+    known.update(c for c in played if c >= 0)
+    hidden_cards = list(state["hands"][foe]) + list(state.get("deck", []))
+    if foe_played_hidden:
+        known.discard(played[foe])
+        hidden_cards.append(played[foe])
+    # The unknown cards are exactly the ones not in the side's hand, not played face-up and not
+    # discarded (public); sorting forgets where they were.
+    unknown = sorted(c for c in hidden_cards if 0 <= c < N_CARDS)
+    r.shuffle(unknown)
+    n_hand = len(state["hands"][foe])
+    out["hands"][foe] = sorted(unknown[:n_hand])
+    rest = unknown[n_hand:]
+    if foe_played_hidden:
+        out["played"][foe] = rest.pop()
+    if "deck" in state:
+        out["deck"] = rest
+
+
+# ---------------------------------------------------------------------- evaluation
+def evaluation_terms(state: State, role: str) -> dict[str, float]:
+    """Named parts of the evaluation for ``role``, each roughly in [-1, 1]."""
+    side = _side(role)
+    foe = 1 - side
+    loc, steps = state["loc"], state["steps"]
+    king = int(state["king"])
+    heirs = [sum(1 for h in HEIRS[s] if loc[h] not in (DEAD, OFF)) for s in (0, 1)]
+    nobles = [0, 0]
+    strength = [0, 0]
+    areas = [0, 0]
+    occ: list[list[int]] = [[0] * N_AREAS, [0] * N_AREAS]
+    for b in range(N_BLOCKS):
+        a = loc[b]
+        if a >= N_AREAS:
+            continue
+        s = _owner(state, b)
+        occ[s][a] += 1
+        strength[s] += steps[b]
+        if B_TYPE[b] in (HEIR, NOBLE, CHURCH) and a not in EXILE_AREAS[0] and a not in EXILE_AREAS[1]:
+            nobles[s] += 1
+    london = AREA_NAMES.index("Middlesex") if "Middlesex" in AREA_NAMES else -1
+    for a in range(N_AREAS):
+        if occ[0][a] and not occ[1][a]:
+            areas[0] += 1
+        elif occ[1][a] and not occ[0][a]:
+            areas[1] += 1
+    if london >= 0:
+        for s in (0, 1):
+            if occ[s][london] and not occ[1 - s][london]:
+                nobles[s] += 1
+    # Supply (7.1): blocks over an area's limit lose a step each Supply Phase.
+    over = [0, 0]
+    for s in (0, 1):
+        for a in range(N_AREAS):
+            over[s] += max(0, occ[s][a] - EXILE_LIMIT.get(a, SUPPLY_LIMIT[a]))
+    # Threats: own heirs on the map facing enemy strength in or next to their area.
+    threat = [0.0, 0.0]
+    for s in (0, 1):
+        for h in HEIRS[s]:
+            a = loc[h]
+            if a < N_AREAS:
+                enemy_here = occ[1 - s][a]
+                friends = occ[s][a]
+                threat[s] += max(0, enemy_here - friends + 1) / 4.0 if enemy_here else 0.0
+    turns = 21
+    done = (int(state.get("campaign", 1)) - 1) * 7 + int(state.get("turn", 1))
+    lateness = min(1.0, max(0.0, done / turns))
+    total_nobles = max(1, nobles[0] + nobles[1])
+    usurp = (nobles[side] - nobles[foe]) / total_nobles
+    total_strength = max(1, strength[0] + strength[1])
+    return {
+        "heirs": (heirs[side] - heirs[foe]) / 5.0,
+        "crown": (1.0 if king == side else -1.0) * (0.3 + 0.7 * lateness),
+        "nobles": usurp,
+        "strength": (strength[side] - strength[foe]) / total_strength,
+        "areas": (areas[side] - areas[foe]) / 28.0,
+        "supply": -(over[side] - over[foe]) / 4.0,
+        "threats": -(threat[side] - threat[foe]) / 2.0,
+    }
+
+
+WEIGHTS = {"heirs": 1.2, "crown": 0.6, "nobles": 0.8, "strength": 0.8, "areas": 0.4,
+           "supply": 0.2, "threats": 0.3}
+
+
+def evaluate(state: State, role: str) -> float:
+    """Heuristic value in [-1, 1] for ``role``: the result if the game is over, else a squashed
+    weighted sum of :func:`evaluation_terms` (heirs, crown, nobles, strength, areas, supply,
+    threats)."""
+    res = state.get("result")
+    if res is not None:
+        return 0.0 if res == "Draw" else (1.0 if role in str(res).split(", ") else -1.0)
+    terms = evaluation_terms(state, role)
+    return math.tanh(0.5 * sum(WEIGHTS[k] * v for k, v in terms.items()))
+
+
+# ---------------------------------------------------------------------- action catalogue
+def action_space(scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
+    """Every ``(verb, arg)`` a Richard III game can offer, in a fixed order (stable ids)."""
+    raise NotImplementedError("Richard III has no action catalogue yet")
+
+
+__all__ = ["action_space", "determinize", "evaluate", "evaluation_terms", "hidden_blocks"]
