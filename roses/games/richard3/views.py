@@ -1,0 +1,402 @@
+"""Views, secrets, invariants, text rendering and action labels for Richard III.
+
+Hidden information (research §4): a role sees its own blocks in full; of enemy blocks only the
+number per area (plus what battle.py reveals in the current battle); its own hand and pool; the
+other hand, the opponent's card before both are played, and the undealt cards never. See
+RULINGS.md "Log policy" for what the log says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine.contract import OBSERVER, Rules, State, View
+from roses.games.richard3 import common as C
+from roses.games.richard3.data import (
+    AREA_KIND,
+    AREA_NAMES,
+    B_FIRE,
+    B_INIT,
+    B_LOYALTY,
+    B_PAIR,
+    B_SIDE,
+    B_STEPS,
+    B_TYPE,
+    BLOCK_KEY,
+    BLOCK_NAME,
+    BORDER_LIMIT,
+    CARD_AP,
+    CARD_EVENT,
+    CARD_NAME,
+    CARD_TAG,
+    DEAD,
+    ENTERABLE,
+    EXILE,
+    EXILE_AREAS,
+    EXILE_LIMIT,
+    HEIRS,
+    MINOR,
+    N_AREAS,
+    N_BLOCKS,
+    N_BORDERS,
+    N_CARDS,
+    OFF,
+    POOL,
+    PRISON,
+    REBEL_BLOCK,
+    ROLES,
+    SPECIAL_NAMES,
+    TYPE_NAMES,
+    border_name,
+)
+
+
+def _side(role: str) -> int:
+    return 0 if role == "York" else 1 if role == "Lancaster" else -1
+
+
+def _where(loc: int) -> str:
+    return AREA_NAMES[loc] if loc < N_AREAS else SPECIAL_NAMES.get(loc, "?")
+
+
+def _core() -> Any:
+    from roses.games.richard3 import core
+    return core
+
+
+# ======================================================================= view
+def build_view(rules: Rules, state: State, role: str) -> View:
+    core = _core()
+    side = _side(role)
+    active = rules.active(state)
+    occ = C.occupancy(state)
+    loc, steps = state["loc"], state["steps"]
+    kb = state["king_block"]
+    pb = C.pretender_block(state)
+    v: View = {
+        "prompt": "",
+        "log": rules.log_for(state, role),
+        "active": active,
+        "scenario": state["scenario"],
+        "campaign": state["campaign"],
+        "last_campaign": state["last_campaign"],
+        "turn": state["turn"],
+        "phase": state["phase"],
+        "king": ROLES[state["king"]],
+        "pretender": ROLES[1 - state["king"]],
+        "king_block": BLOCK_NAME[kb] if kb >= 0 else None,
+        "pretender_block": BLOCK_NAME[pb] if pb >= 0 else None,
+        "p1": ROLES[state["p1"]] if state["phase"] not in ("card", "mulligan") else None,
+        "counts": {"York": occ[0], "Lancaster": occ[1]},
+        "heirs": {ROLES[s]: [{"name": BLOCK_NAME[h], "rank": i + 1, "status": _heir_status(state, h)}
+                             for i, h in enumerate(HEIRS[s])] for s in (0, 1)},
+        "minors_owed": {"York": state["minors_owed"][0], "Lancaster": state["minors_owed"][1]},
+        "prisoner": state["prisoner"] >= 0,
+        "border_counts": {ROLES[s]: [[bid, n] for bid, n in enumerate(state["bc"][s]) if n] for s in (0, 1)},
+        "hand_size": {ROLES[s]: len(state["hands"][s]) for s in (0, 1)},
+        "mulligan_used": {ROLES[s]: bool(state["mulligan_used"][s]) for s in (0, 1)},
+        "battles": [
+            {"area": a, "name": AREA_NAMES[a], "attacker": ROLES[state["atk"][a]] if state["atk"][a] >= 0 else None,
+             "main": state["main"][a]}
+            for a in range(N_AREAS) if occ[0][a] and occ[1][a]],
+    }
+    # cards
+    played = state["played"]
+    both = played[0] >= 0 and played[1] >= 0 or state["phase"] not in ("card", "mulligan")
+    v["played"] = {ROLES[s]: (CARD_NAME[played[s]] if played[s] >= 0 and (both or s == side)
+                              else ("hidden" if played[s] >= 0 else None)) for s in (0, 1)}
+    if side >= 0:
+        v["hand"] = [{"id": c, "name": CARD_NAME[c], "ap": CARD_AP[c], "event": CARD_EVENT[c], "tag": CARD_TAG[c]}
+                     for c in state["hands"][side]]
+        own = []
+        for b in range(N_BLOCKS):
+            lb = loc[b]
+            if lb in (OFF,) or C.owner(state, b) != side:
+                continue
+            own.append({"id": b, "key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "type": TYPE_NAMES[B_TYPE[b]],
+                        "loc": lb, "where": _where(lb), "steps": steps[b], "max": B_STEPS[b],
+                        "rating": f"{B_INIT[b]}{B_FIRE[b]}", "loyalty": B_LOYALTY[b],
+                        "down": bool(state["down"][b]), "moved": state["moved"][b],
+                        "reserve": state["reserve"][b]})
+        v["blocks"] = own
+        v["pool"] = [b for b in range(N_BLOCKS) if loc[b] == POOL and C.owner(state, b) == side]
+    if state["phase"] == "action":
+        s = state["side"]
+        sel = state["sel"]
+        v["action"] = {"player": ROLES[s], "ap": state["ap"], "event": state["event"] or None,
+                       "group": state["grp"], "path": list(state["path"]),
+                       "selected": sel if s == side else (-1 if sel < 0 else "hidden"),
+                       "muster": state["target"]}
+    if state["todo"]:
+        kind, s, subj, n = state["todo"][0]
+        d: dict[str, Any] = {"kind": kind, "player": ROLES[s], "count": n}
+        if kind in ("reduce", "disband", "main"):
+            d["area"] = subj
+        elif kind == "execute" or s == side and subj >= 0:
+            d["block"] = BLOCK_NAME[subj]
+        v["decision"] = d
+    if state["battle"] is not None and core.BATTLE is not None:
+        part = core.BATTLE.view_part(state, role)
+        v["battle"] = part
+    v["prompt"] = _prompt(state, role, side, active, v)
+    if role in active:
+        acts: dict[str, Any] = {}
+        for verb, arg in rules.legal_actions(state, role):
+            if arg is None:
+                acts[verb] = True
+            else:
+                acts.setdefault(verb, []).append(arg)
+        v["actions"] = acts
+    return v
+
+
+def _heir_status(state: State, h: int) -> str:
+    lh = state["loc"][h]
+    if lh == DEAD:
+        return "dead"
+    if lh == OFF:
+        return "defected"
+    if lh == MINOR:
+        return "minor"
+    if lh == PRISON:
+        return "prisoner"
+    if h == state["king_block"]:
+        return "King"
+    if h == C.pretender_block(state):
+        return "Pretender"
+    return "alive"
+
+
+def _prompt(state: State, role: str, side: int, active: list[str], v: View) -> str:
+    if state["result"] is not None:
+        return f"Game over: {state['result']} wins."
+    if "battle" in v and isinstance(v["battle"], dict) and v["battle"].get("prompt"):
+        return str(v["battle"]["prompt"])
+    ph = state["phase"]
+    mine = role in active
+    if ph == "mulligan":
+        if state["step"] == "ask":
+            return "Keep your hand, or ask for a redeal (hands of 13 AP or less, once per campaign)." if mine \
+                else "Waiting for the mulligan decisions."
+        return "Your opponent asked for a redeal: keep your hand or take a new one too." if mine \
+            else "Waiting for the opponent's answer to the redeal."
+    if ph == "card":
+        return "Play a card." if mine else "Waiting for the other card."
+    if ph == "action":
+        step = state["step"]
+        if not mine:
+            return f"{ROLES[state['side']]} is moving."
+        texts = {
+            "main": f"Action Phase: {state['ap']} AP left" + (f" ({state['event']})" if state["event"] else "")
+                    + ": move a group, sea move, recruit, or end.",
+            "group": f"Moving the group in {AREA_NAMES[state['grp']]}: pick a block, or end the group.",
+            "path": "Move the block on, or stop.",
+            "sea": "Choose the sea move's destination.",
+            "recruit": "Choose where to deploy the recruit.",
+            "declare": f"Declare the Main Attack border into {AREA_NAMES[state['todo'][0][2]]}." if state["todo"] else "",
+            "plague": "Plague: choose an enemy city area, or end.",
+            "muster_area": "Muster: choose a friendly or vacant area, or end.",
+            "muster": f"Muster at {AREA_NAMES[state['target']]}: pick a block to move there, or end.",
+        }
+        return texts.get(step, "Act.")
+    if ph == "battle":
+        if state["battle"] is None:
+            return "Choose the next battle." if mine else "Player 1 chooses the next battle."
+        return "Battle."
+    if state["todo"]:
+        kind = state["todo"][0][0]
+        if not mine:
+            return f"Waiting for {active[0] if active else 'the other player'}."
+        return {"enter": "Choose where the heir enters.", "execute": "Execute the defector, or spare him?",
+                "reduce": "Choose a block to lose a step (supply).", "home": "Choose where the block goes home.",
+                "disband": "Choose an exile to send to the pool.", "main": "Declare the Main Attack."}.get(kind, "Decide.")
+    return ""
+
+
+# ======================================================================= secrets
+def secrets(rules: Rules, state: State, role: str) -> set[str]:
+    """Tokens that must not appear in anything sent to role now (never one that legitimately does).
+
+    * the key of every enemy block in play or in the pool that is not revealed in the current
+      battle and whose key never appeared in a log line the role can read;
+    * the tag of every card in the other hand(s) and of every undealt card.
+    """
+    side = _side(role)
+    text = "\n".join(rules.log_for(state, role))
+    revealed: set[int] = set()
+    if state["battle"] is not None:
+        revealed = set(state["battle"].get("revealed", []))
+    out: set[str] = set()
+    loc = state["loc"]
+    for b in range(N_BLOCKS):
+        if loc[b] in (DEAD, OFF) or b in revealed:
+            continue
+        if side >= 0 and C.owner(state, b) == side:
+            continue
+        key = BLOCK_KEY[b]
+        if key in text:
+            continue
+        out.add(key)
+    for s in (0, 1):
+        if s != side:
+            out.update(CARD_TAG[c] for c in state["hands"][s])
+    out.update(CARD_TAG[c] for c in state["deck"])
+    return out
+
+
+# ======================================================================= invariants
+def check_invariants(state: State) -> list[str]:
+    p: list[str] = []
+    loc, steps, down = state["loc"], state["steps"], state["down"]
+    for name, n in (("loc", N_BLOCKS), ("steps", N_BLOCKS), ("down", N_BLOCKS), ("moved", N_BLOCKS),
+                    ("reserve", N_BLOCKS), ("via", N_BLOCKS), ("pirate", N_BLOCKS), ("atk", N_AREAS),
+                    ("main", N_AREAS)):
+        if len(state[name]) != n:
+            p.append(f"{name} has length {len(state[name])}")
+    if p:
+        return p
+    valid = set(range(N_AREAS)) | {POOL, MINOR, OFF, DEAD, PRISON}
+    for b in range(N_BLOCKS):
+        lb = loc[b]
+        if lb not in valid:
+            p.append(f"{BLOCK_KEY[b]} at invalid location {lb}")
+            continue
+        if lb < N_AREAS and not ENTERABLE[C.owner(state, b)][lb]:
+            p.append(f"{BLOCK_KEY[b]} in the enemy exile area {AREA_NAMES[lb]}")
+        if lb in (DEAD, OFF):
+            if steps[b] != 0:
+                p.append(f"{BLOCK_KEY[b]} is {_where(lb)} with {steps[b]} steps")
+        elif down[b]:
+            if steps[b] != 0:
+                p.append(f"face-down {BLOCK_KEY[b]} has steps")
+            if lb != POOL and not (B_TYPE[b] == 5 and lb < N_AREAS and AREA_KIND[lb] == EXILE):
+                p.append(f"face-down {BLOCK_KEY[b]} at {_where(lb)}")
+        elif not 1 <= steps[b] <= B_STEPS[b]:
+            p.append(f"{BLOCK_KEY[b]} has {steps[b]} steps at {_where(lb)}")
+        pr = B_PAIR[b]
+        if pr >= 0 and pr > b and loc[pr] not in (DEAD, OFF) and lb not in (DEAD, OFF):
+            p.append(f"both versions of {BLOCK_KEY[b]} in play")
+        if B_TYPE[b] != 0 and lb in (MINOR, PRISON):
+            p.append(f"{BLOCK_KEY[b]} is a non-heir at {_where(lb)}")
+        if lb == POOL and B_TYPE[b] == 0:
+            p.append(f"heir {BLOCK_KEY[b]} in the pool")
+    if loc[REBEL_BLOCK] < N_AREAS and AREA_KIND[loc[REBEL_BLOCK]] == EXILE:
+        p.append("the Rebel is in an exile area")
+    # border counts (5.21; Surprise +1)
+    for s in (0, 1):
+        bonus = 1 if state["surprise"] == s else 0
+        for bid in range(N_BORDERS):
+            if state["bc"][s][bid] > BORDER_LIMIT[bid] + bonus:
+                p.append(f"{ROLES[s]} crossed {border_name(bid)} {state['bc'][s][bid]} times")
+    # cards
+    cards = sorted(state["hands"][0] + state["hands"][1] + state["deck"] + state["discard"])
+    if cards != list(range(N_CARDS)):
+        p.append(f"cards not conserved: {cards}")
+    if state["phase"] == "card":
+        t = state["turn"]
+        for s in (0, 1):
+            if len(state["hands"][s]) != 8 - t:
+                p.append(f"{ROLES[s]} holds {len(state['hands'][s])} cards in turn {t}")
+    # King / Pretender
+    kb = state["king_block"]
+    if kb >= 0:
+        if B_TYPE[kb] != 0 or B_SIDE[kb] != state["king"]:
+            p.append(f"King block {BLOCK_KEY[kb]} is not an heir of the King's side")
+        elif loc[kb] >= N_AREAS:
+            p.append(f"the King {BLOCK_KEY[kb]} is at {_where(loc[kb])}")
+    if state["prisoner"] >= 0 and loc[state["prisoner"]] != PRISON:
+        p.append("prisoner flag without a prisoner")
+    if any(x < 0 for x in state["minors_owed"]):
+        p.append("negative minors owed")
+    if state["result"] is None:
+        for s in (0, 1):
+            if not C.heirs_alive(state, s):
+                p.append(f"{ROLES[s]} has no heir but the game goes on")
+    elif state["phase"] != "over":
+        p.append("result set but phase is not over")
+    # no battle left open outside the Action and Battle Phases
+    if state["phase"] in ("card", "mulligan", "supply", "political"):
+        occ = C.occupancy(state)
+        for a in range(N_AREAS):
+            if occ[0][a] and occ[1][a]:
+                p.append(f"{AREA_NAMES[a]} is contested in the {state['phase']} phase")
+    # exile limits right after the campaign reset (7.2, 8.5)
+    if state["phase"] == "mulligan" and state["turn"] == 1:
+        for s in (0, 1):
+            for a in EXILE_AREAS[s]:
+                extras = [b for b in C.blocks_in(state, a, s)
+                          if not (B_TYPE[b] == 5 and _home(b) == a) and B_TYPE[b] != 0]
+                if len(extras) > EXILE_LIMIT[a] and state["campaign"] > _first_campaign(state):
+                    p.append(f"{AREA_NAMES[a]} over its exile limit after the reset")
+    if state["battle"] is None and state["phase"] == "battle" and state["result"] is None \
+            and not state["battles"]:
+        p.append("Battle Phase waiting with no battle to choose")
+    return p
+
+
+def _home(b: int) -> int:
+    from roses.games.richard3.data import B_HOME
+    return B_HOME[b]
+
+
+def _first_campaign(state: State) -> int:
+    from roses.games.richard3.data import SCENARIOS
+    return int(SCENARIOS[state["scenario"]]["first_campaign"])
+
+
+# ======================================================================= text
+def describe(view: View) -> str:
+    lines = [f"Richard III — {view.get('scenario')} — campaign {view.get('campaign')}, turn {view.get('turn')}, "
+             f"{view.get('phase')} phase. King: {view.get('king')} ({view.get('king_block')}); "
+             f"Pretender: {view.get('pretender')} ({view.get('pretender_block')})."]
+    if view.get("p1"):
+        lines.append(f"Player 1: {view['p1']}. Cards played: {view.get('played')}")
+    counts = view.get("counts", {})
+    own: dict[int, list[str]] = {}
+    for b in view.get("blocks", []):
+        if b["loc"] < N_AREAS:
+            own.setdefault(b["loc"], []).append(
+                f"{b['name']} {b['steps']}/{b['max']} {b['rating']}" + (" (down)" if b["down"] else ""))
+    for a in range(N_AREAS):
+        y = counts.get("York", [0] * N_AREAS)[a]
+        la = counts.get("Lancaster", [0] * N_AREAS)[a]
+        if y or la:
+            mine = "; ".join(own.get(a, []))
+            lines.append(f"  {AREA_NAMES[a]:<12} York {y}  Lancaster {la}" + (f"   [{mine}]" if mine else ""))
+    if "hand" in view:
+        lines.append("Hand: " + ", ".join(c["name"] for c in view["hand"]))
+    if view.get("pool"):
+        lines.append("Pool: " + ", ".join(BLOCK_NAME[b] for b in view["pool"]))
+    for r, hs in view.get("heirs", {}).items():
+        lines.append(f"{r} heirs: " + ", ".join(f"{h['name']} ({h['status']})" for h in hs))
+    if "action" in view:
+        a = view["action"]
+        lines.append(f"{a['player']} acting: {a['ap']} AP" + (f", {a['event']}" if a["event"] else ""))
+    if "battle" in view:
+        lines.append(f"Battle: {view['battle']}")
+    lines.append(view.get("prompt", ""))
+    return "\n".join(lines)
+
+
+def label(state: State, role: str, verb: str, arg: Any) -> str:
+    if arg is None:
+        return {"keep": "Keep the hand", "redeal": "Ask for a redeal", "stop": "Stop here",
+                "end_group": "End this group", "end": "End the Action Phase", "execute": "Execute him",
+                "spare": "Spare him"}.get(verb, verb)
+    if verb == "play":
+        return f"Play {CARD_NAME[arg]}"
+    if verb in ("block", "sea", "recruit", "reduce", "disband"):
+        name = BLOCK_NAME[arg] if isinstance(arg, int) and 0 <= arg < N_BLOCKS else str(arg)
+        where = state["loc"][arg] if isinstance(arg, int) and 0 <= arg < N_BLOCKS else -1
+        return {"block": "Move", "sea": "Sea move", "recruit": "Recruit", "reduce": "Reduce",
+                "disband": "Send to pool"}[verb] + f" {name}" + (f" ({_where(where)})" if where < N_AREAS else "")
+    if verb == "main":
+        return f"Main Attack across {border_name(arg)}"
+    if isinstance(arg, int) and 0 <= arg < N_AREAS:
+        return {"move": "Activate", "to": "To", "sea_to": "Sea move to", "place": "Deploy in",
+                "muster": "Muster at", "plague": "Plague on", "battle": "Fight in", "enter": "Enter in",
+                "home": "Home to"}.get(verb, verb) + f" {AREA_NAMES[arg]}"
+    return f"{verb} {arg}"
+
+
+__all__ = ["build_view", "check_invariants", "describe", "label", "secrets", "OBSERVER"]
