@@ -274,6 +274,8 @@ def test_tides_domination_and_queen_regent_4_8_1() -> None:
     t = sv.tides_of_war(s)
     assert t["York"]["dominates South"] == 2 and t["Lancaster"]["dominates North"] == 2
     assert t["Lancaster"]["lord in North"] == 1  # Somerset at Bamburgh
+    s3 = RULES.setup(1, "iii-my-kingdom-for-a-horse")  # Lancastrians in France: in no Area (R14)
+    assert not any(k.startswith("lord in") for k in sv.tides_of_war(s3)["Lancaster"])
     s2 = RULES.setup(1, "ii-warwicks-rebellion")
     _place(s2, "margaret", "London")
     assert sv.tides_of_war(s2)["Lancaster"]["Queen Regent"] == 3

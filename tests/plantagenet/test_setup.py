@@ -116,6 +116,8 @@ def test_ib_towton_page_22() -> None:
     assert _favour(s, "York") == sorted(["London", "Calais", "Hereford", "Gloucester", "Oxford", *SOUTH])
     assert s["exile_boxes"] == {}
     assert s["influence"] == 0
+    # "No Stronghold markers": the counts are derived from the map all the same (RULINGS R5).
+    assert _markers(s)["City"] == ("York", 6)
     assert threshold(s) is None
     assert {"norfolk_is_late", "test_of_arms"} <= set(s["special_rules"])
 
