@@ -1,0 +1,64 @@
+"""Bot seats: bots move off the event loop through the same checked path as players."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+from roses.server.db import Database
+from roses.server.service import GameService
+
+from .conftest import act, build_client, new_game, user
+
+
+def _wait_finished(client: TestClient, gid: int, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        client.app.state.roses.bots.wait_idle(timeout)
+        info = client.get(f"/api/games/{gid}").json()
+        if info["status"] == "finished":
+            return dict(info)
+        time.sleep(0.05)
+    raise AssertionError("bot game did not finish")
+
+
+def test_bots_play_a_whole_game(client: TestClient) -> None:
+    a = user(client, "owner")
+    g = new_game(client, a, bots={"North": "random", "South": "random"})
+    info = _wait_finished(client, g["id"])
+    assert info["result"] in ("North", "South")
+    assert client.get(f"/api/games/{g['id']}/export").json()["actions"]
+
+
+def test_bot_answers_a_human(client: TestClient) -> None:
+    a = user(client, "human")
+    g = new_game(client, a, role="North", bots={"South": "random"})
+    gid = g["id"]
+    client.app.state.roses.bots.wait_idle()
+    info = client.get(f"/api/games/{gid}").json()
+    assert info["active"] == ["North"] and info["version"] == 1  # the bot picked at once
+    r = act(client, gid, a, "pick", 2, version=1)
+    assert r.status_code == 200
+    for _ in range(200):
+        client.app.state.roses.bots.wait_idle()
+        info = client.get(f"/api/games/{gid}").json()
+        if info["status"] == "finished":
+            break
+        assert info["active"] == ["North"]
+        assert act(client, gid, a, "roll", version=info["version"]).status_code == 200
+    assert info["status"] == "finished"
+    # Nobody may act for a bot's seat.
+    r = client.post(f"/api/games/{gid}/action", json={"role": "South", "verb": "roll", "version": info["version"]}, headers=a)
+    assert r.status_code == 403
+
+
+def test_bot_moves_resume_after_restart(sqlite_db: Database) -> None:
+    with build_client(sqlite_db, bots=False) as c:
+        a = user(c, "late")
+        g = new_game(c, a, bots={"North": "random", "South": "random"})
+        assert c.get(f"/api/games/{g['id']}").json()["version"] == 0
+    assert GameService(sqlite_db).pending_bot_games() == [g["id"]]
+    with build_client(sqlite_db) as c:
+        info = _wait_finished(c, g["id"])
+        assert info["status"] == "finished"

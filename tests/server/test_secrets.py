@@ -1,0 +1,39 @@
+"""Hidden information: every payload each role receives (HTTP and WebSocket), errors included,
+is scanned for the tokens ``Rules.secrets`` names for that role."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from fastapi.testclient import TestClient
+
+from roses.server.db import Database
+
+from .playthrough import play_and_scan
+
+
+def test_toy_games_leak_nothing(client: TestClient, database: Database, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    for seed in (1, 2, 3):
+        out = play_and_scan(client, database, "toy", "short", seed=seed)
+        assert out["leaks"] == []
+        assert out["status"] == "finished" and out["refused"] > 0
+    assert "You picked" not in caplog.text
+
+
+def test_scanner_catches_a_leak(client: TestClient, database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scan is real: a view that shows the other side's pick is caught."""
+    from roses.engine import get_rules
+
+    rules = get_rules("toy")
+    original = rules.view
+
+    def leaky(state: dict, role: str) -> dict:
+        v = original(state, role)
+        v["peek"] = [e for e in state["log"] if isinstance(e, list)]
+        return v
+
+    monkeypatch.setattr(rules, "view", leaky)
+    out = play_and_scan(client, database, "toy", "short", seed=5, max_steps=6)
+    assert out["leaks"]
