@@ -181,3 +181,14 @@ def test_game_record_replay_and_terminal() -> None:
     answers = iter(["1"] * 200)
     play_terminal(RULES, "ib-towton", 1, {}, read=lambda _p: next(answers), write=out.append)
     assert any("Continue" in line for line in out)
+
+
+def test_card_conservation_invariant() -> None:
+    s = RULES.setup(1, "ic-somersets-return")
+    assert RULES.check_invariants(s) == []
+    assert "L23" in s["aow"]["Lancaster"]["in_game"]
+    s["aow"]["York"]["deck"].pop()
+    assert any("lost or added" in p for p in RULES.check_invariants(s))
+    s = RULES.setup(1, "ic-somersets-return")
+    s["aow"]["York"]["held"].append(s["aow"]["York"]["deck"][0])
+    assert any("two zones" in p for p in RULES.check_invariants(s))

@@ -237,12 +237,24 @@ def test_disband_from_exile_box_marks_exile_3_2_4() -> None:
     assert s["lords"]["gloucester_2"]["box"] == 4 and s["lords"]["gloucester_2"]["exile"]
 
 
-def test_disband_returns_capability_and_special_vassal_1_5_4() -> None:
+def test_disband_removes_montagu_card_ic_and_frees_special_vassal_1_5_4() -> None:
+    """Ic Montagu: Disband of Warwick removes L23 from play; the Special Vassal is freed."""
     s = RULES.setup(1, "ic-somersets-return")
     sv.disband_lord(s, "warwick_y")
-    assert "L23" in s["aow"]["Lancaster"]["deck"]
+    assert "L23" not in s["aow"]["Lancaster"]["deck"] and "L23" not in s["aow"]["Lancaster"]["in_game"]
     assert s["special_vassals"]["montagu"] is None
     assert s["lords"]["warwick_y"]["box"] == 5 + 1  # box 5 + (6 - 5)
+    assert RULES.check_invariants(s) == []
+
+
+def test_disband_returns_capabilities_to_deck_1_5_1() -> None:
+    s = _ia()
+    s["aow"]["York"]["deck"].remove("Y20")
+    s["lords"]["march"]["mat"]["capabilities"].append("Y20")
+    assert RULES.check_invariants(s) == []
+    sv.disband_lord(s, "march")
+    assert "Y20" in s["aow"]["York"]["deck"]
+    assert RULES.check_invariants(s) == []
 
 
 def test_remove_lord_and_unpaid_penalty_3_2_1() -> None:

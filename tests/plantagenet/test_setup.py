@@ -120,6 +120,9 @@ def test_ib_towton_page_22() -> None:
     assert _markers(s)["City"] == ("York", 6)
     assert threshold(s) is None
     assert {"norfolk_is_late", "test_of_arms"} <= set(s["special_rules"])
+    assert (s["box"], s["phase"]) == (1, "levy")
+    for side in ("York", "Lancaster"):
+        assert _aow_counts(s["aow"][side]["deck"]) == {0: 13, 1: 9}
 
 
 def test_ic_somersets_return_page_23() -> None:
@@ -142,6 +145,9 @@ def test_ic_somersets_return_page_23() -> None:
     assert _markers(s) == {"Fortress": ("Lancaster", 1), "Town": (None, 0), "City": ("York", 2)}
     assert threshold(s) == 25
     assert {"montagu", "brief_rebellion"} <= set(s["special_rules"])
+    assert (s["box"], s["phase"]) == (5, "levy")
+    assert _aow_counts(s["aow"]["York"]["deck"]) == {0: 13, 1: 9}
+    assert _aow_counts(s["aow"]["Lancaster"]["deck"]) == {0: 13, 1: 9}  # L23 (2 roses) is on Warwick
 
 
 def test_ii_warwicks_rebellion_page_24() -> None:

@@ -322,6 +322,10 @@ class PlantagenetRules(Rules):
                 for vid in mat["vassals"]:
                     if state["vassals"][vid]["where"] != "mat" or state["vassals"][vid]["lord"] != lid:
                         bad.append(f"vassal {vid} on {lid}'s mat but not recorded there")
+        for side in SIDES:
+            mine = sorted((cid for cid in zones if c.cards[cid]["side"] == side), key=lambda x: int(x[1:]))
+            if mine != sorted(state["aow"][side]["in_game"], key=lambda x: int(x[1:])):
+                bad.append(f"{side} Arts of War cards lost or added outside the rules")
         for t, n in totals.items():
             if n > c.tables["troop_pool"][t]:
                 bad.append(f"{n} {t} on mats, pool has {c.tables['troop_pool'][t]} (1.6)")

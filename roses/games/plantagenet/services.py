@@ -453,7 +453,9 @@ def _clear_mat(state: State, lord: str) -> None:
         state["special_vassals"][sv] = None
     for cid in mat["capabilities"]:
         owner = c.cards[cid]["side"]
-        if cid == "L26" and "lancastrian_succession" in state["special_rules"]:
+        if cid == "L23" and "montagu" in state["special_rules"]:
+            state["aow"][owner]["in_game"].remove(cid)  # Ic Montagu: the card leaves play
+        elif cid == "L26" and "lancastrian_succession" in state["special_rules"]:
             state["aow"][owner]["set_aside"].append(cid)  # War I: Edward is set aside (6.3)
         else:
             state["aow"][owner]["deck"].append(cid)

@@ -244,13 +244,17 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
         state["lords"][spec["lord"]]["mat"]["vassals"].append(vid)
     # Arts of War and Command decks (2.1.1, 6.0 DECKS, 1.9.2).
     for side in SIDES:
-        state["aow"][side] = {"deck": aow_cards(scenario, side), "held": [], "in_effect": [], "set_aside": []}
+        deck = aow_cards(scenario, side)
+        state["aow"][side] = {"deck": deck, "held": [], "in_effect": [], "set_aside": [],
+                              "in_game": list(deck)}
         state["command"][side] = {"deck": list(c.command_cards[side]), "plan": [], "revealed": []}
     for lid, cards in d["capabilities"].items():
         for cid in cards:
             owner = c.cards[cid]["side"]
             if cid in state["aow"][owner]["deck"]:
                 state["aow"][owner]["deck"].remove(cid)
+            else:
+                state["aow"][owner]["in_game"].append(cid)
             state["lords"][lid]["mat"]["capabilities"].append(cid)
             sv = c.cards[cid]["capability"].get("special_vassal")
             if sv:
