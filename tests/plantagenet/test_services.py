@@ -408,3 +408,19 @@ def test_tides_card_bonuses_4_8_1() -> None:
     assert "Margaret (Takes the Reins)" not in sv.tides_of_war(s)["Lancaster"]
     s["lords"]["henry_vi"]["locale"] = "Harlech"
     assert sv.tides_of_war(s)["Lancaster"]["Margaret (Takes the Reins)"] == 2
+
+
+def test_allied_networks_and_exile_boxes_3_3_1() -> None:
+    s = _ia()
+    assert sv.exile_boxes_for(s, "henry_vi") == ["Scotland"]
+    assert sv.exile_boxes_for(s, "somerset_1") == ["Scotland"]
+    assert sv.exile_boxes_for(s, "buckingham") == ["France"]
+    assert sv.exile_boxes_for(s, "rutland") == ["Ireland"]
+    assert sv.exile_boxes_for(s, "warwick_y") == ["Burgundy"]
+    w = RULES.setup(1, "wars-of-the-roses")
+    assert sv.exile_boxes_for(w, "margaret") == ["France"]
+    assert sv.exile_boxes_for(w, "somerset_2") == ["Scotland"]
+    ii = RULES.setup(1, "ii-warwicks-rebellion")  # no Allied Networks: any Friendly box
+    assert sv.exile_boxes_for(ii, "margaret") == ["France"]
+    assert sv.exile_boxes_for(ii, "edward_iv") == ["Burgundy"]
+    assert sv.exile_boxes_for(RULES.setup(1, "ib-towton"), "march") == []

@@ -191,6 +191,19 @@ def dominates(state: State, side: str, area: str) -> bool:
     return all(favour(state, loc) == side for loc in load().area(area))
 
 
+def exile_boxes_for(state: State, lord: str) -> list[str]:
+    """The Exile boxes a Lord may use (1.3.1, 3.3.1): Friendly to his side and, where the
+    scenario has Allied Networks (Ia, War I), the one listed for his badge."""
+    c = load()
+    side = side_of(lord)
+    boxes = sorted(b for b, s in state["exile_boxes"].items() if s == side)
+    nets = state.get("allied_networks")
+    if nets:
+        allowed = nets.get(c.lords[lord]["badge"])
+        boxes = [b for b in boxes if b == allowed]
+    return boxes
+
+
 # ----- Lords on the map ----------------------------------------------------------------------
 
 def side_of(lord: str) -> str:
