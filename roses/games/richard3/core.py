@@ -54,6 +54,7 @@ from roses.games.richard3.data import (
     B_SIDE,
     B_STEPS,
     B_TYPE,
+    BLOCK_ID,
     BLOCK_KEY,
     BLOCK_NAME,
     BOMBARD,
@@ -252,9 +253,13 @@ class Richard3Rules(Rules):
         side = _side(role)
         if side < 0 or role not in self.active(state):
             raise NotYourTurn(f"It is not {role}'s turn.")
-        if (verb, arg) not in _legal(state, side):
+        try:
+            ok = (verb, arg) in _legal(state, side)
+        except TypeError:  # unhashable or odd argument types
+            ok = False
+        if not ok:
             raise IllegalAction(f"{role} cannot {verb} {'' if arg is None else arg} now.".replace("  ", " "))
-        _apply(state, side, verb, arg)
+        _apply(state, side, verb, _decode(state, side, verb, arg))
         _finish_check(state)
         return state
 
@@ -281,6 +286,23 @@ class Richard3Rules(Rules):
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:
         from roses.games.richard3.views import label
         return label(state, role, verb, arg)
+
+    # ----- AI (roses/games/richard3/ai.py, the AI engineer's module; REQUESTS.md R-ai1)
+    def determinize(self, state: State, role: str, seed: int) -> State:
+        from roses.games.richard3 import ai
+        return ai.determinize(state, role, seed)
+
+    def evaluate(self, state: State, role: str) -> float:
+        from roses.games.richard3 import ai
+        return ai.evaluate(state, role)
+
+    def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
+        from roses.games.richard3 import ai
+        return ai.evaluation_terms(state, role)
+
+    def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
+        from roses.games.richard3 import ai
+        return ai.action_space(scenario, options)
 
 
 def _copy(x: Any) -> Any:
@@ -710,7 +732,7 @@ def _legal(state: State, s: int) -> list[Action]:
         return [("keep", None), ("redeal", None)]
     if ph == "battle":
         if state["battle"] is None:
-            return [("battle", a) for a in state["battles"]]
+            return [("battle", AREA_NAMES[a]) for a in state["battles"]]
         return []
     if ph in ("supply", "political"):
         return _legal_decision(state)
@@ -721,44 +743,70 @@ def _legal_action_phase(state: State, s: int) -> list[Action]:
     step = state["step"]
     occ = C.occupancy(state)
     if step == "path":
-        acts: list[Action] = [("to", q) for q in _next_steps(state, s, occ)]
+        acts: list[Action] = [("to", AREA_NAMES[q]) for q in _next_steps(state, s, occ)]
         if len(state["path"]) > 1 and (state["target"] < 0 or state["path"][-1] == state["target"]):
             acts.append(("stop", None))
         return acts
     if step == "group":
-        acts = [("block", b) for b in _group_blocks(state, s, state["grp"], occ)]
+        acts = [("block", BLOCK_KEY[b]) for b in _group_blocks(state, s, state["grp"], occ)]
         acts.append(("end_group", None))
         return acts
     if step == "sea":
-        return [("sea_to", d) for d in _sea_dests(state, s, state["sel"], occ)]
+        return [("sea_to", AREA_NAMES[d]) for d in _sea_dests(state, s, state["sel"], occ)]
     if step == "recruit":
-        return [("place", a) for a in _recruit_areas(state, s, state["sel"], occ)]
+        return [("place", AREA_NAMES[a]) for a in _recruit_areas(state, s, state["sel"], occ)]
     if step == "declare":
         a = state["todo"][0][2]
-        return [("main", bid) for bid in state["ent"][s][a]]
+        return [("main", _border_arg(bid, a)) for bid in state["ent"][s][a]]
     if step == "plague":
-        return [("plague", a) for a in _plague_areas(state, s, occ)] + [("end", None)]
+        return [("plague", AREA_NAMES[a]) for a in _plague_areas(state, s, occ)] + [("end", None)]
     if step == "muster_area":
-        return [("muster", a) for a in _muster_areas(state, s, occ)] + [("end", None)]
+        return [("muster", AREA_NAMES[a]) for a in _muster_areas(state, s, occ)] + [("end", None)]
     if step == "muster":
-        return [("block", b) for b in _muster_blocks(state, s, occ)] + [("end", None)]
+        return [("block", BLOCK_KEY[b]) for b in _muster_blocks(state, s, occ)] + [("end", None)]
     # step "main"
     ev = state["event"]
     ap = state["ap"]
     acts = []
     if ev != "Piracy" and ap > 0:
-        acts.extend(("move", a) for a in _move_areas(state, s, occ))
+        acts.extend(("move", AREA_NAMES[a]) for a in _move_areas(state, s, occ))
     if ev in ("", "Surprise", "Piracy"):
         for b in _movable(state, s):
             if _sea_dests(state, s, b, occ):
-                acts.append(("sea", b))
+                acts.append(("sea", BLOCK_KEY[b]))
     if ev == "" and ap > 0:
-        acts.extend(("recruit", b) for b in _recruitable(state, s, occ))
+        acts.extend(("recruit", BLOCK_KEY[b]) for b in _recruitable(state, s, occ))
     acts.append(("end", None))
     return acts
 
 
 # ======================================================================= applying actions
+_AREA_VERBS = frozenset(("move", "to", "sea_to", "place", "muster", "plague", "battle", "enter", "home"))
+_BLOCK_VERBS = frozenset(("block", "sea", "recruit", "reduce", "disband"))
+
+
+def _border_arg(bid: int, a: int) -> str:
+    """The argument naming a border into area a: the neighbouring area's name, or the sea zone."""
+    if bid >= SEA_BORDER:
+        return SEA_ZONES[bid - SEA_BORDER]
+    x, y, _ = BORDERS[bid]
+    return AREA_NAMES[x if y == a else y]
+
+
+def _decode(state: State, s: int, verb: str, arg: Any) -> Any:
+    """Action arguments are names (areas, sea zones) and block keys; the state uses ids."""
+    if verb in _AREA_VERBS:
+        return AREA_ID[arg]
+    if verb in _BLOCK_VERBS:
+        return BLOCK_ID[arg]
+    if verb == "main":
+        a = state["todo"][0][2]
+        for bid in state["ent"][s][a]:
+            if _border_arg(bid, a) == arg:
+                return bid
+    return arg
+
+
 def _apply(state: State, s: int, verb: str, arg: Any) -> None:
     ph = state["phase"]
     if ph == "action":
@@ -1216,7 +1264,7 @@ def _decision_options(state: State) -> list[Action]:
         h = subj if subj >= 0 else _senior_minor(state, side)
         if h < 0:
             return []
-        return [("enter", a) for a in _entry_areas(state, side, h)]
+        return [("enter", AREA_NAMES[a]) for a in _entry_areas(state, side, h)]
     if kind == "execute":
         return [("execute", None), ("spare", None)]
     if kind == "reduce":
@@ -1225,13 +1273,13 @@ def _decision_options(state: State) -> list[Action]:
             cands = _exile_extras(state, side, subj)
         else:
             cands = C.blocks_in(state, subj, side)
-        return [("reduce", b) for b in cands if b not in marked]
+        return [("reduce", BLOCK_KEY[b]) for b in cands if b not in marked]
     if kind == "home":
-        return [("home", a) for a in _home_options(state, side, subj)]
+        return [("home", AREA_NAMES[a]) for a in _home_options(state, side, subj)]
     if kind == "disband":
-        return [("disband", b) for b in _exile_extras(state, side, subj) if B_TYPE[b] != HEIR]
+        return [("disband", BLOCK_KEY[b]) for b in _exile_extras(state, side, subj) if B_TYPE[b] != HEIR]
     if kind == "main":
-        return [("main", bid) for bid in state["ent"][side][subj]]
+        return [("main", _border_arg(bid, subj)) for bid in state["ent"][side][subj]]
     return []
 
 
@@ -1257,20 +1305,21 @@ def _auto_decision(state: State) -> bool:
             state["todo"].pop(0)
             return True
         if len(opts) <= n:
-            for _, b in opts:
-                _apply_decision(state, side, kind, b)
+            for _, key in opts:
+                _apply_decision(state, side, kind, BLOCK_ID[key])
                 if state["result"] is not None:
                     return True
             return True
         return False
     if kind == "home":
         if len(opts) <= 1:
-            _go_home(state, side, subj, opts[0][1] if opts else -1)
+            _go_home(state, side, subj, AREA_ID[opts[0][1]] if opts else -1)
             state["todo"].pop(0)
             return True
         return False
     if len(opts) == 1:
-        _apply_decision(state, side, opts[0][0], opts[0][1])
+        verb, arg = opts[0]
+        _apply_decision(state, side, verb, _decode(state, side, verb, arg))
         return True
     return False
 

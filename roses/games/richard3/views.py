@@ -19,6 +19,8 @@ from roses.games.richard3.data import (
     B_INIT,
     B_LOYALTY,
     B_PAIR,
+    B_RANK,
+    B_ROSE,
     B_SIDE,
     B_STEPS,
     B_TYPE,
@@ -70,7 +72,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     side = _side(role)
     active = rules.active(state)
     occ = C.occupancy(state)
-    loc, steps = state["loc"], state["steps"]
+    loc = state["loc"]
     kb = state["king_block"]
     pb = C.pretender_block(state)
     v: View = {
@@ -103,23 +105,34 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     # cards
     played = state["played"]
     both = played[0] >= 0 and played[1] >= 0 or state["phase"] not in ("card", "mulligan")
-    v["played"] = {ROLES[s]: (CARD_NAME[played[s]] if played[s] >= 0 and (both or s == side)
+    v["played"] = {ROLES[s]: (_card(played[s]) if played[s] >= 0 and (both or s == side)
                               else ("hidden" if played[s] >= 0 else None)) for s in (0, 1)}
+    v["role"] = role
+    v["result"] = state["result"]
+    revealed: set[int] = set()
+    if state["battle"] is not None:
+        revealed = set(state["battle"].get("revealed", []))
+    blocks = []
+    hidden: dict[str, dict[str, int]] = {}
+    for b in range(N_BLOCKS):
+        lb = loc[b]
+        if lb == OFF:
+            continue
+        o = C.owner(state, b)
+        if o == side:
+            blocks.append(_block_dict(state, b, o, False))
+        elif lb < N_AREAS:
+            if b in revealed:
+                blocks.append(_block_dict(state, b, o, True))
+            else:
+                h = hidden.setdefault(AREA_NAMES[lb], {})
+                h[ROLES[o]] = h.get(ROLES[o], 0) + 1
+    v["blocks"] = blocks
+    v["hidden"] = hidden
     if side >= 0:
-        v["hand"] = [{"id": c, "name": CARD_NAME[c], "ap": CARD_AP[c], "event": CARD_EVENT[c], "tag": CARD_TAG[c]}
-                     for c in state["hands"][side]]
-        own = []
-        for b in range(N_BLOCKS):
-            lb = loc[b]
-            if lb in (OFF,) or C.owner(state, b) != side:
-                continue
-            own.append({"id": b, "key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "type": TYPE_NAMES[B_TYPE[b]],
-                        "loc": lb, "where": _where(lb), "steps": steps[b], "max": B_STEPS[b],
-                        "rating": f"{B_INIT[b]}{B_FIRE[b]}", "loyalty": B_LOYALTY[b],
-                        "down": bool(state["down"][b]), "moved": state["moved"][b],
-                        "reserve": state["reserve"][b]})
-        v["blocks"] = own
-        v["pool"] = [b for b in range(N_BLOCKS) if loc[b] == POOL and C.owner(state, b) == side]
+        v["hand"] = [_card(c) for c in state["hands"][side]]
+        v["pool"] = [BLOCK_KEY[b] for b in range(N_BLOCKS) if loc[b] == POOL and C.owner(state, b) == side]
+        v["pools"] = {ROLES[side]: len(v["pool"])}
     if state["phase"] == "action":
         s = state["side"]
         sel = state["sel"]
@@ -148,6 +161,19 @@ def build_view(rules: Rules, state: State, role: str) -> View:
                 acts.setdefault(verb, []).append(arg)
         v["actions"] = acts
     return v
+
+
+def _card(c: int) -> dict[str, Any]:
+    return {"id": c, "name": CARD_NAME[c], "ap": CARD_AP[c], "event": CARD_EVENT[c], "tag": CARD_TAG[c]}
+
+
+def _block_dict(state: State, b: int, o: int, revealed: bool) -> dict[str, Any]:
+    lb = state["loc"][b]
+    return {"id": b, "key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[o], "type": TYPE_NAMES[B_TYPE[b]],
+            "steps": state["steps"][b], "max": B_STEPS[b], "rating": f"{B_INIT[b]}{B_FIRE[b]}",
+            "loyalty": B_LOYALTY[b], "rose": B_ROSE[b], "rank": B_RANK[b], "loc": lb, "where": _where(lb),
+            "down": bool(state["down"][b]), "moved": state["moved"][b] in (1, 2),
+            "recruited": state["moved"][b] == 3, "reserve": state["reserve"][b], "revealed": revealed}
 
 
 def _heir_status(state: State, h: int) -> str:
@@ -354,7 +380,7 @@ def describe(view: View) -> str:
     counts = view.get("counts", {})
     own: dict[int, list[str]] = {}
     for b in view.get("blocks", []):
-        if b["loc"] < N_AREAS:
+        if b["loc"] < N_AREAS and b["side"] == view.get("role"):
             own.setdefault(b["loc"], []).append(
                 f"{b['name']} {b['steps']}/{b['max']} {b['rating']}" + (" (down)" if b["down"] else ""))
     for a in range(N_AREAS):
@@ -366,7 +392,7 @@ def describe(view: View) -> str:
     if "hand" in view:
         lines.append("Hand: " + ", ".join(c["name"] for c in view["hand"]))
     if view.get("pool"):
-        lines.append("Pool: " + ", ".join(BLOCK_NAME[b] for b in view["pool"]))
+        lines.append("Pool: " + ", ".join(view["pool"]))
     for r, hs in view.get("heirs", {}).items():
         lines.append(f"{r} heirs: " + ", ".join(f"{h['name']} ({h['status']})" for h in hs))
     if "action" in view:
