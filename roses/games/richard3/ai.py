@@ -57,7 +57,6 @@ from roses.games.richard3.data import (
     MERC,
     N_AREAS,
     N_BLOCKS,
-    N_CARDS,
     NO_SEA,
     NOBLE,
     OFF,
@@ -144,7 +143,21 @@ def _fits(b: int, slot: tuple[int, ...], strict: bool = True) -> bool:
 
 
 def _slot(state: State, b: int) -> tuple[int, ...]:
-    return (int(state["loc"][b]), *(int(state[f][b]) if f in state else 0 for f in _SLOT_FIELDS))
+    """The public data of the place block b stands in: where, how it moved this turn, and how
+    the core's transient fields point at it (so identical slots are truly interchangeable)."""
+    return (int(state["loc"][b]), *(int(state[f][b]) if f in state else 0 for f in _SLOT_FIELDS),
+            _ref(state, b))
+
+
+def _ref(state: State, b: int) -> int:
+    if state.get("sel") == b:
+        return 1
+    if b in (state.get("marked") or ()):
+        return 2
+    for i, entry in enumerate(state.get("todo") or ()):
+        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _TODO_BLOCK_KINDS and entry[2] == b:
+            return 3 + i
+    return 0
 
 
 def _assign(state: State, blocks: list[int], slots: list[tuple[int, ...]],
@@ -184,9 +197,17 @@ def determinize(state: State, role: str, seed: int) -> State:
         assignment = _assign(state, hidden, slots, r, strict=False)
     if assignment is None:
         raise ValueError("Richard III: cannot place the hidden blocks (inconsistent state)")
+    # The place that held true block t now holds block pi[t]; references to t move with it.
+    holder = {slot: [] for slot in slots}  # type: dict[tuple[int, ...], list[int]]
+    for t in sorted(hidden, key=lambda t: _slot(state, t)):
+        holder[_slot(state, t)].append(t)
+    pi: dict[int, int] = {}
+    for b, slot in zip(assignment, slots, strict=True):
+        pi[holder[slot].pop()] = b
+    _remap(out, pi)
     for b, slot in zip(assignment, slots, strict=True):
         out["loc"][b] = slot[0]
-        for f, v in zip(_SLOT_FIELDS, slot[1:], strict=True):
+        for f, v in zip(_SLOT_FIELDS, slot[1:-1], strict=True):
             if f in out:
                 out[f][b] = v
         full = B_STEPS[b]
@@ -209,25 +230,41 @@ def determinize(state: State, role: str, seed: int) -> State:
     return out
 
 
+#: ``todo`` entries (core) whose third item is a block id.
+_TODO_BLOCK_KINDS = ("execute", "home")
+
+
+def _remap(out: State, pi: dict[int, int]) -> None:
+    """Rename hidden blocks in the core's transient fields that refer to blocks."""
+    if not pi:
+        return
+    if isinstance(out.get("sel"), int) and out["sel"] in pi:
+        out["sel"] = pi[out["sel"]]
+    if isinstance(out.get("marked"), list):
+        out["marked"] = [pi.get(b, b) for b in out["marked"]]
+    for entry in out.get("todo") or []:
+        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _TODO_BLOCK_KINDS:
+            entry[2] = pi.get(entry[2], entry[2])
+
+
 def _deal(state: State, out: State, side: int, r: random.Random) -> None:
+    """Re-deal the cards ``side`` cannot see: the enemy hand, the undealt deck and an enemy
+    card played face-down (which stays in its hand until both are revealed, as in core)."""
     foe = 1 - side
     played = list(state.get("played", [-1, -1]))
-    foe_played_hidden = played[foe] >= 0 and played[side] < 0
-    known = set(state["hands"][side])
-    known.update(c for c in played if c >= 0)
-    hidden_cards = list(state["hands"][foe]) + list(state.get("deck", []))
-    if foe_played_hidden:
-        known.discard(played[foe])
-        hidden_cards.append(played[foe])
-    # The unknown cards are exactly the ones not in the side's hand, not played face-up and not
-    # discarded (public); sorting forgets where they were.
-    unknown = sorted(c for c in hidden_cards if 0 <= c < N_CARDS)
-    r.shuffle(unknown)
-    n_hand = len(state["hands"][foe])
-    out["hands"][foe] = sorted(unknown[:n_hand])
-    rest = unknown[n_hand:]
-    if foe_played_hidden:
-        out["played"][foe] = rest.pop()
+    foe_hidden = played[foe] >= 0 and played[side] < 0
+    hand = list(state["hands"][foe])
+    unknown = set(hand) | set(state.get("deck", []))
+    in_hand = played[foe] in hand
+    if foe_hidden and not in_hand:
+        unknown.add(played[foe])
+    cards = sorted(unknown)  # sorting forgets where each card was
+    r.shuffle(cards)
+    new_hand = sorted(cards[:len(hand)])
+    rest = cards[len(hand):]
+    out["hands"][foe] = new_hand
+    if foe_hidden:
+        out["played"][foe] = new_hand[r.randrange(len(new_hand))] if in_hand else rest.pop()
     if "deck" in state:
         out["deck"] = rest
 

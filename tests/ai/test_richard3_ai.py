@@ -1,0 +1,139 @@
+"""The AI on Richard III: determinisation (roses/games/richard3/ai.py), evaluation, bots.
+
+Fog of war (rules p.3 "Fog-of-War", 4.2 Pool): a side sees where enemy blocks stand but not
+who they are or their strength, nor the enemy pool, hand, undealt cards or a card played face
+down (1.1). The bots must decide the same way whatever that hidden truth is.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from roses.ai.bot import Determinizer, make_bot, supports_determinize
+from roses.ai.checks import determinization_problems
+from roses.ai.sim import acting
+from roses.engine.contract import Rules, State, canonical_json
+
+r3 = pytest.importorskip("roses.games.richard3")
+ai = pytest.importorskip("roses.games.richard3.ai")
+data = pytest.importorskip("roses.games.richard3.data")
+
+
+def _wired() -> Rules:
+    """The Richard III rules with the AI methods (wired here until core.py wires them)."""
+    base = r3.RULES
+    if supports_determinize(base):
+        return base  # type: ignore[no-any-return]
+
+    class Wired(type(base)):  # type: ignore[misc]
+        def determinize(self, state: State, role: str, seed: int) -> State:
+            return ai.determinize(state, role, seed)  # type: ignore[no-any-return]
+
+        def evaluate(self, state: State, role: str) -> float:
+            return ai.evaluate(state, role)  # type: ignore[no-any-return]
+
+        def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
+            return ai.evaluation_terms(state, role)  # type: ignore[no-any-return]
+
+    return Wired()
+
+
+RULES = _wired()
+
+
+def positions(scenario: str, seed: int, steps: int, every: int) -> list[State]:
+    """States along a seeded random game, every ``every`` actions."""
+    picker = random.Random(seed)
+    state = RULES.setup(seed, scenario)
+    out = []
+    for step in range(steps):
+        turn = acting(RULES, state)
+        if turn is None:
+            break
+        if step % every == 0:
+            out.append(RULES.copy_state(state))
+        role, legal = turn
+        state = RULES.action(state, role, *legal[picker.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize("scenario", ["richard-iii", "wars-of-the-roses", "kingmaker"])
+def test_determinisation_keeps_the_view_and_depends_only_on_it(scenario: str) -> None:
+    if scenario not in RULES.scenarios:
+        pytest.skip(f"no scenario {scenario}")
+    assert determinization_problems(RULES, scenario, games=2, seed=3, every=9, max_actions=400) == []
+
+
+def test_determinisation_resamples_what_is_hidden_and_nothing_else() -> None:
+    state = positions("richard-iii", 5, 60, 60)[-1]
+    for role in ("York", "Lancaster"):
+        side = data.ROLES.index(role)
+        worlds = [RULES.determinize(state, role, s) for s in range(12)]
+        # Own blocks and hand never change; the enemy's hand and hidden blocks do.
+        own = [b for b in range(data.N_BLOCKS) if ai._owner(state, b) == side]
+        for w in worlds:
+            assert [w["loc"][b] for b in own] == [state["loc"][b] for b in own]
+            assert [w["steps"][b] for b in own] == [state["steps"][b] for b in own]
+            assert w["hands"][side] == state["hands"][side]
+            assert w["rng"] != state["rng"]
+            assert sorted(w["hands"][1 - side] + w["deck"]) == sorted(state["hands"][1 - side] + state["deck"])
+        if state["hands"][1 - side]:
+            assert len({tuple(w["hands"][1 - side]) for w in worlds}) > 1
+        hidden = ai.hidden_blocks(state, side)
+        if len(hidden) > 1:
+            assert len({tuple(w["loc"][b] for b in hidden) for w in worlds}) > 1
+
+
+def test_heirs_never_go_to_a_pool_and_recruits_fit_their_area() -> None:
+    for state in positions("wars-of-the-roses", 7, 300, 15):
+        for role in ("York", "Lancaster"):
+            w = RULES.determinize(state, role, 1)
+            for b in range(data.N_BLOCKS):
+                if w["loc"][b] == data.POOL and not w["down"][b]:
+                    assert data.B_TYPE[b] not in (data.HEIR,) and (data.B_TYPE[b] != data.MERC or b == data.WELSH)
+                if w["loc"][b] < data.N_AREAS and w["moved"][b] == 3 and data.B_TYPE[b] == data.NOBLE:
+                    assert w["loc"][b] in data.B_SHIELD_AREAS[b]
+
+
+def test_evaluation_is_bounded_and_zero_sum() -> None:
+    for state in positions("richard-iii", 2, 200, 20):
+        y, lan = RULES.evaluate(state, "York"), RULES.evaluate(state, "Lancaster")
+        assert -1.0 <= y <= 1.0 and y == pytest.approx(-lan)
+        terms = RULES.evaluation_terms(state, "York")
+        assert {"heirs", "crown", "nobles", "strength", "areas", "supply", "threats"} <= set(terms)
+
+
+@pytest.mark.parametrize("name", ["heuristic", "ismcts:i40"])
+def test_decision_ignores_hidden_information(name: str) -> None:
+    """Same view, different hidden truth (a determinisation of the truth), same seed: same move."""
+    checked = 0
+    states = [s for seed in (11, 12, 13) for s in positions("richard-iii", seed, 150, 5)]
+    for state in states:
+        if checked >= 6:
+            break
+        turn = acting(RULES, state)
+        if turn is None or len(turn[1]) < 2:
+            continue
+        role = turn[0]
+        other = RULES.determinize(state, role, 99)
+        view = RULES.view(state, role)
+        assert canonical_json(RULES.view(other, role)) == canonical_json(view)
+        bot = make_bot(name, seed=5)
+        a = bot.decide(RULES, view, role, Determinizer.bind(RULES, state, role))
+        b = bot.decide(RULES, view, role, Determinizer.bind(RULES, other, role))
+        assert a.action == b.action and a.rationale == b.rationale
+        checked += 1
+    assert checked >= 3
+
+
+def test_bots_play_legal_richard3_moves_with_rationales() -> None:
+    from roses.ai.arena import play_game
+
+    seats: dict[str, tuple[str, Any]] = {"York": ("heuristic", make_bot("heuristic", 1)),
+                                         "Lancaster": ("ismcts", make_bot("ismcts:i15", 2))}
+    out = play_game(RULES, "richard-iii", seats, seed=4, max_actions=120)
+    assert out.length == 120 or out.result is not None
+    assert seats["York"][1].last_rationale and seats["Lancaster"][1].last_rationale
