@@ -92,3 +92,13 @@ def test_pettingzoo_game_plays_to_the_end_with_masks() -> None:
         env.step(int(rng.choice(legal)))
         steps += 1
     assert steps > 2
+
+
+def test_openspiel_and_pettingzoo_on_richard3() -> None:
+    from .test_richard3_ai import RULES as R3
+
+    game = openspiel_game.load(R3, "richard-iii", seeds=4, max_game_length=400)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(make_env(R3, "richard-iii", max_actions=300), num_cycles=150, verbose_progress=False)

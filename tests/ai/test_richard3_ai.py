@@ -38,6 +38,9 @@ def _wired() -> Rules:
         def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
             return ai.evaluation_terms(state, role)  # type: ignore[no-any-return]
 
+        def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Any]:
+            return ai.action_space(scenario, options)  # type: ignore[no-any-return]
+
     return Wired()
 
 
@@ -137,3 +140,19 @@ def test_bots_play_legal_richard3_moves_with_rationales() -> None:
     out = play_game(RULES, "richard-iii", seats, seed=4, max_actions=120)
     assert out.length == 120 or out.result is not None
     assert seats["York"][1].last_rationale and seats["Lancaster"][1].last_rationale
+
+
+def test_action_catalogue_is_fixed_and_covers_every_legal_action() -> None:
+    from roses.ai.sim import action_key
+
+    catalogue = RULES.action_space("richard-iii")
+    keys = [action_key(a) for a in catalogue]
+    assert len(set(keys)) == len(keys)
+    assert catalogue == RULES.action_space("wars-of-the-roses") == ai.action_space("richard-iii")
+    known = set(keys)
+    for scenario in RULES.scenarios:
+        for state in positions(scenario, 2, 400, 1):
+            turn = acting(RULES, state)
+            if turn is not None:
+                missing = [a for a in turn[1] if action_key(a) not in known]
+                assert not missing, f"{scenario}: not in the catalogue: {missing}"

@@ -45,6 +45,7 @@ from roses.games.richard3.data import (
     B_SIDE,
     B_STEPS,
     B_TYPE,
+    BLOCK_KEY,
     BOMBARD,
     CHURCH,
     CITY_AREAS,
@@ -63,6 +64,7 @@ from roses.games.richard3.data import (
     POOL,
     REBEL,
     ROLES,
+    SEA_ZONES,
     SUPPLY_LIMIT,
     WALES,
     WELSH,
@@ -347,9 +349,23 @@ def evaluate(state: State, role: str) -> float:
 
 
 # ---------------------------------------------------------------------- action catalogue
+#: Every verb the rules use, in a fixed order; new verbs are appended (ids stay stable).
+VERBS: tuple[str, ...] = (
+    # core.py: mulligan, cards, action phase, battle choice, supply, political turn
+    "keep", "redeal", "play", "move", "block", "to", "stop", "end_group", "sea", "sea_to",
+    "recruit", "place", "muster", "plague", "main", "end", "battle", "enter", "execute", "spare",
+    "reduce", "home", "disband",
+)
+#: Every argument any verb may take: none, small ints (ids, card ids), area names, block keys,
+#: sea zones. Fixed order.
+ARGS: tuple[Any, ...] = (None, *range(65), *AREA_NAMES, *BLOCK_KEY, *SEA_ZONES)
+
+
 def action_space(scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
-    """Every ``(verb, arg)`` a Richard III game can offer, in a fixed order (stable ids)."""
-    raise NotImplementedError("Richard III has no action catalogue yet")
+    """Every ``(verb, arg)`` a Richard III game can offer, in a fixed order (stable ids):
+    each verb of :data:`VERBS` with each argument of :data:`ARGS` (a superset: most pairs never
+    occur). The same for every scenario."""
+    return [(verb, arg) for verb in VERBS for arg in ARGS]
 
 
 __all__ = ["action_space", "determinize", "evaluate", "evaluation_terms", "hidden_blocks"]
