@@ -1,0 +1,833 @@
+"""Richard III battles (rules 1.02, section 6 with 2.2-2.6, 3.1x, 5.22, 5.3, Piracy, Treason).
+
+The core (core.py) calls :func:`start_battle` when Player 1 picks a battle area; while
+``state["battle"]`` is not None it delegates :func:`active`, :func:`legal_actions`,
+:func:`apply` and :func:`view_part` here. When the battle and the victor's regroup are over
+this module sets ``state["battle"] = None`` and the core continues.
+
+Battle state (``state["battle"]``, a small JSON dict)
+    ``area``      the battle area (int)
+    ``revealed``  block ids revealed to both players during this battle (never shrinks while
+                  the battle lasts; core's secrets() and the AI read it)
+    ``round``     1..4 (6.2)
+    ``att``       attacking side now (0/1); it flips when control changes in round 1 (6.3)
+    ``step``      ``"treason"`` (Treason card roll before round 1), ``"turn"`` (a group of
+                  blocks takes battle turns), ``"hits"`` (owner picks among tied blocks, 6.4),
+                  ``"regroup"`` (the victor regroups, 6.7)
+    ``side``      the side that must act now
+    ``letter``    the initiative letter of the current group (6.2)
+    ``acted``     block ids that had their battle turn this round
+    ``used``      treachery rollers used this battle: "king", "pretender", "warwick" (6.9)
+    ``defected``  block ids that defected during this battle (cannot be rolled back, 6.9)
+    ``rc``        border crossings by retreat this round (or by regroup), index
+                  ``side * N_BORDERS + border`` (6.6, 6.7)
+    ``pend``      hits still to apply while the owner picks among tied blocks (6.4)
+    ``last``      the last roll, for the view: {"what", "block", "dice", "fp", "hits", "target"}
+
+Unjoined Reserves are never named in the battle dict: they are the blocks in the area whose
+``state["reserve"]`` flag is not 0 (core sets it, 6.3; defectors get it here, 6.9). So the
+battle dict holds only ids both players know.
+
+Action verbs (blocks by key, areas by name)
+    ``fire`` key, ``pass`` key, ``retreat`` [key, area], ``charge`` [heir key, target key],
+    ``treachery`` [roller key, target key]      a block's battle turn (6.2, 6.5, 6.6, 6.9)
+    ``hit`` key                                  the tied block that takes the hits (6.4)
+    ``treason`` target key / ``keep_treason``    Treason card roll before round 1, or keep it
+    ``regroup`` [key, area] / ``end_regroup``    the victor's regroup (6.7)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine import rng
+from roses.engine.contract import Action, State, mark_reveal
+from roses.engine.errors import IllegalAction
+from roses.engine.log import public
+from roses.games.richard3 import common as C
+from roses.games.richard3.data import (
+    ADJ,
+    AREA_ID,
+    AREA_NAMES,
+    B_FIRE,
+    B_INIT,
+    B_SIDE,
+    B_STEPS,
+    B_TYPE,
+    BLOCK_ID,
+    BLOCK_KEY,
+    BLOCK_NAME,
+    BOMBARD,
+    BORDER_LIMIT,
+    DEAD,
+    ENTERABLE,
+    HEIR,
+    HEIRS,
+    N_AREAS,
+    N_BLOCKS,
+    N_BORDERS,
+    POOL,
+    REBEL,
+    ROLES,
+    WARWICK,
+    ZONE_AREAS,
+)
+
+LETTERS = ("A", "B", "C", "D")
+ROLLERS = (C.KING, C.PRETENDER, C.WARWICK_ROLL)
+_ROLLER_NAME = {C.KING: "the King", C.PRETENDER: "the Pretender", C.WARWICK_ROLL: "Warwick",
+                C.TREASON: "Treason"}
+
+
+# ======================================================================= small helpers
+def _owner(state: State, b: int) -> int:
+    s = B_SIDE[b]
+    return 1 - state["king"] if s == REBEL else s
+
+
+def _letter(b: int, rnd: int) -> str:
+    """Initiative letter (3.12, 6.2): the Bombard is A3 in round 1 and D3 afterwards. A Bombard
+    that came as a Reserve never acts in round 1, so it never gets A3."""
+    if B_TYPE[b] == BOMBARD:
+        return "A" if rnd == 1 else "D"
+    return B_INIT[b]
+
+
+def _name(b: int) -> str:
+    return f"{BLOCK_NAME[b]} ({ROLES[B_SIDE[b]][0] if B_SIDE[b] != REBEL else 'R'})"
+
+
+def _split(state: State, area: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """(active York, active Lancaster, reserve York, reserve Lancaster) blocks in area."""
+    loc, res = state["loc"], state["reserve"]
+    king = state["king"]
+    act: tuple[list[int], list[int]] = ([], [])
+    rsv: tuple[list[int], list[int]] = ([], [])
+    for b in range(N_BLOCKS):
+        if loc[b] == area:
+            s = B_SIDE[b]
+            if s == REBEL:
+                s = 1 - king
+            (rsv if res[b] else act)[s].append(b)
+    return act[0], act[1], rsv[0], rsv[1]
+
+
+def _active_blocks(state: State, area: int, side: int) -> list[int]:
+    """Blocks of side in the battle that are not (or no longer) in Reserve."""
+    loc, res = state["loc"], state["reserve"]
+    king = state["king"]
+    out = []
+    for b in range(N_BLOCKS):
+        if loc[b] == area and not res[b]:
+            s = B_SIDE[b]
+            if s == REBEL:
+                s = 1 - king
+            if s == side:
+                out.append(b)
+    return out
+
+
+def _firepower(state: State, bt: dict[str, Any], b: int, side: int, present: list[int]) -> int:
+    """Firepower (3.12) plus the defence bonus for defenders only (2.2-2.6, 6.4, C94)."""
+    fp = B_FIRE[b]
+    if side != bt["att"]:
+        fp += C.defence_bonus(state, b, bt["area"], present)
+    return fp
+
+
+def _senior_heir(state: State, side: int, present: list[int]) -> int:
+    """The senior heir of side among the present (non-Reserve) blocks (6.5, 2.2), or -1."""
+    ps = set(present)
+    for h in HEIRS[side]:
+        if h in ps:
+            return h
+    return -1
+
+
+def _rollers(state: State, bt: dict[str, Any], b: int) -> list[str]:
+    """Treachery rolls block b may still make in this battle (6.9): King, Pretender, Warwick."""
+    used = bt["used"]
+    out = []
+    if b == state["king_block"] and C.KING not in used:
+        out.append(C.KING)
+    elif b == C.pretender_block(state) and C.PRETENDER not in used:
+        out.append(C.PRETENDER)
+    if (b == WARWICK[0] or b == WARWICK[1]) and C.WARWICK_ROLL not in used:
+        out.append(C.WARWICK_ROLL)
+    return out
+
+
+def _treachery_targets(state: State, bt: dict[str, Any], enemies: list[int], roller: str) -> list[int]:
+    """Non-Reserve enemy blocks with a loyalty number that did not defect in this battle (6.9)."""
+    dfc = bt["defected"]
+    return [t for t in enemies if t not in dfc and C.treachery_dice(state, t, roller) > 0]
+
+
+def _occ(state: State) -> tuple[list[int], list[int]]:
+    return C.occupancy(state)
+
+
+def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regroup: bool,
+                     occ: tuple[list[int], list[int]]) -> list[int]:
+    """Areas block b may retreat (6.6) or regroup (6.7) to.
+
+    Land: adjacent friendly or vacant areas, never an enemy exile area (2.7), within the border
+    limits counted per battle round for retreats and per regroup (rulings); a retreat may not
+    cross a border the enemy used to enter the battle unless both crossed it and the retreating
+    side is Player 2 (6.6). Piracy attackers (C132, ruling A4): only by sea, to a friendly or
+    vacant coastal area of a sea zone they crossed to attack.
+    """
+    area = bt["area"]
+    theirs = occ[1 - side]
+    ent_ok = ENTERABLE[side]
+    mask = state["pirate"][b]
+    out: list[int] = []
+    if mask:
+        seen: set[int] = set()
+        for z in range(3):
+            if mask >> z & 1:
+                for q in ZONE_AREAS[z]:
+                    if q != area and q not in seen and ent_ok[q] and not theirs[q]:
+                        seen.add(q)
+                        out.append(q)
+        out.sort()
+        return out
+    rc = bt["rc"]
+    base = side * N_BORDERS
+    if regroup:
+        banned: list[int] = []
+    else:
+        banned = state["ent"][1 - side][area]
+        if banned and side != state["p1"]:
+            own = state["ent"][side][area]
+            banned = [x for x in banned if x not in own]
+    for q, bid in ADJ[area]:
+        if not ent_ok[q] or theirs[q] or bid in banned or rc[base + bid] >= BORDER_LIMIT[bid]:
+            continue
+        out.append(q)
+    return out
+
+
+def _key(b: int) -> str:
+    return BLOCK_KEY[b]
+
+
+def _area_id(name: Any) -> int:
+    return AREA_ID.get(name, -1) if isinstance(name, str) else -1
+
+
+def _block_id(key: Any) -> int:
+    return BLOCK_ID.get(key, -1) if isinstance(key, str) else -1
+
+
+# ======================================================================= start
+def start_battle(state: State, area: int) -> None:
+    """Begin the battle in a contested area (6.1): reveal the non-Reserve blocks of both sides,
+    offer a pending Treason roll (C135), then fight round 1."""
+    att = state["atk"][area]
+    if att < 0:  # not expected: every contested area was attacked this turn
+        att = state["p1"]
+        state["atk"][area] = att
+    y_act, l_act, y_res, l_res = _split(state, area)
+    acts = (y_act, l_act)
+    bt: dict[str, Any] = {
+        "area": area, "revealed": sorted(y_act + l_act), "round": 1, "att": att,
+        "step": "turn", "side": att, "letter": "A", "acted": [], "used": [], "defected": [],
+        "rc": [0] * (2 * N_BORDERS), "pend": 0, "last": None,
+    }
+    state["battle"] = bt
+    mark_reveal(state)
+    d = 1 - att
+    rsv = (len(y_res), len(l_res))
+    public(state, f"Battle of {AREA_NAMES[area]} (6.1): {ROLES[att]} attacks, {ROLES[d]} defends.")
+    for s in (d, att):
+        shown = ", ".join(f"{BLOCK_NAME[b]} {state['steps'][b]} ({_letter(b, 1)}{B_FIRE[b]})"
+                          for b in acts[s]) or "none"
+        extra = f"; {rsv[s]} block(s) in Reserve (6.3)" if rsv[s] else ""
+        public(state, f"{ROLES[s]} reveals: {shown}{extra}.")
+    tr = state.get("treason", -1)
+    if tr in (0, 1) and _treachery_targets(state, bt, acts[1 - tr], C.TREASON):
+        bt["step"] = "treason"
+        bt["side"] = tr
+        return
+    _advance(state)
+
+
+# ======================================================================= flow
+def _advance(state: State) -> None:
+    """Run the battle on until a player must decide, or end it (6.2, 6.3, 6.6, 6.7)."""
+    bt = state["battle"]
+    area = bt["area"]
+    while True:
+        if state["result"] is not None:
+            _close(state, quiet=True)
+            return
+        y_act, l_act, y_res, l_res = _split(state, area)
+        acts = (y_act, l_act)
+        rsvs = (y_res, l_res)
+        present = (len(y_act) + len(y_res), len(l_act) + len(l_res))
+        if not present[0] or not present[1]:
+            victor = 0 if present[0] else 1 if present[1] else -1
+            _finish(state, victor)
+            return
+        rnd = bt["round"]
+        deployed = False
+        for s in (1 - bt["att"], bt["att"]):
+            if not acts[s] and rsvs[s]:
+                _deploy(state, bt, s, rsvs[s])
+                deployed = True
+        if deployed:
+            continue
+        found = False
+        acted = bt["acted"]
+        att = bt["att"]
+        for letter in LETTERS:
+            for s in (1 - att, att):
+                group = [b for b in acts[s] if b not in acted and _letter(b, rnd) == letter]
+                if not group:
+                    continue
+                if rnd == 4 and s == att:
+                    # 6.2, 6.6: attacking blocks must retreat in round 4; those that cannot are
+                    # eliminated (C85, C99). Options only shrink within the group.
+                    occ = _occ(state)
+                    stuck = [b for b in group if not _retreat_options(state, bt, b, s, False, occ)]
+                    if stuck:
+                        for b in stuck:
+                            public(state, f"{_name(b)} cannot retreat and is eliminated (6.6).")
+                            _eliminate(state, b)
+                            if state["result"] is not None:
+                                break
+                        found = True  # re-scan from the top
+                        break
+                bt["step"] = "turn"
+                bt["side"] = s
+                bt["letter"] = letter
+                return
+            if found:
+                break
+        if found:
+            continue
+        # every block has had its battle turn: the round is over
+        if rnd == 4:
+            _end_round4(state, bt)
+            return
+        _new_round(state, bt)
+
+
+def _deploy(state: State, bt: dict[str, Any], s: int, rsv: list[int]) -> None:
+    """All of a side's fighting blocks are gone: its Reserves deploy at once (6.3, C89). They
+    cannot fire this round but can be hit. In round 1, if it is the Defender, control changes:
+    the Defender becomes the Attacker (C90)."""
+    res = state["reserve"]
+    for b in rsv:
+        res[b] = 0
+        if b not in bt["acted"]:
+            bt["acted"].append(b)
+        if b not in bt["revealed"]:
+            bt["revealed"].append(b)
+    mark_reveal(state)
+    names = ", ".join(f"{BLOCK_NAME[b]} {state['steps'][b]}" for b in rsv)
+    public(state, f"{ROLES[s]}'s Reserves deploy at once (6.3): {names}. They cannot fire before the next round.")
+    if bt["round"] == 1 and s != bt["att"]:
+        bt["att"] = s
+        state["atk"][bt["area"]] = s
+        public(state, f"Control changes (6.3): {ROLES[s]} is now the Attacker and must retreat in round 4.")
+
+
+def _new_round(state: State, bt: dict[str, Any]) -> None:
+    """Start the next round: Reserves (and defectors) join (6.3, 6.9); retreat counts reset (6.6)."""
+    bt["round"] += 1
+    bt["acted"] = []
+    bt["rc"] = [0] * (2 * N_BORDERS)
+    area = bt["area"]
+    loc, res = state["loc"], state["reserve"]
+    joined: tuple[list[int], list[int]] = ([], [])
+    for b in range(N_BLOCKS):
+        if loc[b] == area and res[b]:
+            res[b] = 0
+            joined[_owner(state, b)].append(b)
+            if b not in bt["revealed"]:
+                bt["revealed"].append(b)
+    public(state, f"Round {bt['round']}.")
+    if joined[0] or joined[1]:
+        mark_reveal(state)
+        for s in (0, 1):
+            if joined[s]:
+                names = ", ".join(f"{BLOCK_NAME[b]} {state['steps'][b]} ({_letter(b, bt['round'])}{B_FIRE[b]})"
+                                  for b in joined[s])
+                public(state, f"{ROLES[s]}'s Reserves join the battle: {names}.")
+
+
+def _end_round4(state: State, bt: dict[str, Any]) -> None:
+    """After round 4 the Attacker is gone (6.2). Defensive fallback: any attacking block still
+    there (it cannot have had a turn) is eliminated, as it could not retreat (6.6)."""
+    area = bt["area"]
+    att = bt["att"]
+    for b in C.blocks_in(state, area, att):
+        public(state, f"{_name(b)} cannot retreat and is eliminated (6.6).")
+        _eliminate(state, b)
+        if state["result"] is not None:
+            _close(state, quiet=True)
+            return
+    occ = _occ(state)
+    _finish(state, 1 - att if occ[1 - att][area] else -1)
+
+
+def _finish(state: State, victor: int) -> None:
+    """The battle is over: the victor may regroup (6.7)."""
+    bt = state["battle"]
+    area = bt["area"]
+    if victor < 0:
+        public(state, f"The battle of {AREA_NAMES[area]} ends with no block left.")
+        _close(state)
+        return
+    public(state, f"{ROLES[victor]} wins the battle of {AREA_NAMES[area]}.")
+    bt["step"] = "regroup"
+    bt["side"] = victor
+    bt["rc"] = [0] * (2 * N_BORDERS)
+    bt["pend"] = 0
+    if not _regroup_actions(state, bt):
+        _close(state)
+
+
+def _close(state: State, quiet: bool = False) -> None:
+    """Stand the blocks up again (6.1): the battle is over."""
+    bt = state["battle"]
+    if bt is None:
+        return
+    area = bt["area"]
+    loc, res = state["loc"], state["reserve"]
+    for b in range(N_BLOCKS):
+        if loc[b] == area:
+            res[b] = 0
+    state["battle"] = None
+    if not quiet:
+        public(state, f"The battle of {AREA_NAMES[area]} is over; its blocks stand up again.")
+
+
+def _eliminate(state: State, b: int) -> None:
+    heir = B_TYPE[b] == HEIR
+    C.eliminate(state, b)
+    if heir:
+        public(state, f"{BLOCK_NAME[b]} ({ROLES[B_SIDE[b]]} heir) is killed (6.82).")
+
+
+def _damage(state: State, b: int, n: int) -> None:
+    """Apply n hits to b (3.11); eliminate it at 0 (6.8)."""
+    steps = state["steps"]
+    if steps[b] <= n:
+        public(state, f"{_name(b)} takes {steps[b]} hit(s) and is eliminated.")
+        _eliminate(state, b)
+    else:
+        steps[b] -= n
+        public(state, f"{_name(b)} takes {n} hit(s), now {steps[b]}.")
+
+
+def _roll(state: State, n: int) -> list[int]:
+    return [rng.roll(state) for _ in range(n)]
+
+
+# ======================================================================= interface
+def active(state: State) -> list[str]:
+    bt = state["battle"]
+    if bt is None or state["result"] is not None:
+        return []
+    return [ROLES[bt["side"]]]
+
+
+def legal_actions(state: State, role: str) -> list[Action]:
+    bt = state["battle"]
+    if bt is None or state["result"] is not None or role != ROLES[bt["side"]]:
+        return []
+    step = bt["step"]
+    if step == "turn":
+        return _turn_actions(state, bt)
+    if step == "hits":
+        return [("hit", BLOCK_KEY[b]) for b in _tied(state, bt, bt["side"])]
+    if step == "regroup":
+        acts = _regroup_actions(state, bt)
+        acts.append(("end_regroup", None))
+        return acts
+    if step == "treason":
+        s = bt["side"]
+        enemies = _active_blocks(state, bt["area"], 1 - s)
+        acts = [("treason", BLOCK_KEY[t]) for t in _treachery_targets(state, bt, enemies, C.TREASON)]
+        acts.append(("keep_treason", None))
+        return acts
+    return []
+
+
+def _group(state: State, bt: dict[str, Any], s: int) -> list[int]:
+    acted = bt["acted"]
+    rnd = bt["round"]
+    letter = bt["letter"]
+    return [b for b in _active_blocks(state, bt["area"], s) if b not in acted and _letter(b, rnd) == letter]
+
+
+def _turn_actions(state: State, bt: dict[str, Any]) -> list[Action]:
+    """Battle turns of the current group (6.2): Fire, Pass, Retreat (from round 2), Charge (6.5),
+    Treachery (6.9). Attacking blocks in round 4 may only retreat (6.2, ruling A7)."""
+    s = bt["side"]
+    area = bt["area"]
+    rnd = bt["round"]
+    mine = _active_blocks(state, area, s)
+    acted = bt["acted"]
+    letter = bt["letter"]
+    group = [b for b in mine if b not in acted and _letter(b, rnd) == letter]
+    occ = _occ(state)
+    out: list[Action] = []
+    if rnd == 4 and s == bt["att"]:
+        for b in group:
+            k = BLOCK_KEY[b]
+            for q in _retreat_options(state, bt, b, s, False, occ):
+                out.append(("retreat", [k, AREA_NAMES[q]]))
+        return out
+    enemies = _active_blocks(state, area, 1 - s)
+    heir = _senior_heir(state, s, mine)
+    for b in group:
+        k = BLOCK_KEY[b]
+        out.append(("fire", k))
+        if b == heir:
+            for t in enemies:
+                out.append(("charge", [k, BLOCK_KEY[t]]))
+        for roller in _rollers(state, bt, b):
+            for t in _treachery_targets(state, bt, enemies, roller):
+                out.append(("treachery", [k, BLOCK_KEY[t]]))
+        if rnd > 1:
+            for q in _retreat_options(state, bt, b, s, False, occ):
+                out.append(("retreat", [k, AREA_NAMES[q]]))
+        out.append(("pass", k))
+    return out
+
+
+def _tied(state: State, bt: dict[str, Any], s: int) -> list[int]:
+    """Blocks of side s sharing the highest current strength among those that can be hit."""
+    steps = state["steps"]
+    targets = _active_blocks(state, bt["area"], s)
+    if not targets:
+        return []
+    mx = max(steps[b] for b in targets)
+    return [b for b in targets if steps[b] == mx]
+
+
+def _regroup_actions(state: State, bt: dict[str, Any]) -> list[Action]:
+    s = bt["side"]
+    occ = _occ(state)
+    out: list[Action] = []
+    for b in C.blocks_in(state, bt["area"], s):
+        k = BLOCK_KEY[b]
+        for q in _retreat_options(state, bt, b, s, True, occ):
+            out.append(("regroup", [k, AREA_NAMES[q]]))
+    return out
+
+
+def apply(state: State, role: str, verb: str, arg: Any) -> None:
+    """Apply one battle action; raise IllegalAction (state untouched) if it is not legal now."""
+    if isinstance(arg, tuple):
+        arg = list(arg)
+    if (verb, arg) not in legal_actions(state, role):
+        raise IllegalAction(_why(state, role, verb))
+    bt = state["battle"]
+    if verb == "fire":
+        _fire(state, bt, _block_id(arg))
+    elif verb == "pass":
+        b = _block_id(arg)
+        bt["acted"].append(b)
+        public(state, f"{_name(b)} passes.")
+    elif verb == "retreat":
+        _retreat(state, bt, _block_id(arg[0]), _area_id(arg[1]), False)
+    elif verb == "charge":
+        _charge(state, bt, _block_id(arg[0]), _block_id(arg[1]))
+    elif verb == "treachery":
+        b = _block_id(arg[0])
+        bt["acted"].append(b)
+        # a block is at most one of King, Pretender, Warwick (Warwick is never an heir)
+        _treachery(state, bt, _block_id(arg[1]), _rollers(state, bt, b)[0], b)
+    elif verb == "hit":
+        n = bt["pend"]
+        b = _block_id(arg)
+        take = min(n, state["steps"][b])
+        bt["pend"] = 0
+        bt["step"] = "turn"
+        _damage(state, b, take)
+        if state["result"] is None and n > take:
+            _allocate(state, bt, _owner(state, b), n - take)
+    elif verb == "treason":
+        state["treason"] = -1
+        _treachery(state, bt, _block_id(arg), C.TREASON, -1)
+        if state["result"] is None:
+            bt["step"] = "turn"
+            bt["side"] = bt["att"]
+    elif verb == "keep_treason":
+        bt["step"] = "turn"
+        public(state, f"{ROLES[bt['side']]} makes no Treason roll in this battle.")
+    elif verb == "regroup":
+        _retreat(state, bt, _block_id(arg[0]), _area_id(arg[1]), True)
+        if state["battle"] is not None and not _regroup_actions(state, bt):
+            _close(state)
+        return
+    elif verb == "end_regroup":
+        _close(state)
+        return
+    if bt["step"] == "hits" and state["result"] is None:
+        return
+    _advance(state)
+
+
+def _why(state: State, role: str, verb: str) -> str:
+    bt = state["battle"]
+    if bt is None:
+        return "There is no battle now."
+    if role != ROLES[bt["side"]]:
+        return f"It is not {role}'s turn in the battle."
+    texts = {"turn": "That is not a legal battle turn now (fire, pass, retreat, charge or treachery "
+                     "by a block of the group whose turn it is).",
+             "hits": "Choose one of your strongest blocks to take the hits.",
+             "regroup": "That regroup is not allowed (adjacent friendly or vacant area, border limits).",
+             "treason": "Choose an enemy block with a loyalty number for the Treason roll, or keep it."}
+    return f"{role} cannot {verb} now: {texts.get(bt['step'], 'not allowed')}"
+
+
+# ======================================================================= battle turns
+def _fire(state: State, bt: dict[str, Any], b: int) -> None:
+    """Fire (6.4): one die per step, each die <= firepower hits; all hits go to the enemy's
+    strongest block, surplus to the next strongest; the owner breaks ties (C92-C94)."""
+    s = _owner(state, b)
+    bt["acted"].append(b)
+    mine = _active_blocks(state, bt["area"], s)
+    fp = _firepower(state, bt, b, s, mine)
+    dice = _roll(state, state["steps"][b])
+    hits = sum(1 for d in dice if d <= fp)
+    bt["last"] = {"what": "fire", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits, "target": None}
+    public(state, f"{_name(b)} fires at {_letter(b, bt['round'])}{fp}: {' '.join(map(str, dice))}, "
+                  f"{hits} hit(s).")
+    if hits:
+        _allocate(state, bt, 1 - s, hits)
+
+
+def _allocate(state: State, bt: dict[str, Any], ts: int, n: int) -> bool:
+    """Apply n hits to side ts (6.4). Returns False if the owner must choose among tied blocks
+    first (step "hits"); True when every hit is applied or lost. Unjoined Reserves cannot be hit
+    (6.3); hits left when no block can take them are lost (so Reserves that deploy because this
+    fire destroyed the last fighting block take no hit from it, ruling)."""
+    steps = state["steps"]
+    while n > 0 and state["result"] is None:
+        targets = _active_blocks(state, bt["area"], ts)
+        if not targets:
+            return True
+        mx = max(steps[t] for t in targets)
+        tied = [t for t in targets if steps[t] == mx]
+        if len(tied) > 1 and n < mx * len(tied):
+            bt["step"] = "hits"
+            bt["side"] = ts
+            bt["pend"] = n
+            return False
+        t = tied[0]
+        take = min(n, steps[t])
+        n -= take
+        _damage(state, t, take)
+    return True
+
+
+def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
+    """Heir Charge (6.5, C95): the senior present heir fires at a named enemy block; surplus hits
+    are lost; a surviving target fires back once at the charger at once (its own turn stays)."""
+    s = _owner(state, b)
+    area = bt["area"]
+    bt["acted"].append(b)
+    mine = _active_blocks(state, area, s)
+    fp = _firepower(state, bt, b, s, mine)
+    dice = _roll(state, state["steps"][b])
+    hits = sum(1 for d in dice if d <= fp)
+    bt["last"] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
+                  "target": BLOCK_KEY[t]}
+    public(state, f"{_name(b)} charges {_name(t)} at {_letter(b, bt['round'])}{fp}: "
+                  f"{' '.join(map(str, dice))}, {hits} hit(s).")
+    if hits:
+        take = min(hits, state["steps"][t])
+        if hits > take:
+            public(state, f"{hits - take} surplus hit(s) are lost (6.5).")
+        _damage(state, t, take)
+    if state["result"] is not None or state["loc"][t] != area:
+        return
+    # the surviving target's bonus fire at the charger
+    theirs = _active_blocks(state, area, 1 - s)
+    fp2 = _firepower(state, bt, t, 1 - s, theirs)
+    dice2 = _roll(state, state["steps"][t])
+    hits2 = sum(1 for d in dice2 if d <= fp2)
+    bt["last"] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
+                  "target": BLOCK_KEY[t], "reply": dice2, "reply_fp": fp2, "reply_hits": hits2}
+    public(state, f"{_name(t)} fires back at the charger (6.5): {' '.join(map(str, dice2))}, {hits2} hit(s).")
+    if hits2:
+        _damage(state, b, min(hits2, state["steps"][b]))
+
+
+def _treachery(state: State, bt: dict[str, Any], t: int, roller: str, b: int) -> None:
+    """Treachery roll (6.9, 6.91, C107-C111; Treason card C135): one die per loyalty point; if all
+    are even the target is swapped for its other version at the same strength, into the roller's
+    Reserve, fighting from the next round."""
+    n = C.treachery_dice(state, t, roller)
+    if roller != C.TREASON:
+        bt["used"].append(roller)
+    dice = _roll(state, n)
+    ok = all(d % 2 == 0 for d in dice)
+    who = _ROLLER_NAME[roller] + (f" ({_name(b)})" if b >= 0 else f" ({ROLES[1 - _owner(state, t)]})")
+    bt["last"] = {"what": "treachery", "block": BLOCK_KEY[b] if b >= 0 else None, "dice": dice,
+                  "fp": None, "hits": 0, "target": BLOCK_KEY[t], "defected": ok}
+    public(state, f"Treachery roll by {who} on {_name(t)}: {' '.join(map(str, dice))}: "
+                  + ("all even, the block defects (6.9)." if ok else "it stays loyal."))
+    if not ok:
+        return
+    new = C.defect(state, t)
+    state["reserve"][new] = 1
+    bt["defected"].append(new)
+    if new not in bt["revealed"]:
+        bt["revealed"].append(new)
+    if t in bt["acted"]:
+        bt["acted"].remove(t)
+    public(state, f"{_name(new)} joins {ROLES[_owner(state, new)]}'s Reserve at strength {state['steps'][new]}.")
+
+
+def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) -> None:
+    """Move b out of the battle area to q (6.6 retreat / 6.7 regroup), counting the border."""
+    s = _owner(state, b)
+    area = bt["area"]
+    bid = -1
+    if not state["pirate"][b]:
+        for nb, x in ADJ[area]:
+            if nb == q:
+                bid = x
+                break
+        bt["rc"][s * N_BORDERS + bid] += 1
+    state["loc"][b] = q
+    state["reserve"][b] = 0
+    if not regroup:
+        bt["acted"].append(b)
+    how = "by sea " if bid < 0 else ""
+    if b in bt["revealed"]:
+        what = _name(b)
+    else:  # an unjoined Reserve of the victor: never named (research §4.2)
+        what = f"A {ROLES[s]} block"
+    public(state, f"{what} {'regroups' if regroup else 'retreats'} {how}to {AREA_NAMES[q]}"
+                  f" ({'6.7' if regroup else '6.6'}).")
+
+
+# ======================================================================= view, secrets, invariants
+def view_part(state: State, role: str) -> dict[str, Any]:
+    """What role may know of the battle: revealed participants with steps and ratings; enemy
+    Reserves only as a count; own Reserves in full (research §4.2)."""
+    bt = state["battle"]
+    if bt is None:
+        return {}
+    area = bt["area"]
+    side = C.side_of(role)
+    rnd = bt["round"]
+    att = bt["att"]
+    revealed = bt["revealed"]
+    steps, loc, res = state["steps"], state["loc"], state["reserve"]
+    blocks: list[dict[str, Any]] = []
+    hidden = [0, 0]
+    present = (_active_blocks(state, area, 0), _active_blocks(state, area, 1))
+    for b in range(N_BLOCKS):
+        if loc[b] != area:
+            continue
+        s = _owner(state, b)
+        if b not in revealed and s != side:
+            hidden[s] += 1
+            continue
+        fp = B_FIRE[b]
+        if s != att and not res[b]:
+            fp += C.defence_bonus(state, b, area, present[s])
+        blocks.append({
+            "key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[s], "steps": steps[b],
+            "max": B_STEPS[b], "rating": f"{_letter(b, rnd)}{B_FIRE[b]}", "firepower": fp,
+            "reserve": bool(res[b]), "acted": b in bt["acted"], "defected": b in bt["defected"],
+            "role": "attacker" if s == att else "defender",
+        })
+    acting = ROLES[bt["side"]]
+    part: dict[str, Any] = {
+        "area": AREA_NAMES[area], "round": rnd, "attacker": ROLES[att], "defender": ROLES[1 - att],
+        "step": bt["step"], "turn": acting, "letter": bt["letter"] if bt["step"] == "turn" else None,
+        "blocks": blocks, "hidden_reserves": {ROLES[0]: hidden[0], ROLES[1]: hidden[1]},
+        "last": bt["last"], "pending_hits": bt["pend"] if bt["step"] == "hits" else 0,
+        "treachery_used": list(bt["used"]),
+    }
+    part["prompt"] = _prompt(state, bt, role, acting)
+    return part
+
+
+def _prompt(state: State, bt: dict[str, Any], role: str, acting: str) -> str:
+    area = AREA_NAMES[bt["area"]]
+    step = bt["step"]
+    if role != acting:
+        return {"turn": f"Battle of {area}, round {bt['round']}: {acting} takes battle turns.",
+                "hits": f"Battle of {area}: {acting} chooses which block takes the hits.",
+                "regroup": f"{acting} won the battle of {area} and may regroup.",
+                "treason": f"Battle of {area}: {acting} may make a Treason roll."}.get(step, "Battle.")
+    if step == "turn":
+        if bt["round"] == 4 and bt["side"] == bt["att"]:
+            return f"Battle of {area}, round 4: your attacking {bt['letter']} blocks must retreat (6.2)."
+        return (f"Battle of {area}, round {bt['round']}: choose a battle turn for one of your "
+                f"{bt['letter']} blocks (fire, pass, retreat, charge or treachery).")
+    if step == "hits":
+        return f"Battle of {area}: {bt['pend']} hit(s): choose which of your strongest blocks takes them (6.4)."
+    if step == "regroup":
+        return f"You won the battle of {area}: regroup blocks to adjacent friendly or vacant areas, or end (6.7)."
+    if step == "treason":
+        return f"Battle of {area}: Treason: choose an enemy block for a Treachery roll, or keep the roll."
+    return "Battle."
+
+
+def secrets_part(state: State, role: str) -> set[str]:
+    """Keys of the enemy's unjoined, unrevealed Reserves in the current battle."""
+    bt = state["battle"]
+    if bt is None:
+        return set()
+    side = C.side_of(role)
+    area = bt["area"]
+    loc, res = state["loc"], state["reserve"]
+    revealed = bt["revealed"]
+    return {BLOCK_KEY[b] for b in range(N_BLOCKS)
+            if loc[b] == area and res[b] and b not in revealed and _owner(state, b) != side}
+
+
+def check_invariants_part(state: State) -> list[str]:
+    """Battle invariants (for fuzzing)."""
+    bt = state["battle"]
+    if bt is None:
+        return []
+    p: list[str] = []
+    area = bt["area"]
+    if not 0 <= area < N_AREAS:
+        return [f"battle area {area} out of range"]
+    if not 1 <= bt["round"] <= 4:
+        p.append(f"battle round {bt['round']}")
+    if bt["att"] not in (0, 1) or bt["side"] not in (0, 1):
+        p.append("battle sides out of range")
+    if state["atk"][area] != bt["att"]:
+        p.append("atk of the battle area differs from the battle's attacker")
+    y_act, l_act, y_res, l_res = _split(state, area)
+    loc, steps = state["loc"], state["steps"]
+    for b in y_act + l_act + y_res + l_res:
+        if steps[b] <= 0 or steps[b] > B_STEPS[b]:
+            p.append(f"{BLOCK_KEY[b]} has {steps[b]} steps in battle")
+    for b in y_act + l_act:
+        if b not in bt["revealed"]:
+            p.append(f"{BLOCK_KEY[b]} fights unrevealed")
+    step = bt["step"]
+    if step in ("turn", "hits", "treason") and (not (y_act or y_res) or not (l_act or l_res)):
+        p.append("battle goes on with one side absent")
+    if step == "turn" and state["result"] is None and not _group(state, bt, bt["side"]):
+        p.append("battle turn with an empty group")
+    if step == "hits" and (bt["pend"] <= 0 or len(_tied(state, bt, bt["side"])) < 2):
+        p.append("hit choice without a tie")
+    if step == "regroup":
+        enemy = y_act + y_res if bt["side"] == 1 else l_act + l_res
+        if enemy:
+            p.append("regroup while the enemy is still in the area")
+    if step == "treason" and state.get("treason", -1) != bt["side"]:
+        p.append("Treason step without the Treason roll")
+    for b in bt["defected"]:
+        if loc[b] >= N_AREAS and loc[b] not in (POOL, DEAD):  # eliminated after defecting
+            p.append(f"defector {BLOCK_KEY[b]} at special location {loc[b]}")
+    return p
