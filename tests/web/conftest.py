@@ -80,3 +80,54 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def screenshot_path(name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS / name
+
+
+# ------------------------------------------------------------------ a real server
+class LiveServer:
+    """uvicorn in a thread on a free loopback port, with a temp SQLite database."""
+
+    def __init__(self, db_path: Path) -> None:
+        import socket
+
+        import uvicorn
+
+        from roses.server.app import create_app
+        from roses.server.config import Settings
+        from roses.web import pages
+
+        self.app = create_app(Settings(database_url=f"sqlite:///{db_path}", secure_cookies=False))
+        pages.install(self.app)
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        sock.close()
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws="auto", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        import time
+
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    @property
+    def services(self) -> Any:
+        return self.app.state.roses
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    srv = LiveServer(tmp_path_factory.mktemp("roses-web") / "roses.sqlite3")
+    try:
+        yield srv
+    finally:
+        srv.stop()

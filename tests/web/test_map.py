@@ -64,8 +64,11 @@ def test_map_facts_match_rules_data() -> None:
     agree with the rules data (roses.games.richard3.data, rules 2.1-2.83)."""
     data = pytest.importorskip("roses.games.richard3.data")
     assert set(data.AREA_NAMES) == set(LAYOUT["areas"])
-    ours = {frozenset((b["a"], b["b"])): b["limit"] for b in LAYOUT["borders"]}
-    theirs = {frozenset((data.AREA_NAMES[a], data.AREA_NAMES[b])): lim for a, b, lim in data.BORDERS}
+    # views and actions name areas and borders by id: the layout must use the same ids
+    assert LAYOUT["area_order"] == list(data.AREA_NAMES)
+    ours = [(b["id"], frozenset((b["a"], b["b"])), b["limit"]) for b in LAYOUT["borders"]]
+    theirs = [(i, frozenset((data.AREA_NAMES[a], data.AREA_NAMES[b])), lim)
+              for i, (a, b, lim) in enumerate(data.BORDERS)]
     assert ours == theirs
     f = LAYOUT["features"]
     for i, name in enumerate(data.AREA_NAMES):

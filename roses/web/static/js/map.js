@@ -139,7 +139,7 @@ export function drawMap(svg, layout, options = {}) {
     el("polyline", {
       points: pts(b.pts), fill: "none", stroke: st.stroke, "stroke-width": st.width,
       "stroke-dasharray": st.dash, "stroke-linecap": b.type === "red" ? "round" : "butt", "stroke-linejoin": "round",
-      class: `border border-${b.type}`, "data-border": `${b.a}|${b.b}`,
+      class: `border border-${b.type}`, "data-border": `${b.a}|${b.b}`, "data-border-id": b.id,
     }, borderLayer);
   }
   for (const b of layout.borders) {
@@ -209,15 +209,35 @@ export function describeArea(area, layout) {
 
 /** Pan and zoom by changing the viewBox: wheel, drag, pinch, and buttons. */
 export function enablePanZoom(svg, layout, controls = null) {
-  const full = layout.viewBox.slice();
+  const map = layout.viewBox.slice();
+  let full = map.slice();
   let vb = full.slice();
+  // Fit the whole map, widening the view box to the element's aspect (no letterbox).
+  const fit = () => {
+    const r = svg.getBoundingClientRect();
+    if (!r.width || !r.height) return false;
+    const aspect = r.width / r.height;
+    let [x, y, w, hh] = map;
+    if (w / hh < aspect) { const nw = hh * aspect; x -= (nw - w) / 2; w = nw; } else { const nh = w / aspect; y -= (nh - hh) / 2; hh = nh; }
+    const old = full;
+    full = [x, y, w, hh];
+    // keep the current zoom level and centre, adapted to the new aspect
+    const zoom = vb[2] / old[2];
+    const cx = vb[0] + vb[2] / 2;
+    const cy = vb[1] + vb[3] / 2;
+    vb = [cx - (w * zoom) / 2, cy - (hh * zoom) / 2, w * zoom, hh * zoom];
+    return true;
+  };
   const apply = () => svg.setAttribute("viewBox", vb.map((v) => v.toFixed(1)).join(" "));
+  if (fit()) apply();
+  if (window.ResizeObserver) new ResizeObserver(() => { if (fit()) { clamp(); apply(); } }).observe(svg);
   const clamp = () => {
-    const minW = full[2] / 8;
+    const minW = full[2] / 10;
     vb[2] = Math.min(full[2] * 1.2, Math.max(minW, vb[2]));
     vb[3] = vb[2] * (full[3] / full[2]);
-    vb[0] = Math.min(full[2] - vb[2] * 0.3, Math.max(-vb[2] * 0.7, vb[0]));
-    vb[1] = Math.min(full[3] - vb[3] * 0.3, Math.max(-vb[3] * 0.7, vb[1]));
+    // keep at least a third of the view over the map
+    vb[0] = Math.min(map[0] + map[2] - vb[2] / 3, Math.max(map[0] - (2 * vb[2]) / 3, vb[0]));
+    vb[1] = Math.min(map[1] + map[3] - vb[3] / 3, Math.max(map[1] - (2 * vb[3]) / 3, vb[1]));
   };
   const toSvg = (clientX, clientY) => {
     const r = svg.getBoundingClientRect();
@@ -291,6 +311,7 @@ export function enablePanZoom(svg, layout, controls = null) {
     zoomOut: () => zoomAt(1 / 1.3, vb[0] + vb[2] / 2, vb[1] + vb[3] / 2),
     reset: () => { vb = full.slice(); apply(); },
     focus: (x, y, width) => { vb = [x - width / 2, y - (width * full[3] / full[2]) / 2, width, width * full[3] / full[2]]; clamp(); apply(); },
+    fit: () => { if (fit()) { vb = full.slice(); apply(); } },
     get viewBox() { return vb.slice(); },
   };
   if (controls) {

@@ -1,0 +1,154 @@
+"""The browser pages: server-rendered Jinja2 templates plus the static client.
+
+``install(app)`` mounts ``/static`` and the page routes on a FastAPI app. The pages read who
+is logged in through the server's own helper (``roses.server.deps.find_auth``) and the lobby
+lists through its game service; every change goes through the JSON API from the page's script
+(with the ``X-CSRF-Token`` header taken from the ``roses_csrf`` cookie).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+HERE = Path(__file__).parent
+STATIC_DIR = HERE / "static"
+TEMPLATE_DIR = HERE / "templates"
+
+templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
+router = APIRouter(include_in_schema=False)
+
+
+def _user(request: Request) -> Any:
+    """The logged-in user, or None (an unknown/expired cookie counts as logged out)."""
+    try:
+        from roses.server.deps import find_auth
+    except ImportError:  # pragma: no cover - the server package is always installed
+        return None
+    try:
+        found = find_auth(request)
+    except Exception:  # a bad Bearer header on a page request: treat as logged out
+        return None
+    return None if found is None else found.user
+
+
+def json_script(value: Any) -> str:
+    """JSON safe to put inside a <script type="application/json"> element."""
+    return (json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026"))
+
+
+def _games(request: Request) -> Any:
+    return request.app.state.roses.games
+
+
+def _page(request: Request, template: str, title: str, **context: Any) -> HTMLResponse:
+    user = _user(request)
+    return templates.TemplateResponse(
+        request, template, {"title": title, "user": user, **context})
+
+
+def _login_redirect(request: Request) -> RedirectResponse:
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request) -> Response:
+    if _user(request) is not None:
+        return RedirectResponse("/lobby", status_code=303)
+    games = _safe_list(request, None, status="active") + _safe_list(request, None, status="finished")
+    return _page(request, "index.html", "Roses", games=games[:20])
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, next: str = "/lobby") -> Response:  # noqa: A002
+    return _page(request, "login.html", "Log in", next=_safe_next(next))
+
+
+@router.get("/signup", response_class=HTMLResponse)
+def signup_page(request: Request, next: str = "/lobby") -> Response:  # noqa: A002
+    return _page(request, "signup.html", "Sign up", next=_safe_next(next))
+
+
+def _safe_next(target: str) -> str:
+    """Only local paths (no open redirect to another site)."""
+    return target if target.startswith("/") and not target.startswith("//") else "/lobby"
+
+
+def _safe_list(request: Request, user: Any, **kw: Any) -> list[dict[str, Any]]:
+    try:
+        result: list[dict[str, Any]] = _games(request).list_games(user, **kw)
+        return result
+    except Exception:
+        return []
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+def lobby(request: Request) -> Response:
+    user = _user(request)
+    if user is None:
+        return _login_redirect(request)
+    games = _games(request)
+    mine = _safe_list(request, user, mine=True)
+    open_games = [g for g in _safe_list(request, user, status="open") if not g["my_roles"]]
+    watch = _safe_list(request, user, status="active")[:20]
+    finished = _safe_list(request, user, status="finished")[:20]
+    catalogue = games.catalogue()
+    return _page(request, "lobby.html", "Lobby", mine=mine, open_games=open_games, watch=watch,
+                 finished=finished, catalogue=catalogue, catalogue_json=json_script(catalogue))
+
+
+@router.get("/profile", response_class=HTMLResponse)
+def profile(request: Request) -> Response:
+    if _user(request) is None:
+        return _login_redirect(request)
+    return _page(request, "profile.html", "Profile")
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(request: Request, game_id: int, role: str | None = None,
+              invite: str | None = None) -> Response:
+    user = _user(request)
+    try:
+        info = _games(request).game(user, game_id, invite)
+    except Exception as exc:  # unknown or private game
+        return _page(request, "error.html", "Game not found",
+                     message=getattr(exc, "message", "No such game."))
+    return _page(request, "game.html", info["title"] or f"Game {game_id}", game=info,
+                 role=role or "", invite=invite or "",
+                 config=json_script({"gameId": game_id, "role": role, "invite": invite,
+                                    "user": user.name if user else None, "game": info["game"]}))
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+def replay_page(request: Request, game_id: int, role: str | None = None,
+                invite: str | None = None) -> Response:
+    user = _user(request)
+    try:
+        info = _games(request).game(user, game_id, invite)
+    except Exception as exc:
+        return _page(request, "error.html", "Game not found",
+                     message=getattr(exc, "message", "No such game."))
+    return _page(request, "replay.html", f"Replay: {info['title'] or game_id}", game=info,
+                 config=json_script({"gameId": game_id, "role": role, "invite": invite,
+                                    "game": info["game"], "roles": [s["role"] for s in info["seats"]]}))
+
+
+def install(app: FastAPI) -> None:
+    """Mount the static client and the pages on ``app`` (idempotent)."""
+    if getattr(app.state, "roses_web_installed", False):
+        return
+    app.state.roses_web_installed = True
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    # Our "/" must win over a placeholder landing route registered earlier.
+    app.router.routes[:] = [r for r in app.router.routes
+                            if not (getattr(r, "path", None) == "/" and "GET" in (getattr(r, "methods", None) or ()))]
+    app.include_router(router)

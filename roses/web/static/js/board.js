@@ -1,0 +1,100 @@
+// Roses: the parts of the game page shared by live play and replay: draw a view (map pieces,
+// prompt, status, cards, battle, forces, log) and offer its choices.
+
+import { drawMap, enablePanZoom, legendHTML } from "./map.js";
+import { h } from "./api.js";
+import { Richard3 } from "./richard3.js";
+
+const RULE_REF = /(\((?:rule |rules |see )?\d+(?:\.\d+)*[a-z]?\))/g;
+
+export async function loadBoard(gameId, handlers = {}) {
+  const layout = await (await fetch("/static/richard3/layout.json")).json();
+  const svg = document.getElementById("map");
+  const map = drawMap(svg, layout, { onArea: (name, ev) => handlers.onArea && handlers.onArea(name, ev) });
+  const pan = enablePanZoom(svg, layout, document.getElementById("zoom"));
+  const legend = document.getElementById("legend");
+  if (legend) legend.innerHTML = legendHTML();
+  return { layout, map, pan, game: new Richard3(layout) };
+}
+
+/** Render the log: newest last, rule references emphasised. */
+export function renderLog(list, lines) {
+  const items = (lines || []).map((line) => {
+    const text = Array.isArray(line) ? line[line.length - 1] : String(line);
+    const li = document.createElement("li");
+    for (const part of text.split(RULE_REF)) {
+      if (!part) continue;
+      if (RULE_REF.test(part)) li.appendChild(h("span", { class: "rule-ref" }, part));
+      else li.appendChild(document.createTextNode(part));
+      RULE_REF.lastIndex = 0;
+    }
+    if (/^(Battle|Round|\s*[A-Z][a-z]+ (rolls|fires))/.test(text)) li.classList.add("log-battle");
+    if (/^(Campaign|Turn|Game Turn|==)/i.test(text)) li.classList.add("log-turn");
+    return li;
+  });
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  list.replaceChildren(...items);
+  if (atBottom || !list.dataset.seen) list.scrollTop = list.scrollHeight;
+  list.dataset.seen = "1";
+}
+
+/** Draw everything but the choices. `payload` is a ViewOut (or replay step) with `view`. */
+export function renderView(board, payload, ui) {
+  const view = payload.view || {};
+  view.role = payload.role;
+  const g = board.game;
+  const prompt = document.getElementById("prompt");
+  if (prompt) prompt.textContent = view.prompt || (payload.status === "open" ? "Waiting for players." : "");
+  const facts = document.getElementById("status");
+  if (facts) {
+    const list = g.statusFacts(view);
+    if (payload.role) list.unshift(["You are", payload.role]);
+    if (payload.active && payload.active.length) list.push(["To act", payload.active.join(", ")]);
+    if (payload.version !== undefined) list.push(["Version", String(payload.version)]);
+    facts.replaceChildren(...list.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+  }
+  const result = document.getElementById("result-panel");
+  if (result) {
+    const res = payload.result || view.result;
+    result.hidden = !res;
+    if (res) {
+      const mine = payload.role && res.split(", ").includes(payload.role);
+      result.replaceChildren(
+        h("h2", {}, "Game over"),
+        h("p", { class: "result-line" }, res === "Draw" ? "The game is a draw." : `${res} wins.`),
+        payload.role && payload.role !== "Observer" ? h("p", {}, mine ? "Victory: you won." : "Defeat: you lost.") : null,
+        payload.game_id !== undefined ? h("p", {}, h("a", { href: `/games/${payload.game_id}/replay` }, "Replay the game step by step")) : null);
+    }
+  }
+  // cards
+  const handPanel = document.getElementById("hand-panel");
+  if (handPanel) {
+    const hand = document.getElementById("hand");
+    const played = document.getElementById("played");
+    const playedBlock = g.renderPlayed(view);
+    played.replaceChildren(...(playedBlock ? [playedBlock] : []));
+    const cards = (view.hand || []).map((c) => {
+      const choice = (ui.choices || []).find((x) => x.kind === "card" && x.arg === c.id);
+      const card = h(choice ? "button" : "div", {
+        class: `card${c.event ? " event" : ""}${choice ? " legal" : ""}`, type: choice ? "button" : null,
+        dataset: { card: String(c.id) }, "aria-label": `${choice ? "Play " : ""}${c.name}, ${c.ap} action points${c.event ? ", event" : ""}`,
+      }, h("span", { class: "card-ap" }, String(c.ap)), h("span", { class: "card-name" }, c.name),
+         c.event ? h("span", { class: "card-kind" }, "Event") : h("span", { class: "card-kind" }, "Action"));
+      if (choice && ui.onChoices) card.addEventListener("click", () => ui.onChoices([choice], card));
+      return card;
+    });
+    hand.replaceChildren(...(cards.length ? [h("h3", {}, "Your hand"), h("div", { class: "cards" }, cards)] : []));
+    handPanel.hidden = !cards.length && !playedBlock;
+  }
+  const battlePanel = document.getElementById("battle-panel");
+  if (battlePanel) {
+    const parts = g.renderBattle(view);
+    battlePanel.hidden = !parts;
+    document.getElementById("battle").replaceChildren(...(parts || []));
+  }
+  const forces = document.getElementById("forces");
+  if (forces) forces.replaceChildren(...g.renderForces(view));
+  const log = document.getElementById("log");
+  if (log) renderLog(log, view.log);
+  g.drawPieces(board.map, view, ui);
+}

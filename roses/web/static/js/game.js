@@ -1,0 +1,270 @@
+// Roses: the live game page. One WebSocket per page; every action carries the game version
+// it was made on, so nothing is applied twice; after a drop the page reconnects and the server
+// sends the current view at once.
+
+import { api, h, showError } from "./api.js";
+import { loadBoard, renderView } from "./board.js";
+
+const config = JSON.parse(document.getElementById("config").textContent);
+const gameId = config.gameId;
+const errorBox = document.getElementById("action-error");
+const conn = document.getElementById("conn");
+
+const state = {
+  payload: null,     // last ViewOut
+  choices: [],
+  pending: null,     // {id, verb, arg, version, timer}
+  ws: null,
+  retry: 0,
+  nextId: 1,
+  closed: false,
+};
+window.roses = state;  // for tests and debugging: only what this page already shows
+
+function query() {
+  const q = new URLSearchParams();
+  if (config.role) q.set("role", config.role);
+  if (config.invite) q.set("invite", config.invite);
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+const board = await loadBoard(gameId, { onArea: (name, ev) => onArea(name, ev) });
+
+// ------------------------------------------------------------------ choices
+function onArea(name, ev) {
+  const opts = state.choices.filter((c) => c.kind === "area" && board.game.areaName(c.arg) === name);
+  if (opts.length) offer(opts, ev && ev.currentTarget);
+}
+
+let popup = null;
+function closePopup() {
+  if (popup) { popup.remove(); popup = null; }
+}
+document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") closePopup(); });
+
+/** One choice: do it. Several (e.g. move or sea move to the same area): ask which. */
+function offer(opts, anchor) {
+  closePopup();
+  if (opts.length === 1) { send(opts[0].verb, opts[0].arg); return; }
+  popup = h("div", { class: "popup", role: "dialog", "aria-label": "Choose an action" },
+    opts.map((c) => h("button", { type: "button", class: "choice", onclick: () => { closePopup(); send(c.verb, c.arg); } }, c.label)),
+    h("button", { type: "button", class: "secondary", onclick: closePopup }, "Cancel"));
+  document.body.appendChild(popup);
+  const r = anchor && anchor.getBoundingClientRect ? anchor.getBoundingClientRect() : { left: 20, bottom: 80 };
+  popup.style.left = `${Math.max(8, Math.min(window.innerWidth - 260, r.left))}px`;
+  popup.style.top = `${Math.max(8, Math.min(window.innerHeight - 60 * opts.length - 60, r.bottom + 4))}px`;
+  popup.querySelector("button").focus();
+}
+
+function renderChoices() {
+  const p = state.payload;
+  const buttons = document.getElementById("buttons");
+  const list = document.getElementById("choice-list");
+  const busy = !!state.pending;
+  const plain = state.choices.filter((c) => c.kind === "button");
+  const items = plain.map((c) => h("button", { type: "button", class: "choice primary", disabled: busy, dataset: { verb: c.verb }, onclick: () => send(c.verb, c.arg) }, c.label));
+  if (p && p.can_undo) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", disabled: busy, onclick: undo }, "Undo"));
+  const mine = p && p.view && p.view.actions;
+  if (!items.length) {
+    const waiting = p && p.status === "active" && !mine ? `Waiting for ${(p.active || []).join(" and ") || "the other player"}.` : "";
+    if (waiting) items.push(h("p", { class: "muted" }, waiting));
+    else if (mine && state.choices.length) items.push(h("p", { class: "muted" }, "Choose on the map or in your hand (highlighted), or from the list below."));
+  } else if (state.choices.length > plain.length) {
+    items.unshift(h("p", { class: "muted" }, "Choose on the map or in your hand (highlighted), or:"));
+  }
+  buttons.replaceChildren(...items);
+  list.replaceChildren(...state.choices.map((c) => h("button", { type: "button", class: "choice", disabled: busy, dataset: { verb: c.verb, arg: JSON.stringify(c.arg) }, onclick: () => send(c.verb, c.arg) }, c.label)));
+  document.getElementById("all-choices").hidden = !state.choices.length;
+  document.getElementById("actions-panel").classList.toggle("my-turn", !!mine);
+}
+
+function apply(payload) {
+  if (state.payload && payload.version < state.payload.version) return;  // an old message
+  state.payload = payload;
+  if (state.pending && payload.version !== state.pending.version) clearPending();
+  const view = payload.view || {};
+  view.role = payload.role;
+  state.choices = state.pending ? [] : board.game.choices(view);
+  closePopup();
+  renderView(board, payload, { role: payload.role, choices: state.choices, onChoices: offer });
+  renderChoices();
+  renderSeats();
+  document.title = `${view.actions ? "▶ Your turn · " : ""}${config.title || document.title.replace(/^▶ Your turn · /, "")}`;
+  document.body.dataset.version = String(payload.version);
+  document.body.dataset.status = payload.status;
+}
+
+// ------------------------------------------------------------------ sending
+function clearPending() {
+  if (state.pending && state.pending.timer) clearTimeout(state.pending.timer);
+  state.pending = null;
+}
+
+async function send(verb, arg) {
+  const p = state.payload;
+  if (!p || state.pending) return;
+  showError(errorBox, null);
+  const version = p.version;
+  const id = state.nextId++;
+  state.pending = { id, verb, arg, version, timer: null };
+  state.choices = [];
+  renderChoices();
+  if (state.ws && state.ws.readyState === WebSocket.OPEN) {
+    state.ws.send(JSON.stringify({ type: "action", id, verb, arg, version }));
+    // if no answer comes (socket silently dead), ask the server where the game is
+    state.pending.timer = setTimeout(() => refresh(), 10000);
+    return;
+  }
+  try {
+    const out = await api("POST", `/api/games/${gameId}/action`, { verb, arg, version, role: p.role });
+    clearPending();
+    apply(out);
+  } catch (e) {
+    clearPending();
+    failed(e.code, e.message);
+  }
+}
+
+async function undo() {
+  const p = state.payload;
+  if (!p || state.pending) return;
+  const version = p.version;
+  const id = state.nextId++;
+  state.pending = { id, verb: "undo", arg: null, version, timer: null };
+  renderChoices();
+  if (state.ws && state.ws.readyState === WebSocket.OPEN) {
+    state.ws.send(JSON.stringify({ type: "undo", id, version }));
+    state.pending.timer = setTimeout(() => refresh(), 10000);
+    return;
+  }
+  try {
+    apply(await api("POST", `/api/games/${gameId}/undo`, { version, role: p.role }));
+  } catch (e) { failed(e.code, e.message); } finally { clearPending(); }
+}
+
+function failed(code, message) {
+  if (code === "stale_version") showError(errorBox, new Error("The game moved on before your action arrived; here is the current position."));
+  else showError(errorBox, new Error(message));
+  refresh();
+}
+
+async function refresh() {
+  try {
+    const out = await api("GET", `/api/games/${gameId}/view${query()}`);
+    if (state.pending && out.version === state.pending.version) clearPending();
+    state.payload = null;  // accept whatever the server says now
+    apply(out);
+  } catch (e) {
+    showError(errorBox, e);
+  }
+}
+
+// ------------------------------------------------------------------ live connection
+function setConn(text, cls) {
+  conn.textContent = text;
+  conn.className = `conn ${cls}`;
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/api/games/${gameId}/ws${query()}`);
+  state.ws = ws;
+  setConn(state.retry ? "Reconnecting…" : "Connecting…", "wait");
+  ws.addEventListener("open", () => {
+    state.retry = 0;
+    setConn("Live", "ok");
+  });
+  ws.addEventListener("message", (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg.type === "state") {
+      const { type, ...payload } = msg;
+      apply(payload);
+    } else if (msg.type === "chat") {
+      addChat(msg.messages || []);
+    } else if (msg.type === "ok") {
+      // the new state follows (or came already)
+    } else if (msg.type === "error") {
+      if (state.pending && (msg.id === undefined || msg.id === state.pending.id)) {
+        clearPending();
+        failed(msg.code, msg.detail);
+      } else if (msg.status === 404 || msg.status === 403) {
+        showError(errorBox, new Error(msg.detail));
+        state.closed = true;
+      }
+    }
+  });
+  ws.addEventListener("close", () => {
+    if (state.ws !== ws) return;
+    state.ws = null;
+    if (state.closed) { setConn("Disconnected", "bad"); return; }
+    // An action in flight may or may not have been applied: the view we get on reconnect
+    // says which (its version), and we never resend it by ourselves.
+    const delay = Math.min(10000, 500 * 2 ** state.retry);
+    state.retry += 1;
+    setConn(`Offline: reconnecting in ${Math.round(delay / 1000) || 1} s…`, "bad");
+    setTimeout(connect, delay);
+  });
+}
+window.addEventListener("online", () => { if (!state.ws) connect(); });
+
+// ------------------------------------------------------------------ chat
+const chatPanel = document.getElementById("chat-panel");
+const chatList = document.getElementById("chat");
+const seenChat = new Set();
+function addChat(messages) {
+  chatPanel.hidden = false;
+  for (const m of messages) {
+    if (seenChat.has(m.id)) continue;
+    seenChat.add(m.id);
+    chatList.appendChild(h("li", {}, h("strong", {}, `${m.user || "?"}: `), m.text,
+      h("span", { class: "muted small" }, ` ${new Date(m.time * 1000).toLocaleTimeString()}`)));
+  }
+  chatList.scrollTop = chatList.scrollHeight;
+}
+document.getElementById("chat-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const input = ev.target.elements.text;
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(JSON.stringify({ type: "chat", text }));
+  else {
+    try { await api("POST", `/api/games/${gameId}/chat`, { text }); } catch (e) { showError(errorBox, e); }
+  }
+});
+
+// ------------------------------------------------------------------ seats (before the start)
+async function renderSeats() {
+  const p = state.payload;
+  const panel = document.getElementById("seats-panel");
+  if (!p || p.status !== "open") { panel.hidden = true; return; }
+  panel.hidden = false;
+  let info;
+  try { info = await api("GET", `/api/games/${gameId}${config.invite ? `?invite=${encodeURIComponent(config.invite)}` : ""}`); } catch (e) { return; }
+  const seats = document.getElementById("seats");
+  seats.replaceChildren(...info.seats.map((s) => h("li", {}, h("strong", {}, `${s.role}: `),
+    s.user || (s.bot ? `bot (${s.bot})` : "open"),
+    !s.user && !s.bot && config.user && !info.my_roles.length
+      ? h("button", { type: "button", class: "join", dataset: { role: s.role }, onclick: () => join(s.role) }, `Join as ${s.role}`) : null)));
+  if (!config.user) seats.appendChild(h("li", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, "Log in to join")));
+  const link = `${location.origin}/games/${gameId}${info.invite_token ? `?invite=${encodeURIComponent(info.invite_token)}` : ""}`;
+  const invite = document.getElementById("invite");
+  invite.replaceChildren("Invite link: ", h("input", { readonly: true, value: link, class: "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() }),
+    h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, "Copy"));
+}
+
+async function join(role) {
+  try {
+    await api("POST", `/api/games/${gameId}/join`, { role, invite: config.invite || null });
+    config.role = role;
+    history.replaceState(null, "", `/games/${gameId}${query()}`);
+    state.closed = false;
+    if (state.ws) { const old = state.ws; state.ws = null; old.close(); }
+    state.payload = null;
+    connect();
+  } catch (e) { showError(errorBox, e); }
+}
+
+connect();

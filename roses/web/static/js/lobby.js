@@ -1,0 +1,83 @@
+// Roses: the lobby (create a game, join an open seat).
+import { api, h, showError } from "./api.js";
+
+const catalogue = JSON.parse(document.getElementById("catalogue").textContent);
+const form = document.getElementById("create-form");
+const gameSel = document.getElementById("create-game");
+const scenSel = document.getElementById("create-scenario");
+const roleSel = document.getElementById("create-role");
+const optBox = document.getElementById("create-options");
+
+function rulesOf(id) { return catalogue.find((r) => r.id === id); }
+
+function fillScenarios() {
+  const r = rulesOf(gameSel.value);
+  scenSel.replaceChildren(...r.scenarios.map((s) => h("option", { value: s.id }, s.name)));
+  fillRoles();
+  optBox.replaceChildren(h("legend", {}, "Options"));
+  const opts = Object.entries(r.options || {});
+  if (!opts.length) optBox.appendChild(h("p", { class: "muted" }, "This game has no options."));
+  for (const [name, o] of opts) {
+    const label = o.label || name;
+    if (o.type === "bool" || o.type === "boolean") {
+      optBox.appendChild(h("label", { class: "inline" }, h("input", { type: "checkbox", name: `opt-${name}`, checked: !!o.default }), ` ${label}`));
+    } else if (o.choices) {
+      optBox.appendChild(h("label", {}, `${label} `, h("select", { name: `opt-${name}` },
+        o.choices.map((c) => h("option", { value: c, selected: c === o.default }, String(c))))));
+    } else {
+      optBox.appendChild(h("label", {}, `${label} `, h("input", { name: `opt-${name}`, value: o.default ?? "" })));
+    }
+  }
+}
+function fillRoles() {
+  const r = rulesOf(gameSel.value);
+  const s = r.scenarios.find((x) => x.id === scenSel.value) || r.scenarios[0];
+  roleSel.replaceChildren(
+    h("option", { value: "random" }, "Random"),
+    ...s.roles.map((role) => h("option", { value: role }, role)),
+    h("option", { value: "" }, "None (I only create it)"));
+}
+gameSel.addEventListener("change", fillScenarios);
+scenSel.addEventListener("change", fillRoles);
+fillScenarios();
+
+form.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const err = form.querySelector(".error");
+  const r = rulesOf(gameSel.value);
+  const options = {};
+  for (const [name, o] of Object.entries(r.options || {})) {
+    const el = form.elements[`opt-${name}`];
+    if (!el) continue;
+    if (el.type === "checkbox") options[name] = el.checked;
+    else if (o.type === "int" || typeof o.default === "number") options[name] = Number(el.value);
+    else options[name] = el.value;
+  }
+  const body = { game: r.id, scenario: scenSel.value, title: form.elements.title.value || null,
+                 private: form.elements.private.checked, options };
+  let role = roleSel.value || null;
+  if (form.elements.opponent.value !== "human") {
+    const s = r.scenarios.find((x) => x.id === scenSel.value);
+    if (role === "random" || !role) role = s.roles[0];
+    body.bots = Object.fromEntries(s.roles.filter((x) => x !== role).map((x) => [x, form.elements.opponent.value]));
+  }
+  body.role = role;
+  try {
+    const g = await api("POST", "/api/games", body);
+    const q = g.invite_token ? `?invite=${encodeURIComponent(g.invite_token)}` : "";
+    location.href = `/games/${g.id}${q}`;
+  } catch (e) { showError(err, e); }
+});
+
+for (const btn of document.querySelectorAll("button.join")) {
+  btn.addEventListener("click", async () => {
+    btn.disabled = true;
+    try {
+      await api("POST", `/api/games/${btn.dataset.game}/join`, { role: btn.dataset.role });
+      location.href = `/games/${btn.dataset.game}`;
+    } catch (e) {
+      btn.disabled = false;
+      alert(e.message);
+    }
+  });
+}
