@@ -831,3 +831,31 @@ def check_invariants_part(state: State) -> list[str]:
         if loc[b] >= N_AREAS and loc[b] not in (POOL, DEAD):  # eliminated after defecting
             p.append(f"defector {BLOCK_KEY[b]} at special location {loc[b]}")
     return p
+
+
+def label_part(state: State, role: str, verb: str, arg: Any) -> str:
+    """Button text for a battle action (the core may delegate its label() here)."""
+    def nm(k: Any) -> str:
+        b = _block_id(k)
+        return BLOCK_NAME[b] if b >= 0 else str(k)
+    if verb == "fire":
+        return f"{nm(arg)}: fire"
+    if verb == "pass":
+        return f"{nm(arg)}: pass"
+    if verb == "retreat":
+        return f"{nm(arg[0])}: retreat to {arg[1]}"
+    if verb == "charge":
+        return f"{nm(arg[0])}: charge {nm(arg[1])}"
+    if verb == "treachery":
+        return f"{nm(arg[0])}: treachery roll on {nm(arg[1])}"
+    if verb == "hit":
+        return f"{nm(arg)} takes the hits"
+    if verb == "treason":
+        return f"Treason roll on {nm(arg)}"
+    if verb == "keep_treason":
+        return "No Treason roll in this battle"
+    if verb == "regroup":
+        return f"{nm(arg[0])}: regroup to {arg[1]}"
+    if verb == "end_regroup":
+        return "End the regroup"
+    return verb if arg is None else f"{verb} {arg}"
