@@ -7,7 +7,20 @@ from roses.games.richard3 import battle as BT
 from roses.games.richard3.data import AREA_ID, BLOCK_ID, BLOCK_KEY, N_BLOCKS
 from tests.richard3 import helpers as H
 from tests.richard3.test_battle_kit import (
-    L, Y, args, at, base, begin, do, enter, group, log_text, pass_until, steps, turn, verbs,
+    L,
+    Y,
+    args,
+    at,
+    base,
+    begin,
+    do,
+    enter,
+    group,
+    log_text,
+    pass_until,
+    steps,
+    turn,
+    verbs,
 )
 
 
