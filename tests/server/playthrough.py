@@ -19,6 +19,10 @@ from roses.server.db import Database
 from .conftest import user
 
 
+class RulesCrash(AssertionError):
+    """The rules module raised an unexpected error on an action its own view listed."""
+
+
 def _state(database: Database, gid: int) -> dict[str, Any]:
     with database.read() as conn:
         text = conn.execute(sa.select(db.games.c.state).where(db.games.c.id == gid)).scalar_one()
@@ -64,7 +68,9 @@ def play_and_scan(client: TestClient, database: Database, game: str, scenario: s
             for payload in received[r]:
                 for token in secrets:
                     if token in payload:
-                        leaks.append(f"{r} received {token!r} at version {version}")
+                        at = payload.index(token)
+                        leaks.append(f"{r} received {token!r} at version {version}: "
+                                     f"...{payload[max(0, at - 120):at + 40]}...")
             received[r].clear()
 
     def get(r: str, path: str, **params: Any) -> Any:
@@ -82,8 +88,10 @@ def play_and_scan(client: TestClient, database: Database, game: str, scenario: s
                 break
             version = info["version"]
             for r in everyone:
-                get(r, f"/api/games/{gid}/view", **({} if r == OBSERVER else {"role": r}))
-                get(r, "/api/games", status="active")
+                seen = get(r, f"/api/games/{gid}/view", **({} if r == OBSERVER else {"role": r})).json()
+                assert seen["role"] == r and seen["version"] == version
+                if steps % 10 == 0:
+                    get(r, "/api/games", status="active")
             active = info["active"]
             role = picker.choice(active)
             view = get(role, f"/api/games/{gid}/view", role=role).json()
@@ -108,16 +116,20 @@ def play_and_scan(client: TestClient, database: Database, game: str, scenario: s
                     for path in ("export", "replay", "replay/0"):
                         res = get(other, f"/api/games/{gid}/{path}")
                         assert res.status_code == 409
+            scan(version)  # what was received so far reflects this version
             real = [c for c in choices if c[0] != "undo"] or choices
             verb, arg = picker.choice(real)
             res = client.post(f"/api/games/{gid}/action", headers=heads[role],
                               json={"role": role, "verb": verb, "arg": arg, "version": version})
             received[role].append(res.text)
+            if res.status_code == 422 and res.json().get("code") == "malformed_action":
+                raise RulesCrash(f"{game}: {verb} {arg!r} by {role} at version {version} made the rules fail")
             assert res.status_code == 200, f"{verb} {arg!r} by {role} refused: {res.text}"
             for r, ws in sockets.items():
                 while True:
                     msg = ws.receive_json()
                     received[r].append(json.dumps(msg))
+                    assert msg.get("type") != "state" or msg["role"] == r, f"{r}'s socket got {msg['role']}'s view"
                     if msg.get("type") == "state" and msg["version"] >= version + 1:
                         break
             steps += 1
