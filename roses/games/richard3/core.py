@@ -254,8 +254,8 @@ class Richard3Rules(Rules):
         if side < 0 or role not in self.active(state):
             raise NotYourTurn(f"It is not {role}'s turn.")
         try:
-            ok = (verb, arg) in _legal(state, side)
-        except TypeError:  # unhashable or odd argument types
+            ok = _is_legal(state, side, verb, arg)
+        except (TypeError, KeyError):  # unhashable or odd argument types
             ok = False
         if not ok:
             raise IllegalAction(f"{role} cannot {verb} {'' if arg is None else arg} now.".replace("  ", " "))
@@ -771,13 +771,48 @@ def _legal_action_phase(state: State, s: int) -> list[Action]:
     if ev != "Piracy" and ap > 0:
         acts.extend(("move", AREA_NAMES[a]) for a in _move_areas(state, s, occ))
     if ev in ("", "Surprise", "Piracy"):
+        by_area: dict[int, bool] = {}
+        loc = state["loc"]
         for b in _movable(state, s):
-            if _sea_dests(state, s, b, occ):
+            if b in NO_SEA:
+                continue
+            a = loc[b]
+            ok = by_area.get(a)
+            if ok is None:
+                ok = by_area[a] = bool(_sea_dests(state, s, b, occ))
+            if ok:
                 acts.append(("sea", BLOCK_KEY[b]))
     if ev == "" and ap > 0:
         acts.extend(("recruit", BLOCK_KEY[b]) for b in _recruitable(state, s, occ))
     acts.append(("end", None))
     return acts
+
+
+def _is_legal(state: State, s: int, verb: str, arg: Any) -> bool:
+    """Same answer as ``(verb, arg) in _legal(state, s)``, cheaper in the Action Phase's main step."""
+    if state["phase"] != "action" or state["step"] != "main":
+        return (verb, arg) in _legal(state, s)
+    ev = state["event"]
+    if verb == "end":
+        return arg is None
+    if not isinstance(arg, str):
+        return False
+    occ = C.occupancy(state)
+    if verb == "move":
+        a = AREA_ID.get(arg, -1)
+        if a < 0 or ev == "Piracy" or state["ap"] <= 0 or not _may_leave(state, s, a, occ):
+            return False
+        loc, moved, down = state["loc"], state["moved"], state["down"]
+        return any(loc[b] == a and not moved[b] and not down[b] and _owner(state, b) == s
+                   and _first_steps(state, s, b, occ) for b in range(N_BLOCKS))
+    b = BLOCK_ID.get(arg, -1)
+    if b < 0:
+        return False
+    if verb == "sea":
+        return ev in ("", "Surprise", "Piracy") and b in _movable(state, s) and bool(_sea_dests(state, s, b, occ))
+    if verb == "recruit":
+        return ev == "" and state["ap"] > 0 and b in _recruitable(state, s, occ)
+    return False
 
 
 # ======================================================================= applying actions

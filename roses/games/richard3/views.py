@@ -267,6 +267,9 @@ def secrets(rules: Rules, state: State, role: str) -> set[str]:
         if s != side:
             out.update(CARD_TAG[c] for c in state["hands"][s])
     out.update(CARD_TAG[c] for c in state["deck"])
+    core = _core()
+    if state["battle"] is not None and core.BATTLE is not None and hasattr(core.BATTLE, "secrets_part"):
+        out |= {t for t in core.BATTLE.secrets_part(state, role) if t not in text}
     return out
 
 
@@ -354,6 +357,9 @@ def check_invariants(state: State) -> list[str]:
                           if not (B_TYPE[b] == 5 and _home(b) == a) and B_TYPE[b] != 0]
                 if len(extras) > EXILE_LIMIT[a] and state["campaign"] > _first_campaign(state):
                     p.append(f"{AREA_NAMES[a]} over its exile limit after the reset")
+    core = _core()
+    if state["battle"] is not None and core.BATTLE is not None and hasattr(core.BATTLE, "check_invariants_part"):
+        p.extend(core.BATTLE.check_invariants_part(state))
     if state["battle"] is None and state["phase"] == "battle" and state["result"] is None \
             and not state["battles"]:
         p.append("Battle Phase waiting with no battle to choose")
@@ -405,6 +411,9 @@ def describe(view: View) -> str:
 
 
 def label(state: State, role: str, verb: str, arg: Any) -> str:
+    core = _core()
+    if state.get("battle") is not None and core.BATTLE is not None and hasattr(core.BATTLE, "label_part"):
+        return str(core.BATTLE.label_part(state, role, verb, arg))
     if arg is None:
         return {"keep": "Keep the hand", "redeal": "Ask for a redeal", "stop": "Stop here",
                 "end_group": "End this group", "end": "End the Action Phase", "execute": "Execute him",
