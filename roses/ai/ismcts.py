@@ -30,7 +30,6 @@ from typing import Any
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, view_actions
 from roses.ai.sim import acting, action_key, roles_of, state_values
 from roses.engine.contract import Action, Rules, State, View
-from roses.engine.errors import RosesError
 
 DEFAULT_ITERATIONS = 400
 
@@ -96,8 +95,8 @@ class ISMCTSBot(BaseBot):
                 label_state = rules.copy_state(world)
             try:
                 self._iterate(rules, world, role, root, allowed, roles, rng)
-            except RosesError:
-                errors += 1  # an inconsistent determinisation; skip this iteration
+            except Exception:  # noqa: BLE001 - a rules error in one simulation must not lose the move
+                errors += 1  # counted in the stats; the iteration is dropped
         elapsed = time.perf_counter() - start
         ranked = sorted(root.children.values(), key=lambda n: (-n.visits, -n.mean()))
         if not ranked:

@@ -140,7 +140,7 @@ def test_ismcts_budget_by_iterations_is_exact_and_by_time_is_respected() -> None
     view = RULES.view(state, "North")
     det = Determinizer.bind(RULES, state, "North")
     d = ISMCTSBot(seed=1, iterations=77).decide(RULES, view, "North", det)
-    assert d.stats["iterations"] == 77
+    assert d.stats["iterations"] == 77 and d.stats["errors"] == 0
     d = ISMCTSBot(seed=1, seconds=0.05).decide(RULES, view, "North", det)
     assert d.stats["seconds"] < 0.5 and d.stats["iterations"] > 1
 

@@ -67,6 +67,7 @@ from roses.games.richard3.data import (
     SEA_ZONES,
     SUPPLY_LIMIT,
     WALES,
+    WARWICK,
     WELSH,
 )
 
@@ -109,6 +110,10 @@ def hidden_blocks(state: State, side: int) -> list[int]:
     """Enemy blocks whose identity ``side`` may not know now (see module docs), by id."""
     loc, down = state["loc"], state["down"]
     revealed = _revealed(state)
+    # A defected heir awaiting execution or mercy (9.1) is named to both sides, and so is an
+    # heir entering as King or from the minors (6.81, 6.82).
+    revealed.update(e[2] for e in state.get("todo") or ()
+                    if isinstance(e, list) and len(e) > 2 and e[0] in ("execute", "enter") and e[2] >= 0)
     out = []
     for b in range(N_BLOCKS):
         if B_SIDE[b] == REBEL or _owner(state, b) == side or b in revealed or down[b]:
@@ -232,8 +237,8 @@ def determinize(state: State, role: str, seed: int) -> State:
     return out
 
 
-#: ``todo`` entries (core) whose third item is a block id.
-_TODO_BLOCK_KINDS = ("execute", "home")
+#: ``todo`` entries (core) whose third item is a block id the other side may not know.
+_TODO_BLOCK_KINDS = ("home",)
 
 
 def _remap(out: State, pi: dict[int, int]) -> None:
@@ -349,23 +354,46 @@ def evaluate(state: State, role: str) -> float:
 
 
 # ---------------------------------------------------------------------- action catalogue
-#: Every verb the rules use, in a fixed order; new verbs are appended (ids stay stable).
-VERBS: tuple[str, ...] = (
-    # core.py: mulligan, cards, action phase, battle choice, supply, political turn
-    "keep", "redeal", "play", "move", "block", "to", "stop", "end_group", "sea", "sea_to",
-    "recruit", "place", "muster", "plague", "main", "end", "battle", "enter", "execute", "spare",
-    "reduce", "home", "disband",
-)
-#: Every argument any verb may take: none, small ints (ids, card ids), area names, block keys,
-#: sea zones. Fixed order.
+#: Every argument a plain verb may take: none, small ints (card ids; ids), area names, block
+#: keys, sea zones. Fixed order.
 ARGS: tuple[Any, ...] = (None, *range(65), *AREA_NAMES, *BLOCK_KEY, *SEA_ZONES)
+_HEIR_KEYS = tuple(BLOCK_KEY[h] for s in (0, 1) for h in HEIRS[s])
+_ROLLER_KEYS = (*_HEIR_KEYS, *(BLOCK_KEY[b] for b in WARWICK))
+#: Every verb the rules use, with the kind of its argument, in a fixed order. New verbs are
+#: appended only, so the ids of existing actions never change.
+VERBS: tuple[tuple[str, str], ...] = (
+    # core.py: mulligan, cards, action phase, battle choice, supply, political turn
+    ("keep", "plain"), ("redeal", "plain"), ("play", "plain"), ("move", "plain"),
+    ("block", "plain"), ("to", "plain"), ("stop", "plain"), ("end_group", "plain"),
+    ("sea", "plain"), ("sea_to", "plain"), ("recruit", "plain"), ("place", "plain"),
+    ("muster", "plain"), ("plague", "plain"), ("main", "plain"), ("end", "plain"),
+    ("battle", "plain"), ("enter", "plain"), ("execute", "plain"), ("spare", "plain"),
+    ("reduce", "plain"), ("home", "plain"), ("disband", "plain"),
+    # battle.py
+    ("fire", "plain"), ("pass", "plain"), ("hit", "plain"), ("treason", "plain"),
+    ("keep_treason", "plain"), ("end_regroup", "plain"),
+    ("retreat", "block-area"), ("regroup", "block-area"),
+    ("charge", "heir-block"), ("treachery", "roller-block"),
+)
+
+
+def _args(kind: str) -> list[Any]:
+    if kind == "plain":
+        return list(ARGS)
+    if kind == "block-area":
+        return [[k, a] for k in BLOCK_KEY for a in AREA_NAMES]
+    if kind == "heir-block":
+        return [[h, k] for h in _HEIR_KEYS for k in BLOCK_KEY]
+    if kind == "roller-block":
+        return [[r, k] for r in _ROLLER_KEYS for k in BLOCK_KEY]
+    raise ValueError(kind)
 
 
 def action_space(scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
-    """Every ``(verb, arg)`` a Richard III game can offer, in a fixed order (stable ids):
-    each verb of :data:`VERBS` with each argument of :data:`ARGS` (a superset: most pairs never
-    occur). The same for every scenario."""
-    return [(verb, arg) for verb in VERBS for arg in ARGS]
+    """Every ``(verb, arg)`` a Richard III game can offer, in a fixed order (stable ids): each
+    verb of :data:`VERBS` with every argument of its kind (a superset: most pairs never occur).
+    The same for every scenario."""
+    return [(verb, arg) for verb, kind in VERBS for arg in _args(kind)]
 
 
 __all__ = ["action_space", "determinize", "evaluate", "evaluation_terms", "hidden_blocks"]
