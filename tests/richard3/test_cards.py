@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from roses.engine.errors import IllegalAction
-from tests.richard3.helpers import L, RULES, Y, act, args, card, keep_hands, new, play, set_hands
+from tests.richard3.helpers import RULES, L, Y, act, args, card, keep_hands, new, play, set_hands
 
 
 @pytest.mark.parametrize(("york", "lanc", "p1"), [

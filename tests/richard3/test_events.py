@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 from roses.games.richard3.data import DEAD
-from tests.richard3.helpers import A, B, L, RULES, Y, act, args, blocks_at, keep_hands, new, play, put
+from tests.richard3.helpers import (
+    RULES,
+    A,
+    B,
+    L,
+    Y,
+    act,
+    args,
+    blocks_at,
+    keep_hands,
+    new,
+    play,
+    put,
+)
 
 
 def test_situation22_force_march_three_areas() -> None:

@@ -7,7 +7,21 @@ import pytest
 from roses.engine.errors import IllegalAction
 from roses.games.richard3.data import POOL
 from tests.richard3.helpers import (
-    A, B, L, RULES, Y, act, args, bid, blocks_at, keep_hands, move, new, play, put, to_battle_or_supply,
+    RULES,
+    A,
+    B,
+    L,
+    Y,
+    act,
+    args,
+    bid,
+    blocks_at,
+    keep_hands,
+    move,
+    new,
+    play,
+    put,
+    to_battle_or_supply,
 )
 
 FIVE = ("Norfolk/Y", "Suffolk/Y", "Arundel/Y", "Essex/Y", "Hastings/Y")

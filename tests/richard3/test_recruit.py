@@ -6,7 +6,7 @@ import pytest
 
 from roses.engine.errors import IllegalAction
 from roses.games.richard3.data import POOL
-from tests.richard3.helpers import B, L, RULES, Y, act, args, keep_hands, new, play, put
+from tests.richard3.helpers import RULES, B, L, Y, act, args, keep_hands, new, play, put
 
 
 def _york_p1_ap4() -> dict:

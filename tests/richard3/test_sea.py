@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from tests.richard3.helpers import A, B, L, RULES, Y, act, args, blocks_at, keep_hands, new, play, put
+from tests.richard3.helpers import (
+    RULES,
+    A,
+    B,
+    L,
+    Y,
+    act,
+    args,
+    blocks_at,
+    keep_hands,
+    new,
+    play,
+    put,
+)
 
 
 def _york(card: str = "AP2") -> dict:

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import AREA_ID, DEAD, MINOR, OFF, POOL
-from tests.richard3.helpers import A, B, L, RULES, Y, act, args, keep_hands, new, play, put, to_battle_or_supply
+from tests.richard3.helpers import (
+    RULES,
+    A,
+    B,
+    L,
+    Y,
+    act,
+    args,
+    keep_hands,
+    new,
+    play,
+    put,
+    to_battle_or_supply,
+)
 
 
 def _to_supply(s: dict) -> None:

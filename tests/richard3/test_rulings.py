@@ -1,0 +1,146 @@
+"""One test per ruling of roses/games/richard3/RULINGS.md (A1-A11, E-rulings)."""
+
+from __future__ import annotations
+
+from roses.games.richard3 import common as C
+from roses.games.richard3 import core
+from roses.games.richard3.data import AREA_ID, CROWN_AREAS, PRISON, border_between
+from tests.richard3.helpers import RULES, A, B, L, Y, act, args, keep_hands, move, new, play, put
+
+
+def test_a1_main_attack_chosen_by_attacker() -> None:
+    """A1 (6.3): the attacker picks the Main Attack border when he ends his Action Phase."""
+    s = keep_hands(new())
+    for k in ("Buckingham/L", "Shrewsbury/L"):
+        put(s, k, "Chester")
+    for k in ("Norfolk/Y", "Suffolk/Y"):
+        put(s, k, "Derby")
+    put(s, "Hastings/Y", "Warwick")
+    play(s, "AP4", "AP2")
+    move(s, Y, "Derby", [("Norfolk/Y", ["Chester"]), ("Suffolk/Y", ["Chester"])])
+    move(s, Y, "Warwick", [("Hastings/Y", ["Chester"])])
+    act(s, Y, "end")
+    assert s["step"] == "declare" and RULES.active(s) == [Y]
+    act(s, Y, "main", "Warwick")
+    assert s["main"][A("Chester")] == border_between(A("Chester"), A("Warwick"))
+    assert s["reserve"][B("Norfolk/Y")] == 1 and s["reserve"][B("Suffolk/Y")] == 1
+    assert s["reserve"][B("Hastings/Y")] == 0
+    assert RULES.active(s) == [L]
+
+
+def test_a2_pretender_replaced_at_once_king_not() -> None:
+    """A2 (3.21, 6.81): a dead Pretender is replaced at once, a dead King only at the Supply Phase."""
+    s = new()
+    assert C.pretender_block(s) == B("Duke of York/Y")
+    C.eliminate(s, B("Duke of York/Y"))
+    assert C.pretender_block(s) == B("March/Y")
+    C.eliminate(s, B("Henry VI/L"))
+    assert C.king_block(s) == -1
+
+
+def test_a3_kingmaker_one_campaign_prince_edward_pretender() -> None:
+    """A3 (p.9): Kingmaker is campaign 2 only; Henry VI is a prisoner; Prince Edward is Pretender;
+    the prisoner counts for Lancaster at Usurpation."""
+    s = new("kingmaker")
+    assert s["campaign"] == 2 and s["last_campaign"] == 2
+    assert s["loc"][B("Henry VI/L")] == PRISON and s["prisoner"] == B("Henry VI/L")
+    assert C.pretender_block(s) == B("Prince Edward/L")
+    assert C.king_block(s) == B("March/Y")
+    counts = core._usurpation_counts(s)
+    assert counts[1] == 1  # only the prisoner: everything else Lancastrian is in exile or the pool
+    occ = C.occupancy(s)
+    assert occ[0][AREA_ID["Middlesex"]] == 1 and occ[1][AREA_ID["Middlesex"]] == 0
+
+
+def test_a3_kingmaker_rescue() -> None:
+    """A3: a Lancastrian block occupying London frees Henry VI, who becomes the Pretender."""
+    s = keep_hands(new("kingmaker"))
+    put(s, "March/Y", "Kent")
+    put(s, "Pembroke/L", "Essex")
+    play(s, "AP2", "AP4")
+    assert s["p1"] == 1
+    move(s, L, "Essex", [("Pembroke/L", ["Middlesex"])])
+    assert s["loc"][B("Henry VI/L")] == AREA_ID["Middlesex"] and s["prisoner"] == -1
+    assert C.pretender_block(s) == B("Henry VI/L")
+
+
+def test_a4_piracy_non_attacking_moves_still_pair() -> None:
+    """A4: under Piracy a non-attacking major-port sea move still pairs."""
+    s = keep_hands(new())
+    play(s, "Piracy", "AP2")
+    act(s, Y, "sea", "Warwick/Y")
+    act(s, Y, "sea_to", "East Anglia")
+    assert s["ap"] == 1
+    act(s, Y, "sea", "Salisbury/Y")
+    act(s, Y, "sea_to", "East Anglia")
+    assert s["ap"] == 1
+
+
+def test_a5_surprise_red_still_stops() -> None:
+    """A5: with Surprise three blocks may cross a red border, and each must stop."""
+    s = keep_hands(new())
+    for k in ("Norfolk/Y", "Suffolk/Y", "Arundel/Y", "Essex/Y"):
+        put(s, k, "Cumbria")
+    play(s, "Surprise", "AP2")
+    act(s, Y, "move", "Cumbria")
+    for k in ("Norfolk/Y", "Suffolk/Y", "Arundel/Y"):
+        act(s, Y, "block", k)
+        act(s, Y, "to", "Lancaster")
+        assert s["step"] == "group"
+    act(s, Y, "block", "Essex/Y")
+    assert "Lancaster" not in args(s, Y, "to")
+
+
+def test_a6_bombard_may_sea_move() -> None:
+    """A6 (5.3, 3.24): the Bombard is not a city levy and may sea move."""
+    s = keep_hands(new())
+    put(s, "Bombard/Y", "Calais")
+    play(s, "AP4", "AP2")
+    assert "Bombard/Y" in args(s, Y, "sea")
+
+
+def test_a8_heirs_never_disbanded_to_pool() -> None:
+    """A8: exile extras sent to the pool at the reset are never heirs."""
+    s = new()
+    for k in ("Henry VI/L", "Exeter/L", "Somerset/L", "Oxford/L"):
+        put(s, k, "Scotland")
+    s["phase"] = "political"
+    s["todo"] = [["disband", 1, A("Scotland"), 3]]
+    assert [a for _, a in core._decision_options(s)] == ["Oxford/L"]
+
+
+def test_a9_all_extras_disbanded_at_reset() -> None:
+    """A9 (7.2): every extra exile goes to the pool at the reset, owner's choice."""
+    s = new()
+    for k in ("Norfolk/Y", "Suffolk/Y"):
+        put(s, k, "Ireland")
+    s["phase"] = "political"
+    s["stage"] = 3
+    s["todo"] = []
+    core._political_stage(s)
+    assert s["todo"] == [["disband", 0, A("Ireland"), 2]]
+
+
+def test_a11_defence_bonus_split() -> None:
+    """A11 (2.2, 2.3): Exeter keeps his shield +1 in Cornwall, Henry VI takes the crown +1;
+    a royal Exeter alone gets +2."""
+    s = new()
+    present = [B("Henry VI/L"), B("Exeter/L")]
+    assert C.defence_bonus(s, B("Exeter/L"), A("Cornwall"), present) == 1
+    assert C.defence_bonus(s, B("Henry VI/L"), A("Cornwall"), present) == 1
+    assert C.defence_bonus(s, B("Exeter/L"), A("Cornwall"), [B("Exeter/L")]) == 2
+    assert C.defence_bonus(s, B("Devon/L"), A("Cornwall"), present) == 1
+    assert C.defence_bonus(s, B("March/Y"), A("Cornwall"), [B("March/Y")]) == 0  # no crown for the Pretender
+
+
+def test_e2_royal_minor_without_crown_goes_to_exile() -> None:
+    """E2 (6.82): a royal minor with no friendly or vacant crown area enters in an own exile area."""
+    s = new()
+    york = [b for b in range(63) if C.owner(s, b) == 0 and s["loc"][b] == 40][:len(CROWN_AREAS)]
+    for b, a in zip(york, CROWN_AREAS, strict=False):
+        s["loc"][b] = a
+        s["steps"][b] = 1
+    s["loc"][B("Henry VI/L")] = AREA_ID["Lincoln"]
+    assert all(C.occupancy(s)[0][a] for a in CROWN_AREAS[:len(york)])
+    assert len(york) == len(CROWN_AREAS)
+    assert core._entry_areas(s, 1, B("Prince Edward/L")) == [AREA_ID["Scotland"], AREA_ID["France"]]
