@@ -1,0 +1,460 @@
+"""``roses bench server``: a load benchmark of the game server with bot-driven players.
+
+It starts ``roses serve`` as a subprocess on a free loopback port (a temporary SQLite database
+unless ``--db``), creates users with API tokens directly in the database (set-up, not measured),
+creates ``--games`` two-player games over HTTP and drives them concurrently: every player holds a
+WebSocket on its game and a shared HTTP client; when the view it receives lets it act, it waits
+a random think time and plays a random legal action (``POST /api/games/{id}/action`` with the
+version it saw). The latency of each accepted action (request to response) is recorded.
+
+Every loop is bounded: a game stops at its end, after ``--moves`` actions, or at ``--seconds``.
+Afterwards the action log in the database is compared with what the players saw accepted:
+``lost`` counts accepted actions missing from (or different in) the log, ``duplicated`` counts
+log entries of those games that no player saw accepted, or that two acceptances claim.
+
+The same pieces (:class:`ServerProcess`, :func:`make_players`, :class:`Player`) serve the
+crash test (tests/server/test_crash.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from roses.server import auth, db
+from roses.server.db import Database
+
+DEFAULT_GAME = "richard3"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pick_game(name: str | None) -> str:
+    """``name``, else Richard III if it is installed and sets up, else the first game."""
+    from roses.engine import available_games, get_rules
+
+    games = available_games()
+    if name:
+        get_rules(name)
+        return name
+    if DEFAULT_GAME in games:
+        try:
+            rules = get_rules(DEFAULT_GAME)
+            rules.setup(1, rules.scenarios[0], {})
+            return DEFAULT_GAME
+        except Exception:  # noqa: BLE001 - not playable: fall back
+            pass
+    if not games:
+        raise SystemExit("no game is installed")
+    return games[0]
+
+
+class ServerProcess:
+    """``roses serve`` in a subprocess on a loopback port (start, wait until healthy, stop/kill)."""
+
+    def __init__(self, db_url: str, port: int | None = None, *, log_path: Path | None = None,
+                 env: dict[str, str] | None = None, log_level: str = "warning") -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.log_path = log_path
+        self.env = dict(env or {})
+        self.log_level = log_level
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._log: Any = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> None:
+        import httpx
+
+        env = {**os.environ, **self.env}
+        env.pop("ROSES_DATABASE_URL", None)
+        cmd = [sys.executable, "-m", "roses.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--db", self.db_url, "--log-level", self.log_level]
+        self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, env=env, stdout=self._log, stderr=self._log,
+                                     start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with status {self.proc.returncode}"
+                                   + (f" (log: {self.log_path})" if self.log_path else ""))
+            try:
+                if httpx.get(self.base + "/api/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not answer within {timeout:.0f} s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs (for the crash test)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self._close_log()
+
+    def stop(self, timeout: float = 15.0) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self._close_log()
+
+    def _close_log(self) -> None:
+        if self._log not in (None, subprocess.DEVNULL):
+            with contextlib.suppress(Exception):
+                self._log.close()
+        self._log = None
+
+    def __enter__(self) -> ServerProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def make_players(database: Database, count: int, prefix: str | None = None) -> list[tuple[str, str]]:
+    """``count`` users with API tokens, made directly in the database: [(name, token)]."""
+    prefix = prefix or f"b{secrets.token_hex(3)}"
+    out = []
+    now = time.time()
+    with database.write() as conn:
+        for i in range(count):
+            name = f"{prefix}_{i}"
+            uid = conn.execute(db.users.insert().values(
+                name=name, name_key=name.lower(), password_hash="!", email=None, is_admin=False,
+                notify=False, created_at=now).returning(db.users.c.id)).scalar_one()
+            _, token = auth.create_token(conn, auth.User(int(uid), name), "bench")
+            out.append((name, token))
+    return out
+
+
+def choices(view: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Legal (verb, arg) pairs listed in a view, without undo."""
+    out = []
+    for verb, args in (view.get("actions") or {}).items():
+        if verb == "undo":
+            continue
+        if args is True or args is None:
+            out.append((verb, None))
+        elif isinstance(args, list):
+            out.extend((verb, a) for a in args)
+    return out
+
+
+@dataclass
+class Accepted:
+    game_id: int
+    seq: int
+    role: str
+    verb: str
+    arg: Any
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    accepted: list[Accepted] = field(default_factory=list)
+    conflicts: int = 0
+    refused: int = 0
+    errors: list[str] = field(default_factory=list)
+    ws_states: int = 0
+
+
+class Player:
+    """One seat of one game, played by a random bot over HTTP (actions) and WebSocket (views)."""
+
+    def __init__(self, base: str, token: str, game_id: int, role: str, stats: Stats, *,
+                 rng: random.Random, think: float = 0.0, moves: int = 100,
+                 deadline: float = float("inf"), use_ws: bool = True) -> None:
+        self.base = base
+        self.ws_base = "ws" + base[len("http"):]
+        self.headers = {"Authorization": f"Bearer {token}"}
+        self.game_id = game_id
+        self.role = role
+        self.stats = stats
+        self.rng = rng
+        self.think = think
+        self.moves = moves
+        self.deadline = deadline
+        self.use_ws = use_ws
+        #: Version of the last action this player saw accepted (0: none).
+        self.last_accepted = 0
+        #: The request in flight (seq it would get, verb, arg), for the crash test.
+        self.pending: Accepted | None = None
+        self.made = 0
+        self.done = False
+        self._latest: dict[str, Any] | None = None
+        self._changed = asyncio.Event()
+
+    def _offer(self, state: dict[str, Any]) -> None:
+        if state.get("game_id") not in (None, self.game_id):
+            return
+        if self._latest is None or state.get("version", -1) >= self._latest.get("version", -1):
+            self._latest = state
+            self._changed.set()
+
+    async def _read_ws(self) -> None:
+        import websockets
+
+        url = f"{self.ws_base}/api/games/{self.game_id}/ws?role={self.role}"
+        async with websockets.connect(url, additional_headers=self.headers, max_size=2**24,
+                                      open_timeout=30) as ws:
+            async for raw in ws:
+                msg = json.loads(raw)
+                if msg.get("type") == "state":
+                    self.stats.ws_states += 1
+                    self._offer(msg)
+
+    async def _poll(self, client: Any) -> None:
+        res = await client.get(f"{self.base}/api/games/{self.game_id}/view", params={"role": self.role},
+                               headers=self.headers)
+        if res.status_code == 200:
+            self._offer(res.json())
+
+    async def play(self, client: Any) -> None:
+        reader = asyncio.create_task(self._read_ws()) if self.use_ws else None
+        try:
+            if not self.use_ws:
+                await self._poll(client)
+            while self.made < self.moves and time.monotonic() < self.deadline:
+                if reader is not None and reader.done():
+                    exc = reader.exception()
+                    self.stats.errors.append(f"websocket of game {self.game_id}: {exc!r}")
+                    reader = None
+                    self.use_ws = False
+                state = self._latest
+                if state is not None and state.get("status") != "active" and state.get("view") is not None:
+                    break
+                options = choices((state or {}).get("view") or {}) if state else []
+                if state is None or self.role not in state.get("active", []) or not options:
+                    self._changed.clear()
+                    wait = 0.5 if self.use_ws else 0.05
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), timeout=wait)
+                    if not self.use_ws or (self._latest is state and time.monotonic() < self.deadline):
+                        # No push within the wait (or no socket): ask.
+                        await self._poll(client)
+                    continue
+                if self.think:
+                    await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+                if self._latest is not state:
+                    continue  # something changed while thinking: look again
+                verb, arg = self.rng.choice(options)
+                version = int(state["version"])
+                self.pending = Accepted(self.game_id, version + 1, self.role, verb, arg)
+                t0 = time.perf_counter()
+                res = await client.post(f"{self.base}/api/games/{self.game_id}/action", headers=self.headers,
+                                        json={"role": self.role, "verb": verb, "arg": arg, "version": version})
+                took = time.perf_counter() - t0
+                self.pending = None
+                if res.status_code == 200:
+                    self.stats.latencies.append(took)
+                    self.stats.accepted.append(Accepted(self.game_id, version + 1, self.role, verb, arg))
+                    self.last_accepted = version + 1
+                    self.made += 1
+                    self._offer(res.json())
+                elif res.status_code == 409:
+                    self.stats.conflicts += 1
+                    await self._poll(client)
+                else:
+                    self.stats.refused += 1
+                    self.stats.errors.append(f"game {self.game_id} {self.role} {verb} {arg!r}: "
+                                             f"{res.status_code} {res.text[:200]}")
+                    await self._poll(client)
+        finally:
+            self.done = True
+            if reader is not None:
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await reader
+
+
+async def create_games(client: Any, base: str, game: str, scenario: str | None,
+                       tokens: Sequence[tuple[str, str]], count: int,
+                       concurrency: int = 8) -> list[tuple[int, dict[str, str]]]:
+    """``count`` started two-player games: [(game id, {role: token})]."""
+    from roses.engine import get_rules
+
+    rules = get_rules(game)
+    scenario = scenario or rules.scenarios[0]
+    roles = rules.roles(scenario)
+    per = len(roles)
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(i: int) -> tuple[int, dict[str, str]]:
+        seat = {r: tokens[i * per + k][1] for k, r in enumerate(roles)}
+        async with sem:
+            res = await client.post(f"{base}/api/games", headers={"Authorization": f"Bearer {seat[roles[0]]}"},
+                                    json={"game": game, "scenario": scenario, "role": roles[0],
+                                          "title": f"bench {i}"})
+            res.raise_for_status()
+            gid = int(res.json()["id"])
+            for r in roles[1:]:
+                j = await client.post(f"{base}/api/games/{gid}/join", json={"role": r},
+                                      headers={"Authorization": f"Bearer {seat[r]}"})
+                j.raise_for_status()
+        return gid, seat
+
+    return list(await asyncio.gather(*(one(i) for i in range(count))))
+
+
+def check_log(database: Database, accepted: Sequence[Accepted], game_ids: Sequence[int]) -> tuple[int, int]:
+    """(lost, duplicated): the players' accepted actions against the stored action log."""
+    by_key: dict[tuple[int, int], list[Accepted]] = {}
+    for a in accepted:
+        by_key.setdefault((a.game_id, a.seq), []).append(a)
+    with database.read() as conn:
+        rows = conn.execute(sa.select(db.actions.c.game_id, db.actions.c.seq, db.actions.c.role,
+                                      db.actions.c.verb, db.actions.c.arg)
+                            .where(db.actions.c.game_id.in_(list(game_ids)))).all()
+    log = {(int(r.game_id), int(r.seq)): r for r in rows}
+    lost = 0
+    duplicated = 0
+    for key, items in by_key.items():
+        duplicated += len(items) - 1
+        a = items[0]
+        r = log.get(key)
+        if r is None or r.role != a.role or r.verb != a.verb or json.loads(r.arg) != a.arg:
+            lost += 1
+    for key, r in log.items():
+        if key not in by_key and not str(r.verb).startswith("."):
+            duplicated += 1
+    return lost, duplicated
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, round(q / 100 * (len(s) - 1))))
+    return s[k]
+
+
+async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int, think: float,
+                moves: int, seconds: float, use_ws: bool = True) -> tuple[Stats, list[Player], float]:
+    import httpx
+
+    stats = Stats()
+    master = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    players = [Player(base, token, gid, role, stats, rng=random.Random(master.random()), think=think,
+                      moves=moves, deadline=deadline, use_ws=use_ws)
+               for gid, seat in games for role, token in seat.items()]
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        t0 = time.perf_counter()
+        await asyncio.gather(*(p.play(client) for p in players))
+        took = time.perf_counter() - t0
+    return stats, players, took
+
+
+def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
+        scenario: str | None = None, moves: int = 60, think: float = 1.0, seconds: float = 300.0,
+        seed: int = 1, log_path: Path | None = None, use_ws: bool = True) -> dict[str, Any]:
+    """Run the benchmark; returns the figures (see module doc)."""
+    game = pick_game(game)
+    tmp = tempfile.TemporaryDirectory(prefix="roses-bench-")
+    try:
+        url = db_url or f"sqlite:///{tmp.name}/bench.db"
+        database = Database(url)
+        database.migrate()
+        from roses.engine import get_rules
+
+        rules = get_rules(game)
+        per = len(rules.roles(scenario or rules.scenarios[0]))
+        tokens = make_players(database, games * per)
+        server = ServerProcess(url, log_path=log_path or Path(tmp.name) / "server.log")
+        server.start()
+        try:
+            async def main() -> tuple[list[tuple[int, dict[str, str]]], Stats, float]:
+                import httpx
+
+                async with httpx.AsyncClient(timeout=60) as client:
+                    made = await create_games(client, server.base, game, scenario, tokens, games)
+                stats, _players, took = await drive(server.base, made, seed=seed, think=think, moves=moves,
+                                                    seconds=seconds, use_ws=use_ws)
+                return made, stats, took
+
+            made, stats, took = asyncio.run(main())
+        finally:
+            server.stop()
+        lost, duplicated = check_log(database, stats.accepted, [g for g, _ in made])
+        database.dispose()
+        lat = [x * 1000 for x in stats.latencies]
+        return {
+            "games": games, "game": game, "database": database.dialect,
+            "actions": len(stats.accepted),
+            "seconds": round(took, 3),
+            "actions_per_s": round(len(stats.accepted) / took, 1) if took else 0.0,
+            "p50_ms": round(percentile(lat, 50), 2), "p95_ms": round(percentile(lat, 95), 2),
+            "p99_ms": round(percentile(lat, 99), 2), "max_ms": round(max(lat, default=0.0), 2),
+            "lost": lost, "duplicated": duplicated, "conflicts": stats.conflicts,
+            "refused": stats.refused, "ws_states": stats.ws_states,
+            "errors": stats.errors[:10], "think_s": think, "moves_per_player": moves,
+        }
+    finally:
+        tmp.cleanup()
+
+
+def cmd_bench_server(args: argparse.Namespace) -> int:
+    out = run(args.games, db_url=args.db, game=args.game, scenario=args.scenario, moves=args.moves,
+              think=args.think, seconds=args.max_seconds, seed=args.seed)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"server bench ({out['game']}, {out['database']}): {out['games']} games, {out['actions']} "
+              f"actions in {out['seconds']:.1f} s = {out['actions_per_s']:.1f} actions/s; latency p50 "
+              f"{out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "
+              f"(max {out['max_ms']:.1f}); lost {out['lost']}, duplicated {out['duplicated']}, "
+              f"stale-version conflicts {out['conflicts']}, refused {out['refused']}")
+        for e in out["errors"]:
+            print(f"  error: {e}")
+    return 1 if out["lost"] or out["duplicated"] else 0
+
+
+def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser | None = None) -> None:
+    """Add the ``roses bench server`` options and handler (called by roses.cli)."""
+    from roses import cli
+
+    bench = sub.choices.get("bench")
+    if bench is None:
+        return
+    g = bench.add_argument_group("roses bench server")
+    g.add_argument("--games", type=int, default=200, help="games played at once (server bench)")
+    g.add_argument("--db", help="database URL (server bench; default: a temporary SQLite file)")
+    g.add_argument("--game", help="game to play (server bench; default: richard3 if playable)")
+    g.add_argument("--moves", type=int, default=60, help="actions per player at most (server bench)")
+    g.add_argument("--think", type=float, default=1.0,
+                   help="mean think time of a bot before each action, seconds (server bench)")
+    g.add_argument("--max-seconds", type=float, default=300.0, help="stop playing after this (server bench)")
+    cli.BENCH_TARGETS["server"] = cmd_bench_server

@@ -1,0 +1,611 @@
+"""Notifications: webhooks (Discord, Slack, generic JSON) and e-mail, to players not connected.
+
+Flow (nothing here runs on the request path):
+
+1. The service calls :meth:`Notifier.notify` after each committed change that matters (game
+   started, turn changed, game over) and this module's invitation route adds ``invited``
+   events. ``notify`` only puts the event on an in-process queue.
+2. The delivery task turns queued events into rows of the ``outbox`` table, one per recipient
+   and channel, for users who turned notifications on and are **not connected** to that game
+   (the ``presence`` table, kept by the play WebSocket, knows who is).
+3. The delivery task claims due outbox rows with a row lease (see :func:`lease_rows`; exactly
+   one worker sends each row) and sends them: webhooks with httpx, e-mail with aiosmtplib.
+   A failure is retried with exponential backoff and jitter, at most ``max_attempts`` times;
+   the last webhook failure is stored on the user (``users.webhook_error``) and shown by
+   ``GET /api/me/settings``; a later success clears it.
+
+Configuration (environment; ``roses serve --smtp-host ...`` sets the same variables):
+``ROSES_SMTP_HOST`` (no host: no e-mail), ``ROSES_SMTP_PORT`` (25), ``ROSES_SMTP_FROM``,
+``ROSES_SMTP_USER``, ``ROSES_SMTP_PASSWORD``, ``ROSES_SMTP_TLS`` (``none``, ``starttls``,
+``ssl``, ``auto``), ``ROSES_BASE_URL`` (for links), ``ROSES_NOTIFY_ATTEMPTS`` (5),
+``ROSES_NOTIFY_RETRY_BASE`` (seconds, 5), ``ROSES_NOTIFY_RETRY_CAP`` (seconds, 600).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import queue
+import random
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import sqlalchemy as sa
+
+from roses.server import db
+from roses.server.clocks import lease_rows
+from roses.server.errors import BadRequest, Conflict, Forbidden, NotFound
+from roses.server.events import FINISHED, STARTED, TURN, Event
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from roses.server.service import GameService
+
+log = logging.getLogger("roses.server.notify")
+
+INVITED = "invited"
+TEST = "test"
+FORMATS = ("json", "discord", "slack")
+WEBHOOK, EMAIL = "webhook", "email"
+PENDING, SENT, FAILED = "pending", "sent", "failed"
+#: Presence rows not refreshed for this long belong to a dead worker.
+PRESENCE_STALE = 90.0
+PRESENCE_HEARTBEAT = 30.0
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name) or default)
+    except ValueError:
+        return default
+
+
+@dataclass
+class NotifyConfig:
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_from: str = "roses@localhost"
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_tls: str = "none"
+    base_url: str = "http://127.0.0.1:8000"
+    max_attempts: int = 5
+    retry_base: float = 5.0
+    retry_cap: float = 600.0
+    #: How often the delivery task looks for due rows of other workers and retries.
+    poll: float = 2.0
+    timeout: float = 10.0
+    lease: float = 60.0
+
+    @classmethod
+    def from_env(cls) -> NotifyConfig:
+        e = os.environ
+        port = int(e.get("ROSES_SMTP_PORT") or 25)
+        tls = e.get("ROSES_SMTP_TLS") or ("ssl" if port == 465 else "starttls" if port == 587 else "none")
+        return cls(
+            smtp_host=e.get("ROSES_SMTP_HOST") or None, smtp_port=port,
+            smtp_from=e.get("ROSES_SMTP_FROM") or "roses@localhost",
+            smtp_user=e.get("ROSES_SMTP_USER") or None, smtp_password=e.get("ROSES_SMTP_PASSWORD") or None,
+            smtp_tls=tls, base_url=(e.get("ROSES_BASE_URL") or "http://127.0.0.1:8000").rstrip("/"),
+            max_attempts=max(1, int(_env_float("ROSES_NOTIFY_ATTEMPTS", 5))),
+            retry_base=_env_float("ROSES_NOTIFY_RETRY_BASE", 5.0),
+            retry_cap=_env_float("ROSES_NOTIFY_RETRY_CAP", 600.0),
+            poll=_env_float("ROSES_NOTIFY_POLL", 2.0),
+        )
+
+    def backoff(self, attempts: int) -> float:
+        """Delay before retry number ``attempts`` (1, 2, ...): exponential, capped, jittered."""
+        delay = min(self.retry_cap, self.retry_base * (2 ** max(0, attempts - 1)))
+        return delay * (0.5 + random.random())  # noqa: S311 - jitter, not a secret
+
+
+# ----- settings -----------------------------------------------------------------------------
+def check_webhook_url(url: str) -> str:
+    """https anywhere, or http only to this machine (S-web2)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if parts.scheme == "https" and host:
+        return url
+    if parts.scheme == "http" and host in ("localhost", "127.0.0.1", "::1"):
+        return url
+    raise BadRequest("A webhook URL is https://..., or http:// to localhost only.", code="bad_webhook_url")
+
+
+def check_email(email: str) -> str:
+    email = email.strip()
+    local, at, domain = email.partition("@")
+    if not at or not local or not domain or " " in email or len(email) > 254:
+        raise BadRequest("That is not an e-mail address.", code="bad_email")
+    return email
+
+
+def get_settings(database: db.Database, user_id: int) -> dict[str, Any]:
+    u = db.users.c
+    with database.read() as conn:
+        row = conn.execute(sa.select(u.email, u.notify, u.webhook_url, u.webhook_format, u.webhook_error,
+                                     u.webhook_error_at).where(u.id == user_id)).one()
+    return {"email": row.email, "notify": bool(row.notify), "webhook_url": row.webhook_url,
+            "webhook_format": row.webhook_format or "json", "webhook_error": row.webhook_error,
+            "webhook_error_at": row.webhook_error_at}
+
+
+def put_settings(database: db.Database, user_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if "email" in changes:
+        values["email"] = check_email(changes["email"]) if changes["email"] else None
+    if "notify" in changes:
+        values["notify"] = bool(changes["notify"])
+    if "webhook_format" in changes:
+        fmt = changes["webhook_format"] or "json"
+        if fmt not in FORMATS:
+            raise BadRequest(f"webhook_format is one of {', '.join(FORMATS)}.", code="bad_webhook_format")
+        values["webhook_format"] = fmt
+    if "webhook_url" in changes:
+        url = (changes["webhook_url"] or "").strip() or None
+        values["webhook_url"] = None if url is None else check_webhook_url(url)
+    with database.write() as conn:
+        if "webhook_url" in values:
+            old = conn.execute(sa.select(db.users.c.webhook_url).where(db.users.c.id == user_id)).scalar()
+            if old != values["webhook_url"]:
+                values.update(webhook_error=None, webhook_error_at=None)
+        if values:
+            conn.execute(db.users.update().where(db.users.c.id == user_id).values(**values))
+    return get_settings(database, user_id)
+
+
+# ----- presence -----------------------------------------------------------------------------
+class Presence:
+    """Who is connected to which game's WebSocket, in the database (shared by all workers)."""
+
+    def __init__(self, database: db.Database, worker: str | None = None) -> None:
+        self.db = database
+        self.worker = worker or f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._mine: set[int] = set()
+        self._lock = threading.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    def enter(self, game_id: int, user_id: int) -> int:
+        with self.db.write() as conn:
+            pid = int(conn.execute(db.presence.insert().values(
+                game_id=game_id, user_id=user_id, worker=self.worker, seen_at=time.time()
+            ).returning(db.presence.c.id)).scalar_one())
+        with self._lock:
+            self._mine.add(pid)
+        return pid
+
+    def leave(self, pid: int) -> None:
+        with self._lock:
+            self._mine.discard(pid)
+        with self.db.write() as conn:
+            conn.execute(db.presence.delete().where(db.presence.c.id == pid))
+
+    def connected(self, game_id: int | None, user_ids: Sequence[int], now: float | None = None) -> set[int]:
+        """The users among ``user_ids`` connected to ``game_id`` (to any game when None)."""
+        if not user_ids:
+            return set()
+        now = time.time() if now is None else now
+        p = db.presence.c
+        q = sa.select(p.user_id).where(p.user_id.in_(list(user_ids)), p.seen_at > now - PRESENCE_STALE)
+        if game_id is not None:
+            q = q.where(p.game_id == game_id)
+        with self.db.read() as conn:
+            return {int(r.user_id) for r in conn.execute(q)}
+
+    def heartbeat(self) -> None:
+        now = time.time()
+        with self._lock:
+            mine = bool(self._mine)
+        with self.db.write() as conn:
+            if mine:
+                conn.execute(db.presence.update().where(db.presence.c.worker == self.worker)
+                             .values(seen_at=now))
+            # Rows of workers that died long ago.
+            conn.execute(db.presence.delete().where(db.presence.c.seen_at < now - 10 * PRESENCE_STALE))
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="roses-presence")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        with self._lock:
+            ids = list(self._mine)
+            self._mine.clear()
+        if ids:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._drop, ids)
+
+    def _drop(self, ids: list[int]) -> None:
+        with self.db.write() as conn:
+            conn.execute(db.presence.delete().where(db.presence.c.id.in_(ids)))
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(PRESENCE_HEARTBEAT)
+            try:
+                await asyncio.to_thread(self.heartbeat)
+            except Exception:  # noqa: BLE001
+                log.exception("presence heartbeat failed")
+
+
+# ----- messages -------------------------------------------------------------------------------
+def _text(kind: str, title: str, game_id: int, data: dict[str, Any]) -> tuple[str, str]:
+    """(subject, one-line text) of a notification."""
+    where = f"{title} (game #{game_id})"
+    if kind == TURN:
+        return f"Your turn: {title}", f"It is your turn in {where}."
+    if kind == STARTED:
+        return f"Game started: {title}", f"{where} has started."
+    if kind == FINISHED:
+        result = data.get("result")
+        return f"Game over: {title}", f"{where} is over" + (f": {result}." if result else ".")
+    if kind == INVITED:
+        by = data.get("by") or "Someone"
+        return f"Invitation: {title}", f"{by} invites you to play {where}."
+    if kind == TEST:
+        return "Roses test notification", "This is a test notification from Roses."
+    return f"{title}", f"News in {where}."
+
+
+def webhook_body(fmt: str, kind: str, text: str, url: str, game_id: int | None, title: str,
+                 data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON body of a webhook in the user's format."""
+    line = f"{text} {url}" if url else text
+    if fmt == "discord":
+        return {"content": line, "username": "Roses", "allowed_mentions": {"parse": []}}
+    if fmt == "slack":
+        return {"text": f"{text} <{url}|Open the game>" if url else text}
+    return {"event": kind, "text": text, "url": url, "game_id": game_id, "title": title,
+            **{k: v for k, v in data.items() if k in ("result", "by", "version", "active")}}
+
+
+# ----- the notifier and delivery task ---------------------------------------------------------
+@dataclass
+class Delivered:
+    """What the delivery task did (for tests and logs)."""
+
+    sent: int = 0
+    failed: int = 0
+    retried: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class Notifier:
+    """The service's notifier: queues events; :meth:`start` runs the delivery task."""
+
+    def __init__(self, database: db.Database, presence: Presence | None = None,
+                 config: NotifyConfig | None = None, worker: str | None = None) -> None:
+        self.db = database
+        self.presence = presence
+        self.config = config or NotifyConfig.from_env()
+        self.worker = worker or f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.stats = Delivered()
+        self._queue: queue.SimpleQueue[tuple[Event, bool]] = queue.SimpleQueue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._client: Any = None
+
+    # Called by the service after commit (any thread): must be quick and never raise.
+    def notify(self, event: Event) -> None:
+        if event.kind not in (STARTED, TURN, FINISHED, INVITED, TEST) or not event.users:
+            return
+        self._queue.put((event, event.kind == TEST))
+        self._poke()
+
+    def _poke(self) -> None:
+        loop, wake = self._loop, self._wake
+        if loop is not None and wake is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(wake.set)
+
+    # ----- events -> outbox rows ---------------------------------------------------------
+    def queue_events(self) -> int:
+        """Turn the queued events into outbox rows (blocking); the number of rows made."""
+        made = 0
+        while True:
+            try:
+                event, always = self._queue.get_nowait()
+            except queue.Empty:
+                return made
+            try:
+                made += self._enqueue(event, always)
+            except Exception:  # noqa: BLE001 - a notification must never break anything
+                log.exception("could not queue notifications for %s of game %s", event.kind, event.game_id)
+
+    def _enqueue(self, event: Event, always: bool) -> int:
+        u = db.users.c
+        with self.db.read() as conn:
+            users = conn.execute(sa.select(u.id, u.email, u.webhook_url, u.webhook_format)
+                                 .where(u.id.in_(list(set(event.users))), u.notify == sa.true())).all()
+            users = [r for r in users if r.email or r.webhook_url]
+            if not users:
+                return 0
+            title = ""
+            if event.game_id:
+                title = conn.execute(sa.select(db.games.c.title).where(db.games.c.id == event.game_id)).scalar() or ""
+        if self.presence is not None and not always and event.game_id:
+            here = self.presence.connected(event.game_id, [int(r.id) for r in users])
+            users = [r for r in users if int(r.id) not in here]
+        if not users:
+            return 0
+        subject, text = _text(event.kind, title, event.game_id, event.data)
+        link = f"{self.config.base_url}/games/{event.game_id}" if event.game_id else ""
+        if event.data.get("invite"):
+            link += f"?invite={event.data['invite']}"
+        now = time.time()
+        rows = []
+        for r in users:
+            if r.webhook_url:
+                body = webhook_body(r.webhook_format or "json", event.kind, text, link, event.game_id or None,
+                                    title, {**event.data, "version": event.version,
+                                            "active": list(event.active)})
+                rows.append({"user_id": r.id, "channel": WEBHOOK, "target": r.webhook_url,
+                             "payload": json.dumps(body)})
+            if r.email and self.config.smtp_host:
+                rows.append({"user_id": r.id, "channel": EMAIL, "target": r.email,
+                             "payload": json.dumps({"subject": subject, "text": f"{text}\n\n{link}\n"})})
+        if not rows:
+            return 0
+        with self.db.write() as conn:
+            conn.execute(db.outbox.insert(), [
+                {**row, "status": PENDING, "attempts": 0, "next_at": now, "created_at": now} for row in rows])
+        return len(rows)
+
+    # ----- delivery -----------------------------------------------------------------------
+    def claim(self, now: float | None = None, limit: int = 20) -> list[Any]:
+        now = time.time() if now is None else now
+        o = db.outbox.c
+        return lease_rows(self.db, db.outbox, sa.and_(o.status == PENDING, o.next_at <= now), o.next_at,
+                          now, self.config.lease, limit, owner=self.worker)
+
+    async def deliver_once(self) -> int:
+        """Queue pending events, then send every due outbox row this worker can claim."""
+        await asyncio.to_thread(self.queue_events)
+        rows = await asyncio.to_thread(self.claim)
+        if rows:
+            await asyncio.gather(*(self._deliver(r) for r in rows))
+        return len(rows)
+
+    async def _deliver(self, row: Any) -> None:
+        error: str | None = None
+        try:
+            if row.channel == WEBHOOK:
+                await self._post(row.target, json.loads(row.payload))
+            elif row.channel == EMAIL:
+                await self._mail(row.target, json.loads(row.payload))
+            else:
+                error = f"unknown channel {row.channel!r}"
+        except Exception as exc:  # noqa: BLE001 - every failure is recorded and retried
+            error = _describe(exc)
+        await asyncio.to_thread(self._record, row, error)
+
+    async def _post(self, url: str, body: dict[str, Any]) -> None:
+        import httpx
+
+        if self._client is None:
+            self._client = httpx.AsyncClient(timeout=self.config.timeout, follow_redirects=False,
+                                             headers={"User-Agent": "Roses-notifier"})
+        res = await self._client.post(url, json=body)
+        if res.status_code >= 300:
+            raise RuntimeError(f"HTTP {res.status_code} {res.reason_phrase}".strip())
+
+    async def _mail(self, to: str, body: dict[str, Any]) -> None:
+        import aiosmtplib
+
+        c = self.config
+        if not c.smtp_host:
+            raise RuntimeError("no SMTP server configured")
+        msg = EmailMessage()
+        msg["From"] = c.smtp_from
+        msg["To"] = to
+        msg["Subject"] = str(body.get("subject", "Roses"))
+        msg.set_content(str(body.get("text", "")))
+        await aiosmtplib.send(msg, hostname=c.smtp_host, port=c.smtp_port, username=c.smtp_user,
+                              password=c.smtp_password, use_tls=c.smtp_tls == "ssl",
+                              start_tls=True if c.smtp_tls == "starttls" else None if c.smtp_tls == "auto" else False,
+                              timeout=c.timeout)
+
+    def _record(self, row: Any, error: str | None) -> None:
+        now = time.time()
+        o = db.outbox
+        with self.db.write() as conn:
+            if error is None:
+                conn.execute(o.update().where(o.c.id == row.id).values(
+                    status=SENT, attempts=row.attempts + 1, lease_until=None, last_error=None))
+                if row.channel == WEBHOOK:
+                    conn.execute(db.users.update().where(db.users.c.id == row.user_id,
+                                                         db.users.c.webhook_error.is_not(None))
+                                 .values(webhook_error=None, webhook_error_at=None))
+                self.stats.sent += 1
+                return
+            attempts = row.attempts + 1
+            log.warning("%s notification %s to user %s failed (attempt %s): %s", row.channel, row.id,
+                        row.user_id, attempts, error)
+            self.stats.errors.append(error)
+            if attempts >= self.config.max_attempts:
+                conn.execute(o.update().where(o.c.id == row.id).values(
+                    status=FAILED, attempts=attempts, lease_until=None, last_error=error))
+                self.stats.failed += 1
+                if row.channel == WEBHOOK:
+                    conn.execute(db.users.update().where(db.users.c.id == row.user_id).values(
+                        webhook_error=f"{error} (gave up after {attempts} attempts)", webhook_error_at=now))
+            else:
+                conn.execute(o.update().where(o.c.id == row.id).values(
+                    attempts=attempts, lease_until=None, last_error=error,
+                    next_at=now + self.config.backoff(attempts)))
+                self.stats.retried += 1
+
+    # ----- background task ------------------------------------------------------------------
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._task = asyncio.create_task(self._run(), name="roses-notify")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        self._loop = None
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                await self._client.aclose()
+            self._client = None
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while True:
+            self._wake.clear()
+            try:
+                busy = await self.deliver_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - keep delivering; the error is logged
+                log.exception("notification delivery failed")
+                busy = 0
+            if busy:
+                continue
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.config.poll)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return f"{type(exc).__name__}: {text}"[:500] if text != type(exc).__name__ else text[:500]
+
+
+# ----- routes -----------------------------------------------------------------------------------
+def install(app: FastAPI, games: GameService, config: NotifyConfig | None = None) -> Notifier:
+    """Add presence, the notifier (registered with the service) and the settings/invite routes."""
+    from fastapi import APIRouter, Depends, Request
+    from pydantic import BaseModel, ConfigDict, Field
+    from starlette.concurrency import run_in_threadpool
+
+    from roses.server.auth import User
+    from roses.server.deps import require_user, services
+
+    presence = Presence(games.db)
+    notifier = Notifier(games.db, presence, config)
+    games.notifiers.add(notifier)
+
+    class SettingsIn(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        email: str | None = Field(default=None, max_length=254)
+        notify: bool | None = None
+        webhook_url: str | None = Field(default=None, max_length=500)
+        webhook_format: str | None = Field(default=None, max_length=16, description="json, discord or slack")
+
+    class SettingsOut(BaseModel):
+        email: str | None
+        notify: bool
+        webhook_url: str | None
+        webhook_format: str
+        webhook_error: str | None = Field(description="The last failed webhook delivery, if any.")
+        webhook_error_at: float | None
+
+    class InviteIn(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        user: str = Field(min_length=1, max_length=40)
+
+    router = APIRouter(prefix="/api")
+
+    @router.get("/me/settings", response_model=SettingsOut, tags=["accounts"])
+    async def read_settings(request: Request, user: User = Depends(require_user)) -> dict[str, Any]:  # noqa: B008
+        """Notification settings: e-mail, on/off, webhook URL and format, last webhook error."""
+        return await run_in_threadpool(get_settings, services(request).db, user.id)
+
+    @router.put("/me/settings", response_model=SettingsOut, tags=["accounts"])
+    async def write_settings(request: Request, body: SettingsIn,
+                             user: User = Depends(require_user)) -> dict[str, Any]:  # noqa: B008
+        """Change notification settings (fields left out stay as they are)."""
+        changes = {k: getattr(body, k) for k in body.model_fields_set}
+        if changes.get("notify") is None:
+            changes.pop("notify", None)
+        return await run_in_threadpool(put_settings, services(request).db, user.id, changes)
+
+    @router.post("/me/settings/test", status_code=202, tags=["accounts"])
+    async def test_notification(user: User = Depends(require_user)) -> dict[str, Any]:  # noqa: B008
+        """Send yourself a test notification (see ``webhook_error`` a little later)."""
+        notifier.notify(Event(TEST, 0, users=(user.id,)))
+        return {"queued": True}
+
+    @router.post("/games/{game_id}/invite", status_code=202, tags=["lobby"])
+    async def invite(request: Request, game_id: int, body: InviteIn,
+                     user: User = Depends(require_user)) -> dict[str, Any]:  # noqa: B008
+        """Invite a user by name to an open game you play in (they get a notification)."""
+        def run() -> dict[str, Any]:
+            s = services(request)
+            info = s.games.game(user, game_id)
+            if user.name not in [seat["user"] for seat in info["seats"]] and info["owner"] != user.name:
+                raise Forbidden("Only the game's players may invite.", code="not_seated")
+            if info["status"] != "open":
+                raise Conflict("The game has already started.", code="not_open")
+            with s.db.read() as conn:
+                row = conn.execute(sa.select(db.users.c.id, db.users.c.name, db.games.c.invite_token)
+                                   .select_from(db.users.join(db.games, db.games.c.id == game_id))
+                                   .where(db.users.c.name_key == body.user.lower())).first()
+            if row is None:
+                raise NotFound(f"There is no user {body.user!r}.", code="unknown_user")
+            data: dict[str, Any] = {"by": user.name}
+            if row.invite_token:
+                data["invite"] = row.invite_token
+            notifier.notify(Event(INVITED, game_id, users=(int(row.id),), data=data))
+            return {"invited": row.name}
+
+        return await run_in_threadpool(run)
+
+    app.include_router(router)
+    background = getattr(app.state, "background", None)
+    if background is None:
+        background = app.state.background = []
+    background.extend([presence, notifier])
+    app.state.presence = presence
+    app.state.notifier = notifier
+    return notifier
+
+
+# ----- command line -----------------------------------------------------------------------------
+SMTP_OPTIONS = {
+    "smtp_host": "ROSES_SMTP_HOST", "smtp_port": "ROSES_SMTP_PORT", "smtp_from": "ROSES_SMTP_FROM",
+    "smtp_user": "ROSES_SMTP_USER", "smtp_tls": "ROSES_SMTP_TLS", "base_url": "ROSES_BASE_URL",
+}
+
+
+def register_cli(sub: argparse._SubParsersAction) -> None:
+    """Add ``--smtp-*`` and ``--base-url`` to ``roses serve`` (they set the ROSES_* variables)."""
+    serve = sub.choices.get("serve")
+    if serve is None:
+        return
+    g = serve.add_argument_group("notifications (also from ROSES_SMTP_* variables; the password "
+                                 "only from ROSES_SMTP_PASSWORD)")
+    g.add_argument("--smtp-host", help="SMTP server for e-mail notifications (none: no e-mail)")
+    g.add_argument("--smtp-port", type=int)
+    g.add_argument("--smtp-from", help="sender address")
+    g.add_argument("--smtp-user")
+    g.add_argument("--smtp-tls", choices=["none", "starttls", "ssl", "auto"])
+    g.add_argument("--base-url", help="public address of the server, for links in notifications")
+    inner = serve.get_default("func")
+
+    def serve_with_env(args: argparse.Namespace) -> int:
+        for attr, var in SMTP_OPTIONS.items():
+            value = getattr(args, attr, None)
+            if value is not None:
+                os.environ[var] = str(value)
+        return int(inner(args))
+
+    serve.set_defaults(func=serve_with_env)
