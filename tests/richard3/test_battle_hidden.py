@@ -195,3 +195,38 @@ def test_random_battles_keep_invariants_and_secrets() -> None:
 def test_group_and_turn_helpers_agree_with_active() -> None:
     s = _with_reserve()
     assert turn(s) == L and group(s) == ["Oxford/L"]
+
+
+def test_apply_accepts_exactly_the_legal_actions() -> None:
+    """apply() accepts every listed action and refuses every other candidate (validation is a
+    fast path for battle turns; it must agree with legal_actions)."""
+    from roses.games.richard3.core import _copy
+    from roses.games.richard3.data import ADJ, AREA_NAMES, BLOCK_KEY
+    verbs = ("fire", "pass", "retreat", "charge", "treachery", "hit", "treason", "keep_treason",
+             "regroup", "end_regroup")
+    checked = 0
+    for seed in range(4):
+        s = _random_battle(seed)
+        r = random.Random(seed)
+        while s["battle"] is not None and s["result"] is None:
+            role = turn(s)
+            legal = BT.legal_actions(s, role)
+            area = s["battle"]["area"]
+            keys = [BLOCK_KEY[b] for b in range(N_BLOCKS) if s["loc"][b] == area]
+            places = [AREA_NAMES[q] for q, _ in ADJ[area]] + ["Calais", "Scotland"]
+            cands: list[tuple[str, object]] = [(v, None) for v in verbs]
+            cands += [(v, k) for v in verbs for k in keys]
+            cands += [(v, [k, x]) for v in ("retreat", "charge", "treachery", "regroup") for k in keys
+                      for x in keys + places]
+            for v, a in cands:
+                c = _copy(s)
+                try:
+                    BT.apply(c, role, v, a)
+                    accepted = True
+                except IllegalAction:
+                    accepted = False
+                assert accepted == ((v, a) in legal), (seed, v, a)
+                checked += 1
+            v, a = r.choice(legal)
+            BT.apply(s, role, v, a)
+    assert checked > 500

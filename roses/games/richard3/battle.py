@@ -57,6 +57,7 @@ from roses.games.richard3.data import (
     BLOCK_ID,
     BLOCK_KEY,
     BLOCK_NAME,
+    BLOCKS_OF,
     BOMBARD,
     BORDER_LIMIT,
     DEAD,
@@ -68,6 +69,7 @@ from roses.games.richard3.data import (
     N_BORDERS,
     POOL,
     REBEL,
+    REBEL_BLOCK,
     ROLES,
     WARWICK,
     ZONE_AREAS,
@@ -99,12 +101,12 @@ def _name(b: int) -> str:
 
 def _split(state: State, area: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """(active York, active Lancaster, reserve York, reserve Lancaster) blocks in area."""
-    loc, res = state["loc"], state["reserve"]
+    res = state["reserve"]
     king = state["king"]
     act: tuple[list[int], list[int]] = ([], [])
     rsv: tuple[list[int], list[int]] = ([], [])
-    for b in range(N_BLOCKS):
-        if loc[b] == area:
+    for b, lb in enumerate(state["loc"]):
+        if lb == area:
             s = B_SIDE[b]
             if s == REBEL:
                 s = 1 - king
@@ -114,16 +116,15 @@ def _split(state: State, area: int) -> tuple[list[int], list[int], list[int], li
 
 def _active_blocks(state: State, area: int, side: int) -> list[int]:
     """Blocks of side in the battle that are not (or no longer) in Reserve."""
-    loc, res = state["loc"], state["reserve"]
-    king = state["king"]
-    out = []
-    for b in range(N_BLOCKS):
-        if loc[b] == area and not res[b]:
-            s = B_SIDE[b]
-            if s == REBEL:
-                s = 1 - king
-            if s == side:
-                out.append(b)
+    return _fighting(state, area)[side]
+
+
+def _enemy_areas(state: State, side: int) -> set[int]:
+    """Areas holding at least one block of the enemy of side (enemy or contested for side)."""
+    loc = state["loc"]
+    out = {loc[b] for b in BLOCKS_OF[1 - side]}
+    if 1 - state["king"] != side:  # the Rebel belongs to the Pretender (3.26)
+        out.add(loc[REBEL_BLOCK])
     return out
 
 
@@ -163,12 +164,8 @@ def _treachery_targets(state: State, bt: dict[str, Any], enemies: list[int], rol
     return [t for t in enemies if t not in dfc and C.treachery_dice(state, t, roller) > 0]
 
 
-def _occ(state: State) -> tuple[list[int], list[int]]:
-    return C.occupancy(state)
-
-
 def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regroup: bool,
-                     occ: tuple[list[int], list[int]]) -> list[int]:
+                     theirs: set[int]) -> list[int]:
     """Areas block b may retreat (6.6) or regroup (6.7) to.
 
     Land: adjacent friendly or vacant areas, never an enemy exile area (2.7), within the border
@@ -178,7 +175,6 @@ def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regrou
     vacant coastal area of a sea zone they crossed to attack.
     """
     area = bt["area"]
-    theirs = occ[1 - side]
     ent_ok = ENTERABLE[side]
     mask = state["pirate"][b]
     out: list[int] = []
@@ -187,7 +183,7 @@ def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regrou
         for z in range(3):
             if mask >> z & 1:
                 for q in ZONE_AREAS[z]:
-                    if q != area and q not in seen and ent_ok[q] and not theirs[q]:
+                    if q != area and q not in seen and ent_ok[q] and q not in theirs:
                         seen.add(q)
                         out.append(q)
         out.sort()
@@ -202,7 +198,7 @@ def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regrou
             own = state["ent"][side][area]
             banned = [x for x in banned if x not in own]
     for q, bid in ADJ[area]:
-        if not ent_ok[q] or theirs[q] or bid in banned or rc[base + bid] >= BORDER_LIMIT[bid]:
+        if not ent_ok[q] or q in theirs or bid in banned or rc[base + bid] >= BORDER_LIMIT[bid]:
             continue
         out.append(q)
     return out
@@ -289,8 +285,8 @@ def _advance(state: State) -> None:
                 if rnd == 4 and s == att:
                     # 6.2, 6.6: attacking blocks must retreat in round 4; those that cannot are
                     # eliminated (C85, C99). Options only shrink within the group.
-                    occ = _occ(state)
-                    stuck = [b for b in group if not _retreat_options(state, bt, b, s, False, occ)]
+                    theirs = _enemy_areas(state, s)
+                    stuck = [b for b in group if not _retreat_options(state, bt, b, s, False, theirs)]
                     if stuck:
                         for b in stuck:
                             public(state, f"{_name(b)} cannot retreat and is eliminated (6.6).")
@@ -369,8 +365,7 @@ def _end_round4(state: State, bt: dict[str, Any]) -> None:
         if state["result"] is not None:
             _close(state, quiet=True)
             return
-    occ = _occ(state)
-    _finish(state, 1 - att if occ[1 - att][area] else -1)
+    _finish(state, 1 - att if C.blocks_in(state, area, 1 - att) else -1)
 
 
 def _finish(state: State, victor: int) -> None:
@@ -464,25 +459,43 @@ def _group(state: State, bt: dict[str, Any], s: int) -> list[int]:
     return [b for b in _active_blocks(state, bt["area"], s) if b not in acted and _letter(b, rnd) == letter]
 
 
-def _turn_actions(state: State, bt: dict[str, Any]) -> list[Action]:
+def _fighting(state: State, area: int) -> tuple[list[int], list[int]]:
+    """Non-Reserve blocks of York and of Lancaster in the battle area (one scan)."""
+    res = state["reserve"]
+    rebel_side = 1 - state["king"]
+    out: tuple[list[int], list[int]] = ([], [])
+    for b in [b for b, lb in enumerate(state["loc"]) if lb == area]:
+        if not res[b]:
+            sd = B_SIDE[b]
+            out[rebel_side if sd == REBEL else sd].append(b)
+    return out
+
+
+def _turn_actions(state: State, bt: dict[str, Any], only: int = -1) -> list[Action]:
     """Battle turns of the current group (6.2): Fire, Pass, Retreat (from round 2), Charge (6.5),
-    Treachery (6.9). Attacking blocks in round 4 may only retreat (6.2, ruling A7)."""
+    Treachery (6.9). Attacking blocks in round 4 may only retreat (6.2, ruling A7).
+    only >= 0 limits the list to that block's turns (used to validate an action cheaply)."""
     s = bt["side"]
-    area = bt["area"]
     rnd = bt["round"]
-    mine = _active_blocks(state, area, s)
+    fighting = _fighting(state, bt["area"])
+    mine = fighting[s]
     acted = bt["acted"]
     letter = bt["letter"]
-    group = [b for b in mine if b not in acted and _letter(b, rnd) == letter]
-    occ = _occ(state)
+    if only >= 0:
+        group = [only] if only in mine and only not in acted and _letter(only, rnd) == letter else []
+    else:
+        group = [b for b in mine if b not in acted and _letter(b, rnd) == letter]
+    if not group:
+        return []
+    theirs = _enemy_areas(state, s)
     out: list[Action] = []
     if rnd == 4 and s == bt["att"]:
         for b in group:
             k = BLOCK_KEY[b]
-            for q in _retreat_options(state, bt, b, s, False, occ):
+            for q in _retreat_options(state, bt, b, s, False, theirs):
                 out.append(("retreat", [k, AREA_NAMES[q]]))
         return out
-    enemies = _active_blocks(state, area, 1 - s)
+    enemies = fighting[1 - s]
     heir = _senior_heir(state, s, mine)
     for b in group:
         k = BLOCK_KEY[b]
@@ -494,7 +507,7 @@ def _turn_actions(state: State, bt: dict[str, Any]) -> list[Action]:
             for t in _treachery_targets(state, bt, enemies, roller):
                 out.append(("treachery", [k, BLOCK_KEY[t]]))
         if rnd > 1:
-            for q in _retreat_options(state, bt, b, s, False, occ):
+            for q in _retreat_options(state, bt, b, s, False, theirs):
                 out.append(("retreat", [k, AREA_NAMES[q]]))
         out.append(("pass", k))
     return out
@@ -512,11 +525,11 @@ def _tied(state: State, bt: dict[str, Any], s: int) -> list[int]:
 
 def _regroup_actions(state: State, bt: dict[str, Any]) -> list[Action]:
     s = bt["side"]
-    occ = _occ(state)
+    theirs = _enemy_areas(state, s)
     out: list[Action] = []
     for b in C.blocks_in(state, bt["area"], s):
         k = BLOCK_KEY[b]
-        for q in _retreat_options(state, bt, b, s, True, occ):
+        for q in _retreat_options(state, bt, b, s, True, theirs):
             out.append(("regroup", [k, AREA_NAMES[q]]))
     return out
 
@@ -525,9 +538,15 @@ def apply(state: State, role: str, verb: str, arg: Any) -> None:
     """Apply one battle action; raise IllegalAction (state untouched) if it is not legal now."""
     if isinstance(arg, tuple):
         arg = list(arg)
-    if (verb, arg) not in legal_actions(state, role):
-        raise IllegalAction(_why(state, role, verb))
     bt = state["battle"]
+    if bt is not None and bt["step"] == "turn" and state["result"] is None and role == ROLES[bt["side"]]:
+        first = arg[0] if isinstance(arg, list) and arg else arg
+        b0 = _block_id(first)
+        ok = b0 >= 0 and (verb, arg) in _turn_actions(state, bt, only=b0)
+    else:
+        ok = (verb, arg) in legal_actions(state, role)
+    if not ok:
+        raise IllegalAction(_why(state, role, verb))
     if verb == "fire":
         _fire(state, bt, _block_id(arg))
     elif verb == "pass":
