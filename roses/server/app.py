@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from roses import __version__
 from roses.server import api, ws
 from roses.server.auth import RateLimiter
-from roses.server.bots import BotRunner
+from roses.server.bots import BotRunner, process_pool
 from roses.server.config import Settings
 from roses.server.db import Database
 from roses.server.deps import Services
@@ -48,7 +48,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
             database.migrate()
         await games.bus.start()
         if settings.bots:
-            services.bots = BotRunner(games, threads=settings.bot_threads)
+            think = process_pool(settings.bot_processes) if settings.bot_processes > 0 else None
+            services.bots = BotRunner(games, threads=settings.bot_threads, think=think)
             services.bots.resume_pending()
         try:
             yield
@@ -78,12 +79,19 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         return JSONResponse({"detail": "Malformed request: " + "; ".join(problems),
                              "code": "malformed_request"}, status_code=400)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def landing() -> Any:
-        return LANDING
-
     app.include_router(api.router)
     app.include_router(ws.router)
+    try:
+        from roses.web import pages
+    except ImportError:
+        pages = None  # type: ignore[assignment]
+    if pages is not None and hasattr(pages, "install"):
+        pages.install(app)  # the browser client: /, /lobby, /games/{id}, /static, ...
+    else:
+        @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+        def landing() -> Any:
+            return LANDING
+
     return app
 
 

@@ -10,6 +10,7 @@ import hashlib
 import logging
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Any
 
 from roses.engine import get_rules
 from roses.engine.contract import Action, View
@@ -27,12 +28,21 @@ def _seed(game_id: int, version: int, role: str) -> int:
     return int.from_bytes(h[:8], "big")
 
 
-def choose(bot_name: str, game: str, view: View, role: str, seed: int) -> Action:
-    """Pick an action (module-level so that it can run in a process pool)."""
+def choose(bot_name: str, game: str, view: View, role: str, seed: int,
+           determinize: Any = None) -> Action:
+    """Pick an action (module-level, so that it can run in a process pool).
+
+    The bot gets the role's view and a determiniser (re-sampled states, never the truth).
+    """
     from roses.ai.bot import make_bot
 
     bot = make_bot(bot_name, seed=seed)
-    verb, arg = bot.choose(get_rules(game), view, role)
+    rules = get_rules(game)
+    decide = getattr(bot, "decide", None)
+    if decide is not None:
+        verb, arg = decide(rules, view, role, determinize).action
+    else:
+        verb, arg = bot.choose(rules, view, role)
     return str(verb), arg
 
 
@@ -96,12 +106,12 @@ class BotRunner:
         version, rules_id, turns = self.service.bot_turns(game_id)
         if not turns:
             return False
-        role, name, view = turns[0]
+        role, name, view, det = turns[0]
         seed = _seed(game_id, version, role)
         if self.think is not None:
-            verb, arg = self.think.submit(choose, name, rules_id, view, role, seed).result()
+            verb, arg = self.think.submit(choose, name, rules_id, view, role, seed, det).result()
         else:
-            verb, arg = choose(name, rules_id, view, role, seed)
+            verb, arg = choose(name, rules_id, view, role, seed, det)
         try:
             self.service.act(None, game_id, role, verb, arg, version, bot=True)
         except Conflict:
@@ -126,3 +136,13 @@ class BotRunner:
             self._closed = True
         if self._own_executor:
             self.executor.shutdown(wait=True, cancel_futures=True)
+        if self.think is not None:
+            self.think.shutdown(wait=True, cancel_futures=True)
+
+
+def process_pool(processes: int) -> Executor:
+    """A pool of fresh ("spawn") processes for bots that search (no fork of a threaded server)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"))

@@ -6,10 +6,25 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from roses.server.db import Database, database_url_from_env
+from roses.server.errors import ServerError
 from roses.server.service import GameService
+
+
+def _friendly(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Print server errors (unknown game, bad record) as one line and exit with status 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except ServerError as exc:
+            print(f"roses: {exc.message}", file=sys.stderr)
+            return 2
+
+    return run
 
 
 def _db_arg(p: argparse.ArgumentParser) -> None:
@@ -23,6 +38,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     url = database_url_from_env(args.db)
     os.environ["ROSES_DATABASE_URL"] = url
+    os.environ["ROSES_BOT_PROCESSES"] = str(args.bot_processes)
     database = Database(url)
     database.migrate()  # once, before any worker starts
     database.dispose()
@@ -106,6 +122,8 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--log-level", default="info")
+    p.add_argument("--bot-processes", type=int, default=1,
+                   help="processes bots think in, per worker (0: in threads)")
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1",
                    help="proxies trusted for X-Forwarded-* headers")
     _db_arg(p)
@@ -118,16 +136,16 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     p.add_argument("--fix", action="store_true", help="rewrite the stored state and snapshots from the log")
     p.add_argument("--json", action="store_true")
     _db_arg(p)
-    p.set_defaults(func=cmd_rebuild)
+    p.set_defaults(func=_friendly(cmd_rebuild))
     p = asub.add_parser("export", help="write a game (running or finished) as JSON")
     p.add_argument("game", help="game number")
     p.add_argument("-o", "--output", help="file (default: standard output)")
     _db_arg(p)
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=_friendly(cmd_export))
     p = asub.add_parser("import", help="store a game exported by `roses admin export` as a new game")
     p.add_argument("file")
     _db_arg(p)
-    p.set_defaults(func=cmd_import)
+    p.set_defaults(func=_friendly(cmd_import))
     p = asub.add_parser("migrate", help="create or upgrade the database schema")
     _db_arg(p)
     p.set_defaults(func=cmd_migrate)
@@ -136,4 +154,4 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     p.add_argument("--password", help="(default: asked)")
     p.add_argument("--admin", action="store_true")
     _db_arg(p)
-    p.set_defaults(func=cmd_create_user)
+    p.set_defaults(func=_friendly(cmd_create_user))

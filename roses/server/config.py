@@ -27,5 +27,7 @@ class Settings:
     login_window: float = 300.0
     #: Threads that run bot moves.
     bot_threads: int = 2
+    #: Processes bots think in (0: in the bot threads). Search bots want a process pool.
+    bot_processes: int = field(default_factory=lambda: int(os.environ.get("ROSES_BOT_PROCESSES") or 0))
     #: Run bots at all (tests may turn them off).
     bots: bool = True

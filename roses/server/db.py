@@ -38,6 +38,11 @@ users = sa.Table(
     sa.Column("is_admin", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("notify", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("created_at", sa.Float, nullable=False),
+    # Migration 0002 (notifications)
+    sa.Column("webhook_url", sa.String(500), nullable=True),
+    sa.Column("webhook_format", sa.String(16), nullable=True),
+    sa.Column("webhook_error", sa.Text, nullable=True),
+    sa.Column("webhook_error_at", sa.Float, nullable=True),
 )
 
 sessions = sa.Table(
@@ -83,6 +88,9 @@ games = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
     sa.Column("started_at", sa.Float, nullable=True),
     sa.Column("finished_at", sa.Float, nullable=True),
+    # Migration 0002 (clocks): earliest time an active seat's clock runs out; scheduler lease.
+    sa.Column("clock_deadline", sa.Float, nullable=True, index=True),
+    sa.Column("lease_until", sa.Float, nullable=True),
 )
 
 seats = sa.Table(
@@ -134,7 +142,34 @@ notes = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
 )
 
-ALL_TABLES = ("notes", "chat", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+# Migration 0002: queued notifications and live connections (owned by notify.py / ws presence).
+outbox = sa.Table(
+    "outbox", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("channel", sa.String(16), nullable=False),
+    sa.Column("target", sa.String(500), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("next_at", sa.Float, nullable=False),
+    sa.Column("lease_until", sa.Float, nullable=True),
+    sa.Column("lease_owner", sa.String(64), nullable=True),
+    sa.Column("last_error", sa.Text, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ix_outbox_status_next_at", "status", "next_at"),
+)
+
+presence = sa.Table(
+    "presence", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("worker", sa.String(64), nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),
+)
+
+ALL_TABLES = ("outbox", "presence", "notes", "chat", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
 
 
 def default_sqlite_path() -> Path:

@@ -44,6 +44,7 @@ from roses.engine.errors import (
     UnknownGame,
     UnknownScenario,
 )
+from roses.engine.game import FINISH as FINISH_VERB
 from roses.engine.game import RESIGN, UNDO, digest
 from roses.server import db
 from roses.server.auth import User
@@ -447,13 +448,17 @@ class GameService:
             return out
 
     def act(self, user: User | None, game_id: int, role: str, verb: str, arg: Any,
-            version: int, *, bot: bool = False) -> dict[str, Any]:
-        """Apply one action for ``role`` (held by ``user``, or by a bot when ``bot``)."""
+            version: int, *, bot: bool = False, system: bool = False) -> dict[str, Any]:
+        """Apply one action for ``role`` (held by ``user``, or by a bot when ``bot``).
+
+        ``system`` is for the server itself (e.g. the clock scheduler): no seat check, and the
+        meta verb ``.finish`` (arg ``[result, reason]``) is allowed.
+        """
         if not isinstance(verb, str) or not verb or len(verb) > 80:
             raise BadRequest("verb must be a non-empty string of at most 80 characters.")
         if verb == "undo":
             verb = UNDO
-        elif verb.startswith(".") and verb not in (UNDO, RESIGN):
+        elif verb.startswith(".") and verb not in (UNDO, RESIGN) and not (system and verb == FINISH_VERB):
             raise BadRequest(f"Unknown action {verb!r}.")
         try:
             arg_json = json.dumps(arg, sort_keys=True, separators=(",", ":"), allow_nan=False)
@@ -466,7 +471,8 @@ class GameService:
                 with self.db.write() as conn:
                     row = self._row(conn, game_id)
                     seats = self._seats(conn, game_id)
-                    self._check_actor(row, seats, user, role, bot)
+                    if not system:
+                        self._check_actor(row, seats, user, role, bot)
                     if row.status == OPEN:
                         raise Conflict("The game has not started yet.", code="not_started")
                     if row.status != ACTIVE:
@@ -580,8 +586,12 @@ class GameService:
         if self.on_bot_turn is not None and any(s.bot and s.role in active for s in seats):
             self.on_bot_turn(game_id)
 
-    def bot_turns(self, game_id: int) -> tuple[int, str, list[tuple[str, str, dict[str, Any]]]]:
-        """For the bot runner: (version, game id, [(role, bot name, view)]) of active bot seats."""
+    def bot_turns(self, game_id: int) -> tuple[int, str, list[tuple[str, str, dict[str, Any], Any]]]:
+        """For the bot runner: (version, game id, [(role, bot name, view, determiniser)]) of the
+        active bot seats. The determiniser (``roses.ai.bot.Determinizer`` or None) only hands
+        out re-sampled states consistent with the role's knowledge, never the true state."""
+        from roses.ai.bot import Determinizer
+
         with self._game_lock(game_id), self.db.read() as conn:
             row = self._row(conn, game_id)
             if row.status != ACTIVE:
@@ -592,7 +602,9 @@ class GameService:
             if not bots:
                 return row.version, row.game, []
             game = self._load(conn, row)
-            return row.version, row.game, [(s.role, str(s.bot), game.view(s.role)) for s in bots]
+            return row.version, row.game, [
+                (s.role, str(s.bot), game.view(s.role), Determinizer.bind(game.rules, game.state, s.role))
+                for s in bots]
 
     def pending_bot_games(self) -> list[int]:
         with self.db.read() as conn:

@@ -1,0 +1,106 @@
+"""The `roses serve` and `roses admin` commands, run as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from roses.cli import main
+from roses.server import auth
+from roses.server.db import Database
+from roses.server.service import GameService
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _finished_game(url: str) -> int:
+    database = Database(url)
+    database.migrate()
+    svc = GameService(database)
+    with database.write() as conn:
+        n = auth.create_user(conn, "north", "password1")
+        s = auth.create_user(conn, "south", "password1")
+    gid = int(svc.create_game(n, "toy", scenario="short", role="North")["id"])
+    svc.join(s, gid, "South")
+    svc.act(n, gid, "North", "pick", 3, 0)
+    svc.act(s, gid, "South", "pick", 3, 1)
+    version = 2
+    while svc.view(n, gid)["status"] == "active":
+        who, role = (n, "North") if svc.view(n, gid)["active"] == ["North"] else (s, "South")
+        svc.act(who, gid, role, "roll", None, version)
+        version += 1
+    database.dispose()
+    return gid
+
+
+def test_admin_rebuild_export_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = f"sqlite:///{tmp_path}/a.db"
+    dst = f"sqlite:///{tmp_path}/b.db"
+    gid = _finished_game(src)
+    assert main(["admin", "rebuild", str(gid), "--db", src]) == 0
+    assert "ok" in capsys.readouterr().out
+    out_file = tmp_path / "game.json"
+    assert main(["admin", "export", str(gid), "--db", src, "-o", str(out_file)]) == 0
+    record = json.loads(out_file.read_text())
+    assert record["game"] == "toy" and record["result"] in ("North", "South")
+    assert main(["admin", "import", str(out_file), "--db", dst]) == 0
+    assert "imported as game 1" in capsys.readouterr().out
+    assert main(["admin", "rebuild", "all", "--db", dst, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["ok"] is True
+    assert main(["admin", "export", "99", "--db", src]) == 2  # unknown game: clear error
+    assert "no game 99" in capsys.readouterr().err
+    assert main(["admin", "create-user", "boss", "--password", "long enough", "--admin", "--db", dst]) == 0
+
+
+def _serve(url: str, tmp_path: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
+    env.pop("ROSES_DATABASE_URL", None)
+    proc = subprocess.Popen([sys.executable, "-m", "roses.cli", "serve", "--port", str(port), "--db", url,
+                             "--log-level", "warning"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError(f"server did not start: {proc.communicate()[0].decode()[-2000:]}")
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_serve_runs_and_answers(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path}/serve.db"
+    else:
+        base_url, schema = request.getfixturevalue("pg_schema")
+        url = base_url.replace("postgresql+psycopg://", "postgresql://") + f"?options=-csearch_path%3D{schema}"
+    proc, base = _serve(url, tmp_path)
+    try:
+        health: dict[str, Any] = httpx.get(base + "/api/health").json()
+        assert health["database"] == ("sqlite" if backend == "sqlite" else "postgresql")
+        assert "/api/games" in httpx.get(base + "/openapi.json").json()["paths"]
+        with httpx.Client(base_url=base) as c:
+            r = c.post("/api/auth/signup", json={"name": f"cli{backend}", "password": "long enough"})
+            assert r.status_code == 201, r.text
+            r = c.post("/api/games", json={"game": "richard3"},
+                       headers={"X-CSRF-Token": r.json()["csrf_token"]})
+            assert r.status_code in (201, 404)
+    finally:
+        proc.terminate()
+        proc.wait(15)
