@@ -242,61 +242,70 @@ class Player:
             self._offer(res.json())
 
     async def play(self, client: Any) -> None:
+        """Play until the game ends, ``moves`` actions are made or the deadline; a network
+        error (the server died) stops the player and leaves ``pending`` as it was."""
+        import httpx
+
         reader = asyncio.create_task(self._read_ws()) if self.use_ws else None
         try:
-            if not self.use_ws:
-                await self._poll(client)
-            while self.made < self.moves and time.monotonic() < self.deadline:
-                if reader is not None and reader.done():
-                    exc = reader.exception()
-                    self.stats.errors.append(f"websocket of game {self.game_id}: {exc!r}")
-                    reader = None
-                    self.use_ws = False
-                state = self._latest
-                if state is not None and state.get("status") != "active" and state.get("view") is not None:
-                    break
-                options = choices((state or {}).get("view") or {}) if state else []
-                if state is None or self.role not in state.get("active", []) or not options:
-                    self._changed.clear()
-                    wait = 0.5 if self.use_ws else 0.05
-                    with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), timeout=wait)
-                    if not self.use_ws or (self._latest is state and time.monotonic() < self.deadline):
-                        # No push within the wait (or no socket): ask.
-                        await self._poll(client)
-                    continue
-                if self.think:
-                    await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
-                if self._latest is not state:
-                    continue  # something changed while thinking: look again
-                verb, arg = self.rng.choice(options)
-                version = int(state["version"])
-                self.pending = Accepted(self.game_id, version + 1, self.role, verb, arg)
-                t0 = time.perf_counter()
-                res = await client.post(f"{self.base}/api/games/{self.game_id}/action", headers=self.headers,
-                                        json={"role": self.role, "verb": verb, "arg": arg, "version": version})
-                took = time.perf_counter() - t0
-                self.pending = None
-                if res.status_code == 200:
-                    self.stats.latencies.append(took)
-                    self.stats.accepted.append(Accepted(self.game_id, version + 1, self.role, verb, arg))
-                    self.last_accepted = version + 1
-                    self.made += 1
-                    self._offer(res.json())
-                elif res.status_code == 409:
-                    self.stats.conflicts += 1
-                    await self._poll(client)
-                else:
-                    self.stats.refused += 1
-                    self.stats.errors.append(f"game {self.game_id} {self.role} {verb} {arg!r}: "
-                                             f"{res.status_code} {res.text[:200]}")
-                    await self._poll(client)
+            await self._play(client, reader)
+        except httpx.TransportError as exc:
+            self.stats.errors.append(f"game {self.game_id} {self.role}: {type(exc).__name__}")
         finally:
             self.done = True
             if reader is not None:
                 reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await reader
+
+    async def _play(self, client: Any, reader: asyncio.Task[None] | None) -> None:
+        if not self.use_ws:
+            await self._poll(client)
+        while self.made < self.moves and time.monotonic() < self.deadline:
+            if reader is not None and reader.done():
+                exc = reader.exception()
+                self.stats.errors.append(f"websocket of game {self.game_id}: {exc!r}")
+                reader = None
+                self.use_ws = False
+            state = self._latest
+            if state is not None and state.get("status") != "active" and state.get("view") is not None:
+                break
+            options = choices((state or {}).get("view") or {}) if state else []
+            if state is None or self.role not in state.get("active", []) or not options:
+                self._changed.clear()
+                wait = 5.0 if self.use_ws else 0.05
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), timeout=wait)
+                if not self.use_ws or (self._latest is state and time.monotonic() < self.deadline):
+                    # No push within the wait (or no socket): ask.
+                    await self._poll(client)
+                continue
+            if self.think:
+                await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+            if self._latest is not state:
+                continue  # something changed while thinking: look again
+            verb, arg = self.rng.choice(options)
+            version = int(state["version"])
+            self.pending = Accepted(self.game_id, version + 1, self.role, verb, arg)
+            t0 = time.perf_counter()
+            res = await client.post(f"{self.base}/api/games/{self.game_id}/action", headers=self.headers,
+                                    json={"role": self.role, "verb": verb, "arg": arg, "version": version})
+            took = time.perf_counter() - t0
+            self.pending = None
+            if res.status_code == 200:
+                self.stats.latencies.append(took)
+                self.stats.accepted.append(Accepted(self.game_id, version + 1, self.role, verb, arg))
+                self.last_accepted = version + 1
+                self.made += 1
+                self._offer(res.json())
+            elif res.status_code == 409:
+                self.stats.conflicts += 1
+                await self._poll(client)
+            else:
+                self.stats.refused += 1
+                self.stats.errors.append(f"game {self.game_id} {self.role} {verb} {arg!r}: "
+                                         f"{res.status_code} {res.text[:200]}")
+                await self._poll(client)
 
 
 async def create_games(client: Any, base: str, game: str, scenario: str | None,

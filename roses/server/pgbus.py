@@ -54,9 +54,11 @@ def decode(payload: str) -> tuple[str, Event]:
 class PgBus:
     """Fan-out between workers through PostgreSQL; drop-in for :class:`LocalBus`."""
 
-    def __init__(self, url: str, *, channel: str = CHANNEL, connect_kwargs: dict[str, Any] | None = None) -> None:
+    def __init__(self, url: str, *, channel: str | None = None,
+                 connect_kwargs: dict[str, Any] | None = None) -> None:
         self.url = conninfo(url)
-        self.channel = channel
+        #: One channel per deployment (``ROSES_PG_CHANNEL``; tests use their own).
+        self.channel = channel or os.environ.get("ROSES_PG_CHANNEL") or CHANNEL
         self.connect_kwargs = dict(connect_kwargs or {})
         self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.local = LocalBus()
