@@ -17,7 +17,7 @@ from tests.richard3.helpers import RULES, L, Y, act, args, card, keep_hands, new
     ("AP2", "AP3", L),
 ])
 def test_situation1_player_one(york: str, lanc: str, p1: str) -> None:
-    """Situation 1 (1.1): Player 1 is the higher card; events first; ties to the Pretender."""
+    """Situation 1, C6, C7, C8 (1.1): Player 1 is the higher card; events first; ties to the Pretender."""
     s = keep_hands(new())
     play(s, york, lanc)
     assert s["p1"] == (0 if p1 == Y else 1)

@@ -18,7 +18,7 @@ from tests.richard3.helpers import RULES
 
 @pytest.mark.parametrize("scenario", ["wars-of-the-roses", "kingmaker", "richard-iii"])
 def test_fuzz_scenario(scenario: str) -> None:
-    """C1-C139 as a whole: random games end without dead ends, errors or broken invariants;
+    """The whole rule set: random games end without dead ends, errors or broken invariants;
     views never show a secret (roses.engine.fuzz checks views and secrets at every step)."""
     games = 8 if scenario == "wars-of-the-roses" else 30
     report = fuzz(RULES, scenario, games, seed=7, save_dir=None)
@@ -67,7 +67,7 @@ def test_hidden_information_scan() -> None:
 
 
 def test_enemy_blocks_only_as_counts() -> None:
-    """C44 (Fog-of-War): outside battle a role's view has no enemy block entry, only counts."""
+    """C44, C46 (Fog-of-War, 4.2): outside battle a role's view has no enemy block entry, only counts."""
     s = RULES.setup(1, "wars-of-the-roses")
     v = RULES.view(s, "York")
     assert all(b["side"] == "York" for b in v["blocks"])

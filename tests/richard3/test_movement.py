@@ -38,7 +38,7 @@ def _five_in_middlesex(york_card: str) -> dict:
 
 
 def test_situation3_yellow_border_four_then_via_leicester() -> None:
-    """5.21 example, C58, C60: 4 of 5 blocks cross Middlesex–Oxford; the 5th must go via Leicester or Sussex."""
+    """5.21 example, C54, C58, C60: 4 of 5 blocks cross Middlesex–Oxford; the 5th must go via Leicester or Sussex."""
     s = _five_in_middlesex("AP4")
     act(s, Y, "move", "Middlesex")
     for k in FIVE[:4]:

@@ -110,7 +110,7 @@ def test_a8_heirs_never_disbanded_to_pool() -> None:
 
 
 def test_a9_all_extras_disbanded_at_reset() -> None:
-    """A9 (7.2): every extra exile goes to the pool at the reset, owner's choice."""
+    """A9, C114 (7.2, 8.5): every extra exile goes to the pool at the reset, owner's choice."""
     s = new()
     for k in ("Norfolk/Y", "Suffolk/Y"):
         put(s, k, "Ireland")

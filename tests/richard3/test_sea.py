@@ -66,7 +66,7 @@ def test_situation4_ap2_four_blocks_to_kent() -> None:
 
 
 def test_situation4_illegal_destinations_and_blocks() -> None:
-    """C64, C67, C68, C70, C27: Calais cannot reach Glamorgan; no sea to Hereford/Gloucester/South Yorks;
+    """C64, C65, C66, C67, C68, C70, C27: Calais cannot reach Glamorgan; no sea to Hereford/Gloucester/South Yorks;
     no enemy or contested destination without Piracy; Scots/Welsh/Rebel/levies never sea move."""
     s = keep_hands(new())
     put(s, "Rebel/R", "Rutland")

@@ -95,7 +95,7 @@ def test_c125_king_or_pretender_cannot_defect() -> None:
 
 
 def test_situation17_eliminations() -> None:
-    """C103-C106 (6.83-6.86): Clifford permanent; Buckingham/L face-down to the pool; Warwick/Y
+    """C103-C106 (6.83-6.86), C43: Clifford permanent; Buckingham/L face-down to the pool; Warwick/Y
     permanent (Neville); Burgundian face-down at Calais; Welsh to the Lancaster pool; Rebel to the
     Pretender's pool; a levy face-down to the pool."""
     s = new()

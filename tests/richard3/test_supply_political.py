@@ -162,3 +162,21 @@ def test_c117_ties_to_the_king() -> None:
     s = new("richard-iii")
     c = _usurpation_counts(s)
     assert c[0] > c[1]
+
+
+def test_c129_defected_heirs_go_home() -> None:
+    """C129 (9.1): going home as enemy nobles, Exeter goes to Cornwall and Clarence to a vacant York
+    shield, otherwise to the friendly pool."""
+    from roses.games.richard3 import core
+    s = new()
+    put(s, "Clarence/L", "Essex")
+    put(s, "Exeter/Y", "Kent")
+    opts_c = core._home_options(s, 1, B("Clarence/L"))
+    assert sorted(opts_c) == sorted([A("South Yorks"), A("Hereford"), A("Rutland")])
+    put(s, "Norfolk/Y", "Hereford")
+    assert A("Hereford") not in core._home_options(s, 1, B("Clarence/L"))  # not vacant
+    assert core._home_options(s, 0, B("Exeter/Y")) == []  # Cornwall is Lancastrian: pool
+    put(s, "Exeter/L", "Dorset")  # (the heir version cannot coexist; put() keeps one in play)
+    put(s, "Exeter/Y", "Kent")
+    put(s, "Devon/L", "Dorset")
+    assert core._home_options(s, 0, B("Exeter/Y")) == [A("Cornwall")]
