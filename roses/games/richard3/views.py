@@ -36,6 +36,7 @@ from roses.games.richard3.data import (
     EXILE,
     EXILE_AREAS,
     EXILE_LIMIT,
+    EXILE_OF,
     HEIRS,
     MINOR,
     N_AREAS,
@@ -309,8 +310,10 @@ def check_invariants(state: State) -> list[str]:
             p.append(f"{BLOCK_KEY[b]} is a non-heir at {_where(lb)}")
         if lb == POOL and B_TYPE[b] == 0:
             p.append(f"heir {BLOCK_KEY[b]} in the pool")
-    if loc[REBEL_BLOCK] < N_AREAS and AREA_KIND[loc[REBEL_BLOCK]] == EXILE:
-        p.append("the Rebel is in an exile area")
+    # (the Rebel may walk into Scotland when Lancaster is Pretender: only its deployment is barred)
+    if loc[REBEL_BLOCK] < N_AREAS and AREA_KIND[loc[REBEL_BLOCK]] == EXILE and EXILE_OF[loc[REBEL_BLOCK]] != \
+            1 - state["king"]:
+        p.append("the Rebel is in the King's exile area")
     # border counts (5.21; Surprise +1)
     for s in (0, 1):
         bonus = 1 if state["surprise"] == s else 0
