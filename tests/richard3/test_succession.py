@@ -138,3 +138,37 @@ def test_c123_instant_victory_on_last_heir() -> None:
     s = new("richard-iii")
     C.eliminate(s, B("Richmond/L"))
     assert s["result"] == Y
+
+
+def test_situation16_king_killed_in_a_real_battle_then_crowned() -> None:
+    """C101, C13 (6.81) through the battle module, rigged dice: March attacks Henry VI (1 step) in
+    Middlesex in turn 3 and kills him; there is no King for the rest of the turn; at the Supply
+    Phase Prince Edward enters a crown area chosen by Lancaster and becomes King."""
+    from roses.engine import rng
+    s = keep_hands(new())
+    s["turn"] = 3
+    s["hands"] = [s["hands"][0][:5], s["hands"][1][:5]]
+    s["deck"] = [c for c in range(25) if c not in s["hands"][0] + s["hands"][1]]
+    put(s, "Henry VI/L", "Middlesex", steps=1)
+    put(s, "March/Y", "Kent")
+    play(s, "AP4", "AP2")
+    act(s, Y, "move", "Kent")
+    act(s, Y, "block", "March/Y")
+    act(s, Y, "to", "Middlesex")
+    to_battle_or_supply(s)
+    assert s["phase"] == "battle" and s["battle"] is not None
+    rng.rig(s, [1, 1, 1])
+    for _ in range(50):
+        if s["battle"] is None:
+            break
+        role = RULES.active(s)[0]
+        opts = RULES.legal_actions(s, role)
+        fire = [a for a in opts if a[0] == "fire" and a[1] == "March/Y"]
+        verb, arg = fire[0] if fire else (("end_regroup", None) if ("end_regroup", None) in opts else opts[0])
+        act(s, role, verb, arg)
+    assert s["loc"][B("Henry VI/L")] == DEAD
+    assert s["phase"] == "supply" and s["king_block"] == -1 and s["todo"][0][0] == "enter"
+    assert RULES.active(s) == [L]
+    act(s, L, "enter", "Sussex")
+    assert s["king_block"] == B("Prince Edward/L") and s["loc"][B("Prince Edward/L")] == A("Sussex")
+    assert RULES.result(s) is None
