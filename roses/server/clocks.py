@@ -46,7 +46,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
+from fastapi import APIRouter, Request
 from sqlalchemy.engine import Connection
+from starlette.concurrency import run_in_threadpool
 
 from roses.server import db
 from roses.server.errors import BadRequest, Conflict
@@ -305,32 +307,30 @@ class ClockScheduler:
             await asyncio.sleep(self.interval)
 
 
-def install(app: FastAPI, games: GameService, *, interval: float | None = None) -> ClockScheduler:
-    """Add the clock route and the scheduler (started by the app's lifespan)."""
-    from fastapi import APIRouter, Request
+router = APIRouter(prefix="/api", tags=["play"])
 
+
+@router.get("/games/{game_id}/clocks")
+async def game_clocks(request: Request, game_id: int, invite: str | None = None) -> dict[str, Any]:
+    """Time left per role (public), the pace and the next deadline (``clocks``: empty without a pace)."""
     from roses.server.deps import optional_user, services
 
+    user = await optional_user(request)
+    s = services(request)
+    await run_in_threadpool(s.games.game, user, game_id, invite)  # visibility check
+
+    def read() -> dict[str, Any]:
+        with s.db.read() as conn:
+            return clocks_of(conn, game_id)
+
+    return await run_in_threadpool(read)
+
+
+def install(app: FastAPI, games: GameService, *, interval: float | None = None) -> ClockScheduler:
+    """Add the clock route and the scheduler (started by the app's lifespan)."""
     if interval is None:
         interval = float(os.environ.get("ROSES_CLOCK_INTERVAL", "10"))
     scheduler = ClockScheduler(games, interval=interval)
-    router = APIRouter(prefix="/api", tags=["play"])
-
-    @router.get("/games/{game_id}/clocks")
-    async def game_clocks(request: Request, game_id: int) -> dict[str, Any]:
-        """Time left per role (public), the pace and the next deadline."""
-        from starlette.concurrency import run_in_threadpool
-
-        user = await optional_user(request)
-        s = services(request)
-        await run_in_threadpool(s.games.game, user, game_id, request.query_params.get("invite"))
-
-        def read() -> dict[str, Any]:
-            with s.db.read() as conn:
-                return clocks_of(conn, game_id)
-
-        return await run_in_threadpool(read)
-
     app.include_router(router)
     background = getattr(app.state, "background", None)
     if background is None:
@@ -338,5 +338,3 @@ def install(app: FastAPI, games: GameService, *, interval: float | None = None) 
     background.append(scheduler)
     app.state.clocks = scheduler
     return scheduler
-
-

@@ -37,13 +37,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from roses.server import db
+from roses.server.auth import User
 from roses.server.clocks import lease_rows
+from roses.server.deps import require_user, services
 from roses.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from roses.server.events import FINISHED, STARTED, TURN, Event
 
@@ -490,85 +495,90 @@ def _describe(exc: BaseException) -> str:
 
 
 # ----- routes -----------------------------------------------------------------------------------
+class SettingsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: str | None = Field(default=None, max_length=254)
+    notify: bool | None = None
+    webhook_url: str | None = Field(default=None, max_length=500)
+    webhook_format: str | None = Field(default=None, max_length=16, description="json, discord or slack")
+
+
+class SettingsOut(BaseModel):
+    email: str | None
+    notify: bool
+    webhook_url: str | None
+    webhook_format: str
+    webhook_error: str | None = Field(description="The last failed webhook delivery, if any.")
+    webhook_error_at: float | None
+
+
+class InviteIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    user: str = Field(min_length=1, max_length=40)
+
+
+router = APIRouter(prefix="/api")
+RequiredUser = Annotated[User, Depends(require_user)]
+
+
+def _notifier(request: Request) -> Notifier:
+    n: Notifier = request.app.state.notifier
+    return n
+
+
+@router.get("/me/settings", response_model=SettingsOut, tags=["accounts"])
+async def read_settings(request: Request, user: RequiredUser) -> dict[str, Any]:
+    """Notification settings: e-mail, on/off, webhook URL and format, last webhook error."""
+    return await run_in_threadpool(get_settings, services(request).db, user.id)
+
+
+@router.put("/me/settings", response_model=SettingsOut, tags=["accounts"])
+async def write_settings(request: Request, body: SettingsIn, user: RequiredUser) -> dict[str, Any]:
+    """Change notification settings (fields left out stay as they are)."""
+    changes = {k: getattr(body, k) for k in body.model_fields_set}
+    if changes.get("notify") is None:
+        changes.pop("notify", None)
+    return await run_in_threadpool(put_settings, services(request).db, user.id, changes)
+
+
+@router.post("/me/settings/test", status_code=202, tags=["accounts"])
+async def test_notification(request: Request, user: RequiredUser) -> dict[str, Any]:
+    """Send yourself a test notification (see ``webhook_error`` a little later)."""
+    _notifier(request).notify(Event(TEST, 0, users=(user.id,)))
+    return {"queued": True}
+
+
+@router.post("/games/{game_id}/invite", status_code=202, tags=["lobby"])
+async def invite(request: Request, game_id: int, body: InviteIn, user: RequiredUser) -> dict[str, Any]:
+    """Invite a user by name to an open game you play in (they get a notification)."""
+    s = services(request)
+
+    def run() -> dict[str, Any]:
+        info = s.games.game(user, game_id)
+        if user.name not in [seat["user"] for seat in info["seats"]] and info["owner"] != user.name:
+            raise Forbidden("Only the game's players may invite.", code="not_seated")
+        if info["status"] != "open":
+            raise Conflict("The game has already started.", code="not_open")
+        with s.db.read() as conn:
+            row = conn.execute(sa.select(db.users.c.id, db.users.c.name)
+                               .where(db.users.c.name_key == body.user.lower())).first()
+            token = conn.execute(sa.select(db.games.c.invite_token).where(db.games.c.id == game_id)).scalar()
+        if row is None:
+            raise NotFound(f"There is no user {body.user!r}.", code="unknown_user")
+        data: dict[str, Any] = {"by": user.name}
+        if token:
+            data["invite"] = token
+        _notifier(request).notify(Event(INVITED, game_id, users=(int(row.id),), data=data))
+        return {"invited": row.name}
+
+    return await run_in_threadpool(run)
+
+
 def install(app: FastAPI, games: GameService, config: NotifyConfig | None = None) -> Notifier:
     """Add presence, the notifier (registered with the service) and the settings/invite routes."""
-    from fastapi import APIRouter, Depends, Request
-    from pydantic import BaseModel, ConfigDict, Field
-    from starlette.concurrency import run_in_threadpool
-
-    from roses.server.auth import User
-    from roses.server.deps import require_user, services
-
     presence = Presence(games.db)
     notifier = Notifier(games.db, presence, config)
     games.notifiers.add(notifier)
-
-    class SettingsIn(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-        email: str | None = Field(default=None, max_length=254)
-        notify: bool | None = None
-        webhook_url: str | None = Field(default=None, max_length=500)
-        webhook_format: str | None = Field(default=None, max_length=16, description="json, discord or slack")
-
-    class SettingsOut(BaseModel):
-        email: str | None
-        notify: bool
-        webhook_url: str | None
-        webhook_format: str
-        webhook_error: str | None = Field(description="The last failed webhook delivery, if any.")
-        webhook_error_at: float | None
-
-    class InviteIn(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-        user: str = Field(min_length=1, max_length=40)
-
-    router = APIRouter(prefix="/api")
-
-    @router.get("/me/settings", response_model=SettingsOut, tags=["accounts"])
-    async def read_settings(request: Request, user: User = Depends(require_user)) -> dict[str, Any]:  # noqa: B008
-        """Notification settings: e-mail, on/off, webhook URL and format, last webhook error."""
-        return await run_in_threadpool(get_settings, services(request).db, user.id)
-
-    @router.put("/me/settings", response_model=SettingsOut, tags=["accounts"])
-    async def write_settings(request: Request, body: SettingsIn,
-                             user: User = Depends(require_user)) -> dict[str, Any]:  # noqa: B008
-        """Change notification settings (fields left out stay as they are)."""
-        changes = {k: getattr(body, k) for k in body.model_fields_set}
-        if changes.get("notify") is None:
-            changes.pop("notify", None)
-        return await run_in_threadpool(put_settings, services(request).db, user.id, changes)
-
-    @router.post("/me/settings/test", status_code=202, tags=["accounts"])
-    async def test_notification(user: User = Depends(require_user)) -> dict[str, Any]:  # noqa: B008
-        """Send yourself a test notification (see ``webhook_error`` a little later)."""
-        notifier.notify(Event(TEST, 0, users=(user.id,)))
-        return {"queued": True}
-
-    @router.post("/games/{game_id}/invite", status_code=202, tags=["lobby"])
-    async def invite(request: Request, game_id: int, body: InviteIn,
-                     user: User = Depends(require_user)) -> dict[str, Any]:  # noqa: B008
-        """Invite a user by name to an open game you play in (they get a notification)."""
-        def run() -> dict[str, Any]:
-            s = services(request)
-            info = s.games.game(user, game_id)
-            if user.name not in [seat["user"] for seat in info["seats"]] and info["owner"] != user.name:
-                raise Forbidden("Only the game's players may invite.", code="not_seated")
-            if info["status"] != "open":
-                raise Conflict("The game has already started.", code="not_open")
-            with s.db.read() as conn:
-                row = conn.execute(sa.select(db.users.c.id, db.users.c.name, db.games.c.invite_token)
-                                   .select_from(db.users.join(db.games, db.games.c.id == game_id))
-                                   .where(db.users.c.name_key == body.user.lower())).first()
-            if row is None:
-                raise NotFound(f"There is no user {body.user!r}.", code="unknown_user")
-            data: dict[str, Any] = {"by": user.name}
-            if row.invite_token:
-                data["invite"] = row.invite_token
-            notifier.notify(Event(INVITED, game_id, users=(int(row.id),), data=data))
-            return {"invited": row.name}
-
-        return await run_in_threadpool(run)
-
     app.include_router(router)
     background = getattr(app.state, "background", None)
     if background is None:
