@@ -35,6 +35,10 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
                bus: EventBus | None = None, notifiers: Notifiers | None = None) -> FastAPI:
     settings = settings or Settings()
     database = database or Database(settings.database_url or "")
+    if bus is None and database.dialect == "postgresql":
+        from roses.server.pgbus import PgBus  # several workers: fan-out through LISTEN/NOTIFY
+
+        bus = PgBus(database.url)
     games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
     services = Services(
         settings=settings, db=database, games=games,
@@ -47,6 +51,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         if settings.migrate:
             database.migrate()
         await games.bus.start()
+        for job in app.state.background:  # notifications, presence, clocks (notify.py, clocks.py)
+            await job.start()
         if settings.bots:
             think = process_pool(settings.bot_processes) if settings.bot_processes > 0 else None
             services.bots = BotRunner(games, threads=settings.bot_threads, think=think)
@@ -57,12 +63,19 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
             if services.bots is not None:
                 services.bots.close()
                 games.on_bot_turn = None
+            for job in reversed(app.state.background):
+                await job.stop()
             await games.bus.stop()
 
     app = FastAPI(title="Roses", version=__version__, lifespan=lifespan,
                   description="Play the Wars of the Roses board games: accounts, lobby, "
                               "asynchronous play with per-role views, replay and export.")
     app.state.roses = services
+    app.state.background = []
+    from roses.server import clocks, notify
+
+    notify.install(app, games)
+    clocks.install(app, games)
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
