@@ -81,7 +81,12 @@ async def play_socket(ws: WebSocket, game_id: int, role: str | None = None,
 
     sub = games.bus.subscribe(game_id)
     last_chat = 0
+    # Connected players get no notifications for this game (notify.py).
+    presence = getattr(ws.app.state, "presence", None)
+    here: int | None = None
     try:
+        if presence is not None and player and user is not None:
+            here = await run_in_threadpool(presence.enter, game_id, user.id)
         await send({"type": "state", **first})
         if player and user is not None:
             messages = await run_in_threadpool(games.chat, user, game_id, 0)
@@ -118,6 +123,9 @@ async def play_socket(ws: WebSocket, game_id: int, role: str | None = None,
         pass
     finally:
         sub.close()
+        if here is not None and presence is not None:
+            with contextlib.suppress(Exception):
+                await run_in_threadpool(presence.leave, here)
         with contextlib.suppress(Exception):
             await ws.close()
 
