@@ -46,7 +46,7 @@ from roses.engine.errors import (
 )
 from roses.engine.game import FINISH as FINISH_VERB
 from roses.engine.game import RESIGN, UNDO, digest
-from roses.server import db
+from roses.server import clocks, db
 from roses.server.auth import User
 from roses.server.errors import (
     BadRequest,
@@ -239,6 +239,7 @@ class GameService:
         rules = self._rules(game)
         scenario = scenario or rules.scenarios[0]
         opts = dict(options or {})
+        clocks.check_pace(pace)
         try:
             rules.check_scenario(scenario)
             _check_options(rules, opts)
@@ -397,6 +398,7 @@ class GameService:
                 started_at=now, updated_at=now))
             conn.execute(db.seats.update().where(db.seats.c.game_id == game_id,
                                                  db.seats.c.role.in_(active)).values(active_since=now))
+            clocks.on_start(conn, game_id, row.pace, [s.role for s in seats], active, now)
             self._remember(game_id, 0, game)
             users = tuple(s.user_id for s in seats if s.user_id is not None)
             active_users = tuple(s.user_id for s in seats if s.user_id is not None and s.role in active)
@@ -558,6 +560,7 @@ class GameService:
                                                       active=json.dumps(active), state=state_json))
             gone = [r for r in before if r not in active]
             new = [r for r in active if r not in before]
+            clocks.on_turn_change(conn, row.id, row.pace, gone, new, active, now, finished=result is not None)
             if gone:
                 conn.execute(db.seats.update().where(db.seats.c.game_id == row.id, db.seats.c.role.in_(gone))
                              .values(active_since=None))
