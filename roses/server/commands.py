@@ -155,3 +155,9 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     p.add_argument("--admin", action="store_true")
     _db_arg(p)
     p.set_defaults(func=_friendly(cmd_create_user))
+
+    # Second server engineer (S-srv2-2): `roses bench server` options, `--smtp-*` of `roses serve`.
+    from roses.server import loadbench, notify
+
+    loadbench.register(sub, parser)
+    notify.register_cli(sub)
