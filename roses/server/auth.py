@@ -117,6 +117,13 @@ def authenticate(conn: Connection, name: str, password: str) -> User | None:
 _DUMMY_HASH = _hasher.hash("not a real password")
 
 
+def configure_hasher(time_cost: int, memory_cost: int, parallelism: int = 1) -> None:
+    """Change the argon2id cost (tests use a cheap one; production keeps the defaults)."""
+    global _hasher, _DUMMY_HASH
+    _hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism)
+    _DUMMY_HASH = _hasher.hash("not a real password")
+
+
 def change_password(conn: Connection, user: User, old: str, new: str) -> None:
     row = conn.execute(sa.select(db.users).where(db.users.c.id == user.id)).one()
     if not verify_password(row.password_hash, old or ""):
@@ -130,6 +137,8 @@ def create_session(conn: Connection, user: User) -> tuple[str, str]:
     token = secrets.token_urlsafe(32)
     csrf = secrets.token_urlsafe(24)
     now = time.time()
+    conn.execute(db.sessions.delete().where(db.sessions.c.user_id == user.id,
+                                            db.sessions.c.expires_at < now))
     conn.execute(db.sessions.insert().values(
         token_hash=hash_secret(token), user_id=user.id, csrf=csrf, created_at=now,
         expires_at=now + SESSION_SECONDS))

@@ -152,6 +152,21 @@ class GameService:
         return [Seat(r.role, r.position, r.user_id, r.name, r.bot) for r in rows]
 
     @staticmethod
+    def _seats_of(conn: Connection, game_ids: list[int]) -> dict[int, list[Seat]]:
+        out: dict[int, list[Seat]] = {}
+        if not game_ids:
+            return out
+        rows = conn.execute(
+            sa.select(db.seats.c.game_id, db.seats.c.role, db.seats.c.position, db.seats.c.user_id,
+                      db.seats.c.bot, db.users.c.name)
+            .select_from(db.seats.outerjoin(db.users, db.users.c.id == db.seats.c.user_id))
+            .where(db.seats.c.game_id.in_(game_ids))
+            .order_by(db.seats.c.game_id, db.seats.c.position)).all()
+        for r in rows:
+            out.setdefault(int(r.game_id), []).append(Seat(r.role, r.position, r.user_id, r.name, r.bot))
+        return out
+
+    @staticmethod
     def _may_see(row: Any, seats: list[Seat], user: User | None, invite: str | None) -> bool:
         if not row.is_private:
             return True
@@ -299,10 +314,12 @@ class GameService:
                 q = q.where(db.games.c.is_private == sa.false())
             if status:
                 q = q.where(db.games.c.status == status)
-            rows = conn.execute(q.order_by(db.games.c.updated_at.desc()).limit(limit)).all()
+            rows = conn.execute(q.order_by(db.games.c.updated_at.desc(), db.games.c.id.desc())
+                                .limit(limit)).all()
+            seats_of = self._seats_of(conn, [row.id for row in rows])
             out = []
             for row in rows:
-                info = self._game_info(row, self._seats(conn, row.id), user)
+                info = self._game_info(row, seats_of.get(row.id, []), user)
                 info.pop("invite_token", None)
                 out.append(info)
         if mine:

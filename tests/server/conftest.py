@@ -27,6 +27,19 @@ BACKENDS = ["sqlite", "postgres"]
 
 
 @pytest.fixture(autouse=True, scope="session")
+def cheap_password_hashes() -> Iterator[None]:
+    """argon2id with a small cost: the tests hash hundreds of passwords on a shared machine."""
+    from argon2 import PasswordHasher
+
+    from roses.server import auth
+
+    auth.configure_hasher(time_cost=1, memory_cost=1024, parallelism=1)
+    yield
+    default = PasswordHasher()
+    auth.configure_hasher(default.time_cost, default.memory_cost, default.parallelism)
+
+
+@pytest.fixture(autouse=True, scope="session")
 def toy_game() -> Iterator[None]:
     """Register the engine's toy game as ``roses.games.toy`` (tests only)."""
     sys.modules["roses.games.toy"] = toygame

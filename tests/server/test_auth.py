@@ -112,3 +112,11 @@ def test_websocket_refuses_cross_site_cookie(client: TestClient) -> None:
         assert ws.receive_json()["type"] == "state"
     with client.websocket_connect(f"/api/games/{g['id']}/ws", headers={"Origin": "https://evil.example"}) as ws:
         assert ws.receive_json()["status"] == 404  # treated as anonymous: a private game is not shown
+
+
+def test_form_posts_carry_csrf_in_a_field(client: TestClient) -> None:
+    r = client.post("/api/auth/signup", json={"name": "jack", "password": "long enough"})
+    csrf = r.json()["csrf_token"]
+    assert client.post("/api/auth/logout", data={"csrf_token": "nope"}).status_code == 403
+    assert client.post("/api/auth/logout", data={"csrf_token": csrf}).status_code == 204
+    assert client.get("/api/me").status_code == 401
