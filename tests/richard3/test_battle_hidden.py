@@ -230,3 +230,22 @@ def test_apply_accepts_exactly_the_legal_actions() -> None:
             v, a = r.choice(legal)
             BT.apply(s, role, v, a)
     assert checked > 500
+
+
+def test_undo_policy_pass_undoable_within_turn_dice_not() -> None:
+    """Undo (roses.engine.game): a pass that keeps the same role acting may be taken back; a fire
+    (dice) or a join of Reserves (reveal) may not."""
+    from roses.engine.game import Game
+    s = base()
+    enter(s, "Oxford/L", "Oxford")
+    enter(s, "Norfolk/Y", "Oxford", frm="Warwick")
+    enter(s, "Suffolk/Y", "Oxford", frm="Warwick")
+    begin(s, "Oxford", Y)
+    g = Game(rules=RULES, seed=1, scenario="wars-of-the-roses", state=s)
+    g.apply(L, "pass", "Oxford/L")
+    g.apply(Y, "pass", "Norfolk/Y")
+    assert g.can_undo(Y)
+    g.undo(Y)
+    assert g.state["battle"]["acted"] == [BLOCK_ID["Oxford/L"]]
+    g.apply(Y, "fire", "Norfolk/Y")
+    assert not g.can_undo(Y)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from roses.engine.errors import IllegalAction
-from roses.games.richard3.data import BLOCK_ID
+from roses.games.richard3.data import BLOCK_ID, DEAD
 from tests.richard3.test_battle_kit import (
     L,
     Y,
@@ -298,3 +298,19 @@ def test_c135_treason_kept_when_declined_and_uses_plain_loyalty() -> None:
     do(s2, Y, "treason", "Kent/L", dice=(2, 3))
     assert s2["rolls"] == rolls + 2 and at(s2, "Kent/L") == "Essex"
     assert "treason" not in s2["battle"]["used"]
+
+
+def test_c107_clarence_not_a_target_while_pretender() -> None:
+    """C107 with 9.1 (C125): Clarence cannot defect while he is the Pretender (all senior York
+    heirs dead)."""
+    s = base()
+    for k in ("Duke of York/Y", "March/Y", "Rutland/Y"):
+        s["loc"][BLOCK_ID[k]] = DEAD
+        s["steps"][BLOCK_ID[k]] = 0
+    enter(s, "Clarence/Y", "Derby")
+    enter(s, "Norfolk/Y", "Derby")
+    enter(s, "Henry VI/L", "Derby", frm="Lancaster")
+    begin(s, "Derby", L)
+    while turn(s) == Y:
+        do(s, Y, "pass", group(s)[0])
+    assert _targets(s, L, "Henry VI/L") == []
