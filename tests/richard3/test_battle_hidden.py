@@ -96,6 +96,8 @@ def test_view_part_shape_and_prompt() -> None:
     do(s, L, "fire", "Oxford/L", dice=(1, 5, 6))
     last = BT.view_part(s, Y)["last"]
     assert last["dice"] == [1, 5, 6] and last["hits"] == 1 and last["block"] == "Oxford/L"
+    assert last["damage"] == [["Norfolk/Y", 1, False]]
+    assert BT.view_part(s, Y)["prompt"].endswith("blocks (fire, pass).")
     json.dumps(s)
 
 

@@ -410,6 +410,9 @@ def _eliminate(state: State, b: int) -> None:
 def _damage(state: State, b: int, n: int) -> None:
     """Apply n hits to b (3.11); eliminate it at 0 (6.8)."""
     steps = state["steps"]
+    bt = state["battle"]
+    if bt is not None and bt["last"] is not None:
+        bt["last"].setdefault("damage", []).append([BLOCK_KEY[b], min(n, steps[b]), steps[b] <= n])
     if steps[b] <= n:
         public(state, f"{_name(b)} takes {steps[b]} hit(s) and is eliminated.")
         _eliminate(state, b)
@@ -674,8 +677,7 @@ def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
     fp2 = _firepower(state, bt, t, 1 - s, theirs)
     dice2 = _roll(state, state["steps"][t])
     hits2 = sum(1 for d in dice2 if d <= fp2)
-    bt["last"] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
-                  "target": BLOCK_KEY[t], "reply": dice2, "reply_fp": fp2, "reply_hits": hits2}
+    bt["last"].update({"reply": dice2, "reply_fp": fp2, "reply_hits": hits2})
     public(state, f"{_name(t)} fires back at the charger (6.5): {' '.join(map(str, dice2))}, {hits2} hit(s).")
     if hits2:
         _damage(state, b, min(hits2, state["steps"][b]))
@@ -786,8 +788,10 @@ def _prompt(state: State, bt: dict[str, Any], role: str, acting: str) -> str:
     if step == "turn":
         if bt["round"] == 4 and bt["side"] == bt["att"]:
             return f"Battle of {area}, round 4: your attacking {bt['letter']} blocks must retreat (6.2)."
+        offered = {v for v, _ in _turn_actions(state, bt)}
+        verbs = ", ".join(v for v in ("fire", "charge", "treachery", "retreat", "pass") if v in offered)
         return (f"Battle of {area}, round {bt['round']}: choose a battle turn for one of your "
-                f"{bt['letter']} blocks (fire, pass, retreat, charge or treachery).")
+                f"{bt['letter']} blocks ({verbs}).")
     if step == "hits":
         return f"Battle of {area}: {bt['pend']} hit(s): choose which of your strongest blocks takes them (6.4)."
     if step == "regroup":
