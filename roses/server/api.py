@@ -213,6 +213,13 @@ def get_game(request: Request, game_id: int, user: OptionalUser,
     return services(request).games.game(user, game_id, invite)
 
 
+@router.delete("/games/{game_id}", status_code=204, tags=["lobby"])
+def cancel_game(request: Request, game_id: int, user: RequiredUser) -> Response:
+    """The creator cancels a game that has not started."""
+    services(request).games.delete_open(user, game_id)
+    return Response(status_code=204)
+
+
 @router.post("/games/{game_id}/join", response_model=GameOut, tags=["lobby"])
 def join_game(request: Request, game_id: int, body: JoinIn, user: RequiredUser) -> dict[str, Any]:
     """Take a seat (a role, or a random free one). A private game needs its invite token."""

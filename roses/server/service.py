@@ -366,6 +366,18 @@ class GameService:
         self.bus.publish(Event(GAME_CHANGED, game_id))
         return self.game(user, game_id)
 
+    def delete_open(self, user: User, game_id: int) -> None:
+        """The creator cancels a game that has not started (started games are kept: resign)."""
+        with self._game_lock(game_id), self.db.write() as conn:
+            row, _ = self._visible_row(conn, game_id, user)
+            if row.owner_id != user.id and not user.is_admin:
+                raise Forbidden("Only the game's creator may cancel it.", code="not_owner")
+            if row.status != OPEN:
+                raise Conflict("The game has started: it can no longer be cancelled.", code="not_open")
+            conn.execute(db.seats.delete().where(db.seats.c.game_id == game_id))
+            conn.execute(db.games.delete().where(db.games.c.id == game_id))
+        self.bus.publish(Event(GAME_CHANGED, game_id))
+
     def set_bot(self, user: User, game_id: int, role: str, bot: str | None) -> dict[str, Any]:
         """The owner puts a bot in a free seat (or takes it out) before the start."""
         if bot is not None:

@@ -104,3 +104,15 @@ def test_owner_seats_bot(client: TestClient) -> None:
     r = client.post(f"/api/games/{g['id']}/bot", json={"role": "South", "bot": "random"}, headers=a)
     assert r.status_code == 200 and r.json()["status"] == "active"
     assert r.json()["seats"][1]["bot"] == "random"
+
+
+def test_creator_cancels_open_game(client: TestClient) -> None:
+    a, b = user(client, "olga"), user(client, "pete")
+    g = new_game(client, a, role="North")
+    assert client.delete(f"/api/games/{g['id']}", headers=b).status_code == 403
+    assert client.delete(f"/api/games/{g['id']}", headers=a).status_code == 204
+    assert client.get(f"/api/games/{g['id']}").status_code == 404
+    g = new_game(client, a, role="North")
+    client.post(f"/api/games/{g['id']}/join", json={}, headers=b)
+    r = client.delete(f"/api/games/{g['id']}", headers=a)
+    assert r.status_code == 409 and r.json()["code"] == "not_open"
