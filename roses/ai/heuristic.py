@@ -1,8 +1,9 @@
-"""The heuristic bot: one-ply greedy search over the game's evaluation.
+"""The heuristic bot: greedy search over the game's evaluation.
 
 For every action in its view it applies the action to a few determinisations (full states
-re-sampled from what the role knows, see :class:`roses.ai.bot.Determinizer`) and scores
-the results with ``Rules.evaluate``; it plays the best average. The game's knowledge lives in
+re-sampled from what the role knows, see :class:`roses.ai.bot.Determinizer`), follows up
+with its own best next actions while it keeps the move (a small beam search, ``depth``
+actions in all), scores the results with ``Rules.evaluate`` and plays the best average. The game's knowledge lives in
 its ``evaluate`` / ``evaluation_terms`` (for Richard III: heirs, nobles, areas, supply,
 threats); the rationale names the terms that the chosen move improves most.
 """
@@ -13,16 +14,19 @@ import random
 from typing import Any
 
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, view_actions
-from roses.ai.sim import state_values
+from roses.ai.sim import acting, state_values
 from roses.engine.contract import Action, Rules, State, View
 
 
 class HeuristicBot(BaseBot):
     """Greedy over ``Rules.evaluate`` averaged on ``samples`` determinisations."""
 
-    def __init__(self, seed: int = 0, samples: int = 3, name: str = "heuristic") -> None:
+    def __init__(self, seed: int = 0, samples: int = 3, depth: int = 3, beam: int = 3,
+                 name: str = "heuristic") -> None:
         super().__init__(seed)
         self.samples = max(1, samples)
+        self.depth = max(1, depth)
+        self.beam = max(1, beam)
         self.name = name
 
     def decide(self, rules: Rules, view: View, role: str,
@@ -47,9 +51,10 @@ class HeuristicBot(BaseBot):
                 after = _apply(rules, world, role, choices[i])
                 if after is None:
                     continue
+                value, final = self._follow(rules, after, role, self.depth - 1)
                 if w == 0:
-                    results[i] = after
-                total += state_values(rules, after, [role])[role]
+                    results[i] = final
+                total += value
                 n += 1
             scored.append((total / n if n else -2.0, i))
         scored.sort(key=lambda t: -t[0])  # stable: keeps the shuffled order among ties
@@ -59,6 +64,31 @@ class HeuristicBot(BaseBot):
                                     scored[1] if len(scored) > 1 else None, choices)
         stats: dict[str, Any] = {"value": best_value, "actions": len(choices), "samples": len(worlds)}
         return Decision(action, rationale, stats)
+
+    def _follow(self, rules: Rules, state: State, role: str, depth: int) -> tuple[float, State]:
+        """The best value ``role`` can reach with its own next ``depth`` actions while it keeps
+        the move (beam search: only the ``beam`` best children by their own value go deeper).
+        Games that split one turn into several small choices need this to see a move's point."""
+        here = state_values(rules, state, [role])[role]
+        if depth <= 0:
+            return here, state
+        turn = acting(rules, state)
+        if turn is None or turn[0] != role:
+            return here, state
+        children: list[tuple[float, State]] = []
+        for action in turn[1]:
+            after = _apply(rules, state, role, action)
+            if after is not None:
+                children.append((state_values(rules, after, [role])[role], after))
+        if not children:
+            return here, state
+        children.sort(key=lambda c: -c[0])
+        best = children[0]
+        for _, child in children[: self.beam]:
+            value, final = self._follow(rules, child, role, depth - 1)
+            if value > best[0]:
+                best = (value, final)
+        return best
 
     def _rationale(self, rules: Rules, before: State, after: State | None, role: str,
                    action: Action, value: float, runner_up: tuple[float, int] | None,

@@ -125,7 +125,7 @@ def test_heuristic_prefers_what_its_evaluation_prefers() -> None:
     state = RULES.setup(1, "standard")
     state = RULES.action(state, "North", "pick", 3)
     state = RULES.action(state, "South", "pick", 1)
-    bot = HeuristicBot(seed=1)
+    bot = HeuristicBot(seed=1, depth=1)  # one ply: stepping first (free) would tie with rolling
     decision = bot.decide(RULES, RULES.view(state, "North"), "North",
                           Determinizer.bind(RULES, state, "North"))
     assert decision.action == ("roll", None)  # rolling scores; stepping does not

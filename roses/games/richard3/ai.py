@@ -58,6 +58,7 @@ from roses.games.richard3.data import (
     MERC,
     N_AREAS,
     N_BLOCKS,
+    NEIGHBOURS,
     NO_SEA,
     NOBLE,
     OFF,
@@ -278,79 +279,91 @@ def _deal(state: State, out: State, side: int, r: random.Random) -> None:
 
 # ---------------------------------------------------------------------- evaluation
 def evaluation_terms(state: State, role: str) -> dict[str, float]:
-    """Named parts of the evaluation for ``role``, each roughly in [-1, 1]."""
+    """Named parts of the evaluation for ``role``, each in [-1, 1] (positive: good for role).
+
+    * ``heirs``: living heirs, ours against theirs (9.0: the last heir's death loses at once);
+    * ``usurpation``: the 8.2 count (heirs, nobles, church on the map outside exile and the
+      Isle of Man, +1 for holding London), with the King winning ties, as a soft sign;
+    * ``crown``: holding the throne (whoever is King after the last campaign wins, 9.0);
+    * ``danger``: enemy strength in or next to the area of each of our heirs on the map,
+      against our strength there (theirs minus ours, scarce heirs weigh more);
+    * ``strength``: steps on the map; ``areas``: areas held outside exile; ``supply``: blocks
+      over the supply or exile limits (7.1, 7.2), which will lose steps.
+    """
     side = _side(role)
     foe = 1 - side
     loc, steps = state["loc"], state["steps"]
     king = int(state["king"])
-    heirs = [sum(1 for h in HEIRS[s] if loc[h] not in (DEAD, OFF)) for s in (0, 1)]
-    nobles = [0, 0]
-    strength = [0, 0]
-    areas = [0, 0]
     occ: list[list[int]] = [[0] * N_AREAS, [0] * N_AREAS]
+    stp: list[list[int]] = [[0] * N_AREAS, [0] * N_AREAS]
+    count = [0, 0]
+    strength = [0, 0]
     for b in range(N_BLOCKS):
         a = loc[b]
         if a >= N_AREAS:
             continue
         s = _owner(state, b)
         occ[s][a] += 1
+        stp[s][a] += steps[b]
         strength[s] += steps[b]
-        if B_TYPE[b] in (HEIR, NOBLE, CHURCH) and a not in EXILE_AREAS[0] and a not in EXILE_AREAS[1]:
-            nobles[s] += 1
-    london = AREA_NAMES.index("Middlesex") if "Middlesex" in AREA_NAMES else -1
-    for a in range(N_AREAS):
-        if occ[0][a] and not occ[1][a]:
-            areas[0] += 1
-        elif occ[1][a] and not occ[0][a]:
-            areas[1] += 1
-    if london >= 0:
-        for s in (0, 1):
-            if occ[s][london] and not occ[1 - s][london]:
-                nobles[s] += 1
-    # Supply (7.1): blocks over an area's limit lose a step each Supply Phase.
+        if B_TYPE[b] in (HEIR, NOBLE, CHURCH) and not _EXCLUDED[a]:
+            count[s] += 1
+    areas = [0, 0]
     over = [0, 0]
-    for s in (0, 1):
-        for a in range(N_AREAS):
+    for a in range(N_AREAS):
+        for s in (0, 1):
+            if occ[s][a] and not occ[1 - s][a]:
+                if not _EXCLUDED[a]:
+                    areas[s] += 1
+                if a == _LONDON:
+                    count[s] += 1
             over[s] += max(0, occ[s][a] - EXILE_LIMIT.get(a, SUPPLY_LIMIT[a]))
-    # Threats: own heirs on the map facing enemy strength in or next to their area.
-    threat = [0.0, 0.0]
+    heirs = [sum(1 for h in HEIRS[s] if loc[h] not in (DEAD, OFF)) for s in (0, 1)]
+    danger = [0.0, 0.0]
     for s in (0, 1):
         for h in HEIRS[s]:
             a = loc[h]
-            if a < N_AREAS:
-                enemy_here = occ[1 - s][a]
-                friends = occ[s][a]
-                threat[s] += max(0, enemy_here - friends + 1) / 4.0 if enemy_here else 0.0
-    turns = 21
-    done = (int(state.get("campaign", 1)) - 1) * 7 + int(state.get("turn", 1))
-    lateness = min(1.0, max(0.0, done / turns))
-    total_nobles = max(1, nobles[0] + nobles[1])
-    usurp = (nobles[side] - nobles[foe]) / total_nobles
-    total_strength = max(1, strength[0] + strength[1])
+            if a >= N_AREAS or a in EXILE_AREAS[s]:  # the enemy never enters our exile (2.7)
+                continue
+            reach = stp[1 - s][a] + sum(stp[1 - s][n] for n in NEIGHBOURS[a])
+            mine = stp[s][a]
+            if reach:
+                danger[s] += reach / (reach + mine + 1) / max(1, heirs[s])
+    margin = count[side] - count[foe] + (0.5 if king == side else -0.5)
     return {
-        "heirs": (heirs[side] - heirs[foe]) / 5.0,
-        "crown": (1.0 if king == side else -1.0) * (0.3 + 0.7 * lateness),
-        "nobles": usurp,
-        "strength": (strength[side] - strength[foe]) / total_strength,
+        "heirs": (heirs[side] - heirs[foe]) / max(1, heirs[side] + heirs[foe]),
+        "usurpation": margin / (abs(margin) + 2.0),
+        "crown": 1.0 if king == side else -1.0,
+        "danger": max(-1.0, min(1.0, danger[foe] - danger[side])),
+        "strength": (strength[side] - strength[foe]) / max(1, strength[side] + strength[foe]),
         "areas": (areas[side] - areas[foe]) / 28.0,
-        "supply": -(over[side] - over[foe]) / 4.0,
-        "threats": -(threat[side] - threat[foe]) / 2.0,
+        "supply": max(-1.0, min(1.0, (over[foe] - over[side]) / 4.0)),
     }
 
 
-WEIGHTS = {"heirs": 1.2, "crown": 0.6, "nobles": 0.8, "strength": 0.8, "areas": 0.4,
-           "supply": 0.2, "threats": 0.3}
+_EXCLUDED = tuple(a in EXILE_AREAS[0] or a in EXILE_AREAS[1] or AREA_NAMES[a] == "Isle of Man"
+                  for a in range(N_AREAS))
+_LONDON = AREA_NAMES.index("Middlesex")
+
+
+def weights(state: State) -> dict[str, float]:
+    """Term weights for the evaluation: the 8.2 count matters more as the campaign ends, the
+    throne less in the last campaign (only the final Usurpation decides, 9.0)."""
+    late = min(1.0, max(0.0, int(state.get("turn", 1)) / 7.0))
+    final = int(state.get("campaign", 1)) >= int(state.get("last_campaign", 3))
+    return {"heirs": 1.0, "usurpation": 0.4 + 1.2 * late, "crown": 0.15 if final else 0.5,
+            "danger": 0.8, "strength": 0.6, "areas": 0.2, "supply": 0.2}
 
 
 def evaluate(state: State, role: str) -> float:
     """Heuristic value in [-1, 1] for ``role``: the result if the game is over, else a squashed
-    weighted sum of :func:`evaluation_terms` (heirs, crown, nobles, strength, areas, supply,
-    threats)."""
+    weighted sum of :func:`evaluation_terms` (see :func:`weights`)."""
     res = state.get("result")
     if res is not None:
         return 0.0 if res == "Draw" else (1.0 if role in str(res).split(", ") else -1.0)
     terms = evaluation_terms(state, role)
-    return math.tanh(0.5 * sum(WEIGHTS[k] * v for k, v in terms.items()))
+    w = weights(state)
+    return math.tanh(0.6 * sum(w[k] * v for k, v in terms.items()))
 
 
 # ---------------------------------------------------------------------- action catalogue
