@@ -22,7 +22,9 @@ Battle state (``state["battle"]``, a small JSON dict)
     ``rc``        border crossings by retreat this round (or by regroup), index
                   ``side * N_BORDERS + border`` (6.6, 6.7)
     ``pend``      hits still to apply while the owner picks among tied blocks (6.4)
-    ``last``      the last roll, for the view: {"what", "block", "dice", "fp", "hits", "target"}
+    ``last``      the last roll, for the view: {"what" (fire/charge/treachery), "block", "dice",
+                  "fp", "hits", "target", "damage": [[key, hits taken, eliminated], ...],
+                  charges also "reply", "reply_fp", "reply_hits"; treachery "defected"}
 
 Unjoined Reserves are never named in the battle dict: they are the blocks in the area whose
 ``state["reserve"]`` flag is not 0 (core sets it, 6.3; defectors get it here, 6.9). So the
@@ -76,7 +78,6 @@ from roses.games.richard3.data import (
 )
 
 LETTERS = ("A", "B", "C", "D")
-ROLLERS = (C.KING, C.PRETENDER, C.WARWICK_ROLL)
 _ROLLER_NAME = {C.KING: "the King", C.PRETENDER: "the Pretender", C.WARWICK_ROLL: "Warwick",
                 C.TREASON: "Treason"}
 
@@ -202,10 +203,6 @@ def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regrou
             continue
         out.append(q)
     return out
-
-
-def _key(b: int) -> str:
-    return BLOCK_KEY[b]
 
 
 def _area_id(name: Any) -> int:
@@ -748,7 +745,7 @@ def view_part(state: State, role: str) -> dict[str, Any]:
     steps, loc, res = state["steps"], state["loc"], state["reserve"]
     blocks: list[dict[str, Any]] = []
     hidden = [0, 0]
-    present = (_active_blocks(state, area, 0), _active_blocks(state, area, 1))
+    present = _fighting(state, area)
     for b in range(N_BLOCKS):
         if loc[b] != area:
             continue
