@@ -1,1 +1,18 @@
-"""Bots over the rules contract."""
+"""Bots over the rules contract, the arena, and the research adapters.
+
+* :mod:`roses.ai.bot` — the bot interface (what a bot sees: the role's view and a
+  determinisation callback, never the true state), the random bot, :func:`make_bot` names
+  and levels;
+* :mod:`roses.ai.heuristic` — greedy search over the game's ``Rules.evaluate``;
+* :mod:`roses.ai.ismcts` — information-set MCTS (single observer, determinisation, UCB with
+  availability counts, evaluation-truncated playouts);
+* :mod:`roses.ai.arena` — bot against bot with sides swapped, Wilson intervals
+  (``roses arena``); :mod:`roses.ai.commands` — the CLI (``roses arena``, ``roses bench --ai``);
+* :mod:`roses.ai.checks` — checks of a game's determinisation, for any game's tests;
+* :mod:`roses.ai.openspiel_game`, :mod:`roses.ai.pettingzoo_env` — OpenSpiel game and PettingZoo
+  AEC environment over any game with ``Rules.action_space`` (``pip install -e '.[research]'``).
+
+Game knowledge stays in the game packages, behind the optional contract methods
+``determinize``, ``evaluate``, ``evaluation_terms`` and ``action_space``
+(roses/engine/contract.py; Richard III: roses/games/richard3/ai.py).
+"""
