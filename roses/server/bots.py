@@ -36,13 +36,19 @@ def choose(bot_name: str, game: str, view: View, role: str, seed: int,
     """
     from roses.ai.bot import make_bot
 
-    bot = make_bot(bot_name, seed=seed)
     rules = get_rules(game)
-    decide = getattr(bot, "decide", None)
-    if decide is not None:
-        verb, arg = decide(rules, view, role, determinize).action
-    else:
-        verb, arg = bot.choose(rules, view, role)
+    try:
+        bot = make_bot(bot_name, seed=seed)
+        decide = getattr(bot, "decide", None)
+        if decide is not None:
+            verb, arg = decide(rules, view, role, determinize).action
+        else:
+            verb, arg = bot.choose(rules, view, role)
+    except Exception as exc:  # noqa: BLE001 - a broken bot must not stall the game
+        if bot_name == "random":
+            raise
+        log.warning("bot %s failed (%s); playing a random move instead", bot_name, type(exc).__name__)
+        return choose("random", game, view, role, seed)
     return str(verb), arg
 
 
@@ -118,7 +124,16 @@ class BotRunner:
             return True  # the game moved meanwhile: look again
         except ServerError as exc:
             log.warning("bot %s for %s in game %s made a refused move: %s", name, role, game_id, exc.message)
-            return False
+            if name == "random":
+                return False
+            # Fall back to a random listed move once, so that the game does not stall.
+            verb, arg = choose("random", rules_id, view, role, seed)
+            try:
+                self.service.act(None, game_id, role, verb, arg, version, bot=True)
+            except Conflict:
+                return True
+            except ServerError:
+                return False
         return True
 
     def wait_idle(self, timeout: float = 30.0) -> bool:

@@ -72,6 +72,7 @@ log = logging.getLogger("roses.server")
 
 OPEN, ACTIVE, FINISHED_STATUS = "open", "active", "finished"
 MAX_CHAT = 2000
+LOCK_STRIPES = 1024
 MAX_NOTE = 20000
 EXPORT_FORMAT = "roses-game/1"
 
@@ -109,25 +110,34 @@ class GameService:
         self.on_bot_turn: Callable[[int], None] | None = None
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
         self._cache_size = cache_size
-        self._locks: dict[int, threading.RLock] = {}
-        self._locks_guard = threading.Lock()
+        self._cache_lock = threading.Lock()
+        # Striped per-game locks (bounded memory); no code path holds two games' locks.
+        self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
 
     # ----- helpers ---------------------------------------------------------------------
     @contextmanager
     def _game_lock(self, game_id: int) -> Iterator[None]:
-        with self._locks_guard:
-            lock = self._locks.setdefault(game_id, threading.RLock())
-        with lock:
+        with self._locks[game_id % LOCK_STRIPES]:
             yield
 
     def _evict(self, game_id: int) -> None:
-        self._cache.pop(game_id, None)
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
 
     def _remember(self, game_id: int, version: int, game: Game) -> None:
-        self._cache[game_id] = (version, game)
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        with self._cache_lock:
+            self._cache[game_id] = (version, game)
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def _cached(self, game_id: int, version: int) -> Game | None:
+        with self._cache_lock:
+            cached = self._cache.get(game_id)
+            if cached is None or cached[0] != version:
+                return None
+            self._cache.move_to_end(game_id)
+            return cached[1]
 
     @staticmethod
     def _rules(game_id: str) -> Rules:
@@ -187,10 +197,9 @@ class GameService:
 
     def _load(self, conn: Connection, row: Any) -> Game:
         """The game at ``row.version``, from the cache or rebuilt from a snapshot (lock held)."""
-        cached = self._cache.get(row.id)
-        if cached is not None and cached[0] == row.version:
-            self._cache.move_to_end(row.id)
-            return cached[1]
+        cached = self._cached(row.id, row.version)
+        if cached is not None:
+            return cached
         rules = self._rules(row.game)
         snap = conn.execute(
             sa.select(db.snapshots.c.seq, db.snapshots.c.state)

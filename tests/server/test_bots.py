@@ -62,3 +62,23 @@ def test_bot_moves_resume_after_restart(sqlite_db: Database) -> None:
     with build_client(sqlite_db) as c:
         info = _wait_finished(c, g["id"])
         assert info["status"] == "finished"
+
+
+def test_a_failing_bot_falls_back_to_random_moves(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import roses.ai.bot as botmod
+
+    real = botmod.make_bot
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, rules, view, role):  # type: ignore[no-untyped-def]
+            raise RuntimeError("thinking failed")
+
+    def fake(name: str, seed: int = 0, **kw):  # type: ignore[no-untyped-def]
+        return Broken() if name == "broken" else real(name, seed=seed, **kw)
+
+    monkeypatch.setattr(botmod, "make_bot", fake)
+    a = user(client, "tester")
+    g = new_game(client, a, bots={"North": "broken", "South": "random"})
+    assert _wait_finished(client, g["id"])["status"] == "finished"
