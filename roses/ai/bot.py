@@ -108,6 +108,15 @@ def view_actions(view: View) -> list[Action]:
     return [a for a in actions_to_list(view.get("actions", {})) if a[0] != "undo"]
 
 
+def safe_label(rules: Rules, state: State, role: str, action: Action) -> str:
+    """``rules.label`` for a rationale; a failing label must not lose the move."""
+    try:
+        return rules.label(state, role, action[0], action[1])
+    except Exception:  # noqa: BLE001
+        verb, arg = action
+        return verb if arg is None else f"{verb} {arg}"
+
+
 def call_seed(seed: int, view: View, role: str) -> int:
     """The seed of one decision: the bot's seed mixed with the view it decides on."""
     text = f"{seed}\x00{role}\x00{canonical_json(view)}".encode()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, view_actions
+from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
 from roses.ai.sim import acting, state_values
 from roses.engine.contract import Action, Rules, State, View
 
@@ -93,7 +93,7 @@ class HeuristicBot(BaseBot):
     def _rationale(self, rules: Rules, before: State, after: State | None, role: str,
                    action: Action, value: float, runner_up: tuple[float, int] | None,
                    choices: list[Action]) -> str:
-        text = f"{rules.label(before, role, *action)}: value {value:+.2f}"
+        text = f"{safe_label(rules, before, role, action)}: value {value:+.2f}"
         if after is not None:
             t0 = rules.evaluation_terms(before, role)
             t1 = rules.evaluation_terms(after, role)
@@ -104,7 +104,7 @@ class HeuristicBot(BaseBot):
                 text += " (" + ", ".join(parts) + ")"
         if runner_up is not None:
             other = choices[runner_up[1]]
-            text += f"; next best {rules.label(before, role, *other)} {runner_up[0]:+.2f}"
+            text += f"; next best {safe_label(rules, before, role, other)} {runner_up[0]:+.2f}"
         return text
 
 

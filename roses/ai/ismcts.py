@@ -27,7 +27,7 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, view_actions
+from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
 from roses.ai.sim import acting, action_key, roles_of, state_values
 from roses.engine.contract import Action, Rules, State, View
 
@@ -108,13 +108,13 @@ class ISMCTSBot(BaseBot):
             "iterations": done, "seconds": round(elapsed, 4), "errors": errors,
             "visits": best.visits, "value": round(best.mean(), 4),
         }
-        label = rules.label(label_state, role, *best.action)
+        label = safe_label(rules, label_state, role, best.action)
         text = (f"{label}: chosen in {best.visits} of {done} simulations, "
                 f"expected value {best.mean():+.2f}")
         if len(ranked) > 1 and ranked[1].action is not None:
             other = ranked[1]
             assert other.action is not None
-            text += (f"; next {rules.label(label_state, role, *other.action)} "
+            text += (f"; next {safe_label(rules, label_state, role, other.action)} "
                      f"({other.visits}, {other.mean():+.2f})")
         return Decision(best.action, text, stats)
 
