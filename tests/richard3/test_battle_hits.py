@@ -289,3 +289,18 @@ def test_c95_defender_heir_charges_with_defence_bonus() -> None:
     assert steps(s, "Essex/Y") == 2
     assert s["battle"]["last"]["fp"] == 3
     assert s["loc"][BLOCK_ID["Essex/Y"]] == AREA_ID["Chester"]
+
+
+def test_c95_charge_hits_only_the_named_target_not_the_strongest() -> None:
+    """C95 (6.5): the charge fires at the named block even if another is stronger; Reserves cannot
+    be named."""
+    s = base()
+    enter(s, "Wiltshire/L", "Oxford", steps=3)
+    enter(s, "Northumberland/L", "Oxford")                       # 4 steps: the strongest
+    enter(s, "Beaumont/L", "Oxford", frm="Gloucester", reserve=2)
+    enter(s, "March/Y", "Oxford", frm="Warwick")
+    begin(s, "Oxford", Y, p1=Y)
+    targets = [a[1] for a in args(s, Y, "charge")]
+    assert sorted(targets) == ["Northumberland/L", "Wiltshire/L"]
+    do(s, Y, "charge", ["March/Y", "Wiltshire/L"], dice=(1, 6, 6, 6, 6))
+    assert steps(s, "Wiltshire/L") == 2 and steps(s, "Northumberland/L") == 4

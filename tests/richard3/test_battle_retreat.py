@@ -276,3 +276,34 @@ def test_retreat_leaves_acted_block_out_and_battle_goes_on() -> None:
     do(s, Y, "retreat", ["Norfolk/Y", "Warwick"])
     assert s["battle"]["step"] == "turn" and group(s) == ["Suffolk/Y"]
     assert s["loc"][BLOCK_ID["Norfolk/Y"]] != s["battle"]["area"]
+
+
+def test_c98_retreat_counts_are_per_side_and_defenders_may_retreat_in_round_4() -> None:
+    """C98 (5.21 "Border limits apply to each player"): York's retreats over a border do not use
+    Lancaster's count; a defender may still retreat (optionally) in round 4."""
+    s = base()
+    for k in ("Clifford/L", "Beaumont/L"):
+        enter(s, k, "Oxford")
+    for k in ("Norfolk/Y", "Suffolk/Y"):
+        enter(s, k, "Oxford", frm="Middlesex")
+    begin(s, "Oxford", Y, p1=Y)
+    pass_until(s, _round(4, L))
+    assert group(s) == ["Clifford/L"]
+    do(s, L, "retreat", ["Clifford/L", "Wilts"])
+    assert group(s) == ["Beaumont/L"] and "Wilts" in _dests(s, L, "Beaumont/L")
+    pass_until(s, lambda x: turn(x) == Y)
+    rc = s["battle"]["rc"]
+    assert sum(rc[:len(rc) // 2]) == 0 and sum(rc[len(rc) // 2:]) == 1
+
+
+def test_c100_regroup_never_into_contested_area() -> None:
+    """C100 (6.7): never to an enemy or contested area."""
+    s = base()
+    enter(s, "Devon/L", "Oxford", steps=1)
+    enter(s, "Herbert/Y", "Oxford", frm="Warwick")
+    enter(s, "Arundel/Y", "Sussex")
+    enter(s, "Wiltshire/L", "Sussex", frm="Wilts")   # Sussex is contested (a battle to come)
+    begin(s, "Oxford", Y)
+    do(s, Y, "fire", "Herbert/Y", dice=(1, 6, 6))
+    d = _dests(s, Y, "Herbert/Y", "regroup")
+    assert "Sussex" not in d and "Warwick" in d
