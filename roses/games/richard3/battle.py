@@ -19,8 +19,8 @@ Battle state (``state["battle"]``, a small JSON dict)
     ``acted``     block ids that had their battle turn this round
     ``used``      treachery rollers used this battle: "king", "pretender", "warwick" (6.9)
     ``defected``  block ids that defected during this battle (cannot be rolled back, 6.9)
-    ``rc``        border crossings by retreat this round (or by regroup), index
-                  ``side * N_BORDERS + border`` (6.6, 6.7)
+    ``rc``        border crossings by retreat this round (or by regroup), one entry
+                  ``side * N_BORDERS + border`` per block that crossed (6.6, 6.7)
     ``pend``      hits still to apply while the owner picks among tied blocks (6.4)
     ``last``      the last roll, for the view: {"what" (fire/charge/treachery), "block", "dice",
                   "fp", "hits", "target", "damage": [[key, hits taken, eliminated], ...],
@@ -199,7 +199,7 @@ def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regrou
             own = state["ent"][side][area]
             banned = [x for x in banned if x not in own]
     for q, bid in ADJ[area]:
-        if not ent_ok[q] or q in theirs or bid in banned or rc[base + bid] >= BORDER_LIMIT[bid]:
+        if not ent_ok[q] or q in theirs or bid in banned or rc and rc.count(base + bid) >= BORDER_LIMIT[bid]:
             continue
         out.append(q)
     return out
@@ -226,7 +226,7 @@ def start_battle(state: State, area: int) -> None:
     bt: dict[str, Any] = {
         "area": area, "revealed": sorted(y_act + l_act), "round": 1, "att": att,
         "step": "turn", "side": att, "letter": "A", "acted": [], "used": [], "defected": [],
-        "rc": [0] * (2 * N_BORDERS), "pend": 0, "last": None,
+        "rc": [], "pend": 0, "last": None,
     }
     state["battle"] = bt
     mark_reveal(state)
@@ -331,7 +331,7 @@ def _new_round(state: State, bt: dict[str, Any]) -> None:
     """Start the next round: Reserves (and defectors) join (6.3, 6.9); retreat counts reset (6.6)."""
     bt["round"] += 1
     bt["acted"] = []
-    bt["rc"] = [0] * (2 * N_BORDERS)
+    bt["rc"] = []
     area = bt["area"]
     loc, res = state["loc"], state["reserve"]
     joined: tuple[list[int], list[int]] = ([], [])
@@ -376,7 +376,7 @@ def _finish(state: State, victor: int) -> None:
     public(state, f"{ROLES[victor]} wins the battle of {AREA_NAMES[area]}.")
     bt["step"] = "regroup"
     bt["side"] = victor
-    bt["rc"] = [0] * (2 * N_BORDERS)
+    bt["rc"] = []
     bt["pend"] = 0
     if not _regroup_actions(state, bt):
         _close(state)
@@ -716,7 +716,7 @@ def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) ->
             if nb == q:
                 bid = x
                 break
-        bt["rc"][s * N_BORDERS + bid] += 1
+        bt["rc"].append(s * N_BORDERS + bid)
     state["loc"][b] = q
     state["reserve"][b] = 0
     if not regroup:
