@@ -3,6 +3,8 @@ research C96-C100, C132, rulings A4, A5, A7, §6 situation 12)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from roses.engine.errors import IllegalAction
@@ -29,7 +31,8 @@ def _dests(s: dict, role: str, key: str, verb: str = "retreat") -> set[str]:
     return {a[1] for a in args(s, role, verb) if a[0] == key}
 
 
-def _round(n: int, role: str | None = None):  # noqa: ANN202 - a small predicate factory
+def _round(n: int, role: str | None = None) -> Callable[[dict], bool]:
+    """Predicate: the battle is in round n (and, if given, role is acting)."""
     return lambda x: x["battle"]["round"] == n and (role is None or turn(x) == role)
 
 
