@@ -124,7 +124,7 @@ def test_decision_ignores_hidden_information(name: str) -> None:
         other = RULES.determinize(state, role, 99)
         view = RULES.view(state, role)
         assert canonical_json(RULES.view(other, role)) == canonical_json(view)
-        bot = make_bot(name, seed=5)
+        bot = make_bot(name, seed=5, **({"samples": 2, "depth": 2} if name == "heuristic" else {}))
         a = bot.decide(RULES, view, role, Determinizer.bind(RULES, state, role))
         b = bot.decide(RULES, view, role, Determinizer.bind(RULES, other, role))
         assert a.action == b.action and a.rationale == b.rationale
@@ -135,10 +135,10 @@ def test_decision_ignores_hidden_information(name: str) -> None:
 def test_bots_play_legal_richard3_moves_with_rationales() -> None:
     from roses.ai.arena import play_game
 
-    seats: dict[str, tuple[str, Any]] = {"York": ("heuristic", make_bot("heuristic", 1)),
+    seats: dict[str, tuple[str, Any]] = {"York": ("heuristic", make_bot("heuristic", 1, samples=1, depth=2)),
                                          "Lancaster": ("ismcts", make_bot("ismcts:i15", 2))}
-    out = play_game(RULES, "richard-iii", seats, seed=4, max_actions=120)
-    assert out.length == 120 or out.result is not None
+    out = play_game(RULES, "richard-iii", seats, seed=4, max_actions=70)
+    assert out.length == 70 or out.result is not None
     assert seats["York"][1].last_rationale and seats["Lancaster"][1].last_rationale
 
 
