@@ -251,3 +251,23 @@ def test_undo_policy_pass_undoable_within_turn_dice_not() -> None:
     assert g.state["battle"]["acted"] == [BLOCK_ID["Oxford/L"]]
     g.apply(Y, "fire", "Norfolk/Y")
     assert not g.can_undo(Y)
+
+
+def test_determinised_battles_look_the_same() -> None:
+    """§4.2 via the AI contract: a determinisation of a battle position (hidden blocks, Reserves
+    included, re-sampled) gives the same view to the role, so the battle dict names no hidden
+    block (roses.ai.checks)."""
+    from roses.ai.checks import _check_position
+    picker = random.Random(5)
+    for seed in range(25):
+        s = _random_battle(seed)
+        r = random.Random(seed)
+        k = 0
+        while s["battle"] is not None and s["result"] is None and k < 24:
+            if k % 6 == 0:
+                for role in (Y, L):
+                    assert _check_position(RULES, s, role, picker, 3) == [], (seed, k, role)
+            role = turn(s)
+            v, a = r.choice(BT.legal_actions(s, role))
+            BT.apply(s, role, v, a)
+            k += 1

@@ -16,6 +16,7 @@ from roses.engine.contract import State
 from roses.games.richard3 import battle as BT
 from roses.games.richard3.data import (
     AREA_ID,
+    B_HOME,
     B_SIDE,
     B_TYPE,
     BLOCK_ID,
@@ -35,12 +36,15 @@ SIDE = {Y: 0, L: 1}
 
 
 def base(seed: int = 1) -> State:
-    """An empty 1460 map in the Battle Phase (Lancaster King Henry VI, York Pretender)."""
+    """An empty 1460 map in the Battle Phase (Lancaster King Henry VI, York Pretender): heirs on
+    the map parked in exile, mercenaries at home, other blocks in the pool."""
     s = new(seed=seed)
     for b in range(N_BLOCKS):
         if s["loc"][b] < N_AREAS:
             if B_TYPE[b] == HEIR:
                 s["loc"][b] = AREA_ID["Ireland"] if B_SIDE[b] == 0 else AREA_ID["France"]
+            elif B_HOME[b] >= 0:
+                s["loc"][b] = B_HOME[b]  # mercenaries stay at home (they are never in a pool)
             else:
                 s["loc"][b] = POOL
     s["phase"] = "battle"
