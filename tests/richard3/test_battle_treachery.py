@@ -238,8 +238,10 @@ def test_defection_of_the_last_enemy_block_ends_the_battle() -> None:
     do(s, L, "pass", "Stanley/L")
     do(s, Y, "treachery", ["Duke of York/Y", "Stanley/L"], dice=(2,))
     bt = s["battle"]
-    assert bt is None or (bt["step"] == "regroup" and bt["side"] == 0)
-    assert at(s, "Stanley/Y") in ("Oxford", "Warwick", "Leicester", "Gloucester", "Middlesex", "Wilts", "Sussex")
+    assert bt["step"] == "regroup" and bt["side"] == 0
+    assert at(s, "Stanley/Y") == "Oxford"
+    assert ["Stanley/Y", "Wilts"] in args(s, Y, "regroup")  # the defector regroups with the victor
+    assert "York wins the battle of Oxford" in log_text(s)
 
 
 # ------------------------------------------------------------------ Treason (situation 24)
