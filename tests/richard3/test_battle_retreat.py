@@ -86,7 +86,7 @@ def test_c97_no_retreat_across_enemy_entry_border_p2_exception() -> None:
     enter(s, "Suffolk/Y", "Oxford", frm="Leicester")
     begin(s, "Oxford", Y, p1=Y)
     pass_until(s, _round(2, Y))
-    assert group(s) == ["Norfolk/Y", "Suffolk/Y"] or set(group(s)) == {"Norfolk/Y", "Suffolk/Y"}
+    assert set(group(s)) == {"Norfolk/Y", "Suffolk/Y"}
     assert "Warwick" not in _dests(s, Y, "Norfolk/Y")      # P1: Lancaster crossed it too
     assert "Leicester" in _dests(s, Y, "Norfolk/Y")        # York's own border
     do(s, Y, "pass", "Norfolk/Y")
