@@ -190,12 +190,32 @@ class Stats:
     ws_states: int = 0
 
 
+class GameRun:
+    """What the players of one game share: the number of actions made and a stop flag."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.actions = 0
+        self.stopped = False
+        self.players: list[Player] = []
+
+    def stop(self) -> None:
+        self.stopped = True
+        for p in self.players:
+            p._changed.set()
+
+    def count(self) -> None:
+        self.actions += 1
+        if self.actions >= self.limit:
+            self.stop()
+
+
 class Player:
     """One seat of one game, played by a random bot over HTTP (actions) and WebSocket (views)."""
 
     def __init__(self, base: str, token: str, game_id: int, role: str, stats: Stats, *,
                  rng: random.Random, think: float = 0.0, moves: int = 100,
-                 deadline: float = float("inf"), use_ws: bool = True) -> None:
+                 deadline: float = float("inf"), use_ws: bool = True, run: GameRun | None = None) -> None:
         self.base = base
         self.ws_base = "ws" + base[len("http"):]
         self.headers = {"Authorization": f"Bearer {token}"}
@@ -215,6 +235,9 @@ class Player:
         self.done = False
         self._latest: dict[str, Any] | None = None
         self._changed = asyncio.Event()
+        #: Shared with the other players of the game (``moves`` is then per game).
+        self.run = run or GameRun(moves)
+        self.run.players.append(self)
 
     def _offer(self, state: dict[str, Any]) -> None:
         if state.get("game_id") not in (None, self.game_id):
@@ -253,6 +276,7 @@ class Player:
             self.stats.errors.append(f"game {self.game_id} {self.role}: {type(exc).__name__}")
         finally:
             self.done = True
+            self.run.stop()
             if reader is not None:
                 reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -261,7 +285,7 @@ class Player:
     async def _play(self, client: Any, reader: asyncio.Task[None] | None) -> None:
         if not self.use_ws:
             await self._poll(client)
-        while self.made < self.moves and time.monotonic() < self.deadline:
+        while not self.run.stopped and time.monotonic() < self.deadline:
             if reader is not None and reader.done():
                 exc = reader.exception()
                 self.stats.errors.append(f"websocket of game {self.game_id}: {exc!r}")
@@ -276,13 +300,15 @@ class Player:
                 wait = 5.0 if self.use_ws else 0.05
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._changed.wait(), timeout=wait)
+                if self.run.stopped:
+                    break
                 if not self.use_ws or (self._latest is state and time.monotonic() < self.deadline):
                     # No push within the wait (or no socket): ask.
                     await self._poll(client)
                 continue
             if self.think:
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
-            if self._latest is not state:
+            if self._latest is not state or self.run.stopped:
                 continue  # something changed while thinking: look again
             verb, arg = self.rng.choice(options)
             version = int(state["version"])
@@ -297,6 +323,7 @@ class Player:
                 self.stats.accepted.append(Accepted(self.game_id, version + 1, self.role, verb, arg))
                 self.last_accepted = version + 1
                 self.made += 1
+                self.run.count()
                 self._offer(res.json())
             elif res.status_code == 409:
                 self.stats.conflicts += 1
@@ -376,9 +403,12 @@ async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int
     stats = Stats()
     master = random.Random(seed)
     deadline = time.monotonic() + seconds
-    players = [Player(base, token, gid, role, stats, rng=random.Random(master.random()), think=think,
-                      moves=moves, deadline=deadline, use_ws=use_ws)
-               for gid, seat in games for role, token in seat.items()]
+    players = []
+    for gid, seat in games:
+        run = GameRun(moves)
+        players += [Player(base, token, gid, role, stats, rng=random.Random(master.random()), think=think,
+                           moves=moves, deadline=deadline, use_ws=use_ws, run=run)
+                    for role, token in seat.items()]
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         t0 = time.perf_counter()
@@ -388,7 +418,7 @@ async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int
 
 
 def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
-        scenario: str | None = None, moves: int = 60, think: float = 1.0, seconds: float = 300.0,
+        scenario: str | None = None, moves: int = 100, think: float = 1.0, seconds: float = 300.0,
         seed: int = 1, log_path: Path | None = None, use_ws: bool = True) -> dict[str, Any]:
     """Run the benchmark; returns the figures (see module doc)."""
     game = pick_game(game)
@@ -429,7 +459,7 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             "p99_ms": round(percentile(lat, 99), 2), "max_ms": round(max(lat, default=0.0), 2),
             "lost": lost, "duplicated": duplicated, "conflicts": stats.conflicts,
             "refused": stats.refused, "ws_states": stats.ws_states,
-            "errors": stats.errors[:10], "think_s": think, "moves_per_player": moves,
+            "errors": stats.errors[:10], "think_s": think, "moves_per_game": moves,
         }
     finally:
         tmp.cleanup()
@@ -462,7 +492,7 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser | 
     g.add_argument("--games", type=int, default=200, help="games played at once (server bench)")
     g.add_argument("--db", help="database URL (server bench; default: a temporary SQLite file)")
     g.add_argument("--game", help="game to play (server bench; default: richard3 if playable)")
-    g.add_argument("--moves", type=int, default=60, help="actions per player at most (server bench)")
+    g.add_argument("--moves", type=int, default=100, help="actions per game at most (server bench)")
     g.add_argument("--think", type=float, default=1.0,
                    help="mean think time of a bot before each action, seconds (server bench)")
     g.add_argument("--max-seconds", type=float, default=300.0, help="stop playing after this (server bench)")
