@@ -311,3 +311,24 @@ def test_c100_regroup_never_into_contested_area() -> None:
     do(s, Y, "fire", "Herbert/Y", dice=(1, 6, 6))
     d = _dests(s, Y, "Herbert/Y", "regroup")
     assert "Sussex" not in d and "Warwick" in d
+
+
+def test_c132_piracy_through_the_core() -> None:
+    """C132, ruling A4, through the core's sea moves: York's pirates attack Cornwall from Calais
+    across the Channel; from round 2 they may retreat only by sea to friendly/vacant Channel areas
+    (Calais, Sussex, Kent), not to enemy Dorset, enemy-exile France or by land to Somerset."""
+    from tests.richard3 import helpers as H
+    s = H.keep_hands(H.new())
+    H.play(s, "Piracy", "AP2")
+    for k in ("Warwick/Y", "Salisbury/Y"):
+        H.act(s, Y, "sea", k)
+        H.act(s, Y, "sea_to", "Cornwall")
+    H.to_battle_or_supply(s)
+    bt = s["battle"]
+    assert bt is not None and bt["area"] == H.A("Cornwall") and bt["att"] == 0
+    pass_until(s, _round(2, Y))
+    d = _dests(s, Y, "Warwick/Y")
+    assert {"Calais", "Sussex", "Kent"} <= d
+    assert not d & {"Dorset", "France", "Somerset", "Middlesex"}
+    H.act(s, Y, "retreat", ["Warwick/Y", "Calais"])
+    assert at(s, "Warwick/Y") == "Calais"
