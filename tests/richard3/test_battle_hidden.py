@@ -114,6 +114,7 @@ def test_labels() -> None:
     for verb, arg in BT.legal_actions(s, L):
         assert BT.label_part(s, L, verb, arg)
     assert BT.label_part(s, Y, "retreat", ["Norfolk/Y", "Warwick"]) == "Duke of Norfolk: retreat to Warwick"
+    assert RULES.label(s, L, "fire", "Oxford/L") == "Earl of Oxford: fire"  # the core delegates
 
 
 def test_through_the_core_battle_then_supply() -> None:
