@@ -244,33 +244,35 @@ def _prompt(state: State, role: str, side: int, active: list[str], v: View) -> s
 def secrets(rules: Rules, state: State, role: str) -> set[str]:
     """Tokens that must not appear in anything sent to role now (never one that legitimately does).
 
-    * the key of every enemy block in play or in the pool that is not revealed in the current
-      battle and whose key never appeared in a log line the role can read;
-    * the tag of every card in the other hand(s) and of every undealt card.
+    * the key (e.g. ``"Warwick/Y"``) of every enemy block in play or in the pool that is not
+      revealed in the current battle. Keys are shown only in the owner's view and, for revealed
+      participants, in the battle part; log lines name blocks by title, never by key;
+    * the tag of every card in the other hand(s) (including a played, unrevealed card) and of
+      every undealt card. Tags are shown only in the holder's hand.
     """
     side = _side(role)
-    text = "\n".join(rules.log_for(state, role))
     revealed: set[int] = set()
     if state["battle"] is not None:
         revealed = set(state["battle"].get("revealed", []))
     out: set[str] = set()
     loc = state["loc"]
+    king = state["king"]
     for b in range(N_BLOCKS):
-        if loc[b] in (DEAD, OFF) or b in revealed:
+        lb = loc[b]
+        if lb in (DEAD, OFF) or b in revealed:
             continue
-        if side >= 0 and C.owner(state, b) == side:
-            continue
-        key = BLOCK_KEY[b]
-        if key in text:
-            continue
-        out.add(key)
+        o = B_SIDE[b]
+        if o == 2:
+            o = 1 - king
+        if o != side:
+            out.add(BLOCK_KEY[b])
     for s in (0, 1):
         if s != side:
             out.update(CARD_TAG[c] for c in state["hands"][s])
     out.update(CARD_TAG[c] for c in state["deck"])
     core = _core()
     if state["battle"] is not None and core.BATTLE is not None and hasattr(core.BATTLE, "secrets_part"):
-        out |= {t for t in core.BATTLE.secrets_part(state, role) if t not in text}
+        out |= set(core.BATTLE.secrets_part(state, role))
     return out
 
 
