@@ -133,3 +133,24 @@ def test_c15_control_is_immediate() -> None:
     move(s, Y, "Kent", [("Norfolk/Y", ["Sussex"])])
     assert C.control(s, A("Sussex"), YORK) == C.FRIENDLY
     assert C.control(s, A("Sussex"), LANCASTER) == C.ENEMY
+
+
+def test_labels_and_describe_for_every_legal_action() -> None:
+    """label() gives readable text for every action offered; describe() renders every view."""
+    import random
+
+    from roses.engine.game import Game
+    pick = random.Random(9)
+    game = Game.new(RULES, 9, "wars-of-the-roses")
+    for _ in range(250):
+        if game.result() is not None:
+            break
+        for role in ("York", "Lancaster", "Observer"):
+            assert RULES.describe(RULES.view(game.state, role))
+        role = pick.choice(game.active())
+        legal = RULES.legal_actions(game.state, role)
+        for verb, arg in legal:
+            text = RULES.label(game.state, role, verb, arg)
+            assert text and "[" not in text[:1]
+        verb, arg = pick.choice(legal)
+        game.apply(role, verb, arg)

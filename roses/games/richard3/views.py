@@ -13,6 +13,7 @@ from typing import Any
 from roses.engine.contract import OBSERVER, Rules, State, View
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
+    AREA_ID,
     AREA_KIND,
     AREA_NAMES,
     B_FIRE,
@@ -24,6 +25,7 @@ from roses.games.richard3.data import (
     B_SIDE,
     B_STEPS,
     B_TYPE,
+    BLOCK_ID,
     BLOCK_KEY,
     BLOCK_NAME,
     BORDER_LIMIT,
@@ -424,18 +426,18 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
                 "end_group": "End this group", "end": "End the Action Phase", "execute": "Execute him",
                 "spare": "Spare him"}.get(verb, verb)
     if verb == "play":
-        return f"Play {CARD_NAME[arg]}"
-    if verb in ("block", "sea", "recruit", "reduce", "disband"):
-        name = BLOCK_NAME[arg] if isinstance(arg, int) and 0 <= arg < N_BLOCKS else str(arg)
-        where = state["loc"][arg] if isinstance(arg, int) and 0 <= arg < N_BLOCKS else -1
+        return f"Play {CARD_NAME[arg]}" if isinstance(arg, int) and 0 <= arg < N_CARDS else f"play {arg}"
+    if verb in ("block", "sea", "recruit", "reduce", "disband") and arg in BLOCK_ID:
+        b = BLOCK_ID[arg]
+        where = state["loc"][b]
         return {"block": "Move", "sea": "Sea move", "recruit": "Recruit", "reduce": "Reduce",
-                "disband": "Send to pool"}[verb] + f" {name}" + (f" ({_where(where)})" if where < N_AREAS else "")
+                "disband": "Send to pool"}[verb] + f" {BLOCK_NAME[b]}" + (f" ({_where(where)})" if where < N_AREAS else "")
     if verb == "main":
-        return f"Main Attack across {border_name(arg)}"
-    if isinstance(arg, int) and 0 <= arg < N_AREAS:
+        return f"Main Attack from {arg}"
+    if isinstance(arg, str) and arg in AREA_ID:
         return {"move": "Activate", "to": "To", "sea_to": "Sea move to", "place": "Deploy in",
                 "muster": "Muster at", "plague": "Plague on", "battle": "Fight in", "enter": "Enter in",
-                "home": "Home to"}.get(verb, verb) + f" {AREA_NAMES[arg]}"
+                "home": "Home to"}.get(verb, verb) + f" {arg}"
     return f"{verb} {arg}"
 
 
