@@ -1,0 +1,74 @@
+"""The load benchmark, small: a real server subprocess, bot players over HTTP and WebSocket,
+nothing lost or duplicated (no timing assertions)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from roses import cli
+from roses.server import loadbench
+from roses.server.loadbench import Accepted, check_log, percentile
+
+KEYS = {"games", "actions", "actions_per_s", "p50_ms", "p95_ms", "p99_ms", "lost", "duplicated"}
+
+
+def test_percentile() -> None:
+    assert percentile([], 99) == 0.0
+    assert percentile([5.0], 50) == 5.0
+    values = [float(i) for i in range(1, 101)]
+    assert percentile(values, 50) in (50.0, 51.0)
+    assert percentile(values, 99) == 99.0
+
+
+def test_cli_registration() -> None:
+    parser = cli.build_parser()
+    args = parser.parse_args(["bench", "server", "--games", "3", "--db", "sqlite:///x.db", "--json"])
+    assert (args.target, args.games, args.db, args.json) == ("server", 3, "sqlite:///x.db", True)
+    assert "server" in cli.BENCH_TARGETS
+
+
+@pytest.mark.slow
+def test_small_bench_run(capsys: pytest.CaptureFixture[str]) -> None:
+    args = cli.build_parser().parse_args(["bench", "server", "--games", "5", "--moves", "12", "--think",
+                                          "0.01", "--max-seconds", "60", "--json"])
+    assert cli.BENCH_TARGETS["server"](args) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert set(out) >= KEYS
+    assert out["games"] == 5 and out["actions"] > 0
+    assert out["lost"] == 0 and out["duplicated"] == 0
+    assert out["refused"] == 0 and out["errors"] == []
+
+
+def test_check_log_counts(sqlite_db: Any) -> None:
+    """lost/duplicated as the bench counts them, on a hand-made log."""
+    import sqlalchemy as sa
+
+    from roses.server import db
+
+    with sqlite_db.write() as conn:
+        conn.execute(db.users.insert().values(id=1, name="u", name_key="u", password_hash="!", notify=False,
+                                              created_at=0))
+        conn.execute(db.games.insert().values(id=1, game="toy", scenario="standard", options="{}", title="t",
+                                              is_private=False, status="active", version=3, active="[]",
+                                              created_at=0, updated_at=0))
+        conn.execute(db.actions.insert(), [
+            {"game_id": 1, "seq": 1, "role": "North", "verb": "pick", "arg": "1", "created_at": 0},
+            {"game_id": 1, "seq": 2, "role": "South", "verb": "pick", "arg": "2", "created_at": 0},
+            {"game_id": 1, "seq": 3, "role": "North", "verb": "roll", "arg": "null", "created_at": 0},
+        ])
+        assert conn.execute(sa.select(sa.func.count()).select_from(db.actions)).scalar() == 3
+    seen = [Accepted(1, 1, "North", "pick", 1), Accepted(1, 2, "South", "pick", 2)]
+    assert check_log(sqlite_db, seen, [1]) == (0, 1)  # seq 3 was never seen accepted
+    seen.append(Accepted(1, 3, "North", "roll", None))
+    assert check_log(sqlite_db, seen, [1]) == (0, 0)
+    seen.append(Accepted(1, 4, "South", "roll", None))  # accepted but not stored
+    seen.append(Accepted(1, 3, "North", "roll", None))  # accepted twice
+    assert check_log(sqlite_db, seen, [1]) == (1, 1)
+
+
+def test_pick_game() -> None:
+    assert loadbench.pick_game(None) == "richard3"
+    assert loadbench.pick_game("plantagenet") == "plantagenet"
