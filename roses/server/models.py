@@ -109,6 +109,7 @@ class GameOut(BaseModel):
     my_roles: list[str]
     your_turn: bool
     invite_token: str | None = Field(default=None, description="Only for the owner of a private game.")
+    invite_link: str | None = Field(default=None, description="Path of the invitation page (owner only).")
 
 
 class JoinIn(BaseModel):

@@ -231,8 +231,9 @@ class GameService:
             "my_roles": mine,
             "your_turn": any(r in active for r in mine),
         }
-        if user is not None and row.owner_id == user.id:
+        if user is not None and row.owner_id == user.id and row.invite_token:
             info["invite_token"] = row.invite_token
+            info["invite_link"] = f"/games/{row.id}?invite={row.invite_token}"
         return info
 
     def _owner_name(self, conn: Connection, owner_id: int | None) -> str | None:
@@ -330,6 +331,7 @@ class GameService:
             for row in rows:
                 info = self._game_info(row, seats_of.get(row.id, []), user)
                 info.pop("invite_token", None)
+                info.pop("invite_link", None)
                 out.append(info)
         if mine:
             out.sort(key=lambda g: (not g["your_turn"], g["status"] == FINISHED_STATUS))

@@ -51,7 +51,7 @@ def test_private_game_needs_invite(client: TestClient) -> None:
     a, b, c = user(client, "eve"), user(client, "finn"), user(client, "gus")
     g = new_game(client, a, private=True, role="North")
     gid, invite = g["id"], g["invite_token"]
-    assert invite
+    assert invite and g["invite_link"] == f"/games/{gid}?invite={invite}"
     assert client.get(f"/api/games/{gid}", headers=b).status_code == 404
     assert client.get(f"/api/games/{gid}/view").status_code == 404
     assert all(x["id"] != gid for x in client.get("/api/games").json())
