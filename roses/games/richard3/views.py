@@ -80,7 +80,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     pb = C.pretender_block(state)
     v: View = {
         "prompt": "",
-        "log": rules.log_for(state, role),
+        "log": [],
         "active": active,
         "scenario": state["scenario"],
         "campaign": state["campaign"],
@@ -119,7 +119,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     hidden: dict[str, dict[str, int]] = {}
     for b in range(N_BLOCKS):
         lb = loc[b]
-        if lb == OFF:
+        if lb in (OFF, DEAD):
             continue
         o = C.owner(state, b)
         if o == side:
@@ -154,6 +154,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     if state["battle"] is not None and core.BATTLE is not None:
         part = core.BATTLE.view_part(state, role)
         v["battle"] = part
+    v["log"], v["log_more"] = _recent_log(state, role)
     v["prompt"] = _prompt(state, role, side, active, v)
     if role in active:
         acts: dict[str, Any] = {}
@@ -166,15 +167,35 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     return v
 
 
+#: The view carries the last LOG_WINDOW log lines the role may read (``log_more`` says whether
+#: older ones exist); the whole log is ``rules.log_for(state, role)``.
+LOG_WINDOW = 60
+
+
+def _recent_log(state: State, role: str) -> tuple[list[str], bool]:
+    log = state["log"]
+    out: list[str] = []
+    i = len(log) - 1
+    while i >= 0 and len(out) < LOG_WINDOW:
+        e = log[i]
+        if isinstance(e, str):
+            out.append(e)
+        elif e[0] == role:
+            out.append(e[1])
+        i -= 1
+    out.reverse()
+    return out, i >= 0
+
+
 def _card(c: int) -> dict[str, Any]:
     return {"id": c, "name": CARD_NAME[c], "ap": CARD_AP[c], "event": CARD_EVENT[c], "tag": CARD_TAG[c]}
 
 
 def _block_dict(state: State, b: int, o: int, revealed: bool) -> dict[str, Any]:
     lb = state["loc"][b]
-    return {"id": b, "key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[o], "type": TYPE_NAMES[B_TYPE[b]],
+    return {"key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[o], "type": TYPE_NAMES[B_TYPE[b]],
             "steps": state["steps"][b], "max": B_STEPS[b], "rating": f"{B_INIT[b]}{B_FIRE[b]}",
-            "loyalty": B_LOYALTY[b], "rose": B_ROSE[b], "rank": B_RANK[b], "loc": lb, "where": _where(lb),
+            "loyalty": B_LOYALTY[b], "rose": B_ROSE[b], "rank": B_RANK[b], "where": _where(lb),
             "down": bool(state["down"][b]), "moved": state["moved"][b] in (1, 2),
             "recruited": state["moved"][b] == 3, "reserve": state["reserve"][b], "revealed": revealed}
 
@@ -393,8 +414,8 @@ def describe(view: View) -> str:
     counts = view.get("counts", {})
     own: dict[int, list[str]] = {}
     for b in view.get("blocks", []):
-        if b["loc"] < N_AREAS and b["side"] == view.get("role"):
-            own.setdefault(b["loc"], []).append(
+        if b["where"] in AREA_ID and b["side"] == view.get("role"):
+            own.setdefault(AREA_ID[b["where"]], []).append(
                 f"{b['name']} {b['steps']}/{b['max']} {b['rating']}" + (" (down)" if b["down"] else ""))
     for a in range(N_AREAS):
         y = counts.get("York", [0] * N_AREAS)[a]
