@@ -306,15 +306,30 @@ class Richard3Rules(Rules):
 
 
 def _copy(x: Any) -> Any:
-    """Fast deep copy of JSON-like data (dicts, lists, scalars)."""
-    if isinstance(x, dict):
-        return {k: (_copy(v) if isinstance(v, (dict, list)) else v) for k, v in x.items()}
-    if isinstance(x, list):
-        if x and isinstance(x[0], (dict, list)):
-            return [_copy(v) for v in x]
-        return [(_copy(v) if isinstance(v, (dict, list)) else v) for v in x] if any(
-            isinstance(v, (dict, list)) for v in x) else x[:]
+    """Fast deep copy of the JSON-like state; log entries are never mutated, so the log list is
+    copied shallowly."""
+    if type(x) is dict:
+        out = {}
+        for k, v in x.items():
+            t = type(v)
+            if t is list:
+                out[k] = v[:] if k == "log" else _copy_list(v)
+            elif t is dict:
+                out[k] = _copy(v)
+            else:
+                out[k] = v
+        return out
+    if type(x) is list:
+        return _copy_list(x)
     return x
+
+
+def _copy_list(v: list[Any]) -> list[Any]:
+    for e in v:
+        t = type(e)
+        if t is list or t is dict:
+            return [_copy(e) if type(e) is dict else _copy_list(e) if type(e) is list else e for e in v]
+    return v[:]
 
 
 def _finish_check(state: State) -> None:
