@@ -52,7 +52,7 @@ export function h(tag, attrs = {}, ...children) {
   }
   for (const c of children.flat()) {
     if (c === null || c === undefined || c === false) continue;
-    node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    node.appendChild(c instanceof Node ? c : document.createTextNode(typeof c === "object" ? JSON.stringify(c) : String(c)));
   }
   return node;
 }

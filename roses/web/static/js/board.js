@@ -88,12 +88,12 @@ export function renderView(board, payload, ui) {
   }
   const battlePanel = document.getElementById("battle-panel");
   if (battlePanel) {
-    const parts = g.renderBattle(view);
+    const parts = g.renderBattle(view, ui);
     battlePanel.hidden = !parts;
     document.getElementById("battle").replaceChildren(...(parts || []));
   }
   const forces = document.getElementById("forces");
-  if (forces) forces.replaceChildren(...g.renderForces(view));
+  if (forces) forces.replaceChildren(...g.renderForces(view, ui));
   const log = document.getElementById("log");
   if (log) renderLog(log, view.log);
   g.drawPieces(board.map, view, ui);

@@ -33,7 +33,7 @@ const board = await loadBoard(gameId, { onArea: (name, ev) => onArea(name, ev) }
 
 // ------------------------------------------------------------------ choices
 function onArea(name, ev) {
-  const opts = state.choices.filter((c) => c.kind === "area" && board.game.areaName(c.arg) === name);
+  const opts = state.choices.filter((c) => c.kind === "area" && c.ref === name);
   if (opts.length) offer(opts, ev && ev.currentTarget);
 }
 
@@ -64,7 +64,7 @@ function renderChoices() {
   const busy = !!state.pending;
   const plain = state.choices.filter((c) => c.kind === "button");
   const items = plain.map((c) => h("button", { type: "button", class: "choice primary", disabled: busy, dataset: { verb: c.verb }, onclick: () => send(c.verb, c.arg) }, c.label));
-  if (p && p.can_undo) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", disabled: busy, onclick: undo }, "Undo"));
+  if (p && p.can_undo && !plain.some((c) => c.verb === "undo")) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", disabled: busy, onclick: undo }, "Undo"));
   const mine = p && p.view && p.view.actions;
   if (!items.length) {
     const waiting = p && p.status === "active" && !mine ? `Waiting for ${(p.active || []).join(" and ") || "the other player"}.` : "";

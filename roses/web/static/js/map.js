@@ -183,9 +183,9 @@ export function drawMap(svg, layout, options = {}) {
     }
     if (cityOf[area.name]) {
       const c = cityOf[area.name];
-      text(g, x, rowY + 28, `${c.name} (${c.side === "York" ? "Yorkist" : "Lancastrian"} city)`, { class: "city-label", "text-anchor": "middle" });
+      text(g, x, y - 15, `${c.name} (${c.side === "York" ? "Yorkist" : "Lancastrian"} city)`, { class: "city-label", "text-anchor": "middle" });
     }
-    anchors[area.name] = [x, rowY + (cityOf[area.name] ? 36 : 24)];
+    anchors[area.name] = [x, rowY + (icons.length || shields.length ? 21 : 4)];
   }
 
   return { svg, root, landLayer, pieceLayer, overLayer, areaNodes, anchors, layout };

@@ -6,26 +6,29 @@
 import { el } from "./map.js";
 import { h } from "./api.js";
 
-// How each verb's argument is to be found on the page.
-export const VERB_TARGET = {
-  play: "card",
-  move: "area", to: "area", sea_to: "area", place: "area", muster: "area", plague: "area",
-  battle: "area", enter: "area", home: "area",
-  block: "block", sea: "block", recruit: "block", reduce: "block", disband: "block",
-  main: "border",
-};
+// Verbs whose argument is a card id; every other argument is an area name, a block key, a
+// sea zone, or a list [acting block, target] (battle turns, retreats, regroups).
+const CARD_VERBS = new Set(["play"]);
 
 const PLAIN = {
   keep: "Keep the hand", redeal: "Ask for a redeal", stop: "Stop here", end_group: "End this group",
   end: "End the Action Phase", execute: "Execute him", spare: "Spare him", pass: "Pass", done: "Done",
-  undo: "Undo",
+  undo: "Undo", end_regroup: "End regrouping", keep_treason: "Keep the Treason roll",
 };
 const AREA_VERB = {
   move: "Activate the group in", to: "Move to", sea_to: "Sea move to", place: "Deploy in",
   muster: "Muster at", plague: "Plague on", battle: "Fight the battle in", enter: "Enter in",
-  home: "Send home to",
+  home: "Send home to", main: "Main Attack from",
 };
-const BLOCK_VERB = { block: "Move", sea: "Sea move", recruit: "Recruit", reduce: "Reduce", disband: "Send to the pool" };
+const BLOCK_VERB = {
+  block: "Move", sea: "Sea move", recruit: "Recruit", reduce: "Reduce", disband: "Send to the pool",
+  fire: "Fire with", pass: "Pass with", hit: "Hit on", treason: "Treason roll against",
+};
+const PAIR_VERB = {
+  retreat: (a, b) => `Retreat ${a} to ${b}`, regroup: (a, b) => `Regroup ${a} to ${b}`,
+  charge: (a, b) => `Charge: ${a} attacks ${b}`, treachery: (a, b) => `Treachery: ${a} rolls against ${b}`,
+};
+const ZONES = ["North Sea", "English Channel", "Irish Sea"];
 
 export function shortName(name) {
   return String(name)
@@ -43,43 +46,62 @@ export class Richard3 {
   }
 
   areaName(id) { return typeof id === "number" ? this.areaNames[id] : String(id); }
-  borderName(id) {
-    const b = this.borders[id];
-    if (b) return `${b.a}–${b.b} (${b.type}, limit ${b.limit})`;
-    const zones = ["North Sea", "English Channel", "Irish Sea"];
-    return zones[id - this.borders.length] || `border ${id}`;
-  }
+  isArea(x) { return typeof x === "string" && x in this.layout.areas; }
 
+  /** Every block the view lets this role identify, by key. */
   blockIndex(view) {
     const idx = {};
-    for (const b of view.blocks || []) idx[b.id] = b;
-    for (const b of revealedBlocks(view)) if (b && b.id !== undefined && !(b.id in idx)) idx[b.id] = b;
+    for (const b of view.blocks || []) idx[b.key] = b;
+    for (const b of revealedBlocks(view)) if (b && b.key && !(b.key in idx)) idx[b.key] = b;
     return idx;
+  }
+
+  blockName(view, key) {
+    const b = this.blockIndex(view)[key];
+    return b ? b.name : String(key).replace(/\/[A-Z]$/, "");
+  }
+
+  /** What a click must hit to choose (verb, arg): {kind: card|area|block|button, ref}. */
+  classify(view, verb, arg) {
+    if (arg === null || arg === undefined) return { kind: "button", ref: null };
+    if (CARD_VERBS.has(verb)) return { kind: "card", ref: arg };
+    const first = Array.isArray(arg) ? arg[0] : arg;
+    if (typeof first === "number") return { kind: "area", ref: this.areaName(first) };
+    if (this.isArea(first)) return { kind: "area", ref: first };
+    if (typeof first === "string" && this.blockIndex(view)[first]) return { kind: "block", ref: first };
+    return { kind: "button", ref: null };
   }
 
   label(view, verb, arg) {
     if (arg === null || arg === undefined) return PLAIN[verb] || verb.replace(/_/g, " ");
-    const kind = VERB_TARGET[verb];
-    if (kind === "card") {
+    if (CARD_VERBS.has(verb)) {
       const c = (view.hand || []).find((x) => x.id === arg);
-      return `Play ${c ? `${c.name}${c.event ? "" : ""} (${c.ap} AP)` : `card ${arg}`}`;
+      return `Play ${c ? `${c.name} (${c.ap} AP${c.event ? ", event" : ""})` : `card ${arg}`}`;
     }
-    if (kind === "area") return `${AREA_VERB[verb] || verb} ${this.areaName(arg)}`;
-    if (kind === "block") {
-      const b = this.blockIndex(view)[arg];
-      const where = b && b.where ? ` (${b.where})` : "";
-      return `${BLOCK_VERB[verb] || verb} ${b ? b.name : `block ${arg}`}${where}`;
+    const name = (x) => (typeof x === "number" ? this.areaName(x) : this.isArea(x) || ZONES.includes(x) ? x : this.blockName(view, x));
+    if (Array.isArray(arg)) {
+      const [a, b] = arg.map(name);
+      return PAIR_VERB[verb] ? PAIR_VERB[verb](a, b) : `${verb.replace(/_/g, " ")}: ${a} → ${b}`;
     }
-    if (kind === "border") return `Main Attack across ${this.borderName(arg)}`;
-    return `${verb.replace(/_/g, " ")} ${typeof arg === "object" ? JSON.stringify(arg) : arg}`;
+    if (this.isArea(arg) || typeof arg === "number" || ZONES.includes(arg)) {
+      const where = name(arg);
+      if (verb === "main" && ZONES.includes(arg)) return `Main Attack from the ${arg}`;
+      return `${AREA_VERB[verb] || verb.replace(/_/g, " ")} ${where}`;
+    }
+    const b = this.blockIndex(view)[arg];
+    const where = b && b.where && b.where !== view.battle?.area ? ` (${b.where})` : "";
+    return `${BLOCK_VERB[verb] || verb.replace(/_/g, " ")} ${b ? b.name : String(arg)}${where}`;
   }
 
-  /** Flatten view.actions into [{verb, arg, kind, label}]. */
+  /** Flatten view.actions into [{verb, arg, kind, ref, label}]. */
   choices(view) {
     const out = [];
     for (const [verb, args] of Object.entries(view.actions || {})) {
-      if (args === true) out.push({ verb, arg: null, kind: "button", label: this.label(view, verb, null) });
-      else for (const arg of args || []) out.push({ verb, arg, kind: VERB_TARGET[verb] || "button", label: this.label(view, verb, arg) });
+      const list = args === true ? [null] : args || [];
+      for (const arg of list) {
+        const { kind, ref } = this.classify(view, verb, arg);
+        out.push({ verb, arg, kind, ref, label: this.label(view, verb, arg) });
+      }
     }
     return out;
   }
@@ -93,13 +115,11 @@ export class Richard3 {
     const choices = ui.choices || [];
     const legalAreas = new Map();
     const legalBlocks = new Map();
-    const legalBorders = new Map();
     for (const c of choices) {
-      const bucket = c.kind === "area" ? legalAreas : c.kind === "block" ? legalBlocks : c.kind === "border" ? legalBorders : null;
+      const bucket = c.kind === "area" ? legalAreas : c.kind === "block" ? legalBlocks : null;
       if (!bucket) continue;
-      const key = c.kind === "area" ? this.areaName(c.arg) : c.arg;
-      if (!bucket.has(key)) bucket.set(key, []);
-      bucket.get(key).push(c);
+      if (!bucket.has(c.ref)) bucket.set(c.ref, []);
+      bucket.get(c.ref).push(c);
     }
     // areas: legal ones outlined and focusable
     for (const [name, node] of Object.entries(map.areaNodes)) {
@@ -110,50 +130,41 @@ export class Richard3 {
       const base = node.getAttribute("aria-label").split(" — ")[0];
       node.setAttribute("aria-label", legal ? `${base} — ${node.dataset.choices}` : base);
     }
-    for (const b of map.svg.querySelectorAll(".border")) {
-      const id = Number(b.dataset.borderId);
-      b.classList.toggle("legal", legalBorders.has(id));
-    }
     // battle area marker
     const battleArea = view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
     for (const [name, node] of Object.entries(map.areaNodes)) node.classList.toggle("battle-area", name === battleArea);
 
-    // blocks per area: own (full), revealed enemy (full), hidden enemy (backs)
+    // blocks per area: those the view identifies (own, revealed), then hidden enemy backs
     const byArea = {};
     const push = (area, item) => { (byArea[area] = byArea[area] || []).push(item); };
     const shown = new Set();
+    const where = (b) => (typeof b.where === "string" && b.where in this.layout.areas ? b.where
+      : typeof b.loc === "number" && b.loc < this.areaNames.length ? this.areaNames[b.loc] : null);
     for (const b of view.blocks || []) {
-      if (typeof b.loc === "number" && b.loc < this.areaNames.length) {
-        push(this.areaNames[b.loc], { ...b, side: b.side || me, known: true });
-        shown.add(b.id);
-      }
+      const area = where(b);
+      if (!area) continue;
+      push(area, { ...b, side: b.side || me, known: true });
+      shown.add(b.key);
     }
-    const revealed = revealedBlocks(view);
-    const revealedCount = {};
-    for (const b of revealed) {
-      if (!b || shown.has(b.id)) continue;
-      const area = b.loc !== undefined ? this.areaName(b.loc) : battleArea;
+    for (const b of revealedBlocks(view)) {
+      if (!b || shown.has(b.key)) continue;
+      const area = where(b) || battleArea;
       if (!area) continue;
       push(area, { ...b, known: true });
-      shown.add(b.id);
-      const key = `${area}|${b.side}`;
-      revealedCount[key] = (revealedCount[key] || 0) + 1;
+      shown.add(b.key);
     }
-    const counts = view.counts || {};
-    for (const side of Object.keys(counts)) {
-      if (side === me) continue;
-      counts[side].forEach((n, i) => {
-        const area = this.areaNames[i];
-        const hidden = n - (revealedCount[`${area}|${side}`] || 0);
-        for (let k = 0; k < hidden; k++) push(area, { side, known: false });
-      });
+    // hidden blocks of one side in one area: a single face-down stack with its count
+    if (view.hidden) {
+      for (const [area, bySide] of Object.entries(view.hidden)) {
+        for (const [side, n] of Object.entries(bySide)) if (n > 0) push(area, { side, known: false, count: n });
+      }
     }
     for (const [area, items] of Object.entries(byArea)) {
       const anchor = map.anchors[area];
       if (!anchor) continue;
       items.sort((a, b) => (a.side === me ? 0 : 1) - (b.side === me ? 0 : 1));
-      const perRow = area in { France: 1, Scotland: 1, Ireland: 1, Calais: 1 } ? 5 : 4;
-      const size = 46;
+      const perRow = area in { France: 1, Scotland: 1, Ireland: 1, Calais: 1 } ? 5 : 3;
+      const size = 40;
       const gap = 3;
       const rows = Math.ceil(items.length / perRow);
       items.forEach((item, i) => {
@@ -163,12 +174,12 @@ export class Richard3 {
         const x = anchor[0] - (inRow * (size + gap) - gap) / 2 + col * (size + gap);
         const y = anchor[1] + row * (size + gap);
         const g = this.drawBlock(layer, item, x, y, size, me);
-        const legal = item.known && legalBlocks.has(item.id);
+        const legal = item.known && legalBlocks.has(item.key);
         if (legal) {
           g.classList.add("legal");
           g.setAttribute("tabindex", "0");
           g.setAttribute("role", "button");
-          const opts = legalBlocks.get(item.id);
+          const opts = legalBlocks.get(item.key);
           g.setAttribute("aria-label", `${blockText(item, area)} — ${opts.map((c) => c.label).join("; ")}`);
           const act = (ev) => { ev.stopPropagation(); ui.onChoices(opts, g); };
           g.addEventListener("click", act);
@@ -176,10 +187,10 @@ export class Richard3 {
         } else if (item.known && item.side === me) {
           g.setAttribute("tabindex", "-1");
         }
-        if (ui.selectedBlock !== undefined && item.id === ui.selectedBlock) g.classList.add("selected");
+        if (ui.selectedBlock !== undefined && item.key === ui.selectedBlock) g.classList.add("selected");
       });
     }
-    return { legalAreas, legalBlocks, legalBorders };
+    return { legalAreas, legalBlocks };
   }
 
   drawBlock(layer, item, x, y, drawn, me) {
@@ -191,9 +202,14 @@ export class Richard3 {
     el("rect", { x: 0, y: 0, width: size, height: size, rx: 4, class: "block-body" }, g);
     const title = el("title", {}, g);
     if (!item.known) {
-      title.textContent = `${side} block (hidden)`;
-      const t = el("text", { x: size / 2, y: size / 2 + 6, "text-anchor": "middle", class: "block-back" }, g);
+      const n = item.count || 1;
+      title.textContent = `${n} hidden ${side} block${n === 1 ? "" : "s"}`;
+      g.setAttribute("aria-label", title.textContent);
+      g.dataset.count = String(n);
+      if (n > 1) el("rect", { x: 3, y: -3, width: size, height: size, rx: 4, class: "block-body block-under" }, g).parentNode.insertBefore(g.lastChild, g.firstChild);
+      const t = el("text", { x: size / 2, y: n > 1 ? size / 2 + 1 : size / 2 + 6, "text-anchor": "middle", class: "block-back" }, g);
       t.textContent = side === "York" ? "Y" : side === "Lancaster" ? "L" : "R";
+      if (n > 1) el("text", { x: size / 2, y: size - 4, "text-anchor": "middle", class: "block-count" }, g).textContent = `×${n}`;
       return g;
     }
     title.textContent = blockText(item);
@@ -237,25 +253,42 @@ export class Richard3 {
   renderPlayed(view) {
     const played = view.played || {};
     const items = Object.entries(played).map(([role, card]) => {
-      const text = card === null || card === undefined ? "not played yet" : card === "hidden" ? "played, face down" : card;
+      const text = card === null || card === undefined ? "not played yet" : card === "hidden" ? "played, face down"
+        : typeof card === "object" ? `${card.name} (${card.ap} AP${card.event ? ", event" : ""})` : String(card);
       return h("li", {}, h("strong", {}, `${role}: `), text);
     });
     return items.length ? h("div", {}, h("h3", {}, "Cards played this turn"), h("ul", { class: "played" }, items)) : null;
   }
 
-  renderForces(view) {
+  /** A chip for a block outside the map; a button when the role may act on it. */
+  blockChip(view, b, ui) {
+    const text = `${b.name} ${b.rating || ""} ${b.steps ?? "?"}/${b.max ?? "?"}${b.down ? " (face down)" : ""}`;
+    const opts = (ui && ui.choices ? ui.choices : []).filter((c) => c.kind === "block" && c.ref === b.key);
+    if (opts.length && ui.onChoices) {
+      const btn = h("button", { type: "button", class: `chip legal side-${b.side}`, dataset: { block: b.key }, "aria-label": `${text}: ${opts.map((c) => c.label).join("; ")}` }, text);
+      btn.addEventListener("click", () => ui.onChoices(opts, btn));
+      return btn;
+    }
+    return h("span", { class: `chip side-${b.side}`, dataset: { block: b.key } }, text);
+  }
+
+  renderForces(view, ui = {}) {
     const out = [];
-    const me = view.role;
     const blocks = view.blocks || [];
-    const off = blocks.filter((b) => !(typeof b.loc === "number" && b.loc < this.areaNames.length));
+    const off = blocks.filter((b) => !(typeof b.where === "string" && b.where in this.layout.areas));
     const groups = {};
     for (const b of off) (groups[b.where] = groups[b.where] || []).push(b);
     if (blocks.length) {
-      out.push(h("h3", {}, `Your blocks off the map (${me || "you"})`));
-      for (const [where, list] of Object.entries(groups)) {
-        out.push(h("p", {}, h("strong", {}, `${where}: `), list.map((b) => `${b.name} ${b.steps}/${b.max} ${b.rating}`).join(", ")));
+      out.push(h("h3", {}, "Your blocks off the map"));
+      const order = ["pool", "minor", "dead", "off-map"];
+      const keys = Object.keys(groups).sort((a, b) => order.indexOf(a) - order.indexOf(b));
+      for (const where of keys) {
+        out.push(h("p", { class: "chips" }, h("strong", {}, `${where[0].toUpperCase()}${where.slice(1)}: `), groups[where].map((b) => this.blockChip(view, b, ui))));
       }
       if (!off.length) out.push(h("p", { class: "muted" }, "None."));
+    }
+    if (view.pools) {
+      out.push(h("p", {}, h("strong", {}, "Pools: "), Object.entries(view.pools).map(([r, n]) => `${r} ${n} block${n === 1 ? "" : "s"}`).join(", ")));
     }
     if (view.heirs) {
       out.push(h("h3", {}, "Heirs"));
@@ -280,37 +313,40 @@ export class Richard3 {
     return out;
   }
 
-  renderBattle(view) {
+  renderBattle(view, ui = {}) {
     const b = view.battle;
-    if (!b) return null;
+    if (!b || !Object.keys(b).length) return null;
     const parts = [];
     const area = b.area !== undefined ? this.areaName(b.area) : "?";
-    parts.push(h("p", { class: "battle-head" }, h("strong", {}, `Battle in ${area}`),
-      b.round ? ` — round ${b.round}` : "",
-      b.attacker ? ` — attacker ${b.attacker}` : "", b.defender ? `, defender ${b.defender}` : ""));
+    parts.push(h("p", { class: "battle-head" }, h("strong", {}, `Battle of ${area}`),
+      b.round ? ` — round ${b.round} of 4` : "",
+      b.attacker ? `. Attacker: ${b.attacker}` : "", b.defender ? `, defender: ${b.defender}.` : ""));
+    if (b.turn) parts.push(h("p", {}, `To act: ${b.turn}${b.letter ? ` (${b.letter} blocks)` : ""}${b.pending_hits ? `, ${b.pending_hits} hit(s) to take` : ""}.`));
     const blocks = revealedBlocks(view);
-    if (blocks.length) {
-      const bySide = {};
-      for (const x of blocks) (bySide[x.side || "?"] = bySide[x.side || "?"] || []).push(x);
-      for (const [side, list] of Object.entries(bySide)) {
-        parts.push(h("h3", {}, side));
-        parts.push(h("ul", { class: "battle-blocks" }, list.map((x) => h("li", {},
-          `${x.name || x.key} ${x.rating || ""} — ${x.steps}/${x.max || "?"} steps`,
-          x.reserve ? " (reserve)" : "", x.fired ? " (fired)" : ""))));
-      }
+    const sides = [b.attacker, b.defender].filter(Boolean);
+    for (const x of blocks) if (!sides.includes(x.side)) sides.push(x.side);
+    for (const side of sides) {
+      const list = blocks.filter((x) => x.side === side);
+      const hiddenN = (b.hidden_reserves || {})[side] || 0;
+      parts.push(h("h3", {}, `${side}${side === b.attacker ? " (attacker)" : side === b.defender ? " (defender)" : ""}`));
+      parts.push(h("ul", { class: "battle-blocks" }, list.map((x) => h("li", {},
+        this.blockChip(view, { ...x, where: area }, ui),
+        x.firepower !== undefined ? ` fires on ${x.firepower} or less` : "",
+        x.reserve ? " · reserve" : "", x.acted ? " · has acted" : "", x.defected ? " · defected" : "")),
+        hiddenN ? h("li", { class: "muted" }, `${hiddenN} hidden reserve block${hiddenN === 1 ? "" : "s"}`) : null));
     }
-    for (const [k, v] of Object.entries(b.reserves || {})) parts.push(h("p", {}, `${k} reserves: ${Array.isArray(v) ? v.length : v}`));
-    const rolls = b.rolls || (b.last_roll ? [b.last_roll] : b.roll ? [b.roll] : []);
-    for (const r of rolls) {
-      const dice = r.dice || [];
-      parts.push(h("div", { class: "roll" },
-        h("span", {}, `${r.block || r.name || "Roll"}: `),
-        dice.map((d) => h("span", { class: `die${r.hit_on && d <= r.hit_on ? " hit" : ""}`, "aria-label": `die ${d}${r.hit_on && d <= r.hit_on ? " hit" : ""}` }, String(d))),
-        r.hits !== undefined ? h("strong", {}, ` ${r.hits} hit${r.hits === 1 ? "" : "s"}`) : ""));
+    const last = b.last;
+    if (last && last.dice) {
+      const fp = last.fp;
+      parts.push(h("div", { class: "roll", "aria-label": "Last roll" },
+        h("span", {}, `${last.what ? last.what[0].toUpperCase() + last.what.slice(1) : "Roll"}: ${last.block ? this.blockName(view, last.block) : ""}${fp ? ` (hits on ${fp} or less)` : ""} `),
+        last.dice.map((d) => {
+          const hit = fp !== undefined && d <= fp;
+          return h("span", { class: `die${hit ? " hit" : ""}`, title: hit ? "hit" : "miss" }, String(d));
+        }),
+        last.hits !== undefined ? h("strong", {}, ` ${last.hits} hit${last.hits === 1 ? "" : "s"}`) : "",
+        last.target ? ` on ${this.blockName(view, last.target)}` : ""));
     }
-    const skip = new Set(["area", "round", "attacker", "defender", "blocks", "revealed", "rolls", "last_roll", "roll", "reserves", "prompt", "name"]);
-    const extra = Object.entries(b).filter(([k, v]) => !skip.has(k) && (typeof v !== "object" || v === null));
-    if (extra.length) parts.push(h("dl", { class: "facts" }, extra.flatMap(([k, v]) => [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, String(v))])));
     return parts;
   }
 }

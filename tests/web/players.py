@@ -1,0 +1,180 @@
+"""Helpers that drive the game page like a person: choose from what the page offers and click it.
+
+The policy reads only what the page itself shows this player (``window.roses``: the player's
+own view and the choices built from it).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+Page = Any
+
+
+def signup(page: Page, base: str, name: str, password: str = "correct horse 1") -> None:
+    page.goto(f"{base}/signup")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_url("**/lobby")
+
+
+def version(page: Page) -> int:
+    v = page.evaluate("document.body.dataset.version")
+    return -1 if v is None else int(v)
+
+
+def wait_version(page: Page, above: int, timeout: float = 15.0) -> int:
+    page.wait_for_function(f"Number(document.body.dataset.version || -1) > {above}", timeout=timeout * 1000)
+    return version(page)
+
+
+def payload(page: Page) -> dict[str, Any]:
+    return page.evaluate("window.roses && window.roses.payload") or {}
+
+
+def choices(page: Page) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = page.evaluate(
+        "window.roses && !window.roses.pending ? window.roses.choices.map(c => ({verb: c.verb, arg: c.arg, kind: c.kind, ref: c.ref, label: c.label})) : []")
+    return out
+
+
+def area_point(page: Page, area: str) -> tuple[float, float]:
+    """A screen point inside the area where nothing else (a block, another area) is on top,
+    nearest to its name label: where a person would click."""
+    pt = page.evaluate(
+        """(area) => {
+            const g = document.querySelector(`svg#map g.area[data-area="${area}"]`);
+            const label = document.querySelector(`svg#map g.area-features[data-area="${area}"] text.area-label`);
+            const svg = g.ownerSVGElement;
+            const ctm = g.getScreenCTM();
+            const toScreen = (x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; return p.matrixTransform(ctm); };
+            const lx = Number(label.getAttribute("x")), ly = Number(label.getAttribute("y")) - 4;
+            const box = g.getBBox();
+            let best = null;
+            for (let i = 0; i <= 24; i++) for (let j = 0; j <= 24; j++) {
+                const x = box.x + box.width * i / 24, y = box.y + box.height * j / 24;
+                const s = toScreen(x, y);
+                if (s.x < 0 || s.y < 0 || s.x >= innerWidth || s.y >= innerHeight) continue;
+                const hit = document.elementFromPoint(s.x, s.y);
+                if (!hit || hit.closest("g.area") !== g) continue;
+                const d = (x - lx) ** 2 + (y - ly) ** 2;
+                if (!best || d < best[2]) best = [s.x, s.y, d];
+            }
+            if (!best) { const s = toScreen(lx, ly); return [s.x, s.y]; }
+            return [best[0], best[1]];
+        }""", area)
+    return float(pt[0]), float(pt[1])
+
+
+def click_choice(page: Page, choice: dict[str, Any]) -> None:
+    """Click the thing on the page that makes this choice (card, area, block, or button)."""
+    kind, verb, arg = choice["kind"], choice["verb"], choice["arg"]
+    if kind == "card":
+        page.click(f'#hand button.card[data-card="{arg}"]')
+    elif kind == "area":
+        page.evaluate("window.scrollTo(0, 0)")
+        x, y = area_point(page, choice["ref"])
+        page.mouse.click(x, y)
+    elif kind == "block":
+        on_map = page.locator(f'svg#map g.block.legal[data-block="{choice["ref"]}"]')
+        if on_map.count():
+            on_map.first.scroll_into_view_if_needed()
+            on_map.first.click()
+        else:
+            chip = page.locator(f'button.chip.legal[data-block="{choice["ref"]}"]').first
+            chip.scroll_into_view_if_needed()
+            chip.click()
+    else:
+        btn = page.locator(f'#buttons button.choice[data-verb="{verb}"]')
+        if btn.count():
+            btn.first.scroll_into_view_if_needed()
+            btn.first.click()
+        else:  # from the full list
+            page.locator("#all-choices summary").click()
+            page.locator(f'#choice-list button[data-verb="{verb}"][data-arg={json.dumps(json.dumps(arg))}]').click()
+    popup = page.locator(".popup")
+    if popup.count():
+        popup.get_by_role("button", name=choice["label"], exact=True).click()
+
+
+Policy = Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]
+
+
+def aggressive(view: dict[str, Any], opts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Play a strong Action card, move towards the enemy, attack, fire, end when nothing better."""
+    me = view.get("role")
+    hidden = view.get("hidden") or {}
+    enemy_areas = {a for a, by in hidden.items() if any(r != me and n for r, n in by.items())}
+
+    def pick(verb: str, pred: Callable[[dict[str, Any]], bool] = lambda c: True) -> dict[str, Any] | None:
+        return next((c for c in opts if c["verb"] == verb and pred(c)), None)
+
+    hand = {c["id"]: c for c in view.get("hand", [])}
+    order = [
+        pick("keep"),
+        max((c for c in opts if c["verb"] == "play" and not hand.get(c["arg"], {}).get("event")),
+            key=lambda c: hand.get(c["arg"], {}).get("ap", 0), default=None),
+        pick("play"),
+        pick("to", lambda c: c["ref"] in enemy_areas),
+        pick("battle"), pick("fire"), pick("hit"), pick("keep_treason"), pick("end_regroup"),
+        pick("main"), pick("stop"),
+        pick("move", lambda c: c["ref"] not in enemy_areas and _near_enemy(view, c["ref"], enemy_areas)),
+        pick("block"), pick("to"), pick("end_group"), pick("end"),
+        pick("reduce"), pick("disband"), pick("home"), pick("enter"), pick("spare"),
+    ]
+    for c in order:
+        if c is not None:
+            return c
+    return opts[0]
+
+
+NEIGHBOURS: dict[str, set[str]] = {}
+
+
+def _near_enemy(view: dict[str, Any], area: str, enemy: set[str]) -> bool:
+    return bool(NEIGHBOURS.get(area, set()) & enemy)
+
+
+def load_neighbours(layout: dict[str, Any]) -> None:
+    for b in layout["borders"]:
+        NEIGHBOURS.setdefault(b["a"], set()).add(b["b"])
+        NEIGHBOURS.setdefault(b["b"], set()).add(b["a"])
+
+
+def play_until(pages: list[Page], done: Callable[[], bool], policy: Policy = aggressive,
+               max_actions: int = 400, on_step: Callable[[Page, dict[str, Any]], None] | None = None,
+               timeout: float = 180.0) -> int:
+    """Let whichever page may act choose and click, until ``done()``; returns actions made."""
+    made = 0
+    start = time.time()
+    while not done():
+        if made >= max_actions or time.time() - start > timeout:
+            raise AssertionError(f"gave up after {made} actions")
+        acted = False
+        for page in pages:
+            opts = choices(page)
+            if not opts:
+                continue
+            view = payload(page).get("view") or {}
+            before = version(page)
+            choice = policy(view, opts)
+            try:
+                click_choice(page, choice)
+                wait_version(page, before)
+            except Exception as exc:
+                from tests.web.conftest import screenshot_path
+                page.screenshot(path=str(screenshot_path("failed-click.png")))
+                err = page.evaluate("document.getElementById('action-error') && document.getElementById('action-error').textContent")
+                raise AssertionError(f"clicking {choice} (version {before}, error {err!r}) did nothing") from exc
+            made += 1
+            acted = True
+            if on_step:
+                on_step(page, choice)
+            break
+        if not acted:
+            time.sleep(0.1)
+    return made

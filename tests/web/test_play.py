@@ -1,0 +1,291 @@
+"""End-to-end in real Chromium: two people sign up, create and join a Richard III game and play
+by clicking; hidden information never reaches the other browser; reconnect after a drop; a bot
+game played to its end is replayed from either side. Screenshots go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from roses.engine import Game, get_rules
+from tests.web import players
+from tests.web.conftest import DESKTOP, PHONE, STATIC, LiveServer, screenshot_path
+
+pytestmark = pytest.mark.browser
+
+LAYOUT = json.loads((STATIC / "richard3" / "layout.json").read_text(encoding="utf-8"))
+players.load_neighbours(LAYOUT)
+
+
+class Traffic:
+    """Everything the server sent one browser: HTTP response bodies and WebSocket frames."""
+
+    def __init__(self, page: Any) -> None:
+        self.chunks: list[str] = []
+        self.responses: list[Any] = []
+        self.read = 0
+        page.on("response", lambda r: self.responses.append(r))
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _collect(self) -> None:
+        """Read the bodies of the responses seen so far (cheap to defer, slow in the handler)."""
+        for response in self.responses[self.read:]:
+            try:
+                ctype = response.headers.get("content-type", "")
+                if "json" in ctype or "html" in ctype:
+                    self.chunks.append(response.text())
+            except Exception:  # a body that is gone (navigation): nothing to check
+                pass
+        self.read = len(self.responses)
+
+    def _frame(self, payload: Any) -> None:
+        self.chunks.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+
+    def texts(self) -> list[str]:
+        self._collect()
+        return list(self.chunks)
+
+
+class Secrets:
+    """What the rules keep from a role at each version of a game (rules.secrets)."""
+
+    def __init__(self, server: LiveServer, game_id: int) -> None:
+        self.server, self.game_id = server, game_id
+        self.rules = get_rules("richard3")
+        self.cache: dict[tuple[int, str], set[str]] = {}
+
+    def at(self, version: int | None, role: str) -> set[str]:
+        record = self.server.services.games.admin_export(self.game_id)
+        actions = record["actions"]
+        v = len(actions) if version is None else version
+        key = (v, role)
+        if key not in self.cache:
+            game = Game.from_record(self.rules, {**record, "actions": actions[:v]})
+            found = set(self.rules.secrets(game.state, role))
+            # and the opponent's card of this turn while it is still face down (1.1, research §4.3)
+            st = game.state
+            if st.get("phase") in ("card", "mulligan"):
+                from roses.games.richard3.data import CARD_TAG
+                me = ("York", "Lancaster").index(role)
+                theirs = st["played"][1 - me]
+                if theirs >= 0 and st["played"][me] < 0:
+                    found.add(CARD_TAG[theirs])
+            self.cache[key] = found
+        return self.cache[key]
+
+
+def assert_no_secrets(secrets: Secrets, role: str, page: Any, traffic: Traffic) -> int:
+    """Nothing secret from `role` was sent to its browser (each game state checked against the
+    secrets of its own version; anything else against the latest) or is in its page now."""
+    latest = secrets.at(None, role)
+    assert latest, "the rules name no secret: the check would prove nothing"
+    checked = 0
+    for chunk in traffic.texts():
+        version = None
+        try:
+            data = json.loads(chunk)
+            if isinstance(data, dict) and data.get("game_id") == secrets.game_id and "view" in data:
+                version = int(data["version"])
+        except ValueError:
+            pass
+        for s in (latest if version is None else secrets.at(version, role)):
+            assert s not in chunk, f"{role}'s browser received the secret {s!r} (version {version})"
+        checked += 1
+    dom = page.content()
+    for s in latest:
+        assert s not in dom, f"{role}'s page shows the secret {s!r}"
+    return checked
+
+
+def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> None:
+    base = live_server.url
+    ctx_a = browser.new_context(viewport=DESKTOP)
+    ctx_b = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    errors: list[str] = []
+    for p in (a, b):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    traffic_a, traffic_b = Traffic(a), Traffic(b)
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(a, base, f"york{stamp}")
+    players.signup(b, base, f"lanc{stamp}")
+
+    # A creates the game from the lobby form
+    a.goto(f"{base}/lobby")
+    a.fill("#create-form input[name=title]", f"Bosworth {stamp}")
+    a.select_option("#create-scenario", "richard-iii")
+    a.select_option("#create-role", "York")
+    a.click("#create-form button[type=submit]")
+    a.wait_for_url("**/games/*")
+    game_id = int(a.url.split("/games/")[1].split("?")[0])
+    a.wait_for_selector("#invite input")
+    assert str(game_id) in a.locator("#invite input").input_value()
+
+    # B finds it in the lobby and joins
+    b.goto(f"{base}/lobby")
+    b.screenshot(path=str(screenshot_path("lobby-phone.png")), full_page=True)
+    a.goto(f"{base}/lobby")
+    a.screenshot(path=str(screenshot_path("lobby-desktop.png")))
+    a.goto(f"{base}/games/{game_id}")
+    b.click(f'#open-games button.join[data-game="{game_id}"]')
+    b.wait_for_url(f"**/games/{game_id}")
+    for p in (a, b):
+        p.wait_for_function("document.body.dataset.status === 'active'", timeout=15000)
+    a.screenshot(path=str(screenshot_path("board-start-desktop.png")))
+    b.screenshot(path=str(screenshot_path("board-start-phone.png")))
+
+    # the start: York's page shows its own blocks and Lancaster's only as hidden backs
+    assert a.locator('svg#map g.block[data-side="York"][data-block]').count() > 0
+    assert a.locator('svg#map g.block.hidden-block[data-side="Lancaster"]').count() > 0
+    assert a.locator('svg#map g.block[data-side="Lancaster"][data-block]').count() == 0
+    secrets = Secrets(live_server, game_id)
+    assert assert_no_secrets(secrets, "York", a, traffic_a) > 0
+    assert assert_no_secrets(secrets, "Lancaster", b, traffic_b) > 0
+
+    seen: dict[str, Any] = {"battle": False, "battle_shots": False, "phases": set(), "verbs": set()}
+
+    def on_step(page: Any, choice: dict[str, Any]) -> None:
+        seen["verbs"].add(choice["verb"])
+        for p in (a, b):
+            view = players.payload(p).get("view") or {}
+            seen["phases"].add(view.get("phase"))
+            if view.get("battle") and view["battle"].get("last") and not seen["battle_shots"]:
+                seen["battle"] = True
+                seen["battle_shots"] = True
+                a.screenshot(path=str(screenshot_path("battle-desktop.png")))
+                b.screenshot(path=str(screenshot_path("battle-phone.png")))
+
+    def full_turn_done() -> bool:
+        view = players.payload(a).get("view") or {}
+        # a battle was fought and the turn is over: its Supply Phase is behind us (1.4)
+        return bool(seen["battle"]) and (view.get("turn", 1) >= 2 or bool(players.payload(a).get("result")))
+
+    players.play_until([a, b], full_turn_done, on_step=on_step, max_actions=300)
+    assert {"play", "move", "block", "to", "fire"} <= seen["verbs"], seen["verbs"]
+    assert seen["battle"]
+    # what each browser got, in the whole session, names nothing hidden from it now
+    assert assert_no_secrets(secrets, "York", a, traffic_a) > 20
+    assert assert_no_secrets(secrets, "Lancaster", b, traffic_b) > 20
+
+    # chat
+    a.fill("#chat-form input[name=text]", "Well fought.")
+    a.click("#chat-form button[type=submit]")
+    b.wait_for_selector("#chat li:has-text('Well fought.')", timeout=10000)
+
+    # the network drops on B's side while A moves on; B reconnects and shows the new position
+    players.play_until([a, b], lambda: bool(players.choices(a)), max_actions=60)
+    b.context.set_offline(True)
+    b.evaluate("window.roses.ws && window.roses.ws.close()")
+    b.wait_for_selector("#conn.bad", timeout=10000)
+    v_b = players.version(b)
+    v_a = players.version(a)
+    players.click_choice(a, players.aggressive(players.payload(a)["view"], players.choices(a)))
+    players.wait_version(a, v_a)
+    assert players.version(b) == v_b  # B saw nothing while offline
+    b.context.set_offline(False)
+    b.wait_for_selector("#conn.ok", timeout=20000)
+    players.wait_version(b, v_b)
+    assert players.version(b) == players.version(a)
+    assert not errors, errors
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_no_double_send(browser: Any, live_server: LiveServer) -> None:
+    """Two quick clicks send one action: the page is busy until the answer, and every action
+    carries the version it was made on (the server refuses a stale one)."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, live_server.url, f"solo{stamp}")
+    game_id = page.evaluate(
+        """async () => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game: 'richard3', scenario: 'richard-iii', role: 'York', bots: {Lancaster: 'random'}})});
+            return (await r.json()).id;
+        }""")
+    page.goto(f"{live_server.url}/games/{game_id}")
+    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'keep')", timeout=15000)
+    v0 = players.version(page)
+    page.evaluate("document.querySelector('#buttons button[data-verb=keep]').click(); "
+                  "document.querySelector('#buttons button[data-verb=keep]') && document.querySelector('#buttons button[data-verb=keep]').click()")
+    players.wait_version(page, v0)
+    time.sleep(0.5)
+    record = live_server.services.games.admin_export(game_id)
+    keeps = [x for x in record["actions"] if x["verb"] == "keep" and x["role"] == "York"]
+    assert len(keeps) == 1
+    # a stale version is refused, and the page says so and shows the current position
+    status = page.evaluate(
+        """async (gid) => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch(`/api/games/${gid}/action`, {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({verb: 'keep', version: 0})});
+            return r.status;
+        }""", game_id)
+    assert status in (409, 422)
+    ctx.close()
+
+
+def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, live_server.url, f"watch{stamp}")
+    game_id = page.evaluate(
+        """async () => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game: 'richard3', scenario: 'richard-iii', title: 'Bots at Bosworth',
+                                    bots: {York: 'random', Lancaster: 'random'}})});
+            return (await r.json()).id;
+        }""")
+    deadline = time.time() + 120
+    while live_server.services.games.game(None, game_id)["status"] != "finished":
+        assert time.time() < deadline, "the bot game did not finish"
+        time.sleep(0.3)
+    info = live_server.services.games.game(None, game_id)
+    assert info["result"]
+
+    # the game page shows a clear result
+    page.goto(f"{live_server.url}/games/{game_id}")
+    page.wait_for_selector("#result-panel:not([hidden])", timeout=15000)
+    assert info["result"] in page.locator("#result-panel").inner_text()
+    page.screenshot(path=str(screenshot_path("end-desktop.png")))
+    phone = ctx.browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(f"{live_server.url}/games/{game_id}")
+    phone.wait_for_selector("#result-panel:not([hidden])", timeout=15000)
+    phone.screenshot(path=str(screenshot_path("end-phone.png")))
+    phone.context.close()
+
+    # replay: step by step, from each side
+    page.goto(f"{live_server.url}/games/{game_id}/replay")
+    page.wait_for_selector("body[data-ready='1']", timeout=15000)
+    steps = int(page.get_attribute("#step", "max"))
+    assert steps > 10
+    assert page.locator("#replay-action").inner_text() == "Setup"
+    page.click("#next")
+    page.wait_for_selector("body[data-step='1']")
+    page.click("#next")
+    page.wait_for_selector("body[data-step='2']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("body[data-step='3']")
+    page.select_option("#pov", "York")
+    york_blocks = page.locator('svg#map g.block[data-side="York"][data-block]').count()
+    page.select_option("#pov", "Lancaster")
+    page.wait_for_selector("body[data-pov='Lancaster']")
+    page.wait_for_timeout(300)
+    assert page.locator('svg#map g.block[data-side="Lancaster"][data-block]').count() > 0
+    assert york_blocks > 0
+    page.click("#last")
+    page.wait_for_selector(f"body[data-step='{steps}']")
+    page.wait_for_selector("#result-panel:not([hidden])")
+    page.screenshot(path=str(screenshot_path("replay-end-desktop.png")))
+    assert not errors, errors
+    ctx.close()
