@@ -328,7 +328,7 @@ def build() -> dict[str, Any]:
             areas[name]["exile_of"] = EXILE[name]
         if name in WALES:
             areas[name]["wales"] = True
-    borders = []
+    borders: list[dict[str, Any]] = []
     for kind, text in (("yellow", YELLOW), ("blue", BLUE), ("red", RED)):
         for a, b in pairs(text):
             pts = [proj(p) for p in shared_border(a, b)]
