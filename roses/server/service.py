@@ -532,8 +532,16 @@ class GameService:
                 self._evict(game_id)
                 raise
             self._remember(game_id, row.version + 1, game)
+            result = game.result()
+            reply: dict[str, Any] = {
+                "game_id": game_id, "version": row.version + 1, "role": role,
+                "status": ACTIVE if result is None else FINISHED_STATUS, "result": result,
+                "active": list(change["active"]), "view": None, "can_undo": False}
+            if user is not None:  # the acting player's own view, from the game just written
+                reply["view"] = game.view(role)
+                reply["can_undo"] = game.can_undo(role)
         self._after_change(game_id, change, seats)
-        return self.view(user, game_id, role) if user is not None else {"version": row.version + 1}
+        return reply
 
     def resign(self, user: User, game_id: int, role: str | None, version: int | None = None) -> dict[str, Any]:
         with self.db.read() as conn:
