@@ -289,3 +289,134 @@ def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) 
     page.screenshot(path=str(screenshot_path("replay-end-desktop.png")))
     assert not errors, errors
     ctx.close()
+
+
+def _new_game_vs_bot(page: Any, scenario: str = "richard-iii", role: str = "York") -> int:
+    game_id: int = page.evaluate(
+        """async ([scenario, role]) => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const other = role === 'York' ? 'Lancaster' : 'York';
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game: 'richard3', scenario, role, bots: {[other]: 'random'}})});
+            return (await r.json()).id;
+        }""", [scenario, role])
+    return game_id
+
+
+def test_keyboard_only(browser: Any, live_server: LiveServer) -> None:
+    """Every kind of choice is reachable without a mouse: buttons, cards, areas on the map."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, live_server.url, f"keys{stamp}")
+    game_id = _new_game_vs_bot(page)
+    page.goto(f"{live_server.url}/games/{game_id}")
+
+    def tab_to(selector: str, limit: int = 150) -> None:
+        for _ in range(limit):
+            page.keyboard.press("Tab")
+            if page.evaluate(f"document.activeElement && document.activeElement.matches({json.dumps(selector)})"):
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    def press_enter_and_wait() -> None:
+        v = players.version(page)
+        page.keyboard.press("Enter")
+        players.wait_version(page, v)
+
+    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'keep')", timeout=15000)
+    tab_to("#buttons button[data-verb=keep]")
+    press_enter_and_wait()
+    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'play')", timeout=15000)
+    tab_to("#hand button.card.legal")
+    press_enter_and_wait()
+    # the Action Phase: wait until it is York's turn to move, then pick an area on the map
+    for _ in range(60):
+        if players.choices(page) and any(c["kind"] == "area" for c in players.choices(page)):
+            break
+        page.wait_for_timeout(250)
+    else:
+        raise AssertionError("York never got an area to choose")
+    page.locator("body").focus()
+    tab_to("svg#map g.area.legal")
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert " — " in label  # the accessible name lists what Enter would do
+    v = players.version(page)
+    page.keyboard.press("Enter")
+    if page.locator(".popup").count():
+        page.keyboard.press("Enter")
+    players.wait_version(page, v)
+    ctx.close()
+
+
+def test_contrast_of_page_text(browser: Any, live_server: LiveServer) -> None:
+    """Text of the game page and lobby meets WCAG AA contrast (4.5:1, 3:1 for large text)."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, live_server.url, f"eyes{stamp}")
+    game_id = _new_game_vs_bot(page)
+    bad_all: list[Any] = []
+    for url in (f"{live_server.url}/lobby", f"{live_server.url}/games/{game_id}", f"{live_server.url}/profile"):
+        page.goto(url)
+        page.wait_for_timeout(800)
+        bad = page.evaluate(CONTRAST_JS)
+        bad_all += [(url, *b) for b in bad]
+    assert not bad_all, bad_all[:10]
+    ctx.close()
+
+
+CONTRAST_JS = """() => {
+  const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(',').map(Number); return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1}; };
+  const lum = ({r, g, b}) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const bg = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor);
+    if (c && c.a > 0.5) return c; } return {r: 255, g: 255, b: 255, a: 1}; };
+  const bad = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('svg') || el.closest('[hidden]') || !el.offsetParent && el.tagName !== 'BODY') continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const st = getComputedStyle(el);
+    if (st.visibility === 'hidden' || Number(st.opacity) < 0.9) continue;
+    if (el.matches(':disabled')) continue;
+    const fg = parse(st.color); const b = bg(el);
+    const l1 = lum(fg), l2 = lum(b);
+    const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    const size = parseFloat(st.fontSize); const boldish = Number(st.fontWeight) >= 700;
+    const need = size >= 24 || (size >= 18.66 && boldish) ? 3 : 4.5;
+    if (ratio < need) bad.push([el.tagName, el.textContent.trim().slice(0, 40), ratio.toFixed(2)]);
+  }
+  return bad;
+}"""
+
+
+def test_profile_tokens_and_settings(browser: Any, live_server: LiveServer) -> None:
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, live_server.url, f"prof{stamp}")
+    page.goto(f"{live_server.url}/profile")
+    page.fill("#token-form input[name=name]", "my bot")
+    page.click("#token-form button[type=submit]")
+    page.wait_for_selector("#token-status code.token")
+    token = page.inner_text("#token-status code.token")
+    assert len(token) > 20
+    page.wait_for_selector("#token-list li:has-text('my bot')")
+    # the token works for the API
+    me = page.evaluate("async (t) => (await fetch('/api/me', {headers: {Authorization: 'Bearer ' + t}, credentials: 'omit'})).status", token)
+    assert me == 200
+    page.click("#token-list button:has-text('Revoke my bot')")
+    page.wait_for_selector("#token-list li:has-text('No tokens.')")
+    # notification settings round trip (the server's /api/me/settings)
+    page.fill("#settings-form input[name=webhook_url]", "https://example.org/roses-hook")
+    page.select_option("#settings-form select[name=webhook_format]", "discord")
+    page.check("#settings-form input[name=notify]")
+    page.click("#settings-form button[type=submit]")
+    page.wait_for_selector("#settings-form .status:has-text('Saved.')")
+    page.reload()
+    page.wait_for_function("document.querySelector('#settings-form input[name=webhook_url]').value !== ''")
+    assert page.input_value("#settings-form select[name=webhook_format]") == "discord"
+    page.screenshot(path=str(screenshot_path("profile-phone.png")), full_page=True)
+    ctx.close()

@@ -48,7 +48,7 @@ export function renderView(board, payload, ui) {
   const facts = document.getElementById("status");
   if (facts) {
     const list = g.statusFacts(view);
-    if (payload.role) list.unshift(["You are", payload.role]);
+    if (payload.role) list.unshift([ui.replay ? "Point of view" : "You are", payload.role]);
     if (payload.active && payload.active.length) list.push(["To act", payload.active.join(", ")]);
     if (payload.version !== undefined) list.push(["Version", String(payload.version)]);
     facts.replaceChildren(...list.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
@@ -59,11 +59,15 @@ export function renderView(board, payload, ui) {
     result.hidden = !res;
     if (res) {
       const mine = payload.role && res.split(", ").includes(payload.role);
-      result.replaceChildren(
+      const player = !ui.replay && payload.role && payload.role !== "Observer";
+      const lines = (view.log || []).slice(-3).map((l) => (Array.isArray(l) ? l[l.length - 1] : String(l)));
+      result.replaceChildren(...[
         h("h2", {}, "Game over"),
         h("p", { class: "result-line" }, res === "Draw" ? "The game is a draw." : `${res} wins.`),
-        payload.role && payload.role !== "Observer" ? h("p", {}, mine ? "Victory: you won." : "Defeat: you lost.") : null,
-        payload.game_id !== undefined ? h("p", {}, h("a", { href: `/games/${payload.game_id}/replay` }, "Replay the game step by step")) : null);
+        player ? h("p", { class: "result-you" }, mine ? "Victory: you won." : "Defeat: you lost.") : null,
+        lines.length ? h("ul", { class: "result-log" }, lines.map((l) => h("li", {}, l))) : null,
+        !ui.replay && payload.game_id !== undefined ? h("p", {}, h("a", { href: `/games/${payload.game_id}/replay` }, "Replay the game step by step")) : null,
+      ].filter(Boolean));
     }
   }
   // cards
@@ -95,6 +99,9 @@ export function renderView(board, payload, ui) {
   const forces = document.getElementById("forces");
   if (forces) forces.replaceChildren(...g.renderForces(view, ui));
   const log = document.getElementById("log");
-  if (log) renderLog(log, view.log);
+  if (log) {
+    renderLog(log, view.log);
+    if (view.log_more) log.prepend(h("li", { class: "muted" }, "Earlier entries are not shown here (the replay has the whole game)."));
+  }
   g.drawPieces(board.map, view, ui);
 }

@@ -61,21 +61,21 @@ function renderChoices() {
   const p = state.payload;
   const buttons = document.getElementById("buttons");
   const list = document.getElementById("choice-list");
+  const help = document.getElementById("choices-help");
   const busy = !!state.pending;
   const plain = state.choices.filter((c) => c.kind === "button");
-  const items = plain.map((c) => h("button", { type: "button", class: "choice primary", disabled: busy, dataset: { verb: c.verb }, onclick: () => send(c.verb, c.arg) }, c.label));
+  const items = plain.map((c) => h("button", { type: "button", class: `choice ${c.verb === "undo" ? "secondary" : "primary"}`, disabled: busy, dataset: { verb: c.verb }, onclick: () => send(c.verb, c.arg) }, c.label));
   if (p && p.can_undo && !plain.some((c) => c.verb === "undo")) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", disabled: busy, onclick: undo }, "Undo"));
-  const mine = p && p.view && p.view.actions;
-  if (!items.length) {
-    const waiting = p && p.status === "active" && !mine ? `Waiting for ${(p.active || []).join(" and ") || "the other player"}.` : "";
-    if (waiting) items.push(h("p", { class: "muted" }, waiting));
-    else if (mine && state.choices.length) items.push(h("p", { class: "muted" }, "Choose on the map or in your hand (highlighted), or from the list below."));
-  } else if (state.choices.length > plain.length) {
-    items.unshift(h("p", { class: "muted" }, "Choose on the map or in your hand (highlighted), or:"));
-  }
   buttons.replaceChildren(...items);
+  const mine = p && p.view && p.view.actions;
+  const onBoard = state.choices.length - plain.length;
+  help.textContent = busy ? "Sending…"
+    : mine ? (onBoard ? `Your turn: choose on the map, in your hand or in the panels (outlined in green), or from the list below (${state.choices.length} choices).` : "Your turn: use the buttons under the prompt.")
+    : p && p.status === "active" ? `Waiting for ${(p.active || []).join(" and ") || "the other player"}.` : "";
   list.replaceChildren(...state.choices.map((c) => h("button", { type: "button", class: "choice", disabled: busy, dataset: { verb: c.verb, arg: JSON.stringify(c.arg) }, onclick: () => send(c.verb, c.arg) }, c.label)));
   document.getElementById("all-choices").hidden = !state.choices.length;
+  const seated = p && p.role && p.role !== "Observer" && p.status === "active";
+  document.getElementById("actions-panel").hidden = !seated;
   document.getElementById("actions-panel").classList.toggle("my-turn", !!mine);
 }
 
@@ -90,10 +90,39 @@ function apply(payload) {
   renderView(board, payload, { role: payload.role, choices: state.choices, onChoices: offer });
   renderChoices();
   renderSeats();
+  if (payload.status !== "open") loadClocks();
   document.title = `${view.actions ? "▶ Your turn · " : ""}${config.title || document.title.replace(/^▶ Your turn · /, "")}`;
   document.body.dataset.version = String(payload.version);
   document.body.dataset.status = payload.status;
 }
+
+// ------------------------------------------------------------------ clocks (when the game has a pace)
+let clockData = null;
+let clockAt = 0;
+function fmt(sec) {
+  sec = Math.max(0, Math.floor(sec));
+  const d = Math.floor(sec / 86400), hh = Math.floor((sec % 86400) / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
+  if (d) return `${d} d ${hh} h`;
+  if (hh) return `${hh} h ${String(m).padStart(2, "0")} min`;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+function drawClocks() {
+  const box = document.getElementById("clocks");
+  if (!clockData || !clockData.pace || !Object.keys(clockData.clocks || {}).length) { box.hidden = true; return; }
+  box.hidden = false;
+  const elapsed = (Date.now() - clockAt) / 1000;
+  box.replaceChildren(...Object.entries(clockData.clocks).flatMap(([role, c]) => [
+    h("dt", {}, `${role}'s clock`),
+    h("dd", { class: c.running ? "running" : "" }, `${fmt(c.left - (c.running ? elapsed : 0))}${c.running ? " (running)" : ""}`)]));
+}
+async function loadClocks() {
+  try {
+    clockData = await api("GET", `/api/games/${gameId}/clocks${config.invite ? `?invite=${encodeURIComponent(config.invite)}` : ""}`);
+    clockAt = Date.now();
+    drawClocks();
+  } catch (e) { /* no clocks on this server */ }
+}
+setInterval(drawClocks, 1000);
 
 // ------------------------------------------------------------------ sending
 function clearPending() {

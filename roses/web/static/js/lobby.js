@@ -54,7 +54,7 @@ form.addEventListener("submit", async (ev) => {
     else options[name] = el.value;
   }
   const body = { game: r.id, scenario: scenSel.value, title: form.elements.title.value || null,
-                 private: form.elements.private.checked, options };
+                 private: form.elements.private.checked, options, pace: form.elements.pace.value || null };
   let role = roleSel.value || null;
   if (form.elements.opponent.value !== "human") {
     const s = r.scenarios.find((x) => x.id === scenSel.value);
@@ -81,3 +81,26 @@ for (const btn of document.querySelectorAll("button.join")) {
     }
   });
 }
+
+// Keep "My games" current (whose turn it is) without reloading the page.
+function gameRow(g) {
+  const who = g.seats.map((s) => `${s.role}: ${s.user || (s.bot ? `bot ${s.bot}` : "open")}`).join(", ");
+  return h("li", { class: `game-row${g.your_turn ? " your-turn" : ""}`, dataset: { game: String(g.id) } },
+    h("a", { href: `/games/${g.id}` }, g.title || `Game ${g.id}`), " ",
+    g.your_turn ? h("strong", { class: "badge turn" }, "Your turn") : null, " ",
+    h("span", { class: "muted" }, `${g.scenario} · ${g.status} · ${who}${g.result ? ` · result: ${g.result}` : ""}`),
+    g.status === "finished" ? h("a", { class: "small", href: `/games/${g.id}/replay` }, "Replay") : null);
+}
+async function refreshMine() {
+  try {
+    const games = await api("GET", "/api/me/games");
+    const old = document.getElementById("my-games");
+    if (!games.length) return;
+    const list = h("ul", { class: "gamelist", id: "my-games" }, games.map(gameRow));
+    old.replaceWith(list);
+    const n = games.filter((g) => g.your_turn).length;
+    document.title = `${n ? `(${n}) ` : ""}Lobby · Roses`;
+  } catch (e) { /* offline: try again later */ }
+}
+setInterval(refreshMine, 20000);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshMine(); });

@@ -3,12 +3,19 @@ import { api, h, showError } from "./api.js";
 
 const settings = document.getElementById("settings-form");
 const sStatus = settings.querySelector(".status");
+const webhookError = document.getElementById("webhook-error");
+function showSettings(s) {
+  settings.elements.email.value = s.email || "";
+  settings.elements.notify.checked = !!s.notify;
+  settings.elements.webhook_url.value = s.webhook_url || "";
+  settings.elements.webhook_format.value = s.webhook_format || "json";
+  webhookError.hidden = !s.webhook_error;
+  webhookError.textContent = s.webhook_error
+    ? `Last webhook delivery failed${s.webhook_error_at ? ` (${new Date(s.webhook_error_at * 1000).toLocaleString()})` : ""}: ${s.webhook_error}` : "";
+}
 (async () => {
   try {
-    const s = await api("GET", "/api/me/settings");
-    settings.elements.email.value = s.email || "";
-    settings.elements.notify.checked = !!s.notify;
-    settings.elements.webhook_url.value = s.webhook_url || "";
+    showSettings(await api("GET", "/api/me/settings"));
   } catch (e) {
     if (e.status === 404) sStatus.textContent = "Notification settings are not available on this server yet.";
     else sStatus.textContent = e.message;
@@ -17,9 +24,10 @@ const sStatus = settings.querySelector(".status");
 settings.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const body = { email: settings.elements.email.value || null, notify: settings.elements.notify.checked,
-                 webhook_url: settings.elements.webhook_url.value || null };
+                 webhook_url: settings.elements.webhook_url.value || null,
+                 webhook_format: settings.elements.webhook_format.value };
   try {
-    await api("PUT", "/api/me/settings", body);
+    showSettings(await api("PUT", "/api/me/settings", body));
     sStatus.textContent = "Saved.";
   } catch (e) {
     sStatus.textContent = e.status === 404 ? "Notification settings are not available on this server yet." : e.message;
@@ -57,4 +65,12 @@ pw.addEventListener("submit", async (ev) => {
     st.textContent = "Password changed.";
     pw.reset();
   } catch (e) { st.textContent = e.message; }
+});
+
+document.getElementById("test-notify").addEventListener("click", async () => {
+  try {
+    await api("POST", "/api/me/settings/test");
+    sStatus.textContent = "Test notification queued; a failure will show here.";
+    setTimeout(async () => { try { showSettings(await api("GET", "/api/me/settings")); } catch (e) { /* ignore */ } }, 4000);
+  } catch (e) { sStatus.textContent = e.message; }
 });

@@ -61,7 +61,7 @@ async function show(step) {
   const a = data.action;
   actionText.textContent = a ? `${a.role}: ${board.game.label(data.view || {}, a.verb, a.arg)}` : "Setup";
   renderView(board, { ...data, role, version: step, status: "finished",
-                      result: step === last ? info.result : null }, { role, choices: [] });
+                      result: step === last ? info.result : null }, { role, choices: [], replay: true });
   document.body.dataset.step = String(step);
   document.body.dataset.pov = role;
   document.body.dataset.ready = "1";
