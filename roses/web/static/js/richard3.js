@@ -133,6 +133,16 @@ export class Richard3 {
     // battle area marker
     const battleArea = view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
     for (const [name, node] of Object.entries(map.areaNodes)) node.classList.toggle("battle-area", name === battleArea);
+    // the group being moved and the path of the moving block (5.2)
+    map.overLayer.replaceChildren();
+    const act = view.action || {};
+    const group = typeof act.group === "number" && act.group >= 0 ? this.areaName(act.group) : typeof act.group === "string" ? act.group : null;
+    for (const [name, node] of Object.entries(map.areaNodes)) node.classList.toggle("group-area", name === group);
+    const path = (act.path || []).map((x) => this.areaName(x)).filter((x) => map.anchors[x]);
+    if (path.length > 1) {
+      const pts = path.map((a) => { const [x, y] = this.layout.areas[a].label; return `${x},${y - 20}`; }).join(" ");
+      el("polyline", { points: pts, class: "move-path", "marker-end": "url(#arrow)" }, map.overLayer);
+    }
 
     // blocks per area: those the view identifies (own, revealed), then hidden enemy backs
     const byArea = {};
