@@ -38,7 +38,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     if bus is None and database.dialect == "postgresql":
         from roses.server.pgbus import PgBus  # several workers: fan-out through LISTEN/NOTIFY
 
-        bus = PgBus(database.url)
+        bus = PgBus(database.url, database=database)
     games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
     services = Services(
         settings=settings, db=database, games=games,

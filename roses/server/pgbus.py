@@ -40,6 +40,17 @@ def conninfo(url: str) -> str:
     return url
 
 
+def channel_for(database: Any) -> str:
+    """The channel of a :class:`~roses.server.db.Database`: named after its database and schema."""
+    import hashlib
+
+    import sqlalchemy as sa
+
+    with database.read() as conn:
+        where = conn.execute(sa.text("SELECT current_database() || '.' || current_schema()")).scalar()
+    return f"{CHANNEL}_{hashlib.sha256(str(where).encode()).hexdigest()[:16]}"
+
+
 def encode(event: Event, origin: str) -> str:
     return json.dumps({"o": origin, "k": event.kind, "g": event.game_id, "v": event.version,
                        "a": list(event.active), "d": event.data}, separators=(",", ":"))
@@ -54,11 +65,14 @@ def decode(payload: str) -> tuple[str, Event]:
 class PgBus:
     """Fan-out between workers through PostgreSQL; drop-in for :class:`LocalBus`."""
 
-    def __init__(self, url: str, *, channel: str | None = None,
+    def __init__(self, url: str, *, channel: str | None = None, database: Any = None,
                  connect_kwargs: dict[str, Any] | None = None) -> None:
         self.url = conninfo(url)
-        #: One channel per deployment (``ROSES_PG_CHANNEL``; tests use their own).
+        #: One channel per database and schema, so that deployments (and test sessions) sharing
+        #: a PostgreSQL server in different schemas do not hear each other; ``ROSES_PG_CHANNEL``
+        #: or ``channel`` name one explicitly.
         self.channel = channel or os.environ.get("ROSES_PG_CHANNEL") or CHANNEL
+        self._derive = database if not (channel or os.environ.get("ROSES_PG_CHANNEL")) else None
         self.connect_kwargs = dict(connect_kwargs or {})
         self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.local = LocalBus()
@@ -88,6 +102,8 @@ class PgBus:
             self._out.put(encode(event, self.origin))
 
     async def start(self) -> None:
+        if self._derive is not None:
+            self.channel = await asyncio.to_thread(channel_for, self._derive)
         self._stopping = False
         self._listening = asyncio.Event()
         self._sender = threading.Thread(target=self._send_loop, name="roses-pgbus-send", daemon=True)

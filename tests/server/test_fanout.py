@@ -56,6 +56,22 @@ def test_two_buses_in_process(pg_schema: tuple[str, str]) -> None:
     asyncio.run(main())
 
 
+def test_channel_per_schema(pg_schema: tuple[str, str]) -> None:
+    """Each database schema gets its own channel: other deployments (test sessions) are not heard."""
+    from roses.server.db import Database
+    from roses.server.pgbus import channel_for
+
+    url, schema = pg_schema
+    mine = Database(url, connect_args={"options": f"-csearch_path={schema}"})
+    public = Database(url)
+    try:
+        assert channel_for(mine) != channel_for(public)
+        assert channel_for(mine) == channel_for(mine)
+    finally:
+        mine.dispose()
+        public.dispose()
+
+
 def _url_with_schema(url: str, schema: str) -> str:
     return url + ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}"
 
@@ -65,9 +81,8 @@ def test_two_server_processes(request: pytest.FixtureRequest, tmp_path: Path) ->
     database = make_database("postgres", tmp_path, request)
     url, schema = request.getfixturevalue("pg_schema")
     served = _url_with_schema(url, schema)
-    env = {"ROSES_PG_CHANNEL": f"roses_t_{secrets.token_hex(4)}"}
     tokens = make_players(database, 2)
-    servers = [ServerProcess(served, env=env, log_path=tmp_path / f"server{i}.log") for i in range(2)]
+    servers = [ServerProcess(served, log_path=tmp_path / f"server{i}.log") for i in range(2)]
     try:
         for s in servers:
             s.start()
