@@ -94,6 +94,11 @@ export function renderView(board, payload, ui) {
   if (battlePanel) {
     const parts = g.renderBattle(view, ui);
     battlePanel.hidden = !parts;
+    const history = battleHistory(view, payload.version);
+    if (parts && history.length > 1) {
+      parts.push(h("h3", {}, "Rolls in this battle"),
+        h("ol", { class: "battle-history" }, history.map((r) => h("li", {}, r))));
+    }
     document.getElementById("battle").replaceChildren(...(parts || []));
   }
   const forces = document.getElementById("forces");
@@ -104,4 +109,22 @@ export function renderView(board, payload, ui) {
     if (view.log_more) log.prepend(h("li", { class: "muted" }, "Earlier entries are not shown here (the replay has the whole game)."));
   }
   g.drawPieces(board.map, view, ui);
+}
+
+// The rolls of the current battle as this page saw them (from successive views only).
+const history = { area: null, seen: new Set(), lines: [] };
+function battleHistory(view, version) {
+  const b = view.battle;
+  if (!b || !Object.keys(b).length) { history.area = null; history.seen.clear(); history.lines = []; return []; }
+  if (history.area !== b.area) { history.area = b.area; history.seen.clear(); history.lines = []; }
+  const last = b.last;
+  if (last && last.dice) {
+    const key = JSON.stringify([b.round, last]);
+    if (!history.seen.has(key)) {
+      history.seen.add(key);
+      const who = last.block ? String(last.block).replace(/\/[A-Z]$/, "") : "";
+      history.lines.push(`Round ${b.round}: ${last.what || "roll"} by ${who}: ${last.dice.join(" ")} → ${last.hits ?? 0} hit${last.hits === 1 ? "" : "s"}`);
+    }
+  }
+  return history.lines;
 }

@@ -230,6 +230,10 @@ function connect() {
     if (state.closed) { setConn("Disconnected", "bad"); return; }
     // An action in flight may or may not have been applied: the view we get on reconnect
     // says which (its version), and we never resend it by ourselves.
+    if (state.pending) {
+      clearPending();
+      showError(errorBox, new Error("The connection dropped while your last action was on its way: the position shown when the page is back online says whether it was played."));
+    }
     const delay = Math.min(10000, 500 * 2 ** state.retry);
     state.retry += 1;
     setConn(`Offline: reconnecting in ${Math.round(delay / 1000) || 1} s…`, "bad");

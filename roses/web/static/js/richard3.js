@@ -234,6 +234,8 @@ export class Richard3 {
     for (let i = 0; i < max; i++) {
       el("circle", { cx: startX + i * pip, cy: size - 5.5, r: 2, class: i < item.steps ? "pip on" : "pip off" }, g);
     }
+    // the side as a letter too, not by colour alone
+    el("text", { x: 2.5, y: size - 3, class: "block-side" }, g).textContent = side === "York" ? "Y" : side === "Lancaster" ? "L" : "R";
     if (item.moved) el("text", { x: size - 3, y: 19, "text-anchor": "end", class: "block-flag" }, g).textContent = "→";
     if (item.down) el("text", { x: size / 2, y: size / 2 + 2, "text-anchor": "middle", class: "block-flag" }, g).textContent = "down";
     return g;
@@ -356,6 +358,10 @@ export class Richard3 {
         }),
         last.hits !== undefined ? h("strong", {}, ` ${last.hits} hit${last.hits === 1 ? "" : "s"}`) : "",
         last.target ? ` on ${this.blockName(view, last.target)}` : ""));
+      if (Array.isArray(last.damage) && last.damage.length) {
+        parts.push(h("p", { class: "damage" }, "Damage: ", last.damage.map(([key, n, dead]) =>
+          `${this.blockName(view, key)} −${n} step${n === 1 ? "" : "s"}${dead ? " (eliminated)" : ""}`).join("; ")));
+      }
     }
     return parts;
   }
