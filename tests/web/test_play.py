@@ -420,3 +420,61 @@ def test_profile_tokens_and_settings(browser: Any, live_server: LiveServer) -> N
     assert page.input_value("#settings-form select[name=webhook_format]") == "discord"
     page.screenshot(path=str(screenshot_path("profile-phone.png")), full_page=True)
     ctx.close()
+
+
+def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server: LiveServer) -> None:
+    """A private game is joined through its invite link; a move is taken back with Undo; notes
+    are kept; resigning ends the game with a clear result."""
+    base = live_server.url
+    ctx_a = browser.new_context(viewport=DESKTOP)
+    ctx_b = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(a, base, f"host{stamp}")
+    players.signup(b, base, f"guest{stamp}")
+    a.goto(f"{base}/lobby")
+    a.select_option("#create-scenario", "richard-iii")
+    a.select_option("#create-role", "York")
+    a.check("#create-form input[name=private]")
+    a.click("#create-form button[type=submit]")
+    a.wait_for_url("**/games/*?invite=*")
+    a.wait_for_selector("#invite input")
+    link = a.locator("#invite input").input_value()
+    assert "invite=" in link
+    game_id = int(a.url.split("/games/")[1].split("?")[0])
+    # the private game is not listed for others; the link lets B in
+    b.goto(f"{base}/lobby")
+    assert b.locator(f'#open-games [data-game="{game_id}"]').count() == 0
+    b.goto(link)
+    b.click("#seats button.join[data-role=Lancaster]")
+    for p in (a, b):
+        p.wait_for_function("document.body.dataset.status === 'active'", timeout=15000)
+    # play to York's first move, then take it back
+    players.play_until([a, b], lambda: any(c["verb"] == "to" for c in players.choices(a)), max_actions=80)
+    v = players.version(a)
+    to = next(c for c in players.choices(a) if c["verb"] == "to")
+    players.click_choice(a, to)
+    players.wait_version(a, v)
+    a.wait_for_selector("#buttons button[data-verb=undo]", timeout=10000)
+    v = players.version(a)
+    a.click("#buttons button[data-verb=undo]")
+    players.wait_version(a, v)
+    assert any(c["verb"] == "to" for c in players.choices(a)) or any(c["verb"] == "block" for c in players.choices(a))
+    # notes are private and kept
+    a.locator("#notes-panel summary").click()
+    a.fill("#notes", "Watch Stanley.")
+    a.wait_for_selector("#notes-status:has-text('Saved.')")
+    a.reload()
+    a.locator("#notes-panel summary").click()
+    a.wait_for_function("document.getElementById('notes').value === 'Watch Stanley.'")
+    # B resigns
+    b.locator("#resign-panel summary").click()
+    b.once("dialog", lambda d: d.accept())
+    b.click("#resign")
+    for p in (a, b):
+        p.wait_for_selector("#result-panel:not([hidden])", timeout=15000)
+    assert "York wins" in a.inner_text("#result-panel")
+    assert "Victory" in a.inner_text("#result-panel")
+    assert "Defeat" in b.inner_text("#result-panel")
+    ctx_a.close()
+    ctx_b.close()

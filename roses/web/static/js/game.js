@@ -91,6 +91,7 @@ function apply(payload) {
   renderChoices();
   renderSeats();
   if (payload.status !== "open") loadClocks();
+  setupSeatTools(payload);
   document.title = `${view.actions ? "▶ Your turn · " : ""}${config.title || document.title.replace(/^▶ Your turn · /, "")}`;
   document.body.dataset.version = String(payload.version);
   document.body.dataset.status = payload.status;
@@ -296,8 +297,72 @@ async function join(role) {
     state.closed = false;
     if (state.ws) { const old = state.ws; state.ws = null; old.close(); }
     state.payload = null;
-    connect();
+    // ------------------------------------------------------------------ notes and resigning
+const notes = document.getElementById("notes");
+let notesRole = null;
+async function setupSeatTools(p) {
+  const seated = p && p.role && p.role !== "Observer";
+  document.getElementById("resign-panel").hidden = !(seated && p.status === "active");
+  document.getElementById("notes-panel").hidden = !seated;
+  if (!seated || notesRole === p.role) return;
+  notesRole = p.role;
+  try {
+    const n = await api("GET", `/api/games/${gameId}/notes/${encodeURIComponent(p.role)}`);
+    if (document.activeElement !== notes) notes.value = n.text || "";
+  } catch (e) { /* notes unavailable */ }
+}
+let notesTimer = null;
+notes.addEventListener("input", () => {
+  clearTimeout(notesTimer);
+  notesTimer = setTimeout(async () => {
+    try {
+      await api("PUT", `/api/games/${gameId}/notes/${encodeURIComponent(notesRole)}`, { text: notes.value });
+      document.getElementById("notes-status").textContent = "Saved.";
+    } catch (e) { document.getElementById("notes-status").textContent = e.message; }
+  }, 600);
+});
+document.getElementById("resign").addEventListener("click", async () => {
+  const p = state.payload;
+  if (!p || !confirm("Resign this game? The other side wins.")) return;
+  try {
+    apply(await api("POST", `/api/games/${gameId}/resign`, { version: p.version, role: p.role }));
+  } catch (e) { failed(e.code, e.message); }
+});
+
+connect();
   } catch (e) { showError(errorBox, e); }
 }
+
+// ------------------------------------------------------------------ notes and resigning
+const notes = document.getElementById("notes");
+let notesRole = null;
+async function setupSeatTools(p) {
+  const seated = p && p.role && p.role !== "Observer";
+  document.getElementById("resign-panel").hidden = !(seated && p.status === "active");
+  document.getElementById("notes-panel").hidden = !seated;
+  if (!seated || notesRole === p.role) return;
+  notesRole = p.role;
+  try {
+    const n = await api("GET", `/api/games/${gameId}/notes/${encodeURIComponent(p.role)}`);
+    if (document.activeElement !== notes) notes.value = n.text || "";
+  } catch (e) { /* notes unavailable */ }
+}
+let notesTimer = null;
+notes.addEventListener("input", () => {
+  clearTimeout(notesTimer);
+  notesTimer = setTimeout(async () => {
+    try {
+      await api("PUT", `/api/games/${gameId}/notes/${encodeURIComponent(notesRole)}`, { text: notes.value });
+      document.getElementById("notes-status").textContent = "Saved.";
+    } catch (e) { document.getElementById("notes-status").textContent = e.message; }
+  }, 600);
+});
+document.getElementById("resign").addEventListener("click", async () => {
+  const p = state.payload;
+  if (!p || !confirm("Resign this game? The other side wins.")) return;
+  try {
+    apply(await api("POST", `/api/games/${gameId}/resign`, { version: p.version, role: p.role }));
+  } catch (e) { failed(e.code, e.message); }
+});
 
 connect();
