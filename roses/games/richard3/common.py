@@ -109,19 +109,29 @@ def blocks_in(state: State, area: int, side: int | None = None) -> list[int]:
     return out
 
 
+_YORK_BLOCKS = tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == 0)
+_LANC_BLOCKS = tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == 1)
+_REBELS = tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == REBEL)
+
+
 def occupancy(state: State) -> tuple[list[int], list[int]]:
     """Number of blocks per area for York and Lancaster (one pass over the blocks)."""
-    occ = ([0] * N_AREAS, [0] * N_AREAS)
+    y = [0] * N_AREAS
+    la = [0] * N_AREAS
     loc = state["loc"]
-    king = state["king"]
-    for b in range(N_BLOCKS):
+    for b in _YORK_BLOCKS:
         a = loc[b]
         if a < N_AREAS:
-            s = B_SIDE[b]
-            if s == REBEL:
-                s = 1 - king
-            occ[s][a] += 1
-    return occ
+            y[a] += 1
+    for b in _LANC_BLOCKS:
+        a = loc[b]
+        if a < N_AREAS:
+            la[a] += 1
+    for b in _REBELS:
+        a = loc[b]
+        if a < N_AREAS:
+            (la if state["king"] == 0 else y)[a] += 1
+    return (y, la)
 
 
 def control(state: State, area: int, side: int, occ: tuple[list[int], list[int]] | None = None) -> int:
