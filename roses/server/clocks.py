@@ -203,6 +203,10 @@ def lease_rows(database: db.Database, table: sa.Table, where: Any, order_by: Any
     values: dict[str, Any] = {"lease_until": now + lease}
     if owner is not None:
         values["lease_owner"] = owner
+    with database.read() as conn:
+        # Most of the time there is nothing to do: find out without taking the write lock.
+        if conn.execute(sa.select(table.c.id).where(where, free).limit(1)).first() is None:
+            return []
     with database.write() as conn:
         if database.dialect == "postgresql":
             q = q.with_for_update(skip_locked=True)

@@ -409,7 +409,9 @@ async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int
         players += [Player(base, token, gid, role, stats, rng=random.Random(master.random()), think=think,
                            moves=moves, deadline=deadline, use_ws=use_ws, run=run)
                     for role, token in seat.items()]
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    # Idle connections are dropped before the server's keep-alive timeout (uvicorn: 5 s) could
+    # close one just as a request goes out on it.
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200, keepalive_expiry=2.0)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         t0 = time.perf_counter()
         await asyncio.gather(*(p.play(client) for p in players))
@@ -418,7 +420,7 @@ async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int
 
 
 def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
-        scenario: str | None = None, moves: int = 100, think: float = 1.0, seconds: float = 300.0,
+        scenario: str | None = None, moves: int = 10, think: float = 10.0, seconds: float = 300.0,
         seed: int = 1, log_path: Path | None = None, use_ws: bool = True) -> dict[str, Any]:
     """Run the benchmark; returns the figures (see module doc)."""
     game = pick_game(game)
@@ -492,8 +494,8 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser | 
     g.add_argument("--games", type=int, default=200, help="games played at once (server bench)")
     g.add_argument("--db", help="database URL (server bench; default: a temporary SQLite file)")
     g.add_argument("--game", help="game to play (server bench; default: richard3 if playable)")
-    g.add_argument("--moves", type=int, default=100, help="actions per game at most (server bench)")
-    g.add_argument("--think", type=float, default=1.0,
+    g.add_argument("--moves", type=int, default=10, help="actions per game at most (server bench)")
+    g.add_argument("--think", type=float, default=10.0,
                    help="mean think time of a bot before each action, seconds (server bench)")
     g.add_argument("--max-seconds", type=float, default=300.0, help="stop playing after this (server bench)")
     cli.BENCH_TARGETS["server"] = cmd_bench_server
