@@ -109,6 +109,13 @@ export function renderView(board, payload, ui) {
     if (view.log_more) log.prepend(h("li", { class: "muted" }, "Earlier entries are not shown here (the replay has the whole game)."));
   }
   g.drawPieces(board.map, view, ui);
+  // On a small screen, a new battle brings its area into view (the zoom buttons undo it).
+  const battleArea = view.battle && view.battle.area !== undefined ? g.areaName(view.battle.area) : null;
+  if (battleArea && battleArea !== board.lastBattle && board.map.svg.clientWidth < 700 && board.pan) {
+    const [x, y] = board.layout.areas[battleArea].label;
+    board.pan.focus(x, y + 60, 520);
+  }
+  board.lastBattle = battleArea;
 }
 
 // The rolls of the current battle as this page saw them (from successive views only).
