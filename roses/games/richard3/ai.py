@@ -31,7 +31,9 @@ What a side knows about the enemy (the basis of :func:`determinize`)
 
 from __future__ import annotations
 
+import functools
 import math
+import pickle
 import random
 from typing import Any
 
@@ -64,6 +66,7 @@ from roses.games.richard3.data import (
     OFF,
     POOL,
     REBEL,
+    REBEL_BLOCK,
     ROLES,
     SEA_ZONES,
     SUPPLY_LIMIT,
@@ -89,15 +92,6 @@ def _side(role: str) -> int:
 def _owner(state: State, b: int) -> int:
     s = B_SIDE[b]
     return 1 - int(state["king"]) if s == REBEL else s
-
-
-def _deep(v: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, scalars); faster than pickle here."""
-    if isinstance(v, list):
-        return [_deep(x) if isinstance(x, (list, dict)) else x for x in v]
-    if isinstance(v, dict):
-        return {k: _deep(x) if isinstance(x, (list, dict)) else x for k, x in v.items()}
-    return v
 
 
 def _revealed(state: State) -> set[int]:
@@ -127,7 +121,11 @@ def hidden_blocks(state: State, side: int) -> list[int]:
 def _fits(b: int, slot: tuple[int, ...], strict: bool = True) -> bool:
     """May block b stand in a slot with this public data? (``strict``: with the deductions
     from this turn's moves and recruits, not only the hard rules about pools)."""
-    where, moved = slot[0], slot[1]
+    return _fits_at(b, slot[0], slot[1], strict)
+
+
+@functools.cache
+def _fits_at(b: int, where: int, moved: int, strict: bool) -> bool:
     t = B_TYPE[b]
     if where == POOL:
         return t not in (HEIR, MERC) or b == WELSH
@@ -150,29 +148,33 @@ def _fits(b: int, slot: tuple[int, ...], strict: bool = True) -> bool:
     return True
 
 
-def _slot(state: State, b: int) -> tuple[int, ...]:
-    """The public data of the place block b stands in: where, how it moved this turn, and how
-    the core's transient fields point at it (so identical slots are truly interchangeable)."""
-    return (int(state["loc"][b]), *(int(state[f][b]) if f in state else 0 for f in _SLOT_FIELDS),
-            _ref(state, b))
-
-
-def _ref(state: State, b: int) -> int:
-    if state.get("sel") == b:
-        return 1
-    if b in (state.get("marked") or ()):
-        return 2
+def _slots(state: State, blocks: list[int]) -> dict[int, tuple[int, ...]]:
+    """The public data of the place each block stands in: where, how it moved this turn, and
+    how the core's transient fields point at it (so identical slots are truly interchangeable)."""
+    refs: dict[int, int] = {}
     for i, entry in enumerate(state.get("todo") or ()):
-        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _TODO_BLOCK_KINDS and entry[2] == b:
-            return 3 + i
-    return 0
+        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _TODO_BLOCK_KINDS:
+            refs.setdefault(entry[2], 3 + i)
+    for b in state.get("marked") or ():
+        refs[b] = 2
+    sel = state.get("sel")
+    if isinstance(sel, int) and sel >= 0:
+        refs[sel] = 1
+    loc = state["loc"]
+    fields = [state.get(f) for f in _SLOT_FIELDS]
+    return {b: (int(loc[b]), *(int(f[b]) if f is not None else 0 for f in fields), refs.get(b, 0))
+            for b in blocks}
 
 
 def _assign(state: State, blocks: list[int], slots: list[tuple[int, ...]],
             r: random.Random, strict: bool) -> list[int] | None:
     """A random assignment of blocks to slots (index-aligned with ``slots``) respecting _fits:
     the most constrained slots first, retried a few times on a dead end."""
-    fits = [[b for b in blocks if _fits(b, slot, strict)] for slot in slots]
+    by_key: dict[tuple[int, int], list[int]] = {}
+    for slot in slots:
+        if (slot[0], slot[1]) not in by_key:
+            by_key[(slot[0], slot[1])] = [b for b in blocks if _fits_at(b, slot[0], slot[1], strict)]
+    fits = [by_key[(slot[0], slot[1])] for slot in slots]
     for _attempt in range(20):
         order = sorted(range(len(slots)), key=lambda i: (len(fits[i]), r.random()))
         free = set(blocks)
@@ -196,10 +198,12 @@ def determinize(state: State, role: str, seed: int) -> State:
     side = _side(role)
     foe = 1 - side
     r = random.Random(seed)
-    out = _deep({k: v for k, v in state.items() if k != "log"})
+    out: State = pickle.loads(pickle.dumps({k: v for k, v in state.items() if k != "log"},
+                                           pickle.HIGHEST_PROTOCOL))
     # ----- blocks
     hidden = hidden_blocks(state, side)
-    slots = sorted(_slot(state, b) for b in hidden)
+    slot_of = _slots(state, hidden)
+    slots = sorted(slot_of.values())
     assignment = _assign(state, hidden, slots, r, strict=True)
     if assignment is None:  # deductions too tight for the sampler: keep only the hard ones
         assignment = _assign(state, hidden, slots, r, strict=False)
@@ -207,25 +211,26 @@ def determinize(state: State, role: str, seed: int) -> State:
         raise ValueError("Richard III: cannot place the hidden blocks (inconsistent state)")
     # The place that held true block t now holds block pi[t]; references to t move with it.
     holder = {slot: [] for slot in slots}  # type: dict[tuple[int, ...], list[int]]
-    for t in sorted(hidden, key=lambda t: _slot(state, t)):
-        holder[_slot(state, t)].append(t)
+    for t in hidden:
+        holder[slot_of[t]].append(t)
     pi: dict[int, int] = {}
     for b, slot in zip(assignment, slots, strict=True):
         pi[holder[slot].pop()] = b
     _remap(out, pi)
+    fields = [(i, out[f]) for i, f in enumerate(_SLOT_FIELDS, 1) if f in out]
+    loc, steps, down = out["loc"], out["steps"], out["down"]
     for b, slot in zip(assignment, slots, strict=True):
-        out["loc"][b] = slot[0]
-        for f, v in zip(_SLOT_FIELDS, slot[1:-1], strict=True):
-            if f in out:
-                out[f][b] = v
+        loc[b] = slot[0]
+        for i, values in fields:
+            values[b] = slot[i]
         full = B_STEPS[b]
         if slot[0] == POOL or slot[1] == RECRUITED or r.random() < P_FULL:
-            out["steps"][b] = full
+            steps[b] = full
         else:
-            out["steps"][b] = r.randint(1, full)
-        out["down"][b] = 0
-    rebel = next((b for b in range(N_BLOCKS) if B_SIDE[b] == REBEL), -1)
-    if (rebel >= 0 and _owner(state, rebel) == foe and not state["down"][rebel]
+            steps[b] = r.randint(1, full)
+        down[b] = 0
+    rebel = REBEL_BLOCK
+    if (_owner(state, rebel) == foe and not state["down"][rebel]
             and state["loc"][rebel] < N_AREAS and rebel not in _revealed(state)):
         out["steps"][rebel] = B_STEPS[rebel] if r.random() < P_FULL else r.randint(1, B_STEPS[rebel])
     # ----- cards
@@ -287,6 +292,7 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
     * ``crown``: holding the throne (whoever is King after the last campaign wins, 9.0);
     * ``danger``: enemy strength in or next to the area of each of our heirs on the map,
       against our strength there (theirs minus ours, scarce heirs weigh more);
+    * ``battles``: in each contested area, our steps against theirs (battles to come);
     * ``strength``: steps on the map; ``areas``: areas held outside exile; ``supply``: blocks
       over the supply or exile limits (7.1, 7.2), which will lose steps.
     """
@@ -329,6 +335,12 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
             mine = stp[s][a]
             if reach:
                 danger[s] += reach / (reach + mine + 1) / max(1, heirs[s])
+    # Battles to come (6.x): in each contested area, our steps against theirs.
+    fight = 0.0
+    for a in range(N_AREAS):
+        if occ[side][a] and occ[foe][a]:
+            m, t = stp[side][a], stp[foe][a]
+            fight += (m - t) / (m + t)
     margin = count[side] - count[foe] + (0.5 if king == side else -0.5)
     return {
         "heirs": (heirs[side] - heirs[foe]) / max(1, heirs[side] + heirs[foe]),
@@ -336,6 +348,7 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
         "crown": 1.0 if king == side else -1.0,
         "danger": max(-1.0, min(1.0, danger[foe] - danger[side])),
         "strength": (strength[side] - strength[foe]) / max(1, strength[side] + strength[foe]),
+        "battles": max(-1.0, min(1.0, fight / 2.0)),
         "areas": (areas[side] - areas[foe]) / 28.0,
         "supply": max(-1.0, min(1.0, (over[foe] - over[side]) / 4.0)),
     }
@@ -352,7 +365,7 @@ def weights(state: State) -> dict[str, float]:
     late = min(1.0, max(0.0, int(state.get("turn", 1)) / 7.0))
     final = int(state.get("campaign", 1)) >= int(state.get("last_campaign", 3))
     return {"heirs": 1.0, "usurpation": 0.4 + 1.2 * late, "crown": 0.15 if final else 0.5,
-            "danger": 0.8, "strength": 0.6, "areas": 0.2, "supply": 0.2}
+            "danger": 0.8, "strength": 0.6, "battles": 0.5, "areas": 0.2, "supply": 0.2}
 
 
 def evaluate(state: State, role: str) -> float:
