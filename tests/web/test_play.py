@@ -478,3 +478,37 @@ def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server
     assert "Defeat" in b.inner_text("#result-panel")
     ctx_a.close()
     ctx_b.close()
+
+
+def test_game_without_board_drawing_is_playable_with_buttons(browser: Any, live_server: LiveServer) -> None:
+    """Other installed games (no map drawn yet) still get a working page: prompt, buttons, log."""
+    rules = {r["id"]: r for r in live_server.services.games.catalogue()}
+    other = next((gid for gid in rules if gid != "richard3"), None)
+    if other is None:
+        pytest.skip("only Richard III is installed")
+    roles = rules[other]["scenarios"][0]["roles"]
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, live_server.url, f"other{stamp}")
+    game_id = page.evaluate(
+        """async ([game, me, bots]) => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game, role: me, bots})});
+            return (await r.json()).id;
+        }""", [other, roles[0], {r: "random" for r in roles[1:]}])
+    page.goto(f"{live_server.url}/games/{game_id}")
+    page.wait_for_selector(".no-board")
+    page.wait_for_function("document.body.dataset.version !== undefined", timeout=15000)
+    for _ in range(3):
+        page.wait_for_function("window.roses && window.roses.payload && (window.roses.choices.length > 0 || window.roses.payload.result)", timeout=20000)
+        if not players.choices(page):
+            break
+        v = players.version(page)
+        page.locator("#buttons button.choice").first.click()
+        players.wait_version(page, v)
+    assert not errors, errors
+    ctx.close()

@@ -4,10 +4,17 @@
 import { drawMap, enablePanZoom, legendHTML } from "./map.js";
 import { h } from "./api.js";
 import { Richard3 } from "./richard3.js";
+import { GenericGame } from "./generic.js";
 
 const RULE_REF = /(\((?:rule |rules |see )?\d+(?:\.\d+)*[a-z]?\))/g;
 
-export async function loadBoard(gameId, handlers = {}) {
+export async function loadBoard(gameId, handlers = {}, gameType = "richard3") {
+  if (gameType !== "richard3") {
+    // no board drawing for this game yet: buttons, log and facts only
+    const holder = document.querySelector(".map-holder");
+    if (holder) holder.replaceChildren(h("p", { class: "no-board" }, "This game has no board drawing yet: play with the buttons; the panels show the position."));
+    return { layout: null, map: null, pan: null, game: new GenericGame() };
+  }
   const layout = await (await fetch("/static/richard3/layout.json")).json();
   const svg = document.getElementById("map");
   const map = drawMap(svg, layout, { onArea: (name, ev) => handlers.onArea && handlers.onArea(name, ev) });
@@ -107,6 +114,10 @@ export function renderView(board, payload, ui) {
   if (log) {
     renderLog(log, view.log);
     if (view.log_more) log.prepend(h("li", { class: "muted" }, "Earlier entries are not shown here (the replay has the whole game)."));
+  }
+  if (!board.map) {
+    // generic games: every choice is a button under the prompt
+    return;
   }
   g.drawPieces(board.map, view, ui);
   // On a small screen, a new battle brings its area into view (the zoom buttons undo it).

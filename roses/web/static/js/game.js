@@ -29,7 +29,7 @@ function query() {
   return s ? `?${s}` : "";
 }
 
-const board = await loadBoard(gameId, { onArea: (name, ev) => onArea(name, ev) });
+const board = await loadBoard(gameId, { onArea: (name, ev) => onArea(name, ev) }, config.game);
 
 // ------------------------------------------------------------------ choices
 function onArea(name, ev) {
@@ -63,7 +63,7 @@ function renderChoices() {
   const list = document.getElementById("choice-list");
   const help = document.getElementById("choices-help");
   const busy = !!state.pending;
-  const plain = state.choices.filter((c) => c.kind === "button");
+  const plain = board.map ? state.choices.filter((c) => c.kind === "button") : state.choices.slice(0, 40);
   const items = plain.map((c) => h("button", { type: "button", class: `choice ${c.verb === "undo" ? "secondary" : "primary"}`, disabled: busy, dataset: { verb: c.verb }, onclick: () => send(c.verb, c.arg) }, c.label));
   if (p && p.can_undo && !plain.some((c) => c.verb === "undo")) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", disabled: busy, onclick: undo }, "Undo"));
   buttons.replaceChildren(...items);

@@ -7,7 +7,7 @@ import { loadBoard, renderView } from "./board.js";
 const config = JSON.parse(document.getElementById("config").textContent);
 const gameId = config.gameId;
 const inv = config.invite ? `&invite=${encodeURIComponent(config.invite)}` : "";
-const board = await loadBoard(gameId);
+const board = await loadBoard(gameId, {}, config.game);
 const slider = document.getElementById("step");
 const label = document.getElementById("step-label");
 const pov = document.getElementById("pov");
