@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import pickle
 import threading
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from typing import Any
 
 from roses.engine import get_rules
@@ -114,10 +115,7 @@ class BotRunner:
             return False
         role, name, view, det = turns[0]
         seed = _seed(game_id, version, role)
-        if self.think is not None:
-            verb, arg = self.think.submit(choose, name, rules_id, view, role, seed, det).result()
-        else:
-            verb, arg = choose(name, rules_id, view, role, seed, det)
+        verb, arg = self._think(name, rules_id, view, role, seed, det)
         try:
             self.service.act(None, game_id, role, verb, arg, version, bot=True)
         except Conflict:
@@ -135,6 +133,17 @@ class BotRunner:
             except ServerError:
                 return False
         return True
+
+    def _think(self, name: str, rules_id: str, view: View, role: str, seed: int, det: Any) -> Action:
+        pool = self.think
+        if pool is not None:
+            try:
+                return pool.submit(choose, name, rules_id, view, role, seed, det).result()
+            except (BrokenExecutor, RuntimeError, OSError, pickle.PicklingError) as exc:
+                log.error("bot process pool unusable (%s); bots think in threads from now on",
+                          type(exc).__name__)
+                self.think = None
+        return choose(name, rules_id, view, role, seed, det)
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Wait until no bot work is pending (for tests and shutdown)."""
