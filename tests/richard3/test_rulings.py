@@ -144,3 +144,21 @@ def test_e2_royal_minor_without_crown_goes_to_exile() -> None:
     assert all(C.occupancy(s)[0][a] for a in CROWN_AREAS[:len(york)])
     assert len(york) == len(CROWN_AREAS)
     assert core._entry_areas(s, 1, B("Prince Edward/L")) == [AREA_ID["Scotland"], AREA_ID["France"]]
+
+
+def test_a8_auto_disband_all_non_heirs_then_reset() -> None:
+    """A8, A9: when only non-heirs can go, all of them go to the pool without a question and the
+    Political Turn runs on to the next campaign (regression: nested automatic decisions)."""
+    from roses.games.richard3.data import POOL
+    s = new()
+    for k in ("Henry VI/L", "Exeter/L", "Somerset/L", "Oxford/L", "Beaumont/L"):
+        put(s, k, "France")
+    put(s, "Prince Edward/L", "France")
+    put(s, "Richmond/L", "France")
+    s["phase"] = "political"
+    s["stage"] = 3
+    s["todo"] = []
+    core._advance(s)
+    assert s["loc"][B("Oxford/L")] == POOL and s["loc"][B("Beaumont/L")] == POOL
+    assert s["loc"][B("Henry VI/L")] == A("France")
+    assert s["phase"] == "mulligan" and s["campaign"] == 2

@@ -1341,6 +1341,8 @@ def _legal_decision(state: State) -> list[Action]:
 
 def _auto_decision(state: State) -> bool:
     """Resolve the head decision if there is no real choice. True if something was done."""
+    if not state["todo"]:
+        return False
     head = state["todo"][0]
     kind, side, subj, n = head
     opts = _decision_options(state)
@@ -1354,11 +1356,8 @@ def _auto_decision(state: State) -> bool:
         if not opts or n <= 0:
             state["todo"].pop(0)
             return True
-        if len(opts) <= n:
-            for _, key in opts:
-                _apply_decision(state, side, kind, BLOCK_ID[key])
-                if state["result"] is not None:
-                    return True
+        if len(opts) <= n:  # every candidate must go: no choice (one at a time; _advance loops)
+            _apply_decision(state, side, kind, BLOCK_ID[opts[0][1]], advance=False)
             return True
         return False
     if kind == "home":
@@ -1369,12 +1368,13 @@ def _auto_decision(state: State) -> bool:
         return False
     if len(opts) == 1:
         verb, arg = opts[0]
-        _apply_decision(state, side, verb, _decode(state, side, verb, arg))
+        _apply_decision(state, side, verb, _decode(state, side, verb, arg), advance=False)
         return True
     return False
 
 
-def _apply_decision(state: State, s: int, verb: str, arg: Any) -> None:
+def _apply_decision(state: State, s: int, verb: str, arg: Any, advance: bool = True) -> None:
+    """Apply a Supply/Political decision; then run on (unless called from _advance itself)."""
     head = state["todo"][0]
     kind, side, subj, n = head
     role = ROLES[s]
@@ -1421,7 +1421,7 @@ def _apply_decision(state: State, s: int, verb: str, arg: Any) -> None:
         public(state, f"{role} sends an exile from {AREA_NAMES[subj]} to the pool (7.2).")
     else:
         raise IllegalAction(f"Unknown action {verb}.")
-    if state["result"] is None:
+    if advance and state["result"] is None:
         _advance(state)
 
 
