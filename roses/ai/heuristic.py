@@ -43,6 +43,19 @@ class HeuristicBot(BaseBot):
         worlds = [determinize(rng.getrandbits(62)) for _ in range(self.samples)]
         order = list(range(len(choices)))
         rng.shuffle(order)  # ties go to a seeded random one of the best
+        scored, results = self.score(rules, role, choices, worlds, order)
+        scored.sort(key=lambda t: -t[0])  # stable: keeps the shuffled order among ties
+        best_value, best = scored[0]
+        action = choices[best]
+        rationale = self._rationale(rules, worlds[0], results.get(best), role, action, best_value,
+                                    scored[1] if len(scored) > 1 else None, choices)
+        stats: dict[str, Any] = {"value": best_value, "actions": len(choices), "samples": len(worlds)}
+        return Decision(action, rationale, stats)
+
+    def score(self, rules: Rules, role: str, choices: list[Action], worlds: list[State],
+              order: list[int]) -> tuple[list[tuple[float, int]], dict[int, State]]:
+        """``(value, index)`` of each choice (in ``order``), averaged over ``worlds``, and the
+        state each leads to in the first world. Sort by value (stably) to rank them."""
         scored: list[tuple[float, int]] = []
         results: dict[int, State] = {}
         for i in order:
@@ -57,13 +70,7 @@ class HeuristicBot(BaseBot):
                 total += value
                 n += 1
             scored.append((total / n if n else -2.0, i))
-        scored.sort(key=lambda t: -t[0])  # stable: keeps the shuffled order among ties
-        best_value, best = scored[0]
-        action = choices[best]
-        rationale = self._rationale(rules, worlds[0], results.get(best), role, action, best_value,
-                                    scored[1] if len(scored) > 1 else None, choices)
-        stats: dict[str, Any] = {"value": best_value, "actions": len(choices), "samples": len(worlds)}
-        return Decision(action, rationale, stats)
+        return scored, results
 
     def _follow(self, rules: Rules, state: State, role: str, depth: int) -> tuple[float, State]:
         """The best value ``role`` can reach with its own next ``depth`` actions while it keeps

@@ -54,7 +54,7 @@ class ISMCTSBot(BaseBot):
 
     def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
                  c: float = 0.7, rollout_depth: int = 10, max_depth: int = 200,
-                 name: str | None = None) -> None:
+                 top_k: int = 0, name: str | None = None) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
             iterations = DEFAULT_ITERATIONS
@@ -63,6 +63,7 @@ class ISMCTSBot(BaseBot):
         self.c = c
         self.rollout_depth = rollout_depth
         self.max_depth = max_depth
+        self.top_k = top_k
         if name is None:
             name = "ismcts" + (f":{seconds:g}" if seconds is not None else f":i{iterations}")
         self.name = name
@@ -79,10 +80,12 @@ class ISMCTSBot(BaseBot):
             action = choices[rng.randrange(len(choices))]
             return Decision(action, "random: this game gives bots no determinisation",
                             {"iterations": 0})
-        allowed = {action_key(a): a for a in choices}
-        root = Node(None, None)
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else math.inf
+        if 0 < self.top_k < len(choices):
+            choices = self._prune(rules, role, choices, determinize, rng)
+        allowed = {action_key(a): a for a in choices}
+        root = Node(None, None)
         limit = self.iterations if self.iterations is not None else math.inf
         done = errors = 0
         roles: list[str] | None = None
@@ -117,6 +120,20 @@ class ISMCTSBot(BaseBot):
             text += (f"; next {safe_label(rules, label_state, role, other.action)} "
                      f"({other.visits}, {other.mean():+.2f})")
         return Decision(best.action, text, stats)
+
+    def _prune(self, rules: Rules, role: str, choices: list[Action], determinize: Determinizer,
+               rng: random.Random) -> list[Action]:
+        """The ``top_k`` actions by the heuristic bot's short look-ahead (progressive pruning
+        at the root): the search spends its budget on moves worth comparing."""
+        from roses.ai.heuristic import HeuristicBot
+
+        judge = HeuristicBot(samples=2, depth=2, beam=2)
+        worlds = [determinize(rng.getrandbits(62)) for _ in range(judge.samples)]
+        order = list(range(len(choices)))
+        rng.shuffle(order)
+        scored, _ = judge.score(rules, role, choices, worlds, order)
+        scored.sort(key=lambda t: -t[0])
+        return [choices[i] for _, i in scored[: self.top_k]]
 
     # ----- one iteration ---------------------------------------------------------------
     def _iterate(self, rules: Rules, state: State, me: str, root: Node,

@@ -256,3 +256,13 @@ def test_terminal_play_against_bots() -> None:
                          read=lambda _: "q", write=out.append)
     assert game.result() in ("North", "South")
     assert any(line.startswith("[North]") for line in out)
+
+
+def test_ismcts_root_pruning_keeps_the_heuristics_best() -> None:
+    state = RULES.setup(1, "standard")
+    bot = make_bot("ismcts:i30:k1:r0:c1.0", seed=2)
+    assert isinstance(bot, ISMCTSBot) and bot.top_k == 1 and bot.rollout_depth == 0 and bot.c == 1.0
+    decision = bot.decide(RULES, RULES.view(state, "North"), "North", Determinizer.bind(RULES, state, "North"))
+    assert decision.action == ("pick", 3)
+    with pytest.raises(ValueError):
+        make_bot("ismcts:i30:z1")
