@@ -53,6 +53,7 @@ from roses.games.richard3.data import (
     AREA_NAMES,
     B_FIRE,
     B_INIT,
+    B_LOYALTY,
     B_SIDE,
     B_STEPS,
     B_TYPE,
@@ -758,6 +759,7 @@ def view_part(state: State, role: str) -> dict[str, Any]:
             fp += C.defence_bonus(state, b, area, present[s])
         blocks.append({
             "key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[s], "steps": steps[b],
+            "loyalty": B_LOYALTY[b], "heir": B_TYPE[b] == HEIR,
             "max": B_STEPS[b], "rating": f"{_letter(b, rnd)}{B_FIRE[b]}", "firepower": fp,
             "reserve": bool(res[b]), "acted": b in bt["acted"], "defected": b in bt["defected"],
             "role": "attacker" if s == att else "defender",
