@@ -276,12 +276,16 @@ class ClockScheduler:
         out = [(due, role) for due, role in out if due <= now]
         if not out:
             return False
-        _, role = min(out)
-        others = [s.role for s in seats if s.role != role]
+        first = min(due for due, _ in out)
+        # The seat whose time ran out first loses; seats that ran out at the same moment (their
+        # clocks ran together) all lose, and if no seat is left the game is a draw.
+        losers = sorted(role for due, role in out if due == first)
+        role = losers[0]
+        others = [s.role for s in seats if s.role not in losers]
         result = ", ".join(others) if others else "Draw"
+        reason = f"{' and '.join(losers)} ran out of time."
         try:
-            svc.act(None, game_id, role, FINISH, [result, f"{role} ran out of time."], int(row.version),
-                    system=True)
+            svc.act(None, game_id, role, FINISH, [result, reason], int(row.version), system=True)
         except Conflict:
             return False  # moved (or ended) meanwhile
         log.info("game %s: %s ran out of time", game_id, role)

@@ -220,3 +220,18 @@ def test_clock_api(sqlite_db: Database) -> None:
         assert all(v["running"] and v["left"] > 3 * 24 * 3600 - 60 for v in c["clocks"].values())
         plain = new_game(client, north, role="North")
         assert client.get(f"/api/games/{plain['id']}/clocks").json()["clocks"] == {}
+
+
+def test_clocks_running_together_run_out_together(sqlite_db: Database, fake_time: FakeTime) -> None:
+    """Both roles active at once (the toy game's simultaneous pick), neither moves: both run out
+    at the same moment and the game is a draw, not a win for whichever role sorts last."""
+    svc = GameService(sqlite_db)
+    north, south = _players(sqlite_db)
+    gid = _toy_game(svc, north, south, "30+5")
+    fake_time.t += 31
+    assert ClockScheduler(svc, clock=fake_time).run_once() == [gid]
+    info = svc.game(north, gid)
+    assert info["status"] == "finished" and info["result"] == "Draw"
+    with sqlite_db.read() as conn:
+        arg = conn.execute(sa.select(db.actions.c.arg).where(db.actions.c.game_id == gid)).scalar_one()
+    assert json.loads(arg) == ["Draw", "North and South ran out of time."]
