@@ -1,7 +1,7 @@
 // Roses: the parts of the game page shared by live play and replay: draw a view (map pieces,
 // prompt, status, cards, battle, forces, log) and offer its choices.
 
-import { drawMap, enablePanZoom, legendHTML } from "./map.js";
+import { describeArea, drawMap, enablePanZoom, legendHTML } from "./map.js";
 import { h } from "./api.js";
 import { Richard3 } from "./richard3.js";
 import { GenericGame } from "./generic.js";
@@ -145,4 +145,22 @@ function battleHistory(view, version) {
     }
   }
   return history.lines;
+}
+
+/** Show what the page knows about an area (map facts and the pieces this view shows there). */
+export function showAreaInfo(board, name, view) {
+  const panel = document.getElementById("area-panel");
+  if (!panel || !board.layout) return;
+  const area = board.layout.areas[name];
+  const facts = describeArea(area, board.layout).split("; ");
+  const own = (view.blocks || []).filter((b) => b.where === name);
+  const hidden = (view.hidden || {})[name] || {};
+  const items = [h("p", {}, h("strong", {}, facts[0])), h("ul", {}, facts.slice(1).map((f) => h("li", {}, f)))];
+  const neighbours = board.layout.borders.filter((b) => b.a === name || b.b === name)
+    .map((b) => `${b.a === name ? b.b : b.a} (${b.type}, limit ${b.limit})`);
+  if (neighbours.length) items.push(h("p", {}, h("strong", {}, "Borders: "), neighbours.join(", ")));
+  if (own.length) items.push(h("p", {}, h("strong", {}, "Your blocks: "), own.map((b) => `${b.name} ${b.rating} ${b.steps}/${b.max}`).join(", ")));
+  for (const [side, n] of Object.entries(hidden)) if (n) items.push(h("p", {}, `${n} hidden ${side} block${n === 1 ? "" : "s"}`));
+  document.getElementById("area-info").replaceChildren(...items);
+  panel.hidden = false;
 }

@@ -3,7 +3,7 @@
 // sends the current view at once.
 
 import { api, h, showError } from "./api.js";
-import { loadBoard, renderView } from "./board.js";
+import { loadBoard, renderView, showAreaInfo } from "./board.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const gameId = config.gameId;
@@ -35,6 +35,7 @@ const board = await loadBoard(gameId, { onArea: (name, ev) => onArea(name, ev) }
 function onArea(name, ev) {
   const opts = state.choices.filter((c) => c.kind === "area" && c.ref === name);
   if (opts.length) offer(opts, ev && ev.currentTarget);
+  else if (state.payload) showAreaInfo(board, name, state.payload.view || {});
 }
 
 let popup = null;

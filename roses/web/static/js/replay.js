@@ -2,12 +2,13 @@
 // observer's). Each step is the server's view for that role after that many actions.
 
 import { api, showError } from "./api.js";
-import { loadBoard, renderView } from "./board.js";
+import { loadBoard, renderView, showAreaInfo } from "./board.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const gameId = config.gameId;
 const inv = config.invite ? `&invite=${encodeURIComponent(config.invite)}` : "";
-const board = await loadBoard(gameId, {}, config.game);
+let shown = null;
+const board = await loadBoard(gameId, { onArea: (name) => shown && showAreaInfo(board, name, shown.view || {}) }, config.game);
 const slider = document.getElementById("step");
 const label = document.getElementById("step-label");
 const pov = document.getElementById("pov");
@@ -56,6 +57,7 @@ async function show(step) {
   }
   if (mine !== token) return;
   current = step;
+  shown = data;
   slider.value = String(step);
   label.textContent = `Step ${step} of ${last}`;
   const a = data.action;
