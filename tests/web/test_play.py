@@ -145,6 +145,13 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     secrets = Secrets(live_server, game_id)
     assert assert_no_secrets(secrets, "York", a, traffic_a) > 0
     assert assert_no_secrets(secrets, "Lancaster", b, traffic_b) > 0
+    # control: the same kind of tokens do reach their owner, so the scan would see a leak
+    for role, page, traffic in (("York", a, traffic_a), ("Lancaster", b, traffic_b)):
+        own = players.payload(page)["view"]
+        sent = "\n".join(traffic.texts())
+        assert all(c["tag"] in sent for c in own["hand"]) and all(b["key"] in sent for b in own["blocks"])
+        other = "Lancaster" if role == "York" else "York"
+        assert secrets.at(None, other) & {c["tag"] for c in own["hand"]}  # my hand is secret from them
 
     seen: dict[str, Any] = {"battle": False, "battle_shots": False, "phases": set(), "verbs": set()}
 
