@@ -18,7 +18,8 @@ Configuration (environment; ``roses serve --smtp-host ...`` sets the same variab
 ``ROSES_SMTP_HOST`` (no host: no e-mail), ``ROSES_SMTP_PORT`` (25), ``ROSES_SMTP_FROM``,
 ``ROSES_SMTP_USER``, ``ROSES_SMTP_PASSWORD``, ``ROSES_SMTP_TLS`` (``none``, ``starttls``,
 ``ssl``, ``auto``), ``ROSES_BASE_URL`` (for links), ``ROSES_NOTIFY_ATTEMPTS`` (5),
-``ROSES_NOTIFY_RETRY_BASE`` (seconds, 5), ``ROSES_NOTIFY_RETRY_CAP`` (seconds, 600).
+``ROSES_NOTIFY_RETRY_BASE`` (seconds, 5), ``ROSES_NOTIFY_RETRY_CAP`` (seconds, 600),
+``ROSES_WEBHOOK_ALLOW_LOCAL`` (1: webhooks to localhost allowed; tests and development).
 """
 
 from __future__ import annotations
@@ -116,15 +117,32 @@ class NotifyConfig:
 
 
 # ----- settings -----------------------------------------------------------------------------
+def _local_allowed() -> bool:
+    return (os.environ.get("ROSES_WEBHOOK_ALLOW_LOCAL") or "").lower() in ("1", "true", "yes", "on")
+
+
 def check_webhook_url(url: str) -> str:
-    """https anywhere, or http only to this machine (S-web2)."""
+    """https to a public host. Webhooks to this machine (``http://localhost``...) only when
+    ``ROSES_WEBHOOK_ALLOW_LOCAL=1`` (tests, local development): otherwise any user could make
+    the server post to services that listen only locally. Private and link-local address
+    literals are refused. (A public name that resolves to a private address is not caught.)"""
+    import ipaddress
+
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
-    if parts.scheme == "https" and host:
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        ip = None
+    local = host == "localhost" or host.endswith(".localhost") or (ip is not None and ip.is_loopback)
+    if local and parts.scheme in ("http", "https") and _local_allowed():
         return url
-    if parts.scheme == "http" and host in ("localhost", "127.0.0.1", "::1"):
+    if parts.scheme == "https" and host and not local and not (
+            ip is not None and (ip.is_private or ip.is_link_local or ip.is_unspecified or ip.is_multicast)):
         return url
-    raise BadRequest("A webhook URL is https://..., or http:// to localhost only.", code="bad_webhook_url")
+    raise BadRequest("A webhook URL is https:// to a public host"
+                     + (", or http:// to localhost." if _local_allowed() else ".")
+                     , code="bad_webhook_url")
 
 
 def check_email(email: str) -> str:

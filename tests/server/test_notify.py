@@ -16,6 +16,7 @@ from aiosmtpd.controller import Controller
 
 from roses.server import notify
 from roses.server.db import Database
+from roses.server.errors import BadRequest
 from roses.server.events import TURN, Event
 from roses.server.loadbench import free_port
 from roses.server.notify import NotifyConfig, check_webhook_url, webhook_body
@@ -70,7 +71,8 @@ class Mailbox:
 
 
 @pytest.fixture
-def receiver() -> Iterator[Receiver]:
+def receiver(monkeypatch: pytest.MonkeyPatch) -> Iterator[Receiver]:
+    monkeypatch.setenv("ROSES_WEBHOOK_ALLOW_LOCAL", "1")
     r = Receiver()
     yield r
     r.close()
@@ -90,6 +92,7 @@ def mailbox(monkeypatch: pytest.MonkeyPatch) -> Iterator[Mailbox]:
     monkeypatch.setenv("ROSES_NOTIFY_RETRY_CAP", "0.2")
     monkeypatch.setenv("ROSES_NOTIFY_POLL", "0.05")
     monkeypatch.setenv("ROSES_NOTIFY_ATTEMPTS", "3")
+    monkeypatch.setenv("ROSES_WEBHOOK_ALLOW_LOCAL", "1")
     yield box
     controller.stop()
 
@@ -112,8 +115,22 @@ def test_formats() -> None:
     j = webhook_body("json", TURN, "It is your turn.", "http://x/games/1", 1, "T", {"version": 3, "secret": 1})
     assert j["event"] == "turn" and j["game_id"] == 1 and j["version"] == 3 and "secret" not in j
     assert check_webhook_url("https://discord.com/api/webhooks/1/x")
-    assert check_webhook_url("http://127.0.0.1:9/hook")
-    with pytest.raises(Exception, match="https"):
+
+
+@pytest.mark.parametrize("url", ["http://example.com/hook", "https://127.0.0.1/x", "http://localhost:8/x",
+                                 "https://10.1.2.3/x", "https://169.254.169.254/latest", "https://[::1]/x",
+                                 "ftp://example.com/", "https:///nohost"])
+def test_webhook_urls_refused(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No webhooks to this machine or private addresses (unless ROSES_WEBHOOK_ALLOW_LOCAL=1)."""
+    monkeypatch.delenv("ROSES_WEBHOOK_ALLOW_LOCAL", raising=False)
+    with pytest.raises(BadRequest):
+        check_webhook_url(url)
+
+
+def test_local_webhooks_when_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROSES_WEBHOOK_ALLOW_LOCAL", "1")
+    assert check_webhook_url("http://127.0.0.1:9/hook") and check_webhook_url("http://localhost/x")
+    with pytest.raises(BadRequest):
         check_webhook_url("http://example.com/hook")
 
 
