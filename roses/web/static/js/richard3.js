@@ -290,6 +290,15 @@ export class Richard3 {
     const off = blocks.filter((b) => !(typeof b.where === "string" && b.where in this.layout.areas));
     const groups = {};
     for (const b of off) (groups[b.where] = groups[b.where] || []).push(b);
+    const onMap = {};
+    for (const b of blocks) if (typeof b.where === "string" && b.where in this.layout.areas) (onMap[b.where] = onMap[b.where] || []).push(b);
+    if (Object.keys(onMap).length) {
+      out.push(h("h3", {}, "Your blocks on the map"));
+      for (const area of this.areaNames) {
+        if (!onMap[area]) continue;
+        out.push(h("p", { class: "chips" }, h("strong", {}, `${area}: `), onMap[area].map((b) => this.blockChip(view, b, ui))));
+      }
+    }
     if (blocks.length) {
       out.push(h("h3", {}, "Your blocks off the map"));
       const order = ["pool", "minor", "dead", "off-map"];
