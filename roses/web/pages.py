@@ -122,10 +122,14 @@ def game_page(request: Request, game_id: int, role: str | None = None,
     except Exception as exc:  # unknown or private game
         return _page(request, "error.html", "Game not found",
                      message=getattr(exc, "message", "No such game."))
+    mine = list(info.get("my_roles") or [])
+    if role is None and len(mine) > 1:  # several seats (hot seat): the one to move first
+        role = next((r for r in mine if r in info.get("active", [])), mine[0])
     return _page(request, "game.html", info["title"] or f"Game {game_id}", game=info,
-                 role=role or "", invite=invite or "",
+                 role=role or "", invite=invite or "", my_roles=mine,
                  config=json_script({"gameId": game_id, "role": role, "invite": invite,
-                                    "user": user.name if user else None, "game": info["game"]}))
+                                    "user": user.name if user else None, "game": info["game"],
+                                    "myRoles": mine}))
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)

@@ -73,6 +73,8 @@ function renderChoices() {
   help.textContent = busy ? "Sending…"
     : mine ? (onBoard ? `Your turn: choose on the map, in your hand or in the panels (outlined in green), or from the list below (${state.choices.length} choices).` : "Your turn: use the buttons under the prompt.")
     : p && p.status === "active" ? `Waiting for ${(p.active || []).join(" and ") || "the other player"}.` : "";
+  const other = p && !mine && (config.myRoles || []).find((r) => r !== p.role && (p.active || []).includes(r));
+  if (other) help.replaceChildren(`It is ${other}'s turn: `, h("a", { href: `/games/${gameId}?role=${encodeURIComponent(other)}${config.invite ? `&invite=${encodeURIComponent(config.invite)}` : ""}` }, `switch to ${other}`), ".");
   list.replaceChildren(...state.choices.map((c) => h("button", { type: "button", class: "choice", disabled: busy, dataset: { verb: c.verb, arg: JSON.stringify(c.arg) }, onclick: () => send(c.verb, c.arg) }, c.label)));
   document.getElementById("all-choices").hidden = !state.choices.length;
   const seated = p && p.role && p.role !== "Observer" && p.status === "active";
