@@ -26,8 +26,11 @@ PHONE = {"width": 390, "height": 844}
 
 
 def chromium_path() -> str | None:
+    """ROSES_CHROMIUM if set (and only it), else Debian's /usr/bin/chromium or one on PATH."""
     explicit = os.environ.get("ROSES_CHROMIUM")
-    for candidate in (explicit, "/usr/bin/chromium", shutil.which("chromium")):
+    if explicit:
+        return explicit if Path(explicit).exists() else None
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
         if candidate and Path(candidate).exists():
             return candidate
     return None
@@ -37,13 +40,18 @@ def _required() -> bool:
     return bool(os.environ.get("ROSES_CHROMIUM") or os.environ.get("CI"))
 
 
+def missing_chromium() -> None:
+    """Fail when Chromium is required (ROSES_CHROMIUM or CI set), else skip."""
+    if _required():
+        pytest.fail("Chromium is required (ROSES_CHROMIUM or CI is set) but was not found")
+    pytest.skip("Chromium not installed (install Debian's chromium to run browser tests)")
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     path = chromium_path()
     if path is None:
-        if _required():
-            pytest.fail("Chromium is required (ROSES_CHROMIUM or CI is set) but was not found")
-        pytest.skip("Chromium not installed (install Debian's chromium to run browser tests)")
+        missing_chromium()
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover - playwright is a dev dependency
