@@ -79,8 +79,10 @@ def signup_page(request: Request, next: str = "/lobby") -> Response:  # noqa: A0
 
 
 def _safe_next(target: str) -> str:
-    """Only local paths (no open redirect to another site)."""
-    return target if target.startswith("/") and not target.startswith("//") else "/lobby"
+    """Only local paths (no open redirect to another site: no "//host", no "/\\host")."""
+    ok = (target.startswith("/") and not target.startswith("//") and "\\" not in target
+          and all(ch.isprintable() for ch in target))
+    return target if ok else "/lobby"
 
 
 def _safe_list(request: Request, user: Any, **kw: Any) -> list[dict[str, Any]]:
