@@ -197,6 +197,22 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     b.wait_for_selector("#conn.ok", timeout=20000)
     players.wait_version(b, v_b)
     assert players.version(b) == players.version(a)
+
+    # B acts while offline: the action waits, is sent once when B is back, and played once
+    players.play_until([a, b], lambda: bool(players.choices(b)), max_actions=60)
+    b.context.set_offline(True)
+    b.evaluate("window.roses.ws && window.roses.ws.close()")
+    b.wait_for_selector("#conn.bad", timeout=10000)
+    v = players.version(b)
+    choice = players.aggressive(players.payload(b)["view"], players.choices(b))
+    players.click_choice(b, choice)
+    b.wait_for_selector("#action-error:has-text('offline')", timeout=10000)
+    assert len(live_server.services.games.admin_export(game_id)["actions"]) == v
+    b.context.set_offline(False)
+    players.wait_version(b, v, timeout=30)
+    actions = live_server.services.games.admin_export(game_id)["actions"]
+    assert actions[v]["role"] == "Lancaster" and actions[v]["verb"] == choice["verb"]
+    assert actions[v].get("arg") == choice["arg"]
     assert not errors, errors
     ctx_a.close()
     ctx_b.close()

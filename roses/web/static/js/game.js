@@ -14,6 +14,7 @@ const state = {
   payload: null,     // last ViewOut
   choices: [],
   pending: null,     // {id, verb, arg, version, timer}
+  queued: null,      // an action that may not have arrived: {verb, arg, version}
   ws: null,
   retry: 0,
   nextId: 1,
@@ -86,9 +87,22 @@ function apply(payload) {
   if (state.payload && payload.version < state.payload.version) return;  // an old message
   state.payload = payload;
   if (state.pending && payload.version !== state.pending.version) clearPending();
+  const q = state.queued;
+  if (q && !state.pending) {
+    state.queued = null;
+    const opts = payload.view && payload.view.actions ? board.game.choices(payload.view) : [];
+    const same = opts.find((c) => c.verb === q.verb && JSON.stringify(c.arg) === JSON.stringify(q.arg));
+    if (payload.version === q.version && same) {
+      // it never arrived: send it now, on the same version (the server refuses it if stale)
+      showError(errorBox, null);
+      setTimeout(() => send(q.verb, q.arg), 0);
+    } else {
+      showError(errorBox, new Error("The game moved on while you were offline: here is the current position."));
+    }
+  }
   const view = payload.view || {};
   view.role = payload.role;
-  state.choices = state.pending ? [] : board.game.choices(view);
+  state.choices = state.pending || state.queued ? [] : board.game.choices(view);
   closePopup();
   renderView(board, payload, { role: payload.role, choices: state.choices, onChoices: offer });
   renderChoices();
@@ -155,6 +169,13 @@ async function send(verb, arg) {
     apply(out);
   } catch (e) {
     clearPending();
+    if (e.status === 0) {  // offline: keep it for when the connection is back
+      state.queued = { verb, arg, version };
+      state.choices = [];
+      renderChoices();
+      showError(errorBox, new Error("You are offline: your action will be sent when the connection is back."));
+      return;
+    }
     failed(e.code, e.message);
   }
 }
@@ -235,8 +256,11 @@ function connect() {
     // An action in flight may or may not have been applied: the view we get on reconnect
     // says which (its version), and we never resend it by ourselves.
     if (state.pending) {
+      // it may or may not have arrived: the view on reconnect tells (same version: resend it)
+      const { verb, arg, version } = state.pending;
       clearPending();
-      showError(errorBox, new Error("The connection dropped while your last action was on its way: the position shown when the page is back online says whether it was played."));
+      state.queued = { verb, arg, version };
+      showError(errorBox, new Error("The connection dropped while your action was on its way: it will be sent again if it did not arrive."));
     }
     const delay = Math.min(10000, 500 * 2 ** state.retry);
     state.retry += 1;
