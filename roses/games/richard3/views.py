@@ -20,8 +20,6 @@ from roses.games.richard3.data import (
     B_INIT,
     B_LOYALTY,
     B_PAIR,
-    B_RANK,
-    B_ROSE,
     B_SIDE,
     B_STEPS,
     B_TYPE,
@@ -169,7 +167,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
 
 #: The view carries the last LOG_WINDOW log lines the role may read (``log_more`` says whether
 #: older ones exist); the whole log is ``rules.log_for(state, role)``.
-LOG_WINDOW = 60
+LOG_WINDOW = 30
 
 
 def _recent_log(state: State, role: str) -> tuple[list[str], bool]:
@@ -192,12 +190,22 @@ def _card(c: int) -> dict[str, Any]:
 
 
 def _block_dict(state: State, b: int, o: int, revealed: bool) -> dict[str, Any]:
-    lb = state["loc"][b]
-    return {"key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[o], "type": TYPE_NAMES[B_TYPE[b]],
-            "steps": state["steps"][b], "max": B_STEPS[b], "rating": f"{B_INIT[b]}{B_FIRE[b]}",
-            "loyalty": B_LOYALTY[b], "rose": B_ROSE[b], "rank": B_RANK[b], "where": _where(lb),
-            "down": bool(state["down"][b]), "moved": state["moved"][b] in (1, 2),
-            "recruited": state["moved"][b] == 3, "reserve": state["reserve"][b], "revealed": revealed}
+    """A block as the web client draws it; flags that are false/zero are left out."""
+    d: dict[str, Any] = {"key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[o], "type": TYPE_NAMES[B_TYPE[b]],
+                         "steps": state["steps"][b], "max": B_STEPS[b], "rating": f"{B_INIT[b]}{B_FIRE[b]}",
+                         "where": _where(state["loc"][b])}
+    if B_LOYALTY[b]:
+        d["loyalty"] = B_LOYALTY[b]
+    if state["down"][b]:
+        d["down"] = True
+    m = state["moved"][b]
+    if m:
+        d["moved" if m != 3 else "recruited"] = True
+    if state["reserve"][b]:
+        d["reserve"] = state["reserve"][b]
+    if revealed:
+        d["revealed"] = True
+    return d
 
 
 def _heir_status(state: State, h: int) -> str:
@@ -416,7 +424,7 @@ def describe(view: View) -> str:
     for b in view.get("blocks", []):
         if b["where"] in AREA_ID and b["side"] == view.get("role"):
             own.setdefault(AREA_ID[b["where"]], []).append(
-                f"{b['name']} {b['steps']}/{b['max']} {b['rating']}" + (" (down)" if b["down"] else ""))
+                f"{b['name']} {b['steps']}/{b['max']} {b['rating']}" + (" (down)" if b.get("down") else ""))
     for a in range(N_AREAS):
         y = counts.get("York", [0] * N_AREAS)[a]
         la = counts.get("Lancaster", [0] * N_AREAS)[a]
