@@ -20,7 +20,7 @@ from tests.richard3.helpers import RULES
 def test_fuzz_scenario(scenario: str) -> None:
     """The whole rule set: random games end without dead ends, errors or broken invariants;
     views never show a secret (roses.engine.fuzz checks views and secrets at every step)."""
-    games = 8 if scenario == "wars-of-the-roses" else 30
+    games = 30
     report = fuzz(RULES, scenario, games, seed=7, save_dir=None)
     assert report.ok, report.summary()["failures"][:3]
     assert report.games == games
