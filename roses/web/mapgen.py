@@ -188,14 +188,14 @@ SHIELDS: dict[str, list[str]] = {  # 2.2 (house shields named "York" / "Lancaste
 
 # Where to put the name and the blocks when the automatic point is poor (lon, lat).
 LABEL_AT: dict[str, Pt] = {
-    "Scotland": (-3.9, 55.9), "Ireland": (-6.9, 54.0), "France": (-1.5, 49.05),
-    "Calais": (2.1, 50.86), "Isle of Man": (-4.55, 54.22),
+    "Scotland": (-3.9, 55.9), "Ireland": (-6.9, 54.0), "France": (1.0, 49.62),
+    "Calais": (1.98, 50.88), "Isle of Man": (-4.55, 54.22),
     # English and Welsh areas: the name high in the area, so the blocks fit below it
     "Northumbria": (-1.95, 55.3), "Cumbria": (-2.95, 54.92), "North Yorks": (-1.65, 54.42),
-    "East Yorks": (-0.5, 54.3), "South Yorks": (-1.45, 53.93), "Lancaster": (-2.6, 54.1),
-    "Derby": (-1.55, 53.37), "Lincoln": (-0.45, 53.47), "Chester": (-2.6, 53.25),
+    "East Yorks": (-0.5, 54.3), "South Yorks": (-1.45, 53.84), "Lancaster": (-2.7, 53.97),
+    "Derby": (-1.5, 53.27), "Lincoln": (-0.45, 53.47), "Chester": (-2.6, 53.25),
     "Caernarvon": (-3.75, 53.17), "Powys": (-3.4, 52.75), "Pembroke": (-4.65, 52.03),
-    "Glamorgan": (-3.55, 51.87), "Hereford": (-2.75, 52.38), "Warwick": (-1.85, 52.67),
+    "Glamorgan": (-3.55, 51.87), "Hereford": (-2.75, 52.38), "Warwick": (-1.85, 52.6),
     "Leicester": (-0.85, 52.77), "Rutland": (0.05, 52.64), "East Anglia": (1.05, 52.84),
     "Essex": (0.5, 52.04), "Middlesex": (-0.28, 51.7), "Kent": (0.75, 51.38),
     "Oxford": (-1.2, 51.9), "Gloucester": (-2.0, 52.0), "Wilts": (-1.85, 51.5),

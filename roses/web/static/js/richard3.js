@@ -173,7 +173,7 @@ export class Richard3 {
       const anchor = map.anchors[area];
       if (!anchor) continue;
       items.sort((a, b) => (a.side === me ? 0 : 1) - (b.side === me ? 0 : 1));
-      const perRow = area in { France: 1, Scotland: 1, Ireland: 1, Calais: 1 } ? 5 : 3;
+      const perRow = area === "France" || area === "Scotland" ? 5 : 3;
       const size = 40;
       const gap = 3;
       const rows = Math.ceil(items.length / perRow);
