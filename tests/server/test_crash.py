@@ -29,6 +29,8 @@ from roses.server.loadbench import (
     make_players,
 )
 
+from .conftest import make_database
+
 GAMES = 4
 
 
@@ -57,10 +59,13 @@ def _players(base: str, games: list[tuple[int, dict[str, str]]], stats: Stats, m
 
 
 @pytest.mark.slow
-def test_sigkill_mid_play_and_restart(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path}/crash.db"
-    database = Database(url)
-    database.migrate()
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_sigkill_mid_play_and_restart(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    database = make_database(backend, tmp_path, request, name="crash")
+    url = database.url
+    if backend == "postgres":
+        _, schema = request.getfixturevalue("pg_schema")
+        url += ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}"
     tokens = make_players(database, GAMES * 2)
     first = ServerProcess(url, log_path=tmp_path / "server1.log")
     first.start()
