@@ -472,6 +472,11 @@ def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server
     b.click("#seats button.join[data-role=Lancaster]")
     for p in (a, b):
         p.wait_for_function("document.body.dataset.status === 'active'", timeout=15000)
+    # the lobby marks the game where it is my turn
+    a.goto(f"{base}/lobby")
+    assert a.locator(f'#my-games [data-game="{game_id}"] .badge.turn').inner_text() == "Your turn"
+    a.goto(link)
+    a.wait_for_function("document.body.dataset.status === 'active'", timeout=15000)
     # play to York's first move, then take it back
     players.play_until([a, b], lambda: any(c["verb"] == "to" for c in players.choices(a)), max_actions=80)
     v = players.version(a)
