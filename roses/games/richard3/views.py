@@ -137,10 +137,12 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     if state["phase"] == "action":
         s = state["side"]
         sel = state["sel"]
+        grp, tgt = state["grp"], state["target"]
         v["action"] = {"player": ROLES[s], "ap": state["ap"], "event": state["event"] or None,
-                       "group": state["grp"], "path": list(state["path"]),
-                       "selected": sel if s == side else (-1 if sel < 0 else "hidden"),
-                       "muster": state["target"]}
+                       "group": AREA_NAMES[grp] if grp >= 0 else None,
+                       "path": [AREA_NAMES[a] for a in state["path"]],
+                       "selected": (BLOCK_KEY[sel] if s == side else "hidden") if sel >= 0 else None,
+                       "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
     if state["todo"]:
         kind, s, subj, n = state["todo"][0]
         d: dict[str, Any] = {"kind": kind, "player": ROLES[s], "count": n}
