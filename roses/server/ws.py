@@ -101,13 +101,16 @@ async def play_socket(ws: WebSocket, game_id: int, role: str | None = None,
                 if reader in done:
                     getter.cancel()
                     break
-                event: Event = getter.result()
-                if event.kind == CHAT:
-                    if player and user is not None:
-                        messages = await run_in_threadpool(games.chat, user, game_id, last_chat)
-                        if messages:
-                            last_chat = messages[-1]["id"]
-                            await send({"type": "chat", "messages": messages})
+                events: list[Event] = [getter.result()]
+                # Coalesce: events that piled up (e.g. a fast bot game) give one fresh view.
+                while not sub.queue.empty():
+                    events.append(sub.queue.get_nowait())
+                if any(e.kind == CHAT for e in events) and player and user is not None:
+                    messages = await run_in_threadpool(games.chat, user, game_id, last_chat)
+                    if messages:
+                        last_chat = messages[-1]["id"]
+                        await send({"type": "chat", "messages": messages})
+                if all(e.kind == CHAT for e in events):
                     continue
                 try:
                     current = await run_in_threadpool(games.view, user, game_id, role, invite)
@@ -119,8 +122,8 @@ async def play_socket(ws: WebSocket, game_id: int, role: str | None = None,
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
-    except WebSocketDisconnect:
-        pass
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went away (RuntimeError: sending on a closed socket)
     finally:
         sub.close()
         if here is not None and presence is not None:
