@@ -130,3 +130,35 @@ async def _play_across(servers: list[ServerProcess], tokens: list[tuple[str, str
         finally:
             for ws in sockets.values():
                 await ws.close()
+
+
+def test_listener_reconnects(pg_schema: tuple[str, str]) -> None:
+    """The LISTEN connection is killed: the bus reconnects, tells local subscribers to reload
+    (an event may have been missed) and hears the other worker again."""
+    import psycopg
+
+    from roses.server.pgbus import conninfo
+
+    url, _ = pg_schema
+    channel = f"roses_t_{secrets.token_hex(4)}"
+
+    async def main() -> None:
+        a, b = PgBus(url, channel=channel), PgBus(url, channel=channel)
+        await a.start()
+        await b.start()
+        try:
+            sub = b.subscribe(9)
+            with psycopg.connect(conninfo(url), autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE query = %s AND pid <> pg_backend_pid()", (f'LISTEN "{channel}"',))
+            reload = await asyncio.wait_for(sub.get(), 20)
+            assert (reload.kind, reload.game_id) == (GAME_CHANGED, 9)
+            a.publish(Event(GAME_CHANGED, 9, 4))
+            heard = await asyncio.wait_for(sub.get(), 20)
+            assert heard.version == 4
+            sub.close()
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(main())
