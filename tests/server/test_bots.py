@@ -12,7 +12,7 @@ from roses.server.service import GameService
 from .conftest import act, build_client, new_game, user
 
 
-def _wait_finished(client: TestClient, gid: int, timeout: float = 30.0) -> dict:
+def _wait_finished(client: TestClient, gid: int, timeout: float = 90.0) -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         client.app.state.roses.bots.wait_idle(timeout)

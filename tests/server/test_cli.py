@@ -72,7 +72,7 @@ def _serve(url: str, tmp_path: Path) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen([sys.executable, "-m", "roses.cli", "serve", "--port", str(port), "--db", url,
                              "--log-level", "warning"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
