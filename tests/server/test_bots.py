@@ -35,13 +35,13 @@ def test_bot_answers_a_human(client: TestClient) -> None:
     a = user(client, "human")
     g = new_game(client, a, role="North", bots={"South": "random"})
     gid = g["id"]
-    client.app.state.roses.bots.wait_idle()
+    assert client.app.state.roses.bots.wait_idle(90)
     info = client.get(f"/api/games/{gid}").json()
     assert info["active"] == ["North"] and info["version"] == 1  # the bot picked at once
     r = act(client, gid, a, "pick", 2, version=1)
     assert r.status_code == 200
     for _ in range(200):
-        client.app.state.roses.bots.wait_idle()
+        assert client.app.state.roses.bots.wait_idle(90)
         info = client.get(f"/api/games/{gid}").json()
         if info["status"] == "finished":
             break
