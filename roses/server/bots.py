@@ -16,6 +16,7 @@ from typing import Any
 from roses.engine import get_rules
 from roses.engine.contract import Action, View
 from roses.server.errors import Conflict, ServerError
+from roses.server.events import where
 from roses.server.service import GameService
 
 log = logging.getLogger("roses.server")
@@ -48,7 +49,7 @@ def choose(bot_name: str, game: str, view: View, role: str, seed: int,
     except Exception as exc:  # noqa: BLE001 - a broken bot must not stall the game
         if bot_name == "random":
             raise
-        log.warning("bot %s failed (%s); playing a random move instead", bot_name, type(exc).__name__)
+        log.warning("bot %s failed (%s); playing a random move instead", bot_name, where(exc))
         return choose("random", game, view, role, seed)
     return str(verb), arg
 
@@ -95,8 +96,8 @@ class BotRunner:
                         with self._lock:
                             self._pending[game_id] = True
                         break
-            except Exception:  # noqa: BLE001 - keep the pool alive; the error is logged
-                log.exception("bot failed in game %s", game_id)
+            except Exception as exc:  # noqa: BLE001 - keep the pool alive; the error is logged
+                log.error("bot failed in game %s: %s", game_id, where(exc))
             with self._lock:
                 if self._pending.get(game_id) and not self._closed:
                     if moves and moves % BURST == 0:

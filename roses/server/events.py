@@ -124,6 +124,20 @@ def _put(queue: asyncio.Queue[Event], event: Event) -> None:
             pass
 
 
+def where(exc: BaseException) -> str:
+    """An exception's type and innermost source line, without its message.
+
+    Messages of unexpected errors inside a rules module may quote hidden game state, so server
+    logs name only the kind of error and where it happened.
+    """
+    tb = exc.__traceback__
+    place = ""
+    while tb is not None:
+        place = f"{tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return f"{type(exc).__name__} at {place}" if place else type(exc).__name__
+
+
 class Notifier(Protocol):
     """Hook for notifications (e-mail, webhooks). Called after commit, off the event loop."""
 
@@ -143,5 +157,5 @@ class Notifiers:
         for n in self.items:
             try:
                 n.notify(event)
-            except Exception:  # noqa: BLE001 - a notifier must never break play
-                log.exception("notifier %r failed on %s of game %s", n, event.kind, event.game_id)
+            except Exception as exc:  # noqa: BLE001 - a notifier must never break play
+                log.error("notifier %r failed on %s of game %s: %s", n, event.kind, event.game_id, where(exc))

@@ -66,6 +66,7 @@ from roses.server.events import (
     EventBus,
     LocalBus,
     Notifiers,
+    where,
 )
 
 log = logging.getLogger("roses.server")
@@ -582,7 +583,7 @@ class GameService:
         except Exception as exc:
             # A rules module choking on a malformed argument: say so without any detail, which
             # could carry hidden information, and log only where it happened.
-            log.warning("rules error on %s in game %s (%s)", verb, game_id, type(exc).__name__)
+            log.warning("rules error on %s in game %s: %s", verb, game_id, where(exc))
             raise Invalid(f"The action {verb!r} with that argument is not valid.", code="malformed_action") from exc
 
     def _commit(self, conn: Connection, row: Any, seats: list[Seat], game: Game, role: str,

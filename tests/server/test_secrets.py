@@ -37,3 +37,32 @@ def test_scanner_catches_a_leak(client: TestClient, database: Database, monkeypa
     monkeypatch.setattr(rules, "view", leaky)
     out = play_and_scan(client, database, "toy", "short", seed=5, max_steps=6)
     assert out["leaks"]
+
+
+def test_rules_crash_leaks_nothing_in_reply_or_log(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    """An unexpected error inside the rules (whose message quotes hidden state) reaches neither
+    the player nor the server log; the game is unchanged."""
+    from roses.engine import get_rules
+
+    from .conftest import act, started_toy
+
+    rules = get_rules("toy")
+    original = rules.action
+
+    def crashing(state: dict, role: str, verb: str, arg: object = None) -> dict:
+        if verb == "step":
+            raise KeyError(f"secret pick {state['secret']}")
+        return original(state, role, verb, arg)
+
+    monkeypatch.setattr(rules, "action", crashing)
+    caplog.set_level(logging.DEBUG)
+    gid, north, south = started_toy(client)
+    act(client, gid, north, "pick", 3, version=0)
+    act(client, gid, south, "pick", 1, version=1)
+    r = act(client, gid, north, "step", version=2)
+    assert r.status_code == 422 and r.json()["code"] == "malformed_action"
+    assert "secret pick" not in r.text and "secret pick" not in caplog.text
+    assert "KeyError" in caplog.text
+    assert client.get(f"/api/games/{gid}").json()["version"] == 2
+    assert act(client, gid, north, "roll", version=2).status_code == 200
