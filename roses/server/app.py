@@ -19,7 +19,7 @@ from roses.server.config import Settings
 from roses.server.db import Database
 from roses.server.deps import Services
 from roses.server.errors import ServerError, TooManyRequests
-from roses.server.events import EventBus, LocalBus, Notifiers
+from roses.server.events import EventBus, LocalBus, Notifiers, where
 from roses.server.service import GameService
 
 log = logging.getLogger("roses.server")
@@ -29,6 +29,36 @@ LANDING = """<!doctype html>
 <body><h1>Roses</h1><p>The Roses game server is running.</p>
 <p>API documentation: <a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">/openapi.json</a>).</p>
 </body></html>"""
+
+
+class HideInternalErrors:
+    """ASGI middleware: an unexpected error becomes a plain 500 and one log line naming only the
+    error's type and source line; its message (which a rules module might fill with hidden
+    state) is neither sent nor logged."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Any) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:  # noqa: BLE001 - turned into a 500 without details
+            log.error("internal error on %s %s: %s", scope.get("method"), scope.get("path"), where(exc))
+            if not started:
+                response = JSONResponse({"detail": "Internal server error.", "code": "internal"},
+                                        status_code=500)
+                await response(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, *, database: Database | None = None,
@@ -76,6 +106,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
 
     notify.install(app, games)
     clocks.install(app, games)
+
+    app.add_middleware(HideInternalErrors)
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:

@@ -33,7 +33,7 @@ from roses.engine import OBSERVER
 from roses.server.auth import User
 from roses.server.deps import find_auth, services
 from roses.server.errors import BadRequest, ServerError
-from roses.server.events import CHAT, Event
+from roses.server.events import CHAT, Event, where
 
 log = logging.getLogger("roses.server")
 
@@ -70,6 +70,12 @@ async def play_socket(ws: WebSocket, game_id: int, role: str | None = None,
     except ServerError as exc:
         await ws.send_json(_error(exc))
         await ws.close(code=4000 + exc.status)
+        return
+    except Exception as exc:  # noqa: BLE001 - logged without its message
+        log.error("internal error opening the socket of game %s: %s", game_id, where(exc))
+        await ws.send_json({"type": "error", "status": 500, "code": "internal",
+                            "detail": "Internal server error."})
+        await ws.close(code=1011)
         return
     role = str(first["role"])
     player = role != OBSERVER
@@ -124,6 +130,11 @@ async def play_socket(ws: WebSocket, game_id: int, role: str | None = None,
                 await reader
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client went away (RuntimeError: sending on a closed socket)
+    except Exception as exc:  # noqa: BLE001 - logged without its message (may quote hidden state)
+        log.error("internal error on the socket of game %s: %s", game_id, where(exc))
+        with contextlib.suppress(Exception):
+            await ws.send_json({"type": "error", "status": 500, "code": "internal",
+                                "detail": "Internal server error."})
     finally:
         sub.close()
         if here is not None and presence is not None:

@@ -66,3 +66,24 @@ def test_rules_crash_leaks_nothing_in_reply_or_log(client: TestClient, monkeypat
     assert "KeyError" in caplog.text
     assert client.get(f"/api/games/{gid}").json()["version"] == 2
     assert act(client, gid, north, "roll", version=2).status_code == 200
+
+
+def test_view_crash_is_a_plain_500(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                   caplog: pytest.LogCaptureFixture) -> None:
+    from roses.engine import get_rules
+
+    from .conftest import started_toy
+
+    gid, north, south = started_toy(client)
+    rules = get_rules("toy")
+
+    def crashing(state: dict, role: str) -> dict:
+        raise ValueError(f"hidden {state['secret']} rng {state['rng']}")
+
+    monkeypatch.setattr(rules, "view", crashing)
+    caplog.set_level(logging.DEBUG)
+    r = client.get(f"/api/games/{gid}/view", headers=north)
+    assert r.status_code == 500 and r.json() == {"detail": "Internal server error.", "code": "internal"}
+    with client.websocket_connect(f"/api/games/{gid}/ws", headers=south) as ws:
+        assert ws.receive_json()["status"] == 500
+    assert "hidden" not in caplog.text and "ValueError at" in caplog.text
