@@ -7,7 +7,7 @@ from tests.richard3.helpers import A, B, bid
 
 
 def test_counts_research_3_1() -> None:
-    """C15-C32: 33 areas (28 land, Isle of Man, 4 exile), 62 borders 24/26/12, 28 sea links,
+    """Research §3.1 counts (map of 2.x): 33 areas (28 land, Isle of Man, 4 exile), 62 borders 24/26/12, 28 sea links,
     14 major ports, 11 crowns, 7 cities, 2 cathedrals, 42 shields in 24 areas, 63 blocks, 25 cards."""
     D.check_data()
     assert D.N_AREAS == 33 and D.N_BORDERS == 62 and D.N_BLOCKS == 63 and D.N_CARDS == 25
