@@ -53,6 +53,8 @@ class Auth:
     user: User
     method: str
     csrf: str | None = None
+    #: Set when an API token's ``last_used`` should be refreshed.
+    token_id: int | None = None
 
 
 def hash_secret(secret: str) -> str:
@@ -178,14 +180,24 @@ def create_token(conn: Connection, user: User, name: str) -> tuple[int, str]:
     return int(tid), token
 
 
+#: ``api_tokens.last_used`` is refreshed at most this often (seconds), to spare writes.
+TOKEN_TOUCH_EVERY = 600.0
+
+
 def token_auth(conn: Connection, token: str) -> Auth | None:
     row = conn.execute(
-        sa.select(db.users.c.id, db.users.c.name, db.users.c.is_admin)
+        sa.select(db.users.c.id, db.users.c.name, db.users.c.is_admin, db.api_tokens.c.id.label("token_id"),
+                  db.api_tokens.c.last_used)
         .join(db.users, db.users.c.id == db.api_tokens.c.user_id)
         .where(db.api_tokens.c.token_hash == hash_secret(token))).first()
     if row is None:
         return None
-    return Auth(user=_user(row), method="token")
+    stale = row.last_used is None or row.last_used < time.time() - TOKEN_TOUCH_EVERY
+    return Auth(user=_user(row), method="token", token_id=int(row.token_id) if stale else None)
+
+
+def touch_token(conn: Connection, token_id: int) -> None:
+    conn.execute(db.api_tokens.update().where(db.api_tokens.c.id == token_id).values(last_used=time.time()))
 
 
 def csrf_ok(expected: str | None, given: str | None) -> bool:

@@ -45,6 +45,9 @@ def find_auth(conn: HTTPConnection) -> Auth | None:
             found = auth.token_auth(c, token.strip())
         if found is None:
             raise Unauthorized("Unknown or revoked API token.", code="bad_token")
+        if found.token_id is not None:
+            with s.db.write() as c:
+                auth.touch_token(c, found.token_id)
         return found
     cookie = conn.cookies.get(auth.SESSION_COOKIE)
     if cookie:

@@ -61,7 +61,8 @@ def test_csrf_required_for_cookie_writes_not_for_tokens(client: TestClient) -> N
     client.cookies.clear()
     bearer = {"Authorization": f"Bearer {t['token']}"}
     assert client.post("/api/games", json={"game": "toy"}, headers=bearer).status_code == 201
-    assert [x["name"] for x in client.get("/api/tokens", headers=bearer).json()] == ["bot"]
+    listed = client.get("/api/tokens", headers=bearer).json()
+    assert [x["name"] for x in listed] == ["bot"] and listed[0]["last_used"] is not None
     assert "token" not in client.get("/api/tokens", headers=bearer).json()[0] or \
         client.get("/api/tokens", headers=bearer).json()[0]["token"] is None
     assert client.delete(f"/api/tokens/{t['id']}", headers=bearer).status_code == 204
