@@ -69,3 +69,14 @@ def test_blocks_ratings_samples() -> None:
     assert [D.BLOCK_KEY[h] for h in D.HEIRS[D.LANCASTER]] == [
         "Henry VI/L", "Prince Edward/L", "Exeter/L", "Somerset/L", "Richmond/L"]
     assert B("Bombard/Y") not in D.NO_SEA and B("Scots/L") in D.NO_SEA and B("London levy/Y") in D.NO_SEA
+
+
+def test_c26_c32_exile_areas_and_ports() -> None:
+    """C26 (2.7): Lancaster's exiles are France and Scotland, York's Calais and Ireland.
+    C32 (2.83): 14 major ports (ship symbols), every other coastal area a minor port."""
+    assert {D.AREA_NAMES[a] for a in D.EXILE_AREAS[D.LANCASTER]} == {"France", "Scotland"}
+    assert {D.AREA_NAMES[a] for a in D.EXILE_AREAS[D.YORK]} == {"Calais", "Ireland"}
+    majors = {D.AREA_NAMES[a] for a in range(33) if D.PORT[a] == 2}
+    assert majors == {"Chester", "Glamorgan", "Somerset", "Cornwall", "Northumbria", "East Yorks", "East Anglia",
+                      "Middlesex", "Kent", "Sussex", "Ireland", "Scotland", "France", "Calais"}
+    assert all((D.PORT[a] > 0) == bool(D.AREA_SEAS[a]) for a in range(33))
