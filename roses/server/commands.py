@@ -95,6 +95,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_seat(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    svc.admin_seat(int(args.game), args.role, args.user, args.bot)
+    who = args.user or (f"bot {args.bot}" if args.bot else "nobody")
+    print(f"game {args.game}: {args.role} is played by {who}")
+    return 0
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     database = Database(database_url_from_env(args.db))
     database.migrate()
@@ -146,6 +154,15 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     p.add_argument("file")
     _db_arg(p)
     p.set_defaults(func=_friendly(cmd_import))
+    p = asub.add_parser("seat", help="give a game's seat to a user or a bot (e.g. after import)")
+    p.add_argument("game", help="game number")
+    p.add_argument("role")
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--user", help="user name")
+    who.add_argument("--bot", help="bot name, e.g. random or easy")
+    who.add_argument("--free", action="store_true", help="leave the seat empty")
+    _db_arg(p)
+    p.set_defaults(func=_friendly(cmd_seat))
     p = asub.add_parser("migrate", help="create or upgrade the database schema")
     _db_arg(p)
     p.set_defaults(func=cmd_migrate)

@@ -799,6 +799,32 @@ class GameService:
                 raise Conflict("The game has not started: there is nothing to export.", code="not_started")
             return self._record(conn, row, self._seats(conn, game_id))
 
+    def admin_seat(self, game_id: int, role: str, user_name: str | None = None,
+                   bot: str | None = None) -> None:
+        """Give a seat to a user or a bot, at any time (e.g. after ``roses admin import``)."""
+        if bot is not None:
+            _check_bot(bot)
+        with self._game_lock(game_id), self.db.write() as conn:
+            self._row(conn, game_id)
+            uid = None
+            if user_name is not None:
+                uid = conn.execute(sa.select(db.users.c.id).where(
+                    db.users.c.name_key == user_name.lower())).scalar()
+                if uid is None:
+                    raise NotFound(f"There is no user {user_name!r}.", code="unknown_user")
+            done = conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role)
+                                .values(user_id=uid, bot=bot)).rowcount
+            if not done:
+                raise BadRequest(f"Game {game_id} has no role {role!r}.")
+        self.bus.publish(Event(GAME_CHANGED, game_id))
+        with self.db.read() as conn:
+            row = self._row(conn, game_id)
+            seats = self._seats(conn, game_id)
+        if row.status == OPEN:
+            self._maybe_autostart(game_id)
+        else:
+            self._bots_may_move(game_id, _active_list(row.active), seats)
+
     def rebuild(self, game_id: int, *, fix: bool = False) -> dict[str, Any]:
         """Replay the action log from setup and check the stored state (and snapshots) against it.
 

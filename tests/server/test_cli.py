@@ -63,6 +63,13 @@ def test_admin_rebuild_export_import(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["admin", "export", "99", "--db", src]) == 2  # unknown game: clear error
     assert "no game 99" in capsys.readouterr().err
     assert main(["admin", "create-user", "boss", "--password", "long enough", "--admin", "--db", dst]) == 0
+    assert main(["admin", "seat", "1", "South", "--user", "boss", "--db", dst]) == 0
+    assert main(["admin", "seat", "1", "West", "--bot", "random", "--db", dst]) == 2
+    assert main(["admin", "seat", "1", "South", "--user", "nobody", "--db", dst]) == 2
+    capsys.readouterr()
+    assert main(["admin", "export", "1", "--db", dst]) == 0
+    players = json.loads(capsys.readouterr().out)["players"]
+    assert players == [{"role": "North", "user": None, "bot": None}, {"role": "South", "user": "boss", "bot": None}]
 
 
 def _serve(url: str, tmp_path: Path) -> tuple[subprocess.Popen[bytes], str]:
