@@ -34,7 +34,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from roses.engine import OBSERVER, Game, get_rules
-from roses.engine.contract import Rules, State, canonical_json
+from roses.engine.contract import Rules, canonical_json
 from roses.engine.errors import (
     BadOptions,
     CannotUndo,
@@ -285,6 +285,10 @@ class GameService:
             _check_bot(name)
         if role is not None and role != "random" and role not in roles:
             raise BadRequest(f"{rules.title} has no role {role!r}; roles: {', '.join(roles)}.")
+        if role in bots:
+            raise BadRequest(f"{role} cannot be both your seat and a bot's.")
+        if role == "random" and len(bots) >= len(roles):
+            raise BadRequest("Every seat is given to a bot: there is none left for you.")
         now = _now()
         with self.db.write() as conn:
             gid = int(conn.execute(db.games.insert().values(
@@ -319,8 +323,8 @@ class GameService:
             if mine:
                 if user is None:
                     raise Unauthorized("Log in to list your games.")
-                q = q.where(db.games.c.id.in_(
-                    sa.select(db.seats.c.game_id).where(db.seats.c.user_id == user.id)))
+                q = q.where(sa.or_(db.games.c.owner_id == user.id, db.games.c.id.in_(
+                    sa.select(db.seats.c.game_id).where(db.seats.c.user_id == user.id))))
             else:
                 q = q.where(db.games.c.is_private == sa.false())
             if status:
@@ -964,6 +968,3 @@ def _check_bot(name: str) -> None:
     except (ValueError, KeyError) as exc:
         raise BadRequest(str(exc), code="unknown_bot") from exc
 
-
-def state_of(game: Game) -> State:
-    return game.state

@@ -116,3 +116,15 @@ def test_creator_cancels_open_game(client: TestClient) -> None:
     client.post(f"/api/games/{g['id']}/join", json={}, headers=b)
     r = client.delete(f"/api/games/{g['id']}", headers=a)
     assert r.status_code == 409 and r.json()["code"] == "not_open"
+
+
+def test_bad_seat_requests_at_creation(client: TestClient) -> None:
+    a = user(client, "quin")
+    r = client.post("/api/games", json={"game": "toy", "role": "North", "bots": {"North": "random"}}, headers=a)
+    assert r.status_code == 400
+    r = client.post("/api/games", json={"game": "toy", "role": "random",
+                                        "bots": {"North": "random", "South": "random"}}, headers=a)
+    assert r.status_code == 400
+    assert client.get("/api/me/games", headers=a).json() == []
+    g = new_game(client, a)  # no seat taken: still listed among my games
+    assert [x["id"] for x in client.get("/api/me/games", headers=a).json()] == [g["id"]]
