@@ -20,7 +20,8 @@ What a side knows about the enemy (the basis of :func:`determinize`)
     Everything else about the enemy is re-sampled: which enemy block stands in which
     "slot" (an enemy block's place and public history this turn: area or pool, how it moved,
     the border it crossed, reserve and piracy marks), their strengths, the enemy hand, the
-    undealt cards and an enemy card played face-down but not yet revealed. Constraints a side
+    undealt cards, an enemy card played face-down but not yet revealed and an enemy mulligan
+    answer given before ours. Constraints a side
     can deduce are kept: heirs are never in a pool, mercenaries other than the Welsh never
     either, a block recruited this turn (``moved == 3``) fits the area it appeared in (5.4),
     a block that moved by sea may sea move (5.3), recruits and pool blocks are at full
@@ -49,6 +50,7 @@ from roses.games.richard3.data import (
     B_TYPE,
     BLOCK_KEY,
     BOMBARD,
+    CARD_AP,
     CHURCH,
     CITY_AREAS,
     DEAD,
@@ -58,6 +60,7 @@ from roses.games.richard3.data import (
     HEIRS,
     LEVY,
     MERC,
+    MULLIGAN_MAX,
     N_AREAS,
     N_BLOCKS,
     NEIGHBOURS,
@@ -236,6 +239,7 @@ def determinize(state: State, role: str, seed: int) -> State:
     # ----- cards
     if "hands" in state:
         _deal(state, out, side, r)
+        _mulligan_answer(state, out, side, r)
     # ----- log and dice
     out["log"] = [e for e in state.get("log", []) if isinstance(e, str) or e[0] == role]
     rng.seed_state(out, r.getrandbits(63))
@@ -258,6 +262,20 @@ def _remap(out: State, pi: dict[int, int]) -> None:
     for entry in out.get("todo") or []:
         if isinstance(entry, list) and len(entry) > 2 and entry[0] in _TODO_BLOCK_KINDS:
             entry[2] = pi.get(entry[2], entry[2])
+
+
+def _mulligan_answer(state: State, out: State, side: int, r: random.Random) -> None:
+    """The enemy's secret answer to the mulligan question (5.1), given before ours: re-drawn
+    (a redeal only if the re-dealt hand allows one)."""
+    mull = state.get("mull")
+    if state.get("phase") != "mulligan" or state.get("step") != "ask" or not mull:
+        return
+    foe = 1 - side
+    if mull[foe] < 0 or mull[side] >= 0:
+        return
+    hand_ap = sum(CARD_AP[c] for c in out["hands"][foe])
+    can = not state.get("mulligan_used", [0, 0])[foe] and hand_ap <= MULLIGAN_MAX
+    out["mull"][foe] = int(can and r.random() < 0.5)
 
 
 def _deal(state: State, out: State, side: int, r: random.Random) -> None:
