@@ -156,3 +156,15 @@ def test_action_catalogue_is_fixed_and_covers_every_legal_action() -> None:
             if turn is not None:
                 missing = [a for a in turn[1] if action_key(a) not in known]
                 assert not missing, f"{scenario}: not in the catalogue: {missing}"
+
+
+def test_secret_mulligan_answer_is_redrawn() -> None:
+    """5.1: both sides answer the mulligan question at once; an answer given first stays secret."""
+    state = RULES.setup(1, "richard-iii")
+    if state.get("phase") != "mulligan":
+        pytest.skip("no mulligan question at setup")
+    state = RULES.action(state, "Lancaster", "keep", None)
+    answers = {RULES.determinize(state, "York", s)["mull"][1] for s in range(30)}
+    assert answers <= {0, 1}
+    own = {RULES.determinize(state, "Lancaster", s)["mull"][1] for s in range(5)}
+    assert own == {0}
