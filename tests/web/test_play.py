@@ -540,3 +540,37 @@ def test_game_without_board_drawing_is_playable_with_buttons(browser: Any, live_
         players.wait_version(page, v)
     assert not errors, errors
     ctx.close()
+
+
+def test_random_clicking_reaches_every_kind_of_choice(browser: Any, live_server: LiveServer) -> None:
+    """A seeded random player clicks whatever the page offers (cards, areas, blocks, battle
+    chips, buttons, undo) for a while: every click acts and the page never throws."""
+    import random
+
+    rnd = random.Random(7)
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, live_server.url, f"rand{stamp}")
+    game_id = _new_game_vs_bot(page, scenario="wars-of-the-roses")
+    page.goto(f"{live_server.url}/games/{game_id}")
+    kinds: set[str] = set()
+    made = 0
+    start = time.time()
+    while made < 120 and not players.payload(page).get("result") and time.time() - start < 150:
+        opts = players.choices(page)
+        if not opts:
+            page.wait_for_timeout(100)
+            continue
+        choice = rnd.choice(opts)
+        v = players.version(page)
+        players.click_choice(page, choice)
+        players.wait_version(page, v)
+        kinds.add(choice["kind"])
+        made += 1
+    assert made >= 60 or players.payload(page).get("result")
+    assert {"card", "area", "block", "button"} <= kinds, kinds
+    assert not errors, errors
+    ctx.close()
