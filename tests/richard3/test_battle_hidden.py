@@ -272,3 +272,15 @@ def test_determinised_battles_look_the_same() -> None:
             v, a = r.choice(BT.legal_actions(s, role))
             BT.apply(s, role, v, a)
             k += 1
+
+
+def test_view_part_shares_nothing_mutable_with_the_state() -> None:
+    """A view is a copy: changing it leaves the state (and its digest) alone."""
+    s = _with_reserve()
+    do(s, L, "fire", "Oxford/L", dice=(1, 1, 6))
+    before = digest(s)
+    part = BT.view_part(s, Y)
+    part["last"]["dice"].append(6)
+    part["last"]["damage"][0][1] = 99
+    part["blocks"][0]["steps"] = 0
+    assert digest(s) == before

@@ -757,23 +757,44 @@ def view_part(state: State, role: str) -> dict[str, Any]:
         fp = B_FIRE[b]
         if s != att and not res[b]:
             fp += C.defence_bonus(state, b, area, present[s])
-        blocks.append({
+        d: dict[str, Any] = {
             "key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[s], "steps": steps[b],
-            "loyalty": B_LOYALTY[b], "heir": B_TYPE[b] == HEIR,
             "max": B_STEPS[b], "rating": f"{_letter(b, rnd)}{B_FIRE[b]}", "firepower": fp,
-            "reserve": bool(res[b]), "acted": b in bt["acted"], "defected": b in bt["defected"],
             "role": "attacker" if s == att else "defender",
-        })
+        }
+        # flags only when true (absent = false/0), like the core's block dicts
+        if B_LOYALTY[b]:
+            d["loyalty"] = B_LOYALTY[b]
+        if B_TYPE[b] == HEIR:
+            d["heir"] = True
+        if res[b]:
+            d["reserve"] = True
+        if b in bt["acted"]:
+            d["acted"] = True
+        if b in bt["defected"]:
+            d["defected"] = True
+        blocks.append(d)
     acting = ROLES[bt["side"]]
     part: dict[str, Any] = {
         "area": AREA_NAMES[area], "round": rnd, "attacker": ROLES[att], "defender": ROLES[1 - att],
         "step": bt["step"], "turn": acting, "letter": bt["letter"] if bt["step"] == "turn" else None,
         "blocks": blocks, "hidden_reserves": {ROLES[0]: hidden[0], ROLES[1]: hidden[1]},
-        "last": bt["last"], "pending_hits": bt["pend"] if bt["step"] == "hits" else 0,
+        "last": _copy_last(bt["last"]), "pending_hits": bt["pend"] if bt["step"] == "hits" else 0,
         "treachery_used": list(bt["used"]),
     }
     part["prompt"] = _prompt(state, bt, role, acting)
     return part
+
+
+def _copy_last(last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of the last-roll record (views must not share mutable parts with the state)."""
+    if last is None:
+        return None
+    out = dict(last)
+    for k, v in last.items():
+        if isinstance(v, list):
+            out[k] = [list(x) if isinstance(x, list) else x for x in v]
+    return out
 
 
 def _prompt(state: State, bt: dict[str, Any], role: str, acting: str) -> str:
