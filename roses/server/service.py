@@ -444,9 +444,9 @@ class GameService:
             conn.execute(db.seats.update().where(db.seats.c.game_id == game_id,
                                                  db.seats.c.role.in_(active)).values(active_since=now))
             clocks.on_start(conn, game_id, row.pace, [s.role for s in seats], active, now)
-            self._remember(game_id, 0, game)
             users = tuple(s.user_id for s in seats if s.user_id is not None)
             active_users = tuple(s.user_id for s in seats if s.user_id is not None and s.role in active)
+        self._remember(game_id, 0, game)  # after the commit (a failed start caches nothing)
         self.bus.publish(Event(GAME_CHANGED, game_id, 0, tuple(active)))
         self.notifiers.notify(Event(STARTED, game_id, 0, tuple(active), users))
         self.notifiers.notify(Event(TURN, game_id, 0, tuple(active), active_users))
