@@ -94,7 +94,8 @@ export function renderView(board, payload, ui) {
       if (choice && ui.onChoices) card.addEventListener("click", () => ui.onChoices([choice], card));
       return card;
     });
-    hand.replaceChildren(...(cards.length ? [h("h3", {}, "Your hand"), h("div", { class: "cards" }, cards)] : []));
+    const ap = (view.hand || []).reduce((s, c) => s + (c.ap || 0), 0);
+    hand.replaceChildren(...(cards.length ? [h("h3", {}, `Your hand (${cards.length} cards, ${ap} AP)`), h("div", { class: "cards" }, cards)] : []));
     handPanel.hidden = !cards.length && !playedBlock;
   }
   const battlePanel = document.getElementById("battle-panel");

@@ -147,7 +147,7 @@ export function drawMap(svg, layout, options = {}) {
   for (const b of layout.borders) {
     const st = BORDER_STYLE[b.type];
     const [x, y] = b.mid;
-    const badge = el("g", { class: `limit limit-${b.type}` }, borderLayer);
+    const badge = el("g", { class: `limit limit-${b.type}`, "data-border-id": b.id }, borderLayer);
     el("circle", { cx: x, cy: y, r: 7.5, fill: "#fff", stroke: st.stroke, "stroke-width": 2 }, badge);
     text(badge, x, y + 3.6, String(b.limit), { "text-anchor": "middle", class: "limit-text", fill: st.stroke });
   }

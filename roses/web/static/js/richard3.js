@@ -133,6 +133,17 @@ export class Richard3 {
     // battle area marker
     const battleArea = view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
     for (const [name, node] of Object.entries(map.areaNodes)) node.classList.toggle("battle-area", name === battleArea);
+    // border crossings this turn (5.21): own counts on the limit badges, e.g. "2/3"
+    const used = new Map(((view.border_counts || {})[me] || []).map(([bid, n]) => [bid, n]));
+    for (const badge of map.svg.querySelectorAll("g.limit")) {
+      const bid = Number(badge.dataset.borderId);
+      const b = this.borders[bid];
+      const t = badge.querySelector("text");
+      const n = used.get(bid) || 0;
+      t.textContent = n ? `${n}/${b.limit}` : String(b.limit);
+      badge.classList.toggle("used", n > 0);
+      badge.classList.toggle("full", n >= b.limit);
+    }
     // the group being moved and the path of the moving block (5.2)
     map.overLayer.replaceChildren();
     const act = view.action || {};
