@@ -31,6 +31,23 @@ LANDING = """<!doctype html>
 </body></html>"""
 
 
+API_DESCRIPTION = """Play the Wars of the Roses board games: accounts, lobby, asynchronous play
+with per-role views, replay and export.
+
+**Authentication**: the session cookie from `/api/auth/login` (then send the CSRF token from
+`GET /api/me` in `X-CSRF-Token` on every write), or `Authorization: Bearer <API token>`.
+
+**Versions**: every request that changes a game carries the game `version` it was made on; a
+stale one gets 409 `stale_version` and changes nothing.
+
+**WebSocket** `/api/games/{id}/ws?role=R`: the server pushes `{"type": "state", ...}` (the body
+of `GET /api/games/{id}/view`) on connect and after every change, and `{"type": "chat"}` to
+players; clients may send `{"type": "action", "verb", "arg", "version", "id"}`,
+`{"type": "undo"|"resign", "version"}`, `{"type": "chat", "text"}`, `{"type": "ping"}`; replies
+are `{"type": "ok", "id"}` or `{"type": "error", "status", "code", "detail", "id"}`.
+"""
+
+
 class HideInternalErrors:
     """ASGI middleware: an unexpected error becomes a plain 500 and one log line naming only the
     error's type and source line; its message (which a rules module might fill with hidden
@@ -98,8 +115,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
             await games.bus.stop()
 
     app = FastAPI(title="Roses", version=__version__, lifespan=lifespan,
-                  description="Play the Wars of the Roses board games: accounts, lobby, "
-                              "asynchronous play with per-role views, replay and export.")
+                  description=API_DESCRIPTION)
     app.state.roses = services
     app.state.background = []
     from roses.server import clocks, notify
