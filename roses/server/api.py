@@ -18,7 +18,7 @@ from roses import __version__
 from roses.server import auth, db
 from roses.server.auth import Auth, User
 from roses.server.deps import optional_user, require_auth, require_user, services
-from roses.server.errors import BadRequest, Forbidden, NotFound, Unauthorized
+from roses.server.errors import BadRequest, Forbidden, NotFound, ServiceUnavailable, Unauthorized
 from roses.server.models import (
     ActionIn,
     BotIn,
@@ -61,8 +61,11 @@ RequiredUser = Annotated[User, Depends(require_user)]
 def health(request: Request) -> dict[str, Any]:
     s = services(request)
     with s.db.read() as conn:
-        conn.execute(sa.text("SELECT 1"))
-    return {"status": "ok", "database": s.db.dialect, "version": __version__}
+        try:
+            revision = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+        except sa.exc.DBAPIError:
+            raise ServiceUnavailable("The database has no schema yet: run `roses admin migrate`.") from None
+    return {"status": "ok", "database": s.db.dialect, "version": __version__, "schema_revision": revision}
 
 
 @router.get("/rules", response_model=list[RulesOut], tags=["rules"])

@@ -48,10 +48,19 @@ are `{"type": "ok", "id"}` or `{"type": "error", "status", "code", "detail", "id
 """
 
 
+#: Sent with every HTTP response: invite tokens in page URLs must not leak through Referer;
+#: no framing by other sites; no content sniffing.
+SECURITY_HEADERS = [
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"SAMEORIGIN"),
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
 class HideInternalErrors:
     """ASGI middleware: an unexpected error becomes a plain 500 and one log line naming only the
     error's type and source line; its message (which a rules module might fill with hidden
-    state) is neither sent nor logged."""
+    state) is neither sent nor logged. Also adds :data:`SECURITY_HEADERS`."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -66,6 +75,10 @@ class HideInternalErrors:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                headers += [h for h in SECURITY_HEADERS if h[0] not in present]
+                message = {**message, "headers": headers}
             await send(message)
 
         try:
@@ -75,7 +88,7 @@ class HideInternalErrors:
             if not started:
                 response = JSONResponse({"detail": "Internal server error.", "code": "internal"},
                                         status_code=500)
-                await response(scope, receive, send)
+                await response(scope, receive, tracking_send)
 
 
 def create_app(settings: Settings | None = None, *, database: Database | None = None,

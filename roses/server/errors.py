@@ -61,3 +61,8 @@ class TooManyRequests(ServerError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class ServiceUnavailable(ServerError):
+    status = 503
+    code = "unavailable"

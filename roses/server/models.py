@@ -16,6 +16,7 @@ class Health(BaseModel):
     status: str
     database: str
     version: str
+    schema_revision: str | None = Field(default=None, description="Alembic revision of the database.")
 
 
 class SignupIn(BaseModel):

@@ -13,7 +13,8 @@ from .conftest import act, new_game, started_toy, user
 
 def test_health_and_openapi(client: TestClient) -> None:
     r = client.get("/api/health")
-    assert r.status_code == 200 and r.json()["status"] == "ok"
+    assert r.status_code == 200 and r.json()["status"] == "ok" and r.json()["schema_revision"]
+    assert r.headers["referrer-policy"] == "same-origin" and r.headers["x-content-type-options"] == "nosniff"
     spec = client.get("/openapi.json").json()
     for path in ("/api/games", "/api/games/{game_id}/action", "/api/auth/login", "/api/games/{game_id}/replay/{step}"):
         assert path in spec["paths"]
