@@ -208,7 +208,11 @@ export class Richard3 {
         } else if (item.known && item.side === me) {
           g.setAttribute("tabindex", "-1");
         }
-        if (ui.selectedBlock !== undefined && item.key === ui.selectedBlock) g.classList.add("selected");
+        const selected = view.action && typeof view.action.selected === "string" ? view.action.selected : ui.selectedBlock;
+        if (selected && item.key === selected) {
+          g.classList.add("selected");
+          g.querySelector("title").textContent += " (the block being moved)";
+        }
       });
     }
     return { legalAreas, legalBlocks };
@@ -378,6 +382,14 @@ export class Richard3 {
         }),
         last.hits !== undefined ? h("strong", {}, ` ${last.hits} hit${last.hits === 1 ? "" : "s"}`) : "",
         last.target ? ` on ${this.blockName(view, last.target)}` : ""));
+      if (Array.isArray(last.reply)) {
+        const rfp = last.reply_fp;
+        parts.push(h("div", { class: "roll" },
+          h("span", {}, `${last.target ? this.blockName(view, last.target) : "The target"} fires back${rfp ? ` (hits on ${rfp} or less)` : ""}: `),
+          last.reply.map((d) => { const hit = rfp !== undefined && d <= rfp; return h("span", { class: `die${hit ? " hit" : ""}`, title: hit ? "hit" : "miss" }, String(d)); }),
+          last.reply_hits !== undefined ? h("strong", {}, ` ${last.reply_hits} hit${last.reply_hits === 1 ? "" : "s"}`) : ""));
+      }
+      if (last.defected !== undefined) parts.push(h("p", {}, last.defected ? "The target defects." : "The target stays loyal."));
       if (Array.isArray(last.damage) && last.damage.length) {
         parts.push(h("p", { class: "damage" }, "Damage: ", last.damage.map(([key, n, dead]) =>
           `${this.blockName(view, key)} −${n} step${n === 1 ? "" : "s"}${dead ? " (eliminated)" : ""}`).join("; ")));
