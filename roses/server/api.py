@@ -102,9 +102,14 @@ def _client_ip(request: Request) -> str:
 def signup(request: Request, response: Response, body: SignupIn) -> dict[str, Any]:
     """Create an account and log in (sets the session cookie)."""
     s = services(request)
+    ip_key = "signup:" + _client_ip(request)
+    if s.signups is not None:
+        s.signups.check(ip_key)
     with s.db.write() as conn:
         user = auth.create_user(conn, body.name, body.password, email=body.email)
         token, csrf = auth.create_session(conn, user)
+    if s.signups is not None:
+        s.signups.fail(ip_key)  # counts accounts made, not failures
     _set_session(request, response, token, csrf)
     return {"id": user.id, "name": user.name, "is_admin": user.is_admin, "csrf_token": csrf}
 

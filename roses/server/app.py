@@ -104,6 +104,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         settings=settings, db=database, games=games,
         login_names=RateLimiter(settings.login_limit, settings.login_window),
         login_ips=RateLimiter(settings.login_ip_limit, settings.login_window),
+        signups=RateLimiter(settings.signup_limit, 3600.0),
     )
 
     @asynccontextmanager

@@ -227,7 +227,7 @@ class RateLimiter:
                 if len(q) >= self.limit:
                     retry = max(1, int(q[0] + self.window - now) + 1)
                     raise TooManyRequests(
-                        f"Too many failed logins; try again in {retry} seconds.", retry_after=retry)
+                        f"Too many attempts; try again in {retry} seconds.", retry_after=retry)
 
     def fail(self, *keys: str) -> None:
         now = time.monotonic()

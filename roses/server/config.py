@@ -25,6 +25,8 @@ class Settings:
     login_limit: int = 10
     login_ip_limit: int = 50
     login_window: float = 300.0
+    #: Accounts one client address may create per hour.
+    signup_limit: int = 100
     #: Threads that run bot moves.
     bot_threads: int = 2
     #: Processes bots think in (0: in the bot threads). Search bots want a process pool.

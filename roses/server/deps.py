@@ -25,6 +25,7 @@ class Services:
     games: GameService
     login_names: RateLimiter
     login_ips: RateLimiter
+    signups: RateLimiter | None = None
     bots: Any = None
 
 

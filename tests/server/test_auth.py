@@ -121,3 +121,11 @@ def test_form_posts_carry_csrf_in_a_field(client: TestClient) -> None:
     assert client.post("/api/auth/logout", data={"csrf_token": "nope"}).status_code == 403
     assert client.post("/api/auth/logout", data={"csrf_token": csrf}).status_code == 204
     assert client.get("/api/me").status_code == 401
+
+
+def test_signup_rate_limit(sqlite_db: Database) -> None:
+    with build_client(sqlite_db, signup_limit=2) as c:
+        user(c, "one")
+        user(c, "two")
+        r = c.post("/api/auth/signup", json={"name": "three", "password": "long enough"})
+        assert r.status_code == 429
