@@ -297,7 +297,7 @@ class Player:
             options = choices((state or {}).get("view") or {}) if state else []
             if state is None or self.role not in state.get("active", []) or not options:
                 self._changed.clear()
-                wait = 5.0 if self.use_ws else 0.05
+                wait = 30.0 if self.use_ws else 0.05  # with a socket, polling is only a safety net
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._changed.wait(), timeout=wait)
                 if self.run.stopped:
