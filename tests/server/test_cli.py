@@ -77,7 +77,8 @@ def _serve(url: str, tmp_path: Path) -> tuple[subprocess.Popen[bytes], str]:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
     env.pop("ROSES_DATABASE_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "roses.cli", "serve", "--port", str(port), "--db", url,
-                             "--log-level", "warning"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                             "--log-level", "warning", "--bot-processes", "0"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -108,6 +109,52 @@ def test_serve_runs_and_answers(backend: str, tmp_path: Path, request: pytest.Fi
             r = c.post("/api/games", json={"game": "richard3"},
                        headers={"X-CSRF-Token": r.json()["csrf_token"]})
             assert r.status_code in (201, 404)
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
+def test_real_server_websocket_play(tmp_path: Path) -> None:
+    """Through uvicorn's own WebSocket stack: cookie login, same-origin socket, an action over
+    the socket against a bot, state pushes."""
+    from websockets.sync.client import connect
+
+    from roses.engine import available_games
+
+    if "richard3" not in available_games():
+        pytest.skip("needs roses.games.richard3")
+    proc, base = _serve(f"sqlite:///{tmp_path}/ws.db", tmp_path)
+    try:
+        with httpx.Client(base_url=base) as c:
+            r = c.post("/api/auth/signup", json={"name": "wsuser", "password": "long enough"})
+            csrf = r.json()["csrf_token"]
+            g = c.post("/api/games", json={"game": "richard3", "role": "York", "bots": {"Lancaster": "random"}},
+                       headers={"X-CSRF-Token": csrf}).json()
+            cookie = f"roses_session={c.cookies['roses_session']}"
+        ws_url = base.replace("http://", "ws://") + f"/api/games/{g['id']}/ws"
+        with connect(ws_url, additional_headers={"Cookie": cookie, "Origin": base}) as ws:
+            state = json.loads(ws.recv(timeout=30))
+            assert state["type"] == "state" and state["role"] == "York"
+            assert json.loads(ws.recv(timeout=30))["type"] == "chat"
+            deadline = time.monotonic() + 60
+            while "actions" not in (state["view"] or {}) and time.monotonic() < deadline:
+                state = json.loads(ws.recv(timeout=60))  # wait for the bot
+            actions = state["view"]["actions"]
+            verb = next(v for v in actions if v != "undo")
+            arg = None if actions[verb] is True else actions[verb][0]
+            ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": state["version"], "id": 1}))
+            replies = [json.loads(ws.recv(timeout=30)) for _ in range(2)]
+            assert {"type": "ok", "id": 1} in replies, replies
+            pushed = next(m for m in replies if m["type"] == "state")
+            assert pushed["version"] > state["version"]
+            ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": state["version"], "id": 2}))
+            while True:
+                m = json.loads(ws.recv(timeout=30))
+                if m.get("id") == 2:
+                    assert m["type"] == "error" and m["status"] in (409, 422)
+                    break
+        with connect(ws_url, additional_headers={"Cookie": cookie, "Origin": "https://evil.example"}) as ws:
+            assert json.loads(ws.recv(timeout=30))["role"] == "Observer"  # cross-site: cookie ignored
     finally:
         proc.terminate()
         proc.wait(15)
