@@ -8,16 +8,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from roses.server.db import Database, database_url_from_env
-from roses.server.errors import ServerError
-from roses.server.service import GameService
+# The server's modules are imported inside the commands: every `roses` command loads this file.
+if TYPE_CHECKING:
+    from roses.server.service import GameService
 
 
 def _friendly(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Print server errors (unknown game, bad record) as one line and exit with status 2."""
 
     def run(args: argparse.Namespace) -> int:
+        from roses.server.errors import ServerError
+
         try:
             return fn(args)
         except ServerError as exc:
@@ -35,6 +38,8 @@ def _db_arg(p: argparse.ArgumentParser) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
+
+    from roses.server.db import Database, database_url_from_env
 
     url = database_url_from_env(args.db)
     os.environ["ROSES_DATABASE_URL"] = url
@@ -54,6 +59,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _service(args: argparse.Namespace) -> GameService:
+    from roses.server.db import Database, database_url_from_env
+    from roses.server.service import GameService
+
 
     database = Database(database_url_from_env(args.db))
     database.migrate()
@@ -104,6 +112,8 @@ def cmd_seat(args: argparse.Namespace) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
+    from roses.server.db import Database, database_url_from_env
+
     database = Database(database_url_from_env(args.db))
     database.migrate()
     print("database schema is up to date")
@@ -114,6 +124,7 @@ def cmd_create_user(args: argparse.Namespace) -> int:
     import getpass
 
     from roses.server import auth
+    from roses.server.db import Database, database_url_from_env
 
     database = Database(database_url_from_env(args.db))
     database.migrate()
