@@ -104,9 +104,17 @@ function apply(payload) {
   view.role = payload.role;
   state.choices = state.pending || state.queued ? [] : board.game.choices(view);
   closePopup();
+  const focused = document.activeElement;
+  const hadFocus = focused && focused !== document.body && document.getElementById("game").contains(focused);
+  const focusKey = focused && focused.dataset ? (focused.dataset.block || focused.dataset.verb || null) : null;
   renderView(board, payload, { role: payload.role, choices: state.choices, onChoices: offer });
   renderChoices();
   renderSeats();
+  // keyboard users keep their place: the same control if it is still there, else the prompt
+  if (hadFocus && !document.contains(focused)) {
+    const again = focusKey && document.querySelector(`#game [data-block="${CSS.escape(focusKey)}"][tabindex="0"], #game button[data-block="${CSS.escape(focusKey)}"], #buttons [data-verb="${CSS.escape(focusKey)}"]`);
+    (again || document.getElementById("prompt")).focus();
+  }
   if (payload.status !== "open") loadClocks();
   setupSeatTools(payload);
   document.title = `${view.actions ? "▶ Your turn · " : ""}${config.title || document.title.replace(/^▶ Your turn · /, "")}`;
