@@ -369,6 +369,14 @@ def test_keyboard_only(browser: Any, live_server: LiveServer) -> None:
     if page.locator(".popup").count():
         page.keyboard.press("Enter")
     players.wait_version(page, v)
+    # then a block on the map (e.g. which block of the group moves), still by keyboard
+    if any(c["kind"] == "block" for c in players.choices(page)):
+        tab_to("svg#map g.block.legal, button.chip.legal")
+        v = players.version(page)
+        page.keyboard.press("Enter")
+        if page.locator(".popup").count():
+            page.keyboard.press("Enter")
+        players.wait_version(page, v)
     ctx.close()
 
 
