@@ -89,7 +89,7 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
             chip.scroll_into_view_if_needed()
             chip.click()
     else:
-        btn = page.locator(f'#buttons button.choice[data-verb="{verb}"]')
+        btn = page.locator(f'#buttons button.choice[data-verb="{verb}"]:not([data-arg])')
         if btn.count():
             btn.first.scroll_into_view_if_needed()
             btn.first.click()

@@ -65,12 +65,17 @@ function renderChoices() {
   const list = document.getElementById("choice-list");
   const help = document.getElementById("choices-help");
   const busy = !!state.pending;
-  const plain = board.map ? state.choices.filter((c) => c.kind === "button") : state.choices.slice(0, 40);
-  const items = plain.map((c) => h("button", { type: "button", class: `choice ${c.verb === "undo" ? "secondary" : "primary"}`, disabled: busy, dataset: { verb: c.verb }, onclick: () => send(c.verb, c.arg) }, c.label));
+  // under the prompt: the plain buttons, and every choice when there are only a few (phones)
+  const few = state.choices.length <= 8;
+  const plain = !board.map ? state.choices.slice(0, 40) : few ? state.choices : state.choices.filter((c) => c.kind === "button");
+  const items = plain.map((c) => h("button", {
+    type: "button", class: `choice ${c.verb === "undo" ? "secondary" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
+    dataset: c.kind === "button" ? { verb: c.verb } : { verb: c.verb, arg: JSON.stringify(c.arg) }, onclick: () => send(c.verb, c.arg),
+  }, c.label));
   if (p && p.can_undo && !plain.some((c) => c.verb === "undo")) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", disabled: busy, onclick: undo }, "Undo"));
   buttons.replaceChildren(...items);
   const mine = p && p.view && p.view.actions;
-  const onBoard = state.choices.length - plain.length;
+  const onBoard = state.choices.filter((c) => c.kind !== "button").length;
   help.textContent = busy ? "Sending…"
     : mine ? (onBoard ? `Your turn: choose on the map, in your hand or in the panels (outlined in green), or from the list below (${state.choices.length} choices).` : "Your turn: use the buttons under the prompt.")
     : p && p.status === "active" ? `Waiting for ${(p.active || []).join(" and ") || "the other player"}.` : "";
