@@ -74,6 +74,7 @@ log = logging.getLogger("roses.server")
 OPEN, ACTIVE, FINISHED_STATUS = "open", "active", "finished"
 MAX_CHAT = 2000
 LOCK_STRIPES = 1024
+VIEW_CACHE = 512
 MAX_NOTE = 20000
 EXPORT_FORMAT = "roses-game/1"
 
@@ -112,6 +113,8 @@ class GameService:
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
+        # Rendered views by (game, version, role): many sockets of one game share one rendering.
+        self._views: OrderedDict[tuple[int, int, str], tuple[dict[str, Any], bool]] = OrderedDict()
         # Striped per-game locks (bounded memory); no code path holds two games' locks.
         self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
 
@@ -124,6 +127,26 @@ class GameService:
     def _evict(self, game_id: int) -> None:
         with self._cache_lock:
             self._cache.pop(game_id, None)
+            for key in [k for k in self._views if k[0] == game_id]:
+                del self._views[key]
+
+    def _rendered(self, game: Game, game_id: int, version: int, role: str) -> tuple[dict[str, Any], bool]:
+        """``role``'s view and undo flag at ``version`` (cached; callers must not mutate it)."""
+        key = (game_id, version, role)
+        with self._cache_lock:
+            hit = self._views.get(key)
+            if hit is not None:
+                self._views.move_to_end(key)
+                return hit
+        if role == OBSERVER:
+            out = (game.rules.view(game.state, OBSERVER), False)
+        else:
+            out = (game.view(role), game.can_undo(role))
+        with self._cache_lock:
+            self._views[key] = out
+            while len(self._views) > VIEW_CACHE:
+                self._views.popitem(last=False)
+        return out
 
     def _remember(self, game_id: int, version: int, game: Game) -> None:
         with self._cache_lock:
@@ -487,11 +510,7 @@ class GameService:
             if row.status == OPEN:
                 return out
             game = self._load(conn, row)
-            if role == OBSERVER:
-                out["view"] = game.rules.view(game.state, OBSERVER)
-            else:
-                out["view"] = game.view(role)
-                out["can_undo"] = game.can_undo(role)
+            out["view"], out["can_undo"] = self._rendered(game, game_id, row.version, role)
             return out
 
     def act(self, user: User | None, game_id: int, role: str, verb: str, arg: Any,
