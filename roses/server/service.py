@@ -562,8 +562,7 @@ class GameService:
                 "status": ACTIVE if result is None else FINISHED_STATUS, "result": result,
                 "active": list(change["active"]), "view": None, "can_undo": False}
             if user is not None:  # the acting player's own view, from the game just written
-                reply["view"] = game.view(role)
-                reply["can_undo"] = game.can_undo(role)
+                reply["view"], reply["can_undo"] = self._rendered(game, game_id, row.version + 1, role)
         self._after_change(game_id, change, seats)
         return reply
 
