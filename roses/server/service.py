@@ -355,9 +355,13 @@ class GameService:
             rows = conn.execute(q.order_by(db.games.c.updated_at.desc(), db.games.c.id.desc())
                                 .limit(limit)).all()
             seats_of = self._seats_of(conn, [row.id for row in rows])
+            owner_ids = {row.owner_id for row in rows if row.owner_id is not None}
+            owners = dict(conn.execute(sa.select(db.users.c.id, db.users.c.name)
+                                       .where(db.users.c.id.in_(owner_ids))).tuples().all()) if owner_ids else {}
             out = []
             for row in rows:
                 info = self._game_info(row, seats_of.get(row.id, []), user)
+                info["owner"] = owners.get(row.owner_id)
                 info.pop("invite_token", None)
                 info.pop("invite_link", None)
                 out.append(info)

@@ -72,6 +72,7 @@ def test_my_games_show_whose_turn(client: TestClient) -> None:
     g2 = new_game(client, a, role="South")
     mine = client.get("/api/me/games", headers=a).json()
     assert [g["id"] for g in mine] == [g1["id"], g2["id"]]
+    assert {g["owner"] for g in mine} == {"hana"}
     assert mine[0]["your_turn"] is True and mine[0]["active"] == ["North", "South"]
     client.post(f"/api/games/{g1['id']}/action", json={"verb": "pick", "arg": 1, "version": 0}, headers=a)
     mine = client.get("/api/me/games", headers=a).json()
