@@ -356,8 +356,10 @@ class GameService:
                                 .limit(limit)).all()
             seats_of = self._seats_of(conn, [row.id for row in rows])
             owner_ids = {row.owner_id for row in rows if row.owner_id is not None}
-            owners = dict(conn.execute(sa.select(db.users.c.id, db.users.c.name)
-                                       .where(db.users.c.id.in_(owner_ids))).tuples().all()) if owner_ids else {}
+            owners: dict[int, str] = {}
+            if owner_ids:
+                owners = {int(r.id): str(r.name) for r in conn.execute(
+                    sa.select(db.users.c.id, db.users.c.name).where(db.users.c.id.in_(owner_ids)))}
             out = []
             for row in rows:
                 info = self._game_info(row, seats_of.get(row.id, []), user)
