@@ -65,7 +65,8 @@ def index(request: Request) -> Response:
     if _user(request) is not None:
         return RedirectResponse("/lobby", status_code=303)
     games = _safe_list(request, None, status="active") + _safe_list(request, None, status="finished")
-    return _page(request, "index.html", "Roses", games=games[:20])
+    return _page(request, "index.html", "Roses", games=games[:20],
+                 scen=_scenario_names(_games(request).catalogue()))
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -105,7 +106,12 @@ def lobby(request: Request) -> Response:
     finished = _safe_list(request, user, status="finished")[:20]
     catalogue = games.catalogue()
     return _page(request, "lobby.html", "Lobby", mine=mine, open_games=open_games, watch=watch,
-                 finished=finished, catalogue=catalogue, catalogue_json=json_script(catalogue))
+                 finished=finished, catalogue=catalogue, catalogue_json=json_script(catalogue),
+                 scen=_scenario_names(catalogue))
+
+
+def _scenario_names(catalogue: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    return {r["id"]: {s["id"]: s["name"] for s in r["scenarios"]} for r in catalogue}
 
 
 @router.get("/profile", response_class=HTMLResponse)

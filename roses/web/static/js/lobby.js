@@ -82,13 +82,19 @@ for (const btn of document.querySelectorAll("button.join")) {
   });
 }
 
+function scenarioName(g) {
+  const r = rulesOf(g.game);
+  const sc = r && r.scenarios.find((x) => x.id === g.scenario);
+  return sc ? sc.name : g.scenario;
+}
+
 // Keep "My games" current (whose turn it is) without reloading the page.
 function gameRow(g) {
   const who = g.seats.map((s) => `${s.role}: ${s.user || (s.bot ? `bot ${s.bot}` : "open")}`).join(", ");
   return h("li", { class: `game-row${g.your_turn ? " your-turn" : ""}`, dataset: { game: String(g.id) } },
     h("a", { href: `/games/${g.id}` }, g.title || `Game ${g.id}`), " ",
     g.your_turn ? h("strong", { class: "badge turn" }, "Your turn") : null, " ",
-    h("span", { class: "muted" }, `${g.scenario} · ${g.status} · ${who}${g.result ? ` · result: ${g.result}` : ""}`),
+    h("span", { class: "muted" }, `${scenarioName(g)} · ${g.status} · ${who}${g.result ? ` · result: ${g.result}` : ""}`),
     g.status === "finished" ? h("a", { class: "small", href: `/games/${g.id}/replay` }, "Replay") : null);
 }
 async function refreshMine() {
