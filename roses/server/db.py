@@ -16,7 +16,9 @@ Tables
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -240,6 +242,9 @@ class Database:
     def __init__(self, url: str, **kwargs: Any) -> None:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url, **kwargs)
+        # SQLite: one writer at a time per process, queued on a lock that wakes the next waiter
+        # at once; SQLite's own busy handler makes waiters sleep in growing steps (S-srv2-3).
+        self._write_lock = threading.Lock() if self.url.startswith("sqlite") else None
 
     @property
     def dialect(self) -> str:
@@ -248,7 +253,8 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """One write transaction (``BEGIN IMMEDIATE`` on SQLite); commits on success."""
-        with self.engine.begin() as conn:
+        lock = self._write_lock if self._write_lock is not None else contextlib.nullcontext()
+        with lock, self.engine.begin() as conn:
             yield conn
 
     @contextmanager
