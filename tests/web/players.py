@@ -27,7 +27,7 @@ def version(page: Page) -> int:
     return -1 if v is None else int(v)
 
 
-def wait_version(page: Page, above: int, timeout: float = 15.0) -> int:
+def wait_version(page: Page, above: int, timeout: float = 40.0) -> int:
     page.wait_for_function(f"Number(document.body.dataset.version || -1) > {above}", timeout=timeout * 1000)
     return version(page)
 
@@ -147,7 +147,7 @@ def load_neighbours(layout: dict[str, Any]) -> None:
 
 def play_until(pages: list[Page], done: Callable[[], bool], policy: Policy = aggressive,
                max_actions: int = 400, on_step: Callable[[Page, dict[str, Any]], None] | None = None,
-               timeout: float = 180.0) -> int:
+               timeout: float = 360.0) -> int:
     """Let whichever page may act choose and click, until ``done()``; returns actions made."""
     made = 0
     start = time.time()

