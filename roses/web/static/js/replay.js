@@ -80,4 +80,14 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "ArrowRight") { ev.preventDefault(); show(current + 1); }
   if (ev.key === "ArrowLeft") { ev.preventDefault(); show(current - 1); }
 });
+// autoplay: one step a second until the end or until pressed again
+const auto = document.getElementById("auto");
+let timer = null;
+function stopAuto() { clearInterval(timer); timer = null; auto.textContent = "Play"; auto.setAttribute("aria-pressed", "false"); }
+auto.addEventListener("click", () => {
+  if (timer) { stopAuto(); return; }
+  auto.textContent = "Pause";
+  auto.setAttribute("aria-pressed", "true");
+  timer = setInterval(() => { if (current >= last) stopAuto(); else show(current + 1); }, 1000);
+});
 show(0);
