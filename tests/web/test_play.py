@@ -68,7 +68,7 @@ class Secrets:
             found = set(self.rules.secrets(game.state, role))
             # and the opponent's card of this turn while it is still face down (1.1, research §4.3)
             st = game.state
-            if st.get("phase") in ("card", "mulligan"):
+            if st.get("phase") in ("card", "mulligan") and role in ("York", "Lancaster"):
                 from roses.games.richard3.data import CARD_TAG
                 me = ("York", "Lancaster").index(role)
                 theirs = st["played"][1 - me]
@@ -137,6 +137,14 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
         p.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
     a.screenshot(path=str(screenshot_path("board-start-desktop.png")))
     b.screenshot(path=str(screenshot_path("board-start-phone.png")))
+    # a logged-out visitor watches: the observer view, with nothing hidden from both sides
+    ctx_o = browser.new_context(viewport=DESKTOP)
+    o = ctx_o.new_page()
+    traffic_o = Traffic(o)
+    o.goto(f"{base}/games/{game_id}")
+    o.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
+    assert o.locator("#actions-panel").is_hidden()
+    assert o.locator('svg#map g.block[data-block]').count() == 0  # no identified block at all
 
     # the start: York's page shows its own blocks and Lancaster's only as hidden backs
     assert a.locator('svg#map g.block[data-side="York"][data-block]').count() > 0
@@ -177,6 +185,9 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     # what each browser got, in the whole session, names nothing hidden from it now
     assert assert_no_secrets(secrets, "York", a, traffic_a) > 20
     assert assert_no_secrets(secrets, "Lancaster", b, traffic_b) > 20
+    o.wait_for_function(f"Number(document.body.dataset.version) >= {players.version(a)}", timeout=40000)
+    assert assert_no_secrets(secrets, "Observer", o, traffic_o) > 20
+    ctx_o.close()
 
     # chat
     a.fill("#chat-form input[name=text]", "Well fought.")
