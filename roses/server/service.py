@@ -170,8 +170,12 @@ class GameService:
         except UnknownGame as exc:
             raise NotFound(str(exc), code="unknown_game") from exc
 
-    def _row(self, conn: Connection, game_id: int) -> Any:
-        row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+    def _row(self, conn: Connection, game_id: int, *, lock: bool = False) -> Any:
+        """The game's row; ``lock`` takes the row lock on PostgreSQL (lobby changes)."""
+        q = sa.select(db.games).where(db.games.c.id == game_id)
+        if lock:
+            q = q.with_for_update()
+        row = conn.execute(q).first()
         if row is None:
             raise NotFound(f"There is no game {game_id}.", code="unknown_game")
         return row
@@ -210,8 +214,8 @@ class GameService:
         return bool(invite) and bool(row.invite_token) and secrets.compare_digest(str(invite), row.invite_token)
 
     def _visible_row(self, conn: Connection, game_id: int, user: User | None,
-                     invite: str | None = None) -> tuple[Any, list[Seat]]:
-        row = self._row(conn, game_id)
+                     invite: str | None = None, *, lock: bool = False) -> tuple[Any, list[Seat]]:
+        row = self._row(conn, game_id, lock=lock)
         seats = self._seats(conn, game_id)
         if not self._may_see(row, seats, user, invite):
             # A private game one may not see is reported as missing: ids are not secrets, but
@@ -374,7 +378,7 @@ class GameService:
     def join(self, user: User, game_id: int, role: str | None = None,
              invite: str | None = None) -> dict[str, Any]:
         with self._game_lock(game_id), self.db.write() as conn:
-            row, seats = self._visible_row(conn, game_id, user, invite)
+            row, seats = self._visible_row(conn, game_id, user, invite, lock=True)
             if row.status != OPEN:
                 raise Conflict("The game has already started.", code="not_open")
             free = [s for s in seats if not s.taken]
@@ -389,38 +393,50 @@ class GameService:
                 seat = match[0]
                 if seat.taken:
                     raise Conflict(f"The seat of {role} is taken.", code="seat_taken")
-            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == seat.role)
-                         .values(user_id=user.id, bot=None))
-            conn.execute(db.games.update().where(db.games.c.id == game_id).values(updated_at=_now()))
+            # Conditional: on PostgreSQL another worker may take the seat at the same moment.
+            taken = conn.execute(db.seats.update().where(
+                db.seats.c.game_id == game_id, db.seats.c.role == seat.role,
+                db.seats.c.user_id.is_(None), db.seats.c.bot.is_(None)).values(user_id=user.id)).rowcount
+            if taken != 1:
+                raise Conflict(f"The seat of {seat.role} was just taken.", code="seat_taken")
+            opened = conn.execute(db.games.update().where(db.games.c.id == game_id, db.games.c.status == OPEN)
+                                  .values(updated_at=_now())).rowcount
+            if opened != 1:
+                raise Conflict("The game has already started.", code="not_open")
         self.bus.publish(Event(GAME_CHANGED, game_id))
         self._maybe_autostart(game_id)
         return self.game(user, game_id, invite)
 
     def leave(self, user: User, game_id: int, role: str | None = None) -> dict[str, Any]:
         with self._game_lock(game_id), self.db.write() as conn:
-            row, seats = self._visible_row(conn, game_id, user)
+            row, seats = self._visible_row(conn, game_id, user, lock=True)
             mine = [s for s in seats if s.user_id == user.id and (role is None or s.role == role)]
             if not mine:
                 raise Forbidden("You hold no seat in this game.", code="not_seated")
             if row.status != OPEN:
                 raise Conflict("The game has started: resign instead of leaving.", code="not_open")
-            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id,
+            opened = conn.execute(db.games.update().where(db.games.c.id == game_id, db.games.c.status == OPEN)
+                                  .values(updated_at=_now())).rowcount
+            if opened != 1:
+                raise Conflict("The game has started: resign instead of leaving.", code="not_open")
+            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.user_id == user.id,
                                                  db.seats.c.role.in_([s.role for s in mine]))
                          .values(user_id=None))
-            conn.execute(db.games.update().where(db.games.c.id == game_id).values(updated_at=_now()))
         self.bus.publish(Event(GAME_CHANGED, game_id))
         return self.game(user, game_id)
 
     def delete_open(self, user: User, game_id: int) -> None:
         """The creator cancels a game that has not started (started games are kept: resign)."""
         with self._game_lock(game_id), self.db.write() as conn:
-            row, _ = self._visible_row(conn, game_id, user)
+            row, _ = self._visible_row(conn, game_id, user, lock=True)
             if row.owner_id != user.id and not user.is_admin:
                 raise Forbidden("Only the game's creator may cancel it.", code="not_owner")
             if row.status != OPEN:
                 raise Conflict("The game has started: it can no longer be cancelled.", code="not_open")
-            conn.execute(db.seats.delete().where(db.seats.c.game_id == game_id))
-            conn.execute(db.games.delete().where(db.games.c.id == game_id))
+            gone = conn.execute(db.games.delete().where(db.games.c.id == game_id,
+                                                        db.games.c.status == OPEN)).rowcount
+            if gone != 1:
+                raise Conflict("The game has started: it can no longer be cancelled.", code="not_open")
         self.bus.publish(Event(GAME_CHANGED, game_id))
 
     def set_bot(self, user: User, game_id: int, role: str, bot: str | None) -> dict[str, Any]:
@@ -428,7 +444,7 @@ class GameService:
         if bot is not None:
             _check_bot(bot)
         with self._game_lock(game_id), self.db.write() as conn:
-            row, seats = self._visible_row(conn, game_id, user)
+            row, seats = self._visible_row(conn, game_id, user, lock=True)
             if row.owner_id != user.id:
                 raise Forbidden("Only the game's creator may seat bots.", code="not_owner")
             if row.status != OPEN:
@@ -438,8 +454,13 @@ class GameService:
                 raise BadRequest(f"This game has no role {role!r}.")
             if match[0].user_id is not None:
                 raise Conflict(f"The seat of {role} is taken by a player.", code="seat_taken")
-            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role)
-                         .values(bot=bot))
+            done = conn.execute(db.seats.update().where(
+                db.seats.c.game_id == game_id, db.seats.c.role == role, db.seats.c.user_id.is_(None))
+                .values(bot=bot)).rowcount
+            opened = conn.execute(db.games.update().where(db.games.c.id == game_id, db.games.c.status == OPEN)
+                                  .values(updated_at=_now())).rowcount
+            if done != 1 or opened != 1:
+                raise Conflict(f"The seat of {role} was just taken, or the game started.", code="seat_taken")
         self.bus.publish(Event(GAME_CHANGED, game_id))
         self._maybe_autostart(game_id)
         return self.game(user, game_id)
@@ -447,7 +468,7 @@ class GameService:
     def start(self, user: User | None, game_id: int) -> dict[str, Any]:
         """Start an open game whose seats are all taken (by its owner, or automatically)."""
         with self._game_lock(game_id), self.db.write() as conn:
-            row = self._row(conn, game_id)
+            row = self._row(conn, game_id, lock=True)
             seats = self._seats(conn, game_id)
             if user is not None and row.owner_id != user.id and not any(s.user_id == user.id for s in seats):
                 raise Forbidden("Only the game's players may start it.", code="not_seated")
@@ -463,13 +484,17 @@ class GameService:
                 raise BadRequest(str(exc), code="bad_setup") from exc
             active = game.active()
             now = _now()
+            result = game.result()
+            # Conditional: only one worker may start the game (its seed and snapshot 0).
+            started = conn.execute(db.games.update().where(db.games.c.id == game_id, db.games.c.status == OPEN)
+                                   .values(status=ACTIVE if result is None else FINISHED_STATUS, seed=seed,
+                                           version=0, state=canonical_json(game.state),
+                                           active=json.dumps(active), result=result,
+                                           started_at=now, updated_at=now)).rowcount
+            if started != 1:
+                raise Conflict("The game has already started.", code="not_open")
             conn.execute(db.snapshots.insert().values(game_id=game_id, seq=0, active=json.dumps(active),
                                                       state=canonical_json(game.state)))
-            result = game.result()
-            conn.execute(db.games.update().where(db.games.c.id == game_id).values(
-                status=ACTIVE if result is None else FINISHED_STATUS, seed=seed, version=0,
-                state=canonical_json(game.state), active=json.dumps(active), result=result,
-                started_at=now, updated_at=now))
             conn.execute(db.seats.update().where(db.seats.c.game_id == game_id,
                                                  db.seats.c.role.in_(active)).values(active_since=now))
             clocks.on_start(conn, game_id, row.pace, [s.role for s in seats], active, now)

@@ -16,7 +16,7 @@ from roses.engine import Game, digest, get_rules
 from roses.server import auth, db
 from roses.server.auth import User
 from roses.server.db import Database
-from roses.server.errors import StaleVersion
+from roses.server.errors import Conflict, StaleVersion
 from roses.server.service import GameService
 
 from .conftest import make_database
@@ -165,3 +165,35 @@ def test_export_import_between_databases(database: Database, tmp_path: Any,
             svc2.import_record(record)
     finally:
         target.dispose()
+
+
+def test_racing_joins_fill_each_seat_once_and_start_once(database: Database) -> None:
+    """Four users on two workers race for the two seats of a game: two win, the game starts once."""
+    with database.write() as conn:
+        owner = auth.create_user(conn, "owner", "password1")
+        racers = [auth.create_user(conn, f"racer{i}", "password1") for i in range(4)]
+    workers = [GameService(database), GameService(database)]
+    gid = int(workers[0].create_game(owner, "toy")["id"])
+    barrier = threading.Barrier(len(racers))
+    outcomes: list[str] = []
+
+    def race(i: int) -> None:
+        barrier.wait()
+        try:
+            workers[i % 2].join(racers[i], gid, None if i % 2 else "North")
+            outcomes.append("seated")
+        except Conflict as exc:
+            outcomes.append(exc.code)
+
+    threads = [threading.Thread(target=race, args=(i,)) for i in range(len(racers))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert outcomes.count("seated") == 2, outcomes
+    info = workers[1].game(owner, gid)
+    assert info["status"] == "active" and all(s["user"] for s in info["seats"])
+    with database.read() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(db.snapshots)
+                            .where(db.snapshots.c.game_id == gid)).scalar() == 1
+    assert workers[0].rebuild(gid)["ok"]
