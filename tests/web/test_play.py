@@ -168,6 +168,8 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
         for p in (a, b):
             view = players.payload(p).get("view") or {}
             seen["phases"].add(view.get("phase"))
+            if any("Supply Phase" in str(line) for line in view.get("log", [])):
+                seen["supply"] = True
             if view.get("battle") and view["battle"].get("last") and not seen["battle_shots"]:
                 seen["battle"] = True
                 seen["battle_shots"] = True
@@ -181,6 +183,7 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
 
     players.play_until([a, b], full_turn_done, on_step=on_step, max_actions=300)
     assert {"play", "move", "block", "to", "fire"} <= seen["verbs"], seen["verbs"]
+    assert seen.get("supply"), "no Supply Phase in the log (1.4)"
     assert seen["battle"]
     # what each browser got, in the whole session, names nothing hidden from it now
     assert assert_no_secrets(secrets, "York", a, traffic_a) > 20
