@@ -319,14 +319,23 @@ async function renderSeats() {
   try { info = await api("GET", `/api/games/${gameId}${config.invite ? `?invite=${encodeURIComponent(config.invite)}` : ""}`); } catch (e) { return; }
   const seats = document.getElementById("seats");
   seats.replaceChildren(...info.seats.map((s) => h("li", {}, h("strong", {}, `${s.role}: `),
-    s.user || (s.bot ? `bot (${s.bot})` : "open"),
+    s.user || (s.bot ? `bot (${s.bot})` : "open"), " ",
     !s.user && !s.bot && config.user && !info.my_roles.length
-      ? h("button", { type: "button", class: "join", dataset: { role: s.role }, onclick: () => join(s.role) }, `Join as ${s.role}`) : null)));
+      ? h("button", { type: "button", class: "join", dataset: { role: s.role }, onclick: () => join(s.role) }, `Join as ${s.role}`) : null,
+    info.my_roles.includes(s.role)
+      ? h("button", { type: "button", class: "leave", onclick: () => leave(s.role) }, "Leave this seat") : null)));
   if (!config.user) seats.appendChild(h("li", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, "Log in to join")));
   const link = `${location.origin}/games/${gameId}${info.invite_token ? `?invite=${encodeURIComponent(info.invite_token)}` : ""}`;
   const invite = document.getElementById("invite");
   invite.replaceChildren("Invite link: ", h("input", { readonly: true, value: link, class: "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() }),
     h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, "Copy"));
+}
+
+async function leave(role) {
+  try {
+    await api("POST", `/api/games/${gameId}/leave`, { role });
+    location.href = "/lobby";
+  } catch (e) { showError(errorBox, e); }
 }
 
 async function join(role) {
