@@ -335,51 +335,20 @@ async function leave(role) {
   try {
     await api("POST", `/api/games/${gameId}/leave`, { role });
     location.href = "/lobby";
-  } catch (e) { showError(errorBox, e); }
+  } catch (e) { showError(document.getElementById("seats-error"), e); }
 }
 
 async function join(role) {
   try {
     await api("POST", `/api/games/${gameId}/join`, { role, invite: config.invite || null });
     config.role = role;
+    config.myRoles = [role];
     history.replaceState(null, "", `/games/${gameId}${query()}`);
     state.closed = false;
     if (state.ws) { const old = state.ws; state.ws = null; old.close(); }
     state.payload = null;
-    // ------------------------------------------------------------------ notes and resigning
-const notes = document.getElementById("notes");
-let notesRole = null;
-async function setupSeatTools(p) {
-  const seated = p && p.role && p.role !== "Observer";
-  document.getElementById("resign-panel").hidden = !(seated && p.status === "active");
-  document.getElementById("notes-panel").hidden = !seated;
-  if (!seated || notesRole === p.role) return;
-  notesRole = p.role;
-  try {
-    const n = await api("GET", `/api/games/${gameId}/notes/${encodeURIComponent(p.role)}`);
-    if (document.activeElement !== notes) notes.value = n.text || "";
-  } catch (e) { /* notes unavailable */ }
-}
-let notesTimer = null;
-notes.addEventListener("input", () => {
-  clearTimeout(notesTimer);
-  notesTimer = setTimeout(async () => {
-    try {
-      await api("PUT", `/api/games/${gameId}/notes/${encodeURIComponent(notesRole)}`, { text: notes.value });
-      document.getElementById("notes-status").textContent = "Saved.";
-    } catch (e) { document.getElementById("notes-status").textContent = e.message; }
-  }, 600);
-});
-document.getElementById("resign").addEventListener("click", async () => {
-  const p = state.payload;
-  if (!p || !confirm("Resign this game? The other side wins.")) return;
-  try {
-    apply(await api("POST", `/api/games/${gameId}/resign`, { version: p.version, role: p.role }));
-  } catch (e) { failed(e.code, e.message); }
-});
-
-connect();
-  } catch (e) { showError(errorBox, e); }
+    connect();
+  } catch (e) { showError(document.getElementById("seats-error"), e); }
 }
 
 // ------------------------------------------------------------------ notes and resigning
