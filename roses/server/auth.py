@@ -95,10 +95,14 @@ def create_user(conn: Connection, name: str, password: str, *, is_admin: bool = 
     key = name.lower()
     if conn.execute(sa.select(db.users.c.id).where(db.users.c.name_key == key)).first():
         raise Conflict(f"The name {name!r} is taken.", code="name_taken")
-    uid = conn.execute(db.users.insert().values(
-        name=name, name_key=key, password_hash=hash_password(password), email=email,
-        is_admin=is_admin, notify=False, created_at=time.time(),
-    ).returning(db.users.c.id)).scalar_one()
+    try:
+        with conn.begin_nested():  # the same name may be signed up at the same moment elsewhere
+            uid = conn.execute(db.users.insert().values(
+                name=name, name_key=key, password_hash=hash_password(password), email=email,
+                is_admin=is_admin, notify=False, created_at=time.time(),
+            ).returning(db.users.c.id)).scalar_one()
+    except sa.exc.IntegrityError as exc:
+        raise Conflict(f"The name {name!r} is taken.", code="name_taken") from exc
     return User(id=int(uid), name=name, is_admin=is_admin)
 
 

@@ -766,7 +766,13 @@ class GameService:
             done = conn.execute(db.notes.update().where(db.notes.c.game_id == game_id, db.notes.c.role == role)
                                 .values(text=text, updated_at=_now())).rowcount
             if not done:
-                conn.execute(db.notes.insert().values(game_id=game_id, role=role, text=text, updated_at=_now()))
+                try:
+                    with conn.begin_nested():  # another worker may insert it at the same moment
+                        conn.execute(db.notes.insert().values(game_id=game_id, role=role, text=text,
+                                                              updated_at=_now()))
+                except sa.exc.IntegrityError:
+                    conn.execute(db.notes.update().where(db.notes.c.game_id == game_id, db.notes.c.role == role)
+                                 .values(text=text, updated_at=_now()))
         return text
 
     # ----- replay and export -------------------------------------------------------------

@@ -197,3 +197,24 @@ def test_racing_joins_fill_each_seat_once_and_start_once(database: Database) -> 
         assert conn.execute(sa.select(sa.func.count()).select_from(db.snapshots)
                             .where(db.snapshots.c.game_id == gid)).scalar() == 1
     assert workers[0].rebuild(gid)["ok"]
+
+
+def test_racing_signups_of_one_name(database: Database) -> None:
+    barrier = threading.Barrier(3)
+    outcomes: list[str] = []
+
+    def signup() -> None:
+        barrier.wait()
+        try:
+            with database.write() as conn:
+                auth.create_user(conn, "samename", "password1")
+            outcomes.append("ok")
+        except Conflict as exc:
+            outcomes.append(exc.code)
+
+    threads = [threading.Thread(target=signup) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(outcomes) == ["name_taken", "name_taken", "ok"]
