@@ -205,7 +205,8 @@ def touch_token(conn: Connection, token_id: int) -> None:
 
 
 def csrf_ok(expected: str | None, given: str | None) -> bool:
-    return bool(expected) and bool(given) and hmac.compare_digest(str(expected), str(given))
+    return bool(expected) and bool(given) and hmac.compare_digest(
+        str(expected).encode("utf-8"), str(given).encode("utf-8"))
 
 
 class RateLimiter:

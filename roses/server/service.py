@@ -211,7 +211,8 @@ class GameService:
         if user is not None and (user.is_admin or user.id == row.owner_id
                                  or any(s.user_id == user.id for s in seats)):
             return True
-        return bool(invite) and bool(row.invite_token) and secrets.compare_digest(str(invite), row.invite_token)
+        return bool(invite) and bool(row.invite_token) and secrets.compare_digest(
+            str(invite).encode("utf-8"), str(row.invite_token).encode("utf-8"))
 
     def _visible_row(self, conn: Connection, game_id: int, user: User | None,
                      invite: str | None = None, *, lock: bool = False) -> tuple[Any, list[Seat]]:

@@ -52,6 +52,7 @@ def test_csrf_required_for_cookie_writes_not_for_tokens(client: TestClient) -> N
     csrf = r.json()["csrf_token"]
     assert client.post("/api/games", json={"game": "toy"}).status_code == 403
     assert client.post("/api/games", json={"game": "toy"}, headers={"X-CSRF-Token": "wrong"}).status_code == 403
+    assert client.post("/api/games", json={"game": "toy"}, headers={"X-CSRF-Token": b"wr\xe9ng"}).status_code == 403
     assert client.post("/api/games", json={"game": "toy"}, headers={"X-CSRF-Token": csrf}).status_code == 201
     # Reads need no CSRF token.
     assert client.get("/api/me/games").status_code == 200

@@ -57,6 +57,8 @@ def test_private_game_needs_invite(client: TestClient) -> None:
     assert all(x["id"] != gid for x in client.get("/api/games").json())
     assert client.post(f"/api/games/{gid}/join", json={}, headers=b).status_code == 404
     assert client.post(f"/api/games/{gid}/join", json={"invite": "wrong"}, headers=b).status_code == 404
+    assert client.post(f"/api/games/{gid}/join", json={"invite": "wröng"}, headers=b).status_code == 404
+    assert client.get(f"/api/games/{gid}", params={"invite": "ünïcode"}).status_code == 404
     seen = client.get(f"/api/games/{gid}", params={"invite": invite}, headers=c).json()
     assert seen["id"] == gid and seen["invite_token"] is None  # only the owner sees the token
     r = client.post(f"/api/games/{gid}/join", json={"invite": invite}, headers=b)
