@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from roses import __version__
 from roses.server import api, ws
-from roses.server.auth import RateLimiter
+from roses.server.auth import DbRateLimiter
 from roses.server.bots import BotRunner, process_pool
 from roses.server.config import Settings
 from roses.server.db import Database
@@ -102,9 +102,10 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
     services = Services(
         settings=settings, db=database, games=games,
-        login_names=RateLimiter(settings.login_limit, settings.login_window),
-        login_ips=RateLimiter(settings.login_ip_limit, settings.login_window),
-        signups=RateLimiter(settings.signup_limit, 3600.0),
+        # Counted in the database: every worker sees the same counts.
+        login_names=DbRateLimiter(database, settings.login_limit, settings.login_window),
+        login_ips=DbRateLimiter(database, settings.login_ip_limit, settings.login_window),
+        signups=DbRateLimiter(database, settings.signup_limit, 3600.0),
     )
 
     @asynccontextmanager

@@ -209,6 +209,48 @@ def csrf_ok(expected: str | None, given: str | None) -> bool:
         str(expected).encode("utf-8"), str(given).encode("utf-8"))
 
 
+class DbRateLimiter:
+    """Like :class:`RateLimiter`, but counted in the database, so all workers share it."""
+
+    #: Hits older than this are deleted whatever their key.
+    KEEP = 86400.0
+
+    def __init__(self, database: db.Database, limit: int = 10, window: float = 300.0) -> None:
+        self.db = database
+        self.limit = limit
+        self.window = window
+
+    @staticmethod
+    def _key(key: str) -> str:
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+    def check(self, *keys: str) -> None:
+        now = time.time()
+        t = db.rate_hits
+        with self.db.read() as conn:
+            for key in keys:
+                count, first = conn.execute(
+                    sa.select(sa.func.count(), sa.func.min(t.c.at))
+                    .where(t.c.key == self._key(key), t.c.at > now - self.window)).one()
+                if count >= self.limit:
+                    retry = max(1, int(first + self.window - now) + 1)
+                    raise TooManyRequests(f"Too many attempts; try again in {retry} seconds.",
+                                          retry_after=retry)
+
+    def fail(self, *keys: str) -> None:
+        now = time.time()
+        t = db.rate_hits
+        with self.db.write() as conn:
+            conn.execute(t.insert(), [{"key": self._key(k), "at": now} for k in keys])
+            conn.execute(t.delete().where(t.c.key.in_([self._key(k) for k in keys]),
+                                          t.c.at <= now - self.window))
+            conn.execute(t.delete().where(t.c.at <= now - max(self.KEEP, self.window)))
+
+    def reset(self, *keys: str) -> None:
+        with self.db.write() as conn:
+            conn.execute(db.rate_hits.delete().where(db.rate_hits.c.key.in_([self._key(k) for k in keys])))
+
+
 class RateLimiter:
     """At most ``limit`` failures per key within ``window`` seconds (in this process)."""
 

@@ -171,7 +171,17 @@ presence = sa.Table(
     sa.Column("seen_at", sa.Float, nullable=False),
 )
 
-ALL_TABLES = ("outbox", "presence", "notes", "chat", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+# Migration 0003: rate-limit hits (login failures, sign-ups) shared by all workers; the key is
+# a hash of e.g. "name:<user>" or "ip:<address>".
+rate_hits = sa.Table(
+    "rate_hits", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False, index=True),
+    sa.Index("ix_rate_hits_key_at", "key", "at"),
+)
+
+ALL_TABLES = ("rate_hits", "outbox", "presence", "notes", "chat", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
 
 
 def default_sqlite_path() -> Path:

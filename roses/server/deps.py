@@ -9,7 +9,7 @@ from fastapi import Request
 from starlette.requests import HTTPConnection
 
 from roses.server import auth
-from roses.server.auth import Auth, RateLimiter, User
+from roses.server.auth import Auth, DbRateLimiter, RateLimiter, User
 from roses.server.config import Settings
 from roses.server.db import Database
 from roses.server.errors import Forbidden, Unauthorized
@@ -23,9 +23,9 @@ class Services:
     settings: Settings
     db: Database
     games: GameService
-    login_names: RateLimiter
-    login_ips: RateLimiter
-    signups: RateLimiter | None = None
+    login_names: RateLimiter | DbRateLimiter
+    login_ips: RateLimiter | DbRateLimiter
+    signups: RateLimiter | DbRateLimiter | None = None
     bots: Any = None
 
 

@@ -130,3 +130,12 @@ def test_signup_rate_limit(sqlite_db: Database) -> None:
         user(c, "two")
         r = c.post("/api/auth/signup", json={"name": "three", "password": "long enough"})
         assert r.status_code == 429
+
+
+def test_login_limit_is_shared_by_workers(database: Database) -> None:
+    """The failure count lives in the database: a second worker sees the first one's."""
+    with build_client(database, login_limit=3) as w1, build_client(database, login_limit=3) as w2:
+        user(w1, "kate")
+        for c in (w1, w2, w1):
+            assert c.post("/api/auth/login", json={"name": "kate", "password": "wrong one"}).status_code == 401
+        assert w2.post("/api/auth/login", json={"name": "kate", "password": "correct horse"}).status_code == 429

@@ -137,20 +137,31 @@ def test_real_server_websocket_play(tmp_path: Path) -> None:
             assert state["type"] == "state" and state["role"] == "York"
             assert json.loads(ws.recv(timeout=30))["type"] == "chat"
             deadline = time.monotonic() + 60
-            while "actions" not in (state["view"] or {}) and time.monotonic() < deadline:
-                state = json.loads(ws.recv(timeout=60))  # wait for the bot
-            actions = state["view"]["actions"]
-            verb = next(v for v in actions if v != "undo")
-            arg = None if actions[verb] is True else actions[verb][0]
-            ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": state["version"], "id": 1}))
-            replies = [json.loads(ws.recv(timeout=30)) for _ in range(2)]
-            assert {"type": "ok", "id": 1} in replies, replies
-            pushed = next(m for m in replies if m["type"] == "state")
-            assert pushed["version"] > state["version"]
-            ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": state["version"], "id": 2}))
+            for attempt in range(1, 20):
+                while "actions" not in (state["view"] or {}) and time.monotonic() < deadline:
+                    state = json.loads(ws.recv(timeout=60))  # wait for the bot
+                actions = state["view"]["actions"]
+                verb = next(v for v in actions if v != "undo")
+                arg = None if actions[verb] is True else actions[verb][0]
+                ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": state["version"],
+                                    "id": attempt}))
+                reply = json.loads(ws.recv(timeout=30))
+                while reply.get("id") != attempt:  # pushes of the bot's moves may come first
+                    if reply["type"] == "state":
+                        state = reply
+                    reply = json.loads(ws.recv(timeout=30))
+                if reply["type"] == "ok":
+                    break
+                # Simultaneous phase: the bot moved first, so the version was stale. Retry.
+                assert reply["code"] == "stale_version", reply
+            assert reply == {"type": "ok", "id": attempt}
+            pushed = json.loads(ws.recv(timeout=30))
+            while pushed["type"] != "state" or pushed["version"] <= state["version"]:
+                pushed = json.loads(ws.recv(timeout=30))
+            ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": state["version"], "id": 99}))
             while True:
                 m = json.loads(ws.recv(timeout=30))
-                if m.get("id") == 2:
+                if m.get("id") == 99:
                     assert m["type"] == "error" and m["status"] in (409, 422)
                     break
         with connect(ws_url, additional_headers={"Cookie": cookie, "Origin": "https://evil.example"}) as ws:
