@@ -487,6 +487,10 @@ def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server
     link = a.locator("#invite input").input_value()
     assert "invite=" in link
     game_id = int(a.url.split("/games/")[1].split("?")[0])
+    # an invitation by name (a notification for B; the server queues it)
+    a.fill("#invite-form input[name=user]", f"guest{stamp}")
+    a.click("#invite-form button[type=submit]")
+    a.wait_for_selector(f"#invite-status:has-text('guest{stamp}')")
     # the private game is not listed for others; the link lets B in
     b.goto(f"{base}/lobby")
     assert b.locator(f'#open-games [data-game="{game_id}"]').count() == 0

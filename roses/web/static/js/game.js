@@ -325,11 +325,24 @@ async function renderSeats() {
     info.my_roles.includes(s.role)
       ? h("button", { type: "button", class: "leave", onclick: () => leave(s.role) }, "Leave this seat") : null)));
   if (!config.user) seats.appendChild(h("li", {}, h("a", { href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, "Log in to join")));
+  inviteForm.hidden = !info.my_roles.length;
   const link = `${location.origin}/games/${gameId}${info.invite_token ? `?invite=${encodeURIComponent(info.invite_token)}` : ""}`;
   const invite = document.getElementById("invite");
   invite.replaceChildren("Invite link: ", h("input", { readonly: true, value: link, class: "invite-link", "aria-label": "Invite link", onfocus: (e) => e.target.select() }),
     h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, "Copy"));
 }
+
+const inviteForm = document.getElementById("invite-form");
+inviteForm.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const name = inviteForm.elements.user.value.trim();
+  if (!name) return;
+  try {
+    await api("POST", `/api/games/${gameId}/invite`, { user: name });
+    document.getElementById("invite-status").textContent = `${name} has been sent an invitation.`;
+    inviteForm.reset();
+  } catch (e) { showError(document.getElementById("seats-error"), e); }
+});
 
 async function leave(role) {
   try {
