@@ -13,6 +13,7 @@ import pytest
 from roses.ai.arena import arena, play_game, wilson
 from roses.ai.bot import (
     LEVELS,
+    Decision,
     Determinizer,
     RandomBot,
     make_bot,
@@ -266,3 +267,17 @@ def test_ismcts_root_pruning_keeps_the_heuristics_best() -> None:
     assert decision.action == ("pick", 3)
     with pytest.raises(ValueError):
         make_bot("ismcts:i30:z1")
+
+
+def test_arena_refuses_an_illegal_bot_move_and_bench_needs_determinisation() -> None:
+    from roses.ai.commands import bench_ai
+    from roses.engine.errors import IllegalAction, UnknownGame
+
+    class Cheat(RandomBot):
+        def decide(self, rules, view, role, determinize=None):  # type: ignore[no-untyped-def]
+            return Decision(("roll", None), "rolls out of turn")
+
+    with pytest.raises(IllegalAction, match="illegal action"):
+        play_game(RULES, "short", {"North": ("cheat", Cheat(1)), "South": ("r", RandomBot(2))}, seed=1)
+    with pytest.raises(UnknownGame, match="no determinisation"):
+        bench_ai(PLAIN_TOY, "short", 0.1, 1)
