@@ -38,7 +38,6 @@ from roses.engine.contract import Rules, canonical_json
 from roses.engine.errors import (
     BadOptions,
     CannotUndo,
-    IllegalAction,
     NotYourTurn,
     RosesError,
     UnknownGame,
@@ -627,13 +626,11 @@ class GameService:
         try:
             game.apply(role, verb, arg)
         except CannotUndo as exc:
-            raise Invalid(str(exc), code="cannot_undo") from exc
+            raise Invalid(_safe_message(game, game_id, role, str(exc)), code="cannot_undo") from exc
         except NotYourTurn as exc:
-            raise Invalid(str(exc), code="not_your_turn") from exc
-        except IllegalAction as exc:
-            raise Invalid(str(exc)) from exc
-        except RosesError as exc:
-            raise Invalid(str(exc)) from exc
+            raise Invalid(_safe_message(game, game_id, role, str(exc)), code="not_your_turn") from exc
+        except RosesError as exc:  # IllegalAction and the like: the rules' own message
+            raise Invalid(_safe_message(game, game_id, role, str(exc))) from exc
         except Exception as exc:
             # A rules module choking on a malformed argument: say so without any detail, which
             # could carry hidden information, and log only where it happened.
@@ -996,6 +993,22 @@ class GameService:
                 {"game_id": gid, "seq": seq, "active": json.dumps(active), "state": text}
                 for seq, active, text in snaps])
         return gid
+
+
+def _safe_message(game: Game, game_id: int, role: str, message: str) -> str:
+    """The rules' refusal message, unless it names something ``role`` may not know.
+
+    Rules messages must never carry hidden information; this is a second line of defence.
+    """
+    try:
+        tokens = game.rules.secrets(game.state, role)
+    except Exception as exc:  # noqa: BLE001 - cannot check it: withhold it
+        log.warning("secrets() failed in game %s: %s", game_id, where(exc))
+        return "That action is not allowed now."
+    if any(token and token in message for token in tokens):
+        log.warning("a rules message to %s in game %s named hidden information; withheld", role, game_id)
+        return "That action is not allowed now."
+    return message
 
 
 def _describe_rules(rules: Rules) -> dict[str, Any]:

@@ -87,3 +87,29 @@ def test_view_crash_is_a_plain_500(client: TestClient, monkeypatch: pytest.Monke
     with client.websocket_connect(f"/api/games/{gid}/ws", headers=south) as ws:
         assert ws.receive_json()["status"] == 500
     assert "hidden" not in caplog.text and "ValueError at" in caplog.text
+
+
+def test_rules_message_naming_a_secret_is_withheld(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Second line of defence: a refusal message that names another side's secret is replaced."""
+    from roses.engine import get_rules
+    from roses.engine.errors import IllegalAction
+
+    from .conftest import act, started_toy
+
+    rules = get_rules("toy")
+    original = rules.action
+
+    def blabbing(state: dict, role: str, verb: str, arg: object = None) -> dict:
+        if verb == "pick" and arg == 2 and state["secret"]:
+            other = next(iter(state["secret"].values()))
+            raise IllegalAction(f"You picked {other}.")
+        return original(state, role, verb, arg)
+
+    monkeypatch.setattr(rules, "action", blabbing)
+    gid, north, south = started_toy(client)
+    act(client, gid, north, "pick", 3, version=0)
+    r = act(client, gid, south, "pick", 2, version=1)
+    assert r.status_code == 422 and "3" not in r.json()["detail"]
+    assert r.json()["detail"] == "That action is not allowed now."
+    r = act(client, gid, south, "pick", 7, version=1)
+    assert r.json()["detail"] == "South cannot pick now."  # clean messages pass unchanged
