@@ -324,6 +324,14 @@ def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) 
     page.wait_for_selector(f"body[data-step='{steps}']")
     page.wait_for_selector("#result-panel:not([hidden])")
     page.screenshot(path=str(screenshot_path("replay-end-desktop.png")))
+    phone = ctx.browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(f"{live_server.url}/games/{game_id}/replay?role=York")
+    phone.wait_for_selector("body[data-ready='1']", timeout=40000)
+    phone.click("#auto")  # autoplay a few steps
+    phone.wait_for_selector("body[data-step='2']", timeout=20000)
+    phone.click("#auto")
+    phone.screenshot(path=str(screenshot_path("replay-phone.png")))
+    phone.context.close()
     assert not errors, errors
     ctx.close()
 
