@@ -100,6 +100,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
 
         bus = PgBus(database.url, database=database)
     games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
+    games.guard_views = settings.guard_views
     services = Services(
         settings=settings, db=database, games=games,
         # Counted in the database: every worker sees the same counts.

@@ -33,3 +33,6 @@ class Settings:
     bot_processes: int = field(default_factory=lambda: int(os.environ.get("ROSES_BOT_PROCESSES") or 0))
     #: Run bots at all (tests may turn them off).
     bots: bool = True
+    #: Check every view against Rules.secrets before sending it; a leaking view is withheld.
+    #: Costs one ``secrets()`` call per (game version, role) rendered; ROSES_GUARD_VIEWS=0 turns it off.
+    guard_views: bool = field(default_factory=lambda: _env_bool("ROSES_GUARD_VIEWS") is not False)

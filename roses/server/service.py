@@ -109,6 +109,8 @@ class GameService:
         self.notifiers = notifiers or Notifiers()
         #: Called with a game id after each change where a bot may have to move.
         self.on_bot_turn: Callable[[int], None] | None = None
+        #: Check every rendered view against ``Rules.secrets`` before it leaves (defence in depth).
+        self.guard_views = True
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
@@ -141,6 +143,8 @@ class GameService:
             out = (game.rules.view(game.state, OBSERVER), False)
         else:
             out = (game.view(role), game.can_undo(role))
+        if self.guard_views and not self._view_is_clean(game, game_id, role, out[0]):
+            out = (_withheld_view(game, role), False)
         with self._cache_lock:
             self._views[key] = out
             while len(self._views) > VIEW_CACHE:
@@ -187,6 +191,23 @@ class GameService:
             .select_from(db.seats.outerjoin(db.users, db.users.c.id == db.seats.c.user_id))
             .where(db.seats.c.game_id == game_id).order_by(db.seats.c.position)).all()
         return [Seat(r.role, r.position, r.user_id, r.name, r.bot) for r in rows]
+
+    @staticmethod
+    def _view_is_clean(game: Game, game_id: int, role: str, view: dict[str, Any]) -> bool:
+        """False (and logged, without the tokens) if ``view`` shows a secret of ``role``."""
+        try:
+            tokens = game.rules.secrets(game.state, role)
+            if not tokens:
+                return True
+            text = canonical_json(view)
+        except Exception as exc:  # noqa: BLE001 - cannot check: do not send
+            log.error("checking the view of %s in game %s failed: %s", role, game_id, where(exc))
+            return False
+        leaked = sum(1 for token in tokens if token and token in text)
+        if leaked:
+            log.error("the rules' view of %s in game %s shows %d hidden item(s): withheld "
+                      "(a rules bug; run `roses fuzz` on this game)", role, game_id, leaked)
+        return not leaked
 
     @staticmethod
     def _seats_of(conn: Connection, game_ids: list[int]) -> dict[int, list[Seat]]:
@@ -993,6 +1014,13 @@ class GameService:
                 {"game_id": gid, "seq": seq, "active": json.dumps(active), "state": text}
                 for seq, active, text in snaps])
         return gid
+
+
+def _withheld_view(game: Game, role: str) -> dict[str, Any]:
+    """What is sent instead of a view that would show hidden information."""
+    return {"prompt": "This view is withheld: it would show hidden information (a rules error, "
+                      "logged for the administrators).",
+            "log": [], "active": list(game.active()), "withheld": True}
 
 
 def _safe_message(game: Game, game_id: int, role: str, message: str) -> str:

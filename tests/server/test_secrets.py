@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from roses.server.db import Database
 
+from .conftest import build_client
 from .playthrough import play_and_scan
 
 
@@ -22,8 +23,7 @@ def test_toy_games_leak_nothing(client: TestClient, database: Database, caplog: 
     assert "You picked" not in caplog.text
 
 
-def test_scanner_catches_a_leak(client: TestClient, database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The scan is real: a view that shows the other side's pick is caught."""
+def _leaky_views(monkeypatch: pytest.MonkeyPatch) -> None:
     from roses.engine import get_rules
 
     rules = get_rules("toy")
@@ -35,8 +35,33 @@ def test_scanner_catches_a_leak(client: TestClient, database: Database, monkeypa
         return v
 
     monkeypatch.setattr(rules, "view", leaky)
-    out = play_and_scan(client, database, "toy", "short", seed=5, max_steps=6)
+
+
+def test_scanner_catches_a_leak(database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scan is real: with the server's own guard off, a view that shows the other side's
+    pick is caught by the test's scan."""
+    _leaky_views(monkeypatch)
+    with build_client(database, guard_views=False) as client:
+        out = play_and_scan(client, database, "toy", "short", seed=5, max_steps=6)
     assert out["leaks"]
+
+
+def test_server_withholds_a_leaking_view(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                        caplog: pytest.LogCaptureFixture) -> None:
+    """Defence in depth: the server checks views against Rules.secrets and withholds a leak."""
+    from .conftest import act, started_toy
+
+    _leaky_views(monkeypatch)
+    caplog.set_level(logging.DEBUG)
+    gid, north, south = started_toy(client)
+    act(client, gid, north, "pick", 3, version=0)
+    r = client.get(f"/api/games/{gid}/view", headers=south)
+    assert r.json()["view"]["withheld"] is True and "You picked 3." not in r.text
+    with client.websocket_connect(f"/api/games/{gid}/ws", headers=south) as ws:
+        assert "You picked 3." not in str(ws.receive_json())
+    assert "withheld" in caplog.text and "You picked" not in caplog.text
+    north_view = client.get(f"/api/games/{gid}/view", headers=north).json()["view"]
+    assert "withheld" not in north_view  # North may see its own pick
 
 
 def test_rules_crash_leaks_nothing_in_reply_or_log(client: TestClient, monkeypatch: pytest.MonkeyPatch,
