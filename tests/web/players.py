@@ -70,6 +70,26 @@ def area_point(page: Page, area: str) -> tuple[float, float]:
     return float(pt[0]), float(pt[1])
 
 
+def area_visible(page: Page, area: str) -> bool:
+    """Whether some point of the area can be clicked in the current view."""
+    return bool(page.evaluate(
+        """(area) => {
+            const g = document.querySelector(`svg#map g.area[data-area="${area}"]`);
+            const svg = g.ownerSVGElement, ctm = g.getScreenCTM(), box = g.getBBox();
+            const holder = svg.getBoundingClientRect();
+            for (let i = 0; i <= 12; i++) for (let j = 0; j <= 12; j++) {
+                const p = svg.createSVGPoint();
+                p.x = box.x + box.width * i / 12; p.y = box.y + box.height * j / 12;
+                const s = p.matrixTransform(ctm);
+                if (s.x < holder.left || s.y < holder.top || s.x >= holder.right || s.y >= holder.bottom) continue;
+                if (s.x >= innerWidth || s.y >= innerHeight || s.x < 0 || s.y < 0) continue;
+                const hit = document.elementFromPoint(s.x, s.y);
+                if (hit && hit.closest("g.area") === g) return true;
+            }
+            return false;
+        }""", area))
+
+
 def click_choice(page: Page, choice: dict[str, Any]) -> None:
     """Click the thing on the page that makes this choice (card, area, block, or button)."""
     kind, verb, arg = choice["kind"], choice["verb"], choice["arg"]
@@ -77,11 +97,19 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
         page.click(f'#hand button.card[data-card="{arg}"]')
     elif kind == "area":
         page.evaluate("window.scrollTo(0, 0)")
+        if not area_visible(page, choice["ref"]):
+            page.click("#zoom [data-zoom=reset]")  # show the whole map, as a person would
         x, y = area_point(page, choice["ref"])
         page.mouse.click(x, y)
     elif kind == "block":
         on_map = page.locator(f'svg#map g.block.legal[data-block="{choice["ref"]}"]')
         if on_map.count():
+            inside = page.evaluate(
+                """(key) => { const b = document.querySelector(`svg#map g.block.legal[data-block="${key}"]`).getBoundingClientRect();
+                    const m = document.getElementById("map").getBoundingClientRect();
+                    return b.left >= m.left && b.top >= m.top && b.right <= m.right && b.bottom <= m.bottom; }""", choice["ref"])
+            if not inside:
+                page.click("#zoom [data-zoom=reset]")
             on_map.first.scroll_into_view_if_needed()
             on_map.first.click()
         else:

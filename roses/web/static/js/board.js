@@ -121,6 +121,16 @@ export function renderView(board, payload, ui) {
     return;
   }
   g.drawPieces(board.map, view, ui);
+  // On a small screen the first view is zoomed to the player's own forces (readable text);
+  // the ⤢ button shows the whole map.
+  if (!board.focused && board.pan && board.map.svg.clientWidth < 600 && payload.status !== "open") {
+    board.focused = true;
+    const pts = (view.blocks || []).filter((b) => b.where in board.layout.areas).map((b) => board.layout.areas[b.where].label);
+    const [cx, cy] = pts.length
+      ? [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length]
+      : [700, 800];
+    board.pan.focus(cx, cy, 640);
+  }
   // On a small screen, a new battle brings its area into view (the zoom buttons undo it).
   const battleArea = view.battle && view.battle.area !== undefined ? g.areaName(view.battle.area) : null;
   if (battleArea && battleArea !== board.lastBattle && board.map.svg.clientWidth < 700 && board.pan) {
