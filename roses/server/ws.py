@@ -2,7 +2,9 @@
 
 On connect and after every change of the game, the server sends the connected role its own
 view: ``{"type": "state", ...}`` with the same fields as ``GET /api/games/{id}/view``.
-Players also get the chat (``{"type": "chat", "messages": [...]}``).
+Players also get the chat (``{"type": "chat", "messages": [...]}``). While the game waits for
+players (and at its start), each change also brings ``{"type": "game", "game": {...}}`` with the
+body of ``GET /api/games/{id}`` (seats, status).
 
 A client may send (JSON objects; ``id`` is echoed in the reply):
 
@@ -120,9 +122,15 @@ async def play_socket(ws: WebSocket, game_id: int, role: str | None = None,
                     continue
                 try:
                     current = await run_in_threadpool(games.view, user, game_id, role, invite)
+                    lobby = None
+                    if current["status"] == "open" or current["version"] == 0:
+                        # Seats filling up (or the start): the game's lobby record too.
+                        lobby = await run_in_threadpool(games.game, user, game_id, invite)
                 except ServerError as exc:
                     await send(_error(exc))
                     break
+                if lobby is not None:
+                    await send({"type": "game", "game": lobby})
                 await send({"type": "state", **current})
         finally:
             reader.cancel()

@@ -201,3 +201,19 @@ def test_hot_seat_user_must_name_role(client: TestClient) -> None:
     r = client.post(f"/api/games/{g['id']}/action", json={"verb": "pick", "arg": 1, "version": 0}, headers=solo)
     assert r.status_code == 400 and r.json()["code"] == "which_role"
     assert act(client, g["id"], solo, "pick", 1, version=0, role="South").status_code == 200
+
+
+def test_websocket_reports_seats_filling(client: TestClient) -> None:
+    a, b = user(client, "wsa"), user(client, "wsb")
+    g = new_game(client, a, role="North")
+    with client.websocket_connect(f"/api/games/{g['id']}/ws", headers=a) as ws:
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["status"] == "open" and first["view"] is None
+        assert ws.receive_json()["type"] == "chat"
+        client.post(f"/api/games/{g['id']}/join", json={}, headers=b)
+        seen = [ws.receive_json() for _ in range(2)]
+        lobby = next(m for m in seen if m["type"] == "game")["game"]
+        assert [s["user"] for s in lobby["seats"]] == ["wsa", "wsb"]
+        while seen[-1]["type"] != "state" or seen[-1]["status"] != "active":
+            seen.append(ws.receive_json())
+        assert seen[-1]["view"]["actions"] == {"pick": [1, 2, 3]}
