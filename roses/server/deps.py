@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from roses.server import auth
@@ -71,7 +72,7 @@ async def _check_csrf(request: Request, found: Auth) -> None:
 
 
 async def optional_user(request: Request) -> User | None:
-    found = find_auth(request)
+    found = await run_in_threadpool(find_auth, request)  # database I/O: off the event loop
     if found is None:
         return None
     await _check_csrf(request, found)
@@ -79,7 +80,7 @@ async def optional_user(request: Request) -> User | None:
 
 
 async def require_auth(request: Request) -> Auth:
-    found = find_auth(request)
+    found = await run_in_threadpool(find_auth, request)  # database I/O: off the event loop
     if found is None:
         raise Unauthorized("Log in first (session cookie or Bearer API token).")
     await _check_csrf(request, found)
