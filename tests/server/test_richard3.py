@@ -37,10 +37,10 @@ def test_richard3_random_play_leaks_nothing(client: TestClient, database: Databa
     assert r.json()["version"] >= out["steps"]
 
 
-def test_richard3_bots_play_through_the_server(client: TestClient, database: Database,
+def test_richard3_bots_play_through_the_server(sqlite_client: TestClient,
                                                caplog: pytest.LogCaptureFixture) -> None:
-    if database.dialect != "sqlite":
-        pytest.skip("one backend is enough for the long bot game")
+    """A whole game between two random bots (SQLite: one backend is enough for the long game)."""
+    client = sqlite_client
     caplog.set_level(logging.WARNING, logger="roses.server")
     a = user(client, "r3owner")
     g = new_game(client, a, game="richard3", bots={"York": "random", "Lancaster": "random"})
