@@ -241,8 +241,11 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 
         return engine
     kwargs.setdefault("pool_pre_ping", True)
-    kwargs.setdefault("pool_size", 10)
-    kwargs.setdefault("max_overflow", 20)
+    # Request handlers run in Starlette's thread pool (40 threads): keep that many connections
+    # open rather than opening and closing overflow connections under load. Several workers on
+    # one PostgreSQL multiply this: lower ROSES_DB_POOL_SIZE to stay under max_connections.
+    kwargs.setdefault("pool_size", int(os.environ.get("ROSES_DB_POOL_SIZE", "30")))
+    kwargs.setdefault("max_overflow", int(os.environ.get("ROSES_DB_MAX_OVERFLOW", "10")))
     return sa.create_engine(url, **kwargs)
 
 
