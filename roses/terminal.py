@@ -39,8 +39,14 @@ def play_terminal(
                 view = game.view(role)
                 # The bot sees the view and may re-sample hidden information, never the state.
                 verb, arg = bots[role].choose(rules, view, role, Determinizer.bind(rules, game.state, role))
-                write(f"[{role}] {rules.label(game.state, role, verb, arg)}")
                 game.apply(role, verb, arg)
+                # The person at the terminal learns what the bot did only through the log lines
+                # their own role may read: the bot's choice itself may be hidden information.
+                for human in human_roles:
+                    lines = rules.log_for(game.state, human)
+                    for line in lines[seen.get(human, 0):]:
+                        write(f"  {line}")
+                    seen[human] = len(lines)
                 continue
             view = game.view(role)
             lines = rules.log_for(game.state, role)

@@ -1,0 +1,30 @@
+"""Terminal play: numbered choices, and nothing hidden shown to the person playing a bot."""
+
+from __future__ import annotations
+
+from roses.ai.bot import RandomBot
+from roses.terminal import play_terminal
+
+from .toygame import RULES
+
+
+def test_terminal_against_bot_shows_only_own_information() -> None:
+    out: list[str] = []
+    answers = iter(["1"] * 200)
+    game = play_terminal(RULES, "short", 3, {"South": RandomBot(7)},
+                         read=lambda prompt: next(answers), write=out.append)
+    text = "\n".join(out)
+    assert game.result() is not None
+    # The bot's secret pick is never printed before the reveal, nor any label of its moves.
+    before_reveal = text.split("Picks revealed")[0]
+    assert before_reveal.count("You picked") == 1  # the human's own private line only
+    assert not any(line.startswith("[South]") for line in out)
+    assert "South rolls" in text or "South steps" in text  # public moves do reach the human
+
+
+def test_terminal_rejects_bad_input_and_quits() -> None:
+    out: list[str] = []
+    answers = iter(["x", "99", "q"])
+    game = play_terminal(RULES, "standard", 1, {}, read=lambda prompt: next(answers), write=out.append)
+    assert out.count("Please type one of the numbers shown.") == 2
+    assert game.actions == [] and game.result() is None
