@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from roses.ai.bot import Bot, Determinizer
-from roses.engine.contract import Rules, actions_to_list
+from roses.engine.contract import OBSERVER, Rules, actions_to_list
 from roses.engine.errors import RosesError
 from roses.engine.game import Game
 
@@ -28,6 +28,8 @@ def play_terminal(
     game = Game.new(rules, seed, scenario)
     seen: dict[str, int] = {}
     human_roles = [r for r in game.state.get("roles", []) if r not in bots]
+    # Whose log the terminal follows: the people at it, or the public log when only bots play.
+    readers = human_roles or [OBSERVER]
     write(f"{rules.title}: {rules.scenario_names().get(scenario, scenario)} (seed {seed})")
     steps = 0
     try:
@@ -42,11 +44,11 @@ def play_terminal(
                 game.apply(role, verb, arg)
                 # The person at the terminal learns what the bot did only through the log lines
                 # their own role may read: the bot's choice itself may be hidden information.
-                for human in human_roles:
-                    lines = rules.log_for(game.state, human)
-                    for line in lines[seen.get(human, 0):]:
+                for reader in readers:
+                    lines = rules.log_for(game.state, reader)
+                    for line in lines[seen.get(reader, 0):]:
                         write(f"  {line}")
-                    seen[human] = len(lines)
+                    seen[reader] = len(lines)
                 continue
             view = game.view(role)
             lines = rules.log_for(game.state, role)
@@ -72,7 +74,7 @@ def play_terminal(
                 write(f"Not allowed: {exc}")
     except (EOFError, KeyboardInterrupt):
         write("")
-    for role in human_roles or list(game.state.get("roles", [])):
+    for role in readers:
         lines = rules.log_for(game.state, role)
         for line in lines[seen.get(role, 0):]:
             write(f"  {line}")

@@ -156,7 +156,7 @@ def _slots(state: State, blocks: list[int]) -> dict[int, tuple[int, ...]]:
     how the core's transient fields point at it (so identical slots are truly interchangeable)."""
     refs: dict[int, int] = {}
     for i, entry in enumerate(state.get("todo") or ()):
-        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _TODO_BLOCK_KINDS:
+        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _PENDING_BLOCK_KINDS:
             refs.setdefault(entry[2], 3 + i)
     for b in state.get("marked") or ():
         refs[b] = 2
@@ -247,8 +247,8 @@ def determinize(state: State, role: str, seed: int) -> State:
     return out
 
 
-#: ``todo`` entries (core) whose third item is a block id the other side may not know.
-_TODO_BLOCK_KINDS = ("home",)
+#: Entries of the core's pending-decision queue (``state["todo"]``) whose third item is a block id the other side may not know.
+_PENDING_BLOCK_KINDS = ("home",)
 
 
 def _remap(out: State, pi: dict[int, int]) -> None:
@@ -260,7 +260,7 @@ def _remap(out: State, pi: dict[int, int]) -> None:
     if isinstance(out.get("marked"), list):
         out["marked"] = [pi.get(b, b) for b in out["marked"]]
     for entry in out.get("todo") or []:
-        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _TODO_BLOCK_KINDS:
+        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _PENDING_BLOCK_KINDS:
             entry[2] = pi.get(entry[2], entry[2])
 
 
