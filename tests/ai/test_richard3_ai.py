@@ -86,8 +86,25 @@ def test_determinisation_resamples_what_is_hidden_and_nothing_else() -> None:
         if state["hands"][1 - side]:
             assert len({tuple(w["hands"][1 - side]) for w in worlds}) > 1
         hidden = ai.hidden_blocks(state, side)
-        if len(hidden) > 1:
+        if len({state["loc"][b] for b in hidden}) > 1:
             assert len({tuple(w["loc"][b] for b in hidden) for w in worlds}) > 1
+        # Remembered enemy blocks (ruling K1) keep who and where they are.
+        for b in ai.remembered_blocks(state, side):
+            assert all(w["loc"][b] == state["loc"][b] for w in worlds)
+            assert all(1 <= w["steps"][b] <= state["known"][side][b] for w in worlds)
+
+
+def test_determinisation_keeps_remembered_blocks() -> None:
+    """Ruling K1: at the start of Richard III (1483) Lancaster knows the block in Middlesex is
+    Richard III (the setup is public), so every determinisation keeps him there; a recruit
+    is re-sampled among the blocks that fit its area."""
+    state = RULES.setup(1, "richard-iii")
+    gloucester = data.BLOCK_ID["Gloucester/Y"]
+    assert gloucester in ai.remembered_blocks(state, 1)
+    assert ai.hidden_blocks(state, 1) == sorted(
+        b for b in range(data.N_BLOCKS) if ai._owner(state, b) == 0 and state["loc"][b] == data.POOL)
+    for s in range(10):
+        assert RULES.determinize(state, "Lancaster", s)["loc"][gloucester] == data.AREA_ID["Middlesex"]
 
 
 def test_heirs_never_go_to_a_pool_and_recruits_fit_their_area() -> None:

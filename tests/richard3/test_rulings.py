@@ -162,3 +162,44 @@ def test_a8_auto_disband_all_non_heirs_then_reset() -> None:
     assert s["loc"][B("Oxford/L")] == POOL and s["loc"][B("Beaumont/L")] == POOL
     assert s["loc"][B("Henry VI/L")] == A("France")
     assert s["phase"] == "mulligan" and s["campaign"] == 2
+
+
+def test_k1_sides_remember_blocks_they_saw() -> None:
+    """K1 (4.2, p.10 setup, 6.1, 5.4): the setup is public, so each side knows the enemy blocks
+    on the map; battles reveal blocks for good; a recruit is unknown; the pool forgets."""
+    s = new("richard-iii")
+    known = s["known"]
+    assert known[1][B("Gloucester/Y")] == s["steps"][B("Gloucester/Y")] and known[1][B("Stanley/Y")] > 0
+    assert known[0][B("Buckingham/L")] > 0 and known[0][B("Richmond/L")] > 0
+    assert known[1][B("Westmoreland/Y")] == 0 and known[0][B("Shrewsbury/L")] == 0  # pools
+    assert all(known[0][b] == 0 for b in range(len(known[0])) if C.owner(s, b) == 0)
+    # Random play: after every recruit the recruit is unknown; after every battle, every block
+    # revealed in it and still on the map is known to its enemy with the strength it ended at.
+    import random
+
+    from roses.ai.sim import acting
+    picker = random.Random(4)
+    recruits = battles = 0
+    for seed in range(1, 40):
+        s = new("wars-of-the-roses", seed)
+        for _ in range(600):
+            turn = acting(RULES, s)
+            if turn is None:
+                break
+            role, options = turn
+            verb, arg = options[picker.randrange(len(options))]
+            before = s["battle"]
+            revealed = list(before["revealed"]) if before else []
+            sel = s["sel"]
+            RULES.action(s, role, verb, arg)
+            if verb == "place":
+                recruits += 1
+                assert s["known"][0][sel] == s["known"][1][sel] == 0
+            if before is not None and s["battle"] is None:
+                battles += 1
+                for b in revealed:
+                    if s["loc"][b] < len(s["atk"]):
+                        assert s["known"][1 - C.owner(s, b)][b] == max(1, s["steps"][b])
+        if recruits >= 5 and battles >= 5:
+            break
+    assert recruits >= 5 and battles >= 5

@@ -86,6 +86,8 @@ RECRUITED = 3
 SEA_MOVED = 2
 #: Probability that a hidden enemy block on the map is at full strength in a determinisation.
 P_FULL = 0.6
+#: Probability that a remembered enemy block still has the strength it was last seen at.
+P_SEEN = 0.75
 
 
 def _side(role: str) -> int:
@@ -104,9 +106,26 @@ def _revealed(state: State) -> set[int]:
     return set()
 
 
+def remembered_blocks(state: State, side: int) -> list[int]:
+    """Enemy blocks on the map that ``side`` has followed since it last saw them (the setup, a
+    battle, a named heir: ``state["known"]``, see common.py), by id; their strength is not
+    known (supply losses are secret), only the strength they were last seen at."""
+    known = state.get("known")
+    if known is None:
+        return []
+    mine = known[side]
+    loc, down = state["loc"], state["down"]
+    revealed = _revealed(state)
+    return [b for b in range(N_BLOCKS)
+            if mine[b] and loc[b] < N_AREAS and not down[b] and b not in revealed
+            and B_SIDE[b] != REBEL and _owner(state, b) != side]
+
+
 def hidden_blocks(state: State, side: int) -> list[int]:
     """Enemy blocks whose identity ``side`` may not know now (see module docs), by id."""
     loc, down = state["loc"], state["down"]
+    known = state.get("known")
+    mine = known[side] if known is not None else [0] * N_BLOCKS
     revealed = _revealed(state)
     # A defected heir awaiting execution or mercy (9.1) is named to both sides, and so is an
     # heir entering as King or from the minors (6.81, 6.82).
@@ -116,6 +135,8 @@ def hidden_blocks(state: State, side: int) -> list[int]:
     for b in range(N_BLOCKS):
         if B_SIDE[b] == REBEL or _owner(state, b) == side or b in revealed or down[b]:
             continue
+        if loc[b] < N_AREAS and mine[b]:
+            continue  # remembered: see remembered_blocks
         if loc[b] < N_AREAS or loc[b] == POOL:
             out.append(b)
     return out
@@ -232,6 +253,15 @@ def determinize(state: State, role: str, seed: int) -> State:
         else:
             steps[b] = r.randint(1, full)
         down[b] = 0
+    if "known" in out:  # a hidden block is unknown wherever it now stands (stale entries of
+        for b in hidden:  # blocks in the pool would otherwise follow the block to its new slot)
+            out["known"][side][b] = 0
+    # Remembered enemy blocks keep their identity; their strength is what was last seen, or
+    # less after losses the side did not see.
+    known = state.get("known")
+    for b in remembered_blocks(state, side):
+        seen = min(B_STEPS[b], int(known[side][b])) if known is not None else B_STEPS[b]
+        steps[b] = seen if r.random() < P_SEEN else r.randint(1, seen)
     rebel = REBEL_BLOCK
     if (_owner(state, rebel) == foe and not state["down"][rebel]
             and state["loc"][rebel] < N_AREAS and rebel not in _revealed(state)):

@@ -393,6 +393,8 @@ def _close(state: State, quiet: bool = False) -> None:
     for b in range(N_BLOCKS):
         if loc[b] == area:
             res[b] = 0
+    for b in bt["revealed"]:
+        C.learn(state, b)  # both sides remember the blocks they saw in the battle
     state["battle"] = None
     if not quiet:
         public(state, f"The battle of {AREA_NAMES[area]} is over; its blocks stand up again.")

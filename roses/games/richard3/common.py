@@ -86,6 +86,37 @@ def side_of(role: str) -> int:
     return 0 if role == "York" else 1 if role == "Lancaster" else -1
 
 
+# ------------------------------------------------------------------ what each side remembers
+# state["known"][s][b] > 0: side s knows which enemy block b is (the value is the strength it
+# was last seen at). Block games are played from memory: a side sees the setup (public, p.10),
+# every block revealed in a battle (6.1) and every heir named in play (6.81, 6.82, 8.3, 8.4),
+# and it can follow a block with its eyes as it moves. It loses track of a block that goes
+# to the pool (face-down blocks stand up mixed, 8.5) and of every recruit (5.4). Only the
+# bots read it (ruling K1 in RULINGS.md); views never carry it.
+def new_knowledge(state: State) -> list[list[int]]:
+    """What each side knows at setup: every block standing on the map (the setup is public)."""
+    loc, steps = state["loc"], state["steps"]
+    known = [[0] * N_BLOCKS, [0] * N_BLOCKS]
+    for b in range(N_BLOCKS):
+        if loc[b] < N_AREAS and B_SIDE[b] != REBEL:
+            known[1 - owner(state, b)][b] = steps[b]
+    return known
+
+
+def learn(state: State, b: int) -> None:
+    """The enemy of b's owner sees block b (and its strength) now."""
+    known = state.get("known")
+    if known is not None and state["loc"][b] < N_AREAS:
+        known[1 - owner(state, b)][b] = max(1, state["steps"][b])
+
+
+def forget(state: State, b: int) -> None:
+    """Nobody but its owner can tell which block b is any more (a recruit, 5.4)."""
+    known = state.get("known")
+    if known is not None:
+        known[0][b] = known[1][b] = 0
+
+
 # ------------------------------------------------------------------ locations and control
 def on_map(loc: int) -> bool:
     """True if loc is an area (map, Isle of Man or exile)."""

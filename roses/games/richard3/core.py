@@ -201,6 +201,7 @@ class Richard3Rules(Rules):
         }
         rng.seed_state(state, seed)
         state["king_block"] = C.senior_heir(state, king)
+        state["known"] = C.new_knowledge(state)
         public(state, f"{sc['name']}: campaign {state['campaign']}. King: {BLOCK_NAME[state['king_block']]} "
                       f"({ROLES[king]}); Pretender: {ROLES[1 - king]}.")
         _deal(state)
@@ -965,6 +966,7 @@ def _apply_action_phase(state: State, s: int, verb: str, arg: Any) -> None:
         state["loc"][b] = arg
         state["steps"][b] = B_STEPS[b]
         state["moved"][b] = 3
+        C.forget(state, b)  # a recruit could be any block of the pool (5.4)
         state["ap"] -= 1
         state["sel"] = -1
         state["step"] = "main"
@@ -1243,6 +1245,7 @@ def _supply_stage(state: State) -> bool:
                 lh = state["loc"][h]
                 if lh < N_AREAS:
                     state["king_block"] = h
+                    C.learn(state, h)  # named as the new King (6.81)
                     mark_reveal(state)
                     public(state, f"{BLOCK_NAME[h]} becomes King in {AREA_NAMES[lh]} (6.81).")
                     break
@@ -1383,6 +1386,7 @@ def _apply_decision(state: State, s: int, verb: str, arg: Any, advance: bool = T
         state["loc"][h] = arg
         state["steps"][h] = B_STEPS[h]
         state["down"][h] = 0
+        C.learn(state, h)  # named as he enters (6.81, 6.82)
         mark_reveal(state)
         if state["minors_owed"][side] > 0:
             state["minors_owed"][side] -= 1
@@ -1505,10 +1509,13 @@ def _political_stage(state: State) -> bool:
                     state["todo"].append(["disband", side, a, extra])
         return True
     # 8.5 campaign reset
+    known = state.get("known")
     for b in range(N_BLOCKS):
-        state["down"][b] = 0
         if loc[b] not in (DEAD, OFF):
             state["steps"][b] = B_STEPS[b]
+        if known is not None and loc[b] < N_AREAS and (state["down"][b] or known[0][b] or known[1][b]):
+            C.learn(state, b)  # a face-down block standing up where it lay, or a block followed
+        state["down"][b] = 0
     if loc[REBEL_BLOCK] not in (DEAD, OFF):
         loc[REBEL_BLOCK] = POOL
     state["campaign"] += 1
@@ -1559,6 +1566,7 @@ def _go_home(state: State, side: int, b: int, a: int) -> None:
     else:
         state["loc"][b] = a
         if B_TYPE[b] == HEIR:
+            C.learn(state, b)  # named in the log
             public(state, f"{BLOCK_NAME[b]} goes home to {AREA_NAMES[a]}.")
         else:
             private(state, ROLES[side], f"{BLOCK_NAME[b]} goes home to {AREA_NAMES[a]}.")
