@@ -176,13 +176,15 @@ class ISMCTSBot(BaseBot):
                 child = Node(legal[i], mover)
                 child.avail = 1
                 node.children[keys[i]] = child
-                state = rules.action(state, mover, legal[i][0], legal[i][1])
+                do = rules.action if depth == 0 else rules.apply_legal  # the root may fall back
+                state = do(state, mover, legal[i][0], legal[i][1])
                 path.append(child)
                 expanded = True
                 break
             assert best_child is not None
             action = legal[best_index]
-            state = rules.action(state, mover, action[0], action[1])
+            do = rules.action if depth == 0 else rules.apply_legal
+            state = do(state, mover, action[0], action[1])
             node = best_child
             path.append(node)
             depth += 1
@@ -202,5 +204,5 @@ class ISMCTSBot(BaseBot):
                 break
             mover, legal = turn
             verb, arg = legal[rng.randrange(len(legal))]
-            state = rules.action(state, mover, verb, arg)
+            state = rules.apply_legal(state, mover, verb, arg)
         return state

@@ -176,6 +176,14 @@ class Rules(ABC):
         """
         raise NotImplementedError(f"{self.title or self.id} has no determinisation yet")
 
+    def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:
+        """Apply an action taken from ``legal_actions(state, role)`` of this very state.
+
+        For simulations (search bots): a game may skip the legality check here, so callers
+        must never pass anything else. Default: :meth:`action`.
+        """
+        return self.action(state, role, verb, arg)
+
     def evaluate(self, state: State, role: str) -> float:
         """A heuristic value of ``state`` for ``role`` in [-1, 1] (default: the result only)."""
         res = self.result(state)

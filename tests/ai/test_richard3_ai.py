@@ -185,3 +185,24 @@ def test_secret_mulligan_answer_is_redrawn() -> None:
     assert answers <= {0, 1}
     own = {RULES.determinize(state, "Lancaster", s)["mull"][1] for s in range(5)}
     assert own == {0}
+
+
+def test_apply_legal_equals_action_on_legal_moves() -> None:
+    """The unchecked path the search bots use gives the very same state as ``action``."""
+    from roses.engine.game import digest
+
+    picker = random.Random(8)
+    compared = 0
+    for seed in (1, 2, 3, 4):
+        state = RULES.setup(seed, "richard-iii")
+        for _ in range(300):
+            turn = acting(RULES, state)
+            if turn is None:
+                break
+            role, legal = turn
+            verb, arg = legal[picker.randrange(len(legal))]
+            fast = RULES.apply_legal(RULES.copy_state(state), role, verb, arg)
+            state = RULES.action(state, role, verb, arg)
+            assert digest(fast) == digest(state)
+            compared += 1
+    assert compared > 200

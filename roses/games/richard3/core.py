@@ -264,6 +264,15 @@ class Richard3Rules(Rules):
         _finish_check(state)
         return state
 
+    def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:
+        """``action`` without the legality check, for simulations that take ``(verb, arg)``
+        from ``legal_actions`` of this very state (see the contract)."""
+        if state["battle"] is not None and BATTLE is not None:
+            return self.action(state, role, verb, arg)
+        _apply(state, _side(role), verb, _decode(state, _side(role), verb, arg))
+        _finish_check(state)
+        return state
+
     # ------------------------------------------------------------------ tools
     def copy_state(self, state: State) -> State:
         return _copy(state)
