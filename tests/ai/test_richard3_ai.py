@@ -123,7 +123,7 @@ def test_evaluation_is_bounded_and_zero_sum() -> None:
         y, lan = RULES.evaluate(state, "York"), RULES.evaluate(state, "Lancaster")
         assert -1.0 <= y <= 1.0 and y == pytest.approx(-lan)
         terms = RULES.evaluation_terms(state, "York")
-        assert {"heirs", "usurpation", "crown", "danger", "strength", "battles", "areas", "supply"} == set(terms)
+        assert {"heirs", "usurpation", "crown", "danger", "attack", "strength", "battles", "areas", "supply"} == set(terms)
 
 
 @pytest.mark.parametrize("name", ["heuristic", "ismcts:i40"])

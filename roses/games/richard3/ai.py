@@ -340,6 +340,8 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
     * ``crown``: holding the throne (whoever is King after the last campaign wins, 9.0);
     * ``danger``: enemy strength in or next to the area of each of our heirs on the map,
       against our strength there (theirs minus ours, scarce heirs weigh more);
+    * ``attack``: for each enemy heir in an area where a battle is to come, our share of the
+      steps there, against the same for our heirs;
     * ``battles``: in each contested area, our steps against theirs (battles to come);
     * ``strength``: steps on the map; ``areas``: areas held outside exile; ``supply``: blocks
       over the supply or exile limits (7.1, 7.2), which will lose steps.
@@ -383,6 +385,14 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
             mine = stp[s][a]
             if reach:
                 danger[s] += reach / (reach + mine + 1) / max(1, heirs[s])
+    # Heirs in a battle to come (an heir's death can end the game, 9.0): the share of the
+    # steps in his area that are his enemy's.
+    attack = [0.0, 0.0]
+    for s in (0, 1):
+        for h in HEIRS[1 - s]:
+            a = loc[h]
+            if a < N_AREAS and occ[s][a]:
+                attack[s] += stp[s][a] / (stp[s][a] + stp[1 - s][a]) / max(1, heirs[1 - s])
     # Battles to come (6.x): in each contested area, our steps against theirs.
     fight = 0.0
     for a in range(N_AREAS):
@@ -395,6 +405,7 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
         "usurpation": margin / (abs(margin) + 2.0),
         "crown": 1.0 if king == side else -1.0,
         "danger": max(-1.0, min(1.0, danger[foe] - danger[side])),
+        "attack": max(-1.0, min(1.0, attack[side] - attack[foe])),
         "strength": (strength[side] - strength[foe]) / max(1, strength[side] + strength[foe]),
         "battles": max(-1.0, min(1.0, fight / 2.0)),
         "areas": (areas[side] - areas[foe]) / 28.0,
@@ -413,7 +424,7 @@ def weights(state: State) -> dict[str, float]:
     late = min(1.0, max(0.0, int(state.get("turn", 1)) / 7.0))
     final = int(state.get("campaign", 1)) >= int(state.get("last_campaign", 3))
     return {"heirs": 1.0, "usurpation": 0.4 + 1.2 * late, "crown": 0.15 if final else 0.5,
-            "danger": 0.8, "strength": 0.6, "battles": 0.5, "areas": 0.2, "supply": 0.2}
+            "danger": 0.8, "attack": 1.0, "strength": 0.6, "battles": 0.5, "areas": 0.2, "supply": 0.2}
 
 
 def evaluate(state: State, role: str) -> float:
