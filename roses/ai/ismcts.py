@@ -10,7 +10,8 @@ After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" 
 * selection is UCB1 with *availability counts*: a child's exploration term uses how often
   it was available, not how often its parent was visited;
 * a node with untried legal actions is expanded with one of them at random, then a random
-  playout runs for at most ``rollout_depth`` actions and is cut off with ``Rules.evaluate``
+  playout runs for at most ``rollout_depth`` actions (by default none for a game with its own
+  evaluation, 10 otherwise) and is cut off with ``Rules.evaluate``
   (values in [-1, 1] for every role);
 * each node keeps the total value for the role that made the move leading to it, so each
   role maximises its own value when it is to move.
@@ -32,6 +33,8 @@ from roses.ai.sim import acting, action_key, roles_of, state_values
 from roses.engine.contract import Action, Rules, State, View
 
 DEFAULT_ITERATIONS = 400
+#: Playout length for games without their own evaluation (see ISMCTSBot.rollout_depth).
+AUTO_ROLLOUT = 10
 
 
 class Node:
@@ -53,7 +56,7 @@ class ISMCTSBot(BaseBot):
     """SO-ISMCTS with UCB1 + availability counts and evaluation-truncated random playouts."""
 
     def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
-                 c: float = 0.7, rollout_depth: int = 10, max_depth: int = 200,
+                 c: float = 0.7, rollout_depth: int | None = None, max_depth: int = 200,
                  top_k: int = 0, name: str | None = None) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
@@ -61,6 +64,8 @@ class ISMCTSBot(BaseBot):
         self.seconds = seconds
         self.iterations = iterations
         self.c = c
+        #: ``None``: no playout for a game with its own evaluation (in Richard III a few random
+        #: micro-actions only blur it: 10/10 against 7/10 in a trial), else 10 random actions.
         self.rollout_depth = rollout_depth
         self.max_depth = max_depth
         self.top_k = top_k
@@ -198,7 +203,10 @@ class ISMCTSBot(BaseBot):
             n.total += values.get(n.role, 0.0)
 
     def _rollout(self, rules: Rules, state: State, rng: random.Random) -> State:
-        for _ in range(self.rollout_depth):
+        depth = self.rollout_depth
+        if depth is None:
+            depth = 0 if type(rules).evaluate is not Rules.evaluate else AUTO_ROLLOUT
+        for _ in range(depth):
             turn = acting(rules, state)
             if turn is None:
                 break
