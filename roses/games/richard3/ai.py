@@ -14,6 +14,10 @@ What a side knows about the enemy (the basis of :func:`determinize`)
     * face-down (eliminated this campaign: pool or mercenary home), dead, off-map (other
       version), minor and imprisoned blocks (all of them became known in play or setup);
     * the black Rebel block (its colour gives it away; its strength is still hidden);
+    * every enemy block it has *remembered* (ruling K1, ``state["known"]``): the blocks on the
+      map at setup (the scenario list is public), blocks seen in earlier battles and heirs
+      named in play, followed as they move; their strength is what it was when last seen,
+      or less (supply losses are unseen). Recruits and blocks sent to the pool are forgotten;
     * the cards played in earlier Game Turns (the discards), the number of cards in each
       hand and in the undealt deck.
 
