@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,11 +91,14 @@ def _labels(names: list[str]) -> list[str]:
 def arena(rules: Rules, scenario: str, bot_names: list[str], games: int, seed: int = 1,
           options: dict[str, Any] | None = None, max_actions: int = DEFAULT_MAX_ACTIONS,
           progress: Callable[[int, GameOutcome], None] | None = None,
-          make: Callable[[str, int], Bot] = make_bot) -> dict[str, Any]:
+          make: Callable[[str, int], Bot] = make_bot, jobs: int = 1) -> dict[str, Any]:
     """Play ``games`` games between two bots, seats swapped every other game.
 
     Games ``2k`` and ``2k+1`` use the same setup seed with the bots in swapped seats, so
-    each bot plays each side in half the games (one more when ``games`` is odd).
+    each bot plays each side in half the games (one more when ``games`` is odd). With
+    ``jobs > 1`` the games run in that many processes (``rules`` and ``make`` must pickle);
+    results are counted in game order, so the report is the same as with one process (but
+    for times, and for bots whose budget is time, which then think on a shared machine).
     """
     rules.check_scenario(scenario)
     roles = rules.roles(scenario, options)
@@ -108,31 +112,32 @@ def arena(rules: Rules, scenario: str, bot_names: list[str], games: int, seed: i
     moves = {lab: 0 for lab in labels}
     draws = unfinished = total_length = 0
     start = time.perf_counter()
-    for g in range(games):
-        gseed = game_seed(seed, g // 2)
-        shift = g % 2
-        order = labels[shift:] + labels[:shift]
-        names = dict(zip(labels, bot_names, strict=True))
-        seats = {role: (lab, make(names[lab], gseed * 4 + i)) for i, (role, lab)
-                 in enumerate(zip(roles, order, strict=True))}
-        out = play_game(rules, scenario, seats, gseed, options, max_actions)
-        total_length += out.length
-        for lab in labels:
-            think[lab] += out.think.get(lab, 0.0)
-            moves[lab] += out.moves.get(lab, 0)
-        for role, lab in out.seats.items():
-            played_as[lab][role] += 1
-        if out.result is None:
-            unfinished += 1
-        elif out.result == DRAW:
-            draws += 1
-        else:
-            for role in out.result.split(", "):
-                if role in out.seats:
-                    wins[out.seats[role]] += 1
-                    wins_as[out.seats[role]][role] += 1
-        if progress is not None:
-            progress(g, out)
+    tasks = [(rules, scenario, roles, labels, bot_names, seed, g, options, max_actions, make)
+             for g in range(games)]
+    pool = ProcessPoolExecutor(max_workers=min(jobs, games)) if jobs > 1 and games > 1 else None
+    try:
+        outcomes = pool.map(_arena_game, tasks) if pool is not None else map(_arena_game, tasks)
+        for g, out in enumerate(outcomes):  # in game order, as they finish
+            total_length += out.length
+            for lab in labels:
+                think[lab] += out.think.get(lab, 0.0)
+                moves[lab] += out.moves.get(lab, 0)
+            for role, lab in out.seats.items():
+                played_as[lab][role] += 1
+            if out.result is None:
+                unfinished += 1
+            elif out.result == DRAW:
+                draws += 1
+            else:
+                for role in out.result.split(", "):
+                    if role in out.seats:
+                        wins[out.seats[role]] += 1
+                        wins_as[out.seats[role]][role] += 1
+            if progress is not None:
+                progress(g, out)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     bots: dict[str, Any] = {}
     for lab in labels:
         lo, hi = wilson(wins[lab], games)
@@ -155,6 +160,18 @@ def arena(rules: Rules, scenario: str, bot_names: list[str], games: int, seed: i
         "seconds": round(time.perf_counter() - start, 2),
         "bots": bots,
     }
+
+
+def _arena_game(task: tuple[Any, ...]) -> GameOutcome:
+    """Game ``g`` of an arena (module level, so process pools can run it)."""
+    rules, scenario, roles, labels, bot_names, seed, g, options, max_actions, make = task
+    gseed = game_seed(seed, g // 2)
+    shift = g % 2
+    order = labels[shift:] + labels[:shift]
+    names = dict(zip(labels, bot_names, strict=True))
+    seats = {role: (lab, make(names[lab], gseed * 4 + i)) for i, (role, lab)
+             in enumerate(zip(roles, order, strict=True))}
+    return play_game(rules, scenario, seats, gseed, options, max_actions)
 
 
 def format_report(report: dict[str, Any]) -> str:

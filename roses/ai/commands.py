@@ -47,7 +47,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             print(f"game {g + 1}/{args.games}: {out.seats} -> {out.result} in {out.length} actions "
                   f"({out.seconds:.1f} s)", file=sys.stderr, flush=True)
     report = arena(rules, scenario, names, args.games, args.seed,
-                   max_actions=args.max_actions, progress=progress)
+                   max_actions=args.max_actions, progress=progress, jobs=args.jobs)
     print(json.dumps(report) if args.json else format_report(report))
     return 0
 
@@ -113,6 +113,8 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     p.add_argument("--max-actions", type=int, default=20_000, help="count a longer game as unfinished")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--progress", action="store_true", help="one line per game on stderr")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="games played at once in separate processes (one per free core)")
     p.set_defaults(func=cmd_arena)
 
     bench = sub.choices.get("bench")

@@ -212,6 +212,21 @@ def test_arena_swaps_sides_and_counts() -> None:
     assert set(same["bots"]) == {"random", "random#2"}
 
 
+def test_arena_in_processes_gives_the_same_report() -> None:
+    """--jobs: games in a process pool, counted in game order: same results as one process."""
+    one = arena(RULES, "short", ["heuristic", "ismcts:i30"], games=6, seed=3)
+    two = arena(RULES, "short", ["heuristic", "ismcts:i30"], games=6, seed=3, jobs=2)
+    order: list[int] = []
+    arena(RULES, "short", ["random", "random"], games=4, seed=3, jobs=2,
+          progress=lambda g, out: order.append(g))
+    for key in ("games", "draws", "unfinished", "mean_length"):
+        assert one[key] == two[key]
+    for lab in one["bots"]:
+        assert {k: one["bots"][lab][k] for k in ("wins", "wins_as", "games_as")} == \
+               {k: two["bots"][lab][k] for k in ("wins", "wins_as", "games_as")}
+    assert order == [0, 1, 2, 3]
+
+
 def test_arena_gives_bots_only_the_view_and_a_determiniser() -> None:
     seen: list[tuple[set[str], bool]] = []
 
