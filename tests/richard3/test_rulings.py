@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
+from roses.ai.sim import acting
 from roses.games.richard3 import common as C
 from roses.games.richard3 import core
-from roses.games.richard3.data import AREA_ID, CROWN_AREAS, PRISON, border_between
+from roses.games.richard3.data import AREA_ID, B_STEPS, CROWN_AREAS, N_AREAS, PRISON, border_between
 from tests.richard3.helpers import RULES, A, B, L, Y, act, args, keep_hands, move, new, play, put
 
 
@@ -175,9 +178,6 @@ def test_k1_sides_remember_blocks_they_saw() -> None:
     assert all(known[0][b] == 0 for b in range(len(known[0])) if C.owner(s, b) == 0)
     # Random play: after every recruit the recruit is unknown; after every battle, every block
     # revealed in it and still on the map is known to its enemy with the strength it ended at.
-    import random
-
-    from roses.ai.sim import acting
     picker = random.Random(4)
     recruits = battles = 0
     for seed in range(1, 40):
@@ -198,8 +198,34 @@ def test_k1_sides_remember_blocks_they_saw() -> None:
             if before is not None and s["battle"] is None:
                 battles += 1
                 for b in revealed:
-                    if s["loc"][b] < len(s["atk"]):
+                    if s["loc"][b] < N_AREAS:
                         assert s["known"][1 - C.owner(s, b)][b] == max(1, s["steps"][b])
         if recruits >= 5 and battles >= 5:
             break
     assert recruits >= 5 and battles >= 5
+
+
+def test_k1_named_heirs_and_campaign_reset_are_remembered() -> None:
+    """K1 (8.3/8.4, 8.5): an heir going home is named, so he is known; a noble going home is
+    followed but not named (still unknown if it was); at the reset a face-down block standing
+    up where it lay is known, and every remembered block is known at full strength."""
+    s = new()
+    heir, noble = B("March/Y"), B("Warwick/Y")
+    C.forget(s, heir)
+    C.forget(s, noble)
+    core._go_home(s, 0, heir, A("Middlesex"))
+    core._go_home(s, 0, noble, A("Calais"))
+    assert s["known"][1][heir] == s["steps"][heir] and s["known"][1][noble] == 0
+    # 8.5: the Burgundians lie face-down at home (eliminated, unknown to Lancaster); Kent was
+    # last seen at one step.
+    burg, kent = B("Burgundian/Y"), B("Kent/Y")
+    C.forget(s, burg)
+    s["down"][burg] = 1
+    s["known"][1][kent] = 1
+    for k in ("Henry VI/L", "Exeter/L", "Somerset/L", "Oxford/L", "Beaumont/L", "Prince Edward/L", "Richmond/L"):
+        put(s, k, "France")
+    s["phase"], s["stage"], s["todo"] = "political", 3, []
+    core._advance(s)
+    assert s["campaign"] == 2
+    assert s["known"][1][burg] == s["steps"][burg] == B_STEPS[burg]
+    assert s["known"][1][kent] == B_STEPS[kent]
