@@ -158,6 +158,9 @@ class ISMCTSBot(BaseBot):
                 if turn is None:
                     break
                 mover, legal = turn
+            # Below the root every action comes from legal_actions of this very state; the
+            # root may fall back to the view's actions, so it keeps the checked path.
+            do = rules.action if depth == 0 else rules.apply_legal
             keys = [(mover, action_key(a)) for a in legal]
             untried = []
             best_child: Node | None = None
@@ -181,14 +184,12 @@ class ISMCTSBot(BaseBot):
                 child = Node(legal[i], mover)
                 child.avail = 1
                 node.children[keys[i]] = child
-                do = rules.action if depth == 0 else rules.apply_legal  # the root may fall back
                 state = do(state, mover, legal[i][0], legal[i][1])
                 path.append(child)
                 expanded = True
                 break
             assert best_child is not None
             action = legal[best_index]
-            do = rules.action if depth == 0 else rules.apply_legal
             state = do(state, mover, action[0], action[1])
             node = best_child
             path.append(node)

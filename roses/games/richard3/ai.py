@@ -262,9 +262,8 @@ def determinize(state: State, role: str, seed: int) -> State:
             out["known"][side][b] = 0
     # Remembered enemy blocks keep their identity; their strength is what was last seen, or
     # less after losses the side did not see.
-    known = state.get("known")
-    for b in remembered_blocks(state, side):
-        seen = min(B_STEPS[b], int(known[side][b])) if known is not None else B_STEPS[b]
+    for b in remembered_blocks(state, side):  # (only when state["known"] exists)
+        seen = min(B_STEPS[b], int(state["known"][side][b]))
         steps[b] = seen if r.random() < P_SEEN else r.randint(1, seen)
     rebel = REBEL_BLOCK
     if (_owner(state, rebel) == foe and not state["down"][rebel]
