@@ -37,7 +37,8 @@ def state_values(rules: Rules, state: State, roles: list[str]) -> dict[str, floa
     res = rules.result(state)
     if res is not None:
         return result_values(res, roles)
-    return {r: max(-1.0, min(1.0, float(rules.evaluate(state, r)))) for r in roles}
+    values = rules.evaluate_all(state, roles)
+    return {r: max(-1.0, min(1.0, float(values[r]))) for r in roles}
 
 
 def action_key(action: Action) -> Hashable:

@@ -191,6 +191,11 @@ class Rules(ABC):
             return 0.0
         return 1.0 if role in res.split(", ") else -1.0
 
+    def evaluate_all(self, state: State, roles: list[str]) -> dict[str, float]:
+        """:meth:`evaluate` for each of ``roles`` at once (a game whose evaluation is zero-sum
+        may compute it once; search bots call this at every leaf). Default: one call each."""
+        return {r: self.evaluate(state, r) for r in roles}
+
     def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
         """The named parts of :meth:`evaluate`, for bots' rationales (default: none)."""
         return {}

@@ -122,6 +122,8 @@ def test_evaluation_is_bounded_and_zero_sum() -> None:
     for state in positions("richard-iii", 2, 200, 20):
         y, lan = RULES.evaluate(state, "York"), RULES.evaluate(state, "Lancaster")
         assert -1.0 <= y <= 1.0 and y == pytest.approx(-lan)
+        both = RULES.evaluate_all(state, ["York", "Lancaster"])
+        assert both == {"York": pytest.approx(y), "Lancaster": pytest.approx(lan)}
         terms = RULES.evaluation_terms(state, "York")
         assert {"heirs", "usurpation", "crown", "danger", "attack", "strength", "battles", "areas", "supply"} == set(terms)
 

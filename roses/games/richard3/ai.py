@@ -441,6 +441,21 @@ def evaluate(state: State, role: str) -> float:
     return math.tanh(0.6 * sum(w[k] * v for k, v in terms.items()))
 
 
+def evaluate_all(state: State, roles: list[str]) -> dict[str, float]:
+    """:func:`evaluate` for each role, computed once: every term is ours minus theirs (and
+    ``tanh`` is odd), so Lancaster's value is minus York's."""
+    out: dict[str, float] = {}
+    base: float | None = None
+    for role in roles:
+        if role not in ROLES:
+            out[role] = evaluate(state, role)
+            continue
+        if base is None:
+            base = evaluate(state, ROLES[0])
+        out[role] = base if role == ROLES[0] else -base
+    return out
+
+
 # ---------------------------------------------------------------------- action catalogue
 #: Every argument a plain verb may take: none, small ints (card ids; ids), area names, block
 #: keys, sea zones. Fixed order.

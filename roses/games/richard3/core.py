@@ -306,6 +306,10 @@ class Richard3Rules(Rules):
         from roses.games.richard3 import ai
         return ai.evaluate(state, role)
 
+    def evaluate_all(self, state: State, roles: list[str]) -> dict[str, float]:
+        from roses.games.richard3 import ai
+        return ai.evaluate_all(state, roles)
+
     def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
         from roses.games.richard3 import ai
         return ai.evaluation_terms(state, role)
