@@ -9,7 +9,8 @@ After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" 
   actions legal in that determinisation;
 * selection is UCB1 with *availability counts*: a child's exploration term uses how often
   it was available, not how often its parent was visited;
-* a node with untried legal actions is expanded with one of them at random, then a random
+* a node with untried legal actions is expanded with one of them at random (a forced move,
+  the only legal one, is expanded and passed through in the same iteration), then a random
   playout runs for at most ``rollout_depth`` actions (by default none for a game with its own
   evaluation, 10 otherwise) and is cut off with ``Rules.evaluate``
   (values in [-1, 1] for every role);
@@ -186,6 +187,10 @@ class ISMCTSBot(BaseBot):
                 node.children[keys[i]] = child
                 state = do(state, mover, legal[i][0], legal[i][1])
                 path.append(child)
+                if len(legal) == 1:  # a forced move is no choice: keep descending
+                    node = child
+                    depth += 1
+                    continue
                 expanded = True
                 break
             assert best_child is not None

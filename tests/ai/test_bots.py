@@ -285,6 +285,43 @@ def test_ismcts_root_pruning_keeps_the_heuristics_best() -> None:
         make_bot("ismcts:i30:z1")
 
 
+def test_ismcts_passes_through_forced_moves_in_one_iteration() -> None:
+    """A node whose mover has one legal action is no decision: the iteration that reaches it
+    goes on below it, so forced moves do not cost the search a level of depth."""
+    import random
+
+    from roses.ai.ismcts import Node
+    from roses.ai.sim import action_key
+
+    class Forced(type(RULES)):  # type: ignore[misc]
+        def legal_actions(self, state, role):  # type: ignore[no-untyped-def]
+            legal = super().legal_actions(state, role)
+            return [("roll", None)] if role == "South" and state["phase"] == "play" else legal
+
+        def action(self, state, role, verb, arg=None):  # type: ignore[no-untyped-def]
+            if (verb, arg) not in self.legal_actions(state, role):
+                raise ValueError("illegal")
+            return super().action(state, role, verb, arg)
+
+    rules = Forced()
+    state = RULES.setup(1, "standard")
+    for role, pick in (("North", 1), ("South", 2)):
+        state = rules.action(state, role, "pick", pick)
+    assert state["phase"] == "play" and state["turn"] == "North"
+    bot = ISMCTSBot(seed=1, iterations=3, rollout_depth=0)
+    root = Node(None, None)
+    allowed = {action_key(a): a for a in rules.legal_actions(state, "North")}
+    rng = random.Random(1)
+    for _ in range(3):
+        bot._iterate(rules, rules.copy_state(state), "North", root, allowed, ["North", "South"], rng)
+    twice = [n for n in root.children.values() if n.visits == 2]
+    assert len(twice) == 1, "two root expansions, then one descent through the better child"
+    (forced,) = twice[0].children.values()
+    assert forced.role == "South" and forced.visits == 1
+    (below,) = forced.children.values()  # expanded in the same iteration as the forced move
+    assert below.role == "North" and below.visits == 1
+
+
 def test_arena_refuses_an_illegal_bot_move_and_bench_needs_determinisation() -> None:
     from roses.ai.commands import bench_ai
     from roses.engine.errors import IllegalAction, UnknownGame
