@@ -128,31 +128,6 @@ def test_evaluation_is_bounded_and_zero_sum() -> None:
         assert {"heirs", "usurpation", "crown", "danger", "attack", "strength", "battles", "areas", "supply"} == set(terms)
 
 
-def test_danger_counts_enemies_two_areas_from_an_heir() -> None:
-    """5.2: a group moves two areas, so an enemy two areas from an heir threatens him (at half
-    the weight of one next to him) in the evaluation's ``danger`` term."""
-    state = RULES.setup(1, "richard-iii")
-    loc = state["loc"]
-    york_heirs = [h for h in data.HEIRS[0] if loc[h] < data.N_AREAS]
-    heir = york_heirs[0]
-    near = set()
-    for h in york_heirs:
-        near |= {loc[h]} | data.NEIGHBOURS[loc[h]] | ai._TWO_AWAY[loc[h]]
-    lancaster_heir_areas = {loc[h] for h in data.HEIRS[1] if loc[h] < data.N_AREAS}
-    near |= lancaster_heir_areas  # a block there also counts for its own heir's safety
-    far = [b for b in range(data.N_BLOCKS) if loc[b] < data.N_AREAS and ai._owner(state, b) == 1
-           and loc[b] not in near]
-    assert far, "a Lancastrian block far from every York heir"
-    before = RULES.evaluation_terms(state, "York")["danger"]
-    moved = RULES.copy_state(state)
-    two_away = sorted(ai._TWO_AWAY[loc[heir]] - lancaster_heir_areas)
-    moved["loc"][far[0]] = two_away[0]
-    assert RULES.evaluation_terms(moved, "York")["danger"] < before
-    adjacent = RULES.copy_state(state)
-    adjacent["loc"][far[0]] = sorted(data.NEIGHBOURS[loc[heir]] - lancaster_heir_areas)[0]
-    assert RULES.evaluation_terms(adjacent, "York")["danger"] < RULES.evaluation_terms(moved, "York")["danger"]
-
-
 @pytest.mark.parametrize("name", ["heuristic", "ismcts:i40"])
 def test_decision_ignores_hidden_information(name: str) -> None:
     """Same view, different hidden truth (a determinisation of the truth), same seed: same move."""

@@ -341,9 +341,8 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
     * ``usurpation``: the 8.2 count (heirs, nobles, church on the map outside exile and the
       Isle of Man, +1 for holding London), with the King winning ties, as a soft sign;
     * ``crown``: holding the throne (whoever is King after the last campaign wins, 9.0);
-    * ``danger``: enemy strength in or next to the area of each of our heirs on the map (at
-      half weight two areas away: a group moves two areas, 5.2), against our strength there
-      (theirs minus ours, scarce heirs weigh more);
+    * ``danger``: enemy strength in or next to the area of each of our heirs on the map,
+      against our strength there (theirs minus ours, scarce heirs weigh more);
     * ``attack``: for each enemy heir in an area where a battle is to come, our share of the
       steps there, against the same for our heirs;
     * ``battles``: in each contested area, our steps against theirs (battles to come);
@@ -385,8 +384,7 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
             a = loc[h]
             if a >= N_AREAS or a in EXILE_AREAS[s]:  # the enemy never enters our exile (2.7)
                 continue
-            reach = (stp[1 - s][a] + sum(stp[1 - s][n] for n in NEIGHBOURS[a])
-                     + 0.5 * sum(stp[1 - s][n] for n in _TWO_AWAY[a]))
+            reach = stp[1 - s][a] + sum(stp[1 - s][n] for n in NEIGHBOURS[a])
             mine = stp[s][a]
             if reach:
                 danger[s] += reach / (reach + mine + 1) / max(1, heirs[s])
@@ -418,9 +416,6 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
     }
 
 
-#: Areas two borders away (a group moves two areas, 5.2): their enemies threaten at half weight.
-_TWO_AWAY = tuple(frozenset(m for n in NEIGHBOURS[a] for m in NEIGHBOURS[n]) - NEIGHBOURS[a] - {a}
-                  for a in range(N_AREAS))
 _EXCLUDED = tuple(a in EXILE_AREAS[0] or a in EXILE_AREAS[1] or AREA_NAMES[a] == "Isle of Man"
                   for a in range(N_AREAS))
 _LONDON = AREA_NAMES.index("Middlesex")
