@@ -370,8 +370,15 @@ def test_keyboard_only(browser: Any, live_server: LiveServer) -> None:
         players.wait_version(page, v)
 
     page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'keep')", timeout=40000)
-    tab_to("#buttons button[data-verb=keep]")
-    press_enter_and_wait()
+    for _ in range(3):
+        tab_to("#buttons button[data-verb=keep]")
+        press_enter_and_wait()
+        # The bot answers the mulligan at the same time; if its answer landed first, ours was
+        # refused as stale (known: simultaneous choices and the version check) and is offered again.
+        page.wait_for_function("window.roses && !window.roses.pending && window.roses.choices.some("
+                               "c => c.verb === 'play' || c.verb === 'keep')", timeout=40000)
+        if not any(c["verb"] == "keep" for c in players.choices(page)):
+            break
     page.wait_for_function("window.roses && window.roses.choices.some(c => c.verb === 'play')", timeout=40000)
     tab_to("#hand button.card.legal")
     press_enter_and_wait()
