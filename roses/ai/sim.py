@@ -32,12 +32,13 @@ def result_values(result: str, roles: list[str]) -> dict[str, float]:
     return {r: (1.0 if r in winners else -1.0) for r in roles}
 
 
-def state_values(rules: Rules, state: State, roles: list[str]) -> dict[str, float]:
-    """Each role's value of ``state`` in [-1, 1]: the result if over, else the evaluation."""
+def state_values(rules: Rules, state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
+    """Each role's value of ``state`` in [-1, 1]: the result if over, else the evaluation
+    (with the threat ``horizon`` of :meth:`Rules.evaluate_all`)."""
     res = rules.result(state)
     if res is not None:
         return result_values(res, roles)
-    values = rules.evaluate_all(state, roles)
+    values = rules.evaluate_all(state, roles, horizon) if horizon != 1 else rules.evaluate_all(state, roles)
     return {r: max(-1.0, min(1.0, float(values[r]))) for r in roles}
 
 

@@ -191,9 +191,13 @@ class Rules(ABC):
             return 0.0
         return 1.0 if role in res.split(", ") else -1.0
 
-    def evaluate_all(self, state: State, roles: list[str]) -> dict[str, float]:
+    def evaluate_all(self, state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
         """:meth:`evaluate` for each of ``roles`` at once (a game whose evaluation is zero-sum
-        may compute it once; search bots call this at every leaf). Default: one call each."""
+        may compute it once; search bots call this at every leaf). Default: one call each.
+
+        ``horizon`` is how far ahead the evaluation looks for threats: 1 (the default, what
+        :meth:`evaluate` gives) for the next step, 2 for what a whole enemy move can bring.
+        Tree search asks for 2: its leaves stop anywhere in a turn. A game may ignore it."""
         return {r: self.evaluate(state, r) for r in roles}
 
     def evaluation_terms(self, state: State, role: str) -> dict[str, float]:

@@ -334,3 +334,23 @@ def test_arena_refuses_an_illegal_bot_move_and_bench_needs_determinisation() -> 
         play_game(RULES, "short", {"North": ("cheat", Cheat(1)), "South": ("r", RandomBot(2))}, seed=1)
     with pytest.raises(UnknownGame, match="no determinisation"):
         bench_ai(PLAIN_TOY, "short", 0.1, 1)
+
+
+def test_search_leaves_ask_for_threat_horizon_two_and_the_heuristic_for_one() -> None:
+    """ISMCTS evaluates its leaves at threat horizon 2 (``Rules.evaluate_all``: a leaf can stop
+    anywhere in a turn), the heuristic bot at 1; ``hN`` sets the search's horizon."""
+    seen: list[int] = []
+
+    class Recording(type(RULES)):  # type: ignore[misc]
+        def evaluate_all(self, state, roles, horizon=1):  # type: ignore[no-untyped-def]
+            seen.append(horizon)
+            return super().evaluate_all(state, roles)
+
+    rules = Recording()
+    state = rules.setup(1, "standard")
+    det = Determinizer.bind(rules, state, "North")
+    assert make_bot("ismcts:i20:h1").horizon == 1  # type: ignore[attr-defined]
+    for name, want in (("ismcts:i20", {2}), ("ismcts:i20:h1", {1}), ("heuristic", {1})):
+        seen.clear()
+        make_bot(name, seed=3).decide(rules, rules.view(state, "North"), "North", det)
+        assert seen and set(seen) == want, name

@@ -126,6 +126,40 @@ def test_evaluation_is_bounded_and_zero_sum() -> None:
         assert both == {"York": pytest.approx(y), "Lancaster": pytest.approx(lan)}
         terms = RULES.evaluation_terms(state, "York")
         assert {"heirs", "usurpation", "crown", "danger", "attack", "strength", "battles", "areas", "supply"} == set(terms)
+        far = RULES.evaluate_all(state, ["York", "Lancaster"], 2)  # the search bots' horizon
+        assert far == {"York": pytest.approx(ai.evaluate(state, "York", 2)),
+                       "Lancaster": pytest.approx(-ai.evaluate(state, "York", 2))}
+
+
+def test_danger_horizon_two_counts_enemies_two_areas_from_an_heir() -> None:
+    """5.2: a group moves two areas, so at threat horizon 2 (the search bots' leaves) an enemy
+    two areas from an heir threatens him, at half the weight of one next to him; at horizon 1
+    (the heuristic bot) only enemies in or next to his area count."""
+    state = RULES.setup(1, "richard-iii")
+    loc = state["loc"]
+    york_heirs = [h for h in data.HEIRS[0] if loc[h] < data.N_AREAS]
+    heir = york_heirs[0]
+    near = set()
+    for h in york_heirs:
+        near |= {loc[h]} | data.NEIGHBOURS[loc[h]] | ai._TWO_AWAY[loc[h]]
+    lancaster_heir_areas = {loc[h] for h in data.HEIRS[1] if loc[h] < data.N_AREAS}
+    near |= lancaster_heir_areas  # a block there also counts for its own heir's safety
+    far = [b for b in range(data.N_BLOCKS) if loc[b] < data.N_AREAS and ai._owner(state, b) == 1
+           and loc[b] not in near]
+    assert far, "a Lancastrian block far from every York heir"
+
+    def danger(s: dict, horizon: int) -> float:
+        return ai.evaluation_terms(s, "York", horizon)["danger"]
+
+    moved = RULES.copy_state(state)
+    moved["loc"][far[0]] = sorted(ai._TWO_AWAY[loc[heir]] - lancaster_heir_areas)[0]
+    adjacent = RULES.copy_state(state)
+    adjacent["loc"][far[0]] = sorted(data.NEIGHBOURS[loc[heir]] - lancaster_heir_areas)[0]
+    assert danger(moved, 1) == danger(state, 1)
+    assert danger(adjacent, 1) < danger(state, 1)
+    assert danger(moved, 2) < danger(state, 2)
+    assert danger(adjacent, 2) < danger(moved, 2)
+    assert danger(state, 1) == RULES.evaluation_terms(state, "York")["danger"]
 
 
 @pytest.mark.parametrize("name", ["heuristic", "ismcts:i40"])

@@ -334,7 +334,7 @@ def _deal(state: State, out: State, side: int, r: random.Random) -> None:
 
 
 # ---------------------------------------------------------------------- evaluation
-def evaluation_terms(state: State, role: str) -> dict[str, float]:
+def evaluation_terms(state: State, role: str, horizon: int = 1) -> dict[str, float]:
     """Named parts of the evaluation for ``role``, each in [-1, 1] (positive: good for role).
 
     * ``heirs``: living heirs, ours against theirs (9.0: the last heir's death loses at once);
@@ -342,7 +342,9 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
       Isle of Man, +1 for holding London), with the King winning ties, as a soft sign;
     * ``crown``: holding the throne (whoever is King after the last campaign wins, 9.0);
     * ``danger``: enemy strength in or next to the area of each of our heirs on the map,
-      against our strength there (theirs minus ours, scarce heirs weigh more);
+      against our strength there (theirs minus ours, scarce heirs weigh more). With
+      ``horizon`` 2, enemies two areas away count at half weight: a group moves two areas
+      (5.2), so a whole enemy move can bring them in;
     * ``attack``: for each enemy heir in an area where a battle is to come, our share of the
       steps there, against the same for our heirs;
     * ``battles``: in each contested area, our steps against theirs (battles to come);
@@ -385,6 +387,8 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
             if a >= N_AREAS or a in EXILE_AREAS[s]:  # the enemy never enters our exile (2.7)
                 continue
             reach = stp[1 - s][a] + sum(stp[1 - s][n] for n in NEIGHBOURS[a])
+            if horizon >= 2:
+                reach += 0.5 * sum(stp[1 - s][n] for n in _TWO_AWAY[a])
             mine = stp[s][a]
             if reach:
                 danger[s] += reach / (reach + mine + 1) / max(1, heirs[s])
@@ -416,6 +420,9 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
     }
 
 
+#: Areas two borders away (a group moves two areas, 5.2).
+_TWO_AWAY = tuple(frozenset(m for n in NEIGHBOURS[a] for m in NEIGHBOURS[n]) - NEIGHBOURS[a] - {a}
+                  for a in range(N_AREAS))
 _EXCLUDED = tuple(a in EXILE_AREAS[0] or a in EXILE_AREAS[1] or AREA_NAMES[a] == "Isle of Man"
                   for a in range(N_AREAS))
 _LONDON = AREA_NAMES.index("Middlesex")
@@ -430,28 +437,28 @@ def weights(state: State) -> dict[str, float]:
             "danger": 0.8, "attack": 1.0, "strength": 0.6, "battles": 0.5, "areas": 0.2, "supply": 0.2}
 
 
-def evaluate(state: State, role: str) -> float:
+def evaluate(state: State, role: str, horizon: int = 1) -> float:
     """Heuristic value in [-1, 1] for ``role``: the result if the game is over, else a squashed
     weighted sum of :func:`evaluation_terms` (see :func:`weights`)."""
     res = state.get("result")
     if res is not None:
         return 0.0 if res == "Draw" else (1.0 if role in str(res).split(", ") else -1.0)
-    terms = evaluation_terms(state, role)
+    terms = evaluation_terms(state, role, horizon)
     w = weights(state)
     return math.tanh(0.6 * sum(w[k] * v for k, v in terms.items()))
 
 
-def evaluate_all(state: State, roles: list[str]) -> dict[str, float]:
+def evaluate_all(state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
     """:func:`evaluate` for each role, computed once: every term is ours minus theirs (and
     ``tanh`` is odd), so Lancaster's value is minus York's."""
     out: dict[str, float] = {}
     base: float | None = None
     for role in roles:
         if role not in ROLES:
-            out[role] = evaluate(state, role)
+            out[role] = evaluate(state, role, horizon)
             continue
         if base is None:
-            base = evaluate(state, ROLES[0])
+            base = evaluate(state, ROLES[0], horizon)
         out[role] = base if role == ROLES[0] else -base
     return out
 

@@ -306,9 +306,9 @@ class Richard3Rules(Rules):
         from roses.games.richard3 import ai
         return ai.evaluate(state, role)
 
-    def evaluate_all(self, state: State, roles: list[str]) -> dict[str, float]:
+    def evaluate_all(self, state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
         from roses.games.richard3 import ai
-        return ai.evaluate_all(state, roles)
+        return ai.evaluate_all(state, roles, horizon)
 
     def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
         from roses.games.richard3 import ai
