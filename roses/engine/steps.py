@@ -1,0 +1,339 @@
+"""Steps: one way for every game to say who decides what now, from which options, and what
+happens then.
+
+A game is a stack of *frames* kept in the state (``state["stack"]``, a list of plain JSON
+dicts). The frame on top is the decision being made now. Each frame names its :class:`Step`
+(``frame["step"]``) and carries that step's own data (whose turn, which area, how many hits
+are left...). The :class:`Step` object, stateless like the rules, says for a frame:
+
+* :meth:`Step.actors`: the roles that decide now: one role, several at once (a simultaneous
+  secret choice), or none (an automatic step: :meth:`Step.run` resolves it at once);
+* :meth:`Step.options`: the legal ``(verb, arg)`` pairs of a role. They are the single source
+  of the legal actions: ``legal_actions`` returns them, ``action`` accepts only them (or what
+  :meth:`Step.is_legal` accepts: a fast check that a test pins to membership of the options)
+  and a view lists them;
+* :meth:`Step.prompt`: what the acting role is asked;
+* one handler per verb, a method named ``on_<verb>(state, frame, role, arg)``.
+
+A handler may change the frame, :func:`pop` it (the decision is over: the frame below it
+becomes the current decision again, so the game resumes where it was), :func:`push` new
+frames on top (a reaction window, an interrupt for another player, a battle inside a turn,
+a queue of decisions pushed last-first) or :func:`replace` it with the next step. After every
+action :meth:`Steps.settle` runs the automatic steps on top until a role must decide or the
+game is over.
+
+Chance stays in the seeded generator (:mod:`roses.engine.rng`) and is used inside handlers
+and ``run``; the undo policy of :mod:`roses.engine.game` is unchanged (it looks only at the
+active roles, the rolls and the reveals).
+
+Example: the whole of a game of Nim in which each player takes one or two stones and whoever
+takes the last one wins::
+
+    from roses.engine import rng
+    from roses.engine.steps import Step, StepRules, Steps
+
+    class Take(Step):
+        name = "take"
+
+        def actors(self, state, frame):
+            return [state["roles"][frame["player"]]]
+
+        def options(self, state, frame, role):
+            return [("take", n) for n in (1, 2) if n <= state["pile"]]
+
+        def prompt(self, state, frame, role):
+            return f"Take one or two stones ({state['pile']} left)."
+
+        def on_take(self, state, frame, role, n):
+            state["pile"] -= n
+            if state["pile"] == 0:
+                state["result"] = role
+            frame["player"] = 1 - frame["player"]
+
+    class Nim(StepRules):
+        id, title, scenarios = "nim", "Nim", ("seven",)
+        steps = Steps(Take())
+
+        def roles(self, scenario, options=None):
+            return ["North", "South"]
+
+        def setup(self, seed, scenario, options=None):
+            state = {"roles": ["North", "South"], "log": [], "result": None, "pile": 7}
+            rng.seed_state(state, seed)
+            return self.start(state, {"step": "take", "player": 0})
+
+        def view(self, state, role):
+            return self.step_view(state, role, pile=state["pile"])
+
+``docs/engine.md`` walks through writing a real game this way (tests/engine/test_steps.py
+plays this one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from roses.engine.contract import Action, Rules, State, View
+from roses.engine.errors import IllegalAction, NotYourTurn
+
+#: A frame: ``{"step": name, ...the step's own data}``, stored in ``state["stack"]``.
+Frame = dict[str, Any]
+
+#: How many automatic steps :meth:`Steps.settle` may run after one action before it decides
+#: that the game is looping (a bug in a step that neither pops, pushes nor ends the game).
+MAX_AUTOMATIC = 100_000
+
+
+def refusal(role: str, verb: str, arg: Any) -> str:
+    """The message of a refused action (it names only what the player sent)."""
+    return f"{role} cannot {verb} {'' if arg is None else arg} now.".replace("  ", " ")
+
+
+class Step:
+    """One kind of decision point. Subclasses set :attr:`name` and override what they need.
+
+    Steps are stateless: everything lives in the state and the frame.
+    """
+
+    #: The step's name, the value of ``frame["step"]``.
+    name: ClassVar[str] = ""
+    #: The phase of play this step belongs to, for views (e.g. ``"action"``).
+    phase: ClassVar[str] = ""
+    #: Verbs with a handler, filled from the ``on_<verb>`` methods.
+    verbs: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.verbs = frozenset(n[3:] for n in dir(cls) if n.startswith("on_") and callable(getattr(cls, n)))
+
+    # ----- what a step says ---------------------------------------------------------------
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        """The roles that decide now; none means the step is automatic (see :meth:`run`)."""
+        return []
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        """Every legal ``(verb, arg)`` of ``role`` (one of :meth:`actors`) now."""
+        return []
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        """Whether ``(verb, arg)`` is one of :meth:`options`. Override only with a faster check
+        that gives the same answer, and pin it to membership in a test."""
+        try:
+            return (verb, arg) in self.options(state, frame, role)
+        except TypeError:  # an unhashable or odd argument
+            return False
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        """What ``role`` is asked now (an actor) or told (anyone else)."""
+        return ""
+
+    def run(self, state: State, frame: Frame) -> None:
+        """Resolve an automatic step (no actors): it must pop or replace its frame, push
+        another, or end the game, possibly after several calls (each call makes progress)."""
+        raise RuntimeError(f"step {self.name!r} has no actors and no run()")
+
+    # ----- what happens then ----------------------------------------------------------------
+    def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
+        """Call the handler of ``verb``. Override to route verbs another way."""
+        if verb not in self.verbs:
+            raise IllegalAction(refusal(role, verb, arg))
+        getattr(self, "on_" + verb)(state, frame, role, arg)
+
+
+# ----- the stack ------------------------------------------------------------------------------
+def stack(state: State) -> list[Frame]:
+    """The decision stack of ``state`` (bottom first)."""
+    frames: list[Frame] = state["stack"]
+    return frames
+
+
+def top(state: State) -> Frame | None:
+    """The current frame, or None when the stack is empty."""
+    frames = state["stack"]
+    return frames[-1] if frames else None
+
+
+def push(state: State, frame: Mapping[str, Any]) -> None:
+    """Put ``frame`` on top: it is decided before the one below it resumes."""
+    state["stack"].append(frame)
+
+
+def push_all(state: State, frames: list[Frame]) -> None:
+    """Queue ``frames`` so that the first of the list is decided first."""
+    state["stack"].extend(reversed(frames))
+
+
+def pop(state: State) -> Frame:
+    """Remove the current frame (its decision is over) and return it."""
+    frame: Frame = state["stack"].pop()
+    return frame
+
+
+def replace(state: State, frame: Mapping[str, Any]) -> None:
+    """Replace the current frame by ``frame`` (the next step of the same decision)."""
+    state["stack"][-1] = frame
+
+
+def find(state: State, name: str) -> Frame | None:
+    """The topmost frame of step ``name``, or None."""
+    for frame in reversed(state["stack"]):
+        if frame["step"] == name:
+            return frame
+    return None
+
+
+# ----- a game's table of steps -------------------------------------------------------------
+class Steps:
+    """The steps of one game, by name, and the machinery that runs them."""
+
+    def __init__(self, *steps: Step) -> None:
+        self.by_name: dict[str, Step] = {}
+        for step in steps:
+            self.add(step)
+
+    def add(self, step: Step) -> Step:
+        if not step.name:
+            raise ValueError(f"{type(step).__name__} has no name")
+        if step.name in self.by_name:
+            raise ValueError(f"two steps are named {step.name!r}")
+        self.by_name[step.name] = step
+        return step
+
+    def __getitem__(self, name: str) -> Step:
+        return self.by_name[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def current(self, state: State) -> tuple[Step, Frame] | None:
+        """The step and frame deciding now, or None when the stack is empty."""
+        frames = state["stack"]
+        if not frames:
+            return None
+        frame = frames[-1]
+        return self.by_name[frame["step"]], frame
+
+    def active(self, state: State) -> list[str]:
+        if state["result"] is not None:
+            return []
+        frames = state["stack"]
+        if not frames:
+            return []
+        frame = frames[-1]
+        return self.by_name[frame["step"]].actors(state, frame)
+
+    def legal(self, state: State, role: str) -> list[Action]:
+        if state["result"] is not None:
+            return []
+        frames = state["stack"]
+        if not frames:
+            return []
+        frame = frames[-1]
+        step = self.by_name[frame["step"]]
+        if role not in step.actors(state, frame):
+            return []
+        return step.options(state, frame, role)
+
+    def act(self, state: State, role: str, verb: str, arg: Any = None, check: bool = True) -> None:
+        """Apply one action of ``role`` and settle. With ``check`` (the default) the action
+        must be legal, otherwise :class:`IllegalAction` is raised and ``state`` is untouched
+        (handlers may rely on that: they run only on legal actions)."""
+        if state["result"] is not None:
+            raise IllegalAction("The game is over.")
+        frames = state["stack"]
+        if not frames:
+            raise IllegalAction("Nobody may act now.")
+        frame = frames[-1]
+        step = self.by_name[frame["step"]]
+        if check:
+            if role not in step.actors(state, frame):
+                raise NotYourTurn(f"It is not {role}'s turn.")
+            if not step.is_legal(state, frame, role, verb, arg):
+                raise IllegalAction(refusal(role, verb, arg))
+        step.handle(state, frame, role, verb, arg)
+        self.settle(state)
+
+    def settle(self, state: State) -> None:
+        """Run automatic steps until a role must decide, the stack is empty or the game ends."""
+        by_name = self.by_name
+        for _ in range(MAX_AUTOMATIC):
+            if state["result"] is not None:
+                return
+            frames = state["stack"]
+            if not frames:
+                return
+            frame = frames[-1]
+            step = by_name[frame["step"]]
+            if step.actors(state, frame):
+                return
+            step.run(state, frame)
+        raise RuntimeError("automatic steps did not come to a decision")
+
+    def prompt(self, state: State, role: str) -> str:
+        cur = self.current(state)
+        if cur is None or state["result"] is not None:
+            return ""
+        step, frame = cur
+        return step.prompt(state, frame, role)
+
+    def phase(self, state: State) -> str:
+        """The phase of the current step ("over" once the game has a result)."""
+        if state["result"] is not None:
+            return "over"
+        cur = self.current(state)
+        return "" if cur is None else cur[0].phase
+
+
+class StepRules(Rules):
+    """A :class:`~roses.engine.contract.Rules` whose play is a table of :class:`Step` s.
+
+    A subclass sets :attr:`steps`, writes ``setup`` (ending with :meth:`start`) and ``view``
+    (:meth:`step_view` fills the common part), and inherits ``active``, ``legal_actions``,
+    ``action`` and ``apply_legal``.
+    """
+
+    steps: ClassVar[Steps] = Steps()
+
+    def start(self, state: State, *frames: Mapping[str, Any]) -> State:
+        """Give a new state its stack (``frames`` bottom first) and settle it."""
+        state["stack"] = [dict(f) for f in frames]
+        self.steps.settle(state)
+        return state
+
+    def active(self, state: State) -> list[str]:
+        return self.steps.active(state)
+
+    def legal_actions(self, state: State, role: str) -> list[Action]:
+        return self.steps.legal(state, role)
+
+    def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
+        self.steps.act(state, role, verb, arg)
+        return state
+
+    def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:
+        self.steps.act(state, role, verb, arg, check=False)
+        return state
+
+    def step_view(self, state: State, role: str, **parts: Any) -> View:
+        """The common part of a view: prompt, phase, active roles, the role's log and, for an
+        actor, its options as ``{verb: [args]}`` (``True`` for a verb without argument)."""
+        active = self.active(state)
+        view: View = {"role": role, "phase": self.steps.phase(state),
+                      "prompt": self.steps.prompt(state, role), "active": active,
+                      "result": self.result(state), "log": self.log_for(state, role)}
+        if role in active:
+            view["actions"] = options_map(self.legal_actions(state, role))
+        view.update(parts)
+        return view
+
+
+def options_map(actions: list[Action]) -> dict[str, Any]:
+    """``[(verb, arg)...]`` as a view's ``{verb: [args...]}`` (``True`` for an argless verb)."""
+    out: dict[str, Any] = {}
+    for verb, arg in actions:
+        if arg is None:
+            out[verb] = True
+        else:
+            out.setdefault(verb, []).append(arg)
+    return out
