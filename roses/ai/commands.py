@@ -102,7 +102,7 @@ def bench_ai(rules: Rules, scenario: str, seconds: float, seed: int, budget: str
 
 
 def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("arena", help="bot against bot, sides swapped: win rates with 95% CIs")
+    p = sub.add_parser("arena", help="bot against bot, sides swapped: win rates with 95%% CIs")
     p.add_argument("game", help="a game id, or package.module:ATTR naming a Rules object")
     p.add_argument("--scenario")
     p.add_argument("--bots", required=True,

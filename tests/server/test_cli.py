@@ -46,6 +46,20 @@ def _finished_game(url: str) -> int:
     return gid
 
 
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """`roses --help` and each subcommand's --help print and exit 0 (argparse expands % in help)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("play", "arena", "bench", "fuzz", "replay", "games", "serve", "admin"):
+        assert command in out
+    for command in ("play", "arena", "bench", "fuzz", "replay", "games", "serve", "admin"):
+        with pytest.raises(SystemExit) as exc:
+            main([command, "--help"])
+        assert exc.value.code == 0, command
+
+
 def test_admin_rebuild_export_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = f"sqlite:///{tmp_path}/a.db"
     dst = f"sqlite:///{tmp_path}/b.db"
