@@ -274,7 +274,8 @@ def determinize(state: State, role: str, seed: int) -> State:
         _deal(state, out, side, r)
         _mulligan_answer(state, out, side, r)
     # ----- log and dice
-    out["log"] = [e for e in state.get("log", []) if isinstance(e, str) or e[0] == role]
+    from roses.engine.log import readable_entries
+    out["log"] = readable_entries(state.get("log", []), role)
     rng.seed_state(out, r.getrandbits(63))
     out["rolls"] = state.get("rolls", 0)
     return out

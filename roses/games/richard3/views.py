@@ -154,7 +154,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     if state["battle"] is not None and core.BATTLE is not None:
         part = core.BATTLE.view_part(state, role)
         v["battle"] = part
-    v["log"], v["log_more"] = _recent_log(state, role)
+    v["log"], v["log_more"], v["log_kinds"] = _recent_log(state, role)
     v["prompt"] = _prompt(state, role, side, active, v)
     if role in active:
         acts: dict[str, Any] = {}
@@ -172,19 +172,23 @@ def build_view(rules: Rules, state: State, role: str) -> View:
 LOG_WINDOW = 30
 
 
-def _recent_log(state: State, role: str) -> tuple[list[str], bool]:
+def _recent_log(state: State, role: str) -> tuple[list[str], bool, list[str]]:
+    """The last LOG_WINDOW lines ``role`` may read, whether older entries exist, and the
+    lines' kinds (``""`` for none; see roses.engine.log), parallel to the lines."""
+    from roses.engine.log import entry_kind, entry_text, readable
     log = state["log"]
     out: list[str] = []
+    kinds: list[str] = []
     i = len(log) - 1
     while i >= 0 and len(out) < LOG_WINDOW:
         e = log[i]
-        if isinstance(e, str):
-            out.append(e)
-        elif e[0] == role:
-            out.append(e[1])
+        if readable(e, role):
+            out.append(entry_text(e))
+            kinds.append(entry_kind(e))
         i -= 1
     out.reverse()
-    return out, i >= 0
+    kinds.reverse()
+    return out, i >= 0, kinds
 
 
 def _card(c: int) -> dict[str, Any]:
