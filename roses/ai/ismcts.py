@@ -65,18 +65,19 @@ class ISMCTSBot(BaseBot):
             iterations = DEFAULT_ITERATIONS
         self.seconds = seconds
         self.iterations = iterations
-        #: Small by default: evaluation-truncated values of sibling micro-actions differ by a
-        #: few hundredths, so a larger constant spreads the visits almost evenly (Richard III,
-        #: ismcts:0.5 against the heuristic: c 0.7 won 48 % of 21 games, c 0.2 66 % of 59).
+        #: Exploration constant of UCB1. Small because leaf values are evaluations, and the
+        #: values of sibling micro-actions (activate this area or that one) differ by a few
+        #: hundredths: a constant near 1 would spread the visits almost evenly and keep the
+        #: tree shallow (docs/ai.md, "ISMCTS settings").
         self.c = c
-        #: ``None``: no playout for a game with its own evaluation (in Richard III a few random
-        #: micro-actions only blur it: 10/10 against 7/10 in a trial), else 10 random actions.
+        #: ``None``: no playout for a game with its own evaluation (random micro-actions
+        #: before the evaluation only add noise to it), else ``AUTO_ROLLOUT`` random actions.
         self.rollout_depth = rollout_depth
         self.max_depth = max_depth
         self.top_k = top_k
-        #: Threat horizon of the leaf evaluation (``Rules.evaluate_all``). In Richard III, 2
-        #: against 1 (ismcts:0.5 against the heuristic, 20 games a side): 20/20 against 17/20
-        #: as York, 12/20 against 8/20 as Lancaster (docs/ai.md, session 4).
+        #: Threat horizon of the leaf evaluation (``Rules.evaluate_all``): 2 because a leaf
+        #: can stop anywhere in a turn, so its value must count what a whole enemy move can
+        #: bring (in Richard III, enemies two areas from an heir; docs/ai.md, "ISMCTS settings").
         self.horizon = horizon
         if name is None:
             name = "ismcts" + (f":{seconds:g}" if seconds is not None else f":i{iterations}")
