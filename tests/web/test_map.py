@@ -13,6 +13,39 @@ from tests.web.conftest import DESKTOP, PHONE, STATIC, screenshot_path
 
 LAYOUT = json.loads((STATIC / "richard3" / "layout.json").read_text(encoding="utf-8"))
 
+#: A test-only page drawing the bare map with the product's map.js; served by the browser
+#: tests themselves (``page.route``), never by the application.
+MAP_PAGE_PATH = "/richard3/_test_map.html"
+MAP_PAGE = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>map</title>
+<link rel="stylesheet" href="../css/map.css">
+<style>html, body { margin: 0; height: 100%; } #map { width: 100%; height: 100%; }</style>
+</head>
+<body><svg id="map"></svg>
+<script type="module">
+import { drawMap, enablePanZoom } from "../js/map.js";
+const layout = await (await fetch("layout.json")).json();
+const svg = document.getElementById("map");
+window.mapApi = drawMap(svg, layout);
+window.panZoom = enablePanZoom(svg, layout);
+document.body.dataset.ready = "1";
+</script>
+</body>
+</html>
+"""
+
+
+def open_map_page(browser: Any, static_server: str, size: dict[str, int],
+                  errors: list[str] | None = None) -> Any:
+    page = browser.new_page(viewport=size)
+    if errors is not None:
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    url = f"{static_server}{MAP_PAGE_PATH}"
+    page.route(url, lambda route: route.fulfill(status=200, content_type="text/html", body=MAP_PAGE))
+    page.goto(url)
+    return page
+
 
 def test_layout_file_is_up_to_date() -> None:
     assert mapgen.build() == LAYOUT, "run: python -m roses.web.mapgen"
@@ -88,10 +121,8 @@ def test_map_facts_match_rules_data() -> None:
 @pytest.mark.browser
 @pytest.mark.parametrize("size,name", [(DESKTOP, "desktop"), (PHONE, "phone")])
 def test_map_renders_every_area(browser: Any, static_server: str, size: dict[str, int], name: str) -> None:
-    page = browser.new_page(viewport=size)
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{static_server}/richard3/preview.html")
+    page = open_map_page(browser, static_server, size, errors)
     page.wait_for_selector("body[data-ready='1']")
     drawn = page.eval_on_selector_all("svg#map g.area", "els => els.map(e => e.dataset.area)")
     assert sorted(drawn) == sorted(LAYOUT["areas"])
@@ -107,8 +138,7 @@ def test_map_renders_every_area(browser: Any, static_server: str, size: dict[str
 
 @pytest.mark.browser
 def test_map_zoom_and_keyboard(browser: Any, static_server: str) -> None:
-    page = browser.new_page(viewport=PHONE)
-    page.goto(f"{static_server}/richard3/preview.html")
+    page = open_map_page(browser, static_server, PHONE)
     page.wait_for_selector("body[data-ready='1']")
     before = page.evaluate("panZoom.viewBox")
     page.evaluate("panZoom.zoomIn()")
