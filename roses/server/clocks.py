@@ -1,6 +1,6 @@
 """Clocks and scheduled work: a time bank per seat, loss on time, a lease-based scheduler.
 
-Pace (``games.pace``), after Rally the Troops' design (research anchors §1.7): every seat starts
+Pace (``games.pace``), after Rally the Troops' design: every seat starts
 with a *bank* of time; the clock of a seat runs while that seat is active; when the seat stops
 being active the time it used is charged and a per-move *bonus* is added, up to a *cap*. A seat
 whose bank runs out loses on time: the scheduler plays the meta action ``.finish`` (result: the

@@ -184,7 +184,7 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     _db_arg(p)
     p.set_defaults(func=_friendly(cmd_create_user))
 
-    # Second server engineer (S-srv2-2): `roses bench server` options, `--smtp-*` of `roses serve`.
+    # `roses bench server` options and the `--smtp-*` options of `roses serve`.
     from roses.server import loadbench, notify
 
     loadbench.register(sub, parser)

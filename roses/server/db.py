@@ -256,7 +256,7 @@ class Database:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url, **kwargs)
         # SQLite: one writer at a time per process, queued on a lock that wakes the next waiter
-        # at once; SQLite's own busy handler makes waiters sleep in growing steps (S-srv2-3).
+        # at once; SQLite's own busy handler makes waiters sleep in growing steps.
         self._write_lock = threading.Lock() if self.url.startswith("sqlite") else None
 
     @property

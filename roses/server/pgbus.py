@@ -2,8 +2,8 @@
 
 Every worker delivers its own events to its own subscribers at once (in process, as
 :class:`LocalBus` does) and sends them with ``pg_notify`` on one channel; a dedicated listener
-connection (psycopg 3 ``AsyncConnection`` in autocommit, used for nothing else: research anchors
-§5, psycopg#340) receives the other workers' events and hands them to local subscribers. A
+connection (psycopg 3 ``AsyncConnection`` in autocommit, used for nothing else; see
+psycopg issue #340) receives the other workers' events and hands them to local subscribers. A
 worker ignores its own echoes. The payload is the event (kind, game id, version, active roles),
 never any state, so the channel carries no hidden information.
 

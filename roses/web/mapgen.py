@@ -8,9 +8,8 @@ geographic place; the script projects it to SVG coordinates. Areas are polygons 
 and the border line is computed from the polygons (no separate drawing that could drift).
 
 Map facts (borders and their types, seas, ports, crowns, cities, cathedrals, shields) follow
-the Richard III rules v1.02, sections 2.1-2.82 and the printed map, as summarised in our
-research notes; ``tests/web/test_map.py`` checks them against ``roses.games.richard3`` data
-when that module is present.
+the Richard III rules v1.02, sections 2.1-2.82, and the printed map; ``tests/web/test_map.py``
+checks them against ``roses.games.richard3`` data when that module is present.
 """
 
 from __future__ import annotations
