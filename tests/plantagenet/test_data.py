@@ -1,4 +1,4 @@
-"""Component data: counts (research §3), references, the Way graph (1.3.1) and the loader's checks."""
+"""Component data: counts (1.2, 1.3.1, 1.5.4, 1.9), references, the Way graph (1.3.1) and the loader's checks."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _raw() -> tuple[dict, dict, dict, dict, dict]:
                  for f in ("map.json", "lords.json", "vassals.json", "cards.json", "tables.json"))
 
 
-def test_counts_equal_research_section_3() -> None:
+def test_component_counts() -> None:
     c = load()
     counts = comp._count(c)
     for key, want in COUNTS.items():
@@ -51,7 +51,7 @@ def test_known_ways_and_types() -> None:
 
 
 def test_corrected_values_from_research_known_errors() -> None:
-    """Research §3 discrepancies 1-5: use the card renders / map values."""
+    """Where public data sets disagree, use the card renders / map values (RULINGS R6)."""
     c = load()
     assert c.lords["norfolk"]["command"] == 2
     assert c.lords["clarence"]["assets"] == {"provender": 2, "coin": 2, "carts": 1, "ships": 0}

@@ -1,4 +1,4 @@
-"""Eliminations in battle and instant victory (rules 6.8x, 9.0, 9.1; research C101-C106, C123)."""
+"""Eliminations in battle and instant victory (rules 6.8x, 9.0, 9.1; C101-C106, C123)."""
 
 from __future__ import annotations
 

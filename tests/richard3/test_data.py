@@ -1,4 +1,5 @@
-"""Component data (research §3.1): counts and facts, checked against the loaded tables."""
+"""Component data (rules 2.x, 3.x and the component list): counts and facts, checked against the
+loaded tables."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from roses.games.richard3 import data as D
 from tests.richard3.helpers import A, B, bid
 
 
-def test_counts_research_3_1() -> None:
-    """Research §3.1 counts (map of 2.x): 33 areas (28 land, Isle of Man, 4 exile), 62 borders 24/26/12, 28 sea links,
+def test_component_counts() -> None:
+    """Component counts (map of 2.x): 33 areas (28 land, Isle of Man, 4 exile), 62 borders 24/26/12, 28 sea links,
     14 major ports, 11 crowns, 7 cities, 2 cathedrals, 42 shields in 24 areas, 63 blocks, 25 cards."""
     D.check_data()
     assert D.N_AREAS == 33 and D.N_BORDERS == 62 and D.N_BLOCKS == 63 and D.N_CARDS == 25
@@ -60,7 +61,7 @@ def test_c31_isle_of_man_sea_only() -> None:
 
 
 def test_blocks_ratings_samples() -> None:
-    """C33-C42 (3.x): sample ratings from research §3.2 and the rule examples."""
+    """C33-C42 (3.x): sample ratings from the blocks and the rule examples."""
     assert (D.B_INIT[B("Herbert/Y")], D.B_FIRE[B("Herbert/Y")]) == ("A", 2)
     assert D.B_LOYALTY[B("Rivers/L")] == 1 and D.B_LOYALTY[B("Rivers/Y")] == 2
     assert D.B_STEPS[B("Henry VI/L")] == 4 and D.B_INIT[B("Bombard/Y")] == "D"

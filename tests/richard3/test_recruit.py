@@ -1,4 +1,4 @@
-"""Recruiting (5.4, 1.2; research §6 situation 2; C12, C72-C80)."""
+"""Recruiting (5.4, 1.2; C12, C72-C80)."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_c79_recruit_at_full_strength_only_from_pool() -> None:
 
 
 def test_recruit_logged_by_area_only() -> None:
-    """Log policy (research §4.6): the opponent reads only the area of a recruit."""
+    """Log policy (RULINGS.md): the opponent reads only the area of a recruit."""
     s = _york_p1_ap4()
     act(s, Y, "recruit", "Norfolk/Y")
     act(s, Y, "place", "East Anglia")

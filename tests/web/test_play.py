@@ -66,7 +66,7 @@ class Secrets:
         if key not in self.cache:
             game = Game.from_record(self.rules, {**record, "actions": actions[:v]})
             found = set(self.rules.secrets(game.state, role))
-            # and the opponent's card of this turn while it is still face down (1.1, research §4.3)
+            # and the opponent's card of this turn while it is still face down (1.1; RULINGS.md, log policy)
             st = game.state
             if st.get("phase") in ("card", "mulligan") and role in ("York", "Lancaster"):
                 from roses.games.richard3.data import CARD_TAG
