@@ -128,6 +128,10 @@ class Step:
         """What ``role`` is asked now (an actor) or told (anyone else)."""
         return ""
 
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The message when ``role`` may act but ``(verb, arg)`` is not an option."""
+        return refusal(role, verb, arg)
+
     def run(self, state: State, frame: Frame) -> None:
         """Resolve an automatic step (no actors): it must pop or replace its frame, push
         another, or end the game, possibly after several calls (each call makes progress)."""
@@ -250,7 +254,7 @@ class Steps:
             if role not in step.actors(state, frame):
                 raise NotYourTurn(f"It is not {role}'s turn.")
             if not step.is_legal(state, frame, role, verb, arg):
-                raise IllegalAction(refusal(role, verb, arg))
+                raise IllegalAction(step.refusal(state, frame, role, verb, arg))
         step.handle(state, frame, role, verb, arg)
         self.settle(state)
 

@@ -10,6 +10,7 @@ from typing import Any
 from roses.engine.contract import State
 from roses.games.richard3 import RULES
 from roses.games.richard3 import core as core
+from roses.games.richard3.common import phase, step_name
 from roses.games.richard3.data import (
     AREA_ID,
     AREA_NAMES,
@@ -48,7 +49,7 @@ def new(scenario: str = "wars-of-the-roses", seed: int = 1) -> State:
 
 def keep_hands(state: State) -> State:
     """Answer the opening mulligan question with 'keep' for both players."""
-    while state["phase"] == "mulligan":
+    while phase(state) == "mulligan":
         role = RULES.active(state)[0]
         RULES.action(state, role, "keep")
     return state
@@ -116,6 +117,18 @@ def clear_map(state: State, keep: tuple[str, ...] = ()) -> None:
             state["loc"][b] = POOL
 
 
+def todo(state: State) -> list[list[Any]]:
+    """The pending Supply/Political decisions and Main Attack declarations on the decision
+    stack, first to be decided first, as ``[kind, side, subject, count]``."""
+    out: list[list[Any]] = []
+    for fr in reversed(state["stack"]):
+        if fr["step"] == "declare":
+            out.append(["main", fr["side"], fr["area"], 0])
+        elif fr["step"] in ("enter", "execute", "reduce", "home", "disband"):
+            out.append([fr["step"], fr["side"], fr["subj"], fr["n"]])
+    return out
+
+
 def act(state: State, role: str, verb: str, arg: Any = None) -> State:
     return RULES.action(state, role, verb, arg)
 
@@ -139,18 +152,18 @@ def move(state: State, role: str, area: str, moves: list[tuple[str, list[str]]],
     for key, path in moves:
         act(state, role, "block", key)
         for step in path:
-            if state["step"] != "path":
+            if step_name(state) != "path":
                 break
             act(state, role, "to", step)
-        if state["step"] == "path":
+        if step_name(state) == "path":
             act(state, role, "stop")
-    if end and state["step"] == "group":
+    if end and step_name(state) == "group":
         act(state, role, "end_group")
 
 
 def to_battle_or_supply(state: State) -> None:
     """End the remaining Action Phases with 'end' (declaring the first offered main border)."""
-    while state["phase"] == "action":
+    while phase(state) == "action":
         role = RULES.active(state)[0]
         opts = legal(state, role)
         if ("end", None) in opts:
@@ -167,5 +180,5 @@ def to_battle_or_supply(state: State) -> None:
 
 
 __all__ = ["A", "AREA_NAMES", "B", "L", "RULES", "Y", "act", "args", "bid", "blocks_at", "card", "clear_map",
-           "core", "keep_hands", "legal", "move", "new", "play", "put", "remove", "set_hands",
+           "core", "keep_hands", "todo", "legal", "move", "new", "play", "put", "remove", "set_hands",
            "to_battle_or_supply"]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from roses.games.richard3 import battle as BT
+from roses.games.richard3.common import step_name
 from roses.games.richard3.data import AREA_ID, BLOCK_ID, BLOCK_KEY, N_BLOCKS
 from tests.richard3 import helpers as H
 from tests.richard3.test_battle_kit import (
@@ -68,7 +69,7 @@ def test_c81_reveal_participants_then_hide_again() -> None:
     pass_until(s, lambda x: x["battle"]["round"] == 2 and turn(x) == Y)
     do(s, Y, "retreat", ["Norfolk/Y", "Sussex"])
     do(s, Y, "retreat", ["Suffolk/Y", "Dorset"])
-    assert s["battle"] is not None and s["battle"]["step"] == "regroup"
+    assert s["battle"] is not None and step_name(s) == "regroup"
     do(s, L, "end_regroup")
     assert s["battle"] is None
     assert all(r == 0 for b, r in enumerate(s["reserve"]) if s["loc"][b] == AREA_ID["Wilts"])
@@ -159,15 +160,15 @@ def test_c85_round_4_attacker_must_retreat_defender_fires_first() -> None:
     assert "Warwick" in {a[1] for a in args(s, Y, "retreat")}  # 6.6: York's own entry border is open
     do(s, Y, "retreat", ["Clarence/Y", "Leicester"])
     do(s, Y, "retreat", ["Warwick/Y", "Gloucester"])
-    assert s["battle"]["step"] == "regroup" and s["battle"]["side"] == 1
+    assert step_name(s) == "regroup" and s["stack"][-1]["side"] == 1
     assert at(s, "Clarence/Y") == "Leicester" and at(s, "Warwick/Y") == "Gloucester"
 
 
 def test_c85_battle_ends_after_round_4() -> None:
     """C85: the battle lasts at most 4 rounds; the defender keeps the area."""
     s = _sit7()
-    pass_until(s, lambda x: x["battle"]["step"] == "regroup")
-    assert s["battle"]["round"] == 4 and s["battle"]["side"] == 1
+    pass_until(s, lambda x: step_name(x) == "regroup")
+    assert s["battle"]["round"] == 4 and s["stack"][-1]["side"] == 1
     assert at(s, "Rivers/L") == "Oxford"
     assert at(s, "Herbert/Y") != "Oxford" and at(s, "Clarence/Y") != "Oxford"
 

@@ -12,6 +12,7 @@ from roses.engine.contract import canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.game import digest
 from roses.games.richard3 import battle as BT
+from roses.games.richard3.common import phase
 from roses.games.richard3.data import AREA_ID, BLOCK_ID, BLOCK_NAME, N_BLOCKS
 from tests.richard3 import helpers as H
 from tests.richard3.test_battle_kit import (
@@ -127,7 +128,7 @@ def test_through_the_core_battle_then_supply() -> None:
     H.play(s, "AP2", "AP2")
     H.move(s, Y, "Sussex", [("Norfolk/Y", ["Wilts"])])
     H.to_battle_or_supply(s)
-    assert s["phase"] == "battle" and s["battle"] is not None
+    assert phase(s) == "battle" and s["battle"] is not None
     steps = 0
     while s["battle"] is not None and steps < 100:
         role = RULES.active(s)[0]
@@ -135,7 +136,7 @@ def test_through_the_core_battle_then_supply() -> None:
         H.act(s, role, verb, arg)
         steps += 1
     assert s["battle"] is None
-    assert s["phase"] in ("supply", "card", "over", "battle") and not RULES.check_invariants(s)
+    assert phase(s) in ("supply", "card", "over", "battle") and not RULES.check_invariants(s)
     occ0 = sum(1 for b in range(N_BLOCKS) if s["loc"][b] == AREA_ID["Wilts"] and b == BLOCK_ID["Norfolk/Y"])
     occ1 = sum(1 for b in range(N_BLOCKS) if s["loc"][b] == AREA_ID["Wilts"] and b == BLOCK_ID["Wiltshire/L"])
     assert not (occ0 and occ1)

@@ -4,6 +4,7 @@ research C16-C25, C33, C34, C92-C95, ruling A11, §6 situations 8 and 10)."""
 from __future__ import annotations
 
 from roses.games.richard3 import battle as BT
+from roses.games.richard3.common import step_name
 from roses.games.richard3.data import AREA_ID, BLOCK_ID, DEAD
 from tests.richard3.test_battle_kit import (
     L,
@@ -72,13 +73,13 @@ def test_situation8_hits_to_strongest_owner_breaks_tie() -> None:
     3rd hit goes to the other 2-step block, not to Essex."""
     s = _sit8()
     do(s, L, "fire", "Northumberland/L", dice=(1, 2, 3, 5))
-    assert s["battle"]["step"] == "hits" and turn(s) == Y
+    assert step_name(s) == "hits" and turn(s) == Y
     assert sorted(args(s, Y, "hit")) == ["Norfolk/Y", "Suffolk/Y"]
     assert BT.legal_actions(s, L) == []
     do(s, Y, "hit", "Suffolk/Y")
     assert at(s, "Suffolk/Y") == "dead" and s["loc"][BLOCK_ID["Suffolk/Y"]] == DEAD
     assert steps(s, "Norfolk/Y") == 1 and steps(s, "Essex/Y") == 1
-    assert s["battle"]["step"] == "turn" and s["battle"]["round"] == 2
+    assert step_name(s) == "turn" and s["battle"]["round"] == 2
 
 
 def test_c93_no_choice_when_all_tied_blocks_die_anyway() -> None:
@@ -101,7 +102,7 @@ def test_c93_surplus_goes_on_to_next_strongest() -> None:
     do(s, Y, "pass", "Essex/Y")
     do(s, L, "fire", "Northumberland/L", dice=(1, 1, 1, 6))
     assert at(s, "Norfolk/Y") == "dead" and at(s, "Essex/Y") == "dead"
-    assert s["battle"]["step"] == "regroup"
+    assert step_name(s) == "regroup"
 
 
 # ------------------------------------------------------------------ defence bonuses
@@ -258,7 +259,7 @@ def test_situation10_charge_surplus_lost() -> None:
     do(s, Y, "charge", ["March/Y", "Wiltshire/L"], dice=(1, 2, 3))
     assert at(s, "Wiltshire/L") == "dead"
     assert steps(s, "March/Y") == 3 and steps(s, "Rutland/Y") == 3
-    assert s["battle"]["step"] == "regroup"
+    assert step_name(s) == "regroup"
 
 
 def test_c95_only_senior_heir_present_may_charge_and_not_in_round_4_attacking() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from roses.engine import rng
 from roses.engine.contract import State
 from roses.games.richard3 import battle as BT
+from roses.games.richard3.common import step_name
 from roses.games.richard3.data import (
     AREA_ID,
     B_HOME,
@@ -47,10 +48,8 @@ def base(seed: int = 1) -> State:
                 s["loc"][b] = B_HOME[b]  # mercenaries stay at home (they are never in a pool)
             else:
                 s["loc"][b] = POOL
-    s["phase"] = "battle"
-    s["step"] = "choose"
+    s["stack"] = [{"step": "battles", "fighting": True}]
     s["battles"] = []
-    s["mull"] = [0, 0]
     return s
 
 
@@ -128,16 +127,15 @@ def pass_until(s: State, stop: Any, limit: int = 200) -> State:
         if stop(s) or s["battle"] is None:
             return s
         role = turn(s)
-        bt = s["battle"]
-        if bt["step"] == "turn":
+        if step_name(s) == "turn":
             p = args(s, role, "pass")
             if p:
                 do(s, role, "pass", p[0])
             else:
                 do(s, role, "retreat", args(s, role, "retreat")[0])
-        elif bt["step"] == "hits":
+        elif step_name(s) == "hits":
             do(s, role, "hit", args(s, role, "hit")[0])
-        elif bt["step"] == "treason":
+        elif step_name(s) == "treason":
             do(s, role, "keep_treason")
         else:
             do(s, role, "end_regroup")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from roses.engine.errors import IllegalAction
+from roses.games.richard3.common import step_name
 from roses.games.richard3.data import BLOCK_ID
 from tests.richard3.helpers import bid
 from tests.richard3.test_battle_kit import (
@@ -57,7 +58,7 @@ def test_situation12_no_retreat_in_round_1_then_friendly_or_vacant_only() -> Non
     do(s, L, "retreat", ["Oxford/L", "Gloucester"])
     do(s, L, "retreat", ["Beaumont/L", "Wilts"])     # the other block by another border
     assert at(s, "Oxford/L") == "Gloucester" and at(s, "Beaumont/L") == "Wilts"
-    assert s["battle"]["step"] == "regroup" and s["battle"]["side"] == 0
+    assert step_name(s) == "regroup" and s["stack"][-1]["side"] == 0
 
 
 def test_c96_never_into_enemy_exile() -> None:
@@ -147,13 +148,13 @@ def test_c99_attacker_that_cannot_retreat_in_round_4_is_eliminated() -> None:
     enter(s, "Wiltshire/L", "Somerset")
     enter(s, "Beaumont/L", "Dorset")
     begin(s, "Cornwall", Y)
-    pass_until(s, lambda x: x["battle"]["round"] == 4 or x["battle"]["step"] == "regroup")
+    pass_until(s, lambda x: x["battle"]["round"] == 4 or step_name(x) == "regroup")
     # Devon (B) and Norfolk (B): the defender first, then Norfolk's turn eliminates it
     assert turn(s) == L and group(s) == ["Devon/L"]
     do(s, L, "pass", "Devon/L")
     assert at(s, "Norfolk/Y") == "dead"
     assert "cannot retreat and is eliminated" in log_text(s)
-    assert s["battle"]["step"] == "regroup" and s["battle"]["side"] == 1
+    assert step_name(s) == "regroup" and s["stack"][-1]["side"] == 1
 
 
 def test_a7_round_4_attacker_has_no_treachery() -> None:
@@ -184,7 +185,7 @@ def test_c100_victor_regroups_including_reserves_border_limits() -> None:
     begin(s, "Oxford", Y)
     do(s, Y, "fire", "Herbert/Y", dice=(1, 6, 6))
     bt = s["battle"]
-    assert bt is not None and bt["step"] == "regroup" and turn(s) == Y
+    assert bt is not None and step_name(s) == "regroup" and turn(s) == Y
     d = _dests(s, Y, "Suffolk/Y", "regroup")
     assert "Gloucester" not in d and {"Warwick", "Leicester", "Middlesex", "Sussex", "Wilts"} <= d
     do(s, Y, "regroup", ["Suffolk/Y", "Sussex"])
@@ -254,7 +255,7 @@ def test_c132_piracy_regroup_by_sea_defender_by_land() -> None:
     s = _pirates()
     assert turn(s) == Y and sorted(group(s)) == ["Norfolk/Y", "Suffolk/Y"]  # B attackers before C
     do(s, Y, "fire", "Norfolk/Y", dice=(1, 1, 1, 1))
-    assert s["battle"]["step"] == "regroup"
+    assert step_name(s) == "regroup"
     d = _dests(s, Y, "Suffolk/Y", "regroup")
     assert "Calais" in d and "East Anglia" in d and "Sussex" not in d and "Middlesex" in d
     do(s, Y, "regroup", ["Suffolk/Y", "Calais"])
@@ -265,7 +266,7 @@ def test_c132_piracy_regroup_by_sea_defender_by_land() -> None:
     begin(s2, "Kent", L)
     assert turn(s2) == Y
     do(s2, Y, "fire", "Norfolk/Y", dice=(1, 1, 1, 1))
-    assert s2["battle"]["step"] == "regroup"
+    assert step_name(s2) == "regroup"
     assert _dests(s2, Y, "Norfolk/Y", "regroup") == {"Middlesex", "Sussex"}
 
 
@@ -278,7 +279,7 @@ def test_retreat_leaves_acted_block_out_and_battle_goes_on() -> None:
     begin(s, "Oxford", Y)
     pass_until(s, _round(2, Y))
     do(s, Y, "retreat", ["Norfolk/Y", "Warwick"])
-    assert s["battle"]["step"] == "turn" and group(s) == ["Suffolk/Y"]
+    assert step_name(s) == "turn" and group(s) == ["Suffolk/Y"]
     assert s["loc"][BLOCK_ID["Norfolk/Y"]] != s["battle"]["area"]
 
 

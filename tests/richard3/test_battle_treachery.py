@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from roses.engine.errors import IllegalAction
+from roses.games.richard3.common import step_name
 from roses.games.richard3.data import BLOCK_ID, DEAD
 from tests.richard3.test_battle_kit import (
     L,
@@ -173,7 +174,7 @@ def test_c109_three_rolls_on_one_block_and_no_rollback() -> None:
     enter(s, "Duke of York/Y", "Oxford", frm="Warwick")
     enter(s, "Warwick/Y", "Oxford", frm="Warwick")
     begin(s, "Oxford", Y)
-    assert turn(s) == Y and s["battle"]["step"] == "treason"
+    assert turn(s) == Y and step_name(s) == "treason"
     rolls = s["rolls"]
     do(s, Y, "treason", "Salisbury/L", dice=(1, 2))            # roll 1 (loyalty 2, plain)
     assert s["rolls"] == rolls + 2 and s["treason"] == -1
@@ -237,8 +238,7 @@ def test_defection_of_the_last_enemy_block_ends_the_battle() -> None:
     begin(s, "Oxford", Y)
     do(s, L, "pass", "Stanley/L")
     do(s, Y, "treachery", ["Duke of York/Y", "Stanley/L"], dice=(2,))
-    bt = s["battle"]
-    assert bt["step"] == "regroup" and bt["side"] == 0
+    assert step_name(s) == "regroup" and s["stack"][-1]["side"] == 0
     assert at(s, "Stanley/Y") == "Oxford"
     assert ["Stanley/Y", "Wilts"] in args(s, Y, "regroup")  # the defector regroups with the victor
     assert "York wins the battle of Oxford" in log_text(s)
@@ -257,7 +257,7 @@ def test_situation24_treason_roll_before_a_battle_the_enemy_started() -> None:
     enter(s, "Beaumont/L", "Essex")
     enter(s, "Suffolk/Y", "Essex", frm="Rutland")
     begin(s, "Oxford", Y, p1=L)
-    assert s["battle"]["step"] == "treason" and turn(s) == L
+    assert step_name(s) == "treason" and turn(s) == L
     assert args(s, L, "treason") == ["Stanley/Y"]  # Norfolk is a rose
     rolls = s["rolls"]
     do(s, L, "treason", "Stanley/Y", dice=(4,))
@@ -272,7 +272,7 @@ def test_situation24_treason_roll_before_a_battle_the_enemy_started() -> None:
     pass_until(s, lambda x: x["battle"] is None)
     # the next battle of the turn: no Treason step any more
     begin(s, "Essex", Y, p1=L)
-    assert s["battle"]["step"] == "turn"
+    assert step_name(s) == "turn"
 
 
 def test_c135_treason_kept_when_declined_and_uses_plain_loyalty() -> None:
@@ -285,12 +285,12 @@ def test_c135_treason_kept_when_declined_and_uses_plain_loyalty() -> None:
     enter(s, "Kent/L", "Essex")
     enter(s, "Suffolk/Y", "Essex", frm="Rutland")
     begin(s, "Oxford", Y)
-    assert s["battle"]["step"] == "turn" and s["treason"] == 0
+    assert step_name(s) == "turn" and s["treason"] == 0
     pass_until(s, lambda x: x["battle"] is None)
     begin(s, "Essex", Y)
-    assert s["battle"]["step"] == "treason"
+    assert step_name(s) == "treason"
     do(s, Y, "keep_treason")
-    assert s["treason"] == 0 and s["battle"]["step"] == "turn"
+    assert s["treason"] == 0 and step_name(s) == "turn"
     s2 = base()
     s2["treason"] = 0
     enter(s2, "Kent/L", "Essex")

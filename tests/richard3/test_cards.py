@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from roses.engine.errors import IllegalAction
+from roses.games.richard3.common import phase
 from tests.richard3.helpers import RULES, L, Y, act, args, card, keep_hands, new, play, set_hands
 
 
@@ -69,7 +70,7 @@ def test_situation1_mulligan_once_per_campaign() -> None:
     act(s, L, "keep")
     assert s["hands"][1] == lanc_hand and len(s["hands"][0]) == 7
     assert s["mulligan_used"][0] == 1
-    if s["phase"] == "mulligan":  # Lancaster had not used his: asked again, York may only keep
+    if phase(s) == "mulligan":  # Lancaster had not used his: asked again, York may only keep
         assert RULES.legal_actions(s, Y) == [("keep", None)]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from roses.games.richard3.common import step_name
 from roses.games.richard3.data import DEAD
 from tests.richard3.helpers import (
     RULES,
@@ -32,7 +33,7 @@ def test_situation22_force_march_three_areas() -> None:
     assert "Hereford" in args(s, L, "to")
     act(s, L, "to", "Hereford")
     assert s["loc"][B("Devon/L")] == A("Hereford")
-    assert s["step"] == "group"  # 3 areas: stopped
+    assert step_name(s) == "group"  # 3 areas: stopped
 
 
 def test_situation22_force_march_attacks_and_red_stop() -> None:
@@ -44,14 +45,14 @@ def test_situation22_force_march_attacks_and_red_stop() -> None:
     act(s, L, "block", "Devon/L")
     act(s, L, "to", "Somerset")
     act(s, L, "to", "Gloucester")  # York there: attack, stop
-    assert s["atk"][A("Gloucester")] == 1 and s["step"] == "group"
+    assert s["atk"][A("Gloucester")] == 1 and step_name(s) == "group"
     s2 = keep_hands(new())
     put(s2, "Buckingham/L", "Pembroke")
     play(s2, "AP2", "Force March")
     act(s2, L, "move", "Pembroke")
     act(s2, L, "block", "Buckingham/L")
     act(s2, L, "to", "Powys")  # red
-    assert s2["step"] == "group"
+    assert step_name(s2) == "group"
 
 
 def _muster_position() -> dict:

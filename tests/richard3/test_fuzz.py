@@ -11,7 +11,6 @@ from roses.engine.contract import OBSERVER, canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.fuzz import fuzz
 from roses.engine.game import Game, digest
-from roses.games.richard3 import core
 from roses.games.richard3.data import AREA_NAMES, BLOCK_KEY
 from tests.richard3.helpers import RULES
 
@@ -78,7 +77,8 @@ def test_enemy_blocks_only_as_counts() -> None:
 
 
 def test_fast_validator_agrees_with_legal_actions() -> None:
-    """action() validates with core._is_legal; it must agree with legal_actions everywhere."""
+    """action() validates with the current step's is_legal (a fast check in the Action Phase's
+    main step and in battle turns); it must agree with legal_actions everywhere."""
     pick = random.Random(5)
     for seed in range(3):
         game = Game.new(RULES, seed, "wars-of-the-roses")
@@ -87,13 +87,23 @@ def test_fast_validator_agrees_with_legal_actions() -> None:
                 break
             st = game.state
             role = pick.choice(game.active())
-            side = 0 if role == "York" else 1
             legal = RULES.legal_actions(st, role)
-            if st["battle"] is None and st["phase"] == "action":
+            step, frame = RULES.steps.current(st)
+            for verb, arg in legal:
+                assert step.is_legal(st, frame, role, verb, arg)
+            if step.name == "main":
                 for verb in ("move", "sea", "recruit"):
                     cands = AREA_NAMES if verb == "move" else BLOCK_KEY
                     for c in cands:
-                        assert core._is_legal(st, side, verb, c) == ((verb, c) in legal), (verb, c)
+                        assert step.is_legal(st, frame, role, verb, c) == ((verb, c) in legal), (verb, c)
+                assert not step.is_legal(st, frame, role, "move", ["Kent"])
+            if step.name == "turn":
+                for verb in ("fire", "pass"):
+                    for c in BLOCK_KEY:
+                        assert step.is_legal(st, frame, role, verb, c) == ((verb, c) in legal), (verb, c)
+                for c in BLOCK_KEY:
+                    for t in BLOCK_KEY[:20]:
+                        assert step.is_legal(st, frame, role, "charge", [c, t]) == (("charge", [c, t]) in legal)
             verb, arg = pick.choice(legal)
             before = digest(st)
             with pytest.raises(IllegalAction):

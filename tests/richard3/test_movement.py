@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from roses.engine.errors import IllegalAction
+from roses.games.richard3.common import phase, step_name
 from roses.games.richard3.data import POOL
 from tests.richard3.helpers import (
     RULES,
@@ -63,7 +64,7 @@ def test_situation3_surprise_plus_one() -> None:
         act(s, Y, "block", k)
         assert "Oxford" in args(s, Y, "to")
         act(s, Y, "to", "Oxford")
-        if s["step"] == "path":
+        if step_name(s) == "path":
             act(s, Y, "stop")
     assert len(blocks_at(s, "Oxford")) == 5
 
@@ -78,7 +79,7 @@ def test_situation3_red_border_two_and_stop() -> None:
     for k in ("Norfolk/Y", "Suffolk/Y"):
         act(s, Y, "block", k)
         act(s, Y, "to", "Lancaster")
-        assert s["step"] == "group"  # stopped at once after the red border
+        assert step_name(s) == "group"  # stopped at once after the red border
     act(s, Y, "block", "Arundel/Y")
     assert "Lancaster" not in args(s, Y, "to")
 
@@ -108,9 +109,9 @@ def test_situation3_estuaries_not_land_moves() -> None:
         act(s, Y, "block", blk)
         assert bad not in args(s, Y, "to")
         act(s, Y, "to", args(s, Y, "to")[0])
-        if s["step"] == "path":
+        if step_name(s) == "path":
             act(s, Y, "stop")
-        if s["step"] == "group":
+        if step_name(s) == "group":
             act(s, Y, "end_group")
 
 
@@ -122,7 +123,7 @@ def test_c55_stop_on_entering_enemy_area_and_c56_move_once() -> None:
     act(s, Y, "move", "Sussex")
     act(s, Y, "block", "Norfolk/Y")
     act(s, Y, "to", "Wilts")  # Wiltshire/L is there
-    assert s["step"] == "main"  # group over: nothing else in Sussex
+    assert step_name(s) == "main"  # group over: nothing else in Sussex
     assert s["atk"][A("Wilts")] == 0
     assert "Wilts" not in args(s, Y, "move")
 
@@ -175,7 +176,7 @@ def test_situation5_pinning_two_may_leave() -> None:
     act(s, L, "block", "Buckingham/L")
     act(s, L, "to", "Lancaster")
     act(s, L, "stop")
-    assert s["step"] == "main"  # the 3 left are pinned: the group closes itself
+    assert step_name(s) == "main"  # the 3 left are pinned: the group closes itself
     assert "Chester" not in args(s, L, "move")
     assert not set(args(s, L, "sea")) & {"Northumberland/L", "Shrewsbury/L", "Westmoreland/L"}
 
@@ -253,4 +254,4 @@ def test_to_battle_helper_runs() -> None:
     s = keep_hands(new())
     play(s, "AP2", "AP2")
     to_battle_or_supply(s)
-    assert s["phase"] in ("card", "battle", "supply")
+    assert phase(s) in ("card", "battle", "supply")

@@ -7,8 +7,23 @@ import random
 from roses.ai.sim import acting
 from roses.games.richard3 import common as C
 from roses.games.richard3 import core
+from roses.games.richard3.common import phase, step_name
 from roses.games.richard3.data import AREA_ID, B_STEPS, CROWN_AREAS, N_AREAS, PRISON, border_between
-from tests.richard3.helpers import RULES, A, B, L, Y, act, args, keep_hands, move, new, play, put
+from tests.richard3.helpers import (
+    RULES,
+    A,
+    B,
+    L,
+    Y,
+    act,
+    args,
+    keep_hands,
+    move,
+    new,
+    play,
+    put,
+    todo,
+)
 
 
 def test_a1_main_attack_chosen_by_attacker() -> None:
@@ -23,7 +38,7 @@ def test_a1_main_attack_chosen_by_attacker() -> None:
     move(s, Y, "Derby", [("Norfolk/Y", ["Chester"]), ("Suffolk/Y", ["Chester"])])
     move(s, Y, "Warwick", [("Hastings/Y", ["Chester"])])
     act(s, Y, "end")
-    assert s["step"] == "declare" and RULES.active(s) == [Y]
+    assert step_name(s) == "declare" and RULES.active(s) == [Y]
     act(s, Y, "main", "Warwick")
     assert s["main"][A("Chester")] == border_between(A("Chester"), A("Warwick"))
     assert s["reserve"][B("Norfolk/Y")] == 1 and s["reserve"][B("Suffolk/Y")] == 1
@@ -73,10 +88,10 @@ def test_a4_piracy_non_attacking_moves_still_pair() -> None:
     play(s, "Piracy", "AP2")
     act(s, Y, "sea", "Warwick/Y")
     act(s, Y, "sea_to", "East Anglia")
-    assert s["ap"] == 1
+    assert s["stack"][0]["ap"] == 1
     act(s, Y, "sea", "Salisbury/Y")
     act(s, Y, "sea_to", "East Anglia")
-    assert s["ap"] == 1
+    assert s["stack"][0]["ap"] == 1
 
 
 def test_a5_surprise_red_still_stops() -> None:
@@ -89,7 +104,7 @@ def test_a5_surprise_red_still_stops() -> None:
     for k in ("Norfolk/Y", "Suffolk/Y", "Arundel/Y"):
         act(s, Y, "block", k)
         act(s, Y, "to", "Lancaster")
-        assert s["step"] == "group"
+        assert step_name(s) == "group"
     act(s, Y, "block", "Essex/Y")
     assert "Lancaster" not in args(s, Y, "to")
 
@@ -107,9 +122,9 @@ def test_a8_heirs_never_disbanded_to_pool() -> None:
     s = new()
     for k in ("Henry VI/L", "Exeter/L", "Somerset/L", "Oxford/L"):
         put(s, k, "Scotland")
-    s["phase"] = "political"
-    s["todo"] = [["disband", 1, A("Scotland"), 3]]
-    assert [a for _, a in core._decision_options(s)] == ["Oxford/L"]
+    frame = {"step": "disband", "side": 1, "subj": A("Scotland"), "n": 3}
+    s["stack"] = [{"step": "political", "stage": 4}, frame]
+    assert [a for _, a in core._decision_options(s, frame)] == ["Oxford/L"]
 
 
 def test_a9_all_extras_disbanded_at_reset() -> None:
@@ -117,11 +132,10 @@ def test_a9_all_extras_disbanded_at_reset() -> None:
     s = new()
     for k in ("Norfolk/Y", "Suffolk/Y"):
         put(s, k, "Ireland")
-    s["phase"] = "political"
-    s["stage"] = 3
-    s["todo"] = []
-    core._political_stage(s)
-    assert s["todo"] == [["disband", 0, A("Ireland"), 2]]
+    frame = {"step": "political", "stage": 3}
+    s["stack"] = [frame]
+    core._political_stage(s, frame)
+    assert todo(s) == [["disband", 0, A("Ireland"), 2]]
 
 
 def test_a11_defence_bonus_split() -> None:
@@ -158,13 +172,11 @@ def test_a8_auto_disband_all_non_heirs_then_reset() -> None:
         put(s, k, "France")
     put(s, "Prince Edward/L", "France")
     put(s, "Richmond/L", "France")
-    s["phase"] = "political"
-    s["stage"] = 3
-    s["todo"] = []
-    core._advance(s)
+    s["stack"] = [{"step": "political", "stage": 3}]
+    RULES.steps.settle(s)
     assert s["loc"][B("Oxford/L")] == POOL and s["loc"][B("Beaumont/L")] == POOL
     assert s["loc"][B("Henry VI/L")] == A("France")
-    assert s["phase"] == "mulligan" and s["campaign"] == 2
+    assert phase(s) == "mulligan" and s["campaign"] == 2
 
 
 def test_k1_sides_remember_blocks_they_saw() -> None:
@@ -190,7 +202,7 @@ def test_k1_sides_remember_blocks_they_saw() -> None:
             verb, arg = options[picker.randrange(len(options))]
             before = s["battle"]
             revealed = list(before["revealed"]) if before else []
-            sel = s["sel"]
+            sel = s["stack"][0].get("sel", -1)
             RULES.action(s, role, verb, arg)
             if verb == "place":
                 recruits += 1
@@ -224,8 +236,8 @@ def test_k1_named_heirs_and_campaign_reset_are_remembered() -> None:
     s["known"][1][kent] = 1
     for k in ("Henry VI/L", "Exeter/L", "Somerset/L", "Oxford/L", "Beaumont/L", "Prince Edward/L", "Richmond/L"):
         put(s, k, "France")
-    s["phase"], s["stage"], s["todo"] = "political", 3, []
-    core._advance(s)
+    s["stack"] = [{"step": "political", "stage": 3}]
+    RULES.steps.settle(s)
     assert s["campaign"] == 2
     assert s["known"][1][burg] == s["steps"][burg] == B_STEPS[burg]
     assert s["known"][1][kent] == B_STEPS[kent]

@@ -6,6 +6,7 @@ import pytest
 
 from roses.engine.errors import UnknownScenario
 from roses.games.richard3 import common as C
+from roses.games.richard3.common import phase, step_name
 from roses.games.richard3.data import BLOCKS_OF, DEAD, LANCASTER, MINOR, N_AREAS, OFF, POOL, YORK
 from tests.richard3.helpers import (
     RULES,
@@ -78,17 +79,17 @@ def test_c2_c10_c13_c14_turn_sequence() -> None:
     put(s, "Suffolk/Y", "Oxford")
     put(s, "Clifford/L", "Dorset")
     play(s, "AP4", "AP2")
-    assert s["phase"] == "action" and RULES.active(s) == [Y]
+    assert phase(s) == "action" and RULES.active(s) == [Y]
     move(s, Y, "Sussex", [("Norfolk/Y", ["Wilts"])])
     move(s, Y, "Oxford", [("Suffolk/Y", ["Wilts"])])
     act(s, Y, "end")
-    if s["step"] == "declare":
+    if step_name(s) == "declare":
         act(s, Y, "main", "Sussex")
     assert RULES.active(s) == [L]
     act(s, L, "end")
-    assert s["phase"] == "battle"
+    assert phase(s) == "battle"
     # one battle only: it starts by itself (battle.py takes over)
-    assert s["battle"] is not None or s["phase"] != "battle"
+    assert s["battle"] is not None or phase(s) != "battle"
 
 
 def test_c11_ap_mix_moves_and_recruits() -> None:
@@ -99,10 +100,10 @@ def test_c11_ap_mix_moves_and_recruits() -> None:
     act(s, Y, "place", "East Anglia")
     act(s, Y, "sea", "Warwick/Y")
     act(s, Y, "sea_to", "Kent")
-    assert s["ap"] == 1
+    assert s["stack"][0]["ap"] == 1
     act(s, Y, "recruit", "Suffolk/Y")
     act(s, Y, "place", "East Anglia")
-    assert s["ap"] == 0
+    assert s["stack"][0]["ap"] == 0
     # C71: the open Calais→Kent port pair still allows one free sea move
     assert RULES.active(s) == [Y] and ("sea", "Salisbury/Y") in RULES.legal_actions(s, Y)
     assert ("recruit", "Arundel/Y") not in RULES.legal_actions(s, Y)
@@ -117,11 +118,11 @@ def test_c1_campaign_ends_after_seven_turns() -> None:
     act(s, Y, "play", s["hands"][0][0])
     act(s, L, "play", s["hands"][1][0])
     to_battle_or_supply(s)
-    while s["phase"] in ("supply", "political"):
+    while phase(s) in ("supply", "political"):
         role = RULES.active(s)[0]
         v, a = RULES.legal_actions(s, role)[0]
         act(s, role, v, a)
-    assert s["campaign"] == 2 and s["turn"] == 1 and s["phase"] == "mulligan"
+    assert s["campaign"] == 2 and s["turn"] == 1 and phase(s) == "mulligan"
 
 
 def test_c15_control_is_immediate() -> None:

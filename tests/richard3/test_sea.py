@@ -33,13 +33,13 @@ def test_situation4_port_pair_two_blocks_one_ap() -> None:
     play(s, "AP3", "AP2")
     act(s, Y, "sea", "Warwick/Y")
     act(s, Y, "sea_to", "East Anglia")
-    assert s["ap"] == 2
+    assert s["stack"][0]["ap"] == 2
     act(s, Y, "sea", "Salisbury/Y")
     act(s, Y, "sea_to", "East Anglia")
-    assert s["ap"] == 2  # paired: free
+    assert s["stack"][0]["ap"] == 2  # paired: free
     act(s, Y, "sea", "Kent/Y")
     act(s, Y, "sea_to", "East Anglia")
-    assert s["ap"] == 1
+    assert s["stack"][0]["ap"] == 1
     assert len(blocks_at(s, "East Anglia")) == 3
 
 
@@ -52,7 +52,7 @@ def test_situation4_minor_port_costs_one_each() -> None:
     act(s, Y, "sea_to", "Essex")
     act(s, Y, "sea", "Salisbury/Y")
     act(s, Y, "sea_to", "Essex")
-    assert s["ap"] == 1
+    assert s["stack"][0]["ap"] == 1
 
 
 def test_situation4_ap2_four_blocks_to_kent() -> None:
@@ -109,7 +109,7 @@ def test_c132_piracy_attack_no_pairing() -> None:
     act(s, Y, "sea", "Warwick/Y")
     assert "Cornwall" in args(s, Y, "sea_to")  # enemy-held, on the Channel
     act(s, Y, "sea_to", "Cornwall")
-    assert s["ap"] == 1 and s["atk"][A("Cornwall")] == 0
+    assert s["stack"][0]["ap"] == 1 and s["atk"][A("Cornwall")] == 0
     assert s["pirate"][B("Warwick/Y")] == 1 << 1  # English Channel
     act(s, Y, "sea", "Salisbury/Y")
     act(s, Y, "sea_to", "Cornwall")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from roses.games.richard3 import common as C
+from roses.games.richard3.common import phase
 from roses.games.richard3.data import AREA_ID, DEAD, MINOR, OFF, POOL
 from tests.richard3.helpers import (
     RULES,
@@ -17,12 +18,13 @@ from tests.richard3.helpers import (
     play,
     put,
     to_battle_or_supply,
+    todo,
 )
 
 
 def _to_supply(s: dict) -> None:
     to_battle_or_supply(s)
-    assert s["phase"] in ("supply", "card")
+    assert phase(s) in ("supply", "card")
 
 
 def test_situation16_king_dies_prince_edward_enters_crown() -> None:
@@ -37,7 +39,7 @@ def test_situation16_king_dies_prince_edward_enters_crown() -> None:
     assert C.treachery_dice(s, B("Northumberland/Y"), C.KING) == 1  # the roll itself is fine...
     assert s["king_block"] == -1  # ...but there is no King to make it (battle checks king_block)
     _to_supply(s)
-    assert RULES.active(s) == [L] and s["todo"][0][0] == "enter"
+    assert RULES.active(s) == [L] and todo(s)[0][0] == "enter"
     options = args(s, L, "enter")
     assert "Chester" in options and "Middlesex" in options and "Calais" not in options
     act(s, L, "enter", "Chester")
@@ -56,7 +58,7 @@ def test_situation16_pretender_heirs_die_march_pretender_minors_exile() -> None:
     C.eliminate(s, B("Rutland/Y"))
     assert C.pretender_block(s) == B("March/Y")
     _to_supply(s)
-    assert s["todo"][0][0] == "enter" and RULES.active(s) == [Y]
+    assert todo(s)[0][0] == "enter" and RULES.active(s) == [Y]
     assert sorted(args(s, Y, "enter")) == ["Calais", "Ireland"]
     act(s, Y, "enter", "Ireland")
     assert s["loc"][B("Clarence/Y")] == A("Ireland")
@@ -76,7 +78,7 @@ def test_situation16_exeter_defects_and_execution() -> None:
     assert B("Exeter/L") not in C.heirs_alive(s, 1)
     put(s, "Exeter/Y", "Somerset")  # out of the Lancastrian crowd in Cornwall
     _to_supply(s)
-    assert s["todo"][0][0] == "execute" and RULES.active(s) == [Y]
+    assert todo(s)[0][0] == "execute" and RULES.active(s) == [Y]
     act(s, Y, "execute")
     assert s["loc"][B("Exeter/Y")] == DEAD and s["loc"][B("Exeter/L")] == DEAD
     assert s["minors_owed"][1] == 1  # enters at the next Supply Phase
@@ -156,7 +158,7 @@ def test_situation16_king_killed_in_a_real_battle_then_crowned() -> None:
     act(s, Y, "block", "March/Y")
     act(s, Y, "to", "Middlesex")
     to_battle_or_supply(s)
-    assert s["phase"] == "battle" and s["battle"] is not None
+    assert phase(s) == "battle" and s["battle"] is not None
     rng.rig(s, [1, 1, 1])
     for _ in range(50):
         if s["battle"] is None:
@@ -167,7 +169,7 @@ def test_situation16_king_killed_in_a_real_battle_then_crowned() -> None:
         verb, arg = fire[0] if fire else (("end_regroup", None) if ("end_regroup", None) in opts else opts[0])
         act(s, role, verb, arg)
     assert s["loc"][B("Henry VI/L")] == DEAD
-    assert s["phase"] == "supply" and s["king_block"] == -1 and s["todo"][0][0] == "enter"
+    assert phase(s) == "supply" and s["king_block"] == -1 and todo(s)[0][0] == "enter"
     assert RULES.active(s) == [L]
     act(s, L, "enter", "Sussex")
     assert s["king_block"] == B("Prince Edward/L") and s["loc"][B("Prince Edward/L")] == A("Sussex")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from roses.games.richard3 import common as C
+from roses.games.richard3.common import phase
 from roses.games.richard3.data import AREA_ID, DEAD, POOL
 from tests.richard3.helpers import (
     RULES,
@@ -17,6 +18,7 @@ from tests.richard3.helpers import (
     play,
     put,
     to_battle_or_supply,
+    todo,
 )
 
 
@@ -38,12 +40,12 @@ def test_situation18_supply_limits() -> None:
     """C112, C113 (7.1, 7.2): 6 blocks in Warwick (city, limit 5) lose 1 step; 5 in Derby lose 1
     (a 1-step block chosen is eliminated per 6.8); 3 exiles in Ireland without the Irish lose 1."""
     s = _supply_position()
-    assert s["phase"] == "supply" and RULES.active(s) == [Y]
-    areas = [t[2] for t in s["todo"]]
+    assert phase(s) == "supply" and RULES.active(s) == [Y]
+    areas = [t[2] for t in todo(s)]
     assert areas == sorted([A("Warwick"), A("Derby"), A("Ireland")])
-    assert all(t[3] == 1 for t in s["todo"])
-    while s["phase"] == "supply":
-        kind, side, area, n = s["todo"][0]
+    assert all(t[3] == 1 for t in todo(s))
+    while phase(s) == "supply":
+        kind, side, area, n = todo(s)[0]
         if area == A("Derby"):
             act(s, Y, "reduce", "Worcester/Y")
         elif area == A("Warwick"):
@@ -53,7 +55,7 @@ def test_situation18_supply_limits() -> None:
             act(s, Y, "reduce", "Shrewsbury/Y")
     assert s["loc"][B("Worcester/Y")] == DEAD  # rose noble eliminated by supply
     assert s["steps"][B("Norfolk/Y")] == 3 and s["steps"][B("Shrewsbury/Y")] == 2
-    assert s["phase"] == "card" and s["turn"] == 2
+    assert phase(s) == "card" and s["turn"] == 2
 
 
 def test_c113_local_mercenaries_free() -> None:
@@ -62,12 +64,12 @@ def test_c113_local_mercenaries_free() -> None:
     s = keep_hands(new())
     play(s, "AP2", "AP2")
     to_battle_or_supply(s)
-    assert s["phase"] == "card"  # 4 nobles/heirs + 2 local mercenaries: no loss
+    assert phase(s) == "card"  # 4 nobles/heirs + 2 local mercenaries: no loss
     s2 = keep_hands(new())
     put(s2, "Irish/Y", "Calais")
     play(s2, "AP2", "AP2")
     to_battle_or_supply(s2)
-    assert s2["phase"] == "supply" and s2["todo"][0][:3] == ["reduce", 0, A("Calais")]
+    assert phase(s2) == "supply" and todo(s2)[0][:3] == ["reduce", 0, A("Calais")]
     assert "Calais merc/Y" not in args(s2, Y, "reduce") and "Irish/Y" in args(s2, Y, "reduce")
 
 
@@ -99,11 +101,11 @@ def test_situation21_political_turn() -> None:
     RULES.action(s, Y, "play", s["hands"][0][0])
     RULES.action(s, L, "play", s["hands"][1][0])
     to_battle_or_supply(s)
-    while s["phase"] == "supply":
+    while phase(s) == "supply":
         role = RULES.active(s)[0]
         v, a = RULES.legal_actions(s, role)[0]
         act(s, role, v, a)
-    assert s["phase"] == "political"
+    assert phase(s) == "political"
     # 8.1
     assert s["loc"][B("Welsh/L")] == POOL
     assert s["loc"][B("Burgundian/Y")] == AREA_ID["Calais"]
@@ -111,9 +113,9 @@ def test_situation21_political_turn() -> None:
     assert s["king"] == 1  # no usurpation
     # 8.3: York (Pretender) first
     seen_heirs = 0
-    while s["phase"] == "political":
+    while phase(s) == "political":
         role = RULES.active(s)[0]
-        kind, side, b, n = s["todo"][0]
+        kind, side, b, n = todo(s)[0]
         opts = args(s, role, kind if kind != "home" else "home")
         if b == B("Duke of York/Y") or b == B("March/Y"):
             assert sorted(opts) == ["Calais", "Ireland"]
@@ -127,7 +129,7 @@ def test_situation21_political_turn() -> None:
     # Kent/Y: East Yorks enemy-held (Northumberland/L) and Calais has room -> Calais
     assert s["loc"][B("Kent/Y")] == A("Calais")
     # 8.5
-    assert s["phase"] == "mulligan" and s["campaign"] == 2 and s["turn"] == 1
+    assert phase(s) == "mulligan" and s["campaign"] == 2 and s["turn"] == 1
     assert s["steps"][B("Henry VI/L")] == 4
     assert s["down"][B("Buckingham/L")] == 0 and s["steps"][B("Buckingham/L")] == 4
     assert len(s["hands"][0]) == 7 and len(s["hands"][1]) == 7
@@ -149,7 +151,7 @@ def test_c117_usurpation_and_c124_final_king_wins() -> None:
     RULES.action(s, Y, "play", s["hands"][0][0])
     RULES.action(s, L, "play", s["hands"][1][0])
     to_battle_or_supply(s)
-    while s["phase"] == "supply":
+    while phase(s) == "supply":
         role = RULES.active(s)[0]
         v, a = RULES.legal_actions(s, role)[0]
         act(s, role, v, a)

@@ -44,6 +44,7 @@ from typing import Any
 
 from roses.engine import rng
 from roses.engine.contract import Action
+from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
     AREA_NAMES,
     B_CATH_AREA,
@@ -133,8 +134,8 @@ def hidden_blocks(state: State, side: int) -> list[int]:
     revealed = _revealed(state)
     # A defected heir awaiting execution or mercy (9.1) is named to both sides, and so is an
     # heir entering as King or from the minors (6.81, 6.82).
-    revealed.update(e[2] for e in state.get("todo") or ()
-                    if isinstance(e, list) and len(e) > 2 and e[0] in ("execute", "enter") and e[2] >= 0)
+    revealed.update(fr["subj"] for fr in _pending(state)
+                    if fr["step"] in ("execute", "enter") and fr["subj"] >= 0)
     out = []
     for b in range(N_BLOCKS):
         if B_SIDE[b] == REBEL or _owner(state, b) == side or b in revealed or down[b]:
@@ -180,12 +181,14 @@ def _slots(state: State, blocks: list[int]) -> dict[int, tuple[int, ...]]:
     """The public data of the place each block stands in: where, how it moved this turn, and
     how the core's transient fields point at it (so identical slots are truly interchangeable)."""
     refs: dict[int, int] = {}
-    for i, entry in enumerate(state.get("todo") or ()):
-        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _PENDING_BLOCK_KINDS:
-            refs.setdefault(entry[2], 3 + i)
-    for b in state.get("marked") or ():
+    for i, fr in enumerate(_pending(state)):
+        if fr["step"] in _PENDING_BLOCK_KINDS:
+            refs.setdefault(fr["subj"], 3 + i)
+    supply = C.find_frame(state, "supply")
+    for b in supply["marked"] if supply is not None else ():
         refs[b] = 2
-    sel = state.get("sel")
+    stack = state["stack"]
+    sel = stack[0].get("sel") if stack else None
     if isinstance(sel, int) and sel >= 0:
         refs[sel] = 1
     loc = state["loc"]
@@ -281,35 +284,45 @@ def determinize(state: State, role: str, seed: int) -> State:
     return out
 
 
-#: Entries of the core's pending-decision queue (``state["todo"]``) whose third item is a block id the other side may not know.
+#: Pending decisions (frames on the stack) whose ``subj`` is a block the other side may not know.
 _PENDING_BLOCK_KINDS = ("home",)
+#: The steps of pending decisions, first to be decided first (see core.Decision, core.DeclareFrame).
+_DECISION_STEPS = frozenset(("enter", "execute", "reduce", "home", "disband", "declare"))
+
+
+def _pending(state: State) -> list[dict[str, Any]]:
+    """The pending decisions on the stack, in the order they will be decided."""
+    return [fr for fr in reversed(state["stack"]) if fr["step"] in _DECISION_STEPS]
 
 
 def _remap(out: State, pi: dict[int, int]) -> None:
-    """Rename hidden blocks in the core's transient fields that refer to blocks."""
+    """Rename hidden blocks in the frames of the decision stack that refer to blocks."""
     if not pi:
         return
-    if isinstance(out.get("sel"), int) and out["sel"] in pi:
-        out["sel"] = pi[out["sel"]]
-    if isinstance(out.get("marked"), list):
-        out["marked"] = [pi.get(b, b) for b in out["marked"]]
-    for entry in out.get("todo") or []:
-        if isinstance(entry, list) and len(entry) > 2 and entry[0] in _PENDING_BLOCK_KINDS:
-            entry[2] = pi.get(entry[2], entry[2])
+    stack = out["stack"]
+    if stack and isinstance(stack[0].get("sel"), int) and stack[0]["sel"] in pi:
+        stack[0]["sel"] = pi[stack[0]["sel"]]
+    supply = C.find_frame(out, "supply")
+    if supply is not None:
+        supply["marked"] = [pi.get(b, b) for b in supply["marked"]]
+    for fr in _pending(out):
+        if fr["step"] in _PENDING_BLOCK_KINDS:
+            fr["subj"] = pi.get(fr["subj"], fr["subj"])
 
 
 def _mulligan_answer(state: State, out: State, side: int, r: random.Random) -> None:
     """The enemy's secret answer to the mulligan question (5.1), given before ours: re-drawn
     (a redeal only if the re-dealt hand allows one)."""
-    mull = state.get("mull")
-    if state.get("phase") != "mulligan" or state.get("step") != "ask" or not mull:
+    stack = state["stack"]
+    if state["result"] is not None or not stack or stack[-1]["step"] != "mulligan":
         return
+    mull = stack[-1]["mull"]
     foe = 1 - side
     if mull[foe] < 0 or mull[side] >= 0:
         return
     hand_ap = sum(CARD_AP[c] for c in out["hands"][foe])
     can = not state.get("mulligan_used", [0, 0])[foe] and hand_ap <= MULLIGAN_MAX
-    out["mull"][foe] = int(can and r.random() < 0.5)
+    out["stack"][-1]["mull"][foe] = int(can and r.random() < 0.5)
 
 
 def _deal(state: State, out: State, side: int, r: random.Random) -> None:

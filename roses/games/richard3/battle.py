@@ -40,12 +40,13 @@ Action verbs (blocks by key, areas by name)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from roses.engine import rng
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.errors import IllegalAction
 from roses.engine.log import public
+from roses.engine.steps import Frame, Step, pop, push
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
     ADJ,
@@ -226,10 +227,11 @@ def start_battle(state: State, area: int) -> None:
     acts = (y_act, l_act)
     bt: dict[str, Any] = {
         "area": area, "revealed": sorted(y_act + l_act), "round": 1, "att": att,
-        "step": "turn", "side": att, "letter": "A", "acted": [], "used": [], "defected": [],
-        "rc": [], "pend": 0, "last": None,
+        "letter": "A", "acted": [], "used": [], "defected": [], "rc": [], "pend": 0, "last": None,
     }
     state["battle"] = bt
+    frame: BattleFrame = {"step": "turn", "side": att}
+    push(state, frame)
     mark_reveal(state)
     d = 1 - att
     rsv = (len(y_res), len(l_res))
@@ -241,8 +243,8 @@ def start_battle(state: State, area: int) -> None:
         public(state, f"{ROLES[s]} reveals: {shown}{extra}.")
     tr = state.get("treason", -1)
     if tr in (0, 1) and _treachery_targets(state, bt, acts[1 - tr], C.TREASON):
-        bt["step"] = "treason"
-        bt["side"] = tr
+        _fr(state)["step"] = "treason"
+        _fr(state)["side"] = tr
         return
     _advance(state)
 
@@ -293,8 +295,8 @@ def _advance(state: State) -> None:
                                 break
                         found = True  # re-scan from the top
                         break
-                bt["step"] = "turn"
-                bt["side"] = s
+                _fr(state)["step"] = "turn"
+                _fr(state)["side"] = s
                 bt["letter"] = letter
                 return
             if found:
@@ -375,8 +377,8 @@ def _finish(state: State, victor: int) -> None:
         _close(state)
         return
     public(state, f"{ROLES[victor]} wins the battle of {AREA_NAMES[area]}.")
-    bt["step"] = "regroup"
-    bt["side"] = victor
+    _fr(state)["step"] = "regroup"
+    _fr(state)["side"] = victor
     bt["rc"] = []
     bt["pend"] = 0
     if not _regroup_actions(state, bt):
@@ -396,6 +398,8 @@ def _close(state: State, quiet: bool = False) -> None:
     for b in bt["revealed"]:
         C.learn(state, b)  # both sides remember the blocks they saw in the battle
     state["battle"] = None
+    if state["stack"] and state["stack"][-1]["step"] in STEP_NAMES:
+        pop(state)
     if not quiet:
         public(state, f"The battle of {AREA_NAMES[area]} is over; its blocks stand up again.")
 
@@ -426,28 +430,36 @@ def _roll(state: State, n: int) -> list[int]:
 
 
 # ======================================================================= interface
+def _fr(state: State) -> Frame:
+    """The battle's frame: the top of the decision stack while a battle is fought."""
+    frame: Frame = state["stack"][-1]
+    return frame
+
+
 def active(state: State) -> list[str]:
+    """The role deciding in the battle now (none when no battle is being fought)."""
     bt = state["battle"]
     if bt is None or state["result"] is not None:
         return []
-    return [ROLES[bt["side"]]]
+    return [ROLES[_fr(state)["side"]]]
 
 
 def legal_actions(state: State, role: str) -> list[Action]:
+    """The battle actions of ``role`` now (those of the battle step on top of the stack)."""
     bt = state["battle"]
-    if bt is None or state["result"] is not None or role != ROLES[bt["side"]]:
+    if bt is None or state["result"] is not None or role != ROLES[_fr(state)["side"]]:
         return []
-    step = bt["step"]
+    step = _fr(state)["step"]
     if step == "turn":
         return _turn_actions(state, bt)
     if step == "hits":
-        return [("hit", BLOCK_KEY[b]) for b in _tied(state, bt, bt["side"])]
+        return [("hit", BLOCK_KEY[b]) for b in _tied(state, bt, _fr(state)["side"])]
     if step == "regroup":
         acts = _regroup_actions(state, bt)
         acts.append(("end_regroup", None))
         return acts
     if step == "treason":
-        s = bt["side"]
+        s = _fr(state)["side"]
         enemies = _active_blocks(state, bt["area"], 1 - s)
         acts = [("treason", BLOCK_KEY[t]) for t in _treachery_targets(state, bt, enemies, C.TREASON)]
         acts.append(("keep_treason", None))
@@ -478,7 +490,7 @@ def _turn_actions(state: State, bt: dict[str, Any], only: int = -1) -> list[Acti
     """Battle turns of the current group (6.2): Fire, Pass, Retreat (from round 2), Charge (6.5),
     Treachery (6.9). Attacking blocks in round 4 may only retreat (6.2, ruling A7).
     only >= 0 limits the list to that block's turns (used to validate an action cheaply)."""
-    s = bt["side"]
+    s = _fr(state)["side"]
     rnd = bt["round"]
     fighting = _fighting(state, bt["area"])
     mine = fighting[s]
@@ -527,7 +539,7 @@ def _tied(state: State, bt: dict[str, Any], s: int) -> list[int]:
 
 
 def _regroup_actions(state: State, bt: dict[str, Any]) -> list[Action]:
-    s = bt["side"]
+    s = _fr(state)["side"]
     theirs = _enemy_areas(state, s)
     out: list[Action] = []
     for b in C.blocks_in(state, bt["area"], s):
@@ -537,19 +549,40 @@ def _regroup_actions(state: State, bt: dict[str, Any]) -> list[Action]:
     return out
 
 
+def _turn_is_legal(state: State, verb: str, arg: Any) -> bool:
+    """Whether a battle turn is one of :func:`_turn_actions`, checking only the named block's
+    turns (tests/richard3/test_steps.py pins it to membership)."""
+    if isinstance(arg, tuple):
+        arg = list(arg)
+    first = arg[0] if isinstance(arg, list) and arg else arg
+    b0 = _block_id(first)
+    try:
+        return b0 >= 0 and (verb, arg) in _turn_actions(state, state["battle"], only=b0)
+    except TypeError:
+        return False
+
+
 def apply(state: State, role: str, verb: str, arg: Any) -> None:
-    """Apply one battle action; raise IllegalAction (state untouched) if it is not legal now."""
+    """Apply one battle action; raise IllegalAction (state untouched) if it is not legal now.
+    (The game itself goes through the battle steps, which check first and then call
+    :func:`_apply`.)"""
+    bt = state["battle"]
+    if bt is None or state["result"] is not None or role not in active(state):
+        raise IllegalAction(_why(state, role, verb))
+    if _fr(state)["step"] == "turn":
+        ok = _turn_is_legal(state, verb, arg)
+    else:
+        ok = (verb, list(arg) if isinstance(arg, tuple) else arg) in legal_actions(state, role)
+    if not ok:
+        raise IllegalAction(_why(state, role, verb))
+    _apply(state, role, verb, arg)
+
+
+def _apply(state: State, role: str, verb: str, arg: Any) -> None:
+    """Apply one legal battle action."""
     if isinstance(arg, tuple):
         arg = list(arg)
     bt = state["battle"]
-    if bt is not None and bt["step"] == "turn" and state["result"] is None and role == ROLES[bt["side"]]:
-        first = arg[0] if isinstance(arg, list) and arg else arg
-        b0 = _block_id(first)
-        ok = b0 >= 0 and (verb, arg) in _turn_actions(state, bt, only=b0)
-    else:
-        ok = (verb, arg) in legal_actions(state, role)
-    if not ok:
-        raise IllegalAction(_why(state, role, verb))
     if verb == "fire":
         _fire(state, bt, _block_id(arg))
     elif verb == "pass":
@@ -570,7 +603,7 @@ def apply(state: State, role: str, verb: str, arg: Any) -> None:
         b = _block_id(arg)
         take = min(n, state["steps"][b])
         bt["pend"] = 0
-        bt["step"] = "turn"
+        _fr(state)["step"] = "turn"
         _damage(state, b, take)
         if state["result"] is None and n > take:
             _allocate(state, bt, _owner(state, b), n - take)
@@ -578,11 +611,11 @@ def apply(state: State, role: str, verb: str, arg: Any) -> None:
         state["treason"] = -1
         _treachery(state, bt, _block_id(arg), C.TREASON, -1)
         if state["result"] is None:
-            bt["step"] = "turn"
-            bt["side"] = bt["att"]
+            _fr(state)["step"] = "turn"
+            _fr(state)["side"] = bt["att"]
     elif verb == "keep_treason":
-        bt["step"] = "turn"
-        public(state, f"{ROLES[bt['side']]} makes no Treason roll in this battle.")
+        _fr(state)["step"] = "turn"
+        public(state, f"{ROLES[_fr(state)['side']]} makes no Treason roll in this battle.")
     elif verb == "regroup":
         _retreat(state, bt, _block_id(arg[0]), _area_id(arg[1]), True)
         if state["battle"] is not None and not _regroup_actions(state, bt):
@@ -591,7 +624,7 @@ def apply(state: State, role: str, verb: str, arg: Any) -> None:
     elif verb == "end_regroup":
         _close(state)
         return
-    if bt["step"] == "hits" and state["result"] is None:
+    if _fr(state)["step"] == "hits" and state["result"] is None:
         return
     _advance(state)
 
@@ -600,14 +633,14 @@ def _why(state: State, role: str, verb: str) -> str:
     bt = state["battle"]
     if bt is None:
         return "There is no battle now."
-    if role != ROLES[bt["side"]]:
+    if role != ROLES[_fr(state)["side"]]:
         return f"It is not {role}'s turn in the battle."
     texts = {"turn": "That is not a legal battle turn now (fire, pass, retreat, charge or treachery "
                      "by a block of the group whose turn it is).",
              "hits": "Choose one of your strongest blocks to take the hits.",
              "regroup": "That regroup is not allowed (adjacent friendly or vacant area, border limits).",
              "treason": "Choose an enemy block with a loyalty number for the Treason roll, or keep it."}
-    return f"{role} cannot {verb} now: {texts.get(bt['step'], 'not allowed')}"
+    return f"{role} cannot {verb} now: {texts.get(_fr(state)['step'], 'not allowed')}"
 
 
 # ======================================================================= battle turns
@@ -640,8 +673,8 @@ def _allocate(state: State, bt: dict[str, Any], ts: int, n: int) -> bool:
         mx = max(steps[t] for t in targets)
         tied = [t for t in targets if steps[t] == mx]
         if len(tied) > 1 and n < mx * len(tied):
-            bt["step"] = "hits"
-            bt["side"] = ts
+            _fr(state)["step"] = "hits"
+            _fr(state)["side"] = ts
             bt["pend"] = n
             return False
         t = tied[0]
@@ -776,12 +809,12 @@ def view_part(state: State, role: str) -> dict[str, Any]:
         if b in bt["defected"]:
             d["defected"] = True
         blocks.append(d)
-    acting = ROLES[bt["side"]]
+    acting = ROLES[_fr(state)["side"]]
     part: dict[str, Any] = {
         "area": AREA_NAMES[area], "round": rnd, "attacker": ROLES[att], "defender": ROLES[1 - att],
-        "step": bt["step"], "turn": acting, "letter": bt["letter"] if bt["step"] == "turn" else None,
+        "step": _fr(state)["step"], "turn": acting, "letter": bt["letter"] if _fr(state)["step"] == "turn" else None,
         "blocks": blocks, "hidden_reserves": {ROLES[0]: hidden[0], ROLES[1]: hidden[1]},
-        "last": _copy_last(bt["last"]), "pending_hits": bt["pend"] if bt["step"] == "hits" else 0,
+        "last": _copy_last(bt["last"]), "pending_hits": bt["pend"] if _fr(state)["step"] == "hits" else 0,
         "treachery_used": list(bt["used"]),
     }
     part["prompt"] = _prompt(state, bt, role, acting)
@@ -801,14 +834,14 @@ def _copy_last(last: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def _prompt(state: State, bt: dict[str, Any], role: str, acting: str) -> str:
     area = AREA_NAMES[bt["area"]]
-    step = bt["step"]
+    step = _fr(state)["step"]
     if role != acting:
         return {"turn": f"Battle of {area}, round {bt['round']}: {acting} takes battle turns.",
                 "hits": f"Battle of {area}: {acting} chooses which block takes the hits.",
                 "regroup": f"{acting} won the battle of {area} and may regroup.",
                 "treason": f"Battle of {area}: {acting} may make a Treason roll."}.get(step, "Battle.")
     if step == "turn":
-        if bt["round"] == 4 and bt["side"] == bt["att"]:
+        if bt["round"] == 4 and _fr(state)["side"] == bt["att"]:
             return f"Battle of {area}, round 4: your attacking {bt['letter']} blocks must retreat (6.2)."
         offered = {v for v, _ in _turn_actions(state, bt)}
         verbs = ", ".join(v for v in ("fire", "charge", "treachery", "retreat", "pass") if v in offered)
@@ -847,7 +880,7 @@ def check_invariants_part(state: State) -> list[str]:
         return [f"battle area {area} out of range"]
     if not 1 <= bt["round"] <= 4:
         p.append(f"battle round {bt['round']}")
-    if bt["att"] not in (0, 1) or bt["side"] not in (0, 1):
+    if bt["att"] not in (0, 1) or _fr(state)["side"] not in (0, 1):
         p.append("battle sides out of range")
     if state["atk"][area] != bt["att"]:
         p.append("atk of the battle area differs from the battle's attacker")
@@ -859,18 +892,18 @@ def check_invariants_part(state: State) -> list[str]:
     for b in y_act + l_act:
         if b not in bt["revealed"]:
             p.append(f"{BLOCK_KEY[b]} fights unrevealed")
-    step = bt["step"]
+    step = _fr(state)["step"]
     if step in ("turn", "hits", "treason") and (not (y_act or y_res) or not (l_act or l_res)):
         p.append("battle goes on with one side absent")
-    if step == "turn" and state["result"] is None and not _group(state, bt, bt["side"]):
+    if step == "turn" and state["result"] is None and not _group(state, bt, _fr(state)["side"]):
         p.append("battle turn with an empty group")
-    if step == "hits" and (bt["pend"] <= 0 or len(_tied(state, bt, bt["side"])) < 2):
+    if step == "hits" and (bt["pend"] <= 0 or len(_tied(state, bt, _fr(state)["side"])) < 2):
         p.append("hit choice without a tie")
     if step == "regroup":
-        enemy = y_act + y_res if bt["side"] == 1 else l_act + l_res
+        enemy = y_act + y_res if _fr(state)["side"] == 1 else l_act + l_res
         if enemy:
             p.append("regroup while the enemy is still in the area")
-    if step == "treason" and state.get("treason", -1) != bt["side"]:
+    if step == "treason" and state.get("treason", -1) != _fr(state)["side"]:
         p.append("Treason step without the Treason roll")
     for b in bt["defected"]:
         if loc[b] >= N_AREAS and loc[b] not in (POOL, DEAD):  # eliminated after defecting
@@ -904,3 +937,73 @@ def label_part(state: State, role: str, verb: str, arg: Any) -> str:
     if verb == "end_regroup":
         return "End the regroup"
     return verb if arg is None else f"{verb} {arg}"
+
+
+# ======================================================================= the battle steps
+class BattleFrame(TypedDict):
+    """The decision of a battle now (the battle's data is ``state["battle"]``): ``step`` is
+    ``treason`` (the Treason card roll before round 1, C135), ``turn`` (a group's battle turns,
+    6.2), ``hits`` (the owner picks among tied blocks, 6.4) or ``regroup`` (the victor, 6.7);
+    ``side`` decides it."""
+
+    step: str
+    side: int
+
+
+class _BattleStep(Step):
+    phase = "battle"
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [ROLES[frame["side"]]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return legal_actions(state, role)
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        return _why(state, role, verb)
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return _prompt(state, state["battle"], role, ROLES[frame["side"]])
+
+    def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
+        if verb not in self.moves:
+            raise IllegalAction(_why(state, role, verb))
+        _apply(state, role, verb, arg)
+
+    moves: tuple[str, ...] = ()
+
+
+class TurnStep(_BattleStep):
+    """A block of the group whose turn it is fires, passes, retreats, charges or rolls for
+    treachery (6.2, 6.4-6.6, 6.9)."""
+
+    name = "turn"
+    moves = ("fire", "pass", "retreat", "charge", "treachery")
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        return _turn_is_legal(state, verb, arg)
+
+
+class HitsStep(_BattleStep):
+    """The owner picks which of its tied strongest blocks takes the hits (6.4)."""
+
+    name = "hits"
+    moves = ("hit",)
+
+
+class RegroupStep(_BattleStep):
+    """The victor regroups (6.7)."""
+
+    name = "regroup"
+    moves = ("regroup", "end_regroup")
+
+
+class TreasonStep(_BattleStep):
+    """The holder of the Treason card rolls for treachery before round 1, or keeps it (C135)."""
+
+    name = "treason"
+    moves = ("treason", "keep_treason")
+
+
+STEPS: tuple[Step, ...] = (TreasonStep(), TurnStep(), HitsStep(), RegroupStep())
+STEP_NAMES = frozenset(step.name for step in STEPS)

@@ -29,21 +29,23 @@ Political Turn (8.x): ``home`` area (where a block goes home), ``disband`` b (ex
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-from typing import Any
+from typing import Any, TypedDict
 
-from roses.engine import rng
-from roses.engine.contract import Action, Rules, State, View, mark_reveal
-from roses.engine.errors import IllegalAction, NotYourTurn
+from roses.engine import rng, steps
+from roses.engine.contract import Action, State, View, mark_reveal
+from roses.engine.errors import IllegalAction
 from roses.engine.log import private, public
+from roses.engine.steps import Frame, Step, StepRules, Steps
+from roses.games.richard3 import ai, battle, views
 from roses.games.richard3 import common as C
+from roses.games.richard3.common import NONE, Moved
 from roses.games.richard3.data import (
     ADJ,
     AREA_ID,
     AREA_KIND,
     AREA_NAMES,
     AREA_SEAS,
+    AREAS,
     B_CATH_AREA,
     B_CITY_AREA,
     B_FIRE,
@@ -57,6 +59,7 @@ from roses.games.richard3.data import (
     BLOCK_ID,
     BLOCK_KEY,
     BLOCK_NAME,
+    BLOCKS,
     BOMBARD,
     BORDER_LIMIT,
     BORDER_RED,
@@ -116,19 +119,86 @@ LAST_TURN = 7
 NEVILLES = tuple(i for i in range(N_BLOCKS) if BLOCK_KEY[i].split("/")[0] in ("Warwick", "Kent", "Salisbury"))
 
 
-def _load_battle() -> ModuleType | None:
-    """The battle module, if it exists and has the agreed interface (see STATE.md)."""
-    try:
-        mod = importlib.import_module("roses.games.richard3.battle")
-    except ImportError:
-        return None
-    for name in ("start_battle", "active", "legal_actions", "apply", "view_part"):
-        if not hasattr(mod, name):
-            return None
-    return mod
+# ======================================================================= frames (the decision stack)
+class MulliganFrame(TypedDict):
+    """Both players answer the mulligan question at once (5.1): ``mull[side]`` is -1 until
+    that side answers, then 1 for a redeal request and 0 to keep."""
+
+    step: str
+    mull: list[int]
 
 
-BATTLE = _load_battle()
+class MulliganReplyFrame(TypedDict):
+    """The opponent of the side that asked for a redeal (``req``) answers (5.1)."""
+
+    step: str
+    req: int
+
+
+class ActionFrame(TypedDict):
+    """A side's Action Phase (5.x). ``step`` is what the side is doing now: ``main`` (spend AP
+    or end), ``group`` (moving the group in ``grp``), ``path`` (moving block ``sel`` along
+    ``path``), ``sea`` / ``recruit`` (block ``sel``), ``plague``, ``muster_area``, ``muster``
+    (moving blocks to ``target``), ``declared`` (Main Attack declarations pushed on top,
+    then the phase ends). ``pairs`` are the port pairs of a free return sea move (5.31),
+    ``moves`` the paths of the group for the log."""
+
+    step: str
+    side: int
+    ap: int
+    event: str
+    grp: int
+    sel: int
+    path: list[int]
+    target: int
+    pairs: list[list[int]]
+    moves: list[list[int]]
+
+
+class DeclareFrame(TypedDict):
+    """Declare the Main Attack border into ``area`` (6.3, ruling A1)."""
+
+    step: str
+    side: int
+    area: int
+
+
+class BattlesFrame(TypedDict):
+    """The Battle Phase: Player 1 picks the next battle (C13); ``fighting`` while a battle
+    pushed on top of this frame is being fought."""
+
+    step: str
+    fighting: bool
+
+
+class SupplyFrame(TypedDict):
+    """The Supply Phase: ``stage`` is the next stage to queue (6.81, 6.82, 9.1, 7.x);
+    ``marked`` the blocks that already lost a supply step this phase."""
+
+    step: str
+    stage: int
+    marked: list[int]
+
+
+class PoliticalFrame(TypedDict):
+    """The Political Turn: ``stage`` is the next stage (8.1-8.5)."""
+
+    step: str
+    stage: int
+
+
+class Decision(TypedDict):
+    """A Supply or Political decision of ``side``. ``step`` is its kind and ``subj`` what it
+    is about: ``enter`` a minor heir (``subj`` the heir, or -1 for the senior minor;
+    ``n`` 1 when he enters as the new King), ``execute`` a defector (``subj`` the block),
+    ``reduce`` supply losses in area ``subj`` (``n`` left), ``home`` for block ``subj``,
+    ``disband`` exiles from area ``subj`` (``n`` left)."""
+
+    step: str
+    side: int
+    subj: int
+    n: int
+
 
 # Static recruit candidates (5.4) per block, before occupancy checks.
 _RECRUIT_AREAS: list[tuple[int, ...]] = []
@@ -164,7 +234,7 @@ def _owner(state: State, b: int) -> int:
 
 
 # ======================================================================= the rules object
-class Richard3Rules(Rules):
+class Richard3Rules(StepRules):
     id = "richard3"
     title = "Richard III"
     scenarios = SCENARIO_IDS
@@ -185,18 +255,16 @@ class Richard3Rules(Rules):
         state: State = {
             "roles": list(ROLES), "log": [], "result": None, "reveals": 0,
             "scenario": scenario, "campaign": int(sc["first_campaign"]), "last_campaign": int(sc["last_campaign"]),
-            "turn": 1, "phase": "mulligan", "step": "ask",
+            "turn": 1, "stack": [],
             "king": king, "king_block": -1, "prisoner": HENRY_VI if loc[HENRY_VI] == PRISON else -1,
             "minors_owed": [0, 0],
             "loc": loc, "steps": steps, "down": [0] * N_BLOCKS, "moved": [0] * N_BLOCKS,
             "via": [-1] * N_BLOCKS, "reserve": [0] * N_BLOCKS, "pirate": [0] * N_BLOCKS,
-            "p1": 1 - king, "hands": [[], []], "deck": [], "discard": [], "played": [-1, -1],
-            "mulligan_used": [0, 0], "mull": [-1, -1], "mull_req": -1,
+            "p1": 1 - king, "hands": [[], []], "deck": [], "discard": [], "played": [NONE, NONE],
+            "mulligan_used": [0, 0],
             "piracy": -1, "treason": -1, "surprise": -1, "force_march": -1,
             "bc": [[0] * N_BORDERS, [0] * N_BORDERS], "atk": [-1] * N_AREAS, "main": [-1] * N_AREAS,
             "ent": [[[] for _ in range(N_AREAS)], [[] for _ in range(N_AREAS)]],
-            "side": -1, "ap": 0, "event": "", "grp": -1, "sel": -1, "path": [], "target": -1,
-            "pairs": [], "moves": [], "todo": [], "stage": 0, "marked": [],
             "battle": None, "battles": [],
         }
         rng.seed_state(state, seed)
@@ -207,115 +275,39 @@ class Richard3Rules(Rules):
         _deal(state)
         return state
 
-    # ------------------------------------------------------------------ play
-    def active(self, state: State) -> list[str]:
-        if state["result"] is not None:
-            return []
-        if state["battle"] is not None and BATTLE is not None:
-            return list(BATTLE.active(state))
-        ph = state["phase"]
-        if ph == "card":
-            return [ROLES[s] for s in (0, 1) if state["played"][s] < 0]
-        if ph == "action":
-            return [ROLES[state["side"]]]
-        if ph == "mulligan":
-            if state["step"] == "ask":
-                return [ROLES[s] for s in (0, 1) if state["mull"][s] < 0]
-            return [ROLES[1 - state["mull_req"]]]
-        if ph == "battle":
-            return [ROLES[state["p1"]]]
-        if ph in ("supply", "political") and state["todo"]:
-            return [ROLES[state["todo"][0][1]]]
-        return []
-
-    def legal_actions(self, state: State, role: str) -> list[Action]:
-        if state["result"] is not None:
-            return []
-        if state["battle"] is not None and BATTLE is not None:
-            if role not in BATTLE.active(state):
-                return []
-            return list(BATTLE.legal_actions(state, role))
-        side = _side(role)
-        if side < 0 or role not in self.active(state):
-            return []
-        return _legal(state, side)
-
-    def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
-        if state["result"] is not None:
-            raise IllegalAction("The game is over.")
-        if state["battle"] is not None and BATTLE is not None:
-            if role not in BATTLE.active(state):
-                raise NotYourTurn(f"It is not {role}'s turn.")
-            BATTLE.apply(state, role, verb, arg)
-            if state["battle"] is None and state["result"] is None:
-                _after_battle(state)
-            _finish_check(state)
-            return state
-        side = _side(role)
-        if side < 0 or role not in self.active(state):
-            raise NotYourTurn(f"It is not {role}'s turn.")
-        try:
-            ok = _is_legal(state, side, verb, arg)
-        except (TypeError, KeyError):  # unhashable or odd argument types
-            ok = False
-        if not ok:
-            raise IllegalAction(f"{role} cannot {verb} {'' if arg is None else arg} now.".replace("  ", " "))
-        _apply(state, side, verb, _decode(state, side, verb, arg))
-        _finish_check(state)
-        return state
-
-    def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:
-        """``action`` without the legality check, for simulations that take ``(verb, arg)``
-        from ``legal_actions`` of this very state (see the contract)."""
-        if state["battle"] is not None and BATTLE is not None:
-            return self.action(state, role, verb, arg)
-        _apply(state, _side(role), verb, _decode(state, _side(role), verb, arg))
-        _finish_check(state)
-        return state
-
     # ------------------------------------------------------------------ tools
     def copy_state(self, state: State) -> State:
         return _copy(state)
 
     def view(self, state: State, role: str) -> View:
-        from roses.games.richard3.views import build_view
-        return build_view(self, state, role)
+        return views.build_view(self, state, role)
 
     def secrets(self, state: State, role: str) -> set[str]:
-        from roses.games.richard3.views import secrets
-        return secrets(self, state, role)
+        return views.secrets(self, state, role)
 
     def check_invariants(self, state: State) -> list[str]:
-        from roses.games.richard3.views import check_invariants
-        return check_invariants(state)
+        return views.check_invariants(state)
 
     def describe(self, view: View) -> str:
-        from roses.games.richard3.views import describe
-        return describe(view)
+        return views.describe(view)
 
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:
-        from roses.games.richard3.views import label
-        return label(state, role, verb, arg)
+        return views.label(state, role, verb, arg)
 
-    # ----- AI (roses/games/richard3/ai.py, the AI engineer's module; REQUESTS.md R-ai1)
+    # ----- AI (roses/games/richard3/ai.py)
     def determinize(self, state: State, role: str, seed: int) -> State:
-        from roses.games.richard3 import ai
         return ai.determinize(state, role, seed)
 
     def evaluate(self, state: State, role: str) -> float:
-        from roses.games.richard3 import ai
         return ai.evaluate(state, role)
 
     def evaluate_all(self, state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
-        from roses.games.richard3 import ai
         return ai.evaluate_all(state, roles, horizon)
 
     def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
-        from roses.games.richard3 import ai
         return ai.evaluation_terms(state, role)
 
     def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
-        from roses.games.richard3 import ai
         return ai.action_space(scenario, options)
 
 
@@ -346,11 +338,6 @@ def _copy_list(v: list[Any]) -> list[Any]:
     return v[:]
 
 
-def _finish_check(state: State) -> None:
-    if state["result"] is not None:
-        state["phase"] = "over"
-
-
 # ======================================================================= cards (1.1, 5.1, 8.5)
 def _deal(state: State) -> None:
     """Shuffle all 25 cards and deal 7 to each player (C4); then the mulligan question (5.1)."""
@@ -365,10 +352,8 @@ def _deal(state: State) -> None:
 
 
 def _ask_mulligan(state: State) -> None:
-    state["phase"] = "mulligan"
-    state["step"] = "ask"
-    state["mull"] = [-1, -1]
-    state["mull_req"] = -1
+    frame: MulliganFrame = {"step": "mulligan", "mull": [NONE, NONE]}
+    state["stack"] = [frame]
     for s in (0, 1):
         private(state, ROLES[s], "Your hand: " + ", ".join(CARD_NAME[c] for c in state["hands"][s])
                 + f" ({_hand_ap(state, s)} AP).")
@@ -395,9 +380,8 @@ def _redeal(state: State, sides: list[int]) -> None:
 
 
 def _start_turn(state: State) -> None:
-    state["phase"] = "card"
-    state["step"] = ""
-    state["played"] = [-1, -1]
+    state["stack"] = [{"step": "card"}]
+    state["played"] = [NONE, NONE]
     n = N_BORDERS
     state["bc"] = [[0] * n, [0] * n]
     state["atk"] = [-1] * N_AREAS
@@ -407,8 +391,7 @@ def _start_turn(state: State) -> None:
     state["via"] = [-1] * N_BLOCKS
     state["reserve"] = [0] * N_BLOCKS
     state["pirate"] = [0] * N_BLOCKS
-    state["piracy"] = state["treason"] = state["surprise"] = state["force_march"] = -1
-    state["pairs"] = []
+    state["piracy"] = state["treason"] = state["surprise"] = state["force_march"] = NONE
     public(state, f"Campaign {state['campaign']}, Game Turn {state['turn']}: Card Phase.")
 
 
@@ -447,36 +430,35 @@ def _reveal_cards(state: State) -> None:
 
 # ======================================================================= action phase (5.x)
 def _start_action(state: State, s: int) -> None:
+    """The Action Phase of side s (5.x): one frame holds its bookkeeping; its ``step`` says
+    what s is doing now (main, group, path, sea, recruit, plague, muster_area, muster)."""
     card = state["played"][s]
-    state["phase"] = "action"
-    state["side"] = s
-    state["ap"] = CARD_AP[card]
     ev = CARD_EVENT[card] or ""
-    state["event"] = ev
-    state["grp"] = -1
-    state["sel"] = -1
-    state["path"] = []
-    state["target"] = -1
-    state["pairs"] = []
-    state["moves"] = []
-    state["step"] = "muster_area" if ev == "Muster" else "plague" if ev == "Plague" else "main"
+    frame: ActionFrame = {
+        "step": "muster_area" if ev == "Muster" else "plague" if ev == "Plague" else "main",
+        "side": s, "ap": CARD_AP[card], "event": ev, "grp": NONE, "sel": NONE, "path": [],
+        "target": NONE, "pairs": [], "moves": [],
+    }
+    state["stack"] = [frame]
     _auto_end(state)
 
 
 def _auto_end(state: State) -> None:
     """End the Action Phase at once when nothing but ``end`` is left (fewer empty clicks)."""
-    step = state["step"]
-    if step == "main" and state["ap"] > 0:
+    fr = state["stack"][0]
+    step = fr["step"]
+    if step == "main" and fr["ap"] > 0:
         return
-    if step in ("main", "muster_area", "plague") and _legal(state, state["side"]) == [("end", None)]:
+    if step in ("main", "muster_area", "plague") and _legal_action_phase(state, fr, fr["side"]) == [("end", None)]:
         _end_action(state)
 
 
 def _end_action(state: State) -> None:
-    s = state["side"]
-    state["grp"] = -1
-    state["sel"] = -1
-    state["path"] = []
+    fr = state["stack"][0]
+    s = fr["side"]
+    fr["grp"] = NONE
+    fr["sel"] = NONE
+    fr["path"] = []
     # Main Attack declarations (6.3, ruling A1): areas attacked through 2+ borders.
     todo = []
     occ = C.occupancy(state)
@@ -488,8 +470,9 @@ def _end_action(state: State) -> None:
             elif borders:
                 todo.append(a)
     if todo:
-        state["step"] = "declare"
-        state["todo"] = [["main", s, a, 0] for a in todo]
+        # The declarations are decided one by one, then the Action Phase ends ("declared").
+        fr["step"] = "declared"
+        steps.push_all(state, [DeclareFrame(step="declare", side=s, area=a) for a in todo])
         return
     _next_player(state)
 
@@ -504,8 +487,7 @@ def _set_main(state: State, a: int, bid: int) -> None:
 
 
 def _next_player(state: State) -> None:
-    s = state["side"]
-    state["todo"] = []
+    s = state["stack"][0]["side"]
     public(state, f"{ROLES[s]} ends the Action Phase.")
     if s == state["p1"]:
         _start_action(state, 1 - s)
@@ -514,11 +496,13 @@ def _next_player(state: State) -> None:
 
 
 def _max_dist(state: State) -> int:
-    return 3 if state["event"] == "Force March" else 2
+    fr = state["stack"][0]
+    return 3 if fr["event"] == "Force March" else 2
 
 
 def _bonus(state: State) -> int:
-    return 1 if state["event"] == "Surprise" else 0
+    fr = state["stack"][0]
+    return 1 if fr["event"] == "Surprise" else 0
 
 
 def _may_leave(state: State, s: int, a: int, occ: tuple[list[int], list[int]]) -> bool:
@@ -560,7 +544,8 @@ def _attack_ok(state: State, s: int, q: int, bid: int, occ: tuple[list[int], lis
 
 def _next_steps(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[int]:
     """Areas the selected block may move to next (5.2, 5.21, 5.22, events)."""
-    path = state["path"]
+    fr = state["stack"][0]
+    path = fr["path"]
     p = path[-1]
     d = len(path) - 1
     maxd = _max_dist(state)
@@ -572,7 +557,7 @@ def _next_steps(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[
     banned: list[int] = []
     if d == 0 and state["atk"][origin] == 1 - s and occ[1 - s][origin]:
         banned = state["ent"][1 - s][origin]
-    target = state["target"]
+    target = fr["target"]
     ent_s = ENTERABLE[s]
     out = []
     for q, bid in ADJ[p]:
@@ -615,12 +600,13 @@ def _movable(state: State, s: int) -> list[int]:
 
 
 def _first_steps(state: State, s: int, b: int, occ: tuple[list[int], list[int]]) -> bool:
-    saved = state["path"]
-    state["path"] = [state["loc"][b]]
+    fr = state["stack"][0]
+    saved = fr["path"]
+    fr["path"] = [state["loc"][b]]
     try:
         return bool(_next_steps(state, s, occ))
     finally:
-        state["path"] = saved
+        fr["path"] = saved
 
 
 def _group_blocks(state: State, s: int, a: int, occ: tuple[list[int], list[int]]) -> list[int]:
@@ -655,6 +641,7 @@ def _move_areas(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[
 
 def _sea_dests(state: State, s: int, b: int, occ: tuple[list[int], list[int]]) -> list[int]:
     """Where b may sea move now (5.3, 5.31, Piracy), considering AP and port pairs."""
+    fr = state["stack"][0]
     a = state["loc"][b]
     if b in NO_SEA or not AREA_SEAS[a]:
         return []
@@ -663,9 +650,9 @@ def _sea_dests(state: State, s: int, b: int, occ: tuple[list[int], list[int]]) -
     banned: list[int] = []
     if state["atk"][a] == 1 - s and occ[1 - s][a]:
         banned = state["ent"][1 - s][a]
-    ap = state["ap"]
-    pirate = state["event"] == "Piracy"
-    pairs = state["pairs"]
+    ap = fr["ap"]
+    pirate = fr["event"] == "Piracy"
+    pairs = fr["pairs"]
     ent_s = ENTERABLE[s]
     out = []
     for d in SEA_DEST[a]:
@@ -736,66 +723,42 @@ def _muster_areas(state: State, s: int, occ: tuple[list[int], list[int]]) -> lis
 
 
 def _muster_blocks(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[int]:
+    fr = state["stack"][0]
     out = []
     for b in _movable(state, s):
         a = state["loc"][b]
-        if a != state["target"] and _may_leave(state, s, a, occ) and _first_steps(state, s, b, occ):
+        if a != fr["target"] and _may_leave(state, s, a, occ) and _first_steps(state, s, b, occ):
             out.append(b)
     return out
 
 
 # ======================================================================= legal actions
-def _legal(state: State, s: int) -> list[Action]:
-    ph = state["phase"]
-    if ph == "action":
-        return _legal_action_phase(state, s)
-    if ph == "card":
-        if state["played"][s] >= 0:
-            return []
-        return [("play", c) for c in state["hands"][s]]
-    if ph == "mulligan":
-        if state["step"] == "ask":
-            if state["mull"][s] >= 0:
-                return []
-            return [("keep", None), ("redeal", None)] if _can_mulligan(state, s) else [("keep", None)]
-        return [("keep", None), ("redeal", None)]
-    if ph == "battle":
-        if state["battle"] is None:
-            return [("battle", AREA_NAMES[a]) for a in state["battles"]]
-        return []
-    if ph in ("supply", "political"):
-        return _legal_decision(state)
-    return []
-
-
-def _legal_action_phase(state: State, s: int) -> list[Action]:
-    step = state["step"]
+def _legal_action_phase(state: State, fr: ActionFrame, s: int) -> list[Action]:
+    step = fr["step"]
     occ = C.occupancy(state)
     if step == "path":
         acts: list[Action] = [("to", AREA_NAMES[q]) for q in _next_steps(state, s, occ)]
-        if len(state["path"]) > 1 and (state["target"] < 0 or state["path"][-1] == state["target"]):
+        if len(fr["path"]) > 1 and (fr["target"] < 0 or fr["path"][-1] == fr["target"]):
             acts.append(("stop", None))
         return acts
     if step == "group":
-        acts = [("block", BLOCK_KEY[b]) for b in _group_blocks(state, s, state["grp"], occ)]
+        acts = [("block", BLOCK_KEY[b]) for b in _group_blocks(state, s, fr["grp"], occ)]
         acts.append(("end_group", None))
         return acts
     if step == "sea":
-        return [("sea_to", AREA_NAMES[d]) for d in _sea_dests(state, s, state["sel"], occ)]
+        return [("sea_to", AREA_NAMES[d]) for d in _sea_dests(state, s, fr["sel"], occ)]
     if step == "recruit":
-        return [("place", AREA_NAMES[a]) for a in _recruit_areas(state, s, state["sel"], occ)]
-    if step == "declare":
-        a = state["todo"][0][2]
-        return [("main", _border_arg(bid, a)) for bid in state["ent"][s][a]]
+        return [("place", AREA_NAMES[a]) for a in _recruit_areas(state, s, fr["sel"], occ)]
     if step == "plague":
         return [("plague", AREA_NAMES[a]) for a in _plague_areas(state, s, occ)] + [("end", None)]
     if step == "muster_area":
         return [("muster", AREA_NAMES[a]) for a in _muster_areas(state, s, occ)] + [("end", None)]
     if step == "muster":
         return [("block", BLOCK_KEY[b]) for b in _muster_blocks(state, s, occ)] + [("end", None)]
-    # step "main"
-    ev = state["event"]
-    ap = state["ap"]
+    if step != "main":
+        return []
+    ev = fr["event"]
+    ap = fr["ap"]
     acts = []
     if ev != "Piracy" and ap > 0:
         acts.extend(("move", AREA_NAMES[a]) for a in _move_areas(state, s, occ))
@@ -817,11 +780,10 @@ def _legal_action_phase(state: State, s: int) -> list[Action]:
     return acts
 
 
-def _is_legal(state: State, s: int, verb: str, arg: Any) -> bool:
-    """Same answer as ``(verb, arg) in _legal(state, s)``, cheaper in the Action Phase's main step."""
-    if state["phase"] != "action" or state["step"] != "main":
-        return (verb, arg) in _legal(state, s)
-    ev = state["event"]
+def _is_legal_main(state: State, fr: ActionFrame, s: int, verb: str, arg: Any) -> bool:
+    """Same answer as ``(verb, arg) in _legal_action_phase(...)`` in the main step, cheaper
+    (tests/richard3/test_steps.py pins the two together)."""
+    ev = fr["event"]
     if verb == "end":
         return arg is None
     if not isinstance(arg, str):
@@ -829,7 +791,7 @@ def _is_legal(state: State, s: int, verb: str, arg: Any) -> bool:
     occ = C.occupancy(state)
     if verb == "move":
         a = AREA_ID.get(arg, -1)
-        if a < 0 or ev == "Piracy" or state["ap"] <= 0 or not _may_leave(state, s, a, occ):
+        if a < 0 or ev == "Piracy" or fr["ap"] <= 0 or not _may_leave(state, s, a, occ):
             return False
         loc, moved, down = state["loc"], state["moved"], state["down"]
         return any(loc[b] == a and not moved[b] and not down[b] and _owner(state, b) == s
@@ -840,7 +802,7 @@ def _is_legal(state: State, s: int, verb: str, arg: Any) -> bool:
     if verb == "sea":
         return ev in ("", "Surprise", "Piracy") and b in _movable(state, s) and bool(_sea_dests(state, s, b, occ))
     if verb == "recruit":
-        return ev == "" and state["ap"] > 0 and b in _recruitable(state, s, occ)
+        return ev == "" and fr["ap"] > 0 and b in _recruitable(state, s, occ)
     return False
 
 
@@ -857,62 +819,49 @@ def _border_arg(bid: int, a: int) -> str:
     return AREA_NAMES[x if y == a else y]
 
 
-def _decode(state: State, s: int, verb: str, arg: Any) -> Any:
+def _decode(verb: str, arg: Any) -> Any:
     """Action arguments are names (areas, sea zones) and block keys; the state uses ids."""
     if verb in _AREA_VERBS:
-        return AREA_ID[arg]
+        return AREAS.id(arg)
     if verb in _BLOCK_VERBS:
-        return BLOCK_ID[arg]
-    if verb == "main":
-        a = state["todo"][0][2]
-        for bid in state["ent"][s][a]:
-            if _border_arg(bid, a) == arg:
-                return bid
+        return BLOCKS.id(arg)
     return arg
 
 
-def _apply(state: State, s: int, verb: str, arg: Any) -> None:
-    ph = state["phase"]
-    if ph == "action":
-        _apply_action_phase(state, s, verb, arg)
-    elif ph == "card":
-        state["played"][s] = arg
-        private(state, ROLES[s], f"You play {CARD_NAME[arg]}.")
-        public(state, f"{ROLES[s]} has played a card.")
-        if state["played"][1 - s] >= 0:
-            _reveal_cards(state)
-    elif ph == "mulligan":
-        _apply_mulligan(state, s, verb)
-    elif ph == "battle":
-        _choose_battle(state, arg)
-    else:
-        _apply_decision(state, s, verb, arg)
+def _decode_main(state: State, s: int, a: int, arg: Any) -> int:
+    """The border id named by a ``main`` argument (a neighbouring area or a sea zone) into a."""
+    for bid in state["ent"][s][a]:
+        if _border_arg(bid, a) == arg:
+            return int(bid)
+    raise IllegalAction(f"{ROLES[s]} cannot main {arg} now.")
 
 
-def _apply_mulligan(state: State, s: int, verb: str) -> None:
-    if state["step"] == "ask":
-        state["mull"][s] = 1 if verb == "redeal" else 0
-        if state["mull"][1 - s] < 0:
-            return
-        req = [x for x in (0, 1) if state["mull"][x] == 1]
-        if not req:
-            _start_turn(state)
-            return
-        mark_reveal(state)
-        for r in req:
-            state["mulligan_used"][r] = 1
-            public(state, f"{ROLES[r]} shows a mulligan hand ({', '.join(CARD_NAME[c] for c in state['hands'][r])}, "
-                          f"{_hand_ap(state, r)} AP) and asks for a redeal (5.1).")
-        if len(req) == 2:
-            _redeal(state, [0, 1])
-            public(state, "Both hands are redealt.")
-            _after_redeal(state)
-            return
-        state["step"] = "reply"
-        state["mull_req"] = req[0]
+def _mulligan_ask(state: State, fr: MulliganFrame, s: int, verb: str) -> None:
+    mull = fr["mull"]
+    mull[s] = 1 if verb == "redeal" else 0
+    if mull[1 - s] < 0:
         return
-    # reply by the opponent of the requester
-    r = state["mull_req"]
+    req = [x for x in (0, 1) if mull[x] == 1]
+    if not req:
+        _start_turn(state)
+        return
+    mark_reveal(state)
+    for r in req:
+        state["mulligan_used"][r] = 1
+        public(state, f"{ROLES[r]} shows a mulligan hand ({', '.join(CARD_NAME[c] for c in state['hands'][r])}, "
+                      f"{_hand_ap(state, r)} AP) and asks for a redeal (5.1).")
+    if len(req) == 2:
+        _redeal(state, [0, 1])
+        public(state, "Both hands are redealt.")
+        _after_redeal(state)
+        return
+    reply: MulliganReplyFrame = {"step": "mulligan_reply", "req": req[0]}
+    steps.replace(state, reply)
+
+
+def _mulligan_reply(state: State, fr: MulliganReplyFrame, s: int, verb: str) -> None:
+    """The opponent of the requester answers (5.1)."""
+    r = fr["req"]
     if verb == "redeal":
         _redeal(state, [0, 1])
         public(state, f"{ROLES[s]} also takes a new hand; both hands are redealt.")
@@ -931,8 +880,8 @@ def _after_redeal(state: State) -> None:
         _ask_mulligan(state)
 
 
-def _apply_action_phase(state: State, s: int, verb: str, arg: Any) -> None:
-    step = state["step"]
+def _apply_action_phase(state: State, fr: ActionFrame, s: int, verb: str, arg: Any) -> None:
+    step = fr["step"]
     role = ROLES[s]
     if verb == "end":
         if step == "muster":
@@ -940,16 +889,16 @@ def _apply_action_phase(state: State, s: int, verb: str, arg: Any) -> None:
         _end_action(state)
         return
     if verb == "move":
-        state["ap"] -= 1
-        state["grp"] = arg
-        state["step"] = "group"
-        state["moves"] = []
+        fr["ap"] -= 1
+        fr["grp"] = arg
+        fr["step"] = "group"
+        fr["moves"] = []
         _auto_group(state, s)
         return
     if verb == "block":
-        state["sel"] = arg
-        state["path"] = [state["loc"][arg]]
-        state["step"] = "path"
+        fr["sel"] = arg
+        fr["path"] = [state["loc"][arg]]
+        fr["step"] = "path"
         return
     if verb == "to":
         _step_block(state, s, arg)
@@ -959,43 +908,34 @@ def _apply_action_phase(state: State, s: int, verb: str, arg: Any) -> None:
         return
     if verb == "end_group":
         _flush_moves(state, s)
-        state["grp"] = -1
-        state["step"] = "main"
+        fr["grp"] = -1
+        fr["step"] = "main"
         _auto_end(state)
         return
     if verb == "sea":
-        state["sel"] = arg
-        state["step"] = "sea"
+        fr["sel"] = arg
+        fr["step"] = "sea"
         return
     if verb == "sea_to":
         _sea_move(state, s, arg)
         return
     if verb == "recruit":
-        state["sel"] = arg
-        state["step"] = "recruit"
+        fr["sel"] = arg
+        fr["step"] = "recruit"
         return
     if verb == "place":
-        b = state["sel"]
+        b = fr["sel"]
         state["loc"][b] = arg
         state["steps"][b] = B_STEPS[b]
-        state["moved"][b] = 3
+        state["moved"][b] = Moved.RECRUITED
         C.forget(state, b)  # a recruit could be any block of the pool (5.4)
-        state["ap"] -= 1
-        state["sel"] = -1
-        state["step"] = "main"
+        fr["ap"] -= 1
+        fr["sel"] = -1
+        fr["step"] = "main"
         public(state, f"{role} recruits a block in {AREA_NAMES[arg]}.")
         private(state, role, f"You recruit {BLOCK_NAME[b]} in {AREA_NAMES[arg]}.")
         _check_rescue(state)
         _auto_end(state)
-        return
-    if verb == "main":
-        a = state["todo"][0][2]
-        _set_main(state, a, arg)
-        public(state, f"{role} declares the Main Attack on {AREA_NAMES[a]} across "
-                      f"{_border_label(arg, a)}.")
-        state["todo"].pop(0)
-        if not state["todo"]:
-            _next_player(state)
         return
     if verb == "plague":
         _plague(state, s, arg)
@@ -1003,9 +943,9 @@ def _apply_action_phase(state: State, s: int, verb: str, arg: Any) -> None:
             _end_action(state)
         return
     if verb == "muster":
-        state["target"] = arg
-        state["step"] = "muster"
-        state["moves"] = []
+        fr["target"] = arg
+        fr["step"] = "muster"
+        fr["moves"] = []
         public(state, f"{role} musters at {AREA_NAMES[arg]}.")
         return
     raise IllegalAction(f"Unknown action {verb}.")
@@ -1019,15 +959,16 @@ def _border_label(bid: int, a: int) -> str:
 
 
 def _step_block(state: State, s: int, q: int) -> None:
-    b = state["sel"]
-    path = state["path"]
+    fr = state["stack"][0]
+    b = fr["sel"]
+    path = fr["path"]
     p = path[-1]
     bid = _bid(p, q)
     occ = C.occupancy(state)
     enemy_there = occ[1 - s][q] > 0
     loc = state["loc"]
     loc[b] = q
-    state["moved"][b] = 1
+    state["moved"][b] = Moved.LAND
     state["bc"][s][bid] += 1
     ent = state["ent"][s][q]
     if bid not in ent:
@@ -1039,8 +980,8 @@ def _step_block(state: State, s: int, q: int) -> None:
             state["atk"][q] = s
             state["main"][q] = -1
         elif state["atk"][q] == 1 - s:
-            state["reserve"][b] = 2
-    stop = enemy_there or BORDER_RED[bid] or len(path) - 1 >= _max_dist(state) or q == state["target"]
+            state["reserve"][b] = C.Reserve.P2
+    stop = enemy_there or BORDER_RED[bid] or len(path) - 1 >= _max_dist(state) or q == fr["target"]
     if not stop:
         occ[s][q] += 1
         occ[s][p] -= 1
@@ -1058,34 +999,37 @@ def _bid(p: int, q: int) -> int:
 
 
 def _stop_block(state: State, s: int) -> None:
-    state["moves"].append(list(state["path"]))
-    state["sel"] = -1
-    state["path"] = []
+    fr = state["stack"][0]
+    fr["moves"].append(list(fr["path"]))
+    fr["sel"] = -1
+    fr["path"] = []
     _check_rescue(state)
-    if state["step"] == "path" and state["target"] >= 0:
-        state["step"] = "muster"
+    if fr["step"] == "path" and fr["target"] >= 0:
+        fr["step"] = "muster"
         occ = C.occupancy(state)
         if not _muster_blocks(state, s, occ):
             _flush_moves(state, s)
             _end_action(state)
         return
-    state["step"] = "group"
+    fr["step"] = "group"
     _auto_group(state, s)
 
 
 def _auto_group(state: State, s: int) -> None:
     """Close the group when none of its blocks can move any more."""
+    fr = state["stack"][0]
     occ = C.occupancy(state)
-    if not _group_blocks(state, s, state["grp"], occ):
+    if not _group_blocks(state, s, fr["grp"], occ):
         _flush_moves(state, s)
-        state["grp"] = -1
-        state["step"] = "main"
+        fr["grp"] = -1
+        fr["step"] = "main"
         _auto_end(state)
 
 
 def _flush_moves(state: State, s: int) -> None:
     """Log the moves of the group as area paths with counts (research §4.6)."""
-    moves = state["moves"]
+    fr = state["stack"][0]
+    moves = fr["moves"]
     if not moves:
         return
     counts: dict[tuple[int, ...], int] = {}
@@ -1094,18 +1038,19 @@ def _flush_moves(state: State, s: int) -> None:
     parts = [f"{n} {'block' if n == 1 else 'blocks'} {' → '.join(AREA_NAMES[a] for a in path)}"
              for path, n in counts.items()]
     public(state, f"{ROLES[s]} moves " + "; ".join(parts) + ".")
-    state["moves"] = []
+    fr["moves"] = []
 
 
 def _sea_move(state: State, s: int, d: int) -> None:
-    b = state["sel"]
+    fr = state["stack"][0]
+    b = fr["sel"]
     a = state["loc"][b]
     occ = C.occupancy(state)
     attacking = occ[1 - s][d] > 0
     z = _first_zone(a, d)
-    pairs = state["pairs"]
+    pairs = fr["pairs"]
     if attacking:
-        state["ap"] -= 1
+        fr["ap"] -= 1
         state["pirate"][b] = shared_zones(a, d)
         if occ[s][d] == 0 and state["atk"][d] < 0:
             state["atk"][d] = s
@@ -1113,18 +1058,18 @@ def _sea_move(state: State, s: int, d: int) -> None:
     elif [a, d] in pairs:
         pairs.remove([a, d])
     else:
-        state["ap"] -= 1
+        fr["ap"] -= 1
         if PORT[a] == 2 and PORT[d] == 2:
             pairs.append([a, d])
     state["loc"][b] = d
-    state["moved"][b] = 2
+    state["moved"][b] = Moved.SEA
     bid = SEA_BORDER + z
     state["via"][b] = bid
     ent = state["ent"][s][d]
     if bid not in ent:
         ent.append(bid)
-    state["sel"] = -1
-    state["step"] = "main"
+    fr["sel"] = -1
+    fr["step"] = "main"
     public(state, f"{ROLES[s]} moves 1 block by sea {AREA_NAMES[a]} → {AREA_NAMES[d]}"
                   + (" (attack)." if attacking else "."))
     _check_rescue(state)
@@ -1161,50 +1106,38 @@ def _check_rescue(state: State) -> None:
     if occ[1][MIDDLESEX] and not occ[0][MIDDLESEX]:
         state["loc"][h] = MIDDLESEX
         state["prisoner"] = -1
-        state["moved"][h] = 3
+        state["moved"][h] = Moved.RECRUITED
         mark_reveal(state)
         public(state, "Henry VI is rescued from the Tower and becomes the Lancastrian Pretender.")
 
 
 # ======================================================================= battle phase (6.x)
 def _start_battle_phase(state: State) -> None:
-    state["phase"] = "battle"
-    state["step"] = "choose"
-    state["side"] = -1
+    frame: BattlesFrame = {"step": "battles", "fighting": False}
+    state["stack"] = [frame]
     state["battles"] = C.contested_areas(state)
     if not state["battles"]:
         _start_supply(state)
         return
     public(state, "Battle Phase.")
     if len(state["battles"]) == 1:
-        _choose_battle(state, state["battles"][0])
+        _choose_battle(state, frame, state["battles"][0])
 
 
-def _choose_battle(state: State, a: int) -> None:
+def _choose_battle(state: State, frame: BattlesFrame, a: int) -> None:
+    """Fight the battle in area a (C13): battle.py pushes its steps on top of the Battle Phase
+    frame, which resumes (``fighting``: see :class:`Battles`) when the battle is over."""
     state["battles"].remove(a)
     public(state, f"Battle in {AREA_NAMES[a]}.")
-    if BATTLE is None:
-        _placeholder_battle(state, a)
-    else:
-        BATTLE.start_battle(state, a)
-        if state["battle"] is not None or state["result"] is not None:
-            return
-    _after_battle(state)
+    frame["fighting"] = True
+    battle.start_battle(state, a)
+    if state["battle"] is not None or state["result"] is not None:
+        return
+    _after_battle(state, frame)
 
 
-def _placeholder_battle(state: State, a: int) -> None:
-    """Used only while battle.py is missing: the attackers are eliminated. NOT the rules."""
-    att = state["atk"][a]
-    if att < 0:
-        att = 1 - state["p1"]
-    public(state, "(The battle module is not built yet: placeholder, the attackers are eliminated.)")
-    for b in C.blocks_in(state, a, att):
-        C.eliminate(state, b)
-        if state["result"] is not None:
-            return
-
-
-def _after_battle(state: State) -> None:
+def _after_battle(state: State, frame: BattlesFrame) -> None:
+    frame["fighting"] = False
     _check_rescue(state)
     if state["result"] is not None:
         return
@@ -1213,43 +1146,23 @@ def _after_battle(state: State) -> None:
     if not state["battles"]:
         _start_supply(state)
     elif len(state["battles"]) == 1:
-        _choose_battle(state, state["battles"][0])
+        _choose_battle(state, frame, state["battles"][0])
 
 
 # ======================================================================= decisions (supply, political)
 def _start_supply(state: State) -> None:
-    state["phase"] = "supply"
-    state["step"] = ""
-    state["stage"] = 0
-    state["todo"] = []
-    state["marked"] = []
+    """The Supply Phase (6.81, 6.82, 9.1, 7.x): an automatic step that queues each stage's
+    decisions on top of itself (:class:`Supply`)."""
+    frame: SupplyFrame = {"step": "supply", "stage": 0, "marked": []}
+    state["stack"] = [frame]
     public(state, "Supply Phase.")
-    _advance(state)
 
 
-def _advance(state: State) -> None:
-    """Run automatic steps until a player must decide or the phase is over."""
-    while state["result"] is None:
-        todo = state["todo"]
-        if todo:
-            if _auto_decision(state):
-                continue
-            return
-        ph = state["phase"]
-        if ph == "supply":
-            if not _supply_stage(state):
-                return
-        elif ph == "political":
-            if not _political_stage(state):
-                return
-        else:
-            return
-
-
-def _supply_stage(state: State) -> bool:
-    """Queue the decisions of the next Supply Phase stage. False when the phase has ended."""
-    st = state["stage"]
-    state["stage"] = st + 1
+def _supply_stage(state: State, fr: SupplyFrame) -> None:
+    """Queue the decisions of the next Supply Phase stage, or end the phase."""
+    st = fr["stage"]
+    fr["stage"] = st + 1
+    todo: list[Decision] = []
     king = state["king"]
     pret = 1 - king
     if st == 0:  # 6.81 the new King
@@ -1263,20 +1176,23 @@ def _supply_stage(state: State) -> bool:
                     public(state, f"{BLOCK_NAME[h]} becomes King in {AREA_NAMES[lh]} (6.81).")
                     break
                 if lh == MINOR:
-                    state["todo"].append(["enter", king, h, 1])
+                    todo.append(Decision(step="enter", side=king, subj=h, n=1))
                     break
-        return True
+        steps.push_all(state, todo)
+        return
     if st == 1:  # 6.82 minors
         for side in (king, pret):
             if state["minors_owed"][side] > 0:
-                state["todo"].append(["enter", side, -1, 0])
-        return True
+                todo.append(Decision(step="enter", side=side, subj=NONE, n=0))
+        steps.push_all(state, todo)
+        return
     if st == 2:  # 9.1 executions
         for b, side in ((CLARENCE_L, 1), (EXETER_Y, 0)):
             lb = state["loc"][b]
             if lb < N_AREAS or lb == POOL:
-                state["todo"].append(["execute", side, b, 0])
-        return True
+                todo.append(Decision(step="execute", side=side, subj=b, n=0))
+        steps.push_all(state, todo)
+        return
     if st == 3:  # 7.1, 7.2 supply limits
         occ = C.occupancy(state)
         for side in (pret, king):
@@ -1289,16 +1205,15 @@ def _supply_stage(state: State) -> bool:
                 else:
                     extra = n - SUPPLY_LIMIT[a]
                 if extra > 0:
-                    state["todo"].append(["reduce", side, a, extra])
-        return True
+                    todo.append(Decision(step="reduce", side=side, subj=a, n=extra))
+        steps.push_all(state, todo)
+        return
     # end of the Game Turn
-    state["todo"] = []
     if state["turn"] >= LAST_TURN:
         _start_political(state)
     else:
         state["turn"] += 1
         _start_turn(state)
-    return False
 
 
 def _exile_extras(state: State, side: int, a: int) -> list[int]:
@@ -1324,8 +1239,8 @@ def _senior_minor(state: State, side: int) -> int:
     return -1
 
 
-def _decision_options(state: State) -> list[Action]:
-    kind, side, subj, n = state["todo"][0]
+def _decision_options(state: State, fr: Decision) -> list[Action]:
+    kind, side, subj = fr["step"], fr["side"], fr["subj"]
     if kind == "enter":
         h = subj if subj >= 0 else _senior_minor(state, side)
         if h < 0:
@@ -1334,7 +1249,8 @@ def _decision_options(state: State) -> list[Action]:
     if kind == "execute":
         return [("execute", None), ("spare", None)]
     if kind == "reduce":
-        marked = state["marked"]
+        supply = C.find_frame(state, "supply")
+        marked = supply["marked"] if supply is not None else []
         if subj in EXILE_LIMIT:
             cands = _exile_extras(state, side, subj)
         else:
@@ -1344,55 +1260,50 @@ def _decision_options(state: State) -> list[Action]:
         return [("home", AREA_NAMES[a]) for a in _home_options(state, side, subj)]
     if kind == "disband":
         return [("disband", BLOCK_KEY[b]) for b in _exile_extras(state, side, subj) if B_TYPE[b] != HEIR]
-    if kind == "main":
-        return [("main", _border_arg(bid, subj)) for bid in state["ent"][side][subj]]
     return []
 
 
-def _legal_decision(state: State) -> list[Action]:
-    if not state["todo"]:
-        return []
-    return _decision_options(state)
-
-
-def _auto_decision(state: State) -> bool:
-    """Resolve the head decision if there is no real choice. True if something was done."""
-    if not state["todo"]:
-        return False
-    head = state["todo"][0]
-    kind, side, subj, n = head
-    opts = _decision_options(state)
+def _decision_is_automatic(state: State, fr: Decision) -> bool:
+    """Whether the decision has no real choice (then :func:`_decision_run` makes it)."""
+    kind = fr["step"]
     if kind == "execute":
         return False
+    opts = _decision_options(state, fr)
     if kind == "enter" and not opts:
-        state["minors_owed"][side] = 0
-        state["todo"].pop(0)
         return True
     if kind in ("reduce", "disband"):
-        if not opts or n <= 0:
-            state["todo"].pop(0)
-            return True
-        if len(opts) <= n:  # every candidate must go: no choice (one at a time; _advance loops)
-            _apply_decision(state, side, kind, BLOCK_ID[opts[0][1]], advance=False)
-            return True
-        return False
+        # no candidate left, or every candidate must go (one at a time)
+        return not opts or fr["n"] <= 0 or len(opts) <= fr["n"]
     if kind == "home":
-        if len(opts) <= 1:
-            _go_home(state, side, subj, AREA_ID[opts[0][1]] if opts else -1)
-            state["todo"].pop(0)
-            return True
-        return False
-    if len(opts) == 1:
-        verb, arg = opts[0]
-        _apply_decision(state, side, verb, _decode(state, side, verb, arg), advance=False)
-        return True
-    return False
+        return len(opts) <= 1
+    return len(opts) == 1
 
 
-def _apply_decision(state: State, s: int, verb: str, arg: Any, advance: bool = True) -> None:
-    """Apply a Supply/Political decision; then run on (unless called from _advance itself)."""
-    head = state["todo"][0]
-    kind, side, subj, n = head
+def _decision_run(state: State, fr: Decision) -> None:
+    """Make a decision that has no real choice (one block or area at a time)."""
+    kind, side, subj, n = fr["step"], fr["side"], fr["subj"], fr["n"]
+    opts = _decision_options(state, fr)
+    if kind == "enter" and not opts:
+        state["minors_owed"][side] = 0
+        steps.pop(state)
+        return
+    if kind in ("reduce", "disband"):
+        if not opts or n <= 0:
+            steps.pop(state)
+            return
+        _apply_decision(state, fr, side, kind, BLOCK_ID[opts[0][1]])
+        return
+    if kind == "home":
+        _go_home(state, side, subj, AREA_ID[opts[0][1]] if opts else NONE)
+        steps.pop(state)
+        return
+    verb, arg = opts[0]
+    _apply_decision(state, fr, side, verb, _decode(verb, arg))
+
+
+def _apply_decision(state: State, fr: Decision, s: int, verb: str, arg: Any) -> None:
+    """Apply a Supply/Political decision of side s; the phase runs on by itself (settle)."""
+    side, subj, n = fr["side"], fr["subj"], fr["n"]
     role = ROLES[s]
     if verb == "enter":
         h = subj if subj >= 0 else _senior_minor(state, side)
@@ -1406,50 +1317,49 @@ def _apply_decision(state: State, s: int, verb: str, arg: Any, advance: bool = T
         if n == 1:  # the new King (6.81 with 6.82)
             state["king_block"] = h
             public(state, f"{BLOCK_NAME[h]} comes of age and becomes King in {AREA_NAMES[arg]} (6.81).")
-            state["todo"].pop(0)
+            steps.pop(state)
         else:
             public(state, f"{BLOCK_NAME[h]} enters play in {AREA_NAMES[arg]} (6.82).")
             if state["minors_owed"][side] <= 0 or _senior_minor(state, side) < 0:
                 state["minors_owed"][side] = 0
-                state["todo"].pop(0)
+                steps.pop(state)
     elif verb in ("execute", "spare"):
-        state["todo"].pop(0)
+        steps.pop(state)
         if verb == "execute":
             public(state, f"{role} executes {BLOCK_NAME[subj]} (9.1).")
             C.eliminate(state, subj)
         else:
             private(state, role, f"You spare {BLOCK_NAME[subj]}.")
     elif verb == "reduce":
-        state["marked"].append(arg)
-        head[3] = n - 1
-        if head[3] <= 0:
-            state["todo"].pop(0)
+        supply = C.find_frame(state, "supply")
+        if supply is not None:
+            supply["marked"].append(arg)
+        fr["n"] = n - 1
+        if fr["n"] <= 0:
+            steps.pop(state)
         public(state, f"{role} loses a step in {AREA_NAMES[subj]} (supply).")
         if C.reduce(state, arg):
             _log_eliminations(state, [arg], s)
     elif verb == "home":
         _go_home(state, s, subj, arg)
-        state["todo"].pop(0)
+        steps.pop(state)
     elif verb == "disband":
         state["loc"][arg] = POOL
-        head[3] = n - 1
-        if head[3] <= 0:
-            state["todo"].pop(0)
+        fr["n"] = n - 1
+        if fr["n"] <= 0:
+            steps.pop(state)
         public(state, f"{role} sends an exile from {AREA_NAMES[subj]} to the pool (7.2).")
     else:
         raise IllegalAction(f"Unknown action {verb}.")
-    if advance and state["result"] is None:
-        _advance(state)
 
 
 # ======================================================================= political turn (8.x)
 def _start_political(state: State) -> None:
-    state["phase"] = "political"
-    state["step"] = ""
-    state["stage"] = 0
-    state["todo"] = []
+    """The Political Turn (8.x): an automatic step that queues each stage's decisions on top of
+    itself (:class:`Political`)."""
+    frame: PoliticalFrame = {"step": "political", "stage": 0}
+    state["stack"] = [frame]
     public(state, f"Political Turn after campaign {state['campaign']}.")
-    _advance(state)
 
 
 def _usurpation_counts(state: State) -> list[int]:
@@ -1471,9 +1381,10 @@ def _usurpation_counts(state: State) -> list[int]:
     return counts
 
 
-def _political_stage(state: State) -> bool:
-    st = state["stage"]
-    state["stage"] = st + 1
+def _political_stage(state: State, fr: PoliticalFrame) -> None:
+    st = fr["stage"]
+    fr["stage"] = st + 1
+    todo: list[Decision] = []
     loc = state["loc"]
     if st == 0:
         # 8.1 levies, Bombards and the Welsh to the pool; mercenaries home; the Rebel disbands
@@ -1502,8 +1413,8 @@ def _political_stage(state: State) -> bool:
                 public(state, "Henry VI, still a prisoner, is murdered in the Tower.")
             state["result"] = ROLES[winner]
             public(state, f"The game ends: {ROLES[winner]} holds the throne and wins (9.0).")
-            return False
-        return True
+            return
+        return
     if st in (1, 2):
         # 8.3 the Pretender goes home, then 8.4 the King goes home
         side = 1 - state["king"] if st == 1 else state["king"]
@@ -1511,16 +1422,18 @@ def _political_stage(state: State) -> bool:
             a = loc[b]
             if a < N_AREAS and AREA_KIND[a] != EXILE and _owner(state, b) == side \
                     and B_TYPE[b] in (HEIR, NOBLE, CHURCH):
-                state["todo"].append(["home", side, b, 0])
-        return True
+                todo.append(Decision(step="home", side=side, subj=b, n=0))
+        steps.push_all(state, todo)
+        return
     if st == 3:
         # exile limits at reset (7.2, 8.5)
         for side in (1 - state["king"], state["king"]):
             for a in EXILE_AREAS[side]:
                 extra = len(_exile_extras(state, side, a)) - EXILE_LIMIT[a]
                 if extra > 0:
-                    state["todo"].append(["disband", side, a, extra])
-        return True
+                    todo.append(Decision(step="disband", side=side, subj=a, n=extra))
+        steps.push_all(state, todo)
+        return
     # 8.5 campaign reset
     known = state.get("known")
     for b in range(N_BLOCKS):
@@ -1535,7 +1448,6 @@ def _political_stage(state: State) -> bool:
     state["turn"] = 1
     public(state, f"Campaign reset (8.5): campaign {state['campaign']} begins; cards are shuffled and dealt.")
     _deal(state)
-    return False
 
 
 def _home_options(state: State, side: int, b: int) -> list[int]:
@@ -1584,6 +1496,336 @@ def _go_home(state: State, side: int, b: int, a: int) -> None:
         else:
             private(state, ROLES[side], f"{BLOCK_NAME[b]} goes home to {AREA_NAMES[a]}.")
 
+
+# ======================================================================= the steps
+class Mulligan(Step):
+    """Keep the hand or ask for a redeal, both players at once (5.1)."""
+
+    name = "mulligan"
+    phase = "mulligan"
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        mull = frame["mull"]
+        return [ROLES[s] for s in (0, 1) if mull[s] < 0]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("keep", None), ("redeal", None)] if _can_mulligan(state, _side(role)) else [("keep", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role in self.actors(state, frame):
+            return "Keep your hand, or ask for a redeal (hands of 13 AP or less, once per campaign)."
+        return "Waiting for the mulligan decisions."
+
+    def on_keep(self, state: State, frame: Any, role: str, arg: Any) -> None:
+        _mulligan_ask(state, frame, _side(role), "keep")
+
+    def on_redeal(self, state: State, frame: Any, role: str, arg: Any) -> None:
+        _mulligan_ask(state, frame, _side(role), "redeal")
+
+
+class MulliganReply(Step):
+    """The opponent of a redeal request keeps or takes a new hand too (5.1)."""
+
+    name = "mulligan_reply"
+    phase = "mulligan"
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [ROLES[1 - frame["req"]]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("keep", None), ("redeal", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role in self.actors(state, frame):
+            return "Your opponent asked for a redeal: keep your hand or take a new one too."
+        return "Waiting for the opponent's answer to the redeal."
+
+    def on_keep(self, state: State, frame: Any, role: str, arg: Any) -> None:
+        _mulligan_reply(state, frame, _side(role), "keep")
+
+    def on_redeal(self, state: State, frame: Any, role: str, arg: Any) -> None:
+        _mulligan_reply(state, frame, _side(role), "redeal")
+
+
+class CardPhase(Step):
+    """Both players play a card at once, secret until both are in (1.1)."""
+
+    name = "card"
+    phase = "card"
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        played = state["played"]
+        return [ROLES[s] for s in (0, 1) if played[s] < 0]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("play", c) for c in state["hands"][_side(role)]]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "Play a card." if role in self.actors(state, frame) else "Waiting for the other card."
+
+    def on_play(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        s = _side(role)
+        state["played"][s] = arg
+        private(state, ROLES[s], f"You play {CARD_NAME[arg]}.")
+        public(state, f"{ROLES[s]} has played a card.")
+        if state["played"][1 - s] >= 0:
+            _reveal_cards(state)
+
+
+class _ActionStep(Step):
+    """A step of a side's Action Phase; the frame is an :class:`ActionFrame`."""
+
+    phase = "action"
+    #: The verbs of this step and what the acting player is asked.
+    moves: tuple[str, ...] = ()
+    ask = ""
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [ROLES[frame["side"]]]
+
+    def options(self, state: State, frame: Any, role: str) -> list[Action]:
+        return _legal_action_phase(state, frame, frame["side"])
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role not in self.actors(state, frame):
+            return f"{ROLES[frame['side']]} is moving."
+        return self.ask.format(ap=frame["ap"], event=f" ({frame['event']})" if frame["event"] else "",
+                               grp=AREA_NAMES[frame["grp"]] if frame["grp"] >= 0 else "",
+                               target=AREA_NAMES[frame["target"]] if frame["target"] >= 0 else "")
+
+    def handle(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> None:
+        if verb not in self.moves:
+            raise IllegalAction(steps.refusal(role, verb, arg))
+        _apply_action_phase(state, frame, frame["side"], verb, _decode(verb, arg))
+
+
+class MainStep(_ActionStep):
+    """Spend the card's AP (5.2-5.4) or end the Action Phase."""
+
+    name = "main"
+    moves = ("move", "sea", "recruit", "end")
+    ask = "Action Phase: {ap} AP left{event}: move a group, sea move, recruit, or end."
+
+    def is_legal(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> bool:
+        return _is_legal_main(state, frame, frame["side"], verb, arg)
+
+
+class GroupStep(_ActionStep):
+    """Pick the next block of the activated group (5.2)."""
+
+    name = "group"
+    moves = ("block", "end_group")
+    ask = "Moving the group in {grp}: pick a block, or end the group."
+
+
+class PathStep(_ActionStep):
+    """Move the picked block one area on, or stop (5.2, 5.21, 5.22)."""
+
+    name = "path"
+    moves = ("to", "stop")
+    ask = "Move the block on, or stop."
+
+
+class SeaStep(_ActionStep):
+    """The destination of a sea move (5.3, 5.31, Piracy)."""
+
+    name = "sea"
+    moves = ("sea_to",)
+    ask = "Choose the sea move's destination."
+
+
+class RecruitStep(_ActionStep):
+    """Where the recruit deploys (5.4)."""
+
+    name = "recruit"
+    moves = ("place",)
+    ask = "Choose where to deploy the recruit."
+
+
+class PlagueStep(_ActionStep):
+    """Plague: the enemy city area struck (C133)."""
+
+    name = "plague"
+    moves = ("plague", "end")
+    ask = "Plague: choose an enemy city area, or end."
+
+
+class MusterAreaStep(_ActionStep):
+    """Muster: the area the blocks move to (C131)."""
+
+    name = "muster_area"
+    moves = ("muster", "end")
+    ask = "Muster: choose a friendly or vacant area, or end."
+
+
+class MusterStep(_ActionStep):
+    """Muster: pick a block to move to the muster area (C131)."""
+
+    name = "muster"
+    moves = ("block", "end")
+    ask = "Muster at {target}: pick a block to move there, or end."
+
+
+class Declared(_ActionStep):
+    """The Main Attack declarations pushed on top are made: the Action Phase ends."""
+
+    name = "declared"
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return []
+
+    def run(self, state: State, frame: Frame) -> None:
+        _next_player(state)
+
+
+class Declare(Step):
+    """Declare the Main Attack border of a battle entered through two or more (6.3, ruling A1)."""
+
+    name = "declare"
+    phase = "action"
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [ROLES[frame["side"]]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        a = frame["area"]
+        return [("main", _border_arg(bid, a)) for bid in state["ent"][frame["side"]][a]]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role not in self.actors(state, frame):
+            return f"{ROLES[frame['side']]} is moving."
+        return f"Declare the Main Attack border into {AREA_NAMES[frame['area']]}."
+
+    def on_main(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        s, a = frame["side"], frame["area"]
+        bid = _decode_main(state, s, a, arg)
+        _set_main(state, a, bid)
+        public(state, f"{role} declares the Main Attack on {AREA_NAMES[a]} across {_border_label(bid, a)}.")
+        steps.pop(state)
+
+
+class Battles(Step):
+    """The Battle Phase (6.x): Player 1 picks the next battle (C13); a single one is fought at
+    once; after a battle pushed on top ends, the phase goes on (:func:`_after_battle`)."""
+
+    name = "battles"
+    phase = "battle"
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        if frame["fighting"] or len(state["battles"]) < 2:
+            return []
+        return [ROLES[state["p1"]]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("battle", AREA_NAMES[a]) for a in state["battles"]]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "Choose the next battle." if role in self.actors(state, frame) else "Player 1 chooses the next battle."
+
+    def run(self, state: State, frame: Any) -> None:
+        if frame["fighting"]:
+            _after_battle(state, frame)
+        elif not state["battles"]:
+            _start_supply(state)
+        else:
+            _choose_battle(state, frame, state["battles"][0])
+
+    def on_battle(self, state: State, frame: Any, role: str, arg: Any) -> None:
+        _choose_battle(state, frame, AREAS.id(arg))
+
+
+class Supply(Step):
+    """The Supply Phase, stage by stage (6.81, 6.82, 9.1, 7.1, 7.2)."""
+
+    name = "supply"
+    phase = "supply"
+
+    def run(self, state: State, frame: Any) -> None:
+        _supply_stage(state, frame)
+
+
+class Political(Step):
+    """The Political Turn, stage by stage (8.1-8.5)."""
+
+    name = "political"
+    phase = "political"
+
+    def run(self, state: State, frame: Any) -> None:
+        _political_stage(state, frame)
+
+
+class _DecisionStep(Step):
+    """A Supply or Political decision (a :class:`Decision` frame). It makes itself when there
+    is no real choice."""
+
+    ask = ""
+
+    def actors(self, state: State, frame: Any) -> list[str]:
+        return [] if _decision_is_automatic(state, frame) else [ROLES[frame["side"]]]
+
+    def options(self, state: State, frame: Any, role: str) -> list[Action]:
+        return _decision_options(state, frame)
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role in self.actors(state, frame):
+            return self.ask
+        return f"Waiting for {ROLES[frame['side']]}."
+
+    def run(self, state: State, frame: Any) -> None:
+        _decision_run(state, frame)
+
+    def handle(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> None:
+        _apply_decision(state, frame, _side(role), verb, _decode(verb, arg))
+
+
+class Enter(_DecisionStep):
+    """Where a minor heir (or the new King) enters play (6.81, 6.82)."""
+
+    name = "enter"
+    phase = "supply"
+    ask = "Choose where the heir enters."
+
+
+class Execute(_DecisionStep):
+    """Execute a defected Clarence or Exeter, or spare him (9.1)."""
+
+    name = "execute"
+    phase = "supply"
+    ask = "Execute the defector, or spare him?"
+
+
+class Reduce(_DecisionStep):
+    """A block that takes a supply loss (7.1, 7.2)."""
+
+    name = "reduce"
+    phase = "supply"
+    ask = "Choose a block to lose a step (supply)."
+
+
+class Home(_DecisionStep):
+    """Where a block goes home (8.3, 8.4)."""
+
+    name = "home"
+    phase = "political"
+    ask = "Choose where the block goes home."
+
+
+class Disband(_DecisionStep):
+    """An exile sent to the pool to meet the exile limit (7.2, 8.5)."""
+
+    name = "disband"
+    phase = "political"
+    ask = "Choose an exile to send to the pool."
+
+
+STEPS = Steps(
+    Mulligan(), MulliganReply(), CardPhase(),
+    MainStep(), GroupStep(), PathStep(), SeaStep(), RecruitStep(), PlagueStep(), MusterAreaStep(),
+    MusterStep(), Declared(), Declare(),
+    Battles(), *battle.STEPS,
+    Supply(), Political(), Enter(), Execute(), Reduce(), Home(), Disband(),
+)
+Richard3Rules.steps = STEPS
 
 RULES = Richard3Rules()
 

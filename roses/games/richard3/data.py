@@ -23,6 +23,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from roses.engine.codec import IdCodec
+
 ROLES: tuple[str, str] = ("York", "Lancaster")
 YORK = 0
 LANCASTER = 1
@@ -60,7 +62,9 @@ SEA_ZONES: tuple[str, ...] = tuple(_RAW["sea_zones"])
 ZONE_ID = {z: i for i, z in enumerate(SEA_ZONES)}
 N_AREAS = len(_RAW["areas"])
 AREA_NAMES: tuple[str, ...] = tuple(a["name"] for a in _RAW["areas"])
-AREA_ID: dict[str, int] = {n: i for i, n in enumerate(AREA_NAMES)}
+#: The id codec of areas: names in actions and views, ids in the state.
+AREAS = IdCodec("area", AREA_NAMES)
+AREA_ID: dict[str, int] = AREAS.ids
 AREA_KIND: tuple[int, ...] = tuple({"land": LAND, "exile": EXILE, "island": ISLAND}[a["kind"]] for a in _RAW["areas"])
 #: side whose exile area this is, or -1
 EXILE_OF: tuple[int, ...] = tuple(SIDE_OF_NAME[a["exile_of"]] if a["exile_of"] else -1 for a in _RAW["areas"])
@@ -146,7 +150,9 @@ def border_name(bid: int) -> str:
 _BL = _RAW["blocks"]
 N_BLOCKS = len(_BL)
 BLOCK_KEY: tuple[str, ...] = tuple(b["key"] for b in _BL)
-BLOCK_ID: dict[str, int] = {k: i for i, k in enumerate(BLOCK_KEY)}
+#: The id codec of blocks: keys (``"Warwick/Y"``) in actions and views, ids in the state.
+BLOCKS = IdCodec("block", BLOCK_KEY)
+BLOCK_ID: dict[str, int] = BLOCKS.ids
 BLOCK_NAME: tuple[str, ...] = tuple(b["name"] for b in _BL)
 B_SIDE: tuple[int, ...] = tuple(SIDE_OF_NAME[b["side"]] for b in _BL)
 B_TYPE: tuple[int, ...] = tuple(TYPE_OF_NAME[b["type"]] for b in _BL)

@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View
+from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
     AREA_ID,
     AREA_KIND,
     AREA_NAMES,
     B_FIRE,
+    B_HOME,
     B_INIT,
     B_LOYALTY,
     B_PAIR,
@@ -48,6 +50,7 @@ from roses.games.richard3.data import (
     PRISON,
     REBEL_BLOCK,
     ROLES,
+    SCENARIOS,
     SPECIAL_NAMES,
     TYPE_NAMES,
     border_name,
@@ -62,16 +65,11 @@ def _where(loc: int) -> str:
     return AREA_NAMES[loc] if loc < N_AREAS else SPECIAL_NAMES.get(loc, "?")
 
 
-def _core() -> Any:
-    from roses.games.richard3 import core
-    return core
-
-
 # ======================================================================= view
 def build_view(rules: Rules, state: State, role: str) -> View:
-    core = _core()
     side = _side(role)
     active = rules.active(state)
+    phase = C.phase(state)
     occ = C.occupancy(state)
     loc = state["loc"]
     kb = state["king_block"]
@@ -84,12 +82,12 @@ def build_view(rules: Rules, state: State, role: str) -> View:
         "campaign": state["campaign"],
         "last_campaign": state["last_campaign"],
         "turn": state["turn"],
-        "phase": state["phase"],
+        "phase": phase,
         "king": ROLES[state["king"]],
         "pretender": ROLES[1 - state["king"]],
         "king_block": BLOCK_NAME[kb] if kb >= 0 else None,
         "pretender_block": BLOCK_NAME[pb] if pb >= 0 else None,
-        "p1": ROLES[state["p1"]] if state["phase"] not in ("card", "mulligan") else None,
+        "p1": ROLES[state["p1"]] if phase not in ("card", "mulligan") else None,
         "counts": {"York": occ[0], "Lancaster": occ[1]},
         "heirs": {ROLES[s]: [{"name": BLOCK_NAME[h], "rank": i + 1, "status": _heir_status(state, h)}
                              for i, h in enumerate(HEIRS[s])] for s in (0, 1)},
@@ -105,7 +103,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     }
     # cards
     played = state["played"]
-    both = played[0] >= 0 and played[1] >= 0 or state["phase"] not in ("card", "mulligan")
+    both = played[0] >= 0 and played[1] >= 0 or phase not in ("card", "mulligan")
     v["played"] = {ROLES[s]: (_card(played[s]) if played[s] >= 0 and (both or s == side)
                               else ("hidden" if played[s] >= 0 else None)) for s in (0, 1)}
     v["role"] = role
@@ -134,28 +132,29 @@ def build_view(rules: Rules, state: State, role: str) -> View:
         v["hand"] = [_card(c) for c in state["hands"][side]]
         v["pool"] = [BLOCK_KEY[b] for b in range(N_BLOCKS) if loc[b] == POOL and C.owner(state, b) == side]
         v["pools"] = {ROLES[side]: len(v["pool"])}
-    if state["phase"] == "action":
-        s = state["side"]
-        sel = state["sel"]
-        grp, tgt = state["grp"], state["target"]
-        v["action"] = {"player": ROLES[s], "ap": state["ap"], "event": state["event"] or None,
+    if phase == "action":
+        fr = state["stack"][0]
+        s = fr["side"]
+        sel = fr["sel"]
+        grp, tgt = fr["grp"], fr["target"]
+        v["action"] = {"player": ROLES[s], "ap": fr["ap"], "event": fr["event"] or None,
                        "group": AREA_NAMES[grp] if grp >= 0 else None,
-                       "path": [AREA_NAMES[a] for a in state["path"]],
+                       "path": [AREA_NAMES[a] for a in fr["path"]],
                        "selected": (BLOCK_KEY[sel] if s == side else "hidden") if sel >= 0 else None,
                        "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
-    if state["todo"]:
-        kind, s, subj, n = state["todo"][0]
+    decision = _decision(state)
+    if decision is not None:
+        kind, s, subj, n = decision
         d: dict[str, Any] = {"kind": kind, "player": ROLES[s], "count": n}
         if kind in ("reduce", "disband", "main"):
             d["area"] = subj
         elif kind == "execute" or s == side and subj >= 0:
             d["block"] = BLOCK_NAME[subj]
         v["decision"] = d
-    if state["battle"] is not None and core.BATTLE is not None:
-        part = core.BATTLE.view_part(state, role)
-        v["battle"] = part
+    if state["battle"] is not None:
+        v["battle"] = battle.view_part(state, role)
     v["log"], v["log_more"], v["log_kinds"] = _recent_log(state, role)
-    v["prompt"] = _prompt(state, role, side, active, v)
+    v["prompt"] = _prompt(rules, state, role)
     if role in active:
         acts: dict[str, Any] = {}
         for verb, arg in rules.legal_actions(state, role):
@@ -231,50 +230,26 @@ def _heir_status(state: State, h: int) -> str:
     return "alive"
 
 
-def _prompt(state: State, role: str, side: int, active: list[str], v: View) -> str:
+def _decision(state: State) -> tuple[str, int, int, int] | None:
+    """The pending decision a view shows: (kind, side, subject, count), as the steps on the
+    stack say (Main Attack declarations, Supply and Political decisions)."""
+    stack = state["stack"]
+    if not stack or state["result"] is not None:
+        return None
+    fr = stack[-1]
+    name = fr["step"]
+    if name == "declare":
+        return ("main", fr["side"], fr["area"], 0)
+    if name in ("enter", "execute", "reduce", "home", "disband"):
+        return (name, fr["side"], fr["subj"], fr["n"])
+    return None
+
+
+def _prompt(rules: Rules, state: State, role: str) -> str:
     if state["result"] is not None:
         return f"Game over: {state['result']} wins."
-    if "battle" in v and isinstance(v["battle"], dict) and v["battle"].get("prompt"):
-        return str(v["battle"]["prompt"])
-    ph = state["phase"]
-    mine = role in active
-    if ph == "mulligan":
-        if state["step"] == "ask":
-            return "Keep your hand, or ask for a redeal (hands of 13 AP or less, once per campaign)." if mine \
-                else "Waiting for the mulligan decisions."
-        return "Your opponent asked for a redeal: keep your hand or take a new one too." if mine \
-            else "Waiting for the opponent's answer to the redeal."
-    if ph == "card":
-        return "Play a card." if mine else "Waiting for the other card."
-    if ph == "action":
-        step = state["step"]
-        if not mine:
-            return f"{ROLES[state['side']]} is moving."
-        texts = {
-            "main": f"Action Phase: {state['ap']} AP left" + (f" ({state['event']})" if state["event"] else "")
-                    + ": move a group, sea move, recruit, or end.",
-            "group": f"Moving the group in {AREA_NAMES[state['grp']]}: pick a block, or end the group.",
-            "path": "Move the block on, or stop.",
-            "sea": "Choose the sea move's destination.",
-            "recruit": "Choose where to deploy the recruit.",
-            "declare": f"Declare the Main Attack border into {AREA_NAMES[state['todo'][0][2]]}." if state["todo"] else "",
-            "plague": "Plague: choose an enemy city area, or end.",
-            "muster_area": "Muster: choose a friendly or vacant area, or end.",
-            "muster": f"Muster at {AREA_NAMES[state['target']]}: pick a block to move there, or end.",
-        }
-        return texts.get(step, "Act.")
-    if ph == "battle":
-        if state["battle"] is None:
-            return "Choose the next battle." if mine else "Player 1 chooses the next battle."
-        return "Battle."
-    if state["todo"]:
-        kind = state["todo"][0][0]
-        if not mine:
-            return f"Waiting for {active[0] if active else 'the other player'}."
-        return {"enter": "Choose where the heir enters.", "execute": "Execute the defector, or spare him?",
-                "reduce": "Choose a block to lose a step (supply).", "home": "Choose where the block goes home.",
-                "disband": "Choose an exile to send to the pool.", "main": "Declare the Main Attack."}.get(kind, "Decide.")
-    return ""
+    steps = getattr(rules, "steps", None)
+    return str(steps.prompt(state, role)) if steps is not None else ""
 
 
 # ======================================================================= secrets
@@ -307,15 +282,15 @@ def secrets(rules: Rules, state: State, role: str) -> set[str]:
         if s != side:
             out.update(CARD_TAG[c] for c in state["hands"][s])
     out.update(CARD_TAG[c] for c in state["deck"])
-    core = _core()
-    if state["battle"] is not None and core.BATTLE is not None and hasattr(core.BATTLE, "secrets_part"):
-        out |= set(core.BATTLE.secrets_part(state, role))
+    if state["battle"] is not None:
+        out |= battle.secrets_part(state, role)
     return out
 
 
 # ======================================================================= invariants
 def check_invariants(state: State) -> list[str]:
     p: list[str] = []
+    phase = C.phase(state)
     loc, steps, down = state["loc"], state["steps"], state["down"]
     for name, n in (("loc", N_BLOCKS), ("steps", N_BLOCKS), ("down", N_BLOCKS), ("moved", N_BLOCKS),
                     ("reserve", N_BLOCKS), ("via", N_BLOCKS), ("pirate", N_BLOCKS), ("atk", N_AREAS),
@@ -363,7 +338,7 @@ def check_invariants(state: State) -> list[str]:
     cards = sorted(state["hands"][0] + state["hands"][1] + state["deck"] + state["discard"])
     if cards != list(range(N_CARDS)):
         p.append(f"cards not conserved: {cards}")
-    if state["phase"] == "card":
+    if phase == "card":
         t = state["turn"]
         for s in (0, 1):
             if len(state["hands"][s]) != 8 - t:
@@ -383,38 +358,35 @@ def check_invariants(state: State) -> list[str]:
         for s in (0, 1):
             if not C.heirs_alive(state, s):
                 p.append(f"{ROLES[s]} has no heir but the game goes on")
-    elif state["phase"] != "over":
+    elif phase != "over":
         p.append("result set but phase is not over")
     # no battle left open outside the Action and Battle Phases
-    if state["phase"] in ("card", "mulligan", "supply", "political"):
+    if phase in ("card", "mulligan", "supply", "political"):
         occ = C.occupancy(state)
         for a in range(N_AREAS):
             if occ[0][a] and occ[1][a]:
-                p.append(f"{AREA_NAMES[a]} is contested in the {state['phase']} phase")
+                p.append(f"{AREA_NAMES[a]} is contested in the {phase} phase")
     # exile limits right after the campaign reset (7.2, 8.5)
-    if state["phase"] == "mulligan" and state["turn"] == 1:
+    if phase == "mulligan" and state["turn"] == 1:
         for s in (0, 1):
             for a in EXILE_AREAS[s]:
                 extras = [b for b in C.blocks_in(state, a, s)
                           if not (B_TYPE[b] == 5 and _home(b) == a) and B_TYPE[b] != 0]
                 if len(extras) > EXILE_LIMIT[a] and state["campaign"] > _first_campaign(state):
                     p.append(f"{AREA_NAMES[a]} over its exile limit after the reset")
-    core = _core()
-    if state["battle"] is not None and core.BATTLE is not None and hasattr(core.BATTLE, "check_invariants_part"):
-        p.extend(core.BATTLE.check_invariants_part(state))
-    if state["battle"] is None and state["phase"] == "battle" and state["result"] is None \
+    if state["battle"] is not None:
+        p.extend(battle.check_invariants_part(state))
+    if state["battle"] is None and phase == "battle" and state["result"] is None \
             and not state["battles"]:
         p.append("Battle Phase waiting with no battle to choose")
     return p
 
 
 def _home(b: int) -> int:
-    from roses.games.richard3.data import B_HOME
     return B_HOME[b]
 
 
 def _first_campaign(state: State) -> int:
-    from roses.games.richard3.data import SCENARIOS
     return int(SCENARIOS[state["scenario"]]["first_campaign"])
 
 
@@ -453,9 +425,8 @@ def describe(view: View) -> str:
 
 
 def label(state: State, role: str, verb: str, arg: Any) -> str:
-    core = _core()
-    if state.get("battle") is not None and core.BATTLE is not None and hasattr(core.BATTLE, "label_part"):
-        return str(core.BATTLE.label_part(state, role, verb, arg))
+    if state.get("battle") is not None:
+        return battle.label_part(state, role, verb, arg)
     if arg is None:
         return {"keep": "Keep the hand", "redeal": "Ask for a redeal", "stop": "Stop here",
                 "end_group": "End this group", "end": "End the Action Phase", "execute": "Execute him",
