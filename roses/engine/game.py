@@ -124,11 +124,13 @@ class Game:
         return self.apply(role, UNDO)
 
     def view(self, role: str) -> View:
-        """The rules' view for ``role``, with ``undo`` added to its actions when allowed."""
+        """The rules' view for ``role``, with ``undo`` added to its actions when allowed, and
+        ``labels``, the text of each action (:mod:`roses.engine.labels`), when it has actions."""
+        from roses.engine.labels import add_labels
         v = self.rules.view(self.state, role)
         if role != OBSERVER and self.can_undo(role):
             v.setdefault("actions", {})["undo"] = True
-        return v
+        return add_labels(self.rules, self.state, role, v, fixed={"undo": "Undo"})
 
     # ----- checks -----------------------------------------------------------------------
     def digest(self) -> str:

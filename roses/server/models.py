@@ -196,6 +196,8 @@ class ReplayStepOut(BaseModel):
     step: int
     role: str
     action: ActionRecord | None
+    action_label: str | None = Field(
+        default=None, description="The step's action as it was offered (Rules.label), for display.")
     view: dict[str, Any]
 
 

@@ -45,6 +45,7 @@ from roses.engine.errors import (
 )
 from roses.engine.game import FINISH as FINISH_VERB
 from roses.engine.game import RESIGN, UNDO, digest
+from roses.engine.labels import fallback_label
 from roses.server import clocks, db
 from roses.server.auth import User
 from roses.server.errors import (
@@ -829,8 +830,8 @@ class GameService:
                 raise BadRequest(f"This game has no role {role!r}.")
             snap = conn.execute(
                 sa.select(db.snapshots.c.seq, db.snapshots.c.state)
-                .where(db.snapshots.c.game_id == game_id, db.snapshots.c.seq <= step)
-                .order_by(db.snapshots.c.seq.desc()).limit(1)).one()
+                .where(db.snapshots.c.game_id == game_id, db.snapshots.c.seq <= max(step - 1, 0))
+                .order_by(db.snapshots.c.seq.desc()).limit(1)).one()  # before the step's action (its label)
             rows = conn.execute(sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
                                 .where(db.actions.c.game_id == game_id, db.actions.c.seq > snap.seq,
                                        db.actions.c.seq <= step).order_by(db.actions.c.seq)).all()
@@ -839,12 +840,15 @@ class GameService:
         rules = self._rules(row.game)
         game = Game(rules=rules, seed=int(row.seed), scenario=row.scenario,
                     options=json.loads(row.options), actions=[], state=json.loads(snap.state))
-        for a in rows:
+        label = None
+        for i, a in enumerate(rows):
+            if i == len(rows) - 1 and last is not None:  # the step's action, labelled as it was offered
+                label = _label(rules, game.state, a.role, a.verb, json.loads(a.arg))
             game.apply(a.role, a.verb, json.loads(a.arg))
         return {"game_id": game_id, "step": step, "role": role,
                 "action": None if last is None else {"role": last.role, "verb": last.verb,
                                                      "arg": json.loads(last.arg)},
-                "view": rules.view(game.state, role)}
+                "action_label": label, "view": rules.view(game.state, role)}
 
     def export(self, user: User | None, game_id: int, invite: str | None = None) -> dict[str, Any]:
         with self.db.read() as conn:
@@ -1014,6 +1018,17 @@ class GameService:
                 {"game_id": gid, "seq": seq, "active": json.dumps(active), "state": text}
                 for seq, active, text in snaps])
         return gid
+
+
+def _label(rules: Rules, state: dict[str, Any], role: str, verb: str, arg: Any) -> str:
+    """The text of an action as ``role`` was offered it (``Rules.label``; see roses.engine.labels)."""
+    meta = {UNDO: "Undo", "undo": "Undo", RESIGN: "Resign", FINISH_VERB: "The game is ended"}
+    if verb in meta:
+        return meta[verb]
+    try:
+        return str(rules.label(state, role, verb, arg))
+    except Exception:
+        return fallback_label(verb, arg)
 
 
 def _withheld_view(game: Game, role: str) -> dict[str, Any]:

@@ -1,0 +1,66 @@
+"""Human labels for a view's actions, from the rules' own ``label()``.
+
+A view lists the actions of a role that may act as ``actions``: ``{verb: [arg, ...]}``, or
+``{verb: True}`` for a verb without argument. :func:`action_labels` gives the text of each one
+as ``labels``, a parallel mapping::
+
+    {verb: {arg_key(arg): text}}        # arg_key(None) == "null" for a verb without argument
+
+``arg_key`` is the argument as compact JSON (no spaces, non-ASCII kept), which is what
+``JSON.stringify(arg)`` gives in the browser, so the client finds a button's text with
+``view.labels[verb][JSON.stringify(arg)]``. Labels come from ``Rules.label(state, role, verb,
+arg)``, the same function the terminal's numbered menus use: one place per game.
+:meth:`roses.engine.game.Game.view` adds them to the views it builds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from roses.engine.contract import Rules, State
+
+
+def arg_key(arg: Any) -> str:
+    """The key of an action's argument in ``labels`` (``JSON.stringify`` in the browser)."""
+    return json.dumps(arg, separators=(",", ":"), ensure_ascii=False)
+
+
+def fallback_label(verb: str, arg: Any) -> str:
+    """The text used when the rules cannot label an action."""
+    words = verb.replace("_", " ")
+    return words if arg is None else f"{words}: {arg_key(arg) if not isinstance(arg, str) else arg}"
+
+
+def action_labels(rules: Rules, state: State, role: str, actions: Mapping[str, Any],
+                  fixed: Mapping[str, str] | None = None) -> dict[str, dict[str, str]]:
+    """``{verb: {arg_key(arg): text}}`` for every action in a view's ``actions``.
+
+    ``fixed`` gives the text of argument-less verbs the rules do not know (the engine's
+    ``undo``). A label the rules fail to make falls back to :func:`fallback_label`.
+    """
+    out: dict[str, dict[str, str]] = {}
+    for verb, args in actions.items():
+        items = [None] if args is True else list(args or [])
+        texts: dict[str, str] = {}
+        for arg in items:
+            if fixed and verb in fixed and arg is None:
+                text = fixed[verb]
+            else:
+                try:
+                    text = str(rules.label(state, role, verb, arg))
+                except Exception:  # a label must never break a view
+                    text = fallback_label(verb, arg)
+            texts[arg_key(arg)] = text
+        out[verb] = texts
+    return out
+
+
+def add_labels(rules: Rules, state: State, role: str, view: dict[str, Any],
+               fixed: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Set ``view["labels"]`` for the view's ``actions`` (when it has some); returns ``view``."""
+    actions = view.get("actions")
+    if actions:
+        view["labels"] = action_labels(rules, state, role, actions, fixed)
+    return view
