@@ -11,8 +11,11 @@ from roses.engine.contract import actions_to_list, canonical_json
 from roses.engine.errors import IllegalAction, NotYourTurn
 from roses.engine.fuzz import _view_problems, fuzz
 from roses.engine.game import Game
+from roses.engine.logview import LOG_WINDOW
 from roses.engine.registry import get_rules
+from roses.engine.steps import StepRules
 from roses.games.plantagenet import RULES
+from roses.games.plantagenet.rules import current_step
 from roses.games.plantagenet.services import influence_of
 from roses.games.plantagenet.setup import SCENARIOS, scenario_data, threshold
 from roses.terminal import play_terminal
@@ -59,7 +62,7 @@ def test_rebel_acts_first_and_prompt_marks_unbuilt_steps_2_2_4() -> None:
     s = RULES.action(s, "York", "continue")
     assert RULES.active(s) == ["Lancaster"]
     s = RULES.action(s, "Lancaster", "continue")
-    assert s["step"] == "exiles"  # Pay skipped in the first Levy (3.2)
+    assert current_step(s) == "exiles"  # Pay skipped in the first Levy (3.2)
     assert RULES.view(s, "York")["prompt"] == "Levy: Muster Exiles (3.3.1) (not built yet) — Continue"
     s2 = RULES.setup(1, "ii-warwicks-rebellion")
     assert RULES.active(s2) == ["Lancaster"]  # Lancastrians are the Rebels in II
@@ -69,16 +72,53 @@ def test_sequence_levy_campaign_end_campaign_second_turn_has_pay() -> None:
     s = RULES.setup(1, "ic-somersets-return")
     seen = []
     while s["box"] == 5:
-        seen.append((s["phase"], s["step"]))
+        seen.append((RULES.steps.phase(s), current_step(s)))
         s = RULES.action(s, RULES.active(s)[0], "continue")
     assert [x for i, x in enumerate(seen) if i % 2 == 0] == [
         ("levy", "arts_of_war"), ("levy", "exiles"), ("levy", "muster"),
         ("campaign", "plan"), ("campaign", "command")]
-    assert s["step"] == "arts_of_war" and not s["first_turn"]
+    assert current_step(s) == "arts_of_war" and not s["first_turn"]
     assert RULES.view(s, "Lancaster")["prompt"].startswith("Levy: Draw Events (3.1.3)")
     s = RULES.action(s, "Lancaster", "continue")
     s = RULES.action(s, "York", "continue")
-    assert s["step"] == "pay"
+    assert current_step(s) == "pay"
+
+
+def test_sequence_of_play_is_the_decision_stack_2_2_1_2_2_4() -> None:
+    """No phase/step/waiting fields: the stack says where play is. The Turn's steps are queued
+    on the Calendar frame, one frame per side in player order (Rebel, then King's side)."""
+    s = RULES.setup(1, "ia-henry-vi")
+    assert isinstance(RULES, StepRules)
+    assert not {"phase", "step", "waiting"} & set(s)
+    assert [f["step"] for f in reversed(s["stack"])] == [
+        "arts_of_war", "arts_of_war", "skip_pay", "ready_vassals", "exiles", "exiles", "muster", "muster",
+        "begin_campaign", "plan", "plan", "command", "command",
+        "tides_of_war", "victory_check", "grow", "waste", "reset", "calendar"]
+    assert [f["side"] for f in reversed(s["stack"]) if f["step"] == "muster"] == ["York", "Lancaster"]
+    assert s["stack"][0] == {"step": "calendar"}
+    v = RULES.view(s, "Observer")
+    assert (v["phase"], v["step"]) == ("levy", "arts_of_war")
+    b = RULES.setup(1, "bosworth")
+    assert [(f["step"], f["side"]) for f in reversed(b["stack"]) if "side" in f] == [
+        ("capabilities", "Lancaster"), ("capabilities", "York"), ("array", "Lancaster"), ("array", "York"),
+        ("battle", "Lancaster"), ("battle", "York")]
+    assert RULES.view(b, "York")["phase"] == "battle"
+
+
+def test_view_carries_recent_log_lines_only() -> None:
+    """Views carry the last LOG_WINDOW lines the role may read and ``log_more``; the whole log
+    is ``log_for`` (as Richard III's views do)."""
+    s = RULES.setup(1, "ia-henry-vi")
+    v = RULES.view(s, "York")
+    assert v["log"] == RULES.log_for(s, "York") and v["log_more"] is False
+    n0 = len(v["log"])
+    for i in range(LOG_WINDOW + 5):
+        s["log"].append(f"line {i}")
+    s["log"].append(["Lancaster", "a secret"])
+    v = RULES.view(s, "York")
+    assert len(v["log"]) == LOG_WINDOW and v["log"][-1] == f"line {LOG_WINDOW + 4}" and v["log_more"]
+    assert RULES.view(s, "Lancaster")["log"][-1] == "a secret"
+    assert len(RULES.log_for(s, "York")) == n0 + LOG_WINDOW + 5  # not the secret
 
 
 @pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s != "bosworth"])
@@ -97,7 +137,7 @@ def test_games_end_at_last_calendar_box(scenario: str) -> None:
 def test_wars_of_the_roses_ends_after_war_i() -> None:
     s = _play_out(RULES.setup(2, "wars-of-the-roses"))
     assert s["war_winners"]["I"] == s["result"]
-    assert any("Wars II and III are not built yet" in line for line in s["log"] if isinstance(line, str))
+    assert any("Wars II and III are not built yet" in line for line in RULES.log_for(s, "York"))
 
 
 def test_bosworth_skeleton_ends() -> None:

@@ -11,7 +11,13 @@ from roses.engine.errors import BadOptions, UnknownScenario
 from roses.games.plantagenet import RULES
 from roses.games.plantagenet.components import load
 from roses.games.plantagenet.services import net_stronghold_favour, plan_size
-from roses.games.plantagenet.setup import SCENARIOS, aow_cards, scenario_data, threshold
+from roses.games.plantagenet.setup import (
+    SCENARIOS,
+    aow_cards,
+    scenario_data,
+    special_rules,
+    threshold,
+)
 
 NORTH = ["Appleby", "Bamburgh", "Carlisle", "Hexham", "Newcastle", "Scarborough"]
 SOUTH = ["Arundel", "Canterbury", "Dover", "Guildford", "Hastings", "Rochester", "Salisbury",
@@ -120,7 +126,7 @@ def test_ib_towton_page_22() -> None:
     assert _markers(s)["City"] == ("York", 6)
     assert threshold(s) is None
     assert {"norfolk_is_late", "test_of_arms"} <= set(s["special_rules"])
-    assert (s["box"], s["phase"]) == (1, "levy")
+    assert (s["box"], RULES.steps.phase(s)) == (1, "levy")
     for side in ("York", "Lancaster"):
         assert _aow_counts(s["aow"][side]["deck"]) == {0: 13, 1: 9}
 
@@ -145,7 +151,7 @@ def test_ic_somersets_return_page_23() -> None:
     assert _markers(s) == {"Fortress": ("Lancaster", 1), "Town": (None, 0), "City": ("York", 2)}
     assert threshold(s) == 25
     assert {"montagu", "brief_rebellion"} <= set(s["special_rules"])
-    assert (s["box"], s["phase"]) == (5, "levy")
+    assert (s["box"], RULES.steps.phase(s)) == (5, "levy")
     assert _aow_counts(s["aow"]["York"]["deck"]) == {0: 13, 1: 9}
     assert _aow_counts(s["aow"]["Lancaster"]["deck"]) == {0: 13, 1: 9}  # L23 (2 roses) is on Warwick
 
@@ -258,8 +264,6 @@ def test_unknown_scenario_and_bad_options() -> None:
 
 
 def test_special_rules_described() -> None:
-    from roses.games.plantagenet.setup import special_rules
-
     rules = special_rules()
     used = {r for d in scenario_data().values() for r in d["special_rules"]}
     assert used == set(rules)

@@ -14,6 +14,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from roses.engine.codec import IdCodec
+
 DATA_DIR = Path(__file__).parent / "data"
 
 SIDES = ("York", "Lancaster")
@@ -62,6 +64,14 @@ class Components:
     adjacency: dict[str, dict[str, str]] = field(default_factory=dict)
     #: Derived: Command cards per side, ``[card id, ...]`` e.g. ``"york-1"``, ``"pass-3"``.
     command_cards: dict[str, list[str]] = field(default_factory=dict)
+    #: Names <-> ids, one codec per kind (roses.engine.codec): Locales (Strongholds, Exile
+    #: boxes, Seas) in map order, Lords in card order, Arts of War cards in ``(side letter,
+    #: number)`` order (so sorting by id is the deck order the state keeps), and each side's
+    #: Command cards in :attr:`command_cards` order. Filled by :func:`build`.
+    locale_ids: IdCodec = field(default_factory=lambda: IdCodec("locale", ()))
+    lord_ids: IdCodec = field(default_factory=lambda: IdCodec("lord", ()))
+    card_ids: IdCodec = field(default_factory=lambda: IdCodec("card", ()))
+    command_ids: dict[str, IdCodec] = field(default_factory=dict)
 
     # ----- convenient views ------------------------------------------------------------
     def strongholds(self) -> list[str]:
@@ -81,6 +91,11 @@ class Components:
         """The Sea a Port borders, or an Exile box's arrow points to (1.3.1)."""
         d = self.locales[locale]
         return d.get("port") if d["kind"] == "stronghold" else d.get("sea")
+
+    def command_cards_of(self, lord: str) -> list[str]:
+        """The Command cards of a Lord: his badge's cards (1.9.2; versions of a Lord share them, 1.5.1)."""
+        badge = self.lords[lord]["badge"]
+        return [cid for cid in self.command_cards[self.lords[lord]["side"]] if cid.rsplit("-", 1)[0] == badge]
 
     def badges(self, side: str) -> list[str]:
         seen: list[str] = []
@@ -281,13 +296,16 @@ def build(raw_map: dict[str, Any], lords: dict[str, Any], vassals: dict[str, Any
     _check_tables(tables)
     c = Components(locales=locales, seas=seas, ways=ways, one_way=one_way,
                    lords=lords, vassals=vassals["regular"], special_vassals=vassals["special"],
-                   cards=cards, tables=tables)
+                   cards=cards, tables=tables,
+                   locale_ids=IdCodec("locale", locales), lord_ids=IdCodec("lord", lords),
+                   card_ids=IdCodec("card", sorted(cards, key=lambda cid: (cid[0], int(cid[1:])))))
     c.adjacency.update(_derive_adjacency(locales, c.ways, c.one_way))
     per = tables["command_cards_per_lord_badge"]
     for side in SIDES:
         deck = [f"{b}-{i}" for b in c.badges(side) for i in range(1, per + 1)]
         deck += [f"pass-{i}" for i in range(1, tables["pass_cards_per_side"] + 1)]
         c.command_cards[side] = deck
+        c.command_ids[side] = IdCodec(f"{side} Command card", deck)
     counts = _count(c)
     for key, want in COUNTS.items():
         if counts[key] != want:

@@ -1,21 +1,29 @@
-"""The Plantagenet rules module on the engine contract: a playable skeleton of the sequence of play.
+"""The Plantagenet rules module on the engine's steps (roses.engine.steps): the sequence of play.
 
-Levy (3.0) and Campaign (4.0) steps run box by box across the Calendar. Steps whose rules are not
-built yet are offered as a single "Continue" whose prompt says so (e.g. "Levy: Muster (not built
-yet) — Continue"). Built now: setup (6.0), Ready Vassals (3.3.2), and End Campaign (4.8): Tides of
-War, the Victory check, Grow, Waste and Reset, so every game ends at the scenario's last Calendar
-box with the scenario's victory check. Player order is Rebel then King's side (2.2.4).
+Play is a decision stack (``state["stack"]``). For the Levy & Campaign scenarios its bottom frame
+is the automatic :class:`Calendar` step, which begins each Turn by pushing that Turn's steps in
+order (2.2.1): the Levy (3.0) and Campaign (4.0) decisions, one frame per side in player order,
+Rebel then King's side (2.2.4), and the automatic steps between them (Ready Vassals 3.3.2) and
+after them (End Campaign 4.8: Tides of War, Victory check, Grow, Waste, Reset). When the Turn's
+frames are all resolved the Calendar step runs again and begins the next Turn. On Bosworth Field
+pushes its three Battle steps per side and an ending.
+
+Decisions whose rules are not built yet offer a single "Continue" and their prompt says so (e.g.
+"Levy: Muster (3.4) (not built yet) — Continue"). Built now: setup (6.0), Ready Vassals (3.3.2)
+and End Campaign (4.8).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from roses.engine.contract import Action, Rules, State, View, canonical_json
-from roses.engine.errors import IllegalAction
+from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.log import public
+from roses.engine.logview import log_view
+from roses.engine.steps import Frame, Step, StepRules, Steps, pop, push_all, top
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.records import VassalWhere, Where
 from roses.games.plantagenet.setup import (
     OPTIONS_SCHEMA,
     SCENARIOS,
@@ -27,33 +35,244 @@ from roses.games.plantagenet.setup import (
 
 CONTINUE = "continue"
 
-#: Skeleton steps: (step id, prompt label, built?). The label names the rule section.
-LEVY_STEPS: list[tuple[str, str]] = [
-    ("arts_of_war", "Levy: Arts of War (3.1)"),
-    ("pay", "Levy: Pay (3.2)"),
-    ("exiles", "Levy: Muster Exiles (3.3.1)"),
-    ("muster", "Levy: Muster (3.4)"),
-]
-CAMPAIGN_STEPS: list[tuple[str, str]] = [
-    ("plan", "Campaign: Plan (4.1)"),
-    ("command", "Campaign: Command cards, Feed (4.2-4.7)"),
-]
-BOSWORTH_STEPS: list[tuple[str, str]] = [
-    ("capabilities", "Bosworth: choose four Capabilities in secret (On Bosworth Field)"),
-    ("array", "Bosworth: Array the Lords (4.4.1)"),
-    ("battle", "Bosworth: Battle (4.4.2-4.4.3)"),
-]
-STEP_LABELS = dict(LEVY_STEPS + CAMPAIGN_STEPS + BOSWORTH_STEPS)
-STEP_LABELS["draw_capabilities"] = "Levy: Draw Capabilities (3.1.2)"
-STEP_LABELS["draw_events"] = "Levy: Draw Events (3.1.3)"
+#: Phases of play, for views (``Step.phase``).
+LEVY, CAMPAIGN, BATTLE = "levy", "campaign", "battle"
 
-WHERE = ("map", "calendar", "battle", "unused", "removed")
+#: The positions a cylinder may hold on the Calendar: boxes 1-15 and just off either end (RULINGS R4).
+CALENDAR_POSITIONS = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)
 
 
-class PlantagenetRules(Rules):
+def end_game(state: State, res: str, reason: str | None = None, *, announce: bool = True) -> None:
+    """Record the result ``res`` (a side or DRAW), log why (and, with ``announce``, the result),
+    and clear the stack."""
+    if reason:
+        public(state, reason)
+    if not announce:
+        pass
+    elif scenario_data()[state["scenario"]]["victory"] == "war":
+        state["war_winners"] = {"I": res}
+        public(state, f"War I ends: {'a draw' if res == DRAW else res + ' wins the War'}. "
+                      "Wars II and III are not built yet: the game ends after War I.")
+    elif res == DRAW:
+        public(state, "The game ends in a draw.")
+    else:
+        public(state, f"{res} wins.")
+    state["result"] = res
+    state["stack"] = []
+
+
+# ----- decisions of one side: placeholders until their rules are built ---------------------------
+class SideStep(Step):
+    """A decision of the side in ``frame["side"]``. Not built yet: the only option is Continue,
+    and the prompt says that the step is not built yet."""
+
+    label: ClassVar[str] = ""
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [(CONTINUE, None)]
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        return verb == CONTINUE and arg is None
+
+    def title(self, state: State) -> str:
+        return self.label
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role == frame["side"]:
+            return f"{self.title(state)} (not built yet) — Continue"
+        return f"{self.title(state)} (not built yet): waiting for {frame['side']}."
+
+    def on_continue(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+
+class ArtsOfWar(SideStep):
+    name, phase = "arts_of_war", LEVY
+
+    def title(self, state: State) -> str:
+        if state["first_turn"]:
+            return "Levy: Draw Capabilities (3.1.2)"
+        return "Levy: Draw Events (3.1.3)"
+
+
+class Pay(SideStep):
+    name, phase, label = "pay", LEVY, "Levy: Pay (3.2)"
+
+
+class MusterExiles(SideStep):
+    name, phase, label = "exiles", LEVY, "Levy: Muster Exiles (3.3.1)"
+
+
+class Muster(SideStep):
+    name, phase, label = "muster", LEVY, "Levy: Muster (3.4)"
+
+
+class Plan(SideStep):
+    name, phase, label = "plan", CAMPAIGN, "Campaign: Plan (4.1)"
+
+
+class Command(SideStep):
+    name, phase, label = "command", CAMPAIGN, "Campaign: Command cards, Feed (4.2-4.7)"
+
+
+class BosworthCapabilities(SideStep):
+    name, phase, label = "capabilities", BATTLE, "Bosworth: choose four Capabilities in secret (On Bosworth Field)"
+
+
+class BosworthArray(SideStep):
+    name, phase, label = "array", BATTLE, "Bosworth: Array the Lords (4.4.1)"
+
+
+class BosworthBattle(SideStep):
+    name, phase, label = "battle", BATTLE, "Bosworth: Battle (4.4.2-4.4.3)"
+
+
+def side_frames(state: State, step: str) -> list[Frame]:
+    """One frame of ``step`` per side, in player order: Rebel then King's side (2.2.4)."""
+    return [{"step": step, "side": state["rebel"]}, {"step": step, "side": state["king"]}]
+
+
+# ----- automatic steps ------------------------------------------------------------------------
+class Calendar(Step):
+    """The bottom of the stack: begins each Turn by pushing its steps (2.2.1, 3.0, 4.0, 4.8)."""
+
+    name, phase = "calendar", LEVY
+
+    def run(self, state: State, frame: Frame) -> None:
+        box = state["box"]
+        public(state, f"Turn {box} ({sv.season(box)}): Levy.")
+        frames = side_frames(state, "arts_of_war")
+        if state["first_turn"]:
+            frames.append({"step": "skip_pay"})
+        else:
+            frames += side_frames(state, "pay")
+        frames.append({"step": "ready_vassals"})
+        frames += side_frames(state, "exiles") + side_frames(state, "muster")
+        frames.append({"step": "begin_campaign"})
+        frames += side_frames(state, "plan") + side_frames(state, "command")
+        frames += [{"step": s} for s in ("tides_of_war", "victory_check", "grow", "waste", "reset")]
+        push_all(state, frames)
+
+
+class SkipPay(Step):
+    name, phase = "skip_pay", LEVY
+
+    def run(self, state: State, frame: Frame) -> None:
+        public(state, "Pay is skipped in the scenario's first Levy (3.2).")
+        pop(state)
+
+
+class ReadyVassals(Step):
+    """3.3.2: face-down Vassals in the current box return to their Seats face up."""
+
+    name, phase = "ready_vassals", LEVY
+
+    def run(self, state: State, frame: Frame) -> None:
+        for vid, v in state["vassals"].items():
+            if v["where"] == VassalWhere.CALENDAR and not v["face_up"] and v["box"] is not None \
+                    and v["box"] <= state["box"]:
+                v.update(where=VassalWhere.SEAT, box=None, face_up=True, lord=None)
+                public(state, f"Vassal {load().vassals[vid]['name']} is Ready at its Seat.")
+        pop(state)
+
+
+class BeginCampaign(Step):
+    name, phase = "begin_campaign", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        public(state, f"Turn {state['box']}: Campaign, Plan of {sv.plan_size(state['box'])} cards.")
+        pop(state)
+
+
+class TidesOfWar(Step):
+    """4.8.1 (4.8.2 Disembark: nobody can be at Sea before Sail is built)."""
+
+    name, phase = "tides_of_war", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        sv.apply_tides(state)
+        pop(state)
+
+
+class VictoryCheck(Step):
+    """4.8.3: Campaign Victory, Threshold, final Turn."""
+
+    name, phase = "victory_check", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        res = sv.victory_check(state)
+        if res is not None:
+            end_game(state, res)
+        else:
+            pop(state)
+
+
+class Grow(Step):
+    name, phase = "grow", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        if state["box"] in load().tables["calendar"]["grow"] and "ravaged_land" not in state["special_rules"]:
+            sv.grow(state)
+            public(state, "Grow: Depleted markers removed, Exhausted turned to Depleted (4.8.4).")
+        pop(state)
+
+
+class Waste(Step):
+    name, phase = "waste", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        rules = state["special_rules"]
+        if state["box"] in load().tables["calendar"]["waste"] and "ravaged_land" not in rules \
+                and "brief_rebellion" not in rules:
+            sv.waste(state)
+            public(state, "Waste: Lords' mats reset (4.8.5).")
+        pop(state)
+
+
+class Reset(Step):
+    """4.8.6 (no Events can be in effect or held yet): on to the next Calendar box."""
+
+    name, phase = "reset", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        state["box"] += 1
+        state["first_turn"] = False
+        if state["box"] > state["last_box"]:  # pragma: no cover - the Victory check ends the last Turn
+            end_game(state, sv.scenario_end_winner(state))
+            return
+        pop(state)
+
+
+class BosworthEnd(Step):
+    name, phase = "bosworth_end", BATTLE
+
+    def run(self, state: State, frame: Frame) -> None:
+        end_game(state, DRAW, "The Battle of Bosworth is not built yet: the game is recorded as a draw.",
+                 announce=False)
+
+
+STEPS = Steps(
+    ArtsOfWar(), Pay(), MusterExiles(), Muster(), Plan(), Command(),
+    BosworthCapabilities(), BosworthArray(), BosworthBattle(),
+    Calendar(), SkipPay(), ReadyVassals(), BeginCampaign(),
+    TidesOfWar(), VictoryCheck(), Grow(), Waste(), Reset(), BosworthEnd(),
+)
+
+
+def current_step(state: State) -> str | None:
+    """The name of the step deciding now (None once the game is over)."""
+    frame = top(state)
+    return None if frame is None or state["result"] is not None else str(frame["step"])
+
+
+class PlantagenetRules(StepRules):
     id = "plantagenet"
     title = "Plantagenet"
     scenarios = SCENARIOS
+    steps = STEPS
 
     def scenario_names(self) -> dict[str, str]:
         return {sid: str(d["name"]) for sid, d in scenario_data().items()}
@@ -69,139 +288,16 @@ class PlantagenetRules(Rules):
         self.check_scenario(scenario)
         state = setup_state(seed, scenario, options)
         if scenario_data()[scenario]["victory"] == "battle":
-            state["phase"] = "battle"
-            self._enter(state, "capabilities")
-        else:
-            self._begin_levy(state)
-        return state
-
-    # ----- sequence of play -------------------------------------------------------------------
-    def _enter(self, state: State, step: str) -> None:
-        state["step"] = step
-        state["waiting"] = [state["rebel"], state["king"]]
-
-    def _begin_levy(self, state: State) -> None:
-        state["phase"] = "levy"
-        public(state, f"Turn {state['box']} ({sv.season(state['box'])}): Levy.")
-        self._enter(state, "arts_of_war")
-
-    def _advance(self, state: State) -> None:
-        """The step is complete for both sides: go to the next one."""
-        step = state["step"]
-        if state["phase"] == "battle":
-            order = [s for s, _ in BOSWORTH_STEPS]
-            i = order.index(step)
-            if i + 1 < len(order):
-                self._enter(state, order[i + 1])
-            else:
-                state["waiting"] = []
-                public(state, "The Battle of Bosworth is not built yet: the game is recorded as a draw.")
-                state["result"] = "Draw"
-            return
-        if step == "arts_of_war":
-            if state["first_turn"]:
-                public(state, "Pay is skipped in the scenario's first Levy (3.2).")
-                self._ready_vassals(state)
-                self._enter(state, "exiles")
-            else:
-                self._enter(state, "pay")
-        elif step == "pay":
-            self._ready_vassals(state)
-            self._enter(state, "exiles")
-        elif step == "exiles":
-            self._enter(state, "muster")
-        elif step == "muster":
-            state["phase"] = "campaign"
-            public(state, f"Turn {state['box']}: Campaign, Plan of {sv.plan_size(state['box'])} cards.")
-            self._enter(state, "plan")
-        elif step == "plan":
-            self._enter(state, "command")
-        elif step == "command":
-            self._end_campaign(state)
-
-    def _ready_vassals(self, state: State) -> None:
-        """3.3.2: face-down Vassals in the current box return to their Seats face up."""
-        for vid, v in state["vassals"].items():
-            if v["where"] == "calendar" and not v["face_up"] and v["box"] is not None and v["box"] <= state["box"]:
-                v.update(where="seat", box=None, face_up=True, lord=None)
-                public(state, f"Vassal {load().vassals[vid]['name']} is Ready at its Seat.")
-
-    def _end_campaign(self, state: State) -> None:
-        """4.8: Tides of War, (Disembark: nobody can be at Sea yet), Victory check, Grow, Waste, Reset."""
-        c = load()
-        box = state["box"]
-        scen = scenario_data()[state["scenario"]]
-        sv.apply_tides(state)
-        res = sv.victory_check(state)
-        if res is not None:
-            self._finish_with(state, res)
-            return
-        if box in c.tables["calendar"]["grow"] and "ravaged_land" not in state["special_rules"]:
-            sv.grow(state)
-            public(state, "Grow: Depleted markers removed, Exhausted turned to Depleted (4.8.4).")
-        if (box in c.tables["calendar"]["waste"] and "ravaged_land" not in state["special_rules"]
-                and "brief_rebellion" not in state["special_rules"]):
-            sv.waste(state)
-            public(state, "Waste: Lords' mats reset (4.8.5).")
-        # Reset (4.8.6): no Events can be in effect or held yet.
-        state["box"] = box + 1
-        state["first_turn"] = False
-        if scen["last_box"] is not None and state["box"] > scen["last_box"]:  # pragma: no cover - guarded
-            self._finish_with(state, sv.scenario_end_winner(state))
-            return
-        self._begin_levy(state)
-
-    def _finish_with(self, state: State, res: str) -> None:
-        state["waiting"] = []
-        state["step"] = None
-        scen = scenario_data()[state["scenario"]]
-        if scen["victory"] == "war":
-            winner = res
-            state["war_winners"] = {"I": winner}
-            public(state, f"War I ends: {'a draw' if winner == 'Draw' else winner + ' wins the War'}. "
-                          "Wars II and III are not built yet: the game ends after War I.")
-        elif res == "Draw":
-            public(state, "The game ends in a draw.")
-        else:
-            public(state, f"{res} wins.")
-        state["result"] = res
-
-    # ----- contract -----------------------------------------------------------------------
-    def active(self, state: State) -> list[str]:
-        if state.get("result") is not None or not state["waiting"]:
-            return []
-        return [state["waiting"][0]]
-
-    def legal_actions(self, state: State, role: str) -> list[Action]:
-        if role not in self.active(state):
-            return []
-        return [(CONTINUE, None)]
-
-    def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
-        if role not in self.active(state):
-            raise IllegalAction(f"It is not {role}'s turn to act.")
-        if (verb, arg) not in self.legal_actions(state, role):
-            raise IllegalAction(f"{role} cannot {verb} now.")
-        state["waiting"].pop(0)
-        if not state["waiting"]:
-            self._advance(state)
-        return state
-
-    def step_label(self, state: State) -> str:
-        step = state["step"]
-        if step == "arts_of_war":
-            step = "draw_capabilities" if state["first_turn"] else "draw_events"
-        return STEP_LABELS.get(step, str(step))
+            frames = (side_frames(state, "capabilities") + side_frames(state, "array")
+                      + side_frames(state, "battle") + [{"step": "bosworth_end"}])
+            return self.start(state, *reversed(frames))
+        return self.start(state, {"step": "calendar"})
 
     def prompt(self, state: State, role: str) -> str:
-        if state.get("result") is not None:
-            res = state["result"]
-            return "Game over: " + ("a draw." if res == "Draw" else f"{res} wins.")
-        label = self.step_label(state)
-        if role in self.active(state):
-            return f"{label} (not built yet) — Continue"
-        waiting = self.active(state)
-        return f"{label} (not built yet): waiting for {waiting[0]}." if waiting else label
+        res = state.get("result")
+        if res is not None:
+            return "Game over: " + ("a draw." if res == DRAW else f"{res} wins.")
+        return self.steps.prompt(state, role)
 
     # ----- views ------------------------------------------------------------------------------
     def _mat_visible(self, state: State, role: str, lord: str) -> bool:
@@ -209,7 +305,7 @@ class PlantagenetRules(Rules):
         if role == side:
             return True
         if state["options"].get("hidden_mats"):
-            return state["lords"][lord]["where"] == "battle"  # 1.5.3: revealed in Battle
+            return state["lords"][lord]["where"] == Where.BATTLE  # 1.5.3: revealed in Battle
         return True
 
     def view(self, state: State, role: str) -> View:
@@ -235,32 +331,30 @@ class PlantagenetRules(Rules):
                              "plan": list(cm["plan"]) if mine else len(cm["plan"]),
                              "revealed": list(cm["revealed"])}
         nsf = sv.net_stronghold_favour(state)
-        v: View = {
-            "prompt": self.prompt(state, role),
-            "log": self.log_for(state, role),
-            "active": self.active(state),
-            "scenario": state["scenario"],
-            "king": state["king"], "rebel": state["rebel"],
-            "box": state["box"], "phase": state["phase"], "step": state["step"],
-            "first_box": state["first_box"], "last_box": state["last_box"],
-            "influence": {"net": state["influence"], "York": sv.influence_of(state, "York"),
-                          "Lancaster": sv.influence_of(state, "Lancaster")},
-            "threshold": threshold(state) if state["box"] is not None else None,
-            "favour": dict(sorted(state["favour"].items())),
-            "stronghold_markers": {t: {"side": s, "value": n} for t, (s, n) in nsf.items()},
-            "exhaustion": dict(sorted(state["exhaustion"].items())),
-            "exile_boxes": dict(state["exile_boxes"]),
-            "seats": dict(state["seats"]),
-            "lords": lords,
-            "vassals": {vid: dict(d) for vid, d in state["vassals"].items()},
-            "aow": aow,
-            "command": command,
-            "special_rules": list(state["special_rules"]),
-            "options": dict(state["options"]),
-            "result": state.get("result"),
-        }
-        if role in self.active(state):
-            v["actions"] = {CONTINUE: True}
+        v = self.step_view(
+            state, role,
+            prompt=self.prompt(state, role),
+            step=current_step(state),
+            scenario=state["scenario"],
+            king=state["king"], rebel=state["rebel"],
+            box=state["box"],
+            first_box=state["first_box"], last_box=state["last_box"],
+            influence={"net": state["influence"], "York": sv.influence_of(state, "York"),
+                       "Lancaster": sv.influence_of(state, "Lancaster")},
+            threshold=threshold(state) if state["box"] is not None else None,
+            favour=dict(sorted(state["favour"].items())),
+            stronghold_markers={t: {"side": s, "value": n} for t, (s, n) in nsf.items()},
+            exhaustion=dict(sorted(state["exhaustion"].items())),
+            exile_boxes=dict(state["exile_boxes"]),
+            seats=dict(state["seats"]),
+            lords=lords,
+            vassals={vid: dict(d) for vid, d in state["vassals"].items()},
+            aow=aow,
+            command=command,
+            special_rules=list(state["special_rules"]),
+            options=dict(state["options"]),
+        )
+        v.update(log_view(state["log"], role))  # the recent lines only; the whole log is log_for
         return v
 
     def secrets(self, state: State, role: str) -> set[str]:
@@ -273,7 +367,7 @@ class PlantagenetRules(Rules):
             out |= {f'"{cid}"' for cid in state["command"][side]["plan"]}
             if state["options"].get("hidden_mats"):
                 for lid, d in state["lords"].items():
-                    if sv.side_of(lid) == side and d["mat"] and d["where"] != "battle":
+                    if sv.side_of(lid) == side and d["mat"] and d["where"] != Where.BATTLE:
                         out |= {f'"{cid}"' for cid in d["mat"]["capabilities"]}
         return out
 
@@ -283,6 +377,9 @@ class PlantagenetRules(Rules):
         bad: list[str] = []
         if not isinstance(state["influence"], int) or abs(state["influence"]) > sv.INFLUENCE_CAP:
             bad.append(f"influence {state['influence']} out of range (1.4.1)")
+        for frame in state["stack"]:
+            if frame.get("step") not in self.steps:
+                bad.append(f"unknown step in the stack: {frame.get('step')!r}")
         zones: dict[str, str] = {}
         for side in SIDES:
             for zone in ("deck", "held", "in_effect", "set_aside"):
@@ -293,18 +390,18 @@ class PlantagenetRules(Rules):
         totals = dict.fromkeys(TROOP_TYPES, 0)
         ship_lords = 0
         for lid, d in state["lords"].items():
-            if d["where"] not in WHERE:
+            if d["where"] not in Where.ALL:
                 bad.append(f"{lid}: bad where")
-            if d["where"] in ("map", "battle") and d["mat"] is None:
+            if d["where"] in (Where.MAP, Where.BATTLE) and d["mat"] is None:
                 bad.append(f"{lid}: on the map without a mat")
-            if d["where"] == "map" and d["locale"] not in c.locales:
+            if d["where"] == Where.MAP and d["locale"] not in c.locale_ids:
                 bad.append(f"{lid}: on the map at no Locale")
-            if d["where"] == "map" and c.locales[d["locale"]]["kind"] == "exile" \
+            if d["where"] == Where.MAP and c.locales[d["locale"]]["kind"] == "exile" \
                     and state["exile_boxes"].get(d["locale"]) != sv.side_of(lid):
                 bad.append(f"{lid}: in an Exile box not Friendly to him (1.3.1)")
-            if d["where"] == "calendar" and (d["mat"] is not None or not 0 <= d["box"] <= 16):
+            if d["where"] == Where.CALENDAR and (d["mat"] is not None or d["box"] not in CALENDAR_POSITIONS):
                 bad.append(f"{lid}: bad Calendar entry")
-            if d["where"] == "removed" and lid in state["seats"]:
+            if d["where"] == Where.REMOVED and lid in state["seats"]:
                 bad.append(f"{lid}: removed but his Seat remains")
             mat = d["mat"]
             if mat:
@@ -320,11 +417,11 @@ class PlantagenetRules(Rules):
                         bad.append(f"card {cid} in two zones")
                     zones[cid] = f"mat of {lid}"
                 for vid in mat["vassals"]:
-                    if state["vassals"][vid]["where"] != "mat" or state["vassals"][vid]["lord"] != lid:
+                    if state["vassals"][vid]["where"] != VassalWhere.MAT or state["vassals"][vid]["lord"] != lid:
                         bad.append(f"vassal {vid} on {lid}'s mat but not recorded there")
         for side in SIDES:
-            mine = sorted((cid for cid in zones if c.cards[cid]["side"] == side), key=lambda x: int(x[1:]))
-            if mine != sorted(state["aow"][side]["in_game"], key=lambda x: int(x[1:])):
+            mine = sorted((cid for cid in zones if c.cards[cid]["side"] == side), key=c.card_ids.id)
+            if mine != sorted(state["aow"][side]["in_game"], key=c.card_ids.id):
                 bad.append(f"{side} Arts of War cards lost or added outside the rules")
         for t, n in totals.items():
             if n > c.tables["troop_pool"][t]:
@@ -335,9 +432,9 @@ class PlantagenetRules(Rules):
             if c.locales.get(loc, {}).get("kind") != "stronghold" or s not in SIDES:
                 bad.append(f"bad Favour {loc}={s}")
         for loc, m in state["exhaustion"].items():
-            if loc not in c.locales or m not in ("depleted", "exhausted"):
+            if loc not in c.locale_ids or m not in ("depleted", "exhausted"):
                 bad.append(f"bad marker {loc}={m}")
-        if state["result"] is None and state["phase"] != "battle" \
+        if state["result"] is None and scenario_data()[state["scenario"]]["victory"] != "battle" \
                 and not state["first_box"] <= state["box"] <= state["last_box"]:
             bad.append(f"box {state['box']} outside the scenario")
         return bad
@@ -354,9 +451,9 @@ class PlantagenetRules(Rules):
                  f"Influence: York {view['influence']['York']}, Lancaster {view['influence']['Lancaster']}"
                  + (f"; threshold {view['threshold']}" if view.get("threshold") else "")]
         for side in SIDES:
-            where = [f"{d['name']} @ {d['locale']}" if d["where"] == "map"
+            where = [f"{d['name']} @ {d['locale']}" if d["where"] == Where.MAP
                      else f"{d['name']} box {d['box']}{' (Exile)' if d['exile'] else ''}"
-                     for d in view["lords"].values() if d["side"] == side and d["where"] in ("map", "calendar")]
+                     for d in view["lords"].values() if d["side"] == side and d["where"] in (Where.MAP, Where.CALENDAR)]
             lines.append(f"{side}: " + ", ".join(where))
         lines.append("Favour: " + canonical_json(view["favour"]))
         return "\n".join(lines)

@@ -11,13 +11,18 @@ from collections import deque
 from typing import Any
 
 from roses.engine import rng
+from roses.engine.contract import DRAW
 from roses.engine.log import public
 from roses.games.plantagenet.components import AREAS, SIDES, load
-from roses.games.plantagenet.setup import other, scenario_data
+from roses.games.plantagenet.records import VassalWhere, Where
+from roses.games.plantagenet.setup import other, scenario_data, threshold
 
 State = dict[str, Any]
 
 INFLUENCE_CAP = 45
+#: The Calendar's boxes (2.2.3) and the positions just off its ends (RULINGS R4).
+FIRST_BOX = 1
+LAST_BOX = 15
 OFF_LEFT = 0
 OFF_RIGHT = 16
 
@@ -99,13 +104,13 @@ def _mod_applies(state: State, lord: str, when: str | None, parley: bool) -> boo
     if when == "at_friendly_city":
         return at is not None and is_friendly(state, at, side) and load().locales[at].get("type") == "City"
     if when == "clarence_removed":
-        return state["lords"].get("clarence", {}).get("where") == "removed"
+        return state["lords"].get("clarence", {}).get("where") == Where.REMOVED
     if when == "with_margaret":
         m = state["lords"].get("margaret")
-        return bool(m) and m["where"] == "map" and m["locale"] == at
+        return bool(m) and m["where"] == Where.MAP and m["locale"] == at
     if when == "with_warwick_at_friendly":
         w = state["lords"].get("warwick_l")
-        return (bool(w) and w["where"] == "map" and w["locale"] == at
+        return (bool(w) and w["where"] == Where.MAP and w["locale"] == at
                 and at is not None and is_friendly(state, at, side))
     return False
 
@@ -212,12 +217,12 @@ def side_of(lord: str) -> str:
 
 def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
     return [lid for lid, d in state["lords"].items()
-            if d["where"] == "map" and d["locale"] == locale and (side is None or side_of(lid) == side)]
+            if d["where"] == Where.MAP and d["locale"] == locale and (side is None or side_of(lid) == side)]
 
 
 def on_map(state: State, side: str) -> list[str]:
     """Lords 'on the map': at Strongholds or in Exile boxes (1.3.1)."""
-    return [lid for lid, d in state["lords"].items() if d["where"] == "map" and side_of(lid) == side]
+    return [lid for lid, d in state["lords"].items() if d["where"] == Where.MAP and side_of(lid) == side]
 
 
 def enemy_lords_at(state: State, locale: str, side: str) -> bool:
@@ -413,7 +418,7 @@ def march_destinations(state: State, start: str, *, actions_left: int, first_act
 
 def calendar_place(box: int) -> int:
     """Placing beyond the Calendar leaves the piece just off that end (2.2.3)."""
-    return OFF_LEFT if box < 1 else OFF_RIGHT if box > 15 else box
+    return OFF_LEFT if box < FIRST_BOX else OFF_RIGHT if box > LAST_BOX else box
 
 
 def calendar_shift(pos: int, n: int) -> int:
@@ -425,9 +430,9 @@ def calendar_shift(pos: int, n: int) -> int:
     if n == 0:
         return pos
     if pos == OFF_RIGHT:
-        return OFF_RIGHT if n > 0 else 15
+        return OFF_RIGHT if n > 0 else LAST_BOX
     if pos == OFF_LEFT:
-        return OFF_LEFT if n < 0 else 1
+        return OFF_LEFT if n < 0 else FIRST_BOX
     return calendar_place(pos + n)
 
 
@@ -450,7 +455,7 @@ def disband_vassal(state: State, vassal: str) -> None:
     lord = v["lord"]
     if lord and vassal in state["lords"][lord]["mat"]["vassals"]:
         state["lords"][lord]["mat"]["vassals"].remove(vassal)
-    v.update(where="calendar", lord=None, face_up=False,
+    v.update(where=VassalWhere.CALENDAR, lord=None, face_up=False,
              box=calendar_place(state["box"] + 6 - c.vassals[vassal]["service"]))
 
 
@@ -472,7 +477,7 @@ def _clear_mat(state: State, lord: str) -> None:
             state["aow"][owner]["set_aside"].append(cid)  # War I: Edward is set aside (6.3)
         else:
             state["aow"][owner]["deck"].append(cid)
-            state["aow"][owner]["deck"].sort(key=lambda x: (x[0], int(x[1:])))
+            state["aow"][owner]["deck"].sort(key=c.card_ids.id)
     d["mat"] = None
 
 
@@ -483,14 +488,14 @@ def disband_lord(state: State, lord: str, *, exile: bool = False) -> None:
     d = state["lords"][lord]
     from_box = d["locale"] is not None and c.locales[d["locale"]]["kind"] == "exile"
     _clear_mat(state, lord)
-    d.update(where="calendar", locale=None, exile=bool(exile or from_box),
+    d.update(where=Where.CALENDAR, locale=None, exile=bool(exile or from_box),
              box=calendar_place(state["box"] + 6 - c.lords[lord]["influence"]))
 
 
 def remove_lord(state: State, lord: str) -> None:
     """Death or Shipwreck (1.5.1, 4.4.3, 4.8.2): permanently out, with his Seat and cards."""
     _clear_mat(state, lord)
-    state["lords"][lord].update(where="removed", locale=None, box=None, exile=False)
+    state["lords"][lord].update(where=Where.REMOVED, locale=None, box=None, exile=False)
     state["seats"].pop(lord, None)
     if load().lords[lord]["heir"] and lord not in state["heirs_removed"]:
         state["heirs_removed"].append(lord)
@@ -572,7 +577,7 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
                     + int(bonus["points"])
     if "queen_regent" in state["special_rules"]:
         m = state["lords"].get("margaret")
-        if m and m["where"] == "map" and m["locale"] == "London":
+        if m and m["where"] == Where.MAP and m["locale"] == "London":
             out["Lancaster"]["Queen Regent"] = 3
     return out
 
@@ -593,7 +598,7 @@ def waste(state: State) -> None:
     keeping Mercenaries and Handgunners."""
     c = load()
     for lid, d in state["lords"].items():
-        if d["where"] != "map":
+        if d["where"] != Where.MAP:
             continue
         mat = d["mat"]
         for a in ("provender", "carts", "ships"):
@@ -611,7 +616,7 @@ def lacks_lords(state: State, side: str) -> bool:
     if on_map(state, side):
         return False
     nxt = state["box"] + 1
-    return not any(d["where"] == "calendar" and d["exile"] and d["box"] == nxt and side_of(lid) == side
+    return not any(d["where"] == Where.CALENDAR and d["exile"] and d["box"] == nxt and side_of(lid) == side
                    for lid, d in state["lords"].items())
 
 
@@ -619,7 +624,7 @@ def campaign_victory(state: State) -> str | None:
     """5.1 Campaign Victory: the other side wins; both without Lords is a draw."""
     y, lan = lacks_lords(state, "York"), lacks_lords(state, "Lancaster")
     if y and lan:
-        return "Draw"
+        return DRAW
     if y:
         return "Lancaster"
     if lan:
@@ -644,7 +649,7 @@ def scenario_end_winner(state: State, *, tie_to_king: bool = False) -> str:
         return "York"
     if net < 0:
         return "Lancaster"
-    return str(state["king"]) if tie_to_king else "Draw"
+    return str(state["king"]) if tie_to_king else DRAW
 
 
 def war_lost_by_heirs(state: State) -> str | None:
@@ -653,20 +658,18 @@ def war_lost_by_heirs(state: State) -> str | None:
     if not spec:
         return None
     for winner, heirs in spec.items():
-        if all(state["lords"][h]["where"] == "removed" for h in heirs):
+        if all(state["lords"][h]["where"] == Where.REMOVED for h in heirs):
             return str(winner)
     return None
 
 
 def test_of_arms_winner(state: State) -> str:
     """Ib Test of Arms: the side with Favour at York wins; neither is a draw."""
-    return favour(state, "York") or "Draw"
+    return favour(state, "York") or DRAW
 
 
 def victory_check(state: State) -> str | None:
     """4.8.3 in order: Campaign Victory, Threshold, final Turn. Returns a result or None."""
-    from roses.games.plantagenet.setup import threshold
-
     scen = scenario_data()[state["scenario"]]
     res = campaign_victory(state)
     if res is None and scen["victory"] == "war":

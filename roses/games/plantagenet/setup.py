@@ -20,6 +20,11 @@ State layout (a JSON-serialisable dict; see docs/plantagenet/state.md):
     ``in_effect``, ``set_aside``.
 ``command``
     per side: ``deck`` (every Command card), ``plan`` (the stack), ``revealed``.
+``stack``
+    the decision stack of :mod:`roses.engine.steps` (set by ``PlantagenetRules.setup``): where
+    play is in the sequence of play, and who decides now.
+
+The records are typed in :mod:`records`.
 """
 
 from __future__ import annotations
@@ -31,7 +36,18 @@ from typing import Any
 from roses.engine import rng
 from roses.engine.errors import BadOptions
 from roses.engine.log import public
-from roses.games.plantagenet.components import DATA_DIR, SIDES, Components, load
+from roses.games.plantagenet.components import DATA_DIR, SIDES, TROOP_TYPES, Components, load
+from roses.games.plantagenet.records import (
+    AowZones,
+    CommandZones,
+    LordRecord,
+    Mat,
+    VassalRecord,
+    VassalWhere,
+    Where,
+    new_lord_record,
+    put_lord,
+)
 
 State = dict[str, Any]
 
@@ -134,14 +150,15 @@ def aow_cards(scenario: str, side: str) -> list[str]:
     return sorted(cards, key=card_order)
 
 
-def card_order(cid: str) -> tuple[str, int]:
-    return (cid[0], int(cid[1:]))
+def card_order(cid: str) -> int:
+    """Sort key of Arts of War cards: the card codec's order (side letter, then number)."""
+    return load().card_ids.id(cid)
 
 
-def new_mat(lord_id: str) -> dict[str, Any]:
+def new_mat(lord_id: str) -> Mat:
     """A freshly Mustered mat: Retinue plus the card's starting Troops and Assets (1.5.3, 3.4.2)."""
     lord = load().lords[lord_id]
-    troops = {t: 0 for t in ("men_at_arms", "longbowmen", "militia", "mercenaries", "handgunners")}
+    troops = dict.fromkeys(TROOP_TYPES, 0)
     troops.update(lord["troops"])
     return {
         "troops": troops,
@@ -190,9 +207,6 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
         "first_box": d["first_box"],
         "last_box": d["last_box"],
         "box": d["first_box"],
-        "phase": "levy",
-        "step": None,
-        "waiting": [],
         "first_turn": True,
         "influence": int(d["influence"]),
         "favour": {},
@@ -221,33 +235,37 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
     battle_only = d["victory"] == "battle"
     for side in SIDES:
         for lid in d["lords"][side]:
-            entry: dict[str, Any] = {"where": "unused", "locale": None, "box": None, "exile": False, "mat": None}
+            entry = new_lord_record()
             if lid in d["mustered"]:
-                entry.update(where="battle" if battle_only else "map", locale=d["mustered"][lid], mat=new_mat(lid))
+                put_lord(entry, Where.BATTLE if battle_only else Where.MAP, locale=d["mustered"][lid],
+                         mat=new_mat(lid))
             elif lid in d["calendar"]:
                 box, exile = d["calendar"][lid]
-                entry.update(where="calendar", box=box, exile=bool(exile))
+                put_lord(entry, Where.CALENDAR, box=box, exile=bool(exile))
             state["lords"][lid] = entry
-            if not battle_only and entry["where"] != "unused":
+            if not battle_only and entry["where"] != Where.UNUSED:
                 state["seats"][lid] = c.lords[lid]["seat"]
+    # Command decks (1.9.2, 6.0 DECKS).
+    for side in SIDES:
+        command: CommandZones = {"deck": list(c.command_cards[side]), "plan": [], "revealed": []}
+        state["command"][side] = command
     # Scenario III "King Richard": the Yorkist may put Richard III in Gloucester's place at setup.
     if scenario == "iii-my-kingdom-for-a-horse" and opts["king_richard_at_setup"]:
         replace_in_place(state, "gloucester_2", "richard_iii")
     # Vassals (1.5.4, 6.0).
     for vid in c.vassals:
-        if d["vassals_at_seats"] == "none" or vid in d["vassals_excluded"]:
-            state["vassals"][vid] = {"where": "out", "lord": None, "box": None, "face_up": True}
-        else:
-            state["vassals"][vid] = {"where": "seat", "lord": None, "box": None, "face_up": True}
+        out = d["vassals_at_seats"] == "none" or vid in d["vassals_excluded"]
+        vassal: VassalRecord = {"where": VassalWhere.OUT if out else VassalWhere.SEAT, "lord": None,
+                                "box": None, "face_up": True}
+        state["vassals"][vid] = vassal
     for vid, spec in d["vassals_mustered"].items():
-        state["vassals"][vid] = {"where": "mat", "lord": spec["lord"], "box": spec["box"], "face_up": True}
+        state["vassals"][vid] = {"where": VassalWhere.MAT, "lord": spec["lord"], "box": spec["box"], "face_up": True}
         state["lords"][spec["lord"]]["mat"]["vassals"].append(vid)
-    # Arts of War and Command decks (2.1.1, 6.0 DECKS, 1.9.2).
+    # Arts of War decks (2.1.1, 6.0 DECKS).
     for side in SIDES:
         deck = aow_cards(scenario, side)
-        state["aow"][side] = {"deck": deck, "held": [], "in_effect": [], "set_aside": [],
-                              "in_game": list(deck)}
-        state["command"][side] = {"deck": list(c.command_cards[side]), "plan": [], "revealed": []}
+        aow: AowZones = {"deck": deck, "held": [], "in_effect": [], "set_aside": [], "in_game": list(deck)}
+        state["aow"][side] = aow
     for lid, cards in d["capabilities"].items():
         for cid in cards:
             owner = c.cards[cid]["side"]
@@ -267,10 +285,10 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
 def replace_in_place(state: State, old: str, new: str) -> None:
     """6.2.2 REPLACE: the new Lord takes the old one's place, mat contents and Seat."""
     c = load()
-    o = state["lords"][old]
-    n = state["lords"].setdefault(new, {"where": "unused", "locale": None, "box": None, "exile": False, "mat": None})
-    n.update(where=o["where"], locale=o["locale"], box=o["box"], exile=o["exile"], mat=o["mat"])
-    o.update(where="unused", locale=None, box=None, exile=False, mat=None)
+    o: LordRecord = state["lords"][old]
+    n: LordRecord = state["lords"].setdefault(new, new_lord_record())
+    n.update(o)
+    put_lord(o, Where.UNUSED)
     if old in state["seats"]:
         del state["seats"][old]
         state["seats"][new] = c.lords[new]["seat"]
