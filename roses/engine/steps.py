@@ -71,7 +71,7 @@ plays this one).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from roses.engine.contract import Action, Rules, State, View
@@ -163,7 +163,7 @@ def push(state: State, frame: Mapping[str, Any]) -> None:
     state["stack"].append(frame)
 
 
-def push_all(state: State, frames: list[Frame]) -> None:
+def push_all(state: State, frames: Sequence[Mapping[str, Any]]) -> None:
     """Queue ``frames`` so that the first of the list is decided first."""
     state["stack"].extend(reversed(frames))
 

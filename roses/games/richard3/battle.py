@@ -760,7 +760,7 @@ def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) ->
     how = "by sea " if bid < 0 else ""
     if b in bt["revealed"]:
         what = _name(b)
-    else:  # an unjoined Reserve of the victor: never named (research §4.2)
+    else:  # an unjoined Reserve of the victor: never named (4.2; RULINGS.md, log policy)
         what = f"A {ROLES[s]} block"
     public(state, f"{what} {'regroups' if regroup else 'retreats'} {how}to {AREA_NAMES[q]}"
                   f" ({'6.7' if regroup else '6.6'}).")
@@ -769,7 +769,7 @@ def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) ->
 # ======================================================================= view, secrets, invariants
 def view_part(state: State, role: str) -> dict[str, Any]:
     """What role may know of the battle: revealed participants with steps and ratings; enemy
-    Reserves only as a count; own Reserves in full (research §4.2)."""
+    Reserves only as a count; own Reserves in full (4.2; RULINGS.md, log policy)."""
     bt = state["battle"]
     if bt is None:
         return {}

@@ -1027,7 +1027,7 @@ def _auto_group(state: State, s: int) -> None:
 
 
 def _flush_moves(state: State, s: int) -> None:
-    """Log the moves of the group as area paths with counts (research §4.6)."""
+    """Log the moves of the group as area paths with counts (RULINGS.md, log policy: paths and counts, never names)."""
     fr = state["stack"][0]
     moves = fr["moves"]
     if not moves:

@@ -13,7 +13,7 @@ Ids
       always belongs to the Pretender, see common.owner).
     * Cards ``0..24``.
 
-The loader checks the counts of research §3.1 and the internal consistency of the file, and
+The loader checks the component counts (rules 2.x, 3.x) and the internal consistency of the file, and
 raises ``DataError`` if anything is off.
 """
 
@@ -239,7 +239,7 @@ def scenario_locations(scenario: str) -> list[int]:
 
 # ---------------------------------------------------------------- checks
 def check_data() -> None:
-    """Check the counts of research §3.1 and the consistency of the tables; raise DataError."""
+    """Check the component counts (rules 2.x, 3.x) and the consistency of the tables; raise DataError."""
     problems: list[str] = []
 
     def want(what: str, got: int, expected: int) -> None:

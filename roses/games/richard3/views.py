@@ -1,6 +1,6 @@
 """Views, secrets, invariants, text rendering and action labels for Richard III.
 
-Hidden information (research §4): a role sees its own blocks in full; of enemy blocks only the
+Hidden information (4.2; RULINGS.md, log policy and K1): a role sees its own blocks in full; of enemy blocks only the
 number per area (plus what battle.py reveals in the current battle); its own hand and pool; the
 other hand, the opponent's card before both are played, and the undealt cards never. See
 RULINGS.md "Log policy" for what the log says.
