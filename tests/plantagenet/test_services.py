@@ -9,6 +9,7 @@ import pytest
 from roses.engine import rng
 from roses.games.plantagenet import RULES
 from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.components import load
 from roses.games.plantagenet.setup import new_mat
 
 
@@ -336,6 +337,53 @@ def test_test_of_arms_ib() -> None:
     assert sv.victory_check(s) == "Draw"  # York Neutral at the end
     sv.set_favour(s, "York", "Lancaster")
     assert sv.victory_check(s) == "Lancaster"
+
+
+def test_dead_lords_command_cards_leave_the_game_4_4_3_4_8_2() -> None:
+    """4.4.3 Death / 4.8.2 Shipwreck: "remove ... their Lord cards, Command cards, cylinders, and
+    Seat markers from the game": from the deck and from a Plan alike."""
+    s = _ia()
+    cmd = s["command"]["Lancaster"]
+    cmd["deck"].remove("somerset-2")
+    cmd["plan"].append("somerset-2")
+    sv.remove_lord(s, "somerset_1")
+    assert not [cid for z in ("deck", "plan", "revealed") for cid in cmd[z] if cid.startswith("somerset-")]
+    assert "henry_vi-1" in cmd["deck"] and "pass-1" in cmd["deck"]
+    assert RULES.check_invariants(s) == []
+
+
+def test_new_arrival_adds_his_command_cards_6_2_2() -> None:
+    """6.2.2 ADD: a new arrival's Command cards join the game with his Seat and cylinder (the
+    next Turn's box during play, TO CALENDAR)."""
+    s = RULES.setup(1, "wars-of-the-roses")
+    sv.remove_lord(s, "henry_vi")
+    sv.add_lord(s, "margaret", box=s["box"] + 1)
+    assert [cid for cid in s["command"]["Lancaster"]["deck"] if cid.startswith("margaret-")] == \
+        ["margaret-1", "margaret-2", "margaret-3"]
+    assert s["lords"]["margaret"]["where"] == "calendar" and s["lords"]["margaret"]["box"] == 2
+    assert s["seats"]["margaret"] == load().lords["margaret"]["seat"]
+    sv.remove_lord(s, "somerset_1")  # Somerset (2) shares the badge: its cards leave, then return
+    assert "somerset-1" not in s["command"]["Lancaster"]["deck"]
+    sv.add_lord(s, "somerset_2", box=2)
+    assert "somerset-1" in s["command"]["Lancaster"]["deck"]
+    assert RULES.check_invariants(s) == []
+    with pytest.raises(ValueError):
+        sv.add_lord(s, "margaret", box=3)  # already in play
+
+
+def test_campaign_victory_at_box_15_ignores_cylinders_off_the_calendar_5_1_2_2_3() -> None:
+    """5.1 looks at the next Turn's Calendar box "(only)"; after box 15 there is none, and a
+    cylinder shifted off the right end (2.2.3, position 16) is in no box (RULINGS R18)."""
+    s = _ia()
+    s["box"] = 15
+    for lid in ("york", "march", "salisbury", "warwick_y", "rutland"):
+        sv.disband_lord(s, lid, exile=True)
+        assert s["lords"][lid]["box"] == sv.OFF_RIGHT
+    assert sv.lacks_lords(s, "York")
+    assert sv.campaign_victory(s) == "Lancaster"
+    s["box"] = 14
+    s["lords"]["york"]["box"] = 15
+    assert not sv.lacks_lords(s, "York")  # an Exile cylinder in the next box still counts
 
 
 def test_wotr_automatic_war_victory_6_3() -> None:

@@ -23,6 +23,7 @@ from roses.engine.logview import log_view
 from roses.engine.steps import Frame, Step, StepRules, Steps, pop, push_all, top
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.decks import cards_in_game, held_cards
 from roses.games.plantagenet.records import VassalWhere, Where
 from roses.games.plantagenet.setup import (
     OPTIONS_SCHEMA,
@@ -423,6 +424,8 @@ class PlantagenetRules(StepRules):
             mine = sorted((cid for cid in zones if c.cards[cid]["side"] == side), key=c.card_ids.id)
             if mine != sorted(state["aow"][side]["in_game"], key=c.card_ids.id):
                 bad.append(f"{side} Arts of War cards lost or added outside the rules")
+            if held_cards(state, side) != cards_in_game(state, side):
+                bad.append(f"{side} Command cards are not those of the Lords in play (1.9.2, 6.2.2)")
         for t, n in totals.items():
             if n > c.tables["troop_pool"][t]:
                 bad.append(f"{n} {t} on mats, pool has {c.tables['troop_pool'][t]} (1.6)")

@@ -14,8 +14,9 @@ from roses.engine import rng
 from roses.engine.contract import DRAW
 from roses.engine.log import public
 from roses.games.plantagenet.components import AREAS, SIDES, load
-from roses.games.plantagenet.records import VassalWhere, Where
-from roses.games.plantagenet.setup import other, scenario_data, threshold
+from roses.games.plantagenet.decks import add_command_cards, remove_command_cards
+from roses.games.plantagenet.records import LordRecord, VassalWhere, Where, put_lord
+from roses.games.plantagenet.setup import new_mat, other, scenario_data, threshold
 
 State = dict[str, Any]
 
@@ -493,12 +494,32 @@ def disband_lord(state: State, lord: str, *, exile: bool = False) -> None:
 
 
 def remove_lord(state: State, lord: str) -> None:
-    """Death or Shipwreck (1.5.1, 4.4.3, 4.8.2): permanently out, with his Seat and cards."""
+    """Death or Shipwreck (1.5.1, 4.4.3, 4.8.2): permanently out, with his Seat, his Capability
+    cards (discarded) and his Command cards (out of the game: "remove ... their Lord cards,
+    Command cards, cylinders, and Seat markers from the game", 4.4.3, 4.8.2)."""
     _clear_mat(state, lord)
     state["lords"][lord].update(where=Where.REMOVED, locale=None, box=None, exile=False)
     state["seats"].pop(lord, None)
+    remove_command_cards(state, lord)
     if load().lords[lord]["heir"] and lord not in state["heirs_removed"]:
         state["heirs_removed"].append(lord)
+
+
+def add_lord(state: State, lord: str, *, box: int | None = None, locale: str | None = None) -> None:
+    """6.2.2 ADD: a new arrival enters the game: his Command cards join his side's deck, his
+    Seat goes on the map, and his cylinder goes to the Calendar (``box``; during play the next
+    Turn's box, "TO CALENDAR") or, Mustered, to the map at ``locale`` with a fresh mat."""
+    if (box is None) == (locale is None):
+        raise ValueError("a new arrival goes either to a Calendar box or to a Locale (6.2.2 ADD)")
+    d: LordRecord = state["lords"][lord]
+    if d["where"] != Where.UNUSED:
+        raise ValueError(f"{lord} is already in play or was removed (6.2.2)")
+    if locale is not None:
+        put_lord(d, Where.MAP, locale=locale, mat=new_mat(lord))
+    elif box is not None:
+        put_lord(d, Where.CALENDAR, box=calendar_place(box))
+    state["seats"][lord] = load().lords[lord]["seat"]
+    add_command_cards(state, lord)
 
 
 def unpaid_disband_penalty(state: State, lords: list[str]) -> int:
@@ -612,10 +633,14 @@ def waste(state: State) -> None:
 # ----- 5.x Victory ------------------------------------------------------------------------------
 
 def lacks_lords(state: State, side: str) -> bool:
-    """5.1: no Lords on the map and no Exile cylinder in the next Turn's box."""
+    """5.1: no Lords on the map and no Exile cylinder in the next Turn's Calendar box "(only)".
+    After box 15 there is no next box: a cylinder just off the right end (2.2.3) is in no box
+    and does not count (RULINGS R18)."""
     if on_map(state, side):
         return False
     nxt = state["box"] + 1
+    if nxt > LAST_BOX:
+        return True
     return not any(d["where"] == Where.CALENDAR and d["exile"] and d["box"] == nxt and side_of(lid) == side
                    for lid, d in state["lords"].items())
 
