@@ -98,7 +98,8 @@ def test_ia_henry_vi_page_20() -> None:
     assert [threshold(s, b) for b in (1, 5, 6, 10, 11, 15)] == [40, 40, 35, 35, 30, 30]
     for side in ("York", "Lancaster"):
         assert _aow_counts(s["aow"][side]["deck"]) == {0: 13, 1: 9}
-    assert len(s["command"]["York"]["deck"]) == 40 and len(s["command"]["Lancaster"]["deck"]) == 37
+    # Command cards of the Lords in play only (6.2.2 ADD, RULINGS R17): 5 badges x 3 + 4 Pass.
+    assert len(s["command"]["York"]["deck"]) == 19 and len(s["command"]["Lancaster"]["deck"]) == 19
     nets = s["allied_networks"]
     assert nets["henry_vi"] == nets["somerset"] == "Scotland"
     assert nets["northumberland"] == nets["exeter"] == nets["buckingham"] == "France"
@@ -242,6 +243,29 @@ def test_setup_is_deterministic_and_json(scenario: str) -> None:
     b = RULES.setup(3, scenario)
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert json.loads(json.dumps(a)) == a
+
+
+def test_command_decks_hold_only_the_lords_in_play_6_2_2() -> None:
+    """6.2.2 ADD ("add a new arrival's Command cards to the game"): a scenario's Command deck
+    holds the cards of its Lords in play (map, Calendar, Battle) and the 4 Pass cards, never the
+    cards of Lords absent from the scenario (RULINGS R17)."""
+    ic = _setup("ic-somersets-return")
+    assert ic["command"]["York"]["deck"] == [f"{b}-{i}" for b in ("march", "warwick") for i in (1, 2, 3)] \
+        + [f"pass-{i}" for i in range(1, 5)]
+    assert ic["command"]["Lancaster"]["deck"] == [f"{b}-{i}" for b in ("henry_vi", "somerset") for i in (1, 2, 3)] \
+        + [f"pass-{i}" for i in range(1, 5)]
+    w = _setup("wars-of-the-roses")  # Margaret is a card of the War but not yet in play
+    assert not any(cid.startswith("margaret-") for cid in w["command"]["Lancaster"]["deck"])
+    b = _setup("bosworth")
+    assert len(b["command"]["York"]["deck"]) == 3 * 3 + 4
+    # III: Richard III is not in play unless he replaces Gloucester at setup (6.2.2 REPLACE).
+    iii = _setup("iii-my-kingdom-for-a-horse")
+    assert "gloucester-1" in iii["command"]["York"]["deck"] and "richard_iii-1" not in iii["command"]["York"]["deck"]
+    r = _setup("iii-my-kingdom-for-a-horse", king_richard_at_setup=True)
+    assert "richard_iii-1" in r["command"]["York"]["deck"] and "gloucester-1" not in r["command"]["York"]["deck"]
+    assert len(r["command"]["York"]["deck"]) == len(iii["command"]["York"]["deck"])
+    for s in (ic, w, b, iii, r):
+        assert RULES.check_invariants(s) == []
 
 
 def test_aow_deck_rule_roses() -> None:

@@ -19,7 +19,8 @@ State layout (a JSON-serialisable dict; see docs/plantagenet/state.md):
     per side: ``deck`` (unused cards, kept sorted; shuffled when drawn, 3.1.1), ``held``,
     ``in_effect``, ``set_aside``.
 ``command``
-    per side: ``deck`` (every Command card), ``plan`` (the stack), ``revealed``.
+    per side: ``deck`` (the Command cards of the Lords in play and the Pass cards, 1.9.2, 6.2.2;
+    RULINGS R17), ``plan`` (the stack), ``revealed``.
 ``stack``
     the decision stack of :mod:`roses.engine.steps` (set by ``PlantagenetRules.setup``): where
     play is in the sequence of play, and who decides now.
@@ -37,6 +38,7 @@ from roses.engine import rng
 from roses.engine.errors import BadOptions
 from roses.engine.log import public
 from roses.games.plantagenet.components import DATA_DIR, SIDES, TROOP_TYPES, Components, load
+from roses.games.plantagenet.decks import cards_in_game, replace_command_cards
 from roses.games.plantagenet.records import (
     AowZones,
     CommandZones,
@@ -245,9 +247,10 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
             state["lords"][lid] = entry
             if not battle_only and entry["where"] != Where.UNUSED:
                 state["seats"][lid] = c.lords[lid]["seat"]
-    # Command decks (1.9.2, 6.0 DECKS).
+    # Command decks: the cards of the Lords in play and the Pass cards (1.9.2, 6.0 DECKS, 6.2.2
+    # ADD; RULINGS R17).
     for side in SIDES:
-        command: CommandZones = {"deck": list(c.command_cards[side]), "plan": [], "revealed": []}
+        command: CommandZones = {"deck": cards_in_game(state, side), "plan": [], "revealed": []}
         state["command"][side] = command
     # Scenario III "King Richard": the Yorkist may put Richard III in Gloucester's place at setup.
     if scenario == "iii-my-kingdom-for-a-horse" and opts["king_richard_at_setup"]:
@@ -283,12 +286,14 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
 
 
 def replace_in_place(state: State, old: str, new: str) -> None:
-    """6.2.2 REPLACE: the new Lord takes the old one's place, mat contents and Seat."""
+    """6.2.2 REPLACE: the new Lord takes the old one's place, mat contents, Seat and the places
+    of his Command cards."""
     c = load()
     o: LordRecord = state["lords"][old]
     n: LordRecord = state["lords"].setdefault(new, new_lord_record())
     n.update(o)
     put_lord(o, Where.UNUSED)
+    replace_command_cards(state, old, new)
     if old in state["seats"]:
         del state["seats"][old]
         state["seats"][new] = c.lords[new]["seat"]
