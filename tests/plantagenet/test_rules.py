@@ -15,6 +15,7 @@ from roses.engine.logview import LOG_WINDOW
 from roses.engine.registry import get_rules
 from roses.engine.steps import StepRules
 from roses.games.plantagenet import RULES
+from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.rules import current_step
 from roses.games.plantagenet.services import influence_of
 from roses.games.plantagenet.setup import SCENARIOS, scenario_data, threshold
@@ -138,6 +139,26 @@ def test_wars_of_the_roses_ends_after_war_i() -> None:
     s = _play_out(RULES.setup(2, "wars-of-the-roses"))
     assert s["war_winners"]["I"] == s["result"]
     assert any("Wars II and III are not built yet" in line for line in RULES.log_for(s, "York"))
+
+
+def test_automatic_war_victory_is_immediate_6_3() -> None:
+    """6.3 War I: removal of Henry VI and Somerset (1) "immediately wins the War for the
+    Yorkists": the game ends with the next action, in the Levy, not at End Campaign (4.8.3)."""
+    s = RULES.setup(1, "wars-of-the-roses")
+    s = RULES.action(s, "York", "continue")
+    sv.remove_lord(s, "henry_vi")
+    sv.remove_lord(s, "somerset_1")
+    s = RULES.action(s, "Lancaster", "continue")
+    assert s["result"] == "York" and s["war_winners"] == {"I": "York"}
+    assert s["box"] == 1 and RULES.active(s) == []
+    log = RULES.log_for(s, "Observer")
+    assert "Automatic War Victory (6.3)" in log[-2] and "Tides of War" not in " ".join(log)
+    # Standalone scenarios have no such victory: the same removals end nothing at once.
+    ia = RULES.setup(1, "ia-henry-vi")
+    sv.remove_lord(ia, "henry_vi")
+    sv.remove_lord(ia, "somerset_1")
+    ia = RULES.action(ia, "York", "continue")
+    assert ia["result"] is None
 
 
 def test_bosworth_skeleton_ends() -> None:

@@ -9,8 +9,9 @@ frames are all resolved the Calendar step runs again and begins the next Turn. O
 pushes its three Battle steps per side and an ending.
 
 Decisions whose rules are not built yet offer a single "Continue" and their prompt says so (e.g.
-"Levy: Muster (3.4) (not built yet) — Continue"). Built now: setup (6.0), Ready Vassals (3.3.2)
-and End Campaign (4.8).
+"Levy: Muster (3.4) (not built yet) — Continue"). Built now: setup (6.0), Ready Vassals (3.3.2),
+End Campaign (4.8) and the immediate Automatic War Victory of the Wars of the Roses (6.3), checked
+before every automatic step and after every action (:class:`PlantagenetSteps`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, ClassVar
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
-from roses.engine.steps import Frame, Step, StepRules, Steps, pop, push_all, top
+from roses.engine.steps import MAX_AUTOMATIC, Frame, Step, StepRules, Steps, pop, push_all, top
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.decks import cards_in_game, held_cards
@@ -60,6 +61,36 @@ def end_game(state: State, res: str, reason: str | None = None, *, announce: boo
         public(state, f"{res} wins.")
     state["result"] = res
     state["stack"] = []
+
+
+def immediate_victory(state: State) -> None:
+    """6.3 War I Automatic War Victory: "Removal ... immediately wins the War". Its condition
+    becomes true the moment the last listed Heir is removed, so it is checked after every action
+    and before every automatic step (RULINGS R19), not only at the Victory check (4.8.3)."""
+    if state["result"] is not None or scenario_data()[state["scenario"]]["victory"] != "war":
+        return
+    winner = sv.war_lost_by_heirs(state)
+    if winner is not None:
+        end_game(state, winner, f"Automatic War Victory (6.3): every {other(winner)} Heir listed "
+                                f"for War I has been removed.")
+
+
+class PlantagenetSteps(Steps):
+    """The steps of Plantagenet; settling also checks the immediate victories (6.3)."""
+
+    def settle(self, state: State) -> None:
+        for _ in range(MAX_AUTOMATIC):
+            immediate_victory(state)
+            if state["result"] is not None:
+                return
+            cur = self.current(state)
+            if cur is None:
+                return
+            step, frame = cur
+            if step.actors(state, frame):
+                return
+            step.run(state, frame)
+        raise RuntimeError("automatic steps did not come to a decision")
 
 
 # ----- decisions of one side: placeholders until their rules are built ---------------------------
@@ -255,7 +286,7 @@ class BosworthEnd(Step):
                  announce=False)
 
 
-STEPS = Steps(
+STEPS = PlantagenetSteps(
     ArtsOfWar(), Pay(), MusterExiles(), Muster(), Plan(), Command(),
     BosworthCapabilities(), BosworthArray(), BosworthBattle(),
     Calendar(), SkipPay(), ReadyVassals(), BeginCampaign(),
