@@ -192,12 +192,15 @@ class Decision(TypedDict):
     is about: ``enter`` a minor heir (``subj`` the heir, or -1 for the senior minor;
     ``n`` 1 when he enters as the new King), ``execute`` a defector (``subj`` the block),
     ``reduce`` supply losses in area ``subj`` (``n`` left), ``home`` for block ``subj``,
-    ``disband`` exiles from area ``subj`` (``n`` left)."""
+    ``disband`` exiles from area ``subj`` (``n`` left). ``ask`` is set when the decision
+    reaches the top of the stack with a real choice; each answer clears it, so a decision
+    with answers left is checked again (the side is asked only while there is a choice)."""
 
     step: str
     side: int
     subj: int
     n: int
+    ask: bool
 
 
 # Static recruit candidates (5.4) per block, before occupancy checks.
@@ -1176,21 +1179,21 @@ def _supply_stage(state: State, fr: SupplyFrame) -> None:
                     public(state, f"{BLOCK_NAME[h]} becomes King in {AREA_NAMES[lh]} (6.81).")
                     break
                 if lh == MINOR:
-                    todo.append(Decision(step="enter", side=king, subj=h, n=1))
+                    todo.append(Decision(step="enter", side=king, subj=h, n=1, ask=False))
                     break
         steps.push_all(state, todo)
         return
     if st == 1:  # 6.82 minors
         for side in (king, pret):
             if state["minors_owed"][side] > 0:
-                todo.append(Decision(step="enter", side=side, subj=NONE, n=0))
+                todo.append(Decision(step="enter", side=side, subj=NONE, n=0, ask=False))
         steps.push_all(state, todo)
         return
     if st == 2:  # 9.1 executions
         for b, side in ((CLARENCE_L, 1), (EXETER_Y, 0)):
             lb = state["loc"][b]
             if lb < N_AREAS or lb == POOL:
-                todo.append(Decision(step="execute", side=side, subj=b, n=0))
+                todo.append(Decision(step="execute", side=side, subj=b, n=0, ask=False))
         steps.push_all(state, todo)
         return
     if st == 3:  # 7.1, 7.2 supply limits
@@ -1205,7 +1208,7 @@ def _supply_stage(state: State, fr: SupplyFrame) -> None:
                 else:
                     extra = n - SUPPLY_LIMIT[a]
                 if extra > 0:
-                    todo.append(Decision(step="reduce", side=side, subj=a, n=extra))
+                    todo.append(Decision(step="reduce", side=side, subj=a, n=extra, ask=False))
         steps.push_all(state, todo)
         return
     # end of the Game Turn
@@ -1304,6 +1307,7 @@ def _decision_run(state: State, fr: Decision) -> None:
 def _apply_decision(state: State, fr: Decision, s: int, verb: str, arg: Any) -> None:
     """Apply a Supply/Political decision of side s; the phase runs on by itself (settle)."""
     side, subj, n = fr["side"], fr["subj"], fr["n"]
+    fr["ask"] = False
     role = ROLES[s]
     if verb == "enter":
         h = subj if subj >= 0 else _senior_minor(state, side)
@@ -1422,7 +1426,7 @@ def _political_stage(state: State, fr: PoliticalFrame) -> None:
             a = loc[b]
             if a < N_AREAS and AREA_KIND[a] != EXILE and _owner(state, b) == side \
                     and B_TYPE[b] in (HEIR, NOBLE, CHURCH):
-                todo.append(Decision(step="home", side=side, subj=b, n=0))
+                todo.append(Decision(step="home", side=side, subj=b, n=0, ask=False))
         steps.push_all(state, todo)
         return
     if st == 3:
@@ -1431,7 +1435,7 @@ def _political_stage(state: State, fr: PoliticalFrame) -> None:
             for a in EXILE_AREAS[side]:
                 extra = len(_exile_extras(state, side, a)) - EXILE_LIMIT[a]
                 if extra > 0:
-                    todo.append(Decision(step="disband", side=side, subj=a, n=extra))
+                    todo.append(Decision(step="disband", side=side, subj=a, n=extra, ask=False))
         steps.push_all(state, todo)
         return
     # 8.5 campaign reset
@@ -1761,7 +1765,7 @@ class _DecisionStep(Step):
     ask = ""
 
     def actors(self, state: State, frame: Any) -> list[str]:
-        return [] if _decision_is_automatic(state, frame) else [ROLES[frame["side"]]]
+        return [ROLES[frame["side"]]] if frame["ask"] else []
 
     def options(self, state: State, frame: Any, role: str) -> list[Action]:
         return _decision_options(state, frame)
@@ -1772,7 +1776,10 @@ class _DecisionStep(Step):
         return f"Waiting for {ROLES[frame['side']]}."
 
     def run(self, state: State, frame: Any) -> None:
-        _decision_run(state, frame)
+        if _decision_is_automatic(state, frame):
+            _decision_run(state, frame)
+        else:
+            frame["ask"] = True  # a real choice: the side is asked (until it answers)
 
     def handle(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> None:
         _apply_decision(state, frame, _side(role), verb, _decode(verb, arg))
