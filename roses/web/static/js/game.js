@@ -67,7 +67,7 @@ function renderChoices() {
   const busy = !!state.pending;
   // under the prompt: the plain buttons, and every choice when there are only a few (phones)
   const few = state.choices.length <= 8;
-  const plain = !board.map ? state.choices.slice(0, 40) : few ? state.choices : state.choices.filter((c) => c.kind === "button");
+  const plain = !board.hasMap ? state.choices.slice(0, 40) : few ? state.choices : state.choices.filter((c) => c.kind === "button");
   const items = plain.map((c) => h("button", {
     type: "button", class: `choice ${c.verb === "undo" ? "secondary" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
     dataset: c.kind === "button" ? { verb: c.verb } : { verb: c.verb, arg: JSON.stringify(c.arg) }, onclick: () => send(c.verb, c.arg),

@@ -2,6 +2,7 @@
 // observer's). Each step is the server's view for that role after that many actions.
 
 import { api, showError } from "./api.js";
+import { fallbackLabel } from "./actions.js";
 import { loadBoard, renderView, showAreaInfo } from "./board.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
@@ -61,7 +62,7 @@ async function show(step) {
   slider.value = String(step);
   label.textContent = `Step ${step} of ${last}`;
   const a = data.action;
-  actionText.textContent = a ? `${a.role}: ${board.game.label(data.view || {}, a.verb, a.arg)}` : "Setup";
+  actionText.textContent = a ? `${a.role}: ${data.action_label || fallbackLabel(a.verb, a.arg)}` : "Setup";
   renderView(board, { ...data, role, version: step, status: "finished",
                       result: step === last ? info.result : null }, { role, choices: [], replay: true });
   document.body.dataset.step = String(step);

@@ -1,34 +1,39 @@
-// Roses: a plain rendering for games that have no board drawing yet: the prompt, every choice
-// as a button, the log, and the view's public facts as text.
+// Roses: the module for games that have no board drawing yet (see index.js): the prompt,
+// every choice as a button (labelled by the server), the log, and the view's public facts
+// as text.
 
-import { h } from "./api.js";
+import { h } from "../api.js";
+import { actionLabel, listActions } from "../actions.js";
+
+const SKIP = ["prompt", "log", "log_kinds", "log_more", "actions", "labels", "active", "role"];
+
+export async function create(page) {
+  // no board drawing for this game yet: buttons, log and facts only
+  if (page.holder) page.holder.replaceChildren(h("p", { class: "no-board" }, "This game has no board drawing yet: play with the buttons; the panels show the position."));
+  return new GenericGame();
+}
 
 export class GenericGame {
-  label(view, verb, arg) {
-    if (arg === null || arg === undefined) return verb.replace(/_/g, " ");
-    return `${verb.replace(/_/g, " ")}: ${typeof arg === "object" ? JSON.stringify(arg) : arg}`;
-  }
+  constructor() { this.hasMap = false; }
+
+  label(view, verb, arg) { return actionLabel(view, verb, arg); }
 
   choices(view) {
-    const out = [];
-    for (const [verb, args] of Object.entries(view.actions || {})) {
-      const list = args === true ? [null] : args || [];
-      for (const arg of list) out.push({ verb, arg, kind: "button", ref: null, label: this.label(view, verb, arg) });
-    }
-    return out;
+    return listActions(view).map((c) => ({ ...c, kind: "button", ref: null }));
   }
 
   areaName(x) { return String(x); }
   statusFacts(view) {
     return Object.entries(view)
-      .filter(([k, v]) => !["prompt", "log", "actions", "active", "role"].includes(k) && (typeof v !== "object" || v === null))
+      .filter(([k, v]) => !SKIP.includes(k) && (typeof v !== "object" || v === null))
       .map(([k, v]) => [k.replace(/_/g, " "), String(v)]);
   }
-  renderPlayed() { return null; }
+  renderCards() { return null; }
   renderBattle() { return null; }
   renderForces(view) {
-    const rest = Object.fromEntries(Object.entries(view).filter(([k, v]) => !["prompt", "log", "actions", "active", "role"].includes(k) && v && typeof v === "object"));
+    const rest = Object.fromEntries(Object.entries(view).filter(([k, v]) => !SKIP.includes(k) && v && typeof v === "object"));
     return [h("pre", { class: "raw-view" }, JSON.stringify(rest, null, 1))];
   }
-  drawPieces() { return {}; }
+  draw() {}
+  areaInfo() { return null; }
 }

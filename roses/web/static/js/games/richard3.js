@@ -1,34 +1,27 @@
-// Roses: Richard III on the page. Draws one role's view (and nothing else) onto the map and
-// the side panels, and turns clicks into the view's legal actions.
+// Roses: Richard III on the page (the game module for "richard3", see index.js). Loads the
+// map layout and draws one role's view (and nothing else) onto the map and the side panels:
+// pieces, cards, battle, forces, area details; turns clicks into the view's legal actions.
 // The view comes from roses/games/richard3/views.py: areas, blocks, cards and borders are ids
-// (the layout's area_order / borders list give the names).
+// (the layout's area_order / borders list give the names). Action texts come from the
+// server's `labels` (the rules' label()), through actions.js.
 
-import { el } from "./map.js";
-import { h } from "./api.js";
+import { describeArea, drawMap, el, enablePanZoom, legendHTML } from "../map.js";
+import { h } from "../api.js";
+import { actionLabel } from "../actions.js";
 
 // Verbs whose argument is a card id; every other argument is an area name, a block key, a
 // sea zone, or a list [acting block, target] (battle turns, retreats, regroups).
 const CARD_VERBS = new Set(["play"]);
 
-const PLAIN = {
-  keep: "Keep the hand", redeal: "Ask for a redeal", stop: "Stop here", end_group: "End this group",
-  end: "End the Action Phase", execute: "Execute him", spare: "Spare him", pass: "Pass", done: "Done",
-  undo: "Undo", end_regroup: "End regrouping", keep_treason: "Keep the Treason roll",
-};
-const AREA_VERB = {
-  move: "Activate the group in", to: "Move to", sea_to: "Sea move to", place: "Deploy in",
-  muster: "Muster at", plague: "Plague on", battle: "Fight the battle in", enter: "Enter in",
-  home: "Send home to", main: "Main Attack from",
-};
-const BLOCK_VERB = {
-  block: "Move", sea: "Sea move", recruit: "Recruit", reduce: "Reduce", disband: "Send to the pool",
-  fire: "Fire with", pass: "Pass with", hit: "Hit on", treason: "Treason roll against",
-};
-const PAIR_VERB = {
-  retreat: (a, b) => `Retreat ${a} to ${b}`, regroup: (a, b) => `Regroup ${a} to ${b}`,
-  charge: (a, b) => `Charge: ${a} attacks ${b}`, treachery: (a, b) => `Treachery: ${a} rolls against ${b}`,
-};
-const ZONES = ["North Sea", "English Channel", "Irish Sea"];
+/** The module's entry point (games/index.js): load the layout, draw the map. */
+export async function create(page) {
+  const layout = await (await fetch("/static/richard3/layout.json")).json();
+  const game = new Richard3(layout);
+  game.map = drawMap(page.svg, layout, { onArea: page.onArea });
+  game.pan = enablePanZoom(page.svg, layout, page.zoom);
+  if (page.legend) page.legend.innerHTML = legendHTML();
+  return game;
+}
 
 export function shortName(name) {
   return String(name)
@@ -43,6 +36,12 @@ export class Richard3 {
     this.layout = layout;
     this.areaNames = layout.area_order;
     this.borders = layout.borders;
+    this.hasMap = true;
+    this.map = null;
+    this.pan = null;
+    this.focused = false;
+    this.lastBattle = null;
+    this.history = { area: null, seen: new Set(), lines: [] };
   }
 
   areaName(id) { return typeof id === "number" ? this.areaNames[id] : String(id); }
@@ -72,26 +71,7 @@ export class Richard3 {
     return { kind: "button", ref: null };
   }
 
-  label(view, verb, arg) {
-    if (arg === null || arg === undefined) return PLAIN[verb] || verb.replace(/_/g, " ");
-    if (CARD_VERBS.has(verb)) {
-      const c = (view.hand || []).find((x) => x.id === arg);
-      return `Play ${c ? `${c.name} (${c.ap} AP${c.event ? ", event" : ""})` : `card ${arg}`}`;
-    }
-    const name = (x) => (typeof x === "number" ? this.areaName(x) : this.isArea(x) || ZONES.includes(x) ? x : this.blockName(view, x));
-    if (Array.isArray(arg)) {
-      const [a, b] = arg.map(name);
-      return PAIR_VERB[verb] ? PAIR_VERB[verb](a, b) : `${verb.replace(/_/g, " ")}: ${a} → ${b}`;
-    }
-    if (this.isArea(arg) || typeof arg === "number" || ZONES.includes(arg)) {
-      const where = name(arg);
-      if (verb === "main" && ZONES.includes(arg)) return `Main Attack from the ${arg}`;
-      return `${AREA_VERB[verb] || verb.replace(/_/g, " ")} ${where}`;
-    }
-    const b = this.blockIndex(view)[arg];
-    const where = b && b.where && b.where !== view.battle?.area ? ` (${b.where})` : "";
-    return `${BLOCK_VERB[verb] || verb.replace(/_/g, " ")} ${b ? b.name : String(arg)}${where}`;
-  }
+  label(view, verb, arg) { return actionLabel(view, verb, arg); }
 
   /** Flatten view.actions into [{verb, arg, kind, ref, label}]. */
   choices(view) {
@@ -107,6 +87,45 @@ export class Richard3 {
   }
 
   // ------------------------------------------------------------------ the board
+  /** Draw the view onto the map; on a small screen, frame the own forces or a new battle. */
+  draw(view, ui, payload = {}) {
+    const map = this.map;
+    this.drawPieces(map, view, ui);
+    // On a small screen the first view is zoomed to the player's own forces (readable text);
+    // the ⤢ button shows the whole map.
+    if (!this.focused && this.pan && map.svg.clientWidth < 600 && payload.status !== "open") {
+      this.focused = true;
+      const pts = (view.blocks || []).filter((b) => b.where in this.layout.areas).map((b) => this.layout.areas[b.where].label);
+      const [cx, cy] = pts.length
+        ? [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length]
+        : [700, 800];
+      this.pan.focus(cx, cy, 640);
+    }
+    // On a small screen, a new battle brings its area into view (the zoom buttons undo it).
+    const battleArea = view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
+    if (battleArea && battleArea !== this.lastBattle && map.svg.clientWidth < 700 && this.pan) {
+      const [x, y] = this.layout.areas[battleArea].label;
+      this.pan.focus(x, y + 60, 520);
+    }
+    this.lastBattle = battleArea;
+  }
+
+  /** What the page knows about an area: map facts and the pieces this view shows there. */
+  areaInfo(name, view) {
+    const area = this.layout.areas[name];
+    if (!area) return null;
+    const facts = describeArea(area, this.layout).split("; ");
+    const own = (view.blocks || []).filter((b) => b.where === name);
+    const hidden = (view.hidden || {})[name] || {};
+    const items = [h("p", {}, h("strong", {}, facts[0])), h("ul", {}, facts.slice(1).map((f) => h("li", {}, f)))];
+    const neighbours = this.layout.borders.filter((b) => b.a === name || b.b === name)
+      .map((b) => `${b.a === name ? b.b : b.a} (${b.type}, limit ${b.limit})`);
+    if (neighbours.length) items.push(h("p", {}, h("strong", {}, "Borders: "), neighbours.join(", ")));
+    if (own.length) items.push(h("p", {}, h("strong", {}, "Your blocks: "), own.map((b) => `${b.name} ${b.rating} ${b.steps}/${b.max}`).join(", ")));
+    for (const [side, n] of Object.entries(hidden)) if (n) items.push(h("p", {}, `${n} hidden ${side} block${n === 1 ? "" : "s"}`));
+    return items;
+  }
+
   /** Draw pieces for `view` into the map (`map` from drawMap). `ui` supplies handlers. */
   drawPieces(map, view, ui) {
     const layer = map.pieceLayer;
@@ -277,6 +296,24 @@ export class Richard3 {
     return facts;
   }
 
+  /** The "Cards" panel: the cards played this turn and the own hand (playable ones are buttons). */
+  renderCards(view, ui = {}) {
+    const played = this.renderPlayed(view);
+    const cards = (view.hand || []).map((c) => {
+      const choice = (ui.choices || []).find((x) => x.kind === "card" && x.arg === c.id);
+      const card = h(choice ? "button" : "div", {
+        class: `card${c.event ? " event" : ""}${choice ? " legal" : ""}`, type: choice ? "button" : null,
+        dataset: { card: String(c.id) }, "aria-label": `${choice ? "Play " : ""}${c.name}, ${c.ap} action points${c.event ? ", event" : ""}`,
+      }, h("span", { class: "card-ap" }, String(c.ap)), h("span", { class: "card-name" }, c.name),
+         c.event ? h("span", { class: "card-kind" }, "Event") : h("span", { class: "card-kind" }, "Action"));
+      if (choice && ui.onChoices) card.addEventListener("click", () => ui.onChoices([choice], card));
+      return card;
+    });
+    const ap = (view.hand || []).reduce((s, c) => s + (c.ap || 0), 0);
+    const hand = cards.length ? [h("h3", {}, `Your hand (${cards.length} cards, ${ap} AP)`), h("div", { class: "cards" }, cards)] : [];
+    return { played, hand };
+  }
+
   renderPlayed(view) {
     const played = view.played || {};
     const items = Object.entries(played).map(([role, card]) => {
@@ -351,7 +388,7 @@ export class Richard3 {
 
   renderBattle(view, ui = {}) {
     const b = view.battle;
-    if (!b || !Object.keys(b).length) return null;
+    if (!b || !Object.keys(b).length) { this.battleHistory(view); return null; }
     const parts = [];
     const area = b.area !== undefined ? this.areaName(b.area) : "?";
     parts.push(h("p", { class: "battle-head" }, h("strong", {}, `Battle of ${area}`),
@@ -395,7 +432,30 @@ export class Richard3 {
           `${this.blockName(view, key)} −${n} step${n === 1 ? "" : "s"}${dead ? " (eliminated)" : ""}`).join("; ")));
       }
     }
+    const history = this.battleHistory(view);
+    if (history.length > 1) {
+      parts.push(h("h3", {}, "Rolls in this battle"),
+        h("ol", { class: "battle-history" }, history.map((r) => h("li", {}, r))));
+    }
     return parts;
+  }
+
+  /** The rolls of the current battle as this page saw them (from successive views only). */
+  battleHistory(view) {
+    const history = this.history;
+    const b = view.battle;
+    if (!b || !Object.keys(b).length) { history.area = null; history.seen.clear(); history.lines = []; return []; }
+    if (history.area !== b.area) { history.area = b.area; history.seen.clear(); history.lines = []; }
+    const last = b.last;
+    if (last && last.dice) {
+      const key = JSON.stringify([b.round, last]);
+      if (!history.seen.has(key)) {
+        history.seen.add(key);
+        const who = last.block ? String(last.block).replace(/\/[A-Z]$/, "") : "";
+        history.lines.push(`Round ${b.round}: ${last.what || "roll"} by ${who}: ${last.dice.join(" ")} → ${last.hits ?? 0} hit${last.hits === 1 ? "" : "s"}`);
+      }
+    }
+    return history.lines;
   }
 }
 
