@@ -246,5 +246,5 @@ class ViewObserver:
             return f"{self.game.roles[player]}: before setup"
         view = self.game.rules.view(state.state, self.game.roles[player])
         if not self.with_log:
-            view = {k: v for k, v in view.items() if k != "log"}
+            view = {k: v for k, v in view.items() if k not in ("log", "log_kinds")}
         return canonical_json(view)

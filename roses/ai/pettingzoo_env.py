@@ -128,7 +128,7 @@ class RosesAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.state is not None
         view: View = self.rules.view(self.state, agent)
-        data = canonical_json({k: v for k, v in view.items() if k != "log"}).encode("utf-8")
+        data = canonical_json({k: v for k, v in view.items() if k not in ("log", "log_kinds")}).encode("utf-8")
         if len(data) > self.obs_size:
             raise ValueError(f"view of {agent} is {len(data)} bytes; make obs_size larger")
         obs = np.zeros(self.obs_size, np.uint8)
