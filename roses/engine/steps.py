@@ -76,6 +76,7 @@ from typing import Any, ClassVar
 
 from roses.engine.contract import Action, Rules, State, View
 from roses.engine.errors import IllegalAction, NotYourTurn
+from roses.engine.logview import log_view
 
 #: A frame: ``{"step": name, ...the step's own data}``, stored in ``state["stack"]``.
 Frame = dict[str, Any]
@@ -320,12 +321,12 @@ class StepRules(Rules):
         return state
 
     def step_view(self, state: State, role: str, **parts: Any) -> View:
-        """The common part of a view: prompt, phase, active roles, the role's log and, for an
-        actor, its options as ``{verb: [args]}`` (``True`` for a verb without argument)."""
+        """The common part of a view: prompt, phase, active roles, the role's recent log lines
+        (:mod:`roses.engine.logview`) and, for an actor, its options as ``{verb: [args]}`` (``True`` for a verb without argument)."""
         active = self.active(state)
         view: View = {"role": role, "phase": self.steps.phase(state),
                       "prompt": self.steps.prompt(state, role), "active": active,
-                      "result": self.result(state), "log": self.log_for(state, role)}
+                      "result": self.result(state), **log_view(state["log"], role)}
         if role in active:
             view["actions"] = options_map(self.legal_actions(state, role))
         view.update(parts)

@@ -228,3 +228,24 @@ def test_view_lists_exactly_the_options() -> None:
 def test_two_steps_may_not_share_a_name() -> None:
     with pytest.raises(ValueError):
         Steps(Count(), Count())
+
+
+def test_views_carry_the_recent_log_with_kinds() -> None:
+    """A view carries the last LOG_WINDOW lines its role may read, their kinds, and whether
+    older readable lines exist (roses/engine/logview.py)."""
+    from roses.engine.log import BATTLE, private
+    from roses.engine.logview import LOG_WINDOW, recent_log
+
+    g = StackGame()
+    s = g.setup(1, "standard")
+    public(s, "first")
+    private(s, "B", "secret of B")
+    for i in range(LOG_WINDOW):
+        public(s, f"line {i}", BATTLE if i % 2 else None)
+    v = g.view(s, "A")
+    assert len(v["log"]) == LOG_WINDOW and v["log"][-1] == f"line {LOG_WINDOW - 1}"
+    assert v["log_kinds"][-1] == BATTLE and v["log_kinds"][-2] == "" and v["log_more"] is True
+    assert "secret of B" not in v["log"]
+    lines, kinds, more = recent_log(s["log"], "A", window=LOG_WINDOW + 1)
+    assert lines[0] == "first" and more is False  # only B's line is older
+    assert recent_log(s["log"], "B", window=LOG_WINDOW + 1)[0][0] == "secret of B"

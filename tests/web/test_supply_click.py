@@ -64,7 +64,7 @@ def test_supply_loss_chosen_by_clicking_rule_7_1(browser: Any, live_server: Live
         p.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
         p.wait_for_function(f"Number(document.body.dataset.version || -1) >= {seq}", timeout=40000)
     view = players.payload(me)["view"]
-    assert view["role"] == role and phase(view) == "supply"
+    assert view["role"] == role and view["phase"] == "supply"
     assert "lose a step" in view["prompt"] and "supply" in view["prompt"], view["prompt"]
     opts = players.choices(me)
     reduce = [c for c in opts if c["verb"] == "reduce"]

@@ -44,6 +44,7 @@ from typing import Any
 
 from roses.engine import rng
 from roses.engine.contract import Action
+from roses.engine.log import readable_entries
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
     AREA_NAMES,
@@ -277,7 +278,6 @@ def determinize(state: State, role: str, seed: int) -> State:
         _deal(state, out, side, r)
         _mulligan_answer(state, out, side, r)
     # ----- log and dice
-    from roses.engine.log import readable_entries
     out["log"] = readable_entries(state.get("log", []), role)
     rng.seed_state(out, r.getrandbits(63))
     out["rolls"] = state.get("rolls", 0)

@@ -45,7 +45,7 @@ from typing import Any, TypedDict
 from roses.engine import rng
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.errors import IllegalAction
-from roses.engine.log import public
+from roses.engine.log import BATTLE, public
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
@@ -235,12 +235,12 @@ def start_battle(state: State, area: int) -> None:
     mark_reveal(state)
     d = 1 - att
     rsv = (len(y_res), len(l_res))
-    public(state, f"Battle of {AREA_NAMES[area]} (6.1): {ROLES[att]} attacks, {ROLES[d]} defends.")
+    public(state, kind=BATTLE, text=f"Battle of {AREA_NAMES[area]} (6.1): {ROLES[att]} attacks, {ROLES[d]} defends.")
     for s in (d, att):
         shown = ", ".join(f"{BLOCK_NAME[b]} {state['steps'][b]} ({_letter(b, 1)}{B_FIRE[b]})"
                           for b in acts[s]) or "none"
         extra = f"; {rsv[s]} block(s) in Reserve (6.3)" if rsv[s] else ""
-        public(state, f"{ROLES[s]} reveals: {shown}{extra}.")
+        public(state, kind=BATTLE, text=f"{ROLES[s]} reveals: {shown}{extra}.")
     tr = state.get("treason", -1)
     if tr in (0, 1) and _treachery_targets(state, bt, acts[1 - tr], C.TREASON):
         _fr(state)["step"] = "treason"
@@ -289,7 +289,7 @@ def _advance(state: State) -> None:
                     stuck = [b for b in group if not _retreat_options(state, bt, b, s, False, theirs)]
                     if stuck:
                         for b in stuck:
-                            public(state, f"{_name(b)} cannot retreat and is eliminated (6.6).")
+                            public(state, kind=BATTLE, text=f"{_name(b)} cannot retreat and is eliminated (6.6).")
                             _eliminate(state, b)
                             if state["result"] is not None:
                                 break
@@ -323,11 +323,11 @@ def _deploy(state: State, bt: dict[str, Any], s: int, rsv: list[int]) -> None:
             bt["revealed"].append(b)
     mark_reveal(state)
     names = ", ".join(f"{BLOCK_NAME[b]} {state['steps'][b]}" for b in rsv)
-    public(state, f"{ROLES[s]}'s Reserves deploy at once (6.3): {names}. They cannot fire before the next round.")
+    public(state, kind=BATTLE, text=f"{ROLES[s]}'s Reserves deploy at once (6.3): {names}. They cannot fire before the next round.")
     if bt["round"] == 1 and s != bt["att"]:
         bt["att"] = s
         state["atk"][bt["area"]] = s
-        public(state, f"Control changes (6.3): {ROLES[s]} is now the Attacker and must retreat in round 4.")
+        public(state, kind=BATTLE, text=f"Control changes (6.3): {ROLES[s]} is now the Attacker and must retreat in round 4.")
 
 
 def _new_round(state: State, bt: dict[str, Any]) -> None:
@@ -344,14 +344,14 @@ def _new_round(state: State, bt: dict[str, Any]) -> None:
             joined[_owner(state, b)].append(b)
             if b not in bt["revealed"]:
                 bt["revealed"].append(b)
-    public(state, f"Round {bt['round']}.")
+    public(state, kind=BATTLE, text=f"Round {bt['round']}.")
     if joined[0] or joined[1]:
         mark_reveal(state)
         for s in (0, 1):
             if joined[s]:
                 names = ", ".join(f"{BLOCK_NAME[b]} {state['steps'][b]} ({_letter(b, bt['round'])}{B_FIRE[b]})"
                                   for b in joined[s])
-                public(state, f"{ROLES[s]}'s Reserves join the battle: {names}.")
+                public(state, kind=BATTLE, text=f"{ROLES[s]}'s Reserves join the battle: {names}.")
 
 
 def _end_round4(state: State, bt: dict[str, Any]) -> None:
@@ -360,7 +360,7 @@ def _end_round4(state: State, bt: dict[str, Any]) -> None:
     area = bt["area"]
     att = bt["att"]
     for b in C.blocks_in(state, area, att):
-        public(state, f"{_name(b)} cannot retreat and is eliminated (6.6).")
+        public(state, kind=BATTLE, text=f"{_name(b)} cannot retreat and is eliminated (6.6).")
         _eliminate(state, b)
         if state["result"] is not None:
             _close(state, quiet=True)
@@ -373,10 +373,10 @@ def _finish(state: State, victor: int) -> None:
     bt = state["battle"]
     area = bt["area"]
     if victor < 0:
-        public(state, f"The battle of {AREA_NAMES[area]} ends with no block left.")
+        public(state, kind=BATTLE, text=f"The battle of {AREA_NAMES[area]} ends with no block left.")
         _close(state)
         return
-    public(state, f"{ROLES[victor]} wins the battle of {AREA_NAMES[area]}.")
+    public(state, kind=BATTLE, text=f"{ROLES[victor]} wins the battle of {AREA_NAMES[area]}.")
     _fr(state)["step"] = "regroup"
     _fr(state)["side"] = victor
     bt["rc"] = []
@@ -401,14 +401,14 @@ def _close(state: State, quiet: bool = False) -> None:
     if state["stack"] and state["stack"][-1]["step"] in STEP_NAMES:
         pop(state)
     if not quiet:
-        public(state, f"The battle of {AREA_NAMES[area]} is over; its blocks stand up again.")
+        public(state, kind=BATTLE, text=f"The battle of {AREA_NAMES[area]} is over; its blocks stand up again.")
 
 
 def _eliminate(state: State, b: int) -> None:
     heir = B_TYPE[b] == HEIR
     C.eliminate(state, b)
     if heir:
-        public(state, f"{BLOCK_NAME[b]} ({ROLES[B_SIDE[b]]} heir) is killed (6.82).")
+        public(state, kind=BATTLE, text=f"{BLOCK_NAME[b]} ({ROLES[B_SIDE[b]]} heir) is killed (6.82).")
 
 
 def _damage(state: State, b: int, n: int) -> None:
@@ -418,11 +418,11 @@ def _damage(state: State, b: int, n: int) -> None:
     if bt is not None and bt["last"] is not None:
         bt["last"].setdefault("damage", []).append([BLOCK_KEY[b], min(n, steps[b]), steps[b] <= n])
     if steps[b] <= n:
-        public(state, f"{_name(b)} takes {steps[b]} hit(s) and is eliminated.")
+        public(state, kind=BATTLE, text=f"{_name(b)} takes {steps[b]} hit(s) and is eliminated.")
         _eliminate(state, b)
     else:
         steps[b] -= n
-        public(state, f"{_name(b)} takes {n} hit(s), now {steps[b]}.")
+        public(state, kind=BATTLE, text=f"{_name(b)} takes {n} hit(s), now {steps[b]}.")
 
 
 def _roll(state: State, n: int) -> list[int]:
@@ -588,7 +588,7 @@ def _apply(state: State, role: str, verb: str, arg: Any) -> None:
     elif verb == "pass":
         b = _block_id(arg)
         bt["acted"].append(b)
-        public(state, f"{_name(b)} passes.")
+        public(state, kind=BATTLE, text=f"{_name(b)} passes.")
     elif verb == "retreat":
         _retreat(state, bt, _block_id(arg[0]), _area_id(arg[1]), False)
     elif verb == "charge":
@@ -615,7 +615,7 @@ def _apply(state: State, role: str, verb: str, arg: Any) -> None:
             _fr(state)["side"] = bt["att"]
     elif verb == "keep_treason":
         _fr(state)["step"] = "turn"
-        public(state, f"{ROLES[_fr(state)['side']]} makes no Treason roll in this battle.")
+        public(state, kind=BATTLE, text=f"{ROLES[_fr(state)['side']]} makes no Treason roll in this battle.")
     elif verb == "regroup":
         _retreat(state, bt, _block_id(arg[0]), _area_id(arg[1]), True)
         if state["battle"] is not None and not _regroup_actions(state, bt):
@@ -654,7 +654,7 @@ def _fire(state: State, bt: dict[str, Any], b: int) -> None:
     dice = _roll(state, state["steps"][b])
     hits = sum(1 for d in dice if d <= fp)
     bt["last"] = {"what": "fire", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits, "target": None}
-    public(state, f"{_name(b)} fires at {_letter(b, bt['round'])}{fp}: {' '.join(map(str, dice))}, "
+    public(state, kind=BATTLE, text=f"{_name(b)} fires at {_letter(b, bt['round'])}{fp}: {' '.join(map(str, dice))}, "
                   f"{hits} hit(s).")
     if hits:
         _allocate(state, bt, 1 - s, hits)
@@ -696,12 +696,12 @@ def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
     hits = sum(1 for d in dice if d <= fp)
     bt["last"] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
                   "target": BLOCK_KEY[t]}
-    public(state, f"{_name(b)} charges {_name(t)} at {_letter(b, bt['round'])}{fp}: "
+    public(state, kind=BATTLE, text=f"{_name(b)} charges {_name(t)} at {_letter(b, bt['round'])}{fp}: "
                   f"{' '.join(map(str, dice))}, {hits} hit(s).")
     if hits:
         take = min(hits, state["steps"][t])
         if hits > take:
-            public(state, f"{hits - take} surplus hit(s) are lost (6.5).")
+            public(state, kind=BATTLE, text=f"{hits - take} surplus hit(s) are lost (6.5).")
         _damage(state, t, take)
     if state["result"] is not None or state["loc"][t] != area:
         return
@@ -711,7 +711,7 @@ def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
     dice2 = _roll(state, state["steps"][t])
     hits2 = sum(1 for d in dice2 if d <= fp2)
     bt["last"].update({"reply": dice2, "reply_fp": fp2, "reply_hits": hits2})
-    public(state, f"{_name(t)} fires back at the charger (6.5): {' '.join(map(str, dice2))}, {hits2} hit(s).")
+    public(state, kind=BATTLE, text=f"{_name(t)} fires back at the charger (6.5): {' '.join(map(str, dice2))}, {hits2} hit(s).")
     if hits2:
         _damage(state, b, min(hits2, state["steps"][b]))
 
@@ -728,7 +728,7 @@ def _treachery(state: State, bt: dict[str, Any], t: int, roller: str, b: int) ->
     who = _ROLLER_NAME[roller] + (f" ({_name(b)})" if b >= 0 else f" ({ROLES[1 - _owner(state, t)]})")
     bt["last"] = {"what": "treachery", "block": BLOCK_KEY[b] if b >= 0 else None, "dice": dice,
                   "fp": None, "hits": 0, "target": BLOCK_KEY[t], "defected": ok}
-    public(state, f"Treachery roll by {who} on {_name(t)}: {' '.join(map(str, dice))}: "
+    public(state, kind=BATTLE, text=f"Treachery roll by {who} on {_name(t)}: {' '.join(map(str, dice))}: "
                   + ("all even, the block defects (6.9)." if ok else "it stays loyal."))
     if not ok:
         return
@@ -739,7 +739,7 @@ def _treachery(state: State, bt: dict[str, Any], t: int, roller: str, b: int) ->
         bt["revealed"].append(new)
     if t in bt["acted"]:
         bt["acted"].remove(t)
-    public(state, f"{_name(new)} joins {ROLES[_owner(state, new)]}'s Reserve at strength {state['steps'][new]}.")
+    public(state, kind=BATTLE, text=f"{_name(new)} joins {ROLES[_owner(state, new)]}'s Reserve at strength {state['steps'][new]}.")
 
 
 def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) -> None:
@@ -762,7 +762,7 @@ def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) ->
         what = _name(b)
     else:  # an unjoined Reserve of the victor: never named (4.2; RULINGS.md, log policy)
         what = f"A {ROLES[s]} block"
-    public(state, f"{what} {'regroups' if regroup else 'retreats'} {how}to {AREA_NAMES[q]}"
+    public(state, kind=BATTLE, text=f"{what} {'regroups' if regroup else 'retreats'} {how}to {AREA_NAMES[q]}"
                   f" ({'6.7' if regroup else '6.6'}).")
 
 

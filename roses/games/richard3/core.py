@@ -34,7 +34,20 @@ from typing import Any, TypedDict
 from roses.engine import rng, steps
 from roses.engine.contract import Action, State, View, mark_reveal
 from roses.engine.errors import IllegalAction
-from roses.engine.log import private, public
+from roses.engine.log import (
+    BATTLE,
+    CARD,
+    EVENT,
+    MOVE,
+    POLITICAL,
+    RECRUIT,
+    RESULT,
+    SETUP,
+    SUPPLY,
+    TURN,
+    private,
+    public,
+)
 from roses.engine.steps import Frame, Step, StepRules, Steps
 from roses.games.richard3 import ai, battle, views
 from roses.games.richard3 import common as C
@@ -273,7 +286,7 @@ class Richard3Rules(StepRules):
         rng.seed_state(state, seed)
         state["king_block"] = C.senior_heir(state, king)
         state["known"] = C.new_knowledge(state)
-        public(state, f"{sc['name']}: campaign {state['campaign']}. King: {BLOCK_NAME[state['king_block']]} "
+        public(state, kind=SETUP, text=f"{sc['name']}: campaign {state['campaign']}. King: {BLOCK_NAME[state['king_block']]} "
                       f"({ROLES[king]}); Pretender: {ROLES[1 - king]}.")
         _deal(state)
         return state
@@ -358,7 +371,7 @@ def _ask_mulligan(state: State) -> None:
     frame: MulliganFrame = {"step": "mulligan", "mull": [NONE, NONE]}
     state["stack"] = [frame]
     for s in (0, 1):
-        private(state, ROLES[s], "Your hand: " + ", ".join(CARD_NAME[c] for c in state["hands"][s])
+        private(state, ROLES[s], kind=CARD, text="Your hand: " + ", ".join(CARD_NAME[c] for c in state["hands"][s])
                 + f" ({_hand_ap(state, s)} AP).")
 
 
@@ -395,7 +408,7 @@ def _start_turn(state: State) -> None:
     state["reserve"] = [0] * N_BLOCKS
     state["pirate"] = [0] * N_BLOCKS
     state["piracy"] = state["treason"] = state["surprise"] = state["force_march"] = NONE
-    public(state, f"Campaign {state['campaign']}, Game Turn {state['turn']}: Card Phase.")
+    public(state, kind=TURN, text=f"Campaign {state['campaign']}, Game Turn {state['turn']}: Card Phase.")
 
 
 def _reveal_cards(state: State) -> None:
@@ -416,7 +429,7 @@ def _reveal_cards(state: State) -> None:
     else:
         p1 = pret
     state["p1"] = p1
-    public(state, f"Cards: York {CARD_NAME[played[0]]}, Lancaster {CARD_NAME[played[1]]}. "
+    public(state, kind=CARD, text=f"Cards: York {CARD_NAME[played[0]]}, Lancaster {CARD_NAME[played[1]]}. "
                   f"Player 1: {ROLES[p1]}.")
     for s in (0, 1):
         ev = CARD_EVENT[played[s]]
@@ -491,7 +504,7 @@ def _set_main(state: State, a: int, bid: int) -> None:
 
 def _next_player(state: State) -> None:
     s = state["stack"][0]["side"]
-    public(state, f"{ROLES[s]} ends the Action Phase.")
+    public(state, kind=TURN, text=f"{ROLES[s]} ends the Action Phase.")
     if s == state["p1"]:
         _start_action(state, 1 - s)
     else:
@@ -851,11 +864,11 @@ def _mulligan_ask(state: State, fr: MulliganFrame, s: int, verb: str) -> None:
     mark_reveal(state)
     for r in req:
         state["mulligan_used"][r] = 1
-        public(state, f"{ROLES[r]} shows a mulligan hand ({', '.join(CARD_NAME[c] for c in state['hands'][r])}, "
+        public(state, kind=CARD, text=f"{ROLES[r]} shows a mulligan hand ({', '.join(CARD_NAME[c] for c in state['hands'][r])}, "
                       f"{_hand_ap(state, r)} AP) and asks for a redeal (5.1).")
     if len(req) == 2:
         _redeal(state, [0, 1])
-        public(state, "Both hands are redealt.")
+        public(state, kind=CARD, text="Both hands are redealt.")
         _after_redeal(state)
         return
     reply: MulliganReplyFrame = {"step": "mulligan_reply", "req": req[0]}
@@ -867,17 +880,17 @@ def _mulligan_reply(state: State, fr: MulliganReplyFrame, s: int, verb: str) -> 
     r = fr["req"]
     if verb == "redeal":
         _redeal(state, [0, 1])
-        public(state, f"{ROLES[s]} also takes a new hand; both hands are redealt.")
+        public(state, kind=CARD, text=f"{ROLES[s]} also takes a new hand; both hands are redealt.")
     else:
         _redeal(state, [r])
-        public(state, f"{ROLES[s]} keeps their hand; {ROLES[r]} gets a new hand.")
+        public(state, kind=CARD, text=f"{ROLES[s]} keeps their hand; {ROLES[r]} gets a new hand.")
     _after_redeal(state)
 
 
 def _after_redeal(state: State) -> None:
     if all(state["mulligan_used"]):
         for s in (0, 1):
-            private(state, ROLES[s], "Your hand: " + ", ".join(CARD_NAME[c] for c in state["hands"][s]) + ".")
+            private(state, ROLES[s], kind=CARD, text="Your hand: " + ", ".join(CARD_NAME[c] for c in state["hands"][s]) + ".")
         _start_turn(state)
     else:
         _ask_mulligan(state)
@@ -935,8 +948,8 @@ def _apply_action_phase(state: State, fr: ActionFrame, s: int, verb: str, arg: A
         fr["ap"] -= 1
         fr["sel"] = -1
         fr["step"] = "main"
-        public(state, f"{role} recruits a block in {AREA_NAMES[arg]}.")
-        private(state, role, f"You recruit {BLOCK_NAME[b]} in {AREA_NAMES[arg]}.")
+        public(state, kind=RECRUIT, text=f"{role} recruits a block in {AREA_NAMES[arg]}.")
+        private(state, role, kind=RECRUIT, text=f"You recruit {BLOCK_NAME[b]} in {AREA_NAMES[arg]}.")
         _check_rescue(state)
         _auto_end(state)
         return
@@ -949,7 +962,7 @@ def _apply_action_phase(state: State, fr: ActionFrame, s: int, verb: str, arg: A
         fr["target"] = arg
         fr["step"] = "muster"
         fr["moves"] = []
-        public(state, f"{role} musters at {AREA_NAMES[arg]}.")
+        public(state, kind=MOVE, text=f"{role} musters at {AREA_NAMES[arg]}.")
         return
     raise IllegalAction(f"Unknown action {verb}.")
 
@@ -1040,7 +1053,7 @@ def _flush_moves(state: State, s: int) -> None:
         counts[tuple(path)] = counts.get(tuple(path), 0) + 1
     parts = [f"{n} {'block' if n == 1 else 'blocks'} {' → '.join(AREA_NAMES[a] for a in path)}"
              for path, n in counts.items()]
-    public(state, f"{ROLES[s]} moves " + "; ".join(parts) + ".")
+    public(state, kind=MOVE, text=f"{ROLES[s]} moves " + "; ".join(parts) + ".")
     fr["moves"] = []
 
 
@@ -1073,7 +1086,7 @@ def _sea_move(state: State, s: int, d: int) -> None:
         ent.append(bid)
     fr["sel"] = -1
     fr["step"] = "main"
-    public(state, f"{ROLES[s]} moves 1 block by sea {AREA_NAMES[a]} → {AREA_NAMES[d]}"
+    public(state, kind=MOVE, text=f"{ROLES[s]} moves 1 block by sea {AREA_NAMES[a]} → {AREA_NAMES[d]}"
                   + (" (attack)." if attacking else "."))
     _check_rescue(state)
     _auto_end(state)
@@ -1086,7 +1099,7 @@ def _plague(state: State, s: int, a: int) -> None:
     for b in victims:
         if C.reduce(state, b):
             dead.append(b)
-    public(state, f"{ROLES[s]} plays Plague on {AREA_NAMES[a]}: {len(victims)} block(s) lose a step, "
+    public(state, kind=EVENT, text=f"{ROLES[s]} plays Plague on {AREA_NAMES[a]}: {len(victims)} block(s) lose a step, "
                   f"{len(dead)} eliminated.")
     _log_eliminations(state, dead, 1 - s)
 
@@ -1111,7 +1124,7 @@ def _check_rescue(state: State) -> None:
         state["prisoner"] = -1
         state["moved"][h] = Moved.RECRUITED
         mark_reveal(state)
-        public(state, "Henry VI is rescued from the Tower and becomes the Lancastrian Pretender.")
+        public(state, kind=EVENT, text="Henry VI is rescued from the Tower and becomes the Lancastrian Pretender.")
 
 
 # ======================================================================= battle phase (6.x)
@@ -1122,7 +1135,7 @@ def _start_battle_phase(state: State) -> None:
     if not state["battles"]:
         _start_supply(state)
         return
-    public(state, "Battle Phase.")
+    public(state, kind=BATTLE, text="Battle Phase.")
     if len(state["battles"]) == 1:
         _choose_battle(state, frame, state["battles"][0])
 
@@ -1131,7 +1144,7 @@ def _choose_battle(state: State, frame: BattlesFrame, a: int) -> None:
     """Fight the battle in area a (C13): battle.py pushes its steps on top of the Battle Phase
     frame, which resumes (``fighting``: see :class:`Battles`) when the battle is over."""
     state["battles"].remove(a)
-    public(state, f"Battle in {AREA_NAMES[a]}.")
+    public(state, kind=BATTLE, text=f"Battle in {AREA_NAMES[a]}.")
     frame["fighting"] = True
     battle.start_battle(state, a)
     if state["battle"] is not None or state["result"] is not None:
@@ -1158,7 +1171,7 @@ def _start_supply(state: State) -> None:
     decisions on top of itself (:class:`Supply`)."""
     frame: SupplyFrame = {"step": "supply", "stage": 0, "marked": []}
     state["stack"] = [frame]
-    public(state, "Supply Phase.")
+    public(state, kind=SUPPLY, text="Supply Phase.")
 
 
 def _supply_stage(state: State, fr: SupplyFrame) -> None:
@@ -1176,7 +1189,7 @@ def _supply_stage(state: State, fr: SupplyFrame) -> None:
                     state["king_block"] = h
                     C.learn(state, h)  # named as the new King (6.81)
                     mark_reveal(state)
-                    public(state, f"{BLOCK_NAME[h]} becomes King in {AREA_NAMES[lh]} (6.81).")
+                    public(state, kind=SUPPLY, text=f"{BLOCK_NAME[h]} becomes King in {AREA_NAMES[lh]} (6.81).")
                     break
                 if lh == MINOR:
                     todo.append(Decision(step="enter", side=king, subj=h, n=1, ask=False))
@@ -1320,20 +1333,20 @@ def _apply_decision(state: State, fr: Decision, s: int, verb: str, arg: Any) -> 
             state["minors_owed"][side] -= 1
         if n == 1:  # the new King (6.81 with 6.82)
             state["king_block"] = h
-            public(state, f"{BLOCK_NAME[h]} comes of age and becomes King in {AREA_NAMES[arg]} (6.81).")
+            public(state, kind=SUPPLY, text=f"{BLOCK_NAME[h]} comes of age and becomes King in {AREA_NAMES[arg]} (6.81).")
             steps.pop(state)
         else:
-            public(state, f"{BLOCK_NAME[h]} enters play in {AREA_NAMES[arg]} (6.82).")
+            public(state, kind=SUPPLY, text=f"{BLOCK_NAME[h]} enters play in {AREA_NAMES[arg]} (6.82).")
             if state["minors_owed"][side] <= 0 or _senior_minor(state, side) < 0:
                 state["minors_owed"][side] = 0
                 steps.pop(state)
     elif verb in ("execute", "spare"):
         steps.pop(state)
         if verb == "execute":
-            public(state, f"{role} executes {BLOCK_NAME[subj]} (9.1).")
+            public(state, kind=SUPPLY, text=f"{role} executes {BLOCK_NAME[subj]} (9.1).")
             C.eliminate(state, subj)
         else:
-            private(state, role, f"You spare {BLOCK_NAME[subj]}.")
+            private(state, role, kind=SUPPLY, text=f"You spare {BLOCK_NAME[subj]}.")
     elif verb == "reduce":
         supply = C.find_frame(state, "supply")
         if supply is not None:
@@ -1341,7 +1354,7 @@ def _apply_decision(state: State, fr: Decision, s: int, verb: str, arg: Any) -> 
         fr["n"] = n - 1
         if fr["n"] <= 0:
             steps.pop(state)
-        public(state, f"{role} loses a step in {AREA_NAMES[subj]} (supply).")
+        public(state, kind=SUPPLY, text=f"{role} loses a step in {AREA_NAMES[subj]} (supply).")
         if C.reduce(state, arg):
             _log_eliminations(state, [arg], s)
     elif verb == "home":
@@ -1352,7 +1365,7 @@ def _apply_decision(state: State, fr: Decision, s: int, verb: str, arg: Any) -> 
         fr["n"] = n - 1
         if fr["n"] <= 0:
             steps.pop(state)
-        public(state, f"{role} sends an exile from {AREA_NAMES[subj]} to the pool (7.2).")
+        public(state, kind=POLITICAL, text=f"{role} sends an exile from {AREA_NAMES[subj]} to the pool (7.2).")
     else:
         raise IllegalAction(f"Unknown action {verb}.")
 
@@ -1363,7 +1376,7 @@ def _start_political(state: State) -> None:
     itself (:class:`Political`)."""
     frame: PoliticalFrame = {"step": "political", "stage": 0}
     state["stack"] = [frame]
-    public(state, f"Political Turn after campaign {state['campaign']}.")
+    public(state, kind=POLITICAL, text=f"Political Turn after campaign {state['campaign']}.")
 
 
 def _usurpation_counts(state: State) -> list[int]:
@@ -1400,23 +1413,23 @@ def _political_stage(state: State, fr: PoliticalFrame) -> None:
                 loc[b] = POOL
             elif t == MERC:
                 loc[b] = B_HOME[b]
-        public(state, "Levies, Bombards and the Welsh disband; mercenaries go home; the Rebel disbands (8.1).")
+        public(state, kind=POLITICAL, text="Levies, Bombards and the Welsh disband; mercenaries go home; the Rebel disbands (8.1).")
         # 8.2 usurpation
         king = state["king"]
         counts = _usurpation_counts(state)
-        public(state, f"Usurpation count (8.2): York {counts[0]}, Lancaster {counts[1]}.")
+        public(state, kind=POLITICAL, text=f"Usurpation count (8.2): York {counts[0]}, Lancaster {counts[1]}.")
         if counts[1 - king] > counts[king]:
             new = C.pretender_block(state)
             state["king"] = 1 - king
             state["king_block"] = new
-            public(state, f"{ROLES[1 - king]} usurps the throne: {BLOCK_NAME[new] if new >= 0 else 'no heir'} "
+            public(state, kind=POLITICAL, text=f"{ROLES[1 - king]} usurps the throne: {BLOCK_NAME[new] if new >= 0 else 'no heir'} "
                           f"is King; {ROLES[king]} is now the Pretender.")
         if state["campaign"] >= state["last_campaign"]:
             winner = state["king"]
             if state["prisoner"] >= 0 and winner == 0:
-                public(state, "Henry VI, still a prisoner, is murdered in the Tower.")
+                public(state, kind=POLITICAL, text="Henry VI, still a prisoner, is murdered in the Tower.")
             state["result"] = ROLES[winner]
-            public(state, f"The game ends: {ROLES[winner]} holds the throne and wins (9.0).")
+            public(state, kind=RESULT, text=f"The game ends: {ROLES[winner]} holds the throne and wins (9.0).")
             return
         return
     if st in (1, 2):
@@ -1450,7 +1463,7 @@ def _political_stage(state: State, fr: PoliticalFrame) -> None:
         loc[REBEL_BLOCK] = POOL
     state["campaign"] += 1
     state["turn"] = 1
-    public(state, f"Campaign reset (8.5): campaign {state['campaign']} begins; cards are shuffled and dealt.")
+    public(state, kind=POLITICAL, text=f"Campaign reset (8.5): campaign {state['campaign']} begins; cards are shuffled and dealt.")
     _deal(state)
 
 
@@ -1491,14 +1504,14 @@ def _home_options(state: State, side: int, b: int) -> list[int]:
 def _go_home(state: State, side: int, b: int, a: int) -> None:
     if a < 0:
         state["loc"][b] = POOL
-        private(state, ROLES[side], f"{BLOCK_NAME[b]} goes to the pool.")
+        private(state, ROLES[side], kind=POLITICAL, text=f"{BLOCK_NAME[b]} goes to the pool.")
     else:
         state["loc"][b] = a
         if B_TYPE[b] == HEIR:
             C.learn(state, b)  # named in the log
-            public(state, f"{BLOCK_NAME[b]} goes home to {AREA_NAMES[a]}.")
+            public(state, kind=POLITICAL, text=f"{BLOCK_NAME[b]} goes home to {AREA_NAMES[a]}.")
         else:
-            private(state, ROLES[side], f"{BLOCK_NAME[b]} goes home to {AREA_NAMES[a]}.")
+            private(state, ROLES[side], kind=POLITICAL, text=f"{BLOCK_NAME[b]} goes home to {AREA_NAMES[a]}.")
 
 
 # ======================================================================= the steps
@@ -1570,8 +1583,8 @@ class CardPhase(Step):
     def on_play(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         s = _side(role)
         state["played"][s] = arg
-        private(state, ROLES[s], f"You play {CARD_NAME[arg]}.")
-        public(state, f"{ROLES[s]} has played a card.")
+        private(state, ROLES[s], kind=CARD, text=f"You play {CARD_NAME[arg]}.")
+        public(state, kind=CARD, text=f"{ROLES[s]} has played a card.")
         if state["played"][1 - s] >= 0:
             _reveal_cards(state)
 
@@ -1704,7 +1717,7 @@ class Declare(Step):
         s, a = frame["side"], frame["area"]
         bid = _decode_main(state, s, a, arg)
         _set_main(state, a, bid)
-        public(state, f"{role} declares the Main Attack on {AREA_NAMES[a]} across {_border_label(bid, a)}.")
+        public(state, kind=BATTLE, text=f"{role} declares the Main Attack on {AREA_NAMES[a]} across {_border_label(bid, a)}.")
         steps.pop(state)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View
+from roses.engine.logview import log_view
 from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
@@ -153,7 +154,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
         v["decision"] = d
     if state["battle"] is not None:
         v["battle"] = battle.view_part(state, role)
-    v["log"], v["log_more"], v["log_kinds"] = _recent_log(state, role)
+    v.update(log_view(state["log"], role))
     v["prompt"] = _prompt(rules, state, role)
     if role in active:
         acts: dict[str, Any] = {}
@@ -164,30 +165,6 @@ def build_view(rules: Rules, state: State, role: str) -> View:
                 acts.setdefault(verb, []).append(arg)
         v["actions"] = acts
     return v
-
-
-#: The view carries the last LOG_WINDOW log lines the role may read (``log_more`` says whether
-#: older ones exist); the whole log is ``rules.log_for(state, role)``.
-LOG_WINDOW = 30
-
-
-def _recent_log(state: State, role: str) -> tuple[list[str], bool, list[str]]:
-    """The last LOG_WINDOW lines ``role`` may read, whether older entries exist, and the
-    lines' kinds (``""`` for none; see roses.engine.log), parallel to the lines."""
-    from roses.engine.log import entry_kind, entry_text, readable
-    log = state["log"]
-    out: list[str] = []
-    kinds: list[str] = []
-    i = len(log) - 1
-    while i >= 0 and len(out) < LOG_WINDOW:
-        e = log[i]
-        if readable(e, role):
-            out.append(entry_text(e))
-            kinds.append(entry_kind(e))
-        i -= 1
-    out.reverse()
-    kinds.reverse()
-    return out, i >= 0, kinds
 
 
 def _card(c: int) -> dict[str, Any]:
