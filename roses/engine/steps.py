@@ -103,6 +103,9 @@ class Step:
     phase: ClassVar[str] = ""
     #: Verbs with a handler, filled from the ``on_<verb>`` methods.
     verbs: ClassVar[frozenset[str]] = frozenset()
+    #: True for a step that always has an actor while it is on top (never automatic), so
+    #: :meth:`Steps.settle` need not ask it (a speed-up; a test should pin it).
+    always_decides: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -270,7 +273,7 @@ class Steps:
                 return
             frame = frames[-1]
             step = by_name[frame["step"]]
-            if step.actors(state, frame):
+            if step.always_decides or step.actors(state, frame):
                 return
             step.run(state, frame)
         raise RuntimeError("automatic steps did not come to a decision")
@@ -307,13 +310,37 @@ class StepRules(Rules):
         return state
 
     def active(self, state: State) -> list[str]:
-        return self.steps.active(state)
+        if state["result"] is not None or not state["stack"]:
+            return []
+        frame = state["stack"][-1]
+        return self.steps.by_name[frame["step"]].actors(state, frame)
 
     def legal_actions(self, state: State, role: str) -> list[Action]:
-        return self.steps.legal(state, role)
+        if state["result"] is not None or not state["stack"]:
+            return []
+        frame = state["stack"][-1]
+        step = self.steps.by_name[frame["step"]]
+        if role not in step.actors(state, frame):
+            return []
+        return step.options(state, frame, role)
 
     def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
-        self.steps.act(state, role, verb, arg)
+        # Steps.act, inlined (this is the hot path of every game).
+        if state["result"] is not None:
+            raise IllegalAction("The game is over.")
+        frames = state["stack"]
+        if not frames:
+            raise IllegalAction("Nobody may act now.")
+        frame = frames[-1]
+        step = self.steps.by_name[frame["step"]]
+        if role not in step.actors(state, frame):
+            raise NotYourTurn(f"It is not {role}'s turn.")
+        if not step.is_legal(state, frame, role, verb, arg):
+            raise IllegalAction(step.refusal(state, frame, role, verb, arg))
+        step.handle(state, frame, role, verb, arg)
+        frames = state["stack"]  # a handler may have put a new list there
+        if frames and state["result"] is None and not self.steps.by_name[frames[-1]["step"]].always_decides:
+            self.steps.settle(state)
         return state
 
     def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:

@@ -89,6 +89,8 @@ def test_fast_validator_agrees_with_legal_actions() -> None:
             role = pick.choice(game.active())
             legal = RULES.legal_actions(st, role)
             step, frame = RULES.steps.current(st)
+            # A step marked always_decides (settle does not ask it) has an actor whenever on top.
+            assert not step.always_decides or step.actors(st, frame)
             for verb, arg in legal:
                 assert step.is_legal(st, frame, role, verb, arg)
             if step.name == "main":

@@ -952,6 +952,7 @@ class BattleFrame(TypedDict):
 
 class _BattleStep(Step):
     phase = "battle"
+    always_decides = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [ROLES[frame["side"]]]

@@ -72,7 +72,6 @@ from roses.games.richard3.data import (
     BLOCK_ID,
     BLOCK_KEY,
     BLOCK_NAME,
-    BLOCKS,
     BOMBARD,
     BORDER_LIMIT,
     BORDER_RED,
@@ -564,10 +563,11 @@ def _next_steps(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[
     path = fr["path"]
     p = path[-1]
     d = len(path) - 1
-    maxd = _max_dist(state)
+    event = fr["event"]
+    maxd = 3 if event == "Force March" else 2  # _max_dist, inlined: this is the hot path
     if d >= maxd:
         return []
-    bonus = _bonus(state)
+    bonus = 1 if event == "Surprise" else 0  # _bonus
     bc = state["bc"][s]
     origin = path[0]
     banned: list[int] = []
@@ -838,9 +838,9 @@ def _border_arg(bid: int, a: int) -> str:
 def _decode(verb: str, arg: Any) -> Any:
     """Action arguments are names (areas, sea zones) and block keys; the state uses ids."""
     if verb in _AREA_VERBS:
-        return AREAS.id(arg)
+        return AREA_ID[arg]
     if verb in _BLOCK_VERBS:
-        return BLOCKS.id(arg)
+        return BLOCK_ID[arg]
     return arg
 
 
@@ -1593,6 +1593,7 @@ class _ActionStep(Step):
     """A step of a side's Action Phase; the frame is an :class:`ActionFrame`."""
 
     phase = "action"
+    always_decides = True
     #: The verbs of this step and what the acting player is asked.
     moves: tuple[str, ...] = ()
     ask = ""
@@ -1687,6 +1688,7 @@ class Declared(_ActionStep):
     """The Main Attack declarations pushed on top are made: the Action Phase ends."""
 
     name = "declared"
+    always_decides = False
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return []
@@ -1700,6 +1702,7 @@ class Declare(Step):
 
     name = "declare"
     phase = "action"
+    always_decides = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [ROLES[frame["side"]]]
