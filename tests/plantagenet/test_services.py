@@ -1,4 +1,4 @@
-"""Rule services, each test citing its section; research §7 situations 1, 2, 7 and 15."""
+"""Rule services, each test citing its section."""
 
 from __future__ import annotations
 

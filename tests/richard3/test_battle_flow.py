@@ -1,5 +1,5 @@
 """Battle flow: reveal, rounds, turn order, Bombard, Reserves, control change, round 4
-(rules 6.1-6.3, 3.12; research C81-C91, §6 situations 6 and 7)."""
+(rules 6.1-6.3, 3.12)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Hidden information, refused actions, invariants and the core hand-over (research §4.2: Reserves
-stay hidden until they join; C81; the engine contract's IllegalAction and secrets rules)."""
+"""Hidden information, refused actions, invariants and the core hand-over (4.2, 6.3: Reserves
+stay hidden until they join; the engine contract's IllegalAction and secrets rules)."""
 
 from __future__ import annotations
 

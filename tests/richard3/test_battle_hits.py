@@ -1,5 +1,5 @@
 """Fire, hits, defence bonuses and heir charges (rules 6.4, 6.5, 2.2-2.6, 3.11-3.12, 3.21-3.24;
-research C16-C25, C33, C34, C92-C95, ruling A11, §6 situations 8 and 10)."""
+ruling A11)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Retreats, round 4, regroups and Piracy (rules 6.6, 6.7, 6.2, 2.7, 5.3, Piracy card;
-research C96-C100, C132, rulings A4, A5, A7, §6 situation 12)."""
+rulings A4, A5, A7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Card Phase and mulligan (1.1, 5.1; research §6 situation 1; C4-C9, C53)."""
+"""Card Phase and mulligan (1.1, 5.1)."""
 
 from __future__ import annotations
 

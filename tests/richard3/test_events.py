@@ -1,4 +1,4 @@
-"""Event cards (p.4 sidebar; research §6 situations 22 and 24; C130-C135, C123)."""
+"""Event cards (p.4 sidebar: the Event cards)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Land movement, border limits, pinning (5.2, 5.21, 5.22; research §6 situations 3 and 5)."""
+"""Land movement, border limits, pinning (5.2, 5.21, 5.22)."""
 
 from __future__ import annotations
 

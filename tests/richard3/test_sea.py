@@ -1,4 +1,4 @@
-"""Sea moves and ports (5.3, 5.31; research §6 situation 4; C64-C71) and Piracy (C132)."""
+"""Sea moves and ports (5.3, 5.31) and Piracy (p.4 sidebar)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Eliminations, succession, Clarence & Exeter (6.8, 4.5, 9.1; research §6 situations 16, 17)."""
+"""Eliminations, succession, Clarence & Exeter (6.8, 4.5, 9.1)."""
 
 from __future__ import annotations
 

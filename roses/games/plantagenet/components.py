@@ -2,7 +2,7 @@
 
 The JSON files are our own format (see ``docs/plantagenet/data.md``). Every reference
 (seats, ways, eligible Lords, Special Vassal cards) and every count is checked against
-research §3 and the rulebook (1.2, 1.3.1, 1.5, 1.9) by :func:`load`; a bad file raises
+the rulebook (1.2, 1.3.1, 1.5, 1.9) and the cards by :func:`load`; a bad file raises
 :class:`DataError` naming the problem.
 """
 
@@ -34,7 +34,7 @@ MOD_CONDITIONS = (None, "parley", "at_friendly_locale", "at_friendly_city", "cla
 #: Conditions of a Capability's Tides of War bonus (4.8.1 "card bonuses").
 TIDES_CONDITIONS = (None, "away_from_london")
 
-#: Expected counts (research §3; rulebook 1.2, 1.3.1, 1.5.4, 1.9).
+#: Expected counts (rulebook 1.2, 1.3.1, 1.5.4, 1.9).
 COUNTS: dict[str, int] = {
     "strongholds": 54, "cities": 25, "towns": 21, "fortresses": 5, "special_strongholds": 3,
     "exile_boxes": 4, "seas": 3, "ports": 16, "north": 6, "south": 9, "wales": 6,
