@@ -1,9 +1,11 @@
 """Richard III battles (rules 1.02, section 6 with 2.2-2.6, 3.1x, 5.22, 5.3, Piracy, Treason).
 
-The core (core.py) calls :func:`start_battle` when Player 1 picks a battle area; while
-``state["battle"]`` is not None it delegates :func:`active`, :func:`legal_actions`,
-:func:`apply` and :func:`view_part` here. When the battle and the victor's regroup are over
-this module sets ``state["battle"] = None`` and the core continues.
+The Battle Phase (core.py) calls :func:`start_battle` when a battle is fought. It pushes a
+:class:`BattleFrame` on the decision stack (:mod:`roses.engine.steps`); the battle's steps
+(:data:`STEPS`: ``treason``, ``turn``, ``hits``, ``regroup``) say who acts, the options, the
+prompt and what each verb does. When the battle and the victor's regroup are over this module
+pops its frame and sets ``state["battle"] = None``; the Battle Phase frame below resumes.
+:func:`view_part`, :func:`secrets_part` and :func:`label_part` serve the views.
 
 Battle state (``state["battle"]``, a small JSON dict)
     ``area``      the battle area (int)
@@ -11,10 +13,6 @@ Battle state (``state["battle"]``, a small JSON dict)
                   the battle lasts; core's secrets() and the AI read it)
     ``round``     1..4 (6.2)
     ``att``       attacking side now (0/1); it flips when control changes in round 1 (6.3)
-    ``step``      ``"treason"`` (Treason card roll before round 1), ``"turn"`` (a group of
-                  blocks takes battle turns), ``"hits"`` (owner picks among tied blocks, 6.4),
-                  ``"regroup"`` (the victor regroups, 6.7)
-    ``side``      the side that must act now
     ``letter``    the initiative letter of the current group (6.2)
     ``acted``     block ids that had their battle turn this round
     ``used``      treachery rollers used this battle: "king", "pretender", "warwick" (6.9)
