@@ -407,20 +407,22 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
     if arg is None:
         return {"keep": "Keep the hand", "redeal": "Ask for a redeal", "stop": "Stop here",
                 "end_group": "End this group", "end": "End the Action Phase", "execute": "Execute him",
-                "spare": "Spare him"}.get(verb, verb)
+                "spare": "Spare him"}.get(verb, verb.replace("_", " "))
     if verb == "play":
-        return f"Play {CARD_NAME[arg]}" if isinstance(arg, int) and 0 <= arg < N_CARDS else f"play {arg}"
+        if isinstance(arg, int) and 0 <= arg < N_CARDS:
+            return f"Play {CARD_NAME[arg]} ({CARD_AP[arg]} AP{', event' if CARD_EVENT[arg] else ''})"
+        return f"Play card {arg}"
     if verb in ("block", "sea", "recruit", "reduce", "disband") and arg in BLOCK_ID:
         b = BLOCK_ID[arg]
         where = state["loc"][b]
         return {"block": "Move", "sea": "Sea move", "recruit": "Recruit", "reduce": "Reduce",
-                "disband": "Send to pool"}[verb] + f" {BLOCK_NAME[b]}" + (f" ({_where(where)})" if where < N_AREAS else "")
+                "disband": "Send to the pool"}[verb] + f" {BLOCK_NAME[b]}" + (f" ({_where(where)})" if where < N_AREAS else "")
     if verb == "main":
-        return f"Main Attack from {arg}"
+        return f"Main Attack from {arg}" if arg in AREA_ID else f"Main Attack from the {arg}"
     if isinstance(arg, str) and arg in AREA_ID:
-        return {"move": "Activate", "to": "To", "sea_to": "Sea move to", "place": "Deploy in",
-                "muster": "Muster at", "plague": "Plague on", "battle": "Fight in", "enter": "Enter in",
-                "home": "Home to"}.get(verb, verb) + f" {arg}"
+        return {"move": "Activate the group in", "to": "Move to", "sea_to": "Sea move to", "place": "Deploy in",
+                "muster": "Muster at", "plague": "Plague on", "battle": "Fight the battle in", "enter": "Enter in",
+                "home": "Send home to"}.get(verb, verb) + f" {arg}"
     return f"{verb} {arg}"
 
 
