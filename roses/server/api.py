@@ -17,6 +17,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from roses import __version__
 from roses.server import auth, db
 from roses.server.auth import Auth, User
+from roses.server.clocks import clocks_of
 from roses.server.deps import optional_user, require_auth, require_user, services
 from roses.server.errors import BadRequest, Forbidden, NotFound, ServiceUnavailable, Unauthorized
 from roses.server.models import (
@@ -259,6 +260,16 @@ def get_view(request: Request, game_id: int, user: OptionalUser,
              invite: str | None = None) -> dict[str, Any]:
     """Your role's view (``Rules.view`` with undo); observers get the observer view."""
     return services(request).games.view(user, game_id, role, invite)
+
+
+@router.get("/games/{game_id}/clocks", tags=["play"])
+def game_clocks(request: Request, game_id: int, user: OptionalUser,
+                invite: str | None = None) -> dict[str, Any]:
+    """Time left per role (public), the pace and the next deadline (``clocks``: empty without a pace)."""
+    s = services(request)
+    s.games.game(user, game_id, invite)  # visibility check
+    with s.db.read() as conn:
+        return clocks_of(conn, game_id)
 
 
 def _acting_role(request: Request, game_id: int, user: User, role: str | None) -> str:

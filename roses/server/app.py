@@ -9,10 +9,10 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 
 from roses import __version__
-from roses.server import api, ws
+from roses.server import api, clocks, notify, ws
 from roses.server.auth import DbRateLimiter
 from roses.server.bots import BotRunner, process_pool
 from roses.server.config import Settings
@@ -20,15 +20,11 @@ from roses.server.db import Database
 from roses.server.deps import Services
 from roses.server.errors import ServerError, TooManyRequests
 from roses.server.events import EventBus, LocalBus, Notifiers, where
+from roses.server.pgbus import PgBus
 from roses.server.service import GameService
+from roses.web import pages
 
 log = logging.getLogger("roses.server")
-
-LANDING = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Roses</title></head>
-<body><h1>Roses</h1><p>The Roses game server is running.</p>
-<p>API documentation: <a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">/openapi.json</a>).</p>
-</body></html>"""
 
 
 API_DESCRIPTION = """Play the Wars of the Roses board games: accounts, lobby, asynchronous play
@@ -96,8 +92,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     settings = settings or Settings()
     database = database or Database(settings.database_url or "")
     if bus is None and database.dialect == "postgresql":
-        from roses.server.pgbus import PgBus  # several workers: fan-out through LISTEN/NOTIFY
-
+        # Several workers: fan-out through LISTEN/NOTIFY.
         bus = PgBus(database.url, database=database)
     games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
     games.guard_views = settings.guard_views
@@ -134,8 +129,6 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
                   description=API_DESCRIPTION)
     app.state.roses = services
     app.state.background = []
-    from roses.server import clocks, notify
-
     notify.install(app, games)
     clocks.install(app, games)
 
@@ -158,16 +151,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
 
     app.include_router(api.router)
     app.include_router(ws.router)
-    try:
-        from roses.web import pages
-    except ImportError:
-        pages = None  # type: ignore[assignment]
-    if pages is not None and hasattr(pages, "install"):
-        pages.install(app)  # the browser client: /, /lobby, /games/{id}, /static, ...
-    else:
-        @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-        def landing() -> Any:
-            return LANDING
+    pages.install(app)  # the browser client: /, /lobby, /games/{id}, /static, ...
 
     return app
 

@@ -8,11 +8,18 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import multiprocessing
 import pickle
 import threading
-from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from typing import Any
 
+from roses.ai.bot import make_bot
 from roses.engine import get_rules
 from roses.engine.contract import Action, View
 from roses.server.errors import Conflict, ServerError
@@ -36,8 +43,6 @@ def choose(bot_name: str, game: str, view: View, role: str, seed: int,
 
     The bot gets the role's view and a determiniser (re-sampled states, never the truth).
     """
-    from roses.ai.bot import make_bot
-
     rules = get_rules(game)
     try:
         bot = make_bot(bot_name, seed=seed)
@@ -167,7 +172,4 @@ class BotRunner:
 
 def process_pool(processes: int) -> Executor:
     """A pool of fresh ("spawn") processes for bots that search (no fork of a threaded server)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"))

@@ -46,9 +46,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Request
 from sqlalchemy.engine import Connection
-from starlette.concurrency import run_in_threadpool
 
 from roses.server import db
 from roses.server.errors import BadRequest, Conflict
@@ -315,31 +313,14 @@ class ClockScheduler:
             await asyncio.sleep(self.interval)
 
 
-router = APIRouter(prefix="/api", tags=["play"])
-
-
-@router.get("/games/{game_id}/clocks")
-async def game_clocks(request: Request, game_id: int, invite: str | None = None) -> dict[str, Any]:
-    """Time left per role (public), the pace and the next deadline (``clocks``: empty without a pace)."""
-    from roses.server.deps import optional_user, services
-
-    user = await optional_user(request)
-    s = services(request)
-    await run_in_threadpool(s.games.game, user, game_id, invite)  # visibility check
-
-    def read() -> dict[str, Any]:
-        with s.db.read() as conn:
-            return clocks_of(conn, game_id)
-
-    return await run_in_threadpool(read)
-
-
 def install(app: FastAPI, games: GameService, *, interval: float | None = None) -> ClockScheduler:
-    """Add the clock route and the scheduler (started by the app's lifespan)."""
+    """Add the scheduler to the app's background jobs (started by the app's lifespan).
+
+    The route ``GET /api/games/{id}/clocks`` is in :mod:`roses.server.api` (this module is
+    imported by the game service, so it does not import the request layer)."""
     if interval is None:
         interval = float(os.environ.get("ROSES_CLOCK_INTERVAL", "10"))
     scheduler = ClockScheduler(games, interval=interval)
-    app.include_router(router)
     background = getattr(app.state, "background", None)
     if background is None:
         background = app.state.background = []

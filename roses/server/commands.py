@@ -1,4 +1,4 @@
-"""``roses serve`` and ``roses admin`` (registered into the ``roses`` command by roses.cli)."""
+"""``roses serve``, ``roses admin`` and ``roses bench server`` (registered into ``roses`` by roses.cli)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from roses import cli
+
 # The server's modules are imported inside the commands: every `roses` command loads this file.
 if TYPE_CHECKING:
     from roses.server.service import GameService
@@ -19,6 +21,7 @@ def _friendly(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
     """Print server errors (unknown game, bad record) as one line and exit with status 2."""
 
     def run(args: argparse.Namespace) -> int:
+        # imported on use: keeps `roses` start-up fast
         from roses.server.errors import ServerError
 
         try:
@@ -36,11 +39,23 @@ def _db_arg(p: argparse.ArgumentParser) -> None:
                         "else a SQLite file in the user data directory")
 
 
+#: ``roses serve`` options that set environment variables (read by roses.server.notify).
+SMTP_OPTIONS = {
+    "smtp_host": "ROSES_SMTP_HOST", "smtp_port": "ROSES_SMTP_PORT", "smtp_from": "ROSES_SMTP_FROM",
+    "smtp_user": "ROSES_SMTP_USER", "smtp_tls": "ROSES_SMTP_TLS", "base_url": "ROSES_BASE_URL",
+}
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    # imported on use: keeps `roses` start-up fast
     import uvicorn
 
     from roses.server.db import Database, database_url_from_env
 
+    for attr, var in SMTP_OPTIONS.items():
+        value = getattr(args, attr, None)
+        if value is not None:
+            os.environ[var] = str(value)
     url = database_url_from_env(args.db)
     os.environ["ROSES_DATABASE_URL"] = url
     os.environ["ROSES_BOT_PROCESSES"] = str(args.bot_processes)
@@ -59,6 +74,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _service(args: argparse.Namespace) -> GameService:
+    # imported on use: keeps `roses` start-up fast
     from roses.server.db import Database, database_url_from_env
     from roses.server.service import GameService
 
@@ -111,7 +127,16 @@ def cmd_seat(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_server(args: argparse.Namespace) -> int:
+    """``roses bench server`` (see roses.server.loadbench)."""
+    # imported on use: keeps `roses` start-up fast
+    from roses.server import loadbench
+
+    return loadbench.cmd_bench_server(args)
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
+    # imported on use: keeps `roses` start-up fast
     from roses.server.db import Database, database_url_from_env
 
     database = Database(database_url_from_env(args.db))
@@ -121,6 +146,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_create_user(args: argparse.Namespace) -> int:
+    # imported on use: keeps `roses` start-up fast
     import getpass
 
     from roses.server import auth
@@ -146,6 +172,14 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1",
                    help="proxies trusted for X-Forwarded-* headers")
     _db_arg(p)
+    g = p.add_argument_group("notifications (also from ROSES_SMTP_* variables; the password "
+                             "only from ROSES_SMTP_PASSWORD)")
+    g.add_argument("--smtp-host", help="SMTP server for e-mail notifications (none: no e-mail)")
+    g.add_argument("--smtp-port", type=int)
+    g.add_argument("--smtp-from", help="sender address")
+    g.add_argument("--smtp-user")
+    g.add_argument("--smtp-tls", choices=["none", "starttls", "ssl", "auto"])
+    g.add_argument("--base-url", help="public address of the server, for links in notifications")
     p.set_defaults(func=cmd_serve)
 
     admin = sub.add_parser("admin", help="server administration: rebuild, export, import games")
@@ -184,8 +218,20 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     _db_arg(p)
     p.set_defaults(func=_friendly(cmd_create_user))
 
-    # `roses bench server` options and the `--smtp-*` options of `roses serve`.
-    from roses.server import loadbench, notify
+    _register_bench(sub)
 
-    loadbench.register(sub, parser)
-    notify.register_cli(sub)
+
+def _register_bench(sub: argparse._SubParsersAction) -> None:
+    """Add the ``roses bench server`` options and handler."""
+    bench = sub.choices.get("bench")
+    if bench is None:
+        return
+    g = bench.add_argument_group("roses bench server")
+    g.add_argument("--games", type=int, default=200, help="games played at once (server bench)")
+    g.add_argument("--db", help="database URL (server bench; default: a temporary SQLite file)")
+    g.add_argument("--game", help="game to play (server bench; default: richard3 if playable)")
+    g.add_argument("--moves", type=int, default=10, help="actions per game at most (server bench)")
+    g.add_argument("--think", type=float, default=10.0,
+                   help="mean think time of a bot before each action, seconds (server bench)")
+    g.add_argument("--max-seconds", type=float, default=300.0, help="stop playing after this (server bench)")
+    cli.BENCH_TARGETS["server"] = cmd_bench_server

@@ -38,6 +38,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from roses.engine import available_games, get_rules
 from roses.server import auth, db
 from roses.server.db import Database
 
@@ -52,8 +53,6 @@ def free_port() -> int:
 
 def pick_game(name: str | None) -> str:
     """``name``, else Richard III if it is installed and sets up, else the first game."""
-    from roses.engine import available_games, get_rules
-
     games = available_games()
     if name:
         get_rules(name)
@@ -88,7 +87,7 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 60.0) -> None:
-        import httpx
+        import httpx  # imported on use: keeps `roses` start-up fast
 
         env = {**os.environ, **self.env}
         env.pop("ROSES_DATABASE_URL", None)
@@ -247,7 +246,7 @@ class Player:
             self._changed.set()
 
     async def _read_ws(self) -> None:
-        import websockets
+        import websockets  # imported on use: keeps `roses` start-up fast
 
         url = f"{self.ws_base}/api/games/{self.game_id}/ws?role={self.role}"
         async with websockets.connect(url, additional_headers=self.headers, max_size=2**24,
@@ -267,7 +266,7 @@ class Player:
     async def play(self, client: Any) -> None:
         """Play until the game ends, ``moves`` actions are made or the deadline; a network
         error (the server died) stops the player and leaves ``pending`` as it was."""
-        import httpx
+        import httpx  # imported on use: keeps `roses` start-up fast
 
         reader = asyncio.create_task(self._read_ws()) if self.use_ws else None
         try:
@@ -339,8 +338,6 @@ async def create_games(client: Any, base: str, game: str, scenario: str | None,
                        tokens: Sequence[tuple[str, str]], count: int,
                        concurrency: int = 8) -> list[tuple[int, dict[str, str]]]:
     """``count`` started two-player games: [(game id, {role: token})]."""
-    from roses.engine import get_rules
-
     rules = get_rules(game)
     scenario = scenario or rules.scenarios[0]
     roles = rules.roles(scenario)
@@ -398,7 +395,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int, think: float,
                 moves: int, seconds: float, use_ws: bool = True) -> tuple[Stats, list[Player], float]:
-    import httpx
+    import httpx  # imported on use: keeps `roses` start-up fast
 
     stats = Stats()
     master = random.Random(seed)
@@ -429,8 +426,6 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         url = db_url or f"sqlite:///{tmp.name}/bench.db"
         database = Database(url)
         database.migrate()
-        from roses.engine import get_rules
-
         rules = get_rules(game)
         per = len(rules.roles(scenario or rules.scenarios[0]))
         tokens = make_players(database, games * per)
@@ -438,7 +433,7 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         server.start()
         try:
             async def main() -> tuple[list[tuple[int, dict[str, str]]], Stats, float]:
-                import httpx
+                import httpx  # imported on use: keeps `roses` start-up fast
 
                 async with httpx.AsyncClient(timeout=60) as client:
                     made = await create_games(client, server.base, game, scenario, tokens, games)
@@ -481,21 +476,3 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
         for e in out["errors"]:
             print(f"  error: {e}")
     return 1 if out["lost"] or out["duplicated"] else 0
-
-
-def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser | None = None) -> None:
-    """Add the ``roses bench server`` options and handler (called by roses.cli)."""
-    from roses import cli
-
-    bench = sub.choices.get("bench")
-    if bench is None:
-        return
-    g = bench.add_argument_group("roses bench server")
-    g.add_argument("--games", type=int, default=200, help="games played at once (server bench)")
-    g.add_argument("--db", help="database URL (server bench; default: a temporary SQLite file)")
-    g.add_argument("--game", help="game to play (server bench; default: richard3 if playable)")
-    g.add_argument("--moves", type=int, default=10, help="actions per game at most (server bench)")
-    g.add_argument("--think", type=float, default=10.0,
-                   help="mean think time of a bot before each action, seconds (server bench)")
-    g.add_argument("--max-seconds", type=float, default=300.0, help="stop playing after this (server bench)")
-    cli.BENCH_TARGETS["server"] = cmd_bench_server

@@ -24,9 +24,9 @@ Configuration (environment; ``roses serve --smtp-host ...`` sets the same variab
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import os
@@ -126,8 +126,6 @@ def check_webhook_url(url: str) -> str:
     ``ROSES_WEBHOOK_ALLOW_LOCAL=1`` (tests, local development): otherwise any user could make
     the server post to services that listen only locally. Private and link-local address
     literals are refused. (A public name that resolves to a private address is not caught.)"""
-    import ipaddress
-
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     try:
@@ -417,7 +415,7 @@ class Notifier:
         await asyncio.to_thread(self._record, row, error)
 
     async def _post(self, url: str, body: dict[str, Any]) -> None:
-        import httpx
+        import httpx  # imported on use: keeps `roses` start-up fast
 
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=self.config.timeout, follow_redirects=False,
@@ -427,7 +425,7 @@ class Notifier:
             raise RuntimeError(f"HTTP {res.status_code} {res.reason_phrase}".strip())
 
     async def _mail(self, to: str, body: dict[str, Any]) -> None:
-        import aiosmtplib
+        import aiosmtplib  # imported on use: keeps `roses` start-up fast
 
         c = self.config
         if not c.smtp_host:
@@ -606,34 +604,3 @@ def install(app: FastAPI, games: GameService, config: NotifyConfig | None = None
     app.state.notifier = notifier
     return notifier
 
-
-# ----- command line -----------------------------------------------------------------------------
-SMTP_OPTIONS = {
-    "smtp_host": "ROSES_SMTP_HOST", "smtp_port": "ROSES_SMTP_PORT", "smtp_from": "ROSES_SMTP_FROM",
-    "smtp_user": "ROSES_SMTP_USER", "smtp_tls": "ROSES_SMTP_TLS", "base_url": "ROSES_BASE_URL",
-}
-
-
-def register_cli(sub: argparse._SubParsersAction) -> None:
-    """Add ``--smtp-*`` and ``--base-url`` to ``roses serve`` (they set the ROSES_* variables)."""
-    serve = sub.choices.get("serve")
-    if serve is None:
-        return
-    g = serve.add_argument_group("notifications (also from ROSES_SMTP_* variables; the password "
-                                 "only from ROSES_SMTP_PASSWORD)")
-    g.add_argument("--smtp-host", help="SMTP server for e-mail notifications (none: no e-mail)")
-    g.add_argument("--smtp-port", type=int)
-    g.add_argument("--smtp-from", help="sender address")
-    g.add_argument("--smtp-user")
-    g.add_argument("--smtp-tls", choices=["none", "starttls", "ssl", "auto"])
-    g.add_argument("--base-url", help="public address of the server, for links in notifications")
-    inner = serve.get_default("func")
-
-    def serve_with_env(args: argparse.Namespace) -> int:
-        for attr, var in SMTP_OPTIONS.items():
-            value = getattr(args, attr, None)
-            if value is not None:
-                os.environ[var] = str(value)
-        return int(inner(args))
-
-    serve.set_defaults(func=serve_with_env)

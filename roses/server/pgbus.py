@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -24,6 +25,9 @@ import queue
 import secrets
 import threading
 from typing import Any
+
+import psycopg
+import sqlalchemy as sa
 
 from roses.server.events import GAME_CHANGED, Event, LocalBus, Subscription
 
@@ -42,10 +46,6 @@ def conninfo(url: str) -> str:
 
 def channel_for(database: Any) -> str:
     """The channel of a :class:`~roses.server.db.Database`: named after its database and schema."""
-    import hashlib
-
-    import sqlalchemy as sa
-
     with database.read() as conn:
         where = conn.execute(sa.text("SELECT current_database() || '.' || current_schema()")).scalar()
     return f"{CHANNEL}_{hashlib.sha256(str(where).encode()).hexdigest()[:16]}"
@@ -128,8 +128,6 @@ class PgBus:
 
     # ----- sending (thread) -----------------------------------------------------------------
     def _send_loop(self) -> None:
-        import psycopg
-
         conn: Any = None
         while True:
             item = self._out.get()
@@ -163,8 +161,6 @@ class PgBus:
 
     # ----- listening (event loop) -------------------------------------------------------------
     async def _listen_loop(self) -> None:
-        import psycopg
-
         delay = 0.5
         first = True
         while not self._stopping:

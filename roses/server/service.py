@@ -33,7 +33,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from roses.engine import OBSERVER, Game, get_rules
+from roses.ai.bot import Determinizer, make_bot
+from roses.engine import OBSERVER, Game, available_games, get_rules
 from roses.engine.contract import Rules, canonical_json
 from roses.engine.errors import (
     BadOptions,
@@ -294,8 +295,6 @@ class GameService:
     # ----- catalogue -------------------------------------------------------------------
     @staticmethod
     def catalogue() -> list[dict[str, Any]]:
-        from roses.engine import available_games
-
         out = []
         for gid in available_games():
             rules = get_rules(gid)
@@ -715,8 +714,6 @@ class GameService:
         """For the bot runner: (version, game id, [(role, bot name, view, determiniser)]) of the
         active bot seats. The determiniser (``roses.ai.bot.Determinizer`` or None) only hands
         out re-sampled states consistent with the role's knowledge, never the true state."""
-        from roses.ai.bot import Determinizer
-
         with self._game_lock(game_id), self.db.read() as conn:
             row = self._row(conn, game_id)
             if row.status != ACTIVE:
@@ -1071,8 +1068,6 @@ def _check_options(rules: Rules, options: dict[str, Any]) -> None:
 
 
 def _check_bot(name: str) -> None:
-    from roses.ai.bot import make_bot
-
     if not isinstance(name, str) or not name or len(name) > 80:
         raise BadRequest("A bot name is a short string, e.g. 'random'.")
     try:

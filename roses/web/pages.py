@@ -18,6 +18,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from roses.server.deps import find_auth
+
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
 TEMPLATE_DIR = HERE / "templates"
@@ -28,10 +30,6 @@ router = APIRouter(include_in_schema=False)
 
 def _user(request: Request) -> Any:
     """The logged-in user, or None (an unknown/expired cookie counts as logged out)."""
-    try:
-        from roses.server.deps import find_auth
-    except ImportError:  # pragma: no cover - the server package is always installed
-        return None
     try:
         found = find_auth(request)
     except Exception:  # a bad Bearer header on a page request: treat as logged out
@@ -160,7 +158,4 @@ def install(app: FastAPI) -> None:
         return
     app.state.roses_web_installed = True
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
-    # Our "/" must win over a placeholder landing route registered earlier.
-    app.router.routes[:] = [r for r in app.router.routes
-                            if not (getattr(r, "path", None) == "/" and "GET" in (getattr(r, "methods", None) or ()))]
     app.include_router(router)

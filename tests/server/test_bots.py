@@ -6,6 +6,8 @@ import time
 
 from fastapi.testclient import TestClient
 
+from roses.ai import bot as botmod
+from roses.server import bots, service
 from roses.server.db import Database
 from roses.server.service import GameService
 
@@ -65,8 +67,6 @@ def test_bot_moves_resume_after_restart(sqlite_db: Database) -> None:
 
 
 def test_a_failing_bot_falls_back_to_random_moves(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import roses.ai.bot as botmod
-
     real = botmod.make_bot
 
     class Broken:
@@ -78,7 +78,9 @@ def test_a_failing_bot_falls_back_to_random_moves(client: TestClient, monkeypatc
     def fake(name: str, seed: int = 0, **kw):  # type: ignore[no-untyped-def]
         return Broken() if name == "broken" else real(name, seed=seed, **kw)
 
-    monkeypatch.setattr(botmod, "make_bot", fake)
+    # Both places that make bots: the service (checks the name) and the runner (plays).
+    monkeypatch.setattr(service, "make_bot", fake)
+    monkeypatch.setattr(bots, "make_bot", fake)
     a = user(client, "tester")
     g = new_game(client, a, bots={"North": "broken", "South": "random"})
     assert _wait_finished(client, g["id"])["status"] == "finished"
