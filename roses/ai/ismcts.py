@@ -31,6 +31,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
+from roses.ai.heuristic import HeuristicBot
 from roses.ai.sim import acting, action_key, roles_of, state_values
 from roses.engine.contract import Action, Rules, State, View
 
@@ -140,8 +141,6 @@ class ISMCTSBot(BaseBot):
                rng: random.Random) -> list[Action]:
         """The ``top_k`` actions by the heuristic bot's short look-ahead (progressive pruning
         at the root): the search spends its budget on moves worth comparing."""
-        from roses.ai.heuristic import HeuristicBot
-
         judge = HeuristicBot(samples=2, depth=2, beam=2)
         worlds = [determinize(rng.getrandbits(62)) for _ in range(judge.samples)]
         order = list(range(len(choices)))

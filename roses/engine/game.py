@@ -22,6 +22,7 @@ from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View, canonical_json
 from roses.engine.errors import CannotUndo, IllegalAction, NotYourTurn, ReplayMismatch
+from roses.engine.labels import add_labels
 
 UNDO = ".undo"
 RESIGN = ".resign"
@@ -126,7 +127,6 @@ class Game:
     def view(self, role: str) -> View:
         """The rules' view for ``role``, with ``undo`` added to its actions when allowed, and
         ``labels``, the text of each action (:mod:`roses.engine.labels`), when it has actions."""
-        from roses.engine.labels import add_labels
         v = self.rules.view(self.state, role)
         if role != OBSERVER and self.can_undo(role):
             v.setdefault("actions", {})["undo"] = True
