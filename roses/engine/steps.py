@@ -222,27 +222,6 @@ class Steps:
         frame = frames[-1]
         return self.by_name[frame["step"]], frame
 
-    def active(self, state: State) -> list[str]:
-        if state["result"] is not None:
-            return []
-        frames = state["stack"]
-        if not frames:
-            return []
-        frame = frames[-1]
-        return self.by_name[frame["step"]].actors(state, frame)
-
-    def legal(self, state: State, role: str) -> list[Action]:
-        if state["result"] is not None:
-            return []
-        frames = state["stack"]
-        if not frames:
-            return []
-        frame = frames[-1]
-        step = self.by_name[frame["step"]]
-        if role not in step.actors(state, frame):
-            return []
-        return step.options(state, frame, role)
-
     def act(self, state: State, role: str, verb: str, arg: Any = None, check: bool = True) -> None:
         """Apply one action of ``role`` and settle. With ``check`` (the default) the action
         must be legal, otherwise :class:`IllegalAction` is raised and ``state`` is untouched
@@ -262,10 +241,17 @@ class Steps:
         step.handle(state, frame, role, verb, arg)
         self.settle(state)
 
+    def watch(self, state: State) -> None:
+        """Called before every settling check: a game whose rules end it the moment a
+        condition holds (an immediate victory) checks it here. Default: nothing."""
+
     def settle(self, state: State) -> None:
         """Run automatic steps until a role must decide, the stack is empty or the game ends."""
         by_name = self.by_name
+        watch = None if type(self).watch is Steps.watch else self.watch
         for _ in range(MAX_AUTOMATIC):
+            if watch is not None:
+                watch(state)
             if state["result"] is not None:
                 return
             frames = state["stack"]
@@ -325,22 +311,7 @@ class StepRules(Rules):
         return step.options(state, frame, role)
 
     def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
-        # Steps.act, inlined (this is the hot path of every game).
-        if state["result"] is not None:
-            raise IllegalAction("The game is over.")
-        frames = state["stack"]
-        if not frames:
-            raise IllegalAction("Nobody may act now.")
-        frame = frames[-1]
-        step = self.steps.by_name[frame["step"]]
-        if role not in step.actors(state, frame):
-            raise NotYourTurn(f"It is not {role}'s turn.")
-        if not step.is_legal(state, frame, role, verb, arg):
-            raise IllegalAction(step.refusal(state, frame, role, verb, arg))
-        step.handle(state, frame, role, verb, arg)
-        frames = state["stack"]  # a handler may have put a new list there
-        if frames and state["result"] is None and not self.steps.by_name[frames[-1]["step"]].always_decides:
-            self.steps.settle(state)
+        self.steps.act(state, role, verb, arg)
         return state
 
     def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
-from roses.engine.steps import MAX_AUTOMATIC, Frame, Step, StepRules, Steps, pop, push_all, top
+from roses.engine.steps import Frame, Step, StepRules, Steps, pop, push_all, top
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.decks import cards_in_game, held_cards
@@ -78,19 +78,8 @@ def immediate_victory(state: State) -> None:
 class PlantagenetSteps(Steps):
     """The steps of Plantagenet; settling also checks the immediate victories (6.3)."""
 
-    def settle(self, state: State) -> None:
-        for _ in range(MAX_AUTOMATIC):
-            immediate_victory(state)
-            if state["result"] is not None:
-                return
-            cur = self.current(state)
-            if cur is None:
-                return
-            step, frame = cur
-            if step.actors(state, frame):
-                return
-            step.run(state, frame)
-        raise RuntimeError("automatic steps did not come to a decision")
+    def watch(self, state: State) -> None:
+        immediate_victory(state)
 
 
 # ----- decisions of one side: placeholders until their rules are built ---------------------------
