@@ -10,7 +10,6 @@ from typing import Any
 from roses.engine.contract import State
 from roses.games.richard3 import RULES
 from roses.games.richard3 import core as core
-from roses.games.richard3.common import phase, step_name
 from roses.games.richard3.data import (
     AREA_ID,
     AREA_NAMES,
@@ -117,6 +116,16 @@ def clear_map(state: State, keep: tuple[str, ...] = ()) -> None:
             state["loc"][b] = POOL
 
 
+def phase(state: State) -> str:
+    """The phase of play now (the current step's phase; "over" once the game has a result)."""
+    return RULES.steps.phase(state)
+
+
+def step_name(state: State) -> str:
+    """The name of the step deciding now."""
+    return str(state["stack"][-1]["step"])
+
+
 def todo(state: State) -> list[list[Any]]:
     """The pending Supply/Political decisions and Main Attack declarations on the decision
     stack, first to be decided first, as ``[kind, side, subject, count]``."""
@@ -180,5 +189,5 @@ def to_battle_or_supply(state: State) -> None:
 
 
 __all__ = ["A", "AREA_NAMES", "B", "L", "RULES", "Y", "act", "args", "bid", "blocks_at", "card", "clear_map",
-           "core", "keep_hands", "todo", "legal", "move", "new", "play", "put", "remove", "set_hands",
+           "core", "keep_hands", "phase", "step_name", "todo", "legal", "move", "new", "play", "put", "remove", "set_hands",
            "to_battle_or_supply"]

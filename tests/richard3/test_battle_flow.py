@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from roses.games.richard3 import battle as BT
-from roses.games.richard3.common import step_name
 from roses.games.richard3.data import AREA_ID, BLOCK_ID, BLOCK_KEY, N_BLOCKS
 from tests.richard3 import helpers as H
+from tests.richard3.helpers import step_name
 from tests.richard3.test_battle_kit import (
     L,
     Y,

@@ -12,9 +12,9 @@ from roses.engine.contract import canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.game import digest
 from roses.games.richard3 import battle as BT
-from roses.games.richard3.common import phase
 from roses.games.richard3.data import AREA_ID, BLOCK_ID, BLOCK_NAME, N_BLOCKS
 from tests.richard3 import helpers as H
+from tests.richard3.helpers import phase
 from tests.richard3.test_battle_kit import (
     RULES,
     L,

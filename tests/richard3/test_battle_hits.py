@@ -4,8 +4,8 @@ ruling A11)."""
 from __future__ import annotations
 
 from roses.games.richard3 import battle as BT
-from roses.games.richard3.common import step_name
 from roses.games.richard3.data import AREA_ID, BLOCK_ID, DEAD
+from tests.richard3.helpers import step_name
 from tests.richard3.test_battle_kit import (
     L,
     Y,

@@ -14,7 +14,6 @@ from typing import Any
 from roses.engine import rng
 from roses.engine.contract import State
 from roses.games.richard3 import battle as BT
-from roses.games.richard3.common import step_name
 from roses.games.richard3.data import (
     AREA_ID,
     B_HOME,
@@ -30,7 +29,7 @@ from roses.games.richard3.data import (
     ZONE_ID,
     border_between,
 )
-from tests.richard3.helpers import RULES, new, put
+from tests.richard3.helpers import RULES, new, put, step_name
 
 Y, L = "York", "Lancaster"
 SIDE = {Y: 0, L: 1}

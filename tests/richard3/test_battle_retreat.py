@@ -8,9 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from roses.engine.errors import IllegalAction
-from roses.games.richard3.common import step_name
 from roses.games.richard3.data import BLOCK_ID
-from tests.richard3.helpers import bid
+from tests.richard3.helpers import bid, step_name
 from tests.richard3.test_battle_kit import (
     L,
     Y,

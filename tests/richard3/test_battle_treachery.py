@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from roses.engine.errors import IllegalAction
-from roses.games.richard3.common import step_name
 from roses.games.richard3.data import BLOCK_ID, DEAD
+from tests.richard3.helpers import step_name
 from tests.richard3.test_battle_kit import (
     L,
     Y,

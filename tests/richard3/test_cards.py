@@ -5,8 +5,19 @@ from __future__ import annotations
 import pytest
 
 from roses.engine.errors import IllegalAction
-from roses.games.richard3.common import phase
-from tests.richard3.helpers import RULES, L, Y, act, args, card, keep_hands, new, play, set_hands
+from tests.richard3.helpers import (
+    RULES,
+    L,
+    Y,
+    act,
+    args,
+    card,
+    keep_hands,
+    new,
+    phase,
+    play,
+    set_hands,
+)
 
 
 @pytest.mark.parametrize(("york", "lanc", "p1"), [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from roses.games.richard3.common import step_name
 from roses.games.richard3.data import DEAD
 from tests.richard3.helpers import (
     RULES,
@@ -17,6 +16,7 @@ from tests.richard3.helpers import (
     new,
     play,
     put,
+    step_name,
 )
 
 

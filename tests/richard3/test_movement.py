@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from roses.engine.errors import IllegalAction
-from roses.games.richard3.common import phase, step_name
 from roses.games.richard3.data import POOL
 from tests.richard3.helpers import (
     RULES,
@@ -20,8 +19,10 @@ from tests.richard3.helpers import (
     keep_hands,
     move,
     new,
+    phase,
     play,
     put,
+    step_name,
     to_battle_or_supply,
 )
 

@@ -7,7 +7,6 @@ import random
 from roses.ai.sim import acting
 from roses.games.richard3 import common as C
 from roses.games.richard3 import core
-from roses.games.richard3.common import phase, step_name
 from roses.games.richard3.data import AREA_ID, B_STEPS, CROWN_AREAS, N_AREAS, PRISON, border_between
 from tests.richard3.helpers import (
     RULES,
@@ -20,8 +19,10 @@ from tests.richard3.helpers import (
     keep_hands,
     move,
     new,
+    phase,
     play,
     put,
+    step_name,
     todo,
 )
 

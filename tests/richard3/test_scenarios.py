@@ -6,7 +6,6 @@ import pytest
 
 from roses.engine.errors import UnknownScenario
 from roses.games.richard3 import common as C
-from roses.games.richard3.common import phase, step_name
 from roses.games.richard3.data import BLOCKS_OF, DEAD, LANCASTER, MINOR, N_AREAS, OFF, POOL, YORK
 from tests.richard3.helpers import (
     RULES,
@@ -18,8 +17,10 @@ from tests.richard3.helpers import (
     keep_hands,
     move,
     new,
+    phase,
     play,
     put,
+    step_name,
     to_battle_or_supply,
 )
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from roses.games.richard3 import common as C
-from roses.games.richard3.common import phase
 from roses.games.richard3.data import AREA_ID, DEAD, POOL
 from tests.richard3.helpers import (
     RULES,
@@ -15,6 +14,7 @@ from tests.richard3.helpers import (
     args,
     keep_hands,
     new,
+    phase,
     play,
     put,
     to_battle_or_supply,

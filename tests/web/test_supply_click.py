@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from roses.engine import Game, get_rules
-from roses.games.richard3.common import phase
+from tests.richard3.helpers import phase
 from tests.web import players
 from tests.web.conftest import DESKTOP, LiveServer, screenshot_path
 

@@ -42,10 +42,9 @@ import pickle
 import random
 from typing import Any
 
-from roses.engine import rng
+from roses.engine import rng, steps
 from roses.engine.contract import Action
 from roses.engine.log import readable_entries
-from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
     AREA_NAMES,
     B_CATH_AREA,
@@ -185,7 +184,7 @@ def _slots(state: State, blocks: list[int]) -> dict[int, tuple[int, ...]]:
     for i, fr in enumerate(_pending(state)):
         if fr["step"] in _PENDING_BLOCK_KINDS:
             refs.setdefault(fr["subj"], 3 + i)
-    supply = C.find_frame(state, "supply")
+    supply = steps.find(state, "supply")
     for b in supply["marked"] if supply is not None else ():
         refs[b] = 2
     stack = state["stack"]
@@ -302,7 +301,7 @@ def _remap(out: State, pi: dict[int, int]) -> None:
     stack = out["stack"]
     if stack and isinstance(stack[0].get("sel"), int) and stack[0]["sel"] in pi:
         stack[0]["sel"] = pi[stack[0]["sel"]]
-    supply = C.find_frame(out, "supply")
+    supply = steps.find(out, "supply")
     if supply is not None:
         supply["marked"] = [pi.get(b, b) for b in supply["marked"]]
     for fr in _pending(out):

@@ -75,50 +75,6 @@ class Reserve(IntEnum):
     P2 = 2  # Player 2 reinforcing a battle Player 1 started
 
 
-#: The phase of play each step belongs to (the name of the step on top of ``state["stack"]``).
-STEP_PHASE: dict[str, str] = {
-    "mulligan": "mulligan", "mulligan_reply": "mulligan", "card": "card",
-    "main": "action", "group": "action", "path": "action", "sea": "action", "recruit": "action",
-    "plague": "action", "muster_area": "action", "muster": "action", "declare": "action",
-    "declared": "action",
-    "battles": "battle", "treason": "battle", "turn": "battle", "hits": "battle", "regroup": "battle",
-    "supply": "supply", "enter": "supply", "execute": "supply", "reduce": "supply",
-    "political": "political", "home": "political", "disband": "political",
-}
-
-
-def step_name(state: State) -> str:
-    """The name of the step deciding now ("" when the stack is empty)."""
-    stack = state["stack"]
-    return str(stack[-1]["step"]) if stack else ""
-
-
-def phase(state: State) -> str:
-    """The phase of play now: mulligan, card, action, battle, supply, political, or over."""
-    if state["result"] is not None:
-        return "over"
-    stack = state["stack"]
-    if not stack:
-        return ""
-    name = stack[-1]["step"]
-    if name == "reduce" and len(stack) > 1 and stack[-2]["step"] == "political":
-        return "political"
-    return STEP_PHASE[name]
-
-
-def find_frame(state: State, name: str) -> dict[str, Any] | None:
-    """The topmost frame of step ``name`` on the stack, or None."""
-    for fr in reversed(state["stack"]):
-        if fr["step"] == name:
-            return dict_frame(fr)
-    return None
-
-
-def dict_frame(fr: Any) -> dict[str, Any]:
-    out: dict[str, Any] = fr
-    return out
-
-
 # Area control (2.1), from the point of view of one side.
 VACANT, FRIENDLY, ENEMY, CONTESTED = 0, 1, 2, 3
 

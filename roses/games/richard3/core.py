@@ -301,7 +301,7 @@ class Richard3Rules(StepRules):
         return views.secrets(self, state, role)
 
     def check_invariants(self, state: State) -> list[str]:
-        return views.check_invariants(state)
+        return views.check_invariants(self, state)
 
     def describe(self, view: View) -> str:
         return views.describe(view)
@@ -1265,7 +1265,7 @@ def _decision_options(state: State, fr: Decision) -> list[Action]:
     if kind == "execute":
         return [("execute", None), ("spare", None)]
     if kind == "reduce":
-        supply = C.find_frame(state, "supply")
+        supply = steps.find(state, "supply")
         marked = supply["marked"] if supply is not None else []
         if subj in EXILE_LIMIT:
             cands = _exile_extras(state, side, subj)
@@ -1279,12 +1279,12 @@ def _decision_options(state: State, fr: Decision) -> list[Action]:
     return []
 
 
-def _decision_is_automatic(state: State, fr: Decision) -> bool:
-    """Whether the decision has no real choice (then :func:`_decision_run` makes it)."""
+def _decision_is_automatic(state: State, fr: Decision, opts: list[Action]) -> bool:
+    """Whether the decision, whose options are ``opts``, has no real choice (then
+    :func:`_decision_run` makes it)."""
     kind = fr["step"]
     if kind == "execute":
         return False
-    opts = _decision_options(state, fr)
     if kind == "enter" and not opts:
         return True
     if kind in ("reduce", "disband"):
@@ -1295,10 +1295,9 @@ def _decision_is_automatic(state: State, fr: Decision) -> bool:
     return len(opts) == 1
 
 
-def _decision_run(state: State, fr: Decision) -> None:
+def _decision_run(state: State, fr: Decision, opts: list[Action]) -> None:
     """Make a decision that has no real choice (one block or area at a time)."""
     kind, side, subj, n = fr["step"], fr["side"], fr["subj"], fr["n"]
-    opts = _decision_options(state, fr)
     if kind == "enter" and not opts:
         state["minors_owed"][side] = 0
         steps.pop(state)
@@ -1348,7 +1347,7 @@ def _apply_decision(state: State, fr: Decision, s: int, verb: str, arg: Any) -> 
         else:
             private(state, role, kind=SUPPLY, text=f"You spare {BLOCK_NAME[subj]}.")
     elif verb == "reduce":
-        supply = C.find_frame(state, "supply")
+        supply = steps.find(state, "supply")
         if supply is not None:
             supply["marked"].append(arg)
         fr["n"] = n - 1
@@ -1792,8 +1791,9 @@ class _DecisionStep(Step):
         return f"Waiting for {ROLES[frame['side']]}."
 
     def run(self, state: State, frame: Any) -> None:
-        if _decision_is_automatic(state, frame):
-            _decision_run(state, frame)
+        opts = _decision_options(state, frame)
+        if _decision_is_automatic(state, frame, opts):
+            _decision_run(state, frame, opts)
         else:
             frame["ask"] = True  # a real choice: the side is asked (until it answers)
 

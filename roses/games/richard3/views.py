@@ -12,6 +12,7 @@ from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View
 from roses.engine.logview import log_view
+from roses.engine.steps import StepRules, options_map
 from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
@@ -67,10 +68,10 @@ def _where(loc: int) -> str:
 
 
 # ======================================================================= view
-def build_view(rules: Rules, state: State, role: str) -> View:
+def build_view(rules: StepRules, state: State, role: str) -> View:
     side = _side(role)
     active = rules.active(state)
-    phase = C.phase(state)
+    phase = rules.steps.phase(state)
     occ = C.occupancy(state)
     loc = state["loc"]
     kb = state["king_block"]
@@ -157,13 +158,7 @@ def build_view(rules: Rules, state: State, role: str) -> View:
     v.update(log_view(state["log"], role))
     v["prompt"] = _prompt(rules, state, role)
     if role in active:
-        acts: dict[str, Any] = {}
-        for verb, arg in rules.legal_actions(state, role):
-            if arg is None:
-                acts[verb] = True
-            else:
-                acts.setdefault(verb, []).append(arg)
-        v["actions"] = acts
+        v["actions"] = options_map(rules.legal_actions(state, role))
     return v
 
 
@@ -222,11 +217,10 @@ def _decision(state: State) -> tuple[str, int, int, int] | None:
     return None
 
 
-def _prompt(rules: Rules, state: State, role: str) -> str:
+def _prompt(rules: StepRules, state: State, role: str) -> str:
     if state["result"] is not None:
         return f"Game over: {state['result']} wins."
-    steps = getattr(rules, "steps", None)
-    return str(steps.prompt(state, role)) if steps is not None else ""
+    return rules.steps.prompt(state, role)
 
 
 # ======================================================================= secrets
@@ -265,9 +259,9 @@ def secrets(rules: Rules, state: State, role: str) -> set[str]:
 
 
 # ======================================================================= invariants
-def check_invariants(state: State) -> list[str]:
+def check_invariants(rules: StepRules, state: State) -> list[str]:
     p: list[str] = []
-    phase = C.phase(state)
+    phase = rules.steps.phase(state)
     loc, steps, down = state["loc"], state["steps"], state["down"]
     for name, n in (("loc", N_BLOCKS), ("steps", N_BLOCKS), ("down", N_BLOCKS), ("moved", N_BLOCKS),
                     ("reserve", N_BLOCKS), ("via", N_BLOCKS), ("pirate", N_BLOCKS), ("atk", N_AREAS),
