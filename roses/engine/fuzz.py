@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from roses.engine.contract import OBSERVER, Rules, State, actions_to_list, canonical_json
+from roses.engine.contract import OBSERVER, Action, Rules, State, actions_to_list, canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.game import Game, digest
 
@@ -24,6 +24,22 @@ DEFAULT_MAX_ACTIONS = 50_000
 def game_seed(seed: int, index: int) -> int:
     """The setup seed of the ``index``-th game of a run seeded with ``seed``."""
     return (seed * 1_000_003 + index * 7919 + 1) & 0x7FFFFFFF
+
+
+def fuzz_picker(game_seed_: int) -> random.Random:
+    """The generator that picks the random actions of the fuzz game set up with ``game_seed_``."""
+    return random.Random(game_seed_ ^ 0x5DEECE66D)
+
+
+def random_choice(rules: Rules, state: State, active: list[str],
+                  picker: random.Random) -> tuple[str, Action] | None:
+    """The fuzzer's pick: the active roles in a random order, the first with legal actions,
+    one of its actions at random; None when nobody can act (a dead end)."""
+    for role in picker.sample(active, len(active)):
+        legal = rules.legal_actions(state, role)
+        if legal:
+            return role, picker.choice(legal)
+    return None
 
 
 @dataclass
@@ -115,7 +131,7 @@ def fuzz(
     report = FuzzReport(rules.id, scenario)
     for index in range(games):
         gseed = game_seed(seed, index)
-        picker = random.Random(gseed ^ 0x5DEECE66D)
+        picker = fuzz_picker(gseed)
         state = rules.setup(gseed, scenario, options)
         roles = list(state.get("roles", rules.roles(scenario, options)))
         record: dict[str, Any] = {"game": rules.id, "seed": gseed, "scenario": scenario,
@@ -134,20 +150,15 @@ def fuzz(
                 if problems:
                     failure = Failure("invariant", index, gseed, step, "; ".join(problems[:5]))
                     break
-                choices = []
-                for role in picker.sample(active, len(active)):
-                    legal = rules.legal_actions(state, role)
-                    if legal:
-                        choices = [(role, a) for a in legal]
-                        break
-                if not choices:
+                picked = random_choice(rules, state, active, picker)
+                if picked is None:
                     failure = Failure("dead_end", index, gseed, step,
                                       f"game not over and nobody can act (active: {active})")
                     break
                 if step >= max_actions:
                     failure = Failure("error", index, gseed, step, f"game longer than {max_actions} actions")
                     break
-                role, (verb, arg) = picker.choice(choices)
+                role, (verb, arg) = picked
                 if step % 97 == 13:
                     # Bad input must be refused and change nothing.
                     before = digest(state)

@@ -29,12 +29,11 @@ records) and ``state_digest``.
 from __future__ import annotations
 
 import hashlib
-import random
 from pathlib import Path
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, canonical_json
-from roses.engine.fuzz import DEFAULT_MAX_ACTIONS, game_seed
+from roses.engine.fuzz import DEFAULT_MAX_ACTIONS, fuzz_picker, game_seed, random_choice
 from roses.engine.game import Game, digest
 
 Record = dict[str, Any]
@@ -69,32 +68,25 @@ def play_fuzz_game(
 ) -> Record:
     """Play game ``index`` of a fuzz run seeded ``seed`` exactly as :func:`roses.engine.fuzz.fuzz`.
 
-    Same setup seed (:func:`game_seed`), same picker (``random.Random(gseed ^ 0x5DEECE66D)``),
-    same calls on it: one ``sample`` over the active roles, then one ``choice`` over the first
-    role in that order with legal actions. The fuzzer's checks (invariants, views, the
+    Same setup seed (:func:`game_seed`), same picker (:func:`fuzz_picker`), same pick
+    (:func:`random_choice`). The fuzzer's checks (invariants, views, the
     bad-input probe every 97 steps) never touch the picker and leave the state unchanged, so
     they are skipped here. Raises :class:`CorpusError` where the fuzzer would report a dead
     end or an over-long game.
     """
     rules.check_scenario(scenario)
     gseed = game_seed(seed, index)
-    picker = random.Random(gseed ^ 0x5DEECE66D)
+    picker = fuzz_picker(gseed)
     state = rules.setup(gseed, scenario, None)
     actions: list[list[Any]] = []
     step = 0
     while rules.result(state) is None:
-        active = rules.active(state)
-        choices: list[tuple[str, Any]] = []
-        for role in picker.sample(active, len(active)):
-            legal = rules.legal_actions(state, role)
-            if legal:
-                choices = [(role, a) for a in legal]
-                break
-        if not choices:
+        picked = random_choice(rules, state, rules.active(state), picker)
+        if picked is None:
             raise CorpusError(f"{scenario} game {index} of seed {seed}: dead end at step {step}")
         if step >= max_actions:
             raise CorpusError(f"{scenario} game {index} of seed {seed}: longer than {max_actions}")
-        role, (verb, arg) = picker.choice(choices)
+        role, (verb, arg) = picked
         actions.append([role, verb, arg])
         state = rules.action(state, role, verb, arg)
         step += 1
