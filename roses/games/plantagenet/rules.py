@@ -1,30 +1,39 @@
 """The Plantagenet rules module on the engine's steps (roses.engine.steps): the sequence of play.
 
 Play is a decision stack (``state["stack"]``). For the Levy & Campaign scenarios its bottom frame
-is the automatic :class:`Calendar` step, which begins each Turn by pushing that Turn's steps in
-order (2.2.1): the Levy (3.0) and Campaign (4.0) decisions, one frame per side in player order,
-Rebel then King's side (2.2.4), and the automatic steps between them (Ready Vassals 3.3.2) and
-after them (End Campaign 4.8: Tides of War, Victory check, Grow, Waste, Reset). When the Turn's
-frames are all resolved the Calendar step runs again and begins the next Turn. On Bosworth Field
-pushes its three Battle steps per side and an ending.
+is the automatic :class:`Calendar` step, which begins each Turn by pushing that Turn's frames in
+order (2.2.1): those of the Levy (3.0, :mod:`levy`) and of the Campaign (4.0-4.8,
+:mod:`campaign`), one frame per side in player order, Rebel then King's side (2.2.4), where a
+step is one side's decision. Battles (4.4) and the Bosworth battle are in :mod:`battle`; what
+the parts share (phases, the end of the game, the immediate victories of 6.3) in :mod:`common`.
+When the Turn's frames are all resolved the Calendar step runs again and begins the next Turn.
 
-Decisions whose rules are not built yet offer a single "Continue" and their prompt says so (e.g.
-"Levy: Muster (3.4) (not built yet) — Continue"). Built now: setup (6.0), Ready Vassals (3.3.2),
-End Campaign (4.8) and the immediate Automatic War Victory of the Wars of the Roses (6.3), checked
+This module joins the parts into the game's step table and gives the views, secrets and
+invariants. The immediate Automatic War Victory of the Wars of the Roses (6.3) is checked
 before every automatic step and after every action (:class:`PlantagenetSteps`).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from roses.engine.contract import DRAW, Action, State, View, canonical_json
+from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
-from roses.engine.steps import Frame, Step, StepRules, Steps, pop, push_all, top
+from roses.engine.steps import Frame, Step, StepRules, Steps, push_all, top
 from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.battle import BATTLE_STEPS
+from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
+from roses.games.plantagenet.common import (
+    CALENDAR_POSITIONS,
+    CONTINUE,
+    LEVY,
+    immediate_victory,
+    side_frames,
+)
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.decks import cards_in_game, held_cards
+from roses.games.plantagenet.levy import LEVY_STEPS, levy_frames
 from roses.games.plantagenet.records import VassalWhere, Where
 from roses.games.plantagenet.setup import (
     OPTIONS_SCHEMA,
@@ -35,45 +44,6 @@ from roses.games.plantagenet.setup import (
     threshold,
 )
 
-CONTINUE = "continue"
-
-#: Phases of play, for views (``Step.phase``).
-LEVY, CAMPAIGN, BATTLE = "levy", "campaign", "battle"
-
-#: The positions a cylinder may hold on the Calendar: boxes 1-15 and just off either end (RULINGS R4).
-CALENDAR_POSITIONS = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)
-
-
-def end_game(state: State, res: str, reason: str | None = None, *, announce: bool = True) -> None:
-    """Record the result ``res`` (a side or DRAW), log why (and, with ``announce``, the result),
-    and clear the stack."""
-    if reason:
-        public(state, reason)
-    if not announce:
-        pass
-    elif scenario_data()[state["scenario"]]["victory"] == "war":
-        state["war_winners"] = {"I": res}
-        public(state, f"War I ends: {'a draw' if res == DRAW else res + ' wins the War'}. "
-                      "Wars II and III are not built yet: the game ends after War I.")
-    elif res == DRAW:
-        public(state, "The game ends in a draw.")
-    else:
-        public(state, f"{res} wins.")
-    state["result"] = res
-    state["stack"] = []
-
-
-def immediate_victory(state: State) -> None:
-    """6.3 War I Automatic War Victory: "Removal ... immediately wins the War". Its condition
-    becomes true the moment the last listed Heir is removed, so it is checked after every action
-    and before every automatic step (RULINGS R19), not only at the Victory check (4.8.3)."""
-    if state["result"] is not None or scenario_data()[state["scenario"]]["victory"] != "war":
-        return
-    winner = sv.war_lost_by_heirs(state)
-    if winner is not None:
-        end_game(state, winner, f"Automatic War Victory (6.3): every {other(winner)} Heir listed "
-                                f"for War I has been removed.")
-
 
 class PlantagenetSteps(Steps):
     """The steps of Plantagenet; settling also checks the immediate victories (6.3)."""
@@ -82,81 +52,7 @@ class PlantagenetSteps(Steps):
         immediate_victory(state)
 
 
-# ----- decisions of one side: placeholders until their rules are built ---------------------------
-class SideStep(Step):
-    """A decision of the side in ``frame["side"]``. Not built yet: the only option is Continue,
-    and the prompt says that the step is not built yet."""
-
-    label: ClassVar[str] = ""
-
-    def actors(self, state: State, frame: Frame) -> list[str]:
-        return [frame["side"]]
-
-    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return [(CONTINUE, None)]
-
-    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
-        return verb == CONTINUE and arg is None
-
-    def title(self, state: State) -> str:
-        return self.label
-
-    def prompt(self, state: State, frame: Frame, role: str) -> str:
-        if role == frame["side"]:
-            return f"{self.title(state)} (not built yet) — Continue"
-        return f"{self.title(state)} (not built yet): waiting for {frame['side']}."
-
-    def on_continue(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        pop(state)
-
-
-class ArtsOfWar(SideStep):
-    name, phase = "arts_of_war", LEVY
-
-    def title(self, state: State) -> str:
-        if state["first_turn"]:
-            return "Levy: Draw Capabilities (3.1.2)"
-        return "Levy: Draw Events (3.1.3)"
-
-
-class Pay(SideStep):
-    name, phase, label = "pay", LEVY, "Levy: Pay (3.2)"
-
-
-class MusterExiles(SideStep):
-    name, phase, label = "exiles", LEVY, "Levy: Muster Exiles (3.3.1)"
-
-
-class Muster(SideStep):
-    name, phase, label = "muster", LEVY, "Levy: Muster (3.4)"
-
-
-class Plan(SideStep):
-    name, phase, label = "plan", CAMPAIGN, "Campaign: Plan (4.1)"
-
-
-class Command(SideStep):
-    name, phase, label = "command", CAMPAIGN, "Campaign: Command cards, Feed (4.2-4.7)"
-
-
-class BosworthCapabilities(SideStep):
-    name, phase, label = "capabilities", BATTLE, "Bosworth: choose four Capabilities in secret (On Bosworth Field)"
-
-
-class BosworthArray(SideStep):
-    name, phase, label = "array", BATTLE, "Bosworth: Array the Lords (4.4.1)"
-
-
-class BosworthBattle(SideStep):
-    name, phase, label = "battle", BATTLE, "Bosworth: Battle (4.4.2-4.4.3)"
-
-
-def side_frames(state: State, step: str) -> list[Frame]:
-    """One frame of ``step`` per side, in player order: Rebel then King's side (2.2.4)."""
-    return [{"step": step, "side": state["rebel"]}, {"step": step, "side": state["king"]}]
-
-
-# ----- automatic steps ------------------------------------------------------------------------
+# ----- the bottom of the stack ------------------------------------------------------------
 class Calendar(Step):
     """The bottom of the stack: begins each Turn by pushing its steps (2.2.1, 3.0, 4.0, 4.8)."""
 
@@ -165,122 +61,11 @@ class Calendar(Step):
     def run(self, state: State, frame: Frame) -> None:
         box = state["box"]
         public(state, f"Turn {box} ({sv.season(box)}): Levy.")
-        frames = side_frames(state, "arts_of_war")
-        if state["first_turn"]:
-            frames.append({"step": "skip_pay"})
-        else:
-            frames += side_frames(state, "pay")
-        frames.append({"step": "ready_vassals"})
-        frames += side_frames(state, "exiles") + side_frames(state, "muster")
-        frames.append({"step": "begin_campaign"})
-        frames += side_frames(state, "plan") + side_frames(state, "command")
-        frames += [{"step": s} for s in ("tides_of_war", "victory_check", "grow", "waste", "reset")]
-        push_all(state, frames)
+        push_all(state, levy_frames(state) + campaign_frames(state))
 
 
-class SkipPay(Step):
-    name, phase = "skip_pay", LEVY
 
-    def run(self, state: State, frame: Frame) -> None:
-        public(state, "Pay is skipped in the scenario's first Levy (3.2).")
-        pop(state)
-
-
-class ReadyVassals(Step):
-    """3.3.2: face-down Vassals in the current box return to their Seats face up."""
-
-    name, phase = "ready_vassals", LEVY
-
-    def run(self, state: State, frame: Frame) -> None:
-        for vid, v in state["vassals"].items():
-            if v["where"] == VassalWhere.CALENDAR and not v["face_up"] and v["box"] is not None \
-                    and v["box"] <= state["box"]:
-                v.update(where=VassalWhere.SEAT, box=None, face_up=True, lord=None)
-                public(state, f"Vassal {load().vassals[vid]['name']} is Ready at its Seat.")
-        pop(state)
-
-
-class BeginCampaign(Step):
-    name, phase = "begin_campaign", CAMPAIGN
-
-    def run(self, state: State, frame: Frame) -> None:
-        public(state, f"Turn {state['box']}: Campaign, Plan of {sv.plan_size(state['box'])} cards.")
-        pop(state)
-
-
-class TidesOfWar(Step):
-    """4.8.1 (4.8.2 Disembark: nobody can be at Sea before Sail is built)."""
-
-    name, phase = "tides_of_war", CAMPAIGN
-
-    def run(self, state: State, frame: Frame) -> None:
-        sv.apply_tides(state)
-        pop(state)
-
-
-class VictoryCheck(Step):
-    """4.8.3: Campaign Victory, Threshold, final Turn."""
-
-    name, phase = "victory_check", CAMPAIGN
-
-    def run(self, state: State, frame: Frame) -> None:
-        res = sv.victory_check(state)
-        if res is not None:
-            end_game(state, res)
-        else:
-            pop(state)
-
-
-class Grow(Step):
-    name, phase = "grow", CAMPAIGN
-
-    def run(self, state: State, frame: Frame) -> None:
-        if state["box"] in load().tables["calendar"]["grow"] and "ravaged_land" not in state["special_rules"]:
-            sv.grow(state)
-            public(state, "Grow: Depleted markers removed, Exhausted turned to Depleted (4.8.4).")
-        pop(state)
-
-
-class Waste(Step):
-    name, phase = "waste", CAMPAIGN
-
-    def run(self, state: State, frame: Frame) -> None:
-        rules = state["special_rules"]
-        if state["box"] in load().tables["calendar"]["waste"] and "ravaged_land" not in rules \
-                and "brief_rebellion" not in rules:
-            sv.waste(state)
-            public(state, "Waste: Lords' mats reset (4.8.5).")
-        pop(state)
-
-
-class Reset(Step):
-    """4.8.6 (no Events can be in effect or held yet): on to the next Calendar box."""
-
-    name, phase = "reset", CAMPAIGN
-
-    def run(self, state: State, frame: Frame) -> None:
-        state["box"] += 1
-        state["first_turn"] = False
-        if state["box"] > state["last_box"]:  # pragma: no cover - the Victory check ends the last Turn
-            end_game(state, sv.scenario_end_winner(state))
-            return
-        pop(state)
-
-
-class BosworthEnd(Step):
-    name, phase = "bosworth_end", BATTLE
-
-    def run(self, state: State, frame: Frame) -> None:
-        end_game(state, DRAW, "The Battle of Bosworth is not built yet: the game is recorded as a draw.",
-                 announce=False)
-
-
-STEPS = PlantagenetSteps(
-    ArtsOfWar(), Pay(), MusterExiles(), Muster(), Plan(), Command(),
-    BosworthCapabilities(), BosworthArray(), BosworthBattle(),
-    Calendar(), SkipPay(), ReadyVassals(), BeginCampaign(),
-    TidesOfWar(), VictoryCheck(), Grow(), Waste(), Reset(), BosworthEnd(),
-)
+STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS)
 
 
 def current_step(state: State) -> str | None:

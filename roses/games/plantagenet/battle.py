@@ -1,0 +1,33 @@
+"""Battle (4.4) and the Bosworth battle mini-scenario (On Bosworth Field)."""
+
+from __future__ import annotations
+
+from roses.engine.contract import DRAW, State
+from roses.engine.steps import Frame, Step
+from roses.games.plantagenet.common import BATTLE, SideStep, end_game
+
+
+class BosworthCapabilities(SideStep):
+    name, phase, label = "capabilities", BATTLE, "Bosworth: choose four Capabilities in secret (On Bosworth Field)"
+
+
+class BosworthArray(SideStep):
+    name, phase, label = "array", BATTLE, "Bosworth: Array the Lords (4.4.1)"
+
+
+class BosworthBattle(SideStep):
+    name, phase, label = "battle", BATTLE, "Bosworth: Battle (4.4.2-4.4.3)"
+
+
+
+class BosworthEnd(Step):
+    name, phase = "bosworth_end", BATTLE
+
+    def run(self, state: State, frame: Frame) -> None:
+        end_game(state, DRAW, "The Battle of Bosworth is not built yet: the game is recorded as a draw.",
+                 announce=False)
+
+
+
+#: The Battle's steps, for the game's step table.
+BATTLE_STEPS: list[Step] = [BosworthCapabilities(), BosworthArray(), BosworthBattle(), BosworthEnd()]

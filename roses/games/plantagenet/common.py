@@ -1,0 +1,85 @@
+"""What every part of Plantagenet's sequence of play shares: phases, the end of the game, the
+immediate victories (6.3) and the base class of a decision taken by one side."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from roses.engine.contract import DRAW, Action, State
+from roses.engine.log import public
+from roses.engine.steps import Frame, Step, pop
+from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.setup import other, scenario_data
+
+CONTINUE = "continue"
+
+#: Phases of play, for views (``Step.phase``).
+LEVY, CAMPAIGN, BATTLE = "levy", "campaign", "battle"
+
+#: The positions a cylinder may hold on the Calendar: boxes 1-15 and just off either end (RULINGS R4).
+CALENDAR_POSITIONS = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)
+
+
+def end_game(state: State, res: str, reason: str | None = None, *, announce: bool = True) -> None:
+    """Record the result ``res`` (a side or DRAW), log why (and, with ``announce``, the result),
+    and clear the stack."""
+    if reason:
+        public(state, reason)
+    if not announce:
+        pass
+    elif scenario_data()[state["scenario"]]["victory"] == "war":
+        state["war_winners"] = {"I": res}
+        public(state, f"War I ends: {'a draw' if res == DRAW else res + ' wins the War'}. "
+                      "Wars II and III are not built yet: the game ends after War I.")
+    elif res == DRAW:
+        public(state, "The game ends in a draw.")
+    else:
+        public(state, f"{res} wins.")
+    state["result"] = res
+    state["stack"] = []
+
+
+def immediate_victory(state: State) -> None:
+    """6.3 War I Automatic War Victory: "Removal ... immediately wins the War". Its condition
+    becomes true the moment the last listed Heir is removed, so it is checked after every action
+    and before every automatic step (RULINGS R19), not only at the Victory check (4.8.3)."""
+    if state["result"] is not None or scenario_data()[state["scenario"]]["victory"] != "war":
+        return
+    winner = sv.war_lost_by_heirs(state)
+    if winner is not None:
+        end_game(state, winner, f"Automatic War Victory (6.3): every {other(winner)} Heir listed "
+                                f"for War I has been removed.")
+
+
+
+class SideStep(Step):
+    """A decision of the side in ``frame["side"]``. Not built yet: the only option is Continue,
+    and the prompt says that the step is not built yet."""
+
+    label: ClassVar[str] = ""
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [(CONTINUE, None)]
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        return verb == CONTINUE and arg is None
+
+    def title(self, state: State) -> str:
+        return self.label
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role == frame["side"]:
+            return f"{self.title(state)} (not built yet) — Continue"
+        return f"{self.title(state)} (not built yet): waiting for {frame['side']}."
+
+    def on_continue(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+
+
+def side_frames(state: State, step: str) -> list[Frame]:
+    """One frame of ``step`` per side, in player order: Rebel then King's side (2.2.4)."""
+    return [{"step": step, "side": state["rebel"]}, {"step": step, "side": state["king"]}]
