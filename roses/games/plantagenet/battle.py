@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from roses.engine.contract import DRAW, State
 from roses.engine.steps import Frame, Step
 from roses.games.plantagenet.common import BATTLE, SideStep, end_game
@@ -31,3 +33,19 @@ class BosworthEnd(Step):
 
 #: The Battle's steps, for the game's step table.
 BATTLE_STEPS: list[Step] = [BosworthCapabilities(), BosworthArray(), BosworthBattle(), BosworthEnd()]
+
+
+# ----- what this part adds to views, secrets and invariants (joined in rules.py) -------------
+def view_part(state: State, role: str) -> dict[str, Any]:
+    """Entries this part adds to ``role``'s view (already redacted for ``role``)."""
+    return {}
+
+
+def secrets_part(state: State, role: str) -> set[str]:
+    """JSON fragments of this part that ``role``'s view must not contain (see Rules.secrets)."""
+    return set()
+
+
+def invariants_part(state: State) -> list[str]:
+    """Faults of this part's records (see Rules.check_invariants)."""
+    return []

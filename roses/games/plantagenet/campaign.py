@@ -3,6 +3,8 @@ End Campaign steps (4.8)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from roses.engine.contract import State
 from roses.engine.log import public
 from roses.engine.steps import Frame, Step, pop
@@ -99,3 +101,19 @@ def campaign_frames(state: State) -> list[Frame]:
 #: The Campaign's steps, for the game's step table.
 CAMPAIGN_STEPS: list[Step] = [Plan(), Command(), BeginCampaign(), TidesOfWar(), VictoryCheck(), Grow(),
                               Waste(), Reset()]
+
+
+# ----- what this part adds to views, secrets and invariants (joined in rules.py) -------------
+def view_part(state: State, role: str) -> dict[str, Any]:
+    """Entries this part adds to ``role``'s view (already redacted for ``role``)."""
+    return {}
+
+
+def secrets_part(state: State, role: str) -> set[str]:
+    """JSON fragments of this part that ``role``'s view must not contain (see Rules.secrets)."""
+    return set()
+
+
+def invariants_part(state: State) -> list[str]:
+    """Faults of this part's records (see Rules.check_invariants)."""
+    return []

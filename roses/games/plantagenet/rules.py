@@ -21,6 +21,7 @@ from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
 from roses.engine.steps import Frame, Step, StepRules, Steps, push_all, top
+from roses.games.plantagenet import battle, campaign, levy
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
@@ -64,6 +65,9 @@ class Calendar(Step):
         push_all(state, levy_frames(state) + campaign_frames(state))
 
 
+
+#: The parts of the sequence; each adds its own view entries, secrets and invariants.
+PARTS = (levy, campaign, battle)
 
 STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS)
 
@@ -160,6 +164,8 @@ class PlantagenetRules(StepRules):
             special_rules=list(state["special_rules"]),
             options=dict(state["options"]),
         )
+        for part in PARTS:
+            v.update(part.view_part(state, role))
         v.update(log_view(state["log"], role))  # the recent lines only; the whole log is log_for
         return v
 
@@ -175,6 +181,8 @@ class PlantagenetRules(StepRules):
                 for lid, d in state["lords"].items():
                     if sv.side_of(lid) == side and d["mat"] and d["where"] != Where.BATTLE:
                         out |= {f'"{cid}"' for cid in d["mat"]["capabilities"]}
+        for part in PARTS:
+            out |= part.secrets_part(state, role)
         return out
 
     # ----- invariants -----------------------------------------------------------------------
@@ -245,6 +253,8 @@ class PlantagenetRules(StepRules):
         if state["result"] is None and scenario_data()[state["scenario"]]["victory"] != "battle" \
                 and not state["first_box"] <= state["box"] <= state["last_box"]:
             bad.append(f"box {state['box']} outside the scenario")
+        for part in PARTS:
+            bad += part.invariants_part(state)
         return bad
 
     # ----- terminal ---------------------------------------------------------------------------

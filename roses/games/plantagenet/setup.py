@@ -225,6 +225,7 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
         "special_rules": list(d["special_rules"]),
         "war": d.get("war"),
         "heirs_removed": [],
+        "moved": [],  # Lords marked Moved/Fought (4.3, 4.4.4), cleared after Feed (4.7)
         "result": None,
         "log": [],
     }
