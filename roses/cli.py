@@ -32,7 +32,7 @@ def _default_scenario(game_id: str) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     # imported on use: keeps `roses` start-up fast
-    from roses.ai.bot import make_bot
+    from roses.ai.factory import make_bot
     from roses.terminal import play_terminal
 
     rules = get_rules(args.game)

@@ -1,8 +1,8 @@
 """Bots over the rules contract, the arena, and the research adapters.
 
 * :mod:`roses.ai.bot` — the bot interface (what a bot sees: the role's view and a
-  determinisation callback, never the true state), the random bot, :func:`make_bot` names
-  and levels;
+  determinisation callback, never the true state) and the random bot;
+* :mod:`roses.ai.factory` — bots by name (:func:`~roses.ai.factory.make_bot`) and the levels;
 * :mod:`roses.ai.heuristic` — greedy search over the game's ``Rules.evaluate``;
 * :mod:`roses.ai.ismcts` — information-set MCTS (single observer, determinisation, UCB with
   availability counts, evaluation-truncated playouts);

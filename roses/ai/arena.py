@@ -16,7 +16,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from roses.ai.bot import Bot, Determinizer, make_bot
+from roses.ai.bot import Bot, Determinizer
+from roses.ai.factory import make_bot
 from roses.ai.sim import acting, action_key
 from roses.engine.contract import DRAW, Rules
 from roses.engine.errors import IllegalAction

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from roses.ai.arena import arena, format_report
-from roses.ai.bot import Determinizer, make_bot, supports_determinize
+from roses.ai.bot import Determinizer, supports_determinize
+from roses.ai.factory import make_bot
 from roses.ai.ismcts import ISMCTSBot
 from roses.ai.sim import acting
 from roses.engine.contract import Rules

@@ -19,7 +19,7 @@ from concurrent.futures import (
 )
 from typing import Any
 
-from roses.ai.bot import make_bot
+from roses.ai.factory import make_bot
 from roses.engine import get_rules
 from roses.engine.contract import Action, View
 from roses.server.errors import Conflict, ServerError

@@ -33,7 +33,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from roses.ai.bot import Determinizer, make_bot
+from roses.ai.bot import Determinizer
+from roses.ai.factory import make_bot
 from roses.engine import OBSERVER, Game, available_games, get_rules
 from roses.engine.contract import Rules, canonical_json
 from roses.engine.errors import (

@@ -11,16 +11,9 @@ from contextlib import redirect_stdout
 import pytest
 
 from roses.ai.arena import arena, play_game, wilson
-from roses.ai.bot import (
-    LEVELS,
-    Decision,
-    Determinizer,
-    RandomBot,
-    make_bot,
-    parse_budget,
-    supports_determinize,
-)
+from roses.ai.bot import Decision, Determinizer, RandomBot, supports_determinize
 from roses.ai.checks import determinization_problems
+from roses.ai.factory import LEVELS, make_bot, parse_budget
 from roses.ai.heuristic import HeuristicBot
 from roses.ai.ismcts import ISMCTSBot
 from roses.cli import main

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from roses.ai.bot import Determinizer, make_bot, supports_determinize
+from roses.ai.bot import Determinizer, supports_determinize
 from roses.ai.checks import determinization_problems
+from roses.ai.factory import make_bot
 from roses.ai.sim import acting
 from roses.engine.contract import Rules, State, canonical_json
 

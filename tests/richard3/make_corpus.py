@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from roses.ai.bot import Determinizer, make_bot
+from roses.ai.bot import Determinizer
+from roses.ai.factory import make_bot
 from roses.ai.sim import acting
 from roses.engine.contract import Rules
 from roses.engine.fuzz import DEFAULT_MAX_ACTIONS, game_seed

@@ -6,7 +6,7 @@ import time
 
 from fastapi.testclient import TestClient
 
-from roses.ai import bot as botmod
+from roses.ai import factory as botmod
 from roses.server import bots, service
 from roses.server.db import Database
 from roses.server.service import GameService
