@@ -54,7 +54,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     rules = get_rules(args.game)
     scenarios = list(rules.scenarios) if args.scenario == "all" else [args.scenario or rules.scenarios[0]]
-    totals = {"games": 0, "actions": 0, "dead_ends": 0, "errors": 0, "invariant_failures": 0}
+    totals: dict[str, Any] = {"games": 0, "actions": 0, "dead_ends": 0, "errors": 0,
+                              "invariant_failures": 0, "ended_by_rule": 0, "results": {}}
     details = []
     for scenario in scenarios:
         report = fuzz(
@@ -63,12 +64,17 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             save_dir=Path(args.save_dir),
         )
         for key in totals:
-            totals[key] += getattr(report, key)
+            if key == "results":
+                for res, n in report.results.items():
+                    totals["results"][res] = totals["results"].get(res, 0) + n
+            else:
+                totals[key] += getattr(report, key)
         details.append(report.summary())
         if not args.json:
             print(f"{rules.id} {scenario}: {report.games} games, {report.actions} actions, "
                   f"{report.dead_ends} dead ends, {report.errors} errors, "
-                  f"{report.invariant_failures} invariant failures")
+                  f"{report.invariant_failures} invariant failures; "
+                  f"{report.ended_by_rule} ended by a rule {dict(sorted(report.results.items()))}")
             for f in report.failures[:10]:
                 print(f"  {f.kind} in game {f.game_index} (seed {f.seed}) at step {f.step}: "
                       f"{f.message.splitlines()[0]}" + (f" [saved {f.file}]" if f.file else ""))
@@ -84,13 +90,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return int(result or 0)
     rules = get_rules(args.target)
     scenario = args.scenario or rules.scenarios[0]
-    out = bench(rules, scenario, args.seconds, args.seed)
+    out = bench(rules, scenario, args.seconds, args.seed, views=args.views)
     if args.json:
         print(json.dumps(out))
     else:
+        extra = (f"; every role's view rendered at every step, "
+                 f"{out['actions_per_game']} actions per game" if args.views else "")
         print(f"{rules.id} {scenario}: {out['actions_per_s']:.0f} actions/s, "
               f"{out['games_per_s']:.1f} games/s ({out['actions']} actions, {out['games']} games "
-              f"in {out['seconds']:.1f} s, one core)")
+              f"in {out['seconds']:.1f} s, one core{extra})")
     return 0
 
 
@@ -136,6 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--views", action="store_true",
+                   help="render every role's view at every step and pick from the view's actions")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("replay", help="replay a saved game record and check it")

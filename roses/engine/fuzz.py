@@ -61,7 +61,14 @@ class FuzzReport:
     dead_ends: int = 0
     errors: int = 0
     invariant_failures: int = 0
+    #: Games that reached a result by the rules, counted by result (a role, or "draw").
+    results: dict[str, int] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def ended_by_rule(self) -> int:
+        """Games that ended with a result reached by the rules."""
+        return sum(self.results.values())
 
     @property
     def ok(self) -> bool:
@@ -76,6 +83,8 @@ class FuzzReport:
             "dead_ends": self.dead_ends,
             "errors": self.errors,
             "invariant_failures": self.invariant_failures,
+            "results": dict(sorted(self.results.items())),
+            "ended_by_rule": self.ended_by_rule,
             "failures": [f.__dict__ for f in self.failures[:50]],
         }
 
@@ -186,6 +195,9 @@ def fuzz(
                 failure = Failure("error", index, gseed, step, f"replay failed: {type(exc).__name__}: {exc}")
         report.games += 1
         report.actions += step
+        if failure is None:
+            res = str(rules.result(state))
+            report.results[res] = report.results.get(res, 0) + 1
         if failure is not None:
             if failure.kind == "dead_end":
                 report.dead_ends += 1
@@ -205,22 +217,38 @@ def bench(
     seed: int = 1,
     options: dict[str, Any] | None = None,
     max_actions: int = DEFAULT_MAX_ACTIONS,
+    views: bool = False,
 ) -> dict[str, Any]:
-    """Random-play throughput: actions per second and complete games per second."""
+    """Random-play throughput: actions per second and complete games per second.
+
+    By default each step asks only the acting role's ``legal_actions``. With ``views`` each
+    step renders the view of every role of the game (what a server sends to every player
+    after each action) and the acting role picks from its view's actions; the result then
+    also says ``"views": true`` and the mean length of a complete game (``actions_per_game``).
+    """
     rules.check_scenario(scenario)
     picker = random.Random(seed)
     actions = games = 0
+    game_actions = 0  # actions of the complete games
     index = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         state = rules.setup(game_seed(seed, index), scenario, options)
+        roles = list(state.get("roles", rules.roles(scenario, options)))
         index += 1
         steps = 0
         while rules.result(state) is None and steps < max_actions:
             active = rules.active(state)
             role = active[0] if len(active) == 1 else picker.choice(active)
-            legal = rules.legal_actions(state, role)
+            if views:
+                legal: list[Action] = []
+                for r in roles:
+                    view = rules.view(state, r)
+                    if r == role:
+                        legal = actions_to_list(view.get("actions", {}))
+            else:
+                legal = rules.legal_actions(state, role)
             if not legal:
                 break
             verb, arg = legal[picker.randrange(len(legal))]
@@ -231,8 +259,9 @@ def bench(
         actions += steps
         if rules.result(state) is not None:
             games += 1
+            game_actions += steps
     elapsed = time.perf_counter() - start
-    return {
+    out: dict[str, Any] = {
         "game": rules.id,
         "scenario": scenario,
         "seconds": round(elapsed, 3),
@@ -241,3 +270,7 @@ def bench(
         "actions_per_s": round(actions / elapsed, 1),
         "games_per_s": round(games / elapsed, 2),
     }
+    if views:
+        out["views"] = True
+        out["actions_per_game"] = round(game_actions / games, 1) if games else None
+    return out

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from roses.engine import rng
-from roses.engine.contract import actions_to_list, canonical_json
+from roses.engine.contract import DRAW, actions_to_list, canonical_json
 from roses.engine.errors import CannotUndo, IllegalAction, NotYourTurn, UnknownGame, UnknownScenario
 from roses.engine.fuzz import bench, fuzz
 from roses.engine.game import Game, digest
@@ -157,6 +157,10 @@ def test_fuzz_reports_clean_run(tmp_path) -> None:
     report = fuzz(RULES, "standard", 30, seed=4, save_dir=tmp_path)
     assert report.ok, report.summary()
     assert report.games == 30 and report.actions > 30
+    # every clean game ended by a rule, counted by its result
+    assert report.ended_by_rule == 30 and sum(report.results.values()) == 30
+    assert set(report.results) <= {*RULES.roles("standard"), DRAW}
+    assert report.summary()["results"] == dict(sorted(report.results.items()))
 
 
 def test_fuzz_catches_leaks(tmp_path) -> None:
@@ -187,6 +191,7 @@ def test_fuzz_catches_dead_ends(tmp_path) -> None:
 
     report = fuzz(Stuck(), "standard", 3, seed=1, save_dir=tmp_path)
     assert report.dead_ends == 3
+    assert report.ended_by_rule == 0 and report.results == {}
 
 
 def test_bench_counts_games() -> None:
