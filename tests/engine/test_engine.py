@@ -198,3 +198,30 @@ def test_bench_counts_games() -> None:
     out = bench(RULES, "short", 0.2, seed=1)
     assert out["games"] > 0 and out["actions"] >= out["games"]
     assert out["actions_per_s"] > 0
+
+
+def test_bench_views_renders_every_role_and_picks_from_the_view() -> None:
+    """``bench(views=True)`` (``roses bench GAME --views``) renders every role's view at every
+    step and takes the acting role's choices from its view; the default bench renders none
+    and its JSON has no ``views`` key."""
+    calls: list[str] = []
+
+    class Counting(type(RULES)):  # type: ignore[misc]
+        def view(self, state, role):
+            calls.append(role)
+            return super().view(state, role)
+
+        def legal_actions(self, state, role):
+            calls.append("legal")
+            return super().legal_actions(state, role)
+
+    rules = Counting()
+    out = bench(rules, "short", 0.2, seed=1, views=True)
+    assert out["views"] is True and out["games"] > 0
+    assert out["actions_per_game"] > 0
+    roles = rules.roles("short")
+    assert sum(1 for c in calls if c in roles) == len(roles) * out["actions"]
+    calls.clear()
+    plain = bench(rules, "short", 0.2, seed=1)
+    assert "views" not in plain and "actions_per_game" not in plain
+    assert not any(c in roles for c in calls)
