@@ -99,7 +99,8 @@ def create_user(conn: Connection, name: str, password: str, *, is_admin: bool = 
         with conn.begin_nested():  # the same name may be signed up at the same moment elsewhere
             uid = conn.execute(db.users.insert().values(
                 name=name, name_key=key, password_hash=hash_password(password), email=email,
-                is_admin=is_admin, notify=False, created_at=time.time(),
+                # an address given at sign-up is for turn notifications: they start on
+                is_admin=is_admin, notify=bool(email), created_at=time.time(),
             ).returning(db.users.c.id)).scalar_one()
     except sa.exc.IntegrityError as exc:
         raise Conflict(f"The name {name!r} is taken.", code="name_taken") from exc

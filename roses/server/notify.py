@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -156,9 +156,14 @@ def get_settings(database: db.Database, user_id: int) -> dict[str, Any]:
     with database.read() as conn:
         row = conn.execute(sa.select(u.email, u.notify, u.webhook_url, u.webhook_format, u.webhook_error,
                                      u.webhook_error_at).where(u.id == user_id)).one()
+        o = db.outbox.c
+        retrying = conn.execute(sa.select(o.channel, o.last_error).where(
+            o.user_id == user_id, o.status == PENDING, o.attempts > 0, o.last_error.is_not(None))
+            .order_by(o.id.desc()).limit(1)).first()
     return {"email": row.email, "notify": bool(row.notify), "webhook_url": row.webhook_url,
             "webhook_format": row.webhook_format or "json", "webhook_error": row.webhook_error,
-            "webhook_error_at": row.webhook_error_at}
+            "webhook_error_at": row.webhook_error_at,
+            "retrying_error": None if retrying is None else f"{retrying.channel}: {retrying.last_error}"}
 
 
 def put_settings(database: db.Database, user_id: int, changes: dict[str, Any]) -> dict[str, Any]:
@@ -350,8 +355,10 @@ class Notifier:
     def _enqueue(self, event: Event, always: bool) -> int:
         u = db.users.c
         with self.db.read() as conn:
+            # a test goes to the channels that are set even while turn notifications are off
+            wanted = sa.true() if event.kind == TEST else u.notify == sa.true()
             users = conn.execute(sa.select(u.id, u.email, u.webhook_url, u.webhook_format)
-                                 .where(u.id.in_(list(set(event.users))), u.notify == sa.true())).all()
+                                 .where(u.id.in_(list(set(event.users))), wanted)).all()
             users = [r for r in users if r.email or r.webhook_url]
             if not users:
                 return 0
@@ -526,6 +533,8 @@ class SettingsOut(BaseModel):
     webhook_format: str
     webhook_error: str | None = Field(description="The last failed webhook delivery, if any.")
     webhook_error_at: float | None
+    retrying_error: str | None = Field(default=None, description=(
+        "The last error of a notification still being retried (channel: error), if any."))
 
 
 class InviteIn(BaseModel):
@@ -557,15 +566,42 @@ async def write_settings(request: Request, body: SettingsIn, user: RequiredUser)
     return await run_in_threadpool(put_settings, services(request).db, user.id, changes)
 
 
+def channels_for_test(config: NotifyConfig, settings: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Where a test notification goes for these settings, and what will not be sent and why:
+    (channels, problems). A webhook is sent whenever set; e-mail only with a mail server."""
+    channels: list[str] = []
+    problems: list[str] = []
+    if settings.get("webhook_url"):
+        channels.append(WEBHOOK)
+    if settings.get("email"):
+        if config.smtp_host:
+            channels.append(EMAIL)
+        else:
+            problems.append("This server has no mail server configured, so it sends no e-mail.")
+    if not settings.get("notify"):
+        problems.append("Turn notifications are off: tick the box and save to get them.")
+    return channels, problems
+
+
 @router.post("/me/settings/test", status_code=202, tags=["accounts"])
 async def test_notification(request: Request, user: RequiredUser) -> dict[str, Any]:
-    """Send yourself a test notification (see ``webhook_error`` a little later)."""
-    _notifier(request).notify(Event(TEST, 0, users=(user.id,)))
-    return {"queued": True}
+    """Send yourself a test notification. The answer names the channels it goes to and what
+    cannot be sent (no mail server, nothing set); a webhook failure shows as ``webhook_error``
+    a little later. With no channel at all the answer is 409 and nothing is queued."""
+    notifier = _notifier(request)
+    settings = await run_in_threadpool(get_settings, services(request).db, user.id)
+    channels, problems = channels_for_test(notifier.config, settings)
+    if not channels:
+        where = "a webhook URL" if not notifier.config.smtp_host else "an e-mail address or a webhook URL"
+        raise Conflict(" ".join([*problems[:1], f"Nothing to send to: add {where} and save."])
+                       if settings.get("email") else f"Nothing to send to: add {where} and save.",
+                       code="no_channel")
+    notifier.notify(Event(TEST, 0, users=(user.id,)))
+    return {"queued": True, "channels": channels, "problems": problems}
 
 
 @router.post("/games/{game_id}/invite", status_code=202, tags=["lobby"])
-async def invite(request: Request, game_id: int, body: InviteIn, user: RequiredUser) -> dict[str, Any]:
+async def invite(request: Request, game_id: Annotated[int, Path(ge=-db.INT_MAX, le=db.INT_MAX)], body: InviteIn, user: RequiredUser) -> dict[str, Any]:
     """Invite a user by name to an open game you play in (they get a notification)."""
     s = services(request)
 

@@ -72,9 +72,15 @@ def login_page(request: Request, next: str = "/lobby") -> Response:  # noqa: A00
     return _page(request, "login.html", "Log in", next=_safe_next(next))
 
 
+def _sends_mail(request: Request) -> bool:
+    """Whether this server sends e-mail (a mail server is configured for notifications)."""
+    notifier = getattr(request.app.state, "notifier", None)
+    return bool(notifier is not None and notifier.config.smtp_host)
+
+
 @router.get("/signup", response_class=HTMLResponse)
 def signup_page(request: Request, next: str = "/lobby") -> Response:  # noqa: A002
-    return _page(request, "signup.html", "Sign up", next=_safe_next(next))
+    return _page(request, "signup.html", "Sign up", next=_safe_next(next), sends_mail=_sends_mail(request))
 
 
 def _safe_next(target: str) -> str:
@@ -116,7 +122,7 @@ def _scenario_names(catalogue: list[dict[str, Any]]) -> dict[str, dict[str, str]
 def profile(request: Request) -> Response:
     if _user(request) is None:
         return _login_redirect(request)
-    return _page(request, "profile.html", "Profile")
+    return _page(request, "profile.html", "Profile", sends_mail=_sends_mail(request))
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -135,7 +141,7 @@ def game_page(request: Request, game_id: int, role: str | None = None,
                  role=role or "", invite=invite or "", my_roles=mine,
                  config=json_script({"gameId": game_id, "role": role, "invite": invite,
                                     "user": user.name if user else None, "game": info["game"],
-                                    "myRoles": mine}))
+                                    "myRoles": mine, "pace": info.get("pace")}))
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)

@@ -148,7 +148,7 @@ def test_settings_api(database: Database) -> None:
         r = client.get("/api/me/settings", headers=me)
         assert r.status_code == 200
         assert r.json() == {"email": None, "notify": False, "webhook_url": None, "webhook_format": "json",
-                            "webhook_error": None, "webhook_error_at": None}
+                            "webhook_error": None, "webhook_error_at": None, "retrying_error": None}
         assert client.get("/api/me/settings").status_code == 401
         for bad in ({"webhook_url": "http://example.com/x"}, {"webhook_url": "ftp://127.0.0.1/"},
                     {"webhook_format": "teams"}, {"email": "not-an-address"}, {"colour": "red"}):

@@ -120,7 +120,7 @@ function apply(payload) {
     const again = focusKey && document.querySelector(`#game [data-block="${CSS.escape(focusKey)}"][tabindex="0"], #game button[data-block="${CSS.escape(focusKey)}"], #buttons [data-verb="${CSS.escape(focusKey)}"]`);
     (again || document.getElementById("prompt")).focus();
   }
-  if (payload.status !== "open") loadClocks();
+  if (payload.status !== "open" && config.pace) loadClocks();  // a game without a pace has no clocks
   setupSeatTools(payload);
   document.title = `${view.actions ? "▶ Your turn · " : ""}${config.title || document.title.replace(/^▶ Your turn · /, "")}`;
   document.body.dataset.version = String(payload.version);
@@ -153,7 +153,7 @@ async function loadClocks() {
     drawClocks();
   } catch (e) { /* no clocks on this server */ }
 }
-setInterval(drawClocks, 1000);
+if (config.pace) setInterval(drawClocks, 1000);
 
 // ------------------------------------------------------------------ sending
 function clearPending() {

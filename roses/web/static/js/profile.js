@@ -68,9 +68,27 @@ pw.addEventListener("submit", async (ev) => {
 });
 
 document.getElementById("test-notify").addEventListener("click", async () => {
+  sStatus.textContent = "Sending a test notification…";
+  let out;
   try {
-    await api("POST", "/api/me/settings/test");
-    sStatus.textContent = "Test notification queued; a failure will show here.";
-    setTimeout(async () => { try { showSettings(await api("GET", "/api/me/settings")); } catch (e) { /* ignore */ } }, 4000);
-  } catch (e) { sStatus.textContent = e.message; }
+    out = await api("POST", "/api/me/settings/test");
+  } catch (e) { sStatus.textContent = e.message; return; }
+  const names = { webhook: "your webhook", email: "your e-mail address" };
+  const to = (out.channels || []).map((c) => names[c] || c).join(" and ");
+  const notes = (out.problems || []).join(" ");
+  sStatus.textContent = `Test notification sent to ${to}. ${notes}`.trim();
+  // the delivery runs in the background: show its first failure (it is retried) or the final one
+  const before = webhookError.textContent;
+  for (const wait of [2000, 4000, 8000, 16000, 30000, 60000]) {
+    await new Promise((r) => setTimeout(r, wait));
+    let s;
+    try { s = await api("GET", "/api/me/settings"); } catch (e) { return; }
+    showSettings(s);
+    if (s.webhook_error && webhookError.textContent !== before) {
+      sStatus.textContent = "The test notification could not be delivered: see the error above.";
+      return;
+    }
+    if (s.retrying_error) sStatus.textContent = `Delivery failed, retrying: ${s.retrying_error}`;
+    else sStatus.textContent = `Test notification sent to ${to}; no failure reported. ${notes}`.trim();
+  }
 });
