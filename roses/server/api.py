@@ -12,7 +12,7 @@ import time
 from typing import Annotated, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from roses import __version__
 from roses.server import auth, db
@@ -54,6 +54,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/api", responses=ERRORS)
 
 OptionalUser = Annotated[User | None, Depends(optional_user)]
+#: Ids in paths: integers the database can hold (beyond that, a 400 rather than a 500).
+GameId = Annotated[int, Path(ge=-db.INT_MAX, le=db.INT_MAX, description="Game number.")]
+RowId = Annotated[int, Path(ge=-db.INT_MAX, le=db.INT_MAX)]
 RequiredUser = Annotated[User, Depends(require_user)]
 
 
@@ -183,7 +186,7 @@ def create_token(request: Request, body: TokenIn, user: RequiredUser) -> dict[st
 
 
 @router.delete("/tokens/{token_id}", status_code=204, tags=["accounts"])
-def delete_token(request: Request, token_id: int, user: RequiredUser) -> Response:
+def delete_token(request: Request, token_id: RowId, user: RequiredUser) -> Response:
     with services(request).db.write() as conn:
         done = conn.execute(db.api_tokens.delete().where(db.api_tokens.c.id == token_id,
                                                          db.api_tokens.c.user_id == user.id)).rowcount
@@ -204,7 +207,7 @@ def create_game(request: Request, body: CreateGameIn, user: RequiredUser) -> dic
 @router.get("/games", response_model=list[GameOut], tags=["lobby"])
 def list_games(request: Request, user: OptionalUser,
                status: Annotated[str | None, Query(description="open, active or finished")] = None,
-               limit: int = 100) -> list[dict[str, Any]]:
+               limit: Annotated[int, Query(ge=-db.INT_MAX, le=db.INT_MAX)] = 100) -> list[dict[str, Any]]:
     """Public games: open ones to join, active ones to observe, finished ones to replay."""
     return services(request).games.list_games(user, status=status, limit=limit)
 
@@ -217,45 +220,45 @@ def my_games(request: Request, user: RequiredUser,
 
 
 @router.get("/games/{game_id}", response_model=GameOut, tags=["lobby"])
-def get_game(request: Request, game_id: int, user: OptionalUser,
+def get_game(request: Request, game_id: GameId, user: OptionalUser,
              invite: str | None = None) -> dict[str, Any]:
     return services(request).games.game(user, game_id, invite)
 
 
 @router.delete("/games/{game_id}", status_code=204, tags=["lobby"])
-def cancel_game(request: Request, game_id: int, user: RequiredUser) -> Response:
+def cancel_game(request: Request, game_id: GameId, user: RequiredUser) -> Response:
     """The creator cancels a game that has not started."""
     services(request).games.delete_open(user, game_id)
     return Response(status_code=204)
 
 
 @router.post("/games/{game_id}/join", response_model=GameOut, tags=["lobby"])
-def join_game(request: Request, game_id: int, body: JoinIn, user: RequiredUser) -> dict[str, Any]:
+def join_game(request: Request, game_id: GameId, body: JoinIn, user: RequiredUser) -> dict[str, Any]:
     """Take a seat (a role, or a random free one). A private game needs its invite token."""
     return services(request).games.join(user, game_id, body.role, body.invite)
 
 
 @router.post("/games/{game_id}/leave", response_model=GameOut, tags=["lobby"])
-def leave_game(request: Request, game_id: int, body: LeaveIn, user: RequiredUser) -> dict[str, Any]:
+def leave_game(request: Request, game_id: GameId, body: LeaveIn, user: RequiredUser) -> dict[str, Any]:
     """Leave a game before it starts."""
     return services(request).games.leave(user, game_id, body.role)
 
 
 @router.post("/games/{game_id}/bot", response_model=GameOut, tags=["lobby"])
-def seat_bot(request: Request, game_id: int, body: BotIn, user: RequiredUser) -> dict[str, Any]:
+def seat_bot(request: Request, game_id: GameId, body: BotIn, user: RequiredUser) -> dict[str, Any]:
     """The creator puts a bot in a free seat (or removes it with ``bot: null``)."""
     return services(request).games.set_bot(user, game_id, body.role, body.bot)
 
 
 @router.post("/games/{game_id}/start", response_model=GameOut, tags=["lobby"])
-def start_game(request: Request, game_id: int, user: RequiredUser) -> dict[str, Any]:
+def start_game(request: Request, game_id: GameId, user: RequiredUser) -> dict[str, Any]:
     """Start a game whose seats are all taken (games also start by themselves when full)."""
     return services(request).games.start(user, game_id)
 
 
 # ----- play -------------------------------------------------------------------------------
 @router.get("/games/{game_id}/view", response_model=ViewOut, tags=["play"])
-def get_view(request: Request, game_id: int, user: OptionalUser,
+def get_view(request: Request, game_id: GameId, user: OptionalUser,
              role: Annotated[str | None, Query(description="Your role, or Observer")] = None,
              invite: str | None = None) -> dict[str, Any]:
     """Your role's view (``Rules.view`` with undo); observers get the observer view."""
@@ -263,7 +266,7 @@ def get_view(request: Request, game_id: int, user: OptionalUser,
 
 
 @router.get("/games/{game_id}/clocks", tags=["play"])
-def game_clocks(request: Request, game_id: int, user: OptionalUser,
+def game_clocks(request: Request, game_id: GameId, user: OptionalUser,
                 invite: str | None = None) -> dict[str, Any]:
     """Time left per role (public), the pace and the next deadline (``clocks``: empty without a pace)."""
     s = services(request)
@@ -272,7 +275,7 @@ def game_clocks(request: Request, game_id: int, user: OptionalUser,
         return clocks_of(conn, game_id)
 
 
-def _acting_role(request: Request, game_id: int, user: User, role: str | None) -> str:
+def _acting_role(request: Request, game_id: GameId, user: User, role: str | None) -> str:
     if role is not None:
         return role
     info = services(request).games.game(user, game_id)
@@ -288,7 +291,7 @@ def _acting_role(request: Request, game_id: int, user: User, role: str | None) -
 
 
 @router.post("/games/{game_id}/action", response_model=ViewOut, tags=["play"])
-def post_action(request: Request, game_id: int, body: ActionIn, user: RequiredUser) -> dict[str, Any]:
+def post_action(request: Request, game_id: GameId, body: ActionIn, user: RequiredUser) -> dict[str, Any]:
     """Play ``verb``/``arg`` for your role on game version ``version`` (409 if stale).
 
     ``undo`` (listed in the view's actions when allowed) takes back your last action.
@@ -298,55 +301,56 @@ def post_action(request: Request, game_id: int, body: ActionIn, user: RequiredUs
 
 
 @router.post("/games/{game_id}/undo", response_model=ViewOut, tags=["play"])
-def post_undo(request: Request, game_id: int, body: VersionIn, user: RequiredUser) -> dict[str, Any]:
+def post_undo(request: Request, game_id: GameId, body: VersionIn, user: RequiredUser) -> dict[str, Any]:
     """Take back your own last action, when the engine's undo policy allows it."""
     role = _acting_role(request, game_id, user, body.role)
     return services(request).games.act(user, game_id, role, "undo", None, body.version)
 
 
 @router.post("/games/{game_id}/resign", response_model=ViewOut, tags=["play"])
-def post_resign(request: Request, game_id: int, body: VersionIn, user: RequiredUser) -> dict[str, Any]:
+def post_resign(request: Request, game_id: GameId, body: VersionIn, user: RequiredUser) -> dict[str, Any]:
     role = _acting_role(request, game_id, user, body.role)
     return services(request).games.resign(user, game_id, role, body.version)
 
 
 @router.get("/games/{game_id}/chat", response_model=list[ChatOut], tags=["play"])
-def get_chat(request: Request, game_id: int, user: RequiredUser, since: int = 0) -> list[dict[str, Any]]:
+def get_chat(request: Request, game_id: GameId, user: RequiredUser,
+             since: Annotated[int, Query(ge=-db.INT_MAX, le=db.INT_MAX)] = 0) -> list[dict[str, Any]]:
     """The game's chat (players only)."""
     return services(request).games.chat(user, game_id, since)
 
 
 @router.post("/games/{game_id}/chat", response_model=ChatOut, status_code=201, tags=["play"])
-def post_chat(request: Request, game_id: int, body: ChatIn, user: RequiredUser) -> dict[str, Any]:
+def post_chat(request: Request, game_id: GameId, body: ChatIn, user: RequiredUser) -> dict[str, Any]:
     return services(request).games.post_chat(user, game_id, body.text)
 
 
 @router.get("/games/{game_id}/notes/{role}", response_model=NoteOut, tags=["play"])
-def get_note(request: Request, game_id: int, role: str, user: RequiredUser) -> dict[str, Any]:
+def get_note(request: Request, game_id: GameId, role: str, user: RequiredUser) -> dict[str, Any]:
     """Your private notes for a role you play."""
     return {"role": role, "text": services(request).games.get_note(user, game_id, role)}
 
 
 @router.put("/games/{game_id}/notes/{role}", response_model=NoteOut, tags=["play"])
-def put_note(request: Request, game_id: int, role: str, body: NoteIn, user: RequiredUser) -> dict[str, Any]:
+def put_note(request: Request, game_id: GameId, role: str, body: NoteIn, user: RequiredUser) -> dict[str, Any]:
     return {"role": role, "text": services(request).games.put_note(user, game_id, role, body.text)}
 
 
 # ----- replay and export ------------------------------------------------------------------
 @router.get("/games/{game_id}/replay", response_model=ReplayOut, tags=["replay"])
-def replay(request: Request, game_id: int, user: OptionalUser, invite: str | None = None) -> dict[str, Any]:
+def replay(request: Request, game_id: GameId, user: OptionalUser, invite: str | None = None) -> dict[str, Any]:
     """The action list of a finished game (409 while it runs)."""
     return services(request).games.replay_info(user, game_id, invite)
 
 
 @router.get("/games/{game_id}/replay/{step}", response_model=ReplayStepOut, tags=["replay"])
-def replay_step(request: Request, game_id: int, step: int, user: OptionalUser,
+def replay_step(request: Request, game_id: GameId, step: RowId, user: OptionalUser,
                 role: str = "Observer", invite: str | None = None) -> dict[str, Any]:
     """What ``role`` saw after ``step`` actions of a finished game (any role, or Observer)."""
     return services(request).games.replay_step(user, game_id, step, role, invite)
 
 
 @router.get("/games/{game_id}/export", response_model=ExportOut, tags=["replay"])
-def export(request: Request, game_id: int, user: OptionalUser, invite: str | None = None) -> dict[str, Any]:
+def export(request: Request, game_id: GameId, user: OptionalUser, invite: str | None = None) -> dict[str, Any]:
     """The record of a finished game (setup and actions) as JSON; refused while it runs."""
     return services(request).games.export(user, game_id, invite)

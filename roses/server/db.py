@@ -30,6 +30,10 @@ from sqlalchemy.engine import Connection, Engine
 
 metadata = sa.MetaData()
 
+#: The largest value of an ``Integer`` column on every supported database (PostgreSQL's
+#: ``integer``); ids and counters from requests are checked against it.
+INT_MAX = 2**31 - 1
+
 users = sa.Table(
     "users", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),

@@ -178,6 +178,8 @@ class GameService:
 
     def _row(self, conn: Connection, game_id: int, *, lock: bool = False) -> Any:
         """The game's row; ``lock`` takes the row lock on PostgreSQL (lobby changes)."""
+        if not -db.INT_MAX <= game_id <= db.INT_MAX:  # the database could not even compare it
+            raise NotFound(f"There is no game {game_id}.", code="unknown_game")
         q = sa.select(db.games).where(db.games.c.id == game_id)
         if lock:
             q = q.with_for_update()

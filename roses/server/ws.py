@@ -25,13 +25,14 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Path, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from roses.engine import OBSERVER
+from roses.server import db
 from roses.server.auth import User
 from roses.server.deps import find_auth, services
 from roses.server.errors import BadRequest, ServerError
@@ -58,7 +59,7 @@ def _error(exc: ServerError, request_id: Any = None) -> dict[str, Any]:
 
 
 @router.websocket("/api/games/{game_id}/ws")
-async def play_socket(ws: WebSocket, game_id: int, role: str | None = None,
+async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX, le=db.INT_MAX)], role: str | None = None,
                       invite: str | None = None) -> None:
     s = services(ws)
     games = s.games
