@@ -78,6 +78,9 @@ class Rules(ABC):
     title: str = ""
     #: Scenario ids, first is the default.
     scenarios: tuple[str, ...] = ()
+    #: True while the game is in development (not every rule is built): the server lists it
+    #: and lets games of it be created only under the lobby's preview switch.
+    preview: bool = False
 
     # ----- setup --------------------------------------------------------------------
     def scenario_names(self) -> dict[str, str]:
