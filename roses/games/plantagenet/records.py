@@ -18,11 +18,12 @@ class Where:
     BATTLE: Final = "battle"      # On Bosworth Field: in the Battle, at no Locale
     UNUSED: Final = "unused"      # a Lord card of the scenario not yet in play (arrives by 6.2.2 ADD/REPLACE)
     REMOVED: Final = "removed"    # Death or Shipwreck (4.4.3, 4.8.2), or a special rule
-    ALL: Final = (MAP, CALENDAR, BATTLE, UNUSED, REMOVED)
+    SEA: Final = "sea"            # at Sea during a Campaign (4.6.1, 4.8.2), the Sea in ``locale``
+    ALL: Final = (MAP, CALENDAR, BATTLE, UNUSED, REMOVED, SEA)
 
 
 #: Lords whose Command cards are in the game (6.2.2 ADD; RULINGS R17).
-IN_PLAY = (Where.MAP, Where.CALENDAR, Where.BATTLE)
+IN_PLAY = (Where.MAP, Where.CALENDAR, Where.BATTLE, Where.SEA)
 
 
 class VassalWhere:

@@ -217,8 +217,13 @@ def side_of(lord: str) -> str:
 
 
 def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
+    """The Lords at a Locale or, for a Sea, the Lords at that Sea (4.6.1), who may Share (1.5.3)."""
     return [lid for lid, d in state["lords"].items()
-            if d["where"] == Where.MAP and d["locale"] == locale and (side is None or side_of(lid) == side)]
+            if d["locale"] == locale and d["where"] in _PLACED and (side is None or side_of(lid) == side)]
+
+
+#: Where a Lord has a ``locale``: on the map or at Sea.
+_PLACED = (Where.MAP, Where.SEA)
 
 
 def on_map(state: State, side: str) -> list[str]:
