@@ -312,8 +312,12 @@ class GameService:
     def create_game(self, user: User, game: str, scenario: str | None = None,
                     options: dict[str, Any] | None = None, title: str | None = None,
                     private: bool = False, role: str | None = None,
-                    bots: dict[str, str] | None = None, pace: str | None = None) -> dict[str, Any]:
+                    bots: dict[str, str] | None = None, pace: str | None = None,
+                    preview: bool = False) -> dict[str, Any]:
         rules = self._rules(game)
+        if rules.preview and not preview:
+            raise BadRequest(f"{rules.title} is still in development: it can be created only as a "
+                             "preview game (preview: true; the lobby's preview switch).", code="preview_game")
         scenario = scenario or rules.scenarios[0]
         opts = dict(options or {})
         clocks.check_pace(pace)
@@ -650,11 +654,11 @@ class GameService:
         try:
             game.apply(role, verb, arg)
         except CannotUndo as exc:
-            raise Invalid(_safe_message(game, game_id, role, str(exc)), code="cannot_undo") from exc
+            raise Invalid(_safe_message(game, game_id, role, str(exc), verb, arg), code="cannot_undo") from exc
         except NotYourTurn as exc:
-            raise Invalid(_safe_message(game, game_id, role, str(exc)), code="not_your_turn") from exc
+            raise Invalid(_safe_message(game, game_id, role, str(exc), verb, arg), code="not_your_turn") from exc
         except RosesError as exc:  # IllegalAction and the like: the rules' own message
-            raise Invalid(_safe_message(game, game_id, role, str(exc))) from exc
+            raise Invalid(_safe_message(game, game_id, role, str(exc), verb, arg)) from exc
         except Exception as exc:
             # A rules module choking on a malformed argument: say so without any detail, which
             # could carry hidden information, and log only where it happened.
@@ -1038,20 +1042,50 @@ def _withheld_view(game: Game, role: str) -> dict[str, Any]:
             "log": [], "active": list(game.active()), "withheld": True}
 
 
-def _safe_message(game: Game, game_id: int, role: str, message: str) -> str:
+def _safe_message(game: Game, game_id: int, role: str, message: str, verb: str = "",
+                  arg: Any = None) -> str:
     """The rules' refusal message, unless it names something ``role`` may not know.
 
-    Rules messages must never carry hidden information; this is a second line of defence.
+    Rules messages must never carry hidden information; this is a second line of defence. A
+    secret the request itself wrote (a refusal may quote the argument, as in "York cannot
+    move Warwick/L now.") is not a leak: what the asker sent is given back whether or not it
+    names a secret, so the answer never tells which side of the secret set an argument is on.
     """
     try:
         tokens = game.rules.secrets(game.state, role)
     except Exception as exc:  # noqa: BLE001 - cannot check it: withhold it
         log.warning("secrets() failed in game %s: %s", game_id, where(exc))
-        return "That action is not allowed now."
-    if any(token and token in message for token in tokens):
+        return REFUSED
+    sent = _request_texts(verb, arg)
+    if any(token and token in message and not any(token in text for text in sent) for token in tokens):
         log.warning("a rules message to %s in game %s named hidden information; withheld", role, game_id)
-        return "That action is not allowed now."
+        return REFUSED
     return message
+
+
+#: What a refusal says instead of a rules message that names hidden information.
+REFUSED = "That action is not allowed now."
+
+
+def _request_texts(verb: str, arg: Any) -> list[str]:
+    """The ways a rules message may quote a request: the verb, the argument as ``str``,
+    ``repr`` and JSON, and every key and scalar inside it."""
+    out = [verb]
+    if arg is None:
+        return out
+    out += [str(arg), repr(arg)]
+    with contextlib.suppress(TypeError, ValueError):
+        out += [json.dumps(arg), json.dumps(arg, ensure_ascii=False)]
+    stack = [arg]
+    while stack and len(out) < 1000:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack += list(item.keys()) + list(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack += list(item)
+        elif item is not None:
+            out.append(str(item))
+    return out
 
 
 def _describe_rules(rules: Rules) -> dict[str, Any]:
@@ -1059,7 +1093,7 @@ def _describe_rules(rules: Rules) -> dict[str, Any]:
     return {"id": rules.id, "title": rules.title,
             "scenarios": [{"id": s, "name": names.get(s, s), "roles": list(rules.roles(s))}
                           for s in rules.scenarios],
-            "options": rules.options_schema()}
+            "options": rules.options_schema(), "preview": rules.preview}
 
 
 def _check_options(rules: Rules, options: dict[str, Any]) -> None:

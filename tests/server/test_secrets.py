@@ -138,3 +138,46 @@ def test_rules_message_naming_a_secret_is_withheld(client: TestClient, monkeypat
     assert r.json()["detail"] == "That action is not allowed now."
     r = act(client, gid, south, "pick", 7, version=1)
     assert r.json()["detail"] == "South cannot pick now."  # clean messages pass unchanged
+
+
+def test_refusal_is_no_oracle_for_secret_arguments(client: TestClient, database: Database) -> None:
+    """A refused action is answered the same way whether its argument names a secret of another
+    side or not (the engine's refusal quotes the argument, engine/steps.py ``refusal``): before,
+    an argument naming an enemy block got a generic refusal and any other was echoed back,
+    which told the asker which blocks the enemy has."""
+    import json
+
+    import sqlalchemy as sa
+
+    from roses.engine import get_rules
+    from roses.engine.errors import UnknownGame
+    from roses.server import db
+
+    from .conftest import new_game, user
+
+    try:
+        rules = get_rules("richard3")
+    except UnknownGame:
+        pytest.skip("richard3 is not installed")
+    york, lancaster = user(client, "york"), user(client, "lancaster")
+    g = new_game(client, york, game="richard3", role="York")
+    assert client.post(f"/api/games/{g['id']}/join", json={"role": "Lancaster"},
+                       headers=lancaster).status_code == 200
+    with database.read() as conn:
+        state = json.loads(conn.execute(sa.select(db.games.c.state).where(db.games.c.id == g["id"])).scalar())
+    for role, who in (("York", york), ("Lancaster", lancaster)):
+        hidden = sorted(rules.secrets(state, role))
+        assert hidden
+        view = client.get(f"/api/games/{g['id']}/view", headers=who).json()["view"]
+        verb = sorted(view["actions"])[0]
+        answers = {}
+        for kind, arg in (("secret", hidden[0]), ("secret", [hidden[-1]]), ("other", "Nobody/Q"),
+                          ("other", ["Nobody/Q"])):
+            r = client.post(f"/api/games/{g['id']}/action", headers=who,
+                            json={"role": role, "verb": verb, "arg": arg, "version": 0})
+            assert r.status_code == 422, r.text
+            shown = arg if isinstance(arg, str) else repr(arg)
+            assert shown in r.json()["detail"], (kind, r.text)  # quoted back either way
+            answers.setdefault(kind, set()).add((r.json()["code"], r.json()["detail"].replace(shown, "<arg>")))
+        assert answers["secret"] == answers["other"], answers
+    assert client.get(f"/api/games/{g['id']}").json()["version"] == 0
