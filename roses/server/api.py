@@ -201,7 +201,7 @@ def create_game(request: Request, body: CreateGameIn, user: RequiredUser) -> dic
     """Create a game; optionally take a seat ('random' for any) and seat bots."""
     return services(request).games.create_game(
         user, body.game, body.scenario, body.options, body.title, body.private, body.role,
-        body.bots, body.pace)
+        body.bots, body.pace, preview=body.preview)
 
 
 @router.get("/games", response_model=list[GameOut], tags=["lobby"])

@@ -349,7 +349,7 @@ async def create_games(client: Any, base: str, game: str, scenario: str | None,
         async with sem:
             res = await client.post(f"{base}/api/games", headers={"Authorization": f"Bearer {seat[roles[0]]}"},
                                     json={"game": game, "scenario": scenario, "role": roles[0],
-                                          "title": f"bench {i}"})
+                                          "title": f"bench {i}", "preview": rules.preview})
             res.raise_for_status()
             gid = int(res.json()["id"])
             for r in roles[1:]:

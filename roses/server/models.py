@@ -69,6 +69,8 @@ class RulesOut(BaseModel):
     title: str
     scenarios: list[ScenarioOut]
     options: dict[str, Any]
+    preview: bool = Field(default=False, description=(
+        "In development: games of it are created only with preview=true (the lobby's preview switch)."))
 
 
 class CreateGameIn(BaseModel):
@@ -82,6 +84,7 @@ class CreateGameIn(BaseModel):
                              description="Seat to take at once: a role, 'random', or none.")
     bots: dict[str, str] = Field(default_factory=dict, description="Bots by role, e.g. {'Lancaster': 'random'}.")
     pace: str | None = Field(default=None, max_length=16)
+    preview: bool = Field(default=False, description="Allow a game still in development (RulesOut.preview).")
 
 
 class SeatOut(BaseModel):

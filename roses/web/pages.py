@@ -62,9 +62,10 @@ def _login_redirect(request: Request) -> RedirectResponse:
 def index(request: Request) -> Response:
     if _user(request) is not None:
         return RedirectResponse("/lobby", status_code=303)
+    catalogue = _games(request).catalogue()
     games = _safe_list(request, None, status="active") + _safe_list(request, None, status="finished")
-    return _page(request, "index.html", "Roses", games=games[:20],
-                 scen=_scenario_names(_games(request).catalogue()))
+    return _page(request, "index.html", "Roses", games=_playable(catalogue, games, False)[:20],
+                 scen=_scenario_names(catalogue))
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -98,20 +99,32 @@ def _safe_list(request: Request, user: Any, **kw: Any) -> list[dict[str, Any]]:
         return []
 
 
+def _playable(catalogue: list[dict[str, Any]], games: list[dict[str, Any]],
+              preview: bool) -> list[dict[str, Any]]:
+    """The games of ``games`` to list: only of playable rules, unless the preview switch is on."""
+    if preview:
+        return games
+    hidden = {r["id"] for r in catalogue if r.get("preview")}
+    return [g for g in games if g["game"] not in hidden]
+
+
 @router.get("/lobby", response_class=HTMLResponse)
-def lobby(request: Request) -> Response:
+def lobby(request: Request, preview: bool = False) -> Response:
     user = _user(request)
     if user is None:
         return _login_redirect(request)
     games = _games(request)
-    mine = _safe_list(request, user, mine=True)
-    open_games = [g for g in _safe_list(request, user, status="open") if not g["my_roles"]]
-    watch = _safe_list(request, user, status="active")[:20]
-    finished = _safe_list(request, user, status="finished")[:20]
-    catalogue = games.catalogue()
+    full = games.catalogue()
+    catalogue = full if preview else [r for r in full if not r.get("preview")]
+    mine = _safe_list(request, user, mine=True)  # one's own games are always listed
+    open_games = _playable(full, [g for g in _safe_list(request, user, status="open") if not g["my_roles"]], preview)
+    watch = _playable(full, _safe_list(request, user, status="active"), preview)[:20]
+    finished = _playable(full, _safe_list(request, user, status="finished"), preview)[:20]
+    in_preview = [r["title"] for r in full if r.get("preview")]
     return _page(request, "lobby.html", "Lobby", mine=mine, open_games=open_games, watch=watch,
                  finished=finished, catalogue=catalogue, catalogue_json=json_script(catalogue),
-                 scen=_scenario_names(catalogue))
+                 scen=_scenario_names(full), preview=preview, in_preview=in_preview,
+                 preview_ids=[r["id"] for r in full if r.get("preview")])
 
 
 def _scenario_names(catalogue: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
@@ -137,8 +150,9 @@ def game_page(request: Request, game_id: int, role: str | None = None,
     mine = list(info.get("my_roles") or [])
     if role is None and len(mine) > 1:  # several seats (hot seat): the one to move first
         role = next((r for r in mine if r in info.get("active", [])), mine[0])
+    rules = next((r for r in _games(request).catalogue() if r["id"] == info["game"]), {})
     return _page(request, "game.html", info["title"] or f"Game {game_id}", game=info,
-                 role=role or "", invite=invite or "", my_roles=mine,
+                 role=role or "", invite=invite or "", my_roles=mine, rules=rules,
                  config=json_script({"gameId": game_id, "role": role, "invite": invite,
                                     "user": user.name if user else None, "game": info["game"],
                                     "myRoles": mine, "pace": info.get("pace")}))

@@ -63,3 +63,41 @@ def test_title_is_escaped_in_the_lobby_and_game_page(client: TestClient) -> None
     assert evil not in lobby and "&lt;img src=x onerror=alert(1)&gt;" in lobby
     page = client.get(f"/games/{g['id']}").text
     assert evil not in page
+
+
+def _csrf(client: TestClient) -> dict[str, str]:
+    return {"X-CSRF-Token": client.cookies.get("roses_csrf") or ""}
+
+
+def test_lobby_offers_only_playable_games_unless_preview(client: TestClient) -> None:
+    """Games in development (Rules.preview) are not offered in the lobby; the preview switch
+    lists them, marked; creating one needs preview=true."""
+    catalogue = client.get("/api/rules").json()
+    previews = [r for r in catalogue if r["preview"]]
+    playable = [r for r in catalogue if not r["preview"]]
+    assert playable and all(r["id"] != "richard3" for r in previews)
+    if not previews:
+        pytest.skip("no game in development is installed")
+    if client.post("/api/auth/signup", json={"name": "previewer", "password": "pw-preview-1"}).status_code != 201:
+        client.post("/api/auth/login", json={"name": "previewer", "password": "pw-preview-1"})
+    dev = previews[0]
+    roles = dev["scenarios"][0]["roles"]
+    r = client.post("/api/games", json={"game": dev["id"], "role": roles[0]}, headers=_csrf(client))
+    assert r.status_code == 400 and r.json()["code"] == "preview_game"
+    r = client.post("/api/games", json={"game": dev["id"], "role": roles[0], "preview": True,
+                                        "title": "Preview table"}, headers=_csrf(client))
+    assert r.status_code == 201, r.text
+    lobby = client.get("/lobby").text
+    assert f'<option value="{dev["id"]}"' not in lobby
+    assert "Show games in development (preview)" in lobby
+    assert '<option value="richard3"' in lobby
+    on = client.get("/lobby", params={"preview": 1}).text
+    assert f'<option value="{dev["id"]}"' in on and "(preview: in development)" in on
+    assert "Preview on:" in on
+    # another player sees the open preview game only under the switch
+    client.post("/api/auth/logout", headers=_csrf(client))
+    assert client.post("/api/auth/signup", json={"name": "onlooker", "password": "pw-preview-2"}).status_code == 201
+    assert "Preview table" not in client.get("/lobby").text
+    assert "Preview table" in client.get("/lobby", params={"preview": 1}).text
+    game_page = client.get(f"/games/{r.json()['id']}").text
+    assert "preview-banner" in game_page

@@ -550,7 +550,8 @@ def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server
 
 
 def test_game_without_board_drawing_is_playable_with_buttons(browser: Any, live_server: LiveServer) -> None:
-    """Other installed games (no map drawn yet) still get a working page: prompt, buttons, log."""
+    """Other installed games (no map drawn yet, created under the preview switch) still get a
+    working page: prompt, buttons, log, and a banner saying the game is in development."""
     rules = {r["id"]: r for r in live_server.services.games.catalogue()}
     other = next((gid for gid in rules if gid != "richard3"), None)
     if other is None:
@@ -566,11 +567,13 @@ def test_game_without_board_drawing_is_playable_with_buttons(browser: Any, live_
         """async ([game, me, bots]) => {
             const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
             const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-              body: JSON.stringify({game, role: me, bots})});
+              body: JSON.stringify({game, role: me, bots, preview: true})});
             return (await r.json()).id;
         }""", [other, roles[0], {r: "random" for r in roles[1:]}])
     page.goto(f"{live_server.url}/games/{game_id}")
     page.wait_for_selector(".no-board")
+    if rules[other].get("preview"):
+        assert "in development" in page.inner_text(".preview-banner")
     page.wait_for_function("document.body.dataset.version !== undefined", timeout=40000)
     for _ in range(3):
         page.wait_for_function("window.roses && window.roses.payload && (window.roses.choices.length > 0 || window.roses.payload.result)", timeout=40000)

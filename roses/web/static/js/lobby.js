@@ -54,7 +54,8 @@ form.addEventListener("submit", async (ev) => {
     else options[name] = el.value;
   }
   const body = { game: r.id, scenario: scenSel.value, title: form.elements.title.value || null,
-                 private: form.elements.private.checked, options, pace: form.elements.pace.value || null };
+                 private: form.elements.private.checked, options, pace: form.elements.pace.value || null,
+                 preview: !!r.preview };
   let role = roleSel.value || null;
   if (form.elements.opponent.value !== "human") {
     const s = r.scenarios.find((x) => x.id === scenSel.value);
