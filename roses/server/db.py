@@ -11,7 +11,7 @@ Tables
     stored), ``games`` (one row per game with the current state and its ``version``),
     ``seats`` (a user or a bot per role; ``clock``/``active_since`` for time control),
     ``actions`` (the append-only action log: the authority), ``snapshots`` (the state each
-    time the set of active roles changes), ``chat`` and ``notes`` (private per role).
+    time the set of active roles changes), ``chat`` and ``notes`` (private per player and role).
 """
 
 from __future__ import annotations
@@ -140,9 +140,12 @@ chat = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
+# Migration 0004: a note belongs to the player who wrote it (whoever holds the seat later
+# does not see it).
 notes = sa.Table(
     "notes", metadata,
     sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("role", sa.String(40), primary_key=True),
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),

@@ -776,27 +776,29 @@ class GameService:
             raise Forbidden(f"You do not play {role} in this game.", code="not_your_seat")
 
     def get_note(self, user: User, game_id: int, role: str) -> str:
+        """``user``'s own notes for ``role`` (a later holder of the seat does not see them)."""
+        n = db.notes.c
         with self.db.read() as conn:
             self._note_role(conn, game_id, user, role)
-            text = conn.execute(sa.select(db.notes.c.text).where(
-                db.notes.c.game_id == game_id, db.notes.c.role == role)).scalar()
+            text = conn.execute(sa.select(n.text).where(
+                n.game_id == game_id, n.user_id == user.id, n.role == role)).scalar()
         return str(text or "")
 
     def put_note(self, user: User, game_id: int, role: str, text: str) -> str:
         if len(text) > MAX_NOTE:
             raise BadRequest(f"A note has at most {MAX_NOTE} characters.")
+        n = db.notes.c
+        mine = sa.and_(n.game_id == game_id, n.user_id == user.id, n.role == role)
         with self.db.write() as conn:
             self._note_role(conn, game_id, user, role)
-            done = conn.execute(db.notes.update().where(db.notes.c.game_id == game_id, db.notes.c.role == role)
-                                .values(text=text, updated_at=_now())).rowcount
+            done = conn.execute(db.notes.update().where(mine).values(text=text, updated_at=_now())).rowcount
             if not done:
                 try:
                     with conn.begin_nested():  # another worker may insert it at the same moment
-                        conn.execute(db.notes.insert().values(game_id=game_id, role=role, text=text,
-                                                              updated_at=_now()))
+                        conn.execute(db.notes.insert().values(game_id=game_id, user_id=user.id, role=role,
+                                                              text=text, updated_at=_now()))
                 except sa.exc.IntegrityError:
-                    conn.execute(db.notes.update().where(db.notes.c.game_id == game_id, db.notes.c.role == role)
-                                 .values(text=text, updated_at=_now()))
+                    conn.execute(db.notes.update().where(mine).values(text=text, updated_at=_now()))
         return text
 
     # ----- replay and export -------------------------------------------------------------
