@@ -21,10 +21,6 @@ class ArtsOfWar(SideStep):
         return "Levy: Draw Events (3.1.3)"
 
 
-class Pay(SideStep):
-    name, phase, label = "pay", LEVY, "Levy: Pay (3.2)"
-
-
 class MusterExiles(SideStep):
     name, phase, label = "exiles", LEVY, "Levy: Muster Exiles (3.3.1)"
 
@@ -63,14 +59,15 @@ def levy_frames(state: State) -> list[Frame]:
     if state["first_turn"]:
         frames.append({"step": "skip_pay"})
     else:
-        frames += side_frames(state, "pay")
+        frames += side_frames(state, "pay_troops") + side_frames(state, "pay_lords") \
+            + side_frames(state, "pay_vassals")
     frames.append({"step": "ready_vassals"})
     frames += side_frames(state, "exiles") + side_frames(state, "muster")
     return frames
 
 
 #: The Levy's steps, for the game's step table.
-LEVY_STEPS: list[Step] = [ArtsOfWar(), Pay(), MusterExiles(), Muster(), SkipPay(), ReadyVassals()]
+LEVY_STEPS: list[Step] = [ArtsOfWar(), MusterExiles(), Muster(), SkipPay(), ReadyVassals()]
 
 
 # ----- what this part adds to views, secrets and invariants (joined in rules.py) -------------

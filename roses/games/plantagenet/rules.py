@@ -44,6 +44,7 @@ from roses.games.plantagenet.setup import (
     setup_state,
     threshold,
 )
+from roses.games.plantagenet.upkeep import UPKEEP_STEPS
 
 
 class PlantagenetSteps(Steps):
@@ -69,7 +70,7 @@ class Calendar(Step):
 #: The parts of the sequence; each adds its own view entries, secrets and invariants.
 PARTS = (levy, campaign, battle)
 
-STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS)
+STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS)
 
 
 def current_step(state: State) -> str | None:
@@ -262,6 +263,9 @@ class PlantagenetRules(StepRules):
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:
         if verb == CONTINUE:
             return "Continue"
+        cur = self.steps.current(state)
+        if cur is not None and hasattr(cur[0], "action_label"):  # a step's own wording
+            return str(cur[0].action_label(state, cur[1], role, verb, arg))
         return super().label(state, role, verb, arg)
 
     def describe(self, view: View) -> str:

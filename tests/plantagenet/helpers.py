@@ -1,0 +1,82 @@
+"""Shared helpers of the Plantagenet tests: placing Lords, running frames, playing games out."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from roses.engine.steps import Frame
+from roses.games.plantagenet import RULES
+from roses.games.plantagenet.records import Where
+from roses.games.plantagenet.setup import new_mat
+
+State = dict[str, Any]
+
+
+def place(state: State, lord: str, locale: str, **assets: int) -> dict[str, Any]:
+    """Put ``lord`` on the map at ``locale`` (with a fresh mat if he has none); ``assets``
+    (coin=, provender=, carts=, ships=) overwrite his mat's Assets. Returns the mat."""
+    d = state["lords"][lord]
+    if d["mat"] is None:
+        d["mat"] = new_mat(lord)
+    d.update(where=Where.MAP, locale=locale, box=None, exile=False)
+    d["mat"]["assets"].update(assets)
+    return dict(d["mat"])
+
+
+def set_troops(state: State, lord: str, **troops: int) -> None:
+    """Set a Lord's Troops exactly (types not given become 0)."""
+    mat = state["lords"][lord]["mat"]
+    for t in mat["troops"]:
+        mat["troops"][t] = troops.get(t, 0)
+
+
+def to_calendar(state: State, lord: str, box: int, exile: bool = False) -> None:
+    state["lords"][lord].update(where=Where.CALENDAR, locale=None, box=box, exile=exile, mat=None)
+
+
+def run_frames(state: State, *frames: Frame) -> State:
+    """Replace the stack by ``frames`` (the first decided first) and settle."""
+    state["stack"] = [dict(f) for f in reversed(frames)]
+    RULES.steps.settle(state)
+    return state
+
+
+def act(state: State, verb: str, arg: Any = None, role: str | None = None) -> State:
+    """The (only) active role takes ``(verb, arg)``."""
+    if role is None:
+        active = RULES.active(state)
+        assert len(active) == 1, active
+        role = active[0]
+    return RULES.action(state, role, verb, arg)
+
+
+def options(state: State) -> list[tuple[str, Any]]:
+    active = RULES.active(state)
+    return RULES.legal_actions(state, active[0]) if active else []
+
+
+def play_random(state: State, seed: int = 0, max_actions: int = 20000) -> State:
+    """Play to the end with random legal actions (every active role in turn)."""
+    pick = random.Random(seed)
+    n = 0
+    while RULES.result(state) is None:
+        role = RULES.active(state)[0]
+        verb, arg = pick.choice(RULES.legal_actions(state, role))
+        state = RULES.action(state, role, verb, arg)
+        n += 1
+        assert n < max_actions
+    return state
+
+
+def play_until(state: State, stop: Any, seed: int = 0, max_actions: int = 20000) -> State:
+    """Random legal actions until ``stop(state)`` is true or the game ends."""
+    pick = random.Random(seed)
+    n = 0
+    while RULES.result(state) is None and not stop(state):
+        role = RULES.active(state)[0]
+        verb, arg = pick.choice(RULES.legal_actions(state, role))
+        state = RULES.action(state, role, verb, arg)
+        n += 1
+        assert n < max_actions
+    return state
