@@ -61,7 +61,7 @@ pw.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const st = pw.querySelector(".status");
   try {
-    await api("POST", "/api/auth/password", { old_password: pw.elements.old_password.value, new_password: pw.elements.new_password.value });
+    await api("POST", "/api/auth/password", { old_password: pw.elements.old_password.value, new_password: pw.elements.new_password.value, keep_tokens: pw.elements.keep_tokens.checked });
     st.textContent = "Password changed.";
     pw.reset();
   } catch (e) { st.textContent = e.message; }
