@@ -154,11 +154,14 @@ def logout(request: Request, response: Response,
 
 @router.post("/auth/password", status_code=204, tags=["accounts"])
 def change_password(request: Request, body: PasswordIn, user: RequiredUser) -> Response:
-    """Change the password; other sessions of the account end."""
+    """Change the password; other sessions of the account end, and its API tokens are revoked
+    unless ``keep_tokens`` (whoever learnt the old password may have made one)."""
     s = services(request)
     with s.db.write() as conn:
         auth.change_password(conn, user, body.old_password, body.new_password)
         auth.end_other_sessions(conn, user, request.cookies.get(auth.SESSION_COOKIE))
+        if not body.keep_tokens:
+            auth.revoke_tokens(conn, user)
     return Response(status_code=204)
 
 

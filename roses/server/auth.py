@@ -185,6 +185,11 @@ def create_token(conn: Connection, user: User, name: str) -> tuple[int, str]:
     return int(tid), token
 
 
+def revoke_tokens(conn: Connection, user: User) -> int:
+    """Delete every API token of ``user`` (after a password change); how many there were."""
+    return int(conn.execute(db.api_tokens.delete().where(db.api_tokens.c.user_id == user.id)).rowcount)
+
+
 #: ``api_tokens.last_used`` is refreshed at most this often (seconds), to spare writes.
 TOKEN_TOUCH_EVERY = 600.0
 

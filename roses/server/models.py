@@ -36,6 +36,8 @@ class PasswordIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     old_password: str = Field(max_length=1024)
     new_password: str = Field(max_length=1024)
+    keep_tokens: bool = Field(default=False, description=(
+        "Keep the account's API tokens valid; by default a password change revokes them all."))
 
 
 class Me(BaseModel):

@@ -139,3 +139,28 @@ def test_login_limit_is_shared_by_workers(database: Database) -> None:
         for c in (w1, w2, w1):
             assert c.post("/api/auth/login", json={"name": "kate", "password": "wrong one"}).status_code == 401
         assert w2.post("/api/auth/login", json={"name": "kate", "password": "correct horse"}).status_code == 429
+
+
+def test_password_change_revokes_api_tokens_unless_kept(client: TestClient) -> None:
+    """Whoever learnt the old password may have made an API token: a password change revokes
+    them all, unless the user asks to keep them (the profile page offers and states both)."""
+    r = client.post("/api/auth/signup", json={"name": "tokened", "password": "first password"})
+    h = {"X-CSRF-Token": r.json()["csrf_token"]}
+    tokens = [client.post("/api/tokens", json={"name": f"t{i}"}, headers=h).json()["token"] for i in (1, 2)]
+    r = client.post("/api/auth/password", headers=h, json={
+        "old_password": "first password", "new_password": "second password", "keep_tokens": True})
+    assert r.status_code == 204
+    for t in tokens:
+        assert client.get("/api/me", headers={"Authorization": f"Bearer {t}", "Cookie": ""}).status_code == 200
+    r = client.post("/api/auth/password", headers=h, json={
+        "old_password": "second password", "new_password": "third password"})
+    assert r.status_code == 204
+    saved = dict(client.cookies)
+    client.cookies.clear()
+    for t in tokens:
+        r = client.get("/api/me", headers={"Authorization": f"Bearer {t}"})
+        assert r.status_code == 401 and r.json()["code"] == "bad_token"
+    client.cookies.update(saved)
+    assert client.get("/api/tokens").json() == []  # the session that changed it goes on
+    page = client.get("/profile").text
+    assert 'name="keep_tokens"' in page and "revokes them all" in page
