@@ -178,7 +178,8 @@ class PlantagenetRules(StepRules):
             if side == role:
                 continue
             out |= {f'"{cid}"' for cid in state["aow"][side]["held"]}
-            out |= {f'"{cid}"' for cid in state["command"][side]["plan"]}
+            # Pass cards are alike on both sides (pass-1...): only their number is secret.
+            out |= {f'"{cid}"' for cid in state["command"][side]["plan"] if not cid.startswith("pass-")}
             if state["options"].get("hidden_mats"):
                 for lid, d in state["lords"].items():
                     if sv.side_of(lid) == side and d["mat"] and d["where"] != Where.BATTLE:
