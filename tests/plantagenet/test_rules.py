@@ -214,7 +214,7 @@ def test_views_hide_decks_and_plans_section_5() -> None:
     lan = RULES.view(s, "Lancaster")
     obs = RULES.view(s, "Observer")
     assert isinstance(lan["aow"]["Lancaster"]["deck"], list) and lan["aow"]["Lancaster"]["held"] == ["L13"]
-    assert y["aow"]["Lancaster"] == {"deck": 21, "held": 1, "in_effect": [], "set_aside": []}
+    assert y["aow"]["Lancaster"] == {"deck": 21, "drawn": 0, "held": 1, "in_effect": [], "set_aside": []}
     assert isinstance(y["command"]["Lancaster"]["deck"], int)
     assert '"L13"' in RULES.secrets(s, "York")
     assert '"L13"' not in canonical_json(y) and '"L13"' not in canonical_json(obs)

@@ -80,6 +80,7 @@ class AowZones(TypedDict):
     side in play, for the conservation invariant."""
 
     deck: list[str]
+    drawn: list[str]  # drawn this Levy, not yet resolved (3.1.2-3.1.3); hidden from the other side
     held: list[str]
     in_effect: list[str]
     set_aside: list[str]

@@ -137,6 +137,7 @@ class PlantagenetRules(StepRules):
             cm = state["command"][side]
             mine = role == side
             aow[side] = {"deck": list(a["deck"]) if mine else len(a["deck"]),
+                         "drawn": list(a["drawn"]) if mine else len(a["drawn"]),
                          "held": list(a["held"]) if mine else len(a["held"]),
                          "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])}
             command[side] = {"deck": list(cm["deck"]) if mine else len(cm["deck"]),
@@ -199,7 +200,7 @@ class PlantagenetRules(StepRules):
                 bad.append(f"unknown step in the stack: {frame.get('step')!r}")
         zones: dict[str, str] = {}
         for side in SIDES:
-            for zone in ("deck", "held", "in_effect", "set_aside"):
+            for zone in ("deck", "drawn", "held", "in_effect", "set_aside"):
                 for cid in state["aow"][side][zone]:
                     if cid in zones:
                         bad.append(f"card {cid} in two zones")
@@ -229,7 +230,7 @@ class PlantagenetRules(StepRules):
                 ship_lords += mat["assets"]["ships"] > 0
                 if len(mat["capabilities"]) > 2:
                     bad.append(f"{lid}: more than 2 Capabilities (3.4.6)")
-                for cid in mat["capabilities"]:
+                for cid in mat["capabilities"] + mat["events"]:
                     if cid in zones:
                         bad.append(f"card {cid} in two zones")
                     zones[cid] = f"mat of {lid}"

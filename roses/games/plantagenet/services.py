@@ -475,6 +475,10 @@ def _clear_mat(state: State, lord: str) -> None:
         disband_vassal(state, v)
     for sv in mat["special_vassals"]:
         state["special_vassals"][sv] = None
+    for cid in mat["events"]:  # Held Events played on him (3.1.3) go back to their deck
+        owner = c.cards[cid]["side"]
+        state["aow"][owner]["deck"].append(cid)
+        state["aow"][owner]["deck"].sort(key=c.card_ids.id)
     for cid in mat["capabilities"]:
         owner = c.cards[cid]["side"]
         if cid == "L23" and "montagu" in state["special_rules"]:

@@ -268,7 +268,8 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
     # Arts of War decks (2.1.1, 6.0 DECKS).
     for side in SIDES:
         deck = aow_cards(scenario, side)
-        aow: AowZones = {"deck": deck, "held": [], "in_effect": [], "set_aside": [], "in_game": list(deck)}
+        aow: AowZones = {"deck": deck, "drawn": [], "held": [], "in_effect": [], "set_aside": [],
+                         "in_game": list(deck)}
         state["aow"][side] = aow
     for lid, cards in d["capabilities"].items():
         for cid in cards:

@@ -290,7 +290,7 @@ class PayTroops(Upkeep):
 
 
 class Feed(Upkeep):
-    """4.7 Feed: the side's Lords marked Moved/Fought spend Provender."""
+    """4.7 Feed: the side's Lords marked Moved/Fought spend Provender (on the map or at Sea)."""
 
     name, phase = "feed", CAMPAIGN
     asset, asset_word, verb_done, short_word, section = "provender", "Provender", "feeds its Troops", \
@@ -302,7 +302,7 @@ class Feed(Upkeep):
         wanted = frame.get("lords")
         pool = state["moved"] if wanted is None else wanted
         return sorted(lid for lid in pool
-                      if lords[lid]["where"] == Where.MAP and sv.side_of(lid) == side)
+                      if lords[lid]["where"] in (Where.MAP, Where.SEA) and sv.side_of(lid) == side)
 
     def finish(self, state: State, frame: Frame) -> None:
         side = frame["side"]
