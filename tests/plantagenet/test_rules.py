@@ -29,11 +29,12 @@ def _play_out(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _quiet(state: dict[str, Any]) -> tuple[str, str, Any]:
-    """A quiet action of the active role: Continue, Pay or Done where offered, else its first
-    option."""
+    """A quiet action of the active role: Continue, Pay, Done, Lock (a Plan) or Pass (a
+    Command card) where offered, else its first option."""
     role = RULES.active(state)[0]
     opts = RULES.legal_actions(state, role)
-    quiet = [o for verb in ("continue", "pay", "done", "end") for o in opts if o[0] == verb]
+    quiet = [o for verb in ("continue", "pay", "done", "end", "lock", "pass", "decline")
+             for o in opts if o[0] == verb]
     verb, arg = (quiet or opts)[0]
     return role, verb, arg
 
@@ -83,11 +84,13 @@ def test_sequence_levy_campaign_end_campaign_second_turn_has_pay() -> None:
     s = RULES.setup(1, "ic-somersets-return")
     seen = []
     while s["box"] == 5:
-        seen.append((RULES.steps.phase(s), current_step(s)))
-        s = RULES.action(s, RULES.active(s)[0], "continue")
-    assert [x for i, x in enumerate(seen) if i % 2 == 0] == [
+        step = (RULES.steps.phase(s), current_step(s))
+        if step not in seen:
+            seen.append(step)
+        s = _advance(s)
+    assert [x for x in seen if x[1] in ("arts_of_war", "exiles", "muster", "plan", "actions")] == [
         ("levy", "arts_of_war"), ("levy", "exiles"), ("levy", "muster"),
-        ("campaign", "plan"), ("campaign", "command")]
+        ("campaign", "plan"), ("campaign", "actions")]
     assert current_step(s) == "arts_of_war" and not s["first_turn"]
     assert RULES.view(s, "Lancaster")["prompt"].startswith("Levy: Draw Events (3.1.3)")
     while current_step(s) == "arts_of_war":
@@ -103,8 +106,8 @@ def test_sequence_of_play_is_the_decision_stack_2_2_1_2_2_4() -> None:
     assert not {"phase", "step", "waiting"} & set(s)
     assert [f["step"] for f in reversed(s["stack"])] == [
         "arts_of_war", "arts_of_war", "skip_pay", "ready_vassals", "exiles", "exiles", "muster", "muster",
-        "begin_campaign", "plan", "plan", "command", "command",
-        "tides_of_war", "victory_check", "grow", "waste", "reset", "calendar"]
+        "begin_campaign", "plan", "command",
+        "tides_of_war", "disembark", "victory_check", "grow", "waste", "reset", "calendar"]
     assert [f["side"] for f in reversed(s["stack"]) if f["step"] == "muster"] == ["York", "Lancaster"]
     assert s["stack"][0] == {"step": "calendar"}
     v = RULES.view(s, "Observer")

@@ -1,37 +1,917 @@
-"""Campaign (4.0): the Plan (4.1), Command cards and their actions (4.2-4.6), Feed (4.7) and the
-End Campaign steps (4.8)."""
+"""Campaign (4.0): the Plan (4.1), Command cards and their actions (4.2-4.6), the Feed after
+every card (4.7, built in :mod:`upkeep`) and the End Campaign steps (4.8).
+
+One Turn's Campaign is these frames, bottom first in the order they are decided
+(:func:`campaign_frames`):
+
+``begin_campaign``
+    automatic: every Command card goes back to its side's deck (4.1).
+``plan``
+    both sides at once (4.1.2): each adds cards to its own Plan, in order, top card first,
+    and locks it in. Until both have locked in, the cards are kept in the frame, which no view
+    shows; then they move from the deck to ``state["command"][side]["plan"]``, whose size
+    (only) the other side sees, with the cards revealed so far (RULINGS R30).
+``command``
+    automatic driver (4.2): reveals the top card of the Rebel, then the King's side, and so
+    on; a Lord's card pushes an ``actions`` frame for him; after each card it pushes the Feed
+    frames (4.7) and then clears the Moved/Fought markers.
+``tides_of_war``, ``disembark``, ``victory_check``, ``grow``, ``waste``, ``reset``
+    End Campaign (4.8).
+
+Inside a card the ``actions`` frame offers the Command menu (4.2.2); an action may push
+sub-decisions: ``group`` (who goes with a Marshal or Lieutenant, 4.3.1, 4.6.1, 4.3.4),
+``discard`` (which Lord discards Provender or Carts for Haul 4.3.2 or to Sail 4.6.1),
+``boost`` (extra Influence points for a check, 1.4.2), ``intercept`` (the Inactive side,
+4.3.4); and the automatic ``move`` and ``arrive`` steps that carry out a March or Sail and
+then check Intercept and Approach (4.3.4-4.3.5). An Approach pops the card's ``actions`` frame
+and hands over to the Battle part (:mod:`battle`) with ``{"step": "approach", ...}``.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from roses.engine.contract import State
-from roses.engine.log import public
-from roses.engine.steps import Frame, Step, pop
+from roses.engine import rng
+from roses.engine.contract import Action, State, mark_reveal
+from roses.engine.log import CARD, MOVE, POLITICAL, SUPPLY, TURN, private, public
+from roses.engine.steps import Frame, Step, find, pop, push, push_all, replace
+from roses.games.plantagenet import battle as _battle
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.common import CAMPAIGN, SideStep, end_game, side_frames
-from roses.games.plantagenet.components import load
+from roses.games.plantagenet.common import CAMPAIGN, end_game, side_frames
+from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.records import Where
+from roses.games.plantagenet.setup import other
+
+#: Forces units one Ship carries, and Provender or Carts (4.6.1).
+SHIP_FORCES = 6
+SHIP_CARGO = 2
+#: Influence points a side may add to a check (1.4.2): none, 1 (+1) or 3 (+2).
+BOOSTS = (0, 1, 3)
 
 
-class Plan(SideStep):
-    name, phase, label = "plan", CAMPAIGN, "Campaign: Plan (4.1)"
+# ----- tables computed once from the map ------------------------------------------------------
+@dataclass(frozen=True)
+class Tables:
+    #: Where a March may go from each Locale: ``((Stronghold, Way type), ...)`` (4.3, 4.3.3;
+    #: never into an Exile box, 1.3.1; from Scotland along its one-way Paths).
+    march: dict[str, tuple[tuple[str, str], ...]]
+    #: The Way type between two Locales, by ``(from, to)``.
+    way: dict[tuple[str, str], str]
+    #: Strongholds joined to each Stronghold by a Highway (4.3.3).
+    highways: dict[str, tuple[str, ...]]
+    #: Strongholds joined to each Stronghold by a Highway or Road: who may Intercept (4.3.4).
+    intercept: dict[str, tuple[str, ...]]
+    #: Locales adjacent to each Locale by any Way, in either direction (Forage, 4.6.2).
+    near: dict[str, tuple[str, ...]]
+    #: Each Sea's Ports (1.3.1), and the Seas next to it (4.6.1).
+    ports: dict[str, tuple[str, ...]]
+    seas_next: dict[str, tuple[str, ...]]
+    #: The Sea of each Port and Exile box, and of each Sea itself.
+    sea_of: dict[str, str]
+    #: Per side, the Lords of each Livery Badge (the Lords a Command card may name, 1.9.2).
+    badge_lords: dict[str, dict[str, tuple[str, ...]]]
 
 
-class Command(SideStep):
-    name, phase, label = "command", CAMPAIGN, "Campaign: Command cards, Feed (4.2-4.7)"
+@cache
+def tables() -> Tables:
+    c = load()
+    march: dict[str, list[tuple[str, str]]] = {loc: [] for loc in c.locales}
+    way: dict[tuple[str, str], str] = {}
+    highways: dict[str, list[str]] = {loc: [] for loc in c.locales}
+    intercept: dict[str, list[str]] = {loc: [] for loc in c.locales}
+    near: dict[str, set[str]] = {loc: set() for loc in c.locales}
+    for a, nbrs in c.adjacency.items():
+        for b, w in nbrs.items():
+            way[(a, b)] = w
+            near[a].add(b)
+            near[b].add(a)
+            if c.locales[b]["kind"] != "stronghold":
+                continue
+            march[a].append((b, w))
+            if c.locales[a]["kind"] == "stronghold":
+                if w == "Highway":
+                    highways[a].append(b)
+                if w in ("Highway", "Road"):
+                    intercept[a].append(b)
+    sea_of: dict[str, str] = {}
+    for loc, d in c.locales.items():
+        sea = loc if d["kind"] == "sea" else c.sea_of(loc)
+        if sea:
+            sea_of[loc] = sea
+    badge_lords: dict[str, dict[str, list[str]]] = {s: {} for s in SIDES}
+    for lid, d in c.lords.items():
+        badge_lords[d["side"]].setdefault(d["badge"], []).append(lid)
+    return Tables(
+        march={k: tuple(sorted(v)) for k, v in march.items()},
+        way=way,
+        highways={k: tuple(sorted(v)) for k, v in highways.items()},
+        intercept={k: tuple(sorted(v)) for k, v in intercept.items()},
+        near={k: tuple(sorted(v)) for k, v in near.items()},
+        ports={sea: tuple(c.ports(sea)) for sea in c.seas},
+        seas_next={sea: tuple(d["adjacent"]) for sea, d in c.seas.items()},
+        sea_of=sea_of,
+        badge_lords={s: {b: tuple(v) for b, v in bl.items()} for s, bl in badge_lords.items()},
+    )
 
+
+# ----- small helpers ---------------------------------------------------------------------------
+def lord_name(lord: str) -> str:
+    return str(load().lords[lord]["name"])
+
+
+def names(lords: list[str]) -> str:
+    return ", ".join(lord_name(lid) for lid in lords)
+
+
+def hidden_mats(state: State) -> bool:
+    return bool(state["options"].get("hidden_mats"))
+
+
+def declare(state: State, text: str, kind: str = SUPPLY) -> None:
+    """A declaration of mat contents an action needs to be verified (1.5.3 Hidden Mats:
+    Carts for Haul and Supply, Ships for Sail): public, and a reveal when mats are hidden."""
+    public(state, text, kind)
+    if hidden_mats(state):
+        mark_reveal(state)
+
+
+def placed(state: State, lord: str) -> bool:
+    """On the map or at Sea: a Lord who can take Command actions (4.2.3, 4.6.1)."""
+    d = state["lords"].get(lord)  # a Lord card of another scenario is not in the state
+    return d is not None and d["where"] in (Where.MAP, Where.SEA)
+
+
+def is_pass(card: str) -> bool:
+    return card.startswith("pass-")
+
+
+def card_lord(state: State, side: str, card: str) -> str | None:
+    """The Lord a Command card activates: the side's Lord of the card's badge who is on the
+    map or at Sea (1.9.2, 4.2.3); None for a Pass card or a Lord not on the map."""
+    if is_pass(card):
+        return None
+    for lid in tables().badge_lords[side].get(card.rsplit("-", 1)[0], ()):
+        if placed(state, lid):
+            return lid
+    return None
+
+
+def forces(mat: dict[str, Any]) -> int:
+    """Forces units on a mat (1.6): Troops, the Retinue and the Vassals (E FAQ #2 for Sail)."""
+    troops = mat["troops"]
+    return sum(troops[t] for t in TROOP_TYPES) + 1 + len(mat["vassals"]) + len(mat["special_vassals"])
+
+
+def assets(state: State, lords: list[str], asset: str) -> int:
+    lrec = state["lords"]
+    return sum(lrec[lid]["mat"]["assets"][asset] for lid in lords)
+
+
+def mark_moved(state: State, lords: list[str]) -> None:
+    """Put Moved/Fought markers on Lords (4.3, 4.3.4, 4.6.1)."""
+    state["moved"] = sorted(set(state["moved"]) | set(lords))
+
+
+def group_candidates(state: State, lord: str) -> list[str]:
+    """Lords who may go with ``lord`` as a Group (4.3.1): any of the Lords of his side at his
+    Locale (or Sea) for a Marshal, any but a Marshal for a Lieutenant (RULINGS R32), none for
+    other Lords."""
+    c = load()
+    ring = c.lords[lord]["ring"]
+    if ring is None:
+        return []
+    here = state["lords"][lord]["locale"]
+    out = [lid for lid in sv.lords_at(state, here, sv.side_of(lord)) if lid != lord]
+    if ring == "lieutenant":
+        out = [lid for lid in out if c.lords[lid]["ring"] != "marshal"]
+    return sorted(out)
+
+
+def take_action(frame: Frame, cost: int = 1) -> None:
+    """Spend Command actions of the card (4.2.1); any action but the free second Highway
+    forgoes that Highway (4.3.3)."""
+    frame["left"] -= cost
+    frame["used"] += 1
+    frame["highway"] = None
+
+
+# ----- 4.1 Plan ------------------------------------------------------------------------------
+def plan_target(state: State, side: str) -> int:
+    """Cards the side's Plan must hold: the Calendar's number (4.1), or every card the side
+    has when it has fewer (RULINGS R30)."""
+    return min(sv.plan_size(state["box"]), len(state["command"][side]["deck"]))
+
+
+def pass_limit(state: State, side: str) -> int:
+    """Pass cards a Plan may hold: only those needed to fill it when the side has too few
+    cards of Lords on the map (4.1.1; RULINGS R30)."""
+    lord_cards = sum(1 for cid in state["command"][side]["deck"]
+                     if not is_pass(cid) and card_lord(state, side, cid) is not None)
+    return max(0, sv.plan_size(state["box"]) - lord_cards)
+
+
+def plan_additions(state: State, side: str, draft: list[str]) -> list[str]:
+    """The cards that may go next on a Plan: the first unused card of each badge (a badge's
+    three cards are alike) and a Pass card within :func:`pass_limit`."""
+    out: list[str] = []
+    seen: set[str] = set()
+    in_draft = set(draft)
+    passes = sum(1 for cid in draft if is_pass(cid))
+    pass_ok = passes < pass_limit(state, side)
+    for cid in state["command"][side]["deck"]:
+        if cid in in_draft:
+            continue
+        badge = cid.rsplit("-", 1)[0]
+        if badge in seen or (badge == "pass" and not pass_ok):
+            continue
+        seen.add(badge)
+        out.append(cid)
+    return out
+
+
+def card_title(state: State, side: str, card: str) -> str:
+    if is_pass(card):
+        return "Pass"
+    lord = card_lord(state, side, card)
+    badge = card.rsplit("-", 1)[0]
+    if lord is None:
+        lords = tables().badge_lords[side].get(badge, ())
+        return lord_name(lords[0]) if lords else badge
+    return lord_name(lord)
+
+
+class Plan(Step):
+    """4.1 Plan: both sides build their Plans at once and in secret (4.1.2)."""
+
+    name, phase = "plan", CAMPAIGN
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [s for s in (state["rebel"], state["king"]) if s not in frame["locked"]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        draft = frame["drafts"][role]
+        out: list[Action] = []
+        if len(draft) >= plan_target(state, role):
+            out.append(("lock", None))
+        else:
+            out += [("add", cid) for cid in plan_additions(state, role, draft)]
+        if draft:
+            out.append(("remove", None))
+        return out
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role in frame["drafts"] and role not in frame["locked"]:
+            draft = frame["drafts"][role]
+            n = plan_target(state, role)
+            order = ", ".join(card_title(state, role, cid) for cid in draft) or "empty"
+            if len(draft) >= n:
+                return f"Campaign Plan (4.1): lock in your Plan of {n} cards (top first: {order})."
+            return (f"Campaign Plan (4.1): choose card {len(draft) + 1} of {n} for your Plan "
+                    f"(so far, top first: {order}).")
+        waiting = " and ".join(self.actors(state, frame))
+        return f"Campaign Plan (4.1): waiting for {waiting} to set a Plan."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        if verb == "add":
+            return f"Add {card_title(state, role, arg)} ({arg})"
+        return {"lock": "Lock in the Plan", "remove": "Take back the last card"}.get(verb, verb)
+
+    def on_add(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["drafts"][role].append(arg)
+
+    def on_remove(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["drafts"][role].pop()
+
+    def on_lock(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["locked"].append(role)
+        draft = frame["drafts"][role]
+        private(state, role, "Your Plan, top first: "
+                + ", ".join(f"{card_title(state, role, cid)} ({cid})" for cid in draft) + ".", CARD)
+        if len(frame["locked"]) < len(SIDES):
+            public(state, f"{role} has set its Plan (4.1.2).", CARD)
+            return
+        codecs = load().command_ids
+        for side in SIDES:
+            cm = state["command"][side]
+            cards = frame["drafts"][side]
+            chosen = set(cards)
+            cm["deck"] = [cid for cid in cm["deck"] if cid not in chosen]
+            cm["deck"].sort(key=codecs[side].id)
+            cm["plan"] = list(cards)
+        mark_reveal(state)  # each side now sees the size of the other's Plan (4.1.2)
+        public(state, "Both Plans are set: " + ", ".join(
+            f"{s} {len(state['command'][s]['plan'])} cards" for s in (state["rebel"], state["king"])) + ".", CARD)
+        pop(state)
+
+
+# ----- 4.2 Command ---------------------------------------------------------------------------
+class Command(Step):
+    """4.2: the sides reveal their top Plan cards in turn, Rebel first; each card is followed
+    by Feed (4.7). When one side's Plan is empty the other goes on alone; when both are, the
+    Campaign's Command cards are over (4.8)."""
+
+    name, phase = "command", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        if frame["feed"] == 1:  # the card is over: Feed (4.7), Rebel then King's side
+            frame["feed"] = 2
+            if state["moved"]:
+                push_all(state, side_frames(state, "feed"))
+            return
+        if frame["feed"] == 2:  # 4.7 REMOVE MARKERS
+            frame["feed"] = 0
+            state["moved"] = []
+        side = frame["next"]
+        if not state["command"][side]["plan"]:
+            side = other(side)
+            if not state["command"][side]["plan"]:
+                pop(state)
+                return
+        cm = state["command"][side]
+        card = cm["plan"].pop(0)
+        cm["revealed"].append(card)
+        mark_reveal(state)
+        frame["next"] = other(side)
+        frame["feed"] = 1
+        lord = card_lord(state, side, card)
+        if lord is None:
+            what = "a Pass card" if is_pass(card) else f"{card_title(state, side, card)} ({card}), not on the map"
+            public(state, f"{side} reveals {what}: nothing happens (4.2.3).", CARD)
+            return
+        left = sv.modified_rating(state, lord, "command")
+        public(state, f"{side} reveals {card}: {lord_name(lord)} is Active with {left} actions (4.2.1).", CARD)
+        if left > 0:
+            push(state, {"step": "actions", "side": side, "lord": lord, "left": left, "used": 0,
+                         "highway": None})
+
+
+# ----- 4.2.2 the Command menu -------------------------------------------------------------------
+def march_options(state: State, frame: Frame) -> list[str]:
+    """Destinations of a March now (4.3, 4.3.3): the free second Highway right after a Highway
+    March, and the Ways from a Stronghold or Scotland (Path only as the card's first action)."""
+    t = tables()
+    lord = frame["lord"]
+    d = state["lords"][lord]
+    if d["where"] != Where.MAP:
+        return []
+    here = d["locale"]
+    out: list[str] = []
+    hw = frame["highway"]
+    if hw is not None:
+        out = [b for b in t.highways[here] if b != hw["from"]]
+    if frame["left"] > 0 and (here == "Scotland" or load().locales[here]["kind"] == "stronghold"):
+        first = frame["used"] == 0
+        for b, w in t.march[here]:
+            if (w == "Path" and not first) or b in out:
+                continue
+            out.append(b)
+    return out
+
+
+def sail_destinations(state: State, lord: str) -> list[str]:
+    """Where a Lord at a Port, an Exile box or at Sea may Sail (4.6.1, RULINGS R31): a Port on
+    the same Sea free of Enemy Lords, that Sea or an adjacent one; from a Sea, also a Port on
+    an adjacent Sea. Never into an Exile box (1.3.1) nor Port to Port across Seas (E FAQ #1)."""
+    t = tables()
+    d = state["lords"][lord]
+    here = d["locale"]
+    sea = t.sea_of.get(here)
+    if sea is None:
+        return []
+    side = sv.side_of(lord)
+    at_sea = d["where"] == Where.SEA
+    out = [p for p in t.ports[sea] if p != here and not sv.enemy_lords_at(state, p, side)]
+    if not at_sea:
+        out.append(sea)
+    for nxt in t.seas_next[sea]:
+        out.append(nxt)
+        if at_sea:
+            out += [p for p in t.ports[nxt] if not sv.enemy_lords_at(state, p, side)]
+    return out
+
+
+def sail_fits(state: State, lords: list[str]) -> bool:
+    """Enough Ships for the Forces (4.6.1): one per six units, rounded up. Provender and Carts
+    beyond two per Ship may be discarded (1.7.2), Forces never."""
+    lrec = state["lords"]
+    ships = assets(state, lords, "ships")
+    return ships > 0 and sum(forces(lrec[lid]["mat"]) for lid in lords) <= SHIP_FORCES * ships
+
+
+def can_sail(state: State, lord: str) -> bool:
+    """Whether the Lord alone, or with some of his possible Group, has Ships enough (4.6.1)."""
+    if sail_fits(state, [lord]):
+        return True
+    lrec = state["lords"]
+    helpers = [lid for lid in group_candidates(state, lord)
+               if SHIP_FORCES * lrec[lid]["mat"]["assets"]["ships"] > forces(lrec[lid]["mat"])]
+    return bool(helpers) and sail_fits(state, [lord, *helpers])
+
+
+def forage_needs(state: State, lord: str) -> int | None:
+    """The highest roll that Forages (4.6.2): None for a sure success (Friendly, no Enemy Lord
+    adjacent), 4 at a Neutral Locale, 3 at an Enemy one or with an Enemy Lord adjacent."""
+    side = sv.side_of(lord)
+    here = state["lords"][lord]["locale"]
+    enemy = other(side)
+    near = any(sv.lords_at(state, b, enemy) for b in tables().near[here])
+    if sv.is_enemy(state, here, side) or near:
+        return 3
+    return None if sv.is_friendly(state, here, side) else 4
+
+
+class Actions(Step):
+    """4.2.1-4.2.2: the Active Lord's Command actions, up to his Command rating; the card ends
+    when they are spent, when he Passes, or at an Approach (4.3.5)."""
+
+    name, phase = "actions", CAMPAIGN
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        if (frame["left"] > 0 or frame["highway"] is not None) and placed(state, frame["lord"]):
+            return [frame["side"]]
+        return []
+
+    def run(self, state: State, frame: Frame) -> None:
+        pop(state)
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        lord = frame["lord"]
+        d = state["lords"][lord]
+        out: list[Action] = [("march", b) for b in march_options(state, frame)]
+        if frame["left"] > 0:
+            if frame["used"] == 0 and can_sail(state, lord):
+                out += [("sail", b) for b in sail_destinations(state, lord)]
+            if d["where"] == Where.MAP:
+                out += [("supply", src) for src in sv.supply_options(state, lord)]
+                if not sv.is_exhausted(state, d["locale"]):
+                    out.append(("forage", None))
+                out += [("tax", t) for t in sv.tax_targets(state, lord)]
+                out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True)]
+        out.append(("pass", None))
+        return out
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        lord = lord_name(frame["lord"])
+        where = state["lords"][frame["lord"]]["locale"]
+        extra = " (or March on along a second Highway for free)" if frame["highway"] else ""
+        if role == frame["side"]:
+            return (f"{lord} at {where}: {frame['left']} Command actions left{extra} — "
+                    "March, Sail, Supply, Forage, Tax, Parley or Pass (4.2.2).")
+        return f"{frame['side']}: {lord} at {where} is Active ({frame['left']} actions left)."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        if verb == "march":
+            hw = frame["highway"]
+            here = state["lords"][frame["lord"]]["locale"]
+            way = tables().way.get((here, arg), "")
+            free = hw is not None and way == "Highway"
+            return f"March to {arg} ({'second Highway, free' if free else way})"
+        text = {"sail": f"Sail to {arg}", "supply": f"Supply from {arg}", "forage": "Forage",
+                "tax": f"Tax {arg}", "parley": f"Parley {arg}", "pass": "Pass (end the card)"}
+        return text.get(verb, verb)
+
+    # ----- March (4.3) ------------------------------------------------------------------
+    def on_march(self, state: State, frame: Frame, role: str, dest: Any) -> None:
+        lord = frame["lord"]
+        here = state["lords"][lord]["locale"]
+        way = tables().way[(here, dest)]
+        hw = frame["highway"]
+        if hw is not None and way == "Highway" and dest != hw["from"]:
+            # 4.3.3 HIGHWAY: the same Lord or Group goes on along a second Highway for free.
+            start_move(state, "march", frame["side"], list(hw["group"]), dest, way, cost=0, chained=True)
+            return
+        cost = frame["left"] if way == "Path" else 1  # 4.3.3 PATH: the whole card
+        cands = group_candidates(state, lord)
+        if cands:
+            push(state, {"step": "group", "kind": "march", "side": frame["side"], "lord": lord, "dest": dest,
+                         "way": way, "cost": cost, "cands": cands, "with": []})
+            return
+        start_move(state, "march", frame["side"], [lord], dest, way, cost=cost)
+
+    # ----- Sail (4.6.1) ---------------------------------------------------------------------
+    def on_sail(self, state: State, frame: Frame, role: str, dest: Any) -> None:
+        lord = frame["lord"]
+        cands = group_candidates(state, lord)
+        if cands:
+            push(state, {"step": "group", "kind": "sail", "side": frame["side"], "lord": lord, "dest": dest,
+                         "way": "Sea", "cost": frame["left"], "cands": cands, "with": []})
+            return
+        start_sail(state, frame["side"], [lord], dest)
+
+    # ----- Supply (4.5) ---------------------------------------------------------------------
+    def on_supply(self, state: State, frame: Frame, role: str, source: Any) -> None:
+        lord = frame["lord"]
+        opt = sv.supply_options(state, lord)[source]
+        n = sv.supply(state, lord, source)
+        take_action(frame)
+        carts = f", {n * opt['ways']} Carts over {opt['ways']} Ways" if opt["ways"] else ""
+        how = "by Ship from the Port" if opt["kind"] == "port" else "from"
+        declare(state, f"{lord_name(lord)} Supplies {n} Provender {how} {source}{carts} (4.5).")
+
+    # ----- Forage (4.6.2) ---------------------------------------------------------------------
+    def on_forage(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        lord = frame["lord"]
+        here = state["lords"][lord]["locale"]
+        need = forage_needs(state, lord)
+        take_action(frame)
+        if need is None:
+            ok, how = True, "sure"
+        else:
+            r = rng.roll(state)
+            ok, how = r <= need, f"rolls {r}, needs {need} or less"
+        if ok:
+            state["lords"][lord]["mat"]["assets"]["provender"] += 1
+            sv.deplete(state, here)
+            public(state, f"{lord_name(lord)} Forages at {here} ({how}): +1 Provender, {here} "
+                          f"{state['exhaustion'][here].capitalize()} (4.6.2).", SUPPLY)
+        else:
+            public(state, f"{lord_name(lord)} Forages at {here} ({how}): nothing (4.6.2).", SUPPLY)
+
+    # ----- Tax (4.6.3) and Parley (4.6.4) ---------------------------------------------------------
+    def on_tax(self, state: State, frame: Frame, role: str, target: Any) -> None:
+        lord = frame["lord"]
+        take_action(frame)
+        if state["seats"].get(lord) == target:
+            collect_tax(state, lord, target, None)  # his own Seat: no check (4.6.3 EXCEPTION)
+            return
+        push(state, {"step": "boost", "side": frame["side"], "lord": lord, "action": "tax", "target": target})
+
+    def on_parley(self, state: State, frame: Frame, role: str, target: Any) -> None:
+        lord = frame["lord"]
+        take_action(frame)
+        if target == state["lords"][lord]["locale"]:
+            sv.parley(state, lord, target, campaign=True)  # his own location: sure, free (4.6.4)
+            public(state, f"{lord_name(lord)} Parleys at {target}: it shifts toward {frame['side']} "
+                          f"({_favour_word(state, target)}) (4.6.4).", POLITICAL)
+            return
+        push(state, {"step": "boost", "side": frame["side"], "lord": lord, "action": "parley", "target": target})
+
+    # ----- Pass (4.6.5) ---------------------------------------------------------------------
+    def on_pass(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        public(state, f"{lord_name(frame['lord'])} Passes (4.6.5).", CARD)
+        frame["left"] = 0
+        frame["highway"] = None
+
+
+def _favour_word(state: State, locale: str) -> str:
+    f = sv.favour(state, locale)
+    return f"now {f}" if f else "now Neutral"
+
+
+def collect_tax(state: State, lord: str, target: str, extra: int | None) -> None:
+    """4.6.3 PROCEDURE: check Influence (not at his own Seat), add the table's Coin, Deplete."""
+    c = load()
+    side = sv.side_of(lord)
+    if extra is None:
+        ok, how = True, "his Seat: no check"
+    else:
+        res = sv.influence_check(state, side, lord, extra=extra)
+        ok = bool(res["success"])
+        how = f"{res['cost']} Influence, rolls {res['roll']} vs {res['target']}"
+    if not ok:
+        public(state, f"{lord_name(lord)} Taxes {target} ({how}): fails (4.6.3).", SUPPLY)
+        return
+    coin = int(c.tables["strongholds"][c.locales[target]["type"]]["tax"])
+    state["lords"][lord]["mat"]["assets"]["coin"] += coin
+    sv.deplete(state, target)
+    public(state, f"{lord_name(lord)} Taxes {target} ({how}): +{coin} Coin, {target} "
+                  f"{state['exhaustion'][target].capitalize()} (4.6.3).", SUPPLY)
+
+
+class Boost(Step):
+    """1.4.2: before the roll of an Influence check (Tax 4.6.3, Parley 4.6.4) the side may spend
+    one or three more Influence points for +1 or +2."""
+
+    name, phase = "boost", CAMPAIGN
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("spend", n) for n in BOOSTS]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        what = "Tax" if frame["action"] == "tax" else "Parley"
+        lord = lord_name(frame["lord"])
+        if role == frame["side"]:
+            return (f"{lord} checks Influence to {what} {frame['target']} (1.4.2): spend 0, 1 (+1) or "
+                    "3 (+2) more Influence points?")
+        return f"{frame['side']}: {lord} checks Influence to {what} {frame['target']}."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        return {0: "No extra points", 1: "1 more point: +1", 3: "3 more points: +2"}.get(arg, str(arg))
+
+    def on_spend(self, state: State, frame: Frame, role: str, extra: Any) -> None:
+        pop(state)
+        lord, target = frame["lord"], frame["target"]
+        if frame["action"] == "tax":
+            collect_tax(state, lord, target, int(extra))
+            return
+        res = sv.parley(state, lord, target, extra=int(extra), campaign=True)
+        how = f"{res['cost']} Influence, rolls {res['roll']} vs {res['target']}"
+        if res["success"]:
+            public(state, f"{lord_name(lord)} Parleys {target} ({how}): {_favour_word(state, target)} "
+                          "(4.6.4).", POLITICAL)
+        else:
+            public(state, f"{lord_name(lord)} Parleys {target} ({how}): fails (4.6.4).", POLITICAL)
+
+
+# ----- Group, Haul and moving ----------------------------------------------------------------------
+class Group(Step):
+    """4.3.1 Group March (and Sail 4.6.1, Intercept 4.3.4): which Lords at his Locale go with an
+    Active (or Intercepting) Marshal or Lieutenant."""
+
+    name, phase = "group", CAMPAIGN
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        chosen = frame["with"]
+        out: list[Action] = []
+        if frame["kind"] != "sail" or sail_fits(state, [frame["lord"], *chosen]):
+            out.append(("go", None))
+        out += [("leave", lid) if lid in chosen else ("take", lid) for lid in frame["cands"]]
+        out.append(("cancel", None))
+        return out
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        what = {"march": "March", "sail": "Sail", "intercept": "Intercept"}[frame["kind"]]
+        group = names([frame["lord"], *frame["with"]])
+        if role == frame["side"]:
+            tail = " (not enough Ships yet)" if frame["kind"] == "sail" and \
+                not sail_fits(state, [frame["lord"], *frame["with"]]) else ""
+            return f"{what} to {frame['dest']}: who goes with {lord_name(frame['lord'])}? Now: {group}{tail} (4.3.1)."
+        return f"{frame['side']} chooses who goes with {lord_name(frame['lord'])}."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        if verb == "take":
+            return f"Take {lord_name(arg)}"
+        if verb == "leave":
+            return f"Leave {lord_name(arg)} behind"
+        return {"go": f"Go: {names([frame['lord'], *frame['with']])}", "cancel": "Cancel"}.get(verb, verb)
+
+    def on_take(self, state: State, frame: Frame, role: str, lord: Any) -> None:
+        frame["with"] = sorted([*frame["with"], lord])
+
+    def on_leave(self, state: State, frame: Frame, role: str, lord: Any) -> None:
+        frame["with"] = [lid for lid in frame["with"] if lid != lord]
+
+    def on_cancel(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        if frame["kind"] == "intercept":
+            replace(state, frame["back"])
+        else:
+            pop(state)
+
+    def on_go(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+        lords = [frame["lord"], *frame["with"]]
+        if frame["kind"] == "march":
+            start_move(state, "march", frame["side"], lords, frame["dest"], frame["way"], cost=frame["cost"])
+        elif frame["kind"] == "sail":
+            start_sail(state, frame["side"], lords, frame["dest"])
+        else:
+            try_intercept(state, frame["side"], lords, frame["dest"])
+
+
+def start_move(state: State, kind: str, side: str, lords: list[str], dest: str, way: str, *,
+               cost: int = 0, chained: bool = False) -> None:
+    """Push the frames of a March or an Intercept move: Haul first (4.3.2: Provender beyond the
+    Group's Carts is discarded), then the move itself."""
+    here = state["lords"][lords[0]]["locale"]
+    push(state, {"step": "move", "kind": kind, "side": side, "lords": lords, "from": here, "dest": dest,
+                 "way": way, "cost": cost, "chained": chained})
+    excess = assets(state, lords, "provender") - assets(state, lords, "carts")
+    if excess > 0 and not chained:
+        push(state, {"step": "discard", "side": side, "lords": lords, "asset": "provender", "excess": excess,
+                     "why": "Haul (4.3.2)"})
+
+
+def start_sail(state: State, side: str, lords: list[str], dest: str) -> None:
+    """Push the frames of a Sail (4.6.1): Provender and Carts beyond two per Ship are discarded
+    (1.7.2), then the Lords move."""
+    here = state["lords"][lords[0]]["locale"]
+    push(state, {"step": "move", "kind": "sail", "side": side, "lords": lords, "from": here, "dest": dest,
+                 "way": "Sea", "cost": 0, "chained": False})
+    room = SHIP_CARGO * assets(state, lords, "ships")
+    for asset in ("carts", "provender"):
+        excess = assets(state, lords, asset) - room
+        if excess > 0:
+            push(state, {"step": "discard", "side": side, "lords": lords, "asset": asset, "excess": excess,
+                         "why": "to Sail (4.6.1)"})
+
+
+class Discard(Step):
+    """Greed (1.7.2): Assets discarded to move: Haul (4.3.2) or Sail (4.6.1). Which Lord of a
+    Group discards is the owner's choice; with one Lord holding that Asset it is done at once."""
+
+    name, phase = "discard", CAMPAIGN
+
+    def _holders(self, state: State, frame: Frame) -> list[str]:
+        lrec = state["lords"]
+        return [lid for lid in frame["lords"] if lrec[lid]["mat"]["assets"][frame["asset"]] > 0]
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]] if len(self._holders(state, frame)) > 1 else []
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("discard", lid) for lid in self._holders(state, frame)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        word = frame["asset"].capitalize()
+        if role == frame["side"]:
+            return f"Discard {frame['excess']} more {word} {frame['why']}: from which Lord?"
+        return f"{frame['side']} discards {word} {frame['why']}."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        return f"Discard 1 {frame['asset'].capitalize()} of {lord_name(arg)}"
+
+    def _discard(self, state: State, frame: Frame, lord: str, n: int) -> None:
+        state["lords"][lord]["mat"]["assets"][frame["asset"]] -= n
+        frame["excess"] -= n
+        declare(state, f"{lord_name(lord)} discards {n} {frame['asset'].capitalize()} {frame['why']}.", MOVE)
+        if frame["excess"] <= 0:
+            pop(state)
+
+    def on_discard(self, state: State, frame: Frame, role: str, lord: Any) -> None:
+        self._discard(state, frame, lord, 1)
+
+    def run(self, state: State, frame: Frame) -> None:
+        holders = self._holders(state, frame)
+        if not holders:  # cannot happen: the excess never exceeds what the Lords hold
+            pop(state)
+            return
+        lord = holders[0]
+        self._discard(state, frame, lord, min(frame["excess"], state["lords"][lord]["mat"]["assets"][frame["asset"]]))
+
+
+class Move(Step):
+    """Carry out a March (4.3), an Intercept move (4.3.4) or a Sail (4.6.1) once Haul or the
+    Ships' room is settled, and mark the movers Moved (4.3 MOVED-FOUGHT)."""
+
+    name, phase = "move", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        lords: list[str] = frame["lords"]
+        dest = frame["dest"]
+        kind = frame["kind"]
+        at_sea = load().locales[dest]["kind"] == "sea"
+        lrec = state["lords"]
+        for lid in lords:
+            lrec[lid]["where"] = Where.SEA if at_sea else Where.MAP
+            lrec[lid]["locale"] = dest
+        mark_moved(state, lords)
+        prov, carts = assets(state, lords, "provender"), assets(state, lords, "carts")
+        if kind == "sail":
+            ships = assets(state, lords, "ships")
+            f = sum(forces(lrec[lid]["mat"]) for lid in lords)
+            declare(state, f"{names(lords)} Sail from {frame['from']} to {dest}: {ships} Ships carry {f} Forces, "
+                           f"{prov} Provender and {carts} Carts (4.6.1).", MOVE)
+        elif frame["chained"]:
+            public(state, f"{names(lords)} March on along a second Highway to {dest} (4.3.3).", MOVE)
+        else:
+            verb = "Intercept" if kind == "intercept" else "March"
+            declare(state, f"{names(lords)} {verb} from {frame['from']} to {dest} by {frame['way']}, Hauling "
+                           f"{prov} Provender with {carts} Carts (4.3.2).", MOVE)
+        if kind == "intercept":
+            pop(state)
+            return
+        af = find(state, "actions")
+        if af is not None:
+            if kind == "sail":
+                take_action(af, af["left"])  # 4.6.1: all actions of the card
+            else:
+                take_action(af, frame["cost"])
+                if frame["way"] == "Highway" and not frame["chained"]:
+                    af["highway"] = {"group": lords, "from": frame["from"]}
+        if kind == "sail":
+            pop(state)
+        else:
+            replace(state, {"step": "arrive", "side": frame["side"], "locale": dest, "lords": lords,
+                            "checked": False})
+
+
+def interceptors(state: State, side: str, locale: str) -> list[str]:
+    """Enemy Lords who may Intercept a March to ``locale``: those at a Stronghold joined to it by
+    a Highway or Road, not a Path (4.3.4)."""
+    enemy = other(side)
+    out: list[str] = []
+    for b in tables().intercept[locale]:
+        out += sv.lords_at(state, b, enemy)
+    return sorted(out)
+
+
+class Arrive(Step):
+    """After a March: the Inactive side may Intercept (4.3.4), then an Approach (4.3.5) if Enemy
+    Lords are there, which ends the card's actions."""
+
+    name, phase = "arrive", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        side, locale = frame["side"], frame["locale"]
+        if not frame["checked"]:
+            frame["checked"] = True
+            cands = interceptors(state, side, locale)
+            if cands:
+                push(state, {"step": "intercept", "side": other(side), "locale": locale, "cands": cands,
+                             "marchers": frame["lords"]})
+                return
+        pop(state)
+        if not sv.enemy_lords_at(state, locale, side):
+            return
+        af = find(state, "actions")
+        if af is not None and state["stack"][-1] is af:
+            pop(state)  # 4.3.5 RECOVERY: the card's remaining actions are skipped
+        attackers = [lid for lid in frame["lords"] if state["lords"][lid]["locale"] == locale]
+        public(state, f"{names(attackers)} Approach {names(sv.lords_at(state, locale, other(side)))} "
+                      f"at {locale} (4.3.5).", MOVE)
+        push(state, {"step": "approach", "locale": locale, "attacker": side, "attackers": attackers})
+
+
+class Intercept(Step):
+    """4.3.4: one Enemy Lord adjacent to a March's destination by Highway or Road may try once to
+    Intercept (roll at most his Valour), a Marshal or Lieutenant with a Group."""
+
+    name, phase = "intercept", CAMPAIGN
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("intercept", lid) for lid in frame["cands"]] + [("decline", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        marchers = names(frame["marchers"])
+        if role == frame["side"]:
+            return f"{marchers} March to {frame['locale']}: try to Intercept with one Lord (4.3.4)?"
+        return f"{frame['side']} may Intercept {marchers} at {frame['locale']}."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        if verb == "intercept":
+            v = sv.modified_rating(state, arg, "valour")
+            return f"Intercept with {lord_name(arg)} from {state['lords'][arg]['locale']} (Valour {v})"
+        return "Do not Intercept"
+
+    def on_decline(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+    def on_intercept(self, state: State, frame: Frame, role: str, lord: Any) -> None:
+        cands = group_candidates(state, lord)
+        if cands:
+            replace(state, {"step": "group", "kind": "intercept", "side": frame["side"], "lord": lord,
+                            "dest": frame["locale"], "way": tables().way[(state["lords"][lord]["locale"],
+                                                                          frame["locale"])],
+                            "cost": 0, "cands": cands, "with": [], "back": dict(frame)})
+            return
+        pop(state)
+        try_intercept(state, frame["side"], [lord], frame["locale"])
+
+
+def try_intercept(state: State, side: str, lords: list[str], dest: str) -> None:
+    """4.3.4 PROCEDURE: the Intercepting Lord rolls; at most his Valour, he (and his Group)
+    move there as by a March (Haul, Moved); failure has no effect."""
+    lord = lords[0]
+    valour = sv.modified_rating(state, lord, "valour")
+    roll = rng.roll(state)
+    here = state["lords"][lord]["locale"]
+    if roll > valour:
+        public(state, f"{lord_name(lord)} tries to Intercept at {dest}: rolls {roll}, Valour {valour}: "
+                      "fails (4.3.4).", MOVE)
+        return
+    public(state, f"{lord_name(lord)} Intercepts at {dest}: rolls {roll}, Valour {valour} (4.3.4).", MOVE)
+    start_move(state, "intercept", side, lords, dest, tables().way[(here, dest)])
+
+
+# ----- 4.8 End Campaign --------------------------------------------------------------------------
+def collect_command_cards(state: State) -> None:
+    """Every Command card back in its side's deck, face down (4.1, 4.1.2)."""
+    codecs = load().command_ids
+    for side in SIDES:
+        cm = state["command"][side]
+        if cm["revealed"] or cm["plan"]:
+            cm["deck"] += cm["revealed"] + cm["plan"]
+            cm["deck"].sort(key=codecs[side].id)
+            cm["revealed"], cm["plan"] = [], []
 
 
 class BeginCampaign(Step):
+    """4.0: the Campaign begins with every Command card in its deck for the Plan (4.1)."""
+
     name, phase = "begin_campaign", CAMPAIGN
 
     def run(self, state: State, frame: Frame) -> None:
-        public(state, f"Turn {state['box']}: Campaign, Plan of {sv.plan_size(state['box'])} cards.")
+        collect_command_cards(state)
+        public(state, f"Turn {state['box']}: Campaign, Plan of {sv.plan_size(state['box'])} cards.", TURN)
         pop(state)
 
 
 class TidesOfWar(Step):
-    """4.8.1 (4.8.2 Disembark: nobody can be at Sea before Sail is built)."""
+    """4.8.1 Tides of War (:func:`services.apply_tides`)."""
 
     name, phase = "tides_of_war", CAMPAIGN
 
@@ -40,12 +920,82 @@ class TidesOfWar(Step):
         pop(state)
 
 
+class Disembark(Step):
+    """4.8.2 Disembark: each Lord at Sea, Rebel then King's side, rolls: 1-4 Shipwreck, 5-6 he
+    lands at a Port of that Sea free of Enemy Lords (his side's choice) and Feeds at once; with
+    no such Port he Disbands."""
+
+    name, phase = "disembark", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        if frame.get("todo") is None:
+            order = {state["rebel"]: 0, state["king"]: 1}
+            ids = load().lord_ids
+            at_sea = [lid for lid, d in state["lords"].items() if d["where"] == Where.SEA]
+            frame["todo"] = sorted(at_sea, key=lambda lid: (order[sv.side_of(lid)], ids.id(lid)))
+        if not frame["todo"]:
+            pop(state)
+            return
+        lord = frame["todo"].pop(0)
+        side = sv.side_of(lord)
+        sea = state["lords"][lord]["locale"]
+        roll = rng.roll(state)
+        if roll <= 4:
+            lost = sv.unpaid_disband_penalty(state, [lord])
+            sv.lose_influence(state, side, lost)
+            sv.remove_lord(state, lord)
+            public(state, f"{lord_name(lord)} at {sea} rolls {roll}: Shipwreck! {side} loses {lost} Influence "
+                          "(4.8.2).", MOVE)
+            return
+        ports = [p for p in tables().ports[sea] if not sv.enemy_lords_at(state, p, side)]
+        if not ports:
+            sv.disband_lord(state, lord)
+            public(state, f"{lord_name(lord)} at {sea} rolls {roll} but no Port of {sea} is free of Enemy Lords: "
+                          "he Disbands (4.8.2).", MOVE)
+            return
+        public(state, f"{lord_name(lord)} at {sea} rolls {roll}: he lands (4.8.2).", MOVE)
+        push(state, {"step": "land", "side": side, "lord": lord, "ports": ports})
+
+
+class Land(Step):
+    """4.8.2 Land: the side places its Lord at a Port of his Sea free of Enemy Lords (done at
+    once when there is only one); he then Feeds (4.7)."""
+
+    name, phase = "land", CAMPAIGN
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]] if len(frame["ports"]) > 1 else []
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("land", p) for p in frame["ports"]]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role == frame["side"]:
+            return f"Disembark (4.8.2): at which Port does {lord_name(frame['lord'])} land?"
+        return f"{frame['side']} lands {lord_name(frame['lord'])}."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        return f"Land at {arg}"
+
+    def run(self, state: State, frame: Frame) -> None:
+        self.on_land(state, frame, frame["side"], frame["ports"][0])
+
+    def on_land(self, state: State, frame: Frame, role: str, port: Any) -> None:
+        lord = frame["lord"]
+        d = state["lords"][lord]
+        d["where"], d["locale"] = Where.MAP, port
+        mark_moved(state, [lord])
+        public(state, f"{lord_name(lord)} lands at {port} and must Feed (4.8.2).", MOVE)
+        replace(state, {"step": "feed", "side": frame["side"], "lords": [lord]})
+
+
 class VictoryCheck(Step):
     """4.8.3: Campaign Victory, Threshold, final Turn."""
 
     name, phase = "victory_check", CAMPAIGN
 
     def run(self, state: State, frame: Frame) -> None:
+        state["moved"] = []  # the Feed after Disembark is over (4.7 REMOVE MARKERS)
         res = sv.victory_check(state)
         if res is not None:
             end_game(state, res)
@@ -54,6 +1004,8 @@ class VictoryCheck(Step):
 
 
 class Grow(Step):
+    """4.8.4 Grow after boxes 4, 9 and 14 (not with Ravaged Land, scenario III)."""
+
     name, phase = "grow", CAMPAIGN
 
     def run(self, state: State, frame: Frame) -> None:
@@ -64,6 +1016,8 @@ class Grow(Step):
 
 
 class Waste(Step):
+    """4.8.5 Waste after boxes 5 and 10 (not with Ravaged Land or Brief Rebellion)."""
+
     name, phase = "waste", CAMPAIGN
 
     def run(self, state: State, frame: Frame) -> None:
@@ -76,11 +1030,12 @@ class Waste(Step):
 
 
 class Reset(Step):
-    """4.8.6 (no Events can be in effect or held yet): on to the next Calendar box."""
+    """4.8.6: on to the next Calendar box."""
 
     name, phase = "reset", CAMPAIGN
 
     def run(self, state: State, frame: Frame) -> None:
+        collect_command_cards(state)  # the Campaign's played cards go back (4.1 builds from the deck)
         state["box"] += 1
         state["first_turn"] = False
         if state["box"] > state["last_box"]:  # pragma: no cover - the Victory check ends the last Turn
@@ -89,31 +1044,96 @@ class Reset(Step):
         pop(state)
 
 
+class ApproachStandIn(Step):
+    """Stands in for the Battle part's Approach (4.3.5) while it is not built: every Enemy Lord
+    there chooses Exile (loses Influence, Disbands with an Exile marker); no Spoils."""
+
+    name, phase = "approach", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        pop(state)
+        side = other(frame["attacker"])
+        for lid in sv.lords_at(state, frame["locale"], side):
+            sv.lose_influence(state, side, sv.unpaid_disband_penalty(state, [lid]))
+            sv.disband_lord(state, lid, exile=True)
+            public(state, f"{lord_name(lid)} goes into Exile (4.3.5).", MOVE)
+
 
 def campaign_frames(state: State) -> list[Frame]:
     """The frames of one Turn's Campaign, in order (4.0, 4.8; player order 2.2.4)."""
-    frames: list[Frame] = [{"step": "begin_campaign"}]
-    frames += side_frames(state, "plan") + side_frames(state, "command")
-    frames += [{"step": s} for s in ("tides_of_war", "victory_check", "grow", "waste", "reset")]
-    return frames
+    return [
+        {"step": "begin_campaign"},
+        {"step": "plan", "drafts": {s: [] for s in SIDES}, "locked": []},
+        {"step": "command", "next": state["rebel"], "feed": 0},
+        *({"step": s} for s in ("tides_of_war", "disembark", "victory_check", "grow", "waste", "reset")),
+    ]
 
 
 #: The Campaign's steps, for the game's step table.
-CAMPAIGN_STEPS: list[Step] = [Plan(), Command(), BeginCampaign(), TidesOfWar(), VictoryCheck(), Grow(),
-                              Waste(), Reset()]
+CAMPAIGN_STEPS: list[Step] = [
+    BeginCampaign(), Plan(), Command(), Actions(), Boost(), Group(), Discard(), Move(), Arrive(), Intercept(),
+    TidesOfWar(), Disembark(), Land(), VictoryCheck(), Grow(), Waste(), Reset(),
+]
+if not any(s.name == "approach" for s in _battle.BATTLE_STEPS):
+    CAMPAIGN_STEPS.append(ApproachStandIn())
 
 
 # ----- what this part adds to views, secrets and invariants (joined in rules.py) -------------
 def view_part(state: State, role: str) -> dict[str, Any]:
-    """Entries this part adds to ``role``'s view (already redacted for ``role``)."""
-    return {}
+    """Entries this part adds to ``role``'s view (already redacted for ``role``): the role's own
+    Plan while it is being built (4.1.2), the Active Lord and the Moved/Fought markers."""
+    out: dict[str, Any] = {"moved": list(state["moved"])}
+    plan = find(state, "plan")
+    if plan is not None:
+        out["plan_locked"] = list(plan["locked"])
+        if role in plan["drafts"]:
+            out["plan_draft"] = list(plan["drafts"][role])
+    af = find(state, "actions")
+    if af is not None:
+        out["activation"] = {"side": af["side"], "lord": af["lord"], "left": af["left"]}
+    return out
 
 
 def secrets_part(state: State, role: str) -> set[str]:
-    """JSON fragments of this part that ``role``'s view must not contain (see Rules.secrets)."""
-    return set()
+    """The other side's Plan while it is being built (4.1.2). Pass cards are alike on both sides
+    (``pass-1``...), so only their number is secret and no view shows it."""
+    plan = find(state, "plan")
+    if plan is None:
+        return set()
+    return {f'"{cid}"' for side, cards in plan["drafts"].items() if side != role
+            for cid in cards if not is_pass(cid)}
 
 
 def invariants_part(state: State) -> list[str]:
-    """Faults of this part's records (see Rules.check_invariants)."""
-    return []
+    """Lords at Sea only during a Campaign (4.6.1, 4.8.2), Plans within the Calendar's size
+    (4.1), Plans being built made of the side's own deck cards."""
+    c = load()
+    bad: list[str] = []
+    campaign_on = find(state, "command") is not None or find(state, "disembark") is not None
+    for lid, d in state["lords"].items():
+        if d["where"] == Where.SEA:
+            if d["locale"] not in c.seas:
+                bad.append(f"{lid}: at Sea but not at a Sea")
+            if not campaign_on:
+                bad.append(f"{lid}: at Sea outside the Campaign (4.8.2)")
+        elif d["where"] == Where.MAP and c.locales[d["locale"]]["kind"] == "sea":
+            bad.append(f"{lid}: on the map at a Sea")
+    if state["box"] is not None:
+        size = sv.plan_size(state["box"])
+        for side in SIDES:
+            cm = state["command"][side]
+            if len(cm["plan"]) + len(cm["revealed"]) > size:
+                bad.append(f"{side}: Plan and revealed cards exceed {size} (4.1)")
+            if cm["plan"] and find(state, "command") is None:
+                bad.append(f"{side}: a Plan outside the Command cards (4.2)")
+    plan = find(state, "plan")
+    if plan is not None:
+        for side, cards in plan["drafts"].items():
+            deck = state["command"][side]["deck"]
+            if len(set(cards)) != len(cards) or any(cid not in deck for cid in cards):
+                bad.append(f"{side}: Plan being built holds cards not in its deck")
+            if len(cards) > plan_target(state, side):
+                bad.append(f"{side}: Plan being built is too big (4.1)")
+    if state["moved"] != sorted(set(state["moved"])) or any(lid not in state["lords"] for lid in state["moved"]):
+        bad.append("moved markers are not a sorted list of Lords")
+    return bad
