@@ -113,9 +113,8 @@ def test_sequence_of_play_is_the_decision_stack_2_2_1_2_2_4() -> None:
     v = RULES.view(s, "Observer")
     assert (v["phase"], v["step"]) == ("levy", "arts_of_war")
     b = RULES.setup(1, "bosworth")
-    assert [(f["step"], f["side"]) for f in reversed(b["stack"]) if "side" in f] == [
-        ("capabilities", "Lancaster"), ("capabilities", "York"), ("array", "Lancaster"), ("array", "York"),
-        ("battle", "Lancaster"), ("battle", "York")]
+    assert [f["step"] for f in b["stack"]] == ["bosworth"]  # both sides choose at once
+    assert RULES.active(b) == ["Lancaster", "York"]
     assert RULES.view(b, "York")["phase"] == "battle"
 
 
@@ -174,10 +173,11 @@ def test_automatic_war_victory_is_immediate_6_3() -> None:
     assert ia["result"] is None
 
 
-def test_bosworth_skeleton_ends() -> None:
+def test_bosworth_ends_with_the_battle() -> None:
+    """On Bosworth Field: the game ends when the Battle does, with its result (6.0 III(B))."""
     s = _play_out(RULES.setup(2, "bosworth"))
-    assert s["result"] == "Draw"
-    assert any("not built yet" in line for line in s["log"])
+    assert s["result"] in ("York", "Lancaster", "Draw")
+    assert s["battle"] is not None and s["battle"]["winner"] == (None if s["result"] == "Draw" else s["result"])
 
 
 def test_grow_and_waste_and_special_rules_skip() -> None:

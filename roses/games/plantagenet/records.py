@@ -19,11 +19,12 @@ class Where:
     UNUSED: Final = "unused"      # a Lord card of the scenario not yet in play (arrives by 6.2.2 ADD/REPLACE)
     REMOVED: Final = "removed"    # Death or Shipwreck (4.4.3, 4.8.2), or a special rule
     SEA: Final = "sea"            # at Sea during a Campaign (4.6.1, 4.8.2), the Sea in ``locale``
-    ALL: Final = (MAP, CALENDAR, BATTLE, UNUSED, REMOVED, SEA)
+    HELD: Final = "held"          # Capture of the King (Ia): on an Enemy Lord's mat (``state["captured"]``)
+    ALL: Final = (MAP, CALENDAR, BATTLE, UNUSED, REMOVED, SEA, HELD)
 
 
 #: Lords whose Command cards are in the game (6.2.2 ADD; RULINGS R17).
-IN_PLAY = (Where.MAP, Where.CALENDAR, Where.BATTLE, Where.SEA)
+IN_PLAY = (Where.MAP, Where.CALENDAR, Where.BATTLE, Where.SEA, Where.HELD)
 
 
 class VassalWhere:

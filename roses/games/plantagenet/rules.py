@@ -23,14 +23,13 @@ from roses.engine.logview import log_view
 from roses.engine.steps import Frame, Step, StepRules, Steps, push_all, top
 from roses.games.plantagenet import battle, campaign, levy
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.battle import BATTLE_STEPS
+from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
 from roses.games.plantagenet.common import (
     CALENDAR_POSITIONS,
     CONTINUE,
     LEVY,
     immediate_victory,
-    side_frames,
 )
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.decks import cards_in_game, held_cards
@@ -100,9 +99,7 @@ class PlantagenetRules(StepRules):
         self.check_scenario(scenario)
         state = setup_state(seed, scenario, options)
         if scenario_data()[scenario]["victory"] == "battle":
-            frames = (side_frames(state, "capabilities") + side_frames(state, "array")
-                      + side_frames(state, "battle") + [{"step": "bosworth_end"}])
-            return self.start(state, *reversed(frames))
+            return self.start(state, *bosworth_frames(state))
         return self.start(state, {"step": "calendar"})
 
     def prompt(self, state: State, role: str) -> str:
@@ -117,7 +114,7 @@ class PlantagenetRules(StepRules):
         if role == side:
             return True
         if state["options"].get("hidden_mats"):
-            return state["lords"][lord]["where"] == Where.BATTLE  # 1.5.3: revealed in Battle
+            return in_battle(state, lord)  # 1.5.3: revealed in Battle
         return True
 
     def view(self, state: State, role: str) -> View:
@@ -183,7 +180,7 @@ class PlantagenetRules(StepRules):
             out |= {f'"{cid}"' for cid in state["command"][side]["plan"] if not cid.startswith("pass-")}
             if state["options"].get("hidden_mats"):
                 for lid, d in state["lords"].items():
-                    if sv.side_of(lid) == side and d["mat"] and d["where"] != Where.BATTLE:
+                    if sv.side_of(lid) == side and d["mat"] and not in_battle(state, lid):
                         out |= {f'"{cid}"' for cid in d["mat"]["capabilities"]}
         for part in PARTS:
             out |= part.secrets_part(state, role)

@@ -480,15 +480,58 @@ def _clear_mat(state: State, lord: str) -> None:
         state["aow"][owner]["deck"].append(cid)
         state["aow"][owner]["deck"].sort(key=c.card_ids.id)
     for cid in mat["capabilities"]:
-        owner = c.cards[cid]["side"]
-        if cid == "L23" and "montagu" in state["special_rules"]:
-            state["aow"][owner]["in_game"].remove(cid)  # Ic Montagu: the card leaves play
-        elif cid == "L26" and "lancastrian_succession" in state["special_rules"]:
-            state["aow"][owner]["set_aside"].append(cid)  # War I: Edward is set aside (6.3)
-        else:
-            state["aow"][owner]["deck"].append(cid)
-            state["aow"][owner]["deck"].sort(key=c.card_ids.id)
+        _discard_capability_card(state, cid)
     d["mat"] = None
+    release_captives(state, lord)
+
+
+def _discard_capability_card(state: State, cid: str) -> None:
+    """Where a discarded Capability goes: its deck, except the scenario cards below."""
+    c = load()
+    owner = c.cards[cid]["side"]
+    if cid == "L23" and "montagu" in state["special_rules"]:
+        state["aow"][owner]["in_game"].remove(cid)  # Ic Montagu: the card leaves play
+    elif cid == "L26" and "lancastrian_succession" in state["special_rules"]:
+        state["aow"][owner]["set_aside"].append(cid)  # War I: Edward is set aside (6.3)
+    else:
+        state["aow"][owner]["deck"].append(cid)
+        state["aow"][owner]["deck"].sort(key=c.card_ids.id)
+
+
+def disband_special_vassal(state: State, lord: str, vassal: str) -> None:
+    """A Special Vassal Disbands (as when Routed in Battle, 4.4.3): its marker leaves the mat
+    and the Capability card that placed it is discarded (1.5.4, 4.4.3 Cards)."""
+    mat = state["lords"][lord]["mat"]
+    mat["special_vassals"].remove(vassal)
+    state["special_vassals"][vassal] = None
+    cid = load().special_vassals[vassal]["card"]
+    if cid in mat["capabilities"]:
+        mat["capabilities"].remove(cid)
+        _discard_capability_card(state, cid)
+
+
+def hold_captive(state: State, lord: str, holder: str) -> None:
+    """Capture of the King (Ia): ``lord`` Disbands (3.2.4) but his cylinder goes on ``holder``'s
+    mat instead of the Calendar; he is not on the map and cannot Muster."""
+    _clear_mat(state, lord)
+    state["lords"][lord].update(where=Where.HELD, locale=None, box=None, exile=False)
+    state["captured"][lord] = holder
+
+
+def release_captives(state: State, holder: str) -> None:
+    """Capture of the King (Ia): when the holder goes into Exile, Disbands or Dies (or is
+    otherwise removed), the held Lord goes on the Calendar as if just Disbanded and his side
+    gains 10 Influence."""
+    captured = state.get("captured")
+    if not captured:
+        return
+    for lord in [x for x, h in captured.items() if h == holder]:
+        del captured[lord]
+        state["lords"][lord].update(where=Where.CALENDAR, locale=None, exile=False,
+                                    box=calendar_place(state["box"] + 6 - load().lords[lord]["influence"]))
+        gain_influence(state, side_of(lord), 10)
+        public(state, f"{load().lords[lord]['name']} is freed to the Calendar as his holder leaves; "
+                      f"{side_of(lord)} gains 10 Influence (Capture of the King).")
 
 
 def disband_lord(state: State, lord: str, *, exile: bool = False) -> None:
@@ -533,9 +576,10 @@ def add_lord(state: State, lord: str, *, box: int | None = None, locale: str | N
 
 def unpaid_disband_penalty(state: State, lords: list[str]) -> int:
     """3.2.1 UNPAID/UNFED DISBAND (and Shipwreck, 4.8.2; Exile 4.3.5): printed Influence of
-    each Lord plus 1 per Vassal on his mat."""
+    each Lord plus 1 per Vassal on his mat, Special Vassals included (1.5.4; RULINGS R46)."""
     c = load()
-    return sum(c.lords[lid]["influence"] + len(state["lords"][lid]["mat"]["vassals"]) for lid in lords)
+    return sum(c.lords[lid]["influence"] + len(state["lords"][lid]["mat"]["vassals"])
+               + len(state["lords"][lid]["mat"]["special_vassals"]) for lid in lords)
 
 
 # ----- 3.2.1 Pillage ---------------------------------------------------------------------------

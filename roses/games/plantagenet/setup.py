@@ -226,6 +226,9 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
         "war": d.get("war"),
         "heirs_removed": [],
         "moved": [],  # Lords marked Moved/Fought (4.3, 4.4.4), cleared after Feed (4.7)
+        "battle": None,  # the Battle being fought (4.4), public; see battle.py
+        "captured": {},  # Capture of the King (Ia): {held Lord: the Enemy Lord whose mat holds him}
+        "norfolk_late_used": False,  # Norfolk is Late (Ib): only in the first Battle with him
         "result": None,
         "log": [],
     }
