@@ -20,6 +20,7 @@ from roses.server.auth import Auth, User
 from roses.server.clocks import clocks_of
 from roses.server.deps import optional_user, require_auth, require_user, services
 from roses.server.errors import BadRequest, Forbidden, NotFound, ServiceUnavailable, Unauthorized
+from roses.server.limits import Backoff
 from roses.server.models import (
     ActionIn,
     BotIn,
@@ -106,35 +107,47 @@ def _client_ip(request: Request) -> str:
 def signup(request: Request, response: Response, body: SignupIn) -> dict[str, Any]:
     """Create an account and log in (sets the session cookie)."""
     s = services(request)
-    ip_key = "signup:" + _client_ip(request)
-    if s.signups is not None:
-        s.signups.check(ip_key)
+    s.throttle.hit("signup:" + _client_ip(request), s.settings.signup_limit, 3600.0, "sign-ups")
     with s.db.write() as conn:
         user = auth.create_user(conn, body.name, body.password, email=body.email)
         token, csrf = auth.create_session(conn, user)
-    if s.signups is not None:
-        s.signups.fail(ip_key)  # counts accounts made, not failures
+        device = auth.remember_device(conn, user)
     _set_session(request, response, token, csrf)
+    _set_device(request, response, device)
     return {"id": user.id, "name": user.name, "is_admin": user.is_admin, "csrf_token": csrf}
+
+
+def _set_device(request: Request, response: Response, device: str) -> None:
+    response.set_cookie(auth.DEVICE_COOKIE, device, max_age=auth.DEVICE_SECONDS, httponly=True,
+                        samesite="strict", secure=_secure(request), path="/api/auth/")
 
 
 @router.post("/auth/login", response_model=Me, tags=["accounts"])
 def login(request: Request, response: Response, body: LoginIn) -> dict[str, Any]:
-    """Log in with name and password (sets the session cookie). Failures are rate limited."""
+    """Log in with name and password (sets the session cookie). Failures are rate limited:
+    per client address, per name and address, and per name, each with back-off; the per-name
+    back-off does not hold up a browser the user has logged in from before."""
     s = services(request)
-    name_key, ip_key = "name:" + body.name.lower(), "ip:" + _client_ip(request)
-    s.login_names.check(name_key)
-    s.login_ips.check(ip_key)
+    cfg = s.settings
+    name, ip = body.name.lower(), _client_ip(request)
+    pair_key = f"login-pair:{name}|{ip}"
+    rules = [(f"login-ip:{ip}", Backoff(cfg.login_ip_limit, 1.0, cfg.login_backoff_cap, cfg.login_window)),
+             (pair_key, Backoff(cfg.login_limit, 1.0, cfg.login_backoff_cap, cfg.login_window))]
+    with s.db.read() as conn:
+        known = auth.known_device(conn, request.cookies.get(auth.DEVICE_COOKIE), name)
+    if not known:
+        rules.append((f"login-name:{name}", Backoff(cfg.login_limit, 1.0, cfg.login_backoff_cap, cfg.login_window)))
+    s.throttle.attempt(rules, "failed logins")  # counted before the check: concurrent guesses too
     with s.db.write() as conn:
         user = auth.authenticate(conn, body.name, body.password)
         if user is not None:
             token, csrf = auth.create_session(conn, user)
+            device = auth.remember_device(conn, user)
     if user is None:
-        s.login_names.fail(name_key)
-        s.login_ips.fail(ip_key)
         raise Unauthorized("Wrong user name or password.", code="bad_login")
-    s.login_names.reset(name_key)
+    s.throttle.succeed(pair_key)  # the per-name count is not cleared: it only fades
     _set_session(request, response, token, csrf)
+    _set_device(request, response, device)
     return {"id": user.id, "name": user.name, "is_admin": user.is_admin, "csrf_token": csrf}
 
 

@@ -13,13 +13,13 @@ from fastapi.responses import JSONResponse
 
 from roses import __version__
 from roses.server import api, clocks, notify, ws
-from roses.server.auth import DbRateLimiter
 from roses.server.bots import BotRunner, process_pool
 from roses.server.config import Settings
 from roses.server.db import Database
 from roses.server.deps import Services
 from roses.server.errors import ServerError, TooManyRequests
 from roses.server.events import EventBus, LocalBus, Notifiers, where
+from roses.server.limits import Throttle
 from roses.server.pgbus import PgBus
 from roses.server.service import GameService
 from roses.web import pages
@@ -99,9 +99,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     services = Services(
         settings=settings, db=database, games=games,
         # Counted in the database: every worker sees the same counts.
-        login_names=DbRateLimiter(database, settings.login_limit, settings.login_window),
-        login_ips=DbRateLimiter(database, settings.login_ip_limit, settings.login_window),
-        signups=DbRateLimiter(database, settings.signup_limit, 3600.0),
+        throttle=Throttle(database),
     )
 
     @asynccontextmanager

@@ -1,4 +1,4 @@
-"""Accounts: argon2id password hashes, sessions, personal API tokens, CSRF, login rate limits.
+"""Accounts: argon2id password hashes, sessions, personal API tokens, CSRF, login devices.
 
 Session cookies and API tokens are random 256-bit secrets; the database keeps only their
 SHA-256, so a copy of the database does not let anyone log in. Every session also has a CSRF
@@ -13,9 +13,7 @@ import hashlib
 import hmac
 import re
 import secrets
-import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,11 +23,14 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy.engine import Connection
 
 from roses.server import db
-from roses.server.errors import BadRequest, Conflict, TooManyRequests, Unauthorized
+from roses.server.errors import BadRequest, Conflict, Unauthorized
 
 SESSION_COOKIE = "roses_session"
 CSRF_COOKIE = "roses_csrf"
 CSRF_HEADER = "X-CSRF-Token"
+#: A browser that logged in before (the per-name login back-off does not apply to it).
+DEVICE_COOKIE = "roses_device"
+DEVICE_SECONDS = 365 * 24 * 3600
 SESSION_SECONDS = 30 * 24 * 3600
 TOKEN_PREFIX = "rt_"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,29}$")
@@ -210,87 +211,27 @@ def touch_token(conn: Connection, token_id: int) -> None:
     conn.execute(db.api_tokens.update().where(db.api_tokens.c.id == token_id).values(last_used=time.time()))
 
 
+def remember_device(conn: Connection, user: User) -> str:
+    """A new device cookie value for a browser ``user`` just logged in from."""
+    token = secrets.token_urlsafe(32)
+    now = time.time()
+    conn.execute(db.login_devices.delete().where(db.login_devices.c.user_id == user.id,
+                                                 db.login_devices.c.created_at < now - DEVICE_SECONDS))
+    conn.execute(db.login_devices.insert().values(token_hash=hash_secret(token), user_id=user.id, created_at=now))
+    return token
+
+
+def known_device(conn: Connection, token: str | None, name: str) -> bool:
+    """Whether ``token`` is the device cookie of a browser user ``name`` logged in from."""
+    if not token:
+        return False
+    row = conn.execute(
+        sa.select(db.login_devices.c.created_at).join(db.users, db.users.c.id == db.login_devices.c.user_id)
+        .where(db.login_devices.c.token_hash == hash_secret(token),
+               db.users.c.name_key == (name or "").lower())).first()
+    return row is not None and row.created_at > time.time() - DEVICE_SECONDS
+
+
 def csrf_ok(expected: str | None, given: str | None) -> bool:
     return bool(expected) and bool(given) and hmac.compare_digest(
         str(expected).encode("utf-8"), str(given).encode("utf-8"))
-
-
-class DbRateLimiter:
-    """Like :class:`RateLimiter`, but counted in the database, so all workers share it."""
-
-    #: Hits older than this are deleted whatever their key.
-    KEEP = 86400.0
-
-    def __init__(self, database: db.Database, limit: int = 10, window: float = 300.0) -> None:
-        self.db = database
-        self.limit = limit
-        self.window = window
-
-    @staticmethod
-    def _key(key: str) -> str:
-        return hashlib.sha256(key.encode("utf-8")).hexdigest()
-
-    def check(self, *keys: str) -> None:
-        now = time.time()
-        t = db.rate_hits
-        with self.db.read() as conn:
-            for key in keys:
-                count, first = conn.execute(
-                    sa.select(sa.func.count(), sa.func.min(t.c.at))
-                    .where(t.c.key == self._key(key), t.c.at > now - self.window)).one()
-                if count >= self.limit:
-                    retry = max(1, int(first + self.window - now) + 1)
-                    raise TooManyRequests(f"Too many attempts; try again in {retry} seconds.",
-                                          retry_after=retry)
-
-    def fail(self, *keys: str) -> None:
-        now = time.time()
-        t = db.rate_hits
-        with self.db.write() as conn:
-            conn.execute(t.insert(), [{"key": self._key(k), "at": now} for k in keys])
-            conn.execute(t.delete().where(t.c.key.in_([self._key(k) for k in keys]),
-                                          t.c.at <= now - self.window))
-            conn.execute(t.delete().where(t.c.at <= now - max(self.KEEP, self.window)))
-
-    def reset(self, *keys: str) -> None:
-        with self.db.write() as conn:
-            conn.execute(db.rate_hits.delete().where(db.rate_hits.c.key.in_([self._key(k) for k in keys])))
-
-
-class RateLimiter:
-    """At most ``limit`` failures per key within ``window`` seconds (in this process)."""
-
-    def __init__(self, limit: int = 10, window: float = 300.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._hits: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _prune(self, key: str, now: float) -> deque[float]:
-        q = self._hits.setdefault(key, deque())
-        while q and q[0] <= now - self.window:
-            q.popleft()
-        return q
-
-    def check(self, *keys: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            for key in keys:
-                q = self._prune(key, now)
-                if len(q) >= self.limit:
-                    retry = max(1, int(q[0] + self.window - now) + 1)
-                    raise TooManyRequests(
-                        f"Too many attempts; try again in {retry} seconds.", retry_after=retry)
-
-    def fail(self, *keys: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            for key in keys:
-                self._prune(key, now).append(now)
-            if len(self._hits) > 100_000:
-                self._hits = {k: v for k, v in self._hits.items() if v}
-
-    def reset(self, *keys: str) -> None:
-        with self._lock:
-            for key in keys:
-                self._hits.pop(key, None)

@@ -21,11 +21,14 @@ class Settings:
     migrate: bool = True
     #: Secure flag on cookies: True, False, or None to follow the request scheme (https).
     secure_cookies: bool | None = field(default_factory=lambda: _env_bool("ROSES_SECURE_COOKIES"))
-    #: Failed logins allowed per user name and per client address in ``login_window`` seconds.
+    #: Failed logins before back-off, per (name, client address) and per name (the latter not
+    #: for a browser the user logged in from before), and per client address; the back-off
+    #: doubles from 1 s up to ``login_backoff_cap``; failures are forgotten after ``login_window``.
     login_limit: int = 10
     login_ip_limit: int = 50
-    login_window: float = 300.0
-    #: Accounts one client address may create per hour.
+    login_window: float = 900.0
+    login_backoff_cap: float = 300.0
+    #: Sign-up requests one client address may make per hour.
     signup_limit: int = 100
     #: Threads that run bot moves.
     bot_threads: int = 2

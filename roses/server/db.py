@@ -178,17 +178,23 @@ presence = sa.Table(
     sa.Column("seen_at", sa.Float, nullable=False),
 )
 
-# Migration 0003: rate-limit hits (login failures, sign-ups) shared by all workers; the key is
-# a hash of e.g. "name:<user>" or "ip:<address>".
-rate_hits = sa.Table(
-    "rate_hits", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("key", sa.String(64), nullable=False),
-    sa.Column("at", sa.Float, nullable=False, index=True),
-    sa.Index("ix_rate_hits_key_at", "key", "at"),
+# Migration 0005: atomic rate limits (roses.server.limits) and browsers users logged in from.
+throttle = sa.Table(
+    "throttle", metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("since", sa.Float, nullable=False, index=True),
+    sa.Column("blocked_until", sa.Float, nullable=False),
 )
 
-ALL_TABLES = ("rate_hits", "outbox", "presence", "notes", "chat", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+login_devices = sa.Table(
+    "login_devices", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+ALL_TABLES = ("throttle", "login_devices", "outbox", "presence", "notes", "chat", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
 
 
 def default_sqlite_path() -> Path:

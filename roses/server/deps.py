@@ -10,10 +10,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from roses.server import auth
-from roses.server.auth import Auth, DbRateLimiter, RateLimiter, User
+from roses.server.auth import Auth, User
 from roses.server.config import Settings
 from roses.server.db import Database
 from roses.server.errors import Forbidden, Unauthorized
+from roses.server.limits import Throttle
 from roses.server.service import GameService
 
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -24,9 +25,7 @@ class Services:
     settings: Settings
     db: Database
     games: GameService
-    login_names: RateLimiter | DbRateLimiter
-    login_ips: RateLimiter | DbRateLimiter
-    signups: RateLimiter | DbRateLimiter | None = None
+    throttle: Throttle
     bots: Any = None
 
 
