@@ -5,39 +5,85 @@ it carries the last :data:`LOG_WINDOW` lines its role may read (``log``), their 
 (``log_kinds``, parallel, ``""`` for a line without one; see :mod:`roses.engine.log`) and
 ``log_more``, whether older lines the role may read exist. The whole log stays available
 through ``rules.log_for(state, role)``.
+
+Views are rendered after every action, for every role, so the windows of the logs seen last
+are kept (:data:`CACHED_LOGS` of them). A log only ever grows (entries are appended, never
+changed: :mod:`roses.engine.log`), so a kept window is reused while its log has not changed
+and extended with the lines appended since. A kept window holds its log list itself, and is
+used only for that very list, whose last entry it checks.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from roses.engine.log import entry_kind, entry_text, readable
+from roses.engine.log import PUBLIC
 
 #: How many log lines a view carries.
 LOG_WINDOW = 30
+
+#: How many (log, role, window) windows are kept.
+CACHED_LOGS = 256
+
+#: (id(log), role, window) -> (log, its length then, its last entry then, lines, kinds, more)
+_Kept = tuple[list[Any], int, Any, list[str], list[str], bool]
+_kept: dict[tuple[int, str, int], _Kept] = {}
+
+
+def _scan(log: list[Any], role: str, window: int, stop: int) -> tuple[list[str], list[str], bool]:
+    """The last ``window`` lines ``role`` may read among ``log[stop:]`` (oldest first), their
+    kinds, and whether an earlier line ``role`` may read exists in ``log[stop:]``."""
+    # readable / entry_text / entry_kind of roses.engine.log, inlined: this runs for every view.
+    lines: list[str] = []
+    kinds: list[str] = []
+    i = len(log) - 1
+    while i >= stop and len(lines) < window:
+        entry = log[i]
+        i -= 1
+        if isinstance(entry, str):
+            lines.append(entry)
+            kinds.append("")
+        elif entry[0] == role or entry[0] == PUBLIC:
+            lines.append(str(entry[1]))
+            kinds.append(str(entry[2] or "") if len(entry) >= 3 else "")
+    lines.reverse()
+    kinds.reverse()
+    more = False
+    while i >= stop:  # stops at the first older line the role may read
+        entry = log[i]
+        if isinstance(entry, str) or entry[0] == role or entry[0] == PUBLIC:
+            more = True
+            break
+        i -= 1
+    return lines, kinds, more
 
 
 def recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[list[str], list[str], bool]:
     """The last ``window`` lines of ``log`` that ``role`` may read (oldest first), their kinds,
     and whether an earlier line ``role`` may read exists."""
-    lines: list[str] = []
-    kinds: list[str] = []
-    i = len(log) - 1
-    while i >= 0 and len(lines) < window:
-        entry = log[i]
-        if readable(entry, role):
-            lines.append(entry_text(entry))
-            kinds.append(entry_kind(entry))
-        i -= 1
-    lines.reverse()
-    kinds.reverse()
-    more = False
-    while i >= 0:  # stops at the first older line the role may read
-        if readable(log[i], role):
-            more = True
-            break
-        i -= 1
-    return lines, kinds, more
+    n = len(log)
+    key = (id(log), role, window)
+    kept = _kept.pop(key, None)
+    if kept is not None and kept[0] is log:
+        m, last = kept[1], kept[2]
+        if m == n and (n == 0 or log[n - 1] is last):
+            lines, kinds, more = kept[3], kept[4], kept[5]
+        elif m < n and (m == 0 or log[m - 1] is last):
+            new_lines, new_kinds, new_more = _scan(log, role, window, m)
+            lines, kinds, more = kept[3] + new_lines, kept[4] + new_kinds, kept[5] or new_more
+            if len(lines) > window:
+                lines, kinds, more = lines[-window:], kinds[-window:], True
+        else:
+            lines, kinds, more = _scan(log, role, window, 0)
+    else:
+        lines, kinds, more = _scan(log, role, window, 0)
+    if len(_kept) >= CACHED_LOGS:
+        try:
+            del _kept[next(iter(_kept))]  # the window used longest ago
+        except (StopIteration, KeyError, RuntimeError):  # emptied or changed by another thread
+            pass
+    _kept[key] = (log, n, log[n - 1] if n else None, lines, kinds, more)
+    return lines[:], kinds[:], more
 
 
 def log_view(log: list[Any], role: str, window: int = LOG_WINDOW) -> dict[str, Any]:

@@ -8,6 +8,7 @@ RULINGS.md "Log policy" for what the log says.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View
@@ -50,6 +51,7 @@ from roses.games.richard3.data import (
     OFF,
     POOL,
     PRISON,
+    REBEL,
     REBEL_BLOCK,
     ROLES,
     SCENARIOS,
@@ -68,14 +70,69 @@ def _where(loc: int) -> str:
 
 
 # ======================================================================= view
+#: Where a location id is, by name (areas and the special locations).
+_WHERE: tuple[str, ...] = tuple(_where(x) for x in range(max(SPECIAL_NAMES) + 1))
+_AREA_RANGE = range(N_AREAS)
+_BORDER_RANGE = range(N_BORDERS)
+
+
+def _block_template(b: int, o: int) -> dict[str, Any]:
+    d: dict[str, Any] = {"key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[o],
+                         "type": TYPE_NAMES[B_TYPE[b]], "steps": 0, "max": B_STEPS[b],
+                         "rating": f"{B_INIT[b]}{B_FIRE[b]}", "where": ""}
+    if B_LOYALTY[b]:
+        d["loyalty"] = B_LOYALTY[b]
+    return d
+
+
+#: The fixed part of each block's dict as owned by each side (the Rebel changes hands), in
+#: the key order of :func:`_block_dict`; each view copies it.
+_BLOCK_TEMPLATES: tuple[tuple[dict[str, Any], ...], ...] = tuple(
+    tuple(_block_template(b, o) for b in range(N_BLOCKS)) for o in (0, 1))
+_HEIR_TEMPLATES: tuple[tuple[tuple[int, dict[str, Any]], ...], ...] = tuple(
+    tuple((h, {"name": BLOCK_NAME[h], "rank": i + 1, "status": ""}) for i, h in enumerate(HEIRS[s]))
+    for s in (0, 1))
+_CARDS: tuple[dict[str, Any], ...] = tuple(
+    {"id": c, "name": CARD_NAME[c], "ap": CARD_AP[c], "event": CARD_EVENT[c], "tag": CARD_TAG[c]}
+    for c in range(N_CARDS))
+
+
 def build_view(rules: StepRules, state: State, role: str) -> View:
     side = _side(role)
-    active = rules.active(state)
-    phase = rules.steps.phase(state)
+    stack = state["stack"]
+    result = state["result"]
+    # the step on top says who acts and the phase (as rules.active and rules.steps.phase)
+    if stack:
+        frame = stack[-1]
+        step = rules.steps.by_name[frame["step"]]
+        active = step.actors(state, frame) if result is None else []
+        phase = "over" if result is not None else step.phase
+    else:
+        frame = None
+        active = []
+        phase = "over" if result is not None else ""
     occ = C.occupancy(state)
+    occ_y, occ_l = occ
     loc = state["loc"]
+    king = state["king"]
     kb = state["king_block"]
     pb = C.pretender_block(state)
+    heirs: dict[str, list[dict[str, Any]]] = {}
+    for s in (0, 1):
+        row = []
+        for h, tpl in _HEIR_TEMPLATES[s]:
+            d = tpl.copy()
+            lh = loc[h]
+            d["status"] = ("dead" if lh == DEAD else "defected" if lh == OFF else "minor" if lh == MINOR
+                           else "prisoner" if lh == PRISON else "King" if h == kb
+                           else "Pretender" if h == pb else "alive")
+            row.append(d)
+        heirs[ROLES[s]] = row
+    bc0, bc1 = state["bc"]
+    hands = state["hands"]
+    minors = state["minors_owed"]
+    mull = state["mulligan_used"]
+    atk, main = state["atk"], state["main"]
     v: View = {
         "prompt": "",
         "log": [],
@@ -85,57 +142,70 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         "last_campaign": state["last_campaign"],
         "turn": state["turn"],
         "phase": phase,
-        "king": ROLES[state["king"]],
-        "pretender": ROLES[1 - state["king"]],
+        "king": ROLES[king],
+        "pretender": ROLES[1 - king],
         "king_block": BLOCK_NAME[kb] if kb >= 0 else None,
         "pretender_block": BLOCK_NAME[pb] if pb >= 0 else None,
-        "p1": ROLES[state["p1"]] if phase not in ("card", "mulligan") else None,
-        "counts": {"York": occ[0], "Lancaster": occ[1]},
-        "heirs": {ROLES[s]: [{"name": BLOCK_NAME[h], "rank": i + 1, "status": _heir_status(state, h)}
-                             for i, h in enumerate(HEIRS[s])] for s in (0, 1)},
-        "minors_owed": {"York": state["minors_owed"][0], "Lancaster": state["minors_owed"][1]},
+        "p1": ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None,
+        "counts": {"York": list(occ_y), "Lancaster": list(occ_l)},
+        "heirs": heirs,
+        "minors_owed": {"York": minors[0], "Lancaster": minors[1]},
         "prisoner": state["prisoner"] >= 0,
-        "border_counts": {ROLES[s]: [[bid, n] for bid, n in enumerate(state["bc"][s]) if n] for s in (0, 1)},
-        "hand_size": {ROLES[s]: len(state["hands"][s]) for s in (0, 1)},
-        "mulligan_used": {ROLES[s]: bool(state["mulligan_used"][s]) for s in (0, 1)},
+        "border_counts": {"York": [[bid, bc0[bid]] for bid in compress(_BORDER_RANGE, bc0)],
+                          "Lancaster": [[bid, bc1[bid]] for bid in compress(_BORDER_RANGE, bc1)]},
+        "hand_size": {"York": len(hands[0]), "Lancaster": len(hands[1])},
+        "mulligan_used": {"York": bool(mull[0]), "Lancaster": bool(mull[1])},
         "battles": [
-            {"area": a, "name": AREA_NAMES[a], "attacker": ROLES[state["atk"][a]] if state["atk"][a] >= 0 else None,
-             "main": state["main"][a]}
-            for a in range(N_AREAS) if occ[0][a] and occ[1][a]],
+            {"area": a, "name": AREA_NAMES[a], "attacker": ROLES[atk[a]] if atk[a] >= 0 else None,
+             "main": main[a]}
+            for a in compress(_AREA_RANGE, map(min, occ_y, occ_l))],
     }
     # cards
     played = state["played"]
-    both = played[0] >= 0 and played[1] >= 0 or phase not in ("card", "mulligan")
-    v["played"] = {ROLES[s]: (_card(played[s]) if played[s] >= 0 and (both or s == side)
+    both = played[0] >= 0 and played[1] >= 0 or phase != "card" and phase != "mulligan"
+    v["played"] = {ROLES[s]: (_CARDS[played[s]].copy() if played[s] >= 0 and (both or s == side)
                               else ("hidden" if played[s] >= 0 else None)) for s in (0, 1)}
     v["role"] = role
-    v["result"] = state["result"]
-    revealed: set[int] = set()
-    if state["battle"] is not None:
-        revealed = set(state["battle"].get("revealed", []))
+    v["result"] = result
+    bt = state["battle"]
+    revealed: set[int] | list[int] = bt.get("revealed", ()) if bt is not None else ()
+    if len(revealed) > 4:
+        revealed = set(revealed)
+    steps, down, moved, reserve = state["steps"], state["down"], state["moved"], state["reserve"]
+    rebel_owner = 1 - king
     blocks = []
+    pool: list[str] = []
     hidden: dict[str, dict[str, int]] = {}
+    own_templates = _BLOCK_TEMPLATES[side] if side >= 0 else ()
     for b in range(N_BLOCKS):
         lb = loc[b]
         if lb in (OFF, DEAD):
             continue
-        o = C.owner(state, b)
+        o = B_SIDE[b]
+        if o == REBEL:
+            o = rebel_owner
         if o == side:
-            blocks.append(_block_dict(state, b, o, False))
+            blocks.append(_block_dict(own_templates[b], lb, steps[b], down[b], moved[b], reserve[b], False))
+            if lb == POOL:
+                pool.append(BLOCK_KEY[b])
         elif lb < N_AREAS:
             if b in revealed:
-                blocks.append(_block_dict(state, b, o, True))
+                blocks.append(_block_dict(_BLOCK_TEMPLATES[o][b], lb, steps[b], down[b], moved[b], reserve[b],
+                                          True))
             else:
-                h = hidden.setdefault(AREA_NAMES[lb], {})
-                h[ROLES[o]] = h.get(ROLES[o], 0) + 1
+                h = hidden.get(AREA_NAMES[lb])
+                if h is None:
+                    h = hidden[AREA_NAMES[lb]] = {}
+                r = ROLES[o]
+                h[r] = h.get(r, 0) + 1
     v["blocks"] = blocks
     v["hidden"] = hidden
     if side >= 0:
-        v["hand"] = [_card(c) for c in state["hands"][side]]
-        v["pool"] = [BLOCK_KEY[b] for b in range(N_BLOCKS) if loc[b] == POOL and C.owner(state, b) == side]
-        v["pools"] = {ROLES[side]: len(v["pool"])}
+        v["hand"] = [_CARDS[c].copy() for c in hands[side]]
+        v["pool"] = pool
+        v["pools"] = {ROLES[side]: len(pool)}
     if phase == "action":
-        fr = state["stack"][0]
+        fr = stack[0]
         s = fr["side"]
         sel = fr["sel"]
         grp, tgt = fr["grp"], fr["target"]
@@ -147,59 +217,40 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     decision = _decision(state)
     if decision is not None:
         kind, s, subj, n = decision
-        d: dict[str, Any] = {"kind": kind, "player": ROLES[s], "count": n}
+        dd: dict[str, Any] = {"kind": kind, "player": ROLES[s], "count": n}
         if kind in ("reduce", "disband", "main"):
-            d["area"] = subj
+            dd["area"] = subj
         elif kind == "execute" or s == side and subj >= 0:
-            d["block"] = BLOCK_NAME[subj]
-        v["decision"] = d
-    if state["battle"] is not None:
+            dd["block"] = BLOCK_NAME[subj]
+        v["decision"] = dd
+    if bt is not None:
         v["battle"] = battle.view_part(state, role)
     v.update(log_view(state["log"], role))
-    v["prompt"] = _prompt(rules, state, role)
+    if result is not None:
+        v["prompt"] = f"Game over: {result} wins."
+    elif frame is not None:
+        v["prompt"] = step.prompt(state, frame, role)
     if role in active:
-        v["actions"] = options_map(rules.legal_actions(state, role))
+        v["actions"] = options_map(step.options(state, frame, role))
     return v
 
 
-def _card(c: int) -> dict[str, Any]:
-    return {"id": c, "name": CARD_NAME[c], "ap": CARD_AP[c], "event": CARD_EVENT[c], "tag": CARD_TAG[c]}
-
-
-def _block_dict(state: State, b: int, o: int, revealed: bool) -> dict[str, Any]:
-    """A block as the web client draws it; flags that are false/zero are left out."""
-    d: dict[str, Any] = {"key": BLOCK_KEY[b], "name": BLOCK_NAME[b], "side": ROLES[o], "type": TYPE_NAMES[B_TYPE[b]],
-                         "steps": state["steps"][b], "max": B_STEPS[b], "rating": f"{B_INIT[b]}{B_FIRE[b]}",
-                         "where": _where(state["loc"][b])}
-    if B_LOYALTY[b]:
-        d["loyalty"] = B_LOYALTY[b]
-    if state["down"][b]:
+def _block_dict(template: dict[str, Any], where: int, steps: int, down: int, moved: int, reserve: int,
+                revealed: bool) -> dict[str, Any]:
+    """A block as the web client draws it (a copy of its template); flags that are false/zero
+    are left out."""
+    d = template.copy()
+    d["steps"] = steps
+    d["where"] = _WHERE[where]
+    if down:
         d["down"] = True
-    m = state["moved"][b]
-    if m:
-        d["moved" if m != 3 else "recruited"] = True
-    if state["reserve"][b]:
-        d["reserve"] = state["reserve"][b]
+    if moved:
+        d["moved" if moved != 3 else "recruited"] = True
+    if reserve:
+        d["reserve"] = reserve
     if revealed:
         d["revealed"] = True
     return d
-
-
-def _heir_status(state: State, h: int) -> str:
-    lh = state["loc"][h]
-    if lh == DEAD:
-        return "dead"
-    if lh == OFF:
-        return "defected"
-    if lh == MINOR:
-        return "minor"
-    if lh == PRISON:
-        return "prisoner"
-    if h == state["king_block"]:
-        return "King"
-    if h == C.pretender_block(state):
-        return "Pretender"
-    return "alive"
 
 
 def _decision(state: State) -> tuple[str, int, int, int] | None:
@@ -215,12 +266,6 @@ def _decision(state: State) -> tuple[str, int, int, int] | None:
     if name in ("enter", "execute", "reduce", "home", "disband"):
         return (name, fr["side"], fr["subj"], fr["n"])
     return None
-
-
-def _prompt(rules: StepRules, state: State, role: str) -> str:
-    if state["result"] is not None:
-        return f"Game over: {state['result']} wins."
-    return rules.steps.prompt(state, role)
 
 
 # ======================================================================= secrets

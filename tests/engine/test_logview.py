@@ -1,0 +1,67 @@
+"""The recent log window of a view (roses.engine.logview): kept windows give the same lines as
+reading the log afresh, whatever was appended, for every role."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from roses.engine import logview
+from roses.engine.log import PUBLIC, entry_kind, entry_text, readable
+from roses.engine.logview import CACHED_LOGS, recent_log
+
+
+def _fresh(log: list[Any], role: str, window: int) -> tuple[list[str], list[str], bool]:
+    """The window by definition: the role's readable lines, the last ``window`` of them."""
+    mine = [(entry_text(e), entry_kind(e)) for e in log if readable(e, role)]
+    last = mine[-window:] if window else []
+    return [t for t, _ in last], [k for _, k in last], len(mine) > len(last)
+
+
+def _entry(r: random.Random, i: int) -> Any:
+    kind = r.choice(["", "move", "battle"])
+    who = r.choice([PUBLIC, PUBLIC, "A", "B"])
+    form = r.randrange(3)
+    if form == 0 and who == PUBLIC:
+        return f"line {i}"
+    if form == 1 or not kind:
+        return [who, f"line {i}"]
+    return [who, f"line {i}", kind]
+
+
+def test_kept_windows_match_a_fresh_reading() -> None:
+    r = random.Random(5)
+    logs: list[list[Any]] = [[] for _ in range(4)]
+    for i in range(3000):
+        log = logs[r.randrange(len(logs))]
+        for _ in range(r.choice([0, 0, 1, 2, 5, 40])):
+            log.append(_entry(r, i))
+        for role in ("A", "B", "Observer"):
+            window = r.choice([logview.LOG_WINDOW, 3, 1])
+            assert recent_log(log, role, window) == _fresh(log, role, window), (i, role, window)
+
+
+def test_a_copied_log_and_a_changed_last_entry_are_read_afresh() -> None:
+    log: list[Any] = [[PUBLIC, f"line {i}", "move"] for i in range(50)]
+    assert recent_log(log, "A")[0][-1] == "line 49"
+    copy = log[:]
+    copy.append("line 50")
+    assert recent_log(copy, "A")[0][-1] == "line 50"
+    assert recent_log(log, "A")[0][-1] == "line 49"
+    log[-1] = "replaced"  # not what a log does, but never served stale
+    assert recent_log(log, "A")[0][-1] == "replaced"
+
+
+def test_returned_lists_are_the_callers_own() -> None:
+    log: list[Any] = ["a", "b"]
+    lines, kinds, _ = recent_log(log, "A")
+    lines.append("mutated")
+    kinds.clear()
+    assert recent_log(log, "A") == (["a", "b"], ["", ""], False)
+
+
+def test_the_number_of_kept_windows_is_bounded() -> None:
+    logs = [[f"log {i}"] for i in range(CACHED_LOGS * 2)]
+    for log in logs:
+        recent_log(log, "A")
+    assert len(logview._kept) <= CACHED_LOGS
