@@ -8,6 +8,7 @@ RULINGS.md "Log policy" for what the log says.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import compress
 from typing import Any
 
@@ -168,7 +169,7 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     v["role"] = role
     v["result"] = result
     bt = state["battle"]
-    revealed: set[int] | list[int] = bt.get("revealed", ()) if bt is not None else ()
+    revealed: Collection[int] = bt.get("revealed", ()) if bt is not None else ()
     if len(revealed) > 4:
         revealed = set(revealed)
     steps, down, moved, reserve = state["steps"], state["down"], state["moved"], state["reserve"]
@@ -193,11 +194,11 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
                 blocks.append(_block_dict(_BLOCK_TEMPLATES[o][b], lb, steps[b], down[b], moved[b], reserve[b],
                                           True))
             else:
-                h = hidden.get(AREA_NAMES[lb])
-                if h is None:
-                    h = hidden[AREA_NAMES[lb]] = {}
+                counts = hidden.get(AREA_NAMES[lb])
+                if counts is None:
+                    counts = hidden[AREA_NAMES[lb]] = {}
                 r = ROLES[o]
-                h[r] = h.get(r, 0) + 1
+                counts[r] = counts.get(r, 0) + 1
     v["blocks"] = blocks
     v["hidden"] = hidden
     if side >= 0:
