@@ -30,6 +30,31 @@ def _default_scenario(game_id: str) -> str:
     return get_rules(game_id).scenarios[0]
 
 
+def _add_option_args(p: argparse.ArgumentParser) -> None:
+    """Game options (the rules' ``options_schema``) for play, fuzz and bench."""
+    p.add_argument("--players", type=int, help="number of players (games with a variable count)")
+    p.add_argument("--rules", help="rules level or variant (games that have one, e.g. basic, e1, e2)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other game option (VALUE read as JSON when it parses, else as text); repeatable")
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    for item in getattr(args, "option", None) or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise RosesError(f"--option needs KEY=VALUE, not {item!r}")
+        try:
+            opts[key] = json.loads(value)
+        except ValueError:
+            opts[key] = value
+    if getattr(args, "players", None) is not None:
+        opts["players"] = args.players
+    if getattr(args, "rules", None) is not None:
+        opts["rules"] = args.rules
+    return opts
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     # imported on use: keeps `roses` start-up fast
     from roses.ai.factory import make_bot
@@ -38,7 +63,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules = get_rules(args.game)
     scenario = args.scenario or rules.scenarios[0]
     rules.check_scenario(scenario)
-    roles = rules.roles(scenario)
+    options = _options(args)
+    roles = rules.roles(scenario, options)
     bots = {}
     if args.vs and args.vs != "human":
         human = args.side or roles[0]
@@ -47,7 +73,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             return 2
         for i, role in enumerate(r for r in roles if r != human):
             bots[role] = make_bot(args.vs, seed=args.seed + i)
-    play_terminal(rules, scenario, args.seed, bots, save=Path(args.save) if args.save else None)
+    play_terminal(rules, scenario, args.seed, bots, save=Path(args.save) if args.save else None,
+                  options=options)
     return 0
 
 
@@ -59,7 +86,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     details = []
     for scenario in scenarios:
         report = fuzz(
-            rules, scenario, args.games, args.seed,
+            rules, scenario, args.games, args.seed, _options(args),
             replay_every=args.replay_every, check_views_every=args.views_every,
             save_dir=Path(args.save_dir),
         )
@@ -90,7 +117,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return int(result or 0)
     rules = get_rules(args.target)
     scenario = args.scenario or rules.scenarios[0]
-    out = bench(rules, scenario, args.seconds, args.seed, views=args.views)
+    out = bench(rules, scenario, args.seconds, args.seed, _options(args), views=args.views)
     if args.json:
         print(json.dumps(out))
     else:
@@ -125,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vs", default="random", help="'human' for hot-seat, or a bot name (default: random)")
     p.add_argument("--side", help="the role you play against a bot (default: the first role)")
     p.add_argument("--save", help="write the game record to this file at the end")
+    _add_option_args(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("fuzz", help="seeded random play with invariant checks")
@@ -136,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replay-every", type=int, default=10, help="replay-check every Nth game (0: never)")
     p.add_argument("--views-every", type=int, default=1, help="check views every Nth step (0: never)")
     p.add_argument("--save-dir", default="fuzz-failures", help="where failing games are saved")
+    _add_option_args(p)
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("bench", help="throughput benchmarks: a game id, or another target")
@@ -146,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--views", action="store_true",
                    help="render every role's view at every step and pick from the view's actions")
+    _add_option_args(p)
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("replay", help="replay a saved game record and check it")

@@ -23,9 +23,11 @@ def play_terminal(
     write: Callable[[str], None] = print,
     save: Path | None = None,
     max_steps: int = 1_000_000,
+    options: dict[str, Any] | None = None,
 ) -> Game:
-    """Run a game; roles in ``bots`` are played by bots, the others by whoever types."""
-    game = Game.new(rules, seed, scenario)
+    """Run a game (created with ``options``); roles in ``bots`` are played by bots, the others
+    by whoever types."""
+    game = Game.new(rules, seed, scenario, options)
     seen: dict[str, int] = {}
     human_roles = [r for r in game.state.get("roles", []) if r not in bots]
     # Whose log the terminal follows: the people at it, or the public log when only bots play.
