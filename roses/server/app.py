@@ -96,10 +96,13 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         bus = PgBus(database.url, database=database)
     games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
     games.guard_views = settings.guard_views
+    throttle = Throttle(database)
+    games.limit_chat = lambda user: throttle.hit(f"chat:{user.id}", settings.chat_limit, 60.0,
+                                                 "chat messages")
     services = Services(
         settings=settings, db=database, games=games,
         # Counted in the database: every worker sees the same counts.
-        throttle=Throttle(database),
+        throttle=throttle,
     )
 
     @asynccontextmanager

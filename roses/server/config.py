@@ -30,6 +30,10 @@ class Settings:
     login_backoff_cap: float = 300.0
     #: Sign-up requests one client address may make per hour.
     signup_limit: int = 100
+    #: Per user: chat messages per minute, invitations per hour, test notifications per hour.
+    chat_limit: int = 20
+    invite_limit: int = 30
+    test_notify_limit: int = 6
     #: Threads that run bot moves.
     bot_threads: int = 2
     #: Processes bots think in (0: in the bot threads). Search bots want a process pool.

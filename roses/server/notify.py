@@ -596,17 +596,23 @@ async def test_notification(request: Request, user: RequiredUser) -> dict[str, A
         raise Conflict(" ".join([*problems[:1], f"Nothing to send to: add {where} and save."])
                        if settings.get("email") else f"Nothing to send to: add {where} and save.",
                        code="no_channel")
+    s = services(request)
+    await run_in_threadpool(s.throttle.hit, f"test-notify:{user.id}", s.settings.test_notify_limit,
+                            3600.0, "test notifications")
     notifier.notify(Event(TEST, 0, users=(user.id,)))
     return {"queued": True, "channels": channels, "problems": problems}
 
 
 @router.post("/games/{game_id}/invite", status_code=202, tags=["lobby"])
-async def invite(request: Request, game_id: Annotated[int, Path(ge=-db.INT_MAX, le=db.INT_MAX)], body: InviteIn, user: RequiredUser) -> dict[str, Any]:
-    """Invite a user by name to an open game you play in (they get a notification)."""
+async def invite(request: Request, game_id: Annotated[int, Path(ge=-db.INT_MAX, le=db.INT_MAX)],
+                 body: InviteIn, user: RequiredUser) -> dict[str, Any]:
+    """Invite a user by name to an open game you play in (they get a notification); a user may
+    send a limited number of invitations per hour."""
     s = services(request)
 
     def run() -> dict[str, Any]:
         info = s.games.game(user, game_id)
+        s.throttle.hit(f"invite:{user.id}", s.settings.invite_limit, 3600.0, "invitations")
         if user.name not in [seat["user"] for seat in info["seats"]] and info["owner"] != user.name:
             raise Forbidden("Only the game's players may invite.", code="not_seated")
         if info["status"] != "open":

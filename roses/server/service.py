@@ -114,6 +114,9 @@ class GameService:
         self.on_bot_turn: Callable[[int], None] | None = None
         #: Check every rendered view against ``Rules.secrets`` before it leaves (defence in depth).
         self.guard_views = True
+        #: Called with the user before a chat message is stored; raises TooManyRequests when
+        #: the user sends too many (the app sets it from its settings).
+        self.limit_chat: Callable[[User], None] | None = None
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
@@ -762,6 +765,10 @@ class GameService:
         text = (text or "").strip()
         if not text or len(text) > MAX_CHAT:
             raise BadRequest(f"A chat message has 1-{MAX_CHAT} characters.")
+        with self.db.read() as conn:
+            self._player_row(conn, game_id, user)
+        if self.limit_chat is not None:
+            self.limit_chat(user)
         now = _now()
         with self.db.write() as conn:
             self._player_row(conn, game_id, user)
