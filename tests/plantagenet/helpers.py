@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from roses.engine.steps import Frame
 from roses.games.plantagenet import RULES
 from roses.games.plantagenet.records import Where
+from roses.games.plantagenet.services import side_of
 from roses.games.plantagenet.setup import new_mat
 
 State = dict[str, Any]
@@ -80,3 +82,20 @@ def play_until(state: State, stop: Any, seed: int = 0, max_actions: int = 20000)
         n += 1
         assert n < max_actions
     return state
+
+
+
+def add_vassal(state: State, lord: str, vassal: str, box: int = 5) -> None:
+    """Put a regular Vassal on ``lord``'s mat (its other counter in Calendar ``box``)."""
+    state["vassals"][vassal] = {"where": "mat", "lord": lord, "box": box, "face_up": True}
+    state["lords"][lord]["mat"]["vassals"].append(vassal)
+
+
+def approach(state: State, locale: str, attackers: list[str], defenders: Sequence[str] = ()) -> State:
+    """Place ``attackers`` and ``defenders`` at ``locale`` (fresh mats for Lords without one),
+    then run the Campaign's Approach frame for the attackers' side (4.3.5) alone on the stack:
+    when the Approach (and any Battle) is over the stack is empty."""
+    for lid in [*attackers, *defenders]:
+        place(state, lid, locale)
+    frame = {"step": "approach", "locale": locale, "attacker": side_of(attackers[0]), "attackers": list(attackers)}
+    return run_frames(state, frame)

@@ -569,7 +569,7 @@ class BattleDriver(Step):
     # 4.4.4 Aftermath
     def stage_aftermath(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
         survivors = [lid for lid in b["lords"] if state["lords"][lid]["where"] == Where.MAP]
-        state["moved"] = sorted(set(state["moved"]) | set(survivors), key=load().lord_ids.id)
+        state["moved"] = sorted(set(state["moved"]) | set(survivors))
         # Events: the Held Events used in this Battle went back to their decks when played
         # (arts.play_held); b["events"] only kept them in effect until now.
         if survivors:
