@@ -1,6 +1,7 @@
 """Storage: the schema (SQLAlchemy Core), engines for SQLite and PostgreSQL, migrations.
 
-SQLite (the default) runs in WAL mode with a busy timeout; every write transaction starts
+SQLite (the default) runs in WAL mode with ``synchronous=FULL`` (every commit is on disk
+before it is acknowledged) and a busy timeout; every write transaction starts
 with ``BEGIN IMMEDIATE`` so that read-then-write transactions never fail half way with
 ``SQLITE_BUSY``. PostgreSQL is reached through psycopg 3. The schema is created and upgraded
 by the Alembic migrations in :mod:`roses.server.migrations`; :data:`metadata` mirrors them
@@ -227,6 +228,21 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+#: ``PRAGMA synchronous`` values ``ROSES_SQLITE_SYNCHRONOUS`` may choose.
+SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL")
+
+
+def sqlite_synchronous() -> str:
+    """SQLite's ``synchronous`` setting: ``FULL`` unless ``ROSES_SQLITE_SYNCHRONOUS`` says
+    otherwise. In WAL mode ``FULL`` syncs the log at every commit, so an acknowledged action
+    survives an operating-system crash or a power cut; ``NORMAL`` syncs only at checkpoints
+    and may lose the last commits then (bench/server.md measures the difference)."""
+    value = (os.environ.get("ROSES_SQLITE_SYNCHRONOUS") or "FULL").strip().upper()
+    if value not in SYNCHRONOUS:
+        raise ValueError(f"ROSES_SQLITE_SYNCHRONOUS is one of {', '.join(SYNCHRONOUS)}, not {value!r}")
+    return value
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """An engine for ``url`` (already normalized), with the SQLite settings applied."""
     url = normalize_url(url)
@@ -242,7 +258,7 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA busy_timeout=30000")
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={sqlite_synchronous()}")
             cur.close()
 
         @event.listens_for(engine, "begin")

@@ -53,6 +53,20 @@ def test_sqlite_settings(sqlite_db: Database) -> None:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        # Durability: the WAL is synced at every commit (FULL = 2), so an acknowledged action
+        # survives an OS crash or power loss, not only a crash of the server process.
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+
+
+def test_sqlite_synchronous_can_be_chosen(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROSES_SQLITE_SYNCHRONOUS", "normal")
+    database = Database(f"sqlite:///{tmp_path}/n.db")
+    with database.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1
+    database.dispose()
+    monkeypatch.setenv("ROSES_SQLITE_SYNCHRONOUS", "off")
+    with pytest.raises(ValueError):
+        Database(f"sqlite:///{tmp_path}/o.db").engine.connect()
 
 
 def test_log_snapshots_and_state(database: Database) -> None:
