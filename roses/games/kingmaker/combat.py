@@ -1,0 +1,674 @@
+"""Kingmaker combat (L195-302): the combat phase's choices, battle, siege, storm and announced
+siege (E1), ambush, town fighting; killed lists; capture, spoils, ransom, execution and the
+King's Pardon.
+
+Verbs
+    combat phase (current player): ``battle`` / ``ambush`` [square, role], ``siege`` /
+        ``storm`` / ``announce`` / ``town_fight`` / ``town_attack`` place, ``end``
+    ``battle`` frame (attacker): ``drop`` noble (leave him out), ``fight``, ``call_off``
+    ``spoils`` (captor): ``give`` [card, noble]             default: the first victorious noble
+    ``captive`` (captor): ``execute`` / ``release`` noble, ``ransom`` [noble, cards]
+    ``ransom`` (captive's owner): ``pay`` / ``refuse``       default: refuse (execution, L285)
+    ``ransom_pay`` (owner): ``give_card`` card
+    ``pardon`` (captive's owner holding a King's Pardon): ``pardon`` / ``decline``
+                                                            default: pardon
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine import log
+from roses.engine.contract import Action, State
+from roses.engine.steps import Frame, Step, pop, push
+from roses.games.kingmaker import cards as K
+from roses.games.kingmaker import ops
+from roses.games.kingmaker.common import (
+    Z_AWARD,
+    Z_HAND,
+    Z_NOBLE,
+    W,
+    allied,
+    awards,
+    card_name,
+    escorted_by,
+    free_nobles,
+    place_name,
+    place_owner,
+    player_of_role,
+    role_of,
+    strength,
+)
+from roses.games.kingmaker.ops import place_active
+from roses.games.kingmaker.play import (
+    CardPlay,
+    can_act,
+    card_options,
+    event_deck,
+    inside_nobles,
+    siege_defence,
+)
+from roses.games.kingmaker.setup import hand
+
+BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK = "battle", "ambush", "siege", "storm", "town", "town_attack"
+
+
+# ============================================================================ the combat phase
+def attackers_at(state: State, p: int, sq: str) -> list[int]:
+    """Nobles of ``p`` in the open of ``sq`` who may attack now (L195: once per round, in
+    his turn; not vacillating)."""
+    nsq, nin, nship, nfo = state["nsq"], state["nin"], state["nship"], state["nfo"]
+    tno = state["tno"]
+    return [n for n in free_nobles(state, p) if nsq[n] == sq and nin[n] is None and nship[n] < 0
+            and nfo[n] != tno and can_act(state, n) and state["nvac"][n] != tno]
+
+
+def defenders_at(state: State, q: int, sq: str) -> list[int]:
+    nsq, nin, nship = state["nsq"], state["nin"], state["nship"]
+    return [n for n in free_nobles(state, q) if nsq[n] == sq and nin[n] is None and nship[n] < 0]
+
+
+def at_peace(state: State, p: int, q: int, sq: str) -> bool:
+    """A King's peace in ``sq`` (after Parliament, L388; E2 Diets) or the round of peace after
+    an alliance ends (L311)."""
+    if any(x[0] == sq for x in state["peace"]):
+        return True
+    return any({x[0], x[1]} == {p, q} for x in state.get("truce", []))
+
+
+def combat_options(state: State, p: int) -> list[Action]:
+    w = W(state)
+    b = w.board
+    out: list[Action] = []
+    if state.get("defeatism", {}).get(str(p), 0) > 0:
+        return [("end", None)]  # E2 Defeatism Rife: move only
+    squares = sorted({state["nsq"][n] for n in free_nobles(state, p)
+                      if state["nsq"][n] is not None and state["nin"][n] is None})
+    n_players = len(state["roles"])
+    for sq in squares:
+        att = attackers_at(state, p, sq)
+        if not att:
+            continue
+        power = strength(state, att, attack=True)
+        for q in range(n_players):
+            if q == p or allied(state, p, q) or at_peace(state, p, q, sq):
+                continue
+            d = [n for n in defenders_at(state, q, sq) if n not in state["defended"]]
+            if not d:
+                continue
+            verb = BATTLE if power >= strength(state, d) else AMBUSH  # L247
+            out.append((verb, [sq, role_of(state, q)]))
+        for pl in b.places_at.get(sq, ()):
+            if not place_active(state, pl) or place_owner(state, pl) == p:
+                continue
+            besieger = state["siege"].get(pl)
+            if besieger is not None and besieger != p:
+                continue  # L232: beat the besieger in battle first
+            if any(x[0] == sq for x in state["peace"]):
+                continue
+            need = siege_defence(state, pl, p)
+            if power >= need:
+                out.append((SIEGE, pl))
+                if state["level"] >= 1 and besieger is None:
+                    out.append((STORM, pl))
+                    out.append(("announce", pl))
+    for pl in sorted(town_obligations(state, p)):
+        out.append(("town_fight", pl))
+    for pl in sorted(owner_town_attacks(state, p)):
+        out.append((TOWN_ATTACK, pl))
+    if not town_obligations(state, p):
+        out.append(("end", None))
+    return out
+
+
+def town_obligations(state: State, p: int) -> set[str]:
+    """L251-259, situations 1-2: nobles of ``p`` inside a place that is not friendly must
+    fight the garrison and the unfriendly nobles inside in their turn."""
+    out = set()
+    for n in free_nobles(state, p):
+        pl = state["nin"][n]
+        if pl is not None and place_owner(state, pl) != p and p not in state["guests"].get(pl, ()):
+            out.add(pl)
+    return out
+
+
+def owner_town_attacks(state: State, p: int) -> set[str]:
+    """L261 (ruling K16): the owner of a place may attack unfriendly nobles inside it."""
+    out = set()
+    w = W(state)
+    for pl in w.board.places:
+        if place_owner(state, pl) != p:
+            continue
+        if any(state["ch"][n] != p and state["ncap"][n] < 0 and not allied(state, p, state["ch"][n])
+               and n not in state["defended"] for n in inside_nobles(state, pl)):
+            out.add(pl)
+    return out
+
+
+class CombatPhase(CardPlay):
+    """The combat phase of the current player (L195)."""
+
+    name = "combat"
+    phase = "combat"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["p"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return combat_options(state, frame["p"]) + card_options(state, frame["p"])
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role != role_of(state, frame["p"]):
+            return f"{role_of(state, frame['p'])} is in the combat phase."
+        if town_obligations(state, frame["p"]):
+            return "Combat: your nobles inside an unfriendly place must fight (town fighting)."
+        return "Combat: attack, besiege, or end the phase."
+
+    def on_battle(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._field(state, frame, BATTLE, arg)
+
+    def on_ambush(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._field(state, frame, AMBUSH, arg)
+
+    def _field(self, state: State, frame: Frame, kind: str, arg: Any) -> None:
+        p = frame["p"]
+        sq, q = arg[0], player_of_role(state, arg[1])
+        d = [n for n in defenders_at(state, q, sq) if n not in state["defended"]]
+        push(state, {"step": "battle", "kind": kind, "att": p, "def": q, "sq": sq, "place": None,
+                     "a": attackers_at(state, p, sq), "d": d})
+
+    def on_siege(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._place(state, frame, SIEGE, arg)
+
+    def on_storm(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._place(state, frame, STORM, arg)
+
+    def on_announce(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """E1 (L240): an announced siege is not resolved this turn: "under siege" at once."""
+        w = W(state)
+        p = frame["p"]
+        sq = w.board.places[arg].square
+        for n in attackers_at(state, p, sq):
+            state["nfo"][n] = state["nact"][n] = state["tno"]
+        state["siege"][arg] = p
+        log.public(state, f"{role} announces a siege of {place_name(w, arg)}: it is under siege.", log.BATTLE)
+
+    def _place(self, state: State, frame: Frame, kind: str, pl: str) -> None:
+        w = W(state)
+        p = frame["p"]
+        sq = w.board.places[pl].square
+        d = [n for n in inside_nobles(state, pl) if state["ch"][n] != p and state["ncap"][n] < 0]
+        push(state, {"step": "battle", "kind": kind, "att": p, "def": place_owner(state, pl), "sq": sq,
+                     "place": pl, "a": attackers_at(state, p, sq), "d": d})
+
+    def on_town_fight(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        p = frame["p"]
+        a = [n for n in free_nobles(state, p) if state["nin"][n] == arg]
+        d = [n for n in inside_nobles(state, arg) if state["ch"][n] != p and state["ncap"][n] < 0
+             and not allied(state, p, state["ch"][n])]
+        push(state, {"step": "battle", "kind": TOWN, "att": p, "def": place_owner(state, arg),
+                     "sq": w.board.places[arg].square, "place": arg, "a": a, "d": d})
+
+    def on_town_attack(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        p = frame["p"]
+        a = [n for n in free_nobles(state, p) if state["nin"][n] == arg]
+        d = [n for n in inside_nobles(state, arg) if state["ch"][n] != p and state["ncap"][n] < 0
+             and not allied(state, p, state["ch"][n]) and n not in state["defended"]]
+        foes = sorted({state["ch"][n] for n in d})
+        push(state, {"step": "battle", "kind": TOWN_ATTACK, "att": p, "def": foes[0] if foes else -1,
+                     "sq": w.board.places[arg].square, "place": arg, "a": a, "d": d})
+
+    def on_end(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+
+# ============================================================================ a battle
+def defence(state: State, frame: Frame) -> int:
+    """The defending strength: nobles, plus the garrison when a place is fought for (L220,
+    L238, L257)."""
+    d = strength(state, frame["d"])
+    if frame["kind"] in (SIEGE, STORM, TOWN):
+        pl = W(state).board.places[frame["place"]]
+        if frame["kind"] == SIEGE:
+            return siege_defence(state, frame["place"], frame["att"])
+        return pl.garrison + d
+    return d
+
+
+def attack_power(state: State, frame: Frame) -> int:
+    a = strength(state, frame["a"], attack=True)
+    if frame["kind"] == TOWN_ATTACK:
+        a += W(state).board.places[frame["place"]].garrison  # L261: with the garrison
+    return a
+
+
+class Battle(Step):
+    """One combat: the attacker may leave nobles out or call it off before the draw (L243);
+    then the Event card decides (L205-214, L228-230, L249)."""
+
+    name = "battle"
+    phase = "combat"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["att"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        w = W(state)
+        out: list[Action] = []
+        kind = frame["kind"]
+        if len(frame["a"]) > 1 and kind not in (TOWN, TOWN_ATTACK):
+            for n in frame["a"]:
+                rest = [m for m in frame["a"] if m != n]
+                if kind in (SIEGE, STORM) and strength(state, rest, attack=True) < defence(state, frame):
+                    continue
+                if kind == BATTLE and strength(state, rest, attack=True) < defence(state, frame):
+                    continue
+                out.append(("drop", w.cards[n].id))
+        out.append(("fight", None))
+        if kind not in (TOWN,):
+            out.append(("call_off", None))
+        return out
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        where = place_name(w, frame["place"]) if frame["place"] else frame["sq"]
+        return (f"{frame['kind'].replace('_', ' ').title()} at {where}: "
+                f"{attack_power(state, frame)} against {defence(state, frame)}. Fight, leave nobles out, or call it off.")
+
+    def on_drop(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["a"].remove(W(state).cid(arg))
+
+    def on_call_off(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        log.public(state, f"{role} calls off the attack.", log.BATTLE)
+        pop(state)
+
+    def on_fight(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+        resolve(state, frame)
+
+
+def draw_combat_card(state: State, p: int) -> int:
+    """L243, ruling K25/K36: draw until a card with a combat half; a Free Move or Writ is kept
+    by the drawer, any other card without one is discarded unplayed."""
+    deck = event_deck(state)
+    for _ in range(10_000):
+        e = ops.draw_event(state)
+        card = deck.cards[e]
+        if card.kind in ("free_move", "writ"):
+            ops.event_to_hand(state, e, p)
+            log.public(state, f"{role_of(state, p)} draws a {_ev_name(card)} card for combat, keeps it and draws again.",
+                       log.BATTLE)
+            continue
+        if not card.combat:
+            ops.discard_event(state, e)
+            log.public(state, f"A {_ev_name(card)} card is drawn for combat and set aside; another is drawn.", log.BATTLE)
+            continue
+        return e
+    raise RuntimeError("no combat result in the Event deck")
+
+
+def _ev_name(card: K.EventCard) -> str:
+    return card.kind.replace("_", " ").title()
+
+
+def result_text(card: K.EventCard) -> str:
+    if card.bad_weather:
+        return "Bad Weather Delays Attack"
+    assert card.ratio is not None
+    return f"{card.ratio[0]}-{card.ratio[1]}"
+
+
+def resolve(state: State, frame: Frame) -> None:
+    w = W(state)
+    kind, p, q = frame["kind"], frame["att"], frame["def"]
+    a, d = list(frame["a"]), list(frame["d"])
+    A, D = attack_power(state, frame), defence(state, frame)
+    tno = state["tno"]
+    for n in a:
+        state["nfo"][n] = state["nact"][n] = tno
+    state["defended"].extend(d)
+    e = draw_combat_card(state, p)
+    card = event_deck(state).cards[e]
+    where = place_name(w, frame["place"]) if frame["place"] else frame["sq"]
+    log.public(state, f"{kind.replace('_', ' ').title()} at {where}: {role_of(state, p)} {A} against {D}; "
+               f"the card reads {result_text(card)}"
+               + (f", killed: {', '.join(card.killed)}" if card.killed else "") + ".", log.BATTLE)
+    ops.discard_event(state, e)
+    _use_french_aid(state, a)
+    if card.bad_weather:
+        if kind == SIEGE:
+            state["siege"][frame["place"]] = p
+            log.public(state, f"{place_name(w, frame['place'])} is under siege.", log.BATTLE)
+        return
+    # Killed list (L212): every participant named dies, whatever the result.
+    participants = a + d
+    named = set(card.killed)
+    if kind == AMBUSH:
+        bottom = card.killed[-1] if card.killed else None  # L249: only the last on the list
+        named = {bottom} if bottom else set()
+    for n in participants:
+        if w.cards[n].id in named and state["cz"][n] == Z_NOBLE:
+            ops.kill_noble(state, n, "is killed in the fighting")
+    a = [n for n in a if state["cz"][n] == Z_NOBLE]
+    d = [n for n in d if state["cz"][n] == Z_NOBLE]
+    if kind == AMBUSH:
+        # L249 (ruling K15, literal): the ambushing force is captured by the defenders.
+        if a and q >= 0:
+            capture(state, q, a, [m for m in frame["d"] if state["cz"][m] == Z_NOBLE])
+        return
+    if kind == SIEGE:
+        take_place(state, p, frame["place"], a, d)
+        _booty(state, p, q, D)
+        return
+    big, small = max(A, D), min(A, D)
+    assert card.ratio is not None
+    x, y = card.ratio
+    decisive = A != D and big * y >= small * x
+    attacker_won = decisive and A > D
+    if not decisive:
+        log.public(state, "The result is indecisive.", log.BATTLE)
+    if kind == BATTLE:
+        if attacker_won:
+            capture(state, p, d, a)
+            _booty(state, p, q, D)
+        elif decisive and q >= 0:
+            capture(state, q, a, d)
+            _booty(state, q, p, A)
+        return
+    if kind == STORM:
+        if attacker_won:
+            take_place(state, p, frame["place"], a, d)
+            _booty(state, p, q, D)
+        else:
+            log.public(state, "The storm fails.", log.BATTLE)
+        return
+    if kind == TOWN:
+        if attacker_won:
+            take_place(state, p, frame["place"], a, d)
+        else:
+            for n in a:
+                state["nin"][n] = None  # L259: expelled into the open
+            log.public(state, f"{role_of(state, p)}'s nobles are thrown out of {place_name(w, frame['place'])}.", log.BATTLE)
+        return
+    if kind == TOWN_ATTACK:
+        if attacker_won:
+            capture(state, p, d, a)
+        else:
+            for n in d:
+                state["nin"][n] = None
+        return
+
+
+def _use_french_aid(state: State, a: list[int]) -> None:
+    """L463: French Aid is used once in an attack or siege, then discarded."""
+    w = W(state)
+    for n in a:
+        for c in awards(state, n):
+            if w.cards[c].kind == K.FRENCH_AID:
+                ops.discard_crown(state, c)
+                log.public(state, "The French Aid goes home after one attack.", log.BATTLE)
+
+
+def _booty(state: State, winner: int, loser: int, beaten: int) -> None:
+    """E1 (L317): defeating a force of 100 or more by battle or siege gives the loser's next
+    Crown draw to the winner (ruling K28: the strength beaten, garrison included)."""
+    if state["level"] >= 1 and loser >= 0 and loser != winner and beaten >= 100:
+        state.setdefault("booty", {})[str(loser)] = winner
+        log.public(state, f"Booty: {role_of(state, winner)} will take {role_of(state, loser)}'s next Crown draw.",
+                   log.BATTLE)
+
+
+def take_place(state: State, p: int, place: str, a: list[int], d: list[int]) -> None:
+    """L230, L245-247: the place falls with every noble and heir inside; the victors end their
+    turn inside it and it becomes theirs."""
+    w = W(state)
+    inside_foes = [n for n in inside_nobles(state, place) if state["ch"][n] != p and state["ncap"][n] < 0]
+    ops.set_place_owner(state, place, p)
+    for n in a:
+        state["nin"][n] = place
+    log.public(state, f"{role_of(state, p)} takes {place_name(w, place)}.", log.BATTLE)
+    ops.capture_heirs(state, p, w.board.places[place].square, place)
+    if inside_foes:
+        capture(state, p, inside_foes, a)
+
+
+# ============================================================================ capture
+def capture(state: State, p: int, losers: list[int], victors: list[int]) -> None:
+    """L277-285, L439-441: the losers are captured; their heirs and transferable cards go to
+    the victors at once; then each captive is ransomed or executed in this turn."""
+    w = W(state)
+    losers = [n for n in losers if state["cz"][n] == Z_NOBLE]
+    victors = [n for n in victors if state["cz"][n] == Z_NOBLE and state["ncap"][n] < 0] or \
+        [n for n in free_nobles(state, p) if state["nsq"][n] is not None][:1]
+    if not losers:
+        return
+    for n in losers:
+        state["ncap"][n] = p
+        log.public(state, f"{card_name(w, n)} is captured by {role_of(state, p)}.", log.BATTLE)
+        for h in escorted_by(state, n):
+            if victors:
+                state["hesc"][h] = victors[0]
+                log.public(state, f"{w.heirs[h].name} passes to {role_of(state, p)}.", log.POLITICAL)
+                if state["both_since"][p] < 0 and ops.controls_both_houses(state, p):
+                    state["both_since"][p] = state["round"]
+                ops.plantagenet_follow(state, w.heirs[h].house)
+            else:
+                ops.leave_heir_alone(state, h)
+    spoils = [c for n in losers for c in awards(state, n)
+              if w.cards[c].kind in (K.TOWN, K.SHIP, K.MERCENARY, K.FRENCH_AID, K.ROYAL_CASTLE)]
+    push(state, {"step": "captive", "cap": p, "queue": list(losers)})
+    if spoils and victors:
+        if len(victors) == 1:
+            for c in spoils:
+                _give_spoil(state, c, victors[0])
+        else:
+            push(state, {"step": "spoils", "cap": p, "cards": spoils, "to": victors})
+
+
+def _give_spoil(state: State, c: int, n: int) -> None:
+    w = W(state)
+    state["cz"][c], state["ch"][c] = Z_AWARD, n
+    log.public(state, f"{w.cards[c].name} passes to {card_name(w, n)}.", log.BATTLE)
+
+
+class Spoils(Step):
+    """L441, L315: the captor shares the captured transferables among his victorious nobles."""
+
+    name = "spoils"
+    phase = "combat"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["cap"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        w = W(state)
+        c = frame["cards"][0]
+        return [("give", [w.cards[c].id, w.cards[n].id]) for n in frame["to"] if state["cz"][n] == Z_NOBLE]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        return f"Spoils: which of your nobles takes {w.cards[frame['cards'][0]].name}? (default: the first)"
+
+    def on_give(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        _give_spoil(state, w.cid(arg[0]), w.cid(arg[1]))
+        frame["cards"].pop(0)
+        if not frame["cards"]:
+            pop(state)
+
+
+def _owner_hand_crown(state: State, p: int) -> list[int]:
+    return hand(state, p)
+
+
+class Captive(Step):
+    """The captor disposes of each captive (L285): ransom, release or execution."""
+
+    name = "captive"
+    phase = "combat"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["cap"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        w = W(state)
+        n = frame["queue"][0]
+        nid = w.cards[n].id
+        out: list[Action] = [("execute", nid), ("release", nid)]
+        held = len(_owner_hand_crown(state, state["ch"][n]))
+        for k in range(1, min(3, held) + 1):
+            out.append(("ransom", [nid, k]))
+        return out
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        n = frame["queue"][0]
+        return (f"{card_name(w, n)} of {role_of(state, state['ch'][n])} is your captive: ask a ransom "
+                "(cards from his owner's hand), release him, or execute him.")
+
+    def _next(self, state: State, frame: Frame) -> None:
+        frame["queue"].pop(0)
+        frame["queue"] = [n for n in frame["queue"] if state["cz"][n] == Z_NOBLE and state["ncap"][n] >= 0]
+        if not frame["queue"]:
+            pop(state)
+
+    def on_execute(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = w.cid(arg)
+        self._next(state, frame)
+        execute_or_pardon(state, n, role)
+
+    def on_release(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = w.cid(arg)
+        self._next(state, frame)
+        free_captive(state, n, f"{role} releases {card_name(w, n)}")
+
+    def on_ransom(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = w.cid(arg[0])
+        self._next(state, frame)
+        push(state, {"step": "ransom", "n": n, "k": int(arg[1]), "cap": frame["cap"]})
+        log.public(state, f"{role} asks {role_of(state, state['ch'][n])} a ransom of {arg[1]} card(s) "
+                   f"for {card_name(w, n)}.", log.BATTLE)
+
+
+def execute_or_pardon(state: State, n: int, role: str) -> None:
+    """L445, L465: execution, unless the owner plays a King's Pardon (asked as a step)."""
+    if pardons_of(state, state["ch"][n]):
+        push(state, {"step": "pardon", "n": n, "by": role})
+    else:
+        ops.kill_noble(state, n, f"is executed by {role}")
+
+
+def pardons_of(state: State, p: int) -> list[int]:
+    w = W(state)
+    return [c for c in hand(state, p) if w.cards[c].kind == K.PARDON]
+
+
+def free_captive(state: State, n: int, why: str) -> None:
+    """A ransomed, released or pardoned noble returns to his owner with his titles and offices
+    (L285), in the open of the square where he was taken (ruling K26)."""
+    state["ncap"][n] = -1
+    state["nin"][n] = None
+    state["nact"][n] = state["tno"]
+    log.public(state, why + ".", log.BATTLE)
+
+
+class Ransom(Step):
+    """The captive's owner answers a ransom demand (L285); default: refuse (execution)."""
+
+    name = "ransom"
+    phase = "combat"
+    always_decides = True
+    default: Action = ("refuse", None)
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, state["ch"][frame["n"]])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        out: list[Action] = [("refuse", None)]
+        if len(hand(state, state["ch"][frame["n"]])) >= frame["k"]:
+            out.insert(0, ("pay", None))
+        return out
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        return (f"{role_of(state, frame['cap'])} asks {frame['k']} card(s) of your hand to free "
+                f"{card_name(w, frame['n'])}. Pay, or refuse (he is then executed)? (default: refuse)")
+
+    def on_pay(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["step"] = "ransom_pay"
+
+    def on_refuse(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+        log.public(state, f"{role} refuses the ransom.", log.BATTLE)
+        execute_or_pardon(state, frame["n"], role_of(state, frame["cap"]))
+
+
+class RansomPay(Step):
+    """The owner hands over the ransom cards one by one (they pass unseen to the captor)."""
+
+    name = "ransom_pay"
+    phase = "combat"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, state["ch"][frame["n"]])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        w = W(state)
+        return [("give_card", w.cards[c].id) for c in hand(state, state["ch"][frame["n"]])]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return f"Choose a card of your hand for the ransom ({frame['k']} left)."
+
+    def on_give_card(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        c = w.cid(arg)
+        cap = frame["cap"]
+        state["cz"][c], state["ch"][c] = Z_HAND, cap
+        log.private(state, role_of(state, cap), f"You receive {card_name(w, c)} as ransom.", log.CARD)
+        log.private(state, role, f"You give {card_name(w, c)} as ransom.", log.CARD)
+        frame["k"] -= 1
+        if frame["k"] <= 0 or not hand(state, state["ch"][frame["n"]]):
+            pop(state)
+            free_captive(state, frame["n"], f"{role} pays the ransom; {card_name(w, frame['n'])} is freed")
+
+
+class Pardon(Step):
+    """The owner of a noble about to be executed may play a King's Pardon (L465, ruling K26:
+    the noble returns to him); default: play it."""
+
+    name = "pardon"
+    phase = "combat"
+    always_decides = True
+    default: Action = ("pardon", None)
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, state["ch"][frame["n"]])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("pardon", None), ("decline", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        return f"{card_name(w, frame['n'])} is to be executed: play your King's Pardon? (default: yes)"
+
+    def on_pardon(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        pop(state)
+        c = pardons_of(state, state["ch"][frame["n"]])[0]
+        ops.to_chancery(state, c)
+        free_captive(state, frame["n"], f"{role} plays a King's Pardon: {card_name(w, frame['n'])} is spared")
+
+    def on_decline(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+        ops.kill_noble(state, frame["n"], f"is executed by {frame['by']}")
+

@@ -1,0 +1,478 @@
+"""Kingmaker events (Event Card Key, L476-518; the Chance phase L114-120).
+
+:func:`chance` draws the top Event card for the current player and resolves it. Events that
+ask a player something push a step: the port of a storm-driven ship when two are equally
+close (``port`` place, default: the first), the destination of a noble called to two places
+(``go`` place, default: the first), the Treachery picks of the player on the drawer's left
+(``pick`` slot, face down, default: the first slot).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine import log, rng
+from roses.engine.contract import Action, State
+from roses.engine.steps import Frame, Step, pop, push
+from roses.games.kingmaker import cards as K
+from roses.games.kingmaker import ops
+from roses.games.kingmaker.common import (
+    E_USE,
+    Z_AWARD,
+    Z_NOBLE,
+    Z_REMOVED,
+    W,
+    awards,
+    card_name,
+    escorted_by,
+    faction_nobles,
+    free_nobles,
+    heir_loc,
+    place_name,
+    place_owner,
+    role_of,
+    ship_controller,
+    ship_passengers,
+    sole_king,
+)
+from roses.games.kingmaker.ops import place_active
+from roses.games.kingmaker.play import besieged_inside, event_deck, refuge_area
+from roses.games.kingmaker.setup import hand
+
+#: Areas whose nobles cannot answer a summons (Raid and Revolt, Embassy notes).
+FAR_AREAS = ("calais", "ireland", "scotland", "continent")
+
+#: Royal Death table (L495-507): 2d6 -> heir id.
+ROYAL_DEATH = {2: "edmund_of_rutland", 3: "richard_of_gloucester", 4: "edmund_of_rutland", 5: "margaret",
+               6: "richard_of_york", 7: "henry_vi", 8: "edward_of_march", 9: "george_of_clarence",
+               10: "edward_of_lancaster", 11: "richard_of_gloucester", 12: "edward_of_lancaster"}
+
+#: Events the engine does not resolve yet (docs/kingmaker/coverage.md): drawn, announced and
+#: discarded.
+NOT_BUILT = frozenset({"parliament_summoned", "religious_diet", "heresy", "papal_diet", "excommunication",
+                       "royal_visit", "royal_hunt", "heir_escapes", "treaty", "merc_strife", "defeatism",
+                       "french_treachery", "war_in_europe", "scots_invasion", "assassination"})
+
+
+def title(card: K.EventCard) -> str:
+    names = {"storms": "Storms at Sea", "raid": "Raid and Revolt", "mercs_home": "Mercenaries Go Home",
+             "parliament_summoned": "Parliament Must Be Summoned", "writ": "Writ of Summons to Parliament",
+             "gales": "Gales at Sea", "vacillating": "Vacillating Allegiance", "royal_death": "Royal Death"}
+    base = names.get(card.kind, card.kind.replace("_", " ").title())
+    return f"{base}: {card.name}" if card.name else base
+
+
+def chance(state: State, p: int) -> None:
+    """L114: draw and resolve (played cards go to the discard, L53)."""
+    e = ops.draw_event(state)
+    card = event_deck(state).cards[e]
+    role = role_of(state, p)
+    kind = card.kind
+    if kind in ("writ", "free_move", "refuge"):
+        ops.event_to_hand(state, e, p)
+        log.public(state, f"{role} draws an Event card and keeps it.", log.EVENT)
+        log.private(state, role, f"You keep {title(card)}"
+                    + (f" ({card.turns} turns)" if kind == "refuge" else "") + ".", log.EVENT)
+        return
+    log.public(state, f"{role} draws {title(card)}" + (f" ({place_name(W(state), card.place)})" if card.place else "")
+               + ".", log.EVENT)
+    handler = HANDLERS.get(kind)
+    if handler is None or kind in NOT_BUILT:
+        log.public(state, "This event is not built in this version and has no effect.", log.EVENT)
+        ops.discard_event(state, e)
+        return
+    handler(state, p, e, card)
+
+
+# ----------------------------------------------------------------------------- the events
+def plague(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """Everyone inside the named town or city dies; ships in port are spared; never in
+    Ireland, Scotland or a castle (Event Card Key)."""
+    w = W(state)
+    ops.discard_event(state, e)
+    pl = card.place
+    if not place_active(state, pl):
+        return
+    place = w.board.places[pl]
+    if place.type == "castle" or place.area in ("ireland", "scotland") and not card.dublin:
+        return
+    for n in list(w.nobles):
+        if state["cz"][n] == Z_NOBLE and state["nin"][n] == pl:
+            ops.kill_noble(state, n, f"dies of the plague in {place.name}")
+    for h in range(len(w.heirs)):
+        if not state["hdead"][h]:
+            sq, inside, ship = heir_loc(state, h)
+            if inside == pl and ship < 0:
+                ops.kill_heir(state, h, f"dies of the plague in {place.name}")
+
+
+def storms(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """Every ship at sea goes to its closest port (ties: its controller chooses; E1: a refuge
+    port only when it is the only closest, L154)."""
+    ops.discard_event(state, e)
+    w = W(state)
+    frames = []
+    for s in range(len(w.ships)):
+        pos = state["spos"][s]
+        if pos is None or pos in w.board.places:
+            continue
+        ports = closest_ports(state, pos)
+        if not ports:
+            continue
+        if len(ports) == 1 or ship_controller(state, s) < 0:
+            driven_to_port(state, s, ports[0])
+        else:
+            frames.append({"step": "storm_port", "s": s, "ports": ports})
+    if frames:
+        from roses.engine.steps import push_all
+
+        push_all(state, frames)
+
+
+def closest_ports(state: State, sea_sq: str) -> list[str]:
+    w = W(state)
+    dist = {pt: d for pt, d in w.board.port_distances(sea_sq).items() if place_active(state, pt)}
+    if not dist:
+        return []
+    best = min(dist.values())
+    ports = sorted(pt for pt, d in dist.items() if d == best)
+    if state["level"] >= 1 and len(ports) > 1:
+        plain = [pt for pt in ports if refuge_area(state, w.board.places[pt].square) is None]
+        if plain:
+            ports = plain
+    return ports
+
+
+def driven_to_port(state: State, s: int, port: str) -> None:
+    """A ship driven into port by an event; its passengers land in the open and must besiege
+    a neutral or unfriendly port if they can (L174)."""
+    w = W(state)
+    state["spos"][s] = port
+    state["sctl"][s] = -1
+    log.public(state, f"The {w.ships[s].name} is driven into {place_name(w, port)}.", log.EVENT)
+    for n in ship_passengers(state, s):
+        ops.put_noble(state, n, w.board.places[port].square, None)
+
+
+class StormPort(Step):
+    """A storm-driven ship's controller picks among equally close ports (default: the first)."""
+
+    name = "storm_port"
+    phase = "chance"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, ship_controller(state, frame["s"]))]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("port", pt) for pt in frame["ports"]]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        return f"Storm: into which port is the {w.ships[frame['s']].name} driven? (default: the first)"
+
+    def on_port(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+        driven_to_port(state, frame["s"], arg)
+
+
+def can_answer(state: State, n: int) -> bool:
+    """Raid and Revolt notes: not at sea, on an island, under siege, captive, or in Calais,
+    Ireland, Scotland or the Continent."""
+    if state["cz"][n] != Z_NOBLE or state["ncap"][n] >= 0 or state["nship"][n] >= 0:
+        return False
+    sq = state["nsq"][n]
+    if sq is None or besieged_inside(state, n):
+        return False
+    b = W(state).board
+    area = b.areas[b.squares[sq].area]
+    return not (area.island or area.id in FAR_AREAS)
+
+
+def called_noble(state: State, cid: str) -> int:
+    """The noble a called card means: the noble himself, or the holder of a title, office or
+    bishopric (L478)."""
+    w = W(state)
+    c = w.codec.get(cid)
+    if c < 0:
+        return -1
+    if w.cards[c].is_noble:
+        return c if state["cz"][c] == Z_NOBLE else -1
+    if state["cz"][c] == Z_AWARD:
+        n: int = state["ch"][c]
+        return n
+    return -1
+
+
+def send_to(state: State, n: int, place: str) -> None:
+    """A summoned noble goes to ``place``: inside if friendly, else in the open (ruling K24);
+    heirs he escorts go with him."""
+    w = W(state)
+    if not place_active(state, place):
+        sq = w.square_of(place)
+        if sq is None:
+            return
+        ops.put_noble(state, n, sq, None)
+    else:
+        pl = w.board.places[place]
+        inside = place if place_owner(state, place) == state["ch"][n] else None
+        ops.put_noble(state, n, pl.square, inside)
+    log.public(state, f"{card_name(w, n)} answers the summons to {place_name(w, place)}.", log.EVENT)
+    ops.capture_heirs(state, state["ch"][n], state["nsq"][n], state["nin"][n])
+
+
+def raid(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """Raid and Revolt: the named nobles and holders of named cards go to the place at once."""
+    ops.discard_event(state, e)
+    w = W(state)
+    if card.ireland:
+        kerns = w.codec.get("irish_kerns")
+        if kerns >= 0 and state["cz"][kerns] in (Z_AWARD, 7):
+            ops.discard_crown(state, kerns)  # E2 L49: the Kerns go
+    seen: set[int] = set()
+    for cid in card.called:
+        n = called_noble(state, cid)
+        if n < 0 or n in seen:
+            continue
+        seen.add(n)
+        if can_answer(state, n):
+            send_to(state, n, card.place)
+        else:
+            log.public(state, f"{card_name(w, n)} cannot answer the summons.", log.EVENT)
+    if card.french:
+        state["treaty"] = -1  # E2 L319: a French Raid ends the Treaty
+
+
+def embassy(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """The sole King goes to the place on the card (ignored with none or two Kings), with the
+    noble escorting him (ruling K24); not from the sea, an island, Calais, the Continent,
+    Ireland or Scotland. E1 (L120): the Crown deck is reshuffled with its discard."""
+    ops.discard_event(state, e)
+    w = W(state)
+    if state["level"] >= 1:
+        ops.reshuffle_crown_with_discard(state)
+        log.public(state, "The Crown deck is reshuffled with its discard (E1).", log.CARD)
+    k = sole_king(state)
+    if k is None:
+        return
+    if k == -2:
+        n = w.beaufort
+        if can_answer(state, n):
+            send_to(state, n, card.place)
+        return
+    esc = state["hesc"][k]
+    if esc >= 0:
+        if can_answer(state, esc):
+            send_to(state, esc, card.place)
+        return
+    sq, inside, ship = heir_loc(state, k)
+    if ship >= 0 or sq is None:
+        return
+    b = w.board
+    area = b.areas[b.squares[sq].area]
+    if area.island or area.id in FAR_AREAS:
+        return
+    dest = w.square_of(card.place)
+    if dest is None:
+        return
+    state["hsq"][k] = dest
+    state["hin"][k] = card.place if place_active(state, card.place) else None
+    log.public(state, f"{w.heirs[k].name} travels to {place_name(w, card.place)}.", log.EVENT)
+
+
+def parliament_card(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """Only the Chancellor's player may keep a Parliament card (Event Card Key)."""
+    w = W(state)
+    c = w.chancellor
+    if state["cz"][c] == Z_AWARD and state["cz"][state["ch"][c]] == Z_NOBLE and state["ch"][state["ch"][c]] == p:
+        ops.event_to_hand(state, e, p)
+        log.public(state, f"{role_of(state, p)} holds the Chancellor and keeps the card.", log.EVENT)
+    else:
+        ops.discard_event(state, e)
+
+
+def mercs_home(state: State, p: int, e: int, card: K.EventCard) -> None:
+    ops.discard_event(state, e)
+    w = W(state)
+    for c, cd in enumerate(w.cards):
+        if cd.group == card.group and state["cz"][c] in (Z_AWARD, 7):
+            ops.discard_crown(state, c)
+            log.public(state, f"{cd.name} go home.", log.EVENT)
+
+
+def french_siege(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """If the Captain of Calais cannot come, Calais is lost to the Continent for good and the
+    office leaves play (Event Card Key; commissions: not built)."""
+    ops.discard_event(state, e)
+    w = W(state)
+    if state.get("calais_lost") or not place_active(state, "calais"):
+        return
+    n = called_noble(state, "captain_of_calais")
+    if n >= 0 and state["ncap"][n] < 0 and state["nship"][n] < 0 and state["nsq"][n] is not None:
+        send_to(state, n, "calais")
+        return
+    state["calais_lost"] = True
+    state["pown"]["calais"] = -1
+    cap = w.cid("captain_of_calais")
+    ops.card_leaves(state, cap)
+    state["cz"][cap], state["ch"][cap] = Z_REMOVED, -1
+    if cap in state["chancery"]:
+        state["chancery"].remove(cap)
+    if cap in state["cdisc"]:
+        state["cdisc"].remove(cap)
+    log.public(state, "Calais is lost to the Continent; the Captain of Calais leaves play.", log.EVENT)
+
+
+def treachery(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E1: the drawer loses 1-3 hand cards, picked face down by the player on his left (the
+    next in turn order, ruling K40); excess ignored."""
+    ops.discard_event(state, e)
+    cards = hand(state, p)
+    k = min(card.count, len(cards))
+    if k <= 0:
+        return
+    slots = list(cards)
+    rng.shuffle(state, slots)
+    order = state["order"]
+    left = order[(order.index(p) + 1) % len(order)]
+    push(state, {"step": "treachery", "p": p, "by": left, "slots": slots, "k": k})
+
+
+class Treachery(Step):
+    """The player on the left picks the drawer's cards face down (by slot)."""
+
+    name = "treachery"
+    phase = "chance"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["by"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("pick", i + 1) for i, c in enumerate(frame["slots"]) if c >= 0]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return (f"Treachery: pick {frame['k']} of {role_of(state, frame['p'])}'s face-down cards "
+                "to discard (default: the first).")
+
+    def on_pick(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        c = frame["slots"][int(arg) - 1]
+        frame["slots"][int(arg) - 1] = -1
+        ops.discard_crown(state, c)
+        state["tdisc"].append(c)  # face down: nobody learns which card it was
+        frame["k"] -= 1
+        if frame["k"] <= 0:
+            pop(state)
+            log.public(state, f"{role} has picked the cards {role_of(state, frame['p'])} loses to Treachery.",
+                       log.EVENT)
+
+
+def gales(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E1: every ship at sea sinks with all aboard; ship cards to the discard; the Admiral's
+    and Warden's ships are lost but the offices stay (L178-183)."""
+    ops.discard_event(state, e)
+    w = W(state)
+    for s in range(len(w.ships)):
+        pos = state["spos"][s]
+        if pos is None or pos in w.board.places:
+            continue
+        log.public(state, f"The {w.ships[s].name} sinks in the gale.", log.EVENT)
+        for n in ship_passengers(state, s):
+            for h in escorted_by(state, n):
+                ops.kill_heir(state, h, "is lost at sea")
+            ops.kill_noble(state, n, "is lost at sea")
+        piece = w.ships[s]
+        if piece.card >= 0:
+            if state["cz"][piece.card] != 1:
+                ops.discard_crown(state, piece.card)
+        else:
+            state.setdefault("lost_ships", []).append(s)
+        ops.ship_off(state, s)
+
+
+def vacillating(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E1 (L287, ruling K18): a random noble of the drawer loses this turn (no move, no
+    attack; his ship is becalmed); ignored with one noble or none."""
+    ops.discard_event(state, e)
+    mine = [n for n in free_nobles(state, p) if state["nsq"][n] is not None or state["nship"][n] >= 0]
+    if len(mine) < 2:
+        log.public(state, "The card is ignored (one noble or none).", log.EVENT)
+        return
+    n = mine[rng.randbelow(state, len(mine))]
+    state["nvac"][n] = state["tno"]
+    ship = state["nship"][n]
+    if ship >= 0:
+        state["smv"][ship] = state["tno"]
+    log.public(state, f"{card_name(W(state), n)} wavers and does nothing this turn.", log.EVENT)
+
+
+def catastrophe(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E1: titles, offices and bishoprics give no troops for the card's rounds (ruling K23:
+    counted in turns from the drawer's, rounds x players)."""
+    ops.discard_event(state, e)
+    state["catastrophe"] = max(1, card.rounds) * len(state["roles"])
+    log.public(state, f"Catastrophe: for {max(1, card.rounds)} round(s) titles, offices and bishoprics give no troops.",
+               log.EVENT)
+
+
+def royal_death(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E1: 2d6 on the Royal Death table; an heir already gone: nothing; the card leaves play."""
+    w = W(state)
+    state["ez"][e], state["eh"][e] = 4, -1
+    r = rng.roll(state, 6) + rng.roll(state, 6)
+    h = w.heir_codec.id(ROYAL_DEATH[r])
+    log.public(state, f"Royal Death: {r} - {w.heirs[h].name}.", log.EVENT)
+    if not state["hdead"][h]:
+        ops.kill_heir(state, h, "dies")
+
+
+def mutiny(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: the named ship leaves play, its card to the discard; passengers at sea are put on
+    the nearest land (ruling: the nearest land square of the ship's position)."""
+    ops.discard_event(state, e)
+    w = W(state)
+    c = w.codec.get(card.ship)
+    if c < 0 or c not in w.ship_of_card:
+        return
+    s = w.ship_of_card[c]
+    pos = state["spos"][s]
+    if pos is None:
+        return
+    b = w.board
+    for n in ship_passengers(state, s):
+        if pos in b.places:
+            ops.put_noble(state, n, b.places[pos].square, None)
+        else:
+            land = nearest_land(state, pos)
+            ops.put_noble(state, n, land, None)
+    if state["cz"][c] not in (1,):
+        ops.card_leaves(state, c)
+        ops.discard_crown(state, c)
+    ops.ship_off(state, s)
+    log.public(state, f"Mutiny: the {w.ships[s].name} leaves play.", log.EVENT)
+
+
+def nearest_land(state: State, sea_sq: str) -> str:
+    b = W(state).board
+    seen = {sea_sq}
+    todo = [sea_sq]
+    while todo:
+        nxt = []
+        for s in todo:
+            for t in b.neighbours[s]:
+                if b.squares[t].land:
+                    return t
+                if t not in seen:
+                    seen.add(t)
+                    nxt.append(t)
+        todo = sorted(nxt)
+    return sea_sq
+
+
+HANDLERS: dict[str, Any] = {
+    "plague": plague, "storms": storms, "raid": raid, "embassy": embassy, "parliament": parliament_card,
+    "mercs_home": mercs_home, "french_siege": french_siege, "treachery": treachery, "gales": gales,
+    "vacillating": vacillating, "catastrophe": catastrophe, "royal_death": royal_death, "mutiny": mutiny,
+}
+
+__all__ = ["chance", "StormPort", "Treachery", "E_USE", "awards", "faction_nobles"]

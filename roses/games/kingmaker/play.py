@@ -1,0 +1,836 @@
+"""Kingmaker: the sequence of play (L92-112) and the phases of a turn other than combat
+resolution (combat.py) and the events (events.py).
+
+Verbs (arguments are ids: cards, nobles and ships by card/ship id, squares by square id,
+places by place id, heirs by heir id, players by role):
+
+Movement phase (L122-183)
+    ``select`` noble        pick a noble to move; then ``to`` square|place (a place: end the
+                            move inside that friendly place) or ``back``
+    ``sail`` ship           pick a ship to sail; then ``to`` sea square|port or ``back``
+    ``embark`` [noble, ship]   put a noble aboard a ship in port (L168-172)
+    ``enter`` [noble, place]   go inside a place of the square: free if friendly, with the
+                               owner's permission if unfriendly (a step for him, default: no)
+    ``leave`` noble         step out of a place into the open of its square
+    ``escort`` [heir, noble]   hand a captured heir to another noble beside him (L279)
+    ``end``                 end the phase
+Any time in one's own turn (movement, combat choice, crown phase)
+    ``assign`` [card, noble|"faction"]   award a hand card (L41, L60-66)
+    ``play`` noble          put a noble card of the hand into play (L400)
+    ``execute_heir`` heir   execute a captured heir (L279)
+Combat phase (L195-261): ``battle`` / ``ambush`` [square, role], ``siege`` / ``storm`` /
+    ``announce`` / ``town_fight`` / ``town_attack`` place, ``end``; then combat.py's verbs.
+Coronation phase (L390): ``crown`` heir (or "beaufort"), ``pass``.
+Crown deck phase (L398): the card is drawn, then ``assign``/``play`` or ``end``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine import log
+from roses.engine.contract import Action, State
+from roses.engine.steps import Frame, Step, pop, push, replace
+from roses.games.kingmaker import cards as K
+from roses.games.kingmaker import ops
+from roses.games.kingmaker.common import (
+    Z_ASIDE,
+    Z_ASSET,
+    Z_AWARD,
+    Z_HAND,
+    Z_LYING,
+    Z_NOBLE,
+    W,
+    awards,
+    card_name,
+    faction_nobles,
+    free_nobles,
+    heir_controller,
+    heir_loc,
+    heirs_of,
+    live_heirs,
+    noble_strength,
+    owner_of_card,
+    place_name,
+    place_owner,
+    player_of_role,
+    refuge_area,
+    role_of,
+    senior_heir,
+    ship_controller,
+    ship_passengers,
+    strength,
+)
+from roses.games.kingmaker.ops import place_active
+from roses.games.kingmaker.setup import award_targets, hand
+
+MOVE_SQUARES = 5  # L124: a noble moves up to 5 squares; L162: a ship too
+
+
+def current(state: State) -> int:
+    p: int = state["order"][state["turn"]]
+    return p
+
+
+# ============================================================================ the turn
+class Turn(Step):
+    """The automatic step that runs the six phases of the current player's turn (L102-112)
+    and passes the turn on; a new round starts after the last player (L94)."""
+
+    name = "turn"
+    phase = "turn"
+
+    def run(self, state: State, frame: Frame) -> None:
+        p = current(state)
+        stage = frame["stage"]
+        frame["stage"] = stage + 1
+        has_nobles = any(ops_on_land_or_sea(state, n) for n in free_nobles(state, p))
+        if stage == 0:
+            start_turn(state, p)
+            push(state, {"step": "chance", "p": p})
+        elif stage == 1:
+            purge = purge_frame(state, p)
+            if purge:
+                push(state, purge)
+            elif has_nobles:  # L37: a player with no noble plays only Chance and Crown
+                push(state, {"step": "move", "p": p, "sel": None, "ship": None})
+        elif stage == 2:
+            if has_nobles:
+                push(state, {"step": "combat", "p": p})
+        elif stage == 3:
+            if has_nobles:
+                push(state, {"step": "parliament", "p": p})
+        elif stage == 4:
+            if has_nobles and coronation_options(state, p):
+                push(state, {"step": "coronation", "p": p})
+        elif stage == 5:
+            push(state, {"step": "crown", "p": p, "drawn": False})
+        else:
+            end_turn(state, p)
+            replace(state, {"step": "turn", "stage": 0})
+
+
+def ops_on_land_or_sea(state: State, n: int) -> bool:
+    return state["nsq"][n] is not None or state["nship"][n] >= 0
+
+
+def start_turn(state: State, p: int) -> None:
+    state["tno"] += 1
+    state["defended"] = []
+    state["obliged"] = []
+    # King's peace after Parliament lasts until the summoner's next turn (L388).
+    state["peace"] = [x for x in state["peace"] if x[1] != p]
+    log.public(state, f"Round {state['round']}: {role_of(state, p)}'s turn.", log.TURN)
+
+
+def end_turn(state: State, p: int) -> None:
+    # L176: nobles may not stay aboard a ship in port: they land.
+    w = W(state)
+    for s, pos in enumerate(state["spos"]):
+        if pos is not None and pos in w.board.places:
+            for n in ship_passengers(state, s):
+                land_passenger(state, n, pos)
+    if state["catastrophe"] > 0:
+        state["catastrophe"] -= 1
+        if state["catastrophe"] == 0:
+            log.public(state, "The Catastrophe is over: award troops count again.", log.EVENT)
+    state["turn"] += 1
+    if state["turn"] >= len(state["order"]):
+        state["turn"] = 0
+        state["round"] += 1
+        state["rstart"] = state["tno"] + 1
+        limit = state["opts"]["rounds"]
+        if limit and state["round"] > limit:
+            state["result"] = "Draw"
+            log.public(state, f"The campaign ends undecided after {limit} rounds (the round limit).", log.RESULT)
+
+
+def purge_frame(state: State, p: int) -> Frame | None:
+    """L283: a faction may not control heirs of both houses for more than two rounds."""
+    since = state["both_since"][p]
+    if since < 0:
+        return None
+    if not ops.controls_both_houses(state, p):
+        state["both_since"][p] = -1
+        return None
+    if state["round"] - since >= 2:
+        return {"step": "purge", "p": p}
+    return None
+
+
+class Purge(Step):
+    """The player executes the heirs of one house (L283; transfers are offers, see deals)."""
+
+    name = "purge"
+    phase = "movement"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["p"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("execute_house", h) for h in ("lancaster", "york")]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "You have held heirs of both houses for two rounds: execute the heirs of one house."
+
+    def on_execute_house(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        p = frame["p"]
+        for h in heirs_of(state, p):
+            if w.heirs[h].house == arg:
+                ops.kill_heir(state, h, f"is executed by {role}")
+        state["both_since"][p] = -1
+        pop(state)
+        push(state, {"step": "move", "p": p, "sel": None, "ship": None})
+
+
+# ============================================================================ chance
+class Chance(Step):
+    """L114: the top Event card is drawn and its event resolved (events.py)."""
+
+    name = "chance"
+    phase = "chance"
+
+    def run(self, state: State, frame: Frame) -> None:
+        from roses.games.kingmaker import events
+
+        pop(state)
+        events.chance(state, frame["p"])
+
+
+# ============================================================================ movement
+def can_act(state: State, n: int) -> bool:
+    """L313: no counter moves or attacks in more than one turn of a round."""
+    a = state["nact"][n]
+    return a < 0 or a == state["tno"] or a < state["rstart"]
+
+
+def besieged_inside(state: State, n: int) -> bool:
+    pl = state["nin"][n]
+    if pl is None:
+        return False
+    b = state["siege"].get(pl)
+    return b is not None and b != state["ch"][n]
+
+
+def movable(state: State, n: int) -> bool:
+    return (state["ncap"][n] < 0 and state["nsq"][n] is not None and state["nmv"][n] != state["tno"]
+            and state["nvac"][n] != state["tno"] and can_act(state, n) and not besieged_inside(state, n))
+
+
+def land_moves(state: State, n: int) -> list[str]:
+    """Squares noble ``n`` may move to (L124-136): up to 5 steps in 8 directions, rivers
+    crossed, estuaries not; entering forest from open ends the move (ruling K9: forest to
+    forest does not); from a road square, along the road without limit until a neutral or
+    unfriendly place (ruling K8, literal reading). E1 refuges need a Refuge card or an
+    exemption (L142) and the Menai crossing needs a start in the Caernarvon square (L156)."""
+    w = W(state)
+    b = w.board
+    p = state["ch"][n]
+    start = state["nsq"][n]
+    squares = b.squares
+    reached: set[str] = set()
+    frontier = [start]
+    seen_go = {start}
+    for step in range(MOVE_SQUARES):
+        nxt: list[str] = []
+        for s in frontier:
+            steps = list(b.land_steps[s])
+            if step == 0:
+                steps += [(t, e) for t, e in _crossings(b, s)]
+            forest_from = squares[s].forest
+            for t, _e in steps:
+                if not refuge_ok(state, p, n, t):
+                    continue
+                reached.add(t)
+                stop = squares[t].forest and not forest_from
+                if not stop and t not in seen_go:
+                    seen_go.add(t)
+                    nxt.append(t)
+        frontier = nxt
+    if squares[start].road:
+        todo = [start]
+        seen = {start}
+        while todo:
+            s = todo.pop()
+            for t, e in b.road_steps[s]:
+                if t in seen or e.estuary is not None or not squares[t].land:
+                    continue
+                if not refuge_ok(state, p, n, t):
+                    continue
+                seen.add(t)
+                reached.add(t)
+                if not _road_blocked(state, p, t):
+                    todo.append(t)
+    reached.discard(start)
+    return sorted(reached)
+
+
+def _crossings(b: Any, s: str) -> list[tuple[str, Any]]:
+    return [(t, b.edges[(s, t)]) for t in b.neighbours[s] if b.edges[(s, t)].crossing and b.squares[t].land]
+
+
+def _road_blocked(state: State, p: int, sq: str) -> bool:
+    for pl in W(state).board.places_at.get(sq, ()):
+        if place_active(state, pl) and place_owner(state, pl) != p:
+            return True
+    return False
+
+
+def refuge_ok(state: State, p: int, n: int, sq: str) -> bool:
+    """E1 (L142-148): may noble ``n`` of player ``p`` enter square ``sq``?"""
+    if state["level"] < 1:
+        return True
+    area = refuge_area(state, sq)
+    if area is None:
+        return True
+    cur = state["nsq"][n]
+    if cur is not None and refuge_area(state, cur) == area:
+        return True
+    if refuge_exempt(state, p, n, area):
+        return True
+    return holds_refuge(state, p)
+
+
+REFUGE_EXEMPT = {"ireland": "lieutenant_of_ireland", "continent": "captain_of_calais",
+                 "anglesey": "treasurer", "man": "stanley"}
+
+
+def refuge_exempt(state: State, p: int, n: int, area: str) -> bool:
+    w = W(state)
+    cid = REFUGE_EXEMPT.get(area)
+    if cid == "stanley":
+        return w.cards[n].id == "stanley"
+    if cid is not None:
+        c = w.codec.id(cid)
+        if state["cz"][c] == Z_AWARD and state["ch"][c] == n:
+            return True
+    if area == "wight":
+        c = w.codec.get("royal_castle_carisbrooke")
+        if c >= 0 and state["cz"][c] == Z_AWARD and state["ch"][c] == n:
+            return True
+    if area == "continent" and state.get("treaty", -1) == p:
+        return True  # E2 Treaty with France: the King's faction enters the Continent freely
+    # L152: a faction holding a captured refuge port has free refuge there.
+    b = w.board
+    return any(state["pown"].get(pl) == p for pl in b.places_in_area(area))
+
+
+def holds_refuge(state: State, p: int) -> bool:
+    deck = event_deck(state)
+    return any(z == 2 and state["eh"][e] == p and deck.cards[e].kind == "refuge"
+               for e, z in enumerate(state["ez"]))
+
+
+def event_deck(state: State) -> K.EventDeck:
+    return K.deck_for(state["deck_key"], state["deck_data"])
+
+
+def move_dests(state: State, n: int) -> list[str]:
+    """Squares, and friendly places in them (to end inside), noble ``n`` may move to."""
+    w = W(state)
+    p = state["ch"][n]
+    out: list[str] = []
+    for sq in land_moves(state, n):
+        out.append(sq)
+        for pl in w.board.places_at.get(sq, ()):
+            if place_active(state, pl) and place_owner(state, pl) == p:
+                out.append(pl)
+    return out
+
+
+def ship_dests(state: State, s: int) -> list[str]:
+    """Sea squares and ports ship ``s`` may reach this move (L162-172): 5 squares, a port
+    counting as one; a friendly or unfortified port, or (with passengers strong enough to
+    besiege it) a neutral or unfriendly one (L172)."""
+    w = W(state)
+    b = w.board
+    pos = state["spos"][s]
+    p = ship_controller(state, s)
+    dist: dict[str, int] = {}
+    if pos in b.places:
+        for sq in b.places[pos].port:
+            dist[sq] = 1
+    else:
+        dist[pos] = 0
+    todo = sorted(dist, key=lambda x: dist[x])
+    i = 0
+    while i < len(todo):
+        sq = todo[i]
+        i += 1
+        d = dist[sq]
+        if d >= MOVE_SQUARES:
+            continue
+        for t in b.sea_steps[sq]:
+            if t not in dist:
+                dist[t] = d + 1
+                todo.append(t)
+    out = [sq for sq in dist if sq != pos]
+    passengers = ship_passengers(state, s)
+    power = strength(state, passengers, attack=True)
+    for sq, d in dist.items():
+        if d + 1 > MOVE_SQUARES:
+            continue
+        for port in b.ports_at_sea.get(sq, ()):
+            if port == pos or port in out or not place_active(state, port):
+                continue
+            pl = b.places[port]
+            own = place_owner(state, port)
+            refuge = state["level"] >= 1 and refuge_area(state, pl.square) is not None
+            if (own == p or not pl.fortified) and not (refuge and own != p) or passengers and power >= siege_defence(state, port, p):
+                out.append(port)
+    return sorted(out)
+
+
+def siege_defence(state: State, place: str, attacker: int) -> int:
+    """L220-224: the garrison plus the strongest single faction inside (defenders' choice,
+    ruling K39: the strongest)."""
+    w = W(state)
+    pl = w.board.places[place]
+    by: dict[int, int] = {}
+    for m in inside_nobles(state, place):
+        o = state["ch"][m]
+        if o != attacker and state["ncap"][m] < 0:
+            by[o] = by.get(o, 0) + noble_strength(state, m)
+    return pl.garrison + max(by.values(), default=0)
+
+
+def inside_nobles(state: State, place: str) -> list[int]:
+    nin, cz = state["nin"], state["cz"]
+    return [n for n in W(state).nobles if cz[n] == Z_NOBLE and nin[n] == place]
+
+
+def land_passenger(state: State, n: int, port: str) -> None:
+    w = W(state)
+    ops.put_noble(state, n, w.board.places[port].square, None)
+
+
+def move_options(state: State, frame: Frame) -> list[Action]:
+    w = W(state)
+    p = frame["p"]
+    if frame["sel"] is not None:
+        n = w.cid(frame["sel"])
+        return [("to", d) for d in move_dests(state, n)] + [("back", None)]
+    if frame["ship"] is not None:
+        s = w.ship_codec.id(frame["ship"])
+        return [("to", d) for d in ship_dests(state, s)] + [("back", None)]
+    out: list[Action] = []
+    b = w.board
+    mine = free_nobles(state, p)
+    for n in mine:
+        if movable(state, n) and move_dests(state, n):
+            out.append(("select", w.cards[n].id))
+    for n in mine:
+        sq, inside = state["nsq"][n], state["nin"][n]
+        if sq is None or state["nvac"][n] == state["tno"]:
+            continue
+        if inside is None:
+            for pl in b.places_at.get(sq, ()):
+                if not place_active(state, pl):
+                    continue
+                o = place_owner(state, pl)
+                if o == p or (o >= 0 and pl not in state["siege"]):
+                    out.append(("enter", [w.cards[n].id, pl]))
+        elif not besieged_inside(state, n):
+            out.append(("leave", w.cards[n].id))
+    for s, piece in enumerate(w.ships):
+        pos = state["spos"][s]
+        if pos is None or ship_controller(state, s) != p or state["smv"][s] == state["tno"]:
+            continue
+        if pos in b.places:
+            port_sq = b.places[pos].square
+            used = sum(noble_strength(state, m) for m in ship_passengers(state, s))
+            for n in mine:
+                if (state["nsq"][n] == port_sq and movable(state, n)
+                        and used + noble_strength(state, n) <= piece.capacity):
+                    out.append(("embark", [w.cards[n].id, piece.id]))
+        if ship_dests(state, s):
+            out.append(("sail", piece.id))
+    for h in heirs_of(state, p):
+        e = state["hesc"][h]
+        for m in mine:
+            if m != e and (state["nsq"][m], state["nin"][m], state["nship"][m]) == (
+                    state["nsq"][e], state["nin"][e], state["nship"][e]):
+                out.append(("escort", [w.heirs[h].id, w.cards[m].id]))
+    out += card_options(state, p)
+    out.append(("end", None))
+    return out
+
+
+def card_options(state: State, p: int) -> list[Action]:
+    """Hand cards the player may play now (L41, L60-66, L400) and heirs he may execute."""
+    w = W(state)
+    out: list[Action] = []
+    for c in hand(state, p):
+        card = w.cards[c]
+        if card.is_noble:
+            out.append(("play", card.id))
+            continue
+        for n in award_targets(state, p, c):
+            out.append(("assign", [card.id, w.cards[n].id]))
+        if card.kind in (K.TOWN, K.SHIP, K.ROYAL_CASTLE):
+            out.append(("assign", [card.id, "faction"]))
+    for h in heirs_of(state, p):
+        out.append(("execute_heir", w.heirs[h].id))
+    return out
+
+
+class CardPlay(Step):
+    """Mixin: the verbs of playing hand cards and executing heirs, in one's own turn."""
+
+    def on_assign(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        assign(state, player_of_role(state, role), arg[0], arg[1])
+
+    def on_play(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = w.cid(arg)
+        p = player_of_role(state, role)
+        state["cz"][n], state["ch"][n] = Z_NOBLE, p
+        ops.enter_play(state, n)
+        state["nmv"][n] = state["nact"][n] = state["tno"]  # he enters; he moves next turn
+        log.public(state, f"{role} brings {card_name(w, n)} into play at "
+                   f"{place_name(w, state['nin'][n]) if state['nin'][n] else state['nsq'][n]}.", log.RECRUIT)
+        ops.capture_heirs(state, p, state["nsq"][n], state["nin"][n])
+
+    def on_execute_heir(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        ops.kill_heir(state, w.heir_codec.id(arg), f"is executed by {role}")
+
+
+def assign(state: State, p: int, cid: str, target: str) -> None:
+    w = W(state)
+    c = w.cid(cid)
+    card = w.cards[c]
+    role = role_of(state, p)
+    if target == "faction":
+        state["cz"][c], state["ch"][c] = Z_ASSET, p
+        log.public(state, f"{role} plays {card.name} as a faction asset.", log.CARD)
+    else:
+        n = w.cid(target)
+        state["cz"][c], state["ch"][c] = Z_AWARD, n
+        log.public(state, f"{role} awards {card.name} to {card_name(w, n)}.", log.CARD)
+    if card.kind == K.SHIP:
+        ops.ship_to_port(state, w.ship_of_card[c])
+    for s in w.office_ships.get(c, ()):
+        if state["spos"][s] is None and not state.get("scuttled", {}).get(str(s)):
+            ops.ship_to_port(state, s)
+
+
+class Move(CardPlay):
+    """The movement phase of the current player (L122-183)."""
+
+    name = "move"
+    phase = "movement"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["p"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return move_options(state, frame)
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        if role != role_of(state, frame["p"]):
+            return f"{role_of(state, frame['p'])} is moving."
+        if frame["sel"] is not None:
+            return f"Where does {card_name(w, w.cid(frame['sel']))} move?"
+        if frame["ship"] is not None:
+            return f"Where does the {w.ships[w.ship_codec.id(frame['ship'])].name} sail?"
+        return "Movement: move nobles and ships, or end the phase."
+
+    def on_select(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["sel"] = arg
+
+    def on_sail(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["ship"] = arg
+
+    def on_back(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["sel"] = frame["ship"] = None
+
+    def on_to(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        p = frame["p"]
+        if frame["sel"] is not None:
+            n = w.cid(frame["sel"])
+            frame["sel"] = None
+            if arg in w.board.places:
+                sq, inside = w.board.places[arg].square, arg
+            else:
+                sq, inside = arg, None
+            ops.put_noble(state, n, sq, inside)
+            state["nmv"][n] = state["nact"][n] = state["tno"]
+            log.public(state, f"{card_name(w, n)} moves to {place_name(w, inside) if inside else sq}.", log.MOVE)
+            ops.capture_heirs(state, p, sq, inside)
+            return
+        s = w.ship_codec.id(frame["ship"])
+        frame["ship"] = None
+        sail(state, p, s, arg)
+
+    def on_embark(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n, s = w.cid(arg[0]), w.ship_codec.id(arg[1])
+        state["nsq"][n], state["nin"][n], state["nship"][n] = None, None, s
+        state["nmv"][n] = state["nact"][n] = state["tno"]
+        log.public(state, f"{card_name(w, n)} boards the {w.ships[s].name}.", log.MOVE)
+
+    def on_enter(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n, pl = w.cid(arg[0]), arg[1]
+        o = place_owner(state, pl)
+        if o == frame["p"]:
+            state["nin"][n] = pl
+            ops.capture_heirs(state, frame["p"], state["nsq"][n], pl)
+            return
+        push(state, {"step": "permit", "p": o, "asker": frame["p"], "n": arg[0], "place": pl})
+
+    def on_leave(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = w.cid(arg)
+        state["nin"][n] = None
+        ops.capture_heirs(state, frame["p"], state["nsq"][n], None)
+
+    def on_escort(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        state["hesc"][w.heir_codec.id(arg[0])] = w.cid(arg[1])
+
+    def on_end(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+
+def sail(state: State, p: int, s: int, dest: str) -> None:
+    """Move a ship (L162-176); entering a port ends its move and lands its passengers in the
+    open of the port's square; in a neutral or unfriendly port they must besiege it (L172)."""
+    w = W(state)
+    b = w.board
+    state["spos"][s] = dest
+    state["smv"][s] = state["tno"]
+    name = w.ships[s].name
+    passengers = ship_passengers(state, s)
+    if dest in b.places:
+        log.public(state, f"The {name} sails into {b.places[dest].name}.", log.MOVE)
+        state["sctl"][s] = -1
+        for n in passengers:
+            land_passenger(state, n, dest)
+            state["nmv"][n] = state["nact"][n] = state["tno"]
+        if passengers:
+            o = place_owner(state, dest)
+            if o != p and b.places[dest].fortified:
+                state["obliged"].append(["siege", dest])
+            ops.capture_heirs(state, p, b.places[dest].square, None)
+    else:
+        log.public(state, f"The {name} sails to sea square {dest}.", log.MOVE)
+
+
+class Permit(Step):
+    """The owner of a place answers a request to enter it (L23-29, L191); default: no."""
+
+    name = "permit"
+    phase = "movement"
+    always_decides = True
+    default: Action = ("deny", None)
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["p"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("allow", None), ("deny", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        return (f"{role_of(state, frame['asker'])} asks that {card_name(w, w.cid(frame['n']))} may enter "
+                f"{place_name(w, frame['place'])}. Allow? (default: no)")
+
+    def on_allow(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = w.cid(frame["n"])
+        state["nin"][n] = frame["place"]
+        state["guests"].setdefault(frame["place"], []).append(frame["asker"])
+        log.public(state, f"{role} lets {card_name(w, n)} into {place_name(w, frame['place'])}.", log.MOVE)
+        pop(state)
+
+    def on_deny(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        log.public(state, f"{role} refuses {card_name(w, w.cid(frame['n']))} entry to "
+                   f"{place_name(w, frame['place'])}.", log.MOVE)
+        pop(state)
+
+
+# ============================================================================ parliament (phase)
+class ParliamentPhase(Step):
+    """L327: the Parliament phase. Summoning Parliament is not built yet (docs/kingmaker/
+    coverage.md): the phase passes."""
+
+    name = "parliament"
+    phase = "parliament"
+
+    def run(self, state: State, frame: Frame) -> None:
+        pop(state)
+
+
+# ============================================================================ coronation
+def coronation_options(state: State, p: int) -> list[Action]:
+    """L390-396: the senior surviving member of a house, controlled by ``p``, inside a
+    cathedral with nobles of ``p`` holding an archbishop or two bishops there (ruling K32:
+    Richard of York too). One King per house (L428); Beaufort when every Lancastrian heir is
+    dead (L432)."""
+    w = W(state)
+    out: list[Action] = []
+    if state.get("defeatism", {}).get(str(p), 0) > 0 or p in state.get("excommunicated", []):
+        return out
+    crowned_houses = {w.heirs[h].house for h in range(len(w.heirs)) if state["hcrown"][h] and not state["hdead"][h]}
+    if state["beaufort_crowned"]:
+        crowned_houses.add("lancaster")
+    for house in ("lancaster", "york"):
+        if house in crowned_houses:
+            continue
+        h = senior_heir(state, house)
+        if h >= 0:
+            if heir_controller(state, h) != p:
+                continue
+            sq, inside, ship = heir_loc(state, h)
+            if _can_crown_at(state, p, sq, inside, ship):
+                out.append(("crown", w.heirs[h].id))
+        elif house == "lancaster":
+            bf = w.beaufort
+            if (state["cz"][bf] == Z_NOBLE and state["ch"][bf] == p and state["ncap"][bf] < 0
+                    and _can_crown_at(state, p, state["nsq"][bf], state["nin"][bf], state["nship"][bf])):
+                out.append(("crown", "beaufort"))
+    return out
+
+
+def _can_crown_at(state: State, p: int, sq: str | None, inside: str | None, ship: int) -> bool:
+    w = W(state)
+    if ship >= 0 or inside is None or not w.board.places[inside].cathedral:
+        return False
+    arch = bishops = 0
+    for n in faction_nobles(state, p):
+        if state["ncap"][n] < 0 and state["nsq"][n] == sq and state["nin"][n] == inside:
+            for c in awards(state, n):
+                card = w.cards[c]
+                if card.kind == K.BISHOP:
+                    if card.archbishop:
+                        arch += 1
+                    else:
+                        bishops += 1
+    return arch >= 1 or bishops >= 2
+
+
+class Coronation(Step):
+    name = "coronation"
+    phase = "coronation"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["p"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return coronation_options(state, frame["p"]) + [("pass", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "Coronation: crown your heir, or pass."
+
+    def on_crown(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        if arg == "beaufort":
+            state["beaufort_crowned"] = True
+            log.public(state, f"{role} crowns Beaufort King of England.", log.POLITICAL)
+        else:
+            h = w.heir_codec.id(arg)
+            state["hcrown"][h] = True
+            log.public(state, f"{role} crowns {w.heirs[h].name}"
+                       + (" Queen Regent" if arg == "margaret" else " King of England") + ".", log.POLITICAL)
+        # L386: a Parliament-supported King keeps his support only until another is crowned.
+        state["supported"] = None
+        pop(state)
+
+    def on_pass(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+
+# ============================================================================ crown deck phase
+class CrownPhase(CardPlay):
+    """L398-400: draw the top Crown card into the hand; then play cards or end the turn."""
+
+    name = "crown"
+    phase = "crown"
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        if not frame["drawn"]:
+            return []
+        return [role_of(state, frame["p"])]
+
+    def run(self, state: State, frame: Frame) -> None:
+        frame["drawn"] = True
+        p = frame["p"]
+        c = ops.draw_crown(state)
+        if c < 0:
+            log.public(state, "The Crown deck and its discard are empty: no card is drawn.", log.CARD)
+            return
+        receive_crown(state, p, c)
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return card_options(state, frame["p"]) + [("end", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "Crown deck phase: play cards from your hand, or end your turn."
+
+    def on_end(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+
+def receive_crown(state: State, p: int, c: int) -> None:
+    """A drawn Crown card goes to the hand, except: Scottish Foot (E1) and Irish Kerns (E2)
+    are placed in Scotland / Ireland (L47-49); a Plantagenet goes to the controller of his
+    house's senior heir, or is set aside again (ruling K5); E1 Booty may redirect it."""
+    w = W(state)
+    card = w.cards[c]
+    role = role_of(state, p)
+    booty = state.get("booty", {})
+    taker = booty.get(str(p))
+    if taker is not None and taker != p:
+        booty.pop(str(p))
+        log.public(state, f"{role_of(state, taker)} takes {role}'s Crown draw as booty.", log.CARD)
+        p = taker
+        role = role_of(state, p)
+    if card.lies_in:
+        state["cz"][c], state["ch"][c] = Z_LYING, -1
+        log.public(state, f"{role} draws {card.name}: placed in {card.lies_in.title()}.", log.CARD)
+        return
+    if card.kind == K.PLANTAGENET:
+        state["cz"][c], state["ch"][c] = Z_ASIDE, -1
+        log.public(state, f"{role} draws {card_name(w, c)}, who goes to his house's senior heir.", log.CARD)
+        ops.plantagenet_follow(state, card.house)
+        return
+    state["cz"][c], state["ch"][c] = Z_HAND, p
+    log.public(state, f"{role} draws a Crown card.", log.CARD)
+    log.private(state, role, f"You draw {card_name(w, c)}.", log.CARD)
+
+
+# ============================================================================ victory
+def check_victory(state: State) -> None:
+    """L404-432: a player wins who controls the last royal heir, crowned (Beaufort counts
+    once crowned; a last Yorkist wins only if Beaufort is not in play)."""
+    if state["result"] is not None or not state["stack"]:
+        return
+    w = W(state)
+    alive = live_heirs(state)
+    bf = w.beaufort
+    beaufort_in_play = state["cz"][bf] == Z_NOBLE and state["nsq"][bf] is not None or (
+        state["cz"][bf] == Z_NOBLE and state["nship"][bf] >= 0)
+    if len(alive) == 1 and not state["beaufort_crowned"]:
+        h = alive[0]
+        ctl = heir_controller(state, h)
+        if ctl >= 0 and state["hcrown"][h] and (w.heirs[h].house == "lancaster" or not beaufort_in_play):
+            win(state, ctl, f"controls {w.heirs[h].name}, the last royal heir, crowned")
+    elif not alive and state["beaufort_crowned"] and beaufort_in_play:
+        ctl = owner_of_card(state, bf)
+        if ctl >= 0:
+            win(state, ctl, "controls Beaufort, crowned King, the last of the royal line")
+
+
+def win(state: State, p: int, why: str) -> None:
+    state["result"] = role_of(state, p)
+    log.public(state, f"{role_of(state, p)} wins: {why}.", log.RESULT)
+

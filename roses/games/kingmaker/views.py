@@ -1,0 +1,273 @@
+"""Kingmaker views, secrets, invariants, labels and the terminal description.
+
+What a role sees (research §5 item 6): the whole board, every faction's nobles, awards and
+assets (public), the piles' sizes, the Event discard; its own hand (Crown and Event cards,
+each with a tag); the use of a Refuge card by anyone, never its number of turns. Nobody sees
+the order of a deck, the Chancery's cards, another player's hand, or the cards picked face
+down by Treachery.
+
+Secrets (scanned by the fuzzer in every payload): the tag of every card in another player's
+hand, in a deck, in Chancery or discarded face down by Treachery, and the tag of a Refuge card
+in use by another player. Tags are shown only in the holder's hand (``c#012``, ``e#034``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine.contract import OBSERVER, State, View, canonical_json
+from roses.engine.steps import StepRules
+from roses.games.kingmaker import cards as K
+from roses.games.kingmaker.common import (
+    E_DECK,
+    E_DISC,
+    E_HAND,
+    E_USE,
+    Z_ASIDE,
+    Z_ASSET,
+    Z_AWARD,
+    Z_CHANC,
+    Z_DECK,
+    Z_DISC,
+    Z_HAND,
+    Z_LYING,
+    Z_NOBLE,
+    Z_REMOVED,
+    ZONE_NAMES,
+    W,
+    awards,
+    card_name,
+    heir_controller,
+    heir_loc,
+    noble_strength,
+    place_name,
+    place_owner,
+    player_of_role,
+    role_of,
+    ship_controller,
+    ship_passengers,
+)
+from roses.games.kingmaker.play import event_deck
+
+
+def ctag(c: int) -> str:
+    return f"c#{c:03d}"
+
+
+def etag(e: int) -> str:
+    return f"e#{e:03d}"
+
+
+def event_title(card: K.EventCard) -> str:
+    from roses.games.kingmaker.events import title
+
+    return title(card)
+
+
+def view(rules: StepRules, state: State, role: str) -> View:
+    w = W(state)
+    p = player_of_role(state, role)
+    deck = event_deck(state)
+    cards = w.cards
+    players = []
+    for q in range(len(state["roles"])):
+        nobles = []
+        for n in w.nobles:
+            if state["cz"][n] != Z_NOBLE or state["ch"][n] != q:
+                continue
+            nobles.append({
+                "id": cards[n].id, "name": card_name(w, n), "square": state["nsq"][n], "inside": state["nin"][n],
+                "ship": w.ships[state["nship"][n]].id if state["nship"][n] >= 0 else None,
+                "captive_of": role_of(state, state["ncap"][n]) if state["ncap"][n] >= 0 else None,
+                "troops": noble_strength(state, n),
+                "awards": [cards[c].id for c in awards(state, n)],
+            })
+        assets = [cards[c].id for c in range(len(cards)) if state["cz"][c] == Z_ASSET and state["ch"][c] == q]
+        players.append({
+            "role": role_of(state, q), "nobles": nobles, "assets": assets,
+            "hand": sum(1 for c in range(len(cards)) if state["cz"][c] == Z_HAND and state["ch"][c] == q),
+            "events": sum(1 for e in range(len(deck.cards)) if state["ez"][e] == E_HAND and state["eh"][e] == q),
+        })
+    heirs = []
+    for h, heir in enumerate(w.heirs):
+        sq, inside, ship = heir_loc(state, h)
+        ctl = heir_controller(state, h)
+        heirs.append({"id": heir.id, "name": heir.name, "house": heir.house, "dead": state["hdead"][h],
+                      "crowned": state["hcrown"][h], "square": sq, "inside": inside,
+                      "ship": w.ships[ship].id if ship >= 0 else None,
+                      "controller": role_of(state, ctl) if ctl >= 0 else None})
+    ships = []
+    for s, piece in enumerate(w.ships):
+        if state["spos"][s] is None:
+            continue
+        ctl = ship_controller(state, s)
+        ships.append({"id": piece.id, "name": piece.name, "capacity": piece.capacity, "at": state["spos"][s],
+                      "controller": role_of(state, ctl) if ctl >= 0 else None,
+                      "passengers": [cards[n].id for n in ship_passengers(state, s)]})
+    places = {}
+    for pl in w.board.places:
+        o = place_owner(state, pl)
+        if o >= 0 or pl in state["siege"]:
+            places[pl] = {"owner": role_of(state, o) if o >= 0 else None,
+                          "besieged_by": role_of(state, state["siege"][pl]) if pl in state["siege"] else None}
+    lying = [cards[c].id for c in range(len(cards)) if state["cz"][c] == Z_LYING]
+    edisc = state["edisc"]
+    parts: dict[str, Any] = {
+        "round": state["round"], "turn_of": role_of(state, state["order"][state["turn"]]) if state["round"] else None,
+        "order": [role_of(state, q) for q in state["order"]], "rules": state["opts"]["rules"],
+        "players": players, "heirs": heirs, "ships": ships, "places": places, "lying": lying,
+        "crown_deck": len(state["cdeck"]), "crown_discard": len(state["cdisc"]), "chancery": len(state["chancery"]),
+        "event_deck": len(state["edeck"]), "event_discard": len(edisc),
+        "last_event": deck.cards[edisc[-1]].id if edisc else None,
+        "refuges": [{"role": role_of(state, r["p"]), "area": r["area"]} for r in state["refuges"]],
+        "catastrophe": state["catastrophe"] > 0,
+    }
+    if p >= 0:
+        parts["hand"] = [{"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind}
+                         for c in range(len(cards)) if state["cz"][c] == Z_HAND and state["ch"][c] == p]
+        parts["event_hand"] = [{"tag": etag(e), "id": deck.cards[e].id, "title": event_title(deck.cards[e]),
+                                **({"turns": deck.cards[e].turns} if deck.cards[e].kind == "refuge" else {})}
+                               for e in range(len(deck.cards)) if state["ez"][e] == E_HAND and state["eh"][e] == p]
+    out = rules.step_view(state, role, **parts)
+    if role in out.get("active", ()) and state["stack"]:
+        step = rules.steps.by_name[state["stack"][-1]["step"]]
+        default = getattr(step, "default", None)
+        if default is not None:
+            out["default"] = list(default)
+        elif role != OBSERVER and out.get("actions"):
+            out["default"] = None
+    return out
+
+
+def secrets(state: State, role: str) -> set[str]:
+    p = player_of_role(state, role)
+    out: set[str] = set()
+    cz, ch = state["cz"], state["ch"]
+    for c, z in enumerate(cz):
+        if z in (Z_DECK, Z_CHANC) or (z == Z_HAND and ch[c] != p):
+            out.add(ctag(c))
+    for c in state.get("tdisc", ()):
+        out.add(ctag(c))
+    ez, eh = state["ez"], state["eh"]
+    for e, z in enumerate(ez):
+        if z == E_DECK or (z in (E_HAND, E_USE) and eh[e] != p):
+            out.add(etag(e))
+    return out
+
+
+# ======================================================================= invariants
+def check_invariants(state: State) -> list[str]:
+    w = W(state)
+    problems: list[str] = []
+    cz, ch = state["cz"], state["ch"]
+    nc = len(w.cards)
+    if len(cz) != nc or len(ch) != nc:
+        return ["card zone arrays have the wrong length"]
+    for name, zone in (("cdeck", Z_DECK), ("cdisc", Z_DISC), ("chancery", Z_CHANC)):
+        pile = state[name]
+        if len(set(pile)) != len(pile):
+            problems.append(f"{name} holds a card twice")
+        if sorted(pile) != [c for c in range(nc) if cz[c] == zone]:
+            problems.append(f"{name} disagrees with the card zones")
+    n_players = len(state["roles"])
+    for c in range(nc):
+        z = cz[c]
+        if z in (Z_HAND, Z_NOBLE, Z_ASSET) and not 0 <= ch[c] < n_players:
+            problems.append(f"{w.cards[c].id} in {ZONE_NAMES[z]} has holder {ch[c]}")
+        if z == Z_AWARD and (not 0 <= ch[c] < nc or cz[ch[c]] != Z_NOBLE):
+            problems.append(f"{w.cards[c].id} is awarded to a noble not in play")
+        if z == Z_NOBLE and not w.cards[c].is_noble:
+            problems.append(f"{w.cards[c].id} is in play as a noble")
+        if z not in (Z_NOBLE,) and (state["nsq"][c] is not None or state["nship"][c] >= 0):
+            problems.append(f"{w.cards[c].id} has a counter but is in {ZONE_NAMES[z]}")
+        if z in (Z_DECK, Z_DISC, Z_CHANC, Z_LYING, Z_REMOVED, Z_ASIDE) and ch[c] != -1:
+            problems.append(f"{w.cards[c].id} in {ZONE_NAMES[z]} has a holder")
+    for n in w.nobles:
+        if cz[n] == Z_NOBLE:
+            on_land, at_sea = state["nsq"][n] is not None, state["nship"][n] >= 0
+            if on_land == at_sea and not (state["round"] == 0 and not on_land):
+                problems.append(f"{w.cards[n].id} is in play but {'both on land and at sea' if on_land else 'nowhere'}")
+            if state["nin"][n] is not None and state["nin"][n] not in w.board.places:
+                problems.append(f"{w.cards[n].id} is inside unknown place {state['nin'][n]}")
+            if on_land and state["nin"][n] is not None and w.board.places[state["nin"][n]].square != state["nsq"][n]:
+                problems.append(f"{w.cards[n].id} is inside a place of another square")
+            if at_sea and state["spos"][state["nship"][n]] is None:
+                problems.append(f"{w.cards[n].id} is aboard a ship off the board")
+    for h in range(len(w.heirs)):
+        e = state["hesc"][h]
+        if state["hdead"][h]:
+            if e >= 0 or state["hsq"][h] is not None:
+                problems.append(f"dead heir {w.heirs[h].id} is on the board")
+        elif e >= 0 and cz[e] != Z_NOBLE:
+            problems.append(f"heir {w.heirs[h].id} escorted by a noble not in play")
+    for s, piece in enumerate(w.ships):
+        pos = state["spos"][s]
+        if pos is None:
+            continue
+        if pos not in w.board.places and (pos not in w.board.squares or w.board.squares[pos].land):
+            problems.append(f"ship {piece.id} at {pos}")
+        c = piece.card if piece.card >= 0 else piece.office
+        if cz[c] not in (Z_ASSET, Z_AWARD) and state["sctl"][s] < 0:
+            problems.append(f"ship {piece.id} on the board without its card in play")
+    deck = event_deck(state)
+    ez = state["ez"]
+    ne = len(deck.cards)
+    for name, zone in (("edeck", E_DECK), ("edisc", E_DISC)):
+        pile = state[name]
+        if len(set(pile)) != len(pile) or sorted(pile) != [e for e in range(ne) if ez[e] == zone]:
+            problems.append(f"{name} disagrees with the event zones")
+    for e in range(ne):
+        if ez[e] in (E_HAND, E_USE) and not 0 <= state["eh"][e] < n_players:
+            problems.append(f"event {deck.cards[e].id} held by {state['eh'][e]}")
+        if ez[e] not in (E_HAND, E_USE) and state["eh"][e] != -1:
+            problems.append(f"event {deck.cards[e].id} has a holder in a pile")
+    return problems
+
+
+# ======================================================================= labels, description
+def label(state: State, role: str, verb: str, arg: Any) -> str:
+    w = W(state)
+
+    def nm(x: Any) -> str:
+        if isinstance(x, str):
+            if x in w.codec:
+                return card_name(w, w.codec.id(x))
+            if x in w.heir_codec:
+                return w.heirs[w.heir_codec.id(x)].name
+            if x in w.ship_codec:
+                return w.ships[w.ship_codec.id(x)].name
+            if x in w.board.places:
+                return place_name(w, x)
+            return x
+        if isinstance(x, list):
+            return ", ".join(nm(y) for y in x)
+        return str(x)
+
+    words = {"to": "move to", "select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
+    head = words.get(verb, verb.replace("_", " "))
+    if arg is None:
+        return head
+    return f"{head} {nm(arg)}"
+
+
+def describe(view: View) -> str:
+    lines = [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."]
+    for pl in view.get("players", []):
+        nobles = "; ".join(f"{n['name']} {n['troops']} at {n['inside'] or n['square'] or n['ship']}"
+                           + (f" (captive of {n['captive_of']})" if n["captive_of"] else "")
+                           + (f" [{', '.join(n['awards'])}]" if n["awards"] else "")
+                           for n in pl["nobles"])
+        lines.append(f"{pl['role']}: {nobles or 'no nobles'}; hand {pl['hand']}, events {pl['events']}"
+                     + (f"; assets {', '.join(pl['assets'])}" if pl["assets"] else ""))
+    heirs = "; ".join(f"{h['name']}{' (King)' if h['crowned'] else ''} at {h['inside'] or h['square'] or h['ship']}"
+                      + (f" held by {h['controller']}" if h["controller"] else "")
+                      for h in view.get("heirs", []) if not h["dead"])
+    lines.append(f"Heirs: {heirs or 'none alive'}")
+    if view.get("hand") is not None:
+        lines.append("Your hand: " + (", ".join(c["name"] for c in view["hand"]) or "empty")
+                     + "; events: " + (", ".join(e["title"] for e in view.get("event_hand", [])) or "none"))
+    return "\n".join(lines)
+
+
+def json_size(view: View) -> int:
+    return len(canonical_json(view))
