@@ -9,7 +9,7 @@ from typing import Any
 from roses.engine.contract import State
 from roses.games.kingmaker import RULES
 from roses.games.kingmaker.board import DATA_DIR
-from roses.games.kingmaker.common import W, Z_HAND, Z_NOBLE
+from roses.games.kingmaker.common import Z_HAND, Z_NOBLE, W
 
 EXAMPLE_BOARD = str(DATA_DIR / "example-board.json")
 

@@ -9,13 +9,13 @@ from roses.engine.registry import available_games, get_rules
 from roses.games.kingmaker import RULES
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker.common import (
-    W,
     Z_ASIDE,
     Z_AWARD,
     Z_CHANC,
     Z_DECK,
     Z_HAND,
     Z_NOBLE,
+    W,
 )
 from roses.games.kingmaker.setup import first_player
 from tests.kingmaker.helpers import hand_ids, new_game, play_out_setup
