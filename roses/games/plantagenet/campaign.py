@@ -37,6 +37,7 @@ from roses.engine import rng
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, MOVE, POLITICAL, SUPPLY, TURN, private, public
 from roses.engine.steps import Frame, Step, find, pop, push, push_all, replace
+from roses.games.plantagenet import arts
 from roses.games.plantagenet import battle as _battle
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN, end_game, side_frames
@@ -315,6 +316,7 @@ class Command(Step):
     name, phase = "command", CAMPAIGN
 
     def run(self, state: State, frame: Frame) -> None:
+        frame["started"] = True
         if frame["feed"] == 1:  # the card is over: Feed (4.7), Rebel then King's side
             frame["feed"] = 2
             if state["moved"]:
@@ -1030,11 +1032,17 @@ class Waste(Step):
 
 
 class Reset(Step):
-    """4.8.6: on to the next Calendar box."""
+    """4.8.6 Reset: "This Campaign" Events end, Rebel then King's side may discard Held Events,
+    and play goes on to the next Calendar box."""
 
     name, phase = "reset", CAMPAIGN
 
     def run(self, state: State, frame: Frame) -> None:
+        if not frame.get("held"):
+            frame["held"] = True
+            arts.discard_in_effect(state, "this_campaign")
+            push_all(state, side_frames(state, "discard_held"))
+            return
         collect_command_cards(state)  # the Campaign's played cards go back (4.1 builds from the deck)
         state["box"] += 1
         state["first_turn"] = False
@@ -1064,7 +1072,7 @@ def campaign_frames(state: State) -> list[Frame]:
     return [
         {"step": "begin_campaign"},
         {"step": "plan", "drafts": {s: [] for s in SIDES}, "locked": []},
-        {"step": "command", "next": state["rebel"], "feed": 0},
+        {"step": "command", "next": state["rebel"], "feed": 0, "started": False},
         *({"step": s} for s in ("tides_of_war", "disembark", "victory_check", "grow", "waste", "reset")),
     ]
 
@@ -1109,7 +1117,10 @@ def invariants_part(state: State) -> list[str]:
     (4.1), Plans being built made of the side's own deck cards."""
     c = load()
     bad: list[str] = []
-    campaign_on = find(state, "command") is not None or find(state, "disembark") is not None
+    command = find(state, "command")
+    commanding = command is not None and bool(command.get("started"))
+    # Lords may be at Sea from the first Command card to the end of Disembark (4.6.1, 4.8.2).
+    campaign_on = commanding or (command is None and find(state, "disembark") is not None)
     for lid, d in state["lords"].items():
         if d["where"] == Where.SEA:
             if d["locale"] not in c.seas:
@@ -1124,7 +1135,7 @@ def invariants_part(state: State) -> list[str]:
             cm = state["command"][side]
             if len(cm["plan"]) + len(cm["revealed"]) > size:
                 bad.append(f"{side}: Plan and revealed cards exceed {size} (4.1)")
-            if cm["plan"] and find(state, "command") is None:
+            if cm["plan"] and not commanding:
                 bad.append(f"{side}: a Plan outside the Command cards (4.2)")
     plan = find(state, "plan")
     if plan is not None:
