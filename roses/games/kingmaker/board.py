@@ -60,11 +60,11 @@ RULEBOOK_PLACES = (
 )
 RULEBOOK_LANDMARKS = ("cheviots",)
 #: Areas the rules name; ``refuge`` areas need a Refuge card to enter (E1, L140-148).
-RULEBOOK_AREAS = ("england", "wales", "scotland", "ireland", "continent", "calais",
+RULEBOOK_AREAS = ("england", "wales", "scotland", "ireland", "continent", "pale_of_calais",
                   "anglesey", "wight", "man")
 RULEBOOK_REFUGES = ("ireland", "continent", "anglesey", "wight", "man", "scotland")
 #: Where the refuge ports of L152 stand.
-REFUGE_PORTS = {"calais": "calais", "beaumaris": "anglesey", "douglas": "man",
+REFUGE_PORTS = {"calais": "pale_of_calais", "beaumaris": "anglesey", "douglas": "man",
                 "carisbrooke": "wight", "dublin": "ireland"}
 #: Major cities of 300 (E2 L153: "same as Bristol, London and York, 300 troops").
 MAJOR_CITIES = ("london", "york", "bristol", "dublin")
@@ -81,7 +81,7 @@ _AREA_KEYS = {"id", "code", "name", "kind", "england", "refuge", "island", "estu
 _ZONE_KEYS = {"id", "name", "squares"}
 _LINE_KEYS = {"id", "name", "edges"}
 _ROAD_KEYS = {"id", "name", "squares"}
-_CROSSING_KEYS = {"id", "name", "squares"}
+_CROSSING_KEYS = {"id", "name", "edges"}
 _PLACE_KEYS = {"id", "name", "square", "type", "fortified", "royal", "garrison", "capacity",
                "cathedral", "port", "parliament", "commons", "level", "at", "aliases", "geo"}
 _PLACE_REQUIRED = {"id", "name", "square", "type", "fortified", "garrison", "capacity"}
@@ -461,9 +461,10 @@ def build_board(data: Mapping[str, Any]) -> Board:
             for a, b in pairs:
                 table[(a, b)] = table[(b, a)] = f["id"]
     for c in data.get("crossings", []):
-        a, b = c["squares"]
-        features[c["id"]] = Feature(c["id"], c["name"], "crossing", squares=(a, b))
-        crossing_of[(a, b)] = crossing_of[(b, a)] = c["id"]
+        pairs = tuple((a, b) for a, b in c["edges"])
+        features[c["id"]] = Feature(c["id"], c["name"], "crossing", edges=pairs)
+        for a, b in pairs:
+            crossing_of[(a, b)] = crossing_of[(b, a)] = c["id"]
     for r in data.get("roads", []):
         sqs = tuple(r["squares"])
         features[r["id"]] = Feature(r["id"], r["name"], "road", squares=sqs)
@@ -838,17 +839,28 @@ class _Checker:
                     self.fault(f"{where}: crosses the estuary between {a} and {b}")
 
     def check_crossings(self) -> None:
-        for c in self.items("crossings", _CROSSING_KEYS, {"id", "name", "squares"}):
+        self.crossing_squares: set[str] = set()
+        for c in self.items("crossings", _CROSSING_KEYS, {"id", "name", "edges"}):
             where = f"crossing {c['id']!r}"
-            sqs = c["squares"]
-            if not (isinstance(sqs, list) and len(sqs) == 2):
-                self.fault(f"{where}: squares must be a pair of square ids")
+            edges = c["edges"]
+            if not isinstance(edges, list) or not edges:
+                self.fault(f"{where}: edges must be a non-empty list of square pairs")
                 continue
-            a, b = sqs
-            if not (self.square_ref(a, where, land=True) and self.square_ref(b, where, land=True)):
-                continue
-            if not self.adjacent(a, b):
-                self.fault(f"{where}: {a} and {b} are not adjacent")
+            for e in edges:
+                if not (isinstance(e, list) and len(e) == 2):
+                    self.fault(f"{where}: edge {e!r} must be a pair of square ids")
+                    continue
+                a, b = e
+                if not (self.square_ref(a, where, land=True)
+                        and self.square_ref(b, where, land=True)):
+                    continue
+                if not self.adjacent(a, b):
+                    self.fault(f"{where}: edge {a}-{b} joins squares that are not adjacent")
+                elif (min(a, b), max(a, b)) not in self.barrier:
+                    self.fault(f"{where}: edge {a}-{b} crosses no estuary (a crossing is a "
+                               f"permitted way over a water barrier)")
+                else:
+                    self.crossing_squares.update((a, b))
 
     def check_places(self) -> None:
         self.place_ids: dict[str, dict[str, Any]] = {}
@@ -973,10 +985,7 @@ class _Checker:
                 self.fault(f"sea: squares {', '.join(sorted(c)[:5])} are cut off from the "
                            f"main sea")
         ports_sq = {p["square"] for p in self.place_ids.values() if p.get("port")}
-        crossings: set[str] = set()
-        for c in self.data.get("crossings", []):
-            if isinstance(c, dict) and isinstance(c.get("squares"), list):
-                crossings.update(str(x) for x in c["squares"])
+        crossings = self.crossing_squares
         land_comps = comps(land, lambda s, t: (min(s, t), max(s, t)) not in self.barrier)
         if not land_comps:
             return
