@@ -165,11 +165,27 @@ _LANC_BLOCKS = tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == 1)
 _REBELS = tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == REBEL)
 
 
-def occupancy(state: State) -> tuple[list[int], list[int]]:
-    """Number of blocks per area for York and Lancaster (one pass over the blocks)."""
+#: Blocks per area for York and Lancaster (:func:`occupancy`); read-only, shared.
+Occupancy = tuple[Sequence[int], Sequence[int]]
+
+#: The last occupancy computed: (a copy of the ``loc`` it was computed from, ``king``, result).
+_last_occupancy: tuple[list[int], int, Occupancy] = ([], -1, ((), ()))
+
+
+def occupancy(state: State) -> Occupancy:
+    """Number of blocks per area for York and Lancaster (one pass over the blocks).
+
+    The rules ask for it many times between two moves, so the last result is kept and given
+    again while ``loc`` and the King's side (the Rebel's owner) are the same. It is shared:
+    read it, never change it (its counts are tuples)."""
+    global _last_occupancy
+    loc = state["loc"]
+    king = state["king"]
+    last = _last_occupancy
+    if last[1] == king and last[0] == loc:
+        return last[2]
     y = [0] * N_AREAS
     la = [0] * N_AREAS
-    loc = state["loc"]
     for b in _YORK_BLOCKS:
         a = loc[b]
         if a < N_AREAS:
@@ -181,11 +197,13 @@ def occupancy(state: State) -> tuple[list[int], list[int]]:
     for b in _REBELS:
         a = loc[b]
         if a < N_AREAS:
-            (la if state["king"] == 0 else y)[a] += 1
-    return (y, la)
+            (la if king == 0 else y)[a] += 1
+    occ = (tuple(y), tuple(la))
+    _last_occupancy = (loc[:], king, occ)
+    return occ
 
 
-def control(state: State, area: int, side: int, occ: tuple[list[int], list[int]] | None = None) -> int:
+def control(state: State, area: int, side: int, occ: Occupancy | None = None) -> int:
     """VACANT, FRIENDLY, ENEMY or CONTESTED for side (2.1)."""
     if occ is None:
         occ = occupancy(state)

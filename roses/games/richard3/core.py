@@ -520,7 +520,7 @@ def _bonus(state: State) -> int:
     return 1 if fr["event"] == "Surprise" else 0
 
 
-def _may_leave(state: State, s: int, a: int, occ: tuple[list[int], list[int]]) -> bool:
+def _may_leave(state: State, s: int, a: int, occ: C.Occupancy) -> bool:
     """Pinning (5.22): a defender may leave a battle area only while the unmoved defenders
     outnumber the non-reserve attackers."""
     if state["atk"][a] != 1 - s or not occ[1 - s][a]:
@@ -541,7 +541,7 @@ def _may_leave(state: State, s: int, a: int, occ: tuple[list[int], list[int]]) -
     return mine > pins
 
 
-def _attack_ok(state: State, s: int, q: int, bid: int, occ: tuple[list[int], list[int]]) -> bool:
+def _attack_ok(state: State, s: int, q: int, bid: int, occ: C.Occupancy) -> bool:
     """May one more block of s enter enemy/contested q through border bid (6.3 border counts)?"""
     atk = state["atk"][q]
     used = state["ent"][s][q]
@@ -557,7 +557,7 @@ def _attack_ok(state: State, s: int, q: int, bid: int, occ: tuple[list[int], lis
     return False
 
 
-def _next_steps(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _next_steps(state: State, s: int, occ: C.Occupancy) -> list[int]:
     """Areas the selected block may move to next (5.2, 5.21, 5.22, events)."""
     fr = state["stack"][0]
     path = fr["path"]
@@ -615,7 +615,7 @@ def _movable(state: State, s: int) -> list[int]:
     return out
 
 
-def _first_steps(state: State, s: int, b: int, occ: tuple[list[int], list[int]]) -> bool:
+def _first_steps(state: State, s: int, b: int, occ: C.Occupancy) -> bool:
     fr = state["stack"][0]
     saved = fr["path"]
     fr["path"] = [state["loc"][b]]
@@ -625,7 +625,7 @@ def _first_steps(state: State, s: int, b: int, occ: tuple[list[int], list[int]])
         fr["path"] = saved
 
 
-def _group_blocks(state: State, s: int, a: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _group_blocks(state: State, s: int, a: int, occ: C.Occupancy) -> list[int]:
     if not _may_leave(state, s, a, occ):
         return []
     loc, moved, down = state["loc"], state["moved"], state["down"]
@@ -636,7 +636,7 @@ def _group_blocks(state: State, s: int, a: int, occ: tuple[list[int], list[int]]
     return out
 
 
-def _move_areas(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _move_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:
     """Areas whose group has at least one block able to move (5.2)."""
     done: set[int] = set()
     out = []
@@ -655,7 +655,7 @@ def _move_areas(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[
     return out
 
 
-def _sea_dests(state: State, s: int, b: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _sea_dests(state: State, s: int, b: int, occ: C.Occupancy) -> list[int]:
     """Where b may sea move now (5.3, 5.31, Piracy), considering AP and port pairs."""
     fr = state["stack"][0]
     a = state["loc"][b]
@@ -699,7 +699,7 @@ def _first_zone(a: int, d: int) -> int:
     return 0
 
 
-def _recruit_areas(state: State, s: int, b: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _recruit_areas(state: State, s: int, b: int, occ: C.Occupancy) -> list[int]:
     """Deployment areas for a pool block (5.4)."""
     t = B_TYPE[b]
     mine, theirs = occ[s], occ[1 - s]
@@ -719,7 +719,7 @@ def _recruit_areas(state: State, s: int, b: int, occ: tuple[list[int], list[int]
     return out
 
 
-def _recruitable(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _recruitable(state: State, s: int, occ: C.Occupancy) -> list[int]:
     loc, down = state["loc"], state["down"]
     out = []
     for b in range(N_BLOCKS):
@@ -729,16 +729,16 @@ def _recruitable(state: State, s: int, occ: tuple[list[int], list[int]]) -> list
     return out
 
 
-def _plague_areas(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _plague_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:
     return [a for a in CITY_AREAS if occ[1 - s][a] and not occ[s][a]]
 
 
-def _muster_areas(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _muster_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:
     ent_s = ENTERABLE[s]
     return [a for a in range(N_AREAS) if ent_s[a] and not occ[1 - s][a]]
 
 
-def _muster_blocks(state: State, s: int, occ: tuple[list[int], list[int]]) -> list[int]:
+def _muster_blocks(state: State, s: int, occ: C.Occupancy) -> list[int]:
     fr = state["stack"][0]
     out = []
     for b in _movable(state, s):
@@ -999,9 +999,10 @@ def _step_block(state: State, s: int, q: int) -> None:
             state["reserve"][b] = C.Reserve.P2
     stop = enemy_there or BORDER_RED[bid] or len(path) - 1 >= _max_dist(state) or q == fr["target"]
     if not stop:
-        occ[s][q] += 1
-        occ[s][p] -= 1
-        if not _next_steps(state, s, occ):
+        mine = list(occ[s])  # the occupancy with b moved on (occupancy() is shared: a copy)
+        mine[q] += 1
+        mine[p] -= 1
+        if not _next_steps(state, s, (mine, occ[1]) if s == 0 else (occ[0], mine)):
             stop = True
     if stop:
         _stop_block(state, s)
