@@ -15,6 +15,8 @@ const label = document.getElementById("step-label");
 const pov = document.getElementById("pov");
 const actionText = document.getElementById("replay-action");
 const prompt = document.getElementById("prompt");
+// the controls never submit (no inline handler: the Content-Security-Policy forbids them)
+document.getElementById("replay-controls").addEventListener("submit", (ev) => ev.preventDefault());
 
 let info = null;
 try {
