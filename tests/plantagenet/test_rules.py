@@ -63,21 +63,16 @@ def test_hidden_mats_fuzz(scenario: str, tmp_path: Path) -> None:
     assert report.ok, report.summary()
 
 
-def test_rebel_acts_first_and_prompt_marks_unbuilt_steps_2_2_4() -> None:
+def test_rebel_acts_first_2_2_4() -> None:
     s = RULES.setup(1, "ia-henry-vi")
-    assert RULES.active(s) == ["York"]  # Yorkists are the Rebels in Ia
+    assert RULES.active(s) == ["York"]  # Yorkists are the Rebels in Ia: they draw first (3.1.2)
     v = RULES.view(s, "York")
-    assert v["prompt"] == "Levy: Draw Capabilities (3.1.2) (not built yet) — Continue"
-    assert v["actions"] == {"continue": True}
+    assert v["prompt"].startswith("Arts of War (3.1.2): deploy the Capability")
     assert "actions" not in RULES.view(s, "Lancaster")
-    assert "waiting for York" in RULES.view(s, "Lancaster")["prompt"]
-    s = RULES.action(s, "York", "continue")
-    assert RULES.active(s) == ["Lancaster"]
-    s = RULES.action(s, "Lancaster", "continue")
-    assert current_step(s) == "exiles"  # Pay skipped in the first Levy (3.2)
-    assert RULES.view(s, "York")["prompt"] == "Levy: Muster Exiles (3.3.1) (not built yet) — Continue"
+    assert RULES.view(s, "Lancaster")["prompt"] == "Arts of War (3.1.2): York deploys Capabilities."
+    assert [f["side"] for f in reversed(s["stack"]) if f["step"] == "arts_of_war"] == ["York", "Lancaster"]
     s2 = RULES.setup(1, "ii-warwicks-rebellion")
-    assert RULES.active(s2) == ["Lancaster"]  # Lancastrians are the Rebels in II
+    assert s2["stack"][-1]["side"] == "Lancaster"  # Lancastrians are the Rebels in II
 
 
 def test_sequence_levy_campaign_end_campaign_second_turn_has_pay() -> None:
@@ -91,11 +86,12 @@ def test_sequence_levy_campaign_end_campaign_second_turn_has_pay() -> None:
     assert [x for x in seen if x[1] in ("arts_of_war", "exiles", "muster", "plan", "actions")] == [
         ("levy", "arts_of_war"), ("levy", "exiles"), ("levy", "muster"),
         ("campaign", "plan"), ("campaign", "actions")]
-    assert current_step(s) == "arts_of_war" and not s["first_turn"]
-    assert RULES.view(s, "Lancaster")["prompt"].startswith("Levy: Draw Events (3.1.3)")
-    while current_step(s) == "arts_of_war":
-        s = _advance(s)
-    assert current_step(s) in ("pay_troops", "pay_lords")
+    # The second Levy draws Events (3.1.3, no choice in it), then Pays (3.2).
+    assert not s["first_turn"]
+    assert current_step(s) in ("pay_troops", "pay_lords", "pay_vassals", "exiles", "muster")
+    log = RULES.log_for(s, "Observer")
+    turn6 = log[log.index("Turn 6 (Jan-Mar): Levy."):]
+    assert sum("(3.1.3)" in line for line in turn6) == 4
 
 
 def test_sequence_of_play_is_the_decision_stack_2_2_1_2_2_4() -> None:
@@ -105,7 +101,7 @@ def test_sequence_of_play_is_the_decision_stack_2_2_1_2_2_4() -> None:
     assert isinstance(RULES, StepRules)
     assert not {"phase", "step", "waiting"} & set(s)
     assert [f["step"] for f in reversed(s["stack"])] == [
-        "arts_of_war", "arts_of_war", "skip_pay", "ready_vassals", "exiles", "exiles", "muster", "muster",
+        "arts_of_war", "arts_of_war", "skip_pay", "ready_vassals", "exiles", "exiles", "muster", "muster", "end_levy",
         "begin_campaign", "plan", "command",
         "tides_of_war", "disembark", "victory_check", "grow", "waste", "reset", "calendar"]
     assert [f["side"] for f in reversed(s["stack"]) if f["step"] == "muster"] == ["York", "Lancaster"]
@@ -157,10 +153,9 @@ def test_automatic_war_victory_is_immediate_6_3() -> None:
     """6.3 War I: removal of Henry VI and Somerset (1) "immediately wins the War for the
     Yorkists": the game ends with the next action, in the Levy, not at End Campaign (4.8.3)."""
     s = RULES.setup(1, "wars-of-the-roses")
-    s = RULES.action(s, "York", "continue")
     sv.remove_lord(s, "henry_vi")
     sv.remove_lord(s, "somerset_1")
-    s = RULES.action(s, "Lancaster", "continue")
+    s = _advance(s)
     assert s["result"] == "York" and s["war_winners"] == {"I": "York"}
     assert s["box"] == 1 and RULES.active(s) == []
     log = RULES.log_for(s, "Observer")
@@ -169,7 +164,7 @@ def test_automatic_war_victory_is_immediate_6_3() -> None:
     ia = RULES.setup(1, "ia-henry-vi")
     sv.remove_lord(ia, "henry_vi")
     sv.remove_lord(ia, "somerset_1")
-    ia = RULES.action(ia, "York", "continue")
+    ia = _advance(ia)
     assert ia["result"] is None
 
 
@@ -254,9 +249,9 @@ def test_game_record_replay_and_terminal() -> None:
         game.apply(*_quiet(game.state))
     game.replay()
     out: list[str] = []
-    answers = iter(["1"] * 200)
+    answers = iter(["1"] * 200 + ["q"])
     play_terminal(RULES, "ib-towton", 1, {}, read=lambda _p: next(answers), write=out.append)
-    assert any("Continue" in line for line in out)
+    assert any("Deploy it on" in line for line in out)  # the steps' own labels
 
 
 def test_card_conservation_invariant() -> None:

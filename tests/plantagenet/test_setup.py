@@ -15,6 +15,7 @@ from roses.games.plantagenet.setup import (
     SCENARIOS,
     aow_cards,
     scenario_data,
+    setup_state,
     special_rules,
     threshold,
 )
@@ -27,7 +28,11 @@ ALL_VASSALS = ["beaumont", "bonville", "devon", "dudley", "essex", "fauconberg",
 
 
 def _setup(scenario: str, **opts: Any) -> dict[str, Any]:
-    return RULES.setup(7, scenario, opts or None)
+    """The state as the scenario sets it up (6.0), before play begins: the first Levy's draw
+    (3.1.2) changes the decks at once."""
+    state = setup_state(7, scenario, opts or None)
+    state["stack"] = []
+    return state
 
 
 def _where(state: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
@@ -127,7 +132,7 @@ def test_ib_towton_page_22() -> None:
     assert _markers(s)["City"] == ("York", 6)
     assert threshold(s) is None
     assert {"norfolk_is_late", "test_of_arms"} <= set(s["special_rules"])
-    assert (s["box"], RULES.steps.phase(s)) == (1, "levy")
+    assert (s["box"], RULES.steps.phase(RULES.setup(7, "ib-towton"))) == (1, "levy")
     for side in ("York", "Lancaster"):
         assert _aow_counts(s["aow"][side]["deck"]) == {0: 13, 1: 9}
 
@@ -152,7 +157,7 @@ def test_ic_somersets_return_page_23() -> None:
     assert _markers(s) == {"Fortress": ("Lancaster", 1), "Town": (None, 0), "City": ("York", 2)}
     assert threshold(s) == 25
     assert {"montagu", "brief_rebellion"} <= set(s["special_rules"])
-    assert (s["box"], RULES.steps.phase(s)) == (5, "levy")
+    assert (s["box"], RULES.steps.phase(RULES.setup(7, "ic-somersets-return"))) == (5, "levy")
     assert _aow_counts(s["aow"]["York"]["deck"]) == {0: 13, 1: 9}
     assert _aow_counts(s["aow"]["Lancaster"]["deck"]) == {0: 13, 1: 9}  # L23 (2 roses) is on Warwick
 

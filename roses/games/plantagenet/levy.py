@@ -1,40 +1,187 @@
-"""Levy (3.0): Arts of War (3.1), Pay (3.2), Muster Exiles and Ready Vassals (3.3), Muster (3.4)."""
+"""Levy (3.0): Arts of War (3.1), Pay (3.2, :mod:`upkeep`), Muster Exiles and Ready Vassals
+(3.3), Muster (3.4).
+
+Frames (one per side, Rebel then King's side, 2.2.4):
+
+``{"step": "arts_of_war", "side": S, "drawn": bool}``
+    3.1.2 (first Levy): two random cards, each deployed as a Capability on an eligible Lord of
+    the owner's choice (automatic with one candidate, discarded with none). 3.1.3 (later
+    Levies): two random Events implemented in the order drawn (:mod:`arts`).
+``{"step": "exiles", "side": S}``
+    3.3.1: the side may Muster each Exile-marked cylinder now Ready into an Exile box it may use.
+``{"step": "muster", "side": S, "lords": None | [ids], "lord": None | id, "left": n}``
+    3.4: the side's Lords on the map when the segment begins act one at a time (the owner's
+    order), each up to his Lordship; ``lords`` are those still to act, ``lord`` the one acting
+    and ``left`` his remaining Levy actions. Lords Mustered during the segment do not act.
+``{"step": "place_lord", "side": S, "lord": id, "at": [locales]}``
+    3.4.2 MUSTERING: the owner chooses among several Friendly Seats for a Lord whose own Seat
+    holds Enemy Lords.
+``{"step": "end_levy"}``
+    3.4.6 NOTE: This Levy Events end.
+
+An Influence check's extra points (1.4.2: none, one for +1, three for +2) are part of the
+action's argument: ``"London"``, ``"London+1"``, ``"London+3"``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from roses.engine.contract import State
-from roses.engine.log import public
-from roses.engine.steps import Frame, Step, pop
-from roses.games.plantagenet.common import LEVY, SideStep, side_frames
-from roses.games.plantagenet.components import load
-from roses.games.plantagenet.records import VassalWhere
+from roses.engine.contract import Action, State, mark_reveal
+from roses.engine.log import CARD, RECRUIT, private, public
+from roses.engine.steps import Frame, Step, pop, push
+from roses.games.plantagenet import arts
+from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.common import LEVY, side_frames
+from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.records import VassalWhere, Where, put_lord
+from roses.games.plantagenet.setup import new_mat, replace_in_place
+from roses.games.plantagenet.upkeep import hidden_mats, lord_name, mat_log, vassal_name
+
+#: The extra Influence points a check may add (1.4.2) and their argument suffixes.
+EXTRAS = (0, 1, 3)
 
 
-class ArtsOfWar(SideStep):
+def with_extra(target: str, extra: int) -> str:
+    return target if extra == 0 else f"{target}+{extra}"
+
+
+def split_extra(arg: Any) -> tuple[str, int]:
+    """``"London+3"`` -> ``("London", 3)``."""
+    text = str(arg)
+    if "+" in text:
+        target, extra = text.rsplit("+", 1)
+        return target, int(extra)
+    return text, 0
+
+
+def _check_args(targets: list[str]) -> list[str]:
+    return [with_extra(t, x) for t in targets for x in EXTRAS]
+
+
+def _check_log(state: State, lord: str, what: str, res: dict[str, Any]) -> None:
+    public(state, f"{lord_name(lord)} {what}: {res['cost']} Influence spent, roll {res['roll']} "
+                  f"against {res['target']}: {'success' if res['success'] else 'failure'} (1.4.2).", RECRUIT)
+
+
+# ----- 3.1 Arts of War -------------------------------------------------------------------------
+class ArtsOfWar(Step):
     name, phase = "arts_of_war", LEVY
 
-    def title(self, state: State) -> str:
-        if state["first_turn"]:
-            return "Levy: Draw Capabilities (3.1.2)"
-        return "Levy: Draw Events (3.1.3)"
+    def _candidates(self, state: State, frame: Frame) -> list[str] | None:
+        """First Levy: the eligible Lords for the next drawn card, else None."""
+        drawn = state["aow"][frame["side"]]["drawn"]
+        if not (frame.get("drawn") and drawn and state["first_turn"]):
+            return None
+        return arts.eligible_lords(state, frame["side"], drawn[0])
 
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        cands = self._candidates(state, frame)
+        return [frame["side"]] if cands is not None and len(cands) > 1 else []
 
-class MusterExiles(SideStep):
-    name, phase, label = "exiles", LEVY, "Levy: Muster Exiles (3.3.1)"
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("assign", lid) for lid in self._candidates(state, frame) or []]
 
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        side = frame["side"]
+        if role != side:
+            return f"Arts of War (3.1.2): {side} deploys Capabilities."
+        card = state["aow"][side]["drawn"][0]
+        return (f"Arts of War (3.1.2): deploy the Capability {arts.capability_title(card)} ({card}) "
+                "on one of your Lords.")
 
-class Muster(SideStep):
-    name, phase, label = "muster", LEVY, "Levy: Muster (3.4)"
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        return f"Deploy it on {lord_name(arg)}"
 
+    def on_assign(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._deploy(state, frame["side"], arg, state["aow"][frame["side"]]["drawn"][0])
 
-
-class SkipPay(Step):
-    name, phase = "skip_pay", LEVY
+    def _deploy(self, state: State, side: str, lord: str, card: str) -> None:
+        arts.deploy_capability(state, lord, card)
+        title = arts.capability_title(card)
+        if hidden_mats(state):
+            private(state, side, f"{lord_name(lord)} takes the Capability {title} ({card}) (3.1.2).", CARD)
+            public(state, f"{side} deploys a Capability (3.1.2).", CARD)
+        else:
+            public(state, f"{lord_name(lord)} takes the Capability {title} ({card}) (3.1.2).", CARD)
+            mark_reveal(state)
 
     def run(self, state: State, frame: Frame) -> None:
-        public(state, "Pay is skipped in the scenario's first Levy (3.2).")
+        side = frame["side"]
+        if not frame.get("drawn"):
+            frame["drawn"] = True
+            arts.draw(state, side, 2)
+            return
+        drawn = state["aow"][side]["drawn"]
+        if not drawn:
+            pop(state)
+            return
+        card = drawn[0]
+        if not state["first_turn"]:
+            arts.implement_event(state, side, card)
+            return
+        cands = arts.eligible_lords(state, side, card)
+        if cands:
+            self._deploy(state, side, cands[0], card)
+            return
+        drawn.remove(card)
+        arts.to_deck(state, side, card)
+        public(state, f"{side} discards the Capability {arts.capability_title(card)} ({card}): "
+                      "no Lord can take it (3.1.2).", CARD)
+        mark_reveal(state)
+
+
+# ----- 3.3 Exiles and Vassals -----------------------------------------------------------------
+def ready_exiles(state: State, side: str) -> list[str]:
+    """3.3.1: the side's Exile-marked cylinders in the current or an earlier box."""
+    box = state["box"]
+    return sorted(lid for lid, d in state["lords"].items()
+                  if d["where"] == Where.CALENDAR and d["exile"] and d["box"] <= box and sv.side_of(lid) == side)
+
+
+def muster_lord(state: State, lord: str, locale: str) -> None:
+    """Put a Mustered Lord on the map with a fresh mat (1.5.3, 3.3.1, 3.4.2), and apply the
+    scenario rules that watch where Lords are placed."""
+    put_lord(state["lords"][lord], Where.MAP, locale=locale, mat=new_mat(lord))
+    clarence = state["lords"].get("clarence")
+    if (lord == "margaret" and locale == "France" and "shaky_allies" in state["special_rules"]
+            and clarence is not None and clarence["where"] not in (Where.REMOVED, Where.UNUSED)):
+        sv.remove_lord(state, "clarence")
+        public(state, "Shaky Allies (6.0 II): Margaret is placed in France; Clarence leaves the game.", RECRUIT)
+
+
+class MusterExiles(Step):
+    name, phase = "exiles", LEVY
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]] if self.options(state, frame, frame["side"]) else []
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        out: list[Action] = [("muster_exile", f"{lid}@{box}")
+                             for lid in ready_exiles(state, frame["side"])
+                             for box in sv.exile_boxes_for(state, lid)]
+        return out + [("done", None)] if out else []
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role != frame["side"]:
+            return f"Muster Exiles (3.3.1): waiting for {frame['side']}."
+        return "Muster Exiles (3.3.1): Muster any Ready Exiles into an Exile box (free), then Done."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        if verb == "done":
+            return "Done"
+        lid, box = str(arg).split("@")
+        return f"Muster {lord_name(lid)} in {box}"
+
+    def on_muster_exile(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        lid, box = str(arg).split("@")
+        muster_lord(state, lid, box)
+        public(state, f"{lord_name(lid)} Musters from Exile in {box} (3.3.1).", RECRUIT)
+
+    def on_done(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+    def run(self, state: State, frame: Frame) -> None:
         pop(state)
 
 
@@ -52,6 +199,324 @@ class ReadyVassals(Step):
         pop(state)
 
 
+class SkipPay(Step):
+    name, phase = "skip_pay", LEVY
+
+    def run(self, state: State, frame: Frame) -> None:
+        public(state, "Pay is skipped in the scenario's first Levy (3.2).")
+        pop(state)
+
+
+# ----- 3.4 Muster ------------------------------------------------------------------------------
+def troops_in_use(state: State) -> dict[str, int]:
+    """Troop pieces on mats (Routed included): the pool holds the rest (1.2, 1.6)."""
+    used = dict.fromkeys(TROOP_TYPES, 0)
+    for d in state["lords"].values():
+        mat = d["mat"]
+        if mat:
+            for t in TROOP_TYPES:
+                used[t] += mat["troops"][t] + mat["routed"][t]
+    return used
+
+
+def ship_holders(state: State) -> int:
+    """Lords (both sides) with at least one Ship (1.7.3)."""
+    return sum(1 for d in state["lords"].values() if d["mat"] and d["mat"]["assets"]["ships"] > 0)
+
+
+def levy_lord_places(state: State, lord: str) -> list[str]:
+    """3.4.2 MUSTERING: where a Levied Lord would be placed: his own Seat if no Enemy Lord is
+    there, else any Friendly Seat of another Lord of his side free of Enemy Lords. Scenario II
+    Shaky Allies: Margaret and Warwick never share a Stronghold (RULINGS R22)."""
+    side = sv.side_of(lord)
+
+    def allowed(loc: str) -> bool:
+        if sv.enemy_lords_at(state, loc, side):
+            return False
+        if "shaky_allies" in state["special_rules"]:
+            partner = {"margaret": "warwick_l", "warwick_l": "margaret"}.get(lord)
+            if partner and partner in sv.lords_at(state, loc):
+                return False
+        return True
+
+    seat = state["seats"].get(lord)
+    if seat is not None and allowed(seat):
+        return [seat]
+    return sorted({loc for lid, loc in state["seats"].items()
+                   if lid != lord and sv.side_of(lid) == side and sv.is_friendly(state, loc, side) and allowed(loc)})
+
+
+def ready_lords(state: State, side: str) -> list[str]:
+    """3.4.2: the side's cylinders on the Calendar in the current or a lower box, not marked
+    Exile (those Muster only by 3.3.1, RULINGS R22), with a place to Muster to."""
+    box = state["box"]
+    return sorted(lid for lid, d in state["lords"].items()
+                  if d["where"] == Where.CALENDAR and not d["exile"] and d["box"] <= box
+                  and sv.side_of(lid) == side and levy_lord_places(state, lid))
+
+
+def levy_vassals(state: State, side: str) -> list[str]:
+    """3.4.3: regular Vassals at their Seats whose Seat is Friendly and free of Enemy Lords."""
+    c = load()
+    out = []
+    for vid, v in state["vassals"].items():
+        if v["where"] != VassalWhere.SEAT:
+            continue
+        seat = c.vassals[vid]["seat"]
+        if sv.is_friendly(state, seat, side) and not sv.enemy_lords_at(state, seat, side):
+            out.append(vid)
+    return sorted(out)
+
+
+def king_richard_possible(state: State, side: str) -> bool:
+    """Scenario III King Richard: in any Yorkist Muster with Gloucester (2) at London."""
+    if side != "York" or "king_richard" not in state["special_rules"]:
+        return False
+    g, r = state["lords"].get("gloucester_2"), state["lords"].get("richard_iii")
+    return bool(g and r and g["where"] == Where.MAP and g["locale"] == "London" and r["where"] == Where.UNUSED)
+
+
+def lord_actions(state: State, lord: str) -> list[Action]:
+    """The Levy actions open to ``lord`` now (3.4-3.4.6)."""
+    c = load()
+    side = sv.side_of(lord)
+    d = state["lords"][lord]
+    here = d["locale"]
+    loc = c.locales[here]
+    out: list[Action] = []
+    if loc["kind"] == "stronghold" and not sv.is_friendly(state, here, side):
+        # 3.4 REQUIREMENTS: at an Enemy or Neutral Stronghold only Parley there.
+        return [("parley", a) for a in _check_args([here])]
+    out += [("parley", a) for a in _check_args(sorted(sv.parley_targets(state, lord)))]
+    out += [("levy_lord", a) for a in _check_args(ready_lords(state, side))]
+    out += [("levy_vassal", a) for a in _check_args(levy_vassals(state, side))]
+    if loc["kind"] == "stronghold" and not sv.is_exhausted(state, here):
+        out.append(("levy_troops", None))
+    out.append(("levy_transport", "carts"))
+    mat = d["mat"]
+    ships = mat["assets"]["ships"]
+    port_or_box = loc["kind"] == "exile" or loc.get("port") is not None
+    if port_or_box and ships < 2 and (ships > 0 or ship_holders(state) < 9):
+        out.append(("levy_transport", "ship"))
+    out += [("levy_capability", cid) for cid in state["aow"][side]["deck"]
+            if arts.can_hold_capability(state, lord, cid)]
+    return out
+
+
+class Muster(Step):
+    name, phase = "muster", LEVY
+
+    def _options(self, state: State, frame: Frame) -> list[Action]:
+        if frame.get("lords") is None:
+            return []
+        side = frame["side"]
+        lord = frame.get("lord")
+        if lord is not None:
+            if frame["left"] <= 0 or state["lords"][lord]["where"] != Where.MAP:
+                return []
+            return lord_actions(state, lord) + [("done", None)]
+        out: list[Action] = [("lord", lid) for lid in frame["lords"]
+                             if state["lords"][lid]["where"] == Where.MAP]
+        if king_richard_possible(state, side):
+            out.append(("king_richard", None))
+        return out + [("end", None)] if out else []
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]] if self._options(state, frame) else []
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return self._options(state, frame)
+
+    def run(self, state: State, frame: Frame) -> None:
+        if frame.get("lords") is None:
+            # 3.4 REQUIREMENTS: the Lords on the map as the segment begins.
+            frame.update(lords=sorted(sv.on_map(state, frame["side"])), lord=None, left=0)
+            return
+        if frame.get("lord") is not None:
+            frame.update(lord=None, left=0)
+            return
+        pop(state)
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        side = frame["side"]
+        if role != side:
+            return f"Muster (3.4): waiting for {side}."
+        lord = frame.get("lord")
+        if lord is None:
+            return "Muster (3.4): choose the next Lord to take Levy actions, or end your Muster."
+        return (f"Muster (3.4): {lord_name(lord)} at {state['lords'][lord]['locale']} has "
+                f"{frame['left']} Levy action{'s' if frame['left'] != 1 else ''} left.")
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        if verb == "lord":
+            return f"{lord_name(arg)} takes Levy actions (Lordship {sv.modified_rating(state, arg, 'lordship')})"
+        if verb == "end":
+            return "End Muster"
+        if verb == "done":
+            return f"{lord_name(frame['lord'])} is done"
+        if verb == "king_richard":
+            return "King Richard: Richard III replaces Gloucester (6.0 III)"
+        if verb == "levy_troops":
+            return "Levy Troops (3.4.4)"
+        if verb == "levy_transport":
+            return "Levy Transport: 2 Carts (3.4.5)" if arg == "carts" else "Levy Transport: 1 Ship (3.4.5)"
+        if verb == "levy_capability":
+            return f"Levy Capability {arts.capability_title(arg)} ({arg}) (3.4.6)"
+        target, extra = split_extra(arg)
+        bonus = "" if extra == 0 else f", +{extra} Influence for +{1 if extra == 1 else 2}"
+        if verb == "parley":
+            return f"Parley {target}{bonus} (3.4.1)"
+        if verb == "levy_lord":
+            return f"Levy Lord {lord_name(target)}{bonus} (3.4.2)"
+        return f"Levy Vassal {vassal_name(target)}{bonus} (3.4.3)"
+
+    # ----- choosing the Lord -------------------------------------------------------------
+    def on_lord(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["lords"].remove(arg)
+        frame.update(lord=arg, left=sv.modified_rating(state, arg, "lordship"))
+
+    def on_end(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+    def on_done(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame.update(lord=None, left=0)
+
+    def on_king_richard(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        replace_in_place(state, "gloucester_2", "richard_iii")
+        frame["lords"] = sorted("richard_iii" if lid == "gloucester_2" else lid for lid in frame["lords"])
+        public(state, "King Richard (6.0 III): Richard III takes Gloucester's place at London.", RECRUIT)
+
+    # ----- Levy actions (each spends one Lordship point) -----------------------------------
+    def _spend(self, frame: Frame) -> tuple[str, str]:
+        frame["left"] -= 1
+        lord = str(frame["lord"])
+        return lord, sv.side_of(lord)
+
+    def on_parley(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """3.4.1: check Influence paying one more per Way; success shifts the target one step."""
+        target, extra = split_extra(arg)
+        lord, _side = self._spend(frame)
+        res = sv.parley(state, lord, target, extra=extra)
+        _check_log(state, lord, f"Parleys {target}", res)
+        if res["success"]:
+            public(state, f"{target} is now {sv.favour(state, target) or 'Neutral'} (3.4.1).", RECRUIT)
+
+    def on_levy_lord(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """3.4.2: check Influence (no Ways); success Musters the Ready Lord."""
+        target, extra = split_extra(arg)
+        lord, side = self._spend(frame)
+        res = sv.influence_check(state, side, lord, extra=extra)
+        _check_log(state, lord, f"Levies {lord_name(target)}", res)
+        if not res["success"]:
+            return
+        places = levy_lord_places(state, target)
+        if len(places) == 1:
+            place_levied_lord(state, target, places[0])
+        else:
+            push(state, {"step": "place_lord", "side": side, "lord": target, "at": places})
+
+    def on_levy_vassal(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """3.4.3: check Influence with the Vassal's Loyalty; success Musters him to the mat and
+        puts his other marker face up Service boxes to the right."""
+        vid, extra = split_extra(arg)
+        lord, side = self._spend(frame)
+        res = sv.influence_check(state, side, lord, extra=extra, vassal=vid)
+        _check_log(state, lord, f"Levies Vassal {vassal_name(vid)}", res)
+        if not res["success"]:
+            return
+        v = state["vassals"][vid]
+        v.update(where=VassalWhere.MAT, lord=lord, face_up=True,
+                 box=sv.calendar_place(state["box"] + load().vassals[vid]["service"]))
+        state["lords"][lord]["mat"]["vassals"].append(vid)
+        public(state, f"Vassal {vassal_name(vid)} joins {lord_name(lord)}; Service to box {v['box']} (3.4.3).",
+               RECRUIT)
+
+    def on_levy_troops(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """3.4.4: the Strongholds table's Troops, as the pool allows, then Deplete/Exhaust."""
+        c = load()
+        lord, side = self._spend(frame)
+        here = state["lords"][lord]["locale"]
+        row = c.tables["strongholds"][c.locales[here]["type"]]["levy"]
+        used = troops_in_use(state)
+        pool = c.tables["troop_pool"]
+        mat = state["lords"][lord]["mat"]
+        got = []
+        for t, n in row.items():
+            k = min(n, pool[t] - used[t])
+            if k > 0:
+                mat["troops"][t] += k
+                got.append(f"{k} {t.replace('_', ' ')}")
+        sv.deplete(state, here)
+        public(state, f"{lord_name(lord)} Levies Troops at {here}: {', '.join(got) or 'none left in the pool'}; "
+                      f"{here} is {state['exhaustion'][here].capitalize()} (3.4.4).", RECRUIT)
+
+    def on_levy_transport(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """3.4.5: two Carts, or one Ship."""
+        lord, side = self._spend(frame)
+        assets = state["lords"][lord]["mat"]["assets"]
+        if arg == "carts":
+            assets["carts"] += 2
+            mat_log(state, side, f"{lord_name(lord)} Levies 2 Carts (3.4.5).")
+        else:
+            assets["ships"] += 1
+            public(state, f"{lord_name(lord)} Levies a Ship (3.4.5).", RECRUIT)  # Ships are counted publicly (1.7.3)
+
+    def on_levy_capability(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """3.4.6: a Capability from the side's unused cards."""
+        lord, side = self._spend(frame)
+        arts.deploy_capability(state, lord, arg)
+        text = f"{lord_name(lord)} Levies the Capability {arts.capability_title(arg)} ({arg}) (3.4.6)."
+        if hidden_mats(state):
+            private(state, side, text, CARD)
+            public(state, f"{lord_name(lord)} Levies a Capability (3.4.6).", CARD)
+        else:
+            public(state, text, CARD)
+
+
+def place_levied_lord(state: State, lord: str, locale: str) -> None:
+    """3.4.2 MUSTERING: at his own Seat it becomes Friendly; elsewhere Favour stays."""
+    side = sv.side_of(lord)
+    at_seat = state["seats"].get(lord) == locale
+    muster_lord(state, lord, locale)
+    if at_seat:
+        sv.set_favour(state, locale, side)
+    public(state, f"{lord_name(lord)} Musters at {locale}{' (his Seat, now Friendly)' if at_seat else ''} (3.4.2).",
+           RECRUIT)
+
+
+class PlaceLord(Step):
+    """3.4.2: the owner picks the Friendly Seat where a Levied Lord Musters."""
+
+    name, phase, always_decides = "place_lord", LEVY, True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [frame["side"]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("place", loc) for loc in frame["at"]]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        if role != frame["side"]:
+            return f"Levy Lord (3.4.2): {frame['side']} places {lord_name(frame['lord'])}."
+        return f"Levy Lord (3.4.2): his Seat holds Enemy Lords; choose a Friendly Seat for {lord_name(frame['lord'])}."
+
+    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        return f"Muster at {arg}"
+
+    def on_place(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+        place_levied_lord(state, frame["lord"], arg)
+
+
+class EndLevy(Step):
+    """3.4.6 NOTE: after Muster, This Levy Events end."""
+
+    name, phase = "end_levy", LEVY
+
+    def run(self, state: State, frame: Frame) -> None:
+        arts.discard_in_effect(state, "this_levy")
+        pop(state)
+
 
 def levy_frames(state: State) -> list[Frame]:
     """The frames of one Turn's Levy, in order (3.0; player order 2.2.4)."""
@@ -63,24 +528,52 @@ def levy_frames(state: State) -> list[Frame]:
             + side_frames(state, "pay_vassals")
     frames.append({"step": "ready_vassals"})
     frames += side_frames(state, "exiles") + side_frames(state, "muster")
+    frames.append({"step": "end_levy"})
     return frames
 
 
 #: The Levy's steps, for the game's step table.
-LEVY_STEPS: list[Step] = [ArtsOfWar(), MusterExiles(), Muster(), SkipPay(), ReadyVassals()]
+LEVY_STEPS: list[Step] = [ArtsOfWar(), MusterExiles(), Muster(), PlaceLord(), SkipPay(), ReadyVassals(),
+                          EndLevy(), *arts.ARTS_STEPS]
 
 
 # ----- what this part adds to views, secrets and invariants (joined in rules.py) -------------
 def view_part(state: State, role: str) -> dict[str, Any]:
-    """Entries this part adds to ``role``'s view (already redacted for ``role``)."""
+    """The Muster in progress (public: which Lord acts and his Levy actions left)."""
+    for frame in reversed(state["stack"]):
+        if frame["step"] == "muster" and frame.get("lords") is not None:
+            return {"muster": {"side": frame["side"], "lord": frame.get("lord"), "left": frame.get("left", 0),
+                               "to_act": list(frame["lords"])}}
     return {}
 
 
 def secrets_part(state: State, role: str) -> set[str]:
-    """JSON fragments of this part that ``role``'s view must not contain (see Rules.secrets)."""
-    return set()
+    """The other side's drawn, unresolved cards (3.1.2-3.1.3)."""
+    return {f'"{cid}"' for side in SIDES if side != role for cid in state["aow"][side]["drawn"]}
 
 
 def invariants_part(state: State) -> list[str]:
-    """Faults of this part's records (see Rules.check_invariants)."""
-    return []
+    """Drawn cards only while their side's Arts of War step runs; Vassal records agree with
+    mats; a Special Vassal is on the mat of the Lord holding his card (1.5.4)."""
+    bad: list[str] = []
+    c = load()
+    for side in SIDES:
+        if state["aow"][side]["drawn"] and not any(f["step"] == "arts_of_war" and f.get("side") == side
+                                                   for f in state["stack"]):
+            bad.append(f"{side} has drawn cards outside the Arts of War step (3.1)")
+    for vid, v in state["vassals"].items():
+        if v["where"] == VassalWhere.MAT:
+            lord = v["lord"]
+            mat = state["lords"][lord]["mat"] if lord in state["lords"] else None
+            if mat is None or vid not in mat["vassals"]:
+                bad.append(f"vassal {vid} recorded on {lord}'s mat but not there (1.5.4)")
+        elif v["lord"] is not None:
+            bad.append(f"vassal {vid} off the mats but recorded with {v['lord']}")
+    for spv, lord in state["special_vassals"].items():
+        if lord is None:
+            continue
+        mat = state["lords"][lord]["mat"]
+        card = c.special_vassals[spv]["card"]
+        if mat is None or spv not in mat["special_vassals"] or card not in mat["capabilities"]:
+            bad.append(f"special vassal {spv} with {lord} without its card {card} (1.5.4)")
+    return bad
