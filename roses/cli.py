@@ -20,7 +20,7 @@ from roses.engine.game import Game
 from roses.engine.registry import available_games, get_rules
 
 #: Modules that add sub-commands, each with ``register(subparsers) -> None``.
-EXTENSIONS = ("roses.server.commands", "roses.ai.commands")
+EXTENSIONS = ("roses.server.commands", "roses.ai.commands", "roses.games.kingmaker.commands")
 
 #: Handlers for ``roses bench TARGET`` when TARGET is not a game id (e.g. "server").
 BENCH_TARGETS: dict[str, Any] = {}

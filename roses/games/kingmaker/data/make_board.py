@@ -537,8 +537,13 @@ PLACES: list[tuple[str, str, float, float, str, str]] = [
     ("boulogne", "Boulogne", 50.7264, 1.6147, "town", "o p x"),
 ]
 
+#: Named squares that are not places: the Cheviots (Scots Invasion), the forest square of
+#: Rotherham (Royal Hunt) and France (where the Treaty, Papal Diet and War in Europe send people
+#: "to the Continent"; Saint-Omer).
 LANDMARKS: list[tuple[str, str, float, float]] = [
     ("cheviots", "The Cheviots", 55.4776, -2.1453),
+    ("rotherham_forest", "Rotherham forest", 53.4326, -1.3635),
+    ("france", "France", 50.7500, 2.2500),
 ]
 
 #: Regional-bonus zones (office and bishop bonuses). Polygons in (lat, lon); a land square
