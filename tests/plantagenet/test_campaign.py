@@ -3,6 +3,8 @@ Sail and Disembark, End Campaign; hidden Plans and undo. Each test names its rul
 
 from __future__ import annotations
 
+import random
+from collections import deque
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from roses.engine.steps import find
 from roses.games.plantagenet import RULES, arts
 from roses.games.plantagenet import campaign as cp
 from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.components import load
 from roses.games.plantagenet.records import Where
 
 from .helpers import act, options, place, run_frames, set_troops, to_calendar
@@ -668,3 +671,65 @@ def test_invariants_of_the_campaign() -> None:
     s["command"]["York"]["plan"] = ["york-1"]
     s["command"]["York"]["deck"].remove("york-1")
     assert any("a Plan outside the Command cards" in p for p in RULES.check_invariants(s))
+
+
+# ----- Routes: one search gives every target (speed), same answers as one search per target ------
+def _route_by_target(s: State, side: str, start: str, target: str, purpose: str, lord: str | None,
+                     ships: bool) -> int | None:
+    """A Route searched for one target only (3.4.1, 4.5.1, 4.6.3), as the test's reference."""
+    if start == target:
+        return 0
+    if sv.enemy_lords_at(s, start, side) or not sv.is_friendly(s, start, side):
+        return None
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        loc = queue.popleft()
+        for nxt in sv._neighbours(s, loc, lord, ships):
+            if nxt in seen or sv.enemy_lords_at(s, nxt, side):
+                continue
+            if nxt == target and purpose == "parley":
+                if load().locales[nxt]["kind"] != "stronghold":
+                    continue
+            elif not sv.is_friendly(s, nxt, side):
+                continue
+            seen[nxt] = seen[loc] + 1
+            if nxt == target:
+                return seen[nxt]
+            queue.append(nxt)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_route_tree_agrees_with_one_search_per_target_3_4_1_4_5_1(seed: int) -> None:
+    c = load()
+    pick = random.Random(seed)
+    s = _ia()
+    strongholds = c.strongholds()
+    for loc in strongholds:
+        s["favour"].pop(loc, None)
+        r = pick.random()
+        if r < 0.45:
+            s["favour"][loc] = "York"
+        elif r < 0.7:
+            s["favour"][loc] = "Lancaster"
+    place(s, "york", pick.choice(strongholds), ships=pick.choice([0, 1]))
+    place(s, "henry_vi", pick.choice(strongholds))
+    place(s, "somerset_1", pick.choice(strongholds))
+    s["exile_boxes"]["Burgundy"] = "York"
+    for start in [*strongholds, "Burgundy"]:
+        s["lords"]["york"]["locale"] = start
+        ships = sv.lord_has_ships(s, "york")
+        for target in strongholds:
+            for purpose in ("parley", "supply", "tax"):
+                want = _route_by_target(s, "York", start, target, purpose, "york", ships)
+                assert sv.route_ways(s, "York", start, target, purpose=purpose, lord="york", ships=ships) == want
+        if sv.enemy_lords_at(s, start, "York"):
+            continue
+        targets = sv.parley_targets(s, "york")
+        if start in c.locales and c.locales[start]["kind"] == "stronghold" and not sv.is_friendly(s, start, "York"):
+            assert targets == {start: 0}
+            continue
+        want_t = {t: w for t in strongholds if not sv.is_friendly(s, t, "York")
+                  and (w := _route_by_target(s, "York", start, t, "parley", "york", ships)) is not None}
+        assert targets == want_t and list(targets) == [t for t in strongholds if t in want_t]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from functools import cache
 from typing import Any
 
 from roses.engine import rng
@@ -237,6 +238,13 @@ def enemy_lords_at(state: State, locale: str, side: str) -> bool:
 
 # ----- 3.4.1, 4.5.1, 4.6.3, 4.6.4 Routes ------------------------------------------------------
 
+@cache
+def _sea_ports() -> dict[str, tuple[str, ...]]:
+    """Each Sea's Ports (1.3.1), computed once."""
+    c = load()
+    return {sea: tuple(c.ports(sea)) for sea in c.seas}
+
+
 def _neighbours(state: State, locale: str, lord: str | None, ships: bool) -> list[str]:
     """Adjacent Locales by Way, plus same-Sea Ports (and the Lord's own Exile box) if he has a
     Ship (1.3.1 SEAS AND PORTS, 3.4.1)."""
@@ -247,10 +255,47 @@ def _neighbours(state: State, locale: str, lord: str | None, ships: bool) -> lis
         here_kind = c.locales[locale]["kind"]
         own_box = state["lords"][lord]["locale"] if lord else None
         if sea and (here_kind == "stronghold" or locale == own_box):
-            out += [p for p in c.ports(sea) if p != locale]
+            out += [p for p in _sea_ports()[sea] if p != locale]
             if own_box and c.locales[own_box]["kind"] == "exile" and c.sea_of(own_box) == sea and own_box != locale:
                 out.append(own_box)
     return out
+
+
+def enemy_locales(state: State, side: str) -> set[str]:
+    """The Locales (and Seas) where Lords of ``side``'s Enemy are."""
+    enemy = other(side)
+    return {d["locale"] for lid, d in state["lords"].items() if d["where"] in _PLACED and side_of(lid) == enemy}
+
+
+def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
+               ships: bool = False) -> tuple[dict[str, int], dict[str, int]]:
+    """Every Route from ``start`` at once (one breadth-first search, 3.4.1, 4.5.1, 4.6.3).
+
+    Returns ``(friendly, beyond)``: the fewest Ways from ``start`` to each Locale reached by a
+    chain of adjacent Friendly Locales free of Enemy Lords (``start`` itself at 0), and to each
+    Stronghold free of Enemy Lords but not Friendly one Way beyond such a chain (the targets
+    only Parley may reach). Both are empty when ``start`` is not Friendly or holds Enemy Lords.
+    Ship hops as in :func:`route_ways`.
+    """
+    blocked = enemy_locales(state, side)
+    if start in blocked or not is_friendly(state, start, side):
+        return {}, {}
+    c = load()
+    dist = {start: 0}
+    beyond: dict[str, int] = {}
+    queue = deque([start])
+    while queue:
+        loc = queue.popleft()
+        dn = dist[loc] + 1
+        for nxt in _neighbours(state, loc, lord, ships):
+            if nxt in dist or nxt in blocked:
+                continue
+            if is_friendly(state, nxt, side):
+                dist[nxt] = dn
+                queue.append(nxt)
+            elif nxt not in beyond and c.locales[nxt]["kind"] == "stronghold":
+                beyond[nxt] = dn
+    return dist, beyond
 
 
 def route_ways(state: State, side: str, start: str, target: str, *, purpose: str,
@@ -265,31 +310,16 @@ def route_ways(state: State, side: str, start: str, target: str, *, purpose: str
     """
     if purpose not in ("parley", "supply", "tax"):
         raise ValueError(purpose)
-
     if start == target:
         return 0
-    if enemy_lords_at(state, start, side) or not is_friendly(state, start, side):
-        return None  # 3.4.1: from a non-Friendly location only that location may be targeted
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        loc = queue.popleft()
-        for nxt in _neighbours(state, loc, lord, ships):
-            if nxt in seen:
-                continue
-            if enemy_lords_at(state, nxt, side):
-                continue
-            is_t = nxt == target
-            if is_t and purpose == "parley":
-                if load().locales[nxt]["kind"] != "stronghold":
-                    continue
-            elif not is_friendly(state, nxt, side):
-                continue
-            seen[nxt] = seen[loc] + 1
-            if is_t:
-                return seen[nxt]
-            queue.append(nxt)
-    return None
+    # 3.4.1: from a non-Friendly location only that location may be targeted (route_tree is empty)
+    friendly, beyond = route_tree(state, side, start, lord=lord, ships=ships)
+    if purpose == "parley":
+        if target in beyond:
+            return beyond[target]
+        if load().locales[target]["kind"] != "stronghold":
+            return None
+    return friendly.get(target)
 
 
 def lord_has_ships(state: State, lord: str) -> bool:
@@ -304,16 +334,11 @@ def parley_targets(state: State, lord: str, *, campaign: bool = False) -> dict[s
     side = side_of(lord)
     here = state["lords"][lord]["locale"]
     ships = lord_has_ships(state, lord)
-    out: dict[str, int] = {}
     if c.locales[here]["kind"] == "stronghold" and not is_friendly(state, here, side):
         return {here: 0}
-    for target in c.strongholds():
-        if is_friendly(state, target, side):
-            continue
-        w = route_ways(state, side, here, target, purpose="parley", lord=lord, ships=ships)
-        if w is not None and (not campaign or w <= 1):
-            out[target] = w
-    return out
+    _friendly, beyond = route_tree(state, side, here, lord=lord, ships=ships)
+    ids = c.locale_ids.id
+    return {t: beyond[t] for t in sorted(beyond, key=ids) if not campaign or beyond[t] <= 1}
 
 
 def tax_targets(state: State, lord: str) -> dict[str, int]:
@@ -330,10 +355,11 @@ def tax_targets(state: State, lord: str) -> dict[str, int]:
         cands.add(state["seats"][lord])
     cands |= {c.vassals[v]["seat"] for v in mat["vassals"]}
     out: dict[str, int] = {}
+    friendly, _beyond = route_tree(state, side, here, lord=lord, ships=lord_has_ships(state, lord))
     for t in sorted(cands):
         if is_exhausted(state, t):
             continue
-        w = route_ways(state, side, here, t, purpose="tax", lord=lord, ships=lord_has_ships(state, lord))
+        w = 0 if t == here else friendly.get(t)
         if w is not None:
             out[t] = w
     return out
@@ -369,11 +395,13 @@ def supply_options(state: State, lord: str) -> dict[str, dict[str, Any]]:
         return amount if ways == 0 else min(amount, carts // ways)
 
     overland_ok = not in_exile or here == "Scotland"
+    overland = route_tree(state, side, here)[0] if overland_ok else {}
+    blocked = enemy_locales(state, side)
     for src in c.strongholds():
-        if not is_friendly(state, src, side) or enemy_lords_at(state, src, side):
+        if not is_friendly(state, src, side) or src in blocked:
             continue
         best: dict[str, Any] | None = None
-        w = route_ways(state, side, here, src, purpose="supply") if overland_ok else None
+        w = 0 if src == here and overland_ok else overland.get(src)
         if w is not None and not is_exhausted(state, src):
             amt = cap(int(c.tables["strongholds"][c.locales[src]["type"]]["supply"]), w)
             best = {"kind": "stronghold", "ways": w, "amount": amt}
