@@ -269,3 +269,13 @@ def test_second_levy_queues_the_three_pay_steps_r_then_k_3_2_2_2_4() -> None:
     assert names[i:i + 6] == [("pay_troops", "York"), ("pay_troops", "Lancaster"), ("pay_lords", "York"),
                               ("pay_lords", "Lancaster"), ("pay_vassals", "York"), ("pay_vassals", "Lancaster")]
     assert sv.on_map(s, "York")
+
+
+def test_unfed_at_sea_disbands_4_7_r21() -> None:
+    """A Lord at Sea (4.6.1) who cannot Feed has nothing to Pillage: Unfed Disband (RULINGS R21)."""
+    s = _ia()
+    place(s, "york", "Ely", provender=0)
+    s["lords"]["york"].update(where=Where.SEA, locale="North Sea")
+    s["moved"] = ["york"]
+    run_frames(s, {"step": "feed", "side": "York"})
+    assert s["lords"]["york"]["where"] == Where.CALENDAR and s["influence"] == -5 and s["moved"] == []
