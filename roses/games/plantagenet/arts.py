@@ -44,42 +44,61 @@ EVENT_EFFECTS: dict[str, EventEffect] = {}
 CAPABILITY_EFFECTS: dict[str, CapabilityEffect] = {}
 
 
-# ----- card facts ---------------------------------------------------------------------------
+# ----- card facts (tables built once from the data) -------------------------------------
 @cache
+def _facts() -> dict[str, tuple[frozenset[str] | None, str, str, str, str]]:
+    """Per card: (eligible badges or None for "Any", Capability title, Event title, Event
+    type, side)."""
+    out: dict[str, tuple[frozenset[str] | None, str, str, str, str]] = {}
+    for cid, d in load().cards.items():
+        lords = d["capability"]["lords"]
+        out[cid] = (None if lords == "any" else frozenset(lords), str(d["capability"]["title"]),
+                    str(d["event"]["title"]), str(d["event"]["timing"]), str(d["side"]))
+    return out
+
+
 def eligible_badges(card: str) -> frozenset[str] | None:
     """The Livery Badges that may hold the card's Capability, None for "Any" (1.9.1, 3.4.6)."""
-    lords = load().cards[card]["capability"]["lords"]
-    return None if lords == "any" else frozenset(lords)
+    return _facts()[card][0]
 
 
 def timing(card: str) -> str:
     """The Event's type: "hold", "this_levy", "this_campaign" or "now" (3.1.3)."""
-    return str(load().cards[card]["event"]["timing"])
+    return _facts()[card][3]
 
 
 def event_title(card: str) -> str:
-    return str(load().cards[card]["event"]["title"])
+    return _facts()[card][2]
 
 
 def capability_title(card: str) -> str:
-    return str(load().cards[card]["capability"]["title"])
+    return _facts()[card][1]
 
 
 def card_side(card: str) -> str:
-    return str(load().cards[card]["side"])
+    return _facts()[card][4]
 
 
 def can_hold_capability(state: State, lord: str, card: str) -> bool:
     """3.4.6: the Lord's badge is eligible, he has fewer than two Capabilities and none of the
     same name (1.9.1: the (1)/(2) versions of a Lord share a badge)."""
-    badges = eligible_badges(card)
-    if badges is not None and load().lords[lord]["badge"] not in badges:
-        return False
+    return card in capability_choices(state, lord, (card,))
+
+
+def capability_choices(state: State, lord: str, cards: Any) -> list[str]:
+    """The cards among ``cards`` that ``lord`` may take as a Capability now (3.4.6)."""
     caps = state["lords"][lord]["mat"]["capabilities"]
     if len(caps) >= MAX_CAPABILITIES:
-        return False
-    title = capability_title(card)
-    return all(capability_title(other) != title for other in caps)
+        return []
+    facts = _facts()
+    badge = load().lords[lord]["badge"]
+    titles = {facts[c][1] for c in caps}
+    out = []
+    for cid in cards:
+        badges, title = facts[cid][0], facts[cid][1]
+        if (badges is None or badge in badges) and title not in titles:
+            out.append(cid)
+    return out
 
 
 def eligible_lords(state: State, side: str, card: str) -> list[str]:

@@ -298,8 +298,7 @@ def lord_actions(state: State, lord: str) -> list[Action]:
     port_or_box = loc["kind"] == "exile" or loc.get("port") is not None
     if port_or_box and ships < 2 and (ships > 0 or ship_holders(state) < 9):
         out.append(("levy_transport", "ship"))
-    out += [("levy_capability", cid) for cid in state["aow"][side]["deck"]
-            if arts.can_hold_capability(state, lord, cid)]
+    out += [("levy_capability", cid) for cid in arts.capability_choices(state, lord, state["aow"][side]["deck"])]
     return out
 
 
@@ -322,7 +321,15 @@ class Muster(Step):
         return out + [("end", None)] if out else []
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        return [frame["side"]] if self._options(state, frame) else []
+        if frame.get("lords") is None:
+            return []
+        lord = frame.get("lord")
+        if lord is not None:  # an acting Lord may always say he is done
+            decides = frame["left"] > 0 and state["lords"][lord]["where"] == Where.MAP
+        else:
+            decides = any(state["lords"][lid]["where"] == Where.MAP for lid in frame["lords"]) \
+                or king_richard_possible(state, frame["side"])
+        return [frame["side"]] if decides else []
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return self._options(state, frame)
