@@ -733,3 +733,25 @@ def test_route_tree_agrees_with_one_search_per_target_3_4_1_4_5_1(seed: int) -> 
         want_t = {t: w for t in strongholds if not sv.is_friendly(s, t, "York")
                   and (w := _route_by_target(s, "York", start, t, "parley", "york", ships)) is not None}
         assert targets == want_t and list(targets) == [t for t in strongholds if t in want_t]
+
+
+def test_fast_is_legal_agrees_with_options() -> None:
+    """Actions.is_legal checks one verb only; it must give the answer of the options."""
+    step = RULES.steps["actions"]
+    universe = [None, 3, *load().locales]
+    checked = 0
+    for seed in range(4):
+        pick = random.Random(seed)
+        s = RULES.setup(seed, "iii-my-kingdom-for-a-horse")
+        while RULES.result(s) is None and checked < 60:
+            active = RULES.active(s)
+            role = pick.choice(active)
+            frame = s["stack"][-1]
+            if frame["step"] == "actions":
+                checked += 1
+                legal = set(RULES.legal_actions(s, role))
+                for verb in ("march", "sail", "supply", "forage", "tax", "parley", "pass", "other"):
+                    for arg in universe:
+                        assert step.is_legal(s, frame, role, verb, arg) == ((verb, arg) in legal), (verb, arg)
+            RULES.action(s, role, *pick.choice(RULES.legal_actions(s, role)))
+    assert checked > 10

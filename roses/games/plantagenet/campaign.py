@@ -73,6 +73,8 @@ class Tables:
     sea_of: dict[str, str]
     #: Per side, the Lords of each Livery Badge (the Lords a Command card may name, 1.9.2).
     badge_lords: dict[str, dict[str, tuple[str, ...]]]
+    #: The badge of each Command card ("pass" for a Pass card).
+    card_badge: dict[str, str]
 
 
 @cache
@@ -114,6 +116,7 @@ def tables() -> Tables:
         seas_next={sea: tuple(d["adjacent"]) for sea, d in c.seas.items()},
         sea_of=sea_of,
         badge_lords={s: {b: tuple(v) for b, v in bl.items()} for s, bl in badge_lords.items()},
+        card_badge={cid: cid.rsplit("-", 1)[0] for side in SIDES for cid in c.command_cards[side]},
     )
 
 
@@ -153,7 +156,8 @@ def card_lord(state: State, side: str, card: str) -> str | None:
     map or at Sea (1.9.2, 4.2.3); None for a Pass card or a Lord not on the map."""
     if is_pass(card):
         return None
-    for lid in tables().badge_lords[side].get(card.rsplit("-", 1)[0], ()):
+    t = tables()
+    for lid in t.badge_lords[side].get(t.card_badge[card], ()):
         if placed(state, lid):
             return lid
     return None
@@ -205,27 +209,48 @@ def plan_target(state: State, side: str) -> int:
     return min(sv.plan_size(state["box"]), len(state["command"][side]["deck"]))
 
 
+def placed_badges(state: State, side: str) -> set[str]:
+    """The badges of the side's Lords on the map or at Sea: their cards can activate them."""
+    badges = load().lords
+    return {badges[lid]["badge"] for lid, d in state["lords"].items()
+            if d["where"] in (Where.MAP, Where.SEA) and badges[lid]["side"] == side}
+
+
 def pass_limit(state: State, side: str) -> int:
     """Pass cards a Plan may hold: only those needed to fill it when the side has too few
     cards of Lords on the map (4.1.1; RULINGS R30)."""
-    lord_cards = sum(1 for cid in state["command"][side]["deck"]
-                     if not is_pass(cid) and card_lord(state, side, cid) is not None)
+    badges = placed_badges(state, side)
+    card_badge = tables().card_badge
+    lord_cards = sum(1 for cid in state["command"][side]["deck"] if card_badge[cid] in badges)
     return max(0, sv.plan_size(state["box"]) - lord_cards)
 
 
-def plan_additions(state: State, side: str, draft: list[str]) -> list[str]:
+def plan_limits(state: State, side: str) -> list[int]:
+    """``[cards, Pass cards]`` the side's Plan must hold and may hold (:func:`plan_target`,
+    :func:`pass_limit`); the Plan frame keeps them, since Lords do not move while Plans are made."""
+    return [plan_target(state, side), pass_limit(state, side)]
+
+
+def _limits(state: State, frame: Frame, side: str) -> list[int]:
+    limits: dict[str, list[int]] | None = frame.get("limits")
+    return limits[side] if limits is not None else plan_limits(state, side)
+
+
+def plan_additions(state: State, side: str, draft: list[str], passes_allowed: int | None = None) -> list[str]:
     """The cards that may go next on a Plan: the first unused card of each badge (a badge's
     three cards are alike) and a Pass card within :func:`pass_limit`."""
     out: list[str] = []
+    card_badge = tables().card_badge
     seen: set[str] = set()
     in_draft = set(draft)
-    passes = sum(1 for cid in draft if is_pass(cid))
-    pass_ok = passes < pass_limit(state, side)
+    passes = sum(1 for cid in draft if card_badge[cid] == "pass")
+    if passes >= (pass_limit(state, side) if passes_allowed is None else passes_allowed):
+        seen.add("pass")
     for cid in state["command"][side]["deck"]:
         if cid in in_draft:
             continue
-        badge = cid.rsplit("-", 1)[0]
-        if badge in seen or (badge == "pass" and not pass_ok):
+        badge = card_badge[cid]
+        if badge in seen:
             continue
         seen.add(badge)
         out.append(cid)
@@ -253,11 +278,12 @@ class Plan(Step):
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         draft = frame["drafts"][role]
+        target, passes = _limits(state, frame, role)
         out: list[Action] = []
-        if len(draft) >= plan_target(state, role):
+        if len(draft) >= target:
             out.append(("lock", None))
         else:
-            out += [("add", cid) for cid in plan_additions(state, role, draft)]
+            out += [("add", cid) for cid in plan_additions(state, role, draft, passes)]
         if draft:
             out.append(("remove", None))
         return out
@@ -265,7 +291,7 @@ class Plan(Step):
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role in frame["drafts"] and role not in frame["locked"]:
             draft = frame["drafts"][role]
-            n = plan_target(state, role)
+            n = _limits(state, frame, role)[0]
             order = ", ".join(card_title(state, role, cid) for cid in draft) or "empty"
             if len(draft) >= n:
                 return f"Campaign Plan (4.1): lock in your Plan of {n} cards (top first: {order})."
@@ -453,6 +479,32 @@ class Actions(Step):
                 out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True)]
         out.append(("pass", None))
         return out
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        """The same answer as membership in :meth:`options`, checking only ``verb``."""
+        if verb == "pass":
+            return arg is None
+        if verb == "march":
+            return isinstance(arg, str) and arg in march_options(state, frame)
+        lord = frame["lord"]
+        d = state["lords"][lord]
+        if frame["left"] <= 0 or not isinstance(arg, (str, type(None))):
+            return False
+        if verb == "sail":
+            return frame["used"] == 0 and arg in sail_destinations(state, lord) and can_sail(state, lord)
+        if d["where"] != Where.MAP:
+            return False
+        if verb == "forage":
+            return arg is None and not sv.is_exhausted(state, d["locale"])
+        if arg is None:
+            return False
+        if verb == "supply":
+            return arg in sv.supply_options(state, lord)
+        if verb == "tax":
+            return arg in sv.tax_targets(state, lord)
+        if verb == "parley":
+            return arg in sv.parley_targets(state, lord, campaign=True)
+        return False
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         lord = lord_name(frame["lord"])
@@ -910,6 +962,9 @@ class BeginCampaign(Step):
         collect_command_cards(state)
         public(state, f"Turn {state['box']}: Campaign, Plan of {sv.plan_size(state['box'])} cards.", TURN)
         pop(state)
+        plan = state["stack"][-1] if state["stack"] else None
+        if plan is not None and plan["step"] == "plan":
+            plan["limits"] = {side: plan_limits(state, side) for side in SIDES}
 
 
 class TidesOfWar(Step):

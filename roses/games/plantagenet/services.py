@@ -195,7 +195,15 @@ def net_stronghold_favour(state: State) -> dict[str, tuple[str | None, int]]:
 
 def dominates(state: State, side: str, area: str) -> bool:
     """1.3.1 AREAS: Favour at every Stronghold of the Area."""
-    return all(favour(state, loc) == side for loc in load().area(area))
+    fav = state["favour"]
+    return all(fav.get(loc) == side for loc in _areas()[area])
+
+
+@cache
+def _areas() -> dict[str, frozenset[str]]:
+    """The Strongholds of each Area (1.3.1), computed once."""
+    c = load()
+    return {a: frozenset(c.area(a)) for a in AREAS}
 
 
 def exile_boxes_for(state: State, lord: str) -> list[str]:
@@ -281,6 +289,8 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
     if start in blocked or not is_friendly(state, start, side):
         return {}, {}
     c = load()
+    friendly = {loc for loc, s in state["favour"].items() if s == side}
+    friendly |= {box for box, s in state["exile_boxes"].items() if s == side}  # 1.3.1 EXILE BOXES
     dist = {start: 0}
     beyond: dict[str, int] = {}
     queue = deque([start])
@@ -290,7 +300,7 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
         for nxt in _neighbours(state, loc, lord, ships):
             if nxt in dist or nxt in blocked:
                 continue
-            if is_friendly(state, nxt, side):
+            if nxt in friendly:
                 dist[nxt] = dn
                 queue.append(nxt)
             elif nxt not in beyond and c.locales[nxt]["kind"] == "stronghold":
@@ -652,7 +662,7 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
     for side in SIDES:
         items = out[side]
         for area in AREAS:
-            if any(state["lords"][lid]["locale"] in c.area(area) for lid in on_map(state, side)):
+            if any(state["lords"][lid]["locale"] in _areas()[area] for lid in on_map(state, side)):
                 items[f"lord in {area}"] = 1
             if dominates(state, side, area):
                 items[f"dominates {area}"] = 2
