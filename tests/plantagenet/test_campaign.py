@@ -713,7 +713,9 @@ def test_route_tree_agrees_with_one_search_per_target_3_4_1_4_5_1(seed: int) -> 
             s["favour"][loc] = "York"
         elif r < 0.7:
             s["favour"][loc] = "Lancaster"
-    place(s, "york", pick.choice(strongholds), ships=pick.choice([0, 1]))
+    place(s, "york", pick.choice(strongholds), ships=pick.choice([0, 1]), carts=pick.choice([0, 1, 3]))
+    s["exhaustion"].update({loc: "depleted" for loc in pick.sample(strongholds, 8)})
+    s["exhaustion"].update({loc: "exhausted" for loc in pick.sample(strongholds, 8)})
     place(s, "henry_vi", pick.choice(strongholds))
     place(s, "somerset_1", pick.choice(strongholds))
     s["exile_boxes"]["Burgundy"] = "York"
@@ -733,6 +735,36 @@ def test_route_tree_agrees_with_one_search_per_target_3_4_1_4_5_1(seed: int) -> 
         want_t = {t: w for t in strongholds if not sv.is_friendly(s, t, "York")
                   and (w := _route_by_target(s, "York", start, t, "parley", "york", ships)) is not None}
         assert targets == want_t and list(targets) == [t for t in strongholds if t in want_t]
+        assert sv.parley_targets(s, "york", campaign=True) == {t: w for t, w in want_t.items() if w <= 1}
+        if sv.is_friendly(s, start, "York"):
+            assert sv.supply_options(s, "york") == _supply_by_source(s, "york")
+
+
+def _supply_by_source(s: State, lord: str) -> dict[str, Any]:
+    """Supply Sources found one Source at a time (4.5.1-4.5.2), as the test's reference."""
+    c = load()
+    side = sv.side_of(lord)
+    here = s["lords"][lord]["locale"]
+    carts, ships = sv.shared_assets(s, lord, "carts"), sv.shared_assets(s, lord, "ships")
+    overland_ok = c.locales[here]["kind"] != "exile" or here == "Scotland"
+    out: dict[str, Any] = {}
+    for src in c.strongholds():
+        if not sv.is_friendly(s, src, side) or sv.enemy_lords_at(s, src, side):
+            continue
+        w = _route_by_target(s, side, here, src, "supply", None, False) if overland_ok else None
+        best: dict[str, Any] | None = None
+        if w is not None and not sv.is_exhausted(s, src):
+            amt = int(c.tables["strongholds"][c.locales[src]["type"]]["supply"])
+            best = {"kind": "stronghold", "ways": w, "amount": amt if w == 0 else min(amt, carts // w)}
+        if ships and c.locales[src]["port"]:
+            pw = 0 if c.sea_of(here) == c.locales[src]["port"] else w
+            if pw is not None:
+                amt = ships if pw == 0 else min(ships, carts // pw)
+                if best is None or amt > best["amount"]:
+                    best = {"kind": "port", "ways": pw, "amount": amt}
+        if best is not None and best["amount"] > 0:
+            out[src] = best
+    return out
 
 
 def test_fast_is_legal_agrees_with_options() -> None:
@@ -755,3 +787,20 @@ def test_fast_is_legal_agrees_with_options() -> None:
                         assert step.is_legal(s, frame, role, verb, arg) == ((verb, arg) in legal), (verb, arg)
             RULES.action(s, role, *pick.choice(RULES.legal_actions(s, role)))
     assert checked > 10
+
+
+def test_plan_fast_is_legal_agrees_with_options_4_1() -> None:
+    step = RULES.steps["plan"]
+    for seed in range(3):
+        pick = random.Random(seed)
+        s = _to_plan(seed=seed)
+        universe = [None, 1, "york-9", *load().command_cards["York"], *load().command_cards["Lancaster"]]
+        while _top(s) == "plan":
+            frame = s["stack"][-1]
+            for role in RULES.active(s):
+                legal = set(RULES.legal_actions(s, role))
+                for verb in ("add", "remove", "lock", "other"):
+                    for arg in universe:
+                        assert step.is_legal(s, frame, role, verb, arg) == ((verb, arg) in legal), (verb, arg)
+            role = pick.choice(RULES.active(s))
+            RULES.action(s, role, *pick.choice(RULES.legal_actions(s, role)))

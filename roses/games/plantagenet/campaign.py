@@ -288,6 +288,27 @@ class Plan(Step):
             out.append(("remove", None))
         return out
 
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        """The same answer as membership in :meth:`options`, without listing them."""
+        draft = frame["drafts"][role]
+        target, passes = _limits(state, frame, role)
+        if verb == "remove":
+            return arg is None and bool(draft)
+        if verb == "lock":
+            return arg is None and len(draft) >= target
+        if verb != "add" or len(draft) >= target or not isinstance(arg, str):
+            return False
+        badge = tables().card_badge.get(arg)
+        if badge is None:
+            return False
+        if badge == "pass" and sum(1 for cid in draft if cid.startswith("pass-")) >= passes:
+            return False
+        in_draft = set(draft)
+        for cid in state["command"][role]["deck"]:  # the first card of its badge not yet chosen
+            if cid not in in_draft and tables().card_badge[cid] == badge:
+                return cid == arg
+        return False
+
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role in frame["drafts"] and role not in frame["locked"]:
             draft = frame["drafts"][role]

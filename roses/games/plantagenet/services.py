@@ -269,10 +269,15 @@ def _neighbours(state: State, locale: str, lord: str | None, ships: bool) -> lis
     return out
 
 
+@cache
+def _lord_sides() -> dict[str, str]:
+    return {lid: str(d["side"]) for lid, d in load().lords.items()}
+
+
 def enemy_locales(state: State, side: str) -> set[str]:
     """The Locales (and Seas) where Lords of ``side``'s Enemy are."""
-    enemy = other(side)
-    return {d["locale"] for lid, d in state["lords"].items() if d["where"] in _PLACED and side_of(lid) == enemy}
+    sides = _lord_sides()
+    return {d["locale"] for lid, d in state["lords"].items() if d["where"] in _PLACED and sides[lid] != side}
 
 
 def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
@@ -346,6 +351,13 @@ def parley_targets(state: State, lord: str, *, campaign: bool = False) -> dict[s
     ships = lord_has_ships(state, lord)
     if c.locales[here]["kind"] == "stronghold" and not is_friendly(state, here, side):
         return {here: 0}
+    if campaign:  # 4.6.4: one Way (or one Sea hop) only: the Locales next to his own
+        if here in enemy_locales(state, side) or not is_friendly(state, here, side):
+            return {}
+        blocked = enemy_locales(state, side)
+        near = {t for t in _neighbours(state, here, lord, ships)
+                if t not in blocked and c.locales[t]["kind"] == "stronghold" and not is_friendly(state, t, side)}
+        return {t: 1 for t in sorted(near, key=c.locale_ids.id)}
     _friendly, beyond = route_tree(state, side, here, lord=lord, ships=ships)
     ids = c.locale_ids.id
     return {t: beyond[t] for t in sorted(beyond, key=ids) if not campaign or beyond[t] <= 1}
@@ -407,7 +419,11 @@ def supply_options(state: State, lord: str) -> dict[str, dict[str, Any]]:
     overland_ok = not in_exile or here == "Scotland"
     overland = route_tree(state, side, here)[0] if overland_ok else {}
     blocked = enemy_locales(state, side)
-    for src in c.strongholds():
+    sources = {loc for loc in overland if c.locales[loc]["kind"] == "stronghold"}
+    sea = c.sea_of(here)
+    if ships and sea:
+        sources.update(_sea_ports()[sea])
+    for src in sorted(sources, key=c.locale_ids.id):  # map order, as c.strongholds()
         if not is_friendly(state, src, side) or src in blocked:
             continue
         best: dict[str, Any] | None = None
