@@ -4,12 +4,14 @@ situations 6, 9, 11, 12, 13 and 19."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from roses.engine import rng
 from roses.engine.errors import IllegalAction
+from roses.engine.fuzz import _view_problems
 from roses.engine.game import Game
 from roses.games.plantagenet import RULES
 from roses.games.plantagenet import services as sv
@@ -661,3 +663,52 @@ def test_bad_battle_input_is_refused_without_change() -> None:
 def test_battle_steps_are_named_once() -> None:
     names = [st.name for st in BATTLE_STEPS]
     assert len(names) == len(set(names)) and "approach" in names
+
+
+# ----- random Battles: every step checked, every Battle ends ------------------------------------
+BATTLES = [
+    ("ia-henry-vi", "London", ["york", "march"], ["henry_vi", "somerset_1"]),
+    ("ii-warwicks-rebellion", "Coventry", ["warwick_l", "clarence", "jasper_tudor_1"],
+     ["edward_iv", "pembroke", "devon", "gloucester_1"]),
+    ("ib-towton", "York", ["somerset_1", "exeter_1", "northumberland_l"], ["march", "norfolk", "warwick_y"]),
+    ("ic-somersets-return", "London", ["somerset_1"], ["march", "warwick_y"]),
+]
+#: Extra Troops for a Battle's Lords, so that it is not one-sided.
+TROOPS = {3: {"somerset_1": {"men_at_arms": 5, "longbowmen": 5, "militia": 4}}}
+
+
+@pytest.mark.parametrize("index", range(len(BATTLES)))
+def test_random_battles_end_and_keep_invariants_4_4_2(index: int) -> None:
+    """Random decisions (rarely Fleeing, so that Battles last several Rounds): every state keeps
+    the invariants and the views their hidden information, and every Battle ends (4.4.2: each
+    Round every Engaged Lord takes at least the 3 Melee Hits of an enemy Retinue, and units never
+    come back during a Battle, so Rounds cannot go on for ever)."""
+    scenario, locale, attackers, defenders = BATTLES[index]
+    rounds = []
+    for seed in range(6):
+        s = fresh(scenario)
+        for lid, troops in TROOPS.get(index, {}).items():
+            set_troops(s, lid, **troops)
+        for lid in list(s["lords"]):
+            if s["lords"][lid]["where"] == Where.MAP and s["lords"][lid]["locale"] == locale \
+                    and lid not in attackers + defenders:
+                place(s, lid, "Calais" if locale != "Calais" else "Dover")
+        approach(s, locale, attackers, [d for d in defenders if s["lords"][d]["where"] != Where.UNUSED])
+        pick = random.Random(seed)
+        max_round = 0
+        for n in range(3000):
+            if not s["stack"] or s["result"] is not None:
+                break
+            (role,) = RULES.active(s)
+            legal = RULES.legal_actions(s, role)
+            calm = [a for a in legal if a[0] in ("done", "fight")]
+            verb, arg = calm[0] if calm and pick.random() < 0.9 else pick.choice(legal)
+            RULES.action(s, role, verb, arg)
+            assert RULES.check_invariants(s) == [], (seed, n)
+            assert _view_problems(RULES, s, ["York", "Lancaster"], RULES.active(s)) == []
+            if s["battle"]:
+                max_round = max(max_round, s["battle"]["round"])
+        assert s["stack"] == [] or s["result"] is not None
+        assert s["battle"] is None
+        rounds.append(max_round)
+    assert max(rounds) >= 2  # several Rounds were fought
