@@ -423,3 +423,14 @@ def test_muster_view_part() -> None:
     s = _ia()
     _muster(s, "York", "york")
     assert RULES.view(s, "Lancaster")["muster"] == {"side": "York", "lord": "york", "left": 3, "to_act": ["march"]}
+
+
+def test_king_richard_keeps_gloucesters_vassals_6_0_iii_6_2_2() -> None:
+    s = _fresh("iii-my-kingdom-for-a-horse")
+    s["vassals"]["westmorland"].update(where=VassalWhere.MAT, lord="gloucester_2", box=5)
+    s["lords"]["gloucester_2"]["mat"]["vassals"].append("westmorland")
+    run_frames(s, {"step": "muster", "side": "York"})
+    act(s, "king_richard")
+    assert s["vassals"]["westmorland"]["lord"] == "richard_iii"
+    assert s["lords"]["richard_iii"]["mat"]["vassals"] == ["westmorland"]
+    assert RULES.check_invariants(s) == []

@@ -302,3 +302,12 @@ def replace_in_place(state: State, old: str, new: str) -> None:
     if old in state["seats"]:
         del state["seats"][old]
         state["seats"][new] = c.lords[new]["seat"]
+    # The Vassals and Special Vassals on the mat, and his Moved/Fought marker, are now the new Lord's.
+    for v in state["vassals"].values():
+        if v["lord"] == old:
+            v["lord"] = new
+    for spv, holder in state["special_vassals"].items():
+        if holder == old:
+            state["special_vassals"][spv] = new
+    if old in state.get("moved", ()):
+        state["moved"] = sorted(new if lid == old else lid for lid in state["moved"])
