@@ -160,6 +160,20 @@ def blocks_in(state: State, area: int, side: int | None = None) -> list[int]:
     return out
 
 
+def _owned(side: int, king: int) -> tuple[int, ...]:
+    return tuple(b for b in range(N_BLOCKS) if (B_SIDE[b] if B_SIDE[b] != REBEL else 1 - king) == side)
+
+
+#: ``_OWNED[side][king]``: the blocks side owns while king's side holds the throne, by id.
+_OWNED: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(_owned(s, k) for k in (0, 1)) for s in (0, 1))
+
+
+def owned_blocks(side: int, king: int) -> tuple[int, ...]:
+    """Every block ``side`` owns while ``king`` holds the throne (the Rebel is the
+    Pretender's, 3.26), wherever it is, by id."""
+    return _OWNED[side][king]
+
+
 _YORK_BLOCKS = tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == 0)
 _LANC_BLOCKS = tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == 1)
 _REBELS = tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == REBEL)

@@ -557,10 +557,13 @@ def _attack_ok(state: State, s: int, q: int, bid: int, occ: C.Occupancy) -> bool
     return False
 
 
-def _next_steps(state: State, s: int, occ: C.Occupancy) -> list[int]:
-    """Areas the selected block may move to next (5.2, 5.21, 5.22, events)."""
+def _next_steps(state: State, s: int, occ: C.Occupancy, path: list[int] | None = None,
+                first: bool = False) -> list[int]:
+    """Areas the selected block may move to next (5.2, 5.21, 5.22, events), along ``path``
+    (default: the selected block's path); with ``first``, only the first such area."""
     fr = state["stack"][0]
-    path = fr["path"]
+    if path is None:
+        path = fr["path"]
     p = path[-1]
     d = len(path) - 1
     event = fr["event"]
@@ -597,43 +600,32 @@ def _next_steps(state: State, s: int, occ: C.Occupancy) -> list[int]:
         elif enemy_there and not _attack_ok(state, s, q, bid, occ):
             continue
         out.append(q)
+        if first:
+            break
     return out
 
 
 def _movable(state: State, s: int) -> list[int]:
     """Blocks of s that may still move this turn (not moved, not recruited, not face-down)."""
     loc, moved, down = state["loc"], state["moved"], state["down"]
-    king = state["king"]
-    out = []
-    for b in range(N_BLOCKS):
-        if loc[b] < N_AREAS and not moved[b] and not down[b]:
-            o = B_SIDE[b]
-            if o == REBEL:
-                o = 1 - king
-            if o == s:
-                out.append(b)
-    return out
+    return [b for b in C.owned_blocks(s, state["king"]) if loc[b] < N_AREAS and not moved[b] and not down[b]]
 
 
 def _first_steps(state: State, s: int, b: int, occ: C.Occupancy) -> bool:
-    fr = state["stack"][0]
-    saved = fr["path"]
-    fr["path"] = [state["loc"][b]]
-    try:
-        return bool(_next_steps(state, s, occ))
-    finally:
-        fr["path"] = saved
+    """May block b take a first step (it depends only on where b stands)?"""
+    return _can_start(state, s, state["loc"][b], occ)
+
+
+def _can_start(state: State, s: int, a: int, occ: C.Occupancy) -> bool:
+    """May a block of s standing in area a take a first step?"""
+    return bool(_next_steps(state, s, occ, [a], first=True))
 
 
 def _group_blocks(state: State, s: int, a: int, occ: C.Occupancy) -> list[int]:
-    if not _may_leave(state, s, a, occ):
+    if not _may_leave(state, s, a, occ) or not _can_start(state, s, a, occ):
         return []
     loc, moved, down = state["loc"], state["moved"], state["down"]
-    out = []
-    for b in range(N_BLOCKS):
-        if loc[b] == a and not moved[b] and not down[b] and _owner(state, b) == s and _first_steps(state, s, b, occ):
-            out.append(b)
-    return out
+    return [b for b in C.owned_blocks(s, state["king"]) if loc[b] == a and not moved[b] and not down[b]]
 
 
 def _move_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:
@@ -721,12 +713,8 @@ def _recruit_areas(state: State, s: int, b: int, occ: C.Occupancy) -> list[int]:
 
 def _recruitable(state: State, s: int, occ: C.Occupancy) -> list[int]:
     loc, down = state["loc"], state["down"]
-    out = []
-    for b in range(N_BLOCKS):
-        if loc[b] == POOL and not down[b] and _owner(state, b) == s and B_TYPE[b] != HEIR \
-                and _recruit_areas(state, s, b, occ):
-            out.append(b)
-    return out
+    return [b for b in C.owned_blocks(s, state["king"])
+            if loc[b] == POOL and not down[b] and B_TYPE[b] != HEIR and _recruit_areas(state, s, b, occ)]
 
 
 def _plague_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:

@@ -8,8 +8,9 @@ RULINGS.md "Log policy" for what the log says.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from itertools import compress
+from operator import itemgetter, ne
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View
@@ -170,35 +171,26 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     v["result"] = result
     bt = state["battle"]
     revealed: Collection[int] = bt.get("revealed", ()) if bt is not None else ()
-    if len(revealed) > 4:
-        revealed = set(revealed)
-    steps, down, moved, reserve = state["steps"], state["down"], state["moved"], state["reserve"]
-    rebel_owner = 1 - king
-    blocks = []
-    pool: list[str] = []
     hidden: dict[str, dict[str, int]] = {}
-    own_templates = _BLOCK_TEMPLATES[side] if side >= 0 else ()
-    for b in range(N_BLOCKS):
-        lb = loc[b]
-        if lb in (OFF, DEAD):
-            continue
-        o = B_SIDE[b]
-        if o == REBEL:
-            o = rebel_owner
-        if o == side:
-            blocks.append(_block_dict(own_templates[b], lb, steps[b], down[b], moved[b], reserve[b], False))
-            if lb == POOL:
-                pool.append(BLOCK_KEY[b])
-        elif lb < N_AREAS:
-            if b in revealed:
-                blocks.append(_block_dict(_BLOCK_TEMPLATES[o][b], lb, steps[b], down[b], moved[b], reserve[b],
-                                          True))
-            else:
-                counts = hidden.get(AREA_NAMES[lb])
-                if counts is None:
-                    counts = hidden[AREA_NAMES[lb]] = {}
-                r = ROLES[o]
-                counts[r] = counts.get(r, 0) + 1
+    pool: list[str] = []
+    if side < 0:
+        blocks = _observer_blocks(state, revealed, hidden)
+    else:
+        own = _OWN[side][king]
+        locs, dicts = _own_block_dicts(state, side, king)
+        blocks = [d.copy() for d in dicts if d is not None]
+        pool = [BLOCK_KEY[b] for b, lb in zip(own, locs, strict=True) if lb == POOL]
+        foe = 1 - side
+        foe_locs = _OWN_GET[foe][king](loc)
+        shown = [b for b in revealed if loc[b] < N_AREAS and b not in own] if revealed else ()
+        if not shown:
+            # every enemy block in an area is hidden: the counts are the occupancy's, the
+            # areas in the order of their first enemy block
+            foe_role = ROLES[foe]
+            foe_occ = occ[foe]
+            hidden = {AREA_NAMES[a]: {foe_role: foe_occ[a]} for a in dict.fromkeys(foe_locs) if a < N_AREAS}
+        else:
+            _foe_blocks(state, side, king, revealed, blocks, hidden)
     v["blocks"] = blocks
     v["hidden"] = hidden
     if side >= 0:
@@ -252,6 +244,101 @@ def _block_dict(template: dict[str, Any], where: int, steps: int, down: int, mov
     if revealed:
         d["revealed"] = True
     return d
+
+
+#: ``_OWN[side][king]``: the blocks ``side`` owns while ``king`` holds the throne (the Rebel
+#: is the Pretender's, 3.26), by id; ``_OWN_GET`` picks their entries from a per-block list.
+_OWN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(C.owned_blocks(s, k) for k in (0, 1)) for s in (0, 1))
+_OWN_GET = tuple(tuple(itemgetter(*_OWN[s][k]) for k in (0, 1)) for s in (0, 1))
+
+#: (side, king) -> (the side's entries of loc, steps, down, moved, reserve, and its block
+#: dicts, ``None`` for a block out of play) as last computed. Views copy these dicts.
+_KeptBlocks = tuple[tuple[tuple[int, ...], ...], list[dict[str, Any] | None]]
+_kept_blocks: dict[tuple[int, int], _KeptBlocks] = {}
+
+
+def _own_block_dicts(state: State, side: int, king: int) -> tuple[tuple[int, ...], list[dict[str, Any] | None]]:
+    """The locations of ``side``'s blocks and their dicts (aligned with ``_OWN[side][king]``).
+
+    Between two views most blocks are unchanged, so the dicts of the last call are kept and
+    only those of changed blocks are made again. The dicts are shared: copy them."""
+    get = _OWN_GET[side][king]
+    cols = (get(state["loc"]), get(state["steps"]), get(state["down"]), get(state["moved"]),
+            get(state["reserve"]))
+    key = (side, king)
+    kept = _kept_blocks.get(key)
+    changed: Iterable[int]
+    if kept is not None:
+        if kept[0] == cols:
+            return cols[0], kept[1]
+        ch: set[int] = set()
+        for old, new in zip(kept[0], cols, strict=True):
+            if old != new:
+                ch.update(compress(range(len(new)), map(ne, old, new)))
+        changed = ch
+        dicts = kept[1][:]
+    else:
+        changed = range(len(cols[0]))
+        dicts = [None] * len(cols[0])
+    locs, steps, down, moved, reserve = cols
+    templates = _BLOCK_TEMPLATES[side]
+    own = _OWN[side][king]
+    for i in changed:
+        lb = locs[i]
+        dicts[i] = None if lb in (OFF, DEAD) else \
+            _block_dict(templates[own[i]], lb, steps[i], down[i], moved[i], reserve[i], False)
+    _kept_blocks[key] = (cols, dicts)
+    return locs, dicts
+
+
+def _foe_blocks(state: State, side: int, king: int, revealed: Collection[int], blocks: list[dict[str, Any]],
+                hidden: dict[str, dict[str, int]]) -> None:
+    """Enemy blocks in a view while some are revealed in the battle: those in ``blocks`` (kept in
+    block order), the others counted per area in ``hidden``."""
+    loc = state["loc"]
+    steps, down, moved, reserve = state["steps"], state["down"], state["moved"], state["reserve"]
+    foe = 1 - side
+    templates = _BLOCK_TEMPLATES[foe]
+    foe_role = ROLES[foe]
+    keyed = [(BLOCK_ID[d["key"]], d) for d in blocks]
+    for b in _OWN[foe][king]:
+        lb = loc[b]
+        if lb >= N_AREAS:
+            continue
+        if b in revealed:
+            keyed.append((b, _block_dict(templates[b], lb, steps[b], down[b], moved[b], reserve[b], True)))
+        else:
+            counts = hidden.get(AREA_NAMES[lb])
+            if counts is None:
+                counts = hidden[AREA_NAMES[lb]] = {}
+            counts[foe_role] = counts.get(foe_role, 0) + 1
+    keyed.sort(key=lambda t: t[0])
+    blocks[:] = [d for _, d in keyed]
+
+
+def _observer_blocks(state: State, revealed: Collection[int], hidden: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
+    """The blocks in the Observer's view (those revealed in the battle); every other block in an
+    area counted per area and side in ``hidden``."""
+    loc = state["loc"]
+    steps, down, moved, reserve = state["steps"], state["down"], state["moved"], state["reserve"]
+    rebel_owner = 1 - state["king"]
+    blocks = []
+    for b in range(N_BLOCKS):
+        lb = loc[b]
+        if lb >= N_AREAS:
+            continue
+        o = B_SIDE[b]
+        if o == REBEL:
+            o = rebel_owner
+        if b in revealed:
+            blocks.append(_block_dict(_BLOCK_TEMPLATES[o][b], lb, steps[b], down[b], moved[b], reserve[b], True))
+        else:
+            counts = hidden.get(AREA_NAMES[lb])
+            if counts is None:
+                counts = hidden[AREA_NAMES[lb]] = {}
+            r = ROLES[o]
+            counts[r] = counts.get(r, 0) + 1
+    return blocks
 
 
 def _decision(state: State) -> tuple[str, int, int, int] | None:
