@@ -696,7 +696,6 @@ class _Checker:
             where = f"area {a['id']!r}"
             if a["kind"] not in AREA_KINDS:
                 self.fault(f"{where}: kind must be 'land' or 'sea', not {a['kind']!r}")
-                continue
             code = a["code"]
             if not isinstance(code, str) or len(code) != 1 or code in " \t":
                 self.fault(f"{where}: code must be one visible character")
@@ -741,25 +740,29 @@ class _Checker:
                 if t not in TERRAIN_CODES:
                     self.fault(f"square {sid}: unknown terrain code {t!r} (use "
                                f"'.' sea, 'o' open, 'f' forest, ' ' no square)")
+                    ok = False
                     continue
                 kind = TERRAIN_CODES[t]
                 if kind is None:
                     if a != " ":
                         self.fault(f"square {sid}: no terrain but area code {a!r}")
+                        ok = False
                     continue
                 if a not in self.area_by_code:
                     self.fault(f"square {sid}: unknown area code {a!r}")
+                    ok = False
                     continue
                 area = self.area_by_code[a]
                 land = kind != "sea"
-                if land != (self.areas[area]["kind"] == "land"):
+                if self.areas[area]["kind"] in AREA_KINDS and land != (
+                        self.areas[area]["kind"] == "land"):
                     self.fault(f"square {sid}: {'land' if land else 'sea'} square in "
                                f"{self.areas[area]['kind']} area {area!r}")
                 self.sq[sid] = (col, row, land, kind == "forest", area)
         if not self.sq:
             self.fault("board: has no squares")
             return False
-        return True
+        return ok  # a square with an unknown code would make every reference to it a fault
 
     def square_ref(self, sid: Any, where: str, land: bool | None = None) -> bool:
         if not isinstance(sid, str) or parse_square_id(sid) is None:
@@ -885,10 +888,10 @@ class _Checker:
                     self.fault(f"{where}: {num} must be a whole number of troops, 0 or more")
             if ptype == "castle" and p["fortified"] is not True:
                 self.fault(f"{where}: a castle is always fortified")
-            if p["fortified"] is False and p["garrison"] != 0:
+            if p["fortified"] is False and ptype != "castle" and p["garrison"] != 0:
                 self.fault(f"{where}: an unfortified town has no garrison (L218), "
                            f"not {p['garrison']}")
-            if p["fortified"] is True and isinstance(p["garrison"], int) and p["garrison"] <= 0:
+            if p["fortified"] is True and p["garrison"] == 0:
                 self.fault(f"{where}: a fortified place needs a garrison (L218)")
             if p.get("royal") and ptype != "castle":
                 self.fault(f"{where}: only a castle can be royal")

@@ -871,14 +871,8 @@ def generate() -> dict[str, Any]:
                 good.append(cell)
         if good[-1] != cell_of(*stations[-1]):
             raise SystemExit(f"road {rid} does not reach its last station")
-        # drop back-and-forth loops
-        out: list[tuple[int, int]] = []
-        for cell in good:
-            if cell in out:
-                del out[out.index(cell) + 1:]
-            else:
-                out.append(cell)
-        roads.append({"id": rid, "name": name, "squares": [sid[c] for c in out]})
+        # a road may step into a town and out again (A B A): it serves the town
+        roads.append({"id": rid, "name": name, "squares": [sid[c] for c in good]})
 
     # places
     places = []
