@@ -579,6 +579,33 @@ def test_test_of_arms_battle_at_york_ib() -> None:
     assert s["favour"]["York"] == "York"
 
 
+def test_test_of_arms_unchanged_when_both_lose_ib() -> None:
+    s = fresh("ib-towton")
+    s["favour"]["York"] = "Lancaster"
+    place(s, "warwick_y", "York")
+    approach(s, "York", ["warwick_y"], ["somerset_1"])
+    act(s, "fight", "somerset_1")
+    for lid in ("warwick_y", "somerset_1"):
+        s["battle"]["lords"][lid]["routed"] = True
+    s["stack"] = [{"step": "battle", "stage": "end"}]
+    rng.rig(s, [1, 1])
+    RULES.steps.settle(s)
+    assert s["favour"]["York"] == "Lancaster" and s["stack"] == []
+
+
+def test_special_vassals_count_as_vassals_1_5_4() -> None:
+    """Warwick with the Montagu Special Vassal (Ic) is worth 5 + 1 for Exile, Battle rewards and
+    Unpaid Disband (RULINGS R46)."""
+    s = fresh("ic-somersets-return")
+    assert sv.unpaid_disband_penalty(s, ["warwick_y"]) == 5 + 1
+    place(s, "march", "Calais")
+    approach(s, "London", ["somerset_1"])
+    before = s["influence"]
+    act(s, "exile", "warwick_y")
+    assert s["influence"] == before - 6
+    assert s["special_vassals"]["montagu"] is None
+
+
 def test_norfolk_is_late_first_battle_only_ib() -> None:
     """Norfolk Arrays in Reserve and may not Advance before Round 2 in the first Battle with
     another Yorkist; later Battles are normal."""
