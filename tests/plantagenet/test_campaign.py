@@ -366,11 +366,11 @@ def test_situation_8_intercept_4_3_4() -> None:
     log = RULES.log_for(s, "Observer")
     assert any("Exeter (1) Intercepts at Chester: rolls 2, Valour 2" in line for line in log)
     assert any("Approach" in line and "Chester" in line for line in log)
-    approach = find(s, "approach")
-    if approach is not None:  # the Battle part decides from here (4.3.5)
-        assert approach["attacker"] == "York" and approach["attackers"] == ["march"]
-        assert s["lords"]["exeter_1"]["locale"] == "Chester"
-        assert {"exeter_1", "march"} <= set(s["moved"])
+    approach = find(s, "approach")  # the Battle part decides from here (4.3.5)
+    assert approach is not None and approach["locale"] == "Chester"
+    assert approach["attacker"] == "York" and approach["attackers"] == ["march"]
+    assert s["lords"]["exeter_1"]["locale"] == "Chester"
+    assert {"exeter_1", "march"} <= set(s["moved"])
     assert find(s, "actions") is None  # Approach ends the card's actions
 
     s = _ia()
@@ -381,6 +381,23 @@ def test_situation_8_intercept_4_3_4() -> None:
     rng.rig(s, [1])
     s = act(s, "intercept", "henry_vi")
     assert s["lords"]["henry_vi"]["locale"] == "Shrewsbury"
+
+
+def test_approach_hands_over_to_the_battle_and_ends_the_card_4_3_5() -> None:
+    s = _ia()
+    place(s, "york", "Ely")
+    place(s, "march", "Ely")
+    place(s, "henry_vi", "Cambridge")
+    _activate(s, "york", 3)
+    s = act(s, "march", "Cambridge")
+    s = act(s, "take", "march")
+    s = act(s, "go")
+    approach = find(s, "approach")
+    assert approach is not None
+    assert {k: approach[k] for k in ("step", "locale", "attacker", "attackers")} == {
+        "step": "approach", "locale": "Cambridge", "attacker": "York", "attackers": ["york", "march"]}
+    assert find(s, "actions") is None and s["moved"] == ["march", "york"]
+    assert RULES.active(s) == ["Lancaster"]  # Henry VI chooses Exile or Battle (4.3.5)
 
 
 def test_intercept_with_a_group_and_decline_4_3_4() -> None:

@@ -38,7 +38,6 @@ from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, MOVE, POLITICAL, SUPPLY, TURN, private, public
 from roses.engine.steps import Frame, Step, find, pop, push, push_all, replace
 from roses.games.plantagenet import arts
-from roses.games.plantagenet import battle as _battle
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN, end_game, side_frames
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
@@ -1128,21 +1127,6 @@ class Reset(Step):
         pop(state)
 
 
-class ApproachStandIn(Step):
-    """Stands in for the Battle part's Approach (4.3.5) while it is not built: every Enemy Lord
-    there chooses Exile (loses Influence, Disbands with an Exile marker); no Spoils."""
-
-    name, phase = "approach", CAMPAIGN
-
-    def run(self, state: State, frame: Frame) -> None:
-        pop(state)
-        side = other(frame["attacker"])
-        for lid in sv.lords_at(state, frame["locale"], side):
-            sv.lose_influence(state, side, sv.unpaid_disband_penalty(state, [lid]))
-            sv.disband_lord(state, lid, exile=True)
-            public(state, f"{lord_name(lid)} goes into Exile (4.3.5).", MOVE)
-
-
 def campaign_frames(state: State) -> list[Frame]:
     """The frames of one Turn's Campaign, in order (4.0, 4.8; player order 2.2.4)."""
     return [
@@ -1158,8 +1142,6 @@ CAMPAIGN_STEPS: list[Step] = [
     BeginCampaign(), Plan(), Command(), Actions(), Boost(), Group(), Discard(), Move(), Arrive(), Intercept(),
     TidesOfWar(), Disembark(), Land(), VictoryCheck(), Grow(), Waste(), Reset(),
 ]
-if not any(s.name == "approach" for s in _battle.BATTLE_STEPS):
-    CAMPAIGN_STEPS.append(ApproachStandIn())
 
 
 # ----- what this part adds to views, secrets and invariants (joined in rules.py) -------------
