@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy.engine import Connection
+from zxcvbn import zxcvbn
 
 from roses.server import db
 from roses.server.errors import BadRequest, Conflict, Unauthorized
@@ -79,9 +80,26 @@ def check_name(name: str) -> str:
     return name
 
 
-def check_password(password: str) -> str:
+#: Weakest accepted zxcvbn score (0-4): 2 means about 10^6 guesses or more, which keeps out
+#: the commonest passwords and simple variations of them (``password1``, ``qwertyuiop``).
+MIN_SCORE = 2
+#: zxcvbn judges at most this many characters (its own limit); a longer password is judged
+#: by its beginning.
+JUDGED = 72
+
+
+def check_password(password: str, name: str = "") -> str:
+    """The password policy: 8 to 1024 characters, not containing the user name, and not one of
+    the commonest passwords nor a simple variation of one (zxcvbn: its lists of common
+    passwords, words and names, keyboard patterns, dates and repeats)."""
     if not (MIN_PASSWORD <= len(password or "") <= MAX_PASSWORD):
-        raise BadRequest(f"A password needs at least {MIN_PASSWORD} characters.")
+        raise BadRequest(f"A password needs at least {MIN_PASSWORD} characters.", code="weak_password")
+    if name and len(name) >= 3 and name.lower() in password.lower():
+        raise BadRequest("A password may not contain the user name.", code="weak_password")
+    judged = zxcvbn(password[:JUDGED], user_inputs=[name] if name else [])
+    if judged["score"] < MIN_SCORE:
+        hint = (judged.get("feedback") or {}).get("warning") or "it is too easy to guess"
+        raise BadRequest(f"Choose a stronger password: {hint.rstrip('.')}.", code="weak_password")
     return password
 
 
@@ -92,7 +110,7 @@ def _user(row: Any) -> User:
 def create_user(conn: Connection, name: str, password: str, *, is_admin: bool = False,
                 email: str | None = None) -> User:
     check_name(name)
-    check_password(password)
+    check_password(password, name)
     key = name.lower()
     if conn.execute(sa.select(db.users.c.id).where(db.users.c.name_key == key)).first():
         raise Conflict(f"The name {name!r} is taken.", code="name_taken")
@@ -136,7 +154,7 @@ def change_password(conn: Connection, user: User, old: str, new: str) -> None:
     row = conn.execute(sa.select(db.users).where(db.users.c.id == user.id)).one()
     if not verify_password(row.password_hash, old or ""):
         raise Unauthorized("The current password is wrong.", code="wrong_password")
-    check_password(new)
+    check_password(new, user.name)
     conn.execute(db.users.update().where(db.users.c.id == user.id).values(password_hash=hash_password(new)))
 
 

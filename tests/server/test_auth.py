@@ -164,3 +164,27 @@ def test_password_change_revokes_api_tokens_unless_kept(client: TestClient) -> N
     assert client.get("/api/tokens").json() == []  # the session that changed it goes on
     page = client.get("/profile").text
     assert 'name="keep_tokens"' in page and "revokes them all" in page
+
+
+def test_password_policy_refuses_common_passwords_and_the_user_name(client: TestClient) -> None:
+    """The commonest passwords (and simple variations), and passwords containing the user name,
+    are refused at sign-up, password change and by `roses admin create-user` (zxcvbn's lists)."""
+    for weak in ("password", "12345678", "qwertyuiop", "iloveyou", "Password123", "letmein1", "sunshine1"):
+        r = client.post("/api/auth/signup", json={"name": "policy", "password": weak})
+        assert r.status_code == 400 and r.json()["code"] == "weak_password", (weak, r.text)
+    for with_name in ("Policy-2026!x", "my policy is long and fine"):
+        r = client.post("/api/auth/signup", json={"name": "policy", "password": with_name})
+        assert r.status_code == 400 and "user name" in r.json()["detail"], (with_name, r.text)
+    r = client.post("/api/auth/signup", json={"name": "policy", "password": "amber lantern rowing"})
+    assert r.status_code == 201
+    h = {"X-CSRF-Token": r.json()["csrf_token"]}
+    r = client.post("/api/auth/password", headers=h,
+                    json={"old_password": "amber lantern rowing", "new_password": "abc123abc123"})
+    assert r.status_code == 400 and r.json()["code"] == "weak_password"
+    r = client.post("/api/auth/password", headers=h,
+                    json={"old_password": "amber lantern rowing", "new_password": "POLICY and more words"})
+    assert r.status_code == 400 and "user name" in r.json()["detail"]
+    # A password longer than zxcvbn's limit is judged by its beginning (and accepted when strong).
+    long = "violet harbour crossing " * 20
+    assert client.post("/api/auth/signup", json={"name": "longpass", "password": long}).status_code == 201
+    assert client.post("/api/auth/signup", json={"name": "longweak", "password": "password" * 20}).status_code == 400

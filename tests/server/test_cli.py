@@ -31,8 +31,8 @@ def _finished_game(url: str) -> int:
     database.migrate()
     svc = GameService(database)
     with database.write() as conn:
-        n = auth.create_user(conn, "north", "password1")
-        s = auth.create_user(conn, "south", "password1")
+        n = auth.create_user(conn, "north", "quiet harbour 1")
+        s = auth.create_user(conn, "south", "quiet harbour 1")
     gid = int(svc.create_game(n, "toy", scenario="short", role="North")["id"])
     svc.join(s, gid, "South")
     svc.act(n, gid, "North", "pick", 3, 0)

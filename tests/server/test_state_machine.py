@@ -30,8 +30,8 @@ class ServerMachine(RuleBasedStateMachine):
         self.db.migrate()
         self.workers = [GameService(self.db), GameService(self.db)]
         with self.db.write() as conn:
-            self.users = {"North": auth.create_user(conn, "north", "password1"),
-                          "South": auth.create_user(conn, "south", "password1")}
+            self.users = {"North": auth.create_user(conn, "north", "quiet harbour 1"),
+                          "South": auth.create_user(conn, "south", "quiet harbour 1")}
         g = self.workers[0].create_game(self.users["North"], "toy", scenario="standard", role="North")
         self.gid = int(g["id"])
         self.workers[1].join(self.users["South"], self.gid, "South")

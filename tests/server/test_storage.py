@@ -24,7 +24,7 @@ from .conftest import make_database
 
 def _users(database: Database) -> tuple[User, User]:
     with database.write() as conn:
-        return (auth.create_user(conn, "north", "password1"), auth.create_user(conn, "south", "password1"))
+        return (auth.create_user(conn, "north", "quiet harbour 1"), auth.create_user(conn, "south", "quiet harbour 1"))
 
 
 def _started(svc: GameService, n: User, s: User) -> int:
@@ -167,7 +167,7 @@ def test_export_import_between_databases(database: Database, tmp_path: Any,
         _play(svc, gid, n, s)
         record = json.loads(json.dumps(svc.admin_export(gid)))
         with target.write() as conn:
-            auth.create_user(conn, "north", "password1")
+            auth.create_user(conn, "north", "quiet harbour 1")
         svc2 = GameService(target)
         new_id = svc2.import_record(record)
         assert svc2.rebuild(new_id)["ok"]
@@ -184,8 +184,8 @@ def test_export_import_between_databases(database: Database, tmp_path: Any,
 def test_racing_joins_fill_each_seat_once_and_start_once(database: Database) -> None:
     """Four users on two workers race for the two seats of a game: two win, the game starts once."""
     with database.write() as conn:
-        owner = auth.create_user(conn, "owner", "password1")
-        racers = [auth.create_user(conn, f"racer{i}", "password1") for i in range(4)]
+        owner = auth.create_user(conn, "owner", "quiet harbour 1")
+        racers = [auth.create_user(conn, f"racer{i}", "quiet harbour 1") for i in range(4)]
     workers = [GameService(database), GameService(database)]
     gid = int(workers[0].create_game(owner, "toy")["id"])
     barrier = threading.Barrier(len(racers))
@@ -221,7 +221,7 @@ def test_racing_signups_of_one_name(database: Database) -> None:
         barrier.wait()
         try:
             with database.write() as conn:
-                auth.create_user(conn, "samename", "password1")
+                auth.create_user(conn, "samename", "quiet harbour 1")
             outcomes.append("ok")
         except Conflict as exc:
             outcomes.append(exc.code)
