@@ -606,6 +606,56 @@ def test_special_vassals_count_as_vassals_1_5_4() -> None:
     assert s["special_vassals"]["montagu"] is None
 
 
+def test_foreign_haven_warwick_exiles_on_yorkist_approach_ii() -> None:
+    """Foreign Haven (II): Warwick's Exile upon a Yorkist Approach shifts the Lancastrians on the
+    Calendar (Warwick too) left to the current Turn, then the Yorkists left to the next."""
+    s = fresh("ii-warwicks-rebellion")
+    approach(s, "Calais", ["edward_iv"])
+    act(s, "exile", "warwick_l")
+    cal = {lid: d["box"] for lid, d in s["lords"].items() if d["where"] == Where.CALENDAR}
+    assert cal == {"warwick_l": 1, "margaret": 1, "somerset_2": 1, "oxford": 1, "exeter_2": 1,
+                   "devon": 1, "gloucester_1": 2, "northumberland_y1": 2}
+    assert s["lords"]["margaret"]["exile"]  # markers are kept
+
+
+def test_foreign_haven_warwick_dies_as_defender_errata_ii() -> None:
+    s = fresh("ii-warwicks-rebellion")
+    approach(s, "Calais", ["edward_iv"])
+    act(s, "fight", "warwick_l")
+    s["battle"]["lords"]["warwick_l"]["routed"] = True
+    s["stack"] = [{"step": "battle", "stage": "end"}]
+    rng.rig(s, [6])
+    RULES.steps.settle(s)
+    assert s["lords"]["warwick_l"]["where"] == Where.REMOVED
+    assert s["lords"]["margaret"]["box"] == 1 and s["lords"]["gloucester_1"]["box"] == 2
+
+
+def test_foreign_haven_edward_iv_may_exile_instead_of_death_ii() -> None:
+    """Edward IV Routed while Margaret is off the map may go into Exile instead of his Death
+    check (Foreign Haven, II); with Margaret on the map he must check."""
+    s = fresh("ii-warwicks-rebellion")
+    approach(s, "London", ["warwick_l"])
+    act(s, "fight", "edward_iv")
+    s["battle"]["lords"]["edward_iv"]["routed"] = True
+    s["stack"] = [{"step": "battle", "stage": "end"}]
+    RULES.steps.settle(s)
+    assert step(s) == "death" and opts(s) == [("check", "edward_iv"), ("exile", "edward_iv")]
+    before = s["influence"]
+    act(s, "exile", "edward_iv")
+    assert s["lords"]["edward_iv"]["where"] == Where.CALENDAR and s["lords"]["edward_iv"]["exile"]
+    assert s["influence"] == before - 5 and s["stack"] == []
+    s2 = fresh("ii-warwicks-rebellion")
+    place(s2, "margaret", "France")
+    approach(s2, "London", ["warwick_l"])
+    act(s2, "fight", "edward_iv")
+    s2["battle"]["lords"]["edward_iv"]["routed"] = True
+    s2["stack"] = [{"step": "battle", "stage": "end"}]
+    rng.rig(s2, [1])
+    RULES.steps.settle(s2)
+    assert not s2["rigged"] and s2["lords"]["edward_iv"]["where"] == Where.CALENDAR
+    assert not s2["lords"]["edward_iv"]["exile"]
+
+
 def test_norfolk_is_late_first_battle_only_ib() -> None:
     """Norfolk Arrays in Reserve and may not Advance before Round 2 in the first Battle with
     another Yorkist; later Battles are normal."""

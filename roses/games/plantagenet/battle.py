@@ -326,9 +326,33 @@ def exile_on_approach(state: State, frame: Frame, lord: str) -> None:
     if state["options"].get("hidden_mats"):
         mark_reveal(state)  # the Exile Spoils are declared (1.5.3)
     sv.disband_lord(state, lord, exile=True)
+    if lord == "warwick_l" and attacker == "York":
+        foreign_haven(state)
     if give["carts"] or give["provender"]:
         push(state, {"step": "spoils", "side": attacker, "to": list(frame["attackers"]),
                      "carts": give["carts"], "provender": give["provender"]})
+
+
+def foreign_haven(state: State) -> None:
+    """Foreign Haven (6.0 II, with the errata): when Warwick goes into Exile upon a Yorkist
+    Approach or Dies as a Defender, every Lancastrian on the Calendar shifts left (only) to the
+    current Turn, then every Yorkist there left (only) to the next Turn."""
+    if "foreign_haven" not in state["special_rules"]:
+        return
+    for side, box in (("Lancaster", state["box"]), ("York", state["box"] + 1)):
+        for lid, d in state["lords"].items():
+            if d["where"] == Where.CALENDAR and sv.side_of(lid) == side and d["box"] > box:
+                d["box"] = sv.calendar_place(box)
+    public(state, "Foreign Haven (II): the Lancastrians on the Calendar shift to this Turn, the Yorkists to "
+                  "the next.", LOG_BATTLE)
+
+
+def may_exile_instead_of_death(state: State, lord: str) -> bool:
+    """Foreign Haven (6.0 II): Edward IV, Routed while Margaret is not on the map, may go into
+    Exile instead of checking for Death."""
+    m = state["lords"].get("margaret")
+    return ("foreign_haven" in state["special_rules"] and lord == "edward_iv"
+            and (m is None or m["where"] != Where.MAP))
 
 
 # ----- the Battle's driver ----------------------------------------------------------------------
@@ -994,16 +1018,32 @@ class Death(SideDecision):
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         b = state["battle"]
-        return [("check", lid) for lid in battle_lords(b, frame["side"])
-                if b["lords"][lid]["routed"] and lid not in b["checked"]
-                and state["lords"][lid]["where"] == Where.MAP]
+        out: list[Action] = []
+        for lid in battle_lords(b, frame["side"]):
+            if b["lords"][lid]["routed"] and lid not in b["checked"] and state["lords"][lid]["where"] == Where.MAP:
+                out.append(("check", lid))
+                if may_exile_instead_of_death(state, lid):
+                    out.append(("exile", lid))
+        return out
 
     def ask(self, state: State, frame: Frame) -> str:
         return "Choose the Routed Lord who checks for Death next (4.4.3)."
 
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        if verb == "exile":
+            return f"{_name(arg)} goes into Exile instead (Foreign Haven)"
         fled = " (Fled: -2)" if state["battle"]["lords"][arg]["fled"] else ""
         return f"Death check for {_name(arg)}{fled}"
+
+    def on_exile(self, state: State, frame: Frame, role: str, lord: str) -> None:
+        """Foreign Haven: Exile (4.3.5) instead of the Death check. His Carts and Provender are
+        already gone as Spoils if his side lost, and no Enemy is left to take them if it won."""
+        state["battle"]["checked"].append(lord)
+        penalty = sv.unpaid_disband_penalty(state, [lord])
+        sv.lose_influence(state, role, penalty)
+        sv.disband_lord(state, lord, exile=True)
+        public(state, f"{_name(lord)} goes into Exile instead of checking for Death (Foreign Haven); {role} loses "
+                      f"{penalty} Influence.", LOG_BATTLE)
 
     def on_check(self, state: State, frame: Frame, role: str, lord: str) -> None:
         b = state["battle"]
@@ -1016,6 +1056,8 @@ class Death(SideDecision):
             b["dead"].append(lord)
             public(state, f"Death check for {_name(lord)}: {shown}: he Dies (4.4.3).", LOG_BATTLE)
             sv.remove_lord(state, lord)
+            if lord == "warwick_l" and b["defender"] == "Lancaster":
+                foreign_haven(state)
         else:
             public(state, f"Death check for {_name(lord)}: {shown}: he survives.", LOG_BATTLE)
 
