@@ -440,6 +440,21 @@ def test_supply_action_depletes_and_declares_carts_4_5() -> None:
     assert _prov(s, "york") == 4 and s["stack"] == []
 
 
+def test_supply_at_a_port_stronghold_or_ships_the_players_choice_4_5_2() -> None:
+    """A Friendly Port may be a Stronghold Source (table amount, Depleted) or a Port Source
+    (one per Ship, never Depleted): both are offered (RULINGS R38)."""
+    s = _ia()
+    s["favour"].update({"Bristol": "York", "Harlech": "York"})
+    place(s, "march", "Bristol", provender=0, ships=2, carts=0)
+    _activate(s, "march", 2)
+    assert _verbs(s, "supply") == ["Bristol", "Bristol:ships", "Harlech:ships"]
+    s = act(s, "supply", "Bristol:ships")
+    assert _prov(s, "march") == 2 and "Bristol" not in s["exhaustion"]
+    assert any("Supplies 2 Provender with Ships from the Port Bristol" in line for line in RULES.log_for(s, "Observer"))
+    s = act(s, "supply", "Bristol")
+    assert _prov(s, "march") == 4 and s["exhaustion"]["Bristol"] == "depleted"
+
+
 def test_forage_4_6_2() -> None:
     s = _ia()
     place(s, "york", "Ely", provender=0)

@@ -492,7 +492,7 @@ class Actions(Step):
             if frame["used"] == 0 and can_sail(state, lord):
                 out += [("sail", b) for b in sail_destinations(state, lord)]
             if d["where"] == Where.MAP:
-                out += [("supply", src) for src in sv.supply_options(state, lord)]
+                out += [("supply", choice) for choice in sv.supply_choices(state, lord)]
                 if not sv.is_exhausted(state, d["locale"]):
                     out.append(("forage", None))
                 out += [("tax", t) for t in sv.tax_targets(state, lord)]
@@ -519,7 +519,7 @@ class Actions(Step):
         if arg is None:
             return False
         if verb == "supply":
-            return arg in sv.supply_options(state, lord)
+            return arg in sv.supply_choices(state, lord)
         if verb == "tax":
             return arg in sv.tax_targets(state, lord)
         if verb == "parley":
@@ -542,7 +542,10 @@ class Actions(Step):
             way = tables().way.get((here, arg), "")
             free = hw is not None and way == "Highway"
             return f"March to {arg} ({'second Highway, free' if free else way})"
-        text = {"sail": f"Sail to {arg}", "supply": f"Supply from {arg}", "forage": "Forage",
+        if verb == "supply":
+            src = str(arg).removesuffix(sv.BY_SHIP)
+            return f"Supply from {src}" + (" (Port, with Ships)" if src != arg else "")
+        text = {"sail": f"Sail to {arg}", "forage": "Forage",
                 "tax": f"Tax {arg}", "parley": f"Parley {arg}", "pass": "Pass (end the card)"}
         return text.get(verb, verb)
 
@@ -575,14 +578,14 @@ class Actions(Step):
         start_sail(state, frame["side"], [lord], dest)
 
     # ----- Supply (4.5) ---------------------------------------------------------------------
-    def on_supply(self, state: State, frame: Frame, role: str, source: Any) -> None:
+    def on_supply(self, state: State, frame: Frame, role: str, choice: Any) -> None:
         lord = frame["lord"]
-        opt = sv.supply_options(state, lord)[source]
-        n = sv.supply(state, lord, source)
+        opt = sv.supply_from(state, lord, choice)
+        n = opt["amount"]
         take_action(frame)
         carts = f", {n * opt['ways']} Carts over {opt['ways']} Ways" if opt["ways"] else ""
-        how = "by Ship from the Port" if opt["kind"] == "port" else "from"
-        declare(state, f"{lord_name(lord)} Supplies {n} Provender {how} {source}{carts} (4.5).")
+        how = "with Ships from the Port" if opt["kind"] == "port" else "from"
+        declare(state, f"{lord_name(lord)} Supplies {n} Provender {how} {opt['source']}{carts} (4.5).")
 
     # ----- Forage (4.6.2) ---------------------------------------------------------------------
     def on_forage(self, state: State, frame: Frame, role: str, arg: Any) -> None:

@@ -394,14 +394,21 @@ def shared_assets(state: State, lord: str, asset: str) -> int:
     return sum(state["lords"][o]["mat"]["assets"][asset] for o in lords_at(state, d["locale"], side))
 
 
-def supply_options(state: State, lord: str) -> dict[str, dict[str, Any]]:
-    """4.5.1-4.5.2 Supply Sources: ``{source: {"kind", "ways", "amount"}}`` with the Cart limit.
+#: The suffix of a Port Source in :func:`supply_choices` (``"Bristol:ships"``).
+BY_SHIP = ":ships"
+
+
+def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
+    """Every Supply the Lord may take now (4.5.1-4.5.2), each Source and kind apart:
+    ``{choice: {"source", "kind", "ways", "amount"}}``, where ``choice`` is the Source's name
+    for a Stronghold Source and the name plus :data:`BY_SHIP` for a Port Source.
 
     Stronghold Source: Friendly, not Exhausted, overland Friendly Route free of Enemy Lords;
     amount from the Strongholds table. Port Source: a Friendly Port reached overland or, with
     Ships, across its Sea (no Carts needed for the sea hop); amount = Ships (Shared). Carts:
     one per Provender per overland Way. A Lord in an Exile box must use Ships (Scotland may
-    also go overland by Path).
+    also go overland by Path). A Port may be both; the player chooses (a Port Source is never
+    Depleted, 4.5.2). Only choices that add Provender are listed.
     """
     c = load()
     side = side_of(lord)
@@ -426,23 +433,33 @@ def supply_options(state: State, lord: str) -> dict[str, dict[str, Any]]:
     for src in sorted(sources, key=c.locale_ids.id):  # map order, as c.strongholds()
         if not is_friendly(state, src, side) or src in blocked:
             continue
-        best: dict[str, Any] | None = None
         w = 0 if src == here and overland_ok else overland.get(src)
         if w is not None and not is_exhausted(state, src):
             amt = cap(int(c.tables["strongholds"][c.locales[src]["type"]]["supply"]), w)
-            best = {"kind": "stronghold", "ways": w, "amount": amt}
+            if amt > 0:
+                out[src] = {"source": src, "kind": "stronghold", "ways": w, "amount": amt}
         if ships and c.locales[src]["port"]:
             port_w: int | None = None
-            if c.sea_of(here) == c.locales[src]["port"]:
+            if sea == c.locales[src]["port"]:
                 port_w = 0  # by Sea from a Port or Exile box: no Carts (4.5.1 CARTS NOTE)
             elif w is not None:
                 port_w = w
             if port_w is not None:
                 amt = cap(ships, port_w)
-                if best is None or amt > best["amount"]:
-                    best = {"kind": "port", "ways": port_w, "amount": amt}
-        if best is not None and best["amount"] > 0:
-            out[src] = best
+                if amt > 0:
+                    out[src + BY_SHIP] = {"source": src, "kind": "port", "ways": port_w, "amount": amt}
+    return out
+
+
+def supply_options(state: State, lord: str) -> dict[str, dict[str, Any]]:
+    """4.5.1-4.5.2 Supply Sources: ``{source: {"kind", "ways", "amount"}}``, for a Port that is
+    both kinds of Source the one that yields more (the Stronghold on a tie); see
+    :func:`supply_choices` for every choice."""
+    out: dict[str, dict[str, Any]] = {}
+    for o in supply_choices(state, lord).values():
+        src = o["source"]
+        if src not in out or o["amount"] > out[src]["amount"]:
+            out[src] = {"kind": o["kind"], "ways": o["ways"], "amount": o["amount"]}
     return out
 
 
@@ -834,6 +851,19 @@ def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bo
     if res["success"]:
         shift_favour_toward(state, target, side)
     return res
+
+
+def supply_from(state: State, lord: str, choice: str) -> dict[str, Any]:
+    """Supply (4.5) by one of :func:`supply_choices`: add its Provender; a Stronghold Source is
+    Depleted (or Exhausted if already Depleted), a Port Source is not. Returns the choice."""
+    opts = supply_choices(state, lord)
+    if choice not in opts:
+        raise ValueError(f"{choice} is not a Supply Source for {lord} (4.5.1).")
+    o = opts[choice]
+    state["lords"][lord]["mat"]["assets"]["provender"] += o["amount"]
+    if o["kind"] == "stronghold":
+        deplete(state, o["source"])
+    return o
 
 
 def supply(state: State, lord: str, source: str) -> int:
