@@ -275,12 +275,26 @@ def test_fault_card_place_missing() -> None:
               required=["london", "bamburgh", "wolds", "england"])
 
 
+def test_fault_card_zone_missing() -> None:
+    one_fault(lambda d: None, "the card data names zone 'wales', which is not on the board",
+              required_zones=["north_of_trent", "wales"])
+
+
+def test_fault_bad_projection() -> None:
+    one_fault(lambda d: d["grid"].update(projection={"type": "mercator"}),
+              "grid: projection must be")
+
+
+def test_fault_messages_name_the_kind() -> None:
+    one_fault(lambda d: d["estuaries"][0].update(width=3), "estuary 'humber': unknown field 'width'")
+
+
 def test_fault_rulebook_needs() -> None:
     data = example()
     faults = check_board(data)  # rulebook checks on: a toy board lacks most of it
     assert "the rulebook names place 'bristol', which is not on the board" in faults
     assert "the rulebook names area 'scotland', which is not on the board" in faults
-    assert "the rulebook names 'cheviots' (Scots Invasion), which is not on the board" in faults
+    assert "the rules name landmark 'cheviots', which is not on the board" in faults
     assert "the rulebook names area 'man', which is not on the board" in faults
     place(data, "carisbrooke")["square"] = "C3"
     assert "place 'carisbrooke' must stand in area 'wight' (L140-153)" in check_board(data)
@@ -303,7 +317,8 @@ def test_load_board_rejects_a_broken_board(tmp_path: Path) -> None:
 
 def test_shipped_board_passes_every_check() -> None:
     data = read_board_data(DEFAULT_BOARD)
-    assert check_board(data, sorted(cards.place_ids())) == []
+    zones = {c.bonus_zone for c in cards.crown_data().cards if c.bonus_zone}
+    assert check_board(data, sorted(cards.place_ids()), required_zones=zones) == []
     assert "not the published Kingmaker board" in data["notice"]
 
 

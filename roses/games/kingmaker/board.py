@@ -58,7 +58,9 @@ RULEBOOK_PLACES = (
     "rotherham", "cockermouth", "alnwick", "chillingham", "raby", "durham", "canterbury",
     "lincoln",
 )
-RULEBOOK_LANDMARKS = ("cheviots",)
+#: Named squares the rules send counters to: the Cheviots (Scots Invasion), the forest square
+#: holding half of Rotherham (Royal Hunt), France (Treaty with France, Papal Diet, War in Europe).
+RULEBOOK_LANDMARKS = ("cheviots", "rotherham_forest", "france")
 #: Areas the rules name; ``refuge`` areas need a Refuge card to enter (E1, L140-148).
 RULEBOOK_AREAS = ("england", "wales", "scotland", "ireland", "continent", "pale_of_calais",
                   "anglesey", "wight", "man")
@@ -589,14 +591,21 @@ _KM_PER_DEG = 6371.0 * 3.141592653589793 / 180.0
 
 # ----- validation ------------------------------------------------------------------------
 
-def check_board(data: Any, required: Iterable[str] = (), *, rulebook: bool = True) -> list[str]:
+def check_board(data: Any, required: Iterable[str] = (), *, rulebook: bool = True,
+                required_zones: Iterable[str] = ()) -> list[str]:
     """Every fault of a board's data, one clear message each (empty list: valid).
 
     ``required``: further ids the board must have (the places the card data names); each may
-    be a place, an alias, a landmark or an area. ``rulebook``: also require the places, areas
-    and attributes the rulebook itself names (on by default; tests of small boards turn it off).
+    be a place, an alias, a landmark or an area. ``required_zones``: the regional zones the
+    card data names. ``rulebook``: also require the places, areas and attributes the rulebook
+    itself names (on by default; tests of small boards turn it off).
     """
-    return _Checker(data).run(tuple(required), rulebook)
+    return _Checker(data).run(tuple(required), rulebook, tuple(required_zones))
+
+
+_SINGULAR = {"areas": "area", "zones": "zone", "rivers": "river", "estuaries": "estuary",
+             "roads": "road", "crossings": "crossing", "places": "place",
+             "landmarks": "landmark"}
 
 
 class _Checker:
@@ -632,7 +641,7 @@ class _Checker:
                 continue
             ident = obj.get("id")
             if isinstance(ident, str):
-                where = f"{key[:-1] if key.endswith('s') else key} {ident!r}"
+                where = f"{_SINGULAR.get(key, key)} {ident!r}"
             if not self.keys(obj, allowed, required, where):
                 continue
             if not isinstance(ident, str) or not ID_RE.match(ident):
@@ -645,7 +654,8 @@ class _Checker:
             out.append(obj)
         return out
 
-    def run(self, required: tuple[str, ...], rulebook: bool) -> list[str]:
+    def run(self, required: tuple[str, ...], rulebook: bool,
+            required_zones: tuple[str, ...] = ()) -> list[str]:
         d = self.data
         if not isinstance(d, dict):
             return ["the board must be a JSON object"]
@@ -667,6 +677,9 @@ class _Checker:
         self.check_places()
         self.check_landmarks()
         self.check_ids(required)
+        for z in required_zones:
+            if z not in self.zone_ids:
+                self.fault(f"the card data names zone {z!r}, which is not on the board")
         self.check_connectivity()
         if rulebook:
             self.check_rulebook()
@@ -685,6 +698,19 @@ class _Checker:
             if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 702:
                 self.fault(f"grid: {k} must be a whole number from 1 to 702")
                 ok = False
+        proj = g.get("projection")
+        if proj is not None:
+            nums = ("central_lon", "square_km", "west_km", "north_km")
+            if not (isinstance(proj, dict) and proj.get("type") == "sinusoidal"
+                    and set(proj) == {"type", *nums}
+                    and all(isinstance(proj[k], int | float) and not isinstance(proj[k], bool)
+                            for k in nums) and proj["square_km"] > 0):
+                self.fault("grid: projection must be {\"type\": \"sinusoidal\", "
+                           "\"central_lon\", \"square_km\", \"west_km\", \"north_km\"} (numbers)")
+        for k in ("square_km",):
+            if k in g and not (isinstance(g[k], int | float) and not isinstance(g[k], bool)
+                               and g[k] > 0):
+                self.fault(f"grid: {k} must be a positive number")
         if ok:
             self.cols, self.rows = g["columns"], g["rows"]
         return ok
@@ -1009,8 +1035,7 @@ class _Checker:
                 self.fault(f"the rulebook names place {pid!r}, which is not on the board")
         for lid in RULEBOOK_LANDMARKS:
             if lid not in self.landmark_ids and lid not in P:
-                self.fault(f"the rulebook names {lid!r} (Scots Invasion), which is not on the "
-                           f"board")
+                self.fault(f"the rules name landmark {lid!r}, which is not on the board")
         for aid in RULEBOOK_AREAS:
             if aid not in self.areas:
                 self.fault(f"the rulebook names area {aid!r}, which is not on the board")

@@ -26,6 +26,11 @@ def card_places(events: str | None = None) -> set[str]:
     return out
 
 
+def card_zones() -> set[str]:
+    """The regional-bonus zones the default card data names."""
+    return {c.bonus_zone for c in cards.crown_data().cards if c.bonus_zone}
+
+
 def check_board_file(path: str, *, with_cards: bool = True, rulebook: bool = True,
                      events: str | None = None) -> list[str]:
     """Every fault of the board file ``path`` (empty list: valid)."""
@@ -40,7 +45,8 @@ def check_board_file(path: str, *, with_cards: bool = True, rulebook: bool = Tru
     except BoardError as exc:
         return exc.faults
     required = sorted(card_places(events)) if with_cards else []
-    return check_board(data, required, rulebook=rulebook)
+    zones = sorted(card_zones()) if with_cards else []
+    return check_board(data, required, rulebook=rulebook, required_zones=zones)
 
 
 def cmd_check_board(args: argparse.Namespace) -> int:
