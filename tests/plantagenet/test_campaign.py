@@ -400,6 +400,25 @@ def test_approach_hands_over_to_the_battle_and_ends_the_card_4_3_5() -> None:
     assert RULES.active(s) == ["Lancaster"]  # Henry VI chooses Exile or Battle (4.3.5)
 
 
+def test_intercept_at_the_middle_of_two_highways_ruling_r33_4_3_3_4_3_4() -> None:
+    """The first Highway ends at the middle Stronghold: Intercept may happen there; the free
+    second Highway is a new arrival where Intercept may be tried again."""
+    s = _ia()
+    place(s, "york", "London")
+    place(s, "exeter_1", "Bedford")  # Highway to St Albans, Road to Cambridge
+    _activate(s, "york", 1)
+    s = act(s, "march", "St Albans")
+    assert _top(s) == "intercept" and [a for v, a in options(s) if v == "intercept"] == ["exeter_1"]
+    s = act(s, "decline")
+    assert _top(s) == "actions" and s["stack"][-1]["left"] == 0 and "Cambridge" in _verbs(s, "march")
+    s = act(s, "march", "Cambridge")
+    assert _top(s) == "intercept"
+    rng.rig(s, [1])
+    s = act(s, "intercept", "exeter_1")
+    approach = find(s, "approach")
+    assert approach is not None and approach["locale"] == "Cambridge"
+
+
 def test_intercept_with_a_group_and_decline_4_3_4() -> None:
     s = _ia()
     place(s, "march", "Oxford")
@@ -628,6 +647,19 @@ def test_disembark_land_at_a_free_port_and_feed_or_disband_4_8_2() -> None:
     run_frames(s, {"step": "disembark"})
     assert s["lords"]["march"]["where"] == Where.CALENDAR and not s["lords"]["march"]["exile"]
     assert s["influence"] == 0  # Disbands normally: no penalty
+
+
+def test_lords_at_sea_are_not_on_the_map_for_tides_of_war_ruling_r31_4_8_1() -> None:
+    """1.3.1: "on the map" means at a Locale; a Sea is none: a Lord at Sea scores no Area and
+    no Gain Lords Influence (box 1 has it)."""
+    s = _ia(box=1)
+    place(s, "march", "Ludlow")
+    place(s, "york", "Newcastle")
+    assert sv.tides_of_war(s)["York"]["lords"] == 7
+    s["lords"]["york"].update(where=Where.SEA, locale="North Sea")
+    tides = sv.tides_of_war(s)["York"]
+    assert tides["lords"] == 2 and "lord in North" not in tides
+    assert sv.on_map(s, "York") == ["march"]
 
 
 def test_disembark_rebel_lords_first_4_8_2() -> None:
