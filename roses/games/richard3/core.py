@@ -647,8 +647,9 @@ def _move_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:
     return out
 
 
-def _sea_dests(state: State, s: int, b: int, occ: C.Occupancy) -> list[int]:
-    """Where b may sea move now (5.3, 5.31, Piracy), considering AP and port pairs."""
+def _sea_dests(state: State, s: int, b: int, occ: C.Occupancy, first: bool = False) -> list[int]:
+    """Where b may sea move now (5.3, 5.31, Piracy), considering AP and port pairs; with
+    ``first``, only the first such area."""
     fr = state["stack"][0]
     a = state["loc"][b]
     if b in NO_SEA or not AREA_SEAS[a]:
@@ -680,6 +681,10 @@ def _sea_dests(state: State, s: int, b: int, occ: C.Occupancy) -> list[int]:
             out.append(d)
         elif ap >= 1 or [a, d] in pairs:
             out.append(d)
+        else:
+            continue
+        if first:
+            break
     return out
 
 
@@ -691,8 +696,8 @@ def _first_zone(a: int, d: int) -> int:
     return 0
 
 
-def _recruit_areas(state: State, s: int, b: int, occ: C.Occupancy) -> list[int]:
-    """Deployment areas for a pool block (5.4)."""
+def _recruit_areas(state: State, s: int, b: int, occ: C.Occupancy, first: bool = False) -> list[int]:
+    """Deployment areas for a pool block (5.4); with ``first``, only the first one."""
     t = B_TYPE[b]
     mine, theirs = occ[s], occ[1 - s]
     ent_s = ENTERABLE[s]
@@ -701,20 +706,20 @@ def _recruit_areas(state: State, s: int, b: int, occ: C.Occupancy) -> list[int]:
         if not ent_s[a] or theirs[a]:
             continue
         if t == BOMBARD:
-            if mine[a]:
-                out.append(a)
-        elif t == REBEL_T:
             if not mine[a]:
-                out.append(a)
-        else:
-            out.append(a)
+                continue
+        elif t == REBEL_T and mine[a]:
+            continue
+        out.append(a)
+        if first:
+            break
     return out
 
 
 def _recruitable(state: State, s: int, occ: C.Occupancy) -> list[int]:
     loc, down = state["loc"], state["down"]
     return [b for b in C.owned_blocks(s, state["king"])
-            if loc[b] == POOL and not down[b] and B_TYPE[b] != HEIR and _recruit_areas(state, s, b, occ)]
+            if loc[b] == POOL and not down[b] and B_TYPE[b] != HEIR and _recruit_areas(state, s, b, occ, True)]
 
 
 def _plague_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:
@@ -775,7 +780,7 @@ def _legal_action_phase(state: State, fr: ActionFrame, s: int) -> list[Action]:
             a = loc[b]
             ok = by_area.get(a)
             if ok is None:
-                ok = by_area[a] = bool(_sea_dests(state, s, b, occ))
+                ok = by_area[a] = bool(_sea_dests(state, s, b, occ, True))
             if ok:
                 acts.append(("sea", BLOCK_KEY[b]))
     if ev == "" and ap > 0:
@@ -804,7 +809,7 @@ def _is_legal_main(state: State, fr: ActionFrame, s: int, verb: str, arg: Any) -
     if b < 0:
         return False
     if verb == "sea":
-        return ev in ("", "Surprise", "Piracy") and b in _movable(state, s) and bool(_sea_dests(state, s, b, occ))
+        return ev in ("", "Surprise", "Piracy") and b in _movable(state, s) and bool(_sea_dests(state, s, b, occ, True))
     if verb == "recruit":
         return ev == "" and fr["ap"] > 0 and b in _recruitable(state, s, occ)
     return False
