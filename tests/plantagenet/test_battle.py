@@ -15,7 +15,8 @@ from roses.engine.fuzz import _view_problems
 from roses.engine.game import Game
 from roses.games.plantagenet import RULES
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.battle import BATTLE_STEPS, side_hits
+from roses.games.plantagenet.battle import BATTLE_STEPS, RETINUE, side_hits
+from roses.games.plantagenet.components import TROOP_TYPES, load
 from roses.games.plantagenet.records import Where
 from tests.plantagenet.helpers import act, add_vassal, approach, place, set_troops
 
@@ -789,3 +790,36 @@ def test_random_battles_end_and_keep_invariants_4_4_2(index: int) -> None:
         assert s["battle"] is None
         rounds.append(max_round)
     assert max(rounds) >= 2  # several Rounds were fought
+
+
+def test_fast_is_legal_agrees_with_options() -> None:
+    """The fast legality checks of the Hits and Bosworth steps give the answer of membership in
+    their options, for every candidate argument (legal or not), all through random games."""
+    c = load()
+    unit_names = [RETINUE, *TROOP_TYPES, *c.vassals, *c.special_vassals]
+    checked = 0
+    for scenario, seed in (("bosworth", 1), ("bosworth", 2), ("bosworth", 3)):
+        s = RULES.setup(seed, scenario)
+        pick = random.Random(seed)
+        while s["result"] is None:
+            frame = s["stack"][-1]
+            stp = RULES.steps[frame["step"]]
+            for role in RULES.active(s):
+                legal = set(RULES.legal_actions(s, role))
+                if frame["step"] == "hits":
+                    cands = [("hit", f"{lid}:{u}") for lid in s["battle"]["lords"] for u in unit_names]
+                elif frame["step"] == "bosworth":
+                    lords = [lid for lid in s["lords"] if s["lords"][lid]["where"] == Where.BATTLE]
+                    cands = [("capability", f"{cid}:{lid}") for cid in c.cards for lid in lords]
+                    cands += [("front", f"{slot}:{lid}") for slot in ("left", "center", "right", "x") for lid in lords]
+                    cands += [("lock", None), ("hit", "x"), ("capability", 3)]
+                else:
+                    continue
+                for verb, arg in cands:
+                    assert stp.is_legal(s, frame, role, verb, arg) == ((verb, arg) in legal), (verb, arg)
+                    checked += 1
+            active = RULES.active(s)
+            role = pick.choice(active)
+            verb, arg = pick.choice(RULES.legal_actions(s, role))
+            RULES.action(s, role, verb, arg)
+    assert checked > 1000

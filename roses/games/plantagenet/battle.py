@@ -857,6 +857,38 @@ class Hits(SideDecision):
         lords = state["battle"]["lords"]
         return [("hit", f"{lid}:{u}") for lid in frame["lords"] for u in units(state, lid, lords[lid])]
 
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        """As :meth:`SideDecision.actors`, counting units without listing them (a hot path)."""
+        if frame["left"] <= 0:
+            return []
+        lords = state["battle"]["lords"]
+        n = 0
+        for lid in frame["lords"]:
+            b = lords[lid]
+            mat = state["lords"][lid]["mat"]
+            n += (not b["retinue_routed"]) + len(mat["vassals"]) + len(mat["special_vassals"]) \
+                - len(b["vassals_routed"])
+            troops = mat["troops"]
+            n += sum(1 for t in TROOP_TYPES if troops[t])
+            if n > 1:
+                return [frame["side"]]
+        return []
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        """The same answer as membership of :meth:`options`, without listing them."""
+        if verb != "hit" or not isinstance(arg, str) or arg.count(":") != 1 or frame["left"] <= 0:
+            return False
+        lid, unit = arg.split(":")
+        if lid not in frame["lords"]:
+            return False
+        b = state["battle"]["lords"][lid]
+        mat = state["lords"][lid]["mat"]
+        if unit == RETINUE:
+            return not b["retinue_routed"]
+        if unit in mat["troops"]:
+            return bool(mat["troops"][unit] > 0)
+        return (unit in mat["vassals"] or unit in mat["special_vassals"]) and unit not in b["vassals_routed"]
+
     def finish(self, state: State, frame: Frame) -> None:
         if frame["left"] > 0:
             public(state, f"{frame['left']} Hits on {frame['side']} find no unit to take them.", LOG_BATTLE)
@@ -1073,15 +1105,30 @@ def bosworth_frames(state: State) -> list[Frame]:
              "front": {s: {} for s in (state["rebel"], state["king"])}, "locked": []}]
 
 
+@cache
+def _cards_for(lord: str) -> frozenset[str]:
+    """The Capability cards whose badges allow ``lord`` (1.9.1, 3.4.6)."""
+    c = load()
+    badge = c.lords[lord]["badge"]
+    return frozenset(cid for cid in c.cards if (b := arts.eligible_badges(cid)) is None or badge in b)
+
+
+@cache
+def _titles() -> dict[str, str]:
+    """Each card's Capability name (two cards may share one, 1.9.1)."""
+    return {cid: arts.capability_title(cid) for cid in load().cards}
+
+
 def _eligible(cid: str, lord: str, picks: list[list[str]]) -> bool:
     """3.4.6 as for a Levied Capability: an eligible badge, at most two per Lord and none with
     the same name, counting the Lord's Capabilities chosen so far."""
-    badges = arts.eligible_badges(cid)
-    if badges is not None and load().lords[lord]["badge"] not in badges:
+    if cid not in _cards_for(lord) or any(x == cid for x, _ in picks):
         return False
     mine = [x for x, at in picks if at == lord]
+    if len(mine) >= MAX_CAPABILITIES:
+        return False
     title = arts.capability_title(cid)
-    return len(mine) < MAX_CAPABILITIES and all(arts.capability_title(x) != title for x in mine)
+    return all(arts.capability_title(x) != title for x in mine)
 
 
 class Bosworth(Step):
@@ -1100,13 +1147,38 @@ class Bosworth(Step):
         lords = [lid for lid, d in state["lords"].items() if d["where"] == Where.BATTLE and sv.side_of(lid) == role]
         if len(picks) < BOSWORTH_CAPABILITIES:
             taken = {cid for cid, _ in picks}
+            titles = _titles()
+            open_to = [(lid, _cards_for(lid), {titles[x] for x, at in picks if at == lid}) for lid in lords
+                       if sum(1 for _, at in picks if at == lid) < MAX_CAPABILITIES]
             return [("capability", f"{cid}:{lid}") for cid in state["aow"][role]["deck"] if cid not in taken
-                    for lid in lords if _eligible(cid, lid, picks)]
+                    for lid, cards, used in open_to if cid in cards and titles[cid] not in used]
         front = frame["front"][role]
         if len(front) < len(DEFENDER_SLOTS):
             free = [lid for lid in lords if lid not in front.values()]
             return [("front", f"{slot}:{lid}") for slot in DEFENDER_SLOTS if slot not in front for lid in free]
         return [("lock", None)]
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        """The same answer as membership of :meth:`options`, without listing them."""
+        picks = frame["picks"][role]
+        front = frame["front"][role]
+        if verb == "capability":
+            if len(picks) >= BOSWORTH_CAPABILITIES or not isinstance(arg, str) or arg.count(":") != 1:
+                return False
+            cid, lid = arg.split(":")
+            rec = state["lords"].get(lid)
+            return (rec is not None and rec["where"] == Where.BATTLE and sv.side_of(lid) == role
+                    and cid in state["aow"][role]["deck"] and _eligible(cid, lid, picks))
+        if len(picks) < BOSWORTH_CAPABILITIES:
+            return False
+        if verb == "front":
+            if len(front) >= len(DEFENDER_SLOTS) or not isinstance(arg, str) or arg.count(":") != 1:
+                return False
+            slot, lid = arg.split(":")
+            rec = state["lords"].get(lid)
+            return (slot in DEFENDER_SLOTS and slot not in front and rec is not None
+                    and rec["where"] == Where.BATTLE and sv.side_of(lid) == role and lid not in front.values())
+        return verb == "lock" and arg is None and len(front) == len(DEFENDER_SLOTS)
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role not in self.actors(state, frame):
