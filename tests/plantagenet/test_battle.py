@@ -806,6 +806,7 @@ def test_fast_is_legal_agrees_with_options() -> None:
             stp = RULES.steps[frame["step"]]
             for role in RULES.active(s):
                 legal = set(RULES.legal_actions(s, role))
+                cands: list[tuple[str, Any]]
                 if frame["step"] == "hits":
                     cands = [("hit", f"{lid}:{u}") for lid in s["battle"]["lords"] for u in unit_names]
                 elif frame["step"] == "bosworth":
