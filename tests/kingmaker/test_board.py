@@ -457,3 +457,33 @@ def test_command_reports_unreadable_files(tmp_path: Path,
 def test_build_board_from_data_without_a_file() -> None:
     b = build_board(example())
     assert b.id == "example" and b.place("york").square == "B1"
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+def test_validator_reports_instead_of_crashing_on_any_wrong_value() -> None:
+    """Every field of the example board replaced by values of the wrong type or shape: the
+    validator returns its list of faults and never raises."""
+    base = example()
+    wrong: list[Any] = [None, 7, -1, True, "x", "", [], {}, [1, 2], ["A1"], {"a": 1}, 2.5]
+    checked = 0
+    for path in _paths(base)[1:]:
+        for value in wrong:
+            data = copy.deepcopy(base)
+            obj = data
+            for k in path[:-1]:
+                obj = obj[k]
+            obj[path[-1]] = copy.deepcopy(value)
+            faults = check_board(data)
+            assert isinstance(faults, list) and all(isinstance(f, str) for f in faults)
+            checked += 1
+    assert checked > 1500

@@ -818,7 +818,9 @@ class _Checker:
                 continue
             seen: set[str] = set()
             for s in sqs:
-                if self.square_ref(s, where) and s in seen:
+                if not self.square_ref(s, where):
+                    continue
+                if s in seen:
                     self.fault(f"{where}: square {s} listed twice")
                 seen.add(s)
             self.zone_ids.add(z["id"])
@@ -965,7 +967,8 @@ class _Checker:
             if not self.adjacent(p["square"], s):
                 self.fault(f"{where}: port links to sea square {s}, which is not next to "
                            f"its square {p['square']}")
-        if len(set(port)) != len(port):
+        names = [s for s in port if isinstance(s, str)]
+        if len(set(names)) != len(names):
             self.fault(f"{where}: port lists a sea square twice")
 
     def check_landmarks(self) -> None:
