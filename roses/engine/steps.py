@@ -71,7 +71,7 @@ plays this one).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from roses.engine.contract import Action, Rules, State, View
@@ -107,9 +107,13 @@ class Step:
     #: :meth:`Steps.settle` need not ask it (a speed-up; a test should pin it).
     always_decides: ClassVar[bool] = False
 
+    #: The handler of each verb (the ``on_<verb>`` functions), filled with :attr:`verbs`.
+    _handlers: ClassVar[dict[str, Callable[..., None]]] = {}
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.verbs = frozenset(n[3:] for n in dir(cls) if n.startswith("on_") and callable(getattr(cls, n)))
+        cls._handlers = {n[3:]: getattr(cls, n) for n in dir(cls) if n.startswith("on_") and callable(getattr(cls, n))}
+        cls.verbs = frozenset(cls._handlers)
 
     # ----- what a step says ---------------------------------------------------------------
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -144,9 +148,10 @@ class Step:
     # ----- what happens then ----------------------------------------------------------------
     def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
         """Call the handler of ``verb``. Override to route verbs another way."""
-        if verb not in self.verbs:
+        handler = self._handlers.get(verb)
+        if handler is None:
             raise IllegalAction(refusal(role, verb, arg))
-        getattr(self, "on_" + verb)(state, frame, role, arg)
+        handler(self, state, frame, role, arg)
 
 
 # ----- the stack ------------------------------------------------------------------------------
