@@ -47,6 +47,7 @@ COMMONS_CLASSES = ("city", "town")
 LEVELS = ("basic", "e1", "e2")
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_BOARD_ID_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 #: Places, landmarks and areas the rulebook names: every board must have them (setup L77-86,
 #: refuges L140-158, Parliament L331, Religious Diet, Royal Hunt, Scots Invasion, bishops L98).
@@ -650,6 +651,8 @@ class _Checker:
             if ident in seen:
                 self.fault(f"{key}: duplicate id {ident!r}")
                 continue
+            if "name" in obj and (not isinstance(obj["name"], str) or not obj["name"].strip()):
+                self.fault(f"{where}: name must be a non-empty string")
             seen.add(ident)
             out.append(obj)
         return out
@@ -663,8 +666,18 @@ class _Checker:
             return self.faults
         if d["format"] != FORMAT:
             self.fault(f"board: format must be {FORMAT!r}, not {d['format']!r}")
-        if d["version"] != VERSION:
+        if d["version"] != VERSION or isinstance(d["version"], bool):
             self.fault(f"board: version {d['version']!r} is not supported (expected {VERSION})")
+        if not isinstance(d["id"], str) or not _BOARD_ID_RE.match(d["id"]):
+            self.fault("board: id must be lowercase ASCII words joined by '_' or '-'")
+        if not isinstance(d["name"], str) or not d["name"].strip():
+            self.fault("board: name must be a non-empty string")
+        for k in ("notice",):
+            if k in d and not isinstance(d[k], str):
+                self.fault(f"board: {k} must be a string")
+        if "sources" in d and not (isinstance(d["sources"], list)
+                                   and all(isinstance(x, str) for x in d["sources"])):
+            self.fault("board: sources must be a list of strings")
         if not self.check_grid():
             return self.faults
         self.check_areas()
@@ -898,8 +911,6 @@ class _Checker:
         self.alias_ids: set[str] = set()
         for p in self.items("places", _PLACE_KEYS, _PLACE_REQUIRED):
             where = f"place {p['id']!r}"
-            if not isinstance(p["name"], str) or not p["name"].strip():
-                self.fault(f"{where}: name must be a non-empty string")
             if not self.square_ref(p["square"], where, land=True):
                 continue
             ptype = p["type"]
@@ -936,12 +947,14 @@ class _Checker:
             for k in ("at",):
                 v = p.get(k)
                 if v is not None and not (isinstance(v, list) and len(v) == 2
-                                          and all(isinstance(x, int | float) and 0 <= x <= 1
+                                          and all(isinstance(x, int | float)
+                                                  and not isinstance(x, bool) and 0 <= x <= 1
                                                   for x in v)):
                     self.fault(f"{where}: at must be [x, y] fractions of the square (0 to 1)")
             g = p.get("geo")
             if g is not None and not (isinstance(g, list) and len(g) == 2
-                                      and all(isinstance(x, int | float) for x in g)):
+                                      and all(isinstance(x, int | float)
+                                              and not isinstance(x, bool) for x in g)):
                 self.fault(f"{where}: geo must be [latitude, longitude]")
             al = p.get("aliases", [])
             if not isinstance(al, list) or not all(isinstance(x, str) and ID_RE.match(x)
