@@ -285,7 +285,11 @@ ESTUARIES: list[tuple[str, str, list[LatLon]]] = [
     ("solway", "Solway", [(54.95, -3.05), (54.95, -3.25), (54.90, -3.45)]),
     ("tees_mouth", "Tees mouth", [(54.57, -1.32), (54.63, -1.15)]),
     ("exe_estuary", "Exe estuary", [(50.68, -3.47), (50.62, -3.41)]),
-    ("humber_head", "Humber", [(53.70, -0.69), (53.71, -0.60)]),
+    # drawn a few km south of its course at Hull, so that Hull's square stays on the north bank
+    ("humber", "Humber", [(53.70, -0.69), (53.66, -0.62), (53.64, -0.45), (53.62, -0.25),
+                          (53.58, 0.12)]),
+    ("thames_mouth", "Thames estuary", [(51.49, 0.07), (51.46, 0.30), (51.47, 0.50),
+                                        (51.50, 0.75)]),
 ]
 
 # ----- roads (main medieval roads, through their stations) ---------------------------------
