@@ -728,6 +728,21 @@ def test_undo_never_crosses_a_die_roll_or_the_other_side() -> None:
     assert not g.can_undo("Lancaster")
 
 
+def test_terminal_description_and_labels_of_a_battle() -> None:
+    s = london_battle()
+    act(s, "fight", "henry_vi")
+    act(s, "place", "center:york")
+    act(s, "place", "right:march")
+    act(s, "done")
+    act(s, "done")
+    text = RULES.describe(RULES.view(s, "York"))
+    assert "Battle at London, Round 1: York Attacks, Lancaster Defends." in text
+    assert "York Front: right March, center York" in text
+    assert "Henry VI (Lancaster, Valour 0): Retinue, 2 Men-at-Arms, 2 Longbowmen, 4 Militia, Vassal Essex" in text
+    assert RULES.label(s, "Lancaster", "hit", "henry_vi:militia") == "Henry VI: Militia (Protection 1)"
+    assert RULES.label(s, "Lancaster", "hit", "henry_vi:essex") == "Henry VI: Vassal Essex (Protection 1-4)"
+
+
 def test_bad_battle_input_is_refused_without_change() -> None:
     s = london_battle()
     before = RULES.view(s, "Lancaster")

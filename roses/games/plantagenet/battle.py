@@ -98,6 +98,11 @@ def _unit_name(unit: str) -> str:
     return f"Vassal {c.special_vassals[unit]['name']}"
 
 
+def _range(top: int) -> str:
+    """A die-roll range 1-n as printed ("1" for 1-1)."""
+    return "1" if top == 1 else f"1-{top}"
+
+
 def slot_name(battle: dict[str, Any], side: str, index: int) -> str:
     """The name of Front position ``index`` seen from ``side``."""
     return (DEFENDER_SLOTS if side == battle["defender"] else ATTACKER_SLOTS)[index]
@@ -900,7 +905,7 @@ class Hits(SideDecision):
 
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         lid, unit = arg.split(":")
-        return f"{_name(lid)}: {_unit_name(unit)} (Protection 1-{protection(state, lid, unit)})"
+        return f"{_name(lid)}: {_unit_name(unit)} (Protection {_range(protection(state, lid, unit))})"
 
     def on_hit(self, state: State, frame: Frame, role: str, arg: str) -> None:
         lid, unit = arg.split(":")
@@ -909,9 +914,9 @@ class Hits(SideDecision):
         r = roll(state)
         who = f"{_name(lid)}'s {_unit_name(unit)}"
         if r <= prot:
-            public(state, f"Hit on {who}: rolls {r}, Protected (1-{prot}).", LOG_BATTLE)
+            public(state, f"Hit on {who}: rolls {r}, Protected ({_range(prot)}).", LOG_BATTLE)
         elif state["battle"]["lords"][lid]["valour"] > 0:
-            public(state, f"Hit on {who}: rolls {r}, fails its Protection (1-{prot}).", LOG_BATTLE)
+            public(state, f"Hit on {who}: rolls {r}, fails its Protection ({_range(prot)}).", LOG_BATTLE)
             push(state, {"step": "valour", "side": frame["side"], "lord": lid, "unit": unit})
         else:
             rout_unit(state, lid, unit)
@@ -1271,6 +1276,32 @@ def view_part(state: State, role: str) -> dict[str, Any]:
             mine["front"] = dict(frame["front"][role])
         out["bosworth"] = mine
     return out
+
+
+def describe_battle(view: dict[str, Any]) -> list[str]:
+    """Terminal lines for the Battle in a view: each side's Array and each Lord's Forces."""
+    b = view["battle"]
+    where = f" at {b['locale']}" if b["locale"] else ""
+    lines = [f"Battle{where}, Round {b['round']}: {b['attacker']} Attacks, {b['defender']} Defends."]
+    for side in (b["defender"], b["attacker"]):
+        front = ", ".join(f"{slot} {_name(lid)}" for slot, lid in b["front"][side].items())
+        reserve = ", ".join(_name(lid) for lid in b["reserve"][side])
+        lines.append(f"  {side} Front: {front or '-'}" + (f"; Reserve: {reserve}" if reserve else ""))
+    for lid, d in b["lords"].items():
+        mat = view["lords"][lid].get("mat")
+        state = "Fled" if d["fled"] else "Routed" if d["routed"] else f"Valour {d['valour']}"
+        forces = ""
+        if isinstance(mat, dict):
+            up = [f"{n} {TROOP_NAMES[t]}" for t, n in mat["troops"].items() if n]
+            down = sum(mat["routed"].values())
+            vassals = [v for v in [*mat["vassals"], *mat["special_vassals"]] if v not in d["vassals_routed"]]
+            forces = ": " + ", ".join(["Retinue" if not d["retinue_routed"] else "Retinue Routed", *up,
+                                       *(_unit_name(v) for v in vassals)]) + (f"; {down} Troops Routed" if down else "")
+        lines.append(f"  {_name(lid)} ({d['side']}, {state}){forces}")
+    if b["strike"]:
+        lines.append(f"  {b['strike']['kind'].title()}: Hits " + ", ".join(
+            f"{side} takes {n}" for side, n in b["strike"]["hits"].items()))
+    return lines
 
 
 def secrets_part(state: State, role: str) -> set[str]:

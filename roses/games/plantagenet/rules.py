@@ -23,7 +23,7 @@ from roses.engine.logview import log_view
 from roses.engine.steps import Frame, Step, StepRules, Steps, push_all, top
 from roses.games.plantagenet import battle, campaign, levy
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, in_battle
+from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
 from roses.games.plantagenet.common import (
     CALENDAR_POSITIONS,
@@ -278,6 +278,8 @@ class PlantagenetRules(StepRules):
                      for d in view["lords"].values() if d["side"] == side and d["where"] in (Where.MAP, Where.CALENDAR)]
             lines.append(f"{side}: " + ", ".join(where))
         lines.append("Favour: " + canonical_json(view["favour"]))
+        if view.get("battle"):
+            lines += describe_battle(view)
         return "\n".join(lines)
 
 
