@@ -15,6 +15,7 @@ used only for that very list, whose last entry it checks.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from roses.engine.log import PUBLIC
@@ -78,10 +79,9 @@ def recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[lis
     else:
         lines, kinds, more = _scan(log, role, window, 0)
     if len(_kept) >= CACHED_LOGS:
-        try:
-            del _kept[next(iter(_kept))]  # the window used longest ago
-        except (StopIteration, KeyError, RuntimeError):  # emptied or changed by another thread
-            pass
+        # the window used longest ago; the cache may have been emptied or changed by another thread
+        with contextlib.suppress(StopIteration, KeyError, RuntimeError):
+            del _kept[next(iter(_kept))]
     _kept[key] = (log, n, log[n - 1] if n else None, lines, kinds, more)
     return lines[:], kinds[:], more
 
