@@ -136,11 +136,13 @@ def owner_town_attacks(state: State, p: int) -> set[str]:
     """L261 (ruling K16): the owner of a place may attack unfriendly nobles inside it."""
     out = set()
     w = W(state)
-    for pl in w.board.places:
-        if place_owner(state, pl) != p:
+    nin, cz, ch, ncap = state["nin"], state["cz"], state["ch"], state["ncap"]
+    for n in w.nobles:
+        pl = nin[n]
+        if (pl is None or cz[n] != Z_NOBLE or ch[n] == p or ncap[n] >= 0 or n in state["defended"]
+                or allied(state, p, ch[n]) or pl in out):
             continue
-        if any(state["ch"][n] != p and state["ncap"][n] < 0 and not allied(state, p, state["ch"][n])
-               and n not in state["defended"] for n in inside_nobles(state, pl)):
+        if place_owner(state, pl) == p:
             out.add(pl)
     return out
 

@@ -73,6 +73,8 @@ class World:
     beaufort: int
     chancellor: int
     bishops_senior: tuple[int, ...]
+    refuge_areas: tuple[str, ...]
+    cache: dict[Any, Any]
 
     def cid(self, name: str) -> int:
         return self.codec.id(name)
@@ -133,7 +135,8 @@ def make_world(board: Board) -> World:
         ship_of_card=ship_of_card, office_ships={k: tuple(v) for k, v in office_ships.items()},
         place_cards={k: tuple(v) for k, v in place_cards.items()}, places=tuple(board.places),
         squares=tuple(board.squares), home=home, beaufort=crown.codec.id("beaufort"),
-        chancellor=crown.codec.id("chancellor"), bishops_senior=bishops_senior)
+        chancellor=crown.codec.id("chancellor"), bishops_senior=bishops_senior,
+        refuge_areas=tuple(a.id for a in board.areas.values() if a.refuge), cache={})
 
 
 def W(state: State) -> World:

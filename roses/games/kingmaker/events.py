@@ -40,7 +40,7 @@ from roses.games.kingmaker.play import besieged_inside, event_deck, refuge_area
 from roses.games.kingmaker.setup import hand
 
 #: Areas whose nobles cannot answer a summons (Raid and Revolt, Embassy notes).
-FAR_AREAS = ("calais", "ireland", "scotland", "continent")
+FAR_AREAS = ("pale_of_calais", "ireland", "scotland", "continent")
 
 #: Royal Death table (L495-507): 2d6 -> heir id.
 ROYAL_DEATH = {2: "edmund_of_rutland", 3: "richard_of_gloucester", 4: "edmund_of_rutland", 5: "margaret",

@@ -229,26 +229,9 @@ def land_moves(state: State, n: int) -> list[str]:
     b = w.board
     p = state["ch"][n]
     start = state["nsq"][n]
+    blocked = blocked_areas(state, p, n)
+    reached = set(normal_moves(w, start, blocked))
     squares = b.squares
-    reached: set[str] = set()
-    frontier = [start]
-    seen_go = {start}
-    for step in range(MOVE_SQUARES):
-        nxt: list[str] = []
-        for s in frontier:
-            steps = list(b.land_steps[s])
-            if step == 0:
-                steps += [(t, e) for t, e in _crossings(b, s)]
-            forest_from = squares[s].forest
-            for t, _e in steps:
-                if not refuge_ok(state, p, n, t):
-                    continue
-                reached.add(t)
-                stop = squares[t].forest and not forest_from
-                if not stop and t not in seen_go:
-                    seen_go.add(t)
-                    nxt.append(t)
-        frontier = nxt
     if squares[start].road:
         todo = [start]
         seen = {start}
@@ -257,7 +240,7 @@ def land_moves(state: State, n: int) -> list[str]:
             for t, e in b.road_steps[s]:
                 if t in seen or e.estuary is not None or not squares[t].land:
                     continue
-                if not refuge_ok(state, p, n, t):
+                if squares[t].area in blocked:
                     continue
                 seen.add(t)
                 reached.add(t)
@@ -267,7 +250,63 @@ def land_moves(state: State, n: int) -> list[str]:
     return sorted(reached)
 
 
+def normal_moves(w: Any, start: str, blocked: tuple[str, ...]) -> frozenset[str]:
+    """The squares within 5 steps by the terrain rules alone (cached per board, start and
+    the areas the noble may not enter)."""
+    key = ("moves", start, blocked)
+    cache = w.cache
+    got = cache.get(key)
+    if got is not None:
+        out: frozenset[str] = got
+        return out
+    b = w.board
+    squares = b.squares
+    reached: set[str] = set()
+    frontier = [start]
+    seen_go = {start}
+    for step in range(MOVE_SQUARES):
+        nxt: list[str] = []
+        for s in frontier:
+            steps = list(b.land_steps[s])
+            if step == 0:
+                steps += _crossings(b, s)
+            forest_from = squares[s].forest
+            for t, _e in steps:
+                if squares[t].area in blocked:
+                    continue
+                reached.add(t)
+                stop = squares[t].forest and not forest_from
+                if not stop and t not in seen_go:
+                    seen_go.add(t)
+                    nxt.append(t)
+        frontier = nxt
+    reached.discard(start)
+    res = frozenset(reached)
+    cache[key] = res
+    return res
+
+
+def blocked_areas(state: State, p: int, n: int) -> tuple[str, ...]:
+    """E1 (L142-148): the refuge areas noble ``n`` may not enter now (none in basic; none
+    when the faction holds a Refuge card, which is then used on entry)."""
+    if state["level"] < 1:
+        return ()
+    w = W(state)
+    cur = state["nsq"][n]
+    here = w.board.squares[cur].area if cur is not None else None
+    if holds_refuge(state, p):
+        return ()
+    out = []
+    for area in w.refuge_areas:
+        if area == here or (area == "ireland" and state["level"] >= 2):
+            continue
+        if not refuge_exempt(state, p, n, area):
+            out.append(area)
+    return tuple(out)
+
+
 def _crossings(b: Any, s: str) -> list[tuple[str, Any]]:
+    """Named crossings of a water barrier from ``s`` (L156: Caernarvon to Anglesey)."""
     return [(t, b.edges[(s, t)]) for t in b.neighbours[s] if b.edges[(s, t)].crossing and b.squares[t].land]
 
 
@@ -276,21 +315,6 @@ def _road_blocked(state: State, p: int, sq: str) -> bool:
         if place_active(state, pl) and place_owner(state, pl) != p:
             return True
     return False
-
-
-def refuge_ok(state: State, p: int, n: int, sq: str) -> bool:
-    """E1 (L142-148): may noble ``n`` of player ``p`` enter square ``sq``?"""
-    if state["level"] < 1:
-        return True
-    area = refuge_area(state, sq)
-    if area is None:
-        return True
-    cur = state["nsq"][n]
-    if cur is not None and refuge_area(state, cur) == area:
-        return True
-    if refuge_exempt(state, p, n, area):
-        return True
-    return holds_refuge(state, p)
 
 
 REFUGE_EXEMPT = {"ireland": "lieutenant_of_ireland", "continent": "captain_of_calais",
@@ -348,6 +372,33 @@ def ship_dests(state: State, s: int) -> list[str]:
     b = w.board
     pos = state["spos"][s]
     p = ship_controller(state, s)
+    dist = sea_reach(w, pos)
+    out = [sq for sq in dist if sq != pos]
+    passengers = ship_passengers(state, s)
+    power = strength(state, passengers, attack=True)
+    for sq, d in dist.items():
+        if d + 1 > MOVE_SQUARES:
+            continue
+        for port in b.ports_at_sea.get(sq, ()):
+            if port == pos or port in out or not place_active(state, port):
+                continue
+            pl = b.places[port]
+            own = place_owner(state, port)
+            refuge = state["level"] >= 1 and refuge_area(state, pl.square) is not None
+            if (own == p or not pl.fortified) and not (refuge and own != p) or passengers and power >= siege_defence(state, port, p):
+                out.append(port)
+    return sorted(out)
+
+
+def sea_reach(w: Any, pos: str) -> dict[str, int]:
+    """Sea squares a ship at ``pos`` (a port or a sea square) reaches in 5 moves, with the
+    moves used (cached per board)."""
+    key = ("sea", pos)
+    got = w.cache.get(key)
+    if got is not None:
+        out: dict[str, int] = got
+        return out
+    b = w.board
     dist: dict[str, int] = {}
     if pos in b.places:
         for sq in b.places[pos].port:
@@ -366,21 +417,8 @@ def ship_dests(state: State, s: int) -> list[str]:
             if t not in dist:
                 dist[t] = d + 1
                 todo.append(t)
-    out = [sq for sq in dist if sq != pos]
-    passengers = ship_passengers(state, s)
-    power = strength(state, passengers, attack=True)
-    for sq, d in dist.items():
-        if d + 1 > MOVE_SQUARES:
-            continue
-        for port in b.ports_at_sea.get(sq, ()):
-            if port == pos or port in out or not place_active(state, port):
-                continue
-            pl = b.places[port]
-            own = place_owner(state, port)
-            refuge = state["level"] >= 1 and refuge_area(state, pl.square) is not None
-            if (own == p or not pl.fortified) and not (refuge and own != p) or passengers and power >= siege_defence(state, port, p):
-                out.append(port)
-    return sorted(out)
+    w.cache[key] = dist
+    return dist
 
 
 def siege_defence(state: State, place: str, attacker: int) -> int:
@@ -419,7 +457,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
     b = w.board
     mine = free_nobles(state, p)
     for n in mine:
-        if movable(state, n) and move_dests(state, n):
+        if movable(state, n) and land_moves(state, n):
             out.append(("select", w.cards[n].id))
     for n in mine:
         sq, inside = state["nsq"][n], state["nin"][n]
@@ -529,6 +567,29 @@ class Move(CardPlay):
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return move_options(state, frame)
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        """Fast check for the commonest verbs (pinned to :meth:`options` by a test)."""
+        w = W(state)
+        if verb in ("to", "back"):
+            if frame["sel"] is not None:
+                if verb == "back":
+                    return arg is None
+                return isinstance(arg, str) and arg in move_dests(state, w.cid(frame["sel"]))
+            if frame["ship"] is not None:
+                if verb == "back":
+                    return arg is None
+                return isinstance(arg, str) and arg in ship_dests(state, w.ship_codec.id(frame["ship"]))
+            return False
+        if frame["sel"] is not None or frame["ship"] is not None:
+            return False
+        if verb == "select":
+            n = w.codec.get(arg)
+            return (n >= 0 and w.cards[n].is_noble and state["cz"][n] == Z_NOBLE and state["ch"][n] == frame["p"]
+                    and state["ncap"][n] < 0 and movable(state, n) and bool(land_moves(state, n)))
+        if verb == "end":
+            return arg is None
+        return super().is_legal(state, frame, role, verb, arg)
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)

@@ -213,7 +213,7 @@ def award_targets(state: State, p: int, c: int, setup: bool = False) -> list[int
         out = []
         for n in nobles:
             sq = state["nsq"][n]
-            if sq is not None and b.squares[sq].area in ("calais", "continent"):
+            if sq is not None and b.squares[sq].area in ("pale_of_calais", "continent"):
                 out.append(n)
         return out
     return []

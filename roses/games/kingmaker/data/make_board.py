@@ -248,6 +248,7 @@ RIVERS: list[tuple[str, str, list[LatLon]]] = [
                       (54.95, -3.05)]),
     ("lune", "Lune", [(54.32, -2.55), (54.20, -2.60), (54.05, -2.80), (54.00, -2.88)]),
     ("ribble", "Ribble", [(54.07, -2.28), (53.87, -2.39), (53.76, -2.70), (53.73, -2.95)]),
+    ("mersey_river", "Mersey", [(53.41, -2.15), (53.44, -2.30), (53.40, -2.45), (53.375, -2.61)]),
     ("dee", "Dee", [(52.91, -3.60), (52.98, -3.38), (52.97, -3.17), (53.00, -2.91),
                     (53.19, -2.89)]),
     ("conwy", "Conwy", [(53.09, -3.80), (53.14, -3.80), (53.28, -3.83), (53.30, -3.85)]),
@@ -276,10 +277,12 @@ RIVERS: list[tuple[str, str, list[LatLon]]] = [
 ESTUARIES: list[tuple[str, str, list[LatLon]]] = [
     ("severn_estuary", "Severn estuary", [(51.85, -2.32), (51.80, -2.45), (51.72, -2.48),
                                           (51.60, -2.62), (51.52, -2.72)]),
-    ("mersey", "Mersey estuary", [(53.39, -2.60), (53.34, -2.73), (53.38, -2.90),
-                                  (53.41, -2.99), (53.46, -3.06)]),
+    # drawn along its south shore at Liverpool, so that Liverpool's square is on the north bank
+    ("mersey", "Mersey estuary", [(53.375, -2.61), (53.345, -2.73), (53.36, -2.90),
+                                  (53.375, -2.97), (53.43, -3.04), (53.46, -3.08)]),
     ("dee_estuary", "Dee estuary", [(53.19, -2.89), (53.25, -3.13), (53.35, -3.32)]),
-    ("tamar_estuary", "Tamar estuary", [(50.52, -4.20), (50.41, -4.20), (50.35, -4.17)]),
+    # drawn a few km west of the Hamoaze, so that Plymouth's square is on the Devon bank
+    ("tamar_estuary", "Tamar estuary", [(50.52, -4.20), (50.45, -4.26), (50.34, -4.26)]),
     ("medway_estuary", "Medway estuary", [(51.37, 0.49), (51.40, 0.60), (51.44, 0.76)]),
     ("orwell", "Orwell and Stour", [(52.05, 1.16), (51.95, 1.28)]),
     ("solway", "Solway", [(54.95, -3.05), (54.95, -3.25), (54.90, -3.45)]),
