@@ -545,8 +545,13 @@ class Actions(Step):
         if verb == "supply":
             src = str(arg).removesuffix(sv.BY_SHIP)
             return f"Supply from {src}" + (" (Port, with Ships)" if src != arg else "")
-        text = {"sail": f"Sail to {arg}", "forage": "Forage",
-                "tax": f"Tax {arg}", "parley": f"Parley {arg}", "pass": "Pass (end the card)"}
+        lord = frame["lord"]
+        if verb == "tax":
+            return f"Tax {arg}" + (" (his Seat: sure)" if state["seats"].get(lord) == arg else " (Influence check)")
+        if verb == "parley":
+            sure = arg == state["lords"][lord]["locale"]
+            return f"Parley {arg}" + (" (here: sure)" if sure else " (Influence check, 1 Way)")
+        text = {"sail": f"Sail to {arg} (the whole card)", "forage": "Forage", "pass": "Pass (end the card)"}
         return text.get(verb, verb)
 
     # ----- March (4.3) ------------------------------------------------------------------
