@@ -11,8 +11,8 @@ State layout (a JSON-serialisable dict; see docs/plantagenet/state.md):
 ``lords``
     ``{lord id: {"where", "locale", "box", "exile", "mat"}}`` for every Lord card of the
     scenario. ``where`` is ``"map"`` (at a Stronghold or in an Exile box, 1.3.1), ``"calendar"``,
-    ``"battle"`` (Bosworth only), ``"unused"`` (not yet in play) or ``"removed"`` (Death,
-    Shipwreck or special rule).
+    ``"battle"`` (Bosworth only), ``"unused"`` (not yet in play), ``"removed"`` (Death,
+    Shipwreck or special rule), ``"sea"`` or ``"held"`` (see ``records.Where``).
 ``vassals``
     ``{vassal id: {"where": "seat" | "mat" | "calendar" | "out", "lord", "box", "face_up"}}``.
 ``aow``
@@ -24,6 +24,13 @@ State layout (a JSON-serialisable dict; see docs/plantagenet/state.md):
 ``stack``
     the decision stack of :mod:`roses.engine.steps` (set by ``PlantagenetRules.setup``): where
     play is in the sequence of play, and who decides now.
+``battle``
+    None, or the Battle being fought (4.4; public, see :mod:`battle`): its Locale, Attacker and
+    Defender, Round, each side's Front (positions 0-2 facing each other) and Reserve, and per
+    Lord his Valour markers left, Routed/Fled, Retinue and Vassals Routed (Routed Troops are in
+    the mat's ``routed``).
+``captured``
+    Capture of the King (Ia): ``{held Lord: holder}``; the held Lord is ``"held"``.
 
 The records are typed in :mod:`records`.
 """
