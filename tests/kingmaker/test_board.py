@@ -405,6 +405,19 @@ def test_shipped_board_geography() -> None:
         assert sq[p].id in dist, p
     for p in ("beaumaris", "carisbrooke", "douglas", "dublin", "calais"):
         assert sq[p].id not in dist, p
+    # estuaries keep the banks apart (L136): the way round is longer than the straight line
+    def steps(a: str, c: str) -> int | None:
+        return b.land_distances(sq[a].id).get(sq[c].id)
+
+    def straight(a: str, c: str) -> int:
+        return max(abs(sq[a].col - sq[c].col), abs(sq[a].row - sq[c].row))
+
+    for a, c in (("liverpool", "chester"), ("chepstow", "berkeley"), ("hull", "lincoln"),
+                 ("plymouth", "fowey")):
+        found = steps(a, c)
+        assert found is not None and found > straight(a, c), (a, c)
+    for a, c in (("liverpool", "lathom"), ("hull", "beverley"), ("plymouth", "dartmouth")):
+        assert steps(a, c) == straight(a, c), (a, c)
     # ships: every port is reachable by sea from every other
     start = b.place("london").port[0]
     assert set(b.port_distances(start)) == set(b.ports)
