@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -253,9 +254,17 @@ def _sea_ports() -> dict[str, tuple[str, ...]]:
     return {sea: tuple(c.ports(sea)) for sea in c.seas}
 
 
-def _neighbours(state: State, locale: str, lord: str | None, ships: bool) -> list[str]:
+@cache
+def _adjacent() -> dict[str, tuple[str, ...]]:
+    """Each Locale's neighbours by Way (1.3.1), computed once."""
+    return {loc: tuple(nbrs) for loc, nbrs in load().adjacency.items()}
+
+
+def _neighbours(state: State, locale: str, lord: str | None, ships: bool) -> Sequence[str]:
     """Adjacent Locales by Way, plus same-Sea Ports (and the Lord's own Exile box) if he has a
     Ship (1.3.1 SEAS AND PORTS, 3.4.1)."""
+    if not ships:
+        return _adjacent()[locale]
     c = load()
     out = list(c.adjacency[locale])
     if ships:
