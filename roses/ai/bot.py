@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -52,6 +53,8 @@ class Determinizer:
     _rules: Rules
     _state: State = field(repr=False)
     _role: str
+    #: ``rules.determinizer`` of the private state, made at the first call (not pickled).
+    _sample: Callable[[int], State] | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def bind(cls, rules: Rules, state: State, role: str) -> Determinizer | None:
@@ -65,7 +68,16 @@ class Determinizer:
         return self._role
 
     def __call__(self, seed: int) -> State:
-        return self._rules.determinize(self._state, self._role, seed)
+        sample = self._sample
+        if sample is None:
+            # The private state never changes, so the work that depends only on it is done
+            # once for all the seeds (Rules.determinizer).
+            sample = self._rules.determinizer(self._state, self._role)
+            object.__setattr__(self, "_sample", sample)
+        return sample(seed)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"_rules": self._rules, "_state": self._state, "_role": self._role, "_sample": None}
 
 
 def supports_determinize(rules: Rules) -> bool:

@@ -32,9 +32,11 @@ Undo
 
 from __future__ import annotations
 
+import functools
 import json
 import pickle
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 from roses.engine.errors import IllegalAction, NotYourTurn, UnknownScenario
@@ -178,6 +180,13 @@ class Rules(ABC):
         lines hidden from ``role`` are dropped. ``state`` itself is not changed.
         """
         raise NotImplementedError(f"{self.title or self.id} has no determinisation yet")
+
+    def determinizer(self, state: State, role: str) -> Callable[[int], State]:
+        """:meth:`determinize` of ``state`` for ``role`` as a function of the seed: the same
+        states for the same seeds. A game may override it to work out once what depends only
+        on the state and the role (search bots draw hundreds of determinisations of one
+        state). ``state`` must not change while the function is in use."""
+        return functools.partial(self.determinize, state, role)
 
     def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:
         """Apply an action taken from ``legal_actions(state, role)`` of this very state.

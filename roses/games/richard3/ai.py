@@ -38,13 +38,14 @@ from __future__ import annotations
 
 import functools
 import math
-import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 from roses.engine import rng, steps
 from roses.engine.contract import Action
 from roses.engine.log import readable_entries
+from roses.games.richard3.common import copy_state
 from roses.games.richard3.data import (
     AREA_NAMES,
     B_CATH_AREA,
@@ -197,15 +198,22 @@ def _slots(state: State, blocks: list[int]) -> dict[int, tuple[int, ...]]:
             for b in blocks}
 
 
-def _assign(state: State, blocks: list[int], slots: list[tuple[int, ...]],
-            r: random.Random, strict: bool) -> list[int] | None:
-    """A random assignment of blocks to slots (index-aligned with ``slots``) respecting _fits:
-    the most constrained slots first, retried a few times on a dead end."""
+def _fit_lists(blocks: list[int], slots: list[tuple[int, ...]], strict: bool) -> list[list[int]]:
+    """For each slot, the blocks that may stand in it (:func:`_fits`), in block order."""
     by_key: dict[tuple[int, int], list[int]] = {}
     for slot in slots:
         if (slot[0], slot[1]) not in by_key:
             by_key[(slot[0], slot[1])] = [b for b in blocks if _fits_at(b, slot[0], slot[1], strict)]
-    fits = [by_key[(slot[0], slot[1])] for slot in slots]
+    return [by_key[(slot[0], slot[1])] for slot in slots]
+
+
+def _assign(state: State, blocks: list[int], slots: list[tuple[int, ...]],
+            r: random.Random, strict: bool, fits: list[list[int]] | None = None) -> list[int] | None:
+    """A random assignment of blocks to slots (index-aligned with ``slots``) respecting _fits
+    (``fits``: :func:`_fit_lists` of the same blocks and slots, if already known): the most
+    constrained slots first, retried a few times on a dead end."""
+    if fits is None:
+        fits = _fit_lists(blocks, slots, strict)
     for _attempt in range(20):
         order = sorted(range(len(slots)), key=lambda i: (len(fits[i]), r.random()))
         free = set(blocks)
@@ -226,61 +234,85 @@ def _assign(state: State, blocks: list[int], slots: list[tuple[int, ...]],
 
 def determinize(state: State, role: str, seed: int) -> State:
     """A full state in which everything hidden from ``role`` is re-sampled (module docs)."""
+    return determinizer(state, role)(seed)
+
+
+def determinizer(state: State, role: str) -> Callable[[int], State]:
+    """:func:`determinize` of ``state`` for ``role`` as a function of the seed: what depends
+    only on the state and the role (which blocks and cards are hidden, where they may stand,
+    what the role remembers, the log it may read) is worked out once, for every seed. The
+    state must not change while the function is in use."""
     side = _side(role)
     foe = 1 - side
-    r = random.Random(seed)
-    out: State = pickle.loads(pickle.dumps({k: v for k, v in state.items() if k != "log"},
-                                           pickle.HIGHEST_PROTOCOL))
-    # ----- blocks
+    base: State = copy_state(state, log=False)
     hidden = hidden_blocks(state, side)
     slot_of = _slots(state, hidden)
     slots = sorted(slot_of.values())
-    assignment = _assign(state, hidden, slots, r, strict=True)
-    if assignment is None:  # deductions too tight for the sampler: keep only the hard ones
-        assignment = _assign(state, hidden, slots, r, strict=False)
-    if assignment is None:
-        raise ValueError("Richard III: cannot place the hidden blocks (inconsistent state)")
-    # The place that held true block t now holds block pi[t]; references to t move with it.
-    holder = {slot: [] for slot in slots}  # type: dict[tuple[int, ...], list[int]]
+    strict_fits = _fit_lists(hidden, slots, True)
+    holders: dict[tuple[int, ...], list[int]] = {slot: [] for slot in slots}
     for t in hidden:
-        holder[slot_of[t]].append(t)
-    pi: dict[int, int] = {}
-    for b, slot in zip(assignment, slots, strict=True):
-        pi[holder[slot].pop()] = b
-    _remap(out, pi)
-    fields = [(i, out[f]) for i, f in enumerate(_SLOT_FIELDS, 1) if f in out]
-    loc, steps, down = out["loc"], out["steps"], out["down"]
-    for b, slot in zip(assignment, slots, strict=True):
-        loc[b] = slot[0]
-        for i, values in fields:
-            values[b] = slot[i]
-        full = B_STEPS[b]
-        if slot[0] == POOL or slot[1] == RECRUITED or r.random() < P_FULL:
-            steps[b] = full
-        else:
-            steps[b] = r.randint(1, full)
-        down[b] = 0
-    if "known" in out:  # a hidden block is unknown wherever it now stands (stale entries of
-        for b in hidden:  # blocks in the pool would otherwise follow the block to its new slot)
-            out["known"][side][b] = 0
+        holders[slot_of[t]].append(t)
+    slot_fields = [(i, f) for i, f in enumerate(_SLOT_FIELDS, 1) if f in base]
+    known = "known" in base
     # Remembered enemy blocks keep their identity; their strength is what was last seen, or
     # less after losses the side did not see.
-    for b in remembered_blocks(state, side):  # (only when state["known"] exists)
-        seen = min(B_STEPS[b], int(state["known"][side][b]))
-        steps[b] = seen if r.random() < P_SEEN else r.randint(1, seen)
+    remembered = [(b, min(B_STEPS[b], int(state["known"][side][b]))) for b in remembered_blocks(state, side)]
     rebel = REBEL_BLOCK
-    if (_owner(state, rebel) == foe and not state["down"][rebel]
-            and state["loc"][rebel] < N_AREAS and rebel not in _revealed(state)):
-        out["steps"][rebel] = B_STEPS[rebel] if r.random() < P_FULL else r.randint(1, B_STEPS[rebel])
-    # ----- cards
-    if "hands" in state:
-        _deal(state, out, side, r)
-        _mulligan_answer(state, out, side, r)
-    # ----- log and dice
-    out["log"] = readable_entries(state.get("log", []), role)
-    rng.seed_state(out, r.getrandbits(63))
-    out["rolls"] = state.get("rolls", 0)
-    return out
+    rebel_hidden = (_owner(state, rebel) == foe and not state["down"][rebel]
+                    and state["loc"][rebel] < N_AREAS and rebel not in _revealed(state))
+    deal = _deal_plan(state, side) if "hands" in state else None
+    mulligan = deal is not None and _mulligan_asked(state, side)
+    mulligan_used = bool(state.get("mulligan_used", [0, 0])[foe])
+    log = readable_entries(state.get("log", []), role)
+    rolls = state.get("rolls", 0)
+
+    def sample(seed: int) -> State:
+        r = random.Random(seed)
+        out = copy_state(base)
+        # ----- blocks
+        assignment = _assign(state, hidden, slots, r, True, strict_fits)
+        if assignment is None:  # deductions too tight for the sampler: keep only the hard ones
+            assignment = _assign(state, hidden, slots, r, strict=False)
+        if assignment is None:
+            raise ValueError("Richard III: cannot place the hidden blocks (inconsistent state)")
+        # The place that held true block t now holds block pi[t]; references to t move with it.
+        holder = {slot: ts[:] for slot, ts in holders.items()}
+        pi: dict[int, int] = {}
+        for b, slot in zip(assignment, slots, strict=True):
+            pi[holder[slot].pop()] = b
+        _remap(out, pi)
+        fields = [(i, out[f]) for i, f in slot_fields]
+        loc, steps, down = out["loc"], out["steps"], out["down"]
+        for b, slot in zip(assignment, slots, strict=True):
+            loc[b] = slot[0]
+            for i, values in fields:
+                values[b] = slot[i]
+            full = B_STEPS[b]
+            if slot[0] == POOL or slot[1] == RECRUITED or r.random() < P_FULL:
+                steps[b] = full
+            else:
+                steps[b] = r.randint(1, full)
+            down[b] = 0
+        if known:  # a hidden block is unknown wherever it now stands (stale entries of
+            mine = out["known"][side]  # blocks in the pool would otherwise follow the block)
+            for b in hidden:
+                mine[b] = 0
+        for b, seen in remembered:
+            steps[b] = seen if r.random() < P_SEEN else r.randint(1, seen)
+        if rebel_hidden:
+            steps[rebel] = B_STEPS[rebel] if r.random() < P_FULL else r.randint(1, B_STEPS[rebel])
+        # ----- cards
+        if deal is not None:
+            _deal(deal, out, side, r)
+            if mulligan:
+                _mulligan_answer(out, side, mulligan_used, r)
+        # ----- log and dice
+        out["log"] = log[:]
+        rng.seed_state(out, r.getrandbits(63))
+        out["rolls"] = rolls
+        return out
+
+    return sample
 
 
 #: Pending decisions (frames on the stack) whose ``subj`` is a block the other side may not know.
@@ -309,24 +341,31 @@ def _remap(out: State, pi: dict[int, int]) -> None:
             fr["subj"] = pi.get(fr["subj"], fr["subj"])
 
 
-def _mulligan_answer(state: State, out: State, side: int, r: random.Random) -> None:
-    """The enemy's secret answer to the mulligan question (5.1), given before ours: re-drawn
-    (a redeal only if the re-dealt hand allows one)."""
+def _mulligan_asked(state: State, side: int) -> bool:
+    """Has the enemy answered the mulligan question (5.1) in secret, before ``side``?"""
     stack = state["stack"]
     if state["result"] is not None or not stack or stack[-1]["step"] != "mulligan":
-        return
+        return False
     mull = stack[-1]["mull"]
+    return bool(mull[1 - side] >= 0 and mull[side] < 0)
+
+
+def _mulligan_answer(out: State, side: int, used: bool, r: random.Random) -> None:
+    """The enemy's secret answer to the mulligan question (5.1), given before ours: re-drawn
+    (a redeal only if the re-dealt hand allows one; ``used``: the enemy's mulligan is spent)."""
     foe = 1 - side
-    if mull[foe] < 0 or mull[side] >= 0:
-        return
     hand_ap = sum(CARD_AP[c] for c in out["hands"][foe])
-    can = not state.get("mulligan_used", [0, 0])[foe] and hand_ap <= MULLIGAN_MAX
+    can = not used and hand_ap <= MULLIGAN_MAX
     out["stack"][-1]["mull"][foe] = int(can and r.random() < 0.5)
 
 
-def _deal(state: State, out: State, side: int, r: random.Random) -> None:
-    """Re-deal the cards ``side`` cannot see: the enemy hand, the undealt deck and an enemy
-    card played face-down (which stays in its hand until both are revealed, as in core)."""
+#: What the cards a side cannot see are: (the cards, sorted; the enemy hand's size; whether
+#: the enemy has played a card face-down; whether that card is still in its hand; whether the
+#: state has an undealt deck).
+_DealPlan = tuple[list[int], int, bool, bool, bool]
+
+
+def _deal_plan(state: State, side: int) -> _DealPlan:
     foe = 1 - side
     played = list(state.get("played", [-1, -1]))
     foe_hidden = played[foe] >= 0 and played[side] < 0
@@ -335,14 +374,22 @@ def _deal(state: State, out: State, side: int, r: random.Random) -> None:
     in_hand = played[foe] in hand
     if foe_hidden and not in_hand:
         unknown.add(played[foe])
-    cards = sorted(unknown)  # sorting forgets where each card was
+    return sorted(unknown), len(hand), foe_hidden, in_hand, "deck" in state  # sorting forgets where each card was
+
+
+def _deal(plan: _DealPlan, out: State, side: int, r: random.Random) -> None:
+    """Re-deal the cards ``side`` cannot see: the enemy hand, the undealt deck and an enemy
+    card played face-down (which stays in its hand until both are revealed, as in core)."""
+    foe = 1 - side
+    unknown, hand_size, foe_hidden, in_hand, has_deck = plan
+    cards = unknown[:]
     r.shuffle(cards)
-    new_hand = sorted(cards[:len(hand)])
-    rest = cards[len(hand):]
+    new_hand = sorted(cards[:hand_size])
+    rest = cards[hand_size:]
     out["hands"][foe] = new_hand
     if foe_hidden:
         out["played"][foe] = new_hand[r.randrange(len(new_hand))] if in_hand else rest.pop()
-    if "deck" in state:
+    if has_deck:
         out["deck"] = rest
 
 

@@ -106,6 +106,59 @@ def side_of(role: str) -> int:
     return 0 if role == "York" else 1 if role == "Lancaster" else -1
 
 
+# ------------------------------------------------------------------ copies
+#: State fields that are lists of numbers or strings (STATE.md), and lists of such lists.
+_FLAT_FIELDS = frozenset(("roles", "minors_owed", "loc", "steps", "down", "moved", "via", "reserve", "pirate",
+                          "deck", "discard", "played", "mulligan_used", "atk", "main", "battles", "rigged"))
+_NESTED_FIELDS = frozenset(("hands", "bc", "known"))
+
+
+def copy_state(state: State, log: bool = True) -> State:
+    """An independent copy of a Richard III state (the layout of STATE.md), field by field;
+    without ``log`` the copy has no log. Log entries are never changed once written, so the
+    log list is copied and its entries shared."""
+    out: State = {}
+    for k, v in state.items():
+        if type(v) is list:
+            if k in _FLAT_FIELDS:
+                out[k] = v[:]
+            elif k in _NESTED_FIELDS:
+                out[k] = [x[:] for x in v]
+            elif k == "ent":
+                out[k] = [[x[:] for x in per_side] for per_side in v]
+            elif k == "log":
+                if log:
+                    out[k] = v[:]
+            else:
+                out[k] = _copy_list(v)
+        elif type(v) is dict:
+            out[k] = _copy_dict(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _copy_dict(x: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in x.items():
+        t = type(v)
+        if t is list:
+            out[k] = _copy_list(v)
+        elif t is dict:
+            out[k] = _copy_dict(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _copy_list(v: list[Any]) -> list[Any]:
+    for e in v:
+        t = type(e)
+        if t is list or t is dict:
+            return [_copy_dict(e) if type(e) is dict else _copy_list(e) if type(e) is list else e for e in v]
+    return v[:]
+
+
 # ------------------------------------------------------------------ what each side remembers
 # state["known"][s][b] > 0: side s knows which enemy block b is (the value is the strength it
 # was last seen at). Block games are played from memory: a side sees the setup (public, p.10),

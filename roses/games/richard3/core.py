@@ -29,6 +29,7 @@ Political Turn (8.x): ``home`` area (where a block goes home), ``disband`` b (ex
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypedDict
 
 from roses.engine import rng, steps
@@ -292,7 +293,7 @@ class Richard3Rules(StepRules):
 
     # ------------------------------------------------------------------ tools
     def copy_state(self, state: State) -> State:
-        return _copy(state)
+        return C.copy_state(state)
 
     def view(self, state: State, role: str) -> View:
         return views.build_view(self, state, role)
@@ -313,6 +314,9 @@ class Richard3Rules(StepRules):
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
 
+    def determinizer(self, state: State, role: str) -> Callable[[int], State]:
+        return ai.determinizer(state, role)
+
     def evaluate(self, state: State, role: str) -> float:
         return ai.evaluate(state, role)
 
@@ -324,33 +328,6 @@ class Richard3Rules(StepRules):
 
     def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
         return ai.action_space(scenario, options)
-
-
-def _copy(x: Any) -> Any:
-    """Fast deep copy of the JSON-like state; log entries are never mutated, so the log list is
-    copied shallowly."""
-    if type(x) is dict:
-        out = {}
-        for k, v in x.items():
-            t = type(v)
-            if t is list:
-                out[k] = v[:] if k == "log" else _copy_list(v)
-            elif t is dict:
-                out[k] = _copy(v)
-            else:
-                out[k] = v
-        return out
-    if type(x) is list:
-        return _copy_list(x)
-    return x
-
-
-def _copy_list(v: list[Any]) -> list[Any]:
-    for e in v:
-        t = type(e)
-        if t is list or t is dict:
-            return [_copy(e) if type(e) is dict else _copy_list(e) if type(e) is list else e for e in v]
-    return v[:]
 
 
 # ======================================================================= cards (1.1, 5.1, 8.5)
