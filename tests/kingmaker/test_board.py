@@ -105,6 +105,8 @@ def test_example_board_edges_and_steps() -> None:
     assert b.ports_at_sea["F5"] == ("carisbrooke",)
     # areas, zones, landmarks
     assert b.area_of("F4").refuge and b.area_of("F4").island
+    assert b.area_neighbours["wight"] == {"channel"}
+    assert b.area_neighbours["channel"] == {"england", "wight"}
     assert b.in_zone("C1", "north_of_trent") and not b.in_zone("C3", "north_of_trent")
     assert b.location("wolds") == "C3" and b.location("york") == "B1"
     # distances by land stop at the island and at the estuary
@@ -335,6 +337,10 @@ def test_shipped_board_has_what_the_rules_use() -> None:
     for area in ("ireland", "continent", "anglesey", "wight", "man", "scotland"):
         assert b.areas[area].refuge
     assert b.areas["england"].england and b.areas["wales"].england
+    assert {"england", "wales", "scotland", "irish_sea"} <= b.area_neighbours["irish_sea"] | {
+        "irish_sea"}
+    assert "channel" in b.area_neighbours["north_sea"] and "england" in b.area_neighbours["wales"]
+    assert "ireland" not in b.area_neighbours["england"]
     assert not b.areas["pale_of_calais"].england
     # Caernarvon's square touches Anglesey across the Menai crossing (L156)
     car = b.place("caernarvon").square

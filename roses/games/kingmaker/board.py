@@ -288,6 +288,9 @@ class Board:
     ports_at_sea: Mapping[str, tuple[str, ...]]
     aliases: Mapping[str, str]
     grid: Mapping[str, Any]
+    #: For each area, the areas whose squares touch its squares (sea zones next to each other,
+    #: the coasts of each sea zone, the lands across a border).
+    area_neighbours: Mapping[str, frozenset[str]] = field(default_factory=dict)
     _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     # ----- lookups ---------------------------------------------------------------------
@@ -559,6 +562,10 @@ def build_board(data: Mapping[str, Any]) -> Board:
         landmarks[lm["id"]] = Landmark(lm["id"], lm["name"], lm["square"],
                                        (float(g[0]), float(g[1])) if g else None)
 
+    touching: dict[str, set[str]] = {a: set() for a in areas}
+    for (a, c) in edges:
+        if squares[a].area != squares[c].area:
+            touching[squares[a].area].add(squares[c].area)
     return Board(
         id=data["id"], name=data["name"], notice=data.get("notice", ""), columns=cols, rows=rows,
         areas=areas, zones=zones, zone_names=zone_names, squares=squares, places=places,
@@ -566,7 +573,7 @@ def build_board(data: Mapping[str, Any]) -> Board:
         land_steps=land_steps, road_steps=road_steps, sea_steps=sea_steps,
         places_at={k: tuple(v) for k, v in places_at.items()},
         ports_at_sea={k: tuple(v) for k, v in ports_at_sea.items()}, aliases=aliases,
-        grid=dict(grid))
+        grid=dict(grid), area_neighbours={a: frozenset(t) for a, t in touching.items()})
 
 
 _DIRS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
