@@ -223,13 +223,16 @@ def exile_boxes_for(state: State, lord: str) -> list[str]:
 # ----- Lords on the map ----------------------------------------------------------------------
 
 def side_of(lord: str) -> str:
-    return str(load().lords[lord]["side"])
+    return _lord_sides()[lord]
 
 
 def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
     """The Lords at a Locale or, for a Sea, the Lords at that Sea (4.6.1), who may Share (1.5.3)."""
+    if side is None:
+        return [lid for lid, d in state["lords"].items() if d["locale"] == locale and d["where"] in _PLACED]
+    sides = _lord_sides()
     return [lid for lid, d in state["lords"].items()
-            if d["locale"] == locale and d["where"] in _PLACED and (side is None or side_of(lid) == side)]
+            if d["locale"] == locale and d["where"] in _PLACED and sides[lid] == side]
 
 
 #: Where a Lord has a ``locale``: on the map or at Sea.
@@ -238,7 +241,8 @@ _PLACED = (Where.MAP, Where.SEA)
 
 def on_map(state: State, side: str) -> list[str]:
     """Lords 'on the map': at Strongholds or in Exile boxes (1.3.1)."""
-    return [lid for lid, d in state["lords"].items() if d["where"] == Where.MAP and side_of(lid) == side]
+    sides = _lord_sides()
+    return [lid for lid, d in state["lords"].items() if d["where"] == Where.MAP and sides[lid] == side]
 
 
 def enemy_lords_at(state: State, locale: str, side: str) -> bool:
