@@ -40,12 +40,13 @@ import functools
 import math
 import random
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from roses.engine import rng, steps
 from roses.engine.contract import Action
 from roses.engine.log import readable_entries
-from roses.games.richard3.common import copy_state
+from roses.games.richard3.common import copy_state, occupancy
 from roses.games.richard3.data import (
     AREA_NAMES,
     B_CATH_AREA,
@@ -415,40 +416,48 @@ def evaluation_terms(state: State, role: str, horizon: int = 1) -> dict[str, flo
     foe = 1 - side
     loc, steps = state["loc"], state["steps"]
     king = int(state["king"])
-    occ: list[list[int]] = [[0] * N_AREAS, [0] * N_AREAS]
+    rebel_owner = 1 - king
     stp: list[list[int]] = [[0] * N_AREAS, [0] * N_AREAS]
     count = [0, 0]
     strength = [0, 0]
-    for b in range(N_BLOCKS):
-        a = loc[b]
+    for a, st, s, counted in zip(loc, steps, B_SIDE, _COUNTED, strict=True):
         if a >= N_AREAS:
             continue
-        s = _owner(state, b)
-        occ[s][a] += 1
-        stp[s][a] += steps[b]
-        strength[s] += steps[b]
-        if B_TYPE[b] in (HEIR, NOBLE, CHURCH) and not _EXCLUDED[a]:
+        if s == REBEL:
+            s = rebel_owner
+        stp[s][a] += st
+        strength[s] += st
+        if counted and not _EXCLUDED[a]:
             count[s] += 1
+    occ = occupancy(state)  # blocks per area and side (the owner's, as above)
     areas = [0, 0]
     over = [0, 0]
-    for a in range(N_AREAS):
-        for s in (0, 1):
-            if occ[s][a] and not occ[1 - s][a]:
-                if not _EXCLUDED[a]:
-                    areas[s] += 1
-                if a == _LONDON:
-                    count[s] += 1
-            over[s] += max(0, occ[s][a] - EXILE_LIMIT.get(a, SUPPLY_LIMIT[a]))
+    for a, n0, n1, limit, excluded in zip(_AREAS, occ[0], occ[1], _LIMIT, _EXCLUDED, strict=True):
+        if n0 and not n1:
+            if not excluded:
+                areas[0] += 1
+            if a == _LONDON:
+                count[0] += 1
+        elif n1 and not n0:
+            if not excluded:
+                areas[1] += 1
+            if a == _LONDON:
+                count[1] += 1
+        if n0 > limit:
+            over[0] += n0 - limit
+        if n1 > limit:
+            over[1] += n1 - limit
     heirs = [sum(1 for h in HEIRS[s] if loc[h] not in (DEAD, OFF)) for s in (0, 1)]
     danger = [0.0, 0.0]
     for s in (0, 1):
+        theirs = stp[1 - s].__getitem__
         for h in HEIRS[s]:
             a = loc[h]
             if a >= N_AREAS or a in EXILE_AREAS[s]:  # the enemy never enters our exile (2.7)
                 continue
-            reach = stp[1 - s][a] + sum(stp[1 - s][n] for n in NEIGHBOURS[a])
+            reach: float = theirs(a) + sum(map(theirs, NEIGHBOURS[a]))
             if horizon >= 2:
-                reach += 0.5 * sum(stp[1 - s][n] for n in _TWO_AWAY[a])
+                reach += 0.5 * sum(map(theirs, _TWO_AWAY[a]))
             mine = stp[s][a]
             if reach:
                 danger[s] += reach / (reach + mine + 1) / max(1, heirs[s])
@@ -462,8 +471,9 @@ def evaluation_terms(state: State, role: str, horizon: int = 1) -> dict[str, flo
                 attack[s] += stp[s][a] / (stp[s][a] + stp[1 - s][a]) / max(1, heirs[1 - s])
     # Battles to come (6.x): in each contested area, our steps against theirs.
     fight = 0.0
-    for a in range(N_AREAS):
-        if occ[side][a] and occ[foe][a]:
+    mine_occ, foe_occ = occ[side], occ[foe]
+    for a in compress(_AREAS, mine_occ):
+        if foe_occ[a]:
             m, t = stp[side][a], stp[foe][a]
             fight += (m - t) / (m + t)
     margin = count[side] - count[foe] + (0.5 if king == side else -0.5)
@@ -486,6 +496,10 @@ _TWO_AWAY = tuple(frozenset(m for n in NEIGHBOURS[a] for m in NEIGHBOURS[n]) - N
 _EXCLUDED = tuple(a in EXILE_AREAS[0] or a in EXILE_AREAS[1] or AREA_NAMES[a] == "Isle of Man"
                   for a in range(N_AREAS))
 _LONDON = AREA_NAMES.index("Middlesex")
+_AREAS = range(N_AREAS)
+#: Blocks the 8.2 count counts (heirs, nobles, church), and each area's supply or exile limit.
+_COUNTED = tuple(B_TYPE[b] in (HEIR, NOBLE, CHURCH) for b in range(N_BLOCKS))
+_LIMIT = tuple(EXILE_LIMIT.get(a, SUPPLY_LIMIT[a]) for a in range(N_AREAS))
 
 
 def weights(state: State) -> dict[str, float]:
