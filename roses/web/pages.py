@@ -14,11 +14,12 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from roses.server.deps import find_auth
+from roses.web import rulesref
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -150,7 +151,7 @@ def game_page(request: Request, game_id: int, role: str | None = None,
     mine = list(info.get("my_roles") or [])
     if role is None and len(mine) > 1:  # several seats (hot seat): the one to move first
         role = next((r for r in mine if r in info.get("active", [])), mine[0])
-    rules = next((r for r in _games(request).catalogue() if r["id"] == info["game"]), {})
+    rules: dict[str, Any] = next((r for r in _games(request).catalogue() if r["id"] == info["game"]), {})
     return _page(request, "game.html", info["title"] or f"Game {game_id}", game=info,
                  role=role or "", invite=invite or "", my_roles=mine, rules=rules,
                  config=json_script({"gameId": game_id, "role": role, "invite": invite,
@@ -170,6 +171,31 @@ def replay_page(request: Request, game_id: int, role: str | None = None,
     return _page(request, "replay.html", f"Replay: {info['title'] or game_id}", game=info,
                  config=json_script({"gameId": game_id, "role": role, "invite": invite,
                                     "game": info["game"], "roles": [s["role"] for s in info["seats"]]}))
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_index(request: Request) -> Response:
+    refs = [r for r in (rulesref.reference(g) for g in rulesref.available()) if r is not None]
+    return _page(request, "rules_index.html", "Rules", refs=refs)
+
+
+@router.get("/rules/{game}.json")
+def rules_json(game: str) -> Response:
+    """A game's rules reference for the game page: sections with HTML, card texts."""
+    ref = rulesref.reference(game)
+    if ref is None:
+        return JSONResponse({"detail": f"No rules reference for {game!r}.", "code": "no_reference"}, status_code=404)
+    return JSONResponse(rulesref.as_json(ref), headers={"Cache-Control": "public, max-age=300"})
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+def rules_page(request: Request, game: str) -> Response:
+    ref = rulesref.reference(game)
+    if ref is None:
+        return _page(request, "error.html", "No rules reference", message=f"There is no rules reference for {game!r}.")
+    sections = [(s, rulesref.section_html(s, game)) for s in ref.sections]
+    cards = [(name, rulesref.inline_html(text, game)) for name, text in ref.cards.items()]
+    return _page(request, "rules.html", f"Rules: {ref.title}", ref=ref, sections=sections, cards=cards)
 
 
 def install(app: FastAPI) -> None:

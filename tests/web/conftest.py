@@ -61,9 +61,37 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:
-            yield b
+            yield TestBrowser(b)
         finally:
             b.close()
+
+
+class TestBrowser:
+    """The browser for tests: its contexts let Playwright evaluate expressions in pages that
+    forbid eval (the server's Content-Security-Policy); tests/server/test_csp.py and
+    :func:`csp_violations` check the pages under the real policy."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("bypass_csp", True)
+        return self._browser.new_context(**kwargs)
+
+    def strict_context(self, **kwargs: Any) -> Any:
+        """A context that keeps the pages' Content-Security-Policy."""
+        return self._browser.new_context(**kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
+#: Collects Content-Security-Policy violations of a page in ``window.__csp`` (add_init_script).
+CSP_WATCH = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation',
+  (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+"""
 
 
 @pytest.fixture(scope="session")

@@ -90,18 +90,32 @@ def area_visible(page: Page, area: str) -> bool:
         }""", area))
 
 
+def show_tab_of(page: Page, selector: str) -> None:
+    """On a phone the page has tabs: open the one holding ``selector``, as a person would."""
+    tab = page.evaluate(
+        """(sel) => { const tabs = document.getElementById('tabs');
+            if (!tabs || getComputedStyle(tabs).display === 'none') return null;
+            const el = document.querySelector(sel); const holder = el && el.closest('[data-tab]');
+            return holder ? holder.dataset.tab : null; }""", selector)
+    if tab and page.evaluate("document.getElementById('game').dataset.tab") != tab:
+        page.click(f'#tabs button[data-tab="{tab}"]')
+
+
 def click_choice(page: Page, choice: dict[str, Any]) -> None:
     """Click the thing on the page that makes this choice (card, area, block, or button)."""
     kind, verb, arg = choice["kind"], choice["verb"], choice["arg"]
     if kind == "card":
+        show_tab_of(page, f'#hand button.card[data-card="{arg}"]')
         page.click(f'#hand button.card[data-card="{arg}"]')
     elif kind == "area":
+        show_tab_of(page, "svg#map")
         page.evaluate("window.scrollTo(0, 0)")
         if not area_visible(page, choice["ref"]):
             page.click("#zoom [data-zoom=reset]")  # show the whole map, as a person would
         x, y = area_point(page, choice["ref"])
         page.mouse.click(x, y)
     elif kind == "block":
+        show_tab_of(page, "svg#map")
         on_map = page.locator(f'svg#map g.block.legal[data-block="{choice["ref"]}"]')
         if on_map.count():
             inside = page.evaluate(
@@ -113,17 +127,18 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
             on_map.first.scroll_into_view_if_needed()
             on_map.first.click()
         else:
+            show_tab_of(page, f'button.chip.legal[data-block="{choice["ref"]}"]')
             chip = page.locator(f'button.chip.legal[data-block="{choice["ref"]}"]').first
             chip.scroll_into_view_if_needed()
             chip.click()
-    else:
-        btn = page.locator(f'#buttons button.choice[data-verb="{verb}"]:not([data-arg])')
-        if btn.count():
-            btn.first.scroll_into_view_if_needed()
-            btn.first.click()
-        else:  # from the full list
-            page.locator("#all-choices summary").click()
-            page.locator(f'#choice-list button[data-verb="{verb}"][data-arg={json.dumps(json.dumps(arg))}]').click()
+    else:  # every choice is a button in the choices bar
+        if arg is None:
+            sel = f'#buttons button.choice[data-verb="{verb}"]:not([data-arg])'
+        else:
+            sel = f'#buttons button.choice[data-verb="{verb}"][data-arg={json.dumps(json.dumps(arg))}]'
+        btn = page.locator(sel)
+        btn.first.scroll_into_view_if_needed()
+        btn.first.click()
     popup = page.locator(".popup")
     if popup.count():
         popup.get_by_role("button", name=choice["label"], exact=True).click()

@@ -195,7 +195,12 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     # chat
     a.fill("#chat-form input[name=text]", "Well fought.")
     a.click("#chat-form button[type=submit]")
+    b.wait_for_selector("#chat li:has-text('Well fought.')", state="attached", timeout=30000)
+    # on the phone the Chat tab says something new came; opening it shows the message
+    assert "has-news" in (b.get_attribute('#tabs button[data-tab="chat"]', "class") or "")
+    b.click('#tabs button[data-tab="chat"]')
     b.wait_for_selector("#chat li:has-text('Well fought.')", timeout=30000)
+    b.click('#tabs button[data-tab="board"]')
 
     # the network drops on B's side while A moves on; B reconnects and shows the new position
     players.play_until([a, b], lambda: bool(players.choices(a)), max_actions=60)
@@ -295,7 +300,7 @@ def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) 
     page.wait_for_selector("#result-panel:not([hidden])", timeout=40000)
     assert info["result"] in page.locator("#result-panel").inner_text()
     page.screenshot(path=str(screenshot_path("end-desktop.png")))
-    phone = ctx.browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(f"{live_server.url}/games/{game_id}")
     phone.wait_for_selector("#result-panel:not([hidden])", timeout=40000)
     phone.screenshot(path=str(screenshot_path("end-phone.png")))
@@ -324,7 +329,7 @@ def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) 
     page.wait_for_selector(f"body[data-step='{steps}']")
     page.wait_for_selector("#result-panel:not([hidden])")
     page.screenshot(path=str(screenshot_path("replay-end-desktop.png")))
-    phone = ctx.browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(f"{live_server.url}/games/{game_id}/replay?role=York")
     phone.wait_for_selector("body[data-ready='1']", timeout=40000)
     phone.click("#auto")  # autoplay a few steps
@@ -537,6 +542,7 @@ def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server
     a.locator("#notes-panel summary").click()
     a.wait_for_function("document.getElementById('notes').value === 'Watch Stanley.'")
     # B resigns
+    players.show_tab_of(b, "#resign-panel")  # on the phone: the Game tab
     b.locator("#resign-panel summary").click()
     b.once("dialog", lambda d: d.accept())
     b.click("#resign")

@@ -7,17 +7,166 @@ import { h } from "./api.js";
 import { gameModule } from "./games/index.js";
 
 const RULE_REF = /(\((?:rule |rules |see )?\d+(?:\.\d+)*[a-z]?\))/g;
+const REF_NUMBER = /\d+(?:\.\d+)*/;
 const KIND = /^[a-z][a-z0-9_-]*$/;
+
+// ------------------------------------------------------------------ the rules reference
+let rulesGame = null;
+let rulesData = null;  // {sections: [{number, title, level, anchor, html}], cards: {name: text}}
+
+/** The game's rules reference (our own words, numbered like the rulebook), or null. */
+export async function loadRules(gameType) {
+  rulesGame = gameType;
+  try {
+    const res = await fetch(`/rules/${encodeURIComponent(gameType)}.json`);
+    rulesData = res.ok ? await res.json() : null;
+  } catch (e) { rulesData = null; }
+  return rulesData;
+}
+
+/** The section `number` of the reference, or the nearest one above it (6.91 -> 6.9 -> 6). */
+function findSection(number) {
+  if (!rulesData) return null;
+  const by = new Map(rulesData.sections.map((s) => [s.number, s]));
+  const parts = number.split(".");
+  while (parts.length) {
+    const hit = by.get(parts.join("."));
+    if (hit) return hit;
+    const last = parts[parts.length - 1];
+    if (parts.length > 1 && last.length > 1) parts[parts.length - 1] = last.slice(0, -1);
+    else parts.pop();
+  }
+  return null;
+}
+
+/** A section reference "(6.9)": a link to the reference, or emphasised text without one. */
+function ruleLink(number, text) {
+  if (!rulesGame || !rulesData) return h("span", { class: "rule-ref" }, text);
+  return h("a", { class: "rule-ref rule-link", href: `/rules/${rulesGame}#s${number.replace(/\./g, "-")}`, dataset: { section: number } }, text);
+}
+
+/** Text with every section reference "(6.9)" made a link to that section. */
+export function withRuleLinks(text) {
+  const out = [];
+  for (const part of String(text).split(RULE_REF)) {
+    if (!part) continue;
+    RULE_REF.lastIndex = 0;
+    out.push(RULE_REF.test(part) ? ruleLink(part.match(REF_NUMBER)[0], part) : part);
+    RULE_REF.lastIndex = 0;
+  }
+  return out;
+}
+
+/** Show section `number` in the rules panel (the whole reference is one link away). */
+export function showRule(number) {
+  const panel = document.getElementById("rules-panel");
+  const box = document.getElementById("rules-text");
+  if (!panel || !box) return false;
+  const sec = findSection(number);
+  if (!sec) return false;
+  const body = h("div", { class: "rules-section", id: `panel-${sec.anchor}`, dataset: { section: sec.number } });
+  body.innerHTML = sec.html;  // our own reference text, rendered and escaped by the server
+  box.replaceChildren(
+    h("h3", {}, `${sec.number} ${sec.title}`), body,
+    h("p", { class: "small" }, h("a", { href: `/rules/${rulesGame}#${sec.anchor}`, target: "_blank", rel: "noopener" }, "The whole rules reference"),
+      " · ", h("button", { type: "button", class: "linklike", onclick: closeRules }, "Close")));
+  openRulesPanel(panel);
+  document.body.classList.add("rules-open");
+  return true;
+}
+
+/** Show what every card does (the card panel), in the rules panel. */
+export function showCards() {
+  const panel = document.getElementById("rules-panel");
+  const box = document.getElementById("rules-text");
+  const cards = cardTexts();
+  if (!panel || !box || !cards.length) return false;
+  const list = h("dl", { class: "card-ref" }, cards.flatMap(([name, text]) => [h("dt", {}, name), h("dd", {}, withRuleLinks(text))]));
+  box.replaceChildren(h("h3", { id: "card-ref-title" }, "The cards"), list,
+    h("p", { class: "small" }, h("button", { type: "button", class: "linklike", onclick: closeRules }, "Close")));
+  openRulesPanel(panel);
+  document.body.classList.add("rules-open");
+  return true;
+}
+
+/** The rules panel opens at the top of the side panel; on a phone it covers the page. */
+function openRulesPanel(panel) {
+  const small = window.matchMedia("(max-width: 760px)").matches;
+  const side = document.querySelector(".side");
+  if (small || !side) document.body.appendChild(panel);
+  else side.prepend(panel);
+  panel.hidden = false;
+  panel.scrollTop = 0;
+  if (!small) panel.scrollIntoView({ block: "nearest" });
+}
+
+export function closeRules() {
+  const panel = document.getElementById("rules-panel");
+  if (panel) panel.hidden = true;
+  document.body.classList.remove("rules-open");
+}
+
+// a section link on the game or replay page opens the section beside the board
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest && ev.target.closest("a.rule-link");
+  if (!a || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+  if (showRule(a.dataset.section)) ev.preventDefault();
+});
+
+/** The text of a card, in our own words (from the reference), or "". */
+export function cardText(name) {
+  return (rulesData && rulesData.cards && rulesData.cards[name]) || "";
+}
+
+/** Every card's text, for the card panel: [[name, text]]. */
+export function cardTexts() {
+  return rulesData && rulesData.cards ? Object.entries(rulesData.cards) : [];
+}
+
+// ------------------------------------------------------------------ phone tabs (game and replay pages)
+/** The tabs of a small screen (`#tabs`, panels marked with data-tab): show(name), news(name, on). */
+export function setupTabs() {
+  const layout = document.getElementById("game");
+  const tabs = document.getElementById("tabs");
+  const api = {
+    get current() { return layout.dataset.tab; },
+    show(name) {
+      layout.dataset.tab = name;
+      for (const b of tabs.querySelectorAll("button")) {
+        b.setAttribute("aria-selected", String(b.dataset.tab === name));
+        if (b.dataset.tab === name) b.classList.remove("has-news");
+      }
+      if (name === "log") { const log = document.getElementById("log"); if (log) log.scrollTop = log.scrollHeight; }
+    },
+    news(name, on) {
+      const b = tabs.querySelector(`[data-tab="${name}"]`);
+      if (b && layout.dataset.tab !== name) b.classList.toggle("has-news", on);
+    },
+    /** Show the Battle tab while a battle is on (and leave it when the battle is over). */
+    battle(on) {
+      const b = tabs.querySelector('[data-tab="battle"]');
+      if (b) b.hidden = !on;
+      if (!on && layout.dataset.tab === "battle") api.show("board");
+      api.news("battle", on);
+    },
+  };
+  if (tabs) tabs.addEventListener("click", (ev) => { const b = ev.target.closest("button[data-tab]"); if (b) api.show(b.dataset.tab); });
+  return api;
+}
+
+/** Whether the page has the small-screen layout (tabs, bottom sheet). */
+export const smallScreen = () => window.matchMedia("(max-width: 760px)").matches;
 
 /** Load the module of `gameType` and let it set up the map container. */
 export async function loadBoard(gameId, handlers = {}, gameType = "richard3") {
-  const mod = await gameModule(gameType);
+  const [mod] = await Promise.all([gameModule(gameType), loadRules(gameType)]);
   const game = await mod.create({
     svg: document.getElementById("map"),
     holder: document.querySelector(".map-holder"),
     zoom: document.getElementById("zoom"),
     legend: document.getElementById("legend"),
     onArea: (name, ev) => handlers.onArea && handlers.onArea(name, ev),
+    cardText,
   });
   return { gameId, gameType, game, hasMap: !!game.hasMap };
 }
@@ -32,12 +181,7 @@ export function renderLog(list, lines, kinds = []) {
   const items = (lines || []).map((line, i) => {
     const text = lineText(line);
     const li = document.createElement("li");
-    for (const part of text.split(RULE_REF)) {
-      if (!part) continue;
-      if (RULE_REF.test(part)) li.appendChild(h("span", { class: "rule-ref" }, part));
-      else li.appendChild(document.createTextNode(part));
-      RULE_REF.lastIndex = 0;
-    }
+    li.append(...withRuleLinks(text));
     const kind = (kinds || [])[i];
     if (typeof kind === "string" && KIND.test(kind)) {
       li.classList.add(`log-${kind}`);
@@ -57,7 +201,7 @@ export function renderView(board, payload, ui) {
   view.role = payload.role;
   const g = board.game;
   const prompt = document.getElementById("prompt");
-  if (prompt) prompt.textContent = view.prompt || (payload.status === "open" ? "Waiting for players." : "");
+  if (prompt) prompt.replaceChildren(...withRuleLinks(view.prompt || (payload.status === "open" ? "Waiting for players." : "")));
   const facts = document.getElementById("status");
   if (facts) {
     const list = g.statusFacts(view);

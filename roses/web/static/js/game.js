@@ -3,7 +3,7 @@
 // sends the current view at once.
 
 import { api, h, showError } from "./api.js";
-import { loadBoard, renderView, showAreaInfo } from "./board.js";
+import { closeRules, loadBoard, renderView, setupTabs, showAreaInfo, showCards, smallScreen } from "./board.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const gameId = config.gameId;
@@ -43,50 +43,134 @@ let popup = null;
 function closePopup() {
   if (popup) { popup.remove(); popup = null; }
 }
-document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") closePopup(); });
+const phone = smallScreen;
 
-/** One choice: do it. Several (e.g. move or sea move to the same area): ask which. */
-function offer(opts, anchor) {
+/** A click on a thing with these choices: one, or the usual one of several (a land move
+ * rather than a sea move, from the game module), is made at once; otherwise, or when asked
+ * for every choice (right click, Shift+click), a small menu offers them all. */
+function offer(opts, anchor, how = {}) {
   closePopup();
-  if (opts.length === 1) { send(opts[0].verb, opts[0].arg); return; }
-  popup = h("div", { class: "popup", role: "dialog", "aria-label": "Choose an action" },
+  if (!opts.length) return;
+  if (opts.length === 1 && !how.more) { send(opts[0].verb, opts[0].arg); return; }
+  const usual = !how.more && board.game.defaultChoice ? board.game.defaultChoice(opts) : null;
+  if (usual) { send(usual.verb, usual.arg); return; }
+  popup = h("div", { class: `popup${phone() ? " sheet" : ""}`, role: "dialog", "aria-label": "Choose an action" },
     opts.map((c) => h("button", { type: "button", class: "choice", onclick: () => { closePopup(); send(c.verb, c.arg); } }, c.label)),
     h("button", { type: "button", class: "secondary", onclick: closePopup }, "Cancel"));
   document.body.appendChild(popup);
-  const r = anchor && anchor.getBoundingClientRect ? anchor.getBoundingClientRect() : { left: 20, bottom: 80 };
-  popup.style.left = `${Math.max(8, Math.min(window.innerWidth - 260, r.left))}px`;
-  popup.style.top = `${Math.max(8, Math.min(window.innerHeight - 60 * opts.length - 60, r.bottom + 4))}px`;
+  if (!phone()) placePopup(popup, anchor);
   popup.querySelector("button").focus();
+}
+
+/** Put the menu next to what was clicked, inside the window, never over the battle panel. */
+function placePopup(box, anchor) {
+  const r = anchor && anchor.getBoundingClientRect ? anchor.getBoundingClientRect() : { left: 20, right: 20, top: 80, bottom: 80 };
+  const w = box.offsetWidth;
+  const hgt = box.offsetHeight;
+  const avoid = [];
+  const battle = document.getElementById("battle-panel");
+  if (battle && !battle.hidden) avoid.push(battle.getBoundingClientRect());
+  const fits = (x, y) => x >= 4 && y >= 4 && x + w <= innerWidth - 4 && y + hgt <= innerHeight - 4
+    && !avoid.some((a) => x < a.right && x + w > a.left && y < a.bottom && y + hgt > a.top);
+  const tries = [[r.left, r.bottom + 4], [r.left, r.top - hgt - 4], [r.left - w - 8, r.top], [r.right + 8, r.top]];
+  for (const a of avoid) tries.push([a.left - w - 8, Math.min(Math.max(4, r.top), innerHeight - hgt - 4)]);
+  let at = tries.find(([x, y]) => fits(x, y));
+  if (!at) at = [Math.max(4, Math.min(innerWidth - w - 4, r.left)), Math.max(4, Math.min(innerHeight - hgt - 4, r.bottom + 4))];
+  box.style.left = `${at[0]}px`;
+  box.style.top = `${at[1]}px`;
+}
+
+/** Outline the thing a choice button stands for while the button is pointed at or focused. */
+function hint(c, on) {
+  const svg = document.getElementById("map");
+  if (!svg || !c.ref) return;
+  const sel = c.kind === "area" ? `g.area[data-area="${CSS.escape(c.ref)}"]` : c.kind === "block" ? `g.block[data-block="${CSS.escape(c.ref)}"]` : null;
+  if (sel) for (const n of svg.querySelectorAll(sel)) n.classList.toggle("hint", on);
 }
 
 function renderChoices() {
   const p = state.payload;
   const buttons = document.getElementById("buttons");
-  const list = document.getElementById("choice-list");
   const help = document.getElementById("choices-help");
+  const bar = document.getElementById("promptbar");
   const busy = !!state.pending;
-  // under the prompt: the plain buttons, and every choice when there are only a few (phones)
-  const few = state.choices.length <= 8;
-  const plain = !board.hasMap ? state.choices.slice(0, 40) : few ? state.choices : state.choices.filter((c) => c.kind === "button");
-  const items = plain.map((c) => h("button", {
-    type: "button", class: `choice ${c.verb === "undo" ? "secondary" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
-    dataset: c.kind === "button" ? { verb: c.verb } : { verb: c.verb, arg: JSON.stringify(c.arg) }, onclick: () => send(c.verb, c.arg),
-  }, c.label));
-  if (p && p.can_undo && !plain.some((c) => c.verb === "undo")) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", disabled: busy, onclick: undo }, "Undo"));
+  // every choice is a button in the choices bar (on the map, in the hand and the panels too)
+  const order = (c) => (c.verb === "undo" ? 2 : c.kind === "button" ? 0 : 1);
+  const list = state.choices.map((c, i) => [c, i]).sort((a, b) => order(a[0]) - order(b[0]) || a[1] - b[1]).map(([c]) => c);
+  const items = list.map((c, i) => {
+    const b = h("button", {
+      type: "button", class: `choice ${c.verb === "undo" ? "secondary" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
+      dataset: c.kind === "button" && c.arg === null ? { verb: c.verb } : { verb: c.verb, arg: JSON.stringify(c.arg) },
+      onclick: () => send(c.verb, c.arg),
+      onmouseenter: () => hint(c, true), onmouseleave: () => hint(c, false), onfocus: () => hint(c, true), onblur: () => hint(c, false),
+    }, i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null, c.label);
+    return b;
+  });
+  state.ordered = list;
+  if (p && p.can_undo && !list.some((c) => c.verb === "undo")) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", dataset: { verb: "undo" }, disabled: busy, onclick: undo }, "Undo"));
   buttons.replaceChildren(...items);
   const mine = p && p.view && p.view.actions;
   const onBoard = state.choices.filter((c) => c.kind !== "button").length;
   help.textContent = busy ? "Sending…"
-    : mine ? (onBoard ? `Your turn: choose on the map, in your hand or in the panels (outlined in green), or from the list below (${state.choices.length} choices).` : "Your turn: use the buttons under the prompt.")
+    : mine ? (onBoard ? "Choose here, or click what is outlined in green on the map, in your hand or in the panels." : "")
     : p && p.status === "active" ? `Waiting for ${(p.active || []).join(" and ") || "the other player"}.` : "";
   const other = p && !mine && (config.myRoles || []).find((r) => r !== p.role && (p.active || []).includes(r));
   if (other) help.replaceChildren(`It is ${other}'s turn: `, h("a", { href: `/games/${gameId}?role=${encodeURIComponent(other)}${config.invite ? `&invite=${encodeURIComponent(config.invite)}` : ""}` }, `switch to ${other}`), ".");
-  list.replaceChildren(...state.choices.map((c) => h("button", { type: "button", class: "choice", disabled: busy, dataset: { verb: c.verb, arg: JSON.stringify(c.arg) }, onclick: () => send(c.verb, c.arg) }, c.label)));
-  document.getElementById("all-choices").hidden = !state.choices.length;
   const seated = p && p.role && p.role !== "Observer" && p.status === "active";
   document.getElementById("actions-panel").hidden = !seated;
-  document.getElementById("actions-panel").classList.toggle("my-turn", !!mine);
+  document.getElementById("sheet-toggle").hidden = !seated;
+  bar.classList.toggle("my-turn", !!mine);
+  if (mine && bar.classList.contains("collapsed")) setSheet(true);
+  markTabs();
 }
+
+// ------------------------------------------------------------------ phone: tabs and the bottom sheet
+const layout = document.getElementById("game");
+const tabs = setupTabs();
+const showTab = (name) => tabs.show(name);
+let resultShown = false;
+function markTabs() {
+  const battle = document.getElementById("battle-panel");
+  tabs.battle(!battle.hidden);
+  tabs.news("hand", state.choices.some((c) => c.kind === "card"));
+  const res = state.payload && (state.payload.result || (state.payload.view || {}).result);
+  if (res && !resultShown) { resultShown = true; if (phone()) showTab("game"); }
+  // before the start the seats are what matters; once it starts, the board
+  const open = state.payload && state.payload.status === "open";
+  if (phone() && open !== seatsShown) { seatsShown = open; showTab(open ? "game" : "board"); }
+}
+let seatsShown = false;
+function setSheet(open) {
+  const bar = document.getElementById("promptbar");
+  bar.classList.toggle("collapsed", !open);
+  const t = document.getElementById("sheet-toggle");
+  t.setAttribute("aria-expanded", String(open));
+  t.textContent = open ? "Hide choices" : `Choices (${state.choices.length})`;
+}
+document.getElementById("sheet-toggle").addEventListener("click", () => setSheet(document.getElementById("promptbar").classList.contains("collapsed")));
+
+// ------------------------------------------------------------------ keyboard shortcuts (listed on the page)
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape") { closePopup(); closeRules(); return; }
+  const t = ev.target;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || (t && (["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName) || t.isContentEditable))) return;
+  const pan = board.game.pan;
+  if (/^[1-9]$/.test(ev.key)) {
+    const c = (state.ordered || [])[Number(ev.key) - 1];
+    if (c && !state.pending) { ev.preventDefault(); send(c.verb, c.arg); }
+  } else if (ev.key === "u" || ev.key === "U") {
+    if (state.payload && state.payload.can_undo) { ev.preventDefault(); undo(); }
+  } else if (pan && (ev.key === "f" || ev.key === "F")) pan.reset();
+  else if (pan && (ev.key === "r" || ev.key === "R")) pan.read();
+  else if (pan && (ev.key === "+" || ev.key === "=")) pan.zoomIn();
+  else if (pan && (ev.key === "-" || ev.key === "−")) pan.zoomOut();
+  else if (ev.key === "?") {
+    const keys = document.getElementById("keys-panel");
+    keys.open = true;
+    if (phone()) showTab("game");
+    keys.scrollIntoView({ block: "nearest" });
+  }
+});
 
 function apply(payload) {
   if (state.payload && payload.version < state.payload.version) return;  // an old message
@@ -287,15 +371,20 @@ window.addEventListener("online", () => { if (!state.ws) connect(); });
 const chatPanel = document.getElementById("chat-panel");
 const chatList = document.getElementById("chat");
 const seenChat = new Set();
+let chatPrimed = false;  // the messages sent on connect are not news
+setTimeout(() => { chatPrimed = true; }, 3000);
 function addChat(messages) {
   chatPanel.hidden = false;
+  let fresh = false;
   for (const m of messages) {
     if (seenChat.has(m.id)) continue;
     seenChat.add(m.id);
+    fresh = chatPrimed;
     chatList.appendChild(h("li", {}, h("strong", {}, `${m.user || "?"}: `), m.text,
       h("span", { class: "muted small" }, ` ${new Date(m.time * 1000).toLocaleTimeString()}`)));
   }
   chatList.scrollTop = chatList.scrollHeight;
+  if (fresh) tabs.news("chat", true);
 }
 document.getElementById("chat-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -360,7 +449,9 @@ async function join(role) {
     state.closed = false;
     if (state.ws) { const old = state.ws; state.ws = null; old.close(); }
     state.payload = null;
-    connect();
+    document.getElementById("card-ref-open").addEventListener("click", () => showCards());
+
+connect();
   } catch (e) { showError(document.getElementById("seats-error"), e); }
 }
 
@@ -395,5 +486,7 @@ document.getElementById("resign").addEventListener("click", async () => {
     apply(await api("POST", `/api/games/${gameId}/resign`, { version: p.version, role: p.role }));
   } catch (e) { failed(e.code, e.message); }
 });
+
+document.getElementById("card-ref-open").addEventListener("click", () => showCards());
 
 connect();

@@ -21,6 +21,13 @@ function text(parent, x, y, str, attrs = {}) {
 
 const pts = (list) => list.map((p) => p.join(",")).join(" ");
 
+/** Icon size on the map (map units). */
+const ICON = 24;
+
+/** The reading zoom: map units to CSS px at which the smallest map text (15 units, map.css)
+ * is 11.25 px. The page opens at this scale (or on the whole map when that is larger). */
+export const READ_SCALE = 0.75;
+
 // Border types (rules 5.2): yellow limit 4, blue (rivers) limit 3, red limit 2.
 // Not by colour alone: solid / long dashes / short dots, and the limit number on a badge.
 export const BORDER_STYLE = {
@@ -95,7 +102,7 @@ export function drawMap(svg, layout, options = {}) {
     el("polygon", { points: pts(poly), class: "decor" }, landLayer);
     const cx = poly.reduce((s, p) => s + p[0], 0) / poly.length;
     const cy = Math.max(...poly.map((p) => p[1]));
-    text(featureLayer, cx, cy + 11, `${name} (not in play)`, { class: "decor-label", "text-anchor": "middle" });
+    text(featureLayer, cx, cy + 17, `${name} (not in play)`, { class: "decor-label", "text-anchor": "middle" });
   }
 
   const areaNodes = {};
@@ -148,49 +155,102 @@ export function drawMap(svg, layout, options = {}) {
     const st = BORDER_STYLE[b.type];
     const [x, y] = b.mid;
     const badge = el("g", { class: `limit limit-${b.type}`, "data-border-id": b.id }, borderLayer);
-    el("circle", { cx: x, cy: y, r: 7.5, fill: "#fff", stroke: st.stroke, "stroke-width": 2 }, badge);
-    text(badge, x, y + 3.6, String(b.limit), { "text-anchor": "middle", class: "limit-text", fill: st.stroke });
+    el("circle", { cx: x, cy: y, r: 11, fill: "#fff", stroke: st.stroke, "stroke-width": 2.2 }, badge);
+    text(badge, x, y + 5.2, String(b.limit), { "text-anchor": "middle", class: "limit-text", fill: st.stroke });
   }
 
+  // Labels, icons and the place for pieces. Sizes are map units (map.css); at the page's
+  // reading zoom (READ_SCALE) no text is under 11 CSS px. The name and its icon row are part
+  // of the area's click target; pieces go below them (anchors), never over the name.
   const anchors = {};
   for (const area of Object.values(layout.areas)) {
     const [x, y] = area.label;
     const g = el("g", { class: "area-features", "data-area": area.name }, featureLayer);
-    text(g, x, y, area.name, { class: `area-label area-label-${area.kind}`, "text-anchor": "middle" });
-    let sub = null;
-    if (area.kind === "exile") sub = `${area.exile_of} exile`;
-    if (sub) text(g, x, y + 13, sub, { class: "area-sublabel", "text-anchor": "middle" });
-    // icon row under the name
+    g.addEventListener("click", (ev) => {
+      if (svg.dataset.dragged === "1") return;
+      options.onArea && options.onArea(area.name, { currentTarget: areaNodes[area.name], event: ev });
+    });
+    const label = text(g, x, y, area.name, { class: `area-label area-label-${area.kind}`, "text-anchor": "middle" });
+    label.dataset.area = area.name;
+    let rowY = y + 8;
+    if (area.kind === "exile") {
+      text(g, x, y + 19, `${area.exile_of} exile`, { class: "area-sublabel", "text-anchor": "middle" });
+      rowY = y + 27;
+    }
+    if (cityOf[area.name]) {
+      const c = cityOf[area.name];
+      text(g, x, y - 21, `${c.name} (${c.side === "York" ? "Y" : "L"})`, { class: "city-label", "text-anchor": "middle" });
+    }
+    // icon row under the name: crown, city, cathedral, major port, then the shields
     const icons = [];
     if (crownSet.has(area.name)) icons.push(["i-crown", "crown"]);
     if (cityOf[area.name]) icons.push(["i-city", "city"]);
     if (cathOf[area.name]) icons.push(["i-cathedral", "cathedral"]);
     if (portSet.has(area.name)) icons.push(["i-port", "major port"]);
     const shields = shieldsOf[area.name] || [];
-    const rowY = y + (sub ? 22 : 10);
-    const iconW = 17;
-    const shieldW = 17;
-    const total = icons.length * iconW + shields.length * shieldW;
+    const step = ICON + 3;
+    const total = (icons.length + shields.length) * step - (icons.length + shields.length ? 3 : 0);
     let cx = x - total / 2;
     for (const [id, what] of icons) {
-      el("use", { href: `#${id}`, x: cx, y: rowY, width: 16, height: 16, class: `icon icon-${what.replace(" ", "-")}` }, g);
-      cx += iconW;
+      el("use", { href: `#${id}`, x: cx, y: rowY, width: ICON, height: ICON, class: `icon icon-${what.replace(" ", "-")}` }, g);
+      cx += step;
     }
     for (const s of shields) {
-      const sg = el("g", { class: "shield", transform: `translate(${cx + 8},${rowY + 8})` }, g);
+      const sg = el("g", { class: "shield", transform: `translate(${cx + ICON / 2},${rowY + ICON / 2})` }, g);
       const house = s === "York" || s === "Lancaster";
-      el("path", { d: "M-7 -7 H7 V0 C7 5 3 7 0 9 C-3 7 -7 5 -7 0 Z", fill: house ? (s === "York" ? "#fff" : "#c0392b") : "#f7e7a6", stroke: "#333", "stroke-width": 1 }, sg);
-      text(sg, 0, 3, SHIELD_ABBR[s] || s.slice(0, 2), { "text-anchor": "middle", class: "shield-text", fill: s === "Lancaster" ? "#fff" : "#222" });
-      cx += shieldW;
+      el("path", { d: "M-12 -12 H12 V0 C12 8 5 11 0 14 C-5 11 -12 8 -12 0 Z", fill: house ? (s === "York" ? "#fff" : "#c0392b") : "#f7e7a6", stroke: "#333", "stroke-width": 1.2 }, sg);
+      el("title", {}, sg).textContent = s === "York" || s === "Lancaster" ? `House of ${s} shield` : `Shield of ${s}`;
+      text(sg, 0, 5, SHIELD_ABBR[s] || s.slice(0, 2), { "text-anchor": "middle", class: "shield-text", fill: s === "Lancaster" ? "#fff" : "#222" });
+      cx += step;
     }
-    if (cityOf[area.name]) {
-      const c = cityOf[area.name];
-      text(g, x, y - 15, `${c.name} (${c.side === "York" ? "Yorkist" : "Lancastrian"} city)`, { class: "city-label", "text-anchor": "middle" });
-    }
-    anchors[area.name] = [x, rowY + (icons.length || shields.length ? 21 : 4)];
+    anchors[area.name] = [x, rowY + (icons.length || shields.length ? ICON + 6 : 2)];
   }
+  placePieces(svg, layout, featureLayer, anchors, options.pieceBox || [137, 100]);
 
   return { svg, root, landLayer, pieceLayer, overLayer, areaNodes, anchors, layout };
+}
+
+function insidePoly(x, y, poly) {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i];
+    const [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * Where each area's pieces go: the top centre of a `box` (w, h: a row of two blocks) that
+ * lies inside the area as far as it can, off every name and icon row (labels stay readable
+ * and clickable), near the area's own name. Fills `anchors` in place.
+ */
+function placePieces(svg, layout, featureLayer, anchors, box) {
+  const [bw, bh] = box;
+  const labels = [];
+  for (const g of featureLayer.querySelectorAll("g.area-features")) {
+    try { const b = g.getBBox(); if (b.width) labels.push([b.x - 4, b.y - 4, b.x + b.width + 4, b.y + b.height + 4]); } catch (e) { /* not rendered */ }
+  }
+  if (!labels.length) return;  // not laid out (hidden page): keep the anchors under the names
+  const overlap = (x0, y0, x1, y1) => labels.reduce((sum, [a0, b0, a1, b1]) =>
+    sum + Math.max(0, Math.min(x1, a1) - Math.max(x0, a0)) * Math.max(0, Math.min(y1, b1) - Math.max(y0, b0)), 0);
+  for (const area of Object.values(layout.areas)) {
+    const xs = area.poly.map((p) => p[0]);
+    const ys = area.poly.map((p) => p[1]);
+    const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const [lx, ly] = area.label;
+    let best = null;
+    for (let cy = minY; cy <= maxY - bh / 2; cy += 8) {
+      for (let cx = minX + bw / 4; cx <= maxX - bw / 4; cx += 8) {
+        const x0 = cx - bw / 2;
+        let inside = 0;
+        for (let i = 0; i <= 6; i++) for (let j = 0; j <= 4; j++) if (insidePoly(x0 + (bw * i) / 6, cy + (bh * j) / 4, area.poly)) inside++;
+        const score = (inside / 35) * 10 - (overlap(x0, cy, x0 + bw, cy + bh) / (bw * bh)) * 40 - Math.hypot(cx - lx, cy + bh / 2 - ly) / 120;
+        if (!best || score > best[0]) best = [score, cx, cy];
+      }
+    }
+    if (best) anchors[area.name] = [best[1], best[2]];
+  }
 }
 
 export function describeArea(area, layout) {
@@ -313,6 +373,27 @@ export function enablePanZoom(svg, layout, controls = null) {
     zoomOut: () => zoomAt(1 / 1.3, vb[0] + vb[2] / 2, vb[1] + vb[3] / 2),
     reset: () => { vb = full.slice(); apply(); },
     focus: (x, y, width) => { vb = [x - width / 2, y - (width * full[3] / full[2]) / 2, width, width * full[3] / full[2]]; clamp(); apply(); },
+    /** CSS px per map unit now. */
+    get scale() { const r = svg.getBoundingClientRect(); return r.width ? Math.min(r.width / vb[2], r.height / vb[3]) : 0; },
+    /** CSS px per map unit with the whole map in view. */
+    get fitScale() { const r = svg.getBoundingClientRect(); return r.width ? Math.min(r.width / full[2], r.height / full[3]) : 0; },
+    /** The reading zoom (READ_SCALE, or the whole map when that is larger) centred on (x, y). */
+    readable: (x, y) => {
+      const r = svg.getBoundingClientRect();
+      if (!r.width || !r.height) return;
+      if (Math.min(r.width / full[2], r.height / full[3]) >= READ_SCALE) { vb = full.slice(); apply(); return; }
+      const w = r.width / READ_SCALE;
+      const hh = r.height / READ_SCALE;
+      vb = [x - w / 2, y - hh / 2, w, hh];
+      clamp();
+      apply();
+    },
+    /** The reading zoom around the present centre (the "1:1" button). */
+    read: () => api.readable(vb[0] + vb[2] / 2, vb[1] + vb[3] / 2),
+    /** Whether the map point (x, y) is in view (with a margin of `m` map units). */
+    inView: (x, y, m = 0) => x >= vb[0] + m && x <= vb[0] + vb[2] - m && y >= vb[1] + m && y <= vb[1] + vb[3] - m,
+    /** Bring (x, y) into view at the present zoom. */
+    show: (x, y) => { vb = [x - vb[2] / 2, y - vb[3] / 2, vb[2], vb[3]]; clamp(); apply(); },
     fit: () => { if (fit()) { vb = full.slice(); apply(); } },
     get viewBox() { return vb.slice(); },
   };

@@ -3,13 +3,15 @@
 
 import { api, h, showError } from "./api.js";
 import { fallbackLabel } from "./actions.js";
-import { loadBoard, renderView, showAreaInfo } from "./board.js";
+import { closeRules, loadBoard, renderView, setupTabs, showAreaInfo, smallScreen } from "./board.js";
 
 const config = JSON.parse(document.getElementById("config").textContent);
 const gameId = config.gameId;
 const inv = config.invite ? `&invite=${encodeURIComponent(config.invite)}` : "";
 let shown = null;
 const board = await loadBoard(gameId, { onArea: (name) => shown && showAreaInfo(board, name, shown.view || {}) }, config.game);
+const tabs = setupTabs();
+let resultShown = false;
 const slider = document.getElementById("step");
 const label = document.getElementById("step-label");
 const pov = document.getElementById("pov");
@@ -72,6 +74,8 @@ function start(info) {
     actionText.textContent = a ? `${a.role}: ${data.action_label || fallbackLabel(a.verb, a.arg)}` : "Setup";
     renderView(board, { ...data, role, version: step, status: "finished",
                         result: step === last ? info.result : null }, { role, choices: [], replay: true });
+    tabs.battle(!document.getElementById("battle-panel").hidden);
+    if (step === last && !resultShown) { resultShown = true; if (smallScreen()) tabs.show("game"); }
     document.body.dataset.step = String(step);
     document.body.dataset.pov = role;
     document.body.dataset.ready = "1";
@@ -84,6 +88,7 @@ function start(info) {
   slider.addEventListener("input", () => show(Number(slider.value)));
   pov.addEventListener("change", () => show(current));
   document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") { closeRules(); return; }
     if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName) && ev.target !== slider) return;
     if (ev.key === "ArrowRight") { ev.preventDefault(); show(current + 1); }
     if (ev.key === "ArrowLeft") { ev.preventDefault(); show(current - 1); }

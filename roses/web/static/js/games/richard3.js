@@ -17,6 +17,7 @@ const CARD_VERBS = new Set(["play"]);
 export async function create(page) {
   const layout = await (await fetch("/static/richard3/layout.json")).json();
   const game = new Richard3(layout);
+  game.cardText = page.cardText || (() => "");
   game.map = drawMap(page.svg, layout, { onArea: page.onArea });
   game.pan = enablePanZoom(page.svg, layout, page.zoom);
   if (page.legend) page.legend.innerHTML = legendHTML();
@@ -28,6 +29,31 @@ export function shortName(name) {
     .replace(/^(Duke|Earl|Viscount|Lord|Prince) (of )?/, "")
     .replace(/ \((church|levy|mercenary)\)$/, "");
 }
+
+// The name on a block on the map: the short name of its key ("Warwick/Y" -> "Warwick"), or
+// this abbreviation when that is too long for the block (the type mark tells a levy, a
+// church or an heir from a noble of the same name; the full name is in the block's title).
+const ABBREV = {
+  "Duke of York": "York", "Prince Edward": "Edward", "Henry VI": "Henry VI", "Abp York": "York",
+  "Abp Canterbury": "Canterb.", "York levy": "York", "London levy": "London",
+  "Bristol levy": "Bristol", "Norwich levy": "Norwich", "Coventry levy": "Coventry",
+  "Salisbury levy": "Salisb.", "Newcastle levy": "Newcastl", "Calais merc": "Calais",
+  "Burgundian": "Burgund.", "Northumberland": "Northumb", "Westmoreland": "Westmor.",
+  "Buckingham": "Buckingm", "Gloucester": "Glouc.", "Shrewsbury": "Shrewsb.",
+  "Salisbury": "Salisb.", "Wiltshire": "Wiltsh.", "Worcester": "Worcest.",
+};
+
+/** The label of a block on the map (at most 8 letters; see ABBREV). */
+export function blockLabel(item) {
+  const base = item.key ? String(item.key).replace(/\/[A-Z]$/, "") : shortName(item.name || "");
+  return ABBREV[base] || base;
+}
+
+// A block on the map, in map units (fonts in map.css): BW x BH, GAP between blocks.
+export const BW = 66;
+export const BH = 62;
+const GAP = 5;
+const SIDE_LETTER = { York: "Y", Lancaster: "L", Rebel: "R" };
 
 const TYPE_MARK = { heir: "♔", church: "✝", levy: "⚑", merc: "$", bombard: "●", rebel: "✦", noble: "" };
 
@@ -73,6 +99,18 @@ export class Richard3 {
 
   label(view, verb, arg) { return actionLabel(view, verb, arg); }
 
+  /** The usual one of several choices on one thing, made by a plain click (the others stay in
+   * the menu of a right click or Shift+click, and in the choices bar): a land move (activate
+   * the group, move this block, move to this area) before a sea move, a muster or anything
+   * else. None when the choices are of another kind (a battle turn: fire, retreat, charge). */
+  defaultChoice(opts) {
+    for (const verb of ["move", "block", "to"]) {
+      const hits = opts.filter((c) => c.verb === verb);
+      if (hits.length === 1) return hits[0];
+    }
+    return null;
+  }
+
   /** Flatten view.actions into [{verb, arg, kind, ref, label}]. */
   choices(view) {
     const out = [];
@@ -87,27 +125,36 @@ export class Richard3 {
   }
 
   // ------------------------------------------------------------------ the board
-  /** Draw the view onto the map; on a small screen, frame the own forces or a new battle. */
+  /** Draw the view onto the map. The first view opens at the reading zoom on the player's
+   * own forces (observers: the middle of England); later, a new battle or choices that are
+   * all out of view are brought into view at the present zoom. */
   draw(view, ui, payload = {}) {
     const map = this.map;
     this.drawPieces(map, view, ui);
-    // On a small screen the first view is zoomed to the player's own forces (readable text);
-    // the ⤢ button shows the whole map.
-    if (!this.focused && this.pan && map.svg.clientWidth < 600 && payload.status !== "open") {
+    if (!this.pan) return;
+    const at = (name) => (this.layout.areas[name] ? this.layout.areas[name].label : null);
+    if (!this.focused && payload.status !== "open") {
       this.focused = true;
-      const pts = (view.blocks || []).filter((b) => b.where in this.layout.areas).map((b) => this.layout.areas[b.where].label);
-      const [cx, cy] = pts.length
-        ? [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length]
-        : [700, 800];
-      this.pan.focus(cx, cy, 640);
+      const pts = (view.blocks || []).map((b) => at(b.where)).filter(Boolean);
+      const [cx, cy] = pts.length ? centroid(pts) : [640, 820];
+      this.pan.readable(cx, cy);
     }
-    // On a small screen, a new battle brings its area into view (the zoom buttons undo it).
     const battleArea = view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
-    if (battleArea && battleArea !== this.lastBattle && map.svg.clientWidth < 700 && this.pan) {
-      const [x, y] = this.layout.areas[battleArea].label;
-      this.pan.focus(x, y + 60, 520);
+    if (battleArea && battleArea !== this.lastBattle && at(battleArea) && !this.pan.inView(...at(battleArea), 60)) {
+      this.pan.show(...at(battleArea));
+    } else if (ui.choices && ui.choices.length) {
+      const targets = ui.choices.map((c) => (c.kind === "area" ? at(c.ref) : c.kind === "block" ? at(this.blockArea(view, c.ref)) : null)).filter(Boolean);
+      if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
     }
     this.lastBattle = battleArea;
+  }
+
+  /** The area a block the view shows is in, or null. */
+  blockArea(view, key) {
+    const b = this.blockIndex(view)[key];
+    if (!b) return null;
+    if (typeof b.where === "string" && b.where in this.layout.areas) return b.where;
+    return view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
   }
 
   /** What the page knows about an area: map facts and the pieces this view shows there. */
@@ -199,79 +246,117 @@ export class Richard3 {
         for (const [side, n] of Object.entries(bySide)) if (n > 0) push(area, { side, known: false, count: n });
       }
     }
+    const selected = view.action && typeof view.action.selected === "string" ? view.action.selected : ui.selectedBlock;
     for (const [area, items] of Object.entries(byArea)) {
       const anchor = map.anchors[area];
       if (!anchor) continue;
-      items.sort((a, b) => (a.side === me ? 0 : 1) - (b.side === me ? 0 : 1));
-      const perRow = area === "France" || area === "Scotland" ? 5 : 3;
-      const size = 40;
-      const gap = 3;
-      const rows = Math.ceil(items.length / perRow);
-      items.forEach((item, i) => {
-        const row = Math.floor(i / perRow);
-        const inRow = row === rows - 1 ? items.length - row * perRow : perRow;
-        const col = i % perRow;
-        const x = anchor[0] - (inRow * (size + gap) - gap) / 2 + col * (size + gap);
-        const y = anchor[1] + row * (size + gap);
-        const g = this.drawBlock(layer, item, x, y, size, me);
+      items.sort((a, b) => (a.side === me ? 0 : 1) - (b.side === me ? 0 : 1) || (a.down ? 1 : 0) - (b.down ? 1 : 0));
+      const stack = el("g", { class: "stack", "data-area": area }, layer);
+      const rest = stackPlaces(items.length, anchor, false);
+      const fan = stackPlaces(items.length, anchor, true);
+      const overlapped = items.length > 4;
+      if (overlapped) stack.classList.add("overlapped");
+      const nodes = items.map((item, i) => {
+        const g = this.drawBlock(stack, item, rest[i][0], rest[i][1], me, area);
         const legal = item.known && legalBlocks.has(item.key);
-        if (legal) {
-          g.classList.add("legal");
+        // a click on an own block is also a click on its area: the area's land move comes first
+        const areaOpts = item.known && item.side === me ? legalAreas.get(area) || [] : [];
+        const opts = legal ? [...legalBlocks.get(item.key), ...areaOpts] : areaOpts;
+        if (opts.length) {
+          g.classList.add(legal ? "legal" : "via-area");
           g.setAttribute("tabindex", "0");
           g.setAttribute("role", "button");
-          const opts = legalBlocks.get(item.key);
           g.setAttribute("aria-label", `${blockText(item, area)} — ${opts.map((c) => c.label).join("; ")}`);
-          const act = (ev) => { ev.stopPropagation(); ui.onChoices(opts, g); };
+          const act = (ev) => {
+            ev.stopPropagation();
+            if (ev.type === "contextmenu") ev.preventDefault();
+            // a tap on a crowded stack first fans it out (a mouse fans it on hover)
+            if (overlapped && !stack.classList.contains("fanned")) { stack.dispatchEvent(new Event("fan")); return; }
+            ui.onChoices(opts, g, { more: ev.type === "contextmenu" || ev.shiftKey });
+          };
           g.addEventListener("click", act);
+          g.addEventListener("contextmenu", act);
           g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); act(ev); } });
         } else if (item.known && item.side === me) {
           g.setAttribute("tabindex", "-1");
         }
-        const selected = view.action && typeof view.action.selected === "string" ? view.action.selected : ui.selectedBlock;
         if (selected && item.key === selected) {
           g.classList.add("selected");
           g.querySelector("title").textContent += " (the block being moved)";
         }
+        return g;
       });
+      if (overlapped) {
+        // a crowded stack overlaps at rest and fans out while pointed at or focused
+        const place = (to) => nodes.forEach((g, i) => g.setAttribute("transform", `translate(${to[i][0]},${to[i][1]})`));
+        const open = () => { if (!stack.classList.contains("fanned")) { stack.classList.add("fanned"); layer.appendChild(stack); place(fan); } };
+        const close = () => { if (stack.classList.contains("fanned") && !stack.contains(document.activeElement)) { stack.classList.remove("fanned"); place(rest); } };
+        stack.addEventListener("fan", open);
+        stack.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") open(); });
+        stack.addEventListener("click", (ev) => { if (!stack.classList.contains("fanned")) { ev.stopPropagation(); open(); } });
+        stack.addEventListener("focusin", open);
+        stack.addEventListener("pointerleave", close);
+        stack.addEventListener("focusout", () => setTimeout(close, 0));
+        const hit = el("rect", { class: "stack-hit", x: fan[0][0] - GAP, y: fan[0][1] - GAP, width: 1, height: 1 }, stack);
+        stack.insertBefore(hit, stack.firstChild);
+        const xs = fan.map((p) => p[0]);
+        const ys = fan.map((p) => p[1]);
+        hit.setAttribute("x", Math.min(...xs) - GAP);
+        hit.setAttribute("y", Math.min(...ys) - GAP);
+        hit.setAttribute("width", Math.max(...xs) - Math.min(...xs) + BW + 2 * GAP);
+        hit.setAttribute("height", Math.max(...ys) - Math.min(...ys) + BH + 2 * GAP);
+      }
     }
     return { legalAreas, legalBlocks };
   }
 
-  drawBlock(layer, item, x, y, drawn, me) {
+  /** One block at (x, y) (its top left corner), drawn at BW x BH map units. Own and revealed
+   * blocks show name, rating, steps and side; hidden enemy stacks their side and count; a
+   * block lying face down (eliminated until the next campaign, 6.84-6.86) is drawn as such. */
+  drawBlock(layer, item, x, y, me, area = null) {
     const side = item.side || "Rebel";
-    const size = 36;  // drawn at 36 units, scaled to `drawn`
-    const g = el("g", { class: `block block-${side}${item.known ? "" : " hidden-block"}${item.down ? " down" : ""}${item.moved ? " moved" : ""}`, transform: `translate(${x},${y}) scale(${drawn / size})` }, layer);
+    const down = !!item.down;
+    const exile = area && this.layout.areas[area] && this.layout.areas[area].kind === "exile";
+    const cls = ["block", `block-${side}`, item.known ? "" : "hidden-block", down ? "down" : "", item.moved ? "moved" : "", exile ? "in-exile" : ""];
+    const g = el("g", { class: cls.filter(Boolean).join(" "), transform: `translate(${x},${y})` }, layer);
     if (item.known) g.dataset.block = item.key || String(item.id);
     g.dataset.side = side;
-    el("rect", { x: 0, y: 0, width: size, height: size, rx: 4, class: "block-body" }, g);
+    el("rect", { x: 0, y: 0, width: BW, height: BH, rx: 5, class: "block-body" }, g);
     const title = el("title", {}, g);
     if (!item.known) {
       const n = item.count || 1;
-      title.textContent = `${n} hidden ${side} block${n === 1 ? "" : "s"}`;
+      title.textContent = down
+        ? `${n} ${side} block${n === 1 ? "" : "s"} face down: eliminated, out of play until the next campaign (6.85)`
+        : `${n} hidden ${side} block${n === 1 ? "" : "s"}${exile ? " in exile" : ""}`;
       g.setAttribute("aria-label", title.textContent);
       g.dataset.count = String(n);
-      if (n > 1) el("rect", { x: 3, y: -3, width: size, height: size, rx: 4, class: "block-body block-under" }, g).parentNode.insertBefore(g.lastChild, g.firstChild);
-      const t = el("text", { x: size / 2, y: n > 1 ? size / 2 + 1 : size / 2 + 6, "text-anchor": "middle", class: "block-back" }, g);
-      t.textContent = side === "York" ? "Y" : side === "Lancaster" ? "L" : "R";
-      if (n > 1) el("text", { x: size / 2, y: size - 4, "text-anchor": "middle", class: "block-count" }, g).textContent = `×${n}`;
+      if (n > 1) g.insertBefore(el("rect", { x: 4, y: -4, width: BW, height: BH, rx: 5, class: "block-body block-under" }), g.firstChild);
+      if (down) {
+        el("text", { x: BW / 2, y: 28, "text-anchor": "middle", class: "block-out" }, g).textContent = "out";
+        el("text", { x: BW / 2, y: 50, "text-anchor": "middle", class: "block-name" }, g).textContent = `${SIDE_LETTER[side] || "?"}${n > 1 ? ` ×${n}` : ""}`;
+        return g;
+      }
+      el("text", { x: BW / 2, y: n > 1 ? 34 : 41, "text-anchor": "middle", class: "block-back" }, g).textContent = SIDE_LETTER[side] || "?";
+      if (n > 1) el("text", { x: BW / 2, y: BH - 7, "text-anchor": "middle", class: "block-count" }, g).textContent = `×${n}`;
       return g;
     }
-    title.textContent = blockText(item);
-    const name = el("text", { x: size / 2, y: 10, "text-anchor": "middle", class: "block-name" }, g);
-    name.textContent = shortName(item.name || "").slice(0, 9);
+    title.textContent = blockText(item, area);
+    el("text", { x: BW / 2, y: 17, "text-anchor": "middle", class: "block-name" }, g).textContent = blockLabel(item);
+    if (down) {
+      el("text", { x: BW / 2, y: 41, "text-anchor": "middle", class: "block-out" }, g).textContent = "out";
+      return g;
+    }
     const mark = TYPE_MARK[item.type] || "";
-    const rating = el("text", { x: size / 2, y: 24, "text-anchor": "middle", class: "block-rating" }, g);
-    rating.textContent = `${mark}${item.rating || ""}`;
+    el("text", { x: BW / 2, y: 40, "text-anchor": "middle", class: "block-rating" }, g).textContent = `${mark}${item.rating || ""}`;
     const max = item.max || item.steps || 0;
-    const pip = 5.2;
-    const startX = size / 2 - (max * pip) / 2 + pip / 2;
+    const pip = 9;
+    const startX = BW / 2 - (max * pip) / 2 + pip / 2;
     for (let i = 0; i < max; i++) {
-      el("circle", { cx: startX + i * pip, cy: size - 5.5, r: 2, class: i < item.steps ? "pip on" : "pip off" }, g);
+      el("circle", { cx: startX + i * pip, cy: BH - 9, r: 3.3, class: i < item.steps ? "pip on" : "pip off" }, g);
     }
     // the side as a letter too, not by colour alone
-    el("text", { x: 2.5, y: size - 3, class: "block-side" }, g).textContent = side === "York" ? "Y" : side === "Lancaster" ? "L" : "R";
-    if (item.moved) el("text", { x: size - 3, y: 19, "text-anchor": "end", class: "block-flag" }, g).textContent = "→";
-    if (item.down) el("text", { x: size / 2, y: size / 2 + 2, "text-anchor": "middle", class: "block-flag" }, g).textContent = "down";
+    el("text", { x: 4, y: BH - 4, class: "block-side" }, g).textContent = SIDE_LETTER[side] || "?";
+    if (item.moved) el("text", { x: BW - 4, y: BH - 4, "text-anchor": "end", class: "block-flag" }, g).textContent = "→";
     return g;
   }
 
@@ -296,16 +381,20 @@ export class Richard3 {
     return facts;
   }
 
-  /** The "Cards" panel: the cards played this turn and the own hand (playable ones are buttons). */
+  /** The "Cards" panel: the cards played this turn and the own hand (playable ones are
+   * buttons). Every card shows what it does, in our own words (the rules reference). */
   renderCards(view, ui = {}) {
     const played = this.renderPlayed(view);
     const cards = (view.hand || []).map((c) => {
       const choice = (ui.choices || []).find((x) => x.kind === "card" && x.arg === c.id);
+      const text = this.cardText(c.name);
+      const effect = c.event ? text.replace(/^[^:]*: /, "").split(/[.;]/)[0] : `${c.ap} moves or recruits`;
       const card = h(choice ? "button" : "div", {
-        class: `card${c.event ? " event" : ""}${choice ? " legal" : ""}`, type: choice ? "button" : null,
-        dataset: { card: String(c.id) }, "aria-label": `${choice ? "Play " : ""}${c.name}, ${c.ap} action points${c.event ? ", event" : ""}`,
+        class: `card${c.event ? " event" : ""}${choice ? " legal" : ""}`, type: choice ? "button" : null, title: text || null,
+        dataset: { card: String(c.id) }, "aria-label": `${choice ? "Play " : ""}${c.name}, ${c.ap} action points${c.event ? ", event" : ""}${text ? `: ${text}` : ""}`,
       }, h("span", { class: "card-ap" }, String(c.ap)), h("span", { class: "card-name" }, c.name),
-         c.event ? h("span", { class: "card-kind" }, "Event") : h("span", { class: "card-kind" }, "Action"));
+         h("span", { class: "card-text" }, effect),
+         h("span", { class: "card-kind" }, c.event ? "Event" : "Action"));
       if (choice && ui.onChoices) card.addEventListener("click", () => ui.onChoices([choice], card));
       return card;
     });
@@ -317,9 +406,13 @@ export class Richard3 {
   renderPlayed(view) {
     const played = view.played || {};
     const items = Object.entries(played).map(([role, card]) => {
-      const text = card === null || card === undefined ? "not played yet" : card === "hidden" ? "played, face down"
-        : typeof card === "object" ? `${card.name} (${card.ap} AP${card.event ? ", event" : ""})` : String(card);
-      return h("li", {}, h("strong", {}, `${role}: `), text);
+      if (card === null || card === undefined) return h("li", {}, h("strong", {}, `${role}: `), "not played yet");
+      if (card === "hidden") return h("li", {}, h("strong", {}, `${role}: `), "played, face down");
+      if (typeof card !== "object") return h("li", {}, h("strong", {}, `${role}: `), String(card));
+      const text = this.cardText(card.name);
+      return h("li", { title: text || null, dataset: { card: String(card.id) } }, h("strong", {}, `${role}: `),
+        `${card.name} (${card.ap} AP${card.event ? ", event" : ""})`,
+        card.event && text ? h("span", { class: "played-text" }, ` — ${text}`) : null);
     });
     return items.length ? h("div", {}, h("h3", {}, "Cards played this turn"), h("ul", { class: "played" }, items)) : null;
   }
@@ -457,6 +550,31 @@ export class Richard3 {
     }
     return history.lines;
   }
+}
+
+function centroid(pts) {
+  return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
+}
+
+/** Top-left corners for n blocks of a stack whose top centre is `anchor`. At rest: one row of
+ * two, a square of four, and beyond that two rows that overlap to keep the width of two
+ * blocks (the name of the area beside it stays in view); fanned out (pointed at, focused,
+ * tapped): rows of four without overlap. */
+export function stackPlaces(n, anchor, fanned) {
+  const [ax, ay] = anchor;
+  const perRow = fanned ? Math.min(4, n) : n <= 2 ? n : Math.ceil(n / 2);
+  const rows = Math.ceil(n / perRow);
+  const maxW = 2 * BW + GAP;
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const row = Math.floor(i / perRow);
+    const inRow = row === rows - 1 ? n - row * perRow : perRow;
+    let step = BW + GAP;
+    if (!fanned && inRow > 2) step = (maxW - BW) / (inRow - 1);
+    const width = (inRow - 1) * step + BW;
+    out.push([ax - width / 2 + (i % perRow) * step, ay + row * (BH + GAP)]);
+  }
+  return out;
 }
 
 /** Blocks a battle part reveals, whatever the key it uses. */
