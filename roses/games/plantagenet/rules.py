@@ -21,7 +21,7 @@ from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
 from roses.engine.steps import Frame, Step, StepRules, Steps, push_all, top
-from roses.games.plantagenet import battle, campaign, levy
+from roses.games.plantagenet import ai, battle, campaign, levy
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
@@ -257,6 +257,19 @@ class PlantagenetRules(StepRules):
         for part in PARTS:
             bad += part.invariants_part(state)
         return bad
+
+    # ----- bots (roses.ai): see ai.py ----------------------------------------------------------
+    def determinize(self, state: State, role: str, seed: int) -> State:
+        return ai.determinize(state, role, seed)
+
+    def evaluate(self, state: State, role: str) -> float:
+        return ai.evaluate(state, role)
+
+    def evaluate_all(self, state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
+        return ai.evaluate_all(state, roles, horizon)
+
+    def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
+        return ai.evaluation_terms(state, role)
 
     # ----- terminal ---------------------------------------------------------------------------
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:

@@ -1,0 +1,418 @@
+"""Plantagenet knowledge for the game-agnostic bots (roses.ai): determinisation and evaluation.
+
+:class:`~roses.games.plantagenet.rules.PlantagenetRules` exposes these functions as its
+optional contract methods ``determinize``, ``evaluate``, ``evaluate_all`` and
+``evaluation_terms`` (roses/engine/contract.py).
+
+What a side knows, and what :func:`determinize` re-samples (research §5, 1.5.3, 1.9, 4.1.2)
+    Public to both sides, and kept: the map, Favour, Depleted and Exhausted markers, the
+    Calendar, Influence, every Lord's cylinder, the Vassals (their markers are on the mats and
+    the Calendar for all to see), Events in effect or set aside, Held Events played on a Lord
+    (played face up, 3.1.3), revealed Command cards, Ships (counted publicly, 1.7.3), and the
+    Battle being fought with the mats of its Lords (revealed in Battle, 1.5.3).
+
+    Re-sampled, using only what the side knows:
+
+    * **The other side's Arts of War cards** that the side cannot see: its unused deck, its
+      drawn and unresolved cards, its Held Events and, under Hidden Mats, the Capabilities on
+      its hidden mats. The number in each zone is public (and so is the total on hidden mats:
+      the cards of a side in play are known, those seen are subtracted); which card is where is
+      dealt at random. The number of Capabilities on each hidden mat is not public (a deployed
+      Capability is announced without its Lord, 3.1.2), so they are spread at random over the
+      hidden mats (at most two each, only eligible ones, no two of one name, 3.4.6). A Special
+      Vassal goes with the Capability that brings it (1.5.4).
+    * **Hidden Mats** (1.5.3): the other side's mats outside Battle. Troops and Assets are a
+      guess from the Lord's card (his Mustered mat, 1.5.3) plus a few random Levies; Vassals,
+      Ships and played Events are public and kept; no Troops are Routed outside Battle.
+    * **The other side's Plan** (4.1.2): while it is being built, nothing of it is known: an
+      unlocked Plan is empty in every determinisation; a locked one is a random legal Plan of
+      the right size. After both lock in, the cards not yet revealed are a random sequence
+      from its unrevealed Command cards (mostly cards of its Lords on the map, since a Plan
+      holds Pass cards only when short of them, 4.1.1), the cards of one badge taken lowest id
+      first as the Plan step takes them.
+    * **Bosworth**: the other side's four Capabilities and Array before the reveal (empty
+      while it is choosing, random legal choices once it has locked in).
+    * The generator is re-drawn, so future dice and shuffles are not the true ones, and log
+      lines private to the other side are dropped.
+
+    Where the other side is deciding, the sample keeps what the side sees of that decision:
+    who is to act. (A Battle Event window stops only for a side holding a playable Event, so
+    such a side holds one; in the first Levy a drawn Capability with several eligible Lords
+    waits for a choice.) Samples are drawn in an order fixed by public data only (card and
+    Lord ids), so two states that look the same to the side give the same result for one seed.
+
+The evaluation
+    Zero-sum, from York's point of view, in (-1, 1) for a game not over (+1/-1/0 at its end):
+    the net Influence against the Victory threshold (5.2) or its lead at the end (5.3), the
+    Influence the next Tides of War would bring (4.8.1), the Lords on the map (none at all is
+    a Campaign Victory for the other side, 5.1), their Forces (Retinue, Vassals and Troops,
+    1.6), the Favour at York near the end of a Test of Arms (Ib), and the Battle in progress
+    (unrouted Forces of each side).
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+from typing import Any
+
+from roses.engine import rng
+from roses.engine.contract import DRAW
+from roses.engine.log import readable_entries
+from roses.engine.steps import find, top
+from roses.games.plantagenet import arts
+from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.setup import new_mat, other, scenario_data, threshold
+
+State = dict[str, Any]
+
+#: Troop types a random Levy may bring (Mercenaries and Handgunners come only by cards).
+LEVY_TROOPS = ("men_at_arms", "longbowmen", "militia")
+#: Weight of a Pass card, or of a card of a Lord not on the map, in a sampled Plan (against 1
+#: for a card of a Lord on the map): a Plan takes Pass cards only when short (4.1.1).
+OFF_MAP_WEIGHT = 0.15
+#: Tries at a sample that keeps who is to act before the sample is built to fit.
+TRIES = 12
+
+
+# ----- helpers ------------------------------------------------------------------------------
+def _copy(state: State) -> State:
+    copied: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    return copied
+
+
+def _card_key(cid: str) -> int:
+    return int(load().card_ids.id(cid))
+
+
+def _in_battle(state: State, lord: str) -> bool:
+    b = state.get("battle")
+    return b is not None and lord in b["lords"]
+
+
+def hidden_mat_lords(state: State, role: str) -> list[str]:
+    """The other side's Lords whose mats ``role`` may not see (1.5.3 Hidden Mats), by id."""
+    if not state["options"].get("hidden_mats"):
+        return []
+    foe = other(role)
+    return sorted(lid for lid, d in state["lords"].items()
+                  if d["mat"] is not None and sv.side_of(lid) == foe and not _in_battle(state, lid))
+
+
+def _eligible(state: State, lord: str, cid: str) -> bool:
+    """3.4.6: an eligible badge, fewer than two Capabilities, none of the same name."""
+    mat = state["lords"][lord]["mat"]
+    if len(mat["capabilities"]) >= load().tables["max_capabilities_per_lord"]:
+        return False
+    badges = arts.eligible_badges(cid)
+    if badges is not None and load().lords[lord]["badge"] not in badges:
+        return False
+    title = arts.capability_title(cid)
+    return all(arts.capability_title(x) != title for x in mat["capabilities"])
+
+
+# ----- determinisation ------------------------------------------------------------------------
+def determinize(state: State, role: str, seed: int) -> State:
+    """A full state in which everything hidden from ``role`` is re-sampled (module docs)."""
+    r = random.Random(seed)
+    world = _copy(state)
+    world["log"] = readable_entries(state.get("log", []), role)
+    rng.seed_state(world, r.getrandbits(63))
+    rolls = state.get("rolls")
+    if rolls is not None:
+        world["rolls"] = rolls  # the undo policy's count of random events stays as it was
+    foe = other(role)
+    want = _acting(state)
+    hidden = hidden_mat_lords(state, role)
+    cards_seed, plan_seed, bos_seed = r.getrandbits(62), r.getrandbits(62), r.getrandbits(62)
+    pristine = _copy(world) if hidden or _foe_card_count(world, foe) else None
+    for attempt in range(TRIES + 1):
+        if attempt and pristine is not None:
+            world = _copy(pristine)
+        cr = random.Random(cards_seed + attempt)
+        _resample_mats(world, foe, hidden, cr)
+        _resample_cards(world, foe, hidden, cr, fit=attempt == TRIES)
+        if _acting(world) == want:
+            break
+    _resample_plan(world, foe, random.Random(plan_seed))
+    _resample_bosworth(world, foe, random.Random(bos_seed))
+    return world
+
+
+def _acting(state: State) -> list[str]:
+    from roses.games.plantagenet import RULES  # the rules module imports this one
+
+    return list(RULES.active(state))
+
+
+def _foe_card_count(state: State, foe: str) -> int:
+    a = state["aow"][foe]
+    return len(a["deck"]) + len(a["drawn"]) + len(a["held"])
+
+
+def _resample_mats(world: State, foe: str, hidden: list[str], r: random.Random) -> None:
+    """Hidden Mats (1.5.3): the other side's mats outside Battle, guessed from the Lord cards.
+    Public parts stay: Vassals, Ships (1.7.3), Events played on the Lord (3.1.3)."""
+    if not hidden:
+        return
+    c = load()
+    pool = c.tables["troop_pool"]
+    used = dict.fromkeys(TROOP_TYPES, 0)
+    for lid, d in world["lords"].items():
+        if d["mat"] is not None and lid not in hidden:
+            for t in TROOP_TYPES:
+                used[t] += d["mat"]["troops"][t] + d["mat"]["routed"][t]
+    for lid in hidden:
+        mat = world["lords"][lid]["mat"]
+        guess = new_mat(lid)
+        troops = guess["troops"]
+        for _ in range(r.randrange(4)):  # a few Levies of Troops (3.4.3)
+            troops[LEVY_TROOPS[r.randrange(len(LEVY_TROOPS))]] += 1
+        for t in TROOP_TYPES:
+            troops[t] = max(0, min(troops[t], pool[t] - used[t]))
+            used[t] += troops[t]
+        mat["troops"] = troops
+        mat["routed"] = dict.fromkeys(TROOP_TYPES, 0)
+        assets = guess["assets"]
+        assets["provender"] += r.randrange(3)
+        assets["coin"] += r.randrange(3)
+        assets["ships"] = mat["assets"]["ships"]
+        mat["assets"] = assets
+
+
+def _resample_cards(world: State, foe: str, hidden: list[str], r: random.Random, fit: bool) -> None:
+    """Deal the other side's unseen Arts of War cards again (module docs). With ``fit``, the
+    cards that decide who acts now (a Battle Event window, a first-Levy Capability) are
+    chosen to keep it."""
+    zones = world["aow"][foe]
+    pool = list(zones["deck"]) + list(zones["drawn"]) + list(zones["held"])
+    n_drawn, n_held = len(zones["drawn"]), len(zones["held"])
+    caps = 0
+    for lid in hidden:
+        mat = world["lords"][lid]["mat"]
+        pool += mat["capabilities"]
+        caps += len(mat["capabilities"])
+        mat["capabilities"] = []
+        for spv in mat["special_vassals"]:
+            world["special_vassals"][spv] = None
+        mat["special_vassals"] = []
+    pool.sort(key=_card_key)
+    r.shuffle(pool)
+    # Capabilities on the hidden mats: a random Lord for each, among those who may take it.
+    slots = [lid for lid in hidden for _ in range(load().tables["max_capabilities_per_lord"])]
+    r.shuffle(slots)
+    placed = 0
+    rest: list[str] = []
+    for cid in pool:
+        if placed < caps:
+            lord = next((x for x in slots if _eligible(world, x, cid)), None)
+            if lord is not None:
+                slots.remove(lord)
+                _put_capability(world, lord, cid)
+                placed += 1
+                continue
+        rest.append(cid)
+    if placed < caps:  # no fitting Lord for the last ones: they go where they fit best
+        for lid in hidden:
+            while placed < caps and rest:
+                cid = next((x for x in rest if _eligible(world, lid, x)), None)
+                if cid is None:
+                    break
+                rest.remove(cid)
+                _put_capability(world, lid, cid)
+                placed += 1
+        while placed < caps and rest:  # an inconsistent count: keep the zone sizes anyway
+            lid = hidden[placed % len(hidden)]
+            world["lords"][lid]["mat"]["capabilities"].append(rest.pop())
+            placed += 1
+    if fit:
+        rest = _fit_acting(world, foe, rest, n_drawn, n_held)
+    zones["drawn"] = rest[:n_drawn]
+    zones["held"] = rest[n_drawn:n_drawn + n_held]
+    zones["deck"] = sorted(rest[n_drawn + n_held:], key=_card_key)
+
+
+def _put_capability(world: State, lord: str, cid: str) -> None:
+    mat = world["lords"][lord]["mat"]
+    mat["capabilities"].append(cid)
+    special = load().cards[cid]["capability"].get("special_vassal")
+    if special and world["special_vassals"].get(special) is None:
+        world["special_vassals"][special] = lord
+        mat["special_vassals"].append(special)
+
+
+def _fit_acting(world: State, foe: str, cards: list[str], n_drawn: int, n_held: int) -> list[str]:
+    """Order ``cards`` (drawn first, then held, then the deck) so that the other side's
+    decision now stays one the side can see it is making."""
+    frame = top(world)
+    if frame is None or frame.get("side") != foe:
+        return cards
+    out = list(cards)
+    if frame["step"] == "battle_event" and n_held:
+        from roses.games.plantagenet.battle import BATTLE_EVENTS
+
+        allowed = BATTLE_EVENTS[frame["window"]]
+        held = out[n_drawn:n_drawn + n_held]
+        if not any(cid in allowed for cid in held):
+            spare = next((cid for cid in out[:n_drawn] + out[n_drawn + n_held:] if cid in allowed), None)
+            if spare is not None:
+                i = out.index(spare)
+                out[i], out[n_drawn] = out[n_drawn], out[i]
+    elif frame["step"] == "arts_of_war" and n_drawn and world["first_turn"]:
+        best = next((cid for cid in out if len(arts.eligible_lords(world, foe, cid)) > 1), None)
+        if best is not None:
+            i = out.index(best)
+            out[i], out[0] = out[0], out[i]
+    return out
+
+
+def _resample_plan(world: State, foe: str, r: random.Random) -> None:
+    """The other side's Plan (4.1.2): see the module docs."""
+    from roses.games.plantagenet import campaign
+
+    plan = find(world, "plan")
+    if plan is not None:
+        if foe in plan["drafts"]:
+            if foe not in plan["locked"]:
+                plan["drafts"][foe] = []
+            else:
+                limits = plan.get("limits")
+                target, passes = limits[foe] if limits is not None else campaign.plan_limits(world, foe)
+                draft: list[str] = []
+                while len(draft) < target:
+                    adds = campaign.plan_additions(world, foe, draft, passes)
+                    if not adds:
+                        break
+                    draft.append(_weighted(world, foe, adds, r))
+                plan["drafts"][foe] = draft
+        return
+    cm = world["command"][foe]
+    k = len(cm["plan"])
+    if not k:
+        return
+    codec = load().command_ids[foe]
+    pool = sorted(cm["plan"] + cm["deck"], key=codec.id)
+    chosen: list[str] = []
+    left = list(pool)
+    for _ in range(k):
+        cid = _weighted(world, foe, left, r)
+        left.remove(cid)
+        chosen.append(cid)
+    # The cards of one badge are alike: the Plan holds the lowest ids of each, in order.
+    badge_of = {cid: cid.rsplit("-", 1)[0] for cid in pool}
+    by_badge: dict[str, list[str]] = {}
+    for cid in pool:
+        by_badge.setdefault(badge_of[cid], []).append(cid)
+    new_plan = [by_badge[badge_of[cid]].pop(0) for cid in chosen]
+    cm["plan"] = new_plan
+    taken = set(new_plan)
+    cm["deck"] = [cid for cid in pool if cid not in taken]
+
+
+def _weighted(world: State, foe: str, cards: list[str], r: random.Random) -> str:
+    """One of ``cards``: those of the side's Lords on the map (or at Sea) are likelier."""
+    from roses.games.plantagenet.campaign import placed_badges
+
+    placed = placed_badges(world, foe)
+    weights = [1.0 if cid.rsplit("-", 1)[0] in placed else OFF_MAP_WEIGHT for cid in cards]
+    return r.choices(cards, weights)[0]
+
+
+def _resample_bosworth(world: State, foe: str, r: random.Random) -> None:
+    """Bosworth: the other side's secret Capabilities and Array (module docs)."""
+    frame = find(world, "bosworth")
+    if frame is None or foe not in frame["picks"]:
+        return
+    frame["picks"][foe] = []
+    frame["front"][foe] = {}
+    if foe not in frame["locked"]:
+        return
+    from roses.games.plantagenet.battle import Bosworth
+
+    step = Bosworth()
+    for _ in range(16):
+        opts = [a for a in step.options(world, frame, foe) if a[0] != "lock"]
+        if not opts:
+            break
+        verb, arg = opts[r.randrange(len(opts))]
+        if verb == "capability":
+            cid, lid = str(arg).split(":")
+            frame["picks"][foe].append([cid, lid])
+        else:
+            step.on_front(world, frame, foe, arg)
+    world["log"] = [e for e in world["log"] if isinstance(e, str) or e[0] != foe]
+
+
+# ----- evaluation -----------------------------------------------------------------------------
+def _forces_value(mat: dict[str, Any]) -> float:
+    """The fighting worth of a mat's unrouted Forces: Retinue, Vassals and Troops (1.6),
+    each unit counted by its Missile, Melee and Protection."""
+    f = load().tables["forces"]
+    total = 0.0
+    for t in TROOP_TYPES:
+        n = mat["troops"][t]
+        if n:
+            u = f[t]
+            total += n * (u["missile"] + u["melee"] + 0.5 * u["protection"])
+    units = 1 + len(mat["vassals"]) + len(mat["special_vassals"])
+    ret = f["retinue"]
+    total += units * (ret["missile"] + ret["melee"] + 0.5 * ret["protection"])
+    return total
+
+
+def evaluation_terms(state: State, role: str) -> dict[str, float]:
+    """The named parts of :func:`evaluate` for ``role`` (York's terms, negated for Lancaster)."""
+    terms = _york_terms(state)
+    sign = 1.0 if role == "York" else -1.0
+    return {k: sign * v for k, v in terms.items()}
+
+
+def _york_terms(state: State) -> dict[str, float]:
+    scen = scenario_data()[state["scenario"]]
+    terms: dict[str, float] = {}
+    battle_only = scen["victory"] == "battle"
+    if not battle_only:
+        net = int(state["influence"])
+        goal = threshold(state) or 40
+        terms["influence"] = 1.2 * net / goal
+        tides = sv.tides_of_war(state)
+        terms["tides"] = 0.35 * (sum(tides["York"].values()) - sum(tides["Lancaster"].values())) / 10.0
+        on = {s: sv.on_map(state, s) for s in SIDES}
+        terms["lords"] = 0.08 * (len(on["York"]) - len(on["Lancaster"]))
+        for s, sign in (("York", 1.0), ("Lancaster", -1.0)):
+            if not on[s]:  # a Campaign Victory for the other side at the next check (5.1)
+                terms["no lords " + s] = -0.6 * sign
+        power = {s: sum(_forces_value(state["lords"][lid]["mat"]) for lid in on[s]) for s in SIDES}
+        total = power["York"] + power["Lancaster"]
+        terms["forces"] = 0.45 * (power["York"] - power["Lancaster"]) / total if total else 0.0
+        if scen["victory"] == "test_of_arms":
+            holder = sv.favour(state, "York")
+            if holder is not None:
+                terms["York Favour"] = 0.5 if holder == "York" else -0.5
+    b = state.get("battle")
+    if b is not None:
+        strength = {s: 0.0 for s in SIDES}
+        for lid, d in b["lords"].items():
+            mat = state["lords"][lid]["mat"]
+            if mat is not None and not d["routed"]:
+                strength[d["side"]] += _forces_value(mat)
+        total = strength["York"] + strength["Lancaster"]
+        if total:
+            terms["battle"] = (0.9 if battle_only else 0.4) * (strength["York"] - strength["Lancaster"]) / total
+    return terms
+
+
+def evaluate(state: State, role: str) -> float:
+    """A value of ``state`` for ``role`` in [-1, 1] (module docs)."""
+    return evaluate_all(state, [role])[role]
+
+
+def evaluate_all(state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
+    """:func:`evaluate` for each of ``roles``, computed once (the evaluation is zero-sum)."""
+    res = state.get("result")
+    if res is not None:
+        return {r: 0.0 if res == DRAW else (1.0 if r in str(res).split(", ") else -1.0) for r in roles}
+    york = 0.95 * math.tanh(sum(_york_terms(state).values()))
+    return {r: york if r == "York" else -york for r in roles}
