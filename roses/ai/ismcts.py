@@ -106,6 +106,9 @@ class ISMCTSBot(BaseBot):
         done = errors = 0
         roles: list[str] | None = None
         label_state: State | None = None
+        # The root mover's legal actions are the same in every determinisation (it sees the
+        # same view, actions included, in each: Rules.determinize), so they are listed once.
+        root_moves: tuple[list[Action], list[tuple[str, Hashable]]] | None = None
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             done += 1
             world = determinize(rng.getrandbits(62))
@@ -113,7 +116,12 @@ class ISMCTSBot(BaseBot):
                 roles = roles_of(rules, world)
                 label_state = rules.copy_state(world)
             try:
-                self._iterate(rules, world, role, root, allowed, roles, rng)
+                if root_moves is None:
+                    legal = [a for a in rules.legal_actions(world, role) if action_key(a) in allowed]
+                    if not legal:
+                        legal = list(allowed.values())
+                    root_moves = (legal, _keys(role, legal))
+                self._iterate(rules, world, role, root, root_moves, roles, rng)
             except Exception:  # noqa: BLE001 - a rules error in one simulation must not lose the move
                 errors += 1  # counted in the stats; the iteration is dropped
         elapsed = time.perf_counter() - start
@@ -151,26 +159,25 @@ class ISMCTSBot(BaseBot):
 
     # ----- one iteration ---------------------------------------------------------------
     def _iterate(self, rules: Rules, state: State, me: str, root: Node,
-                 allowed: dict[Hashable, Action], roles: list[str], rng: random.Random) -> None:
+                 root_moves: tuple[list[Action], list[tuple[str, Hashable]]], roles: list[str],
+                 rng: random.Random) -> None:
         node = root
         path = [root]
         depth = 0
         expanded = False
         while depth < self.max_depth:
             if depth == 0:
-                legal = [a for a in rules.legal_actions(state, me) if action_key(a) in allowed]
-                if not legal:
-                    legal = list(allowed.values())
+                legal, keys = root_moves
                 mover = me
             else:
                 turn = acting(rules, state)
                 if turn is None:
                     break
                 mover, legal = turn
+                keys = _keys(mover, legal)
             # Below the root every action comes from legal_actions of this very state; the
-            # root may fall back to the view's actions, so it keeps the checked path.
+            # root's come from the first determinisation or the view, so it keeps the checked path.
             do = rules.action if depth == 0 else rules.apply_legal
-            keys = [(mover, action_key(a)) for a in legal]
             untried = []
             best_child: Node | None = None
             best_score = -math.inf
@@ -228,3 +235,13 @@ class ISMCTSBot(BaseBot):
             verb, arg = legal[rng.randrange(len(legal))]
             state = rules.apply_legal(state, mover, verb, arg)
         return state
+
+
+#: Argument types whose actions are their own keys (see roses.ai.sim.action_key).
+_PLAIN_ARGS = frozenset((str, int, type(None)))
+
+
+def _keys(mover: str, legal: list[Action]) -> list[tuple[str, Hashable]]:
+    """The tree keys of ``mover``'s actions: ``(mover, action_key(action))``."""
+    return [(mover, a) if type(a) is tuple and type(a[1]) in _PLAIN_ARGS else (mover, action_key(a))
+            for a in legal]
