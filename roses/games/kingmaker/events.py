@@ -15,7 +15,7 @@ from roses.engine import log, rng
 from roses.engine.contract import Action, State
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops
+from roses.games.kingmaker import ops, parliament
 from roses.games.kingmaker.common import (
     E_USE,
     Z_AWARD,
@@ -49,9 +49,20 @@ ROYAL_DEATH = {2: "edmund_of_rutland", 3: "richard_of_gloucester", 4: "edmund_of
 
 #: Events the engine does not resolve yet (docs/kingmaker/coverage.md): drawn, announced and
 #: discarded.
-NOT_BUILT = frozenset({"parliament_summoned", "religious_diet", "heresy", "papal_diet", "excommunication",
+NOT_BUILT = frozenset({"religious_diet", "heresy", "papal_diet", "excommunication",
                        "royal_visit", "royal_hunt", "heir_escapes", "treaty", "merc_strife", "defeatism",
                        "french_treachery", "war_in_europe", "scots_invasion", "assassination"})
+
+
+class Chance(Step):
+    """L114: the top Event card is drawn and its event resolved."""
+
+    name = "chance"
+    phase = "chance"
+
+    def run(self, state: State, frame: Frame) -> None:
+        pop(state)
+        chance(state, frame["p"])
 
 
 def title(card: K.EventCard) -> str:
@@ -469,7 +480,13 @@ def nearest_land(state: State, sea_sq: str) -> str:
     return sea_sq
 
 
+def parliament_summoned(state: State, p: int, e: int, card: K.EventCard) -> None:
+    ops.discard_event(state, e)
+    parliament.parliament_summoned(state, p)
+
+
 HANDLERS: dict[str, Any] = {
+    "parliament_summoned": parliament_summoned,
     "plague": plague, "storms": storms, "raid": raid, "embassy": embassy, "parliament": parliament_card,
     "mercs_home": mercs_home, "french_siege": french_siege, "treachery": treachery, "gales": gales,
     "vacillating": vacillating, "catastrophe": catastrophe, "royal_death": royal_death, "mutiny": mutiny,

@@ -185,20 +185,6 @@ class Purge(Step):
         push(state, {"step": "move", "p": p, "sel": None, "ship": None})
 
 
-# ============================================================================ chance
-class Chance(Step):
-    """L114: the top Event card is drawn and its event resolved (events.py)."""
-
-    name = "chance"
-    phase = "chance"
-
-    def run(self, state: State, frame: Frame) -> None:
-        from roses.games.kingmaker import events
-
-        pop(state)
-        events.chance(state, frame["p"])
-
-
 # ============================================================================ movement
 def can_act(state: State, n: int) -> bool:
     """L313: no counter moves or attacks in more than one turn of a round."""
@@ -715,18 +701,6 @@ class Permit(Step):
         w = W(state)
         log.public(state, f"{role} refuses {card_name(w, w.cid(frame['n']))} entry to "
                    f"{place_name(w, frame['place'])}.", log.MOVE)
-        pop(state)
-
-
-# ============================================================================ parliament (phase)
-class ParliamentPhase(Step):
-    """L327: the Parliament phase. Summoning Parliament is not built yet (docs/kingmaker/
-    coverage.md): the phase passes."""
-
-    name = "parliament"
-    phase = "parliament"
-
-    def run(self, state: State, frame: Frame) -> None:
         pop(state)
 
 

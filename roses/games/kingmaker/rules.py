@@ -7,7 +7,7 @@ from typing import Any
 
 from roses.engine.contract import Action, State, View
 from roses.engine.steps import StepRules, Steps
-from roses.games.kingmaker import ai, combat, events, play, setup, views
+from roses.games.kingmaker import ai, combat, events, parliament, play, setup, views
 
 
 class KingmakerSteps(Steps):
@@ -21,8 +21,10 @@ class KingmakerRules(StepRules):
     scenarios = (setup.SCENARIO,)
     preview = True  # not every rule is built yet: docs/kingmaker/coverage.md
     steps = KingmakerSteps(
-        setup.Arrange(), setup.PlaceNobles(), play.Turn(), play.Chance(), play.Purge(), play.Move(),
-        play.Permit(), play.ParliamentPhase(), play.Coronation(), play.CrownPhase(),
+        setup.Arrange(), setup.PlaceNobles(), play.Turn(), events.Chance(), play.Purge(), play.Move(),
+        play.Permit(), play.Coronation(), play.CrownPhase(),
+        parliament.ParliamentPhase(), parliament.Session(), parliament.Vote(), parliament.Propose(),
+        parliament.Accept(), parliament.Attend(), parliament.Disperse(), parliament.ParlPlace(),
         combat.CombatPhase(), combat.Battle(), combat.Spoils(), combat.Captive(), combat.Ransom(),
         combat.RansomPay(), combat.Pardon(), events.StormPort(), events.Treachery(),
     )
