@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roses.engine import log
+from roses.engine import log, rng
 from roses.engine.contract import Action, State
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
@@ -293,9 +293,11 @@ class Battle(Step):
         resolve(state, frame)
 
 
-def draw_combat_card(state: State, p: int) -> int:
+def draw_combat_card(state: State, p: int, frame: Frame | None = None) -> int:
     """L243, ruling K25/K36: draw until a card with a combat half; a Free Move or Writ is kept
-    by the drawer, any other card without one is discarded unplayed."""
+    by the drawer, any other card without one is discarded unplayed. E1: a Vacillating
+    Allegiance card drawn for a combat is resolved (L291-302) and another card drawn; -1 means
+    "treat as Bad Weather" (equal sides)."""
     deck = event_deck(state)
     for _ in range(10_000):
         e = ops.draw_event(state)
@@ -305,12 +307,65 @@ def draw_combat_card(state: State, p: int) -> int:
             log.public(state, f"{role_of(state, p)} draws a {_ev_name(card)} card for combat, keeps it and draws again.",
                        log.BATTLE)
             continue
+        if card.kind == "vacillating" and state["level"] >= 1 and frame is not None:
+            ops.discard_event(state, e)
+            if vacillate(state, frame) == "weather":
+                return -1
+            continue
         if not card.combat:
             ops.discard_event(state, e)
             log.public(state, f"A {_ev_name(card)} card is drawn for combat and set aside; another is drawn.", log.BATTLE)
             continue
         return e
     raise RuntimeError("no combat result in the Event deck")
+
+
+#: The Vacillating Allegiance table (L295): the highest roll that sends the noble home, by odds.
+HOME_MAX = {"Majority": 6, "5-4": 5, "3-2": 4, "2-1": 3, "3-1": 2, "4-1": 1}
+
+
+def odds_column(a: int, b: int) -> str:
+    """The column of the odds between two strengths (ruling K19: larger to smaller; below
+    5-4 is "Majority")."""
+    big, small = max(a, b), min(a, b)
+    for col, (x, y) in (("4-1", (4, 1)), ("3-1", (3, 1)), ("2-1", (2, 1)), ("3-2", (3, 2)), ("5-4", (5, 4))):
+        if big * y >= small * x:
+            return col
+    return "Majority"
+
+
+def vacillate(state: State, frame: Frame) -> str:
+    """E1 L291-302 (rulings K19): equal sides: Bad Weather, no further card; else d6 1-4 the
+    weaker force, 5-6 the stronger; a force with one noble ignores the card; a random noble
+    of it goes home or changes sides by the table, then a new card is drawn."""
+    w = W(state)
+    A, D = attack_power(state, frame), defence(state, frame)
+    log.public(state, "Vacillating Allegiance is drawn for the combat.", log.BATTLE)
+    if A == D:
+        log.public(state, "The sides are equal: it counts as Bad Weather.", log.BATTLE)
+        return "weather"
+    r = rng.roll(state, 6)
+    weaker = "a" if A < D else "d"
+    side = weaker if r <= 4 else ("d" if weaker == "a" else "a")
+    nobles = frame[side]
+    if len(nobles) <= 1:
+        log.public(state, f"d6 {r}: the affected force has one noble or none; the card is ignored.", log.BATTLE)
+        return "again"
+    n = nobles[rng.randbelow(state, len(nobles))]
+    frame[side].remove(n)
+    col = odds_column(attack_power(state, frame), defence(state, frame))
+    r2 = rng.roll(state, 6)
+    other = frame["def"] if side == "a" else frame["att"]
+    if r2 <= HOME_MAX[col] or other < 0:
+        ops.enter_play(state, n)
+        log.public(state, f"d6 {r}, then {r2} at {col}: {card_name(w, n)} goes home.", log.BATTLE)
+        return "again"
+    state["ch"][n] = other
+    state["nin"][n] = None if side == "d" and frame["kind"] in (SIEGE, STORM, TOWN) else state["nin"][n]
+    frame["d" if side == "a" else "a"].append(n)
+    log.public(state, f"d6 {r}, then {r2} at {col}: {card_name(w, n)} changes sides to {role_of(state, other)}.",
+               log.BATTLE)
+    return "again"
 
 
 def _ev_name(card: K.EventCard) -> str:
@@ -327,15 +382,19 @@ def result_text(card: K.EventCard) -> str:
 def resolve(state: State, frame: Frame) -> None:
     w = W(state)
     kind, p, q = frame["kind"], frame["att"], frame["def"]
+    tno = state["tno"]
+    for n in frame["a"]:
+        state["nfo"][n] = state["nact"][n] = tno
+    state["defended"].extend(frame["d"])
+    e = draw_combat_card(state, p, frame)
     a, d = list(frame["a"]), list(frame["d"])
     A, D = attack_power(state, frame), defence(state, frame)
-    tno = state["tno"]
-    for n in a:
-        state["nfo"][n] = state["nact"][n] = tno
-    state["defended"].extend(d)
-    e = draw_combat_card(state, p)
-    card = event_deck(state).cards[e]
     where = place_name(w, frame["place"]) if frame["place"] else frame["sq"]
+    if e < 0:
+        if kind == SIEGE:
+            state["siege"][frame["place"]] = p
+        return
+    card = event_deck(state).cards[e]
     log.public(state, f"{kind.replace('_', ' ').title()} at {where}: {role_of(state, p)} {A} against {D}; "
                f"the card reads {result_text(card)}"
                + (f", killed: {', '.join(card.killed)}" if card.killed else "") + ".", log.BATTLE)

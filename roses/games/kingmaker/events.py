@@ -17,8 +17,11 @@ from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops, parliament
 from roses.games.kingmaker.common import (
+    E_REMOVED,
     E_USE,
     Z_AWARD,
+    Z_DISC,
+    Z_LYING,
     Z_NOBLE,
     Z_REMOVED,
     W,
@@ -238,7 +241,7 @@ def raid(state: State, p: int, e: int, card: K.EventCard) -> None:
     w = W(state)
     if card.ireland:
         kerns = w.codec.get("irish_kerns")
-        if kerns >= 0 and state["cz"][kerns] in (Z_AWARD, 7):
+        if kerns >= 0 and state["cz"][kerns] in (Z_AWARD, Z_LYING):
             ops.discard_crown(state, kerns)  # E2 L49: the Kerns go
     seen: set[int] = set()
     for cid in card.called:
@@ -306,7 +309,7 @@ def mercs_home(state: State, p: int, e: int, card: K.EventCard) -> None:
     ops.discard_event(state, e)
     w = W(state)
     for c, cd in enumerate(w.cards):
-        if cd.group == card.group and state["cz"][c] in (Z_AWARD, 7):
+        if cd.group == card.group and state["cz"][c] in (Z_AWARD, Z_LYING):
             ops.discard_crown(state, c)
             log.public(state, f"{cd.name} go home.", log.EVENT)
 
@@ -394,7 +397,7 @@ def gales(state: State, p: int, e: int, card: K.EventCard) -> None:
             ops.kill_noble(state, n, "is lost at sea")
         piece = w.ships[s]
         if piece.card >= 0:
-            if state["cz"][piece.card] != 1:
+            if state["cz"][piece.card] != Z_DISC:
                 ops.discard_crown(state, piece.card)
         else:
             state.setdefault("lost_ships", []).append(s)
@@ -429,7 +432,7 @@ def catastrophe(state: State, p: int, e: int, card: K.EventCard) -> None:
 def royal_death(state: State, p: int, e: int, card: K.EventCard) -> None:
     """E1: 2d6 on the Royal Death table; an heir already gone: nothing; the card leaves play."""
     w = W(state)
-    state["ez"][e], state["eh"][e] = 4, -1
+    state["ez"][e], state["eh"][e] = E_REMOVED, -1
     r = rng.roll(state, 6) + rng.roll(state, 6)
     h = w.heir_codec.id(ROYAL_DEATH[r])
     log.public(state, f"Royal Death: {r} - {w.heirs[h].name}.", log.EVENT)
@@ -456,7 +459,7 @@ def mutiny(state: State, p: int, e: int, card: K.EventCard) -> None:
         else:
             land = nearest_land(state, pos)
             ops.put_noble(state, n, land, None)
-    if state["cz"][c] not in (1,):
+    if state["cz"][c] != Z_DISC:
         ops.card_leaves(state, c)
         ops.discard_crown(state, c)
     ops.ship_off(state, s)

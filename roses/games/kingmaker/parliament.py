@@ -36,8 +36,11 @@ from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops
 from roses.games.kingmaker.common import (
+    E_HAND,
+    Z_ASIDE,
     Z_ASSET,
     Z_AWARD,
+    Z_CHANC,
     Z_NOBLE,
     W,
     awards,
@@ -84,12 +87,12 @@ def summoner_figure(state: State, p: int) -> tuple[str | None, str | None] | Non
 
 def parliament_cards(state: State, p: int) -> list[int]:
     deck = event_deck(state)
-    return [e for e, z in enumerate(state["ez"]) if z == 2 and state["eh"][e] == p and deck.cards[e].kind == "parliament"]
+    return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "parliament"]
 
 
 def writs(state: State, p: int) -> list[int]:
     deck = event_deck(state)
-    return [e for e, z in enumerate(state["ez"]) if z == 2 and state["eh"][e] == p and deck.cards[e].kind == "writ"]
+    return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "writ"]
 
 
 def parliament_places(state: State, sq: str | None, inside: str | None) -> list[str]:
@@ -461,10 +464,10 @@ class Session(Step):
         w = W(state)
         while frame["queue"]:
             c = frame["queue"].pop(0)
-            if state["cz"][c] != 2:
+            if state["cz"][c] != Z_CHANC:
                 continue
             state["chancery"].remove(c)
-            state["cz"][c] = 9  # aside while debated (public now: drawn from Chancery face up)
+            state["cz"][c] = Z_ASIDE  # aside while debated (public now: drawn from Chancery face up)
             frame["card"] = c
             card = w.cards[c]
             log.public(state, f"From Chancery: {card.name}.", log.POLITICAL)
@@ -490,7 +493,7 @@ class Session(Step):
             if frame.get("result"):
                 ops.discard_crown(state, c)
             else:
-                state["cz"][c] = 2
+                state["cz"][c] = Z_CHANC
                 state["chancery"].append(c)
             frame["stage"] = "chancery"
             return
@@ -513,7 +516,7 @@ class Session(Step):
             push(state, {"step": "propose", "p": frame["proposers"][frame["pi"]], "card": c})
             return
         if card.kind == K.BISHOP:
-            state["cz"][c] = 2
+            state["cz"][c] = Z_CHANC
             state["chancery"].append(c)
         else:
             ops.discard_crown(state, c)

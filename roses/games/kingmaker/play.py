@@ -34,6 +34,8 @@ from roses.engine.steps import Frame, Step, pop, push, replace
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops
 from roses.games.kingmaker.common import (
+    E_HAND,
+    E_USE,
     Z_ASIDE,
     Z_ASSET,
     Z_AWARD,
@@ -43,6 +45,7 @@ from roses.games.kingmaker.common import (
     W,
     awards,
     card_name,
+    escorted_by,
     faction_nobles,
     free_nobles,
     heir_controller,
@@ -118,9 +121,63 @@ def start_turn(state: State, p: int) -> None:
     state["tno"] += 1
     state["defended"] = []
     state["obliged"] = []
+    state["freed"] = []
     # King's peace after Parliament lasts until the summoner's next turn (L388).
     state["peace"] = [x for x in state["peace"] if x[1] != p]
     log.public(state, f"Round {state['round']}: {role_of(state, p)}'s turn.", log.TURN)
+    refuge_upkeep(state, p)
+
+
+def refuge_upkeep(state: State, p: int) -> None:
+    """E1 Refuge (Event Card Key, ruling K23): the turns of a Refuge card count the owner's
+    turns from the one in which his force entered; a force still there after the last turn
+    is killed, its heirs and awards discarded; a card whose force has left is discarded."""
+    w = W(state)
+    b = w.board
+    deck = event_deck(state)
+    keep = []
+    for rec in state["refuges"]:
+        if rec["p"] != p:
+            keep.append(rec)
+            continue
+        there = [n for n in free_nobles(state, p) if state["nsq"][n] is not None
+                 and b.squares[state["nsq"][n]].area == rec["area"]]
+        rec["used"] += 1
+        if not there:
+            ops.discard_event(state, rec["e"])
+            log.public(state, f"{role_of(state, p)}'s Refuge in {rec['area'].title()} ends.", log.EVENT)
+            continue
+        if rec["used"] > deck.cards[rec["e"]].turns:
+            log.public(state, f"{role_of(state, p)}'s Refuge in {rec['area'].title()} has run out.", log.EVENT)
+            for n in there:
+                for h in escorted_by(state, n):
+                    ops.kill_heir(state, h, "is lost with the refugees")
+                ops.kill_noble(state, n, "is killed: his refuge ran out")
+            ops.discard_event(state, rec["e"])
+            continue
+        keep.append(rec)
+    state["refuges"] = keep
+
+
+def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
+    """E1 (L142): a noble entering a refuge area without an exemption uses a Refuge card of
+    his player (ruling K43: the one with the most turns); its use is public, its turns not."""
+    if state["level"] < 1:
+        return
+    area = refuge_area(state, sq)
+    if area is None or refuge_exempt(state, p, n, area):
+        return
+    if any(r["p"] == p and r["area"] == area for r in state["refuges"]):
+        return
+    deck = event_deck(state)
+    held = [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "refuge"]
+    if not held:
+        return
+    e = max(held, key=lambda x: (deck.cards[x].turns, -x))
+    state["ez"][e] = E_USE
+    state["refuges"].append({"e": e, "p": p, "area": area, "used": 1})
+    log.public(state, f"{role_of(state, p)} plays a Refuge card for {area.title()}.", log.EVENT)
+    log.private(state, role_of(state, p), f"Your Refuge card gives {deck.cards[e].turns} turns.", log.EVENT)
 
 
 def end_turn(state: State, p: int) -> None:
@@ -329,7 +386,7 @@ def refuge_exempt(state: State, p: int, n: int, area: str) -> bool:
 
 def holds_refuge(state: State, p: int) -> bool:
     deck = event_deck(state)
-    return any(z == 2 and state["eh"][e] == p and deck.cards[e].kind == "refuge"
+    return any(z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "refuge"
                for e, z in enumerate(state["ez"]))
 
 
@@ -477,9 +534,24 @@ def move_options(state: State, frame: Frame) -> list[Action]:
             if m != e and (state["nsq"][m], state["nin"][m], state["nship"][m]) == (
                     state["nsq"][e], state["nin"][e], state["nship"][e]):
                 out.append(("escort", [w.heirs[h].id, w.cards[m].id]))
+    if free_moves(state, p):
+        freed = state["freed"]
+        for n in mine:
+            if (state["nmv"][n] == state["tno"] and n not in freed and state["nsq"][n] is not None
+                    and state["nvac"][n] != state["tno"]):
+                out.append(("free_move", w.cards[n].id))
+        for s, piece in enumerate(w.ships):
+            if (state["spos"][s] is not None and ship_controller(state, s) == p and state["smv"][s] == state["tno"]
+                    and piece.id not in freed):
+                out.append(("free_move", piece.id))
     out += card_options(state, p)
     out.append(("end", None))
     return out
+
+
+def free_moves(state: State, p: int) -> list[int]:
+    deck = event_deck(state)
+    return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "free_move"]
 
 
 def card_options(state: State, p: int) -> list[Action]:
@@ -606,14 +678,32 @@ class Move(CardPlay):
                 sq, inside = w.board.places[arg].square, arg
             else:
                 sq, inside = arg, None
+            before = state["nsq"][n]
             ops.put_noble(state, n, sq, inside)
             state["nmv"][n] = state["nact"][n] = state["tno"]
             log.public(state, f"{card_name(w, n)} moves to {place_name(w, inside) if inside else sq}.", log.MOVE)
+            if before is None or refuge_area(state, before) != refuge_area(state, sq):
+                enter_refuge(state, p, n, sq)
             ops.capture_heirs(state, p, sq, inside)
             return
         s = w.ship_codec.id(frame["ship"])
         frame["ship"] = None
         sail(state, p, s, arg)
+
+    def on_free_move(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """Free Move (Event Card Key): one more move for one counter this turn (a ship with
+        its passengers counts as one); at most one per counter per turn."""
+        w = W(state)
+        ops.discard_event(state, free_moves(state, frame["p"])[0])
+        if arg in w.ship_codec:
+            state["smv"][w.ship_codec.id(arg)] = -1
+            state["freed"].append(arg)
+            log.public(state, f"{role} plays Free Move for the {w.ships[w.ship_codec.id(arg)].name}.", log.MOVE)
+        else:
+            n = w.cid(arg)
+            state["nmv"][n] = -1
+            state["freed"].append(n)
+            log.public(state, f"{role} plays Free Move for {card_name(w, n)}.", log.MOVE)
 
     def on_embark(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
@@ -661,6 +751,7 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
         for n in passengers:
             land_passenger(state, n, dest)
             state["nmv"][n] = state["nact"][n] = state["tno"]
+            enter_refuge(state, p, n, b.places[dest].square)
         if passengers:
             o = place_owner(state, dest)
             if o != p and b.places[dest].fortified:

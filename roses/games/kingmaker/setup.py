@@ -123,7 +123,7 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
         "pown": {}, "siege": {}, "ally": [[0] * n for _ in range(n)],
         "catastrophe": 0, "both_since": [-1] * n, "refuges": [], "peace": [],
         "new_awards": [], "defended": [], "obliged": [], "guests": {}, "nfo": [-1] * nc,
-        "treaty": -1, "booty": {}, "tdisc": [],
+        "treaty": -1, "booty": {}, "tdisc": [], "freed": [],
     }
     rng.seed_state(state, seed)
     # Event deck (L53): the cards of the rules level in play, shuffled.
