@@ -2,8 +2,8 @@
 
 Names: ``random``; ``heuristic``; ``ismcts`` (default budget), ``ismcts:0.5`` (seconds per
 move), ``ismcts:i200`` (iterations per move), optionally with tuning such as
-``ismcts:i200:r0:c1.0:k6:h1`` (rollout depth, exploration constant, root actions kept by the
-heuristic, threat horizon of the leaf evaluation); levels ``easy`` (heuristic), ``medium`` and
+``ismcts:i200:r0:c1.0:k6:h1:w32`` (rollout depth, exploration constant, root actions kept by
+the heuristic, threat horizon of the leaf evaluation, determinisations per decision); levels ``easy`` (heuristic), ``medium`` and
 ``hard`` (ISMCTS with 0.5 s and 2 s per move).
 """
 
@@ -57,7 +57,8 @@ def make_bot(name: str, seed: int = 0, **kwargs: Any) -> Bot:
     if base == "ismcts":
         budget, *extra = budget.split(":") if budget else ("",)
         seconds, iterations = parse_budget(budget) if budget else (None, None)
-        for item in extra:  # tuning: rN rollout depth, cX exploration constant, kN root top-k, hN horizon
+        for item in extra:  # tuning: rN rollout depth, cX exploration constant, kN root top-k, hN horizon,
+            # wN determinisations per decision
             try:
                 if item[:1] == "r":
                     kwargs["rollout_depth"] = int(item[1:])
@@ -67,9 +68,11 @@ def make_bot(name: str, seed: int = 0, **kwargs: Any) -> Bot:
                     kwargs["horizon"] = int(item[1:])
                 elif item[:1] == "k":
                     kwargs["top_k"] = int(item[1:])
+                elif item[:1] == "w":
+                    kwargs["worlds"] = int(item[1:])
                 else:
                     raise ValueError
             except ValueError:
-                raise ValueError(f"Bad ISMCTS option {item!r} in {name!r}: use rN, cX, kN or hN") from None
+                raise ValueError(f"Bad ISMCTS option {item!r} in {name!r}: use rN, cX, kN, hN or wN") from None
         return ISMCTSBot(seed, seconds=seconds, iterations=iterations, name=name, **kwargs)
     raise ValueError(f"Unknown bot {name!r}; known: {', '.join(KNOWN_BOTS)}, ismcts:SECONDS, ismcts:iN")

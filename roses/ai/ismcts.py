@@ -36,6 +36,8 @@ from roses.ai.sim import acting, action_key, roles_of, state_values
 from roses.engine.contract import Action, Rules, State, View
 
 DEFAULT_ITERATIONS = 400
+#: Determinisations drawn per decision (see ISMCTSBot.worlds).
+DEFAULT_WORLDS = 32
 #: Playout length for games without their own evaluation (see ISMCTSBot.rollout_depth).
 AUTO_ROLLOUT = 10
 
@@ -60,7 +62,8 @@ class ISMCTSBot(BaseBot):
 
     def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
                  c: float = 0.1, rollout_depth: int | None = None, max_depth: int = 200,
-                 top_k: int = 0, horizon: int = 2, name: str | None = None) -> None:
+                 top_k: int = 0, horizon: int = 2, worlds: int = DEFAULT_WORLDS,
+                 name: str | None = None) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
             iterations = DEFAULT_ITERATIONS
@@ -80,6 +83,11 @@ class ISMCTSBot(BaseBot):
         #: can stop anywhere in a turn, so its value must count what a whole enemy move can
         #: bring (in Richard III, enemies two areas from an heir; docs/ai.md, "ISMCTS settings").
         self.horizon = horizon
+        #: Distinct determinisations drawn per decision (0: a new one every iteration). After
+        #: the first ``worlds`` iterations each iteration plays on a copy of one of them, in
+        #: turn, with its dice re-drawn: the hidden blocks and cards are sampled ``worlds``
+        #: times, the dice every iteration (docs/ai.md, "ISMCTS settings").
+        self.worlds = worlds
         if name is None:
             name = "ismcts" + (f":{seconds:g}" if seconds is not None else f":i{iterations}")
         self.name = name
@@ -109,19 +117,25 @@ class ISMCTSBot(BaseBot):
         # The root mover's legal actions are the same in every determinisation (it sees the
         # same view, actions included, in each: Rules.determinize), so they are listed once.
         root_moves: tuple[list[Action], list[tuple[str, Hashable]]] | None = None
+        pool: list[State] = []
         while done < limit and (done == 0 or time.perf_counter() < deadline):
+            seed = rng.getrandbits(62)
+            if len(pool) < self.worlds or self.worlds <= 0:
+                world = determinize(seed)
+                if self.worlds > 0:
+                    pool.append(rules.copy_state(world))
+            else:
+                world = rules.copy_state(pool[done % self.worlds])
+                if "rng" in world:
+                    world["rng"] = seed  # new dice (roses.engine.rng)
             done += 1
-            world = determinize(rng.getrandbits(62))
             if roles is None or label_state is None:
                 roles = roles_of(rules, world)
                 label_state = rules.copy_state(world)
             try:
                 if root_moves is None:
-                    legal = [a for a in rules.legal_actions(world, role) if action_key(a) in allowed]
-                    if not legal:
-                        legal = list(allowed.values())
-                    root_moves = (legal, _keys(role, legal))
-                self._iterate(rules, world, role, root, root_moves, roles, rng)
+                    root_moves = _root_moves(rules, world, role, allowed)
+                self._iterate(rules, world, role, root, allowed, roles, rng, root_moves)
             except Exception:  # noqa: BLE001 - a rules error in one simulation must not lose the move
                 errors += 1  # counted in the stats; the iteration is dropped
         elapsed = time.perf_counter() - start
@@ -159,8 +173,12 @@ class ISMCTSBot(BaseBot):
 
     # ----- one iteration ---------------------------------------------------------------
     def _iterate(self, rules: Rules, state: State, me: str, root: Node,
-                 root_moves: tuple[list[Action], list[tuple[str, Hashable]]], roles: list[str],
-                 rng: random.Random) -> None:
+                 allowed: dict[Hashable, Action], roles: list[str], rng: random.Random,
+                 root_moves: tuple[list[Action], list[tuple[str, Hashable]]] | None = None) -> None:
+        """One iteration on the determinisation ``state``; ``root_moves``: the root mover's
+        actions among ``allowed`` and their keys, if already listed."""
+        if root_moves is None:
+            root_moves = _root_moves(rules, state, me, allowed)
         node = root
         path = [root]
         depth = 0
@@ -245,3 +263,12 @@ def _keys(mover: str, legal: list[Action]) -> list[tuple[str, Hashable]]:
     """The tree keys of ``mover``'s actions: ``(mover, action_key(action))``."""
     return [(mover, a) if type(a) is tuple and type(a[1]) in _PLAIN_ARGS else (mover, action_key(a))
             for a in legal]
+
+
+def _root_moves(rules: Rules, state: State, me: str,
+                allowed: dict[Hashable, Action]) -> tuple[list[Action], list[tuple[str, Hashable]]]:
+    """The root mover's legal actions among ``allowed`` (all of ``allowed`` if none), and keys."""
+    legal = [a for a in rules.legal_actions(state, me) if action_key(a) in allowed]
+    if not legal:
+        legal = list(allowed.values())
+    return legal, _keys(me, legal)
