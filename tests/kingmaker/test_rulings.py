@@ -1,0 +1,435 @@
+"""One test per ruling of roses/games/kingmaker/RULINGS.md that is not pinned elsewhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from roses.games.kingmaker import RULES, ops, parliament
+from roses.games.kingmaker.common import (
+    E_HAND,
+    Z_ASIDE,
+    Z_AWARD,
+    Z_CHANC,
+    Z_DISC,
+    Z_HAND,
+    Z_NOBLE,
+    W,
+    noble_strength,
+    refuge_area,
+)
+from roses.games.kingmaker.play import blocked_areas, check_victory
+from tests.kingmaker.helpers import (
+    award,
+    combat,
+    event_on_top,
+    give_hand,
+    make_deck,
+    new_game,
+    play_out_setup,
+    put,
+    staged,
+    turn_of,
+)
+
+DECK = make_deck(
+    {"id": "r32", **combat("storms", [3, 2])},
+    {"id": "r54", **combat("storms", [5, 4], ("neville",))},
+    {"id": "bw", **combat("storms", None)},
+    {"id": "writ", "kind": "writ", "level": "basic"},
+    {"id": "refuge", "kind": "refuge", "level": "e1", "turns": 2},
+    {"id": "vac", "kind": "vacillating", "level": "e1"},
+    {"id": "gales", **combat("gales", [2, 1]), "level": "e1"},
+    {"id": "pms", **combat("parliament_summoned", [3, 1])},
+    {"id": "raid", **combat("raid", [4, 1]), "place": "nottingham", "called": ["percy", "earl_of_kent"],
+     "name": "Test rising"},
+)
+
+
+def heir(state, hid: str) -> int:
+    return W(state).heir_codec.id(hid)
+
+
+def revive(state, hid: str, sq: str, inside: str | None = None, escort: str | None = None, crowned=False) -> int:
+    w = W(state)
+    h = heir(state, hid)
+    state["hdead"][h] = False
+    state["hcrown"][h] = crowned
+    state["hsq"][h], state["hin"][h], state["hship"][h] = sq, inside, -1
+    state["hesc"][h] = w.cid(escort) if escort else -1
+    if escort:
+        state["hsq"][h] = state["hin"][h] = None
+    return h
+
+
+def test_irish_kerns_k4(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2")
+    n = put(state, 0, "percy", "A1")
+    award(state, "lieutenant_of_ireland", "percy")
+    base = noble_strength(state, n)
+    award(state, "irish_kerns", "percy")
+    assert noble_strength(state, n) == base + 50  # outside Ireland: the Kerns' 50
+
+
+def test_plantagenet_follows_the_senior_heir_k5(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    w = W(state)
+    pl = w.cid("plantagenet_york")
+    assert state["cz"][pl] == Z_ASIDE
+    revive(state, "richard_of_york", "C3")
+    revive(state, "edward_of_march", "D3")
+    put(state, 0, "percy", "C3")
+    ops.capture_heirs(state, 0, "C3", None)
+    assert state["cz"][pl] == Z_NOBLE and state["ch"][pl] == 0 and state["nsq"][pl] == "C3"
+    put(state, 1, "mowbray", "D3")
+    ops.capture_heirs(state, 1, "D3", None)
+    ops.kill_heir(state, heir(state, "richard_of_york"), "dies")
+    assert state["ch"][pl] == 1 and state["nsq"][pl] == "D3"  # to the next heir's controller
+
+
+def test_ireland_no_refuge_with_e2_k6(tmp_path: Path) -> None:
+    from tests.kingmaker.boards import rules_board
+
+    board = rules_board()
+    board["areas"].append({"id": "ireland", "code": "I", "name": "Ireland", "kind": "land", "refuge": True})
+    board["area_map"][0] = "IIEEEEEEEEEEEc"
+    for level, blocked in (("e1", True), ("e2", False)):
+        state = staged(tmp_path, rules=level, board=board)
+        n = put(state, 0, "percy", "D1")
+        assert ("ireland" in blocked_areas(state, 0, n)) is blocked
+        assert (refuge_area(state, "A1") is None) is (not blocked)
+
+
+def test_parliament_must_be_summoned_with_henry_k14(tmp_path: Path) -> None:
+    state = staged(tmp_path, deck=DECK)
+    revive(state, "henry_vi", "B5", "london", crowned=True)
+    put(state, 0, "percy", "C2")
+    event_on_top(state, "pms")
+    turn_of(state, 1, {"step": "chance", "p": 1}, stage=1)
+    RULES.steps.settle(state)
+    assert state["stack"][-1]["step"] == "parl_place"  # Henry sole King: it meets
+    RULES.action(state, "P2", "meet", "london")
+    session = next(f for f in state["stack"] if f["step"] == "session")
+    assert session["henry_out"]
+    votes = parliament.tally(state, session)
+    assert votes[0][0] == 2 + 20  # Percy's 2 and the incapacitated King's 20 (most other votes)
+    # Another sole King: the card is ignored.
+    (tmp_path / "b").mkdir()
+    state2 = staged(tmp_path / "b", deck=DECK)
+    revive(state2, "edward_of_march", "B5", "london", crowned=True)
+    event_on_top(state2, "pms")
+    turn_of(state2, 1, {"step": "chance", "p": 1}, stage=1)
+    RULES.steps.settle(state2)
+    assert not any(f["step"] in ("parl_place", "session") for f in state2["stack"])
+
+
+def test_ambush_captures_the_ambushers_k15(tmp_path: Path) -> None:
+    state = staged(tmp_path, deck=DECK)
+    W(state)
+    a = put(state, 0, "grey", "C2")                # 20 against 50: ambush only (L247)
+    d = put(state, 1, "neville", "C2")
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    assert ("ambush", ["C2", "P2"]) in RULES.legal_actions(state, "P1")
+    assert ("battle", ["C2", "P2"]) not in RULES.legal_actions(state, "P1")
+    event_on_top(state, "r54")                     # killed list: Neville (the bottom name)
+    RULES.action(state, "P1", "ambush", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    assert state["cz"][d] == Z_DISC                # the bottom name dies
+    assert state["ncap"][a] == 1                   # and the ambusher is captured
+
+
+def test_owner_attacks_unfriendly_nobles_inside_k16(tmp_path: Path) -> None:
+    state = staged(tmp_path, deck=DECK)
+    state["pown"]["nottingham"] = 0
+    put(state, 0, "percy", "C4", "nottingham")
+    put(state, 1, "grey", "C4", "nottingham")
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    assert ("town_attack", "nottingham") in RULES.legal_actions(state, "P1")
+    # The intruder's duty to fight (situation 1) in his own turn:
+    turn_of(state, 1, {"step": "combat", "p": 1}, stage=3)
+    legal = RULES.legal_actions(state, "P2")
+    assert ("town_fight", "nottingham") in legal and ("end", None) not in legal
+
+
+def test_siege_continues_next_turn_k17(tmp_path: Path) -> None:
+    state = staged(tmp_path, deck=DECK)
+    for cid in ("percy", "mowbray"):
+        put(state, 0, cid, "C4")
+    state["siege"]["nottingham"] = 0
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    assert ("siege", "nottingham") in RULES.legal_actions(state, "P1")
+    event_on_top(state, "r32")
+    RULES.action(state, "P1", "siege", "nottingham")
+    RULES.action(state, "P1", "fight")
+    assert state["pown"]["nottingham"] == 0 and "nottingham" not in state["siege"]
+
+
+def test_vacillating_in_the_chance_phase_k18(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    a = put(state, 0, "percy", "A1")
+    b = put(state, 0, "grey", "A3")
+    event_on_top(state, "vac")
+    turn_of(state, 0, {"step": "chance", "p": 0}, stage=1)
+    RULES.steps.settle(state)
+    idle = [n for n in (a, b) if state["nvac"][n] == state["tno"]]
+    assert len(idle) == 1
+    assert ("select", W(state).cards[idle[0]].id) not in RULES.legal_actions(state, "P1")
+
+
+def test_dead_nobles_cards_k20(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    w = W(state)
+    n = put(state, 0, "percy", "A1")
+    office = award(state, "marshal", "percy")
+    town = award(state, "town_nottingham", "percy")
+    ship = award(state, "ship_mary", "percy")
+    merc = award(state, "flemish_1", "percy")
+    ops.ship_to_port(state, w.ship_of_card[ship])
+    ops.kill_noble(state, n, "dies")
+    assert state["cz"][office] == Z_CHANC
+    for c in (n, town, ship, merc):
+        assert state["cz"][c] == Z_DISC
+    assert state["spos"][w.ship_of_card[ship]] is None
+
+
+def test_gales_sink_ships_k22(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    w = W(state)
+    n = put(state, 0, "percy", "A1")
+    card = award(state, "ship_mary", "percy")
+    s = w.ship_of_card[card]
+    state["spos"][s] = "H7"
+    passenger = put(state, 0, "grey", "A1")
+    state["nsq"][passenger], state["nship"][passenger] = None, s
+    event_on_top(state, "gales")
+    turn_of(state, 1, {"step": "chance", "p": 1}, stage=1)
+    RULES.steps.settle(state)
+    assert state["spos"][s] is None and state["cz"][card] == Z_DISC
+    assert state["cz"][passenger] == Z_DISC and state["cz"][n] == Z_NOBLE
+
+
+def test_raid_places_inside_if_friendly_k24(tmp_path: Path) -> None:
+    state = staged(tmp_path, deck=DECK)
+    W(state)
+    p1 = put(state, 0, "percy", "A1")
+    p2 = put(state, 1, "audley", "M1")
+    award(state, "earl_of_kent", "audley")
+    state["pown"]["nottingham"] = 0
+    event_on_top(state, "raid")
+    turn_of(state, 2, {"step": "chance", "p": 2}, stage=1)
+    RULES.steps.settle(state)
+    assert (state["nsq"][p1], state["nin"][p1]) == ("C4", "nottingham")  # friendly: inside
+    assert (state["nsq"][p2], state["nin"][p2]) == ("C4", None)           # unfriendly: the open
+
+
+def test_non_combat_card_in_combat_k25(tmp_path: Path) -> None:
+    state = staged(tmp_path, deck=DECK)
+    put(state, 0, "percy", "C2")
+    d = put(state, 1, "grey", "C2")
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    event_on_top(state, "r32")
+    ref = event_on_top(state, "refuge")         # no combat half: discarded, not kept
+    writ = event_on_top(state, "writ")          # kept by the drawer (L243)
+    RULES.action(state, "P1", "battle", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    assert state["ez"][writ] == E_HAND and state["eh"][writ] == 0
+    assert ref in state["edisc"]
+    assert state["ncap"][d] == 0
+
+
+def _captive(tmp_path: Path):
+    state = staged(tmp_path, deck=DECK)
+    put(state, 0, "percy", "C2")
+    d = put(state, 1, "grey", "C2")
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    event_on_top(state, "r32")
+    RULES.action(state, "P1", "battle", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    return state, d
+
+
+def test_kings_pardon_k26(tmp_path: Path) -> None:
+    state, d = _captive(tmp_path)
+    pardon = give_hand(state, 1, "kings_pardon_1")
+    RULES.action(state, "P1", "execute", "grey")
+    assert RULES.active(state) == ["P2"]
+    assert RULES.view(state, "P2")["default"] == ["pardon", None]
+    RULES.action(state, "P2", "pardon")
+    assert state["cz"][d] == Z_NOBLE and state["ncap"][d] < 0 and state["nin"][d] is None
+    assert state["cz"][pardon] == Z_CHANC
+
+
+def test_ransom_default_refuse_k27(tmp_path: Path) -> None:
+    state, d = _captive(tmp_path)
+    give_hand(state, 1, "earl_of_kent")
+    RULES.action(state, "P1", "ransom", ["grey", 1])
+    assert RULES.active(state) == ["P2"]
+    assert RULES.view(state, "P2")["default"] == ["refuse", None]
+    RULES.action(state, "P2", "refuse")
+    assert state["cz"][d] == Z_DISC  # executed
+
+
+def test_ransom_paid_with_hand_cards_k49(tmp_path: Path) -> None:
+    state, d = _captive(tmp_path)
+    kent = give_hand(state, 1, "earl_of_kent")
+    RULES.action(state, "P1", "ransom", ["grey", 1])
+    RULES.action(state, "P2", "pay")
+    RULES.action(state, "P2", "give_card", "earl_of_kent")
+    assert state["cz"][kent] == Z_HAND and state["ch"][kent] == 0
+    assert state["cz"][d] == Z_NOBLE and state["ncap"][d] < 0
+
+
+def test_booty_k28(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    for cid in ("percy", "stanley", "mowbray"):
+        put(state, 0, cid, "C2")                  # 200
+    put(state, 1, "neville", "C2")
+    put(state, 1, "grey", "C2")
+    put(state, 1, "roos", "C2")                   # 90: below 100, no booty
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    event_on_top(state, "r32")
+    RULES.action(state, "P1", "battle", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    assert state["booty"] == {}
+    (tmp_path / "x").mkdir()
+    state = staged(tmp_path / "x", rules="e1", deck=DECK)
+    for cid in ("percy", "stanley", "mowbray"):
+        put(state, 0, cid, "C2")
+    put(state, 1, "neville", "C2")
+    put(state, 1, "talbot", "C2")
+    put(state, 1, "roos", "C2")                   # 100
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    event_on_top(state, "r32")
+    RULES.action(state, "P1", "battle", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    assert state["booty"] == {"1": 0}
+
+
+def test_parliament_victory_motion_k31(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    revive(state, "henry_vi", "B5", escort="percy", crowned=True)
+    revive(state, "richard_of_york", "M2")  # another heir lives: no victory (a) yet
+    put(state, 0, "percy", "B5", "london")
+    state["pown"]["london"] = 0
+    put(state, 1, "grey", "C2")
+    turn_of(state, 0, {"step": "turn", "stage": 4}, stage=4)
+    state["stack"] = [{"step": "turn", "stage": 4}]
+    parliament.open_session(state, 0, "london", writs_needed=False)
+    RULES.steps.settle(state)
+    for role in ("P1", "P2", "P3"):
+        RULES.action(state, role, "done")
+    top = state["stack"][-1]
+    assert top["step"] == "vote" and top["motion"] == "victory"
+    for role in RULES.active(state):
+        RULES.action(state, role, "vote", "yes" if role == "P1" else "no")
+    assert RULES.result(state) == "P1"  # 20 + 2 + 4 of 22 + 4 + 0 Commons; Lords 3 v 0
+
+
+def test_coronation_needs_cathedral_and_bishops_k32(tmp_path: Path) -> None:
+    from roses.games.kingmaker.play import coronation_options
+
+    state = staged(tmp_path)
+    revive(state, "richard_of_york", "B5", escort="percy")
+    state["pown"]["london"] = 0
+    put(state, 0, "percy", "B5", "london")
+    assert coronation_options(state, 0) == []
+    award(state, "bishop_of_lincoln", "percy")
+    assert coronation_options(state, 0) == []       # one bishop is not enough
+    award(state, "bishop_of_norwich", "percy")
+    assert coronation_options(state, 0) == [("crown", "richard_of_york")]
+
+
+def test_turn_order_k33() -> None:
+    state = play_out_setup(new_game(4, seed=9))
+    first = state["order"][0]
+    assert state["order"] == [(first + i) % 4 for i in range(4)]
+
+
+def test_town_bonus_in_attack_inside_england_k34(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e1")
+    n = put(state, 0, "percy", "A1")
+    award(state, "town_bristol", "percy")
+    assert noble_strength(state, n, attack=True) == 130   # Bristol +30 (L45)
+    assert noble_strength(state, n) == 100                # attack only
+    state["nsq"][n] = "H6"                                # the Isle of Wight: not England here
+    assert noble_strength(state, n, attack=True) == 100
+
+
+def test_heir_in_a_neutral_place_falls_with_it_k35(tmp_path: Path) -> None:
+    state = staged(tmp_path, deck=DECK)
+    h = revive(state, "margaret", "C4", "nottingham")
+    for cid in ("percy", "mowbray"):
+        put(state, 0, cid, "C4")
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    event_on_top(state, "r32")
+    RULES.action(state, "P1", "siege", "nottingham")
+    RULES.action(state, "P1", "fight")
+    from roses.games.kingmaker.common import heir_controller
+
+    assert heir_controller(state, h) == 0
+
+
+def test_event_deck_reshuffles_k36(tmp_path: Path) -> None:
+    state = staged(tmp_path, deck=DECK)
+    state["edisc"].extend(state["edeck"])
+    state["edeck"] = []
+    for e in state["edisc"]:
+        state["ez"][e] = 1
+    e = ops.draw_event(state)
+    assert e >= 0 and len(state["edeck"]) > 0
+    assert e not in state["edeck"] and not state["edisc"]
+
+
+def test_noble_enters_play_k37(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    n = give_hand(state, 0, "percy")
+    state["cz"][n] = Z_NOBLE
+    ops.enter_play(state, n)
+    assert state["nsq"][n] is not None and state["nin"][n] is None
+    state["pown"]["nottingham"] = 0
+    ops.enter_play(state, n)
+    assert state["nin"][n] == "nottingham"  # the nearest friendly place
+
+
+def test_crown_deck_reshuffles_k38(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    for c in list(state["cdeck"]):
+        state["cz"][c] = Z_DISC
+    state["cdisc"].extend(state["cdeck"])
+    state["cdeck"] = []
+    c = ops.draw_crown(state)
+    assert c >= 0 and state["cdeck"] and not state["cdisc"]
+
+
+def test_assign_in_own_turn_k47(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    put(state, 0, "audley", "A1")
+    give_hand(state, 0, "earl_of_kent")
+    turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
+    assert ("assign", ["earl_of_kent", "audley"]) in RULES.legal_actions(state, "P1")
+    RULES.action(state, "P1", "assign", ["earl_of_kent", "audley"])
+    assert state["cz"][W(state).cid("earl_of_kent")] == Z_AWARD
+    assert RULES.legal_actions(state, "P2") == []
+
+
+def test_round_limit_k50() -> None:
+    state = new_game(2, seed=4, rounds=1)
+    play_out_setup(state)
+    steps = 0
+    while RULES.result(state) is None and steps < 5000:
+        role = RULES.active(state)[0]
+        legal = RULES.legal_actions(state, role)
+        verb, arg = ("end", None) if ("end", None) in legal else legal[-1]
+        RULES.action(state, role, verb, arg)
+        steps += 1
+    assert RULES.result(state) == "Draw"
+    assert state["round"] == 2
+
+
+def test_victory_last_heir_crowned(tmp_path: Path) -> None:
+    """L404 (a): the controller of the last royal heir, crowned, wins."""
+    state = staged(tmp_path)
+    revive(state, "edward_of_march", "C2", escort="percy", crowned=True)
+    put(state, 0, "percy", "C2")
+    turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
+    check_victory(state)
+    assert RULES.result(state) == "P1"
