@@ -198,6 +198,9 @@ def test_bench_counts_games() -> None:
     out = bench(RULES, "short", 0.2, seed=1)
     assert out["games"] > 0 and out["actions"] >= out["games"]
     assert out["actions_per_s"] > 0
+    # one thread: its CPU time is at most the wall time, so the per-CPU-second figure is not lower
+    assert 0 < out["cpu_seconds"] <= out["seconds"] + 0.01
+    assert out["actions_per_cpu_s"] >= out["actions_per_s"] * 0.99
 
 
 def test_bench_views_renders_every_role_and_picks_from_the_view() -> None:
