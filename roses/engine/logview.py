@@ -64,12 +64,12 @@ def recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[lis
     and whether an earlier line ``role`` may read exists."""
     n = len(log)
     key = (id(log), role, window)
-    kept = _kept.pop(key, None)
+    kept = _kept.get(key)
     if kept is not None and kept[0] is log:
         m, last = kept[1], kept[2]
         if m == n and (n == 0 or log[n - 1] is last):
-            lines, kinds, more = kept[3], kept[4], kept[5]
-        elif m < n and (m == 0 or log[m - 1] is last):
+            return kept[3][:], kept[4][:], kept[5]
+        if m < n and (m == 0 or log[m - 1] is last):
             new_lines, new_kinds, new_more = _scan(log, role, window, m)
             lines, kinds, more = kept[3] + new_lines, kept[4] + new_kinds, kept[5] or new_more
             if len(lines) > window:
@@ -78,8 +78,8 @@ def recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[lis
             lines, kinds, more = _scan(log, role, window, 0)
     else:
         lines, kinds, more = _scan(log, role, window, 0)
-    if len(_kept) >= CACHED_LOGS:
-        # the window used longest ago; the cache may have been emptied or changed by another thread
+    if len(_kept) >= CACHED_LOGS and key not in _kept:
+        # the window kept first; the cache may have been emptied or changed by another thread
         with contextlib.suppress(StopIteration, KeyError, RuntimeError):
             del _kept[next(iter(_kept))]
     _kept[key] = (log, n, log[n - 1] if n else None, lines, kinds, more)

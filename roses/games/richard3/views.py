@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from itertools import compress
-from operator import itemgetter, ne
+from operator import itemgetter, mul, ne
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View
@@ -160,7 +160,7 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         "battles": [
             {"area": a, "name": AREA_NAMES[a], "attacker": ROLES[atk[a]] if atk[a] >= 0 else None,
              "main": main[a]}
-            for a in compress(_AREA_RANGE, map(min, occ_y, occ_l))],
+            for a in compress(_AREA_RANGE, map(mul, occ_y, occ_l))],
     }
     # cards
     played = state["played"]
@@ -177,9 +177,9 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         blocks = _observer_blocks(state, revealed, hidden)
     else:
         own = _OWN[side][king]
-        locs, dicts = _own_block_dicts(state, side, king)
+        dicts, pool = _own_block_dicts(state, side, king)
         blocks = [d.copy() for d in dicts if d is not None]
-        pool = [BLOCK_KEY[b] for b, lb in zip(own, locs, strict=True) if lb == POOL]
+        pool = pool[:]
         foe = 1 - side
         foe_locs = _OWN_GET[foe][king](loc)
         shown = [b for b in revealed if loc[b] < N_AREAS and b not in own] if revealed else ()
@@ -251,17 +251,19 @@ def _block_dict(template: dict[str, Any], where: int, steps: int, down: int, mov
 _OWN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(C.owned_blocks(s, k) for k in (0, 1)) for s in (0, 1))
 _OWN_GET = tuple(tuple(itemgetter(*_OWN[s][k]) for k in (0, 1)) for s in (0, 1))
 
-#: (side, king) -> (the side's entries of loc, steps, down, moved, reserve, and its block
-#: dicts, ``None`` for a block out of play) as last computed. Views copy these dicts.
-_KeptBlocks = tuple[tuple[tuple[int, ...], ...], list[dict[str, Any] | None]]
+#: (side, king) -> (the side's entries of loc, steps, down, moved, reserve; its block dicts,
+#: ``None`` for a block out of play; the keys of its blocks in the pool) as last computed.
+#: Views copy these.
+_KeptBlocks = tuple[tuple[tuple[int, ...], ...], list[dict[str, Any] | None], list[str]]
 _kept_blocks: dict[tuple[int, int], _KeptBlocks] = {}
 
 
-def _own_block_dicts(state: State, side: int, king: int) -> tuple[tuple[int, ...], list[dict[str, Any] | None]]:
-    """The locations of ``side``'s blocks and their dicts (aligned with ``_OWN[side][king]``).
+def _own_block_dicts(state: State, side: int, king: int) -> tuple[list[dict[str, Any] | None], list[str]]:
+    """The dicts of ``side``'s blocks (aligned with ``_OWN[side][king]``, ``None`` for a
+    block out of play) and the keys of those in its pool, in block order.
 
     Between two views most blocks are unchanged, so the dicts of the last call are kept and
-    only those of changed blocks are made again. The dicts are shared: copy them."""
+    only those of changed blocks are made again. Both are shared: copy them."""
     get = _OWN_GET[side][king]
     cols = (get(state["loc"]), get(state["steps"]), get(state["down"]), get(state["moved"]),
             get(state["reserve"]))
@@ -270,7 +272,7 @@ def _own_block_dicts(state: State, side: int, king: int) -> tuple[tuple[int, ...
     changed: Iterable[int]
     if kept is not None:
         if kept[0] == cols:
-            return cols[0], kept[1]
+            return kept[1], kept[2]
         ch: set[int] = set()
         for old, new in zip(kept[0], cols, strict=True):
             if old != new:
@@ -287,8 +289,9 @@ def _own_block_dicts(state: State, side: int, king: int) -> tuple[tuple[int, ...
         lb = locs[i]
         dicts[i] = None if lb in (OFF, DEAD) else \
             _block_dict(templates[own[i]], lb, steps[i], down[i], moved[i], reserve[i], False)
-    _kept_blocks[key] = (cols, dicts)
-    return locs, dicts
+    pool = [BLOCK_KEY[b] for b, lb in zip(own, locs, strict=True) if lb == POOL]
+    _kept_blocks[key] = (cols, dicts, pool)
+    return dicts, pool
 
 
 def _foe_blocks(state: State, side: int, king: int, revealed: Collection[int], blocks: list[dict[str, Any]],
