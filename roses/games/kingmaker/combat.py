@@ -116,7 +116,10 @@ def combat_options(state: State, p: int) -> list[Action]:
         out.append(("town_fight", pl))
     for pl in sorted(owner_town_attacks(state, p)):
         out.append((TOWN_ATTACK, pl))
-    if not town_obligations(state, p):
+    # L172-174: passengers landed in a neutral or unfriendly port must besiege it (if they
+    # still can: otherwise they simply stay in the open).
+    owed = [pl for kind, pl in state["obliged"] if kind == "siege" and (SIEGE, pl) in out]
+    if not town_obligations(state, p) and not owed:
         out.append(("end", None))
     return out
 
@@ -193,10 +196,12 @@ class CombatPhase(CardPlay):
         sq = w.board.places[arg].square
         for n in attackers_at(state, p, sq):
             state["nfo"][n] = state["nact"][n] = state["tno"]
+        state["obliged"] = [x for x in state["obliged"] if x[1] != arg]
         state["siege"][arg] = p
         log.public(state, f"{role} announces a siege of {place_name(w, arg)}: it is under siege.", log.BATTLE)
 
     def _place(self, state: State, frame: Frame, kind: str, pl: str) -> None:
+        state["obliged"] = [x for x in state["obliged"] if x[1] != pl]
         w = W(state)
         p = frame["p"]
         sq = w.board.places[pl].square
