@@ -53,15 +53,17 @@ class Reference:
     cards: dict[str, str]
 
     def find(self, number: str) -> Section | None:
-        """The section ``number``, or the nearest one above it (6.91 -> 6.9 -> 6)."""
+        """The section ``number``, or the nearest one above it (6.91 -> 6.9 -> 6.0); a chapter
+        is numbered like the rulebook, ``6.0``, and ``6`` finds it too."""
         by = {s.number: s for s in self.sections}
         parts = number.split(".")
         while parts:
-            found = by.get(".".join(parts))
+            key = ".".join(parts)
+            found = by.get(key) or (by.get(f"{key}.0") if len(parts) == 1 else None)
             if found is not None:
                 return found
             last = parts[-1]
-            if len(last) > 1 and "." in number:
+            if len(parts) > 1 and len(last) > 1:
                 parts[-1] = last[:-1]  # 6.91 -> 6.9
             else:
                 parts.pop()
@@ -143,10 +145,15 @@ def inline_html(text: str, game: str) -> str:
     out = html.escape(text, quote=False)
     out = _BOLD.sub(r"<strong>\1</strong>", out)
 
+    ref = reference(game)
+
     def link(m: re.Match[str]) -> str:
         number = m.group(1)
-        return (f'(<a class="rule-link" href="/rules/{game}#{section_anchor(number)}" '
-                f'data-section="{number}">{m.group(0)[1:-1]}</a>)')
+        found = ref.find(number) if ref is not None else None
+        if found is None:
+            return f'<span class="rule-ref">{m.group(0)}</span>'
+        return (f'<a class="rule-ref rule-link" href="/rules/{game}#{found.anchor}" '
+                f'data-section="{found.number}">{m.group(0)}</a>')
 
     return _REF.sub(link, out)
 

@@ -30,7 +30,8 @@ function findSection(number) {
   const by = new Map(rulesData.sections.map((s) => [s.number, s]));
   const parts = number.split(".");
   while (parts.length) {
-    const hit = by.get(parts.join("."));
+    const key = parts.join(".");
+    const hit = by.get(key) || (parts.length === 1 ? by.get(`${key}.0`) : null);
     if (hit) return hit;
     const last = parts[parts.length - 1];
     if (parts.length > 1 && last.length > 1) parts[parts.length - 1] = last.slice(0, -1);
@@ -41,8 +42,9 @@ function findSection(number) {
 
 /** A section reference "(6.9)": a link to the reference, or emphasised text without one. */
 function ruleLink(number, text) {
-  if (!rulesGame || !rulesData) return h("span", { class: "rule-ref" }, text);
-  return h("a", { class: "rule-ref rule-link", href: `/rules/${rulesGame}#s${number.replace(/\./g, "-")}`, dataset: { section: number } }, text);
+  const sec = rulesGame && rulesData ? findSection(number) : null;
+  if (!sec) return h("span", { class: "rule-ref" }, text);
+  return h("a", { class: "rule-ref rule-link", href: `/rules/${rulesGame}#${sec.anchor}`, dataset: { section: sec.number } }, text);
 }
 
 /** Text with every section reference "(6.9)" made a link to that section. */

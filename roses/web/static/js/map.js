@@ -249,7 +249,9 @@ function placePieces(svg, layout, featureLayer, anchors, box) {
         if (!best || score > best[0]) best = [score, cx, cy];
       }
     }
-    if (best) anchors[area.name] = [best[1], best[2]];
+    // keep the pieces on the map: a row of two fits between the edges of the view box
+    const [vx, vy, vw, vh] = layout.viewBox;
+    if (best) anchors[area.name] = [Math.min(vx + vw - bw / 2 - 4, Math.max(vx + bw / 2 + 4, best[1])), Math.min(vy + vh - bh - 4, Math.max(vy + 4, best[2]))];
   }
 }
 
@@ -275,6 +277,8 @@ export function enablePanZoom(svg, layout, controls = null) {
   let full = map.slice();
   let vb = full.slice();
   // Fit the whole map, widening the view box to the element's aspect (no letterbox).
+  let shownWidth = 0;  // CSS px width the present view box was made for
+  let whole = true;  // the whole map is shown (and stays so when the element is resized)
   const fit = () => {
     const r = svg.getBoundingClientRect();
     if (!r.width || !r.height) return false;
@@ -283,16 +287,18 @@ export function enablePanZoom(svg, layout, controls = null) {
     if (w / hh < aspect) { const nw = hh * aspect; x -= (nw - w) / 2; w = nw; } else { const nh = w / aspect; y -= (nh - hh) / 2; hh = nh; }
     const old = full;
     full = [x, y, w, hh];
-    // keep the current zoom level and centre, adapted to the new aspect
-    const zoom = vb[2] / old[2];
     const cx = vb[0] + vb[2] / 2;
     const cy = vb[1] + vb[3] / 2;
-    vb = [cx - (w * zoom) / 2, cy - (hh * zoom) / 2, w * zoom, hh * zoom];
+    // keep the scale (CSS px per map unit) and the centre when the element is resized, so the
+    // reading zoom stays the reading zoom; the first time, keep the zoom level
+    const nw = shownWidth ? (vb[2] * r.width) / shownWidth : w * (vb[2] / old[2]);
+    vb = whole ? full.slice() : [cx - nw / 2, cy - nw / aspect / 2, nw, nw / aspect];
+    shownWidth = r.width;
     return true;
   };
-  const apply = () => svg.setAttribute("viewBox", vb.map((v) => v.toFixed(1)).join(" "));
-  if (fit()) apply();
-  if (window.ResizeObserver) new ResizeObserver(() => { if (fit()) { clamp(); apply(); } }).observe(svg);
+  const apply = (all = false) => { whole = all; svg.setAttribute("viewBox", vb.map((v) => v.toFixed(1)).join(" ")); };
+  if (fit()) apply(true);
+  if (window.ResizeObserver) new ResizeObserver(() => { const all = whole; if (fit()) { if (!all) clamp(); apply(all); } }).observe(svg);
   const clamp = () => {
     const minW = full[2] / 10;
     vb[2] = Math.min(full[2] * 1.2, Math.max(minW, vb[2]));
@@ -371,7 +377,7 @@ export function enablePanZoom(svg, layout, controls = null) {
   const api = {
     zoomIn: () => zoomAt(1.3, vb[0] + vb[2] / 2, vb[1] + vb[3] / 2),
     zoomOut: () => zoomAt(1 / 1.3, vb[0] + vb[2] / 2, vb[1] + vb[3] / 2),
-    reset: () => { vb = full.slice(); apply(); },
+    reset: () => { vb = full.slice(); apply(true); },
     focus: (x, y, width) => { vb = [x - width / 2, y - (width * full[3] / full[2]) / 2, width, width * full[3] / full[2]]; clamp(); apply(); },
     /** CSS px per map unit now. */
     get scale() { const r = svg.getBoundingClientRect(); return r.width ? Math.min(r.width / vb[2], r.height / vb[3]) : 0; },
@@ -381,7 +387,7 @@ export function enablePanZoom(svg, layout, controls = null) {
     readable: (x, y) => {
       const r = svg.getBoundingClientRect();
       if (!r.width || !r.height) return;
-      if (Math.min(r.width / full[2], r.height / full[3]) >= READ_SCALE) { vb = full.slice(); apply(); return; }
+      if (Math.min(r.width / full[2], r.height / full[3]) >= READ_SCALE) { vb = full.slice(); apply(true); return; }
       const w = r.width / READ_SCALE;
       const hh = r.height / READ_SCALE;
       vb = [x - w / 2, y - hh / 2, w, hh];
@@ -394,7 +400,7 @@ export function enablePanZoom(svg, layout, controls = null) {
     inView: (x, y, m = 0) => x >= vb[0] + m && x <= vb[0] + vb[2] - m && y >= vb[1] + m && y <= vb[1] + vb[3] - m,
     /** Bring (x, y) into view at the present zoom. */
     show: (x, y) => { vb = [x - vb[2] / 2, y - vb[3] / 2, vb[2], vb[3]]; clamp(); apply(); },
-    fit: () => { if (fit()) { vb = full.slice(); apply(); } },
+    fit: () => { if (fit()) { vb = full.slice(); apply(true); } },
     get viewBox() { return vb.slice(); },
   };
   if (controls) {

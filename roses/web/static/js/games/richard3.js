@@ -19,6 +19,12 @@ export async function create(page) {
   const game = new Richard3(layout);
   game.cardText = page.cardText || (() => "");
   game.map = drawMap(page.svg, layout, { onArea: page.onArea });
+  // a fanned-out stack closes with Escape or a tap elsewhere on the map
+  const unfan = (except = null) => {
+    for (const st of page.svg.querySelectorAll("g.stack.fanned")) if (st !== except) st.dispatchEvent(new Event("unfan"));
+  };
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") unfan(); });
+  page.svg.addEventListener("pointerdown", (ev) => unfan(ev.target.closest && ev.target.closest("g.stack")));
   game.pan = enablePanZoom(page.svg, layout, page.zoom);
   if (page.legend) page.legend.innerHTML = legendHTML();
   return game;
@@ -252,8 +258,8 @@ export class Richard3 {
       if (!anchor) continue;
       items.sort((a, b) => (a.side === me ? 0 : 1) - (b.side === me ? 0 : 1) || (a.down ? 1 : 0) - (b.down ? 1 : 0));
       const stack = el("g", { class: "stack", "data-area": area }, layer);
-      const rest = stackPlaces(items.length, anchor, false);
-      const fan = stackPlaces(items.length, anchor, true);
+      const rest = onMap(stackPlaces(items.length, anchor, false), this.layout.viewBox);
+      const fan = onMap(stackPlaces(items.length, anchor, true), this.layout.viewBox);
       const overlapped = items.length > 4;
       if (overlapped) stack.classList.add("overlapped");
       const nodes = items.map((item, i) => {
@@ -289,13 +295,23 @@ export class Richard3 {
       if (overlapped) {
         // a crowded stack overlaps at rest and fans out while pointed at or focused
         const place = (to) => nodes.forEach((g, i) => g.setAttribute("transform", `translate(${to[i][0]},${to[i][1]})`));
-        const open = () => { if (!stack.classList.contains("fanned")) { stack.classList.add("fanned"); layer.appendChild(stack); place(fan); } };
-        const close = () => { if (stack.classList.contains("fanned") && !stack.contains(document.activeElement)) { stack.classList.remove("fanned"); place(rest); } };
+        const open = () => {
+          if (stack.classList.contains("fanned")) return;
+          stack.classList.add("fanned");
+          const focused = document.activeElement;
+          layer.appendChild(stack);  // drawn over its neighbours; moving it drops the focus: give it back
+          if (focused && stack.contains(focused)) focused.focus();
+          place(fan);
+        };
+        const close = (force = false) => {
+          if (stack.classList.contains("fanned") && (force === true || !stack.contains(document.activeElement))) { stack.classList.remove("fanned"); place(rest); }
+        };
+        stack.addEventListener("unfan", () => close(true));
         stack.addEventListener("fan", open);
         stack.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") open(); });
         stack.addEventListener("click", (ev) => { if (!stack.classList.contains("fanned")) { ev.stopPropagation(); open(); } });
         stack.addEventListener("focusin", open);
-        stack.addEventListener("pointerleave", close);
+        stack.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse") close(); });
         stack.addEventListener("focusout", () => setTimeout(close, 0));
         const hit = el("rect", { class: "stack-hit", x: fan[0][0] - GAP, y: fan[0][1] - GAP, width: 1, height: 1 }, stack);
         stack.insertBefore(hit, stack.firstChild);
@@ -341,7 +357,7 @@ export class Richard3 {
       return g;
     }
     title.textContent = blockText(item, area);
-    el("text", { x: BW / 2, y: 17, "text-anchor": "middle", class: "block-name" }, g).textContent = blockLabel(item);
+    fitText(el("text", { x: BW / 2, y: 17, "text-anchor": "middle", class: "block-name" }, g), blockLabel(item), BW - 6);
     if (down) {
       el("text", { x: BW / 2, y: 41, "text-anchor": "middle", class: "block-out" }, g).textContent = "out";
       return g;
@@ -550,6 +566,28 @@ export class Richard3 {
     }
     return history.lines;
   }
+}
+
+/** Set the text of an SVG <text>, narrowed (never made smaller) when it is wider than `room`:
+ * the label stays whole and at its size whatever font the browser has. */
+function fitText(t, text, room) {
+  t.textContent = text;
+  let w = 0;
+  try { w = t.getComputedTextLength(); } catch (e) { w = 0; }
+  if (w > room) {
+    t.setAttribute("textLength", String(room));
+    t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return t;
+}
+
+/** Shift block places (top-left corners) so that every block lies inside the view box. */
+function onMap(places, [vx, vy, vw, vh]) {
+  const xs = places.map((p) => p[0]);
+  const ys = places.map((p) => p[1]);
+  const dx = Math.max(0, vx + 2 - Math.min(...xs)) - Math.max(0, Math.max(...xs) + BW - (vx + vw - 2));
+  const dy = Math.max(0, vy + 2 - Math.min(...ys)) - Math.max(0, Math.max(...ys) + BH - (vy + vh - 2));
+  return places.map(([x, y]) => [x + dx, y + dy]);
 }
 
 function centroid(pts) {
