@@ -197,7 +197,7 @@ def _choices_in_view(page: Any) -> None:
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
         return {top: r.top, bottom: r.bottom, h: innerHeight, own: !!hit && (hit === b || b.contains(hit))};
     }""")
-    assert 0 <= state["top"] and state["bottom"] <= state["h"] and state["own"], state
+    assert state["top"] >= 0 and state["bottom"] <= state["h"] and state["own"], state
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
