@@ -433,3 +433,23 @@ def test_victory_last_heir_crowned(tmp_path: Path) -> None:
     turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
     check_victory(state)
     assert RULES.result(state) == "P1"
+
+
+def test_french_siege_without_captain_loses_calais(tmp_path: Path) -> None:
+    """French Siege (Event Card Key): with no Captain of Calais able to come, Calais is lost
+    and the office leaves play, from whatever pile holds it."""
+    from tests.kingmaker.boards import rules_board
+
+    board = rules_board()
+    board["places"].append({"id": "calais", "name": "Calais", "square": "M4", "type": "town",
+                            "fortified": True, "garrison": 300, "capacity": 300})
+    deck = make_deck({"id": "fs", **combat("french_siege", [3, 2])})
+    state = staged(tmp_path, deck=deck, board=board)
+    w = W(state)
+    cap = w.cid("captain_of_calais")
+    assert cap in state["cdeck"]
+    event_on_top(state, "fs")
+    turn_of(state, 0, {"step": "chance", "p": 0}, stage=1)
+    RULES.steps.settle(state)
+    assert state["calais_lost"] and cap not in state["cdeck"]
+    assert RULES.check_invariants(state) == []

@@ -23,7 +23,6 @@ from roses.games.kingmaker.common import (
     Z_DISC,
     Z_LYING,
     Z_NOBLE,
-    Z_REMOVED,
     W,
     awards,
     card_name,
@@ -329,11 +328,7 @@ def french_siege(state: State, p: int, e: int, card: K.EventCard) -> None:
     state["pown"]["calais"] = -1
     cap = w.cid("captain_of_calais")
     ops.card_leaves(state, cap)
-    state["cz"][cap], state["ch"][cap] = Z_REMOVED, -1
-    if cap in state["chancery"]:
-        state["chancery"].remove(cap)
-    if cap in state["cdisc"]:
-        state["cdisc"].remove(cap)
+    ops.remove_crown(state, cap)
     log.public(state, "Calais is lost to the Continent; the Captain of Calais leaves play.", log.EVENT)
 
 

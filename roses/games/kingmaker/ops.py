@@ -19,6 +19,7 @@ from roses.games.kingmaker.common import (
     Z_DECK,
     Z_DISC,
     Z_NOBLE,
+    Z_REMOVED,
     W,
     awards,
     card_name,
@@ -113,6 +114,14 @@ def draw_crown(state: State) -> int:
 def discard_crown(state: State, c: int) -> None:
     state["cz"][c], state["ch"][c] = Z_DISC, -1
     state["cdisc"].append(c)
+
+
+def remove_crown(state: State, c: int) -> None:
+    """A Crown card leaves play for good, from whatever pile or holder it was in."""
+    for pile in ("cdeck", "cdisc", "chancery", "tdisc"):
+        if c in state[pile]:
+            state[pile].remove(c)
+    state["cz"][c], state["ch"][c] = Z_REMOVED, -1
 
 
 def to_chancery(state: State, c: int) -> None:
