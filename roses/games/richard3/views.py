@@ -192,6 +192,7 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         else:
             _foe_blocks(state, side, king, revealed, blocks, hidden)
     v["blocks"] = blocks
+    v["face_down"] = _face_down(state, side, hidden)
     v["hidden"] = hidden
     if side >= 0:
         v["hand"] = [_CARDS[c].copy() for c in hands[side]]
@@ -342,6 +343,40 @@ def _observer_blocks(state: State, revealed: Collection[int], hidden: dict[str, 
             r = ROLES[o]
             counts[r] = counts.get(r, 0) + 1
     return blocks
+
+
+def _face_down(state: State, side: int, hidden: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """Other sides' blocks lying face down on the map: eliminated mercenaries at home until the
+    next campaign (6.85), out of play. Lying down is public (a reader of the board sees it), so
+    they are counted apart, per area and side, and taken out of ``hidden``."""
+    down = state["down"]
+    if not any(down):
+        return {}
+    loc = state["loc"]
+    rebel_owner = 1 - state["king"]
+    out: dict[str, dict[str, int]] = {}
+    for b in range(N_BLOCKS):
+        lb = loc[b]
+        if not down[b] or lb >= N_AREAS:
+            continue
+        o = B_SIDE[b]
+        if o == REBEL:
+            o = rebel_owner
+        if o == side:
+            continue
+        area, r = AREA_NAMES[lb], ROLES[o]
+        counts = out.setdefault(area, {})
+        counts[r] = counts.get(r, 0) + 1
+        left = hidden.get(area, {}).get(r, 0) - 1
+        if left > 0:
+            hidden[area] = {**hidden[area], r: left}
+        elif area in hidden:
+            rest = {k: n for k, n in hidden[area].items() if k != r}
+            if rest:
+                hidden[area] = rest
+            else:
+                del hidden[area]
+    return out
 
 
 def _decision(state: State) -> tuple[str, int, int, int] | None:

@@ -246,11 +246,15 @@ export class Richard3 {
       push(area, { ...b, known: true });
       shown.add(b.key);
     }
-    // hidden blocks of one side in one area: a single face-down stack with its count
+    // hidden blocks of one side in one area: a single stack of block backs with its count
     if (view.hidden) {
       for (const [area, bySide] of Object.entries(view.hidden)) {
         for (const [side, n] of Object.entries(bySide)) if (n > 0) push(area, { side, known: false, count: n });
       }
+    }
+    // other sides' blocks lying face down (eliminated until the next campaign, 6.85)
+    for (const [area, bySide] of Object.entries(view.face_down || {})) {
+      for (const [side, n] of Object.entries(bySide)) if (n > 0) push(area, { side, known: false, down: true, count: n });
     }
     const selected = view.action && typeof view.action.selected === "string" ? view.action.selected : ui.selectedBlock;
     for (const [area, items] of Object.entries(byArea)) {
