@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
@@ -91,6 +91,9 @@ class ISMCTSBot(BaseBot):
         if name is None:
             name = "ismcts" + (f":{seconds:g}" if seconds is not None else f":i{iterations}")
         self.name = name
+        #: Asked between iterations; True ends the search at once with the best move found so
+        #: far (a host's shutdown or its cap on think time per move, e.g. the game server's).
+        self.stop: Callable[[], bool] | None = None
 
     def decide(self, rules: Rules, view: View, role: str,
                determinize: Determinizer | None = None) -> Decision:
@@ -118,7 +121,8 @@ class ISMCTSBot(BaseBot):
         # same view, actions included, in each: Rules.determinize), so they are listed once.
         root_moves: tuple[list[Action], list[tuple[str, Hashable]]] | None = None
         pool: list[State] = []
-        while done < limit and (done == 0 or time.perf_counter() < deadline):
+        stop = self.stop
+        while done < limit and (done == 0 or (time.perf_counter() < deadline and not (stop and stop()))):
             seed = rng.getrandbits(62)
             if len(pool) < self.worlds or self.worlds <= 0:
                 world = determinize(seed)
