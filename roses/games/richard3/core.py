@@ -605,21 +605,12 @@ def _group_blocks(state: State, s: int, a: int, occ: C.Occupancy) -> list[int]:
     return [b for b in C.owned_blocks(s, state["king"]) if loc[b] == a and not moved[b] and not down[b]]
 
 
-def _move_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:
-    """Areas whose group has at least one block able to move (5.2)."""
-    done: set[int] = set()
-    out = []
+def _move_areas(state: State, s: int, occ: C.Occupancy, movable: list[int] | None = None) -> list[int]:
+    """Areas whose group has at least one block able to move (5.2); ``movable``: _movable()."""
     loc = state["loc"]
-    for b in _movable(state, s):
-        a = loc[b]
-        if a in done:
-            continue
-        if not _may_leave(state, s, a, occ):
-            done.add(a)
-            continue
-        if _first_steps(state, s, b, occ):
-            done.add(a)
-            out.append(a)
+    # whether a block may take a first step depends only on its area
+    out = [a for a in dict.fromkeys(loc[b] for b in (_movable(state, s) if movable is None else movable))
+           if _may_leave(state, s, a, occ) and _can_start(state, s, a, occ)]
     out.sort()
     return out
 
@@ -746,12 +737,13 @@ def _legal_action_phase(state: State, fr: ActionFrame, s: int) -> list[Action]:
     ev = fr["event"]
     ap = fr["ap"]
     acts = []
+    movable = _movable(state, s)
     if ev != "Piracy" and ap > 0:
-        acts.extend(("move", AREA_NAMES[a]) for a in _move_areas(state, s, occ))
+        acts.extend(("move", AREA_NAMES[a]) for a in _move_areas(state, s, occ, movable))
     if ev in ("", "Surprise", "Piracy"):
         by_area: dict[int, bool] = {}
         loc = state["loc"]
-        for b in _movable(state, s):
+        for b in movable:
             if b in NO_SEA:
                 continue
             a = loc[b]
@@ -780,8 +772,8 @@ def _is_legal_main(state: State, fr: ActionFrame, s: int, verb: str, arg: Any) -
         if a < 0 or ev == "Piracy" or fr["ap"] <= 0 or not _may_leave(state, s, a, occ):
             return False
         loc, moved, down = state["loc"], state["moved"], state["down"]
-        return any(loc[b] == a and not moved[b] and not down[b] and _owner(state, b) == s
-                   and _first_steps(state, s, b, occ) for b in range(N_BLOCKS))
+        return any(loc[b] == a and not moved[b] and not down[b] for b in C.owned_blocks(s, state["king"])) \
+            and _can_start(state, s, a, occ)
     b = BLOCK_ID.get(arg, -1)
     if b < 0:
         return False
