@@ -12,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from roses import __version__
-from roses.server import api, clocks, notify, ws
+from roses.server import api, clocks, notify, ratings, ws
 from roses.server.bots import BotRunner, process_pool
 from roses.server.config import Settings
 from roses.server.db import Database
@@ -149,6 +149,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     app.state.background = []
     notify.install(app, games)
     clocks.install(app, games)
+    ratings.install(app)
 
     app.add_middleware(HideInternalErrors)
 
