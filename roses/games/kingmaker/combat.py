@@ -80,7 +80,7 @@ def combat_options(state: State, p: int) -> list[Action]:
     w = W(state)
     b = w.board
     out: list[Action] = []
-    if state.get("defeatism", {}).get(str(p), 0) > 0:
+    if state["defeatism"].get(str(p), 0) > 0:
         return [("end", None)]  # E2 Defeatism Rife: move only
     squares = sorted({state["nsq"][n] for n in free_nobles(state, p)
                       if state["nsq"][n] is not None and state["nin"][n] is None})

@@ -19,6 +19,7 @@ from roses.games.kingmaker import ops, parliament
 from roses.games.kingmaker.common import (
     E_REMOVED,
     E_USE,
+    Z_ASSET,
     Z_AWARD,
     Z_DISC,
     Z_LYING,
@@ -30,9 +31,14 @@ from roses.games.kingmaker.common import (
     faction_nobles,
     free_nobles,
     heir_loc,
+    heirs_of,
+    king_controller,
+    nearest,
+    owner_of_card,
     place_name,
     place_owner,
     role_of,
+    senior_heir,
     ship_controller,
     ship_passengers,
     sole_king,
@@ -51,9 +57,7 @@ ROYAL_DEATH = {2: "edmund_of_rutland", 3: "richard_of_gloucester", 4: "edmund_of
 
 #: Events the engine does not resolve yet (docs/kingmaker/coverage.md): drawn, announced and
 #: discarded.
-NOT_BUILT = frozenset({"religious_diet", "heresy", "papal_diet", "excommunication",
-                       "royal_visit", "royal_hunt", "heir_escapes", "treaty", "merc_strife", "defeatism",
-                       "french_treachery", "war_in_europe", "scots_invasion", "assassination"})
+NOT_BUILT: frozenset[str] = frozenset()
 
 
 class Chance(Step):
@@ -117,6 +121,10 @@ def plague(state: State, p: int, e: int, card: K.EventCard) -> None:
             sq, inside, ship = heir_loc(state, h)
             if inside == pl and ship < 0:
                 ops.kill_heir(state, h, f"dies of the plague in {place.name}")
+    rogue = state.get("rogue")
+    if rogue and rogue["place"] == pl:
+        state["rogue"] = None
+        log.public(state, "The rogue French mercenaries die of the plague.", log.EVENT)
 
 
 def storms(state: State, p: int, e: int, card: K.EventCard) -> None:
@@ -483,7 +491,394 @@ def parliament_summoned(state: State, p: int, e: int, card: K.EventCard) -> None
     parliament.parliament_summoned(state, p)
 
 
+# ----------------------------------------------------------------------------- E2 events
+def clergy(state: State) -> list[int]:
+    """Nobles holding a bishopric (E2 clergy events)."""
+    w = W(state)
+    out = []
+    for n in w.nobles:
+        if state["cz"][n] == Z_NOBLE and state["ncap"][n] < 0 and any(
+                w.cards[c].kind == K.BISHOP for c in awards(state, n)):
+            out.append(n)
+    return out
+
+
+def move_to_square(state: State, n: int, sq: str, place: str | None = None) -> None:
+    """An event moves noble ``n`` (with his heirs): inside ``place`` if it is friendly to him,
+    else in the open of ``sq``; a ship he was aboard sails on without him."""
+    inside = place if place is not None and place_active(state, place) and place_owner(state, place) == state["ch"][n] \
+        else None
+    ops.put_noble(state, n, sq, inside)
+    ops.capture_heirs(state, state["ch"][n], sq, inside)
+
+
+def religious_diet(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: the clergy meet at Salisbury (d6 1-2), Wells (3-4) or St Davids (5-6); a King's
+    peace holds in that square for one round (until the drawer's next turn)."""
+    ops.discard_event(state, e)
+    w = W(state)
+    r = rng.roll(state, 6)
+    place = ("salisbury", "wells", "st_davids")[(r - 1) // 2]
+    sq = w.square_of(place)
+    log.public(state, f"d6 {r}: the clergy meet at {place_name(w, place)}.", log.EVENT)
+    if sq is None:
+        return
+    for n in clergy(state):
+        move_to_square(state, n, sq, place)
+    state["peace"].append([sq, p])
+
+
+def heresy(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: every bishop returns to his see (the senior see for a noble holding several)."""
+    ops.discard_event(state, e)
+    w = W(state)
+    for n in clergy(state):
+        sees = [w.cards[c].cathedral for c in sorted(awards(state, n), key=lambda c: w.bishops_senior.index(c)
+                if c in w.bishops_senior else 99) if w.cards[c].kind == K.BISHOP]
+        sq = w.square_of(sees[0]) if sees else None
+        if sq is not None:
+            move_to_square(state, n, sq, sees[0])
+            log.public(state, f"{card_name(w, n)} returns to {place_name(w, sees[0])}.", log.EVENT)
+
+
+def papal_diet(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: every bishop goes to the Continent, even from a siege, with no ship or Refuge card;
+    a King's peace holds there for one round; coming back needs a ship."""
+    ops.discard_event(state, e)
+    w = W(state)
+    sq = w.square_of("france") or w.square_of("calais")
+    if sq is None:
+        return
+    for n in clergy(state):
+        if state["nship"][n] >= 0:
+            continue
+        move_to_square(state, n, sq)
+        log.public(state, f"{card_name(w, n)} travels to meet the Pope.", log.EVENT)
+    state["peace"].append([sq, p])
+
+
+def excommunication(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2 (L321-325, ruling K21): the drawer's faction loses its bishoprics (to Chancery) and
+    town cards (to the discard); its nobles inside those towns go into the open; until it
+    draws a town card or a bishopric it may not enter a cathedral place or the squares of
+    Salisbury, Wells and St Davids, and may not crown."""
+    ops.discard_event(state, e)
+    w = W(state)
+    lost_places = []
+    for c, cd in enumerate(w.cards):
+        if owner_of_card(state, c) != p:
+            continue
+        if cd.kind == K.BISHOP and state["cz"][c] == Z_AWARD:
+            ops.to_chancery(state, c)
+        elif cd.kind == K.TOWN and state["cz"][c] in (Z_AWARD, Z_ASSET):
+            ops.discard_crown(state, c)
+            lost_places.append(cd.place)
+    for n in faction_nobles(state, p):
+        if state["nin"][n] in lost_places and place_owner(state, state["nin"][n]) != p:
+            state["nin"][n] = None
+    if p not in state["excommunicated"]:
+        state["excommunicated"].append(p)
+    log.public(state, f"{role_of(state, p)}'s faction is excommunicated.", log.EVENT)
+
+
+def king_to(state: State, sq: str, place: str | None, why: str) -> None:
+    """Move the sole King (with his escorting noble) to ``sq``."""
+    w = W(state)
+    k = sole_king(state)
+    if k is None:
+        return
+    if k == -2:
+        move_to_square(state, w.beaufort, sq, place)
+        return
+    esc = state["hesc"][k]
+    if esc >= 0:
+        if state["nship"][esc] < 0:
+            move_to_square(state, esc, sq, place)
+    else:
+        state["hsq"][k], state["hin"][k], state["hship"][k] = sq, place if place and place_active(state, place) else None, -1
+    log.public(state, f"{w.heirs[k].name if k >= 0 else 'Beaufort'} {why}.", log.EVENT)
+
+
+def royal_visit(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: the sole King goes to Ireland, to Dublin if there and unoccupied; no ship back."""
+    ops.discard_event(state, e)
+    w = W(state)
+    sq = w.square_of("dublin")
+    if sq is None:
+        return
+    occupied = any(state["nin"][n] == "dublin" for n in w.nobles if state["cz"][n] == Z_NOBLE)
+    king_to(state, sq, None if occupied else "dublin", "visits Ireland")
+
+
+def royal_hunt(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: the King goes to the forest square of Rotherham, where fighting is allowed; with
+    two Kings a d6 decides (1-2 Lancaster, 3-4 York, 5 both, 6 rain: nobody). Volunteers
+    join (a step for every player, default: no)."""
+    ops.discard_event(state, e)
+    w = W(state)
+    sq = w.square_of("rotherham_forest") or w.square_of("rotherham")
+    if sq is None:
+        return
+    kings_now = [h for h in range(len(w.heirs)) if state["hcrown"][h] and not state["hdead"][h]]
+    if len(kings_now) == 2:
+        r = rng.roll(state, 6)
+        houses = {1: ["lancaster"], 2: ["lancaster"], 3: ["york"], 4: ["york"], 5: ["lancaster", "york"], 6: []}[r]
+        log.public(state, f"d6 {r}: " + (" and ".join(houses) or "it rains; nobody") + " hunts.", log.EVENT)
+        going = [h for h in kings_now if w.heirs[h].house in houses]
+    else:
+        k = sole_king(state)
+        going = [k] if k is not None and k >= 0 else []
+    for h in going:
+        esc = state["hesc"][h]
+        if esc >= 0 and state["nship"][esc] < 0:
+            move_to_square(state, esc, sq)
+        elif esc < 0:
+            state["hsq"][h], state["hin"][h] = sq, None
+    if going:
+        push(state, {"step": "hunt", "sq": sq, "done": [False] * len(state["roles"])})
+
+
+class Hunt(Step):
+    """Royal Hunt volunteers: every player at once sends nobles or is done (default: done)."""
+
+    name = "hunt"
+    phase = "chance"
+    default: Action = ("done", None)
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, q) for q, d in enumerate(frame["done"]) if not d]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        w = W(state)
+        q = state["roles"].index(role)
+        out: list[Action] = [("join", w.cards[n].id) for n in free_nobles(state, q)
+                             if state["nsq"][n] not in (None, frame["sq"]) and can_answer(state, n)]
+        return out + [("done", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "Royal Hunt: send nobles to join the King's hunt (default: none)."
+
+    def on_join(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = w.cid(arg)
+        move_to_square(state, n, frame["sq"])
+        log.public(state, f"{card_name(w, n)} joins the hunt.", log.EVENT)
+
+    def on_done(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["done"][state["roles"].index(role)] = True
+        if all(frame["done"]):
+            pop(state)
+
+
+def heir_escapes(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2 (ruling K30): the drawer's most junior heir who is neither crowned nor his house's
+    senior escapes to the nearest neutral place (ties by the generator)."""
+    ops.discard_event(state, e)
+    w = W(state)
+    mine = [h for h in heirs_of(state, p) if not state["hcrown"][h] and senior_heir(state, w.heirs[h].house) != h]
+    if not mine:
+        return
+    h = max(mine, key=lambda x: (w.heirs[x].rank, x))
+    sq, _, ship = heir_loc(state, h)
+    if sq is None:
+        return
+    found = nearest(state, sq, lambda pl: place_active(state, pl) and place_owner(state, pl) < 0)
+    if not found:
+        return
+    dest = found[rng.randbelow(state, len(found))] if len(found) > 1 else found[0]
+    state["hesc"][h] = -1
+    state["hsq"][h], state["hin"][h], state["hship"][h] = w.board.places[dest].square, dest, -1
+    log.public(state, f"{w.heirs[h].name} escapes to {place_name(w, dest)}.", log.EVENT)
+
+
+def treaty(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2 (L319): the sole King goes to France and signs the Treaty: Calais returns to English
+    control, his faction's; that faction may enter the Continent freely."""
+    ops.discard_event(state, e)
+    w = W(state)
+    k = sole_king(state)
+    if k is None:
+        return
+    ctl = king_controller(state, k)
+    sq = w.square_of("france") or w.square_of("calais")
+    if sq is not None:
+        king_to(state, sq, None, "goes to France and signs a treaty")
+    if ctl >= 0:
+        state["treaty"] = ctl
+        if place_active(state, "calais"):
+            state["calais_lost"] = False
+            ops.set_place_owner(state, "calais", ctl)
+
+
+def merc_strife(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: in every square where one faction's stack holds more than one mercenary card, its
+    smallest band goes home (to the discard); the Irish Kerns are exempt."""
+    ops.discard_event(state, e)
+    w = W(state)
+    stacks: dict[tuple[Any, int], list[int]] = {}
+    for n in w.nobles:
+        if state["cz"][n] != Z_NOBLE or (state["nsq"][n] is None and state["nship"][n] < 0):
+            continue
+        key = (state["nsq"][n] or f"ship{state['nship'][n]}", state["ch"][n])
+        for c in awards(state, n):
+            cd = w.cards[c]
+            if cd.kind in (K.MERCENARY, K.FRENCH_AID) and cd.lies_in != "ireland":
+                stacks.setdefault(key, []).append(c)
+    for key in sorted(stacks, key=str):
+        mercs = stacks[key]
+        if len(mercs) < 2:
+            continue
+        bands: dict[str, int] = {}
+        for c in mercs:
+            bands[w.cards[c].group] = bands.get(w.cards[c].group, 0) + w.cards[c].troops
+        smallest = min(bands, key=lambda g: (bands[g], g))
+        for c in mercs:
+            if w.cards[c].group == smallest:
+                ops.discard_crown(state, c)
+        log.public(state, f"Mercenary strife: the {smallest.replace('_', ' ')} go home.", log.EVENT)
+
+
+def defeatism(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: for d6 1-2: 1, 3-4: 2, 5-6: 3 of its turns the drawer's faction may only move: no
+    attack, ambush or siege (its sieges are lifted), no Parliament, no coronation."""
+    ops.discard_event(state, e)
+    r = rng.roll(state, 6)
+    turns = (r + 1) // 2
+    state["defeatism"][str(p)] = turns
+    for pl in [pl for pl, b in state["siege"].items() if b == p]:
+        del state["siege"][pl]
+    log.public(state, f"d6 {r}: {role_of(state, p)}'s faction is defeatist for {turns} turn(s).", log.EVENT)
+
+
+def french_treachery(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: French Aid in play goes rogue and sacks the nearest unoccupied town or city of its
+    employer; until the place is retaken (a siege against 100) or plague strikes it, the
+    employer may not call or attend Parliament nor crown."""
+    ops.discard_event(state, e)
+    w = W(state)
+    c = w.cid("french_aid")
+    if state["cz"][c] != Z_AWARD:
+        return
+    n = state["ch"][c]
+    employer = state["ch"][n]
+    sq = state["nsq"][n]
+    ops.discard_crown(state, c)
+    if sq is None:
+        return
+
+    def ok(pl: str) -> bool:
+        place = w.board.places[pl]
+        return (place_active(state, pl) and place.type in ("town", "city") and place_owner(state, pl) == employer
+                and not any(state["nin"][m] == pl for m in w.nobles if state["cz"][m] == Z_NOBLE))
+
+    found = nearest(state, sq, ok)
+    if not found:
+        log.public(state, "The French mercenaries go home.", log.EVENT)
+        return
+    pl = found[0]
+    state["pown"][pl] = -1
+    state["rogue"] = {"place": pl, "employer": employer}
+    log.public(state, f"The French mercenaries turn on {role_of(state, employer)} and sack {place_name(w, pl)}.",
+               log.EVENT)
+
+
+def war_in_europe(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: the Marshal, the Captain of Calais and the Admiral (with his ships) go to the
+    Continent; all mercenaries in play go to fight there (to the discard; the rogue French and
+    the Irish Kerns excepted); the Treaty ends."""
+    ops.discard_event(state, e)
+    w = W(state)
+    state["treaty"] = -1
+    sq = w.square_of("france") or w.square_of("calais")
+    for cid in ("marshal", "captain_of_calais", "admiral"):
+        n = called_noble(state, cid)
+        if n >= 0 and state["ncap"][n] < 0 and state["nship"][n] < 0 and sq is not None:
+            move_to_square(state, n, sq)
+            log.public(state, f"{card_name(w, n)} goes to the war in Europe.", log.EVENT)
+    adm = w.cid("admiral")
+    port = "calais" if place_active(state, "calais") else None
+    for s in w.office_ships.get(adm, ()):
+        if state["spos"][s] is not None and port and not ship_passengers(state, s):
+            state["spos"][s] = port
+    for c, cd in enumerate(w.cards):
+        if cd.kind == K.MERCENARY and cd.lies_in != "ireland" and state["cz"][c] == Z_AWARD:
+            ops.discard_crown(state, c)
+    log.public(state, "The mercenaries leave for the war in Europe.", log.EVENT)
+
+
+#: Scots Invasion (Event Card Key): who is called, and the places each covers.
+SCOTS_CALLS = (("percy", ("cockermouth", "alnwick")), ("grey", ("chillingham",)), ("neville", ("raby",)),
+               ("warden_of_the_marches", ("bamburgh", "berwick")), ("bishop_of_carlisle", ("carlisle",)),
+               ("bishop_of_durham", ("durham",)), ("marshal", ("cheviots",)), ("town_newcastle", ("newcastle",)))
+
+
+def scots_invasion(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2 (ruling K29): the called nobles go north; a noble called to several places covers
+    them all (he goes to the first); a place already occupied is covered; an uncovered place is
+    lost to the Scots (neutral, to be retaken by siege). The Event deck is shuffled (with its
+    discard); the Treaty ends; if every place was covered the card leaves play."""
+    w = W(state)
+    state["treaty"] = -1
+    failed = True
+    for cid, named in SCOTS_CALLS:
+        places = tuple(pl for pl in named if w.square_of(pl) is not None)
+        if not places:
+            continue
+        if cid.startswith("town_"):
+            c = w.codec.get(cid)
+            owner = owner_of_card(state, c) if c >= 0 else -1
+            cands = [n for n in free_nobles(state, owner) if can_answer(state, n)] if owner >= 0 else []
+            n = cands[0] if cands else -1
+        else:
+            n = called_noble(state, cid)
+        covered = [pl for pl in places if pl in w.board.places and any(
+            state["nin"][m] == pl for m in w.nobles if state["cz"][m] == Z_NOBLE)]
+        if n >= 0 and can_answer(state, n):
+            send_to(state, n, places[0])
+            continue
+        for pl in places:
+            if pl in covered or pl not in w.board.places or not place_active(state, pl):
+                continue
+            failed = False
+            ops.set_place_owner(state, pl, -1)
+            log.public(state, f"The Scots take {place_name(w, pl)}.", log.EVENT)
+    if failed:
+        state["ez"][e], state["eh"][e] = E_REMOVED, -1
+        log.public(state, "The Scots fail; the card leaves play.", log.EVENT)
+    else:
+        ops.discard_event(state, e)
+    for x in state["edisc"]:
+        state["ez"][x] = 0
+    state["edeck"].extend(state["edisc"])
+    state["edisc"] = []
+    rng.shuffle(state, state["edeck"])
+    log.public(state, "The Event deck is shuffled.", log.EVENT)
+
+
+def assassination(state: State, p: int, e: int, card: K.EventCard) -> None:
+    """E2: Event cards are drawn until one has a killed list; the last noble on it, if in
+    play, is assassinated. The cards drawn are discarded."""
+    ops.discard_event(state, e)
+    w = W(state)
+    deck = event_deck(state)
+    for _ in range(len(deck.cards) * 2):
+        x = ops.draw_event(state)
+        ops.discard_event(state, x)
+        killed = deck.cards[x].killed
+        if killed:
+            n = w.codec.get(killed[-1])
+            log.public(state, f"The killed list ends with {killed[-1]}.", log.EVENT)
+            if n >= 0 and state["cz"][n] == Z_NOBLE:
+                ops.kill_noble(state, n, "is murdered by his butler")
+            return
+
+
 HANDLERS: dict[str, Any] = {
+    "religious_diet": religious_diet, "heresy": heresy, "papal_diet": papal_diet,
+    "excommunication": excommunication, "royal_visit": royal_visit, "royal_hunt": royal_hunt,
+    "heir_escapes": heir_escapes, "treaty": treaty, "merc_strife": merc_strife, "defeatism": defeatism,
+    "french_treachery": french_treachery, "war_in_europe": war_in_europe, "scots_invasion": scots_invasion,
+    "assassination": assassination,
     "parliament_summoned": parliament_summoned,
     "plague": plague, "storms": storms, "raid": raid, "embassy": embassy, "parliament": parliament_card,
     "mercs_home": mercs_home, "french_siege": french_siege, "treachery": treachery, "gales": gales,

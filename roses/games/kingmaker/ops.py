@@ -306,6 +306,9 @@ def controls_both_houses(state: State, p: int) -> bool:
 
 
 def set_place_owner(state: State, place: str, p: int) -> None:
+    rogue = state.get("rogue")
+    if rogue and rogue["place"] == place:
+        state["rogue"] = None  # E2 French Treachery: the sacked town is retaken
     state["pown"][place] = p
     state["siege"].pop(place, None)
     state["guests"].pop(place, None)

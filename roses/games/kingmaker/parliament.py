@@ -137,7 +137,7 @@ class ParliamentPhase(Step):
 
     def _places(self, state: State, frame: Frame) -> list[str]:
         p = frame["p"]
-        if state.get("defeatism", {}).get(str(p), 0) > 0 or p in state.get("rogue_employer", []):
+        if state["defeatism"].get(str(p), 0) > 0 or (state["rogue"] and state["rogue"]["employer"] == p):
             return []
         fig = summoner_figure(state, p)
         if fig is None or not writs(state, p):

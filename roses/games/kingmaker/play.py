@@ -181,6 +181,11 @@ def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
 
 
 def end_turn(state: State, p: int) -> None:
+    key = str(p)
+    if state["defeatism"].get(key):
+        state["defeatism"][key] -= 1
+        if not state["defeatism"][key]:
+            del state["defeatism"][key]
     # L176: nobles may not stay aboard a ship in port: they land.
     w = W(state)
     for s, pos in enumerate(state["spos"]):
@@ -290,7 +295,15 @@ def land_moves(state: State, n: int) -> list[str]:
                 if not _road_blocked(state, p, t):
                     todo.append(t)
     reached.discard(start)
+    if p in state["excommunicated"]:
+        reached -= excommunicated_squares(state)
     return sorted(reached)
+
+
+def excommunicated_squares(state: State) -> set[str]:
+    """E2 (L325): squares an excommunicated faction may not enter."""
+    w = W(state)
+    return {sq for sq in (w.square_of(x) for x in ("salisbury", "wells", "st_davids")) if sq is not None}
 
 
 def normal_moves(w: Any, start: str, blocked: tuple[str, ...]) -> frozenset[str]:
@@ -399,10 +412,12 @@ def move_dests(state: State, n: int) -> list[str]:
     w = W(state)
     p = state["ch"][n]
     out: list[str] = []
+    banned = p in state["excommunicated"]
     for sq in land_moves(state, n):
         out.append(sq)
         for pl in w.board.places_at.get(sq, ()):
-            if place_active(state, pl) and place_owner(state, pl) == p:
+            if place_active(state, pl) and place_owner(state, pl) == p and not (
+                    banned and w.board.places[pl].cathedral):
                 out.append(pl)
     return out
 
@@ -469,6 +484,9 @@ def siege_defence(state: State, place: str, attacker: int) -> int:
     ruling K39: the strongest)."""
     w = W(state)
     pl = w.board.places[place]
+    rogue = state["rogue"]
+    if rogue and rogue["place"] == place:
+        return 100  # E2 French Treachery: "a simple vs. 100 troop siege"
     by: dict[int, int] = {}
     for m in inside_nobles(state, place):
         o = state["ch"][m]
@@ -803,7 +821,8 @@ def coronation_options(state: State, p: int) -> list[Action]:
     dead (L432)."""
     w = W(state)
     out: list[Action] = []
-    if state.get("defeatism", {}).get(str(p), 0) > 0 or p in state.get("excommunicated", []):
+    if (state["defeatism"].get(str(p), 0) > 0 or p in state["excommunicated"]
+            or (state["rogue"] and state["rogue"]["employer"] == p)):
         return out
     crowned_houses = {w.heirs[h].house for h in range(len(w.heirs)) if state["hcrown"][h] and not state["hdead"][h]}
     if state["beaufort_crowned"]:
@@ -931,6 +950,9 @@ def receive_crown(state: State, p: int, c: int) -> None:
         return
     state["cz"][c], state["ch"][c] = Z_HAND, p
     log.public(state, f"{role} draws a Crown card.", log.CARD)
+    if p in state["excommunicated"] and card.kind in (K.TOWN, K.BISHOP):
+        state["excommunicated"].remove(p)  # E2 L325: until a town or religious office is drawn
+        log.public(state, f"{role}'s excommunication is lifted.", log.EVENT)
     log.private(state, role, f"You draw {card_name(w, c)}.", log.CARD)
 
 

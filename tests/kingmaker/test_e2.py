@@ -1,0 +1,135 @@
+"""Kingmaker second expansion (E2) events (Event Card Key, L476-518; excommunication L321-325)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from roses.engine import rng
+from roses.games.kingmaker import RULES
+from roses.games.kingmaker.common import Z_CHANC, Z_DISC, Z_NOBLE, W, heir_controller
+from roses.games.kingmaker.play import coronation_options, land_moves, move_dests
+from tests.kingmaker.boards import rules_board
+from tests.kingmaker.helpers import award, combat, event_on_top, make_deck, put, staged, turn_of
+
+
+def board_with(*places: dict) -> dict:
+    board = rules_board()
+    board["places"].extend(places)
+    return board
+
+
+SALISBURY = {"id": "salisbury", "name": "Salisbury", "square": "K3", "type": "city", "fortified": False,
+             "garrison": 0, "capacity": 300, "cathedral": True}
+LINCOLN = {"id": "lincoln", "name": "Lincoln", "square": "L2", "type": "city", "fortified": True,
+           "garrison": 100, "capacity": 300, "cathedral": True}
+
+DECK = make_deck(
+    {"id": "diet", **combat("religious_diet", [3, 2]), "level": "e2"},
+    {"id": "heresy", **combat("heresy", [3, 2]), "level": "e2"},
+    {"id": "excom", **combat("excommunication", [3, 2]), "level": "e2"},
+    {"id": "defeat", "kind": "defeatism", "level": "e2"},
+    {"id": "escape", **combat("heir_escapes", [3, 2]), "level": "e2"},
+    {"id": "assassin", "kind": "assassination", "level": "e2"},
+    {"id": "strife", **combat("merc_strife", [2, 1]), "level": "e2"},
+    {"id": "k", **combat("storms", [4, 1], ("grey", "roos"))},
+)
+
+
+def chance(state, p: int) -> None:
+    turn_of(state, p, {"step": "chance", "p": p}, stage=1)
+    RULES.steps.settle(state)
+
+
+def test_religious_diet_and_kings_peace(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2", deck=DECK, board=board_with(SALISBURY))
+    n = put(state, 0, "percy", "A1")
+    award(state, "bishop_of_lincoln", "percy")
+    event_on_top(state, "diet")
+    rng.rig(state, [1])
+    chance(state, 1)
+    assert state["nsq"][n] == "K3"
+    assert ["K3", 1] in state["peace"]
+
+
+def test_heresy_sends_bishops_home(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2", deck=DECK, board=board_with(LINCOLN))
+    n = put(state, 0, "percy", "A1")
+    award(state, "bishop_of_lincoln", "percy")
+    event_on_top(state, "heresy")
+    chance(state, 1)
+    assert (state["nsq"][n], state["nin"][n]) == ("L2", "lincoln")  # his see: friendly
+
+
+def test_excommunication_l321(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2", deck=DECK, board=board_with(SALISBURY, LINCOLN))
+    n = put(state, 0, "percy", "J3")
+    bishop = award(state, "bishop_of_lincoln", "percy")
+    town = award(state, "town_nottingham", "percy")
+    event_on_top(state, "excom")
+    chance(state, 0)
+    assert state["cz"][bishop] == Z_CHANC and state["cz"][town] == Z_DISC
+    assert "K3" not in land_moves(state, n)          # Salisbury's square is barred
+    state["pown"]["lincoln"] = 0
+    state["nsq"][n] = "L3"
+    assert "lincoln" not in move_dests(state, n)     # a cathedral city is barred
+
+
+def test_defeatism_forbids_attack(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2", deck=DECK)
+    put(state, 0, "percy", "C2")
+    put(state, 1, "grey", "C2")
+    event_on_top(state, "defeat")
+    rng.rig(state, [6])
+    chance(state, 0)
+    assert state["defeatism"] == {"0": 3}
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    assert RULES.legal_actions(state, "P1") == [("end", None)]
+
+
+def test_heir_escapes_to_nearest_neutral_place(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2", deck=DECK)
+    w = W(state)
+    put(state, 0, "percy", "C3")
+    h1 = w.heir_codec.id("richard_of_york")
+    h2 = w.heir_codec.id("george_of_clarence")
+    for h in (h1, h2):
+        state["hdead"][h] = False
+        state["hesc"][h] = w.cid("percy")
+    event_on_top(state, "escape")
+    chance(state, 0)
+    assert heir_controller(state, h1) == 0            # the senior stays
+    assert heir_controller(state, h2) == -1 and state["hin"][h2] == "nottingham"
+
+
+def test_assassination_kills_the_last_named(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2", deck=DECK)
+    w = W(state)
+    put(state, 0, "grey", "C3")
+    roos = put(state, 1, "roos", "A1")
+    event_on_top(state, "k")
+    event_on_top(state, "assassin")
+    chance(state, 0)
+    assert state["cz"][roos] == Z_DISC and state["cz"][w.cid("grey")] == Z_NOBLE
+
+
+def test_merc_strife_smallest_band_goes(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2", deck=DECK)
+    put(state, 0, "percy", "C3")
+    big = award(state, "burgundians_1", "percy")
+    small = award(state, "saxons_1", "percy")
+    event_on_top(state, "strife")
+    chance(state, 1)
+    assert state["cz"][small] == Z_DISC and state["cz"][big] != Z_DISC
+
+
+def test_excommunicated_faction_cannot_crown(tmp_path: Path) -> None:
+    state = staged(tmp_path, rules="e2", deck=DECK)
+    w = W(state)
+    h = w.heir_codec.id("richard_of_york")
+    state["hdead"][h] = False
+    state["hesc"][h] = put(state, 0, "percy", "B5", "london")
+    state["pown"]["london"] = 0
+    award(state, "archbishop_of_canterbury", "percy")
+    assert coronation_options(state, 0)
+    state["excommunicated"].append(0)
+    assert coronation_options(state, 0) == []
