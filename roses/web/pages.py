@@ -9,6 +9,7 @@ lists through its game service; every change goes through the JSON API from the 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -26,6 +27,14 @@ STATIC_DIR = HERE / "static"
 TEMPLATE_DIR = HERE / "templates"
 
 templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
+
+
+def _datetime(ts: float) -> str:
+    """A time as the pages show it (UTC, to the minute)."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ts))
+
+
+templates.env.filters["datetime"] = _datetime
 router = APIRouter(include_in_schema=False)
 
 
@@ -171,6 +180,58 @@ def replay_page(request: Request, game_id: int, role: str | None = None,
     return _page(request, "replay.html", f"Replay: {info['title'] or game_id}", game=info,
                  config=json_script({"gameId": game_id, "role": role, "invite": invite,
                                     "game": info["game"], "roles": [s["role"] for s in info["seats"]]}))
+
+
+def _ratings(request: Request) -> Any:
+    return request.app.state.ratings
+
+
+def _titles(request: Request) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    catalogue = _games(request).catalogue()
+    return {r["id"]: r["title"] for r in catalogue}, _scenario_names(catalogue)
+
+
+@router.get("/players/{name}", response_class=HTMLResponse)
+def player_page(request: Request, name: str) -> Response:
+    """A player's record: ratings per game, scenario and role, statistics, finished games."""
+    viewer = _user(request)
+    ratings = _ratings(request)
+    try:
+        uid, real, joined = ratings.user_id(name)
+    except Exception as exc:
+        return _page(request, "error.html", "No such player", message=getattr(exc, "message", "No such player."))
+    record = ratings.record(("user", uid), (viewer.id,) if viewer is not None else ())
+    titles, scen = _titles(request)
+    return _page(request, "player.html", f"{real}: record", name=real, bot=False, joined=joined,
+                 record=record, titles=titles, scen=scen, own=viewer is not None and viewer.id == uid)
+
+
+@router.get("/bots/{name}", response_class=HTMLResponse)
+def bot_page(request: Request, name: str) -> Response:
+    record = _ratings(request).record(("bot", name))
+    titles, scen = _titles(request)
+    if not record["history"]:
+        return _page(request, "error.html", "No such bot", message=f"The bot {name!r} has played no finished game.")
+    return _page(request, "player.html", f"bot {name}: record", name=f"bot: {name}", bot=True, joined=None,
+                 record=record, titles=titles, scen=scen, own=False)
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+def leaderboard_page(request: Request, game: str | None = None, scenario: str | None = None) -> Response:
+    """The best ratings of each role of one game and scenario (public, no login needed)."""
+    ratings = _ratings(request)
+    titles, scen = _titles(request)
+    catalogue = [r for r in _games(request).catalogue() if not r.get("preview")]
+    tables = ratings.tables()
+    game = game if game in titles else (tables[0][0] if tables else "richard3")
+    rules = next((r for r in _games(request).catalogue() if r["id"] == game), None)
+    scenarios = [s["id"] for s in rules["scenarios"]] if rules else []
+    rated = [s for s in scenarios if any(t[0] == game and t[1] == s for t in tables)]
+    scenario = scenario if scenario in scenarios else (rated[0] if rated else (scenarios[0] if scenarios else ""))
+    roles = next((s["roles"] for s in rules["scenarios"] if s["id"] == scenario), []) if rules else []
+    boards = [(role, ratings.leaderboard(game, scenario, role, 50)) for role in roles]
+    return _page(request, "leaderboard.html", "Leaderboard", game=game, scenario=scenario, boards=boards,
+                 titles=titles, scen=scen, catalogue=catalogue, rated=set(rated))
 
 
 @router.get("/rules", response_class=HTMLResponse)
