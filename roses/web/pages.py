@@ -228,7 +228,7 @@ def leaderboard_page(request: Request, game: str | None = None, scenario: str | 
     scenarios = [s["id"] for s in rules["scenarios"]] if rules else []
     rated = [s for s in scenarios if any(t[0] == game and t[1] == s for t in tables)]
     scenario = scenario if scenario in scenarios else (rated[0] if rated else (scenarios[0] if scenarios else ""))
-    roles = next((s["roles"] for s in rules["scenarios"] if s["id"] == scenario), []) if rules else []
+    roles: list[str] = next((s["roles"] for s in rules["scenarios"] if s["id"] == scenario), []) if rules else []
     boards = [(role, ratings.leaderboard(game, scenario, role, 50)) for role in roles]
     return _page(request, "leaderboard.html", "Leaderboard", game=game, scenario=scenario, boards=boards,
                  titles=titles, scen=scen, catalogue=catalogue, rated=set(rated))
