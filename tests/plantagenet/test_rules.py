@@ -143,10 +143,17 @@ def test_games_end_at_last_calendar_box(scenario: str) -> None:
     assert RULES.view(s, "York")["prompt"].startswith("Game over")
 
 
-def test_wars_of_the_roses_ends_after_war_i() -> None:
+def test_wars_of_the_roses_goes_on_after_war_i_6_1_2() -> None:
+    """6.1.2 Renewed War: the winner of War I chooses the second War, whose winner chooses the
+    third; the game's result is the third War's (6.0 Final Victory) unless a Dynastic Victory
+    ended it first."""
     s = _play_out(RULES.setup(2, "wars-of-the-roses"))
-    assert s["war_winners"]["I"] == s["result"]
-    assert any("Wars II and III are not built yet" in line for line in RULES.log_for(s, "York"))
+    winners = s["wars"]["winners"]
+    assert s["war"] == ("IIY" if winners["I"] == "York" else "IIL") or s["war"].startswith("III")
+    if "III" in winners:
+        assert s["result"] == winners["III"] and s["war"] == ("IIIY" if winners["II"] == "York" else "IIIL")
+    else:
+        assert s["wars"].get("dynastic")
 
 
 def test_automatic_war_victory_is_immediate_6_3() -> None:
@@ -156,10 +163,10 @@ def test_automatic_war_victory_is_immediate_6_3() -> None:
     sv.remove_lord(s, "henry_vi")
     sv.remove_lord(s, "somerset_1")
     s = _advance(s)
-    assert s["result"] == "York" and s["war_winners"] == {"I": "York"}
-    assert s["box"] == 1 and RULES.active(s) == []
+    assert s["wars"]["winners"] == {"I": "York"} and s["war"] == "IIY" and s["result"] is None
     log = RULES.log_for(s, "Observer")
-    assert "Automatic War Victory (6.3)" in log[-2] and "Tides of War" not in " ".join(log)
+    ended = next(i for i, line in enumerate(log) if line.startswith("War Victory (6.0)"))
+    assert "Tides of War" not in " ".join(log[:ended])
     # Standalone scenarios have no such victory: the same removals end nothing at once.
     ia = RULES.setup(1, "ia-henry-vi")
     sv.remove_lord(ia, "henry_vi")

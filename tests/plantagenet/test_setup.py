@@ -18,6 +18,7 @@ from roses.games.plantagenet.setup import (
     setup_state,
     special_rules,
     threshold,
+    war_data,
 )
 
 NORTH = ["Appleby", "Bamburgh", "Carlisle", "Hexham", "Newcastle", "Scarborough"]
@@ -294,7 +295,7 @@ def test_unknown_scenario_and_bad_options() -> None:
 
 def test_special_rules_described() -> None:
     rules = special_rules()
-    used = {r for d in scenario_data().values() for r in d["special_rules"]}
+    used = {r for d in [*scenario_data().values(), *war_data().values()] for r in d["special_rules"]}
     assert used == set(rules)
     for r in rules.values():
         assert r["summary"] and r["section"] and r["stage"]

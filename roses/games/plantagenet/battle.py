@@ -42,7 +42,7 @@ from roses.engine.log import BATTLE as LOG_BATTLE
 from roses.engine.log import private, public
 from roses.engine.rng import roll
 from roses.engine.steps import Frame, Step, find, pop, push, push_all, replace
-from roses.games.plantagenet import arts
+from roses.games.plantagenet import arts, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import BATTLE, CAMPAIGN, end_game
 from roses.games.plantagenet.components import TROOP_TYPES, load
@@ -1049,18 +1049,23 @@ class Capture(SideDecision):
 
 class Death(SideDecision):
     """DEATH CHECK: the side rolls for each of its Routed Lords, one by one in the order it
-    chooses; 3-6 Dies, 2 less for a Lord who Fled."""
+    chooses; 3-6 Dies, 2 less for a Lord who Fled. Wars of the Roses, Surrender (6.1.1): in the
+    first or second War, while the side's last Heir of the War still has to roll, the side may
+    concede the War instead (``surrender``, the Heir's id as argument)."""
 
     name, title = "death", "Death checks (4.4.3)"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         b = state["battle"]
         out: list[Action] = []
-        for lid in battle_lords(b, frame["side"]):
+        side = frame["side"]
+        for lid in battle_lords(b, side):
             if b["lords"][lid]["routed"] and lid not in b["checked"] and state["lords"][lid]["where"] == Where.MAP:
                 out.append(("check", lid))
                 if may_exile_instead_of_death(state, lid):
                     out.append(("exile", lid))
+                if wars.surrender_possible(state, side, lid):
+                    out.append(("surrender", lid))
         return out
 
     def ask(self, state: State, frame: Frame) -> str:
@@ -1069,8 +1074,15 @@ class Death(SideDecision):
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         if verb == "exile":
             return f"{_name(arg)} goes into Exile instead (Foreign Haven)"
+        if verb == "surrender":
+            return f"Surrender: concede War {wars.number(state)} before {_name(arg)}, your last Heir, rolls (6.1.1)"
         fled = " (Fled: -2)" if state["battle"]["lords"][arg]["fled"] else ""
         return f"Death check for {_name(arg)}{fled}"
+
+    def on_surrender(self, state: State, frame: Frame, role: str, lord: str) -> None:
+        """6.1.1: the side concedes the War as its loser; its last Heir does not roll. The War
+        ends at once (the rest of the Battle is not played) and the next War is set up."""
+        wars.surrender(state, role, lord)
 
     def on_exile(self, state: State, frame: Frame, role: str, lord: str) -> None:
         """Foreign Haven: Exile (4.3.5) instead of the Death check. His Carts and Provender are

@@ -9,7 +9,7 @@ from roses.engine.contract import DRAW, Action, State
 from roses.engine.log import public
 from roses.engine.steps import Frame, Step, pop
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.setup import other, scenario_data
+from roses.games.plantagenet import wars
 
 CONTINUE = "continue"
 
@@ -22,15 +22,15 @@ CALENDAR_POSITIONS = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)
 
 def end_game(state: State, res: str, reason: str | None = None, *, announce: bool = True) -> None:
     """Record the result ``res`` (a side or DRAW), log why (and, with ``announce``, the result),
-    and clear the stack."""
+    and clear the stack. In the Wars of the Roses ``res`` ends the current War instead, and
+    play goes on with the next War unless this was the third (:func:`wars.end_war`, 6.1)."""
+    if wars.in_wars(state):
+        wars.end_war(state, res, reason)
+        return
     if reason:
         public(state, reason)
     if not announce:
         pass
-    elif scenario_data()[state["scenario"]]["victory"] == "war":
-        state["war_winners"] = {"I": res}
-        public(state, f"War I ends: {'a draw' if res == DRAW else res + ' wins the War'}. "
-                      "Wars II and III are not built yet: the game ends after War I.")
     elif res == DRAW:
         public(state, "The game ends in a draw.")
     else:
@@ -40,15 +40,13 @@ def end_game(state: State, res: str, reason: str | None = None, *, announce: boo
 
 
 def immediate_victory(state: State) -> None:
-    """6.3 War I Automatic War Victory: "Removal ... immediately wins the War". Its condition
-    becomes true the moment the last listed Heir is removed, so it is checked after every action
-    and before every automatic step (RULINGS R19), not only at the Victory check (4.8.3)."""
-    if state["result"] is not None or scenario_data()[state["scenario"]]["victory"] != "war":
-        return
-    winner = sv.war_lost_by_heirs(state)
-    if winner is not None:
-        end_game(state, winner, f"Automatic War Victory (6.3): every {other(winner)} Heir listed "
-                                f"for War I has been removed.")
+    """Victories the rules make immediate, checked after every action and before every
+    automatic step (RULINGS R19), not only at the Victory check (4.8.3): in the Wars of the
+    Roses, the War Victory (6.0; 6.3 War I "Automatic War Victory": "Removal ... immediately
+    wins the War") and the Dynastic Victory, the moment the Heir that decides it is removed,
+    with the Succession that follows (:func:`wars.watch`)."""
+    if state["result"] is None and state.get("wars") is not None:
+        wars.watch(state)
 
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, RECRUIT, private, public
 from roses.engine.steps import Frame, Step, pop, push
-from roses.games.plantagenet import arts
+from roses.games.plantagenet import arts, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import LEVY, side_frames
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
@@ -148,6 +148,7 @@ def muster_lord(state: State, lord: str, locale: str) -> None:
             and clarence is not None and clarence["where"] not in (Where.REMOVED, Where.UNUSED)):
         sv.remove_lord(state, "clarence")
         public(state, "Shaky Allies (6.0 II): Margaret is placed in France; Clarence leaves the game.", RECRUIT)
+    wars.on_muster(state, lord)  # Wars of the Roses: Margaret takes L26 Edward (6.3 War I)
 
 
 class MusterExiles(Step):

@@ -21,7 +21,7 @@ from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
 from roses.engine.steps import Frame, Step, StepRules, Steps, push_all, top
-from roses.games.plantagenet import ai, battle, campaign, levy
+from roses.games.plantagenet import ai, battle, campaign, levy, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
@@ -67,7 +67,7 @@ class Calendar(Step):
 
 
 #: The parts of the sequence; each adds its own view entries, secrets and invariants.
-PARTS = (levy, campaign, battle)
+PARTS = (levy, campaign, battle, wars)
 
 STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS)
 
@@ -259,6 +259,11 @@ class PlantagenetRules(StepRules):
         return bad
 
     # ----- bots (roses.ai): see ai.py ----------------------------------------------------------
+    def milestones(self, state: State) -> list[str]:
+        """The Wars of the Roses: the later Wars a game reached (6.1.2), and how it ended when
+        not by the third War (fuzz reports count them)."""
+        return wars.milestones(state)
+
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
 

@@ -18,7 +18,7 @@ from roses.engine.log import public
 from roses.games.plantagenet.components import AREAS, SIDES, load
 from roses.games.plantagenet.decks import add_command_cards, remove_command_cards
 from roses.games.plantagenet.records import LordRecord, VassalWhere, Where, put_lord
-from roses.games.plantagenet.setup import new_mat, other, scenario_data, threshold
+from roses.games.plantagenet.setup import new_mat, other, scenario_of, threshold
 
 State = dict[str, Any]
 
@@ -575,8 +575,8 @@ def _discard_capability_card(state: State, cid: str) -> None:
     owner = c.cards[cid]["side"]
     if cid == "L23" and "montagu" in state["special_rules"]:
         state["aow"][owner]["in_game"].remove(cid)  # Ic Montagu: the card leaves play
-    elif cid == "L26" and "lancastrian_succession" in state["special_rules"]:
-        state["aow"][owner]["set_aside"].append(cid)  # War I: Edward is set aside (6.3)
+    elif cid == "L26" and "margaret_edward" in state["special_rules"]:
+        state["aow"][owner]["set_aside"].append(cid)  # Wars of the Roses: Edward is set aside (6.3 War I)
     else:
         state["aow"][owner]["deck"].append(cid)
         state["aow"][owner]["deck"].sort(key=c.card_ids.id)
@@ -814,14 +814,26 @@ def scenario_end_winner(state: State, *, tie_to_king: bool = False) -> str:
     return str(state["king"]) if tie_to_king else DRAW
 
 
+def heir_ranks_removed(state: State, side: str) -> set[int]:
+    """Wars of the Roses: the ranks (6.2.1) of ``side``'s Heirs removed so far, in this War or
+    an earlier one (those recorded by :mod:`wars`, and any Heir of this War found removed)."""
+    w = state["wars"]
+    out = {int(r["rank"]) for r in w["removed"] if r["side"] == side}
+    lords = state["lords"]
+    out.update(rank for lid, rank in w["heir_lords"].items()
+               if side_of(lid) == side and lords[lid]["where"] == Where.REMOVED)
+    return out
+
+
 def war_lost_by_heirs(state: State) -> str | None:
-    """WotR Automatic War Victory (6.3 War I): the side whose listed Heirs are all removed loses."""
-    spec = scenario_data()[state["scenario"]].get("automatic_war_victory")
-    if not spec:
+    """Wars of the Roses War Victory (6.0; 6.3 War I Automatic War Victory): the side whose
+    Heirs listed for the current War are all removed loses the War. Returns the winner."""
+    w = state.get("wars")
+    if not w:
         return None
-    for winner, heirs in spec.items():
-        if all(state["lords"][h]["where"] == Where.REMOVED for h in heirs):
-            return str(winner)
+    for side in (state["rebel"], state["king"]):
+        if set(w["war_heirs"][side]) <= heir_ranks_removed(state, side):
+            return other(side)
     return None
 
 
@@ -832,7 +844,7 @@ def test_of_arms_winner(state: State) -> str:
 
 def victory_check(state: State) -> str | None:
     """4.8.3 in order: Campaign Victory, Threshold, final Turn. Returns a result or None."""
-    scen = scenario_data()[state["scenario"]]
+    scen = scenario_of(state)
     res = campaign_victory(state)
     if res is None and scen["victory"] == "war":
         res = war_lost_by_heirs(state)

@@ -31,6 +31,11 @@ State layout (a JSON-serialisable dict; see docs/plantagenet/state.md):
     the mat's ``routed``).
 ``captured``
     Capture of the King (Ia): ``{held Lord: holder}``; the held Lord is ``"held"``.
+``war`` and ``wars``
+    The Wars of the Roses (6.1-6.3): the War being played (``"I"``, ``"IIY"``, ``"IIL"``,
+    ``"IIIY"``, ``"IIIL"``; None in the other scenarios) and the record that runs through the
+    three Wars (winners, Heirs removed, the Heirs of this War, cards their Succession brought;
+    see :mod:`wars`). A new War rebuilds everything else from its setup.
 
 The records are typed in :mod:`records`.
 """
@@ -152,8 +157,13 @@ def expand_locales(names: list[str]) -> list[str]:
 
 def aow_cards(scenario: str, side: str) -> list[str]:
     """The Arts of War deck of a side for a scenario (6.0 DECKS, 1.9.1 roses)."""
+    return deck_cards(scenario_data()[scenario]["aow"][side], side)
+
+
+def deck_cards(spec: dict[str, Any], side: str) -> list[str]:
+    """The cards of ``side`` with the numbers of roses in ``spec["roses"]`` (1.9.1), less
+    ``spec["remove"]``, plus ``spec["add"]`` (6.0 DECKS, 6.3), in card order."""
     c = load()
-    spec = scenario_data()[scenario]["aow"][side]
     cards = [cid for cid, d in c.cards.items() if d["side"] == side and d["roses"] in spec["roses"]]
     cards = [cid for cid in cards if cid not in spec["remove"]] + list(spec["add"])
     return sorted(cards, key=card_order)
@@ -180,10 +190,30 @@ def new_mat(lord_id: str) -> Mat:
     }
 
 
+@cache
+def war_data() -> dict[str, Any]:
+    """The setups of the Wars of the Roses after the first (6.3 IIY, IIL, IIIY, IIIL): what
+    does not depend on the previous Wars (``data/wars.json``); :mod:`wars` adds the rest."""
+    with open(DATA_DIR / "wars.json", encoding="utf-8") as fh:
+        out: dict[str, Any] = json.load(fh)
+    return out
+
+
+def scenario_of(state: State) -> dict[str, Any]:
+    """The data of what is being played: the scenario, or in the Wars of the Roses the War
+    (its thresholds, victory and special rules differ from War to War, 6.3)."""
+    war = state.get("war")
+    if war is None or war == "I":
+        return dict(scenario_data()[state["scenario"]])  # the War I entry is the scenario's
+    return dict(war_data()[war])
+
+
 def threshold(state: State, box: int | None = None) -> int | None:
     """The Victory threshold in force for a Calendar box (5.2), or None."""
     box = state["box"] if box is None else box
-    for first, last, value in scenario_data()[state["scenario"]]["thresholds"]:
+    war = state.get("war")
+    spec = war_data()[war] if war is not None and war != "I" else scenario_data()[state["scenario"]]
+    for first, last, value in spec["thresholds"]:
         if first <= box <= last:
             return int(value)
     return None
@@ -200,10 +230,13 @@ def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return opts
 
 
-def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None) -> State:
-    """The state at the start of the scenario's first Levy (6.0 BEGIN PLAY)."""
+def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None,
+                data: dict[str, Any] | None = None) -> State:
+    """The state at the start of the scenario's first Levy (6.0 BEGIN PLAY). ``data`` replaces
+    the scenario's entry of ``scenarios.json``: :mod:`wars` sets up each later War of the Wars
+    of the Roses this way, from a description built from the previous Wars (6.1.2, 6.3)."""
     c = load()
-    d = scenario_data()[scenario]
+    d = scenario_data()[scenario] if data is None else data
     opts = check_options(options)
     king = d["king"]
     state: State = {
@@ -231,6 +264,7 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
         "command": {},
         "special_rules": list(d["special_rules"]),
         "war": d.get("war"),
+        "wars": new_war_record(d),  # Wars of the Roses only (6.1-6.3), see wars.py
         "heirs_removed": [],
         "moved": [],  # Lords marked Moved/Fought (4.3, 4.4.4), cleared after Feed (4.7)
         "battle": None,  # the Battle being fought (4.4), public; see battle.py
@@ -275,9 +309,9 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
     for vid, spec in d["vassals_mustered"].items():
         state["vassals"][vid] = {"where": VassalWhere.MAT, "lord": spec["lord"], "box": spec["box"], "face_up": True}
         state["lords"][spec["lord"]]["mat"]["vassals"].append(vid)
-    # Arts of War decks (2.1.1, 6.0 DECKS).
+    # Arts of War decks (2.1.1, 6.0 DECKS; 6.3 the cards the Wars' Heirs bring).
     for side in SIDES:
-        deck = aow_cards(scenario, side)
+        deck = sorted(deck_cards(d["aow"][side], side) + list(d.get("heir_cards", {}).get(side, [])), key=card_order)
         aow: AowZones = {"deck": deck, "drawn": [], "held": [], "in_effect": [], "set_aside": [],
                          "in_game": list(deck)}
         state["aow"][side] = aow
@@ -295,6 +329,33 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None)
                 state["lords"][lid]["mat"]["special_vassals"].append(sv)
     public(state, f"Scenario {d['name']}: {king} is the King's side, {other(king)} the Rebels.")
     return state
+
+
+def new_war_record(d: dict[str, Any]) -> dict[str, Any] | None:
+    """The record of the Wars of the Roses for a War's setup data (None outside the Wars):
+    the Heirs of this War by rank (6.2.1; ``heirs`` lists their Lord cards), the ranks whose
+    removal loses this War (``war_heirs``, else the Automatic War Victory lists of War I) and
+    the cards the present Heirs brought (6.2.2). :mod:`wars` keeps the rest (winners, Heirs
+    removed) from War to War."""
+    if d.get("war") is None:
+        return None
+    c = load()
+    ranks = {lid: int(d.get("heir_ranks", {}).get(lid) or c.lords[lid]["heir"])
+             for side in SIDES for lid in d["heirs"][side]}
+    war_heirs = d.get("war_heirs")
+    if war_heirs is None:  # War I: the Automatic War Victory lists name the losers' Heirs
+        war_heirs = {other(winner): sorted({ranks[lid] for lid in lids})
+                     for winner, lids in d["automatic_war_victory"].items()}
+    return {
+        "winners": {},  # {"I": side, "II": side, "III": side} (6.1.2)
+        "removed": [],  # Heirs removed: {"side", "rank", "lord", "war", "by"} (6.2.2 REMOVE)
+        "heir_lords": ranks,  # the Heirs of this War not removed (in play or still to arrive) and their ranks
+        "war_heirs": {side: list(war_heirs[side]) for side in SIDES},
+        "designated": list(d.get("designated", [])),  # sides whose Warwick is an Heir (6.2.1, War III)
+        "pending": [],  # Heirs removed whose Succession waits for the end of the Battle or Disembark
+        "cards": {side: list(d.get("heir_cards", {}).get(side, [])) for side in SIDES},
+        "y28": False,  # 6.3 IIY/IIL Gloucester: Event Y28 resolved in the second War
+    }
 
 
 def replace_in_place(state: State, old: str, new: str) -> None:
