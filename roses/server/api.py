@@ -284,6 +284,14 @@ def get_view(request: Request, game_id: GameId, user: OptionalUser,
 @router.get("/games/{game_id}/clocks", tags=["play"])
 def game_clocks(request: Request, game_id: GameId, user: OptionalUser,
                 invite: str | None = None) -> dict[str, Any]:
+@router.post("/games/{game_id}/why", tags=["play"])
+def why_not(request: Request, game_id: GameId, body: ActionIn, user: OptionalUser,
+            invite: str | None = None) -> dict[str, Any]:
+    """May your role make this action now? ``{"allowed": bool, "reason": text or null}``: the
+    rules' own reason when not (tried on a copy; nothing changes). ``version`` is ignored."""
+    return services(request).games.explain(user, game_id, body.role, body.verb, body.arg, invite)
+
+
     """Time left per role (public), the pace and the next deadline (``clocks``: empty without a pace)."""
     s = services(request)
     s.games.game(user, game_id, invite)  # visibility check

@@ -577,6 +577,31 @@ class GameService:
 
     def act(self, user: User | None, game_id: int, role: str, verb: str, arg: Any,
             version: int, *, bot: bool = False, system: bool = False) -> dict[str, Any]:
+    def explain(self, user: User | None, game_id: int, role: str | None, verb: str, arg: Any,
+                invite: str | None = None) -> dict[str, Any]:
+        """Whether ``role`` (a seat of ``user``) may make (verb, arg) now, and if not the rules'
+        own reason: the action is tried on a copy of the state and nothing is stored. The reason
+        passes the same secret guard as a refused action's."""
+        if not isinstance(verb, str) or not verb or len(verb) > 80 or verb.startswith("."):
+            raise BadRequest("verb must be a game action of at most 80 characters.")
+        with self._game_lock(game_id), self.db.read() as conn:
+            row, seats = self._visible_row(conn, game_id, user, invite)
+            role = self._role_for(seats, user, role)
+            if role == OBSERVER:
+                raise Forbidden("Only a player of this game may ask about its actions.", code="not_seated")
+            if row.status != ACTIVE:
+                return {"allowed": False, "reason": "The game is not running."}
+            game = self._load(conn, row)
+        rules = game.rules
+        state = rules.copy_state(game.state)
+        try:
+            rules.action(state, role, verb, arg)
+        except RosesError as exc:
+            return {"allowed": False, "reason": _safe_message(game, game_id, role, str(exc), verb, arg)}
+        except Exception:  # noqa: BLE001 - a malformed argument: no detail (it could carry state)
+            return {"allowed": False, "reason": "That is not an action of this game."}
+        return {"allowed": True, "reason": None}
+
         """Apply one action for ``role`` (held by ``user``, or by a bot when ``bot``).
 
         ``system`` is for the server itself (e.g. the clock scheduler): no seat check, and the
