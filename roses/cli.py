@@ -82,7 +82,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     rules = get_rules(args.game)
     scenarios = list(rules.scenarios) if args.scenario == "all" else [args.scenario or rules.scenarios[0]]
     totals: dict[str, Any] = {"games": 0, "actions": 0, "dead_ends": 0, "errors": 0,
-                              "invariant_failures": 0, "ended_by_rule": 0, "results": {}}
+                              "invariant_failures": 0, "ended_by_rule": 0, "results": {}, "milestones": {}}
     details = []
     for scenario in scenarios:
         report = fuzz(
@@ -91,9 +91,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             save_dir=Path(args.save_dir),
         )
         for key in totals:
-            if key == "results":
-                for res, n in report.results.items():
-                    totals["results"][res] = totals["results"].get(res, 0) + n
+            if key in ("results", "milestones"):
+                for res, n in getattr(report, key).items():
+                    totals[key][res] = totals[key].get(res, 0) + n
             else:
                 totals[key] += getattr(report, key)
         details.append(report.summary())
@@ -101,7 +101,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             print(f"{rules.id} {scenario}: {report.games} games, {report.actions} actions, "
                   f"{report.dead_ends} dead ends, {report.errors} errors, "
                   f"{report.invariant_failures} invariant failures; "
-                  f"{report.ended_by_rule} ended by a rule {dict(sorted(report.results.items()))}")
+                  f"{report.ended_by_rule} ended by a rule {dict(sorted(report.results.items()))}"
+                  + (f"; milestones {dict(sorted(report.milestones.items()))}" if report.milestones else ""))
             for f in report.failures[:10]:
                 print(f"  {f.kind} in game {f.game_index} (seed {f.seed}) at step {f.step}: "
                       f"{f.message.splitlines()[0]}" + (f" [saved {f.file}]" if f.file else ""))

@@ -161,6 +161,11 @@ class Rules(ABC):
         """Broken invariants of ``state`` (empty when all hold); used by fuzzing."""
         return []
 
+    def milestones(self, state: State) -> list[str]:
+        """Named stages a game has reached (e.g. the later Wars of a campaign game), counted per
+        game by fuzzing at the end of each game. Default: none."""
+        return []
+
     def describe(self, view: View) -> str:
         """A plain-text rendering of a view, for the terminal."""
         return canonical_json({k: v for k, v in view.items() if k not in ("log", "actions")})

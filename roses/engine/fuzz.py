@@ -63,6 +63,8 @@ class FuzzReport:
     invariant_failures: int = 0
     #: Games that reached a result by the rules, counted by result (a role, or "draw").
     results: dict[str, int] = field(default_factory=dict)
+    #: Games that reached each of the rules' milestones (``Rules.milestones`` at the game's end).
+    milestones: dict[str, int] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
 
     @property
@@ -85,6 +87,7 @@ class FuzzReport:
             "invariant_failures": self.invariant_failures,
             "results": dict(sorted(self.results.items())),
             "ended_by_rule": self.ended_by_rule,
+            "milestones": dict(sorted(self.milestones.items())),
             "failures": [f.__dict__ for f in self.failures[:50]],
         }
 
@@ -198,6 +201,8 @@ def fuzz(
         if failure is None:
             res = str(rules.result(state))
             report.results[res] = report.results.get(res, 0) + 1
+            for name in rules.milestones(state):
+                report.milestones[name] = report.milestones.get(name, 0) + 1
         if failure is not None:
             if failure.kind == "dead_end":
                 report.dead_ends += 1

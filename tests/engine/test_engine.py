@@ -163,6 +163,20 @@ def test_fuzz_reports_clean_run(tmp_path) -> None:
     assert report.summary()["results"] == dict(sorted(report.results.items()))
 
 
+def test_fuzz_counts_milestones(tmp_path) -> None:
+    """``Rules.milestones`` names the stages a finished game reached; the report counts the
+    games that reached each (none by default)."""
+    class Staged(type(RULES)):  # type: ignore[misc]
+        def milestones(self, state):
+            return ["finished", *(["won"] if state["result"] != DRAW else [])]
+
+    report = fuzz(Staged(), "standard", 12, seed=3, save_dir=tmp_path)
+    assert report.ok and report.milestones["finished"] == 12
+    assert report.milestones.get("won", 0) == sum(n for r, n in report.results.items() if r != DRAW)
+    assert report.summary()["milestones"] == dict(sorted(report.milestones.items()))
+    assert fuzz(RULES, "standard", 2, seed=3, save_dir=tmp_path).milestones == {}
+
+
 def test_fuzz_catches_leaks(tmp_path) -> None:
     class Leaky(type(RULES)):  # type: ignore[misc]
         def view(self, state, role):
