@@ -73,7 +73,7 @@ def at_peace(state: State, p: int, q: int, sq: str) -> bool:
     an alliance ends (L311)."""
     if any(x[0] == sq for x in state["peace"]):
         return True
-    return any({x[0], x[1]} == {p, q} for x in state.get("truce", []))
+    return any({x[0], x[1]} == {p, q} and x[2] >= state["tno"] for x in state["truce"])
 
 
 def combat_options(state: State, p: int) -> list[Action]:

@@ -169,7 +169,7 @@ def driven_to_port(state: State, s: int, port: str) -> None:
     a neutral or unfriendly port if they can (L174)."""
     w = W(state)
     state["spos"][s] = port
-    state["sctl"][s] = -1
+    ops.touch_port(state, s)
     log.public(state, f"The {w.ships[s].name} is driven into {place_name(w, port)}.", log.EVENT)
     for n in ship_passengers(state, s):
         ops.put_noble(state, n, w.board.places[port].square, None)

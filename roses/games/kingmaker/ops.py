@@ -85,11 +85,20 @@ def ship_to_port(state: State, s: int) -> None:
     if place_active(state, port):
         state["spos"][s] = port
     state["sctl"][s] = -1
+    state["lent"].pop(w.ships[s].id, None)
+
+
+def touch_port(state: State, s: int) -> None:
+    """A ship touching port goes back to its owner's control (L181), or stays with the player
+    it is lent to (L450)."""
+    lent = state["lent"].get(W(state).ships[s].id)
+    state["sctl"][s] = lent[1] if lent else -1
 
 
 def ship_off(state: State, s: int) -> None:
     state["spos"][s] = None
     state["sctl"][s] = -1
+    state["lent"].pop(W(state).ships[s].id, None)
 
 
 # ----- decks -------------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ from roses.games.kingmaker.common import (
     ship_passengers,
     strength,
 )
+from roses.games.kingmaker.deals import Dealing, deal_options
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.setup import award_targets, hand
 
@@ -122,6 +123,7 @@ def start_turn(state: State, p: int) -> None:
     state["defended"] = []
     state["obliged"] = []
     state["freed"] = []
+    state["truce"] = [x for x in state["truce"] if x[2] >= state["tno"]]
     # King's peace after Parliament lasts until the summoner's next turn (L388).
     state["peace"] = [x for x in state["peace"] if x[1] != p]
     log.public(state, f"Round {state['round']}: {role_of(state, p)}'s turn.", log.TURN)
@@ -587,11 +589,12 @@ def card_options(state: State, p: int) -> list[Action]:
             out.append(("assign", [card.id, "faction"]))
     for h in heirs_of(state, p):
         out.append(("execute_heir", w.heirs[h].id))
-    return out
+    return out + deal_options(state, p)
 
 
-class CardPlay(Step):
-    """Mixin: the verbs of playing hand cards and executing heirs, in one's own turn."""
+class CardPlay(Dealing, Step):
+    """Mixin: the verbs of playing hand cards, executing heirs and dealing with other players,
+    in one's own turn (ruling K47)."""
 
     def on_assign(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         assign(state, player_of_role(state, role), arg[0], arg[1])
@@ -765,7 +768,7 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
     passengers = ship_passengers(state, s)
     if dest in b.places:
         log.public(state, f"The {name} sails into {b.places[dest].name}.", log.MOVE)
-        state["sctl"][s] = -1
+        ops.touch_port(state, s)
         for n in passengers:
             land_passenger(state, n, dest)
             state["nmv"][n] = state["nact"][n] = state["tno"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from roses.engine.contract import Action, State, View
 from roses.engine.steps import StepRules, Steps
-from roses.games.kingmaker import ai, combat, events, parliament, play, setup, views
+from roses.games.kingmaker import ai, combat, deals, events, parliament, play, setup, views
 
 
 class KingmakerSteps(Steps):
@@ -26,7 +26,7 @@ class KingmakerRules(StepRules):
         parliament.ParliamentPhase(), parliament.Session(), parliament.Vote(), parliament.Propose(),
         parliament.Accept(), parliament.Attend(), parliament.Disperse(), parliament.ParlPlace(),
         combat.CombatPhase(), combat.Battle(), combat.Spoils(), combat.Captive(), combat.Ransom(),
-        combat.RansomPay(), combat.Pardon(), events.StormPort(), events.Treachery(), events.Hunt(),
+        combat.RansomPay(), combat.Pardon(), events.StormPort(), events.Treachery(), events.Hunt(), deals.Offer(),
     )
 
     def scenario_names(self) -> dict[str, str]:

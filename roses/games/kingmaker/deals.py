@@ -1,0 +1,249 @@
+"""Kingmaker dealings between players (Transfers L434-452, Alliances L304-313): offers that the
+receiver accepts or declines (a step for him; the published default is to decline).
+
+Offered in one's own turn (at each of one's decisions, ruling K47):
+    ``offer_card`` [card, role, "gift"|"trade"]  give an unplayed hand card (L448); a trade asks
+                               one card back, which the receiver picks
+    ``lend_ship`` [ship, role] lend a ship (L450): the borrower moves it until it is recalled
+    ``recall`` ship            take a lent ship back
+    ``transfer`` [card, noble] give a town, ship or mercenary card of one's noble to a noble in
+                               the same square (L436); to another faction it is an offer
+    ``give_heir`` [heir, noble] hand a captured heir to another faction's noble beside him
+                               (L283: the alternative to execution)
+    ``give_place`` [place, role] give a captured place to a faction with a noble in its square
+                               (L446)
+    ``ally`` role / ``end_alliance`` role   alliances are public; ending one brings one round
+                               of peace (L311)
+The receiver (``offer`` step): ``accept`` / ``decline``; after a traded card, ``give_back`` card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine import log
+from roses.engine.contract import Action, State
+from roses.engine.steps import Frame, Step, pop, push
+from roses.games.kingmaker import cards as K
+from roses.games.kingmaker import ops
+from roses.games.kingmaker.common import (
+    Z_AWARD,
+    Z_HAND,
+    Z_NOBLE,
+    W,
+    allied,
+    awards,
+    card_name,
+    faction_nobles,
+    heirs_of,
+    place_name,
+    player_of_role,
+    role_of,
+    ship_controller,
+    ship_passengers,
+)
+from roses.games.kingmaker.setup import hand
+
+TRANSFERABLE = (K.TOWN, K.SHIP, K.MERCENARY, K.ROYAL_CASTLE)
+
+
+def deal_options(state: State, p: int) -> list[Action]:
+    w = W(state)
+    n_players = len(state["roles"])
+    others = [q for q in range(n_players) if q != p]
+    out: list[Action] = []
+    for c in hand(state, p):
+        for q in others:
+            out.append(("offer_card", [w.cards[c].id, role_of(state, q), "gift"]))
+            if hand(state, q):
+                out.append(("offer_card", [w.cards[c].id, role_of(state, q), "trade"]))
+    lent = state["lent"]
+    for s, piece in enumerate(w.ships):
+        if state["spos"][s] is None or piece.id in lent:
+            continue
+        if ship_controller(state, s) == p and not ship_passengers(state, s):
+            out += [("lend_ship", [piece.id, role_of(state, q)]) for q in others]
+    for sid, (lender, _) in sorted(lent.items()):
+        if lender == p:
+            out.append(("recall", sid))
+    mine = [n for n in faction_nobles(state, p) if state["ncap"][n] < 0 and state["nsq"][n] is not None]
+    for n in mine:
+        sq = state["nsq"][n]
+        mates = [m for m in W(state).nobles if m != n and state["cz"][m] == Z_NOBLE and state["ncap"][m] < 0
+                 and state["nsq"][m] == sq and state["nship"][m] < 0]
+        if not mates:
+            continue
+        for c in awards(state, n):
+            if w.cards[c].kind in TRANSFERABLE:
+                out += [("transfer", [w.cards[c].id, w.cards[m].id]) for m in mates]
+    for h in heirs_of(state, p):
+        e = state["hesc"][h]
+        for m in W(state).nobles:
+            if (state["cz"][m] == Z_NOBLE and state["ch"][m] != p and state["ncap"][m] < 0
+                    and state["nsq"][m] is not None and state["nsq"][m] == state["nsq"][e]):
+                out.append(("give_heir", [w.heirs[h].id, w.cards[m].id]))
+    for pl, o in sorted(state["pown"].items()):
+        if o != p:
+            continue
+        sq = w.board.places[pl].square
+        for q in others:
+            if any(state["nsq"][m] == sq and state["ncap"][m] < 0 for m in faction_nobles(state, q)) and any(
+                    state["nsq"][m] == sq for m in mine):
+                out.append(("give_place", [pl, role_of(state, q)]))
+    for q in others:
+        if allied(state, p, q):
+            out.append(("end_alliance", role_of(state, q)))
+        else:
+            out.append(("ally", role_of(state, q)))
+    return out
+
+
+class Dealing:
+    """Mixin for the steps of one's own turn: the dealing verbs (each pushes an offer)."""
+
+    def on_offer_card(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        q = player_of_role(state, arg[1])
+        w = W(state)
+        log.public(state, f"{role} offers {arg[1]} a card" + (" in trade." if arg[2] == "trade" else "."), log.CARD)
+        push(state, {"step": "offer", "from": player_of_role(state, role), "to": q, "kind": "card",
+                     "card": w.cid(arg[0]), "trade": arg[2] == "trade"})
+
+    def on_lend_ship(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        q = player_of_role(state, arg[1])
+        log.public(state, f"{role} offers to lend the {ship_name(state, arg[0])} to {arg[1]}.", log.CARD)
+        push(state, {"step": "offer", "from": player_of_role(state, role), "to": q, "kind": "ship", "ship": arg[0]})
+
+    def on_recall(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        state["lent"].pop(arg)
+        s = w.ship_codec.id(arg)
+        if not ship_passengers(state, s):
+            state["sctl"][s] = -1
+        log.public(state, f"{role} takes back the {ship_name(state, arg)}.", log.CARD)
+
+    def on_transfer(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        c, m = w.cid(arg[0]), w.cid(arg[1])
+        p = player_of_role(state, role)
+        if state["ch"][m] == p:
+            give_card_to_noble(state, c, m)
+            return
+        log.public(state, f"{role} offers {w.cards[c].name} to {card_name(w, m)}.", log.CARD)
+        push(state, {"step": "offer", "from": p, "to": state["ch"][m], "kind": "transfer", "card": c, "noble": m})
+
+    def on_give_heir(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        h, m = w.heir_codec.id(arg[0]), w.cid(arg[1])
+        log.public(state, f"{role} offers {w.heirs[h].name} to {role_of(state, state['ch'][m])}.", log.POLITICAL)
+        push(state, {"step": "offer", "from": player_of_role(state, role), "to": state["ch"][m], "kind": "heir",
+                     "heir": h, "noble": m})
+
+    def on_give_place(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        q = player_of_role(state, arg[1])
+        log.public(state, f"{role} offers {place_name(W(state), arg[0])} to {arg[1]}.", log.POLITICAL)
+        push(state, {"step": "offer", "from": player_of_role(state, role), "to": q, "kind": "place", "place": arg[0]})
+
+    def on_ally(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        q = player_of_role(state, arg)
+        log.public(state, f"{role} proposes an alliance to {arg}.", log.POLITICAL)
+        push(state, {"step": "offer", "from": player_of_role(state, role), "to": q, "kind": "alliance"})
+
+    def on_end_alliance(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        p, q = player_of_role(state, role), player_of_role(state, arg)
+        state["ally"][p][q] = state["ally"][q][p] = 0
+        # L311: one round of peace between the former allies, from now.
+        state["truce"].append([p, q, state["tno"] + len(state["roles"])])
+        log.public(state, f"{role} ends the alliance with {arg}; one round of peace follows.", log.POLITICAL)
+
+
+def ship_name(state: State, sid: str) -> str:
+    w = W(state)
+    return w.ships[w.ship_codec.id(sid)].name
+
+
+def give_card_to_noble(state: State, c: int, m: int) -> None:
+    w = W(state)
+    state["cz"][c], state["ch"][c] = Z_AWARD, m
+    log.public(state, f"{w.cards[c].name} passes to {card_name(w, m)}.", log.CARD)
+
+
+class Offer(Step):
+    """The receiver of an offer accepts or declines (default: decline)."""
+
+    name = "offer"
+    phase = "deal"
+    always_decides = True
+    default: Action = ("decline", None)
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["to"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        if frame.get("back"):
+            w = W(state)
+            return [("give_back", w.cards[c].id) for c in hand(state, frame["to"])]
+        return [("accept", None), ("decline", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        giver = role_of(state, frame["from"])
+        kind = frame["kind"]
+        mine = role == role_of(state, frame["to"])
+        if frame.get("back"):
+            return f"Choose the card you give {giver} in the trade."
+        if kind == "card":
+            what = card_name(w, frame["card"]) if mine else "a card"
+            return f"{giver} offers {role_of(state, frame['to'])} {what}" + (
+                " in trade for a card of your choice" if frame["trade"] and mine else "") + ". Accept? (default: no)"
+        if kind == "ship":
+            return f"{giver} offers to lend the {ship_name(state, frame['ship'])}. Accept? (default: no)"
+        if kind == "transfer":
+            return f"{giver} offers {w.cards[frame['card']].name} to {card_name(w, frame['noble'])}. Accept? (default: no)"
+        if kind == "heir":
+            return f"{giver} offers {w.heirs[frame['heir']].name}. Accept? (default: no)"
+        if kind == "place":
+            return f"{giver} offers {place_name(w, frame['place'])}. Accept? (default: no)"
+        return f"{giver} proposes an alliance. Accept? (default: no)"
+
+    def on_decline(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+        log.public(state, f"{role} declines the offer.", log.CARD)
+
+    def on_accept(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        p, q = frame["from"], frame["to"]
+        kind = frame["kind"]
+        log.public(state, f"{role} accepts.", log.CARD)
+        if kind == "card":
+            c = frame["card"]
+            state["cz"][c], state["ch"][c] = Z_HAND, q
+            log.private(state, role_of(state, p), f"You give {card_name(w, c)} to {role}.", log.CARD)
+            log.private(state, role, f"You receive {card_name(w, c)} from {role_of(state, p)}.", log.CARD)
+            if frame["trade"] and hand(state, q):
+                frame["back"] = True
+                return
+        elif kind == "ship":
+            s = w.ship_codec.id(frame["ship"])
+            state["sctl"][s] = q
+            state["lent"][frame["ship"]] = [p, q]
+        elif kind == "transfer":
+            give_card_to_noble(state, frame["card"], frame["noble"])
+        elif kind == "heir":
+            state["hesc"][frame["heir"]] = frame["noble"]
+            ops.plantagenet_follow(state, w.heirs[frame["heir"]].house)
+            if state["both_since"][q] < 0 and ops.controls_both_houses(state, q):
+                state["both_since"][q] = state["round"]
+        elif kind == "place":
+            ops.set_place_owner(state, frame["place"], q)
+        else:
+            state["ally"][p][q] = state["ally"][q][p] = 1
+            log.public(state, f"{role_of(state, p)} and {role} are allied.", log.POLITICAL)
+        pop(state)
+
+    def on_give_back(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        c = w.cid(arg)
+        state["cz"][c], state["ch"][c] = Z_HAND, frame["from"]
+        log.private(state, role, f"You give {card_name(w, c)} in the trade.", log.CARD)
+        log.private(state, role_of(state, frame["from"]), f"You receive {card_name(w, c)} in the trade.", log.CARD)
+        pop(state)
