@@ -123,9 +123,9 @@ def copy_state(state: State, log: bool = True) -> State:
             if k in _FLAT_FIELDS:
                 out[k] = v[:]
             elif k in _NESTED_FIELDS:
-                out[k] = [x[:] for x in v]
+                out[k] = list(map(_list_copy, v))
             elif k == "ent":
-                out[k] = [[x[:] for x in per_side] for per_side in v]
+                out[k] = [list(map(_list_copy, per_side)) for per_side in v]
             elif k == "log":
                 if log:
                     out[k] = v[:]
@@ -152,11 +152,13 @@ def _copy_dict(x: dict[str, Any]) -> dict[str, Any]:
 
 
 def _copy_list(v: list[Any]) -> list[Any]:
-    for e in v:
-        t = type(e)
-        if t is list or t is dict:
-            return [_copy_dict(e) if type(e) is dict else _copy_list(e) if type(e) is list else e for e in v]
-    return v[:]
+    if _SCALARS.issuperset(map(type, v)):
+        return v[:]
+    return [_copy_dict(e) if type(e) is dict else _copy_list(e) if type(e) is list else e for e in v]
+
+
+_SCALARS = frozenset((int, str, float, bool, type(None)))
+_list_copy = list.copy
 
 
 # ------------------------------------------------------------------ what each side remembers
