@@ -226,7 +226,29 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         v["prompt"] = step.prompt(state, frame, role)
     if role in active:
         v["actions"] = options_map(step.options(state, frame, role))
+    if side >= 0 and state.get("treason", -1) == side and result is None:
+        note = _treason_note(state, side, bt, frame["step"] if frame is not None else "")
+        if note:
+            v["notes"] = [note]
     return v
+
+
+def _treason_note(state: State, side: int, bt: dict[str, Any] | None, step: str) -> str | None:
+    """Why a Treason card's roll (6.9, card text) is not offered now: it comes only before the
+    first round of a battle, against an enemy block outside the Reserve that has a loyalty
+    number; unmade, it waits for another battle of the turn."""
+    if bt is None:
+        return ("Your Treason roll is ready: it is offered before the first round of a battle this turn, "
+                "started by either side, when an enemy block outside the Reserve has a loyalty number (6.9).")
+    if step == "treason":
+        return None
+    area = AREA_NAMES[bt["area"]]
+    foes = [b for b in bt["revealed"] if C.owner(state, b) != side]
+    if any(C.treachery_dice(state, b, C.TREASON) > 0 for b in foes):
+        return f"You kept your Treason roll in the battle of {area}: it waits for another battle this turn (6.9)."
+    return (f"Your Treason roll was not offered in the battle of {area}: no enemy block fighting there has a "
+            "loyalty number (6.9); heirs, rose nobles, mercenaries and levies never change sides. "
+            "It waits for another battle this turn.")
 
 
 def _block_dict(template: dict[str, Any], where: int, steps: int, down: int, moved: int, reserve: int,

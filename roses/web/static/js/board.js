@@ -204,6 +204,13 @@ export function renderView(board, payload, ui) {
   const g = board.game;
   const prompt = document.getElementById("prompt");
   if (prompt) prompt.replaceChildren(...withRuleLinks(view.prompt || (payload.status === "open" ? "Waiting for players." : "")));
+  const notes = document.getElementById("view-notes");
+  if (notes) {
+    // what the rules say about options not offered now (e.g. a Treason roll waiting)
+    const list = Array.isArray(view.notes) ? view.notes : [];
+    notes.replaceChildren(...list.map((n) => h("li", {}, withRuleLinks(n))));
+    notes.hidden = !list.length;
+  }
   const facts = document.getElementById("status");
   if (facts) {
     const list = g.statusFacts(view);

@@ -196,7 +196,7 @@ function apply(payload) {
   const focused = document.activeElement;
   const hadFocus = focused && focused !== document.body && document.getElementById("game").contains(focused);
   const focusKey = focused && focused.dataset ? (focused.dataset.block || focused.dataset.verb || null) : null;
-  renderView(board, payload, { role: payload.role, choices: state.choices, onChoices: offer });
+  renderView(board, payload, { role: payload.role, choices: state.choices, onChoices: offer, onWhy: payload.role && payload.role !== "Observer" ? why : null });
   renderChoices();
   renderSeats();
   // keyboard users keep their place: the same control if it is still there, else the prompt
@@ -209,6 +209,21 @@ function apply(payload) {
   document.title = `${view.actions ? "▶ Your turn · " : ""}${config.title || document.title.replace(/^▶ Your turn · /, "")}`;
   document.body.dataset.version = String(payload.version);
   document.body.dataset.status = payload.status;
+}
+
+/** Ask the server why an action is not offered now; show the rules' reason and what the game
+ * asks for instead. */
+async function why(verb, arg, what = "") {
+  const p = state.payload;
+  const line = document.getElementById("hand-why");
+  if (!p || !line) return;
+  try {
+    const out = await api("POST", `/api/games/${gameId}/why${config.invite ? `?invite=${encodeURIComponent(config.invite)}` : ""}`,
+      { verb, arg, role: p.role, version: p.version });
+    const now = p.view && p.view.prompt ? ` Now: ${p.view.prompt}` : "";
+    line.textContent = out.allowed ? `${what}you may do this now.` : `${what}${out.reason}${now}`;
+  } catch (e) { line.textContent = e.message; }
+  line.hidden = false;
 }
 
 // ------------------------------------------------------------------ clocks (when the game has a pace)

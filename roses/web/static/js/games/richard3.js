@@ -416,6 +416,15 @@ export class Richard3 {
          h("span", { class: "card-text" }, effect),
          h("span", { class: "card-kind" }, c.event ? "Event" : "Action"));
       if (choice && ui.onChoices) card.addEventListener("click", () => ui.onChoices([choice], card));
+      else if (!choice && ui.onWhy) {
+        // a card that cannot be played now: the rules say why (asked of the server)
+        card.setAttribute("role", "button");
+        card.setAttribute("tabindex", "0");
+        card.classList.add("why-able");
+        const ask = () => ui.onWhy("play", c.id, `${c.name}: `);
+        card.addEventListener("click", ask);
+        card.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ask(); } });
+      }
       return card;
     });
     const ap = (view.hand || []).reduce((s, c) => s + (c.ap || 0), 0);
