@@ -24,6 +24,7 @@ from roses.engine import rng
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, private, public
 from roses.engine.steps import Frame, Step, pop
+from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN
 from roses.games.plantagenet.components import load
@@ -192,7 +193,10 @@ def play_held(state: State, side: str, card: str, lord: str | None = None) -> No
     if card not in zones["held"]:
         raise ValueError(f"{side} does not hold {card}")
     zones["held"].remove(card)
-    if lord is None:
+    if lord is None and card in fx.LASTING_HELD:  # Truce, Parade: in effect for a while (3.1.3)
+        zones["in_effect"].append(card)
+        public(state, f"{side} plays the Held Event {event_title(card)} ({card}) (3.1.3).", CARD)
+    elif lord is None:
         to_deck(state, side, card)
         public(state, f"{side} plays the Held Event {event_title(card)} ({card}) (3.1.3).", CARD)
     else:
@@ -216,7 +220,7 @@ def discard_in_effect(state: State, kind: str) -> list[str]:
     at Reset, 4.8.6): they return to their decks. Returns the cards discarded."""
     gone: list[str] = []
     for side, zones in state["aow"].items():
-        for cid in [c for c in zones["in_effect"] if timing(c) == kind]:
+        for cid in [c for c in zones["in_effect"] if fx.duration(c) == kind]:
             zones["in_effect"].remove(cid)
             to_deck(state, side, cid)
             gone.append(cid)

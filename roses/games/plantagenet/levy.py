@@ -25,15 +25,18 @@ action's argument: ``"London"``, ``"London+1"``, ``"London+3"``.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, RECRUIT, private, public
 from roses.engine.steps import Frame, Step, pop, push
-from roses.games.plantagenet import arts, wars
+from roses.games.plantagenet import arts, reactions, wars
+from roses.games.plantagenet import card_rules as cr
+from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import LEVY, side_frames
-from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.components import SIDES, load
 from roses.games.plantagenet.records import VassalWhere, Where, put_lord
 from roses.games.plantagenet.setup import new_mat, replace_in_place
 from roses.games.plantagenet.upkeep import hidden_mats, lord_name, mat_log, vassal_name
@@ -135,6 +138,8 @@ class ArtsOfWar(Step):
 def ready_exiles(state: State, side: str) -> list[str]:
     """3.3.1: the side's Exile-marked cylinders in the current or an earlier box."""
     box = state["box"]
+    if side == "Lancaster" and fx.event_on(state, "be_sent_for", "Lancaster"):
+        box = sv.OFF_RIGHT  # L4 Be Sent For: Exiles from anywhere on the Calendar this Levy
     return sorted(lid for lid, d in state["lords"].items()
                   if d["where"] == Where.CALENDAR and d["exile"] and d["box"] <= box and sv.side_of(lid) == side)
 
@@ -211,13 +216,7 @@ class SkipPay(Step):
 # ----- 3.4 Muster ------------------------------------------------------------------------------
 def troops_in_use(state: State) -> dict[str, int]:
     """Troop pieces on mats (Routed included): the pool holds the rest (1.2, 1.6)."""
-    used = dict.fromkeys(TROOP_TYPES, 0)
-    for d in state["lords"].values():
-        mat = d["mat"]
-        if mat:
-            for t in TROOP_TYPES:
-                used[t] += mat["troops"][t] + mat["routed"][t]
-    return used
+    return cr.troops_in_use(state)
 
 
 def ship_holders(state: State) -> int:
@@ -277,30 +276,122 @@ def king_richard_possible(state: State, side: str) -> bool:
     return bool(g and r and g["where"] == Where.MAP and g["locale"] == "London" and r["where"] == Where.UNUSED)
 
 
-def lord_actions(state: State, lord: str) -> list[Action]:
-    """The Levy actions open to ``lord`` now (3.4-3.4.6)."""
+def lord_actions(state: State, lord: str, frame: Frame | None = None) -> list[Action]:
+    """The Levy actions open to ``lord`` now (3.4-3.4.6), with the Muster frame's Lordship left
+    and free actions (cards: :func:`card_rules.free_levy_actions`)."""
     c = load()
     side = sv.side_of(lord)
     d = state["lords"][lord]
     here = d["locale"]
     loc = c.locales[here]
+    left = 1 if frame is None else frame["left"]
+    free = {} if frame is None else frame.get("free") or {}
     out: list[Action] = []
     if loc["kind"] == "stronghold" and not sv.is_friendly(state, here, side):
         # 3.4 REQUIREMENTS: at an Enemy or Neutral Stronghold only Parley there.
-        return [("parley", a) for a in _check_args([here])]
-    out += [("parley", a) for a in _check_args(sorted(sv.parley_targets(state, lord)))]
-    out += [("levy_lord", a) for a in _check_args(ready_lords(state, side))]
-    out += [("levy_vassal", a) for a in _check_args(levy_vassals(state, side))]
-    if loc["kind"] == "stronghold" and not sv.is_exhausted(state, here):
-        out.append(("levy_troops", None))
-    out.append(("levy_transport", "carts"))
-    mat = d["mat"]
-    ships = mat["assets"]["ships"]
-    port_or_box = loc["kind"] == "exile" or loc.get("port") is not None
-    if port_or_box and ships < 2 and (ships > 0 or ship_holders(state) < 9):
-        out.append(("levy_transport", "ship"))
-    out += [("levy_capability", cid) for cid in arts.capability_choices(state, lord, state["aow"][side]["deck"])]
+        if left > 0:
+            out += [("parley", a) for a in _check_args([here])]
+            if lord == "henry_tudor" and fx.event_on(state, "margaret_beaufort", "Lancaster"):
+                out += _vassal_options(state, lord)  # L35: need not be at a Friendly Stronghold
+        return out + _card_parleys(state, lord, left, free, [here])
+    targets = sorted(sv.parley_targets(state, lord))
+    if left > 0:
+        out += [("parley", a) for a in _check_args(targets)]
+        out += [("levy_lord", a) for a in _check_args(ready_lords(state, side))]
+        out += _vassal_options(state, lord)
+        # the plain action keeps no argument; a card's variant is "levy_troops_by" (card_rules docs)
+        out += [("levy_troops", a) if a is None else ("levy_troops_by", a) for a in cr.troops_options(state, lord)]
+        out.append(("levy_transport", "carts"))
+        mat = d["mat"]
+        ships = mat["assets"]["ships"]
+        port_or_box = loc["kind"] == "exile" or loc.get("port") is not None
+        if port_or_box and ships < 2 and (ships > 0 or ship_holders(state) < 9):
+            out.append(("levy_transport", "ship"))
+        out += [("levy_capability", cid) for cid in arts.capability_choices(state, lord, state["aow"][side]["deck"])
+                if not cr.capability_blocked(state, lord, cid)]
+    if free.get("troops"):
+        out += [("free_troops", a or "here") for a in cr.troops_options(state, lord)]
+    return out + _card_parleys(state, lord, left, free, targets)
+
+
+def _vassal_options(state: State, lord: str) -> list[Action]:
+    """3.4.3 Levy Vassal, with the cards that change it (Y7, L35; L37 and L32 make it sure:
+    only the plain check is offered, extra points would buy nothing)."""
+    vassals = cr.vassal_targets(state, lord, levy_vassals(state, sv.side_of(lord)))
+    if cr.vassal_levy_sure(state, lord):
+        return [("levy_vassal", v) for v in vassals]
+    return [("levy_vassal", a) for a in _check_args(vassals)]
+
+
+def _card_parleys(state: State, lord: str, left: int, free: dict[str, int], targets: list[str]) -> list[Action]:
+    """Parleys by cards (3.4.1): Y18/L18 one sure Parley at one point less (``parley_sure``),
+    Y28/L17 Parleys without Lordship (``free_parley``), Y4 Jack Cade's free sure Parleys
+    (``cade_parley``). L17 and L18 may Parley a London held by Y15 London for York."""
+    out: list[Action] = []
+    if state["london_for_york"] and sv.side_of(lord) == "Lancaster":
+        aided = sorted(sv.parley_targets(state, lord, london=True))
+    else:
+        aided = targets
+    if left > 0 and cr.sure_parley_card(state, lord):
+        out += [("parley_sure", t) for t in aided]
+    if free.get("parley"):
+        out += [("free_parley", a) for a in _check_args(aided if lord == "henry_vi" else targets)]
+    if free.get("cade"):
+        out += [("cade_parley", t) for t in targets]
     return out
+
+
+#: Muster verbs that are Levy actions (3.4.1-3.4.6), for Y32 The King's Name.
+LEVY_VERBS = frozenset({"parley", "parley_sure", "free_parley", "levy_lord", "levy_vassal", "levy_troops",
+                        "levy_troops_by", "free_troops", "levy_transport", "levy_capability"})
+#: What Y32 The King's Name restores when it cancels a Lancastrian Levy action.
+KINGS_NAME_KEYS = ("favour", "exhaustion", "lords", "vassals", "special_vassals", "aow", "seats",
+                   "london_for_york", "cards")
+
+
+def kings_name_on(state: State) -> bool:
+    """Y32 The King's Name in effect, with Gloucester (not as Richard III) on the map."""
+    if not fx.event_on(state, "kings_name", "York"):
+        return False
+    return any(state["lords"].get(g, {}).get("where") == Where.MAP for g in sv.GLOUCESTERS)
+
+
+def kings_name_snapshot(state: State) -> dict[str, Any]:
+    return {k: copy.deepcopy(state[k]) for k in KINGS_NAME_KEYS}
+
+
+def kings_name_offer(state: State, snap: dict[str, Any], what: str) -> None:
+    """After a Lancastrian Levy action: if it changed anything (it succeeded), the Yorkists may
+    pay 1 Influence point to cancel it (Y32)."""
+    if all(state[k] == v for k, v in snap.items()):
+        return
+    push(state, {"step": "card_pick", "kind": "kings_name", "side": "York", "card": "Y32", "snap": snap,
+                 "what": what})
+
+
+def _acting(state: State, frame: Frame, lord: str) -> bool:
+    """The acting Lord still has Lordship or free Levy actions, and is on the map."""
+    if state["lords"][lord]["where"] != Where.MAP:
+        return False
+    return frame["left"] > 0 or any((frame.get("free") or {}).values())
+
+
+def _troops_label(arg: Any) -> str:
+    parts = cr.decode(arg)
+    out = []
+    if "at" in parts:
+        out.append(f"at {parts['at']} (Commission of Array, L12)")
+    if parts.get("mode") == "militia5":
+        out.append("as 5 Militia (Beloved Warwick, Y16)")
+    if parts.get("mode") == "irish":
+        out.append("as 5 Militia, no Depletion (Irishmen, Y18)")
+    if parts.get("commons"):
+        out.append(f"with {parts['commons']} more Militia (The Commons, Y16)")
+    if parts.get("merc"):
+        out.append("with 2 Mercenaries for 1 Coin (Soldiers of Fortune, Y12)")
+    if parts.get("pay"):
+        out.append(f"{lord_name(parts['pay'])} Shares the Coin")
+    return (" " + ", ".join(out)) if out else ""
 
 
 class Muster(Step):
@@ -312,13 +403,14 @@ class Muster(Step):
         side = frame["side"]
         lord = frame.get("lord")
         if lord is not None:
-            if frame["left"] <= 0 or state["lords"][lord]["where"] != Where.MAP:
+            if not _acting(state, frame, lord):
                 return []
-            return lord_actions(state, lord) + [("done", None)]
+            return lord_actions(state, lord, frame) + [("done", None)]
         out: list[Action] = [("lord", lid) for lid in frame["lords"]
                              if state["lords"][lid]["where"] == Where.MAP]
         if king_richard_possible(state, side):
             out.append(("king_richard", None))
+        out += reactions.own_time_options(state, side, "muster")  # Y24, Y20, Y13 (RULINGS R51)
         return out + [("end", None)] if out else []
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -326,11 +418,25 @@ class Muster(Step):
             return []
         lord = frame.get("lord")
         if lord is not None:  # an acting Lord may always say he is done
-            decides = frame["left"] > 0 and state["lords"][lord]["where"] == Where.MAP
+            decides = _acting(state, frame, lord)
         else:
             decides = any(state["lords"][lid]["where"] == Where.MAP for lid in frame["lords"]) \
-                or king_richard_possible(state, frame["side"])
+                or king_richard_possible(state, frame["side"]) \
+                or bool(reactions.own_time_options(state, frame["side"], "muster"))
         return [frame["side"]] if decides else []
+
+    def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
+        """Every handler, then Y32 The King's Name's chance to cancel a Lancastrian Levy action."""
+        snap = None
+        if verb in LEVY_VERBS and frame["side"] == "Lancaster" and kings_name_on(state):
+            snap = kings_name_snapshot(state)
+        super().handle(state, frame, role, verb, arg)
+        if snap is not None:
+            top = state["stack"][-1] if state["stack"] else None
+            if top is not None and top["step"] == "place_lord":
+                top["snap"] = snap  # the Levy Lord is over when he is placed
+            else:
+                kings_name_offer(state, snap, self.action_label(state, frame, role, verb, arg))
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return self._options(state, frame)
@@ -358,14 +464,25 @@ class Muster(Step):
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         if verb == "lord":
             return f"{lord_name(arg)} takes Levy actions (Lordship {sv.modified_rating(state, arg, 'lordship')})"
+        if verb == "event":
+            return f"Play the Held Event {arts.event_title(arg)} ({arg})"
+        if verb in ("levy_troops", "levy_troops_by", "free_troops"):
+            free = " without spending Lordship (Thomas Stanley, L35)" if verb == "free_troops" else ""
+            return f"Levy Troops{_troops_label(arg)}{free} (3.4.4)"
+        if verb == "parley_sure":
+            return f"Parley {arg}: sure, 1 Influence less ({arts.event_title(str(cr.sure_parley_card(state, frame['lord'])))}, 3.4.1)"
+        if verb == "cade_parley":
+            return f"Parley {arg}: free and sure (Jack Cade, Y4)"
+        if verb == "free_parley":
+            target, extra = split_extra(arg)
+            bonus = "" if extra == 0 else f", +{extra} Influence for +{1 if extra == 1 else 2}"
+            return f"Parley {target}{bonus} without spending Lordship (3.4.1)"
         if verb == "end":
             return "End Muster"
         if verb == "done":
             return f"{lord_name(frame['lord'])} is done"
         if verb == "king_richard":
             return "King Richard: Richard III replaces Gloucester (6.0 III)"
-        if verb == "levy_troops":
-            return "Levy Troops (3.4.4)"
         if verb == "levy_transport":
             return "Levy Transport: 2 Carts (3.4.5)" if arg == "carts" else "Levy Transport: 1 Ship (3.4.5)"
         if verb == "levy_capability":
@@ -381,13 +498,18 @@ class Muster(Step):
     # ----- choosing the Lord -------------------------------------------------------------
     def on_lord(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         frame["lords"].remove(arg)
-        frame.update(lord=arg, left=sv.modified_rating(state, arg, "lordship"))
+        frame.update(lord=arg, left=sv.modified_rating(state, arg, "lordship"), acted=True,
+                     free=cr.free_levy_actions(state, arg))
+
+    def on_event(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """A Held Event its holder plays between his Lords' Levy actions (RULINGS R51)."""
+        reactions.play_own_time(state, frame["side"], arg)
 
     def on_end(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
 
     def on_done(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        frame.update(lord=None, left=0)
+        frame.update(lord=None, left=0, free={})
 
     def on_king_richard(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         replace_in_place(state, "gloucester_2", "richard_iii")
@@ -404,10 +526,34 @@ class Muster(Step):
         """3.4.1: check Influence paying one more per Way; success shifts the target one step."""
         target, extra = split_extra(arg)
         lord, _side = self._spend(frame)
-        res = sv.parley(state, lord, target, extra=extra)
+        self._parley(state, lord, target, extra=extra)
+
+    def _parley(self, state: State, lord: str, target: str, **how: Any) -> None:
+        if cr.blockade_check(state, lord, cr.sea_hop_seas(state, lord, target), f"Parley of {target}"):
+            return  # Y15 Naval Blockade (Lordship spent all the same)
+        res = sv.parley(state, lord, target, **how)
         _check_log(state, lord, f"Parleys {target}", res)
         if res["success"]:
             public(state, f"{target} is now {sv.favour(state, target) or 'Neutral'} (3.4.1).", RECRUIT)
+
+    def on_parley_sure(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """Y18 Succession / L18 Parliament Votes: one Parley per Lord, 1 point cheaper, sure."""
+        lord, side = self._spend(frame)
+        book = fx.book(state)
+        book["sure_parley"] = sorted({*book.get("sure_parley", []), lord})
+        self._parley(state, lord, str(arg), surcharge=-1, sure=True, london=side == "Lancaster")
+
+    def on_free_parley(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """Y28 Gloucester as Heir / L17 My crown is in my heart: a Parley without Lordship."""
+        target, extra = split_extra(arg)
+        frame["free"]["parley"] -= 1
+        lord = str(frame["lord"])
+        self._parley(state, lord, target, extra=extra, london=lord == "henry_vi")
+
+    def on_cade_parley(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """Y4 Jack Cade: a Parley without Lordship or Influence that succeeds without a roll."""
+        frame["free"]["cade"] -= 1
+        self._parley(state, str(frame["lord"]), str(arg), sure=True, free=True)
 
     def on_levy_lord(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         """3.4.2: check Influence (no Ways); success Musters the Ready Lord."""
@@ -428,40 +574,39 @@ class Muster(Step):
         puts his other marker face up Service boxes to the right."""
         vid, extra = split_extra(arg)
         lord, side = self._spend(frame)
-        res = sv.influence_check(state, side, lord, extra=extra, vassal=vid)
+        res = sv.influence_check(state, side, lord, extra=extra, vassal=vid,
+                                 surcharge=cr.vassal_levy_surcharge(state, side), sure=cr.vassal_levy_sure(state, lord))
         _check_log(state, lord, f"Levies Vassal {vassal_name(vid)}", res)
         if not res["success"]:
             return
         v = state["vassals"][vid]
-        v.update(where=VassalWhere.MAT, lord=lord, face_up=True,
-                 box=sv.calendar_place(state["box"] + load().vassals[vid]["service"]))
+        service = load().vassals[vid]["service"] + cr.vassal_service_bonus(state, lord)  # Y17 Alice Montagu
+        v.update(where=VassalWhere.MAT, lord=lord, face_up=True, box=sv.calendar_place(state["box"] + service))
         state["lords"][lord]["mat"]["vassals"].append(vid)
         public(state, f"Vassal {vassal_name(vid)} joins {lord_name(lord)}; Service to box {v['box']} (3.4.3).",
                RECRUIT)
 
     def on_levy_troops(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        """3.4.4: the Strongholds table's Troops, as the pool allows, then Deplete/Exhaust."""
-        c = load()
-        lord, side = self._spend(frame)
-        here = state["lords"][lord]["locale"]
-        row = c.tables["strongholds"][c.locales[here]["type"]]["levy"]
-        used = troops_in_use(state)
-        pool = c.tables["troop_pool"]
-        mat = state["lords"][lord]["mat"]
-        got = []
-        for t, n in row.items():
-            k = min(n, pool[t] - used[t])
-            if k > 0:
-                mat["troops"][t] += k
-                got.append(f"{k} {t.replace('_', ' ')}")
-        sv.deplete(state, here)
-        public(state, f"{lord_name(lord)} Levies Troops at {here}: {', '.join(got) or 'none left in the pool'}; "
-                      f"{here} is {state['exhaustion'][here].capitalize()} (3.4.4).", RECRUIT)
+        """3.4.4: the Strongholds table's Troops, as the pool allows, then Deplete/Exhaust (with
+        the cards of :mod:`card_rules`)."""
+        lord, _side = self._spend(frame)
+        public(state, cr.levy_troops(state, lord, arg), RECRUIT)
+
+    def on_levy_troops_by(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """Levy Troops changed by cards (card_rules module docs)."""
+        self.on_levy_troops(state, frame, role, arg)
+
+    def on_free_troops(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """L35 Thomas Stanley: once each Levy, a Levy Troops without spending Lordship."""
+        frame["free"]["troops"] -= 1
+        public(state, cr.levy_troops(state, str(frame["lord"]), arg), RECRUIT)
 
     def on_levy_transport(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         """3.4.5: two Carts, or one Ship."""
         lord, side = self._spend(frame)
         assets = state["lords"][lord]["mat"]["assets"]
+        if arg == "ship" and cr.blockade_check(state, lord, cr.port_sea(state["lords"][lord]["locale"]), "Ship Levy"):
+            return  # Y15 Naval Blockade
         if arg == "carts":
             assets["carts"] += 2
             mat_log(state, side, f"{lord_name(lord)} Levies 2 Carts (3.4.5).")
@@ -486,7 +631,7 @@ def place_levied_lord(state: State, lord: str, locale: str) -> None:
     side = sv.side_of(lord)
     at_seat = state["seats"].get(lord) == locale
     muster_lord(state, lord, locale)
-    if at_seat:
+    if at_seat and not (locale == "London" and state["london_for_york"]):  # Y15: only Events or Pillage
         sv.set_favour(state, locale, side)
     public(state, f"{lord_name(lord)} Musters at {locale}{' (his Seat, now Friendly)' if at_seat else ''} (3.4.2).",
            RECRUIT)
@@ -514,6 +659,8 @@ class PlaceLord(Step):
     def on_place(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
         place_levied_lord(state, frame["lord"], arg)
+        if frame.get("snap") is not None:  # Y32 The King's Name may cancel this Levy Lord
+            kings_name_offer(state, frame["snap"], f"Levy Lord {lord_name(frame['lord'])}")
 
 
 class EndLevy(Step):
@@ -522,6 +669,7 @@ class EndLevy(Step):
     name, phase = "end_levy", LEVY
 
     def run(self, state: State, frame: Frame) -> None:
+        reactions.end_of_levy(state)
         arts.discard_in_effect(state, "this_levy")
         pop(state)
 

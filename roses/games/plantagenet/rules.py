@@ -21,7 +21,7 @@ from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
 from roses.engine.steps import Frame, Step, StepRules, Steps, push_all, top
-from roses.games.plantagenet import ai, battle, campaign, levy, wars
+from roses.games.plantagenet import ai, battle, campaign, cards, levy, reactions, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
@@ -69,7 +69,8 @@ class Calendar(Step):
 #: The parts of the sequence; each adds its own view entries, secrets and invariants.
 PARTS = (levy, campaign, battle, wars)
 
-STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS)
+STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS,
+                         *cards.CARD_STEPS, *reactions.REACT_STEPS)
 
 
 def current_step(state: State) -> str | None:

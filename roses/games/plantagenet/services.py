@@ -15,6 +15,7 @@ from typing import Any
 from roses.engine import rng
 from roses.engine.contract import DRAW
 from roses.engine.log import public
+from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet.components import AREAS, SIDES, load
 from roses.games.plantagenet.decks import add_command_cards, remove_command_cards
 from roses.games.plantagenet.records import LordRecord, VassalWhere, Where, put_lord
@@ -82,12 +83,18 @@ def check_succeeds(roll: int, rating: int) -> bool:
 
 
 def influence_check(state: State, side: str, lord: str, *, extra: int = 0, ways: int = 0,
-                    vassal: str | None = None, parley: bool = False) -> dict[str, Any]:
-    """Pay for and roll an Influence check (1.4.2). Returns ``{"success", "roll", "cost", "target"}``."""
-    cost = check_cost(extra, ways)
+                    vassal: str | None = None, parley: bool = False, surcharge: int = 0,
+                    sure: bool = False) -> dict[str, Any]:
+    """Pay for and roll an Influence check (1.4.2). Returns ``{"success", "roll", "cost", "target"}``.
+
+    Cards may change the cost by ``surcharge`` (more, or fewer if negative; never below 0) and
+    make the check ``sure`` (it succeeds without a roll: ``roll`` is None)."""
+    cost = max(0, check_cost(extra, ways) + surcharge)
     rating = modified_rating(state, lord, "influence", parley=parley)
     target = check_rating(rating, extra, vassal, side)
     lose_influence(state, side, cost)
+    if sure:
+        return {"success": True, "roll": None, "cost": cost, "target": target}
     roll = rng.roll(state)
     ok = check_succeeds(roll, target)
     return {"success": ok, "roll": roll, "cost": cost, "target": target}
@@ -128,7 +135,34 @@ def modified_rating(state: State, lord: str, rating: str, *, parley: bool = Fals
             for mod in c.cards[cid]["capability"].get("mods", []):
                 if mod["rating"] == rating and _mod_applies(state, lord, mod["when"], parley):
                     value += mod["delta"]
+    if state["aow"]["York"]["in_effect"] and _lord_sides()[lord] == "York":
+        value += _york_event_bonus(state, lord, rating, parley)
     return value
+
+
+#: Yorkist Gloucester (not as Richard III), named by Y32 and Y33.
+GLOUCESTERS = ("gloucester_1", "gloucester_2")
+
+
+def _york_event_bonus(state: State, lord: str, rating: str, parley: bool) -> int:
+    """Rating changes by the Yorkist This Levy Events in effect (1.5.2, 3.1.3): Y14 Richard of
+    York (+1 Influence for Parley), Y35 Privy Council (+1 Influence), Y20 Yorkist Parade (+2
+    Influence during a Levy), Y22 Loyalty and Trust (+3 Lordship to the Lord chosen), Y33
+    Edward V (+3 Lordship to Gloucester)."""
+    bonus = 0
+    if rating == "influence":
+        if parley and fx.event_on(state, "richard_of_york", "York"):
+            bonus += 1
+        if fx.event_on(state, "privy_council", "York"):
+            bonus += 1
+        if fx.event_on(state, "yorkist_parade", "York") and fx.in_levy(state):
+            bonus += 2
+    elif rating == "lordship":
+        if fx.event_on(state, "loyalty_and_trust", "York") and fx.book(state).get("loyalty_and_trust") == lord:
+            bonus += 3
+        if lord in GLOUCESTERS and fx.event_on(state, "edward_v", "York"):
+            bonus += 3
+    return bonus
 
 
 # ----- 1.3.1 Favour, Depleted/Exhausted ----------------------------------------------------
@@ -149,6 +183,8 @@ def is_enemy(state: State, locale: str, side: str) -> bool:
 
 
 def set_favour(state: State, locale: str, side: str | None) -> None:
+    if locale == "London" and side != "York":
+        state["london_for_york"] = False  # Y15: the second Yorkist marker goes with the Favour
     if side is None:
         state["favour"].pop(locale, None)
     else:
@@ -205,6 +241,29 @@ def _areas() -> dict[str, frozenset[str]]:
     """The Strongholds of each Area (1.3.1), computed once."""
     c = load()
     return {a: frozenset(c.area(a)) for a in AREAS}
+
+
+#: Capabilities that let a side Dominate an Area with fewer Strongholds (4.8.1): key, the
+#: Area, the Strongholds needed (Y19 Welshmen, Y21 Southerners, L16 Northmen).
+DOMINATION_CARDS = (("welshmen", "Wales", 3), ("southerners", "South", 5), ("northmen", "North", 3))
+
+
+def card_dominates(state: State, side: str, area: str) -> bool:
+    """Y19 Welshmen, Y21 Southerners, L16 Northmen (for Tides of War, 4.8.1): the side
+    Dominates the Area while the Lord with the Capability is at one of its Strongholds and at
+    least so many of them are Friendly."""
+    for key, where, need in DOMINATION_CARDS:
+        if where != area:
+            continue
+        for cid in fx.capability_cards(key):
+            if fx.card_side(cid) != side:
+                continue
+            for lid in on_map(state, side):
+                d = state["lords"][lid]
+                if cid in d["mat"]["capabilities"] and d["locale"] in _areas()[area]:
+                    fav = state["favour"]
+                    return sum(1 for loc in _areas()[area] if fav.get(loc) == side) >= need
+    return False
 
 
 def exile_boxes_for(state: State, lord: str) -> list[str]:
@@ -355,9 +414,18 @@ def lord_has_ships(state: State, lord: str) -> bool:
     return bool(mat and mat["assets"]["ships"] > 0)
 
 
-def parley_targets(state: State, lord: str, *, campaign: bool = False) -> dict[str, int]:
+def parley_targets(state: State, lord: str, *, campaign: bool = False, london: bool = False) -> dict[str, int]:
     """Strongholds a Lord may Parley and the Ways to each (3.4.1; 4.6.4 limits Campaign range
-    to one Way or one Sea hop). The Lord's own non-Friendly Stronghold is the only target then."""
+    to one Way or one Sea hop). The Lord's own non-Friendly Stronghold is the only target then.
+    While London holds two Yorkist markers (Y15 London for York) Lancastrians may not Parley it
+    unless an Event aids them (``london``, L17, L18)."""
+    out = _parley_targets(state, lord, campaign)
+    if state["london_for_york"] and not london and "London" in out and side_of(lord) == "Lancaster":
+        del out["London"]
+    return out
+
+
+def _parley_targets(state: State, lord: str, campaign: bool) -> dict[str, int]:
     c = load()
     side = side_of(lord)
     here = state["lords"][lord]["locale"]
@@ -710,7 +778,7 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
         for area in AREAS:
             if any(state["lords"][lid]["locale"] in _areas()[area] for lid in on_map(state, side)):
                 items[f"lord in {area}"] = 1
-            if dominates(state, side, area):
+            if dominates(state, side, area) or card_dominates(state, side, area):
                 items[f"dominates {area}"] = 2
         for loc in ("London", "Calais", "Harlech"):
             if favour(state, loc) == side and not enemy_lords_at(state, loc, side):
@@ -860,19 +928,35 @@ def victory_check(state: State) -> str | None:
 
 # ----- actions built on the services (used by later stages' Levy/Campaign commands) ----------
 
-def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bool = False) -> dict[str, Any]:
+def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bool = False,
+           surcharge: int = 0, sure: bool = False, free: bool = False, london: bool = False) -> dict[str, Any]:
     """Parley (3.4.1 Levy; 4.6.4 Campaign): check Influence paying 1 per Way, and on success
     shift the target one step toward the Lord's side. Campaign Parley of his own location
-    succeeds without a check or cost (4.6.4). Raises ValueError if the target is not legal."""
+    succeeds without a check or cost (4.6.4). Raises ValueError if the target is not legal.
+
+    Cards: ``surcharge`` changes the cost, ``sure`` skips the roll, ``free`` makes the check
+    cost nothing (Y4 Jack Cade), ``london`` lets an Event's Parley reach a London held by Y15.
+    Y34 An honest tale speeds best adds 1 to every Lancastrian Parley, even a free one; Y29
+    Dorset makes Devon's Campaign Parleys from Exeter free and sure."""
     side = side_of(lord)
-    targets = parley_targets(state, lord, campaign=campaign)
+    targets = parley_targets(state, lord, campaign=campaign, london=london)
     if target not in targets:
         raise ValueError(f"{target} cannot be Parleyed by {lord} now (3.4.1).")
     ways = targets[target]
-    if campaign and target == state["lords"][lord]["locale"]:
+    here = state["lords"][lord]["locale"]
+    if campaign and lord == "devon" and here == "Exeter" and fx.event_on(state, "dorset", "York"):
         shift_favour_toward(state, target, side)
         return {"success": True, "roll": None, "cost": 0, "target": None}
-    res = influence_check(state, side, lord, extra=extra, ways=ways, parley=True)
+    if side == "Lancaster" and state["aow"]["York"]["in_effect"] and fx.event_on(state, "honest_tale", "York"):
+        surcharge += 1
+    if campaign and target == here:
+        if surcharge > 0:
+            lose_influence(state, side, surcharge)
+        shift_favour_toward(state, target, side)
+        return {"success": True, "roll": None, "cost": max(0, surcharge), "target": None}
+    if free:
+        surcharge -= check_cost(extra, ways)
+    res = influence_check(state, side, lord, extra=extra, ways=ways, parley=True, surcharge=surcharge, sure=sure)
     if res["success"]:
         shift_favour_toward(state, target, side)
     return res

@@ -80,6 +80,9 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                     "label": "Hidden Mats (1.5.3): hide Lord mats and Capabilities from the opponent"},
     "king_richard_at_setup": {"type": "bool", "default": False,
                               "label": "Scenario III: set up Richard III in place of Gloucester (2)"},
+    # Reaction cards (cards.py, RULINGS R50): ask a side only when it holds a card it may play.
+    "quick_reactions_york": {"type": "bool", "default": False, "label": "York is asked about reaction cards only when holding one (faster, but Lancaster then knows York holds one whenever York is asked)"},
+    "quick_reactions_lancaster": {"type": "bool", "default": False, "label": "Lancaster is asked about reaction cards only when holding one (faster, but York then knows Lancaster holds one whenever Lancaster is asked)"},
 }
 
 
@@ -253,6 +256,7 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None,
         "influence": int(d["influence"]),
         "favour": {},
         "london_for_york": False,
+        "cards": {},  # Arts of War effects' bookkeeping (once-only uses, choices by Events; cards.py)
         "exhaustion": {},
         "exile_boxes": dict(d["exile_boxes"]),
         "allied_networks": d["allied_networks"],
