@@ -48,7 +48,7 @@ class Node:
     def __init__(self, action: Action | None, role: str | None) -> None:
         self.action = action
         self.role = role  # who made the move leading here
-        self.children: dict[tuple[str, Hashable], Node] = {}
+        self.children: dict[tuple[Hashable, ...], Node] = {}
         self.visits = 0
         self.avail = 0
         self.total = 0.0
@@ -119,7 +119,7 @@ class ISMCTSBot(BaseBot):
         label_state: State | None = None
         # The root mover's legal actions are the same in every determinisation (it sees the
         # same view, actions included, in each: Rules.determinize), so they are listed once.
-        root_moves: tuple[list[Action], list[tuple[str, Hashable]]] | None = None
+        root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None
         pool: list[State] = []
         stop = self.stop
         while done < limit and (done == 0 or (time.perf_counter() < deadline and not (stop and stop()))):
@@ -178,7 +178,7 @@ class ISMCTSBot(BaseBot):
     # ----- one iteration ---------------------------------------------------------------
     def _iterate(self, rules: Rules, state: State, me: str, root: Node,
                  allowed: dict[Hashable, Action], roles: list[str], rng: random.Random,
-                 root_moves: tuple[list[Action], list[tuple[str, Hashable]]] | None = None) -> None:
+                 root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None) -> None:
         """One iteration on the determinisation ``state``; ``root_moves``: the root mover's
         actions among ``allowed`` and their keys, if already listed."""
         if root_moves is None:
@@ -263,14 +263,25 @@ class ISMCTSBot(BaseBot):
 _PLAIN_ARGS = frozenset((str, int, type(None)))
 
 
-def _keys(mover: str, legal: list[Action]) -> list[tuple[str, Hashable]]:
-    """The tree keys of ``mover``'s actions: ``(mover, action_key(action))``."""
-    return [(mover, a) if type(a) is tuple and type(a[1]) in _PLAIN_ARGS else (mover, action_key(a))
-            for a in legal]
+def _keys(mover: str, legal: list[Action]) -> list[tuple[Hashable, ...]]:
+    """The tree keys of ``mover``'s actions: ``(mover, action)`` for an action with a plain
+    argument, ``(mover, verb, *arg)`` for a list of plain values, else ``(mover,
+    action_key(action))`` (distinct actions, distinct keys)."""
+    out: list[tuple[Hashable, ...]] = []
+    for a in legal:
+        arg = a[1]
+        t = type(arg)
+        if t in _PLAIN_ARGS and type(a) is tuple:
+            out.append((mover, a))
+        elif t is list and _PLAIN_ARGS.issuperset(map(type, arg)):
+            out.append((mover, a[0], *arg))
+        else:
+            out.append((mover, action_key(a)))
+    return out
 
 
 def _root_moves(rules: Rules, state: State, me: str,
-                allowed: dict[Hashable, Action]) -> tuple[list[Action], list[tuple[str, Hashable]]]:
+                allowed: dict[Hashable, Action]) -> tuple[list[Action], list[tuple[Hashable, ...]]]:
     """The root mover's legal actions among ``allowed`` (all of ``allowed`` if none), and keys."""
     legal = [a for a in rules.legal_actions(state, me) if action_key(a) in allowed]
     if not legal:
