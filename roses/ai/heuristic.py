@@ -17,6 +17,9 @@ from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label,
 from roses.ai.sim import acting, state_values
 from roses.engine.contract import Action, Rules, State, View
 
+#: Weight of a move's own result against what the following moves reach (ties only).
+SOONER = 1e-6
+
 
 class HeuristicBot(BaseBot):
     """Greedy over ``Rules.evaluate`` averaged on ``samples`` determinisations."""
@@ -67,7 +70,9 @@ class HeuristicBot(BaseBot):
                 value, final = self._follow(rules, after, role, self.depth - 1)
                 if w == 0:
                     results[i] = final
-                total += value
+                # Equal values: the move whose own result is better first (the best is reached
+                # sooner), so undoing and redoing a step never ties with finishing it.
+                total += value + SOONER * state_values(rules, after, [role])[role]
                 n += 1
             scored.append((total / n if n else -2.0, i))
         return scored, results

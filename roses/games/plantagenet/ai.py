@@ -55,6 +55,7 @@ from __future__ import annotations
 import math
 import pickle
 import random
+from functools import cache
 from typing import Any
 
 from roses.engine import rng
@@ -346,20 +347,53 @@ def _resample_bosworth(world: State, foe: str, r: random.Random) -> None:
 
 
 # ----- evaluation -----------------------------------------------------------------------------
+@cache
+def _tables() -> dict[str, Any]:
+    """What the evaluation reads of the data, computed once: each Stronghold's type and Area,
+    the Area sizes, each troop type's worth and a Retinue's or Vassal's (1.6), each Lord's side,
+    printed Influence and badge."""
+    c = load()
+    f = c.tables["forces"]
+
+    def worth(u: dict[str, float]) -> float:
+        return float(u["missile"] + u["melee"] + 0.5 * u["protection"])
+
+    areas: dict[str, int] = {}
+    for d in c.locales.values():
+        if d.get("area"):
+            areas[d["area"]] = areas.get(d["area"], 0) + 1
+    return {
+        "type": {n: d.get("type") for n, d in c.locales.items()},
+        "area": {n: d.get("area") for n, d in c.locales.items()},
+        "area_size": areas,
+        "troop_worth": {t: worth(f[t]) for t in TROOP_TYPES},
+        "unit_worth": worth(f["retinue"]),
+        "vassal_worth": worth(f["vassal"]),
+        "side": {lid: d["side"] for lid, d in c.lords.items()},
+        "influence": {lid: int(d["influence"]) for lid, d in c.lords.items()},
+        "badge": {lid: d["badge"] for lid, d in c.lords.items()},
+        "tides": {t: int(row["tides"]) for t, row in c.tables["strongholds"].items()},
+        "gain_lords": frozenset(c.tables["calendar"]["gain_lords_influence"]),
+    }
+
+
 def _forces_value(mat: dict[str, Any]) -> float:
     """The fighting worth of a mat's unrouted Forces: Retinue, Vassals and Troops (1.6),
-    each unit counted by its Missile, Melee and Protection."""
-    f = load().tables["forces"]
-    total = 0.0
-    for t in TROOP_TYPES:
-        n = mat["troops"][t]
-        if n:
-            u = f[t]
-            total += n * (u["missile"] + u["melee"] + 0.5 * u["protection"])
-    units = 1 + len(mat["vassals"]) + len(mat["special_vassals"])
-    ret = f["retinue"]
-    total += units * (ret["missile"] + ret["melee"] + 0.5 * ret["protection"])
-    return total
+    each unit counted by its Missile, Melee and half its Protection."""
+    t = _tables()
+    worth = t["troop_worth"]
+    troops = mat["troops"]
+    total = sum(troops[k] * worth[k] for k in TROOP_TYPES)
+    return float(total + t["unit_worth"] + t["vassal_worth"] * (len(mat["vassals"]) + len(mat["special_vassals"])))
+
+
+def _upkeep_short(mat: dict[str, Any]) -> int:
+    """How far a mat's Provender and Coin fall short of one Feed and one Pay (3.2.1, 4.7):
+    one of each per six Troop units, rounded up."""
+    units = sum(mat["troops"].values())
+    need = -(-units // 6)
+    a = mat["assets"]
+    return max(0, need - a["provender"]) + max(0, need - a["coin"])
 
 
 def evaluation_terms(state: State, role: str) -> dict[str, float]:
@@ -369,31 +403,98 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
     return {k: sign * v for k, v in terms.items()}
 
 
+def _tides_estimate(state: State, on: dict[str, list[str]]) -> dict[str, int]:
+    """The Influence the next Tides of War would bring each side (4.8.1), read in one pass:
+    Lords in and Domination of Areas, London, Calais and Harlech, most Favour by type and the
+    Lords' Influence in the boxes that count it (card bonuses left out)."""
+    t = _tables()
+    ltype, larea = t["type"], t["area"]
+    fav = state["favour"]
+    by_type = {s: {"City": 0, "Town": 0, "Fortress": 0} for s in SIDES}
+    by_area = {s: {a: 0 for a in t["area_size"]} for s in SIDES}
+    specials: dict[str, str] = {}
+    for loc, s in fav.items():
+        kind = ltype[loc]
+        if kind in by_type[s]:
+            by_type[s][kind] += 1
+        elif kind in ("London", "Calais", "Harlech"):
+            specials[loc] = s
+        a = larea[loc]
+        if a:
+            by_area[s][a] += 1
+    lords = state["lords"]
+    at = {s: {lords[lid]["locale"] for lid in on[s]} for s in SIDES}
+    out: dict[str, int] = {}
+    for s in SIDES:
+        foe = other(s)
+        n = 0
+        present = {larea[loc] for loc in at[s] if larea.get(loc)}
+        n += len(present)
+        n += sum(2 for a, size in t["area_size"].items() if by_area[s][a] == size)
+        n += sum(t["tides"][loc] for loc, owner in specials.items() if owner == s and loc not in at[foe])
+        n += sum(t["tides"][k] for k in ("City", "Town", "Fortress") if by_type[s][k] > by_type[foe][k])
+        if state["box"] in t["gain_lords"]:
+            n += sum(t["influence"][lid] for lid in on[s])
+        out[s] = n
+    return out
+
+
+def _plan_quality(state: State) -> dict[str, float]:
+    """For each side, the cards of its Plan (or Plan being built) that can activate a Lord on
+    the map, and half a card more once it is locked in (4.1.2): the whole Plan of the Campaign,
+    revealed cards included, so that revealing cards changes nothing."""
+    from roses.games.plantagenet.campaign import placed_badges
+
+    out = dict.fromkeys(SIDES, 0.0)
+    plan = find(state, "plan")
+    for s in SIDES:
+        if plan is not None:
+            cards = plan["drafts"].get(s, [])
+            locked = s in plan["locked"]
+        else:
+            cm = state["command"][s]
+            cards = cm["plan"] + cm["revealed"]
+            locked = True
+        if cards:
+            placed = placed_badges(state, s)
+            out[s] = sum(1 for cid in cards if cid.rsplit("-", 1)[0] in placed) + (0.5 if locked else 0.0)
+    return out
+
+
 def _york_terms(state: State) -> dict[str, float]:
     scen = scenario_data()[state["scenario"]]
     terms: dict[str, float] = {}
     battle_only = scen["victory"] == "battle"
+    t = _tables()
     if not battle_only:
         net = int(state["influence"])
         goal = threshold(state) or 40
         terms["influence"] = 1.2 * net / goal
-        tides = sv.tides_of_war(state)
-        terms["tides"] = 0.35 * (sum(tides["York"].values()) - sum(tides["Lancaster"].values())) / 10.0
-        on = {s: sv.on_map(state, s) for s in SIDES}
+        on: dict[str, list[str]] = {s: [] for s in SIDES}
+        for lid, d in state["lords"].items():
+            if d["where"] == "map":
+                on[t["side"][lid]].append(lid)
+        tides = _tides_estimate(state, on)
+        terms["tides"] = 0.035 * (tides["York"] - tides["Lancaster"])
         terms["lords"] = 0.08 * (len(on["York"]) - len(on["Lancaster"]))
         for s, sign in (("York", 1.0), ("Lancaster", -1.0)):
             if not on[s]:  # a Campaign Victory for the other side at the next check (5.1)
                 terms["no lords " + s] = -0.6 * sign
-        power = {s: sum(_forces_value(state["lords"][lid]["mat"]) for lid in on[s]) for s in SIDES}
+        lords = state["lords"]
+        power = {s: sum(_forces_value(lords[lid]["mat"]) for lid in on[s]) for s in SIDES}
         total = power["York"] + power["Lancaster"]
         terms["forces"] = 0.45 * (power["York"] - power["Lancaster"]) / total if total else 0.0
+        short = {s: sum(_upkeep_short(lords[lid]["mat"]) for lid in on[s]) for s in SIDES}
+        terms["upkeep"] = -0.02 * (short["York"] - short["Lancaster"])
+        plans = _plan_quality(state)
+        terms["plan"] = 0.01 * (plans["York"] - plans["Lancaster"])
         if scen["victory"] == "test_of_arms":
-            holder = sv.favour(state, "York")
+            holder = state["favour"].get("York")
             if holder is not None:
                 terms["York Favour"] = 0.5 if holder == "York" else -0.5
     b = state.get("battle")
     if b is not None:
-        strength = {s: 0.0 for s in SIDES}
+        strength = dict.fromkeys(SIDES, 0.0)
         for lid, d in b["lords"].items():
             mat = state["lords"][lid]["mat"]
             if mat is not None and not d["routed"]:
