@@ -204,7 +204,7 @@ def test_group_and_turn_helpers_agree_with_active() -> None:
 def test_apply_accepts_exactly_the_legal_actions() -> None:
     """apply() accepts every listed action and refuses every other candidate (validation is a
     fast path for battle turns; it must agree with legal_actions)."""
-    from roses.games.richard3.core import _copy
+    from roses.games.richard3.common import copy_state as _copy
     from roses.games.richard3.data import ADJ, AREA_NAMES, BLOCK_KEY
     verbs = ("fire", "pass", "retreat", "charge", "treachery", "hit", "treason", "keep_treason",
              "regroup", "end_regroup")
