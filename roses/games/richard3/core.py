@@ -1180,6 +1180,8 @@ def _supply_stage(state: State, fr: SupplyFrame) -> None:
                 if not n:
                     continue
                 if a in EXILE_LIMIT:
+                    if n <= EXILE_LIMIT[a]:  # (the extras are some of the n blocks there)
+                        continue
                     extra = len(_exile_extras(state, side, a)) - EXILE_LIMIT[a]
                 else:
                     extra = n - SUPPLY_LIMIT[a]
