@@ -4,9 +4,11 @@ After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" 
 2012), SO-ISMCTS:
 
 * one tree for the deciding role; a node is reached by a sequence of actions (of any role);
-* every iteration draws a new determinisation (a full state re-sampled from what the role
+* every iteration plays on a determinisation (a full state re-sampled from what the role
   knows, see :class:`roses.ai.bot.Determinizer`) and descends the tree using only the
-  actions legal in that determinisation;
+  actions legal in that determinisation. ``worlds`` of them (32) are drawn per decision and
+  used in turn, each time on a copy with the dice re-drawn, so the hidden blocks and cards
+  are sampled 32 times and the dice every iteration (``worlds=0``: a new one each time);
 * selection is UCB1 with *availability counts*: a child's exploration term uses how often
   it was available, not how often its parent was visited;
 * a node with untried legal actions is expanded with one of them at random (a forced move,
