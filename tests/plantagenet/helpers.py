@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from roses.engine.steps import Frame
-from roses.games.plantagenet import RULES
+from roses.games.plantagenet import RULES, wars
 from roses.games.plantagenet.records import Where
 from roses.games.plantagenet.services import side_of
 from roses.games.plantagenet.setup import new_mat
@@ -99,3 +99,28 @@ def approach(state: State, locale: str, attackers: list[str], defenders: Sequenc
         place(state, lid, locale)
     frame = {"step": "approach", "locale": locale, "attacker": side_of(attackers[0]), "attackers": list(attackers)}
     return run_frames(state, frame)
+
+
+# ----- the Wars of the Roses ---------------------------------------------------------------------
+YORK = {"Y": 1, "M": 2, "R": 3, "G": 4}
+LANC = {"H": 1, "M": 2, "S1": 3, "S2": 4}
+
+
+def war_state(war: str, york: str, lancaster: str, *, y28: bool = False, by: str = "play") -> State:
+    """A Wars of the Roses game set up for ``war`` ("IIY", "IIL", "IIIY", "IIIL") after earlier
+    Wars in which every Heir not named in ``york`` ("Y M R G") or ``lancaster`` ("H M S1 S2")
+    was removed (``by`` "play", "natural_causes" or "setup"), with Y28 resolved or not."""
+    s = RULES.setup(1, "wars-of-the-roses")
+    w = s["wars"]
+    alive_y = {YORK[k] for k in york.split()}
+    alive_l = {LANC[k] for k in lancaster.split()}
+    second = war in ("IIY", "IIL")  # Gloucester is no Heir of War I: he cannot have been removed
+    w["removed"] = [{"side": "York", "rank": r, "lord": None, "war": "I", "by": by}
+                    for r in ((1, 2, 3) if second else (1, 2, 3, 4)) if r not in alive_y]
+    w["removed"] += [{"side": "Lancaster", "rank": r, "lord": None, "war": "I", "by": by}
+                     for r in (1, 2, 3, 4) if r not in alive_l]
+    king = "York" if war.endswith("Y") else "Lancaster"
+    w["winners"] = {"I": king} if war.startswith("II") and not war.startswith("III") else {"I": "York", "II": king}
+    w["y28"] = y28
+    wars.start_war(s, war)
+    return s

@@ -340,13 +340,13 @@ def dynastic_loser(state: State) -> str | None:
 def decide(state: State) -> bool:
     """Check the Dynastic and the War Victory after Heirs were removed; True if the War (or the
     game) ended."""
+    winner = sv.war_lost_by_heirs(state)
     loser = dynastic_loser(state)
-    if loser is not None:
+    if loser is not None and number(state) != "III":  # in the third War losing it is losing all
         finish(state, other(loser), f"Dynastic Victory (6.0): every {loser} Heir has been removed; "
                                     f"{other(loser)} wins the Wars of the Roses.")
         state["wars"]["dynastic"] = True
         return True
-    winner = sv.war_lost_by_heirs(state)
     if winner is not None:
         end_war(state, winner, f"War Victory (6.0): every {other(winner)} Heir listed for War {number(state)} "
                                f"has been removed.")
@@ -575,6 +575,7 @@ def start_war(state: State, war: str) -> None:
                 public(state, f"{side} loses {HEIR_CHARGE * n} Influence: {n} Heir(s) removed in earlier Wars "
                               "(6.3 Influence Track).", SETUP)
     mark_reveal(state)  # a new War: nothing before it may be undone
+    decide(state)  # a side whose Heirs of this War were all removed before it loses it at once (6.0)
 
 
 # ----- the War setups (6.3) ------------------------------------------------------------------------------
