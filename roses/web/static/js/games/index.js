@@ -18,6 +18,7 @@
 
 const MODULES = {
   richard3: () => import("./richard3.js"),
+  plantagenet: () => import("./plantagenet.js"),
 };
 
 export async function gameModule(id) {
