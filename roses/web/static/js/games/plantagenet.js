@@ -1,0 +1,878 @@
+// Roses: Plantagenet on the page (the game module for "plantagenet", see index.js). Loads the
+// board data (static/plantagenet/board.json, made by roses/web/plantagenet_board.py: Locales at
+// their real towns, Ways, Seas, Exile boxes, the Calendar and the Influence track, and the
+// game's Lords, Vassals and Arts of War cards in our own words) and draws one role's view, and
+// nothing else, onto the board and the side panels. Choices come only from the view's actions
+// (the rules' legal actions) and their labels: a Locale, a Lord, a card or a unit in the
+// Battle is outlined when choosing it makes one of them; everything is also a button.
+// Our own drawing: no publisher art.
+
+import { el, enablePanZoom } from "../map.js";
+import { h } from "../api.js";
+import { actionLabel } from "../actions.js";
+
+const SIDES = ["York", "Lancaster"];
+const SIDE_LETTER = { York: "Y", Lancaster: "L" };
+const FILL = { York: "#f7f3e8", Lancaster: "#a61f1a", null: "#d7d1c2" };
+const INK = { York: "#1d1a14", Lancaster: "#ffffff", null: "#1d1a14" };
+const SEA_COLOUR = { "North Sea": "#0f5e7a", "English Channel": "#1a4fd6", "Irish Sea": "#6a3d9a" };
+const WAY_STYLE = {
+  Highway: { width: 7, dash: null, colour: "#7a5a2e", label: "Highway: wide solid line (a March may follow two, 4.3.2)" },
+  Road: { width: 3.5, dash: null, colour: "#8d7a57", label: "Road: thin solid line" },
+  Path: { width: 3, dash: "2 7", colour: "#6f5a3a", label: "Path: dotted line" },
+};
+const TROOP_NAMES = {
+  men_at_arms: "Men-at-Arms", longbowmen: "Longbowmen", militia: "Militia", mercenaries: "Mercenaries", handgunners: "Handgunners",
+};
+const ASSET_NAMES = { provender: "Provender", coin: "Coin", carts: "Carts", ships: "Ships" };
+const TIMING = { hold: "Hold", this_levy: "This Levy", this_campaign: "This Campaign", now: "Now" };
+const STAGE_NAMES = { levy: "Levy", campaign: "Campaign", battle: "Battle" };
+// Verbs whose argument is a Vassal (not a Lord: some ids are both, e.g. "oxford").
+const VASSAL_VERBS = new Set(["levy_vassal"]);
+const AOW_CARD = /^[YL]\d+$/;
+const COMMAND_CARD = /^[a-z0-9_]+-\d+$/;
+
+let stylesAdded = false;
+function addStyles() {
+  if (stylesAdded || document.querySelector('link[data-pl-styles]')) return;
+  stylesAdded = true;
+  document.head.appendChild(h("link", { rel: "stylesheet", href: "/static/plantagenet/plantagenet.css", dataset: { plStyles: "1" } }));
+}
+
+/** The module's entry point (games/index.js): load the board data, draw the board. */
+export async function create(page) {
+  addStyles();
+  const board = await (await fetch("/static/plantagenet/board.json")).json();
+  const game = new Plantagenet(board, page);
+  if (page.svg) {
+    game.drawBoard(page.svg);
+    game.pan = enablePanZoom(page.svg, board, page.zoom);
+  }
+  if (page.legend) page.legend.replaceChildren(legend());
+  return game;
+}
+
+/** A Lord's name without the version mark: "Somerset (1)" -> "Somerset". */
+function shortName(name) {
+  return String(name).replace(/ \(\d\)$/, "");
+}
+const ABBREV = { Northumberland: "Northumb.", Buckingham: "Buckingm", Gloucester: "Glouc.", "Jasper Tudor": "J. Tudor", "Henry Tudor": "H. Tudor", "Richard III": "Rich. III" };
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+export class Plantagenet {
+  constructor(board, page = {}) {
+    this.board = board;
+    this.page = page;
+    this.hasMap = true;
+    this.pan = null;
+    this.focused = false;
+    this.lastBattle = null;
+    this.nodes = {};
+  }
+
+  // ------------------------------------------------------------------ names
+  lordName(id) { const l = this.board.lords[id]; return l ? l.name : String(id); }
+  lordLabel(id) { const n = shortName(this.lordName(id)); return ABBREV[n] || n; }
+  vassalName(id) {
+    const v = this.board.vassals[id] || this.board.special_vassals[id];
+    return v ? v.name : String(id);
+  }
+  cardTitle(cid) {
+    if (COMMAND_CARD.test(cid)) return this.commandTitle(cid);
+    const c = this.board.cards[cid];
+    return c ? `${c.event.title} / ${c.capability.title}` : String(cid);
+  }
+  commandTitle(cid) {
+    const badge = String(cid).replace(/-\d+$/, "");
+    if (badge === "pass") return "Pass";
+    const lord = Object.entries(this.board.lords).find(([, l]) => l.badge === badge);
+    return lord ? shortName(lord[1].name) : badge;
+  }
+  isLocale(x) { return typeof x === "string" && x in this.board.locales; }
+  isLord(x) { return typeof x === "string" && x in this.board.lords; }
+  unitName(u) {
+    if (u === "retinue") return "Retinue";
+    if (u in TROOP_NAMES) return TROOP_NAMES[u];
+    return this.vassalName(u);
+  }
+
+  // ------------------------------------------------------------------ choices
+  /** What a click must hit to choose (verb, arg): {kind: card|area|block|button, ref}. */
+  classify(view, verb, arg) {
+    if (arg === null || arg === undefined || typeof arg !== "string") return { kind: "button", ref: null };
+    if (VASSAL_VERBS.has(verb)) {
+      const v = this.board.vassals[arg];
+      return v ? { kind: "area", ref: v.seat } : { kind: "button", ref: null };
+    }
+    if (AOW_CARD.test(arg) && this.board.cards[arg]) return { kind: "card", ref: arg };
+    if (verb === "add" && COMMAND_CARD.test(arg)) return { kind: "card", ref: arg };
+    if (this.isLocale(arg)) return { kind: "area", ref: arg };
+    if (this.isLord(arg)) return { kind: "block", ref: arg };
+    for (const sep of ["@", ">", ":"]) {
+      if (!arg.includes(sep)) continue;
+      const [a, b] = arg.split(sep);
+      if (AOW_CARD.test(a) && this.board.cards[a]) return { kind: "card", ref: a };
+      if (this.isLocale(b) && sep !== ":") return { kind: "area", ref: b };
+      if (this.isLord(a)) return { kind: "block", ref: a };
+      if (this.isLord(b)) return { kind: "block", ref: b };
+    }
+    return { kind: "button", ref: null };
+  }
+
+  label(view, verb, arg) { return actionLabel(view, verb, arg); }
+
+  choices(view) {
+    const out = [];
+    for (const [verb, args] of Object.entries(view.actions || {})) {
+      const list = args === true ? [null] : args || [];
+      for (const arg of list) {
+        const { kind, ref } = this.classify(view, verb, arg);
+        out.push({ verb, arg, kind, ref, label: this.label(view, verb, arg) });
+      }
+    }
+    return out;
+  }
+
+  /** Several choices on one thing: a Lord's own turn to act (Muster) before the rest; else a menu. */
+  defaultChoice(opts) {
+    const pick = opts.filter((c) => c.verb === "lord");
+    return pick.length === 1 ? pick[0] : null;
+  }
+
+  // ------------------------------------------------------------------ the static board
+  drawBoard(svg) {
+    const b = this.board;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", b.viewBox.join(" "));
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", "Plantagenet board: England, Wales and the lands around them");
+    svg.classList.add("roses-map", "pl-map");
+    const defs = el("defs", {}, svg);
+    const arrow = el("marker", { id: "pl-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" }, defs);
+    el("path", { d: "M0 0 L10 5 L0 10 Z", fill: "#5a4630" }, arrow);
+    const seaArrow = el("marker", { id: "pl-sea-arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" }, defs);
+    el("path", { d: "M0 0 L10 5 L0 10 Z", fill: "#2d5773" }, seaArrow);
+    const root = el("g", { class: "pl-root" }, svg);
+    const [, , W, H] = b.viewBox;
+    el("rect", { x: -2000, y: -2000, width: W + 4000, height: H + 4000, fill: "#cfe3ef" }, root);
+    // land: every polygon stroked thick first, then filled on top, so only the coast shows
+    const land = el("g", { class: "pl-land", "aria-hidden": "true" }, root);
+    const polys = Object.values(b.land).map((p) => p.map((q) => q.join(",")).join(" "));
+    for (const pts of polys) el("polygon", { points: pts, fill: "none", stroke: "#6f8ea3", "stroke-width": 5, "stroke-linejoin": "round" }, land);
+    for (const pts of polys) el("polygon", { points: pts, fill: "#efe6cf", stroke: "#efe6cf", "stroke-width": 1.2 }, land);
+    // Areas (1.3.1): a faint outline around their Strongholds
+    const areas = el("g", { class: "pl-areas", "aria-hidden": "true" }, root);
+    for (const [name, a] of Object.entries(b.areas)) {
+      el("polygon", { points: a.hull.map((q) => q.join(",")).join(" "), class: `pl-area pl-area-${name}` }, areas);
+      el("text", { x: a.label[0], y: a.label[1], class: "pl-area-label", "text-anchor": "middle" }, areas).textContent = name.toUpperCase();
+    }
+    // the Influence track and the Calendar frames
+    this.drawInfluenceFrame(root);
+    this.drawCalendarFrame(root);
+    // Seas
+    const seas = el("g", { class: "pl-seas", "aria-hidden": "true" }, root);
+    for (const [name, s] of Object.entries(b.locales)) {
+      if (s.kind !== "sea") continue;
+      el("text", { x: s.x, y: s.y, class: "pl-sea-label", "text-anchor": "middle", fill: SEA_COLOUR[name] }, seas).textContent = name.toUpperCase();
+    }
+    // Ways (1.3.1)
+    const ways = el("g", { class: "pl-ways", "aria-hidden": "true" }, root);
+    for (const [a, c, type] of b.ways) {
+      const p = b.locales[a];
+      const q = b.locales[c];
+      const st = WAY_STYLE[type];
+      el("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, stroke: st.colour, "stroke-width": st.width, "stroke-dasharray": st.dash, "stroke-linecap": "round", class: `pl-way pl-way-${type}` }, ways);
+    }
+    for (const [a, c] of b.one_way) {
+      const p = b.locales[a];
+      const q = b.locales[c];
+      const dx = q.x - p.x;
+      const dy = q.y - p.y;
+      const d = Math.hypot(dx, dy);
+      const start = edgePoint(p, q);
+      el("line", { x1: start[0], y1: start[1], x2: q.x - (dx / d) * 16, y2: q.y - (dy / d) * 16, stroke: WAY_STYLE.Path.colour, "stroke-width": 3, "stroke-dasharray": WAY_STYLE.Path.dash, "stroke-linecap": "round", "marker-end": "url(#pl-arrow)", class: "pl-way pl-way-oneway" }, ways);
+    }
+    // Exile boxes and Locales: the click targets
+    const places = el("g", { class: "pl-places" }, root);
+    this.nodes.locales = {};
+    for (const [name, d] of Object.entries(b.locales)) {
+      if (d.kind === "sea") continue;
+      const g = el("g", { class: `area pl-locale pl-${d.kind}`, "data-area": name, tabindex: "-1", role: "button", "aria-label": this.localeText(name) }, places);
+      el("title", {}, g).textContent = this.localeText(name);
+      if (d.kind === "exile") {
+        const sea = b.locales[d.sea];
+        const [ex, ey] = edgePoint(d, sea, d.w / 2, d.h / 2);
+        el("line", { x1: ex, y1: ey, x2: sea.x + (ex - sea.x) * 0.25, y2: sea.y + (ey - sea.y) * 0.25, class: "pl-exile-sea", "marker-end": "url(#pl-sea-arrow)" }, places);
+        el("rect", { x: d.x - d.w / 2, y: d.y - d.h / 2, width: d.w, height: d.h, rx: 8, class: "area-shape pl-exile-box" }, g);
+        el("text", { x: d.x, y: d.y - d.h / 2 + 19, "text-anchor": "middle", class: "pl-exile-name" }, g).textContent = `${name} (Exile)`;
+        el("text", { x: d.x, y: d.y + d.h / 2 - 8, "text-anchor": "middle", class: "pl-exile-side" }, g);
+      } else {
+        stronghold(g, d);
+        const [lx, ly, anchor] = labelAt(d);
+        el("text", { x: lx, y: ly, "text-anchor": anchor, class: `pl-locale-name${d.type === "London" ? " pl-capital" : ""}` }, g).textContent = name;
+        if (d.port) {
+          const a = el("g", { class: "pl-port", transform: `translate(${d.x - 19},${d.y + 13})` }, g);
+          el("circle", { r: 8.5, fill: "#fff", stroke: SEA_COLOUR[d.port], "stroke-width": 1.6 }, a);
+          el("path", { d: "M0 -5 V5 M-3.5 -2.5 H3.5 M-5.5 1.5 C-4.5 6 4.5 6 5.5 1.5", fill: "none", stroke: SEA_COLOUR[d.port], "stroke-width": 1.7, "stroke-linecap": "round" }, a);
+        }
+        el("g", { class: "pl-markers" }, g);
+      }
+      g.addEventListener("click", (ev) => { if (this.dragged()) return; this.page.onArea && this.page.onArea(name, ev); });
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(name, ev); } });
+      this.nodes.locales[name] = g;
+    }
+    this.nodes.pieces = el("g", { class: "pl-pieces" }, root);
+    this.nodes.calendar = el("g", { class: "pl-calendar-pieces" }, root);
+    this.nodes.influence = el("g", { class: "pl-influence-pieces", "aria-hidden": "true" }, root);
+    this.svg = svg;
+  }
+
+  dragged() { return this.svg && this.svg.dataset.dragged === "1"; }
+
+  drawInfluenceFrame(root) {
+    const t = this.board.influence;
+    const g = el("g", { class: "pl-influence", "aria-hidden": "true" }, root);
+    el("rect", { x: t.x - 20, y: t.y - 22, width: t.w + 40, height: t.h + 40, rx: 10, class: "pl-panel" }, g);
+    el("text", { x: t.x, y: t.y - 4, class: "pl-panel-title" }, g).textContent = "Influence (1.4.1)";
+    const n = t.cap * 2 + 1;
+    const cw = t.w / n;
+    for (let i = 0; i < n; i++) {
+      const v = i - t.cap;
+      const x = t.x + i * cw;
+      el("rect", { x, y: t.y + 6, width: cw, height: 26, class: `pl-track-cell${v === 0 ? " zero" : v % 5 === 0 ? " five" : ""}`, fill: v > 0 ? "#f4efe0" : v < 0 ? "#f1d8d4" : "#ffffff" }, g);
+      if (v % 5 === 0) el("text", { x: x + cw / 2, y: t.y + 48, "text-anchor": "middle", class: "pl-track-num" }, g).textContent = String(Math.abs(v));
+    }
+    el("text", { x: t.x + t.w, y: t.y - 4, "text-anchor": "end", class: "pl-panel-title" }, g).textContent = "York leads →";
+    el("text", { x: t.x + 260, y: t.y - 4, class: "pl-panel-title" }, g).textContent = "← Lancaster leads";
+  }
+
+  drawCalendarFrame(root) {
+    const cal = this.board.calendar;
+    const g = el("g", { class: "pl-calendar", "aria-hidden": "true" }, root);
+    el("rect", { x: cal.x - 12, y: cal.y - 40, width: cal.w + 24, height: cal.h + 52, rx: 10, class: "pl-panel" }, g);
+    el("text", { x: cal.x, y: cal.y - 14, class: "pl-panel-title" }, g).textContent = "Calendar (2.2)";
+    this.nodes.calRows = {};
+    for (const r of cal.rows) {
+      const row = el("g", { class: "pl-cal-row", "data-box": r.box }, g);
+      el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, class: "pl-cal-box" }, row);
+      el("text", { x: r.x + 8, y: r.y + 24, class: "pl-cal-num" }, row).textContent = String(r.box);
+      const marks = [r.season, `Plan ${r.plan}`];
+      if (r.gain_lords) marks.push("Lords' Influence");
+      if (r.grow) marks.push("Grow");
+      if (r.waste) marks.push("Waste");
+      el("text", { x: r.x + 8, y: r.y + r.h - 7, class: "pl-cal-season" }, row).textContent = marks.join(" · ");
+      this.nodes.calRows[r.box] = row;
+    }
+  }
+
+  // ------------------------------------------------------------------ descriptions
+  localeText(name, view = null) {
+    const d = this.board.locales[name];
+    if (!d) return name;
+    if (d.kind === "exile") {
+      const side = view && view.exile_boxes ? view.exile_boxes[name] : null;
+      return `${name}, Exile box (its Ships sail on the ${d.sea})${side ? `, Friendly to ${side}` : ""}`;
+    }
+    const parts = [`${name}: ${d.type === "London" || d.type === "Calais" || d.type === "Harlech" ? `${d.type} (special Stronghold)` : d.type}`];
+    if (d.area) parts.push(`Area: ${d.area}`);
+    if (d.port) parts.push(`Port on the ${d.port}`);
+    if (view) {
+      const f = (view.favour || {})[name];
+      parts.push(f ? `${f} Favour` : "Neutral");
+      const m = (view.exhaustion || {})[name];
+      if (m) parts.push(cap(m));
+    }
+    return parts.join("; ");
+  }
+
+  /** What the page knows about a Locale: its facts, Ways, Seats, Vassals and the Lords there. */
+  areaInfo(name, view) {
+    const d = this.board.locales[name];
+    if (!d) return null;
+    const facts = this.localeText(name, view).split("; ");
+    const items = [h("p", {}, h("strong", {}, facts[0])), h("ul", {}, facts.slice(1).map((f) => h("li", {}, f)))];
+    if (d.kind === "stronghold") {
+      const row = this.board.strongholds[d.type];
+      if (row) items.push(h("p", { class: "small" }, `Supply ${row.supply}, Tax ${row.tax}, Tides of War ${row.tides}.`));
+      const ways = this.board.ways.filter(([a, b]) => a === name || b === name).map(([a, b, t]) => `${a === name ? b : a} (${t})`);
+      const from = this.board.one_way.filter(([, b]) => b === name).map(([a]) => `${a} (one-way Path in)`);
+      if (ways.length || from.length) items.push(h("p", {}, h("strong", {}, "Ways: "), [...ways, ...from].join(", ")));
+      const seats = Object.entries(view.seats || {}).filter(([, loc]) => loc === name).map(([lid]) => this.lordName(lid));
+      if (seats.length) items.push(h("p", {}, h("strong", {}, "Seat of: "), seats.join(", ")));
+      const vassals = Object.entries(this.board.vassals).filter(([, v]) => v.seat === name).map(([vid, v]) => {
+        const at = (view.vassals || {})[vid];
+        const where = !at ? "" : at.where === "seat" ? " (at its Seat)" : at.where === "mat" ? ` (with ${this.lordName(at.lord)})` : at.where === "calendar" ? ` (Calendar box ${at.box})` : " (not in this scenario)";
+        return `${v.name}${where}`;
+      });
+      if (vassals.length) items.push(h("p", {}, h("strong", {}, "Vassals: "), vassals.join(", ")));
+    } else {
+      const ways = this.board.one_way.filter(([a]) => a === name).map(([, b]) => b);
+      if (ways.length) items.push(h("p", {}, h("strong", {}, "One-way Paths to: "), ways.join(", ")));
+    }
+    const here = Object.entries(view.lords || {}).filter(([, l]) => l.locale === name && (l.where === "map" || l.where === "sea"));
+    if (here.length) items.push(h("p", {}, h("strong", {}, "Lords: "), here.map(([lid, l]) => `${l.name} (${l.side})`).join(", ")));
+    return items;
+  }
+
+  // ------------------------------------------------------------------ drawing a view
+  draw(view, ui, payload = {}) {
+    if (!this.svg) return;
+    const choices = ui.choices || [];
+    const byArea = new Map();
+    const byLord = new Map();
+    for (const c of choices) {
+      const bucket = c.kind === "area" ? byArea : c.kind === "block" ? byLord : null;
+      if (!bucket) continue;
+      if (!bucket.has(c.ref)) bucket.set(c.ref, []);
+      bucket.get(c.ref).push(c);
+    }
+    this.byLord = byLord;
+    const battleAt = view.battle && view.battle.locale ? view.battle.locale : null;
+    // Locales: Favour, markers, targets
+    for (const [name, g] of Object.entries(this.nodes.locales)) {
+      const d = this.board.locales[name];
+      const legal = byArea.has(name);
+      g.classList.toggle("legal", legal);
+      g.classList.toggle("battle-area", name === battleAt);
+      g.setAttribute("tabindex", legal ? "0" : "-1");
+      const text = this.localeText(name, view);
+      g.setAttribute("aria-label", legal ? `${text} — ${byArea.get(name).map((c) => c.label).join("; ")}` : text);
+      g.querySelector("title").textContent = text;
+      if (d.kind === "exile") {
+        const side = (view.exile_boxes || {})[name] || null;
+        g.dataset.side = side || "";
+        g.querySelector(".pl-exile-side").textContent = side ? `Friendly to ${side}` : "";
+        continue;
+      }
+      const side = (view.favour || {})[name] || null;
+      g.dataset.favour = side || "";
+      const shape = g.querySelector(".area-shape");
+      shape.setAttribute("fill", FILL[side]);
+      const letter = g.querySelector(".pl-favour");
+      letter.textContent = side ? SIDE_LETTER[side] : "";
+      letter.setAttribute("fill", INK[side]);
+      const marks = g.querySelector(".pl-markers");
+      marks.replaceChildren();
+      const m = (view.exhaustion || {})[name];
+      if (m) {
+        const mg = el("g", { class: `pl-mark pl-${m}`, transform: `translate(${d.x + 15},${d.y - 15})` }, marks);
+        el("circle", { r: 9 }, mg);
+        el("text", { y: 4.5, "text-anchor": "middle" }, mg).textContent = m === "depleted" ? "D" : "E";
+      }
+    }
+    this.drawLords(view, ui);
+    this.drawCalendar(view, ui);
+    this.drawInfluence(view);
+    this.focus(view, ui, payload, battleAt);
+  }
+
+  /** The first view opens on the player's own Lords at the reading zoom; later, a new Battle or
+   * targets all out of view are brought into view. */
+  focus(view, ui, payload, battleAt) {
+    if (!this.pan) return;
+    const at = (name) => (this.board.locales[name] ? [this.board.locales[name].x, this.board.locales[name].y] : null);
+    if (!this.focused && payload.status !== "open") {
+      this.focused = true;
+      const mine = Object.values(view.lords || {}).filter((l) => l.side === view.role && (l.where === "map" || l.where === "sea")).map((l) => at(l.locale)).filter(Boolean);
+      const [cx, cy] = mine.length ? centroid(mine) : [900, 1100];
+      this.pan.readable(cx, cy);
+    }
+    if (battleAt && battleAt !== this.lastBattle && at(battleAt) && !this.pan.inView(...at(battleAt), 60)) {
+      this.pan.show(...at(battleAt));
+    } else if (ui.choices && ui.choices.length) {
+      const targets = ui.choices.map((c) => (c.kind === "area" ? at(c.ref) : c.kind === "block" ? this.lordPoint(view, c.ref) : null)).filter(Boolean);
+      if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
+    }
+    this.lastBattle = battleAt;
+  }
+
+  /** Where a Lord is drawn (map units), or null. */
+  lordPoint(view, lid) {
+    const n = this.nodes.lordAt && this.nodes.lordAt[lid];
+    return n || null;
+  }
+
+  drawLords(view, ui) {
+    const layer = this.nodes.pieces;
+    layer.replaceChildren();
+    this.nodes.lordAt = {};
+    const me = view.role;
+    const moved = new Set(view.moved || []);
+    const acting = view.activation ? view.activation.lord : view.muster ? view.muster.lord : null;
+    const groups = {};
+    for (const [lid, l] of Object.entries(view.lords || {})) {
+      if ((l.where === "map" || l.where === "sea") && l.locale) (groups[l.locale] = groups[l.locale] || []).push(lid);
+    }
+    for (const [loc, lids] of Object.entries(groups)) {
+      const d = this.board.locales[loc];
+      if (!d) continue;
+      lids.sort((a, b) => (view.lords[a].side === me ? 0 : 1) - (view.lords[b].side === me ? 0 : 1) || a.localeCompare(b));
+      const places = this.lordPlaces(d, lids.length);
+      lids.forEach((lid, i) => {
+        const [x, y] = places[i];
+        this.nodes.lordAt[lid] = [x, y];
+        this.drawLord(layer, view, ui, lid, x, y, { moved: moved.has(lid), acting: lid === acting, at: loc });
+      });
+    }
+  }
+
+  /** Centres for n cylinders at a Locale: above the marker (below it when its name is above),
+   * rows of two; inside an Exile box, in a row; at Sea, under the Sea's name. */
+  lordPlaces(d, n) {
+    const out = [];
+    if (d.kind === "exile") {
+      for (let i = 0; i < n; i++) out.push([d.x - ((Math.min(n, 2) - 1) * 39) + (i % 2) * 78, d.y + 4 + Math.floor(i / 2) * 26 - (n > 2 ? 8 : 0)]);
+      return out;
+    }
+    const down = d.kind === "sea" || d.label === "n";
+    const perRow = 2;
+    for (let i = 0; i < n; i++) {
+      const row = Math.floor(i / perRow);
+      const inRow = Math.min(perRow, n - row * perRow);
+      const col = i % perRow;
+      const x = d.x + (col - (inRow - 1) / 2) * 80;
+      const y = down ? d.y + 30 + row * 27 : d.y - 30 - row * 27;
+      out.push([x, y]);
+    }
+    return out;
+  }
+
+  drawLord(layer, view, ui, lid, x, y, opts = {}) {
+    const l = view.lords[lid];
+    const label = this.lordLabel(lid);
+    const w = Math.max(58, label.length * 8.4 + 16);
+    const g = el("g", { class: `block pl-lord block-${l.side}`, "data-block": lid, transform: `translate(${x},${y})` }, layer);
+    const title = el("title", {}, g);
+    title.textContent = this.lordText(view, lid);
+    el("rect", { x: -w / 2, y: -12, width: w, height: 24, rx: 11, class: "block-body" }, g);
+    el("text", { x: 0, y: 5, "text-anchor": "middle", class: "pl-lord-name" }, g).textContent = label;
+    el("text", { x: -w / 2 + 3, y: -14, class: "pl-lord-side" }, g).textContent = SIDE_LETTER[l.side];
+    if (opts.moved) {
+      const m = el("g", { class: "pl-moved", transform: `translate(${w / 2 - 2},-11)` }, g);
+      el("circle", { r: 7.5 }, m);
+      el("text", { y: 4, "text-anchor": "middle" }, m).textContent = "M";
+    }
+    if (opts.acting) g.classList.add("selected");
+    if (l.exile) g.classList.add("in-exile");
+    const mine = (this.byLord && this.byLord.get(lid)) || [];
+    const areaOpts = opts.at && l.side === view.role ? (ui.choices || []).filter((c) => c.kind === "area" && c.ref === opts.at) : [];
+    const all = [...mine, ...areaOpts];
+    if (all.length) {
+      g.classList.add(mine.length ? "legal" : "via-area");
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", `${this.lordText(view, lid)} — ${all.map((c) => c.label).join("; ")}`);
+      const act = (ev) => {
+        ev.stopPropagation();
+        if (ev.type === "contextmenu") ev.preventDefault();
+        if (this.dragged()) return;
+        if (ui.onChoices) ui.onChoices(all, g, { more: ev.type === "contextmenu" || ev.shiftKey });
+      };
+      g.addEventListener("click", act);
+      g.addEventListener("contextmenu", act);
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); act(ev); } });
+    } else if (opts.at) {
+      // a click on a Lord without choices shows his Locale
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.dragged() && this.page.onArea) this.page.onArea(opts.at, ev); });
+    }
+    return g;
+  }
+
+  lordText(view, lid) {
+    const l = view.lords[lid];
+    const c = this.board.lords[lid] || {};
+    const parts = [`${l.side} Lord ${l.name}`];
+    if (c.lordship !== undefined) parts.push(`Lordship ${c.lordship}, Command ${c.command}, Valour ${c.valour}, Influence ${c.influence}`);
+    if (l.where === "map") parts.push(`${this.board.locales[l.locale] && this.board.locales[l.locale].kind === "exile" ? "in Exile in" : "at"} ${l.locale}`);
+    else if (l.where === "sea") parts.push(`at Sea (${l.locale})`);
+    else if (l.where === "calendar") parts.push(`Calendar box ${l.box}${l.exile ? " (Exile)" : ""}`);
+    else parts.push(l.where);
+    if ((view.moved || []).includes(lid)) parts.push("Moved/Fought");
+    if (l.mat === "hidden") parts.push("mat hidden");
+    return parts.join(", ");
+  }
+
+  drawCalendar(view, ui) {
+    const layer = this.nodes.calendar;
+    layer.replaceChildren();
+    const cal = this.board.calendar;
+    for (const r of cal.rows) {
+      const row = this.nodes.calRows[r.box];
+      row.classList.toggle("current", r.box === view.box);
+      row.classList.toggle("outside", view.first_box !== undefined && view.first_box !== null && (r.box < view.first_box || r.box > view.last_box));
+      row.classList.toggle("threshold", false);
+    }
+    const perBox = {};
+    const push = (box, item) => { (perBox[box] = perBox[box] || []).push(item); };
+    for (const [lid, l] of Object.entries(view.lords || {})) {
+      if (l.where === "calendar" && l.box !== null && l.box !== undefined) push(Math.max(0, Math.min(16, l.box)), { kind: "lord", id: lid });
+    }
+    for (const [vid, v] of Object.entries(view.vassals || {})) {
+      if ((v.where === "calendar" || v.where === "mat") && v.box !== null && v.box !== undefined) push(Math.max(0, Math.min(16, v.box)), { kind: "vassal", id: vid, v });
+    }
+    for (const [box, items] of Object.entries(perBox)) {
+      const n = Number(box);
+      const r = cal.rows[Math.max(1, Math.min(15, n)) - 1];
+      let x = r.x + 40;
+      let y = r.y + 18;
+      if (n < 1 || n > 15) {
+        el("text", { x: r.x + r.w - 6, y: r.y + 14, "text-anchor": "end", class: "pl-cal-season" }, layer).textContent = n < 1 ? "off the start" : "off the end";
+      }
+      for (const it of items) {
+        if (it.kind === "lord") {
+          const label = this.lordLabel(it.id);
+          const w = Math.max(58, label.length * 8.4 + 16);
+          if (x + w > r.x + r.w - 4) { x = r.x + 40; y += 25; }
+          this.drawLord(layer, view, ui, it.id, x + w / 2, y);
+          this.nodes.lordAt[it.id] = [x + w / 2, y];
+          x += w + 6;
+        } else {
+          const side = it.v.lord && view.lords[it.v.lord] ? view.lords[it.v.lord].side : null;
+          const name = this.vassalName(it.id);
+          const w = name.length * 7.2 + 14;
+          if (x + w > r.x + r.w - 4) { x = r.x + 40; y += 25; }
+          const g = el("g", { class: `pl-vassal-marker${side ? ` side-${side}` : ""}`, transform: `translate(${x},${y})` }, layer);
+          el("title", {}, g).textContent = `Vassal ${name}: ${it.v.where === "mat" ? `serves ${this.lordName(it.v.lord)} until box ${it.v.box}` : `ready in box ${it.v.box}`}`;
+          el("rect", { x: 0, y: -10, width: w, height: 20, rx: 3 }, g);
+          el("text", { x: w / 2, y: 5, "text-anchor": "middle" }, g).textContent = name;
+          x += w + 6;
+        }
+      }
+    }
+  }
+
+  drawInfluence(view) {
+    const layer = this.nodes.influence;
+    layer.replaceChildren();
+    const t = this.board.influence;
+    const n = t.cap * 2 + 1;
+    const cw = t.w / n;
+    const cellX = (v) => t.x + (Math.max(-t.cap, Math.min(t.cap, v)) + t.cap) * cw;
+    if (view.threshold) {
+      for (const v of [view.threshold, -view.threshold]) {
+        if (Math.abs(v) > t.cap) continue;
+        const x = cellX(v);
+        el("rect", { x, y: t.y + 2, width: cw, height: 34, class: "pl-threshold" }, layer);
+      }
+      el("text", { x: cellX(view.threshold) + cw / 2, y: t.y - 4, "text-anchor": "middle", class: "pl-threshold-text" }, layer).textContent = `${view.threshold}`;
+    }
+    const net = view.influence ? view.influence.net : 0;
+    const x = cellX(net) + cw / 2;
+    const side = net > 0 ? "York" : net < 0 ? "Lancaster" : null;
+    const g = el("g", { class: "pl-influence-marker", transform: `translate(${x},${t.y + 19})` }, layer);
+    el("circle", { r: 15, fill: FILL[side], stroke: "#1d1a14", "stroke-width": 2.5 }, g);
+    el("text", { y: 5, "text-anchor": "middle", fill: INK[side], class: "pl-influence-value" }, g).textContent = String(Math.abs(net));
+  }
+
+  // ------------------------------------------------------------------ panels
+  statusFacts(view) {
+    const facts = [];
+    if (view.scenario) facts.push(["Scenario", this.board.scenarios[view.scenario] || view.scenario]);
+    if (view.box !== null && view.box !== undefined) {
+      const r = this.board.calendar.rows[view.box - 1];
+      facts.push(["Turn", `box ${view.box}${r ? ` (${r.season})` : ""} of ${view.first_box}–${view.last_box}`]);
+    }
+    if (view.phase) facts.push(["Phase", STAGE_NAMES[view.phase] || view.phase]);
+    if (view.king) facts.push(["Sides", `${view.king} is the King's side, ${view.rebel} the Rebels`]);
+    if (view.influence) {
+      const i = view.influence;
+      facts.push(["Influence", i.net === 0 ? "level" : `${i.net > 0 ? "York" : "Lancaster"} leads by ${Math.abs(i.net)}${view.threshold ? ` (Victory at ${view.threshold})` : ""}`]);
+    }
+    if (view.stronghold_markers) {
+      facts.push(["Strongholds", Object.entries(view.stronghold_markers).map(([t, m]) => `${t} ${m.side ? `${m.side} +${m.value}` : "even"}`).join(", ")]);
+    }
+    if (view.activation) facts.push(["Acting", `${this.lordName(view.activation.lord)} (${view.activation.side}), ${plural(view.activation.left, "action")} left`]);
+    if (view.muster && view.muster.lord) facts.push(["Mustering", `${this.lordName(view.muster.lord)}, ${plural(view.muster.left, "Levy action")} left`]);
+    if (view.aow) {
+      const held = SIDES.map((s) => { const x = view.aow[s].held; return `${s} ${Array.isArray(x) ? x.length : x}`; }).join(", ");
+      facts.push(["Held Events", held]);
+    }
+    if (view.options && view.options.hidden_mats) facts.push(["Option", "Hidden Mats (1.5.3)"]);
+    return facts;
+  }
+
+  /** A card of the Arts of War: a button when a choice plays it. */
+  aowCard(view, cid, ui, { half = null, extra = null } = {}) {
+    const c = this.board.cards[cid];
+    const opts = (ui.choices || []).filter((x) => x.kind === "card" && x.ref === cid);
+    const text = c ? `${cid} ${c.event.title} (Event, ${TIMING[c.event.timing] || c.event.timing}): ${c.event.effect} — ${c.capability.title} (Capability${c.capability.lords === "any" ? "" : `, ${c.capability.lords.join(", ")}`}): ${c.capability.effect}` : cid;
+    const body = [];
+    if (c) {
+      if (half !== "capability") body.push(h("span", { class: "pl-card-title" }, c.event.title), h("span", { class: "pl-card-kind" }, `Event · ${TIMING[c.event.timing] || c.event.timing}`), h("span", { class: "pl-card-text" }, c.event.effect));
+      if (half !== "event") body.push(h("span", { class: "pl-card-title" }, c.capability.title), h("span", { class: "pl-card-kind" }, `Capability${c.capability.lords === "any" ? "" : ` · ${c.capability.lords.map((b) => this.commandTitle(`${b}-1`)).join(", ")}`}`), h("span", { class: "pl-card-text" }, c.capability.effect));
+    }
+    const node = h(opts.length ? "button" : "div", {
+      type: opts.length ? "button" : null, class: `pl-card side-${c ? c.side : ""}${opts.length ? " legal" : ""}`, dataset: { card: cid }, title: text,
+      "aria-label": `${opts.length ? `${opts.map((o) => o.label).join("; ")}: ` : ""}${text}`,
+    }, h("span", { class: "pl-card-id" }, `${cid}${c ? ` · ${"✿".repeat(c.roses) || "no rose"}` : ""}`), extra, body);
+    if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
+    return node;
+  }
+
+  /** A Command card (4.1): a button when a choice adds it to the Plan. */
+  commandCard(view, cid, ui, side) {
+    const opts = (ui.choices || []).filter((x) => x.kind === "card" && x.ref === cid);
+    const title = this.commandTitle(cid);
+    const node = h(opts.length ? "button" : "span", {
+      type: opts.length ? "button" : null, class: `chip pl-command side-${side}${opts.length ? " legal" : ""}`, dataset: { card: cid },
+      "aria-label": opts.length ? opts.map((o) => o.label).join("; ") : `${title} (${cid})`, title: cid,
+    }, title);
+    if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
+    return node;
+  }
+
+  renderCards(view, ui = {}) {
+    const me = view.role;
+    const played = [];
+    const hand = [];
+    // Command cards revealed this Campaign, Plans' sizes (4.1.2, 4.2)
+    if (view.command) {
+      const rows = SIDES.map((s) => {
+        const cm = view.command[s];
+        const left = Array.isArray(cm.plan) ? cm.plan.length : cm.plan;
+        return h("li", {}, h("strong", {}, `${s}: `),
+          cm.revealed.length ? cm.revealed.map((cid) => this.commandCard(view, cid, {}, s)) : "no card revealed",
+          left ? ` · ${plural(left, "card")} left in the Plan` : "");
+      });
+      if (SIDES.some((s) => view.command[s].revealed.length || (Array.isArray(view.command[s].plan) ? view.command[s].plan.length : view.command[s].plan))) {
+        played.push(h("h3", {}, "Command cards this Campaign"), h("ul", { class: "played" }, rows));
+      }
+    }
+    const effect = SIDES.flatMap((s) => (view.aow ? view.aow[s].in_effect : []).map((cid) => this.aowCard(view, cid, ui, { half: "event" })));
+    if (effect.length) played.push(h("h3", {}, "Events in effect"), h("div", { class: "pl-cards" }, effect));
+    // the own Plan
+    if (me && view.command && view.command[me]) {
+      const draft = view.plan_draft;
+      const adds = (ui.choices || []).filter((c) => c.verb === "add" && c.kind === "card");
+      if (Array.isArray(draft) && (adds.length || draft.length || (view.actions && view.actions.lock))) {
+        hand.push(h("h3", {}, `Your Plan being built (top first)${(view.plan_locked || []).includes(me) ? ": locked in" : ""}`),
+          h("p", { class: "chips pl-plan" }, draft.length ? draft.map((cid, i) => h("span", { class: "pl-plan-slot" }, `${i + 1}. `, this.commandCard(view, cid, {}, me))) : "no card yet"));
+        if (adds.length) hand.push(h("p", { class: "small" }, "Add a card (the three cards of a Lord are alike):"), h("p", { class: "chips" }, adds.map((c) => this.commandCard(view, c.ref, ui, me))));
+      } else if (Array.isArray(view.command[me].plan) && view.command[me].plan.length) {
+        hand.push(h("h3", {}, "Your Plan (next card first)"), h("p", { class: "chips" }, view.command[me].plan.map((cid) => this.commandCard(view, cid, ui, me))));
+      }
+      const other = SIDES.find((s) => s !== me);
+      if (other && (view.plan_locked || []).length) hand.push(h("p", { class: "small" }, `${other} ${(view.plan_locked || []).includes(other) ? "has locked in its Plan" : "is building its Plan"} (hidden until both lock in, 4.1.2).`));
+    }
+    // Arts of War: own drawn and Held cards, the other side's count
+    if (me && view.aow && view.aow[me]) {
+      const a = view.aow[me];
+      if (Array.isArray(a.drawn) && a.drawn.length) hand.push(h("h3", {}, "Drawn (3.1)"), h("div", { class: "pl-cards" }, a.drawn.map((cid) => this.aowCard(view, cid, ui))));
+      if (Array.isArray(a.held) && a.held.length) hand.push(h("h3", {}, `Your Held Events (${a.held.length})`), h("div", { class: "pl-cards" }, a.held.map((cid) => this.aowCard(view, cid, ui, { half: "event" }))));
+      // cards chosen from the deck (Levy Capability 3.4.6, Bosworth picks)
+      const fromDeck = [...new Set((ui.choices || []).filter((c) => c.kind === "card" && AOW_CARD.test(c.ref) && !(a.held || []).includes(c.ref) && !(a.drawn || []).includes(c.ref)).map((c) => c.ref))];
+      if (fromDeck.length) hand.push(h("h3", {}, "Cards you may take"), h("div", { class: "pl-cards" }, fromDeck.map((cid) => this.aowCard(view, cid, ui, { half: "capability" }))));
+      const other = SIDES.find((s) => s !== me);
+      const oa = view.aow[other];
+      if (oa) hand.push(h("p", { class: "small" }, `${other}: ${plural(count(oa.held), "Held Event")}, ${plural(count(oa.deck), "card")} in its Arts of War deck. You: ${plural(count(a.deck), "card")} in your deck.`));
+    }
+    if (view.bosworth && view.bosworth.capabilities) {
+      hand.push(h("h3", {}, "Your secret Bosworth choices"), h("ul", {}, view.bosworth.capabilities.map(([cid, lid]) => h("li", {}, `${cid} ${this.board.cards[cid] ? this.board.cards[cid].capability.title : ""} for ${this.lordName(lid)}`)),
+        Object.entries(view.bosworth.front || {}).map(([slot, lid]) => h("li", {}, `Front ${slot}: ${this.lordName(lid)}`))));
+    }
+    return { played: played.length ? h("div", {}, played) : null, hand };
+  }
+
+  /** A Lord's mat as the view gives it (own Lords fully; the other side's under Hidden Mats only
+   * in Battle, 1.5.3). */
+  matNodes(view, lid, ui, battleLord = null) {
+    const l = view.lords[lid];
+    const mat = l.mat;
+    if (mat === undefined) return [];
+    if (mat === "hidden") return [h("p", { class: "muted small" }, "Mat hidden (Hidden Mats, 1.5.3).")];
+    const out = [];
+    const hits = (ui.choices || []).filter((c) => c.verb === "hit" && typeof c.arg === "string" && c.arg.startsWith(`${lid}:`));
+    const unit = (u, text, routed = false) => {
+      const opts = hits.filter((c) => c.arg === `${lid}:${u}`);
+      if (opts.length && ui.onChoices) {
+        const b = h("button", { type: "button", class: `chip legal side-${l.side}`, dataset: { unit: `${lid}:${u}` }, "aria-label": opts.map((c) => c.label).join("; ") }, text);
+        b.addEventListener("click", () => ui.onChoices(opts, b));
+        return b;
+      }
+      return h("span", { class: `chip${routed ? " pl-routed" : ""}`, dataset: { unit: `${lid}:${u}` } }, text);
+    };
+    const units = [];
+    if (battleLord) units.push(unit("retinue", battleLord.retinue_routed ? "Retinue (Routed)" : "Retinue", battleLord.retinue_routed));
+    for (const v of [...mat.vassals, ...mat.special_vassals]) {
+      const routed = battleLord && battleLord.vassals_routed.includes(v);
+      units.push(unit(v, `${this.vassalName(v)}${routed ? " (Routed)" : ""}`, routed));
+    }
+    for (const t of this.board.troop_types) {
+      if (mat.troops[t]) units.push(unit(t, `${mat.troops[t]} ${TROOP_NAMES[t]}`));
+      if (mat.routed[t]) units.push(h("span", { class: "chip pl-routed" }, `${mat.routed[t]} ${TROOP_NAMES[t]} Routed`));
+    }
+    if (units.length) out.push(h("p", { class: "chips" }, units));
+    const assets = Object.entries(mat.assets).filter(([, n]) => n).map(([k, n]) => `${n} ${ASSET_NAMES[k] || k}`);
+    out.push(h("p", { class: "small" }, h("strong", {}, "Assets: "), assets.join(", ") || "none"));
+    if (mat.capabilities.length) out.push(h("p", { class: "small" }, h("strong", {}, "Capabilities: "), mat.capabilities.map((cid) => h("span", { class: "pl-cap", title: this.board.cards[cid] ? this.board.cards[cid].capability.effect : cid }, `${cid} ${this.board.cards[cid] ? this.board.cards[cid].capability.title : ""}`)).reduce((acc, n, i) => (i ? [...acc, ", ", n] : [n]), [])));
+    if (mat.events.length) out.push(h("p", { class: "small" }, h("strong", {}, "Events: "), mat.events.map((cid) => `${cid} ${this.board.cards[cid] ? this.board.cards[cid].event.title : ""}`).join(", ")));
+    return out;
+  }
+
+  /** A Lord's name: a button when a choice is about him. */
+  lordChip(view, lid, ui) {
+    const l = view.lords[lid];
+    const opts = (ui.choices || []).filter((c) => c.kind === "block" && c.ref === lid && c.verb !== "hit");
+    const text = l.name;
+    if (opts.length && ui.onChoices) {
+      const b = h("button", { type: "button", class: `chip legal side-${l.side}`, dataset: { block: lid }, "aria-label": `${this.lordText(view, lid)}: ${opts.map((c) => c.label).join("; ")}` }, text);
+      b.addEventListener("click", () => ui.onChoices(opts, b));
+      return b;
+    }
+    return h("span", { class: `chip side-${l.side}`, dataset: { block: lid } }, text);
+  }
+
+  renderForces(view, ui = {}) {
+    const out = [];
+    const me = view.role;
+    // Influence and Calendar in words (the board shows them too)
+    if (view.influence) {
+      out.push(h("p", {}, h("strong", {}, "Influence: "), view.influence.net === 0 ? "level" : `${view.influence.net > 0 ? "York" : "Lancaster"} leads by ${Math.abs(view.influence.net)}`,
+        view.threshold ? ` · Victory threshold ${view.threshold} (5.2)` : ""));
+    }
+    const order = [...SIDES].sort((a, b) => (a === me ? -1 : b === me ? 1 : 0));
+    for (const side of order) {
+      const lords = Object.entries(view.lords || {}).filter(([, l]) => l.side === side && l.where !== "unused");
+      if (!lords.length) continue;
+      out.push(h("h3", {}, `${side}${side === me ? " (you)" : ""}`));
+      const list = h("ul", { class: "pl-lords" });
+      for (const [lid] of lords) {
+        const l = view.lords[lid];
+        const where = l.where === "map" ? `${this.board.locales[l.locale] && this.board.locales[l.locale].kind === "exile" ? "in Exile, " : ""}${l.locale}`
+          : l.where === "sea" ? `at Sea (${l.locale})` : l.where === "calendar" ? `Calendar box ${l.box}${l.exile ? " (Exile)" : ""}` : l.where;
+        const c = this.board.lords[lid] || {};
+        list.appendChild(h("li", { dataset: { lord: lid } }, this.lordChip(view, lid, ui), ` ${where}`,
+          (view.moved || []).includes(lid) ? " · Moved/Fought" : "",
+          h("span", { class: "muted small" }, ` · L${c.lordship} C${c.command} V${c.valour} I${c.influence}`),
+          this.matNodes(view, lid, ui)));
+      }
+      out.push(list);
+    }
+    // the Calendar as text
+    const boxes = {};
+    for (const [lid, l] of Object.entries(view.lords || {})) if (l.where === "calendar") (boxes[l.box] = boxes[l.box] || []).push(`${l.name} (${l.side}${l.exile ? ", Exile" : ""})`);
+    for (const [vid, v] of Object.entries(view.vassals || {})) if (v.where === "calendar" || (v.where === "mat" && v.box)) (boxes[v.box] = boxes[v.box] || []).push(`Vassal ${this.vassalName(vid)}${v.lord ? ` (${this.lordName(v.lord)})` : ""}`);
+    const keys = Object.keys(boxes).map(Number).sort((a, b) => a - b);
+    if (keys.length) {
+      out.push(h("h3", {}, "Calendar"), h("ul", { class: "small" }, keys.map((k) => h("li", {}, h("strong", {}, `Box ${k}${k === view.box ? " (now)" : ""}: `), boxes[k].join(", ")))));
+    }
+    return out;
+  }
+
+  renderBattle(view, ui = {}) {
+    const b = view.battle;
+    if (!b) return null;
+    const parts = [];
+    parts.push(h("p", { class: "battle-head" }, h("strong", {}, b.locale ? `Battle at ${b.locale}` : "On Bosworth Field"),
+      b.round ? ` — Round ${b.round}` : " — Array", `. ${b.attacker} Attacks, ${b.defender} Defends.`));
+    if (b.strike) {
+      parts.push(h("p", { class: "pl-strike" }, `${cap(b.strike.kind)}: `, Object.entries(b.strike.hits).map(([s, n]) => `${s} takes ${plural(n, "Hit")}`).join(", "), " (4.4.2)."));
+    }
+    if (b.winner) parts.push(h("p", {}, h("strong", {}, `${b.winner} wins the Battle.`)));
+    for (const side of [b.defender, b.attacker]) {
+      parts.push(h("h3", {}, `${side} (${side === b.attacker ? "Attacker" : "Defender"})`));
+      const front = b.front[side] || {};
+      const rows = [];
+      for (const slot of ["left", "center", "right"]) {
+        const lid = front[slot];
+        rows.push(h("li", { dataset: { slot: `${side}:${slot}` } }, h("strong", {}, `Front ${slot}: `), lid ? this.battleLord(view, lid, ui) : "empty"));
+      }
+      for (const lid of b.reserve[side] || []) rows.push(h("li", {}, h("strong", {}, "Reserve: "), this.battleLord(view, lid, ui)));
+      const placed = new Set([...Object.values(front), ...(b.reserve[side] || [])]);
+      for (const [lid, d] of Object.entries(b.lords)) if (d.side === side && !placed.has(lid)) rows.push(h("li", {}, h("strong", {}, lid === b.late ? "Late: " : "Not arrayed: "), this.battleLord(view, lid, ui)));
+      parts.push(h("ul", { class: "pl-array" }, rows));
+    }
+    if (b.engagements && b.engagements.length) {
+      parts.push(h("h3", {}, "Engagements"), h("ol", {}, b.engagements.map((eng, i) => h("li", { class: b.strike && b.strike.engagement === i ? "pl-current" : "" }, eng.map((lid) => this.lordName(lid)).join(" vs ")))));
+    }
+    return parts;
+  }
+
+  battleLord(view, lid, ui) {
+    const d = view.battle.lords[lid];
+    if (!view.lords[lid]) return h("span", {}, lid);
+    const state = d.fled ? "Fled" : d.routed ? "Routed" : `Valour ${d.valour}`;
+    return h("span", { class: "pl-battle-lord" }, this.lordChip(view, lid, ui), ` ${state}`, this.matNodes(view, lid, ui, d));
+  }
+}
+
+function count(x) { return Array.isArray(x) ? x.length : Number(x) || 0; }
+
+function centroid(pts) {
+  return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
+}
+
+/** Where the line from box `p` (half sizes hw, hh; 0 for a point) toward `q` leaves the box. */
+function edgePoint(p, q, hw = 0, hh = 0) {
+  const dx = q.x - p.x;
+  const dy = q.y - p.y;
+  if (!hw && !hh) { const d = Math.hypot(dx, dy) || 1; return [p.x + (dx / d) * 36, p.y + (dy / d) * 36]; }
+  const t = Math.min(hw / Math.abs(dx || 1e-9), hh / Math.abs(dy || 1e-9));
+  return [p.x + dx * t, p.y + dy * t];
+}
+
+/** The marker of a Stronghold by type (not by colour alone): City a square, Town a circle,
+ * Fortress a tower, London, Calais and Harlech larger with a double rim. */
+function stronghold(g, d) {
+  const { x, y } = d;
+  let shape;
+  if (d.type === "Town") shape = el("circle", { cx: x, cy: y, r: 10 }, g);
+  else if (d.type === "City") shape = el("rect", { x: x - 11, y: y - 11, width: 22, height: 22 }, g);
+  else if (d.type === "London") {
+    el("rect", { x: x - 17, y: y - 17, width: 34, height: 34, class: "pl-rim" }, g);
+    shape = el("rect", { x: x - 13, y: y - 13, width: 26, height: 26 }, g);
+  } else {
+    const r = d.type === "Fortress" ? 12 : 15;
+    if (d.type !== "Fortress") el("path", { d: tower(x, y, r + 4), class: "pl-rim" }, g);
+    shape = el("path", { d: tower(x, y, r) }, g);
+  }
+  shape.classList.add("area-shape", "pl-marker");
+  el("text", { x, y: y + 5, "text-anchor": "middle", class: "pl-favour" }, g);
+}
+
+/** A small castle outline (battlements) of half-size r centred on (x, y). */
+function tower(x, y, r) {
+  const s = r / 3;
+  return `M${x - r} ${y + r} V${y - r} H${x - r + s} V${y - r + s} H${x - s / 2} V${y - r} H${x + s / 2} V${y - r + s} H${x + r - s} V${y - r} H${x + r} V${y + r} Z`;
+}
+
+/** Where a Locale's name goes: [x, y, text-anchor]. */
+function labelAt(d) {
+  const big = d.type === "London" ? 22 : 16;
+  switch (d.label) {
+    case "n": return [d.x, d.y - big - 6, "middle"];
+    case "e": return [d.x + big + 4, d.y + 5, "start"];
+    case "w": return [d.x - big - 4, d.y + 5, "end"];
+    default: return [d.x, d.y + big + 14, "middle"];
+  }
+}
+
+/** The legend, as HTML (readable on phones). */
+function legend() {
+  const row = (svg, text) => h("li", {}, svgIcon(svg), ` ${text}`);
+  const ul = h("ul", { class: "legend" });
+  for (const [t, s] of Object.entries(WAY_STYLE)) {
+    ul.appendChild(row(`<line x1="2" y1="9" x2="42" y2="9" stroke="${s.colour}" stroke-width="${Math.min(6, s.width)}" ${s.dash ? `stroke-dasharray="${s.dash}"` : ""} stroke-linecap="round"/>`, s.label));
+  }
+  ul.appendChild(row(`<line x1="2" y1="9" x2="36" y2="9" stroke="#6f5a3a" stroke-width="3" stroke-dasharray="2 7"/><path d="M34 4 L42 9 L34 14 Z" fill="#5a4630"/>`, "One-way Path from Scotland (1.3.1)"));
+  ul.appendChild(row(`<rect x="13" y="1" width="16" height="16" fill="#d7d1c2" stroke="#1d1a14"/>`, "City (square)"));
+  ul.appendChild(row(`<circle cx="21" cy="9" r="7.5" fill="#d7d1c2" stroke="#1d1a14"/>`, "Town (circle)"));
+  ul.appendChild(row(`<path d="${tower(21, 9, 7)}" fill="#d7d1c2" stroke="#1d1a14"/>`, "Fortress (tower); London, Calais, Harlech larger with a rim"));
+  ul.appendChild(row(`<rect x="13" y="1" width="16" height="16" fill="#f7f3e8" stroke="#1d1a14"/><text x="21" y="14" text-anchor="middle" font-size="11" font-weight="700">Y</text><rect x="31" y="1" width="12" height="16" fill="#a61f1a" stroke="#1d1a14"/><text x="37" y="14" text-anchor="middle" font-size="11" fill="#fff" font-weight="700">L</text>`, "Favour: Y York (light), L Lancaster (red); no letter: Neutral"));
+  ul.appendChild(row(`<circle cx="12" cy="9" r="7.5" fill="#d9a441" stroke="#1d1a14"/><text x="12" y="13" text-anchor="middle" font-size="10" font-weight="700">D</text><circle cx="32" cy="9" r="7.5" fill="#5b3a1a" stroke="#1d1a14"/><text x="32" y="13" text-anchor="middle" font-size="10" fill="#fff" font-weight="700">E</text>`, "Depleted / Exhausted (1.3.1)"));
+  ul.appendChild(row(`<circle cx="21" cy="9" r="7.5" fill="#fff" stroke="#0f5e7a" stroke-width="1.6"/><path d="M21 5 V13 M18 7 H24 M16.5 10.5 C17.5 14 24.5 14 25.5 10.5" fill="none" stroke="#0f5e7a" stroke-width="1.5"/>`, "Port, coloured by its Sea (North Sea teal, Channel blue, Irish Sea violet)"));
+  ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="7" fill="#f7f3e8" stroke="#1d1a14"/><text x="22" y="13" text-anchor="middle" font-size="9">York</text>`, "Lord cylinder (Y/L letter above it; M: Moved/Fought)"));
+  ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="3" fill="none" stroke="#0b6b2f" stroke-width="3" stroke-dasharray="6 3"/>`, "Outlined in green: you can choose it now"));
+  return ul;
+}
+
+function svgIcon(inner) {
+  const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  s.setAttribute("width", "44");
+  s.setAttribute("height", "18");
+  s.setAttribute("aria-hidden", "true");
+  s.innerHTML = inner;  // our own fixed markup (no view data)
+  return s;
+}
