@@ -486,19 +486,21 @@ def test_third_war_ends_at_its_last_box_influence_decides_6_0() -> None:
 
 
 # ----- Y28 Gloucester as Heir (6.3 IIY, IIL "Gloucester") ---------------------------------------------------
-def test_y28_set_aside_after_resolving_in_the_second_war_6_3() -> None:
-    """6.3 IIY/IIL Gloucester: "After resolving Event Y28 Gloucester As Heir, set the card aside
-    for reference in setup of the next War. Its Capability becomes unavailable."""
-    s = war_state("IIL", "Y M R", "H M S1 S2")
+def test_y28_set_aside_in_the_second_war_counts_at_the_third_wars_setup_6_3() -> None:
+    """6.3 IIY/IIL Gloucester: Y28, once resolved, is set aside "for reference in setup of the
+    next War": at the end of the second War the record notes it, and IIIY then removes Rutland
+    when he and Gloucester remain."""
+    s = war_state("IIY", "M R", "H M S1 S2")  # Edward IV is King: Y28 is one of his cards
+    assert "gloucester_as_heir_aside" in s["special_rules"]
     s["aow"]["York"]["deck"].remove("Y28")
-    s["aow"]["York"]["in_effect"].append("Y28")
-    s["aow"]["York"]["in_effect"].remove("Y28")
-    assert wars.event_resolved(s, "York", "Y28")
-    assert zone_of(s, "Y28") == "set_aside" and s["wars"]["y28"]
+    s["aow"]["York"]["set_aside"].append("Y28")
     assert RULES.check_invariants(s) == []
-    assert not wars.event_resolved(s, "York", "Y29")
-    ii = RULES.setup(1, "ii-warwicks-rebellion")
-    assert not wars.event_resolved(ii, "York", "Y28")
+    s["box"] = 2
+    rng.rig(s, [6, 6, 1])  # Natural Causes: Henry VI and Edward IV live
+    wars.end_war(s, "York")
+    assert not s["rigged"] and s["wars"]["y28"] and s["war"] == "IIIY"
+    assert s["lords"]["edward_iv"]["locale"] == "London" and "rutland" not in s["lords"]
+    assert s["lords"]["gloucester_1"]["locale"] == "Gloucester"
 
 
 # ----- views, milestones, whole games -----------------------------------------------------------------

@@ -27,7 +27,8 @@ for each War, its history carried over):
 ``cards``
     the Arts of War cards the present Heirs brought in the second War (6.2.2 ARTS OF WAR).
 ``y28``
-    whether the Event Y28 Gloucester as Heir was resolved in the second War (6.3 IIY/IIL).
+    whether the Event Y28 Gloucester as Heir was resolved in the second War (6.3 IIY/IIL: the
+    card is then set aside, which the end of the second War reads).
 
 Heir removals are found by :func:`watch`, which runs after every action and before every
 automatic step (:func:`common.immediate_victory`): an Heir leaves play only by Death or
@@ -270,21 +271,6 @@ def on_muster(state: State, lord: str) -> None:
     public(state, "Margaret Musters with L26 Edward (Prince of Wales) as a free Capability (6.3 War I).", SETUP)
 
 
-# ----- Y28 Gloucester as Heir (6.3 IIY, IIL "Gloucester") -------------------------------------------
-def event_resolved(state: State, side: str, card: str) -> bool:
-    """Called when a resolved Event leaves play (its effect over): True if the card is set
-    aside instead of going back to its deck. 6.3 IIY/IIL Gloucester: "After resolving Event
-    Y28 Gloucester As Heir, set the card aside for reference in setup of the next War. Its
-    Capability becomes unavailable.\""""
-    if card != GLOUCESTER_AS_HEIR or "gloucester_as_heir" not in state["special_rules"]:
-        return False
-    state["aow"][side]["set_aside"].append(card)
-    state["wars"]["y28"] = True
-    public(state, "Gloucester as Heir (Y28) is set aside for the third War's setup; its Capability is no longer "
-                  "available (6.3).", SETUP)
-    return True
-
-
 # ----- the watch: Heirs removed, victories (6.0), Succession (6.2.2) ---------------------------------
 def watch(state: State) -> None:
     """After every action and before every automatic step: record the Heirs found removed,
@@ -496,6 +482,9 @@ def end_war(state: State, res: str, reason: str | None = None) -> None:
         finish(state, winner, f"Final Victory (6.0): {winner} won the third War.")
         return
     if n == "II":
+        # 6.3 IIY/IIL Gloucester: Y28, once resolved, was set aside "for reference in setup of
+        # the next War" (by the card rules, cards.end_levy_cards).
+        w["y28"] = bool(w["y28"]) or GLOUCESTER_AS_HEIR in state["aow"]["York"]["set_aside"]
         natural_causes(state)
         loser = dynastic_loser(state)
         if loser is not None:
