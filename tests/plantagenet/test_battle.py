@@ -13,7 +13,7 @@ from roses.engine import rng
 from roses.engine.errors import IllegalAction
 from roses.engine.fuzz import _view_problems
 from roses.engine.game import Game
-from roses.games.plantagenet import RULES, arts, battle
+from roses.games.plantagenet import RULES
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, RETINUE, side_hits
 from roses.games.plantagenet.components import TROOP_TYPES, load
@@ -728,14 +728,10 @@ def test_undo_never_crosses_a_die_roll_or_the_other_side() -> None:
     assert not g.can_undo("Lancaster")
 
 
-def test_held_event_windows_in_battle_and_at_death_checks_4_4_1_4_4_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Defender then the Attacker may play Held Events "in Battle" after the Array, and at
-    the Death checks. No card has a Battle effect yet (issue 18), so the windows are shown here
-    with a card registered for the test: it is offered, played (revealed, back to its deck, in
-    effect for this Battle) and its effect hook called."""
-    calls: list[tuple[str, str]] = []
-    monkeypatch.setitem(battle.BATTLE_EVENTS, "array", frozenset({"L12"}))
-    monkeypatch.setitem(arts.EVENT_EFFECTS, "L12", lambda st, side, card, lord: calls.append((side, card)))
+def test_held_event_windows_in_battle_and_at_death_checks_4_4_1_4_4_3() -> None:
+    """The Defender then the Attacker may play Held Events "in Battle" after the Array: the
+    window offers the holder's playable cards; played (L12 Ravine here) it is revealed, back to
+    its deck, in effect for this Battle, and asks for its target; passed, nothing changes."""
     for play in (False, True):
         s = london_battle()
         s["aow"]["Lancaster"]["deck"].remove("L12")
@@ -747,12 +743,14 @@ def test_held_event_windows_in_battle_and_at_death_checks_4_4_1_4_4_3(monkeypatc
         assert opts(s) == [("play", "L12"), ("pass", None)]
         if not play:
             act(s, "pass")
-            assert s["aow"]["Lancaster"]["held"] == ["L12"] and calls == []
+            assert s["aow"]["Lancaster"]["held"] == ["L12"] and s["battle"]["events"] == []
         else:
             reveals = s.get("reveals", 0)
             act(s, "play", "L12")
-            assert calls == [("Lancaster", "L12")] and s["battle"]["events"] == ["L12"]
-            assert "L12" in s["aow"]["Lancaster"]["deck"] and s["reveals"] > reveals
+            assert s["battle"]["events"] == ["L12"] and s["reveals"] > reveals
+            assert step(s) == "card_pick" and ("lord", "york") in opts(s)
+            act(s, "lord", "york")
+            assert "L12" in s["lords"]["york"]["mat"]["events"] and s["battle"]["ravine"] == "york"
         assert step(s) == "flee"  # York holds nothing to play: its window passed by itself
 
 

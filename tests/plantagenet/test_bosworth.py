@@ -20,6 +20,14 @@ YORK_PICKS = ["Y36:norfolk", "Y32:richard_iii", "Y1:richard_iii", "Y13:northumbe
 LANC_PICKS = ["L13:oxford", "L35:jasper_tudor_2", "L1:henry_tudor", "L36:henry_tudor"]
 
 
+def past_cards(s: State) -> None:
+    """Decline the Capabilities' decisions before Round 1: Culverins & Falconets (York's Y1, then
+    Lancaster's L1, Defender first) and Vanguard (Y36)."""
+    RULES.action(s, "York", "done")
+    RULES.action(s, "Lancaster", "done")
+    RULES.action(s, "York", "decline")
+
+
 def choose(s: State, side: str, picks: list[str], front: list[str]) -> None:
     for p in picks:
         RULES.action(s, side, "capability", p)
@@ -51,6 +59,7 @@ def test_both_sides_choose_at_once_in_secret_bosworth() -> None:
     RULES.action(s, "Lancaster", "lock")
     assert s["reveals"] > reveals
     assert "Y36" not in str(RULES.secrets(s, "Lancaster"))  # revealed: no longer a secret
+    past_cards(s)
     b = s["battle"]
     assert b["round"] == 1 and b["attacker"] == BOSWORTH_ATTACKER == "Lancaster" and b["defender"] == "York"
     assert b["front"]["York"] == ["norfolk", "richard_iii", "northumberland_y2"]
@@ -107,6 +116,7 @@ def test_bosworth_battle_result_is_the_game_result() -> None:
     RULES.action(s, "York", "lock")
     choose(s, "Lancaster", LANC_PICKS, ["left:oxford", "center:henry_tudor"])
     RULES.action(s, "Lancaster", "lock")
+    past_cards(s)
     RULES.action(s, "York", "flee", "richard_iii")
     RULES.action(s, "York", "flee", "norfolk")
     rolls = s["rolls"]
@@ -118,6 +128,7 @@ def test_bosworth_battle_result_is_the_game_result() -> None:
     RULES.action(s2, "York", "lock")
     choose(s2, "Lancaster", LANC_PICKS, ["left:oxford", "center:henry_tudor"])
     RULES.action(s2, "Lancaster", "lock")
+    past_cards(s2)
     for lid in ("norfolk", "richard_iii"):
         RULES.action(s2, "York", "flee", lid)
     RULES.action(s2, "York", "done")

@@ -42,7 +42,9 @@ from roses.engine.log import BATTLE as LOG_BATTLE
 from roses.engine.log import private, public
 from roses.engine.rng import roll
 from roses.engine.steps import Frame, Step, find, pop, push, push_all, replace
-from roses.games.plantagenet import arts, wars
+from roses.games.plantagenet import arts, reactions, wars
+from roses.games.plantagenet import card_rules as cr
+from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import BATTLE, CAMPAIGN, end_game
 from roses.games.plantagenet.components import TROOP_TYPES, load
@@ -63,9 +65,14 @@ MAX_CAPABILITIES = 2
 DEATH_ROLL = 3
 FLED_MODIFIER = -2
 #: Held Events that may be played at each Battle window (4.4.1 "in Battle", 4.4.3 Death
-#: checks). Their effects act through :func:`arts.event_effect`; none is built yet (they come
-#: with the Arts of War cards), so no card is listed and the windows pass by themselves.
-BATTLE_EVENTS: dict[str, frozenset[str]] = {"array": frozenset(), "death": frozenset()}
+#: checks); the windows themselves are described in :mod:`cards` (:data:`reactions.WINDOWS`).
+ARRAY_EVENTS = ("leeward", "suspicion", "for_trust_not_him", "ravine", "caltrops", "regroup", "swift_maneuver",
+                "patrick_de_la_mote", "aspielles")
+DEATH_EVENTS = ("escape_ship", "talbot", "warden")
+BATTLE_EVENTS: dict[str, frozenset[str]] = {
+    "array": frozenset(c for k in ARRAY_EVENTS for c in fx.event_cards(k)),
+    "death": frozenset(c for k in DEATH_EVENTS for c in fx.event_cards(k)),
+}
 
 
 @cache
@@ -145,11 +152,12 @@ def units(state: State, lord: str, b: dict[str, Any]) -> list[str]:
     return out
 
 
-def protection(state: State, lord: str, unit: str) -> int:
-    """The top of a unit's Protection range (4.4.2 PROTECTION; card modifiers come with the Arts
-    of War cards)."""
+def protection(state: State, lord: str, unit: str, kind: str = "melee") -> int:
+    """The top of a unit's Protection range against ``kind`` Hits (4.4.2 PROTECTION), with the
+    Lord's Capabilities (:func:`card_rules.protection`)."""
     prot = forces()[2]
-    return prot[unit] if unit in prot else prot["vassal"]
+    base = prot[unit] if unit in prot else prot["vassal"]
+    return cr.protection(state, lord, unit, kind, base)
 
 
 def side_hits(state: State, battle: dict[str, Any], lords: list[str], kind: str) -> int:
@@ -166,18 +174,28 @@ def side_hits(state: State, battle: dict[str, Any], lords: list[str], kind: str)
         troops = state["lords"][lid]["mat"]["troops"]
         for t in TROOP_TYPES:
             total += troops[t] * table[t]
+        if kind == "melee" and troops["men_at_arms"] and cr.melee_doubles_men_at_arms(state, lid):
+            total += troops["men_at_arms"] * table["men_at_arms"]  # L36 Chevaliers
     return (total + 1) // 2
 
 
 def rout_unit(state: State, lord: str, unit: str) -> None:
-    """4.4.2 FORCES ROUT: the unit slides to the Routed section of its Lord's mat."""
-    b = state["battle"]["lords"][lord]
+    """4.4.2 FORCES ROUT: the unit slides to the Routed section of its Lord's mat. Cards that
+    watch Routs: L34 Piquiers counts them; Y36 Swift Maneuver may end the Round when a
+    Lancastrian Retinue Routs."""
+    battle = state["battle"]
+    b = battle["lords"][lord]
     if unit == RETINUE:
         b["retinue_routed"] = True
+        if sv.side_of(lord) == "Lancaster" and fx.battle_event(state, "swift_maneuver", "York") \
+                and find(state, "battle") is not None:
+            push(state, {"step": "card_pick", "kind": "swift", "side": "York", "card": "Y36"})
     elif unit in TROOP_TYPES:
         mat = state["lords"][lord]["mat"]
         mat["troops"][unit] -= 1
         mat["routed"][unit] += 1
+        if unit in ("men_at_arms", "militia") and fx.capability(state, lord, "piquiers"):
+            battle["piquiers"][lord] = battle["piquiers"].get(lord, 0) + 1
     else:
         b["vassals_routed"].append(unit)
 
@@ -204,8 +222,21 @@ def start_battle(state: State, locale: str | None, attacker: str, lords: dict[st
         "lords": blords, "late": late, "links": {}, "engagements": [], "order": [], "struck": 0,
         "strike": None, "winner": None, "checked": [], "dead": [], "events": [],
         "bosworth": locale is None,
+        # Arts of War in this Battle (cards.py): Troops added for it, Piquiers' Routs, Culverins
+        # fired, Caltrops' Hits by Engagement, sides with Regroup to use, the Lord hit by Ravine,
+        # Vanguard, Final Charge, Bloody thou art.
+        "temp": {}, "piquiers": {}, "culverins": [], "caltrops": {}, "regroup": [], "ravine": None,
+        "vanguard": False, "final_charge": None, "fc_asked": None, "bloody": False,
     }
     state["battle"] = battle
+    for side in (defender, attacker):
+        for lid in lords[side]:
+            extra = cr.battle_troops(state, lid, locale)
+            if extra:
+                got = cr.add_troops(state, lid, extra)
+                if got:
+                    battle["temp"][lid] = got
+                    public(state, f"{_name(lid)} adds {cr.troops_text(got)} for this Battle (Capability).", LOG_BATTLE)
     if state["options"].get("hidden_mats"):
         mark_reveal(state)  # 1.5.3: mats are shown in Battle
     where = f" at {locale}" if locale else ""
@@ -318,6 +349,8 @@ def exile_on_approach(state: State, frame: Frame, lord: str) -> None:
     Carts and Provender to the Approaching Lords as if Spoils (each Exiling Lord in turn,
     RULINGS R42); then he and his Vassals Disband with an Exile marker."""
     side, attacker, locale = sv.side_of(lord), frame["attacker"], frame["locale"]
+    if england_my_home(state, lord):
+        return
     penalty = sv.unpaid_disband_penalty(state, [lord])
     sv.lose_influence(state, side, penalty)
     assets = state["lords"][lord]["mat"]["assets"]
@@ -336,6 +369,31 @@ def exile_on_approach(state: State, frame: Frame, lord: str) -> None:
     if give["carts"] or give["provender"]:
         push(state, {"step": "spoils", "side": attacker, "to": list(frame["attackers"]),
                      "carts": give["carts"], "provender": give["provender"]})
+
+
+def england_my_home(state: State, lord: str) -> bool:
+    """Y8 England is my home: a Lord with the Capability who would go into Exile Disbands to
+    the next Calendar box instead, without the Influence penalty (RULINGS R58). Returns whether
+    it applied."""
+    if not fx.capability(state, lord, "england_my_home"):
+        return False
+    sv.disband_lord(state, lord)
+    state["lords"][lord]["box"] = sv.calendar_place(state["box"] + 1)
+    public(state, f"England is my home (Y8): {_name(lord)} Disbands to box {state['lords'][lord]['box']} instead "
+                  "of going into Exile.", LOG_BATTLE)
+    return True
+
+
+def go_into_exile(state: State, lord: str) -> None:
+    """Exile (4.3.5) away from an Approach (Y3/Y9/L3 Escape Ship, Foreign Haven): the side loses
+    the Lord's printed Influence plus one per Vassal and he Disbands with an Exile marker."""
+    if england_my_home(state, lord):
+        return
+    side = sv.side_of(lord)
+    penalty = sv.unpaid_disband_penalty(state, [lord])
+    sv.lose_influence(state, side, penalty)
+    sv.disband_lord(state, lord, exile=True)
+    public(state, f"{_name(lord)} goes into Exile (4.3.5); {side} loses {penalty} Influence.", LOG_BATTLE)
 
 
 def foreign_haven(state: State) -> None:
@@ -386,16 +444,34 @@ class BattleDriver(Step):
                    LOG_BATTLE)
         valour = ", ".join(f"{_name(lid)} {d['valour']}" for lid, d in b["lords"].items())
         public(state, f"Valour markers (4.4.1): {valour}.", LOG_BATTLE)
-        frame["stage"] = "round"
+        frame["stage"] = "card_decisions"
         push_all(state, [{"step": "battle_event", "side": b["defender"], "window": "array"},
                          {"step": "battle_event", "side": b["attacker"], "window": "array"}])
+
+    def stage_card_decisions(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
+        """After the Events: Defender then Attacker decide on Culverins & Falconets (Y1/Y2/L1/L2),
+        then the Yorkists on Vanguard (Y36)."""
+        frame["stage"] = "round"
+        picks: list[Frame] = []
+        for side in (b["defender"], b["attacker"]):
+            guns = [cid for lid in battle_lords(b, side) if (cid := fx.capability(state, lid, "culverins"))]
+            if guns:
+                picks.append({"step": "card_pick", "kind": "culverins", "side": side, "card": guns[0],
+                              "half": "capability"})
+        if "norfolk" in b["lords"] and fx.capability(state, "norfolk", "vanguard"):
+            picks.append({"step": "card_pick", "kind": "vanguard", "side": "York", "card": "Y36", "half": "capability"})
+        push_all(state, picks)
 
     # 4.4.2 Rounds
     def stage_round(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
         b["round"] += 1
+        if b["round"] == 2:
+            end_ravine(state, b)
         public(state, f"Battle Round {b['round']}.", LOG_BATTLE)
         frame["stage"] = "flee_attacker"
         push(state, {"step": "flee", "side": b["defender"]})
+        if b["round"] >= 2:  # Y30 Regroup: at the start of a later Round (RULINGS R61)
+            push_all(state, regroup_picks(b))
 
     def stage_flee_attacker(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
         if not unrouted(b, b["defender"]):
@@ -422,8 +498,10 @@ class BattleDriver(Step):
         center Lord with Enemies left and right only chooses)."""
         b["links"] = {}
         choices: list[Frame] = []
+        ravine = b["ravine"] if b["round"] == 1 else None  # L12: as if his position were empty
+        fronts = {s: [None if lid == ravine else lid for lid in b["front"][s]] for s in (b["defender"], b["attacker"])}
         for side in (b["defender"], b["attacker"]):
-            mine, theirs = b["front"][side], b["front"][other(side)]
+            mine, theirs = fronts[side], fronts[other(side)]
             for i, lid in enumerate(mine):
                 if lid is None:
                     continue
@@ -444,7 +522,13 @@ class BattleDriver(Step):
 
     def stage_engagements(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
         engagements = _components(b)
+        if b["round"] == 1 and b["vanguard"]:  # Y36 Vanguard: Norfolk's Engagement only
+            mine = [eng for eng in engagements if "norfolk" in eng]
+            if mine and len(engagements) > 1:
+                engagements = mine
+                public(state, "Vanguard (Y36): only Norfolk's Engagement is fought in Round 1.", LOG_BATTLE)
         b["engagements"], b["order"], b["struck"], b["strike"] = engagements, [], 0, None
+        b["caltrops"] = {}
         if not engagements:
             public(state, "No Lords Engage this Round.", LOG_BATTLE)
             frame["stage"] = "lord_rout"
@@ -453,6 +537,8 @@ class BattleDriver(Step):
             public(state, "Engagement: " + " and ".join(_name(lid) for lid in eng) + ".", LOG_BATTLE)
         frame["stage"] = "strike"
         push(state, {"step": "order", "side": b["attacker"]})
+        if fx.battle_event(state, "caltrops", "York"):  # Y19: 2 more Melee Hits this Round
+            push(state, {"step": "card_pick", "kind": "caltrops", "side": "York", "card": "Y19", "left": 2})
 
     def stage_strike(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
         if b["struck"] >= len(b["order"]):
@@ -463,8 +549,13 @@ class BattleDriver(Step):
         self.strike(state, b, b["order"][b["struck"]], "missile")
 
     def stage_melee(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
-        frame["stage"] = "strike"
         index = b["order"][b["struck"]]
+        if final_charge_possible(state, b, index):  # Y32 Final Charge: asked before this Strike
+            b["fc_asked"] = [b["round"], index]
+            push(state, {"step": "card_pick", "kind": "final_charge", "side": "York", "card": "Y32",
+                         "half": "capability", "index": index})
+            return
+        frame["stage"] = "strike"
         b["struck"] += 1
         self.strike(state, b, index, "melee")
 
@@ -475,11 +566,37 @@ class BattleDriver(Step):
         d, a = b["defender"], b["attacker"]
         lords = {s: [lid for lid in eng if b["lords"][lid]["side"] == s] for s in (d, a)}
         hits = {d: side_hits(state, b, lords[a], kind), a: side_hits(state, b, lords[d], kind)}
+        forced: list[Frame] = []
+        for side in (d, a):  # hits[side]: the Hits side takes
+            foe = other(side)
+            if kind == "missile" and b["round"] == 1:  # Y1/Y2/L1/L2 Culverins & Falconets
+                for lid in lords[foe]:
+                    if lid in b["culverins"]:
+                        dice = [roll(state) for _ in range(cr.culverin_dice(state, foe))]
+                        hits[side] += sum(dice)
+                        public(state, f"Culverins & Falconets of {_name(lid)}: {' + '.join(map(str, dice))} more "
+                                      "Missile Hits.", LOG_BATTLE)
+            if kind == "missile" and hits[side] and cr.leeward(state, side):  # Y1/L1 Leeward Battle Line
+                hits[side] = (hits[side] + 1) // 2
+                public(state, f"Leeward Battle Line: the Missile Hits on {side} are halved.", LOG_BATTLE)
+            if kind == "melee" and side == "Lancaster" and b["caltrops"].get(str(index)):  # Y19 Caltrops
+                hits[side] += b["caltrops"][str(index)]
+                public(state, f"Caltrops: {b['caltrops'][str(index)]} more Melee Hits on Lancaster.", LOG_BATTLE)
+        if kind == "melee" and b["final_charge"] == index:  # Y32 Final Charge
+            b["final_charge"] = None
+            hits["Lancaster"] += 3
+            forced.append({"step": "hits", "side": "York", "lords": ["richard_iii"], "left": 1, "kind": kind,
+                           "only": RETINUE})
+            public(state, "Final Charge (Y32): Richard III's Retinue takes a Hit to deal 3 more.", LOG_BATTLE)
         b["strike"] = {"engagement": index, "kind": kind, "hits": dict(hits)}
         public(state, f"{kind.title()} (Engagement of {_name(eng[0])}): {a} Strikes {hits[d]} Hits, "
                       f"{d} Strikes {hits[a]} Hits.", LOG_BATTLE)
-        push_all(state, [{"step": "hits", "side": s, "lords": lords[s], "left": hits[s], "kind": kind}
-                         for s in (d, a) if hits[s] > 0])
+        frames = [{"step": "hits", "side": s, "lords": lords[s], "left": hits[s], "kind": kind}
+                  for s in (d, a) if hits[s] > 0]
+        if forced:  # Richard III's extra Hit goes with York's Hits (York applies its Hits after or before)
+            at = next((i for i, f in enumerate(frames) if f["side"] == "York"), len(frames))
+            frames[at:at] = forced
+        push_all(state, frames)
 
     def stage_lord_rout(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
         """LORD ROUT: a Lord Routs if his Retinue Routed or all his Troops Routed."""
@@ -513,6 +630,8 @@ class BattleDriver(Step):
             return
         loser = other(winner)
         public(state, f"{winner} wins the Battle (4.4.3).", LOG_BATTLE)
+        if winner == "York" and "richard_iii" in b["lords"] and fx.capability(state, "richard_iii", "bloody"):
+            b["bloody"] = True  # Y33 Bloody thou art: no Death checks; Routed Lancastrians Die
         losers = battle_lords(b, loser)
         c = load()
         gain = sum(c.lords[lid]["influence"] + len(vassals_of(state, lid)) for lid in losers)
@@ -541,7 +660,11 @@ class BattleDriver(Step):
 
     def stage_losses(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
         """LOSSES: each Unrouted Lord rolls for each Routed Troop against its inherent Protection;
-        a Lord who loses all his Troops Disbands at once."""
+        a Lord who loses all his Troops Disbands at once. Y30 Regroup may still be used first."""
+        if not frame.get("regrouped"):
+            frame["regrouped"] = True
+            push_all(state, regroup_picks(b))
+            return
         prot = forces()[2]
         for lid, d in b["lords"].items():
             if d["routed"] or state["lords"][lid]["where"] not in (Where.MAP, Where.BATTLE):
@@ -563,6 +686,8 @@ class BattleDriver(Step):
                 public(state, f"{_name(lid)} has lost all his Troops and Disbands (4.4.3).", LOG_BATTLE)
                 sv.disband_lord(state, lid)
         frame["stage"] = "capture"
+        if b["bloody"]:  # Y33 skips the Death checks and the cards played upon them
+            return
         push_all(state, [{"step": "battle_event", "side": b["defender"], "window": "death"},
                          {"step": "battle_event", "side": b["attacker"], "window": "death"}])
 
@@ -574,6 +699,13 @@ class BattleDriver(Step):
 
     def stage_death(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
         frame["stage"] = "disband"
+        if b["bloody"]:
+            for lid in battle_lords(b, "Lancaster"):
+                if b["lords"][lid]["routed"] and lid not in b["checked"] and state["lords"][lid]["where"] == Where.MAP:
+                    b["checked"].append(lid)
+                    public(state, f"Bloody thou art (Y33): {_name(lid)} Dies.", LOG_BATTLE)
+                    die(state, b, lid)
+            return
         push_all(state, [{"step": "death", "side": b["defender"]}, {"step": "death", "side": b["attacker"]}])
 
     def stage_disband(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
@@ -597,6 +729,8 @@ class BattleDriver(Step):
 
     # 4.4.4 Aftermath
     def stage_aftermath(self, state: State, frame: Frame, b: dict[str, Any]) -> None:
+        remove_battle_troops(state, b)
+        end_ravine(state, b)
         survivors = [lid for lid in b["lords"] if state["lords"][lid]["where"] == Where.MAP]
         state["moved"] = sorted(set(state["moved"]) | set(survivors))
         # Events: the Held Events used in this Battle went back to their decks when played
@@ -606,6 +740,73 @@ class BattleDriver(Step):
                    LOG_BATTLE)
         state["battle"] = None
         pop(state)
+
+
+def remove_battle_troops(state: State, b: dict[str, Any]) -> None:
+    """Aftermath: the Troops a Capability added for this Battle go back to the pool (those left
+    of them); a Lord left without Troops Disbands (1.6)."""
+    for lid, troops in b["temp"].items():
+        d = state["lords"][lid]
+        if d["where"] != Where.MAP or not d["mat"]:
+            continue
+        mat = d["mat"]
+        for t, n in troops.items():
+            mat["troops"][t] -= min(n, mat["troops"][t])
+        if not any(mat["troops"][t] for t in TROOP_TYPES):
+            sv.disband_lord(state, lid)
+            public(state, f"{_name(lid)} has no Troops left once the Battle's extra Troops go, and Disbands (1.6).",
+                   LOG_BATTLE)
+    b["temp"] = {}
+
+
+def end_ravine(state: State, b: dict[str, Any]) -> None:
+    """L12 Ravine lasts Round 1: its card leaves the Lord's mat for its deck."""
+    lord = b["ravine"]
+    if lord is None:
+        return
+    b["ravine"] = None
+    mat = state["lords"][lord]["mat"]
+    if mat:
+        for cid in [c for c in mat["events"] if fx.EVENT_KEYS[c] == "ravine"]:
+            mat["events"].remove(cid)
+            arts.to_deck(state, fx.card_side(cid), cid)
+
+
+def regroup_picks(b: dict[str, Any]) -> list[Frame]:
+    """Y30 Regroup played in this Battle and not used yet: its side may use it now."""
+    return [{"step": "card_pick", "kind": "regroup", "side": side, "card": "Y30"} for side in
+            (b["defender"], b["attacker"]) if side in b["regroup"]]
+
+
+def final_charge_possible(state: State, b: dict[str, Any], index: int) -> bool:
+    """Y32 Final Charge: Richard III, with the Capability and his Retinue Unrouted, in this
+    Engagement, not yet asked for this Strike."""
+    if "richard_iii" not in b["engagements"][index] or b["fc_asked"] == [b["round"], index]:
+        return False
+    d = b["lords"]["richard_iii"]
+    return not d["routed"] and not d["retinue_routed"] and fx.capability(state, "richard_iii", "final_charge") is not None
+
+
+def remove_from_battle(state: State, lord: str) -> None:
+    """A Lord leaves the Battle before its end (Y5/L5 Suspicion Disbands him, L16 Warden of the
+    Marches moves him): out of the Array and the Battle's records."""
+    b = state["battle"]
+    side = b["lords"][lord]["side"]
+    b["front"][side] = [None if x == lord else x for x in b["front"][side]]
+    b["reserve"][side] = [x for x in b["reserve"][side] if x != lord]
+    del b["lords"][lord]
+    b["temp"].pop(lord, None)
+    if b["late"] == lord:
+        b["late"] = None
+
+
+def die(state: State, b: dict[str, Any], lord: str) -> None:
+    """A Routed Lord Dies (4.4.3): removed from the game; Foreign Haven if he was the Defending
+    Warwick (II)."""
+    b["dead"].append(lord)
+    sv.remove_lord(state, lord)
+    if lord == "warwick_l" and b["defender"] == "Lancaster":
+        foreign_haven(state)
 
 
 def _components(b: dict[str, Any]) -> list[list[str]]:
@@ -688,35 +889,13 @@ class Array(SideDecision):
 
 
 # ----- Held Event windows (3.1.3, 4.4.1 EVENTS, 4.4.3 Death check Events) -----------------------
-class BattleEvent(Step):
-    """A window in which ``side`` may play Held Events of ``window``; it passes by itself when
-    the side holds none that may be played there (:data:`BATTLE_EVENTS`)."""
+class BattleEvent(reactions.React):
+    """A window in which ``side`` may play Held Events "in Battle" (after the Array, 4.4.1) or
+    upon the Death checks (4.4.3): a reaction window (:mod:`reactions`, described in
+    :mod:`cards` as ``array`` and ``death``). Events played stay in effect for this Battle
+    (``battle["events"]``, 4.4.4)."""
 
     name, phase = "battle_event", BATTLE
-
-    def playable(self, state: State, frame: Frame) -> list[str]:
-        allowed = BATTLE_EVENTS[frame["window"]]
-        return [cid for cid in state["aow"][frame["side"]]["held"] if cid in allowed]
-
-    def actors(self, state: State, frame: Frame) -> list[str]:
-        return [frame["side"]] if self.playable(state, frame) else []
-
-    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return [("play", cid) for cid in self.playable(state, frame)] + [("pass", None)]
-
-    def prompt(self, state: State, frame: Frame, role: str) -> str:
-        what = "in Battle" if frame["window"] == "array" else "at the Death checks"
-        return f"You may play Held Events {what}." if role == frame["side"] else f"Waiting for {frame['side']}."
-
-    def run(self, state: State, frame: Frame) -> None:
-        pop(state)
-
-    def on_pass(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        pop(state)
-
-    def on_play(self, state: State, frame: Frame, role: str, cid: str) -> None:
-        state["battle"]["events"].append(cid)  # in effect for this Battle (4.4.4 Events)
-        arts.play_held(state, role, cid)
 
 
 # ----- 4.4.2 Flee, Reposition, Engage ----------------------------------------------------------
@@ -860,11 +1039,13 @@ class Hits(SideDecision):
         if frame["left"] <= 0:
             return []
         lords = state["battle"]["lords"]
-        return [("hit", f"{lid}:{u}") for lid in frame["lords"] for u in units(state, lid, lords[lid])]
+        only = frame.get("only")  # Y32 Final Charge: the Hit goes to Richard III's Retinue
+        return [("hit", f"{lid}:{u}") for lid in frame["lords"] for u in units(state, lid, lords[lid])
+                if only is None or u == only]
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         """As :meth:`SideDecision.actors`, counting units without listing them (a hot path)."""
-        if frame["left"] <= 0:
+        if frame["left"] <= 0 or frame.get("only"):
             return []
         lords = state["battle"]["lords"]
         n = 0
@@ -884,7 +1065,7 @@ class Hits(SideDecision):
         if verb != "hit" or not isinstance(arg, str) or arg.count(":") != 1 or frame["left"] <= 0:
             return False
         lid, unit = arg.split(":")
-        if lid not in frame["lords"]:
+        if lid not in frame["lords"] or frame.get("only") not in (None, unit):
             return False
         b = state["battle"]["lords"][lid]
         mat = state["lords"][lid]["mat"]
@@ -905,22 +1086,22 @@ class Hits(SideDecision):
 
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         lid, unit = arg.split(":")
-        return f"{_name(lid)}: {_unit_name(unit)} (Protection {_range(protection(state, lid, unit))})"
+        return f"{_name(lid)}: {_unit_name(unit)} (Protection {_range(protection(state, lid, unit, frame['kind']))})"
 
     def on_hit(self, state: State, frame: Frame, role: str, arg: str) -> None:
         lid, unit = arg.split(":")
         frame["left"] -= 1
-        prot = protection(state, lid, unit)
+        prot = protection(state, lid, unit, frame["kind"])
         r = roll(state)
         who = f"{_name(lid)}'s {_unit_name(unit)}"
         if r <= prot:
             public(state, f"Hit on {who}: rolls {r}, Protected ({_range(prot)}).", LOG_BATTLE)
-        elif state["battle"]["lords"][lid]["valour"] > 0:
+        elif state["battle"]["lords"][lid]["valour"] > 0 or yeomen_possible(state, lid, unit):
             public(state, f"Hit on {who}: rolls {r}, fails its Protection ({_range(prot)}).", LOG_BATTLE)
-            push(state, {"step": "valour", "side": frame["side"], "lord": lid, "unit": unit})
+            push(state, {"step": "valour", "side": frame["side"], "lord": lid, "unit": unit, "kind": frame["kind"]})
         else:
-            rout_unit(state, lid, unit)
             public(state, f"Hit on {who}: rolls {r} and Routs.", LOG_BATTLE)
+            rout_unit(state, lid, unit)
 
 
 class Valour(Step):
@@ -933,34 +1114,63 @@ class Valour(Step):
         return [frame["side"]]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return [("reroll", None), ("rout", None)]
+        out: list[Action] = []
+        if state["battle"]["lords"][frame["lord"]]["valour"] > 0 and not frame.get("rerolled"):
+            out.append(("reroll", None))
+        if yeomen_possible(state, frame["lord"], frame["unit"]):
+            out.append(("yeomen", None))
+        return out + [("rout", None)]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         left = state["battle"]["lords"][frame["lord"]]["valour"]
+        if frame.get("rerolled") or left <= 0:
+            return (f"{_name(frame['lord'])}'s Retinue failed its Protection roll: Rout one of her Men-at-Arms "
+                    "instead (Yeomen of the Crown, L31), or let it Rout?" if role == frame["side"]
+                    else f"Waiting for {frame['side']} to decide on Yeomen of the Crown.")
         if role == frame["side"]:
             return (f"{_name(frame['lord'])}'s {_unit_name(frame['unit'])} failed its Protection roll: spend one of his "
                     f"{left} Valour markers to reroll it, or let it Rout (4.4.2)?")
         return f"Waiting for {frame['side']} to decide on a Valour reroll."
 
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        if verb == "yeomen":
+            return "Rout one of her Men-at-Arms instead (Yeomen of the Crown, L31)"
         return "Reroll (spend a Valour marker)" if verb == "reroll" else "Let the unit Rout"
 
     def on_rout(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        rout_unit(state, frame["lord"], frame["unit"])
-        public(state, f"{_name(frame['lord'])}'s {_unit_name(frame['unit'])} Routs.", LOG_BATTLE)
         pop(state)
+        public(state, f"{_name(frame['lord'])}'s {_unit_name(frame['unit'])} Routs.", LOG_BATTLE)
+        rout_unit(state, frame["lord"], frame["unit"])
+
+    def on_yeomen(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """L31 Yeomen of the Crown: one of her Unrouted Men-at-Arms Routs instead of the Retinue."""
+        pop(state)
+        public(state, f"Yeomen of the Crown (L31): {_name(frame['lord'])} Routs one Men-at-Arms instead of her "
+                      "Retinue.", LOG_BATTLE)
+        rout_unit(state, frame["lord"], "men_at_arms")
 
     def on_reroll(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         lid, unit = frame["lord"], frame["unit"]
         state["battle"]["lords"][lid]["valour"] -= 1
-        prot = protection(state, lid, unit)
+        prot = protection(state, lid, unit, frame.get("kind", "melee"))
         r = roll(state)
         if r <= prot:
             public(state, f"{_name(lid)} spends Valour: the reroll is {r}, Protected.", LOG_BATTLE)
+            pop(state)
+        elif yeomen_possible(state, lid, unit):
+            public(state, f"{_name(lid)} spends Valour: the reroll is {r}, failed again.", LOG_BATTLE)
+            frame["rerolled"] = True
         else:
-            rout_unit(state, lid, unit)
+            pop(state)
             public(state, f"{_name(lid)} spends Valour: the reroll is {r}; {_unit_name(unit)} Routs.", LOG_BATTLE)
-        pop(state)
+            rout_unit(state, lid, unit)
+
+
+def yeomen_possible(state: State, lord: str, unit: str) -> bool:
+    """L31 Yeomen of the Crown: Margaret's failed Retinue roll may Rout one of her Unrouted
+    Men-at-Arms instead."""
+    return (unit == RETINUE and state["lords"][lord]["mat"]["troops"]["men_at_arms"] > 0
+            and fx.capability(state, lord, "yeomen") is not None)
 
 
 # ----- 4.4.3 Spoils, Capture, Death ------------------------------------------------------------
@@ -1064,6 +1274,12 @@ class Death(SideDecision):
                 out.append(("check", lid))
                 if may_exile_instead_of_death(state, lid):
                     out.append(("exile", lid))
+                if fx.battle_event(state, "escape_ship", side):  # Y3/Y9/L3: Exile instead
+                    out.append(("escape", lid))
+                if fx.battle_event(state, "talbot", side):  # L36: Disband instead
+                    out.append(("talbot", lid))
+                if fx.battle_event(state, "warden", side):  # L16: to a Friendly Stronghold in the North
+                    out += [("warden", f"{lid}:{loc}") for loc in cr.warden_places(state)]
                 if wars.surrender_possible(state, side, lid):
                     out.append(("surrender", lid))
         return out
@@ -1074,6 +1290,13 @@ class Death(SideDecision):
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         if verb == "exile":
             return f"{_name(arg)} goes into Exile instead (Foreign Haven)"
+        if verb == "escape":
+            return f"{_name(arg)} goes into Exile instead (Escape Ship)"
+        if verb == "talbot":
+            return f"{_name(arg)} Disbands instead (Talbot to the Rescue)"
+        if verb == "warden":
+            lid, loc = arg.split(":")
+            return f"{_name(lid)} goes to {loc} instead (Warden of the Marches)"
         if verb == "surrender":
             return f"Surrender: concede War {wars.number(state)} before {_name(arg)}, your last Heir, rolls (6.1.1)"
         fled = " (Fled: -2)" if state["battle"]["lords"][arg]["fled"] else ""
@@ -1088,11 +1311,45 @@ class Death(SideDecision):
         """Foreign Haven: Exile (4.3.5) instead of the Death check. His Carts and Provender are
         already gone as Spoils if his side lost, and no Enemy is left to take them if it won."""
         state["battle"]["checked"].append(lord)
-        penalty = sv.unpaid_disband_penalty(state, [lord])
-        sv.lose_influence(state, role, penalty)
-        sv.disband_lord(state, lord, exile=True)
-        public(state, f"{_name(lord)} goes into Exile instead of checking for Death (Foreign Haven); {role} loses "
-                      f"{penalty} Influence.", LOG_BATTLE)
+        public(state, f"Foreign Haven: {_name(lord)} does not check for Death.", LOG_BATTLE)
+        go_into_exile(state, lord)
+
+    def on_escape(self, state: State, frame: Frame, role: str, lord: str) -> None:
+        """Y3/Y9/L3 Escape Ship: Exile (4.3.5) instead of the Death check: the Influence
+        penalty, Disband with an Exile marker (Y8 England is my home: Disband to the next box)."""
+        state["battle"]["checked"].append(lord)
+        public(state, f"Escape Ship: {_name(lord)} does not check for Death.", LOG_BATTLE)
+        go_into_exile(state, lord)
+
+    def on_talbot(self, state: State, frame: Frame, role: str, lord: str) -> None:
+        """L36 Talbot to the Rescue: the Routed Lord Disbands (3.2.4) instead of the Death check."""
+        state["battle"]["checked"].append(lord)
+        sv.disband_lord(state, lord)
+        public(state, f"Talbot to the Rescue: {_name(lord)} Disbands instead of checking for Death.", LOG_BATTLE)
+
+    def on_warden(self, state: State, frame: Frame, role: str, arg: str) -> None:
+        """L16 Warden of the Marches: the Routed Lord goes to a Friendly Stronghold in the North
+        (not the Battle's) instead of Death or Disband, keeping his Assets, Capabilities and
+        Unrouted Troops; his Routed Troops and Vassals are lost; with no Troops he Disbands (1.6)."""
+        lord, loc = arg.split(":")
+        b = state["battle"]
+        d = state["lords"][lord]
+        mat = d["mat"]
+        for v in b["lords"][lord]["vassals_routed"]:
+            if v in load().vassals:
+                sv.disband_vassal(state, v)
+            else:
+                sv.disband_special_vassal(state, lord, v)
+        for t in TROOP_TYPES:
+            mat["routed"][t] = 0
+        remove_from_battle(state, lord)
+        d["locale"] = loc
+        public(state, f"Warden of the Marches: {_name(lord)} goes to {loc} instead of checking for Death.", LOG_BATTLE)
+        if not any(mat["troops"][t] for t in TROOP_TYPES):
+            sv.disband_lord(state, lord)
+            public(state, f"{_name(lord)} has no Troops and Disbands (1.6).", LOG_BATTLE)
+        else:
+            reactions.moved(state, [lord])
 
     def on_check(self, state: State, frame: Frame, role: str, lord: str) -> None:
         b = state["battle"]
@@ -1102,11 +1359,8 @@ class Death(SideDecision):
         total = r + (FLED_MODIFIER if fled else 0)
         shown = f"{r}{FLED_MODIFIER} = {total}" if fled else str(r)
         if total >= DEATH_ROLL:
-            b["dead"].append(lord)
             public(state, f"Death check for {_name(lord)}: {shown}: he Dies (4.4.3).", LOG_BATTLE)
-            sv.remove_lord(state, lord)
-            if lord == "warwick_l" and b["defender"] == "Lancaster":
-                foreign_haven(state)
+            die(state, b, lord)
         else:
             public(state, f"Death check for {_name(lord)}: {shown}: he survives.", LOG_BATTLE)
 

@@ -406,3 +406,179 @@ def tax_coin(state: State, lord: str, target: str) -> int:
     if stafford_branch(state, lord, target):
         coin += 1
     return coin
+
+
+# ----- 4.4 Battle ------------------------------------------------------------------------------
+#: Troops a Capability adds for one Battle (removed at Aftermath, 4.4.4): key, where (an Area,
+#: "friendly", "carlisle" or "channel"), Troops.
+BATTLE_TROOPS: tuple[tuple[str, str, dict[str, int]], ...] = (
+    ("musterd_soldiers", "friendly", {"men_at_arms": 2, "longbowmen": 1}),  # Y3/L3
+    ("pembroke", "Wales", {"longbowmen": 2}),  # Y25
+    ("welsh_lord", "Wales", {"longbowmen": 2}),  # L25
+    ("percys_north_militia", "North", {"militia": 4}),  # Y27
+    ("kingdom_united", "areas", {"militia": 3}),  # Y35 (as Gloucester)
+    ("percys_north_carlisle", "carlisle", {"men_at_arms": 2}),  # Y37
+    ("philibert", "channel", {"men_at_arms": 2}),  # L33
+)
+BATTLE_TROOP_KEYS = frozenset(k for k, _w, _t in BATTLE_TROOPS)
+
+
+def route_to(state: State, side: str, start: str, target: str) -> bool:
+    """Y37 Percy's North: a Route as for a Parley (3.4.1) from ``start`` (whatever its Favour
+    and Lords) to ``target``: Locales next to each other, free of Enemy Lords, Friendly except
+    the target."""
+    if start == target:
+        return True
+    c = load()
+    blocked = sv.enemy_locales(state, side)
+    seen = {start}
+    todo = [start]
+    while todo:
+        loc = todo.pop()
+        for n in c.adjacency[loc]:
+            if n in seen or n in blocked:
+                continue
+            if n == target:
+                return True
+            seen.add(n)
+            if sv.is_friendly(state, n, side):
+                todo.append(n)
+    return False
+
+
+def _channel_ok(state: State, locale: str) -> bool:
+    """L33 Philibert de Chandée: a Lancastrian Stronghold that is, or is next to, an English
+    Channel Port (RULINGS R60)."""
+    c = load()
+    if sv.favour(state, locale) != "Lancaster":
+        return False
+    near = [locale, *c.adjacency[locale]]
+    return any(c.locales[n]["kind"] == "stronghold" and c.locales[n]["port"] == "English Channel" for n in near)
+
+
+def battle_troops(state: State, lord: str, locale: str | None) -> dict[str, int]:
+    """The Troops the Lord's Capabilities add for a Battle at ``locale`` (none On Bosworth Field,
+    which is at no Locale: RULINGS R59)."""
+    mat = state["lords"][lord]["mat"]
+    if locale is None or not fx.has_any_capability(mat, BATTLE_TROOP_KEYS):
+        return {}
+    c = load()
+    side = sv.side_of(lord)
+    area = c.locales[locale].get("area")
+    out: dict[str, int] = {}
+    for key, where, troops in BATTLE_TROOPS:
+        if not fx.capability(state, lord, key):
+            continue
+        if where == "friendly":
+            ok = sv.is_friendly(state, locale, side)
+        elif where == "areas":
+            ok = area is not None and lord in sv.GLOUCESTERS
+        elif where == "carlisle":
+            ok = route_to(state, side, locale, "Carlisle")
+        elif where == "channel":
+            ok = _channel_ok(state, locale)
+        else:
+            ok = area == where
+        if ok:
+            for t, n in troops.items():
+                out[t] = out.get(t, 0) + n
+    return out
+
+
+#: Capabilities that change Protection (4.4.2).
+PROTECTION_KEYS = frozenset({"barricades", "church_blessing", "piquiers", "montagu", "barded_horse", "chevaliers"})
+#: Piquiers lasts until this many of the Lord's Men-at-Arms and Militia have Routed (L34).
+PIQUIERS_ROUTS = 3
+
+
+def protection(state: State, lord: str, unit: str, kind: str, base: int) -> int:
+    """A unit's Protection with the Lord's Capabilities (4.4.2; not for Losses, 4.4.3): Y9
+    Barricades (at a Friendly Stronghold: Men-at-Arms 1-4, Longbowmen and Militia 1-2), L5 Church
+    Blessing (Men-at-Arms 1-4), L34 Piquiers (Men-at-Arms and Militia 1-4 until 3 of them Rout),
+    L23 Montagu (Retinue 1-5), L27 Barded Horse (Retinue and Vassals 1-3 against Missiles, 1-5
+    against Melee), L36 Chevaliers (Men-at-Arms 1 worse against Missiles). Improvements do not
+    add up (the best applies); Chevaliers' penalty comes after."""
+    mat = state["lords"][lord]["mat"]
+    if not fx.has_any_capability(mat, PROTECTION_KEYS):
+        return base
+    caps = {fx.CAPABILITY_KEYS[cid] for cid in mat["capabilities"]}
+    prot = base
+    b = state.get("battle")
+    if "barricades" in caps and b is not None and b["locale"] is not None \
+            and sv.is_friendly(state, b["locale"], sv.side_of(lord)):
+        if unit == "men_at_arms":
+            prot = max(prot, 4)
+        elif unit in ("longbowmen", "militia"):
+            prot = max(prot, 2)
+    if "church_blessing" in caps and unit == "men_at_arms":
+        prot = max(prot, 4)
+    if "piquiers" in caps and unit in ("men_at_arms", "militia") and b is not None \
+            and b.get("piquiers", {}).get(lord, 0) < PIQUIERS_ROUTS:
+        prot = max(prot, 4)
+    if "montagu" in caps and unit == "retinue":
+        prot = max(prot, 5)
+    if "barded_horse" in caps and unit not in TROOP_TYPES:
+        prot = 3 if kind == "missile" else max(prot, 5)
+    if "chevaliers" in caps and unit == "men_at_arms" and kind == "missile":
+        prot -= 1
+    return prot
+
+
+def melee_doubles_men_at_arms(state: State, lord: str) -> bool:
+    """L36 Chevaliers: the Lord's Men-at-Arms Strike two Melee Hits each."""
+    return fx.capability(state, lord, "chevaliers") is not None
+
+
+def culverin_dice(state: State, side: str) -> int:
+    """Y1/Y2/L1/L2 Culverins & Falconets roll one die of Missile Hits, two for the Yorkists
+    with Y37 Patrick de la Mote in effect in the Battle."""
+    return 2 if side == "York" and fx.battle_event(state, "patrick_de_la_mote", "York") else 1
+
+
+def leeward(state: State, side: str) -> bool:
+    """Y1/L1 Leeward Battle Line: Missile Hits against ``side``'s Lords are halved (round up),
+    unless the enemy played it too."""
+    return bool(fx.battle_event(state, "leeward", side)) and not fx.battle_event(state, "leeward",
+                                                                                  "Lancaster" if side == "York"
+                                                                                  else "York")
+
+
+def warden_places(state: State) -> list[str]:
+    """L16 Warden of the Marches: in a Battle at a Stronghold of the North, the Friendly
+    Strongholds of the North other than the Battle's, free of Enemy Lords (RULINGS R62)."""
+    b = state.get("battle")
+    c = load()
+    if not b or b["locale"] is None or c.locales[b["locale"]].get("area") != "North":
+        return []
+    return [loc for loc in c.area("North") if loc != b["locale"] and sv.favour(state, loc) == "Lancaster"
+            and not sv.enemy_lords_at(state, loc, "Lancaster")]
+
+
+def escape_route(state: State, side: str) -> bool:
+    """Y3/Y9/L3 Escape Ship: the side has a Route (4.5.1) from the Battle's Locale to a
+    Friendly Port: the Locale is one, or a chain of Friendly Locales free of Enemy Lords leads
+    overland to one (the Battle's Locale itself need not be Friendly; RULINGS R62)."""
+    b = state.get("battle")
+    if not b or b["locale"] is None:
+        return False
+    c = load()
+    start = b["locale"]
+
+    def port(loc: str) -> bool:
+        return c.locales[loc]["kind"] == "stronghold" and bool(c.locales[loc]["port"]) and sv.is_friendly(state, loc, side)
+
+    if port(start):
+        return True
+    blocked = sv.enemy_locales(state, side)
+    seen = {start}
+    todo = [start]
+    while todo:
+        loc = todo.pop()
+        for n in c.adjacency[loc]:
+            if n in seen or n in blocked or not sv.is_friendly(state, n, side):
+                continue
+            if port(n):
+                return True
+            seen.add(n)
+            todo.append(n)
+    return False

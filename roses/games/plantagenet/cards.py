@@ -27,7 +27,7 @@ from typing import Any
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, EVENT, private, public
 from roses.engine.steps import Frame, Step, pop, push, replace
-from roses.games.plantagenet import arts, levy, reactions
+from roses.games.plantagenet import arts, battle, levy, reactions
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
@@ -813,6 +813,305 @@ def burgundians_arrive(state: State, lords: list[str]) -> None:
 
 
 reactions.HOOKS["moved"].append(burgundians_arrive)
+
+
+# ----- Battle (4.4): the Event windows and the decisions of Battle cards -----------------------------
+def _b(state: State) -> dict[str, Any]:
+    out: dict[str, Any] = state["battle"]
+    return out
+
+
+def _suspicion_pairs(state: State, side: str) -> list[tuple[str, str]]:
+    """Y5/L5 Suspicion (with the errata): a Friendly Lord in the Battle and an Enemy Lord there
+    whose printed Influence is lower."""
+    b = _b(state)
+    c = load()
+    mine = [lid for lid in battle.battle_lords(b, side)]
+    theirs = [lid for lid in battle.battle_lords(b, other(side))]
+    return [(f, e) for f in mine for e in theirs if c.lords[e]["influence"] < c.lords[f]["influence"]]
+
+
+def _trust_pairs(state: State, side: str) -> list[tuple[str, str]]:
+    """L7 For trust not him: a Lancastrian Lord in the Battle and a regular Yorkist Vassal there
+    (not one of Salisbury's with Y17 Alice Montagu)."""
+    b = _b(state)
+    mine = battle.battle_lords(b, side)
+    out = []
+    for e in battle.battle_lords(b, other(side)):
+        if fx.capability(state, e, "alice_montagu"):
+            continue
+        for v in state["lords"][e]["mat"]["vassals"]:
+            out += [(f, f"{v}@{e}") for f in mine]
+    return out
+
+
+def _array_card_ok(state: State, frame: Frame, cid: str) -> bool:
+    key = fx.EVENT_KEYS[cid]
+    side = frame["side"]
+    if key == "suspicion":
+        return bool(_suspicion_pairs(state, side))
+    if key == "for_trust_not_him":
+        return bool(_trust_pairs(state, side))
+    if key == "ravine":
+        return bool(battle.battle_lords(_b(state), other(side)))
+    return True
+
+
+def _array_play(state: State, frame: Frame, cid: str) -> None:
+    """A Held Event played in Battle (4.4.1): revealed, back to its deck, in effect for the
+    Battle; some ask for a choice at once."""
+    side = frame["side"]
+    b = _b(state)
+    key = fx.EVENT_KEYS[cid]
+    b["events"].append(cid)
+    if key == "aspielles":
+        _aspielles_play(state, side, cid)
+        return
+    arts.play_held(state, side, cid)
+    if key == "suspicion":
+        push_pick(state, "suspicion", side, cid)
+    elif key == "for_trust_not_him":
+        push_pick(state, "for_trust", side, cid)
+    elif key == "ravine":
+        push_pick(state, "ravine", side, cid)
+    elif key == "regroup":
+        b["regroup"] = sorted({*b["regroup"], side})
+
+
+reactions.register("array", reactions.Window(
+    moment="in this Battle (after the Array, 4.4.1)",
+    events=frozenset({"leeward", "suspicion", "for_trust_not_him", "ravine", "caltrops", "regroup",
+                      "swift_maneuver", "patrick_de_la_mote", "aspielles"}),
+    card_ok=_array_card_ok, on_play=_array_play, several=True))
+
+
+def _death_public(state: State, frame: Frame) -> bool:
+    """Death-check Events matter while the side has Routed Lords to check (4.4.3)."""
+    b = _b(state)
+    return any(d["routed"] and d["side"] == frame["side"] and lid not in b["checked"]
+               and state["lords"][lid]["where"] == Where.MAP for lid, d in b["lords"].items())
+
+
+def _death_card_ok(state: State, frame: Frame, cid: str) -> bool:
+    key = fx.EVENT_KEYS[cid]
+    if key == "escape_ship":
+        return cr.escape_route(state, frame["side"])
+    if key == "warden":
+        return bool(cr.warden_places(state))
+    return True
+
+
+def _death_play(state: State, frame: Frame, cid: str) -> None:
+    _b(state)["events"].append(cid)
+    arts.play_held(state, frame["side"], cid)
+
+
+reactions.register("death", reactions.Window(
+    moment="upon the Death checks (4.4.3)", events=frozenset({"escape_ship", "talbot", "warden"}),
+    public=_death_public, card_ok=_death_card_ok, on_play=_death_play, several=True))
+
+
+def _suspicion_options(state: State, frame: Frame) -> list[Action]:
+    return [("check", f"{f}>{with_extra(e, x)}") for f, e in _suspicion_pairs(state, frame["side"]) for x in EXTRAS]
+
+
+def _suspicion_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    """The Friendly Lord checks Influence; on success the Enemy Lord Disbands (3.2.4, no
+    Influence penalty) and leaves the Battle (Reposition fills his place)."""
+    pop(state)
+    friend, rest = str(arg).split(">")
+    enemy, extra = split_extra(rest)
+    res = sv.influence_check(state, frame["side"], friend, extra=extra)
+    if not res["success"]:
+        public(state, f"Suspicion: {name(friend)} checks Influence ({check_text(res)}): fails.", EVENT)
+        return
+    battle.remove_from_battle(state, enemy)
+    sv.disband_lord(state, enemy)
+    public(state, f"Suspicion: {name(friend)} checks Influence ({check_text(res)}): {name(enemy)} Disbands and "
+                  "leaves the Battle (3.2.4).", EVENT)
+
+
+def _suspicion_label(state: State, frame: Frame, verb: str, arg: Any) -> str:
+    friend, rest = str(arg).split(">")
+    enemy, extra = split_extra(rest)
+    bonus = "" if extra == 0 else f", +{extra} Influence for +{1 if extra == 1 else 2}"
+    return f"{name(friend)} checks Influence against {name(enemy)}{bonus}"
+
+
+PICKS["suspicion"] = Pick(_suspicion_options, _suspicion_choose,
+                          "choose your Lord who checks Influence and the Enemy Lord (lower printed Influence).",
+                          _suspicion_label)
+
+
+def _trust_options(state: State, frame: Frame) -> list[Action]:
+    return [("levy", f"{f}>{with_extra(v, x)}") for f, v in _trust_pairs(state, frame["side"]) for x in EXTRAS]
+
+
+def _trust_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    """L7: the Lord tries to Levy the Vassal (3.4.3: Influence check with its Loyalty; no Route,
+    no Seat condition); success moves it to his mat with a new Service marker."""
+    pop(state)
+    lord, rest = str(arg).split(">")
+    target, extra = split_extra(rest)
+    vid, holder = target.split("@")
+    res = sv.influence_check(state, frame["side"], lord, extra=extra, vassal=vid)
+    if not res["success"]:
+        public(state, f"For trust not him: {name(lord)} fails to win over {_vassal_name(vid)} ({check_text(res)}).",
+               EVENT)
+        return
+    state["lords"][holder]["mat"]["vassals"].remove(vid)
+    b = _b(state)
+    if vid in b["lords"][holder]["vassals_routed"]:
+        b["lords"][holder]["vassals_routed"].remove(vid)
+    state["lords"][lord]["mat"]["vassals"].append(vid)
+    state["vassals"][vid].update(lord=lord, box=sv.calendar_place(state["box"] + load().vassals[vid]["service"]))
+    public(state, f"For trust not him: {_vassal_name(vid)} leaves {name(holder)} for {name(lord)} "
+                  f"({check_text(res)}).", EVENT)
+
+
+PICKS["for_trust"] = Pick(_trust_options, _trust_choose, "choose your Lord and the Enemy Vassal he tries to Levy.",
+                          lambda s, f, v, a: f"{name(a.split('>')[0])} Levies {_vassal_name(a.split('>')[1].split('@')[0])}"
+                          + ("" if "+" not in a else f", +{a.rsplit('+', 1)[1]} Influence"))
+
+
+def _ravine_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    """L12 Ravine: the Enemy Lord neither Engages nor Strikes in Round 1; the card sits under
+    his mat until then."""
+    pop(state)
+    side = frame["side"]
+    cid = frame["card"]
+    state["aow"][side]["deck"].remove(cid)
+    state["lords"][arg]["mat"]["events"].append(cid)
+    _b(state)["ravine"] = arg
+    public(state, f"Ravine: {name(arg)} neither Engages nor Strikes in Round 1.", EVENT)
+
+
+PICKS["ravine"] = Pick(lambda s, f: [("lord", x) for x in battle.battle_lords(_b(s), other(f["side"]))],
+                       _ravine_choose, "choose the Enemy Lord caught in the Ravine.",
+                       lambda s, f, v, a: f"{name(a)} is caught in the Ravine")
+
+
+def _culverins_options(state: State, frame: Frame) -> list[Action]:
+    b = _b(state)
+    out: list[Action] = []
+    for lid in battle.battle_lords(b, frame["side"]):
+        if lid in b["culverins"]:
+            continue
+        cid = fx.capability(state, lid, "culverins")
+        if cid:
+            out.append(("fire", f"{cid}:{lid}"))
+    return out + [("done", None)] if out else []
+
+
+def _culverins_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    """Y1/Y2/L1/L2 Culverins & Falconets: discard the card for one die of Missile Hits (two with
+    Y37 Patrick de la Mote) at the Lord's first Missile Strike of Round 1."""
+    if verb == "done":
+        pop(state)
+        return
+    cid, lid = str(arg).split(":")
+    state["lords"][lid]["mat"]["capabilities"].remove(cid)
+    sv._discard_capability_card(state, cid)
+    _b(state)["culverins"].append(lid)
+    public(state, f"Culverins & Falconets ({cid}): {name(lid)} fires them this Round (the card is discarded).", EVENT)
+
+
+PICKS["culverins"] = Pick(_culverins_options, _culverins_choose,
+                          "discard Culverins & Falconets for a die of Missile Hits in Round 1?",
+                          lambda s, f, v, a: "Keep the others" if v == "done" else f"{name(a.split(':')[1])} fires")
+
+
+def _vanguard_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    pop(state)
+    if verb == "vanguard":
+        _b(state)["vanguard"] = True
+        public(state, "Vanguard (Y36): Norfolk's Engagement alone is fought in Round 1.", EVENT)
+
+
+PICKS["vanguard"] = Pick(lambda s, f: [("vanguard", None), ("decline", None)], _vanguard_choose,
+                         "make Norfolk's Engagement the only one of Round 1?",
+                         lambda s, f, v, a: "Yes: Norfolk's Engagement only" if v == "vanguard" else "No")
+
+
+def _caltrops_options(state: State, frame: Frame) -> list[Action]:
+    b = _b(state)
+    if frame["left"] <= 0:
+        return []
+    return [("engagement", i) for i, eng in enumerate(b["engagements"])
+            if any(b["lords"][x]["side"] == "Lancaster" for x in eng)]
+
+
+def _caltrops_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    """Y19 Caltrops: 2 more Melee Hits on the Lancastrians this Round, the Yorkists choosing the
+    Engagements (one Hit at a time)."""
+    b = _b(state)
+    b["caltrops"][str(arg)] = b["caltrops"].get(str(arg), 0) + 1
+    frame["left"] -= 1
+
+
+PICKS["caltrops"] = Pick(_caltrops_options, _caltrops_choose,
+                         "put a Caltrops Hit on an Engagement (2 each Round).",
+                         lambda s, f, v, a: "Engagement of " + " and ".join(name(x) for x in _b(s)["engagements"][a]))
+
+
+def _final_charge_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    pop(state)
+    if verb == "charge":
+        _b(state)["final_charge"] = frame["index"]
+
+
+PICKS["final_charge"] = Pick(lambda s, f: [("charge", None), ("decline", None)], _final_charge_choose,
+                             "Richard III's Retinue may take 1 Hit to deal 3 more Hits in this Melee.",
+                             lambda s, f, v, a: "Final Charge" if v == "charge" else "No")
+
+
+def _swift_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    """Y36 Swift Maneuver: a Lancastrian Retinue has just Routed: the Yorkists may end the Round
+    at once (straight to Lord Rout; the Hits and Engagements left are not fought)."""
+    pop(state)
+    if verb != "end":
+        return
+    stack = state["stack"]
+    at = max(i for i, f in enumerate(stack) if f["step"] == "battle")
+    del stack[at + 1:]
+    stack[at]["stage"] = "lord_rout"
+    _b(state)["strike"] = None
+    public(state, "Swift Maneuver: York ends the Round at once.", EVENT)
+
+
+PICKS["swift"] = Pick(lambda s, f: [("end", None), ("continue", None)], _swift_choose,
+                      "a Lancastrian Retinue Routs: end the Round now?",
+                      lambda s, f, v, a: "End the Round now" if v == "end" else "Fight on")
+
+
+def _regroup_options(state: State, frame: Frame) -> list[Action]:
+    b = _b(state)
+    out: list[Action] = [("regroup", lid) for lid in battle.battle_lords(b, frame["side"])
+                         if state["lords"][lid]["where"] == Where.MAP and any(state["lords"][lid]["mat"]["routed"].values())]
+    return out + [("later", None)] if out else []
+
+
+def _regroup_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
+    """Y30 Regroup, once in the Battle: each Routed Troop of the Lord rolls against its (modified)
+    Protection; each success comes back (RULINGS R61: the Melee Protection)."""
+    pop(state)
+    if verb == "later":
+        return
+    b = _b(state)
+    b["regroup"] = [x for x in b["regroup"] if x != frame["side"]]
+    mat = state["lords"][arg]["mat"]
+    back = 0
+    for t in TROOP_TYPES:
+        for _ in range(mat["routed"][t]):
+            if battle.roll(state) <= battle.protection(state, arg, t):
+                mat["routed"][t] -= 1
+                mat["troops"][t] += 1
+                back += 1
+    public(state, f"Regroup: {back} of {name(arg)}'s Routed Troops come back.", EVENT)
+
+
+PICKS["regroup"] = Pick(_regroup_options, _regroup_choose, "use Regroup now on one of your Lords?",
+                        lambda s, f, v, a: "Not now" if v == "later" else f"Regroup {name(a)}")
 
 
 #: Now Events and Events that ask something as they come into effect (3.1.3).

@@ -53,8 +53,8 @@ class Window:
     events: frozenset[str] = frozenset()
     #: Public conditions of the moment (the same for both sides to see).
     public: Callable[[State, Frame], bool] = _always
-    #: A held card's own conditions (may read the holder's hidden cards).
-    playable: Callable[[State, Frame, str], bool] = _any_card
+    #: A card's own conditions at this moment (public ones: where the Battle is...).
+    card_ok: Callable[[State, Frame, str], bool] = _any_card
     #: Capability keys that may be used here, and the Lords whose mats may hold them.
     capabilities: frozenset[str] = frozenset()
     cap_lords: Callable[[State, Frame], list[str]] = _no_lords
@@ -88,7 +88,7 @@ def playable_held(state: State, frame: Frame) -> list[str]:
     """The side's Held Events it may play in this window now."""
     w = WINDOWS[frame["window"]]
     cards = w.cards
-    return [cid for cid in state["aow"][frame["side"]]["held"] if cid in cards and w.playable(state, frame, cid)]
+    return [cid for cid in state["aow"][frame["side"]]["held"] if cid in cards and w.card_ok(state, frame, cid)]
 
 
 def usable_capabilities(state: State, frame: Frame) -> list[str]:
@@ -156,9 +156,11 @@ def offered(state: State, frame: Frame) -> bool:
         return True
     if not w.cards or not state["aow"][side]["held"]:
         return False
+    if not w.public(state, frame):
+        return False
     if quick(state, side):
         return bool(playable_held(state, frame))
-    return w.public(state, frame) and could_hold(state, side, w.cards)
+    return could_hold(state, side, frozenset(c for c in w.cards if fx.card_side(c) == side and w.card_ok(state, frame, c)))
 
 
 def push_window(state: State, side: str, window: str, **ctx: Any) -> bool:
