@@ -18,6 +18,7 @@ def test_gift_of_a_hand_card_is_an_offer_seen_only_by_the_two(tmp_path: Path) ->
     put(state, 0, "percy", "A1")
     c = give_hand(state, 0, "earl_of_kent")
     turn_of(state, 0, dict(MOVE), stage=2)
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "offer_card", ["earl_of_kent", "P2", "gift"])
     assert RULES.active(state) == ["P2"]
     assert RULES.view(state, "P2")["default"] == ["decline", None]
@@ -34,6 +35,7 @@ def test_trade_asks_a_card_back(tmp_path: Path) -> None:
     kent = give_hand(state, 0, "earl_of_kent")
     marshal = give_hand(state, 1, "marshal")
     turn_of(state, 0, dict(MOVE), stage=2)
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "offer_card", ["earl_of_kent", "P2", "trade"])
     RULES.action(state, "P2", "accept")
     assert RULES.legal_actions(state, "P2") == [("give_back", "earl_of_kent"), ("give_back", "marshal")]
@@ -47,9 +49,11 @@ def test_alliance_forbids_attack_and_ending_it_brings_a_round_of_peace(tmp_path:
     put(state, 1, "grey", "C2")
     turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
     assert ("battle", ["C2", "P2"]) in RULES.legal_actions(state, "P1")
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "ally", "P2")
     RULES.action(state, "P2", "accept")
     assert ("battle", ["C2", "P2"]) not in RULES.legal_actions(state, "P1")  # L306
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "end_alliance", "P2")
     assert ("battle", ["C2", "P2"]) not in RULES.legal_actions(state, "P1")  # L311: peace
     state["tno"] += len(state["roles"]) + 1
@@ -64,9 +68,11 @@ def test_lent_ship_moves_for_the_borrower_until_recalled(tmp_path: Path) -> None
     s = w.ship_of_card[card]
     state["spos"][s] = "H7"
     turn_of(state, 0, dict(MOVE), stage=2)
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "lend_ship", ["ship_mary", "P2"])
     RULES.action(state, "P2", "accept")
     assert ship_controller(state, s) == 1
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "recall", "ship_mary")
     assert ship_controller(state, s) == 0
 
@@ -82,12 +88,15 @@ def test_transfer_and_heir_handover(tmp_path: Path) -> None:
     state["hdead"][h] = False
     state["hesc"][h] = w.cid("percy")
     turn_of(state, 0, dict(MOVE), stage=2)
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "transfer", ["town_nottingham", "grey"])
     RULES.action(state, "P2", "accept")
     assert state["cz"][town] == Z_AWARD and state["ch"][town] == grey
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "give_heir", ["margaret", "grey"])
     RULES.action(state, "P2", "decline")
     assert heir_controller(state, h) == 0
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "give_heir", ["margaret", "grey"])
     RULES.action(state, "P2", "accept")
     assert heir_controller(state, h) == 1

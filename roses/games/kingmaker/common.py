@@ -205,8 +205,8 @@ def free_nobles(state: State, p: int) -> list[int]:
 
 
 def awards(state: State, n: int) -> list[int]:
-    cz, ch = state["cz"], state["ch"]
-    return [c for c in range(len(cz)) if cz[c] == Z_AWARD and ch[c] == n]
+    ch = state["ch"]
+    return [c for c, z in enumerate(state["cz"]) if z == Z_AWARD and ch[c] == n]
 
 
 def has_award_kind(state: State, n: int, kind: str) -> bool:
@@ -347,7 +347,8 @@ def catastrophe(state: State) -> bool:
     return bool(state["catastrophe"])
 
 
-def noble_strength(state: State, n: int, attack: bool = False, sq: str | None = None) -> int:
+def noble_strength(state: State, n: int, attack: bool = False, sq: str | None = None,
+                   amap: dict[int, list[int]] | None = None) -> int:
     """Troops of noble ``n`` (L21-45, Crown Card Key): his card, his title, office, bishop
     and mercenary cards, regional bonuses where he stands; in attack (E1) +20 per town card
     awarded to him (Bristol +30) inside England. Catastrophe (E1) suspends the troops of
@@ -361,7 +362,7 @@ def noble_strength(state: State, n: int, attack: bool = False, sq: str | None = 
     zones = board.squares[where].zones if where is not None else frozenset()
     in_england = where is not None and board.areas[board.squares[where].area].england
     lv = state["level"]
-    for c in awards(state, n):
+    for c in (amap.get(n, ()) if amap is not None else awards(state, n)):
         card = cards[c]
         k = card.kind
         if k in (K.TITLE, K.OFFICE, K.BISHOP):

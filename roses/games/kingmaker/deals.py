@@ -247,3 +247,29 @@ class Offer(Step):
         log.private(state, role, f"You give {card_name(w, c)} in the trade.", log.CARD)
         log.private(state, role_of(state, frame["from"]), f"You receive {card_name(w, c)} in the trade.", log.CARD)
         pop(state)
+
+
+class DealMenu(Dealing, Step):
+    """The dealing menu opened with ``deal`` from one's own decisions (it keeps the phase's
+    own list of choices short): one dealing verb, or ``back``."""
+
+    name = "deal"
+    phase = "deal"
+    always_decides = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["p"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return deal_options(state, frame["p"]) + [("back", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "Deal with another player: an offer he accepts or declines, or back."
+
+    def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
+        pop(state)
+        if verb != "back":
+            super().handle(state, frame, role, verb, arg)
+
+    def on_back(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """Close the menu (the frame is popped by :meth:`handle`)."""

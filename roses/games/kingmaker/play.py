@@ -64,7 +64,7 @@ from roses.games.kingmaker.common import (
     ship_passengers,
     strength,
 )
-from roses.games.kingmaker.deals import Dealing, deal_options
+from roses.games.kingmaker.deals import deal_options
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.setup import award_targets, hand
 
@@ -589,12 +589,17 @@ def card_options(state: State, p: int) -> list[Action]:
             out.append(("assign", [card.id, "faction"]))
     for h in heirs_of(state, p):
         out.append(("execute_heir", w.heirs[h].id))
-    return out + deal_options(state, p)
+    if deal_options(state, p):
+        out.append(("deal", None))
+    return out
 
 
-class CardPlay(Dealing, Step):
-    """Mixin: the verbs of playing hand cards, executing heirs and dealing with other players,
+class CardPlay(Step):
+    """Mixin: the verbs of playing hand cards, executing heirs and opening the dealing menu,
     in one's own turn (ruling K47)."""
+
+    def on_deal(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        push(state, {"step": "deal", "p": player_of_role(state, role)})
 
     def on_assign(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         assign(state, player_of_role(state, role), arg[0], arg[1])

@@ -35,7 +35,6 @@ from roses.games.kingmaker.common import (
     Z_REMOVED,
     ZONE_NAMES,
     W,
-    awards,
     card_name,
     heir_controller,
     heir_loc,
@@ -47,6 +46,7 @@ from roses.games.kingmaker.common import (
     ship_controller,
     ship_passengers,
 )
+from roses.games.kingmaker.events import title
 from roses.games.kingmaker.play import event_deck
 
 
@@ -59,8 +59,6 @@ def etag(e: int) -> str:
 
 
 def event_title(card: K.EventCard) -> str:
-    from roses.games.kingmaker.events import title
-
     return title(card)
 
 
@@ -69,24 +67,33 @@ def view(rules: StepRules, state: State, role: str) -> View:
     p = player_of_role(state, role)
     deck = event_deck(state)
     cards = w.cards
-    players = []
-    for q in range(len(state["roles"])):
-        nobles = []
-        for n in w.nobles:
-            if state["cz"][n] != Z_NOBLE or state["ch"][n] != q:
-                continue
-            nobles.append({
-                "id": cards[n].id, "name": card_name(w, n), "square": state["nsq"][n], "inside": state["nin"][n],
-                "ship": w.ships[state["nship"][n]].id if state["nship"][n] >= 0 else None,
-                "captive_of": role_of(state, state["ncap"][n]) if state["ncap"][n] >= 0 else None,
-                "troops": noble_strength(state, n),
-                "awards": [cards[c].id for c in awards(state, n)],
-            })
-        assets = [cards[c].id for c in range(len(cards)) if state["cz"][c] == Z_ASSET and state["ch"][c] == q]
-        players.append({
-            "role": role_of(state, q), "nobles": nobles, "assets": assets,
-            "hand": sum(1 for c in range(len(cards)) if state["cz"][c] == Z_HAND and state["ch"][c] == q),
-            "events": sum(1 for e in range(len(deck.cards)) if state["ez"][e] == E_HAND and state["eh"][e] == q),
+    cz, ch = state["cz"], state["ch"]
+    n_players = len(state["roles"])
+    amap: dict[int, list[int]] = {}
+    assets: list[list[str]] = [[] for _ in range(n_players)]
+    hands = [0] * n_players
+    for c, z in enumerate(cz):
+        if z == Z_AWARD:
+            amap.setdefault(ch[c], []).append(c)
+        elif z == Z_ASSET:
+            assets[ch[c]].append(cards[c].id)
+        elif z == Z_HAND:
+            hands[ch[c]] += 1
+    events = [0] * n_players
+    for e, z in enumerate(state["ez"]):
+        if z == E_HAND:
+            events[state["eh"][e]] += 1
+    players: list[dict[str, Any]] = [{"role": role_of(state, q), "nobles": [], "assets": assets[q],
+                                      "hand": hands[q], "events": events[q]} for q in range(n_players)]
+    for n in w.nobles:
+        if cz[n] != Z_NOBLE:
+            continue
+        players[ch[n]]["nobles"].append({
+            "id": cards[n].id, "name": card_name(w, n), "square": state["nsq"][n], "inside": state["nin"][n],
+            "ship": w.ships[state["nship"][n]].id if state["nship"][n] >= 0 else None,
+            "captive_of": role_of(state, state["ncap"][n]) if state["ncap"][n] >= 0 else None,
+            "troops": noble_strength(state, n, amap=amap),
+            "awards": [cards[c].id for c in amap.get(n, ())],
         })
     heirs = []
     for h, heir in enumerate(w.heirs):
@@ -105,7 +112,13 @@ def view(rules: StepRules, state: State, role: str) -> View:
                       "controller": role_of(state, ctl) if ctl >= 0 else None,
                       "passengers": [cards[n].id for n in ship_passengers(state, s)]})
     places = {}
-    for pl in w.board.places:
+    candidates = set(state["pown"]) | set(state["siege"])
+    for pl, named in w.place_cards.items():
+        if pl not in candidates and any(cz[c] in (Z_NOBLE, Z_AWARD, Z_ASSET) for c in named):
+            candidates.add(pl)
+    for pl in sorted(candidates):
+        if pl not in w.board.places:
+            continue
         o = place_owner(state, pl)
         if o >= 0 or pl in state["siege"]:
             places[pl] = {"owner": role_of(state, o) if o >= 0 else None,
