@@ -71,13 +71,13 @@ LABEL_SIDE: dict[str, str] = {
     "Calais": "e", "Dover": "e", "Truro": "w", "Plymouth": "s", "Launceston": "n",
     "Pembroke": "w", "Harlech": "w", "Chester": "w", "Bristol": "w", "Cardiff": "w",
     "Hereford": "w", "Ludlow": "w", "Shrewsbury": "w", "Worcester": "e", "Gloucester": "e",
-    "Wells": "w", "Ely": "n", "Cambridge": "s", "Bury St Edmunds": "e", "Norwich": "e",
-    "St Albans": "n", "London": "e", "Rochester": "n", "Canterbury": "e", "Hastings": "e",
+    "Wells": "w", "Ely": "e", "Cambridge": "s", "Bury St Edmunds": "e", "Norwich": "e",
+    "St Albans": "n", "London": "s", "Rochester": "e", "Canterbury": "e", "Hastings": "e",
     "Arundel": "s", "Southampton": "s", "Winchester": "n", "Salisbury": "w", "Newbury": "n",
     "Oxford": "w", "Bedford": "w", "Northampton": "w", "Leicester": "e", "Coventry": "w",
     "Lichfield": "w", "Derby": "w", "Nottingham": "e", "Lincoln": "e", "York": "e",
     "Lancaster": "w", "Appleby": "w", "Carlisle": "w", "Hexham": "w", "Bamburgh": "e",
-    "Peterborough": "e", "Exeter": "e", "Dorchester": "s", "Guildford": "s",
+    "Peterborough": "n", "Exeter": "e", "Dorchester": "s", "Guildford": "s",
 }
 
 #: Exile boxes: a free place near the country (1.3.1); size in map units.
@@ -85,7 +85,7 @@ EXILE_AT: dict[str, Pt] = {
     "Scotland": (-3.35, 55.62), "Ireland": (-5.95, 53.35), "France": (0.05, 49.78),
     "Burgundy": (3.45, 50.72),
 }
-EXILE_SIZE = (170.0, 64.0)
+EXILE_SIZE = (176.0, 92.0)
 
 #: Seas: where the name (and Lords at Sea, 4.6.1) go.
 SEA_AT: dict[str, Pt] = {

@@ -191,7 +191,7 @@ export class Plantagenet {
       const dx = q.x - p.x;
       const dy = q.y - p.y;
       const d = Math.hypot(dx, dy);
-      const start = edgePoint(p, q);
+      const start = p.kind === "exile" ? edgePoint(p, q, p.w / 2, p.h / 2) : edgePoint(p, q);
       el("line", { x1: start[0], y1: start[1], x2: q.x - (dx / d) * 16, y2: q.y - (dy / d) * 16, stroke: WAY_STYLE.Path.colour, "stroke-width": 3, "stroke-dasharray": WAY_STYLE.Path.dash, "stroke-linecap": "round", "marker-end": "url(#pl-arrow)", class: "pl-way pl-way-oneway" }, ways);
     }
     // Exile boxes and Locales: the click targets
@@ -204,10 +204,14 @@ export class Plantagenet {
       if (d.kind === "exile") {
         const sea = b.locales[d.sea];
         const [ex, ey] = edgePoint(d, sea, d.w / 2, d.h / 2);
-        el("line", { x1: ex, y1: ey, x2: sea.x + (ex - sea.x) * 0.25, y2: sea.y + (ey - sea.y) * 0.25, class: "pl-exile-sea", "marker-end": "url(#pl-sea-arrow)" }, places);
+        // the box's arrow toward its Sea (1.3.1): a short arrow, its Sea named in the box
+        const len = Math.hypot(sea.x - ex, sea.y - ey) || 1;
+        const reach = Math.min(70, len);
+        el("line", { x1: ex, y1: ey, x2: ex + ((sea.x - ex) / len) * reach, y2: ey + ((sea.y - ey) / len) * reach, class: "pl-exile-sea", "marker-end": "url(#pl-sea-arrow)" }, places);
         el("rect", { x: d.x - d.w / 2, y: d.y - d.h / 2, width: d.w, height: d.h, rx: 8, class: "area-shape pl-exile-box" }, g);
         el("text", { x: d.x, y: d.y - d.h / 2 + 19, "text-anchor": "middle", class: "pl-exile-name" }, g).textContent = `${name} (Exile)`;
         el("text", { x: d.x, y: d.y + d.h / 2 - 8, "text-anchor": "middle", class: "pl-exile-side" }, g);
+        el("text", { x: d.x, y: d.y - d.h / 2 + 35, "text-anchor": "middle", class: "pl-exile-sea-name" }, g).textContent = `→ ${d.sea}`;
       } else {
         stronghold(g, d);
         const [lx, ly, anchor] = labelAt(d);
@@ -423,7 +427,7 @@ export class Plantagenet {
   lordPlaces(d, n) {
     const out = [];
     if (d.kind === "exile") {
-      for (let i = 0; i < n; i++) out.push([d.x - ((Math.min(n, 2) - 1) * 39) + (i % 2) * 78, d.y + 4 + Math.floor(i / 2) * 26 - (n > 2 ? 8 : 0)]);
+      for (let i = 0; i < n; i++) out.push([d.x - ((Math.min(n, 2) - 1) * 42) + (i % 2) * 84, d.y + 10 + Math.floor(i / 2) * 26 - (n > 2 ? 10 : 0)]);
       return out;
     }
     const down = d.kind === "sea" || d.label === "n";
