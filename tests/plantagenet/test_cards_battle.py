@@ -474,3 +474,65 @@ def test_vassals_on_mats_kept_in_order() -> None:
     s = fresh()
     add_vassal(s, "york", "stanley")
     assert s["vassals"]["stanley"]["where"] == VassalWhere.MAT
+
+
+# ----- the reaction windows' pause (RULINGS R50) ------------------------------------------------------
+def _array_window(quick: bool, held: list[str]) -> State:
+    s = setup_state(3, "ia-henry-vi", {"quick_reactions_york": quick})
+    s["stack"], s["box"], s["first_turn"] = [], 2, False
+    s["special_rules"].remove("capture_of_the_king")
+    place(s, "somerset_1", "Guildford")
+    for cid in held:
+        hold(s, cid)
+    approach(s, "London", ["york"])
+    act(s, "fight", "henry_vi")
+    return s
+
+
+def test_reaction_window_safe_default_waits_whenever_a_card_could_be_held_rulings_r50() -> None:
+    """Safe default: York holds an Event (Y12, no Battle use) and could hold a Battle Event, so
+    the window waits for York, offers only Pass, and Pass changes nothing; Lancaster, who holds
+    no Event, is not asked; the prompt Lancaster sees does not depend on what York holds."""
+    s = _array_window(False, ["Y12"])
+    assert step(s) == "battle_event" and RULES.active(s) == ["York"] and options(s) == [("pass", None)]
+    other = _array_window(False, ["Y19"])
+    assert RULES.view(s, "Lancaster")["prompt"] == RULES.view(other, "Lancaster")["prompt"]
+    before = {k: s[k] for k in ("aow", "lords", "influence", "favour")}
+    import copy
+    before = copy.deepcopy(before)
+    act(s, "pass")
+    assert {k: s[k] for k in before} == before and step(s) == "flee"
+
+
+def test_reaction_window_quick_option_asks_only_the_holder_rulings_r50() -> None:
+    """With quick_reactions_york the window waits only when York holds a card it may play now."""
+    s = _array_window(True, ["Y12"])
+    assert step(s) == "flee"
+    s = _array_window(True, ["Y19"])
+    assert step(s) == "battle_event" and options(s) == [("play", "Y19"), ("pass", None)]
+    act(s, "play", "Y19")
+    assert s["battle"]["events"] == ["Y19"] and "Y19" in s["aow"]["York"]["deck"]
+
+
+def test_death_window_only_at_its_moment_rulings_r50() -> None:
+    """The Death-check window waits only while the side has Routed Lords to check."""
+    s = fresh("iii-my-kingdom-for-a-horse")
+    hold(s, "L36")
+    b = bare_battle(s, "London", "York", {"York": ["norfolk"], "Lancaster": ["oxford"]})
+    run_frames(s, {"step": "battle_event", "side": "Lancaster", "window": "death"})
+    assert s["stack"] == []  # nobody Routed: no window
+    b["lords"]["oxford"]["routed"] = True
+    run_frames(s, {"step": "battle_event", "side": "Lancaster", "window": "death"})
+    assert RULES.active(s) == ["Lancaster"]
+
+
+def test_queen_regent_not_in_iiy_rulings_r56() -> None:
+    """IIY lists its special rules and Queen Regent is not among them (6.3): no +3 with
+    Margaret at London in that War."""
+    from roses.games.plantagenet.setup import war_data
+    assert "queen_regent" not in war_data()["IIY"]["special_rules"]
+    s = fresh("ii-warwicks-rebellion")
+    place(s, "margaret", "London")
+    assert sv.tides_of_war(s)["Lancaster"].get("Queen Regent") == 3  # Scenario II itself
+    s["special_rules"] = list(war_data()["IIY"]["special_rules"])
+    assert "Queen Regent" not in sv.tides_of_war(s)["Lancaster"]

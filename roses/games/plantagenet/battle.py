@@ -470,7 +470,7 @@ class BattleDriver(Step):
         public(state, f"Battle Round {b['round']}.", LOG_BATTLE)
         frame["stage"] = "flee_attacker"
         push(state, {"step": "flee", "side": b["defender"]})
-        if b["round"] >= 2:  # Y30 Regroup: at the start of a later Round (RULINGS R61)
+        if b["round"] >= 2:  # Y30 Regroup: at the start of a later Round (RULINGS R59)
             push_all(state, regroup_picks(b))
 
     def stage_flee_attacker(self, state: State, frame: Frame, b: dict[str, Any]) -> None:

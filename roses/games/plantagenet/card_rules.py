@@ -448,7 +448,7 @@ def route_to(state: State, side: str, start: str, target: str) -> bool:
 
 def _channel_ok(state: State, locale: str) -> bool:
     """L33 Philibert de Chandée: a Lancastrian Stronghold that is, or is next to, an English
-    Channel Port (RULINGS R60)."""
+    Channel Port (RULINGS R59)."""
     c = load()
     if sv.favour(state, locale) != "Lancaster":
         return False
@@ -545,7 +545,7 @@ def leeward(state: State, side: str) -> bool:
 
 def warden_places(state: State) -> list[str]:
     """L16 Warden of the Marches: in a Battle at a Stronghold of the North, the Friendly
-    Strongholds of the North other than the Battle's, free of Enemy Lords (RULINGS R62)."""
+    Strongholds of the North other than the Battle's, free of Enemy Lords (RULINGS R59)."""
     b = state.get("battle")
     c = load()
     if not b or b["locale"] is None or c.locales[b["locale"]].get("area") != "North":
@@ -557,7 +557,7 @@ def warden_places(state: State) -> list[str]:
 def escape_route(state: State, side: str) -> bool:
     """Y3/Y9/L3 Escape Ship: the side has a Route (4.5.1) from the Battle's Locale to a
     Friendly Port: the Locale is one, or a chain of Friendly Locales free of Enemy Lords leads
-    overland to one (the Battle's Locale itself need not be Friendly; RULINGS R62)."""
+    overland to one (the Battle's Locale itself need not be Friendly; RULINGS R59)."""
     b = state.get("battle")
     if not b or b["locale"] is None:
         return False

@@ -15,7 +15,7 @@ Where each card half acts
   Campaign (:mod:`cards_campaign`); :data:`arts.CAPABILITY_EFFECTS` holds what happens when one
   is deployed (Hastings' Men-at-Arms, Burgundians at a Port).
 
-The rulings on card questions the rulebook leaves open are RULINGS R50-R69.
+The rulings on card questions the rulebook leaves open are RULINGS R50-R59.
 """
 
 from __future__ import annotations
@@ -1093,7 +1093,7 @@ def _regroup_options(state: State, frame: Frame) -> list[Action]:
 
 def _regroup_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
     """Y30 Regroup, once in the Battle: each Routed Troop of the Lord rolls against its (modified)
-    Protection; each success comes back (RULINGS R61: the Melee Protection)."""
+    Protection; each success comes back (RULINGS R59: the Melee Protection)."""
     pop(state)
     if verb == "later":
         return
