@@ -806,3 +806,28 @@ def test_set_troops_helper_is_used() -> None:
     s = fresh()
     set_troops(s, "york", militia=1)
     assert s["lords"]["york"]["mat"]["troops"]["militia"] == 1
+
+
+# ----- Pay (3.2) ------------------------------------------------------------------------------------
+def test_l14_percys_power_capability_pay_in_the_north_is_free_3_2() -> None:
+    s = fresh()
+    place(s, "northumberland_l", "Newcastle")
+    place(s, "somerset_1", "Carlisle")
+    capability(s, "northumberland_l", "L14")
+    coin = s["lords"]["somerset_1"]["mat"]["assets"]["coin"]
+    inf = s["influence"]
+    run_frames(s, {"step": "pay_troops", "side": "Lancaster"}, {"step": "pay_lords", "side": "Lancaster"})
+    act(s, "pay")
+    assert s["lords"]["somerset_1"]["mat"]["assets"]["coin"] == coin
+    assert s["influence"] == inf + 1  # Henry VI at London pays; the two in the North do not
+
+
+def test_l37_madame_la_grande_capability_coin_at_each_pay_3_2() -> None:
+    s = fresh("iii-my-kingdom-for-a-horse", box=4)
+    place(s, "oxford", "Dover")
+    s["favour"]["Dover"] = "Lancaster"
+    capability(s, "oxford", "L37")
+    set_troops(s, "oxford")
+    coin = s["lords"]["oxford"]["mat"]["assets"]["coin"]
+    run_frames(s, {"step": "pay_troops", "side": "Lancaster"})
+    assert s["lords"]["oxford"]["mat"]["assets"]["coin"] == coin + 1

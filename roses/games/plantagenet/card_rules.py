@@ -582,3 +582,36 @@ def escape_route(state: State, side: str) -> bool:
             seen.add(n)
             todo.append(n)
     return False
+
+
+# ----- 3.2 Pay ------------------------------------------------------------------------------------
+def percys_power(state: State, side: str) -> set[str]:
+    """L14 Percy's Power: while Northumberland with the Capability is at a Stronghold of the
+    North, the Lancastrian Lords at Strongholds of the North pay nothing in Pay (3.2.1 Troops,
+    3.2.2 Lords, 3.2.3 Vassals' shift). Returns those Lords (RULINGS R54: it always applies)."""
+    if side != "Lancaster" or "L14" not in state["aow"]["Lancaster"]["in_game"]:
+        return set()
+    north = set(load().area("North"))
+    d = state["lords"].get("northumberland_l")
+    if not (d and d["where"] == Where.MAP and d["locale"] in north and "L14" in d["mat"]["capabilities"]):
+        return set()
+    return {lid for lid in sv.on_map(state, side) if state["lords"][lid]["locale"] in north}
+
+
+def madame_la_grande(state: State, side: str) -> list[str]:
+    """L37 Madame La Grande: at each Pay, the Lord with the Capability at or next to (by Way) an
+    English Channel Port with Lancastrian Favour gains 1 Coin. Returns the Lords who gain it."""
+    if side != "Lancaster" or "L37" not in state["aow"]["Lancaster"]["in_game"]:
+        return []
+    c = load()
+    out = []
+    for lid in sv.on_map(state, side):
+        d = state["lords"][lid]
+        if "L37" not in d["mat"]["capabilities"]:
+            continue
+        near = [d["locale"], *c.adjacency[d["locale"]]]
+        if any(c.locales[n]["kind"] == "stronghold" and c.locales[n]["port"] == "English Channel"
+               and sv.favour(state, n) == "Lancaster" for n in near):
+            d["mat"]["assets"]["coin"] += 1
+            out.append(lid)
+    return out

@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import SUPPLY, private, public
 from roses.engine.steps import Frame, Step, pop
+from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN, LEVY
 from roses.games.plantagenet.components import TROOP_TYPES, load
@@ -286,7 +287,14 @@ class PayTroops(Upkeep):
         "Pay Troops (3.2.1)"
 
     def payers(self, state: State, frame: Frame) -> list[str]:
-        return sorted(sv.on_map(state, frame["side"]))
+        free = cr.percys_power(state, frame["side"])  # L14 Percy's Power: Pay in the North is free
+        return sorted(lid for lid in sv.on_map(state, frame["side"]) if lid not in free)
+
+    def run(self, state: State, frame: Frame) -> None:
+        if frame.get("owed") is None:  # L37 Madame La Grande: 1 Coin as the Pay segment begins
+            for lid in cr.madame_la_grande(state, frame["side"]):
+                mat_log(state, frame["side"], f"Madame La Grande (L37): {lord_name(lid)} gains 1 Coin.")
+        super().run(state, frame)
 
 
 class Feed(Upkeep):
@@ -353,8 +361,9 @@ class PayLords(Step):
 def lords_cost(state: State, side: str) -> int:
     """3.2.2: 1 Influence per Lord at a Stronghold, 2 per Lord in an Exile box."""
     c = load()
+    free = cr.percys_power(state, side)  # L14 Percy's Power
     return sum(2 if c.locales[state["lords"][lid]["locale"]]["kind"] == "exile" else 1
-               for lid in sv.on_map(state, side))
+               for lid in sv.on_map(state, side) if lid not in free)
 
 
 def vassals_due(state: State, side: str) -> list[str]:
@@ -393,7 +402,8 @@ class PayVassals(Step):
 
     def on_pay(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         v = state["vassals"][arg]
-        sv.lose_influence(state, frame["side"], 1)
+        if v["lord"] not in cr.percys_power(state, frame["side"]):  # L14 Percy's Power: the shift is free
+            sv.lose_influence(state, frame["side"], 1)
         v["box"] = sv.calendar_shift(v["box"], 1)
         public(state, f"{frame['side']} pays 1 Influence for Vassal {vassal_name(arg)}: "
                       f"its marker moves to box {v['box']} (3.2.3).", SUPPLY)
