@@ -209,13 +209,15 @@ export class Plantagenet {
         const reach = Math.min(70, len);
         el("line", { x1: ex, y1: ey, x2: ex + ((sea.x - ex) / len) * reach, y2: ey + ((sea.y - ey) / len) * reach, class: "pl-exile-sea", "marker-end": "url(#pl-sea-arrow)" }, places);
         el("rect", { x: d.x - d.w / 2, y: d.y - d.h / 2, width: d.w, height: d.h, rx: 8, class: "area-shape pl-exile-box" }, g);
-        el("text", { x: d.x, y: d.y - d.h / 2 + 19, "text-anchor": "middle", class: "pl-exile-name" }, g).textContent = `${name} (Exile)`;
+        const named = el("g", { class: "area-features", "data-area": name }, g);
+        el("text", { x: d.x, y: d.y - d.h / 2 + 19, "text-anchor": "middle", class: "area-label pl-exile-name" }, named).textContent = `${name} (Exile)`;
         el("text", { x: d.x, y: d.y + d.h / 2 - 8, "text-anchor": "middle", class: "pl-exile-side" }, g);
         el("text", { x: d.x, y: d.y - d.h / 2 + 35, "text-anchor": "middle", class: "pl-exile-sea-name" }, g).textContent = `→ ${d.sea}`;
       } else {
         stronghold(g, d);
         const [lx, ly, anchor] = labelAt(d);
-        el("text", { x: lx, y: ly, "text-anchor": anchor, class: `pl-locale-name${d.type === "London" ? " pl-capital" : ""}` }, g).textContent = name;
+        const named = el("g", { class: "area-features", "data-area": name }, g);
+        el("text", { x: lx, y: ly, "text-anchor": anchor, class: `area-label pl-locale-name${d.type === "London" ? " pl-capital" : ""}` }, named).textContent = name;
         if (d.port) {
           const a = el("g", { class: "pl-port", transform: `translate(${d.x - 19},${d.y + 13})` }, g);
           el("circle", { r: 8.5, fill: "#fff", stroke: SEA_COLOUR[d.port], "stroke-width": 1.6 }, a);
@@ -608,7 +610,7 @@ export class Plantagenet {
       if (half !== "event") body.push(h("span", { class: "pl-card-title" }, c.capability.title), h("span", { class: "pl-card-kind" }, `Capability${c.capability.lords === "any" ? "" : ` · ${c.capability.lords.map((b) => this.commandTitle(`${b}-1`)).join(", ")}`}`), h("span", { class: "pl-card-text" }, c.capability.effect));
     }
     const node = h(opts.length ? "button" : "div", {
-      type: opts.length ? "button" : null, class: `pl-card side-${c ? c.side : ""}${opts.length ? " legal" : ""}`, dataset: { card: cid }, title: text,
+      type: opts.length ? "button" : null, class: `pl-card card side-${c ? c.side : ""}${opts.length ? " legal" : ""}`, dataset: { card: cid }, title: text,
       "aria-label": `${opts.length ? `${opts.map((o) => o.label).join("; ")}: ` : ""}${text}`,
     }, h("span", { class: "pl-card-id" }, `${cid}${c ? ` · ${"✿".repeat(c.roses) || "no rose"}` : ""}`), extra, body);
     if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
@@ -620,7 +622,7 @@ export class Plantagenet {
     const opts = (ui.choices || []).filter((x) => x.kind === "card" && x.ref === cid);
     const title = this.commandTitle(cid);
     const node = h(opts.length ? "button" : "span", {
-      type: opts.length ? "button" : null, class: `chip pl-command side-${side}${opts.length ? " legal" : ""}`, dataset: { card: cid },
+      type: opts.length ? "button" : null, class: `chip pl-command side-${side}${opts.length ? " card legal" : ""}`, dataset: { card: cid },
       "aria-label": opts.length ? opts.map((o) => o.label).join("; ") : `${title} (${cid})`, title: cid,
     }, title);
     if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
@@ -718,7 +720,7 @@ export class Plantagenet {
   /** A Lord's name: a button when a choice is about him. */
   lordChip(view, lid, ui) {
     const l = view.lords[lid];
-    const opts = (ui.choices || []).filter((c) => c.kind === "block" && c.ref === lid && c.verb !== "hit");
+    const opts = (ui.choices || []).filter((c) => c.kind === "block" && c.ref === lid);
     const text = l.name;
     if (opts.length && ui.onChoices) {
       const b = h("button", { type: "button", class: `chip legal side-${l.side}`, dataset: { block: lid }, "aria-label": `${this.lordText(view, lid)}: ${opts.map((c) => c.label).join("; ")}` }, text);

@@ -1,0 +1,305 @@
+"""Plantagenet in real Chromium: the board drawn from the data renders with no page error on a
+desktop and a phone; two people play a preview game of Ia (Henry VI) by clicking what the page
+outlines (Locales, Lords, Command cards, units) and buttons; every click sends one of the
+view's legal actions; and nothing hidden from a side (its opponent's Held Events and drawn
+cards, Plan, and with Hidden Mats the mats and Capabilities, 1.5.3, 1.9, 3.1, 4.1.2) reaches its
+browser over HTTP or the WebSocket, or shows in its page, with Hidden Mats on and off."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from typing import Any
+
+import pytest
+
+from roses.engine import Game, get_rules
+from tests.web import players
+from tests.web.conftest import DESKTOP, PHONE, LiveServer, screenshot_path
+
+pytestmark = pytest.mark.browser
+
+RULES = get_rules("plantagenet")
+#: Verbs a test player avoids: they undo a step (and could loop) or give up a Lord.
+AVOID = {"remove", "cancel", "leave", "disband", "exile", "undo"}
+#: Verbs that close a decision; taken often so that play moves on.
+FINISH = {"lock", "end", "done", "go", "pass", "decline", "pay"}
+
+
+class Traffic:
+    """Everything the server sent one browser: HTTP response bodies and WebSocket frames."""
+
+    def __init__(self, page: Any) -> None:
+        self.chunks: list[str] = []
+        self.responses: list[Any] = []
+        self.read = 0
+        page.on("response", lambda r: self.responses.append(r))
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload: Any) -> None:
+        self.chunks.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+
+    def texts(self) -> list[str]:
+        for response in self.responses[self.read:]:
+            if "/static/" in response.url:
+                continue  # the game's public component data (every card of both decks), the same for all
+            try:
+                ctype = response.headers.get("content-type", "")
+                if "json" in ctype or "html" in ctype:
+                    self.chunks.append(response.text())
+            except Exception:  # a body that is gone (navigation): nothing to check
+                pass
+        self.read = len(self.responses)
+        return list(self.chunks)
+
+
+class Secrets:
+    """What the rules keep from a role at each version of a game (Rules.secrets)."""
+
+    def __init__(self, server: LiveServer, game_id: int) -> None:
+        self.server, self.game_id = server, game_id
+        self.states: dict[int, Any] = {}
+
+    def state(self, version: int | None) -> Any:
+        record = self.server.services.games.admin_export(self.game_id)
+        v = len(record["actions"]) if version is None else version
+        if v not in self.states:
+            self.states[v] = Game.from_record(RULES, {**record, "actions": record["actions"][:v]}).state
+        return self.states[v]
+
+    def at(self, version: int | None, role: str) -> set[str]:
+        return set(RULES.secrets(self.state(version), role))
+
+
+def scan(secrets: Secrets, role: str, page: Any, traffic: Traffic) -> tuple[int, int]:
+    """Nothing secret from ``role`` was sent to its browser (each view checked against the
+    secrets of its own version, anything else against the latest) or is in its page now; with
+    Hidden Mats, no view sent to it holds an opponent's mat outside Battle (1.5.3). Returns
+    (chunks checked, views checked)."""
+    latest = secrets.at(None, role)
+    checked = views = 0
+    for chunk in traffic.texts():
+        version = None
+        data: Any = None
+        try:
+            data = json.loads(chunk)
+        except ValueError:
+            pass
+        if isinstance(data, dict) and data.get("game_id") == secrets.game_id and "view" in data:
+            version = int(data["version"])
+            views += 1
+            view = data["view"] or {}
+            state = secrets.state(version)
+            if state["options"].get("hidden_mats"):
+                battle = (state.get("battle") or {}).get("lords", {})
+                for lid, lord in (view.get("lords") or {}).items():
+                    if lord["side"] != role and "mat" in lord and lid not in battle:
+                        assert lord["mat"] == "hidden", f"{role} received {lid}'s hidden mat (version {version})"
+        for s in (latest if version is None else secrets.at(version, role)):
+            assert s not in chunk, f"{role}'s browser received the secret {s!r} (version {version})"
+        checked += 1
+    dom = page.content()
+    shown = " ".join(page.locator(sel).inner_text() for sel in ("#hand-panel", "#forces-panel", "#battle-panel")
+                     if page.locator(sel).count())
+    for s in latest:
+        assert s not in dom, f"{role}'s page shows the secret {s!r}"
+        token = s.strip('"')
+        if re.fullmatch(r"[YL]\d+|[a-z_0-9]+-\d", token):  # an Arts of War or Command card id
+            assert not re.search(rf"\b{re.escape(token)}\b", shown), f"{role}'s panels name the secret card {token}"
+    return checked, views
+
+
+def _create(page: Any, base: str, options: dict[str, Any]) -> int:
+    game_id: int = page.evaluate(
+        """async ([options]) => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game: 'plantagenet', scenario: 'ia-henry-vi', role: 'York', options, preview: true})});
+            if (!r.ok) throw new Error(await r.text());
+            return (await r.json()).id;
+        }""", [options])
+    return game_id
+
+
+def _join(page: Any, game_id: int) -> None:
+    page.evaluate(
+        """async ([gid]) => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch(`/api/games/${gid}/join`, {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({role: 'Lancaster'})});
+            if (!r.ok) throw new Error(await r.text());
+        }""", [game_id])
+
+
+def _policy(rnd: random.Random, clicked: dict[str, int]) -> players.Policy:
+    """A test player: a target on the board or a card when there is one (so every kind gets
+    clicked), often the choice that closes a decision, never one that takes a step back."""
+
+    def choose(view: dict[str, Any], opts: list[dict[str, Any]]) -> dict[str, Any]:
+        good = [c for c in opts if c["verb"] not in AVOID] or opts
+        finish = [c for c in good if c["verb"] in FINISH]
+        targets = [c for c in good if c["kind"] in ("area", "block", "card")]
+        fresh = [c for c in targets if clicked.get(c["kind"], 0) < 2]
+        if fresh:
+            return rnd.choice(fresh)
+        if finish and rnd.random() < 0.6:
+            return rnd.choice(finish)
+        return rnd.choice(targets or good)
+
+    return choose
+
+
+def _board_drawn(page: Any) -> None:
+    page.wait_for_selector("svg#map g.pl-locale", timeout=40000)
+    assert page.locator("svg#map g.pl-stronghold").count() == 54
+    assert page.locator("svg#map g.pl-exile").count() == 4
+    assert page.locator("svg#map .pl-cal-row").count() == 15
+    assert page.locator("svg#map .pl-way").count() == 83
+    assert page.locator("svg#map g.pl-lord").count() > 0  # the Lords on the map and the Calendar
+    assert page.locator(".no-board").count() == 0
+
+
+@pytest.mark.parametrize("hidden_mats", [True, False], ids=["hidden-mats", "open-mats"])
+def test_two_players_click_and_nothing_hidden_leaks(browser: Any, live_server: LiveServer, hidden_mats: bool) -> None:
+    base = live_server.url
+    ctx_a = browser.new_context(viewport=DESKTOP)
+    ctx_b = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    errors: list[str] = []
+    for p in (a, b):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    traffic_a, traffic_b = Traffic(a), Traffic(b)
+    stamp = str(int(time.time() * 1000))[-6:] + ("h" if hidden_mats else "o")
+    players.signup(a, base, f"plyork{stamp}")
+    players.signup(b, base, f"pllanc{stamp}")
+    game_id = _create(a, base, {"hidden_mats": hidden_mats})
+    _join(b, game_id)
+    for p in (a, b):
+        p.goto(f"{base}/games/{game_id}")
+        p.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
+        _board_drawn(p)
+    assert "in development" in a.inner_text(".preview-banner")
+    a.screenshot(path=str(screenshot_path(f"plantagenet-start-desktop-{'hidden' if hidden_mats else 'open'}.png")))
+    b.screenshot(path=str(screenshot_path(f"plantagenet-start-phone-{'hidden' if hidden_mats else 'open'}.png")))
+    if hidden_mats:  # the other side's mats are hidden from the start (1.5.3)
+        view = players.payload(a)["view"]
+        assert all(l["mat"] == "hidden" for l in view["lords"].values() if l["side"] == "Lancaster" and "mat" in l)
+        assert "Mat hidden" in a.inner_text("#forces-panel")
+
+    secrets = Secrets(live_server, game_id)
+    clicked: dict[str, int] = {}
+    steps: list[tuple[str, int, dict[str, Any]]] = []
+
+    def on_step(page: Any, choice: dict[str, Any]) -> None:
+        clicked[choice["kind"]] = clicked.get(choice["kind"], 0) + 1
+        role = players.payload(page)["role"]
+        steps.append((role, players.version(page), choice))
+
+    def done() -> bool:
+        view = players.payload(a).get("view") or {}
+        return bool(players.payload(a).get("result")) or (
+            all(clicked.get(k, 0) >= 2 for k in ("area", "block", "card")) and view.get("phase") == "campaign"
+            and len(steps) >= 30)
+
+    players.play_until([a, b], done, policy=_policy(random.Random(19 if hidden_mats else 23), clicked),
+                       max_actions=160, on_step=on_step, timeout=600)
+    # every click sent the very choice clicked, and it was legal there: the server applied it
+    record = live_server.services.games.admin_export(game_id)
+    for role, after, choice in steps:
+        act = record["actions"][after - 1]
+        assert (act["role"], act["verb"], act.get("arg")) == (role, choice["verb"], choice["arg"])
+        before = Game.from_record(RULES, {**record, "actions": record["actions"][:after - 1]}).state
+        assert (choice["verb"], choice["arg"]) in [tuple(x) for x in RULES.legal_actions(before, role)]
+    assert clicked.get("area", 0) + clicked.get("block", 0) >= 2, clicked
+    assert clicked.get("card", 0) >= 1, clicked  # the Plan was built by clicking Command cards (4.1)
+    a.screenshot(path=str(screenshot_path(f"plantagenet-play-desktop-{'hidden' if hidden_mats else 'open'}.png")))
+    b.screenshot(path=str(screenshot_path(f"plantagenet-play-phone-{'hidden' if hidden_mats else 'open'}.png")))
+
+    # hidden information: every frame, response and the page of each side
+    chunks_a, views_a = scan(secrets, "York", a, traffic_a)
+    chunks_b, views_b = scan(secrets, "Lancaster", b, traffic_b)
+    assert views_a > 10 and views_b > 10, (views_a, views_b)
+    # control: the scan would see a leak: each side's own secrets reached it
+    for role, page, traffic in (("York", a, traffic_a), ("Lancaster", b, traffic_b)):
+        other = "Lancaster" if role == "York" else "York"
+        mine = set()
+        for v in range(1, len(record["actions"]) + 1):
+            mine |= secrets.at(v, other)
+        sent = "\n".join(traffic.texts())
+        assert mine, f"{role} never held anything secret from {other}: the scan proves nothing"
+        assert any(s in sent for s in mine), f"none of {role}'s own secrets reached its browser"
+    # an observer sees neither side's secrets
+    ctx_o = browser.new_context(viewport=DESKTOP)
+    o = ctx_o.new_page()
+    traffic_o = Traffic(o)
+    o.on("pageerror", lambda e: errors.append(str(e)))
+    o.goto(f"{base}/games/{game_id}")
+    o.wait_for_function("window.roses && window.roses.payload", timeout=40000)
+    _board_drawn(o)
+    assert o.locator("#actions-panel").is_hidden()
+    scan(secrets, "Observer", o, traffic_o)
+    assert not errors, errors
+    for ctx in (ctx_a, ctx_b, ctx_o):
+        ctx.close()
+
+
+def test_clicking_an_outlined_lord_or_locale_sends_that_action(browser: Any, live_server: LiveServer) -> None:
+    """On the board itself (not the choices bar): the outlined thing is clicked with the mouse
+    and exactly its action is played (a Lord's own choice, or a Locale's, from a small menu
+    when it has several)."""
+    base = live_server.url
+    ctx = browser.new_context(viewport=DESKTOP)
+    ctx_b = browser.new_context(viewport=DESKTOP)
+    a, b = ctx.new_page(), ctx_b.new_page()
+    errors: list[str] = []
+    a.on("pageerror", lambda e: errors.append(str(e)))
+    stamp = str(int(time.time() * 1000))[-6:] + "c"
+    players.signup(a, base, f"plclk{stamp}")
+    players.signup(b, base, f"plclb{stamp}")
+    game_id = _create(a, base, {})
+    _join(b, game_id)
+    for p in (a, b):
+        p.goto(f"{base}/games/{game_id}")
+        p.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
+    _board_drawn(a)
+    rnd = random.Random(5)
+    hits = 0
+    for _ in range(120):
+        if hits >= 3:
+            break
+        mover = next((p for p in (a, b) if players.choices(p)), None)
+        if mover is None:
+            time.sleep(0.2)
+            continue
+        opts = players.choices(mover)
+        on_board = [c for c in opts if c["kind"] in ("area", "block") and c["verb"] not in AVOID]
+        if mover is a and on_board:
+            choice = rnd.choice(on_board)
+            before = players.version(a)
+            if choice["kind"] == "block":
+                node = a.locator(f'svg#map g.pl-lord.legal[data-block="{choice["ref"]}"]').first
+            else:
+                node = a.locator(f'svg#map g.pl-locale.legal[data-area="{choice["ref"]}"] .area-shape').first
+            assert node.count(), choice
+            a.click("#zoom [data-zoom=reset]")
+            node.click(modifiers=["Shift"])  # every choice on it: then the one wanted from the menu
+            popup = a.locator(".popup")
+            if popup.count():
+                popup.get_by_role("button", name=choice["label"], exact=True).click()
+            players.wait_version(a, before)
+            act = live_server.services.games.admin_export(game_id)["actions"][before]
+            assert (act["role"], act["verb"], act.get("arg")) == ("York", choice["verb"], choice["arg"])
+            hits += 1
+            continue
+        good = [c for c in opts if c["verb"] not in AVOID] or opts
+        finish = [c for c in good if c["verb"] in FINISH]
+        choice = rnd.choice(finish) if finish and rnd.random() < 0.5 else rnd.choice(good)
+        before = players.version(mover)
+        players.click_choice(mover, choice)
+        players.wait_version(mover, before)
+    assert hits >= 1, "York never had a Locale or Lord to click"
+    assert not errors, errors
+    ctx.close()
+    ctx_b.close()
