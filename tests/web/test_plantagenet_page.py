@@ -7,6 +7,7 @@ browser over HTTP or the WebSocket, or shows in its page, with Hidden Mats on an
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -83,10 +84,8 @@ def scan(secrets: Secrets, role: str, page: Any, traffic: Traffic) -> tuple[int,
     for chunk in traffic.texts():
         version = None
         data: Any = None
-        try:
+        with contextlib.suppress(ValueError):
             data = json.loads(chunk)
-        except ValueError:
-            pass
         if isinstance(data, dict) and data.get("game_id") == secrets.game_id and "view" in data:
             version = int(data["version"])
             views += 1
@@ -185,7 +184,8 @@ def test_two_players_click_and_nothing_hidden_leaks(browser: Any, live_server: L
     b.screenshot(path=str(screenshot_path(f"plantagenet-start-phone-{'hidden' if hidden_mats else 'open'}.png")))
     if hidden_mats:  # the other side's mats are hidden from the start (1.5.3)
         view = players.payload(a)["view"]
-        assert all(l["mat"] == "hidden" for l in view["lords"].values() if l["side"] == "Lancaster" and "mat" in l)
+        assert all(lord["mat"] == "hidden" for lord in view["lords"].values()
+                   if lord["side"] == "Lancaster" and "mat" in lord)
         assert "Mat hidden" in a.inner_text("#forces-panel")
 
     secrets = Secrets(live_server, game_id)
@@ -222,9 +222,9 @@ def test_two_players_click_and_nothing_hidden_leaks(browser: Any, live_server: L
     chunks_b, views_b = scan(secrets, "Lancaster", b, traffic_b)
     assert views_a > 10 and views_b > 10, (views_a, views_b)
     # control: the scan would see a leak: each side's own secrets reached it
-    for role, page, traffic in (("York", a, traffic_a), ("Lancaster", b, traffic_b)):
+    for role, traffic in (("York", traffic_a), ("Lancaster", traffic_b)):
         other = "Lancaster" if role == "York" else "York"
-        mine = set()
+        mine: set[str] = set()
         for v in range(1, len(record["actions"]) + 1):
             mine |= secrets.at(v, other)
         sent = "\n".join(traffic.texts())
