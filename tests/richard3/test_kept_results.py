@@ -1,0 +1,111 @@
+"""What the Richard III rules keep between calls to be fast gives the same answers as
+computing afresh: the occupancy, the view's block dicts, field-by-field copies and
+determinisations prepared once per state (Rules.determinizer)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+from roses.ai.bot import Determinizer
+from roses.engine.contract import canonical_json
+from roses.engine.fuzz import game_seed
+from roses.games.richard3 import RULES
+from roses.games.richard3 import common as C
+from roses.games.richard3 import views as V
+from roses.games.richard3.data import B_SIDE, N_AREAS, N_BLOCKS, REBEL
+
+SCENARIOS = ("wars-of-the-roses", "kingmaker", "richard-iii")
+
+
+def _states(scenario: str, games: int = 2, every: int = 3) -> list[dict[str, Any]]:
+    """States of random games (every ``every``-th step), battles and supply included."""
+    picker = random.Random(11)
+    out = []
+    for i in range(games):
+        st = RULES.setup(game_seed(5, i), scenario)
+        step = 0
+        while RULES.result(st) is None:
+            if step % every == 0:
+                out.append(RULES.copy_state(st))
+            active = RULES.active(st)
+            role = active[0] if len(active) == 1 else picker.choice(active)
+            legal = RULES.legal_actions(st, role)
+            st = RULES.action(st, role, *legal[picker.randrange(len(legal))])
+            step += 1
+    return out
+
+
+def _fresh_occupancy(state: dict[str, Any]) -> tuple[list[int], list[int]]:
+    occ = ([0] * N_AREAS, [0] * N_AREAS)
+    for b in range(N_BLOCKS):
+        a = state["loc"][b]
+        if a < N_AREAS:
+            side = B_SIDE[b] if B_SIDE[b] != REBEL else 1 - state["king"]
+            occ[side][a] += 1
+    return occ
+
+
+def test_kept_occupancy_follows_every_change_of_loc_and_crown() -> None:
+    """2.1: the counts per area and side; the Rebel counts for the Pretender (3.26)."""
+    st = RULES.setup(3, "richard-iii")
+    assert [list(x) for x in C.occupancy(st)] == list(_fresh_occupancy(st))
+    b = next(b for b in range(N_BLOCKS) if st["loc"][b] < N_AREAS)
+    st["loc"][b] = (st["loc"][b] + 1) % N_AREAS  # changed in place, as the rules do
+    assert [list(x) for x in C.occupancy(st)] == list(_fresh_occupancy(st))
+    st["king"] = 1 - st["king"]
+    assert [list(x) for x in C.occupancy(st)] == list(_fresh_occupancy(st))
+    with pytest.raises(TypeError):
+        C.occupancy(st)[0][0] += 1  # type: ignore[index]  # shared: read-only
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_views_with_kept_block_dicts_equal_views_made_afresh(scenario: str) -> None:
+    """A view made while the block dicts of earlier views are kept is the view made with
+    nothing kept (same JSON text, key order included), for every role."""
+    for st in _states(scenario):
+        for role in ("York", "Lancaster", "Observer"):
+            kept = json.dumps(RULES.view(st, role))
+            V._kept_blocks.clear()
+            assert json.dumps(RULES.view(st, role)) == kept
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_copy_state_is_an_equal_independent_copy(scenario: str) -> None:
+    for st in _states(scenario, games=1):
+        before = json.dumps(st)
+        c = RULES.copy_state(st)
+        assert json.dumps(c) == before  # same content, same key order
+        pending: list[Any] = [c]
+        while pending:  # every list and dict of the copy is its own
+            x = pending.pop()
+            items = x.values() if isinstance(x, dict) else x
+            for v in items:
+                if isinstance(v, (list, dict)) and x is not c["log"]:
+                    pending.append(v)
+            if isinstance(x, list) and x is not c["log"]:
+                x.append(-7)
+            elif isinstance(x, dict):
+                x["__probe__"] = 1
+        assert json.dumps(st) == before
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_determinizer_gives_determinize_for_every_seed(scenario: str) -> None:
+    """Rules.determinizer(state, role)(seed) == Rules.determinize(state, role, seed); the
+    state is not changed; a pickled Determinizer gives the same states."""
+    for st in _states(scenario, games=1, every=9):
+        before = canonical_json(st)
+        for role in ("York", "Lancaster"):
+            sample = RULES.determinizer(st, role)
+            for seed in (1, 2, 99):
+                assert canonical_json(sample(seed)) == canonical_json(RULES.determinize(st, role, seed))
+            det = Determinizer.bind(RULES, st, role)
+            assert det is not None
+            again = pickle.loads(pickle.dumps(det))
+            assert canonical_json(det(5)) == canonical_json(again(5)) == canonical_json(sample(5))
+        assert canonical_json(st) == before
