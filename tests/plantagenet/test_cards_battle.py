@@ -62,6 +62,14 @@ def step(s: State) -> str | None:
     return s["stack"][-1]["step"] if s["stack"] else None
 
 
+def past_windows(s: State) -> State:
+    """Pass the Approach's reaction windows (Blocked Ford, RULINGS R50): a side holding Events
+    is asked even when it holds no Blocked Ford."""
+    while step(s) == "react":
+        act(s, "pass")
+    return s
+
+
 def to_round_one(s: State) -> State:
     """From an Approach: everyone fights, Arrays made, Event windows and card decisions passed."""
     while step(s) in ("approach", "array", "battle_event", "card_pick"):
@@ -217,6 +225,7 @@ def test_culverins_capability_die_of_missile_hits_discarded_4_4_2() -> None:
     s = fresh()
     capability(s, "york", "Y1")
     approach(s, "London", ["york"])
+    past_windows(s)
     act(s, "fight", "henry_vi")
     assert step(s) == "card_pick" and RULES.active(s) == ["York"] and ("fire", "Y1:york") in options(s)
     act(s, "fire", "Y1:york")
@@ -303,6 +312,7 @@ def test_y5_l5_suspicion_event_disbands_a_lower_influence_enemy_4_4_1() -> None:
     hold(s, "Y5")
     place(s, "march", "London")
     approach(s, "London", ["york", "march"], ["somerset_1"])
+    past_windows(s)
     act(s, "fight", "henry_vi")
     act(s, "fight", "somerset_1")
     while step(s) == "array":
@@ -320,6 +330,7 @@ def test_l5_suspicion_event_success_removes_the_lord_from_battle_4_4_1() -> None
     hold(s, "L5")
     place(s, "march", "London")
     approach(s, "London", ["york", "march"])
+    past_windows(s)
     act(s, "fight", "henry_vi")
     while step(s) == "array":
         act(s, *options(s)[0])
@@ -338,6 +349,7 @@ def test_l7_for_trust_not_him_event_takes_an_enemy_vassal_4_4_1() -> None:
     place(s, "march", "London")
     add_vassal(s, "march", "stanley")
     approach(s, "London", ["york", "march"])
+    past_windows(s)
     act(s, "fight", "henry_vi")
     while step(s) == "array":
         act(s, *options(s)[0])
@@ -356,6 +368,7 @@ def test_y17_alice_montagu_capability_immune_to_for_trust_not_him_4_4_1() -> Non
     add_vassal(s, "salisbury", "stanley")
     capability(s, "salisbury", "Y17")
     approach(s, "London", ["salisbury"])
+    past_windows(s)
     act(s, "fight", "henry_vi")
     while step(s) == "array":
         act(s, *options(s)[0])
@@ -485,6 +498,7 @@ def _array_window(quick: bool, held: list[str]) -> State:
     for cid in held:
         hold(s, cid)
     approach(s, "London", ["york"])
+    past_windows(s)
     act(s, "fight", "henry_vi")
     return s
 
@@ -536,3 +550,16 @@ def test_queen_regent_not_in_iiy_rulings_r56() -> None:
     assert sv.tides_of_war(s)["Lancaster"].get("Queen Regent") == 3  # Scenario II itself
     s["special_rules"] = list(war_data()["IIY"]["special_rules"])
     assert "Queen Regent" not in sv.tides_of_war(s)["Lancaster"]
+
+
+def test_y11_l11_blocked_ford_event_no_exile_at_this_approach_4_3_5() -> None:
+    """Blocked Ford is played at the Approach (the Defender's window, then the Attacker's): the
+    Lords there may only fight. Passed, the Exile choice stays."""
+    for play in (True, False):
+        s = fresh()
+        hold(s, "Y11")
+        approach(s, "London", ["york"])
+        assert step(s) == "react" and RULES.active(s) == ["York"] and ("play", "Y11") in options(s)
+        act(s, "play" if play else "pass", "Y11" if play else None)
+        assert step(s) == "approach" and RULES.active(s) == ["Lancaster"]
+        assert (("exile", "henry_vi") in options(s)) is not play

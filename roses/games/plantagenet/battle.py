@@ -296,12 +296,14 @@ class Approach(Step):
         return [lid for lid in sv.lords_at(state, frame["locale"], other(frame["attacker"])) if lid not in stand]
 
     def actors(self, state: State, frame: Frame) -> list[str]:
+        if not frame.get("windows"):
+            return []  # the Event windows of the Approach come first (run)
         return [other(frame["attacker"])] if self.undecided(state, frame) else []
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         out: list[Action] = []
         for lid in self.undecided(state, frame):
-            out += [("fight", lid), ("exile", lid)]
+            out += [("fight", lid)] if frame.get("no_exile") else [("fight", lid), ("exile", lid)]
         return out
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -322,6 +324,11 @@ class Approach(Step):
 
     def run(self, state: State, frame: Frame) -> None:
         locale, attacker = frame["locale"], frame["attacker"]
+        if not frame.get("windows"):  # Y11/L11 Blocked Ford: the Defender's window, then the Attacker's
+            frame["windows"] = True
+            for side in (attacker, other(attacker)):
+                reactions.push_window(state, side, "approach")
+            return
         defenders = sv.lords_at(state, locale, other(attacker))
         attackers = sv.lords_at(state, locale, attacker)
         if not defenders or not attackers:

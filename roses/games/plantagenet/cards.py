@@ -1114,6 +1114,20 @@ PICKS["regroup"] = Pick(_regroup_options, _regroup_choose, "use Regroup now on o
                         lambda s, f, v, a: "Not now" if v == "later" else f"Regroup {name(a)}")
 
 
+# ----- Approach (4.3.5) ------------------------------------------------------------------------
+def _blocked_ford(state: State, frame: Frame, cid: str) -> None:
+    """Y11/L11 Blocked Ford: at this Approach no Lord there may choose Exile; all of them fight."""
+    arts.play_held(state, frame["side"], cid)
+    pop(state)
+    approach = next(f for f in reversed(state["stack"]) if f["step"] == "approach")
+    approach["no_exile"] = True
+    public(state, f"Blocked Ford: no Lord at {approach['locale']} may go into Exile (4.3.5).", EVENT)
+
+
+reactions.register("approach", reactions.Window(moment="at this Approach (4.3.5)", events=frozenset({"blocked_ford"}),
+                                                on_play=_blocked_ford))
+
+
 #: Now Events and Events that ask something as they come into effect (3.1.3).
 NOW_EFFECTS: dict[str, arts.EventEffect] = {
     "tax_collectors": now_tax_collectors, "london_for_york": now_london_for_york, "she_wolf": now_she_wolf,
