@@ -113,7 +113,10 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
         if not area_visible(page, choice["ref"]):
             page.click("#zoom [data-zoom=reset]")  # show the whole map, as a person would
         x, y = area_point(page, choice["ref"])
+        # Shift+click offers every choice of the area (a plain click makes the usual one)
+        page.keyboard.down("Shift")
         page.mouse.click(x, y)
+        page.keyboard.up("Shift")
     elif kind == "block":
         show_tab_of(page, "svg#map")
         on_map = page.locator(f'svg#map g.block.legal[data-block="{choice["ref"]}"]')
@@ -125,7 +128,11 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
             if not inside:
                 page.click("#zoom [data-zoom=reset]")
             on_map.first.scroll_into_view_if_needed()
-            on_map.first.click()
+            if on_map.first.evaluate("(g) => !!g.closest('g.stack.overlapped')"):
+                on_map.first.hover()  # a crowded stack fans out under the pointer first
+                page.wait_for_function("(k) => document.querySelector(`svg#map g.stack.fanned g.block[data-block='${k}']`)",
+                                       arg=choice["ref"])
+            on_map.first.click(modifiers=["Shift"])  # every choice of the block, then the one wanted
         else:
             show_tab_of(page, f'button.chip.legal[data-block="{choice["ref"]}"]')
             chip = page.locator(f'button.chip.legal[data-block="{choice["ref"]}"]').first
@@ -135,8 +142,10 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
         if arg is None:
             sel = f'#buttons button.choice[data-verb="{verb}"]:not([data-arg])'
         else:
-            sel = f'#buttons button.choice[data-verb="{verb}"][data-arg={json.dumps(json.dumps(arg))}]'
+            sel = f'#buttons button.choice[data-verb="{verb}"][data-arg={json.dumps(json.dumps(arg, separators=(",", ":")))}]'
         btn = page.locator(sel)
+        if not btn.first.is_visible():  # in a group of the choices bar: open it first
+            page.click(f'#buttons button.group-toggle[data-group="{verb}"]')
         btn.first.scroll_into_view_if_needed()
         btn.first.click()
     popup = page.locator(".popup")

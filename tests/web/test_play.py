@@ -559,9 +559,10 @@ def test_game_without_board_drawing_is_playable_with_buttons(browser: Any, live_
     """Other installed games (no map drawn yet, created under the preview switch) still get a
     working page: prompt, buttons, log, and a banner saying the game is in development."""
     rules = {r["id"]: r for r in live_server.services.games.catalogue()}
-    other = next((gid for gid in rules if gid != "richard3"), None)
+    # a game the page has no module for (games/<id>.js) gets the generic one
+    other = next((gid for gid in rules if not (STATIC / "js" / "games" / f"{gid}.js").exists()), None)
     if other is None:
-        pytest.skip("only Richard III is installed")
+        pytest.skip("every installed game has a board module")
     roles = rules[other]["scenarios"][0]["roles"]
     ctx = browser.new_context(viewport=PHONE)
     page = ctx.new_page()
@@ -586,7 +587,7 @@ def test_game_without_board_drawing_is_playable_with_buttons(browser: Any, live_
         if not players.choices(page):
             break
         v = players.version(page)
-        page.locator("#buttons button.choice").first.click()
+        players.click_choice(page, players.choices(page)[0])  # a button (in its group when there are many)
         players.wait_version(page, v)
     assert not errors, errors
     ctx.close()
@@ -616,8 +617,12 @@ def test_random_clicking_reaches_every_kind_of_choice(browser: Any, live_server:
             continue
         choice = rnd.choice(opts)
         v = players.version(page)
-        players.click_choice(page, choice)
-        players.wait_version(page, v)
+        try:
+            players.click_choice(page, choice)
+            players.wait_version(page, v)
+        except Exception as exc:
+            page.screenshot(path=str(screenshot_path("failed-random-click.png")))
+            raise AssertionError(f"clicking {choice} at version {v} did nothing (after {made} clicks)") from exc
         kinds.add(choice["kind"])
         made += 1
     assert made >= 30 or players.payload(page).get("result")

@@ -35,7 +35,9 @@ const board = await loadBoard(gameId, { onArea: (name, ev) => onArea(name, ev) }
 // ------------------------------------------------------------------ choices
 function onArea(name, ev) {
   const opts = state.choices.filter((c) => c.kind === "area" && c.ref === name);
-  if (opts.length) offer(opts, ev && ev.currentTarget);
+  const raw = ev && ev.event ? ev.event : ev;
+  const more = !!raw && (raw.shiftKey || raw.type === "contextmenu");
+  if (opts.length) offer(opts, ev && ev.currentTarget, { more });
   else if (state.payload) showAreaInfo(board, name, state.payload.view || {});
 }
 
@@ -88,6 +90,23 @@ function hint(c, on) {
   if (sel) for (const n of svg.querySelectorAll(sel)) n.classList.toggle("hint", on);
 }
 
+/** The common start of some labels ("Sea move Warwick", "Sea move Kent" -> "Sea move"). */
+function commonStart(labels) {
+  const words = labels.map((l) => l.split(" "));
+  const out = [];
+  for (let i = 0; i < words[0].length; i++) {
+    const w = words[0][i];
+    if (!words.every((x) => x[i] === w) || words.some((x) => x.length <= i + 1)) break;
+    out.push(w);
+  }
+  return out.join(" ").replace(/:$/, "");
+}
+
+/** Many choices are grouped by verb (a verb with four or more) so the bar stays small: a group
+ * is a button that opens its row of choices; at most one row is open. */
+const GROUP_FROM = 10;
+const GROUP_MIN = 4;
+
 function renderChoices() {
   const p = state.payload;
   const buttons = document.getElementById("buttons");
@@ -97,18 +116,38 @@ function renderChoices() {
   // every choice is a button in the choices bar (on the map, in the hand and the panels too)
   const order = (c) => (c.verb === "undo" ? 2 : c.kind === "button" ? 0 : 1);
   const list = state.choices.map((c, i) => [c, i]).sort((a, b) => order(a[0]) - order(b[0]) || a[1] - b[1]).map(([c]) => c);
-  const items = list.map((c, i) => {
-    const b = h("button", {
-      type: "button", class: `choice ${c.verb === "undo" ? "secondary" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
-      dataset: c.kind === "button" && c.arg === null ? { verb: c.verb } : { verb: c.verb, arg: JSON.stringify(c.arg) },
-      onclick: () => send(c.verb, c.arg),
-      onmouseenter: () => hint(c, true), onmouseleave: () => hint(c, false), onfocus: () => hint(c, true), onblur: () => hint(c, false),
-    }, i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null, c.label);
-    return b;
-  });
+  const button = (c) => h("button", {
+    type: "button", class: `choice ${c.verb === "undo" ? "secondary" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
+    dataset: c.kind === "button" && c.arg === null ? { verb: c.verb } : { verb: c.verb, arg: JSON.stringify(c.arg) },
+    onclick: () => send(c.verb, c.arg),
+    onmouseenter: () => hint(c, true), onmouseleave: () => hint(c, false), onfocus: () => hint(c, true), onblur: () => hint(c, false),
+  }, c.label);
+  const byVerb = new Map();
+  for (const c of list) { if (!byVerb.has(c.verb)) byVerb.set(c.verb, []); byVerb.get(c.verb).push(c); }
+  const grouped = list.length >= GROUP_FROM ? [...byVerb].filter(([, cs]) => cs.length >= GROUP_MIN).map(([v]) => v) : [];
+  if (!grouped.includes(state.openGroup)) state.openGroup = null;
+  const top = [];      // the first row: single choices and group buttons, numbered for the keys
+  const rows = [];
+  const done = new Set();
+  for (const c of list) {
+    if (!grouped.includes(c.verb)) { top.push({ node: button(c), act: () => send(c.verb, c.arg) }); continue; }
+    if (done.has(c.verb)) continue;
+    done.add(c.verb);
+    const cs = byVerb.get(c.verb);
+    const open = state.openGroup === c.verb;
+    const name = commonStart(cs.map((x) => x.label)) || c.verb.replace(/_/g, " ");
+    const toggle = () => { state.openGroup = state.openGroup === c.verb ? null : c.verb; renderChoices(); };
+    const node = h("button", { type: "button", class: `choice group-toggle${open ? " open" : ""}`, disabled: busy, "aria-expanded": String(open),
+      dataset: { group: c.verb }, onclick: toggle }, `${name}… (${cs.length})`);
+    top.push({ node, act: toggle });
+    rows.push(h("div", { class: "buttons group-row", dataset: { group: c.verb }, hidden: !open, role: "group", "aria-label": name }, cs.map(button)));
+  }
+  top.forEach((t, i) => { if (i < 9) t.node.prepend(h("kbd", { "aria-hidden": "true" }, String(i + 1))); });
+  state.keys = top.map((t) => t.act);
   state.ordered = list;
+  const items = top.map((t) => t.node);
   if (p && p.can_undo && !list.some((c) => c.verb === "undo")) items.push(h("button", { type: "button", class: "choice secondary", id: "undo", dataset: { verb: "undo" }, disabled: busy, onclick: undo }, "Undo"));
-  buttons.replaceChildren(...items);
+  buttons.replaceChildren(...items, ...rows);
   const mine = p && p.view && p.view.actions;
   const onBoard = state.choices.filter((c) => c.kind !== "button").length;
   help.textContent = busy ? "Sending…"
@@ -156,8 +195,8 @@ document.addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey || (t && (["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName) || t.isContentEditable))) return;
   const pan = board.game.pan;
   if (/^[1-9]$/.test(ev.key)) {
-    const c = (state.ordered || [])[Number(ev.key) - 1];
-    if (c && !state.pending) { ev.preventDefault(); send(c.verb, c.arg); }
+    const act = (state.keys || [])[Number(ev.key) - 1];
+    if (act && !state.pending) { ev.preventDefault(); act(); }
   } else if (ev.key === "u" || ev.key === "U") {
     if (state.payload && state.payload.can_undo) { ev.preventDefault(); undo(); }
   } else if (pan && (ev.key === "f" || ev.key === "F")) pan.reset();

@@ -136,6 +136,10 @@ export function drawMap(svg, layout, options = {}) {
         options.onArea && options.onArea(area.name, ev);
       }
     });
+    g.addEventListener("contextmenu", (ev) => {  // every choice here, not only the usual one
+      ev.preventDefault();
+      options.onArea && options.onArea(area.name, ev);
+    });
   }
 
   // coast outlines first; borders are drawn over them
