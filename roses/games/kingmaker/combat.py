@@ -547,6 +547,7 @@ class Spoils(Step):
     name = "spoils"
     phase = "combat"
     always_decides = True
+    first_is_default = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["cap"])]

@@ -179,9 +179,6 @@ class Offer(Step):
         return [role_of(state, frame["to"])]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        if frame.get("back"):
-            w = W(state)
-            return [("give_back", w.cards[c].id) for c in hand(state, frame["to"])]
         return [("accept", None), ("decline", None)]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -189,8 +186,6 @@ class Offer(Step):
         giver = role_of(state, frame["from"])
         kind = frame["kind"]
         mine = role == role_of(state, frame["to"])
-        if frame.get("back"):
-            return f"Choose the card you give {giver} in the trade."
         if kind == "card":
             what = card_name(w, frame["card"]) if mine else "a card"
             return f"{giver} offers {role_of(state, frame['to'])} {what}" + (
@@ -220,7 +215,7 @@ class Offer(Step):
             log.private(state, role_of(state, p), f"You give {card_name(w, c)} to {role}.", log.CARD)
             log.private(state, role, f"You receive {card_name(w, c)} from {role_of(state, p)}.", log.CARD)
             if frame["trade"] and hand(state, q):
-                frame["back"] = True
+                frame["step"] = "trade_back"
                 return
         elif kind == "ship":
             s = w.ship_codec.id(frame["ship"])
@@ -239,6 +234,26 @@ class Offer(Step):
             state["ally"][p][q] = state["ally"][q][p] = 1
             log.public(state, f"{role_of(state, p)} and {role} are allied.", log.POLITICAL)
         pop(state)
+
+
+
+class TradeBack(Step):
+    """After accepting a trade the receiver picks the card he gives back (default: the first)."""
+
+    name = "trade_back"
+    phase = "deal"
+    always_decides = True
+    first_is_default = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["to"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        w = W(state)
+        return [("give_back", w.cards[c].id) for c in hand(state, frame["to"])]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return f"Choose the card you give {role_of(state, frame['from'])} in the trade (default: the first)."
 
     def on_give_back(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)

@@ -181,6 +181,7 @@ class StormPort(Step):
     name = "storm_port"
     phase = "chance"
     always_decides = True
+    first_is_default = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, ship_controller(state, frame["s"]))]
@@ -361,6 +362,7 @@ class Treachery(Step):
     name = "treachery"
     phase = "chance"
     always_decides = True
+    first_is_default = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["by"])]

@@ -716,6 +716,7 @@ class ParlPlace(Step):
     name = "parl_place"
     phase = "chance"
     always_decides = True
+    first_is_default = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]

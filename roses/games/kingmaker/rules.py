@@ -26,7 +26,7 @@ class KingmakerRules(StepRules):
         parliament.ParliamentPhase(), parliament.Session(), parliament.Vote(), parliament.Propose(),
         parliament.Accept(), parliament.Attend(), parliament.Disperse(), parliament.ParlPlace(),
         combat.CombatPhase(), combat.Battle(), combat.Spoils(), combat.Captive(), combat.Ransom(),
-        combat.RansomPay(), combat.Pardon(), events.StormPort(), events.Treachery(), events.Hunt(), deals.Offer(), deals.DealMenu(),
+        combat.RansomPay(), combat.Pardon(), events.StormPort(), events.Treachery(), events.Hunt(), deals.Offer(), deals.TradeBack(), deals.DealMenu(),
     )
 
     def scenario_names(self) -> dict[str, str]:
@@ -62,15 +62,8 @@ class KingmakerRules(StepRules):
         return ai.determinize(state, role, seed)
 
     def default_action(self, state: State, role: str) -> Action | None:
-        """The published default of the decision ``role`` faces now (for a deadline), if any."""
-        v = self.legal_actions(state, role)
-        if not v:
-            return None
-        step = self.steps.by_name[state["stack"][-1]["step"]]
-        d = getattr(step, "default", None)
-        if d is not None and d in v:
-            return (d[0], d[1])
-        return v[0] if getattr(step, "first_is_default", False) else None
+        """The published default of the decision ``role`` faces now (views.default_action)."""
+        return views.default_action(self, state, role)
 
 
 RULES = KingmakerRules()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roses.engine.contract import OBSERVER, State, View, canonical_json
+from roses.engine.contract import Action, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker.common import (
@@ -143,13 +143,24 @@ def view(rules: StepRules, state: State, role: str) -> View:
                                for e in range(len(deck.cards)) if state["ez"][e] == E_HAND and state["eh"][e] == p]
     out = rules.step_view(state, role, **parts)
     if role in out.get("active", ()) and state["stack"]:
-        step = rules.steps.by_name[state["stack"][-1]["step"]]
-        default = getattr(step, "default", None)
-        if default is not None:
-            out["default"] = list(default)
-        elif role != OBSERVER and out.get("actions"):
-            out["default"] = None
+        default = default_action(rules, state, role)
+        out["default"] = list(default) if default is not None else None
     return out
+
+
+def default_action(rules: StepRules, state: State, role: str) -> Action | None:
+    """The published default of the decision ``role`` faces now, which a server applies when a
+    deadline passes: a step's ``default`` (decline, refuse, abstain...), or its first option for
+    steps whose default is "the first" (storm port, Treachery slot, spoils, Parliament's place,
+    the card given back in a trade). None for a player's own turn."""
+    legal = rules.legal_actions(state, role)
+    if not legal:
+        return None
+    step = rules.steps.by_name[state["stack"][-1]["step"]]
+    d = getattr(step, "default", None)
+    if d is not None and d in legal:
+        return (d[0], d[1])
+    return legal[0] if getattr(step, "first_is_default", False) else None
 
 
 def secrets(state: State, role: str) -> set[str]:
