@@ -325,11 +325,15 @@ class Plan(Step):
             return f"Add {card_title(state, role, arg)} ({arg})"
         return {"lock": "Lock in the Plan", "remove": "Take back the last card"}.get(verb, verb)
 
+    # Each edit of a Plan is told to its side alone (the other side sees nothing, 4.1.2): its
+    # own view then changes with every edit, so a player (or bot) never meets the same view twice.
     def on_add(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         frame["drafts"][role].append(arg)
+        private(state, role, f"You add {card_title(state, role, arg)} ({arg}) to your Plan.", CARD)
 
     def on_remove(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        frame["drafts"][role].pop()
+        cid = frame["drafts"][role].pop()
+        private(state, role, f"You take {card_title(state, role, cid)} ({cid}) back from your Plan.", CARD)
 
     def on_lock(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         frame["locked"].append(role)
@@ -737,13 +741,18 @@ class Group(Step):
             return f"Leave {lord_name(arg)} behind"
         return {"go": f"Go: {names([frame['lord'], *frame['with']])}", "cancel": "Cancel"}.get(verb, verb)
 
+    # Taking, leaving and cancelling are told to the side (its view changes with each, so the
+    # same choice is never offered on the very same view twice).
     def on_take(self, state: State, frame: Frame, role: str, lord: Any) -> None:
         frame["with"] = sorted([*frame["with"], lord])
+        private(state, role, f"{lord_name(lord)} will go with {lord_name(frame['lord'])}.", MOVE)
 
     def on_leave(self, state: State, frame: Frame, role: str, lord: Any) -> None:
         frame["with"] = [lid for lid in frame["with"] if lid != lord]
+        private(state, role, f"{lord_name(lord)} stays behind.", MOVE)
 
     def on_cancel(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        private(state, role, f"The {frame['kind'].capitalize()} to {frame['dest']} is called off.", MOVE)
         if frame["kind"] == "intercept":
             replace(state, frame["back"])
         else:
