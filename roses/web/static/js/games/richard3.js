@@ -146,8 +146,10 @@ export class Richard3 {
       this.pan.readable(cx, cy);
     }
     const battleArea = view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
-    if (battleArea && battleArea !== this.lastBattle && at(battleArea) && !this.pan.inView(...at(battleArea), 60)) {
-      this.pan.show(...at(battleArea));
+    if (battleArea && battleArea !== this.lastBattle && at(battleArea)) {
+      // a new battle: its area at the reading zoom (the blocks fighting are legible)
+      const [x, y] = at(battleArea);
+      this.pan.readable(x, y + 40);
     } else if (ui.choices && ui.choices.length) {
       const targets = ui.choices.map((c) => (c.kind === "area" ? at(c.ref) : c.kind === "block" ? at(this.blockArea(view, c.ref)) : null)).filter(Boolean);
       if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
