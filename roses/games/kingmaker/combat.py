@@ -24,6 +24,7 @@ from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops
 from roses.games.kingmaker.common import (
+    Z_ASSET,
     Z_AWARD,
     Z_HAND,
     Z_NOBLE,
@@ -37,6 +38,8 @@ from roses.games.kingmaker.common import (
     place_owner,
     player_of_role,
     role_of,
+    ship_controller,
+    ship_passengers,
     strength,
 )
 from roses.games.kingmaker.ops import place_active
@@ -50,7 +53,8 @@ from roses.games.kingmaker.play import (
 )
 from roses.games.kingmaker.setup import hand
 
-BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK = "battle", "ambush", "siege", "storm", "town", "town_attack"
+BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK, SEA = (
+    "battle", "ambush", "siege", "storm", "town", "town_attack", "sea_battle")
 
 
 # ============================================================================ the combat phase
@@ -112,6 +116,8 @@ def combat_options(state: State, p: int) -> list[Action]:
                 if state["level"] >= 1 and besieger is None:
                     out.append((STORM, pl))
                     out.append(("announce", pl))
+    if state["level"] >= 1:
+        out += sea_battle_options(state, p)
     for pl in sorted(town_obligations(state, p)):
         out.append(("town_fight", pl))
     for pl in sorted(owner_town_attacks(state, p)):
@@ -121,6 +127,27 @@ def combat_options(state: State, p: int) -> list[Action]:
     owed = [pl for kind, pl in state["obliged"] if kind == "siege" and (SIEGE, pl) in out]
     if not town_obligations(state, p) and not owed:
         out.append(("end", None))
+    return out
+
+
+def ships_at(state: State, q: int, sq: str) -> list[int]:
+    return [s for s, pos in enumerate(state["spos"]) if pos == sq and ship_controller(state, s) == q]
+
+
+def sea_battle_options(state: State, p: int) -> list[Action]:
+    """E1 (L263-267): ships that entered a sea square holding another faction's ships (not in
+    port) may attack them."""
+    w = W(state)
+    out: list[Action] = []
+    tno = state["tno"]
+    seas = sorted({pos for s, pos in enumerate(state["spos"]) if pos is not None and pos not in w.board.places
+                   and ship_controller(state, s) == p and state["smv"][s] == tno and s not in state["sfought"]})
+    for sq in seas:
+        if any(x[0] == sq for x in state["peace"]):
+            continue
+        for q in range(len(state["roles"])):
+            if q != p and not allied(state, p, q) and not at_peace(state, p, q, sq) and ships_at(state, q, sq):
+                out.append((SEA, [sq, role_of(state, q)]))
     return out
 
 
@@ -182,6 +209,15 @@ class CombatPhase(CardPlay):
         d = [n for n in defenders_at(state, q, sq) if n not in state["defended"]]
         push(state, {"step": "battle", "kind": kind, "att": p, "def": q, "sq": sq, "place": None,
                      "a": attackers_at(state, p, sq), "d": d})
+
+    def on_sea_battle(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        p = frame["p"]
+        sq, q = arg[0], player_of_role(state, arg[1])
+        sa = [s for s in ships_at(state, p, sq) if state["smv"][s] == state["tno"] and s not in state["sfought"]]
+        sd = ships_at(state, q, sq)
+        push(state, {"step": "battle", "kind": SEA, "att": p, "def": q, "sq": sq, "place": None,
+                     "a": [n for s in sa for n in ship_passengers(state, s)],
+                     "d": [n for s in sd for n in ship_passengers(state, s)], "sa": sa, "sd": sd})
 
     def on_siege(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         self._place(state, frame, SIEGE, arg)
@@ -246,6 +282,8 @@ def defence(state: State, frame: Frame) -> int:
 
 
 def attack_power(state: State, frame: Frame) -> int:
+    if frame["kind"] == SEA:
+        return sum(W(state).ships[s].capacity for s in frame["sa"])
     a = strength(state, frame["a"], attack=True)
     if frame["kind"] == TOWN_ATTACK:
         a += W(state).board.places[frame["place"]].garrison  # L261: with the garrison
@@ -267,7 +305,7 @@ class Battle(Step):
         w = W(state)
         out: list[Action] = []
         kind = frame["kind"]
-        if len(frame["a"]) > 1 and kind not in (TOWN, TOWN_ATTACK):
+        if len(frame["a"]) > 1 and kind not in (TOWN, TOWN_ATTACK, SEA):
             for n in frame["a"]:
                 rest = [m for m in frame["a"] if m != n]
                 if kind in (SIEGE, STORM) and strength(state, rest, attack=True) < defence(state, frame):
@@ -312,7 +350,7 @@ def draw_combat_card(state: State, p: int, frame: Frame | None = None) -> int:
             log.public(state, f"{role_of(state, p)} draws a {_ev_name(card)} card for combat, keeps it and draws again.",
                        log.BATTLE)
             continue
-        if card.kind == "vacillating" and state["level"] >= 1 and frame is not None:
+        if card.kind == "vacillating" and state["level"] >= 1 and frame is not None and frame["kind"] != SEA:
             ops.discard_event(state, e)
             if vacillate(state, frame) == "weather":
                 return -1
@@ -391,6 +429,7 @@ def resolve(state: State, frame: Frame) -> None:
     for n in frame["a"]:
         state["nfo"][n] = state["nact"][n] = tno
     state["defended"].extend(frame["d"])
+    state["sfought"].extend(frame.get("sa", ()))
     e = draw_combat_card(state, p, frame)
     a, d = list(frame["a"]), list(frame["d"])
     A, D = attack_power(state, frame), defence(state, frame)
@@ -467,6 +506,91 @@ def resolve(state: State, frame: Frame) -> None:
             for n in d:
                 state["nin"][n] = None
         return
+    if kind == SEA and decisive:
+        if attacker_won:
+            sea_capture(state, p, frame["sd"], d, a)
+        else:
+            sea_capture(state, q, frame["sa"], a, d)
+
+
+def sea_capture(state: State, p: int, ships: list[int], losers: list[int], victors: list[int]) -> None:
+    """E1 (L267-271): the winner takes the beaten ships with their nobles and heirs; a Ship
+    card goes to one of his noble passengers (else to his faction); the Admiral's and
+    Warden's ships stay his until they touch port, when they return to their office, unless
+    he scuttles them (a step, default: keep)."""
+    w = W(state)
+    office: list[int] = []
+    for s in ships:
+        piece = w.ships[s]
+        state["sctl"][s] = p
+        if piece.card >= 0:
+            c = piece.card
+            if victors:
+                state["cz"][c], state["ch"][c] = Z_AWARD, victors[0]
+            else:
+                state["cz"][c], state["ch"][c] = Z_ASSET, p
+            state["sctl"][s] = -1
+            if any(state["nship"][n] == s for n in losers):
+                state["sctl"][s] = p
+        else:
+            office.append(s)
+        log.public(state, f"{role_of(state, p)} takes the {piece.name}.", log.BATTLE)
+    if office:
+        push(state, {"step": "scuttle", "p": p, "ships": office})
+    capture(state, p, losers, victors)
+
+
+class Scuttle(Step):
+    """E1 (L269): the victor may scuttle captured Admiral's or Warden's ships (default: keep)."""
+
+    name = "scuttle"
+    phase = "combat"
+    always_decides = True
+    default: Action = ("keep", None)
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["p"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        w = W(state)
+        return [("scuttle", w.ships[s].id) for s in frame["ships"]] + [("keep", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "Scuttle a captured office ship, or keep them until they touch port (default: keep)."
+
+    def on_scuttle(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        s = w.ship_codec.id(arg)
+        for n in ship_passengers(state, s):
+            # passengers go down with nothing to carry them: they are put on the nearest land
+            sq = nearest_land_square(state, state["spos"][s])
+            ops.put_noble(state, n, sq, None)
+        ops.ship_off(state, s)
+        state.setdefault("lost_ships", []).append(s)
+        frame["ships"].remove(s)
+        log.public(state, f"{role} scuttles the {w.ships[s].name}.", log.BATTLE)
+        if not frame["ships"]:
+            pop(state)
+
+    def on_keep(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+
+
+def nearest_land_square(state: State, sea_sq: str) -> str:
+    b = W(state).board
+    seen = {sea_sq}
+    todo = [sea_sq]
+    while todo:
+        nxt = []
+        for s in todo:
+            for t in b.neighbours[s]:
+                if b.squares[t].land:
+                    return t
+                if t not in seen:
+                    seen.add(t)
+                    nxt.append(t)
+        todo = sorted(nxt)
+    return sea_sq
 
 
 def _use_french_aid(state: State, a: list[int]) -> None:
@@ -645,6 +769,9 @@ def free_captive(state: State, n: int, why: str) -> None:
     state["ncap"][n] = -1
     state["nin"][n] = None
     state["nact"][n] = state["tno"]
+    if state["nship"][n] >= 0:
+        # E1 (L289): freed at sea, they keep the ship they are on until it touches port.
+        state["sctl"][state["nship"][n]] = state["ch"][n]
     log.public(state, why + ".", log.BATTLE)
 
 

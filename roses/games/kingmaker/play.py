@@ -123,6 +123,7 @@ def start_turn(state: State, p: int) -> None:
     state["defended"] = []
     state["obliged"] = []
     state["freed"] = []
+    state["sfought"] = []
     state["truce"] = [x for x in state["truce"] if x[2] >= state["tno"]]
     # King's peace after Parliament lasts until the summoner's next turn (L388).
     state["peace"] = [x for x in state["peace"] if x[1] != p]
