@@ -302,6 +302,8 @@ function clearPending() {
 async function send(verb, arg) {
   const p = state.payload;
   if (!p || state.pending) return;
+  // on a phone, a card played from the Hand tab leads back to the board (where the moves are)
+  if (phone() && layout.dataset.tab === "hand") showTab("board");
   showError(errorBox, null);
   const version = p.version;
   const id = state.nextId++;

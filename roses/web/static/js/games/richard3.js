@@ -410,7 +410,8 @@ export class Richard3 {
     const cards = (view.hand || []).map((c) => {
       const choice = (ui.choices || []).find((x) => x.kind === "card" && x.arg === c.id);
       const text = this.cardText(c.name);
-      const effect = c.event ? text.replace(/^[^:]*: /, "").split(/[.;]/)[0] : `${c.ap} moves or recruits`;
+      // the first clause of the card's text (its AP stand on the card already)
+      const effect = c.event ? text.replace(/^[^:]*: /, "").split(/; |\. /)[0].replace(/ \(\d+(\.\d+)*\)\.?$/, "").replace(/\.$/, "") : `${c.ap} moves or recruits`;
       const card = h(choice ? "button" : "div", {
         class: `card${c.event ? " event" : ""}${choice ? " legal" : ""}`, type: choice ? "button" : null, title: text || null,
         dataset: { card: String(c.id) }, "aria-label": `${choice ? "Play " : ""}${c.name}, ${c.ap} action points${c.event ? ", event" : ""}${text ? `: ${text}` : ""}`,
