@@ -281,9 +281,6 @@ def get_view(request: Request, game_id: GameId, user: OptionalUser,
     return services(request).games.view(user, game_id, role, invite)
 
 
-@router.get("/games/{game_id}/clocks", tags=["play"])
-def game_clocks(request: Request, game_id: GameId, user: OptionalUser,
-                invite: str | None = None) -> dict[str, Any]:
 @router.post("/games/{game_id}/why", tags=["play"])
 def why_not(request: Request, game_id: GameId, body: ActionIn, user: OptionalUser,
             invite: str | None = None) -> dict[str, Any]:
@@ -292,6 +289,9 @@ def why_not(request: Request, game_id: GameId, body: ActionIn, user: OptionalUse
     return services(request).games.explain(user, game_id, body.role, body.verb, body.arg, invite)
 
 
+@router.get("/games/{game_id}/clocks", tags=["play"])
+def game_clocks(request: Request, game_id: GameId, user: OptionalUser,
+                invite: str | None = None) -> dict[str, Any]:
     """Time left per role (public), the pace and the next deadline (``clocks``: empty without a pace)."""
     s = services(request)
     s.games.game(user, game_id, invite)  # visibility check

@@ -575,8 +575,6 @@ class GameService:
             out["view"], out["can_undo"] = self._rendered(game, game_id, row.version, role)
             return out
 
-    def act(self, user: User | None, game_id: int, role: str, verb: str, arg: Any,
-            version: int, *, bot: bool = False, system: bool = False) -> dict[str, Any]:
     def explain(self, user: User | None, game_id: int, role: str | None, verb: str, arg: Any,
                 invite: str | None = None) -> dict[str, Any]:
         """Whether ``role`` (a seat of ``user``) may make (verb, arg) now, and if not the rules'
@@ -602,6 +600,8 @@ class GameService:
             return {"allowed": False, "reason": "That is not an action of this game."}
         return {"allowed": True, "reason": None}
 
+    def act(self, user: User | None, game_id: int, role: str, verb: str, arg: Any,
+            version: int, *, bot: bool = False, system: bool = False) -> dict[str, Any]:
         """Apply one action for ``role`` (held by ``user``, or by a bot when ``bot``).
 
         ``system`` is for the server itself (e.g. the clock scheduler): no seat check, and the
