@@ -21,6 +21,7 @@ from roses.games.kingmaker.play import blocked_areas, check_victory
 from tests.kingmaker.helpers import (
     award,
     combat,
+    eid,
     event_on_top,
     give_hand,
     make_deck,
@@ -453,3 +454,25 @@ def test_french_siege_without_captain_loses_calais(tmp_path: Path) -> None:
     RULES.steps.settle(state)
     assert state["calais_lost"] and cap not in state["cdeck"]
     assert RULES.check_invariants(state) == []
+
+
+def test_writ_commissions_a_substitute_k60(tmp_path: Path) -> None:
+    """L116-118 (ruling K60): a noble summoned by Raid/Revolt may be replaced, with a Writ, by
+    another of his player's nobles at least as strong; default: he answers himself."""
+    state = staged(tmp_path, deck=DECK)
+    percy = put(state, 0, "percy", "A1")
+    mowbray = put(state, 0, "mowbray", "A3")      # 50: too weak to replace Percy (100)
+    stafford = put(state, 0, "stafford", "A2")
+    award(state, "marshal", "stafford")           # 130: strong enough
+    writ = eid(state, "writ")
+    state["edeck"].remove(writ)
+    state["ez"][writ], state["eh"][writ] = E_HAND, 0
+    event_on_top(state, "raid")
+    turn_of(state, 2, {"step": "chance", "p": 2}, stage=1)
+    RULES.steps.settle(state)
+    assert RULES.active(state) == ["P1"]
+    assert RULES.view(state, "P1")["default"] == ["answer", None]
+    assert sorted(RULES.legal_actions(state, "P1")) == [("answer", None), ("send", "stafford")]
+    RULES.action(state, "P1", "send", "stafford")
+    assert state["nsq"][stafford] == "C4" and state["nsq"][percy] == "A1"
+    assert writ in state["edisc"] and state["nsq"][mowbray] == "A3"

@@ -17,6 +17,7 @@ from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops, parliament
 from roses.games.kingmaker.common import (
+    E_HAND,
     E_REMOVED,
     E_USE,
     Z_ASSET,
@@ -34,6 +35,7 @@ from roses.games.kingmaker.common import (
     heirs_of,
     king_controller,
     nearest,
+    noble_strength,
     owner_of_card,
     place_name,
     place_owner,
@@ -251,18 +253,95 @@ def raid(state: State, p: int, e: int, card: K.EventCard) -> None:
         kerns = w.codec.get("irish_kerns")
         if kerns >= 0 and state["cz"][kerns] in (Z_AWARD, Z_LYING):
             ops.discard_crown(state, kerns)  # E2 L49: the Kerns go
-    seen: set[int] = set()
+    seen: list[int] = []
     for cid in card.called:
         n = called_noble(state, cid)
-        if n < 0 or n in seen:
-            continue
-        seen.add(n)
-        if can_answer(state, n):
-            send_to(state, n, card.place)
-        else:
-            log.public(state, f"{card_name(w, n)} cannot answer the summons.", log.EVENT)
+        if n >= 0 and n not in seen:
+            seen.append(n)
     if card.french:
         state["treaty"] = -1  # E2 L319: a French Raid ends the Treaty
+    if seen:
+        push(state, {"step": "summons", "place": card.place, "queue": seen, "asking": -1, "min": 0})
+
+
+def writs_of(state: State, q: int) -> list[int]:
+    deck = event_deck(state)
+    return [x for x, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][x] == q and deck.cards[x].kind == "writ"]
+
+
+def substitutes(state: State, n: int, least: int, place: str) -> list[int]:
+    """L116-118: nobles of the summoned noble's player, free to answer, at least as strong
+    as he is (French Siege: at least 50), who may be commissioned with a Writ."""
+    q = state["ch"][n]
+    need = max(least, noble_strength(state, n)) if least == 0 else least
+    return [m for m in free_nobles(state, q) if m != n and can_answer(state, m) and noble_strength(state, m) >= need]
+
+
+class Summons(Step):
+    """Raid and Revolt (and French Siege): each summoned noble answers in turn; his player
+    may instead commission substitutes with a Writ (L116-118; ruling K60: one noble at least
+    as strong, one Writ per summoned noble). Default: the noble himself answers."""
+
+    name = "summons"
+    phase = "chance"
+    default: Action = ("answer", None)
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        n = frame["asking"]
+        return [role_of(state, state["ch"][n])] if n >= 0 else []
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        w = W(state)
+        n = frame["asking"]
+        out: list[Action] = [("send", w.cards[m].id) for m in substitutes(state, n, frame["min"], frame["place"])]
+        if can_answer(state, n):
+            out.append(("answer", None))
+        return out
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        w = W(state)
+        return (f"{card_name(w, frame['asking'])} is summoned to {place_name(w, frame['place'])}: he answers, "
+                "or you commission another noble with a Writ (default: he answers).")
+
+    def run(self, state: State, frame: Frame) -> None:
+        w = W(state)
+        while frame["queue"]:
+            n = frame["queue"].pop(0)
+            if state["cz"][n] != Z_NOBLE:
+                continue
+            if state["nsq"][n] is not None and state["nsq"][n] == w.square_of(frame["place"]):
+                frame["answered"] = True  # already there
+                continue
+            q = state["ch"][n]
+            subs = substitutes(state, n, frame["min"], frame["place"]) if writs_of(state, q) else []
+            if subs:
+                frame["asking"] = n
+                return
+            if can_answer(state, n):
+                send_to(state, n, frame["place"])
+                frame["answered"] = True
+            else:
+                log.public(state, f"{card_name(w, n)} cannot answer the summons.", log.EVENT)
+        pop(state)
+        if frame.get("calais") and not frame.get("answered"):
+            lose_calais(state)
+
+    def on_answer(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        n = frame["asking"]
+        frame["asking"] = -1
+        send_to(state, n, frame["place"])
+        frame["answered"] = True
+
+    def on_send(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = frame["asking"]
+        frame["asking"] = -1
+        ops.discard_event(state, writs_of(state, state["ch"][n])[0])
+        m = w.cid(arg)
+        log.public(state, f"{role} commissions {card_name(w, m)} with a Writ in place of {card_name(w, n)}.",
+                   log.EVENT)
+        send_to(state, m, frame["place"])
+        frame["answered"] = True
 
 
 def embassy(state: State, p: int, e: int, card: K.EventCard) -> None:
@@ -323,16 +402,20 @@ def mercs_home(state: State, p: int, e: int, card: K.EventCard) -> None:
 
 
 def french_siege(state: State, p: int, e: int, card: K.EventCard) -> None:
-    """If the Captain of Calais cannot come, Calais is lost to the Continent for good and the
-    office leaves play (Event Card Key; commissions: not built)."""
+    """If neither the Captain of Calais nor substitutes of 50 troops or more commissioned with a
+    Writ can come, Calais is lost to the Continent for good and the office leaves play."""
     ops.discard_event(state, e)
-    w = W(state)
     if state.get("calais_lost") or not place_active(state, "calais"):
         return
     n = called_noble(state, "captain_of_calais")
-    if n >= 0 and state["ncap"][n] < 0 and state["nship"][n] < 0 and state["nsq"][n] is not None:
-        send_to(state, n, "calais")
+    if n >= 0 and state["ncap"][n] < 0:
+        push(state, {"step": "summons", "place": "calais", "queue": [n], "asking": -1, "min": 50, "calais": True})
         return
+    lose_calais(state)
+
+
+def lose_calais(state: State) -> None:
+    w = W(state)
     state["calais_lost"] = True
     state["pown"]["calais"] = -1
     cap = w.cid("captain_of_calais")
