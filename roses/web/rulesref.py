@@ -53,9 +53,14 @@ class Reference:
     cards: dict[str, str]
 
     def find(self, number: str) -> Section | None:
-        """The section ``number``, or the nearest one above it (6.91 -> 6.9 -> 6.0); a chapter
-        is numbered like the rulebook, ``6.0``, and ``6`` finds it too."""
+        """The section ``number``, else its first subsection, else the nearest one above it
+        (6.91 -> 6.9 -> 6.0); a chapter is numbered like the rulebook, ``6.0``, and ``6``
+        finds it too."""
         by = {s.number: s for s in self.sections}
+        if number not in by:  # a heading the reference leaves out: its first subsection (1.9 -> 1.9.1)
+            child = next((s for s in self.sections if s.number.startswith(number + ".")), None)
+            if child is not None:
+                return child
         parts = number.split(".")
         while parts:
             key = ".".join(parts)

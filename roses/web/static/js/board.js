@@ -28,6 +28,10 @@ export async function loadRules(gameType) {
 function findSection(number) {
   if (!rulesData) return null;
   const by = new Map(rulesData.sections.map((s) => [s.number, s]));
+  if (!by.has(number)) {  // a heading the reference leaves out: its first subsection (1.9 -> 1.9.1)
+    const child = rulesData.sections.find((s) => s.number.startsWith(`${number}.`));
+    if (child) return child;
+  }
   const parts = number.split(".");
   while (parts.length) {
     const key = parts.join(".");
