@@ -476,3 +476,75 @@ def test_writ_commissions_a_substitute_k60(tmp_path: Path) -> None:
     RULES.action(state, "P1", "send", "stafford")
     assert state["nsq"][stafford] == "C4" and state["nsq"][percy] == "A1"
     assert writ in state["edisc"] and state["nsq"][mowbray] == "A3"
+
+
+def test_place_capacity_k61(tmp_path: Path) -> None:
+    """L193 (ruling K61): a noble may not end inside a place already full of troops."""
+    from roses.games.kingmaker.play import move_dests
+
+    state = staged(tmp_path)
+    state["pown"]["nottingham"] = 0                  # capacity 300
+    put(state, 0, "neville", "C4", "nottingham")
+    put(state, 0, "mowbray", "C4", "nottingham")
+    put(state, 0, "stanley", "C4", "nottingham")     # 150 inside
+    n = put(state, 0, "percy", "C3")                 # 100 more: 250 fits
+    assert "nottingham" in move_dests(state, n)
+    award(state, "marshal", "percy")                 # 200: 350 does not
+    assert "nottingham" not in move_dests(state, n)
+
+
+def test_leaving_an_unfriendly_port_needs_leave_l170(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    w = W(state)
+    put(state, 0, "percy", "A1")
+    card = award(state, "ship_mary", "percy")
+    s = w.ship_of_card[card]
+    state["spos"][s] = "hull"
+    state["pown"]["hull"] = 1
+    turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
+    RULES.action(state, "P1", "sail", "ship_mary")
+    assert RULES.active(state) == ["P2"] and RULES.view(state, "P2")["default"] == ["deny", None]
+    RULES.action(state, "P2", "deny")
+    assert ("sail", "ship_mary") not in RULES.legal_actions(state, "P1")
+
+
+def test_scottish_foot_taken_by_the_first_noble_in_berwick_l47(tmp_path: Path) -> None:
+    from roses.games.kingmaker.common import Z_LYING
+    from tests.kingmaker.boards import rules_board
+
+    board = rules_board()
+    board["places"].append({"id": "berwick", "name": "Berwick", "square": "E2", "type": "town",
+                            "fortified": True, "garrison": 100, "capacity": 200})
+    state = staged(tmp_path, rules="e1", board=board)
+    w = W(state)
+    foot = w.cid("scottish_foot")
+    state["cdeck"].remove(foot)
+    state["cz"][foot] = Z_LYING
+    n = put(state, 0, "percy", "E4")
+    turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
+    RULES.action(state, "P1", "select", "percy")
+    RULES.action(state, "P1", "to", "E2")
+    assert state["cz"][foot] == Z_AWARD and state["ch"][foot] == n
+
+
+def test_beaufort_crowned_may_not_hold_a_yorkist_l432(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    w = W(state)
+    put(state, 0, "beaufort", "C3")
+    state["beaufort_crowned"] = True
+    h = revive(state, "george_of_clarence", "C3")
+    ops.capture_heirs(state, 0, "C3", None)
+    assert state["hesc"][h] == -1
+    put(state, 1, "grey", "C3")
+    ops.capture_heirs(state, 1, "C3", None)
+    assert state["hesc"][h] == w.cid("grey")
+
+
+def test_both_houses_count_once_in_parliament_l380(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    revive(state, "henry_vi", "B5", escort="percy")
+    revive(state, "richard_of_york", "B5", escort="percy")
+    put(state, 0, "percy", "B5")
+    session = {"sq": "B5", "henry_out": False}
+    votes = parliament.tally(state, session)
+    assert votes[0] == (2 + 10, 3 + 10)  # Percy 2/3 and one house's 10/10, not two

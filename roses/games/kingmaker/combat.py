@@ -34,6 +34,7 @@ from roses.games.kingmaker.common import (
     card_name,
     escorted_by,
     free_nobles,
+    may_hold,
     place_name,
     place_owner,
     player_of_role,
@@ -640,7 +641,7 @@ def capture(state: State, p: int, losers: list[int], victors: list[int]) -> None
         state["ncap"][n] = p
         log.public(state, f"{card_name(w, n)} is captured by {role_of(state, p)}.", log.BATTLE)
         for h in escorted_by(state, n):
-            if victors:
+            if victors and may_hold(state, p, h):
                 state["hesc"][h] = victors[0]
                 log.public(state, f"{w.heirs[h].name} passes to {role_of(state, p)}.", log.POLITICAL)
                 if state["both_since"][p] < 0 and ops.controls_both_houses(state, p):

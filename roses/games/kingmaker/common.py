@@ -424,6 +424,13 @@ def sole_king(state: State) -> int | None:
     return None
 
 
+def may_hold(state: State, p: int, h: int) -> bool:
+    """L432: once Beaufort is crowned his faction may not control a Yorkist heir."""
+    if not state["beaufort_crowned"] or W(state).heirs[h].house != "york":
+        return True
+    return owner_of_card(state, W(state).beaufort) != p
+
+
 def king_controller(state: State, k: int) -> int:
     if k == -2:
         return owner_of_card(state, W(state).beaufort)

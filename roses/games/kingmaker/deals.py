@@ -36,6 +36,7 @@ from roses.games.kingmaker.common import (
     card_name,
     faction_nobles,
     heirs_of,
+    may_hold,
     place_name,
     player_of_role,
     role_of,
@@ -80,6 +81,7 @@ def deal_options(state: State, p: int) -> list[Action]:
         e = state["hesc"][h]
         for m in W(state).nobles:
             if (state["cz"][m] == Z_NOBLE and state["ch"][m] != p and state["ncap"][m] < 0
+                    and may_hold(state, state["ch"][m], h)
                     and state["nsq"][m] is not None and state["nsq"][m] == state["nsq"][e]):
                 out.append(("give_heir", [w.heirs[h].id, w.cards[m].id]))
     for pl, o in sorted(state["pown"].items()):

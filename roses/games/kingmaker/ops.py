@@ -28,6 +28,7 @@ from roses.games.kingmaker.common import (
     heir_controller,
     heir_loc,
     leave_heir_alone,
+    may_hold,
     nearest,
     owner_of_card,
     place_name,
@@ -298,7 +299,8 @@ def capture_heirs(state: State, p: int, sq: str | None, inside: str | None, ship
     for h in range(len(w.heirs)):
         if state["hdead"][h] or state["hesc"][h] >= 0:
             continue
-        if (state["hsq"][h], state["hin"][h], state["hship"][h]) == (sq, inside, ship) and (sq is not None or ship >= 0):
+        if ((state["hsq"][h], state["hin"][h], state["hship"][h]) == (sq, inside, ship) and (sq is not None or ship >= 0)
+                and may_hold(state, p, h)):
             state["hesc"][h] = mates[0]
             log.public(state, f"{role_of(state, p)} captures {w.heirs[h].name} "
                        f"({card_name(w, mates[0])}, {place_name(w, inside) if sq else 'at sea'}).",

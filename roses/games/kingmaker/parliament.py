@@ -116,9 +116,12 @@ def summonable(state: State, p: int, sq: str) -> list[int]:
     w = W(state)
     b = w.board
     out = []
+    rogue = state["rogue"]
     for n in w.nobles:
         if state["cz"][n] != Z_NOBLE or state["ch"][n] == p or state["ncap"][n] >= 0:
             continue
+        if rogue and rogue["employer"] == state["ch"][n]:
+            continue  # E2 French Treachery: the employer may not attend
         nsq = state["nsq"][n]
         if nsq is None or nsq == sq or besieged_inside(state, n):
             continue
@@ -205,7 +208,9 @@ def tally(state: State, session: Frame) -> list[tuple[int, int]]:
         holder = owner_of_card(state, w.chancellor) if state["cz"][w.chancellor] == Z_AWARD else -1
         if w.chancellor in new:
             holder = -1
-    # Senior Yorkist / Lancastrian: 10 in Commons (on the board), 10 in Lords (attending).
+    # Senior Yorkist / Lancastrian: 10 in Commons (on the board), 10 in Lords (attending);
+    # L380: a player holding both houses' senior heirs counts one house only (the better).
+    seniors: dict[int, list[tuple[int, int]]] = {}
     for house in ("lancaster", "york"):
         h = senior_heir(state, house)
         if h < 0:
@@ -214,9 +219,11 @@ def tally(state: State, session: Frame) -> list[tuple[int, int]]:
         if ctl < 0:
             continue
         hs, _, hship = heir_loc(state, h)
-        commons[ctl] += 10
-        if hs == sq and hship < 0:
-            lords[ctl] += 10
+        seniors.setdefault(ctl, []).append((10, 10 if hs == sq and hship < 0 else 0))
+    for ctl, got in seniors.items():
+        c10, l10 = max(got, key=lambda v: v[1])
+        commons[ctl] += c10
+        lords[ctl] += l10
     for p in range(n_players):
         for n in faction_nobles(state, p):
             if state["nsq"][n] is None and state["nship"][n] < 0:

@@ -43,6 +43,7 @@ from roses.games.kingmaker.common import (
     Z_LYING,
     Z_NOBLE,
     W,
+    allied,
     awards,
     card_name,
     escorted_by,
@@ -124,6 +125,8 @@ def start_turn(state: State, p: int) -> None:
     state["obliged"] = []
     state["freed"] = []
     state["sfought"] = []
+    state["sail_leave"] = []
+    state["sail_denied"] = []
     state["truce"] = [x for x in state["truce"] if x[2] >= state["tno"]]
     # King's peace after Parliament lasts until the summoner's next turn (L388).
     state["peace"] = [x for x in state["peace"] if x[1] != p]
@@ -416,13 +419,21 @@ def move_dests(state: State, n: int) -> list[str]:
     p = state["ch"][n]
     out: list[str] = []
     banned = p in state["excommunicated"]
+    own = noble_strength(state, n)
     for sq in land_moves(state, n):
         out.append(sq)
         for pl in w.board.places_at.get(sq, ()):
             if place_active(state, pl) and place_owner(state, pl) == p and not (
-                    banned and w.board.places[pl].cathedral):
+                    banned and w.board.places[pl].cathedral) and fits(state, pl, own):
                 out.append(pl)
     return out
+
+
+def fits(state: State, place: str, troops: int) -> bool:
+    """L193: a place holds only so many troops (the board's capacity; ruling K61: the nobles'
+    troops inside, counted when one enters voluntarily)."""
+    inside = sum(noble_strength(state, m) for m in inside_nobles(state, place) if state["ncap"][m] < 0)
+    return inside + troops <= W(state).board.places[place].capacity
 
 
 def ship_dests(state: State, s: int) -> list[str]:
@@ -532,7 +543,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
                 if not place_active(state, pl):
                     continue
                 o = place_owner(state, pl)
-                if o == p or (o >= 0 and pl not in state["siege"]):
+                if (o == p or (o >= 0 and pl not in state["siege"])) and fits(state, pl, noble_strength(state, n)):
                     out.append(("enter", [w.cards[n].id, pl]))
         elif not besieged_inside(state, n):
             out.append(("leave", w.cards[n].id))
@@ -547,7 +558,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
                 if (state["nsq"][n] == port_sq and movable(state, n)
                         and used + noble_strength(state, n) <= piece.capacity):
                     out.append(("embark", [w.cards[n].id, piece.id]))
-        if ship_dests(state, s):
+        if piece.id not in state["sail_denied"] and ship_dests(state, s):
             out.append(("sail", piece.id))
     for h in heirs_of(state, p):
         e = state["hesc"][h]
@@ -568,6 +579,30 @@ def move_options(state: State, frame: Frame) -> list[Action]:
     out += card_options(state, p)
     out.append(("end", None))
     return out
+
+
+def pick_up_mercenaries(state: State, n: int) -> None:
+    """E1 L47: the first noble to enter Scotland or Berwick takes the Scottish Foot lying
+    there; E2 L49: only the Lieutenant of Ireland, in Ireland, takes the Irish Kerns."""
+    w = W(state)
+    sq = state["nsq"][n]
+    if sq is None:
+        return
+    area = w.board.squares[sq].area
+    for c, card in enumerate(w.cards):
+        if state["cz"][c] != Z_LYING:
+            continue
+        if card.lies_in == "scotland" and (area == "scotland" or sq == w.square_of("berwick")) or card.lies_in == "ireland" and area == "ireland" and refuge_exempt_office(state, n, "lieutenant_of_ireland"):
+            pass
+        else:
+            continue
+        state["cz"][c], state["ch"][c] = Z_AWARD, n
+        log.public(state, f"{card_name(w, n)} takes the {card.name} into his pay.", log.RECRUIT)
+
+
+def refuge_exempt_office(state: State, n: int, office: str) -> bool:
+    c = W(state).codec.get(office)
+    return c >= 0 and state["cz"][c] == Z_AWARD and state["ch"][c] == n
 
 
 def free_moves(state: State, p: int) -> list[int]:
@@ -690,6 +725,15 @@ class Move(CardPlay):
         frame["sel"] = arg
 
     def on_sail(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        s = w.ship_codec.id(arg)
+        pos = state["spos"][s]
+        if pos in w.board.places:
+            o = place_owner(state, pos)
+            if o >= 0 and o != frame["p"] and not allied(state, o, frame["p"]) and arg not in state["sail_leave"]:
+                # L170: a ship in an unfriendly port leaves only with its owner's permission.
+                push(state, {"step": "permit", "p": o, "asker": frame["p"], "ship": arg, "place": pos})
+                return
         frame["ship"] = arg
 
     def on_back(self, state: State, frame: Frame, role: str, arg: Any) -> None:
@@ -711,6 +755,7 @@ class Move(CardPlay):
             log.public(state, f"{card_name(w, n)} moves to {place_name(w, inside) if inside else sq}.", log.MOVE)
             if before is None or refuge_area(state, before) != refuge_area(state, sq):
                 enter_refuge(state, p, n, sq)
+            pick_up_mercenaries(state, n)
             ops.capture_heirs(state, p, sq, inside)
             return
         s = w.ship_codec.id(frame["ship"])
@@ -779,6 +824,7 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
             land_passenger(state, n, dest)
             state["nmv"][n] = state["nact"][n] = state["tno"]
             enter_refuge(state, p, n, b.places[dest].square)
+            pick_up_mercenaries(state, n)
         if passengers:
             o = place_owner(state, dest)
             if o != p and b.places[dest].fortified:
@@ -804,11 +850,22 @@ class Permit(Step):
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)
+        if "ship" in frame:
+            return (f"{role_of(state, frame['asker'])} asks that the {w.ships[w.ship_codec.id(frame['ship'])].name} "
+                    f"may leave {place_name(w, frame['place'])}. Allow? (default: no)")
         return (f"{role_of(state, frame['asker'])} asks that {card_name(w, w.cid(frame['n']))} may enter "
                 f"{place_name(w, frame['place'])}. Allow? (default: no)")
 
     def on_allow(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
+        if "ship" in frame:
+            state["sail_leave"].append(frame["ship"])
+            log.public(state, f"{role} lets the ship leave {place_name(w, frame['place'])}.", log.MOVE)
+            pop(state)
+            mv = state["stack"][-1]
+            if mv["step"] == "move":
+                mv["ship"] = frame["ship"]
+            return
         n = w.cid(frame["n"])
         state["nin"][n] = frame["place"]
         state["guests"].setdefault(frame["place"], []).append(frame["asker"])
@@ -817,6 +874,11 @@ class Permit(Step):
 
     def on_deny(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
+        if "ship" in frame:
+            state["sail_denied"].append(frame["ship"])
+            log.public(state, f"{role} keeps the ship in {place_name(w, frame['place'])}.", log.MOVE)
+            pop(state)
+            return
         log.public(state, f"{role} refuses {card_name(w, w.cid(frame['n']))} entry to "
                    f"{place_name(w, frame['place'])}.", log.MOVE)
         pop(state)
@@ -848,7 +910,8 @@ def coronation_options(state: State, p: int) -> list[Action]:
                 out.append(("crown", w.heirs[h].id))
         elif house == "lancaster":
             bf = w.beaufort
-            if (state["cz"][bf] == Z_NOBLE and state["ch"][bf] == p and state["ncap"][bf] < 0
+            holds_york = any(w.heirs[h2].house == "york" for h2 in heirs_of(state, p))
+            if (state["cz"][bf] == Z_NOBLE and state["ch"][bf] == p and state["ncap"][bf] < 0 and not holds_york
                     and _can_crown_at(state, p, state["nsq"][bf], state["nin"][bf], state["nship"][bf])):
                 out.append(("crown", "beaufort"))
     return out
