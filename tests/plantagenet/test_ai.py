@@ -1,0 +1,205 @@
+"""The bots' hooks of Plantagenet (roses/games/plantagenet/ai.py): determinisation from one
+side's knowledge (1.5.3 Hidden Mats, 1.9 and 3.1 the Arts of War, 4.1.2 secret Plans, Bosworth's
+secret choices) and the evaluation; bots play whole games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from roses.ai.arena import play_game
+from roses.ai.bot import Determinizer
+from roses.ai.checks import determinization_problems
+from roses.ai.factory import make_bot
+from roses.ai.heuristic import HeuristicBot
+from roses.engine.game import digest
+from roses.engine.log import private
+from roses.engine.steps import find
+from roses.games.plantagenet import RULES, ai
+from roses.games.plantagenet.setup import other
+
+State = dict[str, Any]
+
+
+def _until(state: State, stop: Any, seed: int) -> State:
+    """Random play that never takes a step back, until ``stop``."""
+    pick = random.Random(seed)
+    n = 0
+    while RULES.result(state) is None and not stop(state):
+        role = RULES.active(state)[0]
+        legal = RULES.legal_actions(state, role)
+        forward = [a for a in legal if a[0] not in ("remove", "cancel", "leave")] or legal
+        state = RULES.action(state, role, *pick.choice(forward))
+        n += 1
+        assert n < 5000
+    return state
+
+
+@pytest.mark.parametrize("scenario,hidden", [("ia-henry-vi", True), ("ia-henry-vi", False),
+                                             ("ib-towton", True), ("bosworth", False),
+                                             ("ii-warwicks-rebellion", True)])
+def test_determinisation_checks(scenario: str, hidden: bool) -> None:
+    """roses.ai.checks: the true state untouched, the same view and legal actions for the side,
+    the result a function of the side's knowledge and the seed, the generator re-drawn, the
+    invariants kept, play goes on, evaluation within [-1, 1]."""
+    options = {"hidden_mats": hidden} if scenario != "bosworth" else None
+    problems = determinization_problems(RULES, scenario, games=2, seed=3, every=5, options=options)
+    assert problems == [], problems[:5]
+
+
+def _at(state: State, step: str) -> bool:
+    """Whether the decision now is ``step`` (frames of a Turn wait on the stack below it)."""
+    return bool(state["stack"]) and state["stack"][-1]["step"] == step
+
+
+def _command_state(hidden: bool, seed: int = 4) -> State:
+    """Ia after both Plans are locked in and the first cards revealed (4.2)."""
+    s = RULES.setup(seed, "ia-henry-vi", {"hidden_mats": hidden})
+    return _until(s, lambda st: find(st, "command") is not None and st["command"]["Lancaster"]["plan"]
+                  and st["command"]["York"]["revealed"], seed)
+
+
+def test_other_sides_cards_and_plan_are_dealt_again_1_9_4_1_2() -> None:
+    s = _command_state(hidden=False)
+    s["aow"]["Lancaster"]["held"] = [s["aow"]["Lancaster"]["deck"].pop()]  # one Held Event (3.1.3)
+    true_plan = list(s["command"]["Lancaster"]["plan"])
+    plans, helds = set(), set()
+    for seed in range(30):
+        w = RULES.determinize(s, "York", seed)
+        lw, ls = w["aow"]["Lancaster"], s["aow"]["Lancaster"]
+        # the zone sizes are public and kept; the cards are the same set, dealt again
+        assert (len(lw["deck"]), len(lw["held"]), len(lw["drawn"])) == (len(ls["deck"]), len(ls["held"]), len(ls["drawn"]))
+        assert sorted(lw["deck"] + lw["held"]) == sorted(ls["deck"] + ls["held"])
+        assert lw["deck"] == sorted(lw["deck"], key=ai._card_key)
+        helds.add(tuple(lw["held"]))
+        cm = w["command"]["Lancaster"]
+        assert len(cm["plan"]) == len(true_plan)
+        assert sorted(cm["plan"] + cm["deck"]) == sorted(true_plan + s["command"]["Lancaster"]["deck"])
+        plans.add(tuple(cm["plan"]))
+        # York's own secrets are untouched
+        assert w["aow"]["York"] == s["aow"]["York"] and w["command"]["York"] == s["command"]["York"]
+    assert len(helds) > 3 and len(plans) > 3
+
+
+def test_result_depends_only_on_what_the_side_knows() -> None:
+    """Two states that differ only in what York cannot see (Lancaster's Held Event, the
+    order of its Plan, its hidden mats' Troops and Capabilities, 1.5.3) give York the same
+    determinisation for the same seed."""
+    s = _command_state(hidden=True)
+    lan = s["aow"]["Lancaster"]
+    lan["held"] = [lan["deck"].pop()]
+    t = RULES.copy_state(s)
+    tl = t["aow"]["Lancaster"]
+    tl["deck"].append(tl["held"].pop())
+    tl["held"].append(tl["deck"].pop(0))
+    tl["deck"].sort(key=ai._card_key)
+    t["command"]["Lancaster"]["plan"].reverse()
+    hidden = ai.hidden_mat_lords(t, "York")
+    assert hidden, "no hidden Lancastrian mat to vary"
+    t["lords"][hidden[0]]["mat"]["troops"]["militia"] += 3
+    t["lords"][hidden[0]]["mat"]["assets"]["coin"] += 2
+    private(t, "Lancaster", "Something only Lancaster reads.")
+    assert RULES.view(s, "York") == RULES.view(t, "York")
+    assert digest(s) != digest(t)
+    for seed in (1, 2, 3):
+        assert digest(RULES.determinize(s, "York", seed)) == digest(RULES.determinize(t, "York", seed))
+
+
+def test_hidden_mats_are_guessed_and_own_mats_kept_1_5_3() -> None:
+    s = _command_state(hidden=True)
+    hidden = ai.hidden_mat_lords(s, "York")
+    assert hidden and all(RULES.view(s, "York")["lords"][lid]["mat"] == "hidden" for lid in hidden)
+    seen = set()
+    for seed in range(20):
+        w = RULES.determinize(s, "York", seed)
+        for lid, d in w["lords"].items():
+            if d["mat"] is None:
+                continue
+            if lid in hidden:
+                mat, true = d["mat"], s["lords"][lid]["mat"]
+                assert mat["vassals"] == true["vassals"]  # public (the Vassal markers)
+                assert mat["assets"]["ships"] == true["assets"]["ships"]  # counted publicly (1.7.3)
+                assert sum(mat["routed"].values()) == 0
+                assert len(mat["capabilities"]) <= 2
+                seen.add((lid, tuple(sorted(mat["troops"].items())), tuple(mat["capabilities"])))
+            else:
+                assert d["mat"] == s["lords"][lid]["mat"]  # York's own, and any mat York sees
+        assert RULES.check_invariants(w) == []
+    assert len(seen) > len(hidden)
+    # without Hidden Mats nothing of a mat is guessed
+    open_state = _command_state(hidden=False)
+    assert ai.hidden_mat_lords(open_state, "York") == []
+    w = RULES.determinize(open_state, "York", 9)
+    assert all(w["lords"][lid]["mat"] == d["mat"] for lid, d in open_state["lords"].items())
+
+
+def test_a_plan_being_built_is_unknown_4_1_2() -> None:
+    """While the other side builds its Plan nothing of it is known: an unlocked draft is empty;
+    a locked one is a random legal Plan of the right size."""
+    s = RULES.setup(2, "ia-henry-vi")
+    s = _until(s, lambda st: _at(st, "plan"), 2)
+    s = RULES.action(s, "Lancaster", *next(a for a in RULES.legal_actions(s, "Lancaster") if a[0] == "add"))
+    assert find(s, "plan")["drafts"]["Lancaster"]
+    w = RULES.determinize(s, "York", 5)
+    assert find(w, "plan")["drafts"]["Lancaster"] == []
+    while "Lancaster" not in find(s, "plan")["locked"]:
+        legal = RULES.legal_actions(s, "Lancaster")
+        s = RULES.action(s, "Lancaster", *next(a for a in legal if a[0] in ("lock", "add")))
+    plan = find(s, "plan")
+    drafts = {tuple(find(RULES.determinize(s, "York", k), "plan")["drafts"]["Lancaster"]) for k in range(12)}
+    assert all(len(d) == len(plan["drafts"]["Lancaster"]) for d in drafts)
+    assert len(drafts) > 1
+
+
+def test_bosworth_choices_are_secret_until_revealed() -> None:
+    s = RULES.setup(1, "bosworth")
+    frame = find(s, "bosworth")
+    foe = other(s["king"])
+    while foe not in frame["locked"]:
+        s = RULES.action(s, foe, *RULES.legal_actions(s, foe)[-1])
+        frame = find(s, "bosworth")
+    me = s["king"]
+    worlds = [find(RULES.determinize(s, me, k), "bosworth") for k in range(8)]
+    assert all(len(w["picks"][foe]) == len(frame["picks"][foe]) and len(w["front"][foe]) == 3 for w in worlds)
+    assert len({tuple(map(tuple, w["picks"][foe])) for w in worlds}) > 1
+
+
+def test_evaluation_is_zero_sum_bounded_and_follows_influence() -> None:
+    s = _command_state(hidden=False)
+    v = RULES.evaluate_all(s, ["York", "Lancaster"])
+    assert v["York"] == pytest.approx(-v["Lancaster"]) and -1 < v["York"] < 1
+    up = RULES.copy_state(s)
+    up["influence"] = s["influence"] + 10  # York gains Influence (1.4.1)
+    assert RULES.evaluate(up, "York") > RULES.evaluate(s, "York")
+    terms = RULES.evaluation_terms(s, "York")
+    assert {"influence", "tides", "lords", "forces"} <= set(terms)
+    done = RULES.copy_state(s)
+    done["result"] = "Lancaster"
+    assert RULES.evaluate(done, "Lancaster") == 1.0 and RULES.evaluate(done, "York") == -1.0
+
+
+def test_heuristic_locks_a_full_plan_rather_than_taking_a_card_back() -> None:
+    """Equal values go to the move that gets there sooner (roses.ai.heuristic SOONER)."""
+    s = RULES.setup(1, "ia-henry-vi")
+    s = _until(s, lambda st: _at(st, "plan"), 1)
+    bot = HeuristicBot(seed=1)
+    for _ in range(12):
+        if "York" in find(s, "plan")["locked"]:
+            break
+        assert _at(s, "plan")
+        view = RULES.view(s, "York")
+        action = bot.choose(RULES, view, "York", Determinizer.bind(RULES, s, "York"))
+        assert action[0] != "remove"
+        s = RULES.action(s, "York", *action)
+    assert "York" in (find(s, "plan") or {"locked": ["York"]})["locked"]
+
+
+def test_random_bots_finish_a_game_of_ia() -> None:
+    """Bots that are pure functions of the view never meet the same view twice (each Plan edit
+    is told to its side, 4.1.2): random bots play Ia to a result."""
+    for seed in (5, 6):
+        seats = {"York": ("random", make_bot("random", seed)), "Lancaster": ("random#2", make_bot("random", seed + 1))}
+        out = play_game(RULES, "ia-henry-vi", seats, seed=seed, max_actions=5000)
+        assert out.result is not None, out.length
