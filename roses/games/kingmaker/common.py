@@ -74,6 +74,7 @@ class World:
     chancellor: int
     bishops_senior: tuple[int, ...]
     refuge_areas: tuple[str, ...]
+    card_places: tuple[tuple[str, ...], ...]
     cache: dict[Any, Any]
 
     def cid(self, name: str) -> int:
@@ -136,7 +137,9 @@ def make_world(board: Board) -> World:
         place_cards={k: tuple(v) for k, v in place_cards.items()}, places=tuple(board.places),
         squares=tuple(board.squares), home=home, beaufort=crown.codec.id("beaufort"),
         chancellor=crown.codec.id("chancellor"), bishops_senior=bishops_senior,
-        refuge_areas=tuple(a.id for a in board.areas.values() if a.refuge), cache={})
+        refuge_areas=tuple(a.id for a in board.areas.values() if a.refuge),
+        card_places=tuple(tuple(p for p, named in place_cards.items() if c in named) for c in range(len(cards))),
+        cache={})
 
 
 def W(state: State) -> World:

@@ -49,13 +49,16 @@ from roses.games.kingmaker.common import (
 from roses.games.kingmaker.events import title
 from roses.games.kingmaker.play import event_deck
 
+CTAGS = tuple(f"c#{c:03d}" for c in range(1000))
+ETAGS = tuple(f"e#{e:03d}" for e in range(1000))
+
 
 def ctag(c: int) -> str:
-    return f"c#{c:03d}"
+    return CTAGS[c]
 
 
 def etag(e: int) -> str:
-    return f"e#{e:03d}"
+    return ETAGS[e]
 
 
 def event_title(card: K.EventCard) -> str:
@@ -113,9 +116,10 @@ def view(rules: StepRules, state: State, role: str) -> View:
                       "passengers": [cards[n].id for n in ship_passengers(state, s)]})
     places = {}
     candidates = set(state["pown"]) | set(state["siege"])
-    for pl, named in w.place_cards.items():
-        if pl not in candidates and any(cz[c] in (Z_NOBLE, Z_AWARD, Z_ASSET) for c in named):
-            candidates.add(pl)
+    card_places = w.card_places
+    for c, z in enumerate(cz):
+        if z in (Z_NOBLE, Z_AWARD, Z_ASSET):
+            candidates.update(card_places[c])
     for pl in sorted(candidates):
         if pl not in w.board.places:
             continue
@@ -165,17 +169,12 @@ def default_action(rules: StepRules, state: State, role: str) -> Action | None:
 
 def secrets(state: State, role: str) -> set[str]:
     p = player_of_role(state, role)
-    out: set[str] = set()
     cz, ch = state["cz"], state["ch"]
-    for c, z in enumerate(cz):
-        if z in (Z_DECK, Z_CHANC) or (z == Z_HAND and ch[c] != p):
-            out.add(ctag(c))
-    for c in state.get("tdisc", ()):
-        out.add(ctag(c))
-    ez, eh = state["ez"], state["eh"]
-    for e, z in enumerate(ez):
-        if z == E_DECK or (z in (E_HAND, E_USE) and eh[e] != p):
-            out.add(etag(e))
+    out = {CTAGS[c] for c, z in enumerate(cz) if z in (Z_DECK, Z_CHANC) or z == Z_HAND and ch[c] != p}
+    out.update(CTAGS[c] for c in state["tdisc"])
+    eh = state["eh"]
+    out.update(ETAGS[e] for e, z in enumerate(state["ez"])
+               if z == E_DECK or ((z in (E_HAND, E_USE)) and eh[e] != p))
     return out
 
 
