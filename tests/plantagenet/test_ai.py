@@ -49,6 +49,13 @@ def test_determinisation_checks(scenario: str, hidden: bool) -> None:
     assert problems == [], problems[:5]
 
 
+def _frame(state: State, step: str) -> dict[str, Any]:
+    """The frame of ``step`` on the stack (there must be one)."""
+    frame = find(state, step)
+    assert frame is not None, step
+    return frame
+
+
 def _at(state: State, step: str) -> bool:
     """Whether the decision now is ``step`` (frames of a Turn wait on the stack below it)."""
     return bool(state["stack"]) and state["stack"][-1]["step"] == step
@@ -141,27 +148,27 @@ def test_a_plan_being_built_is_unknown_4_1_2() -> None:
     s = RULES.setup(2, "ia-henry-vi")
     s = _until(s, lambda st: _at(st, "plan"), 2)
     s = RULES.action(s, "Lancaster", *next(a for a in RULES.legal_actions(s, "Lancaster") if a[0] == "add"))
-    assert find(s, "plan")["drafts"]["Lancaster"]
+    assert _frame(s, "plan")["drafts"]["Lancaster"]
     w = RULES.determinize(s, "York", 5)
-    assert find(w, "plan")["drafts"]["Lancaster"] == []
-    while "Lancaster" not in find(s, "plan")["locked"]:
+    assert _frame(w, "plan")["drafts"]["Lancaster"] == []
+    while "Lancaster" not in _frame(s, "plan")["locked"]:
         legal = RULES.legal_actions(s, "Lancaster")
         s = RULES.action(s, "Lancaster", *next(a for a in legal if a[0] in ("lock", "add")))
-    plan = find(s, "plan")
-    drafts = {tuple(find(RULES.determinize(s, "York", k), "plan")["drafts"]["Lancaster"]) for k in range(12)}
+    plan = _frame(s, "plan")
+    drafts = {tuple(_frame(RULES.determinize(s, "York", k), "plan")["drafts"]["Lancaster"]) for k in range(12)}
     assert all(len(d) == len(plan["drafts"]["Lancaster"]) for d in drafts)
     assert len(drafts) > 1
 
 
 def test_bosworth_choices_are_secret_until_revealed() -> None:
     s = RULES.setup(1, "bosworth")
-    frame = find(s, "bosworth")
+    frame = _frame(s, "bosworth")
     foe = other(s["king"])
     while foe not in frame["locked"]:
         s = RULES.action(s, foe, *RULES.legal_actions(s, foe)[-1])
-        frame = find(s, "bosworth")
+        frame = _frame(s, "bosworth")
     me = s["king"]
-    worlds = [find(RULES.determinize(s, me, k), "bosworth") for k in range(8)]
+    worlds = [_frame(RULES.determinize(s, me, k), "bosworth") for k in range(8)]
     assert all(len(w["picks"][foe]) == len(frame["picks"][foe]) and len(w["front"][foe]) == 3 for w in worlds)
     assert len({tuple(map(tuple, w["picks"][foe])) for w in worlds}) > 1
 
@@ -186,7 +193,7 @@ def test_heuristic_locks_a_full_plan_rather_than_taking_a_card_back() -> None:
     s = _until(s, lambda st: _at(st, "plan"), 1)
     bot = HeuristicBot(seed=1)
     for _ in range(12):
-        if "York" in find(s, "plan")["locked"]:
+        if "York" in _frame(s, "plan")["locked"]:
             break
         assert _at(s, "plan")
         view = RULES.view(s, "York")
