@@ -79,9 +79,22 @@ TRIES = 12
 
 
 # ----- helpers ------------------------------------------------------------------------------
-def _copy(state: State) -> State:
-    copied: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+def copy_state(state: State) -> State:
+    """An independent copy of ``state`` for simulations (``Rules.copy_state``): everything is
+    deep-copied but the log's entries, which are never changed once written (roses.engine.log
+    only appends), so the log list itself is copied and its entries shared."""
+    log = state.get("log")
+    if log is None:
+        plain: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        return plain
+    shell = dict(state)
+    shell["log"] = None
+    copied: State = pickle.loads(pickle.dumps(shell, protocol=pickle.HIGHEST_PROTOCOL))
+    copied["log"] = list(log)
     return copied
+
+
+_copy = copy_state
 
 
 def _card_key(cid: str) -> int:

@@ -268,6 +268,9 @@ class PlantagenetRules(StepRules):
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
 
+    def copy_state(self, state: State) -> State:
+        return ai.copy_state(state)
+
     def evaluate(self, state: State, role: str) -> float:
         return ai.evaluate(state, role)
 
