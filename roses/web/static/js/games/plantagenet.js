@@ -751,7 +751,8 @@ export class Plantagenet {
         const c = this.board.lords[lid] || {};
         list.appendChild(h("li", { dataset: { lord: lid } }, this.lordChip(view, lid, ui), ` ${where}`,
           (view.moved || []).includes(lid) ? " · Moved/Fought" : "",
-          h("span", { class: "muted small" }, ` · L${c.lordship} C${c.command} V${c.valour} I${c.influence}`),
+          h("span", { class: "muted small", title: "Lordship, Command, Valour, Influence (1.5.2)" },
+            ` · Lordship ${c.lordship}, Command ${c.command}, Valour ${c.valour}, Influence ${c.influence}`),
           this.matNodes(view, lid, ui)));
       }
       out.push(list);
