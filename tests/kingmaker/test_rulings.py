@@ -10,6 +10,7 @@ from roses.games.kingmaker.common import (
     Z_ASIDE,
     Z_AWARD,
     Z_CHANC,
+    Z_DECK,
     Z_DISC,
     Z_HAND,
     Z_NOBLE,
@@ -548,3 +549,53 @@ def test_both_houses_count_once_in_parliament_l380(tmp_path: Path) -> None:
     session = {"sq": "B5", "henry_out": False}
     votes = parliament.tally(state, session)
     assert votes[0] == (2 + 10, 3 + 10)  # Percy 2/3 and one house's 10/10, not two
+
+
+def test_sally_and_siege_lifted_l232(tmp_path: Path) -> None:
+    """L232: nobles inside a besieged place may sally out against the besiegers; a siege whose
+    besiegers no longer match the defence is lifted."""
+    from roses.games.kingmaker.play import lift_sieges
+
+    state = staged(tmp_path, deck=DECK)
+    state["pown"]["nottingham"] = 1
+    inside = put(state, 1, "percy", "C4", "nottingham")        # 100 + garrison 100
+    besieger = put(state, 0, "stafford", "C4")
+    award(state, "marshal", "stafford")                        # 130
+    put(state, 0, "neville", "C4")
+    put(state, 0, "mowbray", "C4")                             # 230 against 200
+    state["siege"]["nottingham"] = 0
+    turn_of(state, 1, {"step": "combat", "p": 1}, stage=3)
+    assert ("sally", "nottingham") in RULES.legal_actions(state, "P2")
+    lift_sieges(state)
+    assert state["siege"] == {"nottingham": 0}
+    state["cz"][W(state).cid("marshal")] = Z_DECK               # the besiegers weaken to 130
+    state["ch"][W(state).cid("marshal")] = -1
+    state["cdeck"].append(W(state).cid("marshal"))
+    lift_sieges(state)
+    assert state["siege"] == {} and state["nin"][inside] == "nottingham" and state["nsq"][besieger] == "C4"
+
+
+def test_refuge_entered_only_to_fight_and_left_next_turn_l146(tmp_path: Path) -> None:
+    """E1 L146-148 (ruling K62): without a Refuge card a noble may enter a refuge only where
+    there is something to besiege, attack or take, and must be out by the end of his next turn."""
+    from roses.games.kingmaker.play import blocked_areas, land_moves, raiders_leave
+    from tests.kingmaker.boards import rules_board
+
+    board = rules_board()
+    board["areas"].append({"id": "scotland", "code": "S", "name": "Scotland", "kind": "land", "refuge": True})
+    board["area_map"][0] = "SSSSEEEEEEEEEc"
+    state = staged(tmp_path, rules="e1", board=board)
+    n = put(state, 0, "percy", "E2")
+    assert "scotland" in blocked_areas(state, 0, n)
+    assert "B1" not in land_moves(state, n)
+    revive(state, "margaret", "B1")                            # an heir alone: something to take
+    assert "B1" in land_moves(state, n)
+    turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
+    RULES.action(state, "P1", "select", "percy")
+    RULES.action(state, "P1", "to", "B1")
+    assert state["raiders"] and state["cz"][n] == Z_NOBLE
+    raiders_leave(state, 0)                                    # this turn: may stay
+    assert state["cz"][n] == Z_NOBLE
+    state["tno"] += 3
+    raiders_leave(state, 0)                                    # his next turn ends: still there
+    assert state["cz"][n] == Z_DISC

@@ -50,6 +50,7 @@ from roses.games.kingmaker.play import (
     card_options,
     event_deck,
     inside_nobles,
+    lift_sieges,
     siege_defence,
 )
 from roses.games.kingmaker.setup import hand
@@ -95,8 +96,9 @@ def combat_options(state: State, p: int) -> list[Action]:
         if not att:
             continue
         power = strength(state, att, attack=True)
+        port_first = refuge_port_first(state, p, sq)
         for q in range(n_players):
-            if q == p or allied(state, p, q) or at_peace(state, p, q, sq):
+            if q == p or allied(state, p, q) or at_peace(state, p, q, sq) or port_first:
                 continue
             d = [n for n in defenders_at(state, q, sq) if n not in state["defended"]]
             if not d:
@@ -117,6 +119,8 @@ def combat_options(state: State, p: int) -> list[Action]:
                 if state["level"] >= 1 and besieger is None:
                     out.append((STORM, pl))
                     out.append(("announce", pl))
+    for pl in sorted(sally_places(state, p)):
+        out.append(("sally", pl))
     if state["level"] >= 1:
         out += sea_battle_options(state, p)
     for pl in sorted(town_obligations(state, p)):
@@ -129,6 +133,33 @@ def combat_options(state: State, p: int) -> list[Action]:
     if not town_obligations(state, p) and not owed:
         out.append(("end", None))
     return out
+
+
+def sally_places(state: State, p: int) -> set[str]:
+    """L232: nobles inside a place under siege may sally out against the besiegers."""
+    out = set()
+    tno = state["tno"]
+    for n in free_nobles(state, p):
+        pl = state["nin"][n]
+        if pl is None or state["nfo"][n] == tno or not can_act(state, n):
+            continue
+        q = state["siege"].get(pl)
+        if q is not None and q != p and defenders_at(state, q, state["nsq"][n]):
+            out.add(pl)
+    return out
+
+
+def refuge_port_first(state: State, p: int, sq: str) -> bool:
+    """E1 L150: in a refuge holding a port, the port must be taken before a force in the open
+    there may be attacked."""
+    if state["level"] < 1:
+        return False
+    w = W(state)
+    area = w.board.squares[sq].area
+    if not w.board.areas[area].refuge:
+        return False
+    return any(place_owner(state, pl) != p for pl in w.board.places_in_area(area)
+               if w.board.places[pl].port and place_active(state, pl))
 
 
 def ships_at(state: State, q: int, sq: str) -> list[int]:
@@ -210,6 +241,17 @@ class CombatPhase(CardPlay):
         d = [n for n in defenders_at(state, q, sq) if n not in state["defended"]]
         push(state, {"step": "battle", "kind": kind, "att": p, "def": q, "sq": sq, "place": None,
                      "a": attackers_at(state, p, sq), "d": d})
+
+    def on_sally(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        p = frame["p"]
+        q = state["siege"][arg]
+        sq = w.board.places[arg].square
+        a = [n for n in free_nobles(state, p) if state["nin"][n] == arg and state["nfo"][n] != state["tno"]
+             and can_act(state, n)]
+        d = [n for n in defenders_at(state, q, sq) if n not in state["defended"]]
+        kind = BATTLE if strength(state, a, attack=True) >= strength(state, d) else AMBUSH
+        push(state, {"step": "battle", "kind": kind, "att": p, "def": q, "sq": sq, "place": None, "a": a, "d": d})
 
     def on_sea_battle(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         p = frame["p"]
@@ -424,6 +466,11 @@ def result_text(card: K.EventCard) -> str:
 
 
 def resolve(state: State, frame: Frame) -> None:
+    resolve_combat(state, frame)
+    lift_sieges(state)
+
+
+def resolve_combat(state: State, frame: Frame) -> None:
     w = W(state)
     kind, p, q = frame["kind"], frame["att"], frame["def"]
     tno = state["tno"]

@@ -132,6 +132,7 @@ def start_turn(state: State, p: int) -> None:
     state["peace"] = [x for x in state["peace"] if x[1] != p]
     log.public(state, f"Round {state['round']}: {role_of(state, p)}'s turn.", log.TURN)
     refuge_upkeep(state, p)
+    lift_sieges(state)
 
 
 def refuge_upkeep(state: State, p: int) -> None:
@@ -178,6 +179,8 @@ def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
     deck = event_deck(state)
     held = [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "refuge"]
     if not held:
+        # L146-148: in without a card to fight or take there; he must leave the turn after.
+        state["raiders"].append([n, area, state["tno"]])
         return
     e = max(held, key=lambda x: (deck.cards[x].turns, -x))
     state["ez"][e] = E_USE
@@ -186,7 +189,45 @@ def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
     log.private(state, role_of(state, p), f"Your Refuge card gives {deck.cards[e].turns} turns.", log.EVENT)
 
 
+def lift_sieges(state: State) -> None:
+    """L232: a siege ends when the besiegers left in the open of its square no longer match
+    the defence (checked at every turn's start and after every combat)."""
+    w = W(state)
+    for pl, q in sorted(state["siege"].items()):
+        sq = w.board.places[pl].square
+        near = [n for n in free_nobles(state, q) if state["nsq"][n] == sq and state["nin"][n] is None
+                and state["nship"][n] < 0]
+        if strength(state, near, attack=True) < siege_defence(state, pl, q):
+            del state["siege"][pl]
+            log.public(state, f"The siege of {place_name(w, pl)} is lifted.", log.BATTLE)
+
+
+def raiders_leave(state: State, p: int) -> None:
+    """E1 L148 (ruling K62): nobles who entered a refuge without a card must be out of it by
+    the end of their player's next turn; one still there is killed, as when a Refuge runs out."""
+    w = W(state)
+    keep = []
+    for n, area, tno in state["raiders"]:
+        if state["cz"][n] != Z_NOBLE or state["ch"][n] != p:
+            if state["cz"][n] == Z_NOBLE:
+                keep.append([n, area, tno])
+            continue
+        sq = state["nsq"][n]
+        if sq is None or w.board.squares[sq].area != area:
+            continue
+        if any(r["p"] == p and r["area"] == area for r in state["refuges"]) or refuge_exempt(state, p, n, area):
+            continue
+        if tno == state["tno"]:
+            keep.append([n, area, tno])
+            continue
+        for h in escorted_by(state, n):
+            ops.kill_heir(state, h, "is lost in the refuge")
+        ops.kill_noble(state, n, "is killed: he stayed in a refuge without leave")
+    state["raiders"] = keep
+
+
 def end_turn(state: State, p: int) -> None:
+    raiders_leave(state, p)
     key = str(p)
     if state["defeatism"].get(key):
         state["defeatism"][key] -= 1
@@ -286,6 +327,11 @@ def land_moves(state: State, n: int) -> list[str]:
     blocked = blocked_areas(state, p, n)
     reached = set(normal_moves(w, start, blocked))
     squares = b.squares
+    if blocked:
+        # E1 L146: into a refuge without a card only to besiege, attack or capture there.
+        for t in normal_moves(w, start, ()) - reached:
+            if squares[t].area in blocked and refuge_target(state, p, t):
+                reached.add(t)
     if squares[start].road:
         todo = [start]
         seen = {start}
@@ -304,6 +350,23 @@ def land_moves(state: State, n: int) -> list[str]:
     if p in state["excommunicated"]:
         reached -= excommunicated_squares(state)
     return sorted(reached)
+
+
+def refuge_target(state: State, p: int, sq: str) -> bool:
+    """Something in refuge square ``sq`` that noble of ``p`` may enter to fight or take (L146):
+    a place not his, a force in the open (not in Scotland or the Continent), an heir alone."""
+    w = W(state)
+    for pl in w.board.places_at.get(sq, ()):
+        if place_active(state, pl) and place_owner(state, pl) != p:
+            return True
+    area = w.board.squares[sq].area
+    if area not in ("scotland", "continent"):
+        for m in w.nobles:
+            if (state["cz"][m] == Z_NOBLE and state["nsq"][m] == sq and state["nin"][m] is None
+                    and state["ch"][m] != p and state["ncap"][m] < 0 and not allied(state, p, state["ch"][m])):
+                return True
+    return any(not state["hdead"][h] and state["hesc"][h] < 0 and state["hsq"][h] == sq
+               for h in range(len(w.heirs)))
 
 
 def excommunicated_squares(state: State) -> set[str]:
