@@ -30,6 +30,7 @@ from tests.kingmaker.helpers import (
     play_out_setup,
     put,
     staged,
+    take,
     turn_of,
 )
 
@@ -303,7 +304,7 @@ def test_booty_k28(tmp_path: Path) -> None:
     event_on_top(state, "r32")
     RULES.action(state, "P1", "battle", ["C2", "P2"])
     RULES.action(state, "P1", "fight")
-    assert state["booty"] == {"1": 0}
+    assert state["booty"] == {"1": [0]}
 
 
 def test_parliament_victory_motion_k31(tmp_path: Path) -> None:
@@ -599,3 +600,35 @@ def test_refuge_entered_only_to_fight_and_left_next_turn_l146(tmp_path: Path) ->
     state["tno"] += 3
     raiders_leave(state, 0)                                    # his next turn ends: still there
     assert state["cz"][n] == Z_DISC
+
+
+def test_future_draws_as_ransom_k65(tmp_path: Path) -> None:
+    """E1 L317 (ruling K65): the owner may give his next Crown draws for a captive, who is
+    freed at once; the captor then takes those draws."""
+    from roses.games.kingmaker.play import receive_crown
+
+    state, d = _captive(tmp_path)
+    state["level"] = 1
+    RULES.action(state, "P1", "ransom_draws", ["grey", 1])
+    RULES.action(state, "P2", "pay")
+    assert state["cz"][d] == Z_NOBLE and state["ncap"][d] < 0
+    assert state["booty"] == {"1": [0]}
+    c = take(state, "earl_of_kent")
+    receive_crown(state, 1, c)
+    assert state["ch"][c] == 0 and state["booty"] == {}
+
+
+def test_ship_moves_in_one_turn_a_round_l313(tmp_path: Path) -> None:
+    from roses.games.kingmaker.play import ship_can_act
+
+    state = staged(tmp_path)
+    w = W(state)
+    put(state, 0, "percy", "A1")
+    s = w.ship_of_card[award(state, "ship_mary", "percy")]
+    state["spos"][s] = "H7"
+    state["rstart"] = 10
+    state["tno"] = 12
+    state["smv"][s] = 11          # moved in another turn of this round (a lent ship, say)
+    assert not ship_can_act(state, s)
+    state["smv"][s] = 9
+    assert ship_can_act(state, s)

@@ -655,7 +655,7 @@ def _booty(state: State, winner: int, loser: int, beaten: int) -> None:
     """E1 (L317): defeating a force of 100 or more by battle or siege gives the loser's next
     Crown draw to the winner (ruling K28: the strength beaten, garrison included)."""
     if state["level"] >= 1 and loser >= 0 and loser != winner and beaten >= 100:
-        state.setdefault("booty", {})[str(loser)] = winner
+        state["booty"].setdefault(str(loser), []).append(winner)
         log.public(state, f"Booty: {role_of(state, winner)} will take {role_of(state, loser)}'s next Crown draw.",
                    log.BATTLE)
 
@@ -763,6 +763,10 @@ class Captive(Step):
         held = len(_owner_hand_crown(state, state["ch"][n]))
         for k in range(1, min(3, held) + 1):
             out.append(("ransom", [nid, k]))
+        if state["level"] >= 1:
+            # E1 L317: future Crown draws may be the ransom (ruling K65).
+            for k in (1, 2):
+                out.append(("ransom_draws", [nid, k]))
         return out
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -788,6 +792,14 @@ class Captive(Step):
         n = w.cid(arg)
         self._next(state, frame)
         free_captive(state, n, f"{role} releases {card_name(w, n)}")
+
+    def on_ransom_draws(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        n = w.cid(arg[0])
+        self._next(state, frame)
+        push(state, {"step": "ransom", "n": n, "k": int(arg[1]), "cap": frame["cap"], "draws": True})
+        log.public(state, f"{role} asks {role_of(state, state['ch'][n])} his next {arg[1]} Crown draw(s) "
+                   f"for {card_name(w, n)}.", log.BATTLE)
 
     def on_ransom(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
@@ -836,16 +848,27 @@ class Ransom(Step):
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         out: list[Action] = [("refuse", None)]
-        if len(hand(state, state["ch"][frame["n"]])) >= frame["k"]:
+        if frame.get("draws") or len(hand(state, state["ch"][frame["n"]])) >= frame["k"]:
             out.insert(0, ("pay", None))
         return out
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)
-        return (f"{role_of(state, frame['cap'])} asks {frame['k']} card(s) of your hand to free "
+        what = f"your next {frame['k']} Crown draw(s)" if frame.get("draws") else f"{frame['k']} card(s) of your hand"
+        return (f"{role_of(state, frame['cap'])} asks {what} to free "
                 f"{card_name(w, frame['n'])}. Pay, or refuse (he is then executed)? (default: refuse)")
 
     def on_pay(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        if frame.get("draws"):
+            # Ruling K65: the engine holds the debtor to the agreement, so the noble is freed at
+            # once and the captor takes the agreed Crown draws as they come.
+            w = W(state)
+            owner = state["ch"][frame["n"]]
+            state["booty"].setdefault(str(owner), []).extend([frame["cap"]] * frame["k"])
+            pop(state)
+            free_captive(state, frame["n"], f"{role} gives his next {frame['k']} Crown draw(s); "
+                         f"{card_name(w, frame['n'])} is freed")
+            return
         frame["step"] = "ransom_pay"
 
     def on_refuse(self, state: State, frame: Frame, role: str, arg: Any) -> None:

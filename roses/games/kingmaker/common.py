@@ -365,7 +365,10 @@ def noble_strength(state: State, n: int, attack: bool = False, sq: str | None = 
     zones = board.squares[where].zones if where is not None else frozenset()
     in_england = where is not None and board.areas[board.squares[where].area].england
     lv = state["level"]
+    fresh = state["fresh"]
     for c in (amap.get(n, ()) if amap is not None else awards(state, n)):
+        if fresh and c in fresh:
+            continue  # L436: a transferred card is not used in the turn of transfer
         card = cards[c]
         k = card.kind
         if k in (K.TITLE, K.OFFICE, K.BISHOP):

@@ -38,6 +38,7 @@ from roses.games.kingmaker.common import (
     heirs_of,
     may_hold,
     place_name,
+    place_owner,
     player_of_role,
     role_of,
     ship_controller,
@@ -84,8 +85,12 @@ def deal_options(state: State, p: int) -> list[Action]:
                     and may_hold(state, state["ch"][m], h)
                     and state["nsq"][m] is not None and state["nsq"][m] == state["nsq"][e]):
                 out.append(("give_heir", [w.heirs[h].id, w.cards[m].id]))
-    for pl, o in sorted(state["pown"].items()):
-        if o != p:
+    mine_places = set(pl for pl, o in state["pown"].items() if o == p)
+    for n in mine:
+        for c in [n, *awards(state, n)]:
+            mine_places.update(pl for pl in w.card_places[c] if pl in w.board.places)
+    for pl in sorted(mine_places):
+        if place_owner(state, pl) != p:
             continue
         sq = w.board.places[pl].square
         for q in others:
@@ -166,6 +171,7 @@ def ship_name(state: State, sid: str) -> str:
 def give_card_to_noble(state: State, c: int, m: int) -> None:
     w = W(state)
     state["cz"][c], state["ch"][c] = Z_AWARD, m
+    state["fresh"].append(c)
     log.public(state, f"{w.cards[c].name} passes to {card_name(w, m)}.", log.CARD)
 
 
@@ -214,6 +220,7 @@ class Offer(Step):
         if kind == "card":
             c = frame["card"]
             state["cz"][c], state["ch"][c] = Z_HAND, q
+            state["traded"].append(c)
             log.private(state, role_of(state, p), f"You give {card_name(w, c)} to {role}.", log.CARD)
             log.private(state, role, f"You receive {card_name(w, c)} from {role_of(state, p)}.", log.CARD)
             if frame["trade"] and hand(state, q):
@@ -261,6 +268,7 @@ class TradeBack(Step):
         w = W(state)
         c = w.cid(arg)
         state["cz"][c], state["ch"][c] = Z_HAND, frame["from"]
+        state["traded"].append(c)
         log.private(state, role, f"You give {card_name(w, c)} in the trade.", log.CARD)
         log.private(state, role_of(state, frame["from"]), f"You receive {card_name(w, c)} in the trade.", log.CARD)
         pop(state)

@@ -173,8 +173,14 @@ def driven_to_port(state: State, s: int, port: str) -> None:
     state["spos"][s] = port
     ops.touch_port(state, s)
     log.public(state, f"The {w.ships[s].name} is driven into {place_name(w, port)}.", log.EVENT)
+    sq = w.board.places[port].square
+    area = refuge_area(state, sq) if state["level"] >= 1 else None
     for n in ship_passengers(state, s):
-        ops.put_noble(state, n, w.board.places[port].square, None)
+        ops.put_noble(state, n, sq, None)
+        if area is not None:
+            # E1 L240 (ruling K63): trapped there by a storm, no penalty, but out at the first
+            # opportunity: by the end of his player's next turn.
+            state["raiders"].append([n, area, state["tno"]])
 
 
 class StormPort(Step):

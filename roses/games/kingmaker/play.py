@@ -125,6 +125,8 @@ def start_turn(state: State, p: int) -> None:
     state["obliged"] = []
     state["freed"] = []
     state["sfought"] = []
+    state["fresh"] = []
+    state["traded"] = []
     state["sail_leave"] = []
     state["sail_denied"] = []
     state["truce"] = [x for x in state["truce"] if x[2] >= state["tno"]]
@@ -295,6 +297,12 @@ class Purge(Step):
 
 
 # ============================================================================ movement
+def ship_can_act(state: State, s: int) -> bool:
+    """L313 (L450 for lent ships): a ship moves in one turn of a round at most."""
+    m = state["smv"][s]
+    return m < state["rstart"] and m != state["tno"]
+
+
 def can_act(state: State, n: int) -> bool:
     """L313: no counter moves or attacks in more than one turn of a round."""
     a = state["nact"][n]
@@ -612,7 +620,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
             out.append(("leave", w.cards[n].id))
     for s, piece in enumerate(w.ships):
         pos = state["spos"][s]
-        if pos is None or ship_controller(state, s) != p or state["smv"][s] == state["tno"]:
+        if pos is None or ship_controller(state, s) != p or not ship_can_act(state, s):
             continue
         if pos in b.places:
             port_sq = b.places[pos].square
@@ -1067,10 +1075,11 @@ def receive_crown(state: State, p: int, c: int) -> None:
     w = W(state)
     card = w.cards[c]
     role = role_of(state, p)
-    booty = state.get("booty", {})
-    taker = booty.get(str(p))
+    claims = state["booty"].get(str(p))
+    taker = claims.pop(0) if claims else None
+    if claims == []:
+        state["booty"].pop(str(p))
     if taker is not None and taker != p:
-        booty.pop(str(p))
         log.public(state, f"{role_of(state, taker)} takes {role}'s Crown draw as booty.", log.CARD)
         p = taker
         role = role_of(state, p)

@@ -124,7 +124,7 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
         "catastrophe": 0, "both_since": [-1] * n, "refuges": [], "peace": [],
         "new_awards": [], "defended": [], "obliged": [], "guests": {}, "nfo": [-1] * nc,
         "treaty": -1, "booty": {}, "tdisc": [], "freed": [],
-        "excommunicated": [], "defeatism": {}, "rogue": None, "lent": {}, "truce": [], "sfought": [], "sail_leave": [], "sail_denied": [], "raiders": [],
+        "excommunicated": [], "defeatism": {}, "rogue": None, "lent": {}, "truce": [], "sfought": [], "sail_leave": [], "sail_denied": [], "raiders": [], "fresh": [], "traded": [],
     }
     rng.seed_state(state, seed)
     # Event deck (L53): the cards of the rules level in play, shuffled.
@@ -199,6 +199,9 @@ def award_targets(state: State, p: int, c: int, setup: bool = False) -> list[int
     if not setup:
         # L41: not to a noble under siege or at sea.
         nobles = [n for n in nobles if state["nship"][n] < 0 and not _besieged(state, n)]
+        if c in state["traded"]:
+            # L448: a traded card is not given to a noble in combat in the turn of the trade.
+            nobles = [n for n in nobles if state["nfo"][n] != state["tno"] and n not in state["defended"]]
     k = card.kind
     if k == K.TITLE:
         return [n for n in nobles if not noble_title(state, n)]
