@@ -36,3 +36,28 @@ def test_sea_battle_capacities_decide_and_winner_takes_ships(tmp_path: Path) -> 
     assert state["cz"][passenger] == Z_DISC               # named on the killed list
     assert state["cz"][small] == Z_AWARD and state["ch"][small] == mine
     assert ship_controller(state, ss) == 0
+
+
+def test_blockade_stops_ships_leaving_the_port_l271(tmp_path: Path) -> None:
+    """E1 L271-273: a ship next to a port may blockade it; a ship leaving that port must stop
+    by the blockaders and fight them."""
+    from roses.games.kingmaker.play import ship_dests
+
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    w = W(state)
+    put(state, 1, "neville", "A2")
+    blockader = w.ship_of_card[award(state, "ship_trinity", "neville")]
+    state["spos"][blockader] = "I6"
+    turn_of(state, 1, {"step": "move", "p": 1, "sel": None, "ship": None}, stage=2)
+    assert ("blockade", ["ship_trinity", "kings_lynn"]) in RULES.legal_actions(state, "P2")
+    RULES.action(state, "P2", "blockade", ["ship_trinity", "kings_lynn"])
+    put(state, 0, "percy", "A1")
+    mine = w.ship_of_card[award(state, "ship_mary", "percy")]
+    state["spos"][mine] = "kings_lynn"
+    assert ship_dests(state, mine) == ["I6"]
+    turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
+    RULES.action(state, "P1", "sail", "ship_mary")
+    RULES.action(state, "P1", "to", "I6")
+    RULES.action(state, "P1", "end")
+    legal = RULES.legal_actions(state, "P1")
+    assert ("sea_battle", ["I6", "P2"]) in legal and ("end", None) not in legal

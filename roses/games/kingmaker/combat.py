@@ -130,6 +130,8 @@ def combat_options(state: State, p: int) -> list[Action]:
     # L172-174: passengers landed in a neutral or unfriendly port must besiege it (if they
     # still can: otherwise they simply stay in the open).
     owed = [pl for kind, pl in state["obliged"] if kind == "siege" and (SIEGE, pl) in out]
+    owed += [sq for kind, sq in state["obliged"] if kind == "sea" and any(
+        v == SEA and a[0] == sq for v, a in out)]
     if not town_obligations(state, p) and not owed:
         out.append(("end", None))
     return out
@@ -254,6 +256,7 @@ class CombatPhase(CardPlay):
         push(state, {"step": "battle", "kind": kind, "att": p, "def": q, "sq": sq, "place": None, "a": a, "d": d})
 
     def on_sea_battle(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        state["obliged"] = [x for x in state["obliged"] if x != ["sea", arg[0]]]
         p = frame["p"]
         sq, q = arg[0], player_of_role(state, arg[1])
         sa = [s for s in ships_at(state, p, sq) if state["smv"][s] == state["tno"] and s not in state["sfought"]]

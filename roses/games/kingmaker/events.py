@@ -171,6 +171,7 @@ def driven_to_port(state: State, s: int, port: str) -> None:
     a neutral or unfriendly port if they can (L174)."""
     w = W(state)
     state["spos"][s] = port
+    state["blockades"].pop(w.ships[s].id, None)
     ops.touch_port(state, s)
     log.public(state, f"The {w.ships[s].name} is driven into {place_name(w, port)}.", log.EVENT)
     sq = w.board.places[port].square

@@ -97,6 +97,7 @@ def touch_port(state: State, s: int) -> None:
 
 
 def ship_off(state: State, s: int) -> None:
+    state["blockades"].pop(W(state).ships[s].id, None)
     state["spos"][s] = None
     state["sctl"][s] = -1
     state["lent"].pop(W(state).ships[s].id, None)

@@ -515,6 +515,9 @@ def ship_dests(state: State, s: int) -> list[str]:
     b = w.board
     pos = state["spos"][s]
     p = ship_controller(state, s)
+    held = blockaded_from(state, s)
+    if held:
+        return held  # E1 L273: leaving a blockaded port, the ship stops by the blockaders
     dist = sea_reach(w, pos)
     out = [sq for sq in dist if sq != pos]
     passengers = ship_passengers(state, s)
@@ -562,6 +565,40 @@ def sea_reach(w: Any, pos: str) -> dict[str, int]:
                 todo.append(t)
     w.cache[key] = dist
     return dist
+
+
+def blockaded_from(state: State, s: int) -> list[str]:
+    """E1 L271-273: the sea squares where a ship leaving its port must stop to fight the ships
+    blockading that port (empty when it is not blockaded)."""
+    w = W(state)
+    pos = state["spos"][s]
+    if pos not in w.board.places:
+        return []
+    p = ship_controller(state, s)
+    out = set()
+    for sid, port in state["blockades"].items():
+        if port != pos:
+            continue
+        t = w.ship_codec.id(sid)
+        q = ship_controller(state, t)
+        where = state["spos"][t]
+        if q >= 0 and q != p and not allied(state, p, q) and where in w.board.places[pos].port:
+            out.add(where)
+    return sorted(out)
+
+
+def blockade_options(state: State, p: int) -> list[Action]:
+    """E1 L271: a ship on a sea square next to a port may name that port as blockaded."""
+    w = W(state)
+    out: list[Action] = []
+    for s, piece in enumerate(w.ships):
+        pos = state["spos"][s]
+        if pos is None or pos in w.board.places or ship_controller(state, s) != p:
+            continue
+        for port in w.board.ports_at_sea.get(pos, ()):
+            if place_active(state, port) and state["blockades"].get(piece.id) != port and place_owner(state, port) != p:
+                out.append(("blockade", [piece.id, port]))
+    return out
 
 
 def siege_defence(state: State, place: str, attacker: int) -> int:
@@ -637,6 +674,8 @@ def move_options(state: State, frame: Frame) -> list[Action]:
             if m != e and (state["nsq"][m], state["nin"][m], state["nship"][m]) == (
                     state["nsq"][e], state["nin"][e], state["nship"][e]):
                 out.append(("escort", [w.heirs[h].id, w.cards[m].id]))
+    if state["level"] >= 1:
+        out += blockade_options(state, p)
     if free_moves(state, p):
         freed = state["freed"]
         for n in mine:
@@ -833,6 +872,11 @@ class Move(CardPlay):
         frame["ship"] = None
         sail(state, p, s, arg)
 
+    def on_blockade(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        state["blockades"][arg[0]] = arg[1]
+        log.public(state, f"The {w.ships[w.ship_codec.id(arg[0])].name} blockades {place_name(w, arg[1])}.", log.MOVE)
+
     def on_free_move(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         """Free Move (Event Card Key): one more move for one counter this turn (a ship with
         its passengers counts as one); at most one per counter per turn."""
@@ -884,8 +928,12 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
     open of the port's square; in a neutral or unfriendly port they must besiege it (L172)."""
     w = W(state)
     b = w.board
+    held = blockaded_from(state, s)
+    state["blockades"].pop(w.ships[s].id, None)
     state["spos"][s] = dest
     state["smv"][s] = state["tno"]
+    if dest in held:
+        state["obliged"].append(["sea", dest])
     name = w.ships[s].name
     passengers = ship_passengers(state, s)
     if dest in b.places:
