@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from roses.games.kingmaker import RULES
+from roses.games.kingmaker.combat import attackers_at
 from roses.games.kingmaker.common import Z_AWARD, Z_HAND, W, heir_controller, ship_controller
 from tests.kingmaker.helpers import award, give_hand, put, staged, turn_of
 
@@ -100,3 +101,23 @@ def test_transfer_and_heir_handover(tmp_path: Path) -> None:
     RULES.action(state, "P1", "give_heir", ["margaret", "grey"])
     RULES.action(state, "P2", "accept")
     assert heir_controller(state, h) == 1
+
+
+def test_allied_noble_under_a_commander_l308(tmp_path: Path) -> None:
+    """L308-310: an ally's noble beside my commander may serve under him (the ally accepts);
+    I then move and fight him in my turn; separated, he leaves the command."""
+    state = staged(tmp_path)
+    w = W(state)
+    put(state, 0, "percy", "C2")
+    grey = put(state, 1, "grey", "C2")
+    put(state, 2, "mowbray", "C2")
+    state["ally"][0][1] = state["ally"][1][0] = 1
+    turn_of(state, 0, dict(MOVE), stage=2)
+    RULES.action(state, "P1", "deal")
+    RULES.action(state, "P1", "command", ["grey", "percy"])
+    RULES.action(state, "P2", "accept")
+    assert ("select", "grey") in RULES.legal_actions(state, "P1")
+    RULES.action(state, "P1", "end")
+    assert sorted(attackers_at(state, 0, "C2")) == sorted([w.cid("percy"), grey])
+    state["nsq"][grey] = "C3"  # separated: no longer under command
+    assert grey not in attackers_at(state, 0, "C2")

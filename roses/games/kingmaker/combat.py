@@ -32,6 +32,7 @@ from roses.games.kingmaker.common import (
     allied,
     awards,
     card_name,
+    controlled_nobles,
     escorted_by,
     free_nobles,
     may_hold,
@@ -65,13 +66,15 @@ def attackers_at(state: State, p: int, sq: str) -> list[int]:
     his turn; not vacillating)."""
     nsq, nin, nship, nfo = state["nsq"], state["nin"], state["nship"], state["nfo"]
     tno = state["tno"]
-    return [n for n in free_nobles(state, p) if nsq[n] == sq and nin[n] is None and nship[n] < 0
+    return [n for n in controlled_nobles(state, p) if nsq[n] == sq and nin[n] is None and nship[n] < 0
             and nfo[n] != tno and can_act(state, n) and state["nvac"][n] != tno]
 
 
 def defenders_at(state: State, q: int, sq: str) -> list[int]:
+    """The force of ``q`` in the open of ``sq``: his nobles and allies under his command
+    (L197, L308)."""
     nsq, nin, nship = state["nsq"], state["nin"], state["nship"]
-    return [n for n in free_nobles(state, q) if nsq[n] == sq and nin[n] is None and nship[n] < 0]
+    return [n for n in controlled_nobles(state, q) if nsq[n] == sq and nin[n] is None and nship[n] < 0]
 
 
 def at_peace(state: State, p: int, q: int, sq: str) -> bool:

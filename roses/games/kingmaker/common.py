@@ -207,6 +207,34 @@ def free_nobles(state: State, p: int) -> list[int]:
     return [n for n in faction_nobles(state, p) if ncap[n] < 0]
 
 
+def commander_of(state: State, n: int) -> int:
+    """The allied commander noble ``n`` serves under (L308-310), -1 if none: he must be in
+    play, allied, free and beside him (nobles who separate leave his command)."""
+    c = state["command"].get(str(n), -1)
+    if c < 0 or state["cz"][c] != Z_NOBLE or state["ncap"][c] >= 0 or state["ncap"][n] >= 0:
+        return -1
+    if (state["nsq"][c], state["nin"][c], state["nship"][c]) != (state["nsq"][n], state["nin"][n], state["nship"][n]):
+        return -1
+    if not allied(state, state["ch"][c], state["ch"][n]):
+        return -1
+    return c
+
+
+def controlled_nobles(state: State, p: int) -> list[int]:
+    """The free nobles player ``p`` moves and fights: his own not under an ally's command, and
+    allies' nobles under one of his commanders (L308-310)."""
+    cz, ch, ncap = state["cz"], state["ch"], state["ncap"]
+    out = []
+    for n in W(state).nobles:
+        if cz[n] != Z_NOBLE or ncap[n] >= 0:
+            continue
+        c = commander_of(state, n) if state["command"] else -1
+        who = ch[c] if c >= 0 else ch[n]
+        if who == p:
+            out.append(n)
+    return out
+
+
 def awards(state: State, n: int) -> list[int]:
     ch = state["ch"]
     return [c for c, z in enumerate(state["cz"]) if z == Z_AWARD and ch[c] == n]

@@ -102,6 +102,19 @@ def deal_options(state: State, p: int) -> list[Action]:
             out.append(("end_alliance", role_of(state, q)))
         else:
             out.append(("ally", role_of(state, q)))
+    # L308-310: an ally's noble beside one of mine may serve under him (the ally accepts).
+    for c in mine:
+        loc = (state["nsq"][c], state["nin"][c], state["nship"][c])
+        for m in W(state).nobles:
+            q = state["ch"][m]
+            if (q != p and state["cz"][m] == Z_NOBLE and state["ncap"][m] < 0 and allied(state, p, q)
+                    and (state["nsq"][m], state["nin"][m], state["nship"][m]) == loc
+                    and state["command"].get(str(m)) != c):
+                out.append(("command", [w.cards[m].id, w.cards[c].id]))
+    for key, c in sorted(state["command"].items()):
+        m = int(key)
+        if state["cz"][c] == Z_NOBLE and state["ch"][c] == p or state["cz"][m] == Z_NOBLE and state["ch"][m] == p:
+            out.append(("release", w.cards[m].id))
     return out
 
 
@@ -155,9 +168,24 @@ class Dealing:
         log.public(state, f"{role} proposes an alliance to {arg}.", log.POLITICAL)
         push(state, {"step": "offer", "from": player_of_role(state, role), "to": q, "kind": "alliance"})
 
+    def on_command(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        m, c = w.cid(arg[0]), w.cid(arg[1])
+        log.public(state, f"{role} asks that {card_name(w, m)} serve under {card_name(w, c)}.", log.POLITICAL)
+        push(state, {"step": "offer", "from": player_of_role(state, role), "to": state["ch"][m], "kind": "command",
+                     "noble": m, "commander": c})
+
+    def on_release(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        w = W(state)
+        state["command"].pop(str(w.cid(arg)), None)
+        log.public(state, f"{card_name(w, w.cid(arg))} leaves his commander.", log.POLITICAL)
+
     def on_end_alliance(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         p, q = player_of_role(state, role), player_of_role(state, arg)
         state["ally"][p][q] = state["ally"][q][p] = 0
+        for key, c in list(state["command"].items()):
+            if {state["ch"][int(key)], state["ch"][c]} == {p, q}:
+                del state["command"][key]
         # L311: one round of peace between the former allies, from now.
         state["truce"].append([p, q, state["tno"] + len(state["roles"])])
         log.public(state, f"{role} ends the alliance with {arg}; one round of peace follows.", log.POLITICAL)
@@ -204,6 +232,9 @@ class Offer(Step):
             return f"{giver} offers {w.cards[frame['card']].name} to {card_name(w, frame['noble'])}. Accept? (default: no)"
         if kind == "heir":
             return f"{giver} offers {w.heirs[frame['heir']].name}. Accept? (default: no)"
+        if kind == "command":
+            return (f"{giver} asks that {card_name(w, frame['noble'])} serve under {card_name(w, frame['commander'])}. "
+                    "Accept? (default: no)")
         if kind == "place":
             return f"{giver} offers {place_name(w, frame['place'])}. Accept? (default: no)"
         return f"{giver} proposes an alliance. Accept? (default: no)"
@@ -239,6 +270,8 @@ class Offer(Step):
                 state["both_since"][q] = state["round"]
         elif kind == "place":
             ops.set_place_owner(state, frame["place"], q)
+        elif kind == "command":
+            state["command"][str(frame["noble"])] = frame["commander"]
         else:
             state["ally"][p][q] = state["ally"][q][p] = 1
             log.public(state, f"{role_of(state, p)} and {role} are allied.", log.POLITICAL)

@@ -46,6 +46,8 @@ from roses.games.kingmaker.common import (
     allied,
     awards,
     card_name,
+    commander_of,
+    controlled_nobles,
     escorted_by,
     faction_nobles,
     free_nobles,
@@ -127,6 +129,8 @@ def start_turn(state: State, p: int) -> None:
     state["sfought"] = []
     state["fresh"] = []
     state["traded"] = []
+    for key in [k for k in state["command"] if commander_of(state, int(k)) < 0]:
+        del state["command"][key]  # L310: nobles who separated left their commander
     state["sail_leave"] = []
     state["sail_denied"] = []
     state["truce"] = [x for x in state["truce"] if x[2] >= state["tno"]]
@@ -638,7 +642,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
         return [("to", d) for d in ship_dests(state, s)] + [("back", None)]
     out: list[Action] = []
     b = w.board
-    mine = free_nobles(state, p)
+    mine = controlled_nobles(state, p)
     for n in mine:
         if movable(state, n) and land_moves(state, n):
             out.append(("select", w.cards[n].id))
@@ -815,8 +819,9 @@ class Move(CardPlay):
             return False
         if verb == "select":
             n = w.codec.get(arg)
-            return (n >= 0 and w.cards[n].is_noble and state["cz"][n] == Z_NOBLE and state["ch"][n] == frame["p"]
-                    and state["ncap"][n] < 0 and movable(state, n) and bool(land_moves(state, n)))
+            return (n >= 0 and w.cards[n].is_noble and state["cz"][n] == Z_NOBLE
+                    and n in controlled_nobles(state, frame["p"])
+                    and movable(state, n) and bool(land_moves(state, n)))
         if verb == "end":
             return arg is None
         return super().is_legal(state, frame, role, verb, arg)
@@ -863,10 +868,11 @@ class Move(CardPlay):
             ops.put_noble(state, n, sq, inside)
             state["nmv"][n] = state["nact"][n] = state["tno"]
             log.public(state, f"{card_name(w, n)} moves to {place_name(w, inside) if inside else sq}.", log.MOVE)
+            owner = state["ch"][n]  # an ally's noble under this player's command stays his
             if before is None or refuge_area(state, before) != refuge_area(state, sq):
-                enter_refuge(state, p, n, sq)
+                enter_refuge(state, owner, n, sq)
             pick_up_mercenaries(state, n)
-            ops.capture_heirs(state, p, sq, inside)
+            ops.capture_heirs(state, owner, sq, inside)
             return
         s = w.ship_codec.id(frame["ship"])
         frame["ship"] = None

@@ -124,7 +124,7 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
         "catastrophe": 0, "both_since": [-1] * n, "refuges": [], "peace": [],
         "new_awards": [], "defended": [], "obliged": [], "guests": {}, "nfo": [-1] * nc,
         "treaty": -1, "booty": {}, "tdisc": [], "freed": [],
-        "excommunicated": [], "defeatism": {}, "rogue": None, "lent": {}, "truce": [], "sfought": [], "sail_leave": [], "sail_denied": [], "raiders": [], "fresh": [], "traded": [], "blockades": {},
+        "excommunicated": [], "defeatism": {}, "rogue": None, "lent": {}, "truce": [], "sfought": [], "sail_leave": [], "sail_denied": [], "raiders": [], "fresh": [], "traded": [], "blockades": {}, "command": {},
     }
     rng.seed_state(state, seed)
     # Event deck (L53): the cards of the rules level in play, shuffled.
