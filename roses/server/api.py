@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from roses import __version__
-from roses.server import auth, db
+from roses.server import auth, db, notify
 from roses.server.auth import Auth, User
 from roses.server.clocks import clocks_of
 from roses.server.deps import optional_user, require_auth, require_user, services
@@ -108,8 +108,11 @@ def signup(request: Request, response: Response, body: SignupIn) -> dict[str, An
     """Create an account and log in (sets the session cookie)."""
     s = services(request)
     s.throttle.hit("signup:" + _client_ip(request), s.settings.signup_limit, 3600.0, "sign-ups")
+    email = notify.check_email(body.email) if body.email else None
     with s.db.write() as conn:
-        user = auth.create_user(conn, body.name, body.password, email=body.email)
+        user = auth.create_user(conn, body.name, body.password, email=email)
+        if email:
+            notify.request_verification(conn, user.id, email)  # mailed only once confirmed
         token, csrf = auth.create_session(conn, user)
         device = auth.remember_device(conn, user)
     _set_session(request, response, token, csrf)

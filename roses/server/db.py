@@ -50,6 +50,12 @@ users = sa.Table(
     sa.Column("webhook_format", sa.String(16), nullable=True),
     sa.Column("webhook_error", sa.Text, nullable=True),
     sa.Column("webhook_error_at", sa.Float, nullable=True),
+    # Migration 0006 (e-mail verification): the address was confirmed by its link; the pending
+    # link's secret (SHA-256) and when it was sent.
+    sa.Column("email_verified", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("email_token", sa.String(64), nullable=True),
+    sa.Column("email_token_at", sa.Float, nullable=True),
+    sa.Index("ix_users_email_token", "email_token", unique=True),
 )
 
 sessions = sa.Table(
@@ -110,6 +116,8 @@ seats = sa.Table(
     # Time control (seconds left; when this seat last became active).
     sa.Column("clock", sa.Float, nullable=True),
     sa.Column("active_since", sa.Float, nullable=True),
+    # Migration 0007: seconds its bot has thought in this game (the per-game cap).
+    sa.Column("bot_seconds", sa.Float, nullable=False, server_default="0"),
 )
 
 actions = sa.Table(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import os
@@ -37,19 +38,24 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Annotated, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Path, Request
+from email_validator import EmailNotValidError, validate_email
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Connection
 from starlette.concurrency import run_in_threadpool
 
 from roses.server import db, webhooks
-from roses.server.auth import User
+from roses.server.auth import User, hash_secret
 from roses.server.clocks import lease_rows
 from roses.server.deps import require_user, services
 from roses.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from roses.server.events import FINISHED, STARTED, TURN, Event
+from roses.server.limits import Throttle
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -122,29 +128,79 @@ def check_webhook_url(url: str) -> str:
 
 
 def check_email(email: str) -> str:
-    email = email.strip()
-    local, at, domain = email.partition("@")
-    if not at or not local or not domain or " " in email or len(email) > 254:
+    """A syntactically valid address (``email-validator``; no CR/LF or other control
+    characters that could inject mail headers), normalised; else :class:`BadRequest`."""
+    email = (email or "").strip()
+    if any(ord(c) < 32 or ord(c) == 127 for c in email) or len(email) > 254:
         raise BadRequest("That is not an e-mail address.", code="bad_email")
-    return email
+    try:
+        # test_environment: addresses under the reserved .test domain are accepted (tests, demos).
+        return str(validate_email(email, check_deliverability=False, test_environment=True).normalized)
+    except EmailNotValidError as exc:
+        raise BadRequest(f"That is not an e-mail address: {exc}", code="bad_email") from None
+
+
+#: A verification link is valid this long (seconds).
+VERIFY_SECONDS = 48 * 3600
+#: Verification mails one user may cause per hour (each address change sends one).
+VERIFY_MAILS = 5
+
+
+def request_verification(conn: Connection, user_id: int, email: str | None,
+                         config: NotifyConfig | None = None) -> bool:
+    """Mark ``email`` unverified and queue a mail with its verification link (in ``conn``'s
+    transaction). False when no mail can be sent (no address, or no mail server)."""
+    config = config or NotifyConfig.from_env()
+    token = secrets.token_urlsafe(32)
+    now = time.time()
+    conn.execute(db.users.update().where(db.users.c.id == user_id).values(
+        email_verified=False, email_token=hash_secret(token) if email else None,
+        email_token_at=now if email else None))
+    if not email or not config.smtp_host:
+        return False
+    link = f"{config.base_url}/api/auth/verify-email?token={token}"
+    text = (f"Someone (we hope you) gave this address to Roses. To get game notifications here, "
+            f"confirm it within {VERIFY_SECONDS // 3600} hours:\n\n{link}\n\n"
+            f"If it was not you, ignore this mail: nothing more will be sent to you.\n")
+    conn.execute(db.outbox.insert().values(
+        user_id=user_id, channel=EMAIL, target=email, status=PENDING, attempts=0, next_at=now,
+        created_at=now, payload=json.dumps({"subject": "Roses: confirm your e-mail address", "text": text})))
+    return True
+
+
+def verify_email(database: db.Database, token: str) -> str:
+    """Confirm the address whose link carries ``token``; the address, else :class:`BadRequest`."""
+    u = db.users.c
+    now = time.time()
+    with database.write() as conn:
+        row = conn.execute(sa.select(u.id, u.email, u.email_token_at).where(
+            u.email_token == hash_secret(token or ""))).first()
+        if row is None or not row.email or (row.email_token_at or 0) < now - VERIFY_SECONDS:
+            raise BadRequest("This confirmation link is unknown, used or expired: ask for a new one "
+                             "on your profile page.", code="bad_email_token")
+        conn.execute(db.users.update().where(u.id == row.id).values(
+            email_verified=True, email_token=None, email_token_at=None))
+    return str(row.email)
 
 
 def get_settings(database: db.Database, user_id: int) -> dict[str, Any]:
     u = db.users.c
     with database.read() as conn:
-        row = conn.execute(sa.select(u.email, u.notify, u.webhook_url, u.webhook_format, u.webhook_error,
-                                     u.webhook_error_at).where(u.id == user_id)).one()
+        row = conn.execute(sa.select(u.email, u.email_verified, u.notify, u.webhook_url, u.webhook_format,
+                                     u.webhook_error, u.webhook_error_at).where(u.id == user_id)).one()
         o = db.outbox.c
         retrying = conn.execute(sa.select(o.channel, o.last_error).where(
             o.user_id == user_id, o.status == PENDING, o.attempts > 0, o.last_error.is_not(None))
             .order_by(o.id.desc()).limit(1)).first()
-    return {"email": row.email, "notify": bool(row.notify), "webhook_url": row.webhook_url,
+    return {"email": row.email, "email_verified": bool(row.email and row.email_verified),
+            "notify": bool(row.notify), "webhook_url": row.webhook_url,
             "webhook_format": row.webhook_format or "json", "webhook_error": row.webhook_error,
             "webhook_error_at": row.webhook_error_at,
             "retrying_error": None if retrying is None else f"{retrying.channel}: {retrying.last_error}"}
 
 
-def put_settings(database: db.Database, user_id: int, changes: dict[str, Any]) -> dict[str, Any]:
+def put_settings(database: db.Database, user_id: int, changes: dict[str, Any],
+                 throttle: Throttle | None = None) -> dict[str, Any]:
     values: dict[str, Any] = {}
     if "email" in changes:
         values["email"] = check_email(changes["email"]) if changes["email"] else None
@@ -158,7 +214,16 @@ def put_settings(database: db.Database, user_id: int, changes: dict[str, Any]) -
     if "webhook_url" in changes:
         url = (changes["webhook_url"] or "").strip() or None
         values["webhook_url"] = None if url is None else check_webhook_url(url)
+    if values.get("email") and throttle is not None:
+        with database.read() as conn:
+            old_email = conn.execute(sa.select(db.users.c.email).where(db.users.c.id == user_id)).scalar()
+        if old_email != values["email"]:  # each new address gets a confirmation mail: limited
+            throttle.hit(f"verify-mail:{user_id}", VERIFY_MAILS, 3600.0, "address changes")
     with database.write() as conn:
+        if "email" in values:
+            old_email = conn.execute(sa.select(db.users.c.email).where(db.users.c.id == user_id)).scalar()
+            if old_email != values["email"]:  # a new address is unverified until its link is followed
+                request_verification(conn, user_id, values["email"])
         if "webhook_url" in values:
             old = conn.execute(sa.select(db.users.c.webhook_url).where(db.users.c.id == user_id)).scalar()
             if old != values["webhook_url"]:
@@ -335,8 +400,12 @@ class Notifier:
         with self.db.read() as conn:
             # a test goes to the channels that are set even while turn notifications are off
             wanted = sa.true() if event.kind == TEST else u.notify == sa.true()
-            users = conn.execute(sa.select(u.id, u.email, u.webhook_url, u.webhook_format)
+            found = conn.execute(sa.select(u.id, u.email, u.email_verified, u.webhook_url, u.webhook_format)
                                  .where(u.id.in_(list(set(event.users))), wanted)).all()
+            # Mail goes only to confirmed addresses (request_verification).
+            users: list[Any] = [SimpleNamespace(id=r.id, email=r.email if r.email_verified else None,
+                                                webhook_url=r.webhook_url, webhook_format=r.webhook_format)
+                                for r in found]
             users = [r for r in users if r.email or r.webhook_url]
             if not users:
                 return 0
@@ -505,6 +574,8 @@ class SettingsIn(BaseModel):
 
 class SettingsOut(BaseModel):
     email: str | None
+    email_verified: bool = Field(default=False, description=(
+        "The address was confirmed by the link mailed to it; only then are notifications mailed."))
     notify: bool
     webhook_url: str | None
     webhook_format: str
@@ -540,7 +611,8 @@ async def write_settings(request: Request, body: SettingsIn, user: RequiredUser)
     changes = {k: getattr(body, k) for k in body.model_fields_set}
     if changes.get("notify") is None:
         changes.pop("notify", None)
-    return await run_in_threadpool(put_settings, services(request).db, user.id, changes)
+    s = services(request)
+    return await run_in_threadpool(put_settings, s.db, user.id, changes, s.throttle)
 
 
 def channels_for_test(config: NotifyConfig, settings: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -551,13 +623,55 @@ def channels_for_test(config: NotifyConfig, settings: dict[str, Any]) -> tuple[l
     if settings.get("webhook_url"):
         channels.append(WEBHOOK)
     if settings.get("email"):
-        if config.smtp_host:
+        if not config.smtp_host:
+            problems.append("This server has no mail server configured, so it sends no e-mail.")
+        elif settings.get("email_verified"):
             channels.append(EMAIL)
         else:
-            problems.append("This server has no mail server configured, so it sends no e-mail.")
+            problems.append("Your e-mail address is not confirmed yet: follow the link in the mail "
+                            "we sent to it (or ask for a new one).")
     if not settings.get("notify"):
         problems.append("Turn notifications are off: tick the box and save to get them.")
     return channels, problems
+
+
+@router.get("/auth/verify-email", response_class=HTMLResponse, tags=["accounts"])
+async def confirm_email(request: Request, token: Annotated[str, Query(max_length=100)] = "") -> HTMLResponse:
+    """The link mailed to a new address: confirms it (notifications are mailed only to
+    confirmed addresses). Answers with a short page."""
+    try:
+        email = await run_in_threadpool(verify_email, services(request).db, token)
+    except BadRequest as exc:
+        return HTMLResponse(_page("Link not valid", exc.message), status_code=400)
+    return HTMLResponse(_page("Address confirmed", f"{email} is confirmed: game notifications can be "
+                                                   "mailed to it now."))
+
+
+def _page(title: str, text: str) -> str:
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+            f"<link rel=\"stylesheet\" href=\"/static/css/roses.css\"></head><body><main><h1>{html.escape(title)}"
+            f"</h1><p>{html.escape(text)}</p><p><a href=\"/profile\">Your profile</a></p></main></body></html>")
+
+
+@router.post("/me/email/verify", status_code=202, tags=["accounts"])
+async def resend_verification(request: Request, user: RequiredUser) -> dict[str, Any]:
+    """Mail a new confirmation link to the account's address (a few per hour)."""
+    s = services(request)
+
+    def run() -> dict[str, Any]:
+        settings = get_settings(s.db, user.id)
+        if not settings["email"]:
+            raise Conflict("There is no e-mail address to confirm: add one first.", code="no_email")
+        if settings["email_verified"]:
+            return {"sent": False, "email_verified": True}
+        s.throttle.hit(f"verify-mail:{user.id}", VERIFY_MAILS, 3600.0, "confirmation mails")
+        with s.db.write() as conn:
+            sent = request_verification(conn, user.id, settings["email"], _notifier(request).config)
+        if not sent:
+            raise Conflict("This server has no mail server configured, so it sends no e-mail.", code="no_mail")
+        return {"sent": True, "email_verified": False}
+
+    return await run_in_threadpool(run)
 
 
 @router.post("/me/settings/test", status_code=202, tags=["accounts"])

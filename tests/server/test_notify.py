@@ -4,7 +4,10 @@ user, only players who are not connected, invitations."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -147,7 +150,7 @@ def test_settings_api(database: Database) -> None:
         me = user(client, "setter")
         r = client.get("/api/me/settings", headers=me)
         assert r.status_code == 200
-        assert r.json() == {"email": None, "notify": False, "webhook_url": None, "webhook_format": "json",
+        assert r.json() == {"email": None, "email_verified": False, "notify": False, "webhook_url": None, "webhook_format": "json",
                             "webhook_error": None, "webhook_error_at": None, "retrying_error": None}
         assert client.get("/api/me/settings").status_code == 401
         for bad in ({"webhook_url": "http://example.com/x"}, {"webhook_url": "ftp://127.0.0.1/"},
@@ -163,16 +166,28 @@ def test_settings_api(database: Database) -> None:
         assert r.json()["webhook_url"] is None and r.json()["email"] == "a@example.test"
 
 
-def _enable(client: Any, who: dict[str, str], **body: Any) -> None:
+def _enable(client: Any, who: dict[str, str], mailbox: Mailbox | None = None, **body: Any) -> None:
     r = client.put("/api/me/settings", json={"notify": True, **body}, headers=who)
     assert r.status_code == 200, r.text
+    if body.get("email") and mailbox is not None:
+        confirm(client, mailbox, body["email"])
+
+
+def confirm(client: Any, mailbox: Mailbox, address: str) -> None:
+    """Follow the confirmation link mailed to ``address`` (mail goes only to confirmed ones)."""
+    mail = wait_for(lambda: [m for m in mailbox.messages if m["to"] == [address] and "confirm" in m["data"]])
+    text = email.message_from_string(mail[-1]["data"], policy=email.policy.default).get_content()  # type: ignore[attr-defined]
+    link = re.search(r"/api/auth/verify-email\?token=[\w-]+", text).group(0)  # type: ignore[union-attr]
+    r = client.get(link)
+    assert r.status_code == 200 and "confirmed" in r.text, r.text
+    mailbox.messages.clear()
 
 
 def test_game_notifications_only_to_players_not_connected(sqlite_db: Database, receiver: Receiver,
                                                           mailbox: Mailbox) -> None:
     with build_client(sqlite_db) as client:
         north, south = user(client, "north"), user(client, "south")
-        _enable(client, north, webhook_url=receiver.url + "/north", webhook_format="discord",
+        _enable(client, north, mailbox, webhook_url=receiver.url + "/north", webhook_format="discord",
                 email="north@example.test")
         _enable(client, south, webhook_url=receiver.url + "/south", webhook_format="slack")
         g = new_game(client, north, role="North", title="Bosworth")
@@ -234,7 +249,7 @@ def test_unreachable_webhook_error(sqlite_db: Database, mailbox: Mailbox) -> Non
 def test_invitation(sqlite_db: Database, receiver: Receiver, mailbox: Mailbox) -> None:
     with build_client(sqlite_db) as client:
         host, guest, stranger = user(client, "host"), user(client, "guest"), user(client, "stranger")
-        _enable(client, guest, webhook_url=receiver.url + "/guest", email="guest@example.test")
+        _enable(client, guest, mailbox, webhook_url=receiver.url + "/guest", email="guest@example.test")
         g = new_game(client, host, role="North", private=True, title="Towton")
         r = client.post(f"/api/games/{g['id']}/invite", json={"user": "Guest"}, headers=host)
         assert r.status_code == 202, r.text
