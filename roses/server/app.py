@@ -113,6 +113,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         bus = PgBus(database.url, database=database)
     games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
     games.guard_views = settings.guard_views
+    games.bot_caps = settings.bot_caps
     throttle = Throttle(database)
     games.limit_chat = lambda user: throttle.hit(f"chat:{user.id}", settings.chat_limit, 60.0,
                                                  "chat messages")
@@ -130,8 +131,9 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         for job in app.state.background:  # notifications, presence, clocks (notify.py, clocks.py)
             await job.start()
         if settings.bots:
-            think = process_pool(settings.bot_processes) if settings.bot_processes > 0 else None
-            services.bots = BotRunner(games, threads=settings.bot_threads, think=think)
+            think, stop = process_pool(settings.bot_processes) if settings.bot_processes > 0 else (None, None)
+            services.bots = BotRunner(games, threads=settings.bot_threads, think=think,
+                                      caps=settings.bot_caps, stop_event=stop)
             services.bots.resume_pending()
         try:
             yield

@@ -2,34 +2,50 @@
 
 A bot sees only its role's view (the same one a human in that seat gets) and its choice goes
 through :meth:`GameService.act` with the version it was made on, like any player's request.
+
+Sharing the bot CPU (roses.server.botcaps has the caps):
+
+* one move at a time per game: after each move the game goes back to the queue, and the
+  worker threads always take the waiting game whose bots have thought least so far (fair
+  queuing on think time), so two games of slow bots cannot hold up every other game's bots;
+* every move stops at the server's per-move cap, and a game whose bots used up the per-game
+  think time goes on with the quick fallback bot (the time is kept in ``seats.bot_seconds``);
+* on shutdown the searches are told to stop (they play their best move so far, which is
+  then not played), the workers end, and the think processes go with them; a think process
+  whose server died (``kill -9``) notices within half a second and exits.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import multiprocessing
+import os
 import pickle
 import threading
-from concurrent.futures import (
-    BrokenExecutor,
-    Executor,
-    ProcessPoolExecutor,
-    ThreadPoolExecutor,
-)
+import time
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
 from roses.ai.factory import make_bot
+from roses.ai.ismcts import ISMCTSBot
 from roses.engine import get_rules
 from roses.engine.contract import Action, View
+from roses.server.botcaps import FALLBACK, BotCaps
 from roses.server.errors import Conflict, ServerError
 from roses.server.events import where
 from roses.server.service import GameService
 
 log = logging.getLogger("roses.server")
 
-#: Safety stop: a bot loop making this many moves in a row yields to other games first.
-BURST = 200
+#: How often a think process checks that its server still runs (seconds).
+WATCH_PARENT = 0.5
+
+# In a think process: set when the server shuts down (a multiprocessing Event from the
+# pool's initializer); in the server: a threading Event per runner.
+_STOP: Any = None
 
 
 def _seed(game_id: int, version: int, role: str) -> int:
@@ -38,14 +54,26 @@ def _seed(game_id: int, version: int, role: str) -> int:
 
 
 def choose(bot_name: str, game: str, view: View, role: str, seed: int,
-           determinize: Any = None) -> Action:
+           determinize: Any = None, seconds: float | None = None,
+           stop: Callable[[], bool] | None = None) -> Action:
     """Pick an action (module-level, so that it can run in a process pool).
 
-    The bot gets the role's view and a determiniser (re-sampled states, never the truth).
+    The bot gets the role's view and a determiniser (re-sampled states, never the truth). A
+    search stops after ``seconds`` at most, or as soon as ``stop()`` (or, in a think process,
+    the pool's stop event) says so.
     """
     rules = get_rules(game)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    event = _STOP
+
+    def stopping() -> bool:
+        return bool((deadline is not None and time.monotonic() > deadline)
+                    or (stop is not None and stop()) or (event is not None and event.is_set()))
+
     try:
         bot = make_bot(bot_name, seed=seed)
+        if isinstance(bot, ISMCTSBot):
+            bot.stop = stopping
         decide = getattr(bot, "decide", None)
         if decide is not None:
             verb, arg = decide(rules, view, role, determinize).action
@@ -60,116 +88,168 @@ def choose(bot_name: str, game: str, view: View, role: str, seed: int,
 
 
 class BotRunner:
-    """Runs bot moves for games whose active roles include bot seats."""
+    """Runs bot moves for games whose active roles include bot seats (see the module docs)."""
 
-    def __init__(self, service: GameService, executor: Executor | None = None,
-                 think: Executor | None = None, threads: int = 2) -> None:
+    def __init__(self, service: GameService, think: Executor | None = None, threads: int = 2,
+                 caps: BotCaps | None = None, stop_event: Any = None) -> None:
         self.service = service
-        self._own_executor = executor is None
-        self.executor = executor or ThreadPoolExecutor(max_workers=threads, thread_name_prefix="roses-bot")
-        #: Where bots think (a ProcessPoolExecutor for heavy bots); None: in the runner thread.
+        #: Where bots think (a process pool for search bots); None: in the worker threads.
         self.think = think
-        self._lock = threading.Lock()
-        self._pending: dict[int, bool] = {}  # game id -> dirty flag
-        self._idle = threading.Condition(self._lock)
+        self.caps = caps or BotCaps()
+        self._stop_event = stop_event  # the think processes' (process_pool)
+        self._stop = threading.Event()
+        self._cond = threading.Condition()
+        self._ready: set[int] = set()  # games waiting for a worker
+        self._busy: set[int] = set()  # games a worker is moving now
+        self._again: set[int] = set()  # busy games scheduled again meanwhile
+        self._used: dict[int, float] = {}  # think seconds per game (this process)
+        self._clock = 0.0  # the think time of the game picked last (fair-queuing clock)
         self._closed = False
         service.on_bot_turn = self.schedule
+        self._threads = [threading.Thread(target=self._work, name=f"roses-bot-{i}", daemon=True)
+                         for i in range(max(1, threads))]
+        for t in self._threads:
+            t.start()
+
+    @property
+    def _pending(self) -> set[int]:
+        with self._cond:
+            return self._ready | self._busy
 
     def schedule(self, game_id: int) -> None:
-        with self._lock:
+        with self._cond:
             if self._closed:
                 return
-            if game_id in self._pending:
-                self._pending[game_id] = True
+            if game_id in self._busy:
+                self._again.add(game_id)
                 return
-            self._pending[game_id] = True
-        self.executor.submit(self._run, game_id)
+            # A newcomer starts at the clock: it neither jumps ahead of everyone for ever nor waits
+            # behind games that thought long ago.
+            self._used[game_id] = max(self._used.get(game_id, 0.0), self._clock)
+            self._ready.add(game_id)
+            self._cond.notify()
 
-    def _run(self, game_id: int) -> None:
-        moves = 0
+    def _work(self) -> None:
         while True:
-            with self._lock:
+            with self._cond:
+                while not self._closed and not self._ready:
+                    self._cond.wait()
                 if self._closed:
-                    self._pending.pop(game_id, None)
-                    self._idle.notify_all()
                     return
-                self._pending[game_id] = False
+                game_id = min(self._ready, key=lambda g: (self._used.get(g, 0.0), g))
+                self._ready.discard(game_id)
+                self._busy.add(game_id)
+                self._clock = self._used.get(game_id, 0.0)
+            moved, spent = False, 0.0
             try:
-                while self._step(game_id):
-                    moves += 1
-                    if moves % BURST == 0:
-                        with self._lock:
-                            self._pending[game_id] = True
-                        break
-            except Exception as exc:  # noqa: BLE001 - keep the pool alive; the error is logged
+                moved, spent = self._step(game_id)
+            except Exception as exc:  # noqa: BLE001 - keep the workers alive; the error is logged
                 log.error("bot failed in game %s: %s", game_id, where(exc))
-            with self._lock:
-                if self._pending.get(game_id) and not self._closed:
-                    if moves and moves % BURST == 0:
-                        # Yield: requeue behind other games.
-                        self.executor.submit(self._run, game_id)
-                        return
-                    continue
-                self._pending.pop(game_id, None)
-                self._idle.notify_all()
-                return
+            with self._cond:
+                self._busy.discard(game_id)
+                self._used[game_id] = self._used.get(game_id, 0.0) + spent
+                again = game_id in self._again
+                self._again.discard(game_id)
+                if (moved or again) and not self._closed:
+                    self._ready.add(game_id)  # one move, then behind the others
+                elif not moved:
+                    self._used.pop(game_id, None)
+                self._cond.notify_all()
 
-    def _step(self, game_id: int) -> bool:
-        """Make one bot move if a bot is to act; False when none is."""
-        version, rules_id, turns = self.service.bot_turns(game_id)
-        if not turns:
-            return False
+    def _step(self, game_id: int) -> tuple[bool, float]:
+        """Make one bot move if a bot is to act: (moved or looked again, seconds thought)."""
+        version, rules_id, turns, used = self.service.bot_turns(game_id)
+        if not turns or self._stop.is_set():
+            return False, 0.0
         role, name, view, det = turns[0]
+        if used >= self.caps.game_seconds and name != FALLBACK:
+            log.info("game %s: the bots used their %.0f s of thought; %s plays as %s", game_id,
+                     self.caps.game_seconds, role, FALLBACK)
+            name = FALLBACK
         seed = _seed(game_id, version, role)
+        started = time.monotonic()
         verb, arg = self._think(name, rules_id, view, role, seed, det)
+        spent = time.monotonic() - started
+        self.service.add_bot_time(game_id, role, spent)
+        if self._stop.is_set():
+            return False, spent  # cut short by the shutdown: not played
         try:
             self.service.act(None, game_id, role, verb, arg, version, bot=True)
         except Conflict:
-            return True  # the game moved meanwhile: look again
+            return True, spent  # the game moved meanwhile: look again
         except ServerError as exc:
             log.warning("bot %s for %s in game %s made a refused move: %s", name, role, game_id, exc.message)
             if name == "random":
-                return False
+                return False, spent
             # Fall back to a random listed move once, so that the game does not stall.
             verb, arg = choose("random", rules_id, view, role, seed)
             try:
                 self.service.act(None, game_id, role, verb, arg, version, bot=True)
             except Conflict:
-                return True
+                return True, spent
             except ServerError:
-                return False
-        return True
+                return False, spent
+        return True, spent
 
     def _think(self, name: str, rules_id: str, view: View, role: str, seed: int, det: Any) -> Action:
         pool = self.think
+        seconds = self.caps.move_seconds
         if pool is not None:
             try:
-                return pool.submit(choose, name, rules_id, view, role, seed, det).result()
+                return pool.submit(choose, name, rules_id, view, role, seed, det, seconds).result()
             except (BrokenExecutor, RuntimeError, OSError, pickle.PicklingError) as exc:
+                if self._stop.is_set():
+                    raise
                 log.error("bot process pool unusable (%s); bots think in threads from now on",
                           type(exc).__name__)
                 self.think = None
-        return choose(name, rules_id, view, role, seed, det)
+        return choose(name, rules_id, view, role, seed, det, seconds, self._stop.is_set)
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Wait until no bot work is pending (for tests and shutdown)."""
-        with self._idle:
-            return self._idle.wait_for(lambda: not self._pending, timeout=timeout)
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._ready and not self._busy, timeout=timeout)
 
     def resume_pending(self) -> None:
         """At start: let bots move in games left waiting for them."""
         for gid in self.service.pending_bot_games():
             self.schedule(gid)
 
-    def close(self) -> None:
-        with self._lock:
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop: running searches end at their next iteration, workers and think processes exit."""
+        self._stop.set()
+        if self._stop_event is not None:
+            with contextlib.suppress(Exception):
+                self._stop_event.set()
+        with self._cond:
             self._closed = True
-        if self._own_executor:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+            self._ready.clear()
+            self._cond.notify_all()
+        for t in self._threads:
+            t.join(timeout)
         if self.think is not None:
             self.think.shutdown(wait=True, cancel_futures=True)
 
 
-def process_pool(processes: int) -> Executor:
-    """A pool of fresh ("spawn") processes for bots that search (no fork of a threaded server)."""
-    return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"))
+def _think_process(stop: Any, parent: int) -> None:
+    """Initializer of a think process: the shutdown event, and a watch on the server."""
+    global _STOP
+    _STOP = stop
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_PARENT)
+            if os.getppid() != parent:  # the server is gone (kill -9): stop computing for nobody
+                os._exit(0)
+
+    threading.Thread(target=watch, name="roses-watch-server", daemon=True).start()
+
+
+def process_pool(processes: int) -> tuple[Executor, Any]:
+    """A pool of fresh ("spawn") processes for bots that search (no fork of a threaded server),
+    and the event that tells their searches to stop."""
+    ctx = multiprocessing.get_context("spawn")
+    stop = ctx.Event()
+    pool = ProcessPoolExecutor(max_workers=processes, mp_context=ctx, initializer=_think_process,
+                               initargs=(stop, os.getpid()))
+    return pool, stop

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from roses.server.botcaps import BotCaps
+
 
 def _env_bool(name: str) -> bool | None:
     value = os.environ.get(name)
@@ -40,6 +42,9 @@ class Settings:
     bot_processes: int = field(default_factory=lambda: int(os.environ.get("ROSES_BOT_PROCESSES") or 0))
     #: Run bots at all (tests may turn them off).
     bots: bool = True
+    #: Caps on bot thought per move and per game (ROSES_BOT_MOVE_SECONDS,
+    #: ROSES_BOT_MOVE_ITERATIONS, ROSES_BOT_GAME_SECONDS; roses.server.botcaps).
+    bot_caps: BotCaps = field(default_factory=BotCaps)
     #: Check every view against Rules.secrets before sending it; a leaking view is withheld.
     #: Costs one ``secrets()`` call per (game version, role) rendered; ROSES_GUARD_VIEWS=0 turns it off.
     guard_views: bool = field(default_factory=lambda: _env_bool("ROSES_GUARD_VIEWS") is not False)

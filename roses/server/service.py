@@ -34,7 +34,6 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from roses.ai.bot import Determinizer
-from roses.ai.factory import make_bot
 from roses.engine import OBSERVER, Game, available_games, get_rules
 from roses.engine.contract import Rules, canonical_json
 from roses.engine.errors import (
@@ -50,6 +49,7 @@ from roses.engine.game import RESIGN, UNDO, digest
 from roses.engine.labels import fallback_label
 from roses.server import clocks, db
 from roses.server.auth import User
+from roses.server.botcaps import BotBudgetError, BotCaps, check_budget
 from roses.server.errors import (
     BadRequest,
     Conflict,
@@ -114,6 +114,8 @@ class GameService:
         self.on_bot_turn: Callable[[int], None] | None = None
         #: Check every rendered view against ``Rules.secrets`` before it leaves (defence in depth).
         self.guard_views = True
+        #: The server's caps on bot thought, checked when a bot is seated.
+        self.bot_caps = BotCaps()
         #: Called with the user before a chat message is stored; raises TooManyRequests when
         #: the user sends too many (the app sets it from its settings).
         self.limit_chat: Callable[[User], None] | None = None
@@ -340,7 +342,7 @@ class GameService:
         for r, name in bots.items():
             if r not in roles:
                 raise BadRequest(f"{rules.title} has no role {r!r}; roles: {', '.join(roles)}.")
-            _check_bot(name)
+            _check_bot(name, self.bot_caps)
         if role is not None and role != "random" and role not in roles:
             raise BadRequest(f"{rules.title} has no role {role!r}; roles: {', '.join(roles)}.")
         if role in bots:
@@ -473,7 +475,7 @@ class GameService:
     def set_bot(self, user: User, game_id: int, role: str, bot: str | None) -> dict[str, Any]:
         """The owner puts a bot in a free seat (or takes it out) before the start."""
         if bot is not None:
-            _check_bot(bot)
+            _check_bot(bot, self.bot_caps)
         with self._game_lock(game_id), self.db.write() as conn:
             row, seats = self._visible_row(conn, game_id, user, lock=True)
             if row.owner_id != user.id:
@@ -745,23 +747,32 @@ class GameService:
         if self.on_bot_turn is not None and any(s.bot and s.role in active for s in seats):
             self.on_bot_turn(game_id)
 
-    def bot_turns(self, game_id: int) -> tuple[int, str, list[tuple[str, str, dict[str, Any], Any]]]:
-        """For the bot runner: (version, game id, [(role, bot name, view, determiniser)]) of the
-        active bot seats. The determiniser (``roses.ai.bot.Determinizer`` or None) only hands
-        out re-sampled states consistent with the role's knowledge, never the true state."""
+    def bot_turns(self, game_id: int) -> tuple[int, str, list[tuple[str, str, dict[str, Any], Any]], float]:
+        """For the bot runner: (version, game id, [(role, bot name, view, determiniser)], think
+        seconds the game's bots used so far) of the active bot seats. The determiniser
+        (``roses.ai.bot.Determinizer`` or None) only hands out re-sampled states consistent
+        with the role's knowledge, never the true state."""
         with self._game_lock(game_id), self.db.read() as conn:
             row = self._row(conn, game_id)
             if row.status != ACTIVE:
-                return row.version, row.game, []
+                return row.version, row.game, [], 0.0
             seats = self._seats(conn, game_id)
             active = _active_list(row.active)
             bots = [s for s in seats if s.bot and s.role in active]
             if not bots:
-                return row.version, row.game, []
+                return row.version, row.game, [], 0.0
+            used = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(db.seats.c.bot_seconds), 0.0))
+                                .where(db.seats.c.game_id == game_id)).scalar()
             game = self._load(conn, row)
             return row.version, row.game, [
                 (s.role, str(s.bot), game.view(s.role), Determinizer.bind(game.rules, game.state, s.role))
-                for s in bots]
+                for s in bots], float(used or 0.0)
+
+    def add_bot_time(self, game_id: int, role: str, seconds: float) -> None:
+        """Count ``seconds`` of thought of the bot in ``role``'s seat (the per-game cap)."""
+        with self.db.write() as conn:
+            conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role)
+                         .values(bot_seconds=db.seats.c.bot_seconds + seconds))
 
     def pending_bot_games(self) -> list[int]:
         with self.db.read() as conn:
@@ -923,7 +934,7 @@ class GameService:
                    bot: str | None = None) -> None:
         """Give a seat to a user or a bot, at any time (e.g. after ``roses admin import``)."""
         if bot is not None:
-            _check_bot(bot)
+            _check_bot(bot, self.bot_caps)
         with self._game_lock(game_id), self.db.write() as conn:
             self._row(conn, game_id)
             uid = None
@@ -1138,11 +1149,12 @@ def _check_options(rules: Rules, options: dict[str, Any]) -> None:
         raise BadOptions(f"Unknown option(s) {', '.join(unknown)}; this game's options: {known}.")
 
 
-def _check_bot(name: str) -> None:
+def _check_bot(name: str, caps: BotCaps) -> None:
     if not isinstance(name, str) or not name or len(name) > 80:
         raise BadRequest("A bot name is a short string, e.g. 'random'.")
     try:
-        make_bot(name)
+        check_budget(name, caps)
+    except BotBudgetError as exc:
+        raise BadRequest(str(exc), code="bot_budget") from exc
     except (ValueError, KeyError) as exc:
         raise BadRequest(str(exc), code="unknown_bot") from exc
-

@@ -7,7 +7,7 @@ import time
 from fastapi.testclient import TestClient
 
 from roses.ai import factory as botmod
-from roses.server import bots, service
+from roses.server import botcaps, bots
 from roses.server.db import Database
 from roses.server.service import GameService
 
@@ -79,7 +79,7 @@ def test_a_failing_bot_falls_back_to_random_moves(client: TestClient, monkeypatc
         return Broken() if name == "broken" else real(name, seed=seed, **kw)
 
     # Both places that make bots: the service (checks the name) and the runner (plays).
-    monkeypatch.setattr(service, "make_bot", fake)
+    monkeypatch.setattr(botcaps, "make_bot", fake)
     monkeypatch.setattr(bots, "make_bot", fake)
     a = user(client, "tester")
     g = new_game(client, a, bots={"North": "broken", "South": "random"})
