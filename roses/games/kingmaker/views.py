@@ -274,7 +274,8 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
 
 
 def describe(view: View) -> str:
-    lines = [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."]
+    lines = [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."
+             if view.get("round") else "Setup: the factions are arranged and placed."]
     for pl in view.get("players", []):
         nobles = "; ".join(f"{n['name']} {n['troops']} at {n['inside'] or n['square'] or n['ship']}"
                            + (f" (captive of {n['captive_of']})" if n["captive_of"] else "")
