@@ -148,7 +148,10 @@ def login(request: Request, response: Response, body: LoginIn) -> dict[str, Any]
             device = auth.remember_device(conn, user)
     if user is None:
         raise Unauthorized("Wrong user name or password.", code="bad_login")
-    s.throttle.succeed(pair_key)  # the per-name count is not cleared: it only fades
+    s.throttle.succeed(pair_key)
+    # A success is no failure; the address and name counts are not cleared (they only fade),
+    # so logging in to one's own account between guesses does not reset them.
+    s.throttle.undo(*[key for key, _ in rules if key != pair_key])
     _set_session(request, response, token, csrf)
     _set_device(request, response, device)
     return {"id": user.id, "name": user.name, "is_admin": user.is_admin, "csrf_token": csrf}

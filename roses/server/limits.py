@@ -12,7 +12,8 @@ Two kinds of limit:
   test notifications);
 * :meth:`Throttle.attempt` / :meth:`Throttle.succeed`: failures with back-off (logins). The
   attempt is counted *before* the password is checked (a success clears the count again), so
-  thirty guesses sent at once are counted as thirty; after ``free`` failures each further one
+  thirty guesses sent at once are counted as thirty (:meth:`Throttle.undo` takes a success
+  back); after ``free`` failures each further one
   must wait ``base * 2**n`` seconds, at most ``cap``, and the count is forgotten after
   ``window`` seconds without a failure.
 """
@@ -121,6 +122,13 @@ class Throttle:
                 conn.execute(t.update().where(t.c.key == h).values(
                     count=count, since=now, blocked_until=now + wait if wait else 0.0))
             self._sweep(conn, now)
+
+    def undo(self, *keys: str) -> None:
+        """Take back one counted attempt on ``keys`` (it succeeded: it was no failure)."""
+        t = db.throttle
+        with self.db.write() as conn:
+            conn.execute(t.update().where(t.c.key.in_([key_hash(k) for k in keys]), t.c.count > 0)
+                         .values(count=t.c.count - 1))
 
     def succeed(self, *keys: str) -> None:
         """The attempt succeeded: forget the failures counted on ``keys``."""

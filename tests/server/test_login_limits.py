@@ -58,7 +58,11 @@ def _client(database: Database, address: str, **settings: object) -> TestClient:
     return TestClient(app, client=(address, 40000))
 
 
-def test_an_attacker_cannot_lock_the_real_user_out(database: Database) -> None:
+def test_an_attacker_cannot_lock_the_real_user_out(database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    from roses.server import limits
+
+    now = limits.time.time()
+    monkeypatch.setattr(limits.time, "time", lambda: now)  # no back-off runs out during the test
     with _client(database, "198.51.100.7") as home, _client(database, "203.0.113.5") as attacker, \
             _client(database, "192.0.2.44") as elsewhere:
         assert home.post("/api/auth/signup", json={"name": "owner", "password": "correct horse"}).status_code == 201
@@ -96,3 +100,16 @@ def test_backoff_grows_and_is_forgotten(sqlite_db: Database, monkeypatch: pytest
         assert waits[:5] == [1, 2, 4, 8, 8]  # doubling, capped
         clock[0] += 101  # failures are forgotten after the window
         assert c.post("/api/auth/login", json={"name": "slow", "password": "correct horse"}).status_code == 200
+
+
+def test_successful_logins_are_not_counted_as_failures(sqlite_db: Database) -> None:
+    """Many people behind one address (a school, a NAT) logging in successfully never reach
+    the per-address limit."""
+    with _client(sqlite_db, "198.51.100.99", login_ip_limit=5) as c:
+        for i in range(3):
+            assert c.post("/api/auth/signup", json={"name": f"pupil{i}", "password": "correct horse"}).status_code == 201
+        c.cookies.clear()
+        for _ in range(4):
+            for i in range(3):
+                r = c.post("/api/auth/login", json={"name": f"pupil{i}", "password": "correct horse"})
+                assert r.status_code == 200, r.text
