@@ -94,3 +94,11 @@ def test_event_deck_validation() -> None:
     for needle in ("names a place", "duplicate id", "unknown card 'nobody'", "unknown level", "ratio",
                    "unknown noble 'ghost'"):
         assert needle in text
+
+
+def test_every_event_kind_is_resolved() -> None:
+    """Every kind an Event deck may hold has a resolution (Writ, Free Move and Refuge are kept
+    in the hand)."""
+    from roses.games.kingmaker import events
+
+    assert set(K.EVENT_KINDS) == set(events.HANDLERS) | {"writ", "free_move", "refuge"}

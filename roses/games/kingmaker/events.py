@@ -13,7 +13,7 @@ from typing import Any
 
 from roses.engine import log, rng
 from roses.engine.contract import Action, State
-from roses.engine.steps import Frame, Step, pop, push
+from roses.engine.steps import Frame, Step, pop, push, push_all
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops, parliament
 from roses.games.kingmaker.common import (
@@ -57,9 +57,6 @@ ROYAL_DEATH = {2: "edmund_of_rutland", 3: "richard_of_gloucester", 4: "edmund_of
                6: "richard_of_york", 7: "henry_vi", 8: "edward_of_march", 9: "george_of_clarence",
                10: "edward_of_lancaster", 11: "richard_of_gloucester", 12: "edward_of_lancaster"}
 
-#: Events the engine does not resolve yet (docs/kingmaker/coverage.md): drawn, announced and
-#: discarded.
-NOT_BUILT: frozenset[str] = frozenset()
 
 
 class Chance(Step):
@@ -95,12 +92,7 @@ def chance(state: State, p: int) -> None:
         return
     log.public(state, f"{role} draws {title(card)}" + (f" ({place_name(W(state), card.place)})" if card.place else "")
                + ".", log.EVENT)
-    handler = HANDLERS.get(kind)
-    if handler is None or kind in NOT_BUILT:
-        log.public(state, "This event is not built in this version and has no effect.", log.EVENT)
-        ops.discard_event(state, e)
-        return
-    handler(state, p, e, card)
+    HANDLERS[kind](state, p, e, card)  # every kind of cards.EVENT_KINDS has a handler (test)
 
 
 # ----------------------------------------------------------------------------- the events
@@ -147,8 +139,6 @@ def storms(state: State, p: int, e: int, card: K.EventCard) -> None:
         else:
             frames.append({"step": "storm_port", "s": s, "ports": ports})
     if frames:
-        from roses.engine.steps import push_all
-
         push_all(state, frames)
 
 
