@@ -189,6 +189,7 @@ class ISMCTSBot(BaseBot):
         path = [root]
         depth = 0
         expanded = False
+        c, log, sqrt = self.c, math.log, math.sqrt
         while depth < self.max_depth:
             if depth == 0:
                 legal, keys = root_moves
@@ -206,17 +207,18 @@ class ISMCTSBot(BaseBot):
             best_child: Node | None = None
             best_score = -math.inf
             best_index = -1
+            get = node.children.get
             for i, key in enumerate(keys):
-                child = node.children.get(key)
+                child = get(key)
                 if child is None:
                     untried.append(i)
                     continue
                 child.avail += 1
-                if child.visits == 0:  # left by an iteration that failed
+                visits = child.visits
+                if visits == 0:  # left by an iteration that failed
                     score = math.inf
                 else:
-                    score = child.total / child.visits + self.c * math.sqrt(
-                        math.log(child.avail) / child.visits)
+                    score = child.total / visits + c * sqrt(log(child.avail) / visits)
                 if score > best_score:
                     best_score, best_child, best_index = score, child, i
             if untried:
