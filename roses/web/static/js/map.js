@@ -345,6 +345,7 @@ export function enablePanZoom(svg, layout, controls = null) {
   });
   svg.addEventListener("pointermove", (ev) => {
     if (!pointers.has(ev.pointerId)) return;
+    if (ev.pointerType === "mouse" && ev.buttons === 0) { end(ev); return; }  // released elsewhere
     pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
     const r = svg.getBoundingClientRect();
     if (pointers.size === 2 && pinch) {
@@ -376,8 +377,10 @@ export function enablePanZoom(svg, layout, controls = null) {
     // keep "dragged" until the click event that follows has been seen
     setTimeout(() => { if (pointers.size === 0) svg.dataset.dragged = "0"; }, 0);
   };
-  svg.addEventListener("pointerup", end);
-  svg.addEventListener("pointercancel", end);
+  // a button may be released over something else (a menu that opened under the pointer):
+  // listen on the window, or the map would think the button still held and pan on the next move
+  window.addEventListener("pointerup", end);
+  window.addEventListener("pointercancel", end);
   const api = {
     zoomIn: () => zoomAt(1.3, vb[0] + vb[2] / 2, vb[1] + vb[3] / 2),
     zoomOut: () => zoomAt(1 / 1.3, vb[0] + vb[2] / 2, vb[1] + vb[3] / 2),
