@@ -61,7 +61,13 @@ def area_point(page: Page, area: str) -> tuple[float, float]:
                 if (s.x < 0 || s.y < 0 || s.x >= innerWidth || s.y >= innerHeight) continue;
                 const hit = document.elementFromPoint(s.x, s.y);
                 if (!hit || hit.closest("g.area") !== g) continue;
-                const d = (x - lx) ** 2 + (y - ly) ** 2;
+                // prefer points well inside: the area also under the points 6 px around
+                let margin = 0;
+                for (const [dx, dy] of [[6, 0], [-6, 0], [0, 6], [0, -6]]) {
+                    const n = document.elementFromPoint(s.x + dx, s.y + dy);
+                    if (n && n.closest("g.area") === g) margin++;
+                }
+                const d = (x - lx) ** 2 + (y - ly) ** 2 - margin * 1e6;
                 if (!best || d < best[2]) best = [s.x, s.y, d];
             }
             if (!best) { const s = toScreen(lx, ly); return [s.x, s.y]; }
