@@ -335,6 +335,17 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     cfg = alembic_config(engine)
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, revision)
+    with engine.connect() as conn:
+        sqlite = is_sqlite(engine)
+        if sqlite:
+            # A migration may rebuild a table (Alembic's batch mode: copy, drop, rename); with
+            # foreign keys on, dropping e.g. ``users`` would cascade into every table that
+            # refers to it. The pragma works only outside a transaction, hence the raw call.
+            conn.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
+        try:
+            with conn.begin():
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, revision)
+        finally:
+            if sqlite:
+                conn.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]

@@ -47,8 +47,11 @@ def test_leaving_and_joining_does_not_hand_over_notes(client: TestClient) -> Non
 
 
 def test_migration_gives_old_notes_to_the_seat_holder(tmp_path: object) -> None:
+    """From the first schema to the last, on data: notes go to the seat holders, and no other
+    row is lost on the way (migrations that rebuild ``users`` must not cascade into the tables
+    that refer to it)."""
     database = Database(f"sqlite:///{tmp_path}/old.db")
-    migrate(database.engine, "0003")
+    migrate(database.engine, "0001")
     with database.engine.begin() as conn:
         for uid in (1, 2):
             conn.execute(sa.text("INSERT INTO users (id, name, name_key, password_hash, is_admin, notify, "
@@ -60,8 +63,13 @@ def test_migration_gives_old_notes_to_the_seat_holder(tmp_path: object) -> None:
                              "(1, 'North', 0, 1), (1, 'South', 1, NULL)"))
         conn.execute(sa.text("INSERT INTO notes (game_id, role, text, updated_at) VALUES "
                              "(1, 'North', 'kept', 0), (1, 'South', 'orphan', 0)"))
+        conn.execute(sa.text("INSERT INTO sessions (token_hash, user_id, csrf, created_at, expires_at) "
+                             "VALUES ('h', 2, 'c', 0, 1e12)"))
     database.migrate()
     with database.read() as conn:
         rows = conn.execute(sa.select(db.notes.c.user_id, db.notes.c.role, db.notes.c.text)).all()
+        seats = conn.execute(sa.select(db.seats.c.role, db.seats.c.user_id).order_by(db.seats.c.role)).all()
+        sessions = conn.execute(sa.select(db.sessions.c.user_id)).scalars().all()
     assert [tuple(r) for r in rows] == [(1, "North", "kept")]
+    assert [tuple(r) for r in seats] == [("North", 1), ("South", None)] and sessions == [2]
     database.dispose()

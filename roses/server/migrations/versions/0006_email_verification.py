@@ -21,10 +21,10 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("users") as batch:
-        batch.add_column(sa.Column("email_verified", sa.Boolean, nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("email_token", sa.String(64), nullable=True))
-        batch.add_column(sa.Column("email_token_at", sa.Float, nullable=True))
+    # Plain ADD COLUMN (no table rebuild, which would drop and recreate ``users``).
+    op.add_column("users", sa.Column("email_verified", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("users", sa.Column("email_token", sa.String(64), nullable=True))
+    op.add_column("users", sa.Column("email_token_at", sa.Float, nullable=True))
     op.create_index("ix_users_email_token", "users", ["email_token"], unique=True)
 
 

@@ -17,8 +17,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("seats") as batch:
-        batch.add_column(sa.Column("bot_seconds", sa.Float, nullable=False, server_default="0"))
+    # Plain ADD COLUMN (no table rebuild).
+    op.add_column("seats", sa.Column("bot_seconds", sa.Float, nullable=False, server_default="0"))
 
 
 def downgrade() -> None:
