@@ -39,7 +39,8 @@ def play_and_scan(client: TestClient, database: Database, game: str, scenario: s
     picker = random.Random(seed)
     heads = {r: user(client, f"p{i}_{seed}") for i, r in enumerate(roles)}
     watcher = user(client, f"watch_{seed}")
-    created = client.post("/api/games", json={"game": game, "scenario": scenario, "role": roles[0]},
+    created = client.post("/api/games", json={"game": game, "scenario": scenario, "role": roles[0],
+                                              "preview": bool(rules.preview)},  # games in development too
                           headers=heads[roles[0]])
     assert created.status_code == 201, created.text
     gid = created.json()["id"]
