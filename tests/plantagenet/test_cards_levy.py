@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from roses.engine import rng
+from roses.engine.errors import IllegalAction
 from roses.games.plantagenet import RULES, arts
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.records import VassalWhere, Where
@@ -100,6 +101,25 @@ def test_y15_london_for_york_event_blocks_lancastrian_parley_1_3_1() -> None:
     assert "London" in sv.parley_targets(s, "somerset_1", london=True)  # L17/L18 may
     sv.set_favour(s, "London", None)  # by Pillage or an Event: the second marker goes too
     assert not s["london_for_york"]
+
+
+def test_y15_london_for_york_lancastrian_at_london_is_offered_no_parley_there_3_4() -> None:
+    """3.4 REQUIREMENTS: a Lord at an Enemy Stronghold may only Parley there; with Y15 London for
+    York in force a Lancastrian at London may not even do that, so no Parley of London is offered
+    (neither plain nor free) and every offered action is accepted by the rules."""
+    s = fresh()
+    s["favour"]["London"] = "York"
+    s["london_for_york"] = True
+    place(s, "henry_vi", "London")
+    muster(s, "Lancaster", "henry_vi")
+    opts = options(s)
+    assert not any(v in ("parley", "free_parley") and str(a).startswith("London") for v, a in opts), opts
+    assert opts == [("done", None)]
+    with pytest.raises(IllegalAction):
+        act(s, "parley", "London")
+    s["london_for_york"] = False  # without Y15 the Parley there is offered again
+    assert ("parley", "London") in options(s)
+    ok(s)
 
 
 def test_y15_london_for_york_event_no_effect_unless_yorkist_1_3_1() -> None:

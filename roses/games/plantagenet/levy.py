@@ -288,12 +288,14 @@ def lord_actions(state: State, lord: str, frame: Frame | None = None) -> list[Ac
     free = {} if frame is None else frame.get("free") or {}
     out: list[Action] = []
     if loc["kind"] == "stronghold" and not sv.is_friendly(state, here, side):
-        # 3.4 REQUIREMENTS: at an Enemy or Neutral Stronghold only Parley there.
+        # 3.4 REQUIREMENTS: at an Enemy or Neutral Stronghold only Parley there; sv.parley_targets
+        # gives just this Stronghold, or nothing at a London held by Y15 London for York.
+        there = list(sv.parley_targets(state, lord))
         if left > 0:
-            out += [("parley", a) for a in _check_args([here])]
+            out += [("parley", a) for a in _check_args(there)]
             if lord == "henry_tudor" and fx.event_on(state, "margaret_beaufort", "Lancaster"):
                 out += _vassal_options(state, lord)  # L35: need not be at a Friendly Stronghold
-        return out + _card_parleys(state, lord, left, free, [here])
+        return out + _card_parleys(state, lord, left, free, there)
     targets = sorted(sv.parley_targets(state, lord))
     if left > 0:
         out += [("parley", a) for a in _check_args(targets)]
