@@ -22,7 +22,7 @@ from roses.server.events import EventBus, LocalBus, Notifiers, where
 from roses.server.limits import Throttle
 from roses.server.pgbus import PgBus
 from roses.server.service import GameService
-from roses.web import pages
+from roses.web import kingmaker_board, pages
 
 log = logging.getLogger("roses.server")
 
@@ -172,6 +172,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
 
     app.include_router(api.router)
     app.include_router(ws.router)
+    app.include_router(kingmaker_board.router)  # /games/{id}/kingmaker/board.json
     pages.install(app)  # the browser client: /, /lobby, /games/{id}, /static, ...
 
     return app

@@ -1,0 +1,95 @@
+"""The Kingmaker board for the browser, built from the game's own board module.
+
+Kingmaker's board is data (``docs/kingmaker/board.md``): a game may be played on the shipped open
+board or on a supplied one. So the browser does not load a fixed drawing: the page asks for
+``/games/{id}/kingmaker/board.json``, which this module builds from the board the game uses
+(:func:`roses.games.kingmaker.board.load_board` of the game's ``board`` option, the shipped
+board when there is none). Everything in it is public component data: the grid (terrain, areas,
+the regional zones' names), rivers, estuaries, roads and crossings, the places with their
+garrisons, capacities, ports and Commons class, and the landmarks. Pieces and cards come only
+from the role's view (the client draws them: ``static/js/games/kingmaker.js``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from roses.games.kingmaker.board import Board, BoardError, load_board
+
+#: Map units per square (the client draws each square as a CELL x CELL box).
+CELL = 40
+
+router = APIRouter(include_in_schema=False)
+
+
+def board_data(board: Board) -> dict[str, Any]:
+    """The drawing data of ``board``: plain JSON, the same for every role."""
+    terrain = [[" "] * board.columns for _ in range(board.rows)]
+    area_rows = [[" "] * board.columns for _ in range(board.rows)]
+    for sq in board.squares.values():
+        terrain[sq.row][sq.col] = ("f" if sq.forest else "o") if sq.land else "."
+        area_rows[sq.row][sq.col] = board.areas[sq.area].code
+    features = [{"id": f.id, "name": f.name, "kind": f.kind, "squares": list(f.squares),
+                 "edges": [list(e) for e in f.edges]} for f in board.features.values()]
+    places = {
+        p.id: {"name": p.name, "square": p.square, "type": p.type, "fortified": p.fortified,
+               "royal": p.royal, "garrison": p.garrison, "capacity": p.capacity,
+               "cathedral": p.cathedral, "port": list(p.port), "parliament": p.parliament,
+               "commons": p.commons, "level": p.level, "area": p.area, "at": list(p.at)}
+        for p in board.places.values()
+    }
+    return {
+        "format": "roses-kingmaker-board-drawing", "id": board.id, "name": board.name,
+        "notice": board.notice, "columns": board.columns, "rows": board.rows, "cell": CELL,
+        "viewBox": [0, 0, board.columns * CELL, board.rows * CELL],
+        "terrain": ["".join(r) for r in terrain], "area_map": ["".join(r) for r in area_rows],
+        "areas": {a.id: {"code": a.code, "name": a.name, "kind": a.kind, "refuge": a.refuge,
+                         "island": a.island} for a in board.areas.values()},
+        "zones": dict(board.zone_names),
+        "features": features,
+        "places": places,
+        "landmarks": {m.id: {"name": m.name, "square": m.square} for m in board.landmarks.values()},
+    }
+
+
+@lru_cache(maxsize=8)
+def board_data_for(path: str | None) -> dict[str, Any]:
+    """:func:`board_data` of the board file ``path`` (None: the shipped open board), cached.
+    A supplied board (a game option) may lack the rulebook's places only if the game accepted
+    it, so it is loaded as the rules load it."""
+    return board_data(load_board(path))
+
+
+def game_board_path(options: dict[str, Any] | None) -> str | None:
+    """The board file a game uses: its ``board`` option, or None for the shipped board."""
+    path = (options or {}).get("board")
+    return path if isinstance(path, str) and path else None
+
+
+@router.get("/games/{game_id}/kingmaker/board.json")
+def game_board(request: Request, game_id: int, invite: str | None = None) -> Response:
+    """The board drawing of a Kingmaker game (anyone who may see the game may see its board)."""
+    from roses.server.deps import find_auth
+
+    try:
+        found = find_auth(request)
+    except Exception:  # a bad Bearer header: treat as logged out, like the pages
+        found = None
+    user = None if found is None else found.user
+    try:
+        info = request.app.state.roses.games.game(user, game_id, invite)
+    except Exception as exc:
+        return JSONResponse({"detail": getattr(exc, "message", "No such game."), "code": "not_found"},
+                            status_code=404)
+    if info.get("game") != "kingmaker":
+        return JSONResponse({"detail": "Not a Kingmaker game.", "code": "not_kingmaker"}, status_code=404)
+    try:
+        data = board_data_for(game_board_path(info.get("options")))
+    except (BoardError, OSError):
+        return JSONResponse({"detail": "This game's board file cannot be read.", "code": "bad_board"},
+                            status_code=500)
+    return JSONResponse(data, headers={"Cache-Control": "private, max-age=300"})
