@@ -325,6 +325,7 @@ def test_parliament_victory_motion_k31(tmp_path: Path) -> None:
     for role in RULES.active(state):
         RULES.action(state, role, "vote", "yes" if role == "P1" else "no")
     assert RULES.result(state) == "P1"  # 20 + 2 + 4 of 22 + 4 + 0 Commons; Lords 3 v 0
+    assert "end_parliament" in RULES.milestones(state)
 
 
 def test_coronation_needs_cathedral_and_bishops_k32(tmp_path: Path) -> None:
@@ -426,6 +427,7 @@ def test_round_limit_k50() -> None:
         steps += 1
     assert RULES.result(state) == "Draw"
     assert state["round"] == 2
+    assert RULES.milestones(state) == ["end_round_limit"]  # the fuzzer's results by kind
 
 
 def test_victory_last_heir_crowned(tmp_path: Path) -> None:
@@ -436,6 +438,7 @@ def test_victory_last_heir_crowned(tmp_path: Path) -> None:
     turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
     check_victory(state)
     assert RULES.result(state) == "P1"
+    assert RULES.milestones(state) == ["end_last_heir_crowned"]
 
 
 def test_french_siege_without_captain_loses_calais(tmp_path: Path) -> None:

@@ -428,6 +428,7 @@ class Session(Step):
             if frame.get("result"):
                 q = frame["victor"]
                 state["result"] = role_of(state, q)
+                state["end"] = "parliament"
                 log.public(state, f"{role_of(state, q)} wins: Parliament supports his King as the one and only "
                            "King of England.", log.RESULT)
                 return

@@ -257,6 +257,7 @@ def end_turn(state: State, p: int) -> None:
         limit = state["opts"]["rounds"]
         if limit and state["round"] > limit:
             state["result"] = "Draw"
+            state["end"] = "round_limit"
             log.public(state, f"The campaign ends undecided after {limit} rounds (the round limit).", log.RESULT)
 
 
@@ -1169,14 +1170,16 @@ def check_victory(state: State) -> None:
         h = alive[0]
         ctl = heir_controller(state, h)
         if ctl >= 0 and state["hcrown"][h] and (w.heirs[h].house == "lancaster" or not beaufort_in_play):
-            win(state, ctl, f"controls {w.heirs[h].name}, the last royal heir, crowned")
+            win(state, ctl, f"controls {w.heirs[h].name}, the last royal heir, crowned", "last_heir_crowned")
     elif not alive and state["beaufort_crowned"] and beaufort_in_play:
         ctl = owner_of_card(state, bf)
         if ctl >= 0:
-            win(state, ctl, "controls Beaufort, crowned King, the last of the royal line")
+            win(state, ctl, "controls Beaufort, crowned King, the last of the royal line", "beaufort_crowned")
 
 
-def win(state: State, p: int, why: str) -> None:
+def win(state: State, p: int, why: str, end: str) -> None:
+    """Player ``p`` wins; ``end`` names the rule that ended the campaign (``state["end"]``)."""
     state["result"] = role_of(state, p)
+    state["end"] = end
     log.public(state, f"{role_of(state, p)} wins: {why}.", log.RESULT)
 

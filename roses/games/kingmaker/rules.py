@@ -7,12 +7,23 @@ from typing import Any
 
 from roses.engine.contract import Action, State, View
 from roses.engine.steps import StepRules, Steps
-from roses.games.kingmaker import ai, combat, deals, events, parliament, play, setup, views
+from roses.games.kingmaker import ai, combat, deals, events, memo, parliament, play, setup, views
 
 
 class KingmakerSteps(Steps):
     def watch(self, state: State) -> None:
         play.check_victory(state)
+
+    def act(self, state: State, role: str, verb: str, arg: Any = None, check: bool = True) -> None:
+        """As :meth:`Steps.act`; an action found among the memoised legal actions of ``role``
+        (memo.py) is not checked a second time. The memo is dropped around the action."""
+        if check:
+            t = memo.tables(state)
+            legal = t.get(("legal", role)) if t is not None else None
+            if legal is not None and (verb, arg) in legal:
+                check = False
+        with memo.applying():
+            super().act(state, role, verb, arg, check)
 
 
 class KingmakerRules(StepRules):
@@ -43,11 +54,32 @@ class KingmakerRules(StepRules):
         state = setup.new_state(seed, options)
         return self.start(state, {"step": "arrange", "done": [False] * len(state["roles"])})
 
+    def legal_actions(self, state: State, role: str) -> list[Action]:
+        """As :meth:`StepRules.legal_actions`, memoised per position (memo.py); callers get
+        their own list."""
+        t = memo.tables(state)
+        if t is None:
+            return super().legal_actions(state, role)
+        key = ("legal", role)
+        legal = t.get(key)
+        if legal is None:
+            legal = t[key] = super().legal_actions(state, role)
+        return list(legal)
+
     def view(self, state: State, role: str) -> View:
         return views.view(self, state, role)
 
     def secrets(self, state: State, role: str) -> set[str]:
         return views.secrets(state, role)
+
+    def milestones(self, state: State) -> list[str]:
+        """How a finished campaign ended, by rule (``end_`` + the kind): ``end_last_heir_crowned``
+        or ``end_beaufort_crowned`` (L404-432), ``end_parliament`` (victory voted by
+        Parliament, L404), ``end_round_limit`` (the round limit the players chose, K50), or
+        ``end_other`` (ended outside the rules: resignation, adjudication)."""
+        if state["result"] is None:
+            return []
+        return [f"end_{state.get('end') or 'other'}"]
 
     def check_invariants(self, state: State) -> list[str]:
         return views.check_invariants(state)

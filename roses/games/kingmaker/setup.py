@@ -109,7 +109,7 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
     ne = len(deck.cards)
     nh = len(w.heirs)
     state: State = {
-        "roles": role_names(n), "log": [], "result": None, "stack": [],
+        "roles": role_names(n), "log": [], "result": None, "end": None, "stack": [],
         "opts": {k: v for k, v in opts.items() if k != "event_deck"},
         "level": lv, "board": board_path, "deck_key": deck_key, "deck_data": deck_data,
         "round": 0, "tno": 0, "rstart": 0, "order": list(range(n)), "turn": 0,

@@ -18,6 +18,7 @@ from typing import Any
 from roses.engine.contract import Action, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
+from roses.games.kingmaker import memo
 from roses.games.kingmaker.common import (
     E_DECK,
     E_DISC,
@@ -68,6 +69,34 @@ def event_title(card: K.EventCard) -> str:
 def view(rules: StepRules, state: State, role: str) -> View:
     w = W(state)
     p = player_of_role(state, role)
+    deck = event_deck(state)
+    cards = w.cards
+    t = memo.tables(state)
+    public = t.get("public") if t is not None else None
+    if public is None:
+        public = public_parts(state)
+        if t is not None:
+            t["public"] = public
+    parts = dict(public)
+    if p >= 0:
+        cz, ch, ez, eh = state["cz"], state["ch"], state["ez"], state["eh"]
+        parts["hand"] = [{"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind}
+                         for c in range(len(cards)) if cz[c] == Z_HAND and ch[c] == p]
+        parts["event_hand"] = [{"tag": etag(e), "id": deck.cards[e].id, "title": event_title(deck.cards[e]),
+                                **({"turns": deck.cards[e].turns} if deck.cards[e].kind == "refuge" else {})}
+                               for e in range(len(deck.cards)) if ez[e] == E_HAND and eh[e] == p]
+    out = rules.step_view(state, role, **parts)
+    if role in out.get("active", ()) and state["stack"]:
+        default = default_action(rules, state, role)
+        out["default"] = list(default) if default is not None else None
+    return out
+
+
+def public_parts(state: State) -> dict[str, Any]:
+    """What every role's view shows alike (research §5 item 6): the factions, heirs, ships,
+    places, piles' sizes and refuges in use. Memoised per position and shared by the views
+    (callers must not change it)."""
+    w = W(state)
     deck = event_deck(state)
     cards = w.cards
     cz, ch = state["cz"], state["ch"]
@@ -127,7 +156,7 @@ def view(rules: StepRules, state: State, role: str) -> View:
         if o >= 0 or pl in state["siege"]:
             places[pl] = {"owner": role_of(state, o) if o >= 0 else None,
                           "besieged_by": role_of(state, state["siege"][pl]) if pl in state["siege"] else None}
-    lying = [cards[c].id for c in range(len(cards)) if state["cz"][c] == Z_LYING]
+    lying = [cards[c].id for c, z in enumerate(cz) if z == Z_LYING]
     edisc = state["edisc"]
     parts: dict[str, Any] = {
         "round": state["round"], "turn_of": role_of(state, state["order"][state["turn"]]) if state["round"] else None,
@@ -139,17 +168,7 @@ def view(rules: StepRules, state: State, role: str) -> View:
         "refuges": [{"role": role_of(state, r["p"]), "area": r["area"]} for r in state["refuges"]],
         "catastrophe": state["catastrophe"] > 0,
     }
-    if p >= 0:
-        parts["hand"] = [{"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind}
-                         for c in range(len(cards)) if state["cz"][c] == Z_HAND and state["ch"][c] == p]
-        parts["event_hand"] = [{"tag": etag(e), "id": deck.cards[e].id, "title": event_title(deck.cards[e]),
-                                **({"turns": deck.cards[e].turns} if deck.cards[e].kind == "refuge" else {})}
-                               for e in range(len(deck.cards)) if state["ez"][e] == E_HAND and state["eh"][e] == p]
-    out = rules.step_view(state, role, **parts)
-    if role in out.get("active", ()) and state["stack"]:
-        default = default_action(rules, state, role)
-        out["default"] = list(default) if default is not None else None
-    return out
+    return parts
 
 
 def default_action(rules: StepRules, state: State, role: str) -> Action | None:
@@ -169,13 +188,38 @@ def default_action(rules: StepRules, state: State, role: str) -> Action | None:
 
 def secrets(state: State, role: str) -> set[str]:
     p = player_of_role(state, role)
-    cz, ch = state["cz"], state["ch"]
-    out = {CTAGS[c] for c, z in enumerate(cz) if z in (Z_DECK, Z_CHANC) or z == Z_HAND and ch[c] != p}
-    out.update(CTAGS[c] for c in state["tdisc"])
-    eh = state["eh"]
-    out.update(ETAGS[e] for e, z in enumerate(state["ez"])
-               if z == E_DECK or ((z in (E_HAND, E_USE)) and eh[e] != p))
+    t = memo.tables(state)
+    split = t.get("secrets") if t is not None else None
+    if split is None:
+        split = secret_tags(state)
+        if t is not None:
+            t["secrets"] = split
+    hidden, held = split
+    out = set(hidden)
+    for q, tags in enumerate(held):
+        if q != p:
+            out.update(tags)
     return out
+
+
+def secret_tags(state: State) -> tuple[list[str], list[list[str]]]:
+    """The tags hidden from everyone (decks, Chancery, Treachery's face-down cards) and those
+    of each player's hand and Refuge cards in use (hidden from the others)."""
+    cz, ch = state["cz"], state["ch"]
+    held: list[list[str]] = [[] for _ in state["roles"]]
+    hidden = [CTAGS[c] for c in state["tdisc"]]
+    for c, z in enumerate(cz):
+        if z in (Z_DECK, Z_CHANC):
+            hidden.append(CTAGS[c])
+        elif z == Z_HAND:
+            held[ch[c]].append(CTAGS[c])
+    eh = state["eh"]
+    for e, z in enumerate(state["ez"]):
+        if z == E_DECK:
+            hidden.append(ETAGS[e])
+        elif z in (E_HAND, E_USE):
+            held[eh[e]].append(ETAGS[e])
+    return hidden, held
 
 
 # ======================================================================= invariants

@@ -1,0 +1,74 @@
+"""A per-thread memo of what is derived from one Kingmaker state: the legal actions of each
+role, the public part of the views and the secrets of each role.
+
+A server or the fuzzer asks, for one position, every role's view (each lists the actor's
+legal actions and the published default, itself found from the legal actions), then the
+legal actions again to pick or check a move. Building the options of a Kingmaker turn means
+walking every noble's moves, every deal and every card award, so they are built once per
+position and reused.
+
+The memo holds one state at a time, by identity, and is dropped whenever the engine applies
+an action (``KingmakerSteps.act``). As a guard against a state changed by hand (tests rig
+positions), every lookup also compares a stamp of the card and event zones, the nobles',
+ships' and heirs' state, captured and besieged places, commands, the turn counters, the log
+length and the top frame; a change there drops the memo too. Code that changes anything else
+by hand between two questions about one state calls :func:`forget`.
+Nothing memoised is read while an action is being applied.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from roses.engine.contract import State
+
+
+class _Memo(threading.local):
+    def __init__(self) -> None:
+        self.state: State | None = None
+        self.stamp: tuple[Any, ...] | None = None
+        self.tables: dict[Any, Any] = {}
+        self.busy = 0
+
+
+_MEMO = _Memo()
+
+
+def _stamp(state: State) -> tuple[Any, ...]:
+    stack = state["stack"]
+    return (len(state["log"]), id(stack[-1]) if stack else 0, len(stack), state["result"],
+            state["round"], state["turn"], state["tno"], state["catastrophe"],
+            hash((*state["cz"], *state["ch"], *state["nsq"], *state["nin"], *state["ncap"], *state["nship"],
+                  *state["spos"], *state["sctl"], *state["ez"], *state["eh"], *state["hdead"], *state["hcrown"],
+                  *state["pown"].items(), *state["siege"].items(), *state["command"].items())))
+
+
+def tables(state: State) -> dict[Any, Any] | None:
+    """The memo of ``state`` (a dict to fill), or None while an action is being applied."""
+    m = _MEMO
+    if m.busy:
+        return None
+    stamp = _stamp(state)
+    if m.state is not state or m.stamp != stamp:
+        m.state, m.stamp, m.tables = state, stamp, {}
+    return m.tables
+
+
+def forget() -> None:
+    """Drop the memo (an action is applied, or a state is about to change by hand)."""
+    m = _MEMO
+    m.state, m.stamp, m.tables = None, None, {}
+
+
+class applying:
+    """Context manager around the application of an action: no memo is read or written inside,
+    and the memo is dropped on both sides."""
+
+    def __enter__(self) -> None:
+        forget()
+        _MEMO.busy += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _MEMO.busy -= 1
+        forget()

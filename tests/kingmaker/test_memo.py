@@ -1,0 +1,67 @@
+"""The per-position memo of legal actions, views and secrets (memo.py): it gives the same
+answers as building them afresh, and never a stale answer after an action or a change by hand."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from roses.engine.contract import OBSERVER, canonical_json
+from roses.games.kingmaker import RULES, memo, views
+from roses.games.kingmaker.common import W
+from tests.kingmaker.helpers import hand_ids, new_game, play_out_setup
+
+
+def fresh_answers(state: dict, role: str) -> tuple[list, str, set[str]]:
+    with memo.applying():  # no memo read or written inside
+        legal = RULES.legal_actions(state, role)
+        view = canonical_json(RULES.view(state, role))
+        secrets = RULES.secrets(state, role)
+    return legal, view, secrets
+
+
+def test_memo_answers_equal_fresh_answers_along_a_random_game() -> None:
+    state = new_game(3, "e1", seed=7, rounds=3, board=None)
+    rng = random.Random(3)
+    for _ in range(150):
+        if RULES.result(state) is not None:
+            break
+        for role in [*state["roles"], OBSERVER]:
+            legal, view, secrets = fresh_answers(state, role)
+            assert RULES.legal_actions(state, role) == legal
+            assert canonical_json(RULES.view(state, role)) == view
+            assert RULES.secrets(state, role) == secrets
+        role = RULES.active(state)[0]
+        verb, arg = rng.choice(RULES.legal_actions(state, role))
+        RULES.action(state, role, verb, arg)
+
+
+def test_memo_is_dropped_after_a_change_by_hand(tmp_path: Path) -> None:
+    state = play_out_setup(new_game(3, seed=2))
+    role = RULES.active(state)[0]
+    before = RULES.view(state, role)
+    w = W(state)
+    n = next(n for n in w.nobles if state["nsq"][n] is not None)
+    state["nsq"][n] = next(sq for sq in w.board.squares if w.board.squares[sq].land and sq != state["nsq"][n])
+    state["nin"][n] = None
+    after = RULES.view(state, role)
+    assert after != before
+    assert canonical_json(after) == fresh_answers(state, role)[1]
+
+
+def test_legal_actions_are_the_callers_own_list() -> None:
+    state = play_out_setup(new_game(3, seed=2))
+    role = RULES.active(state)[0]
+    first = RULES.legal_actions(state, role)
+    first.clear()
+    assert RULES.legal_actions(state, role)
+
+
+def test_views_share_only_the_public_part() -> None:
+    state = play_out_setup(new_game(3, seed=2))
+    p1, p2 = RULES.view(state, "P1"), RULES.view(state, "P2")
+    assert p1["players"] is p2["players"]  # built once per position
+    assert [c["id"] for c in p1["hand"]] == hand_ids(state, 0)  # each role's own part
+    assert [c["id"] for c in p2["hand"]] == hand_ids(state, 1)
+    assert "hand" not in RULES.view(state, OBSERVER)
+    assert views.public_parts(state)["players"] == p1["players"]
