@@ -434,3 +434,36 @@ def test_king_richard_keeps_gloucesters_vassals_6_0_iii_6_2_2() -> None:
     assert s["vassals"]["westmorland"]["lord"] == "richard_iii"
     assert s["lords"]["richard_iii"]["mat"]["vassals"] == ["westmorland"]
     assert RULES.check_invariants(s) == []
+
+
+def test_muster_fast_is_legal_agrees_with_options_3_4() -> None:
+    """Muster.is_legal lists an acting Lord's actions for one verb only (lord_actions ``only``);
+    it must give the answer of membership in the options, for every verb and argument seen."""
+    import random
+
+    step = RULES.steps["muster"]
+    verbs = ("lord", "end", "done", "king_richard", "parley", "parley_sure", "free_parley", "cade_parley",
+             "levy_lord", "levy_vassal", "levy_troops", "levy_troops_by", "free_troops", "levy_transport",
+             "levy_capability", "event", "other")
+    checked = 0
+    for scenario in ("ia-henry-vi", "iii-my-kingdom-for-a-horse", "wars-of-the-roses"):
+        for seed in range(2):
+            pick = random.Random(seed)
+            s = RULES.setup(seed, scenario)
+            steps = 0
+            while RULES.result(s) is None and steps < 1000:
+                active = RULES.active(s)
+                role = pick.choice(active)
+                frame = s["stack"][-1]
+                legal = RULES.legal_actions(s, role)
+                if frame["step"] == "muster":
+                    checked += 1
+                    args = {a for _v, a in legal} | {None, "London", "London+9", 7}
+                    have = set(legal)
+                    for verb in verbs:
+                        for arg in args:
+                            assert step.is_legal(s, frame, role, verb, arg) == ((verb, arg) in have), (verb, arg)
+                    assert not step.is_legal(s, frame, role, "parley", ["London"])  # unhashable: refused
+                RULES.action(s, role, *pick.choice(legal))
+                steps += 1
+    assert checked > 50

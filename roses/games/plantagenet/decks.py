@@ -32,8 +32,11 @@ def badge_in_play(state: State, side: str, badge: str, *, besides: str | None = 
 def cards_in_game(state: State, side: str) -> list[str]:
     """Every Command card ``side`` should have in the game, in deck order."""
     c = load()
+    lords = c.lords
+    badges = {lords[lid]["badge"] for lid, d in state["lords"].items()
+              if lords[lid]["side"] == side and d["where"] in IN_PLAY}  # as badge_in_play, once
     return [cid for cid in c.command_cards[side]
-            if cid.startswith("pass-") or badge_in_play(state, side, cid.rsplit("-", 1)[0])]
+            if cid.startswith("pass-") or cid.rsplit("-", 1)[0] in badges]
 
 
 def held_cards(state: State, side: str) -> list[str]:

@@ -276,9 +276,10 @@ def king_richard_possible(state: State, side: str) -> bool:
     return bool(g and r and g["where"] == Where.MAP and g["locale"] == "London" and r["where"] == Where.UNUSED)
 
 
-def lord_actions(state: State, lord: str, frame: Frame | None = None) -> list[Action]:
+def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str | None = None) -> list[Action]:
     """The Levy actions open to ``lord`` now (3.4-3.4.6), with the Muster frame's Lordship left
-    and free actions (cards: :func:`card_rules.free_levy_actions`)."""
+    and free actions (cards: :func:`card_rules.free_levy_actions`). With ``only`` just the
+    actions of that verb (the same list filtered, computed faster: :meth:`Muster.is_legal`)."""
     c = load()
     side = sv.side_of(lord)
     d = state["lords"][lord]
@@ -287,33 +288,48 @@ def lord_actions(state: State, lord: str, frame: Frame | None = None) -> list[Ac
     left = 1 if frame is None else frame["left"]
     free = {} if frame is None else frame.get("free") or {}
     out: list[Action] = []
+
+    def want(*verbs: str) -> bool:
+        return only is None or only in verbs
+
     if loc["kind"] == "stronghold" and not sv.is_friendly(state, here, side):
         # 3.4 REQUIREMENTS: at an Enemy or Neutral Stronghold only Parley there; sv.parley_targets
         # gives just this Stronghold, or nothing at a London held by Y15 London for York.
-        there = list(sv.parley_targets(state, lord))
+        there = list(sv.parley_targets(state, lord)) if want(*_PARLEY_VERBS) else []
         if left > 0:
             out += [("parley", a) for a in _check_args(there)]
-            if lord == "henry_tudor" and fx.event_on(state, "margaret_beaufort", "Lancaster"):
+            if lord == "henry_tudor" and want("levy_vassal") and fx.event_on(state, "margaret_beaufort", "Lancaster"):
                 out += _vassal_options(state, lord)  # L35: need not be at a Friendly Stronghold
-        return out + _card_parleys(state, lord, left, free, there)
-    targets = sorted(sv.parley_targets(state, lord))
+        return out + _card_parleys(state, lord, left, free, there) if want(*_CARD_PARLEY_VERBS) else out
+    targets = sorted(sv.parley_targets(state, lord)) if want(*_PARLEY_VERBS) else []
     if left > 0:
         out += [("parley", a) for a in _check_args(targets)]
-        out += [("levy_lord", a) for a in _check_args(ready_lords(state, side))]
-        out += _vassal_options(state, lord)
-        # the plain action keeps no argument; a card's variant is "levy_troops_by" (card_rules docs)
-        out += [("levy_troops", a) if a is None else ("levy_troops_by", a) for a in cr.troops_options(state, lord)]
-        out.append(("levy_transport", "carts"))
-        mat = d["mat"]
-        ships = mat["assets"]["ships"]
-        port_or_box = loc["kind"] == "exile" or loc.get("port") is not None
-        if port_or_box and ships < 2 and (ships > 0 or ship_holders(state) < 9):
-            out.append(("levy_transport", "ship"))
-        out += [("levy_capability", cid) for cid in arts.capability_choices(state, lord, state["aow"][side]["deck"])
-                if not cr.capability_blocked(state, lord, cid)]
-    if free.get("troops"):
+        if want("levy_lord"):
+            out += [("levy_lord", a) for a in _check_args(ready_lords(state, side))]
+        if want("levy_vassal"):
+            out += _vassal_options(state, lord)
+        if want("levy_troops", "levy_troops_by"):
+            # the plain action keeps no argument; a card's variant is "levy_troops_by" (card_rules docs)
+            out += [("levy_troops", a) if a is None else ("levy_troops_by", a) for a in cr.troops_options(state, lord)]
+        if want("levy_transport"):
+            out.append(("levy_transport", "carts"))
+            mat = d["mat"]
+            ships = mat["assets"]["ships"]
+            port_or_box = loc["kind"] == "exile" or loc.get("port") is not None
+            if port_or_box and ships < 2 and (ships > 0 or ship_holders(state) < 9):
+                out.append(("levy_transport", "ship"))
+        if want("levy_capability"):
+            out += [("levy_capability", cid)
+                    for cid in arts.capability_choices(state, lord, state["aow"][side]["deck"])
+                    if not cr.capability_blocked(state, lord, cid)]
+    if free.get("troops") and want("free_troops"):
         out += [("free_troops", a or "here") for a in cr.troops_options(state, lord)]
-    return out + _card_parleys(state, lord, left, free, targets)
+    return out + _card_parleys(state, lord, left, free, targets) if want(*_CARD_PARLEY_VERBS) else out
+
+
+#: The verbs of :func:`_card_parleys`, and those that need the Parley targets.
+_CARD_PARLEY_VERBS = ("parley_sure", "free_parley", "cade_parley")
+_PARLEY_VERBS = ("parley", *_CARD_PARLEY_VERBS)
 
 
 def _vassal_options(state: State, lord: str) -> list[Action]:
@@ -442,6 +458,21 @@ class Muster(Step):
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return self._options(state, frame)
+
+    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
+        """The same answer as membership in :meth:`options`; an acting Lord's actions are listed
+        for ``verb`` only (:func:`lord_actions` with ``only``)."""
+        try:
+            lord = frame.get("lord")
+            if frame.get("lords") is None or lord is None:
+                return (verb, arg) in self._options(state, frame)
+            if not _acting(state, frame, lord):
+                return False
+            if verb == "done":
+                return arg is None
+            return (verb, arg) in lord_actions(state, lord, frame, only=verb)
+        except TypeError:  # an unhashable or odd argument
+            return False
 
     def run(self, state: State, frame: Frame) -> None:
         if frame.get("lords") is None:

@@ -365,22 +365,22 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
     blocked = enemy_locales(state, side)
     if start in blocked or not is_friendly(state, start, side):
         return {}, {}
-    c = load()
-    friendly = {loc for loc, s in state["favour"].items() if s == side}
-    friendly |= {box for box, s in state["exile_boxes"].items() if s == side}  # 1.3.1 EXILE BOXES
+    locales = load().locales
+    favour, boxes = state["favour"].get, state["exile_boxes"].get  # 1.3.1 EXILE BOXES are Friendly too
+    adjacent = _adjacent()
     dist = {start: 0}
     beyond: dict[str, int] = {}
     queue = deque([start])
     while queue:
         loc = queue.popleft()
         dn = dist[loc] + 1
-        for nxt in _neighbours(state, loc, lord, ships):
+        for nxt in _neighbours(state, loc, lord, ships) if ships else adjacent[loc]:
             if nxt in dist or nxt in blocked:
                 continue
-            if nxt in friendly:
+            if favour(nxt) == side or boxes(nxt) == side:
                 dist[nxt] = dn
                 queue.append(nxt)
-            elif nxt not in beyond and c.locales[nxt]["kind"] == "stronghold":
+            elif nxt not in beyond and locales[nxt]["kind"] == "stronghold":
                 beyond[nxt] = dn
     return dist, beyond
 
