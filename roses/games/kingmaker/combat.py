@@ -43,6 +43,7 @@ from roses.games.kingmaker.common import (
     ship_controller,
     ship_passengers,
     strength,
+    tabletop_on,
 )
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.play import (
@@ -382,7 +383,10 @@ class Battle(Step):
 
     def on_fight(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
-        resolve(state, frame)
+        if tabletop_on(state):  # the umpire decides how it is fought (umpire.Tabletop)
+            push(state, {"step": "tabletop", "stage": "mark", "combat": frame, "killed": []})
+        else:
+            resolve(state, frame)
 
 
 def draw_combat_card(state: State, p: int, frame: Frame | None = None) -> int:
@@ -476,16 +480,23 @@ def resolve(state: State, frame: Frame) -> None:
     lift_sieges(state)
 
 
-def resolve_combat(state: State, frame: Frame) -> None:
-    w = W(state)
-    kind, p, q = frame["kind"], frame["att"], frame["def"]
+def engage(state: State, frame: Frame) -> None:
+    """The attackers have attacked this round and the defenders been attacked this turn
+    (L200), whoever or whatever then decides the combat."""
     tno = state["tno"]
     for n in frame["a"]:
         state["nfo"][n] = state["nact"][n] = tno
     state["defended"].extend(frame["d"])
     state["sfought"].extend(frame.get("sa", ()))
+
+
+def resolve_combat(state: State, frame: Frame) -> None:
+    """The combat decided by the Event card (L205-214, L228-230, L249)."""
+    w = W(state)
+    kind, p = frame["kind"], frame["att"]
+    engage(state, frame)
     e = draw_combat_card(state, p, frame)
-    a, d = list(frame["a"]), list(frame["d"])
+    a = list(frame["a"])
     A, D = attack_power(state, frame), defence(state, frame)
     where = place_name(w, frame["place"]) if frame["place"] else frame["sq"]
     if e < 0:
@@ -504,37 +515,62 @@ def resolve_combat(state: State, frame: Frame) -> None:
             log.public(state, f"{place_name(w, frame['place'])} is under siege.", log.BATTLE)
         return
     # Killed list (L212): every participant named dies, whatever the result.
-    participants = a + d
     named = set(card.killed)
     if kind == AMBUSH:
         bottom = card.killed[-1] if card.killed else None  # L249: only the last on the list
         named = {bottom} if bottom else set()
-    for n in participants:
+    if kind == AMBUSH:
+        outcome = DEFENDER  # L249 (ruling K15, literal): the ambushing force is captured
+    elif kind == SIEGE:
+        outcome = ATTACKER  # L228: a siege always succeeds but on Bad Weather
+    else:
+        big, small = max(A, D), min(A, D)
+        assert card.ratio is not None
+        x, y = card.ratio
+        decisive = A != D and big * y >= small * x
+        outcome = INDECISIVE if not decisive else ATTACKER if A > D else DEFENDER
+        if not decisive:
+            log.public(state, "The result is indecisive.", log.BATTLE)
+    apply_outcome(state, frame, outcome, named, A, D)
+
+
+#: Outcomes of a combat: the attacker or the defender won, or nobody (indecisive; for a
+#: siege, the place stays under siege).
+ATTACKER, DEFENDER, INDECISIVE = "attacker", "defender", "indecisive"
+
+
+def apply_outcome(state: State, frame: Frame, outcome: str, named: set[str], A: int, D: int) -> None:
+    """What a combat's outcome does (L205-262): the named participants die, then the victor
+    captures the beaten nobles and heirs, takes the place fought for, or throws the losers out.
+    ``A`` and ``D`` are the strengths before the deaths (for the Booty, K28). Used by the
+    Event card and by the umpire's result of a combat fought on a table (umpire.py)."""
+    w = W(state)
+    kind, p, q = frame["kind"], frame["att"], frame["def"]
+    for n in frame["a"] + frame["d"]:
         if w.cards[n].id in named and state["cz"][n] == Z_NOBLE:
             ops.kill_noble(state, n, "is killed in the fighting")
-    a = [n for n in a if state["cz"][n] == Z_NOBLE]
-    d = [n for n in d if state["cz"][n] == Z_NOBLE]
+    a = [n for n in frame["a"] if state["cz"][n] == Z_NOBLE]
+    d = [n for n in frame["d"] if state["cz"][n] == Z_NOBLE]
+    attacker_won, defender_won = outcome == ATTACKER, outcome == DEFENDER
     if kind == AMBUSH:
-        # L249 (ruling K15, literal): the ambushing force is captured by the defenders.
-        if a and q >= 0:
+        if defender_won and a and q >= 0:
             capture(state, q, a, [m for m in frame["d"] if state["cz"][m] == Z_NOBLE])
+        elif attacker_won and d:
+            capture(state, p, d, a)
         return
     if kind == SIEGE:
-        take_place(state, p, frame["place"], a, d)
-        _booty(state, p, q, D)
+        if attacker_won:
+            take_place(state, p, frame["place"], a, d)
+            _booty(state, p, q, D)
+        else:
+            state["siege"][frame["place"]] = p
+            log.public(state, f"{place_name(w, frame['place'])} is under siege.", log.BATTLE)
         return
-    big, small = max(A, D), min(A, D)
-    assert card.ratio is not None
-    x, y = card.ratio
-    decisive = A != D and big * y >= small * x
-    attacker_won = decisive and A > D
-    if not decisive:
-        log.public(state, "The result is indecisive.", log.BATTLE)
     if kind == BATTLE:
         if attacker_won:
             capture(state, p, d, a)
             _booty(state, p, q, D)
-        elif decisive and q >= 0:
+        elif defender_won and q >= 0:
             capture(state, q, a, d)
             _booty(state, q, p, A)
         return
@@ -560,10 +596,10 @@ def resolve_combat(state: State, frame: Frame) -> None:
             for n in d:
                 state["nin"][n] = None
         return
-    if kind == SEA and decisive:
+    if kind == SEA:
         if attacker_won:
             sea_capture(state, p, frame["sd"], d, a)
-        else:
+        elif defender_won:
             sea_capture(state, q, frame["sa"], a, d)
 
 

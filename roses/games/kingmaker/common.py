@@ -142,6 +142,19 @@ def make_world(board: Board) -> World:
         cache={})
 
 
+#: The optional umpire's role (umpire.py), a seat beside the players when the option is on.
+UMPIRE = "umpire"
+
+
+def has_umpire(state: State) -> bool:
+    return bool(state["opts"].get("umpire"))
+
+
+def tabletop_on(state: State) -> bool:
+    """Whether the umpire decides, before each combat, if it is fought on a table (L203)."""
+    return has_umpire(state) and bool(state["opts"].get("tabletop"))
+
+
 def W(state: State) -> World:
     return world(state["board"])
 

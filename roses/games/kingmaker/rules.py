@@ -7,7 +7,18 @@ from typing import Any
 
 from roses.engine.contract import Action, State, View
 from roses.engine.steps import StepRules, Steps
-from roses.games.kingmaker import ai, combat, deals, events, memo, parliament, play, setup, views
+from roses.games.kingmaker import (
+    ai,
+    combat,
+    deals,
+    events,
+    memo,
+    parliament,
+    play,
+    setup,
+    umpire,
+    views,
+)
 
 
 class KingmakerSteps(Steps):
@@ -38,6 +49,7 @@ class KingmakerRules(StepRules):
         parliament.Accept(), parliament.Attend(), parliament.Disperse(), parliament.ParlPlace(),
         combat.CombatPhase(), combat.Battle(), combat.Spoils(), combat.Captive(), combat.Ransom(),
         combat.RansomPay(), combat.Pardon(), combat.Scuttle(), events.StormPort(), events.Treachery(), events.Hunt(), events.Summons(), deals.Offer(), deals.TradeBack(), deals.DealMenu(),
+        umpire.Tabletop(),
     )
 
     def scenario_names(self) -> dict[str, str]:
@@ -47,7 +59,24 @@ class KingmakerRules(StepRules):
         return {k: dict(v) for k, v in setup.OPTIONS_SCHEMA.items()}
 
     def roles(self, scenario: str, options: dict[str, Any] | None = None) -> list[str]:
-        return setup.role_names(int(setup.normalise_options(options)["players"]))
+        """The players P1..Pn, and the umpire's seat last when the option ``umpire`` is on
+        (umpire.py; ``state["roles"]`` holds the players only)."""
+        opts = setup.normalise_options(options)
+        return setup.role_names(int(opts["players"])) + ([umpire.UMPIRE] if opts["umpire"] else [])
+
+    def check_turn(self, state: State, role: str) -> None:
+        """As the contract's, and the umpire may act at any time while the game runs (his
+        standing verbs, umpire.py)."""
+        if role == umpire.UMPIRE and umpire.has_umpire(state) and state["result"] is None:
+            return
+        super().check_turn(state, role)
+
+    def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
+        if role == umpire.UMPIRE and verb in umpire.STANDING_VERBS and umpire.has_umpire(state):
+            with memo.applying():
+                umpire.standing_action(state, verb, arg)
+            return state
+        return super().action(state, role, verb, arg)
 
     def setup(self, seed: int, scenario: str, options: dict[str, Any] | None = None) -> State:
         self.check_scenario(scenario)

@@ -53,6 +53,10 @@ OPTIONS_SCHEMA: dict[str, Any] = {
               "label": "Rules: basic, basic + first expansion (E1), or + second expansion (E2)"},
     "rounds": {"type": "int", "default": 30, "min": 0, "max": 1000,
                "label": "Round limit: the campaign ends undecided after this many rounds (0: no limit)"},
+    "umpire": {"type": "bool", "default": False,
+               "label": "An umpire's seat: he sees every hand and the Chancery, publishes rulings and may end the campaign"},
+    "tabletop": {"type": "bool", "default": False,
+                 "label": "With an umpire: before each combat he decides whether it is fought on a table, and enters its result"},
     "event_deck": {"type": "object", "default": None,
                    "label": "An Event deck in the roses-kingmaker-events/1 format (default: the open deck)"},
 }
@@ -87,9 +91,13 @@ def normalise_options(options: dict[str, Any] | None) -> dict[str, Any]:
         elif spec["type"] == "choice":
             if v not in spec["choices"]:
                 raise BadOptions(f"Option {k!r} must be one of {', '.join(spec['choices'])}.")
+        elif spec["type"] == "bool" and not isinstance(v, bool):
+            raise BadOptions(f"Option {k!r} must be true or false.")
         elif spec["type"] == "object" and v is not None and not isinstance(v, dict):
             raise BadOptions(f"Option {k!r} must be a JSON object.")
         opts[k] = v
+    if opts["tabletop"] and not opts["umpire"]:
+        raise BadOptions("Option 'tabletop' needs an umpire (option 'umpire').")
     return opts
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roses.engine.contract import Action, State, View, canonical_json
+from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import memo
@@ -24,6 +24,7 @@ from roses.games.kingmaker.common import (
     E_DISC,
     E_HAND,
     E_USE,
+    UMPIRE,
     Z_ASIDE,
     Z_ASSET,
     Z_AWARD,
@@ -37,6 +38,7 @@ from roses.games.kingmaker.common import (
     ZONE_NAMES,
     W,
     card_name,
+    has_umpire,
     heir_controller,
     heir_loc,
     noble_strength,
@@ -49,6 +51,9 @@ from roses.games.kingmaker.common import (
 )
 from roses.games.kingmaker.events import title
 from roses.games.kingmaker.play import event_deck
+
+#: The longest umpire's ruling accepted (umpire.py).
+MAX_RULING = 2000
 
 CTAGS = tuple(f"c#{c:03d}" for c in range(1000))
 ETAGS = tuple(f"e#{e:03d}" for e in range(1000))
@@ -85,11 +90,44 @@ def view(rules: StepRules, state: State, role: str) -> View:
         parts["event_hand"] = [{"tag": etag(e), "id": deck.cards[e].id, "title": event_title(deck.cards[e]),
                                 **({"turns": deck.cards[e].turns} if deck.cards[e].kind == "refuge" else {})}
                                for e in range(len(deck.cards)) if ez[e] == E_HAND and eh[e] == p]
+    elif role == UMPIRE and has_umpire(state):
+        parts.update(umpire_parts(state))
     out = rules.step_view(state, role, **parts)
     if role in out.get("active", ()) and state["stack"]:
         default = default_action(rules, state, role)
         out["default"] = list(default) if default is not None else None
     return out
+
+
+def umpire_parts(state: State) -> dict[str, Any]:
+    """What only the umpire sees (research §5 item 6): every hand with its cards, the Chancery's
+    cards, the cards Treachery discarded face down, the turns left on Refuge cards in use; and
+    his standing verbs (umpire.py). Never the order of a deck."""
+    w = W(state)
+    deck = event_deck(state)
+    cards = w.cards
+    cz, ch, ez, eh = state["cz"], state["ch"], state["ez"], state["eh"]
+    hands: dict[str, list[str]] = {r: [] for r in state["roles"]}
+    events: dict[str, list[str]] = {r: [] for r in state["roles"]}
+    for c, z in enumerate(cz):
+        if z == Z_HAND:
+            hands[role_of(state, ch[c])].append(cards[c].id)
+    for e, z in enumerate(ez):
+        if z in (E_HAND, E_USE):
+            events[role_of(state, eh[e])].append(deck.cards[e].id)
+    return {"hands": hands, "event_hands": events,
+            "chancery_cards": sorted(cards[c].id for c in state["chancery"]),
+            "treachery_discards": [cards[c].id for c in state["tdisc"]],
+            "refuge_turns": [{"role": role_of(state, r["p"]), "area": r["area"], **{k: v for k, v in r.items()
+                                                                                 if k not in ("p", "area")}}
+                             for r in state["refuges"]],
+            "umpire": {"standing": standing_options(state)}}
+
+
+def standing_options(state: State) -> dict[str, Any]:
+    """What the umpire's standing verbs take (umpire.py)."""
+    return {"rule": f"a ruling: a text of 1 to {MAX_RULING} characters",
+            "adjudicate": [*state["roles"], DRAW]}
 
 
 def public_parts(state: State) -> dict[str, Any]:
@@ -167,6 +205,7 @@ def public_parts(state: State) -> dict[str, Any]:
         "last_event": deck.cards[edisc[-1]].id if edisc else None,
         "refuges": [{"role": role_of(state, r["p"]), "area": r["area"]} for r in state["refuges"]],
         "catastrophe": state["catastrophe"] > 0,
+        "rulings": [list(r) for r in state.get("rulings", ())],
     }
     return parts
 
@@ -187,7 +226,12 @@ def default_action(rules: StepRules, state: State, role: str) -> Action | None:
 
 
 def secrets(state: State, role: str) -> set[str]:
+    """The tags ``role`` must not see. The umpire (umpire.py) sees every hand, the Chancery and
+    the cards discarded face down: only the decks' cards are hidden from him."""
     p = player_of_role(state, role)
+    if role == UMPIRE and has_umpire(state):
+        cz, ez = state["cz"], state["ez"]
+        return {CTAGS[c] for c, z in enumerate(cz) if z == Z_DECK} | {ETAGS[e] for e, z in enumerate(ez) if z == E_DECK}
     t = memo.tables(state)
     split = t.get("secrets") if t is not None else None
     if split is None:
