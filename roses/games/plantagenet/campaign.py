@@ -241,15 +241,12 @@ def plan_additions(state: State, side: str, draft: list[str], passes_allowed: in
     out: list[str] = []
     card_badge = tables().card_badge
     seen: set[str] = set()
-    in_draft = set(draft)
-    passes = sum(1 for cid in draft if card_badge[cid] == "pass")
+    passes = sum(1 for cid in draft if cid.startswith("pass-"))
     if passes >= (pass_limit(state, side) if passes_allowed is None else passes_allowed):
         seen.add("pass")
     for cid in state["command"][side]["deck"]:
-        if cid in in_draft:
-            continue
         badge = card_badge[cid]
-        if badge in seen:
+        if badge in seen or cid in draft:  # a draft holds a few cards: a list test is cheap
             continue
         seen.add(badge)
         out.append(cid)
@@ -273,7 +270,10 @@ class Plan(Step):
     name, phase = "plan", CAMPAIGN
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        return [s for s in (state["rebel"], state["king"]) if s not in frame["locked"]]
+        locked = frame["locked"]
+        if not locked:
+            return [state["rebel"], state["king"]]
+        return [s for s in (state["rebel"], state["king"]) if s not in locked]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         draft = frame["drafts"][role]
@@ -297,14 +297,14 @@ class Plan(Step):
             return arg is None and len(draft) >= target
         if verb != "add" or len(draft) >= target or not isinstance(arg, str):
             return False
-        badge = tables().card_badge.get(arg)
+        card_badge = tables().card_badge
+        badge = card_badge.get(arg)
         if badge is None:
             return False
         if badge == "pass" and sum(1 for cid in draft if cid.startswith("pass-")) >= passes:
             return False
-        in_draft = set(draft)
         for cid in state["command"][role]["deck"]:  # the first card of its badge not yet chosen
-            if cid not in in_draft and tables().card_badge[cid] == badge:
+            if card_badge[cid] == badge and cid not in draft:
                 return cid == arg
         return False
 

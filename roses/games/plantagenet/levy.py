@@ -259,11 +259,17 @@ def levy_vassals(state: State, side: str) -> list[str]:
     """3.4.3: regular Vassals at their Seats whose Seat is Friendly and free of Enemy Lords."""
     c = load()
     out = []
+    blocked: set[str] | None = None
+    favour = state["favour"]
     for vid, v in state["vassals"].items():
         if v["where"] != VassalWhere.SEAT:
             continue
         seat = c.vassals[vid]["seat"]
-        if sv.is_friendly(state, seat, side) and not sv.enemy_lords_at(state, seat, side):
+        if favour.get(seat) != side:  # Seats are Strongholds: Friendly is the side's Favour (1.3.1)
+            continue
+        if blocked is None:
+            blocked = sv.enemy_locales(state, side)
+        if seat not in blocked:
             out.append(vid)
     return sorted(out)
 

@@ -346,23 +346,38 @@ def _lord_sides() -> dict[str, str]:
     return {lid: str(d["side"]) for lid, d in load().lords.items()}
 
 
+@cache
+def _side_lords() -> dict[str, tuple[str, ...]]:
+    """Each side's Lord ids, from the data."""
+    out: dict[str, list[str]] = {}
+    for lid, side in _lord_sides().items():
+        out.setdefault(side, []).append(lid)
+    return {side: tuple(v) for side, v in out.items()}
+
+
 def enemy_locales(state: State, side: str) -> set[str]:
     """The Locales (and Seas) where Lords of ``side``'s Enemy are."""
-    sides = _lord_sides()
-    return {d["locale"] for lid, d in state["lords"].items() if d["where"] in _PLACED and sides[lid] != side}
+    lrec = state["lords"]
+    out = set()
+    for lid in _side_lords()[other(side)]:
+        d = lrec.get(lid)  # a Lord of another scenario is not in the state
+        if d is not None and d["where"] in _PLACED:
+            out.add(d["locale"])
+    return out
 
 
 def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
-               ships: bool = False) -> tuple[dict[str, int], dict[str, int]]:
+               ships: bool = False, blocked: set[str] | None = None) -> tuple[dict[str, int], dict[str, int]]:
     """Every Route from ``start`` at once (one breadth-first search, 3.4.1, 4.5.1, 4.6.3).
 
     Returns ``(friendly, beyond)``: the fewest Ways from ``start`` to each Locale reached by a
     chain of adjacent Friendly Locales free of Enemy Lords (``start`` itself at 0), and to each
     Stronghold free of Enemy Lords but not Friendly one Way beyond such a chain (the targets
     only Parley may reach). Both are empty when ``start`` is not Friendly or holds Enemy Lords.
-    Ship hops as in :func:`route_ways`.
+    Ship hops as in :func:`route_ways`. ``blocked``: :func:`enemy_locales` if the caller has it.
     """
-    blocked = enemy_locales(state, side)
+    if blocked is None:
+        blocked = enemy_locales(state, side)
     if start in blocked or not is_friendly(state, start, side):
         return {}, {}
     locales = load().locales
@@ -433,9 +448,9 @@ def _parley_targets(state: State, lord: str, campaign: bool) -> dict[str, int]:
     if c.locales[here]["kind"] == "stronghold" and not is_friendly(state, here, side):
         return {here: 0}
     if campaign:  # 4.6.4: one Way (or one Sea hop) only: the Locales next to his own
-        if here in enemy_locales(state, side) or not is_friendly(state, here, side):
-            return {}
         blocked = enemy_locales(state, side)
+        if here in blocked or not is_friendly(state, here, side):
+            return {}
         near = {t for t in _neighbours(state, here, lord, ships)
                 if t not in blocked and c.locales[t]["kind"] == "stronghold" and not is_friendly(state, t, side)}
         return {t: 1 for t in sorted(near, key=c.locale_ids.id)}
@@ -496,8 +511,12 @@ def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
     here = state["lords"][lord]["locale"]
     if not is_friendly(state, here, side):
         return {}
-    carts = shared_assets(state, lord, "carts")
-    ships = shared_assets(state, lord, "ships")
+    lrec = state["lords"]
+    carts = ships = 0
+    for o in lords_at(state, here, side):  # shared_assets of both, at once (1.5.3)
+        have = lrec[o]["mat"]["assets"]
+        carts += have["carts"]
+        ships += have["ships"]
     in_exile = c.locales[here]["kind"] == "exile"
     out: dict[str, dict[str, Any]] = {}
 
@@ -505,8 +524,8 @@ def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
         return amount if ways == 0 else min(amount, carts // ways)
 
     overland_ok = not in_exile or here == "Scotland"
-    overland = route_tree(state, side, here)[0] if overland_ok else {}
     blocked = enemy_locales(state, side)
+    overland = route_tree(state, side, here, blocked=blocked)[0] if overland_ok else {}
     sources = {loc for loc in overland if c.locales[loc]["kind"] == "stronghold"}
     sea = c.sea_of(here)
     if ships and sea:
