@@ -93,18 +93,13 @@ class FuzzReport:
 
 
 def shown_secrets(text: str, secrets: set[str]) -> list[str]:
-    """The strings of ``secrets`` that occur in ``text``, each found once. Secrets are grouped by
-    their first three characters, and only the places where such a prefix occurs are looked
-    at (a view holds few of them), rather than scanning the whole text once per secret."""
-    found: list[str] = []
-    groups: dict[str, set[int]] = {}
-    for token in secrets:
-        if len(token) < 3:
-            if token in text:
-                found.append(token)
-        else:
-            groups.setdefault(token[:3], set()).add(len(token))
-    for prefix, lengths in groups.items():
+    """The strings of ``secrets`` that occur in ``text``, each found once. Only the places
+    where a secret's first three characters occur are looked at (a view holds few of them),
+    rather than scanning the whole text once per secret."""
+    found: list[str] = [t for t in secrets if len(t) < 3 and t in text]
+    prefixes = {t[:3] for t in secrets if len(t) >= 3}
+    lengths = {len(t) for t in secrets if len(t) >= 3}
+    for prefix in prefixes:
         i = text.find(prefix)
         while i >= 0:
             for n in lengths:
