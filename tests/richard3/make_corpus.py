@@ -3,7 +3,8 @@
 Run from the repository root: ``python -m tests.richard3.make_corpus``. The corpus is a
 reference for the engine as it is: regenerate it only from the engine version it is meant to
 pin (it was made from commit ``edc2c00`` in a separate worktree), never to make a failing
-``test_corpus`` pass.
+``test_corpus`` pass (the one exception, the battle log's wording of combat ratings, is
+described in ``tests/richard3/test_corpus.py``).
 
 Contents, per scenario: games 0..109 of the fuzz run seeded 1 (``roses.engine.fuzz.fuzz``),
 with ``prompt_digest`` for the first 10; then one heuristic-bot game against itself (a ``"bot"`` record),

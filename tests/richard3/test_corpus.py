@@ -6,6 +6,13 @@ difference: same active roles and legal actions in the same order at every step,
 same log texts, same dice and the same board and result at the end (see
 ``tests/richard3/corpus_tools.py`` for the exact projection). A failure here means the engine's
 observable behaviour changed: fix the engine, do not regenerate the corpus.
+
+One deliberate change is in the digests: the battle log names a fire's combat rating as
+``fires, B3 (hits on 3 or less)`` where the engine at edc2c00 wrote ``fires at B3`` (read as a
+target), and ``charges X, B3 (...)`` for ``charges X at B3``. The digests were re-taken for that
+wording only, after checking that every record, replayed with the new texts mapped back to the
+old ones, gave the digests recorded at edc2c00 (nothing else differed); the action lists are
+unchanged.
 """
 
 from __future__ import annotations

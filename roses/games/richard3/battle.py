@@ -96,6 +96,12 @@ def _letter(b: int, rnd: int) -> str:
     return B_INIT[b]
 
 
+def _combat(b: int, rnd: int, fp: int) -> str:
+    """A fire's combat rating for the log, ``B3 (hits on 3 or less)`` (3.1, 6.4): the letter is
+    when the block fires, the number the highest die that hits, never a target."""
+    return f"{_letter(b, rnd)}{fp} (hits on {fp} or less)"
+
+
 def _name(b: int) -> str:
     return f"{BLOCK_NAME[b]} ({ROLES[B_SIDE[b]][0] if B_SIDE[b] != REBEL else 'R'})"
 
@@ -633,12 +639,16 @@ def _why(state: State, role: str, verb: str) -> str:
         return "There is no battle now."
     if role != ROLES[_fr(state)["side"]]:
         return f"It is not {role}'s turn in the battle."
-    texts = {"turn": "That is not a legal battle turn now (fire, pass, retreat, charge or treachery "
-                     "by a block of the group whose turn it is).",
-             "hits": "Choose one of your strongest blocks to take the hits.",
-             "regroup": "That regroup is not allowed (adjacent friendly or vacant area, border limits).",
-             "treason": "Choose an enemy block with a loyalty number for the Treason roll, or keep it."}
-    return f"{role} cannot {verb} now: {texts.get(_fr(state)['step'], 'not allowed')}"
+    texts = {"turn": "blocks act in combat-rating order, A before B before C before D, defenders first "
+                     "within a letter (6.2); the block whose turn it is may fire, pass, retreat, charge "
+                     "(the senior heir, 6.5) or try treachery (6.9), and only that block.",
+             "hits": "hits go to the strongest of your blocks in the battle; among equally strong ones "
+                     "you choose which one takes the next hit (6.4).",
+             "regroup": "the victor's blocks regroup only into adjacent friendly or vacant areas, within "
+                        "the border limits (6.7).",
+             "treason": "the Treason card's roll targets an enemy block with a loyalty number in this "
+                        "battle (6.9, card text); or keep the card."}
+    return f"{role} cannot {verb} now: {texts.get(_fr(state)['step'], 'that is not a choice of this battle (6.0).')}"
 
 
 # ======================================================================= battle turns
@@ -652,8 +662,8 @@ def _fire(state: State, bt: dict[str, Any], b: int) -> None:
     dice = _roll(state, state["steps"][b])
     hits = sum(1 for d in dice if d <= fp)
     bt["last"] = {"what": "fire", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits, "target": None}
-    public(state, kind=BATTLE, text=f"{_name(b)} fires at {_letter(b, bt['round'])}{fp}: {' '.join(map(str, dice))}, "
-                  f"{hits} hit(s).")
+    public(state, kind=BATTLE, text=f"{_name(b)} fires, {_combat(b, bt['round'], fp)}: "
+                  f"{' '.join(map(str, dice))}, {hits} hit(s).")
     if hits:
         _allocate(state, bt, 1 - s, hits)
 
@@ -694,7 +704,7 @@ def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
     hits = sum(1 for d in dice if d <= fp)
     bt["last"] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
                   "target": BLOCK_KEY[t]}
-    public(state, kind=BATTLE, text=f"{_name(b)} charges {_name(t)} at {_letter(b, bt['round'])}{fp}: "
+    public(state, kind=BATTLE, text=f"{_name(b)} charges {_name(t)}, {_combat(b, bt['round'], fp)}: "
                   f"{' '.join(map(str, dice))}, {hits} hit(s).")
     if hits:
         take = min(hits, state["steps"][t])

@@ -1479,7 +1479,125 @@ def _go_home(state: State, side: int, b: int, a: int) -> None:
 
 
 # ======================================================================= the steps
-class Mulligan(Step):
+#: What each step is, and its rule, for refusals: "<role> cannot <verb> now: this is <what> (<rule>)".
+_STEP_TEXT: dict[str, tuple[str, str]] = {
+    "mulligan": ("the choice to keep a hand or ask for a redeal", "5.1"),
+    "mulligan_reply": ("the answer to a redeal request", "5.1"),
+    "card": ("the Card Phase, where both players lay a card", "1.1"),
+    "main": ("the Action Phase, spending the card's action points", "1.2"),
+    "group": ("a land move, picking the blocks of the group", "5.2"),
+    "path": ("a land move, taking the block on area by area", "5.2"),
+    "sea": ("a sea move, choosing where the block lands", "5.3"),
+    "recruit": ("a recruit, choosing where the block deploys", "5.4"),
+    "plague": ("the Plague event, choosing an enemy city", "5.1"),
+    "muster_area": ("the Muster event, choosing the muster area", "5.1"),
+    "muster": ("the Muster event, picking the blocks that go there", "5.1"),
+    "declare": ("the Main Attack declaration of a battle entered across several borders", "6.3"),
+    "battles": ("the choice of the next battle", "6.1"),
+    "enter": ("the entry of a new heir", "6.82"),
+    "execute": ("the fate of a defector", "9.1"),
+    "reduce": ("the supply losses", "7.1"),
+    "home": ("the blocks going home", "8.3"),
+    "disband": ("the exile limit", "7.2"),
+}
+#: What a verb asks for, in the list of what may be done instead.
+_VERB_TEXT: dict[str, str] = {
+    "keep": "keep the hand", "redeal": "ask for a redeal", "play": "play a card",
+    "move": "move a group by land", "sea": "make a sea move", "recruit": "recruit",
+    "end": "end", "block": "pick a block", "end_group": "end the group", "to": "move on",
+    "stop": "stop", "sea_to": "choose the landing area", "place": "choose where the recruit deploys",
+    "plague": "choose a city", "muster": "choose the muster area", "main": "name the border",
+    "battle": "choose a battle", "enter": "choose an area", "execute": "execute",
+    "spare": "spare", "reduce": "choose a block", "home": "choose an area", "disband": "choose a block",
+}
+
+#: How a refused action is named: "York cannot <this> now".
+_HEAD_TEXT: dict[str, str] = {"play": "play {arg}", "move": "move a group from {arg}",
+                              "sea": "make a sea move with {arg}", "recruit": "recruit {arg}"}
+
+
+def _main_reason(state: State, fr: Any, s: int, verb: str, arg: Any) -> str | None:
+    """Why the main step of the Action Phase refuses ``(verb, arg)`` (1.2, 5.1-5.4)."""
+    ev, ap = fr["event"], fr["ap"]
+    occ = C.occupancy(state)
+    if verb == "move" and isinstance(arg, str):
+        a = AREA_ID.get(arg, -1)
+        if a < 0:
+            return f"{arg} is not an area of the map."
+        if ev == "Piracy":
+            return "the Piracy event gives sea moves only (its card text)."
+        if ap <= 0:
+            return "no action points are left on this turn's card (1.2)."
+        loc, moved, down = state["loc"], state["moved"], state["down"]
+        if not any(loc[b] == a and not moved[b] and not down[b] for b in C.owned_blocks(s, state["king"])):
+            return (f"you have no block in {arg} that may still move: a block moves once in an Action "
+                    "Phase, and a block recruited this turn stays where it was placed (1.2, 5.2).")
+        if not _may_leave(state, s, a, occ):
+            return f"your blocks in {arg} are pinned: the attackers there hold them (5.22)."
+        return f"no border out of {arg} can be crossed now (border limits, 5.21; pinning, 5.22)."
+    if verb in ("sea", "recruit") and isinstance(arg, str):
+        b = BLOCK_ID.get(arg, -1)
+        if b < 0 or b not in C.owned_blocks(s, state["king"]):
+            return f"{arg} is not one of your blocks."
+        if verb == "sea":
+            if ev not in ("", "Surprise", "Piracy"):
+                return f"the {ev} event gives no sea moves (its card text)."
+            if b in NO_SEA:
+                return f"{arg} never moves by sea (5.3)."
+            if b not in _movable(state, s):
+                return f"{arg} has moved already or may not move this turn (1.2, 5.1)."
+            return (f"{arg} has no sea move now: it must start in a port area and land in a friendly "
+                    "or vacant port of the same sea, for one action point, two to go round (5.3, 5.31).")
+        if ev:
+            return f"the action points of the {ev} event cannot recruit (its card text)."
+        if ap <= 0:
+            return "no action points are left on this turn's card (1.2)."
+        if state["loc"][b] != POOL:
+            return f"{arg} is on the map already: only blocks in your pool are recruited (5.4)."
+        if B_TYPE[b] == HEIR:
+            return f"{arg} is an heir: heirs come into play by succession, never by recruiting (5.4)."
+        if state["down"][b]:
+            return f"{arg} was eliminated this campaign and waits face down in the pool (5.4, 6.8)."
+        return f"{arg} has no friendly area it may deploy to (5.4)."
+    return None
+
+
+def _refusal(step: Step, state: State, frame: Any, role: str, verb: str, arg: Any) -> str:
+    """A refused action: what it was, the rule that stops it and why, and what may be done now."""
+    what, rule = _STEP_TEXT.get(step.name, ("this step", ""))
+    named = CARD_NAME[arg] if verb == "play" and isinstance(arg, int) and 0 <= arg < len(CARD_NAME) else arg
+    doing = _HEAD_TEXT.get(verb, "{verb} {arg}") if arg is not None else "{verb}"
+    head = f"{role} cannot {doing.format(verb=verb, arg=named)} now"
+    options = step.options(state, frame, role)
+    verbs = list(dict.fromkeys(v for v, _ in options))
+    instead = ", ".join(_VERB_TEXT.get(v, v) for v in verbs)
+    instead = f" You may {instead}." if instead else ""
+    if verb == "play" and step.name != "card":
+        return (f"{head}: cards are played only in the Card Phase at the start of a game turn (1.1); "
+                f"this is {what} ({rule}).{instead}")
+    if verb == "play":
+        return f"{head}: that card is not in your hand; play one of the cards you hold (1.1)."
+    if verb == "redeal" and step.name == "mulligan":
+        return (f"{head}: a redeal may be asked only for a hand of 13 action points or less, once "
+                f"in a campaign (5.1).{instead}")
+    main = step.name == "main" and verb in MainStep.moves
+    if verb not in verbs and not main:
+        return f"{head}: this is {what} ({rule}).{instead}"
+    reason = _main_reason(state, frame, _side(role), verb, arg) if main else None
+    if reason is None:
+        reason = f"it is not one of the choices of {what} ({rule})"
+        reason += "; the highlighted ones are." if step.name not in ("mulligan", "mulligan_reply") else "."
+    return f"{head}: {reason}" if reason.endswith(".") else f"{head}: {reason}."
+
+
+class _Explained(Step):
+    """A step whose refusals say which rule stops the action and why (:func:`_refusal`)."""
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        return _refusal(self, state, frame, role, verb, arg)
+
+
+class Mulligan(_Explained):
     """Keep the hand or ask for a redeal, both players at once (5.1)."""
 
     name = "mulligan"
@@ -1504,7 +1622,7 @@ class Mulligan(Step):
         _mulligan_ask(state, frame, _side(role), "redeal")
 
 
-class MulliganReply(Step):
+class MulliganReply(_Explained):
     """The opponent of a redeal request keeps or takes a new hand too (5.1)."""
 
     name = "mulligan_reply"
@@ -1528,7 +1646,7 @@ class MulliganReply(Step):
         _mulligan_reply(state, frame, _side(role), "redeal")
 
 
-class CardPhase(Step):
+class CardPhase(_Explained):
     """Both players play a card at once, secret until both are in (1.1)."""
 
     name = "card"
@@ -1553,7 +1671,7 @@ class CardPhase(Step):
             _reveal_cards(state)
 
 
-class _ActionStep(Step):
+class _ActionStep(_Explained):
     """A step of a side's Action Phase; the frame is an :class:`ActionFrame`."""
 
     phase = "action"
@@ -1661,7 +1779,7 @@ class Declared(_ActionStep):
         _next_player(state)
 
 
-class Declare(Step):
+class Declare(_Explained):
     """Declare the Main Attack border of a battle entered through two or more (6.3, ruling A1)."""
 
     name = "declare"
@@ -1688,7 +1806,7 @@ class Declare(Step):
         steps.pop(state)
 
 
-class Battles(Step):
+class Battles(_Explained):
     """The Battle Phase (6.x): Player 1 picks the next battle (C13); a single one is fought at
     once; after a battle pushed on top ends, the phase goes on (:func:`_after_battle`)."""
 
@@ -1718,7 +1836,7 @@ class Battles(Step):
         _choose_battle(state, frame, AREAS.id(arg))
 
 
-class Supply(Step):
+class Supply(_Explained):
     """The Supply Phase, stage by stage (6.81, 6.82, 9.1, 7.1, 7.2)."""
 
     name = "supply"
@@ -1728,7 +1846,7 @@ class Supply(Step):
         _supply_stage(state, frame)
 
 
-class Political(Step):
+class Political(_Explained):
     """The Political Turn, stage by stage (8.1-8.5)."""
 
     name = "political"
@@ -1738,7 +1856,7 @@ class Political(Step):
         _political_stage(state, frame)
 
 
-class _DecisionStep(Step):
+class _DecisionStep(_Explained):
     """A Supply or Political decision (a :class:`Decision` frame). It makes itself when there
     is no real choice."""
 
