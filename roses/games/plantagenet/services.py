@@ -525,7 +525,12 @@ def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
 
     overland_ok = not in_exile or here == "Scotland"
     blocked = enemy_locales(state, side)
-    overland = route_tree(state, side, here, blocked=blocked)[0] if overland_ok else {}
+    if not overland_ok:
+        overland = {}
+    elif carts or ships:
+        overland = route_tree(state, side, here, blocked=blocked)[0]
+    else:  # without Carts or Ships only a Source here can give anything (4.5.1): no Routes needed
+        overland = {} if here in blocked else {here: 0}
     sources = {loc for loc in overland if c.locales[loc]["kind"] == "stronghold"}
     sea = c.sea_of(here)
     if ships and sea:
