@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from roses.games.kingmaker.board import Board, BoardError, load_board
 
 #: Map units per square (the client draws each square as a CELL x CELL box).
-CELL = 40
+CELL = 72
 
 router = APIRouter(include_in_schema=False)
 

@@ -19,6 +19,7 @@
 const MODULES = {
   richard3: () => import("./richard3.js"),
   plantagenet: () => import("./plantagenet.js"),
+  kingmaker: () => import("./kingmaker.js"),
 };
 
 export async function gameModule(id) {

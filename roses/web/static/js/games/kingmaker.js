@@ -1,0 +1,613 @@
+// Roses: Kingmaker on the page (the game module for "kingmaker", see index.js). Loads the board
+// the game is played on (/games/{id}/kingmaker/board.json, built by roses/web/kingmaker_board.py
+// from the game's board module, so a supplied board draws like the shipped open one) and draws
+// one role's view, and nothing else, on it: the grid of squares (sea, open, forest; areas),
+// rivers, estuaries, roads, places (owner, siege, ports, cathedrals), the nobles' stacks, the
+// heirs, the ships, the player's own hand, and the Parliament screen with the tally. Choices
+// come only from the view's actions and their labels: a square, place, noble, heir, ship or
+// card is outlined when choosing it makes one of them; every choice is also a button.
+// Our own drawing: no publisher art.
+
+import { el, enablePanZoom } from "../map.js";
+import { h } from "../api.js";
+import { actionLabel } from "../actions.js";
+
+/** Faction colours by seat (P1..P8): distinct, and each with a letter drawn on its pieces. */
+const FACTION = ["#a61f1a", "#1a4fd6", "#0b6b2f", "#b8860b", "#6b3fa0", "#c2571a", "#00796b", "#4a4a4a"];
+const TERRAIN_FILL = { ".": "#bcd7e6", o: "#efe6cf", f: "#bcd19f" };
+const SQUARE_ID = /^[A-Z]+[1-9][0-9]*$/;
+/** Verbs whose argument (or first element) is a card of the player's hand. */
+const CARD_VERBS = new Set(["play", "assign", "asset", "give", "offer_card", "discard", "use", "keep"]);
+
+let stylesAdded = false;
+function addStyles() {
+  if (stylesAdded || document.querySelector("link[data-km-styles]")) return;
+  stylesAdded = true;
+  document.head.appendChild(h("link", { rel: "stylesheet", href: "/static/kingmaker/kingmaker.css", dataset: { kmStyles: "1" } }));
+}
+
+function pageConfig() {
+  const node = document.getElementById("config");
+  try { return node ? JSON.parse(node.textContent) : {}; } catch (e) { return {}; }
+}
+
+/** The module's entry point (games/index.js): load this game's board, draw it. */
+export async function create(page) {
+  addStyles();
+  const cfg = pageConfig();
+  const q = cfg.invite ? `?invite=${encodeURIComponent(cfg.invite)}` : "";
+  const res = await fetch(`/games/${encodeURIComponent(cfg.gameId)}/kingmaker/board.json${q}`);
+  if (!res.ok) throw new Error(`the board of this game could not be loaded (${res.status})`);
+  const board = await res.json();
+  const game = new Kingmaker(board, page);
+  if (page.svg) {
+    game.drawBoard(page.svg);
+    game.pan = enablePanZoom(page.svg, board, page.zoom);
+  }
+  if (page.legend) page.legend.replaceChildren(game.legend());
+  return game;
+}
+
+const pretty = (id) => String(id).replace(/_\d+$/, (m) => ` ${m.slice(1)}`).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+const abbrev = (name, n = 4) => {
+  const words = String(name).replace(/^(Earl|Duke|Lord|Bishop|Archbishop) of /, "").split(/[\s-]+/);
+  return words.length > 1 && words[0].length <= 2 ? words.slice(0, 2).join("").slice(0, n) : words[0].slice(0, n);
+};
+
+export class Kingmaker {
+  constructor(board, page = {}) {
+    this.board = board;
+    this.page = page;
+    this.hasMap = true;
+    this.pan = null;
+    this.focused = false;
+    this.nodes = {};
+    this.squares = new Map();  // id -> [col, row, terrain, area code]
+    this.codeArea = {};
+    for (const [id, a] of Object.entries(board.areas)) this.codeArea[a.code] = id;
+    board.terrain.forEach((line, r) => {
+      for (let c = 0; c < line.length; c++) {
+        if (line[c] === " ") continue;
+        this.squares.set(squareId(c, r), [c, r, line[c], board.area_map[r][c]]);
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------ geometry
+  centre(sq) {
+    const s = this.squares.get(sq);
+    const k = this.board.cell;
+    return s ? [(s[0] + 0.5) * k, (s[1] + 0.5) * k] : null;
+  }
+  placePoint(pid) {
+    const p = this.board.places[pid];
+    if (!p) return null;
+    const s = this.squares.get(p.square);
+    const k = this.board.cell;
+    return [(s[0] + p.at[0]) * k, (s[1] + p.at[1]) * k];
+  }
+  /** Where a position of the view (a square, a place or a ship) is on the map. */
+  point(at) {
+    if (!at) return null;
+    if (this.board.places[at]) return this.placePoint(at);
+    return this.centre(at);
+  }
+
+  // ------------------------------------------------------------------ names
+  placeName(pid) { const p = this.board.places[pid]; return p ? p.name : String(pid); }
+  whereText(x) {
+    if (!x) return "off the board";
+    if (this.board.places[x]) return this.placeName(x);
+    if (this.squares.has(x)) {
+      const [, , t, code] = this.squares.get(x);
+      const area = this.board.areas[this.codeArea[code]];
+      return `square ${x} (${area ? area.name : "?"}${t === "f" ? ", forest" : ""})`;
+    }
+    return String(x);
+  }
+  roleIndex(view, role) {
+    const i = (view.players || []).findIndex((p) => p.role === role);
+    return i < 0 ? 7 : i % FACTION.length;
+  }
+  colour(view, role) { return role ? FACTION[this.roleIndex(view, role)] : "#d7d1c2"; }
+
+  // ------------------------------------------------------------------ choices
+  pieceIds(view) {
+    const ids = new Set();
+    for (const p of view.players || []) for (const n of p.nobles) if (n.square || n.ship) ids.add(n.id);
+    for (const hh of view.heirs || []) if (!hh.dead && (hh.square || hh.ship)) ids.add(hh.id);
+    for (const s of view.ships || []) ids.add(s.id);
+    return ids;
+  }
+
+  /** What a click must hit to choose (verb, arg): {kind: card|area|block|button, ref}. */
+  classify(view, verb, arg, pieces, hand) {
+    const isArea = (x) => typeof x === "string" && (this.board.places[x] !== undefined || (SQUARE_ID.test(x) && this.squares.has(x)));
+    if (typeof arg === "string") {
+      if (hand.has(arg) && (CARD_VERBS.has(verb) || !pieces.has(arg))) return { kind: "card", ref: arg };
+      if (isArea(arg)) return { kind: "area", ref: arg };
+      if (pieces.has(arg)) return { kind: "block", ref: arg };
+    } else if (Array.isArray(arg) && arg.length) {
+      const [a, b] = arg;
+      if (typeof a === "string" && hand.has(a)) return { kind: "card", ref: a };
+      if (isArea(b)) return { kind: "area", ref: b };
+      if (typeof a === "string" && pieces.has(a)) return { kind: "block", ref: a };
+    }
+    return { kind: "button", ref: null };
+  }
+
+  label(view, verb, arg) { return actionLabel(view, verb, arg); }
+
+  choices(view) {
+    const pieces = this.pieceIds(view);
+    const hand = new Set((view.hand || []).map((c) => c.id));
+    const out = [];
+    for (const [verb, args] of Object.entries(view.actions || {})) {
+      const list = args === true ? [null] : args || [];
+      for (const arg of list) {
+        const { kind, ref } = this.classify(view, verb, arg, pieces, hand);
+        out.push({ verb, arg, kind, ref, label: this.label(view, verb, arg) });
+      }
+    }
+    return out;
+  }
+
+  defaultChoice() { return null; }
+
+  // ------------------------------------------------------------------ the static board
+  drawBoard(svg) {
+    const b = this.board;
+    const k = b.cell;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", b.viewBox.join(" "));
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", `Kingmaker board: ${b.name}`);
+    svg.classList.add("roses-map", "km-map");
+    const root = el("g", { class: "km-root" }, svg);
+    el("rect", { x: -4000, y: -4000, width: b.viewBox[2] + 8000, height: b.viewBox[3] + 8000, fill: TERRAIN_FILL["."] }, root);
+    const grid = el("g", { class: "km-squares" }, root);
+    this.nodes.squares = {};
+    for (const [id, [c, r, t, code]] of this.squares) {
+      const area = b.areas[this.codeArea[code]] || {};
+      const g = el("g", { class: `area km-sq km-${t === "." ? "sea" : t === "f" ? "forest" : "open"}${area.refuge ? " km-refuge" : ""}`, "data-area": id, tabindex: "-1" }, grid);
+      el("rect", { x: c * k, y: r * k, width: k, height: k, class: "area-shape", fill: TERRAIN_FILL[t] }, g);
+      if (t === "f") el("path", { d: treePath(c * k, r * k, k), class: "km-trees" }, g);
+      el("title", {}, g).textContent = this.whereText(id);
+      // an empty label at the centre: where a person clicks a square (tests find it too)
+      el("text", { x: (c + 0.5) * k, y: (r + 0.5) * k, class: "area-label km-sq-label" }, el("g", { class: "area-features", "data-area": id }, g));
+      g.addEventListener("click", (ev) => { if (this.dragged()) return; this.page.onArea && this.page.onArea(id, ev); });
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(id, ev); } });
+      this.nodes.squares[id] = g;
+    }
+    // borders between areas and the coast
+    const lines = el("g", { class: "km-borders", "aria-hidden": "true" }, root);
+    let coast = "";
+    let border = "";
+    for (const [, [c, r, t, code]] of this.squares) {
+      for (const [dc, dr] of [[1, 0], [0, 1]]) {
+        const n = this.squares.get(squareId(c + dc, r + dr));
+        if (!n) continue;
+        const seg = dc ? `M${(c + 1) * k} ${r * k}v${k}` : `M${c * k} ${(r + 1) * k}h${k}`;
+        if ((t === ".") !== (n[2] === ".")) coast += seg;
+        else if (t !== "." && code !== n[3]) border += seg;
+      }
+    }
+    el("path", { d: border, class: "km-area-border" }, lines);
+    el("path", { d: coast, class: "km-coast" }, lines);
+    // areas named at their middle
+    const names = el("g", { class: "km-area-names", "aria-hidden": "true" }, root);
+    const sums = {};
+    for (const [, [c, r, , code]] of this.squares) {
+      const s = (sums[code] = sums[code] || [0, 0, 0]);
+      s[0] += c; s[1] += r; s[2] += 1;
+    }
+    for (const [code, [sc, sr, n]] of Object.entries(sums)) {
+      const area = b.areas[this.codeArea[code]];
+      if (!area || n < 4) continue;
+      el("text", { x: ((sc / n) + 0.5) * k, y: ((sr / n) + 0.5) * k, "text-anchor": "middle", class: `km-area-name km-${area.kind}-name` }, names).textContent = area.name.toUpperCase();
+    }
+    // rivers, estuaries, crossings and roads
+    const feats = el("g", { class: "km-features", "aria-hidden": "true" }, root);
+    for (const f of b.features) {
+      if (f.kind === "road") {
+        const pts = f.squares.map((s) => this.centre(s)).filter(Boolean);
+        if (pts.length > 1) el("polyline", { points: pts.map((p) => p.join(",")).join(" "), class: "km-road" }, feats);
+        continue;
+      }
+      // the sides between orthogonal neighbours; a diagonal edge (a corner) gets a dot only
+      // where no side of the same line already reaches that corner
+      let d = "";
+      const corners = new Set();
+      const diagonal = [];
+      for (const [a, c] of f.edges) {
+        const sa = this.squares.get(a);
+        const sc = this.squares.get(c);
+        if (!sa || !sc) continue;
+        if (sa[0] !== sc[0] && sa[1] !== sc[1]) { diagonal.push([Math.max(sa[0], sc[0]), Math.max(sa[1], sc[1])]); continue; }
+        d += edgePath(sa, sc, k);
+        const [x0, y0] = sa[1] === sc[1] ? [Math.max(sa[0], sc[0]), sa[1]] : [sa[0], Math.max(sa[1], sc[1])];
+        corners.add(`${x0},${y0}`);
+        corners.add(sa[1] === sc[1] ? `${x0},${y0 + 1}` : `${x0 + 1},${y0}`);
+      }
+      for (const [cx, cy] of diagonal) if (!corners.has(`${cx},${cy}`)) d += `M${cx * k - 6} ${cy * k}a6 6 0 1 0 12 0a6 6 0 1 0 -12 0`;
+      el("path", { d, class: `km-${f.kind}` }, feats);
+    }
+    // landmarks
+    for (const [, m] of Object.entries(b.landmarks)) {
+      const p = this.centre(m.square);
+      if (p) el("text", { x: p[0], y: p[1] + k * 0.42, "text-anchor": "middle", class: "km-landmark" }, feats).textContent = m.name;
+    }
+    // places: the click targets for places
+    const places = el("g", { class: "km-places" }, root);
+    this.nodes.places = {};
+    for (const [pid, p] of Object.entries(b.places)) {
+      const [x, y] = this.placePoint(pid);
+      const g = el("g", { class: `area km-place km-${p.type}`, "data-area": pid, tabindex: "-1", role: "button", "aria-label": this.placeText(pid) }, places);
+      el("title", {}, g).textContent = this.placeText(pid);
+      if (p.type === "castle") el("rect", { x: x - 8, y: y - 8, width: 16, height: 16, class: "area-shape km-mark" }, g);
+      else el("circle", { cx: x, cy: y, r: p.type === "city" ? 11 : 8, class: "area-shape km-mark" }, g);
+      if (!p.fortified) g.classList.add("km-open-town");
+      if (p.cathedral) el("path", { d: `M${x - 2} ${y - 22}h4v5h5v4h-5v8h-4v-8h-5v-4h5z`, class: "km-cathedral" }, g);
+      if (p.port && p.port.length) el("path", { d: `M${x + 12} ${y - 2}v10m-4 -7h8m-10 4c1 5 11 5 12 0`, class: "km-port" }, g);
+      const named = el("g", { class: "area-features", "data-area": pid }, g);
+      el("text", { x, y: y + (p.type === "city" ? 26 : 23), "text-anchor": "middle", class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, named).textContent = p.name;
+      el("g", { class: "km-place-marks" }, g);
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.dragged()) return; this.page.onArea && this.page.onArea(pid, ev); });
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(pid, ev); } });
+      this.nodes.places[pid] = g;
+    }
+    this.nodes.pieces = el("g", { class: "km-pieces" }, root);
+    this.svg = svg;
+  }
+
+  dragged() { return this.svg && this.svg.dataset.dragged === "1"; }
+
+  placeText(pid, view = null) {
+    const p = this.board.places[pid];
+    const parts = [`${p.name}: ${p.fortified ? "" : "open "}${p.type}${p.royal ? " (royal)" : ""}`];
+    parts.push(`garrison ${p.garrison}, holds ${p.capacity}`);
+    if (p.cathedral) parts.push("cathedral");
+    if (p.port && p.port.length) parts.push("port");
+    if (p.commons) parts.push(`Commons: ${p.commons === "city" ? 4 : 3} votes`);
+    if (!p.parliament) parts.push("no Parliament here");
+    if (p.level !== "basic") parts.push(`${p.level.toUpperCase()} only`);
+    const st = view && view.places ? view.places[pid] : null;
+    if (st && st.owner) parts.push(`held by ${st.owner}`);
+    if (st && st.besieged_by) parts.push(`besieged by ${st.besieged_by}`);
+    return parts.join("; ");
+  }
+
+  // ------------------------------------------------------------------ drawing a view
+  draw(view, ui, payload = {}) {
+    if (!this.svg) return;
+    const choices = ui.choices || [];
+    const byArea = new Map();
+    const byPiece = new Map();
+    for (const c of choices) {
+      const bucket = c.kind === "area" ? byArea : c.kind === "block" ? byPiece : null;
+      if (!bucket) continue;
+      if (!bucket.has(c.ref)) bucket.set(c.ref, []);
+      bucket.get(c.ref).push(c);
+    }
+    this.byPiece = byPiece;
+    const mark = (g, name, text) => {
+      const legal = byArea.has(name);
+      g.classList.toggle("legal", legal);
+      g.setAttribute("tabindex", legal ? "0" : "-1");
+      if (legal) g.setAttribute("aria-label", `${text} — ${byArea.get(name).map((c) => c.label).join("; ")}`);
+      else if (g.getAttribute("role")) g.setAttribute("aria-label", text);
+    };
+    for (const [id, g] of Object.entries(this.nodes.squares)) {
+      if (byArea.has(id) || g.classList.contains("legal")) mark(g, id, this.whereText(id));
+    }
+    const parl = view.parliament && view.parliament.place ? view.parliament.place : null;
+    for (const [pid, g] of Object.entries(this.nodes.places)) {
+      const st = (view.places || {})[pid] || {};
+      const text = this.placeText(pid, view);
+      mark(g, pid, text);
+      g.querySelector("title").textContent = text;
+      const shape = g.querySelector(".km-mark");
+      shape.setAttribute("fill", st.owner ? this.colour(view, st.owner) : "#fffaf0");
+      g.dataset.owner = st.owner || "";
+      const marks = g.querySelector(".km-place-marks");
+      marks.replaceChildren();
+      const [x, y] = this.placePoint(pid);
+      if (st.besieged_by) {
+        const s = el("g", { class: "km-siege", transform: `translate(${x - 16},${y - 16})` }, marks);
+        el("circle", { r: 8, fill: this.colour(view, st.besieged_by) }, s);
+        el("text", { y: 4, "text-anchor": "middle" }, s).textContent = "S";
+      }
+      if (parl === pid) {
+        const s = el("g", { class: "km-parliament-mark", transform: `translate(${x + 18},${y - 16})` }, marks);
+        el("rect", { x: -9, y: -9, width: 18, height: 18, rx: 3 }, s);
+        el("text", { y: 5, "text-anchor": "middle" }, s).textContent = "P";
+      }
+    }
+    this.drawPieces(view, ui);
+    this.focus(view, ui, payload);
+  }
+
+  /** The first view opens on the player's own nobles at the reading zoom; later, targets all
+   * out of view are brought into view. */
+  focus(view, ui, payload) {
+    if (!this.pan) return;
+    if (!this.focused && payload.status !== "open") {
+      this.focused = true;
+      const me = (view.players || []).find((p) => p.role === view.role);
+      const pts = (me ? me.nobles : []).map((n) => this.point(n.inside || n.square)).filter(Boolean);
+      const [cx, cy] = pts.length ? centroid(pts) : this.point("london") || [this.board.viewBox[2] / 2, this.board.viewBox[3] / 2];
+      this.pan.readable(cx, cy);
+    } else if (ui.choices && ui.choices.length) {
+      const targets = ui.choices.map((c) => (c.kind === "area" ? this.point(c.ref) : c.kind === "block" ? (this.nodes.pieceAt || {})[c.ref] : null)).filter(Boolean);
+      if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
+    }
+  }
+
+  drawPieces(view, ui) {
+    const layer = this.nodes.pieces;
+    layer.replaceChildren();
+    this.nodes.pieceAt = {};
+    const k = this.board.cell;
+    const shipAt = {};
+    for (const s of view.ships || []) shipAt[s.id] = s.at;
+    const groups = new Map();  // square -> [{kind, ...}]
+    const add = (sq, item) => { if (!sq) return; if (!groups.has(sq)) groups.set(sq, []); groups.get(sq).push(item); };
+    const squareOf = (at) => (this.board.places[at] ? this.board.places[at].square : at);
+    for (const p of view.players || []) {
+      for (const n of p.nobles) {
+        const sq = n.square || (n.ship ? squareOf(shipAt[n.ship]) : null);
+        add(sq, { kind: "noble", id: n.id, role: p.role, data: n });
+      }
+    }
+    for (const hh of view.heirs || []) {
+      if (hh.dead) continue;
+      const sq = hh.square || (hh.ship ? squareOf(shipAt[hh.ship]) : null);
+      add(sq, { kind: "heir", id: hh.id, role: hh.controller, data: hh });
+    }
+    for (const s of view.ships || []) add(squareOf(s.at), { kind: "ship", id: s.id, role: s.controller, data: s });
+    const cw = k * 0.48;
+    const ch = k * 0.3;
+    for (const [sq, items] of groups) {
+      const s = this.squares.get(sq);
+      if (!s) continue;
+      items.sort((a, b) => (a.role === view.role ? 0 : 1) - (b.role === view.role ? 0 : 1) || String(a.role).localeCompare(String(b.role)) || a.id.localeCompare(b.id));
+      items.forEach((item, i) => {
+        const x = s[0] * k + 2 + (i % 2) * (cw + 1) + cw / 2;
+        const y = s[1] * k + 2 + Math.floor(i / 2) * (ch + 1) + ch / 2;
+        this.drawPiece(layer, view, ui, item, x, y, cw, ch);
+        this.nodes.pieceAt[item.id] = [x, y];
+      });
+    }
+  }
+
+  drawPiece(layer, view, ui, item, x, y, w, hgt) {
+    const d = item.data;
+    const name = d.name;
+    const g = el("g", { class: `block km-piece km-${item.kind}`, "data-block": item.id, transform: `translate(${x},${y})` }, layer);
+    const text = this.pieceText(view, item);
+    el("title", {}, g).textContent = text;
+    const colour = item.role ? this.colour(view, item.role) : "#8a8270";
+    if (item.kind === "heir") {
+      el("rect", { x: -w / 2, y: -hgt / 2, width: w, height: hgt, rx: hgt / 2, class: "block-body km-heir-body", stroke: colour }, g);
+    } else if (item.kind === "ship") {
+      el("path", { d: `M${-w / 2} ${-hgt / 2}h${w}l-5 ${hgt}h${-w + 10}z`, class: "block-body km-ship-body", fill: "#17324d", stroke: colour }, g);
+    } else {
+      el("rect", { x: -w / 2, y: -hgt / 2, width: w, height: hgt, rx: 3, class: "block-body", fill: colour }, g);
+      if (d.inside) g.classList.add("km-inside");
+      if (d.captive_of) g.classList.add("km-captive");
+    }
+    el("text", { x: 0, y: 5, "text-anchor": "middle", class: "km-piece-name" }, g).textContent = item.kind === "heir" ? abbrev(name.replace(/^(Edward|Richard|Henry|George|Edmund)\b/, (m) => m[0]), 5) : abbrev(name);
+    if (item.kind === "noble") el("text", { x: w / 2 - 1, y: -hgt / 2 - 1, "text-anchor": "end", class: "km-troops" }, g).textContent = String(d.troops);
+    const mine = (this.byPiece && this.byPiece.get(item.id)) || [];
+    if (mine.length) {
+      g.classList.add("legal");
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", `${text} — ${mine.map((c) => c.label).join("; ")}`);
+      const act = (ev) => {
+        ev.stopPropagation();
+        if (ev.type === "contextmenu") ev.preventDefault();
+        if (this.dragged()) return;
+        if (ui.onChoices) ui.onChoices(mine, g, { more: ev.type === "contextmenu" || ev.shiftKey });
+      };
+      g.addEventListener("click", act);
+      g.addEventListener("contextmenu", act);
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); act(ev); } });
+    } else {
+      // a click on a piece without choices shows its square
+      const sq = item.kind === "ship" ? d.at : d.square;
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.dragged() && this.page.onArea && sq) this.page.onArea(sq, ev); });
+    }
+  }
+
+  pieceText(view, item) {
+    const d = item.data;
+    if (item.kind === "noble") {
+      const parts = [`${d.name} (${item.role}), ${d.troops} troops`, d.ship ? `aboard ${this.shipName(view, d.ship)}` : `at ${this.whereText(d.inside || d.square)}`];
+      if (d.captive_of) parts.push(`captive of ${d.captive_of}`);
+      if (d.awards && d.awards.length) parts.push(`with ${d.awards.map(pretty).join(", ")}`);
+      return parts.join(", ");
+    }
+    if (item.kind === "heir") {
+      return `${d.name} (${d.house === "york" ? "York" : "Lancaster"}${d.crowned ? ", crowned King" : ""}), ${d.ship ? `aboard ${this.shipName(view, d.ship)}` : `at ${this.whereText(d.inside || d.square)}`}${d.controller ? `, held by ${d.controller}` : ", free"}`;
+    }
+    return `Ship ${d.name} (capacity ${d.capacity}) at ${this.whereText(d.at)}${d.controller ? `, of ${d.controller}` : ""}${d.passengers && d.passengers.length ? `, carrying ${d.passengers.map(pretty).join(", ")}` : ""}`;
+  }
+
+  shipName(view, sid) {
+    const s = (view.ships || []).find((x) => x.id === sid);
+    return s ? s.name : pretty(sid);
+  }
+
+  // ------------------------------------------------------------------ panels
+  statusFacts(view) {
+    const facts = [];
+    facts.push(["Round", view.round ? String(view.round) : "setup"]);
+    if (view.turn_of) facts.push(["Turn of", view.turn_of]);
+    if (view.order && view.order.length) facts.push(["Order", view.order.join(", ")]);
+    facts.push(["Rules", { basic: "basic", e1: "basic + E1", e2: "basic + E1 + E2" }[view.rules] || String(view.rules)]);
+    facts.push(["Crown cards", `${view.crown_deck} in the deck, ${view.crown_discard} discarded, ${view.chancery} in Chancery`]);
+    facts.push(["Event cards", `${view.event_deck} in the deck, ${view.event_discard} discarded${view.last_event ? ` (last: ${pretty(view.last_event)})` : ""}`]);
+    if (view.catastrophe) facts.push(["Catastrophe", "in force"]);
+    for (const r of view.refuges || []) facts.push(["Refuge", `${r.role} in ${pretty(r.area)}`]);
+    if (view.default) facts.push(["Default if the deadline passes", actionLabel(view, view.default[0], view.default[1])]);
+    facts.push(["Board", this.board.name]);
+    return facts;
+  }
+
+  renderCards(view, ui = {}) {
+    if (!view.hand && !view.event_hand) return null;
+    const byCard = new Map();
+    for (const c of ui.choices || []) {
+      if (c.kind !== "card") continue;
+      if (!byCard.has(c.ref)) byCard.set(c.ref, []);
+      byCard.get(c.ref).push(c);
+    }
+    const card = (c, kind, title) => {
+      const opts = byCard.get(c.id) || [];
+      const node = h(opts.length ? "button" : "div", {
+        class: `card km-card km-card-${kind}${opts.length ? " legal" : ""}`, type: opts.length ? "button" : null,
+        dataset: { card: c.id }, "aria-label": `${title}${opts.length ? ` — ${opts.map((o) => o.label).join("; ")}` : ""}`,
+      }, h("span", { class: "card-name" }, title), h("span", { class: "card-kind" }, pretty(kind)));
+      if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
+      return node;
+    };
+    const crown = (view.hand || []).map((c) => card(c, c.kind, c.name));
+    const events = (view.event_hand || []).map((e) => card(e, "event", `${e.title}${e.turns ? ` (${e.turns} turns)` : ""}`));
+    const hand = [];
+    hand.push(h("h3", {}, `Your Crown cards (${crown.length})`), crown.length ? h("div", { class: "cards" }, crown) : h("p", { class: "muted" }, "none"));
+    if (events.length) hand.push(h("h3", {}, `Your Event cards (${events.length})`), h("div", { class: "cards" }, events));
+    return { played: null, hand };
+  }
+
+  renderForces(view) {
+    const out = [];
+    for (const p of view.players || []) {
+      const me = p.role === view.role;
+      const rows = p.nobles.map((n) => h("tr", { dataset: { noble: n.id } },
+        h("td", {}, n.name), h("td", { class: "num" }, String(n.troops)),
+        h("td", {}, n.ship ? `aboard ${this.shipName(view, n.ship)}` : this.whereText(n.inside || n.square)),
+        h("td", {}, [...(n.awards || []).map(pretty), n.captive_of ? `captive of ${n.captive_of}` : null].filter(Boolean).join(", "))));
+      out.push(h("section", { class: "km-faction", dataset: { role: p.role } },
+        h("h3", {}, h("span", { class: `km-swatch km-seat-${this.roleIndex(view, p.role)}`, "aria-hidden": "true" }), `${p.role}${me ? " (you)" : ""}`),
+        h("p", { class: "small" }, `${p.nobles.length} nobles; ${p.hand} Crown card${p.hand === 1 ? "" : "s"} and ${p.events} Event card${p.events === 1 ? "" : "s"} in hand${p.assets.length ? `; assets: ${p.assets.map(pretty).join(", ")}` : ""}`),
+        rows.length ? h("table", { class: "km-nobles" }, h("thead", {}, h("tr", {}, h("th", {}, "Noble"), h("th", {}, "Troops"), h("th", {}, "Where"), h("th", {}, "Cards"))), h("tbody", {}, rows)) : null));
+    }
+    const heirs = (view.heirs || []).map((hh) => h("li", {}, `${hh.name}${hh.crowned ? " (King)" : ""}: ${hh.dead ? "dead" : `${hh.ship ? `aboard ${this.shipName(view, hh.ship)}` : this.whereText(hh.inside || hh.square)}${hh.controller ? `, held by ${hh.controller}` : ""}`}`));
+    out.push(h("section", { class: "km-heirs" }, h("h3", {}, "Royal heirs"), h("ul", {}, heirs)));
+    if ((view.lying || []).length) out.push(h("p", { class: "small" }, `Lying on the board: ${view.lying.map(pretty).join(", ")}`));
+    return out;
+  }
+
+  /** The Parliament screen (motion, tally per player, who has answered) during a session, the
+   * recent combat lines during combat; null otherwise (the panel is hidden). */
+  renderBattle(view) {
+    const heading = document.getElementById("h-battle");
+    const lines = (view.log || []).map((l, i) => [Array.isArray(l) ? String(l[1] ?? l[l.length - 1]) : String(l), (view.log_kinds || [])[i]]);
+    if (view.parliament || view.phase === "parliament") {
+      if (heading) heading.textContent = "Parliament";
+      const parl = view.parliament || {};
+      const parts = [h("div", { class: "km-parliament", dataset: { screen: "parliament" } })];
+      const box = parts[0];
+      if (parl.place) box.append(h("p", {}, h("strong", {}, "Sitting at "), this.placeName(parl.place), parl.summoner ? `, summoned by ${parl.summoner}` : ""));
+      if (parl.text || parl.motion) box.append(h("p", { class: "km-motion" }, h("strong", {}, "Motion: "), parl.text || pretty(parl.motion)));
+      else if (view.prompt) box.append(h("p", { class: "km-motion" }, view.prompt));
+      const tally = parl.tally || null;
+      if (tally) {
+        const voted = new Set(parl.voted || []);
+        const waiting = new Set(view.active || []);
+        let tc = 0; let tl = 0;
+        const rows = Object.entries(tally).map(([role, [c, l]]) => {
+          tc += c; tl += l;
+          const state = voted.has(role) ? "answered" : waiting.has(role) ? "to vote" : "";
+          return h("tr", { dataset: { role } }, h("td", {}, role), h("td", { class: "num" }, String(c)), h("td", { class: "num" }, String(l)), h("td", {}, state));
+        });
+        box.append(h("table", { class: "km-tally" },
+          h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Commons"), h("th", {}, "Lords"), h("th", {}, ""))),
+          h("tbody", {}, rows),
+          h("tfoot", {}, h("tr", {}, h("th", {}, "Total"), h("th", { class: "num" }, String(tc)), h("th", { class: "num" }, String(tl)), h("th", {}, `majority of the Commons: ${Math.floor(tc / 2) + 1}`)))));
+      } else if (view.active && view.active.length) {
+        box.append(h("p", {}, h("strong", {}, "To answer: "), view.active.join(", ")));
+      }
+      const minutes = lines.filter(([, kind]) => kind === "political").slice(-8);
+      if (minutes.length) box.append(h("h3", {}, "Minutes"), h("ul", { class: "km-minutes" }, minutes.map(([t]) => h("li", {}, t))));
+      return parts;
+    }
+    if (view.phase === "combat") {
+      if (heading) heading.textContent = "Combat";
+      const recent = lines.filter(([, kind]) => kind === "battle").slice(-8);
+      return [h("div", { class: "km-combat", dataset: { screen: "combat" } }, h("p", {}, view.prompt || ""),
+        recent.length ? h("ul", {}, recent.map(([t]) => h("li", {}, t))) : null)];
+    }
+    if (heading) heading.textContent = "Battle";
+    return null;
+  }
+
+  areaInfo(name, view) {
+    if (this.board.places[name]) {
+      const facts = this.placeText(name, view).split("; ");
+      const items = [h("p", {}, h("strong", {}, facts[0])), h("ul", {}, facts.slice(1).map((f) => h("li", {}, f)))];
+      const here = this.piecesAt(view, (n) => n.inside === name);
+      if (here.length) items.push(h("p", {}, h("strong", {}, "Inside: "), here.join(", ")));
+      return items;
+    }
+    if (!this.squares.has(name)) return null;
+    const items = [h("p", {}, h("strong", {}, `Square ${name}`), `: ${this.whereText(name).replace(/^square \S+ /, "")}`)];
+    const places = Object.entries(this.board.places).filter(([, p]) => p.square === name).map(([pid]) => this.placeText(pid, view));
+    if (places.length) items.push(h("ul", {}, places.map((t) => h("li", {}, t))));
+    const here = this.piecesAt(view, (n) => n.square === name);
+    if (here.length) items.push(h("p", {}, h("strong", {}, "Here: "), here.join(", ")));
+    return items;
+  }
+
+  piecesAt(view, test) {
+    const out = [];
+    for (const p of view.players || []) for (const n of p.nobles) if (test(n)) out.push(`${n.name} (${p.role}, ${n.troops})`);
+    for (const hh of view.heirs || []) if (!hh.dead && test(hh)) out.push(`${hh.name}${hh.crowned ? " (King)" : ""}`);
+    return out;
+  }
+
+  legend() {
+    const row = (cls, text) => h("li", {}, h("span", { class: `km-key ${cls}`, "aria-hidden": "true" }), text);
+    return h("div", { class: "km-legend" },
+      h("p", { class: "small" }, `${this.board.name}. ${this.board.notice || ""}`),
+      h("ul", {},
+        row("km-key-open", "open land"), row("km-key-forest", "forest"), row("km-key-sea", "sea"),
+        row("km-key-river", "river"), row("km-key-estuary", "estuary"), row("km-key-road", "road (movement: rules L122-138)"),
+        row("km-key-castle", "castle (square mark), town (circle), city (large circle); filled in the holder's colour"),
+        row("km-key-piece", "a noble (troops above it), a heir (rounded), a ship (hull); coloured by faction")));
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+function columnName(col) {
+  let name = "";
+  let c = col + 1;
+  while (c) { const rem = (c - 1) % 26; name = String.fromCharCode(65 + rem) + name; c = Math.floor((c - 1) / 26); }
+  return name;
+}
+
+/** The id of the square in column `c`, row `r` (from 0): spreadsheet style, like the board module. */
+export function squareId(c, r) { return `${columnName(c)}${r + 1}`; }
+
+/** The path of the side between orthogonal neighbours `a` and `b` ([col, row, ...]). */
+function edgePath(a, b, k) {
+  if (b[1] === a[1]) { const x = Math.max(a[0], b[0]) * k; return `M${x} ${a[1] * k}v${k}`; }
+  const y = Math.max(a[1], b[1]) * k;
+  return `M${a[0] * k} ${y}h${k}`;
+}
+
+function treePath(x, y, k) {
+  let d = "";
+  for (const [fx, fy] of [[0.25, 0.7], [0.72, 0.3], [0.78, 0.8]]) {
+    const tx = x + fx * k;
+    const ty = y + fy * k;
+    d += `M${tx} ${ty - 8}l6 10h-12z`;
+  }
+  return d;
+}
+
+function centroid(pts) {
+  const n = pts.length;
+  return [pts.reduce((s, p) => s + p[0], 0) / n, pts.reduce((s, p) => s + p[1], 0) / n];
+}

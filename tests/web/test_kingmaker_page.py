@@ -1,0 +1,289 @@
+"""Kingmaker in real Chromium (issue 20 item 8): the board the game uses is drawn from the
+board module's data (the shipped open board, and a supplied board the same way), with places,
+stacks, heirs, ships, the player's own hand, and the Parliament screen with the tally; two
+people (a desktop and a phone) and two bots play a 4-player campaign by clicking what the page
+outlines; every click sends that very legal action; nothing hidden from a seat (another
+player's hand, the decks' order, Chancery: Rules.secrets, research section 5 item 6) reaches
+its browser over HTTP or the WebSocket, or shows in its page, nor an observer's."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+
+from roses.engine import Game, get_rules
+from roses.games.kingmaker.board import DATA_DIR, load_board
+from roses.web import kingmaker_board
+from tests.web import players
+from tests.web.conftest import DESKTOP, PHONE, LiveServer, screenshot_path
+
+pytestmark = pytest.mark.browser
+
+RULES = get_rules("kingmaker")
+#: Verbs that close a decision; taken often so that play moves on.
+FINISH = {"done", "end", "pass", "decline", "deny", "open", "fight", "deal", "answer"}
+
+
+class Traffic:
+    """Everything the server sent one browser: HTTP response bodies and WebSocket frames."""
+
+    def __init__(self, page: Any) -> None:
+        self.chunks: list[str] = []
+        self.responses: list[Any] = []
+        self.read = 0
+        page.on("response", lambda r: self.responses.append(r))
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload: Any) -> None:
+        self.chunks.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+
+    def texts(self) -> list[str]:
+        for response in self.responses[self.read:]:
+            if "/static/" in response.url:
+                continue
+            with contextlib.suppress(Exception):  # a body that is gone (navigation): nothing to check
+                ctype = response.headers.get("content-type", "")
+                if "json" in ctype or "html" in ctype:
+                    self.chunks.append(response.text())
+        self.read = len(self.responses)
+        return list(self.chunks)
+
+
+class Secrets:
+    """What the rules keep from a role at each version of a game (Rules.secrets)."""
+
+    def __init__(self, server: LiveServer, game_id: int) -> None:
+        self.server, self.game_id = server, game_id
+        self.states: dict[int, Any] = {}
+
+    def state(self, version: int | None) -> Any:
+        record = self.server.services.games.admin_export(self.game_id)
+        v = len(record["actions"]) if version is None else version
+        if v not in self.states:
+            self.states[v] = Game.from_record(RULES, {**record, "actions": record["actions"][:v]}).state
+        return self.states[v]
+
+    def at(self, version: int | None, role: str) -> set[str]:
+        return set(RULES.secrets(self.state(version), role))
+
+
+def scan(secrets: Secrets, role: str, page: Any, traffic: Traffic) -> int:
+    """No secret of ``role`` in anything its browser received (each view against the secrets of
+    its own version) or in its page now; returns the number of views checked."""
+    latest = secrets.at(None, role)
+    views = 0
+    for chunk in traffic.texts():
+        version = None
+        data: Any = None
+        with contextlib.suppress(ValueError):
+            data = json.loads(chunk)
+        if isinstance(data, dict) and data.get("game_id") == secrets.game_id and "view" in data:
+            version = int(data["version"])
+            views += 1
+        for s in (latest if version is None else secrets.at(version, role)):
+            assert s not in chunk, f"{role}'s browser received the secret {s!r} (version {version})"
+    dom = page.content()
+    for s in latest:
+        assert s not in dom, f"{role}'s page shows the secret {s!r}"
+    return views
+
+
+def _policy(rnd: random.Random, clicked: dict[str, int]) -> players.Policy:
+    def choose(view: dict[str, Any], opts: list[dict[str, Any]]) -> dict[str, Any]:
+        good = [c for c in opts if c["verb"] not in ("undo", "resign")] or opts
+        finish = [c for c in good if c["verb"] in FINISH]
+        targets = [c for c in good if c["kind"] in ("area", "block", "card")]
+        fresh = [c for c in targets if clicked.get(c["kind"], 0) < 3]
+        if fresh and rnd.random() < 0.8:
+            pick = rnd.choice(fresh)
+        elif finish and rnd.random() < 0.6:
+            pick = rnd.choice(finish)
+        else:
+            pick = rnd.choice(targets or good)
+        # A thing with several choices opens a menu, which the page closes when a bot acts
+        # meanwhile (a new position): those are made from the choices bar instead.
+        # (players.click_choice finds a card by the action's argument: a card given to a noble,
+        # [card, noble], is made from the bar too.)
+        if pick["kind"] == "card" and pick["arg"] != pick["ref"]:
+            return {**pick, "kind": "button"}
+        if pick["kind"] != "button" and sum(1 for c in opts if c["kind"] == pick["kind"] and c["ref"] == pick["ref"]) > 1:
+            return {**pick, "kind": "button"}
+        return pick
+
+    return choose
+
+
+def _board_drawn(page: Any) -> None:
+    board = load_board()
+    page.wait_for_selector("svg#map g.km-place", timeout=40000)
+    assert page.locator("svg#map g.km-sq").count() == len(board.squares)
+    assert page.locator("svg#map g.km-place").count() == len(board.places)
+    assert page.locator(".no-board").count() == 0
+
+
+def test_two_people_and_two_bots_play_and_nothing_hidden_leaks(browser: Any, live_server: LiveServer) -> None:
+    base = live_server.url
+    ctx_a = browser.new_context(viewport=DESKTOP)
+    ctx_b = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    errors: list[str] = []
+    for p in (a, b):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    traffic_a, traffic_b = Traffic(a), Traffic(b)
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(a, base, f"kma{stamp}")
+    players.signup(b, base, f"kmb{stamp}")
+    game_id: int = a.evaluate(
+        """async () => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game: 'kingmaker', role: 'P1', options: {players: 4}, preview: true,
+                                    bots: {P3: 'random', P4: 'random'}})});
+            if (!r.ok) throw new Error(await r.text());
+            return (await r.json()).id;
+        }""")
+    b.evaluate(
+        """async ([gid]) => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch(`/api/games/${gid}/join`, {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({role: 'P2'})});
+            if (!r.ok) throw new Error(await r.text());
+        }""", [game_id])
+    for p in (a, b):
+        p.goto(f"{base}/games/{game_id}")
+        p.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
+        _board_drawn(p)
+    a.screenshot(path=str(screenshot_path("kingmaker-start-desktop.png")))
+    b.screenshot(path=str(screenshot_path("kingmaker-start-phone.png")))
+
+    secrets = Secrets(live_server, game_id)
+    clicked: dict[str, int] = {}
+    steps: list[tuple[str, int, dict[str, Any]]] = []
+
+    def on_step(page: Any, choice: dict[str, Any]) -> None:
+        clicked[choice["kind"]] = clicked.get(choice["kind"], 0) + 1
+        steps.append((players.payload(page)["role"], players.version(page), choice))
+
+    def done() -> bool:
+        view = players.payload(a).get("view") or {}
+        return bool(players.payload(a).get("result")) or (
+            (view.get("round") or 0) >= 1 and len(steps) >= 25
+            and all(clicked.get(k, 0) >= 1 for k in ("area", "block")))
+
+    players.play_until([a, b], done, policy=_policy(random.Random(5), clicked), max_actions=200,
+                       on_step=on_step, timeout=600)
+    record = live_server.services.games.admin_export(game_id)
+    at = 0  # bots act meanwhile: each click is the next action of its seat with that verb and arg
+    for role, after, choice in steps:
+        while at < after and (record["actions"][at]["role"], record["actions"][at]["verb"],
+                              record["actions"][at].get("arg")) != (role, choice["verb"], choice["arg"]):
+            at += 1
+        assert at < after, f"{role}'s click {choice} is not in the game record"
+        before = Game.from_record(RULES, {**record, "actions": record["actions"][:at]}).state
+        assert (choice["verb"], choice["arg"]) in [tuple(x) for x in RULES.legal_actions(before, role)]
+        at += 1
+    # the pieces of the view are on the board: every noble on a square, every ship
+    view = players.payload(a)["view"]
+    on_board = [n["id"] for p in view["players"] for n in p["nobles"] if n["square"] or n["ship"]]
+    assert on_board
+    for nid in on_board:
+        assert a.locator(f'svg#map g.km-noble[data-block="{nid}"]').count() == 1, nid
+    for s in view["ships"]:
+        assert a.locator(f'svg#map g.km-ship[data-block="{s["id"]}"]').count() == 1
+    owned = [pid for pid, st in view["places"].items() if st["owner"]]
+    for pid in owned[:5]:
+        assert a.locator(f'svg#map g.km-place[data-area="{pid}"]').get_attribute("data-owner") == view["places"][pid]["owner"]
+    # the hand panel shows this seat's own cards, by name
+    if view.get("hand"):
+        players.show_tab_of(a, "#hand-panel")
+        assert view["hand"][0]["name"] in a.inner_text("#hand-panel")
+    a.screenshot(path=str(screenshot_path("kingmaker-play-desktop.png")))
+    players.show_tab_of(b, "svg#map")
+    b.screenshot(path=str(screenshot_path("kingmaker-play-phone.png")))
+
+    assert scan(secrets, "P1", a, traffic_a) > 10
+    assert scan(secrets, "P2", b, traffic_b) > 10
+    # control: the scan can see a leak: each seat's own secret tags reached its browser
+    sent = "\n".join(traffic_a.texts())
+    mine = set()
+    for v in range(1, len(record["actions"]) + 1):
+        mine |= secrets.at(v, "P2")
+    assert any(s in sent for s in mine), "none of P1's own card tags reached its browser: the scan proves nothing"
+    ctx_o = browser.new_context(viewport=DESKTOP)
+    o = ctx_o.new_page()
+    traffic_o = Traffic(o)
+    o.on("pageerror", lambda e: errors.append(str(e)))
+    o.goto(f"{base}/games/{game_id}")
+    o.wait_for_function("window.roses && window.roses.payload", timeout=40000)
+    _board_drawn(o)
+    scan(secrets, "Observer", o, traffic_o)
+    assert not errors, errors
+    for ctx in (ctx_a, ctx_b, ctx_o):
+        ctx.close()
+
+
+def _module_page(browser: Any, static_server: str) -> Any:
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{static_server}/css/")
+    page.set_content('<!doctype html><html><body><h2 id="h-battle">Battle</h2><svg id="map"></svg></body></html>')
+    page.add_script_tag(type="module", content="""
+        import { Kingmaker } from "/js/games/kingmaker.js";
+        window.Kingmaker = Kingmaker; window.ready = true;""")
+    page.wait_for_function("window.ready === true")
+    return page
+
+
+def test_a_supplied_board_draws_from_its_own_data(browser: Any, static_server: str) -> None:
+    """The format's example board (docs/kingmaker/board.md): its own squares, places, rivers."""
+    path = str(DATA_DIR / "example-board.json")
+    board = load_board(path, rulebook=False)
+    data = kingmaker_board.board_data(board)
+    page = _module_page(browser, static_server)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.evaluate("(b) => { window.km = new window.Kingmaker(b, {}); window.km.drawBoard(document.getElementById('map')); }", data)
+    assert page.locator("svg#map g.km-sq").count() == len(board.squares)
+    assert page.locator("svg#map g.km-place").count() == len(board.places)
+    for pid, p in board.places.items():  # each place on its own square
+        assert page.locator(f'svg#map g.km-sq[data-area="{p.square}"]').count() == 1
+        assert page.locator(f'svg#map g.km-place[data-area="{pid}"]').count() == 1
+    kinds = {f.kind for f in board.features.values()}
+    for kind in kinds - {"road"}:
+        assert page.locator(f"svg#map path.km-{kind}").count() >= 1, kind
+    assert not errors, errors
+    page.close()
+
+
+def test_parliament_screen_shows_the_tally(browser: Any, static_server: str) -> None:
+    """During a session the Battle panel becomes the Parliament screen: the place, the motion,
+    each player's Commons and Lords (L341-353), totals, the Commons majority (half + 1), who is
+    still to vote, and the minutes (the political log lines). Ballots are never shown."""
+    data = kingmaker_board.board_data(load_board())
+    page = _module_page(browser, static_server)
+    view = {
+        "role": "P1", "phase": "parliament", "active": ["P2"], "prompt": "Parliament votes: ...",
+        "players": [{"role": r, "nobles": [], "assets": [], "hand": 0, "events": 0} for r in ("P1", "P2", "P3")],
+        "parliament": {"place": "london", "summoner": "P1", "motion": "victory",
+                       "text": "That Edward IV be the one and only King.",
+                       "tally": {"P1": [31, 12], "P2": [9, 4], "P3": [0, 0]}, "voted": ["P1"]},
+        "log": ["Parliament is summoned to London.", "Round 3."], "log_kinds": ["political", "turn"],
+    }
+    out = page.evaluate("""([b, v]) => { const km = new window.Kingmaker(b, {});
+        const parts = km.renderBattle(v); document.body.append(...parts);
+        return document.getElementById("h-battle").textContent; }""", [data, view])
+    assert out == "Parliament"
+    text = page.inner_text("[data-screen=parliament]")
+    assert "London" in text and "one and only King" in text
+    rows = page.locator(".km-tally tbody tr")
+    assert rows.count() == 3
+    assert rows.nth(0).inner_text().split("\t")[:4] == ["P1", "31", "12", "answered"]
+    assert rows.nth(1).inner_text().split("\t")[:4] == ["P2", "9", "4", "to vote"]
+    assert "majority of the Commons: 21" in page.inner_text(".km-tally tfoot")
+    assert "Parliament is summoned to London." in page.inner_text(".km-minutes")
+    assert "Round 3." not in page.inner_text(".km-minutes")
+    page.close()
