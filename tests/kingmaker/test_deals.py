@@ -6,7 +6,14 @@ from pathlib import Path
 
 from roses.games.kingmaker import RULES
 from roses.games.kingmaker.combat import attackers_at
-from roses.games.kingmaker.common import Z_AWARD, Z_HAND, W, heir_controller, ship_controller
+from roses.games.kingmaker.common import (
+    E_HAND,
+    Z_AWARD,
+    Z_HAND,
+    W,
+    heir_controller,
+    ship_controller,
+)
 from tests.kingmaker.helpers import award, give_hand, put, staged, turn_of
 
 MOVE = {"step": "move", "p": 0, "sel": None, "ship": None}
@@ -121,3 +128,50 @@ def test_allied_noble_under_a_commander_l308(tmp_path: Path) -> None:
     assert sorted(attackers_at(state, 0, "C2")) == sorted([w.cid("percy"), grey])
     state["nsq"][grey] = "C3"  # separated: no longer under command
     assert grey not in attackers_at(state, 0, "C2")
+
+
+def test_commanded_noble_free_move_provided_by_his_own_faction_l313(tmp_path: Path) -> None:
+    """L313: a noble under a commander may use a Free Move card if the player controlling his
+    faction provides it: the commander's player asks (once a turn), the owner accepts and his
+    card is used; the commander's own Free Move cannot serve."""
+    from tests.kingmaker.test_e1 import DECK, eid, to_hand
+
+    state = staged(tmp_path, deck=DECK)
+    put(state, 0, "percy", "A3")
+    grey = put(state, 1, "grey", "A3")
+    state["ally"][0][1] = state["ally"][1][0] = 1
+    state["command"][str(grey)] = W(state).cid("percy")
+    fm = eid(state, "fm")
+    to_hand(state, fm, 1)
+    turn_of(state, 0, dict(MOVE), stage=2)
+    state["nmv"][grey] = state["tno"]  # he has moved this turn, beside his commander
+    assert ("select", "grey") not in RULES.legal_actions(state, "P1")
+    assert ("free_move", "grey") in RULES.legal_actions(state, "P1")
+    RULES.action(state, "P1", "free_move", "grey")
+    assert RULES.active(state) == ["P2"] and RULES.default_action(state, "P2") == ("decline", None)
+    RULES.action(state, "P2", "decline")
+    assert ("free_move", "grey") not in RULES.legal_actions(state, "P1")  # asked once a turn
+    assert ("select", "grey") not in RULES.legal_actions(state, "P1")
+    assert state["ez"][fm] == E_HAND
+
+    turn_of(state, 0, dict(MOVE), stage=2)  # a later turn
+    state["nmv"][grey] = state["tno"]
+    RULES.action(state, "P1", "free_move", "grey")
+    RULES.action(state, "P2", "accept")
+    assert state["ez"][fm] != E_HAND  # P2's card is used
+    assert ("select", "grey") in RULES.legal_actions(state, "P1")
+
+
+def test_commander_cannot_lend_his_own_free_move_to_a_commanded_noble_l313(tmp_path: Path) -> None:
+    from tests.kingmaker.test_e1 import DECK, eid, to_hand
+
+    state = staged(tmp_path, deck=DECK)
+    percy = put(state, 0, "percy", "A3")
+    grey = put(state, 1, "grey", "A3")
+    state["ally"][0][1] = state["ally"][1][0] = 1
+    state["command"][str(grey)] = percy
+    to_hand(state, eid(state, "fm"), 0)
+    turn_of(state, 0, dict(MOVE), stage=2)
+    state["nmv"][grey] = state["nmv"][percy] = state["tno"]
+    legal = RULES.legal_actions(state, "P1")
+    assert ("free_move", "percy") in legal and ("free_move", "grey") not in legal

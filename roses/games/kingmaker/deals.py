@@ -237,6 +237,9 @@ class Offer(Step):
                     "Accept? (default: no)")
         if kind == "place":
             return f"{giver} offers {place_name(w, frame['place'])}. Accept? (default: no)"
+        if kind == "free_move":
+            return (f"{giver} asks you to provide a Free Move card for {card_name(w, frame['noble'])}, who serves "
+                    "under his command. Accept? (default: no)")
         return f"{giver} proposes an alliance. Accept? (default: no)"
 
     def on_decline(self, state: State, frame: Frame, role: str, arg: Any) -> None:
@@ -272,6 +275,14 @@ class Offer(Step):
             ops.set_place_owner(state, frame["place"], q)
         elif kind == "command":
             state["command"][str(frame["noble"])] = frame["commander"]
+        elif kind == "free_move":
+            from roses.games.kingmaker.play import free_moves  # play imports this module
+
+            n = frame["noble"]
+            ops.discard_event(state, free_moves(state, q)[0])
+            state["nmv"][n] = -1
+            state["freed"].append(n)
+            log.public(state, f"{role} provides a Free Move for {card_name(w, n)} (L313).", log.MOVE)
         else:
             state["ally"][p][q] = state["ally"][q][p] = 1
             log.public(state, f"{role_of(state, p)} and {role} are allied.", log.POLITICAL)

@@ -681,12 +681,16 @@ def move_options(state: State, frame: Frame) -> list[Action]:
                 out.append(("escort", [w.heirs[h].id, w.cards[m].id]))
     if state["level"] >= 1:
         out += blockade_options(state, p)
-    if free_moves(state, p):
-        freed = state["freed"]
-        for n in mine:
-            if (state["nmv"][n] == state["tno"] and n not in freed and state["nsq"][n] is not None
-                    and state["nvac"][n] != state["tno"]):
-                out.append(("free_move", w.cards[n].id))
+    freed = state["freed"]
+    holders = {q for q in {state["ch"][n] for n in mine} if free_moves(state, q)}
+    for n in mine:
+        # L313: a noble under an ally's commander uses a Free Move his own faction provides
+        # (asked once a turn: an offer to that player, default no).
+        q = state["ch"][n]
+        if (q in holders and state["nmv"][n] == state["tno"] and n not in freed and state["nsq"][n] is not None
+                and state["nvac"][n] != state["tno"] and (q == p or n not in frame.get("asked", ()))):
+            out.append(("free_move", w.cards[n].id))
+    if p in holders:
         for s, piece in enumerate(w.ships):
             if (state["spos"][s] is not None and ship_controller(state, s) == p and state["smv"][s] == state["tno"]
                     and piece.id not in freed):
@@ -888,6 +892,13 @@ class Move(CardPlay):
         """Free Move (Event Card Key): one more move for one counter this turn (a ship with
         its passengers counts as one); at most one per counter per turn."""
         w = W(state)
+        if arg not in w.ship_codec and state["ch"][w.cid(arg)] != frame["p"]:
+            n = w.cid(arg)
+            frame.setdefault("asked", []).append(n)
+            push(state, {"step": "offer", "kind": "free_move", "from": frame["p"], "to": state["ch"][n], "noble": n})
+            log.public(state, f"{role} asks {role_of(state, state['ch'][n])} for a Free Move for {card_name(w, n)}, "
+                       "who serves under his command.", log.MOVE)
+            return
         ops.discard_event(state, free_moves(state, frame["p"])[0])
         if arg in w.ship_codec:
             state["smv"][w.ship_codec.id(arg)] = -1
