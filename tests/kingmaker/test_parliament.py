@@ -115,3 +115,57 @@ def test_summon_needs_the_sole_king_or_chancellor_and_a_writ_l329(tmp_path: Path
     RULES.action(state, "P1", "summon", "london")
     RULES.action(state, "P1", "writ", "mowbray")
     assert state["nsq"][W(state).cid("mowbray")] == "B5"
+
+
+def test_island_noble_summoned_only_with_a_ship_to_the_mainland_l334(tmp_path: Path) -> None:
+    """L334: a noble on an island (or in Calais) may be summoned to Parliament only if an empty
+    ship of his faction, large enough for him, is there to carry him; it ends its move in a
+    friendly or unfortified mainland port (ruling K41: the nearest to the Parliament)."""
+    from roses.games.kingmaker.common import Z_ASSET
+
+    deck = make_deck({"id": "parl", "kind": "parliament", "level": "basic",
+                      "combat": {"ratio": [3, 2], "killed": []}},
+                     {"id": "writ", "kind": "writ", "level": "basic"})
+    state = staged(tmp_path, deck=deck)
+    w = W(state)
+    state["pown"]["london"] = 0
+    put(state, 0, "neville", "B5", "london")
+    award(state, "chancellor", "neville")
+    mowbray = put(state, 1, "mowbray", "H6")  # on the Isle of Wight
+    to_hand(state, eid(state, "parl"), 0)
+    to_hand(state, eid(state, "writ"), 0)
+
+    def writs() -> list:
+        turn_of(state, 0, {"step": "parliament", "p": 0}, stage=4)
+        return parliament.summonable(state, 0, "B5")
+
+    assert mowbray not in writs()  # no ship
+    s = next(i for i, piece in enumerate(w.ships) if piece.card >= 0 and piece.capacity >= 50)
+    state["cz"][w.ships[s].card], state["ch"][w.ships[s].card] = Z_ASSET, 1
+    state["spos"][s] = "carisbrooke"
+    assert mowbray not in writs()  # no friendly or unfortified port on the mainland
+    state["pown"]["kings_lynn"] = 1
+    state["pown"]["hull"] = 1
+    assert mowbray in writs()
+    RULES.action(state, "P1", "summon", "london")
+    RULES.action(state, "P1", "writ", "mowbray")
+    assert state["nsq"][mowbray] == "B5"
+    assert state["spos"][s] == "hull"  # nearer London than King's Lynn
+    assert state["smv"][s] == state["tno"]
+
+
+def test_island_noble_needs_an_empty_ship_of_his_own_faction_l334(tmp_path: Path) -> None:
+    from roses.games.kingmaker.common import Z_ASSET
+
+    state = staged(tmp_path)
+    w = W(state)
+    mowbray = put(state, 1, "mowbray", "H6")
+    s = next(i for i, piece in enumerate(w.ships) if piece.card >= 0)
+    state["cz"][w.ships[s].card], state["ch"][w.ships[s].card] = Z_ASSET, 2  # another faction's
+    state["spos"][s] = "carisbrooke"
+    assert parliament.parliament_ship(state, mowbray) == -1
+    state["sctl"][s] = 1  # lent to Mowbray's faction
+    assert parliament.parliament_ship(state, mowbray) == s
+    grey = put(state, 1, "grey", "H6")
+    state["nship"][grey], state["nsq"][grey] = s, None  # someone aboard: not empty
+    assert parliament.parliament_ship(state, mowbray) == -1

@@ -49,6 +49,7 @@ from roses.games.kingmaker.common import (
     heir_controller,
     heir_loc,
     king_controller,
+    noble_strength,
     noble_title,
     owner_of_card,
     place_name,
@@ -56,6 +57,8 @@ from roses.games.kingmaker.common import (
     player_of_role,
     role_of,
     senior_heir,
+    ship_controller,
+    ship_passengers,
     sole_king,
 )
 from roses.games.kingmaker.ops import place_active
@@ -110,9 +113,62 @@ def parliament_places(state: State, sq: str | None, inside: str | None) -> list[
     return out
 
 
+#: The mainland a ship carrying nobles to Parliament lands on (L334).
+MAINLAND = ("england", "wales", "scotland")
+
+
+def parliament_ship(state: State, n: int) -> int:
+    """L334: the ship that may carry noble ``n``, on an island or in Calais, to Parliament: an
+    empty ship his faction controls (its own or lent to it), in port on his island or in
+    Calais, large enough for his troops; the first such ship, -1 if none (ruling K41)."""
+    w = W(state)
+    b = w.board
+    sq = state["nsq"][n]
+    if sq is None:
+        return -1
+    area = b.squares[sq].area
+    need = noble_strength(state, n)
+    for s, piece in enumerate(w.ships):
+        pos = state["spos"][s]
+        if (pos in b.places and b.places[pos].area == area and ship_controller(state, s) == state["ch"][n]
+                and piece.capacity >= need and not ship_passengers(state, s)):
+            return s
+    return -1
+
+
+def landing_port(state: State, n: int, sq: str) -> str | None:
+    """L334: where the ship carrying noble ``n`` to Parliament (in square ``sq``) ends its
+    move: a friendly or unfortified port on the mainland, the nearest to the Parliament by
+    land (ties by id; ruling K41)."""
+    b = W(state).board
+    dist = b.land_distances(sq)
+    best: tuple[int, str] | None = None
+    for pid in b.ports:
+        pl = b.places[pid]
+        if pl.area not in MAINLAND or not place_active(state, pid):
+            continue
+        if pl.fortified and place_owner(state, pid) != state["ch"][n]:
+            continue
+        d = dist.get(pl.square)
+        if d is not None and (best is None or (d, pid) < best):
+            best = (d, pid)
+    return best[1] if best else None
+
+
+def needs_ship(state: State, n: int) -> bool:
+    """Whether noble ``n`` is on an island or in Calais (L334)."""
+    b = W(state).board
+    sq = state["nsq"][n]
+    if sq is None:
+        return False
+    area = b.areas[b.squares[sq].area]
+    return area.island or area.id == "pale_of_calais"
+
+
 def summonable(state: State, p: int, sq: str) -> list[int]:
-    """Other players' nobles a Writ may summon (L335-339): not at sea, captive, under siege,
-    on an island or in Calais (ruling K41: no ship is found for them), not already there."""
+    """Other players' nobles a Writ may summon (L335-339): not at sea, captive, under siege, not
+    already there; on an island or in Calais only with a ship to carry him to a mainland port
+    (L334); never from Scotland, Ireland or the Continent (ruling K41)."""
     w = W(state)
     b = w.board
     out = []
@@ -126,7 +182,9 @@ def summonable(state: State, p: int, sq: str) -> list[int]:
         if nsq is None or nsq == sq or besieged_inside(state, n):
             continue
         area = b.areas[b.squares[nsq].area]
-        if area.island or area.id in ("pale_of_calais", "continent", "ireland", "scotland"):
+        if area.id in ("continent", "ireland", "scotland"):
+            continue
+        if needs_ship(state, n) and (parliament_ship(state, n) < 0 or landing_port(state, n, sq) is None):
             continue
         out.append(n)
     return out
@@ -554,6 +612,16 @@ def go_to_parliament(state: State, n: int, session: Frame) -> None:
     the place if friendly, else in the open of its square."""
     place = session["place"]
     inside = place if place_owner(state, place) == state["ch"][n] else None
+    if needs_ship(state, n):
+        # L334: an empty ship of his faction carries him to the mainland and ends its move
+        # in a friendly or unfortified port there.
+        s, port = parliament_ship(state, n), landing_port(state, n, session["sq"])
+        if s >= 0 and port is not None:
+            w = W(state)
+            state["spos"][s] = port
+            state["smv"][s] = state["tno"]
+            log.public(state, f"The {w.ships[s].name} carries {card_name(w, n)} to {place_name(w, port)} "
+                       "on his way to Parliament.", log.MOVE)
     ops.put_noble(state, n, session["sq"], inside)
 
 
