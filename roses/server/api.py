@@ -282,9 +282,10 @@ def start_game(request: Request, game_id: GameId, user: RequiredUser) -> dict[st
 @router.get("/games/{game_id}/view", response_model=ViewOut, tags=["play"])
 def get_view(request: Request, game_id: GameId, user: OptionalUser,
              role: Annotated[str | None, Query(description="Your role, or Observer")] = None,
-             invite: str | None = None) -> dict[str, Any]:
+             invite: str | None = None) -> Response:
     """Your role's view (``Rules.view`` with undo); observers get the observer view."""
-    return services(request).games.view(user, game_id, role, invite)
+    # Sent as encoded once per game version and role (the same bytes the sockets get).
+    return _json(services(request).games.view_body(user, game_id, role, invite)[1])
 
 
 @router.post("/games/{game_id}/why", tags=["play"])
@@ -321,13 +322,19 @@ def _acting_role(request: Request, game_id: GameId, user: User, role: str | None
 
 
 @router.post("/games/{game_id}/action", response_model=ViewOut, tags=["play"])
-def post_action(request: Request, game_id: GameId, body: ActionIn, user: RequiredUser) -> dict[str, Any]:
+def post_action(request: Request, game_id: GameId, body: ActionIn, user: RequiredUser) -> Any:
     """Play ``verb``/``arg`` for your role on game version ``version`` (409 if stale).
 
     ``undo`` (listed in the view's actions when allowed) takes back your last action.
     """
     role = _acting_role(request, game_id, user, body.role)
-    return services(request).games.act(user, game_id, role, body.verb, body.arg, body.version)
+    reply, text = services(request).games.act_body(user, game_id, role, body.verb, body.arg, body.version)
+    return _json(text) if text is not None else reply
+
+
+def _json(text: str) -> Response:
+    """A JSON body encoded by the game service (checked there against the game's secrets)."""
+    return Response(content=text.encode("utf-8"), media_type="application/json")
 
 
 @router.post("/games/{game_id}/undo", response_model=ViewOut, tags=["play"])

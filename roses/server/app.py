@@ -144,6 +144,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
             for job in reversed(app.state.background):
                 await job.stop()
             await games.bus.stop()
+            games.close()
 
     app = FastAPI(title="Roses", version=__version__, lifespan=lifespan,
                   description=API_DESCRIPTION)

@@ -9,10 +9,11 @@ by the Alembic migrations in :mod:`roses.server.migrations`; :data:`metadata` mi
 
 Tables
     ``users``, ``sessions`` and ``api_tokens`` (only hashes of session and API tokens are
-    stored), ``games`` (one row per game with the current state and its ``version``),
+    stored), ``games`` (one row per game with its ``version`` and who may act),
     ``seats`` (a user or a bot per role; ``clock``/``active_since`` for time control),
-    ``actions`` (the append-only action log: the authority), ``snapshots`` (the state each
-    time the set of active roles changes), ``chat`` and ``notes`` (private per player and role).
+    ``actions`` (the append-only action log: the authority), ``snapshots`` (the state without
+    its log each time the set of active roles changes), ``log_entries`` (the game log, a row
+    per entry), ``chat`` and ``notes`` (private per player and role).
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ games = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=True),
     # Number of actions in the log; requests carry it and a stale one is refused.
     sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    # Not written: the state lives in ``snapshots`` and ``log_entries`` (roses.server.store).
     sa.Column("state", sa.Text, nullable=True),
     sa.Column("active", sa.Text, nullable=False, server_default=""),
     sa.Column("result", sa.String(200), nullable=True),
@@ -138,6 +140,18 @@ snapshots = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("active", sa.Text, nullable=False),
     sa.Column("state", sa.Text, nullable=False),
+    # Migration 0008: the state is stored with an empty log; its log is the first ``log_len``
+    # rows of ``log_entries``. NULL: ``state`` holds its whole log (roses.server.store).
+    sa.Column("log_len", sa.Integer, nullable=True),
+)
+
+# Migration 0008: the log (``state["log"]``) of each game at its current version, one row per
+# entry, so that an action appends its entries instead of rewriting the whole log.
+log_entries = sa.Table(
+    "log_entries", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("entry", sa.Text, nullable=False),
 )
 
 chat = sa.Table(
@@ -203,7 +217,7 @@ login_devices = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
-ALL_TABLES = ("throttle", "login_devices", "outbox", "presence", "notes", "chat", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+ALL_TABLES = ("throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
 
 
 def default_sqlite_path() -> Path:

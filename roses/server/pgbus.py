@@ -24,12 +24,13 @@ import os
 import queue
 import secrets
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 import sqlalchemy as sa
 
-from roses.server.events import GAME_CHANGED, Event, LocalBus, Subscription
+from roses.server.events import GAME_CHANGED, Event, LocalBus, Subscription, where
 
 log = logging.getLogger("roses.server.pgbus")
 
@@ -83,6 +84,9 @@ class PgBus:
         self._stopping = False
         #: Events received from other workers (for tests and logs).
         self.received = 0
+        #: Called (on the event loop) with each event another worker published, before it is
+        #: delivered (the game service drops what it cached of a game whose seats changed).
+        self.on_remote: Callable[[Event], None] | None = None
 
     # ----- EventBus -------------------------------------------------------------------------
     def subscribe(self, game_id: int) -> Subscription:
@@ -196,10 +200,19 @@ class PgBus:
         if origin == self.origin:
             return
         self.received += 1
+        if self.on_remote is not None:
+            try:
+                self.on_remote(event)
+            except Exception as exc:  # noqa: BLE001 - never stop listening
+                log.error("handling an event of another worker failed: %s", where(exc))
         self.local.publish(event)
 
     def _reload_all(self) -> None:
         with self.local._lock:
             games = list(self.local._subs)
-        for gid in games:
-            self.local.publish(Event(GAME_CHANGED, gid))
+        for gid in games:  # events may have been missed: everything is read again
+            event = Event(GAME_CHANGED, gid)
+            if self.on_remote is not None:
+                with contextlib.suppress(Exception):
+                    self.on_remote(event)
+            self.local.publish(event)

@@ -19,8 +19,10 @@ and lets bots move.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
+import os
 import secrets
 import threading
 import time
@@ -47,7 +49,7 @@ from roses.engine.errors import (
 from roses.engine.game import FINISH as FINISH_VERB
 from roses.engine.game import RESIGN, UNDO, digest
 from roses.engine.labels import fallback_label
-from roses.server import clocks, db
+from roses.server import clocks, db, store
 from roses.server.auth import User
 from roses.server.botcaps import BotBudgetError, BotCaps, check_budget
 from roses.server.errors import (
@@ -69,6 +71,19 @@ from roses.server.events import (
     LocalBus,
     Notifiers,
     where,
+)
+from roses.server.store import (
+    ADVANCE_GAME,
+    INSERT_ACTION,
+    INSERT_SNAPSHOT,
+    SEATS_ACTIVE,
+    SEATS_INACTIVE,
+    SELECT_ACTIONS,
+    SELECT_SNAPSHOT,
+    GroupCommit,
+    PlayRow,
+    join_state,
+    split_state,
 )
 
 log = logging.getLogger("roses.server")
@@ -94,6 +109,69 @@ class Seat:
         return self.user_id is not None or self.bot is not None
 
 
+@dataclass
+class Rendered:
+    """A role's view at one version: the view, whether it may undo, and the JSON body of
+    ``GET /api/games/{id}/view`` (sent as it is over HTTP and, with its type, over sockets)."""
+
+    view: dict[str, Any]
+    can_undo: bool
+    body: str
+
+
+@dataclass
+class _Cached:
+    """A game held in memory at ``version``."""
+
+    version: int
+    game: Game
+    #: Rows in ``log_entries`` for it (the length of its log; -1: its state has no list log).
+    log_rows: int
+    #: Estimated memory (bytes), for the cache's bound.
+    size: int
+    #: Its play row and seats, when read (None: read them from the database).
+    meta: tuple[PlayRow, list[Seat]] | None = None
+
+
+#: Bytes of Python objects per byte of a state's JSON (measured on Richard III states), plus
+#: a fixed part for the game object, undo stack and indexes.
+STATE_MEMORY_FACTOR = 6
+GAME_MEMORY_BASE = 16_384
+#: Default bound of the game cache (ROSES_GAME_CACHE_MB).
+DEFAULT_CACHE_MB = 256
+
+
+def _cache_bytes_from_env() -> int:
+    return int(float(os.environ.get("ROSES_GAME_CACHE_MB") or DEFAULT_CACHE_MB) * 1024 * 1024)
+
+
+def _estimate_bytes(state: dict[str, Any]) -> int:
+    return GAME_MEMORY_BASE + STATE_MEMORY_FACTOR * len(json.dumps(state, separators=(",", ":")))
+
+
+def _log_len(state: dict[str, Any]) -> int:
+    entries = state.get("log")
+    return len(entries) if isinstance(entries, list) else -1
+
+
+def _encode(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _view_body(game_id: int, version: int, role: str, result: str | None, active: list[str],
+               view_text: str, can_undo: bool) -> str:
+    """The JSON text of a ViewOut (keys in its order) around an encoded view."""
+    status = ACTIVE if result is None else FINISHED_STATUS
+    return (f'{{"game_id":{game_id},"version":{version},"role":{_encode(role)},"status":"{status}",'
+            f'"result":{_encode(result)},"active":{_encode(list(active))},"view":{view_text},'
+            f'"can_undo":{"true" if can_undo else "false"}}}')
+
+
+def state_message(body: str) -> str:
+    """The socket message ``{"type": "state", ...}`` around a view body."""
+    return '{"type":"state",' + body[1:]
+
+
 def _now() -> float:
     return time.time()
 
@@ -106,7 +184,7 @@ class GameService:
     """All game operations; thread-safe. HTTP handlers, WebSockets, bots and the CLI use it."""
 
     def __init__(self, database: db.Database, bus: EventBus | None = None,
-                 notifiers: Notifiers | None = None, cache_size: int = 256) -> None:
+                 notifiers: Notifiers | None = None, cache_bytes: int | None = None) -> None:
         self.db = database
         self.bus: EventBus = bus or LocalBus()
         self.notifiers = notifiers or Notifiers()
@@ -119,13 +197,26 @@ class GameService:
         #: Called with the user before a chat message is stored; raises TooManyRequests when
         #: the user sends too many (the app sets it from its settings).
         self.limit_chat: Callable[[User], None] | None = None
-        self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
-        self._cache_size = cache_size
+        # Games in memory at their latest version, least recently used first, bounded by an
+        # estimate of their memory (ROSES_GAME_CACHE_MB), with their row and seats.
+        self._cache: OrderedDict[int, _Cached] = OrderedDict()
+        self._cache_limit = int(cache_bytes if cache_bytes is not None else _cache_bytes_from_env())
+        self._cache_used = 0
         self._cache_lock = threading.Lock()
-        # Rendered views by (game, version, role): many sockets of one game share one rendering.
-        self._views: OrderedDict[tuple[int, int, str], tuple[dict[str, Any], bool]] = OrderedDict()
+        # Rendered views by (game, version, role): the view, its undo flag and the encoded
+        # body of ``GET .../view`` (one rendering and one encoding for every socket of a role).
+        self._views: OrderedDict[tuple[int, int, str], Rendered] = OrderedDict()
         # Striped per-game locks (bounded memory); no code path holds two games' locks.
         self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
+        #: Writes the actions of many games in one transaction (roses.server.store).
+        self.committer = GroupCommit(database, expected=(StaleVersion,))
+        hook = getattr(self.bus, "on_remote", False)
+        if hook is None:  # a bus shared by several processes: hear the others' changes
+            self.bus.on_remote = self._remote_event  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        """Stop the group-commit writer (after it has written what it was given)."""
+        self.committer.close()
 
     # ----- helpers ---------------------------------------------------------------------
     @contextmanager
@@ -135,12 +226,27 @@ class GameService:
 
     def _evict(self, game_id: int) -> None:
         with self._cache_lock:
-            self._cache.pop(game_id, None)
+            gone = self._cache.pop(game_id, None)
+            if gone is not None:
+                self._cache_used -= gone.size
             for key in [k for k in self._views if k[0] == game_id]:
                 del self._views[key]
 
-    def _rendered(self, game: Game, game_id: int, version: int, role: str) -> tuple[dict[str, Any], bool]:
-        """``role``'s view and undo flag at ``version`` (cached; callers must not mutate it)."""
+    def _forget_seats(self, game_id: int) -> None:
+        """The game's row or seats changed outside play (lobby, admin): read them again."""
+        with self._cache_lock:
+            entry = self._cache.get(game_id)
+            if entry is not None:
+                entry.meta = None
+
+    def _remote_event(self, event: Event) -> None:
+        """Another process changed a game: a change without a version (lobby, seats) makes
+        this process read the game's row and seats again; new versions are caught up on use."""
+        if event.kind == GAME_CHANGED and not event.version:
+            self._forget_seats(event.game_id)
+
+    def _rendered(self, game: Game, game_id: int, version: int, role: str) -> Rendered:
+        """``role``'s view at ``version`` (cached; callers must not mutate it)."""
         key = (game_id, version, role)
         with self._cache_lock:
             hit = self._views.get(key)
@@ -148,31 +254,47 @@ class GameService:
                 self._views.move_to_end(key)
                 return hit
         if role == OBSERVER:
-            out = (game.rules.view(game.state, OBSERVER), False)
+            view, undo = game.rules.view(game.state, OBSERVER), False
         else:
-            out = (game.view(role), game.can_undo(role))
-        if self.guard_views and not self._view_is_clean(game, game_id, role, out[0]):
-            out = (_withheld_view(game, role), False)
+            view, undo = game.view(role), game.can_undo(role)
+        view_text = _encode(view)
+        if self.guard_views and not self._view_is_clean(game, game_id, role, view_text):
+            view, undo = _withheld_view(game, role), False
+            view_text = _encode(view)
+        result = game.result()
+        out = Rendered(view, undo, _view_body(game_id, version, role, result, game.active(), view_text, undo))
         with self._cache_lock:
             self._views[key] = out
             while len(self._views) > VIEW_CACHE:
                 self._views.popitem(last=False)
         return out
 
-    def _remember(self, game_id: int, version: int, game: Game) -> None:
+    def _remember(self, game_id: int, version: int, game: Game, log_rows: int, size: int,
+                  meta: tuple[PlayRow, list[Seat]] | None) -> None:
         with self._cache_lock:
-            self._cache[game_id] = (version, game)
-            self._cache.move_to_end(game_id)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+            old = self._cache.pop(game_id, None)
+            if old is not None:
+                self._cache_used -= old.size
+            self._cache[game_id] = _Cached(version, game, log_rows, size, meta)
+            self._cache_used += size
+            while self._cache_used > self._cache_limit and len(self._cache) > 1:
+                gid, gone = self._cache.popitem(last=False)
+                self._cache_used -= gone.size
+                for key in [k for k in self._views if k[0] == gid]:
+                    del self._views[key]
 
-    def _cached(self, game_id: int, version: int) -> Game | None:
+    def _entry(self, game_id: int) -> _Cached | None:
         with self._cache_lock:
-            cached = self._cache.get(game_id)
-            if cached is None or cached[0] != version:
-                return None
-            self._cache.move_to_end(game_id)
-            return cached[1]
+            entry = self._cache.get(game_id)
+            if entry is not None:
+                self._cache.move_to_end(game_id)
+            return entry
+
+    def cache_info(self) -> dict[str, int]:
+        """Games held in memory and the estimate of their size (bytes), for benchmarks."""
+        with self._cache_lock:
+            return {"games": len(self._cache), "bytes": self._cache_used, "limit": self._cache_limit,
+                    "views": len(self._views)}
 
     @staticmethod
     def _rules(game_id: str) -> Rules:
@@ -181,10 +303,14 @@ class GameService:
         except UnknownGame as exc:
             raise NotFound(str(exc), code="unknown_game") from exc
 
-    def _row(self, conn: Connection, game_id: int, *, lock: bool = False) -> Any:
-        """The game's row; ``lock`` takes the row lock on PostgreSQL (lobby changes)."""
+    @staticmethod
+    def _check_id(game_id: int) -> None:
         if not -db.INT_MAX <= game_id <= db.INT_MAX:  # the database could not even compare it
             raise NotFound(f"There is no game {game_id}.", code="unknown_game")
+
+    def _row(self, conn: Connection, game_id: int, *, lock: bool = False) -> Any:
+        """The game's row; ``lock`` takes the row lock on PostgreSQL (lobby changes)."""
+        self._check_id(game_id)
         q = sa.select(db.games).where(db.games.c.id == game_id)
         if lock:
             q = q.with_for_update()
@@ -192,6 +318,19 @@ class GameService:
         if row is None:
             raise NotFound(f"There is no game {game_id}.", code="unknown_game")
         return row
+
+    def _play_row(self, conn: Connection, game_id: int) -> tuple[PlayRow, list[Seat]]:
+        """The game's play fields (read now) and seats (from the cache when it holds them)."""
+        self._check_id(game_id)
+        row = PlayRow.read(conn, game_id)
+        if row is None:
+            raise NotFound(f"There is no game {game_id}.", code="unknown_game")
+        entry = self._entry(game_id)
+        if entry is not None and entry.meta is not None:
+            seats = entry.meta[1]
+        else:
+            seats = self._seats(conn, game_id)
+        return row, seats
 
     @staticmethod
     def _seats(conn: Connection, game_id: int) -> list[Seat]:
@@ -203,13 +342,13 @@ class GameService:
         return [Seat(r.role, r.position, r.user_id, r.name, r.bot) for r in rows]
 
     @staticmethod
-    def _view_is_clean(game: Game, game_id: int, role: str, view: dict[str, Any]) -> bool:
-        """False (and logged, without the tokens) if ``view`` shows a secret of ``role``."""
+    def _view_is_clean(game: Game, game_id: int, role: str, text: str) -> bool:
+        """False (and logged, without the tokens) if ``text`` (the encoded view that is about
+        to be sent) shows a secret of ``role``."""
         try:
             tokens = game.rules.secrets(game.state, role)
             if not tokens:
                 return True
-            text = canonical_json(view)
         except Exception as exc:  # noqa: BLE001 - cannot check: do not send
             log.error("checking the view of %s in game %s failed: %s", role, game_id, where(exc))
             return False
@@ -254,27 +393,57 @@ class GameService:
             raise NotFound(f"There is no game {game_id}.", code="unknown_game")
         return row, seats
 
-    def _load(self, conn: Connection, row: Any) -> Game:
-        """The game at ``row.version``, from the cache or rebuilt from a snapshot (lock held)."""
-        cached = self._cached(row.id, row.version)
-        if cached is not None:
-            return cached
+    def _load(self, conn: Connection, row: Any, seats: list[Seat] | None = None) -> Game:
+        """The game at ``row.version``: the cached game, caught up with the actions another
+        process stored since, or rebuilt from a snapshot (game lock held)."""
+        meta = (row, seats) if seats is not None and isinstance(row, PlayRow) else None
+        entry = self._entry(row.id)
+        if entry is not None and entry.version == row.version:
+            if meta is not None and entry.meta is None:
+                entry.meta = meta
+            return entry.game
+        if entry is not None and entry.version < row.version:
+            game = entry.game
+            try:
+                for role, verb, arg in SELECT_ACTIONS.all(conn, (row.id, entry.version, row.version)):
+                    game.apply(role, verb, json.loads(arg))
+            except BaseException:
+                self._evict(row.id)
+                raise
+            log_rows = _log_len(game.state)
+            self._remember(row.id, row.version, game, log_rows, entry.size, meta or entry.meta)
+            return game
+        game, size = self._fresh(conn, row)
+        self._remember(row.id, row.version, game, _log_len(game.state), size, meta)
+        return game
+
+    def _fresh(self, conn: Connection, row: Any) -> tuple[Game, int]:
+        """The game at ``row.version`` rebuilt from the store (its last snapshot, log rows and
+        the actions after it), and an estimate of its memory in bytes."""
         rules = self._rules(row.game)
-        snap = conn.execute(
-            sa.select(db.snapshots.c.seq, db.snapshots.c.state)
-            .where(db.snapshots.c.game_id == row.id, db.snapshots.c.seq <= row.version)
-            .order_by(db.snapshots.c.seq.desc()).limit(1)).first()
+        snap = SELECT_SNAPSHOT.first(conn, (row.id, row.version))
         if snap is None:
             raise Conflict("The game has no stored snapshot; run `roses admin rebuild`.", code="corrupt")
+        seq, text, log_len = snap
+        try:
+            state = join_state(text, log_len, lambda n: store.log_entries(conn, row.id, n))
+        except LookupError as exc:
+            raise Conflict("The game's stored log is incomplete; run `roses admin rebuild`.",
+                           code="corrupt") from exc
         game = Game(rules=rules, seed=int(row.seed), scenario=row.scenario,
-                    options=json.loads(row.options), actions=[], state=json.loads(snap.state))
-        for a in conn.execute(sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
-                              .where(db.actions.c.game_id == row.id, db.actions.c.seq > snap.seq,
-                                     db.actions.c.seq <= row.version)
-                              .order_by(db.actions.c.seq)):
-            game.apply(a.role, a.verb, json.loads(a.arg))
-        self._remember(row.id, row.version, game)
-        return game
+                    options=json.loads(row.options), actions=[], state=state)
+        for role, verb, arg in SELECT_ACTIONS.all(conn, (row.id, seq, row.version)):
+            game.apply(role, verb, json.loads(arg))
+        return game, _estimate_bytes(game.state)
+
+    def stored_state(self, game_id: int) -> dict[str, Any]:
+        """The state of a game at its version as the store holds it (rebuilt from the
+        database, not taken from the cache): for checks and tests."""
+        with self.db.read() as conn:
+            row = self._row(conn, game_id)
+            if row.status == OPEN:
+                raise Conflict("The game has not started.", code="not_started")
+            return self._fresh(conn, row)[0].state
 
     def _game_info(self, row: Any, seats: list[Seat], user: User | None) -> dict[str, Any]:
         active = _active_list(row.active)
@@ -470,6 +639,7 @@ class GameService:
                                                         db.games.c.status == OPEN)).rowcount
             if gone != 1:
                 raise Conflict("The game has started: it can no longer be cancelled.", code="not_open")
+        self._evict(game_id)
         self.bus.publish(Event(GAME_CHANGED, game_id))
 
     def set_bot(self, user: User, game_id: int, role: str, bot: str | None) -> dict[str, Any]:
@@ -521,19 +691,23 @@ class GameService:
             # Conditional: only one worker may start the game (its seed and snapshot 0).
             started = conn.execute(db.games.update().where(db.games.c.id == game_id, db.games.c.status == OPEN)
                                    .values(status=ACTIVE if result is None else FINISHED_STATUS, seed=seed,
-                                           version=0, state=canonical_json(game.state),
+                                           version=0, state=None,
                                            active=json.dumps(active), result=result,
                                            started_at=now, updated_at=now)).rowcount
             if started != 1:
                 raise Conflict("The game has already started.", code="not_open")
-            conn.execute(db.snapshots.insert().values(game_id=game_id, seq=0, active=json.dumps(active),
-                                                      state=canonical_json(game.state)))
+            text, log_len = split_state(game.state)
+            INSERT_SNAPSHOT.run(conn, (game_id, 0, json.dumps(active), text, log_len))
+            if log_len is not None:
+                store.replace_log(conn, game_id, game.state["log"])
             conn.execute(db.seats.update().where(db.seats.c.game_id == game_id,
                                                  db.seats.c.role.in_(active)).values(active_since=now))
             clocks.on_start(conn, game_id, row.pace, [s.role for s in seats], active, now)
             users = tuple(s.user_id for s in seats if s.user_id is not None)
             active_users = tuple(s.user_id for s in seats if s.user_id is not None and s.role in active)
-        self._remember(game_id, 0, game)  # after the commit (a failed start caches nothing)
+        # After the commit (a failed start caches nothing); the row and seats are read on use.
+        self._evict(game_id)
+        self._remember(game_id, 0, game, _log_len(game.state), _estimate_bytes(game.state), None)
         self.bus.publish(Event(GAME_CHANGED, game_id, 0, tuple(active)))
         self.notifiers.notify(Event(STARTED, game_id, 0, tuple(active), users))
         self.notifiers.notify(Event(TURN, game_id, 0, tuple(active), active_users))
@@ -564,18 +738,67 @@ class GameService:
 
     def view(self, user: User | None, game_id: int, role: str | None = None,
              invite: str | None = None) -> dict[str, Any]:
+        return self._view(user, game_id, role, invite)[0]
+
+    def view_body(self, user: User | None, game_id: int, role: str | None = None,
+                  invite: str | None = None) -> tuple[dict[str, Any], str]:
+        """(the view as :meth:`view` gives it, its encoded JSON body)."""
+        return self._view(user, game_id, role, invite)
+
+    def _view(self, user: User | None, game_id: int, role: str | None,
+              invite: str | None) -> tuple[dict[str, Any], str]:
         with self._game_lock(game_id), self.db.read() as conn:
-            row, seats = self._visible_row(conn, game_id, user, invite)
+            row, seats = self._play_row(conn, game_id)
+            if not self._may_see(row, seats, user, invite):
+                raise NotFound(f"There is no game {game_id}.", code="unknown_game")
             role = self._role_for(seats, user, role)
             out: dict[str, Any] = {"game_id": game_id, "version": row.version, "role": role,
                                    "status": row.status, "result": row.result,
                                    "active": _active_list(row.active), "view": None,
                                    "can_undo": False}
             if row.status == OPEN:
-                return out
-            game = self._load(conn, row)
-            out["view"], out["can_undo"] = self._rendered(game, game_id, row.version, role)
-            return out
+                return out, _encode(out)
+            game = self._load(conn, row, seats)
+            rendered = self._rendered(game, game_id, row.version, role)
+            out["view"], out["can_undo"] = rendered.view, rendered.can_undo
+            return out, rendered.body
+
+    def _pushable(self, user: User | None, game_id: int, role: str, invite: str | None,
+                  version: int) -> _Cached | None:
+        """The cached game, if it is at ``version`` or later and the cached seats still let
+        ``user`` see ``role``'s view (else None: the caller asks :meth:`view_body`)."""
+        entry = self._entry(game_id)
+        if entry is None or entry.meta is None or entry.version < version:
+            return None
+        row, seats = entry.meta
+        if row.status == OPEN or not self._may_see(row, seats, user, invite):
+            return None
+        if role != OBSERVER and not any(s.role == role and user is not None and s.user_id == user.id
+                                        for s in seats):
+            return None
+        return entry
+
+    def pushed_body(self, user: User | None, game_id: int, role: str, invite: str | None,
+                    version: int) -> str | None:
+        """The body of ``role``'s view at ``version`` or later if it is already rendered
+        (no database, no rendering: safe to call on the event loop), else None."""
+        entry = self._pushable(user, game_id, role, invite, version)
+        if entry is None:
+            return None
+        with self._cache_lock:
+            hit = self._views.get((game_id, entry.version, role))
+        return None if hit is None else hit.body
+
+    def push_body(self, user: User | None, game_id: int, role: str, invite: str | None,
+                  version: int) -> str | None:
+        """The body of ``role``'s view at ``version`` or later, rendered from the cached game
+        without reading the database; None when the cache cannot answer (not cached, older
+        than ``version``, seats not cached or no longer ``user``'s)."""
+        with self._game_lock(game_id):
+            entry = self._pushable(user, game_id, role, invite, version)
+            if entry is None:
+                return None
+            return self._rendered(entry.game, game_id, entry.version, role).body
 
     def explain(self, user: User | None, game_id: int, role: str | None, verb: str, arg: Any,
                 invite: str | None = None) -> dict[str, Any]:
@@ -609,6 +832,11 @@ class GameService:
         ``system`` is for the server itself (e.g. the clock scheduler): no seat check, and the
         meta verb ``.finish`` (arg ``[result, reason]``) is allowed.
         """
+        return self.act_body(user, game_id, role, verb, arg, version, bot=bot, system=system)[0]
+
+    def act_body(self, user: User | None, game_id: int, role: str, verb: str, arg: Any,
+                 version: int, *, bot: bool = False, system: bool = False) -> tuple[dict[str, Any], str | None]:
+        """:meth:`act`, and the encoded body of its reply (None when there is no user)."""
         if not isinstance(verb, str) or not verb or len(verb) > 80:
             raise BadRequest("verb must be a non-empty string of at most 80 characters.")
         if verb == "undo":
@@ -621,39 +849,97 @@ class GameService:
             raise BadRequest("arg must be plain JSON.") from exc
         if len(arg_json) > 10_000:
             raise BadRequest("arg is too large.")
+        self._check_id(game_id)
         with self._game_lock(game_id):
+            entry = self._entry(game_id)
+            if entry is not None and entry.meta is not None and entry.version == version:
+                # The request names the cached version: checked against the cache; the
+                # conditional UPDATE below refuses it if another process has moved the game on.
+                row, seats = entry.meta
+                self._check_play(row, seats, user, role, bot, system, version)
+                game = entry.game
+            else:
+                with self.db.read() as conn:
+                    row, seats = self._play_row(conn, game_id)
+                    self._check_play(row, seats, user, role, bot, system, version)
+                    game = self._load(conn, row, seats)
+                entry = self._entry(game_id)
+                if entry is None or entry.game is not game:  # evicted at once (cache too small)
+                    entry = _Cached(row.version, game, _log_len(game.state), _estimate_bytes(game.state))
+            before = list(game.active())
             try:
-                with self.db.write() as conn:
-                    row = self._row(conn, game_id)
-                    seats = self._seats(conn, game_id)
-                    if not system:
-                        self._check_actor(row, seats, user, role, bot)
-                    if row.status == OPEN:
-                        raise Conflict("The game has not started yet.", code="not_started")
-                    if row.status != ACTIVE:
-                        raise Conflict("The game is over.", code="game_over")
-                    if version != row.version:
-                        raise StaleVersion(
-                            f"Your request was made on version {version} of the game, but it is now at "
-                            f"version {row.version}: reload the game and try again.")
-                    game = self._load(conn, row)
-                    before = list(game.active())
-                    self._apply(game, game_id, role, verb, arg)
-                    change = self._commit(conn, row, seats, game, role, verb, arg_json,
-                                          None if user is None else user.id, before)
+                self._apply(game, game_id, role, verb, arg)
             except BaseException:
-                self._evict(game_id)
+                self._evict(game_id)  # the rules may have changed the state before refusing
                 raise
-            self._remember(game_id, row.version + 1, game)
+            new_version = version + 1
+            active = list(game.active())
             result = game.result()
+            turn_changed = active != before or result is not None
+            now = _now()
+            entries = game.state.get("log")
+            log_rows = entry.log_rows if isinstance(entries, list) else -1
+            snap: tuple[str, int | None] | None = split_state(game.state) if turn_changed else None
+            user_id = None if user is None else user.id
+            pace = row.pace
+
+            def write(conn: Connection) -> None:
+                status = ACTIVE if result is None else FINISHED_STATUS
+                active_json = json.dumps(active)
+                if ADVANCE_GAME.run(conn, (new_version, active_json, result, status, now,
+                                           None if result is None else now, game_id, version)) != 1:
+                    raise StaleVersion("The game changed while your action was applied: reload and try again.")
+                INSERT_ACTION.run(conn, (game_id, new_version, role, verb, arg_json, user_id, now))
+                if log_rows >= 0 and isinstance(entries, list):
+                    store.write_log(conn, game_id, log_rows, entries)
+                if snap is not None:
+                    INSERT_SNAPSHOT.run(conn, (game_id, new_version, active_json, snap[0], snap[1]))
+                    gone = [r for r in before if r not in active]
+                    new = [r for r in active if r not in before]
+                    clocks.on_turn_change(conn, game_id, pace, gone, new, active, now,
+                                          finished=result is not None)
+                    for r in gone:
+                        SEATS_INACTIVE.run(conn, (game_id, r))
+                    for r in new:
+                        SEATS_ACTIVE.run(conn, (now, game_id, r))
+
+            try:
+                self.committer.run(write)
+            except BaseException:
+                self._evict(game_id)  # the game in memory is ahead of the store
+                raise
+            grown = 0
+            if isinstance(entries, list) and len(entries) > max(log_rows, 0):
+                grown = STATE_MEMORY_FACTOR * sum(len(_encode(e)) for e in entries[max(log_rows, 0):])
+            row = dataclasses.replace(row, version=new_version, active=json.dumps(active), result=result,
+                                      status=ACTIVE if result is None else FINISHED_STATUS)
+            self._remember(game_id, new_version, game, len(entries) if isinstance(entries, list) else -1,
+                           entry.size + grown + 64 + len(arg_json), (row, seats))
+            change = {"version": new_version, "active": active, "before": before, "result": result,
+                      "turn_changed": turn_changed}
             reply: dict[str, Any] = {
-                "game_id": game_id, "version": row.version + 1, "role": role,
+                "game_id": game_id, "version": new_version, "role": role,
                 "status": ACTIVE if result is None else FINISHED_STATUS, "result": result,
-                "active": list(change["active"]), "view": None, "can_undo": False}
+                "active": list(active), "view": None, "can_undo": False}
+            body: str | None = None
             if user is not None:  # the acting player's own view, from the game just written
-                reply["view"], reply["can_undo"] = self._rendered(game, game_id, row.version + 1, role)
+                rendered = self._rendered(game, game_id, new_version, role)
+                reply["view"], reply["can_undo"], body = rendered.view, rendered.can_undo, rendered.body
         self._after_change(game_id, change, seats)
-        return reply
+        return reply, body
+
+    def _check_play(self, row: Any, seats: list[Seat], user: User | None, role: str, bot: bool,
+                    system: bool, version: int) -> None:
+        if not system:
+            self._check_actor(row, seats, user, role, bot)
+        if row.status == OPEN:
+            raise Conflict("The game has not started yet.", code="not_started")
+        if row.status != ACTIVE:
+            raise Conflict("The game is over.", code="game_over")
+        if version != row.version:
+            raise StaleVersion(
+                f"Your request was made on version {version} of the game, but it is now at "
+                f"version {row.version}: reload the game and try again.")
 
     def resign(self, user: User, game_id: int, role: str | None, version: int | None = None) -> dict[str, Any]:
         with self.db.read() as conn:
@@ -694,39 +980,6 @@ class GameService:
             # could carry hidden information, and log only where it happened.
             log.warning("rules error on %s in game %s: %s", verb, game_id, where(exc))
             raise Invalid(f"The action {verb!r} with that argument is not valid.", code="malformed_action") from exc
-
-    def _commit(self, conn: Connection, row: Any, seats: list[Seat], game: Game, role: str,
-                verb: str, arg_json: str, user_id: int | None, before: list[str]) -> dict[str, Any]:
-        now = _now()
-        version = row.version + 1
-        active = list(game.active())
-        result = game.result()
-        state_json = canonical_json(game.state)
-        res = conn.execute(db.games.update()
-                           .where(db.games.c.id == row.id, db.games.c.version == row.version)
-                           .values(version=version, state=state_json, active=json.dumps(active),
-                                   result=result, updated_at=now,
-                                   status=ACTIVE if result is None else FINISHED_STATUS,
-                                   finished_at=None if result is None else now))
-        if res.rowcount != 1:
-            raise StaleVersion("The game changed while your action was applied: reload and try again.")
-        conn.execute(db.actions.insert().values(game_id=row.id, seq=version, role=role, verb=verb,
-                                                arg=arg_json, user_id=user_id, created_at=now))
-        turn_changed = active != before or result is not None
-        if turn_changed:
-            conn.execute(db.snapshots.insert().values(game_id=row.id, seq=version,
-                                                      active=json.dumps(active), state=state_json))
-            gone = [r for r in before if r not in active]
-            new = [r for r in active if r not in before]
-            clocks.on_turn_change(conn, row.id, row.pace, gone, new, active, now, finished=result is not None)
-            if gone:
-                conn.execute(db.seats.update().where(db.seats.c.game_id == row.id, db.seats.c.role.in_(gone))
-                             .values(active_since=None))
-            if new:
-                conn.execute(db.seats.update().where(db.seats.c.game_id == row.id, db.seats.c.role.in_(new))
-                             .values(active_since=now))
-        return {"version": version, "active": active, "before": before, "result": result,
-                "turn_changed": turn_changed}
 
     def _after_change(self, game_id: int, change: dict[str, Any], seats: list[Seat]) -> None:
         active = tuple(change["active"])
@@ -877,18 +1130,17 @@ class GameService:
                 raise NotFound(f"Step {step} is outside 0..{row.version}.", code="no_such_step")
             if role != OBSERVER and role not in [s.role for s in seats]:
                 raise BadRequest(f"This game has no role {role!r}.")
-            snap = conn.execute(
-                sa.select(db.snapshots.c.seq, db.snapshots.c.state)
-                .where(db.snapshots.c.game_id == game_id, db.snapshots.c.seq <= max(step - 1, 0))
-                .order_by(db.snapshots.c.seq.desc()).limit(1)).one()  # before the step's action (its label)
+            # The snapshot before the step's action (its label); its log is a prefix of the rows.
+            seq, text, log_len = SELECT_SNAPSHOT.first(conn, (game_id, max(step - 1, 0))) or (0, "{}", None)
+            state = join_state(text, log_len, lambda n: store.log_entries(conn, game_id, n))
             rows = conn.execute(sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
-                                .where(db.actions.c.game_id == game_id, db.actions.c.seq > snap.seq,
+                                .where(db.actions.c.game_id == game_id, db.actions.c.seq > seq,
                                        db.actions.c.seq <= step).order_by(db.actions.c.seq)).all()
             last = conn.execute(sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
                                 .where(db.actions.c.game_id == game_id, db.actions.c.seq == step)).first()
         rules = self._rules(row.game)
         game = Game(rules=rules, seed=int(row.seed), scenario=row.scenario,
-                    options=json.loads(row.options), actions=[], state=json.loads(snap.state))
+                    options=json.loads(row.options), actions=[], state=state)
         label = None
         for i, a in enumerate(rows):
             if i == len(rows) - 1 and last is not None:  # the step's action, labelled as it was offered
@@ -906,13 +1158,14 @@ class GameService:
 
     def _record(self, conn: Connection, row: Any, seats: list[Seat]) -> dict[str, Any]:
         acts = self._actions(conn, row.id, row.version)
+        stored = self._fresh(conn, row)[0].state
         return {
             "format": EXPORT_FORMAT, "game": row.game, "scenario": row.scenario,
             "options": json.loads(row.options), "seed": row.seed, "actions": acts,
             "title": row.title, "status": row.status, "result": row.result, "private": bool(row.is_private),
             "players": [{"role": s.role, "user": s.user_name, "bot": s.bot} for s in seats],
             "version": row.version,
-            "digest": digest(json.loads(row.state)) if row.state else None,
+            "digest": digest(stored),
             "created_at": row.created_at, "started_at": row.started_at, "finished_at": row.finished_at,
         }
 
@@ -947,6 +1200,7 @@ class GameService:
                                 .values(user_id=uid, bot=bot)).rowcount
             if not done:
                 raise BadRequest(f"Game {game_id} has no role {role!r}.")
+        self._forget_seats(game_id)
         self.bus.publish(Event(GAME_CHANGED, game_id))
         with self.db.read() as conn:
             row = self._row(conn, game_id)
@@ -969,35 +1223,54 @@ class GameService:
             record = {"seed": row.seed, "scenario": row.scenario, "options": json.loads(row.options),
                       "actions": self._actions(conn, game_id, row.version)}
             game = Game.new(rules, int(row.seed), row.scenario, record["options"])
-            snaps = {r.seq: r.state for r in conn.execute(
-                sa.select(db.snapshots.c.seq, db.snapshots.c.state).where(db.snapshots.c.game_id == game_id))}
+            snaps = {int(r.seq): (r.state, r.log_len) for r in conn.execute(
+                sa.select(db.snapshots.c.seq, db.snapshots.c.state, db.snapshots.c.log_len)
+                .where(db.snapshots.c.game_id == game_id))}
+
+            def same(stored_snap: tuple[str, int | None] | None, state: dict[str, Any]) -> bool:
+                if stored_snap is None:
+                    return False
+                if stored_snap[1] is None:  # a snapshot that holds its whole state
+                    return stored_snap[0] == canonical_json(state)
+                return stored_snap == split_state(state)
+
             bad_snaps: list[int] = []
-            expected_snaps: dict[int, str] = {0: canonical_json(game.state)}
-            if snaps.get(0) != expected_snaps[0]:
+            expected_snaps: dict[int, tuple[str, int | None]] = {0: split_state(game.state)}
+            if not same(snaps.get(0), game.state):
                 bad_snaps.append(0)
             for seq, entry in enumerate(record["actions"], start=1):
                 before = list(game.active())
                 game.apply(entry["role"], entry["verb"], entry["arg"])
                 if list(game.active()) != before or game.result() is not None:
-                    expected_snaps[seq] = canonical_json(game.state)
-                    if snaps.get(seq) != expected_snaps[seq]:
+                    expected_snaps[seq] = split_state(game.state)
+                    if not same(snaps.get(seq), game.state):
                         bad_snaps.append(seq)
             bad_snaps += [s for s in snaps if s not in expected_snaps]
-            stored = json.loads(row.state)
-            ok = digest(stored) == game.digest() and game.result() == row.result and not bad_snaps
+            try:
+                stored_digest: str | None = digest(self._fresh(conn, row)[0].state)
+            except (Conflict, RosesError, LookupError, ValueError):
+                stored_digest = None
+            log_rows = [json.loads(r.entry) for r in conn.execute(
+                sa.select(db.log_entries.c.entry).where(db.log_entries.c.game_id == game_id)
+                .order_by(db.log_entries.c.idx))]
+            final_log = game.state.get("log")
+            log_ok = log_rows == (final_log if isinstance(final_log, list) else [])
+            ok = (stored_digest == game.digest() and game.result() == row.result and not bad_snaps
+                  and log_ok)
             out = {"game_id": game_id, "ok": ok, "actions": len(record["actions"]),
-                   "stored_digest": digest(stored), "replayed_digest": game.digest(),
-                   "bad_snapshots": sorted(set(bad_snaps)), "fixed": False}
+                   "stored_digest": stored_digest, "replayed_digest": game.digest(),
+                   "bad_snapshots": sorted(set(bad_snaps)), "log_ok": log_ok, "fixed": False}
             if not ok and fix:
                 active = list(game.active())
                 result = game.result()
                 conn.execute(db.snapshots.delete().where(db.snapshots.c.game_id == game_id))
                 conn.execute(db.snapshots.insert(), [
-                    {"game_id": game_id, "seq": seq, "state": text,
+                    {"game_id": game_id, "seq": seq, "state": text, "log_len": log_len,
                      "active": json.dumps(rules.active(json.loads(text)))}
-                    for seq, text in sorted(expected_snaps.items())])
+                    for seq, (text, log_len) in sorted(expected_snaps.items())])
+                store.replace_log(conn, game_id, final_log if isinstance(final_log, list) else [])
                 conn.execute(db.games.update().where(db.games.c.id == game_id).values(
-                    state=canonical_json(game.state), active=json.dumps(active), result=result,
+                    state=None, active=json.dumps(active), result=result,
                     status=ACTIVE if result is None else FINISHED_STATUS, ))
                 out["fixed"] = True
             self._evict(game_id)
@@ -1021,7 +1294,7 @@ class GameService:
             raise BadRequest(f"Not a game record: {exc}") from exc
         game = Game.new(rules, seed, scenario, options)
         roles = list(game.state.get("roles") or rules.roles(scenario, options))
-        snaps = [(0, game.active(), canonical_json(game.state))]
+        snaps = [(0, game.active(), *split_state(game.state))]
         for seq, entry in enumerate(entries, start=1):
             before = list(game.active())
             try:
@@ -1029,7 +1302,7 @@ class GameService:
             except RosesError as exc:
                 raise BadRequest(f"Action {seq} does not replay: {exc}") from exc
             if list(game.active()) != before or game.result() is not None:
-                snaps.append((seq, list(game.active()), canonical_json(game.state)))
+                snaps.append((seq, list(game.active()), *split_state(game.state)))
         if record.get("digest") and record["digest"] != game.digest():
             raise BadRequest("The replayed state does not match the record's digest.")
         players = {p.get("role"): p for p in record.get("players", []) if isinstance(p, dict)}
@@ -1041,7 +1314,7 @@ class GameService:
                 title=str(record.get("title") or f"{rules.title} (imported)")[:120], owner_id=None,
                 is_private=bool(record.get("private", False) if private is None else private),
                 invite_token=secrets.token_urlsafe(16), status=ACTIVE if result is None else FINISHED_STATUS,
-                seed=seed, version=len(entries), state=canonical_json(game.state),
+                seed=seed, version=len(entries), state=None,
                 active=json.dumps(game.active()), result=result,
                 created_at=float(record.get("created_at") or now), updated_at=now,
                 started_at=record.get("started_at") or now,
@@ -1064,8 +1337,11 @@ class GameService:
                      "user_id": None, "created_at": now}
                     for seq, e in enumerate(entries, start=1)])
             conn.execute(db.snapshots.insert(), [
-                {"game_id": gid, "seq": seq, "active": json.dumps(active), "state": text}
-                for seq, active, text in snaps])
+                {"game_id": gid, "seq": seq, "active": json.dumps(active), "state": text, "log_len": log_len}
+                for seq, active, text, log_len in snaps])
+            final_log = game.state.get("log")
+            if isinstance(final_log, list):
+                store.replace_log(conn, gid, final_log)
         return gid
 
 

@@ -37,6 +37,7 @@ from roses.server.auth import User
 from roses.server.deps import find_auth, services
 from roses.server.errors import BadRequest, ServerError
 from roses.server.events import CHAT, Event, where
+from roses.server.service import state_message
 
 log = logging.getLogger("roses.server")
 
@@ -69,7 +70,7 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
         if found is not None and found.method == "session" and not _origin_ok(ws):
             found = None  # a cross-site page may not use the player's cookie
         user: User | None = None if found is None else found.user
-        first = await run_in_threadpool(games.view, user, game_id, role, invite)
+        first, first_body = await run_in_threadpool(games.view_body, user, game_id, role, invite)
     except ServerError as exc:
         await ws.send_json(_error(exc))
         await ws.close(code=4000 + exc.status)
@@ -88,6 +89,10 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
         async with send_lock:
             await ws.send_json(msg)
 
+    async def send_text(text: str) -> None:
+        async with send_lock:
+            await ws.send_text(text)
+
     sub = games.bus.subscribe(game_id)
     last_chat = 0
     # Connected players get no notifications for this game (notify.py).
@@ -96,7 +101,7 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
     try:
         if presence is not None and player and user is not None:
             here = await run_in_threadpool(presence.enter, game_id, user.id)
-        await send({"type": "state", **first})
+        await send_text(state_message(first_body))
         if player and user is not None:
             messages = await run_in_threadpool(games.chat, user, game_id, 0)
             if messages:
@@ -121,18 +126,29 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
                         await send({"type": "chat", "messages": messages})
                 if all(e.kind == CHAT for e in events):
                     continue
-                try:
-                    current = await run_in_threadpool(games.view, user, game_id, role, invite)
-                    lobby = None
-                    if current["status"] == "open" or current["version"] == 0:
-                        # Seats filling up (or the start): the game's lobby record too.
-                        lobby = await run_in_threadpool(games.game, user, game_id, invite)
-                except ServerError as exc:
-                    await send(_error(exc))
-                    break
-                if lobby is not None:
-                    await send({"type": "game", "game": lobby})
-                await send({"type": "state", **current})
+                # The newest version announced: its view comes from the game in memory,
+                # rendered and encoded once for every socket of this role.
+                target = max(e.version for e in events if e.kind != CHAT)
+                text = None
+                if target > 0:
+                    text = games.pushed_body(user, game_id, role, invite, target)
+                    if text is None:
+                        text = await run_in_threadpool(games.push_body, user, game_id, role, invite, target)
+                if text is None:  # not in memory here, or a lobby change: ask the database
+                    try:
+                        current, body = await run_in_threadpool(games.view_body, user, game_id, role, invite)
+                        text = body
+                        lobby = None
+                        if current["status"] == "open" or current["version"] == 0:
+                            # Seats filling up (or the start): the game's lobby record too.
+                            lobby = await run_in_threadpool(games.game, user, game_id, invite)
+                    except ServerError as exc:
+                        await send(_error(exc))
+                        break
+                    if lobby is not None:
+                        await send({"type": "game", "game": lobby})
+                if text is not None:
+                    await send_text(state_message(text))
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -9,12 +9,11 @@ import json
 import random
 from typing import Any
 
-import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from roses.engine import OBSERVER, get_rules
-from roses.server import db
 from roses.server.db import Database
+from roses.server.service import GameService
 
 from .conftest import user
 
@@ -24,9 +23,8 @@ class RulesCrash(AssertionError):
 
 
 def _state(database: Database, gid: int) -> dict[str, Any]:
-    with database.read() as conn:
-        text = conn.execute(sa.select(db.games.c.state).where(db.games.c.id == gid)).scalar_one()
-    return dict(json.loads(text))
+    """The game's state as stored (snapshot, log rows and actions; not the server's cache)."""
+    return dict(GameService(database).stored_state(gid))
 
 
 def play_and_scan(client: TestClient, database: Database, game: str, scenario: str | None = None,

@@ -145,13 +145,11 @@ def test_refusal_is_no_oracle_for_secret_arguments(client: TestClient, database:
     side or not (the engine's refusal quotes the argument, engine/steps.py ``refusal``): before,
     an argument naming an enemy block got a generic refusal and any other was echoed back,
     which told the asker which blocks the enemy has."""
-    import json
 
-    import sqlalchemy as sa
 
     from roses.engine import get_rules
     from roses.engine.errors import UnknownGame
-    from roses.server import db
+    from roses.server.service import GameService
 
     from .conftest import new_game, user
 
@@ -163,8 +161,7 @@ def test_refusal_is_no_oracle_for_secret_arguments(client: TestClient, database:
     g = new_game(client, york, game="richard3", role="York")
     assert client.post(f"/api/games/{g['id']}/join", json={"role": "Lancaster"},
                        headers=lancaster).status_code == 200
-    with database.read() as conn:
-        state = json.loads(conn.execute(sa.select(db.games.c.state).where(db.games.c.id == g["id"])).scalar())
+    state = GameService(database).stored_state(g["id"])
     for role, who in (("York", york), ("Lancaster", lancaster)):
         hidden = sorted(rules.secrets(state, role))
         assert hidden

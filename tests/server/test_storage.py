@@ -88,7 +88,19 @@ def test_log_snapshots_and_state(database: Database) -> None:
               "actions": [{"role": r, "verb": v, "arg": a} for r, v, a in
                           [("North", "pick", 2), ("South", "pick", 3), ("North", "step", None),
                            ("North", "step", None), ("North", ".undo", None)]]}
-    assert Game.from_record(get_rules("toy"), record).digest() == digest(json.loads(row.state))
+    replayed = Game.from_record(get_rules("toy"), record)
+    assert replayed.digest() == digest(GameService(database).stored_state(gid))
+    # The state is not rewritten by each action: snapshots hold it without its log, whose
+    # entries are rows of their own (roses.server.store).
+    assert row.state is None
+    with database.read() as conn:
+        stored = conn.execute(sa.select(db.snapshots.c.state, db.snapshots.c.log_len)
+                              .where(db.snapshots.c.game_id == gid)).all()
+        rows = conn.execute(sa.select(db.log_entries.c.idx, db.log_entries.c.entry)
+                            .where(db.log_entries.c.game_id == gid).order_by(db.log_entries.c.idx)).all()
+    assert all(json.loads(text)["log"] == [] and log_len is not None for text, log_len in stored)
+    assert [r.idx for r in rows] == list(range(len(replayed.state["log"])))
+    assert [json.loads(r.entry) for r in rows] == replayed.state["log"]
 
 
 def test_second_worker_rebuilds_with_undo_stack(database: Database) -> None:
@@ -142,12 +154,20 @@ def test_rebuild_detects_and_fixes_tampering(database: Database) -> None:
     _play(svc, gid, n, s)
     assert svc.rebuild(gid) == {**svc.rebuild(gid), "ok": True, "actions": 5}
     with database.write() as conn:
-        state = json.loads(conn.execute(sa.select(db.games.c.state).where(db.games.c.id == gid)).scalar_one())
+        # The stored state is the last snapshot (without its log) plus the actions after it.
+        last = conn.execute(sa.select(sa.func.max(db.snapshots.c.seq))
+                            .where(db.snapshots.c.game_id == gid)).scalar_one()
+        snap = db.snapshots.c
+        state = json.loads(conn.execute(sa.select(snap.state).where(snap.game_id == gid, snap.seq == last))
+                           .scalar_one())
         state["score"]["North"] = 99
-        conn.execute(db.games.update().where(db.games.c.id == gid).values(state=json.dumps(state)))
-        conn.execute(db.snapshots.delete().where(db.snapshots.c.seq == 1))
+        conn.execute(db.snapshots.update().where(snap.game_id == gid, snap.seq == last)
+                     .values(state=json.dumps(state)))
+        conn.execute(db.snapshots.delete().where(snap.game_id == gid, snap.seq == 1))
     bad = svc.rebuild(gid)
-    assert bad["ok"] is False and bad["bad_snapshots"] == [1]
+    assert last != 1
+    assert bad["ok"] is False and bad["bad_snapshots"] == [1, last]
+    assert bad["stored_digest"] != bad["replayed_digest"]
     assert svc.rebuild(gid, fix=True)["fixed"] is True
     assert svc.rebuild(gid)["ok"] is True
     assert svc.view(n, gid, "North")["view"]["score"]["North"] == 0
@@ -232,3 +252,76 @@ def test_racing_signups_of_one_name(database: Database) -> None:
     for t in threads:
         t.join(60)
     assert sorted(outcomes) == ["name_taken", "name_taken", "ok"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_migration_0008_keeps_running_games(backend: str, tmp_path: Any,
+                                            request: pytest.FixtureRequest) -> None:
+    """A game stored before the log had rows of its own (the whole state, log included, in
+    ``games.state`` and in each snapshot) loads, plays on, rebuilds and replays after migration
+    0008 moves its log into ``log_entries``."""
+    from roses.engine.contract import canonical_json
+    from roses.server.db import migrate
+
+    if backend == "sqlite":
+        database = Database(f"sqlite:///{tmp_path}/old.db")
+        admin = None
+    else:
+        url, _ = request.getfixturevalue("pg_schema")
+        schema = f"roses_m8_{tmp_path.name[-12:].lower().replace('-', '_')}"  # type: ignore[attr-defined]
+        admin = sa.create_engine(db.normalize_url(url))
+        with admin.begin() as conn:
+            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        database = Database(url, connect_args={"options": f"-csearch_path={schema}"})
+    try:
+        migrate(database.engine, "0007")
+        rules = get_rules("toy")
+        game = Game.new(rules, 7, rules.scenarios[0])
+        played = [("North", "pick", 2), ("South", "pick", 3), ("North", "step", None)]
+        snaps = [(0, list(game.active()), canonical_json(game.state))]
+        for seq, (role, verb, arg) in enumerate(played, start=1):
+            before = list(game.active())
+            game.apply(role, verb, arg)
+            if list(game.active()) != before:
+                snaps.append((seq, list(game.active()), canonical_json(game.state)))
+        assert game.state["log"]
+        with database.engine.begin() as conn:
+            for uid, name in ((1, "north"), (2, "south")):
+                conn.execute(sa.text("INSERT INTO users (id, name, name_key, password_hash, is_admin, notify, "
+                                     "created_at) VALUES (:i, :n, :n, 'x', false, false, 0)"), {"i": uid, "n": name})
+            conn.execute(sa.text(
+                "INSERT INTO games (id, game, scenario, options, title, is_private, status, seed, version, state, "
+                "active, created_at, updated_at) VALUES (1, 'toy', :sc, '{}', 't', false, 'active', 7, 3, :st, "
+                ":ac, 0, 0)"), {"sc": rules.scenarios[0], "st": json.dumps(game.state),
+                                "ac": json.dumps(game.active())})
+            conn.execute(sa.text("INSERT INTO seats (game_id, role, position, user_id) VALUES "
+                                 "(1, 'North', 0, 1), (1, 'South', 1, 2)"))
+            for seq, (role, verb, arg) in enumerate(played, start=1):
+                conn.execute(sa.text("INSERT INTO actions (game_id, seq, role, verb, arg, created_at) "
+                                     "VALUES (1, :s, :r, :v, :a, 0)"),
+                             {"s": seq, "r": role, "v": verb, "a": json.dumps(arg)})
+            for seq, active, text in snaps:
+                conn.execute(sa.text("INSERT INTO snapshots (game_id, seq, active, state) VALUES (1, :s, :a, :t)"),
+                             {"s": seq, "a": json.dumps(active), "t": text})
+        database.migrate()
+        with database.read() as conn:
+            entries = [json.loads(e) for e in conn.execute(
+                sa.select(db.log_entries.c.entry).where(db.log_entries.c.game_id == 1)
+                .order_by(db.log_entries.c.idx)).scalars()]
+        assert entries == game.state["log"]
+        svc = GameService(database)
+        assert digest(svc.stored_state(1)) == game.digest()
+        assert svc.rebuild(1)["ok"] is True
+        north = User(1, "north")
+        assert svc.view(north, 1, "North")["version"] == 3
+        svc.act(north, 1, "North", "step", None, 3)  # plays on
+        game.apply("North", "step", None)
+        assert digest(GameService(database).stored_state(1)) == game.digest()
+        assert svc.rebuild(1)["ok"] is True
+        svc.close()
+    finally:
+        database.dispose()
+        if admin is not None:
+            with admin.begin() as conn:
+                conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+            admin.dispose()
