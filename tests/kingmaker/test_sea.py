@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from roses.games.kingmaker import RULES
 from roses.games.kingmaker.common import Z_AWARD, Z_DISC, W, ship_controller
 from tests.kingmaker.helpers import award, combat, event_on_top, make_deck, put, staged, turn_of
@@ -61,3 +63,79 @@ def test_blockade_stops_ships_leaving_the_port_l271(tmp_path: Path) -> None:
     RULES.action(state, "P1", "end")
     legal = RULES.legal_actions(state, "P1")
     assert ("sea_battle", ["I6", "P2"]) in legal and ("end", None) not in legal
+
+
+VAC_DECK = make_deck({"id": "vac", "kind": "vacillating", "level": "e1"},
+                     {"id": "r54", **combat("storms", [5, 4])})
+
+
+def _vacillating_sea_battle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rolls: list[int],
+                            pick: str) -> tuple[dict, dict[str, int]]:
+    """P1's Trinity (150) carries Percy (100) and Stanley (50) against P2's Mary (100) with
+    Grey; Vacillating Allegiance is drawn first (E1 L269, L293-302)."""
+    from roses.engine import rng
+
+    state = staged(tmp_path, rules="e1", deck=VAC_DECK)
+    w = W(state)
+    put(state, 0, "percy", "A1")
+    trinity = award(state, "ship_trinity", "percy")
+    put(state, 1, "neville", "A2")
+    mary = award(state, "ship_mary", "neville")
+    st, sm = w.ship_of_card[trinity], w.ship_of_card[mary]
+    state["spos"][st] = state["spos"][sm] = "H7"
+    ids = {"percy": w.cid("percy"), "stanley": put(state, 0, "stanley", "A1"), "grey": put(state, 1, "grey", "A1"),
+           "trinity": st, "mary": sm}
+    for name, s in (("percy", st), ("stanley", st), ("grey", sm)):
+        state["nsq"][ids[name]], state["nin"][ids[name]], state["nship"][ids[name]] = None, None, s
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    state["smv"][st] = state["tno"]
+    event_on_top(state, "r54")
+    event_on_top(state, "vac")
+    dice = iter(rolls)
+    monkeypatch.setattr(rng, "roll", lambda state, sides: next(dice))
+    monkeypatch.setattr(rng, "randbelow", lambda state, n: sorted([ids["percy"], ids["stanley"]]).index(ids[pick]))
+    RULES.action(state, "P1", "sea_battle", ["H7", "P2"])
+    RULES.action(state, "P1", "fight")
+    return state, ids
+
+
+def test_vacillating_at_sea_noble_of_the_ships_majority_changes_sides_l269(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """E1 L269 (ruling K58): d6 5 hits the stronger fleet; Percy makes up most of the Trinity's
+    150; 6 at 3-2 is a change of sides: the Trinity joins P2's fleet with him, Stanley aboard is
+    captured by P2, and a new card decides the battle."""
+    state, ids = _vacillating_sea_battle(tmp_path, monkeypatch, [5, 6], "percy")
+    assert state["ch"][ids["percy"]] == 1
+    assert ship_controller(state, ids["trinity"]) == 1
+    assert state["ncap"][ids["stanley"]] == 1
+
+
+def test_vacillating_at_sea_noble_goes_home_and_his_ship_to_a_port_l269(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """E1 L269: 1 at 3-2 sends Percy home; the Trinity leaves the battle for a port the
+    opposing player chooses (default: the nearest); Stanley aboard is captured by P2."""
+    state, ids = _vacillating_sea_battle(tmp_path, monkeypatch, [5, 1], "percy")
+    assert state["ch"][ids["percy"]] == 0 and state["nship"][ids["percy"]] < 0
+    assert state["nsq"][ids["percy"]] is not None
+    assert state["ncap"][ids["stanley"]] == 1
+    steps = [f["step"] for f in state["stack"]]
+    assert "vac_port" in steps
+    while state["stack"][-1]["step"] != "vac_port":
+        role = RULES.active(state)[0]
+        RULES.action(state, role, *(RULES.default_action(state, role) or RULES.legal_actions(state, role)[0]))
+    assert RULES.active(state) == ["P2"]
+    verb, port = RULES.default_action(state, "P2")
+    RULES.action(state, "P2", verb, port)
+    assert state["spos"][ids["trinity"]] == port
+    assert RULES.check_invariants(state) == []
+
+
+def test_vacillating_at_sea_ignored_unless_the_ships_majority_l269(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """E1 L269: Stanley (50) is not the majority of the Trinity's 150: the card is ignored and
+    the next card decides (5-4: 150 against 100 wins, P1 takes the Mary and Grey)."""
+    state, ids = _vacillating_sea_battle(tmp_path, monkeypatch, [5], "stanley")
+    assert state["ch"][ids["percy"]] == 0 and state["ch"][ids["stanley"]] == 0
+    assert ship_controller(state, ids["trinity"]) == 0
+    assert state["ncap"][ids["stanley"]] < 0
+    assert ship_controller(state, ids["mary"]) == 0 and state["ncap"][ids["grey"]] == 0

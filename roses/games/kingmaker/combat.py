@@ -36,6 +36,7 @@ from roses.games.kingmaker.common import (
     escorted_by,
     free_nobles,
     may_hold,
+    noble_strength,
     place_name,
     place_owner,
     player_of_role,
@@ -403,9 +404,9 @@ def draw_combat_card(state: State, p: int, frame: Frame | None = None) -> int:
             log.public(state, f"{role_of(state, p)} draws a {_ev_name(card)} card for combat, keeps it and draws again.",
                        log.BATTLE)
             continue
-        if card.kind == "vacillating" and state["level"] >= 1 and frame is not None and frame["kind"] != SEA:
+        if card.kind == "vacillating" and state["level"] >= 1 and frame is not None:
             ops.discard_event(state, e)
-            if vacillate(state, frame) == "weather":
+            if (vacillate_at_sea if frame["kind"] == SEA else vacillate)(state, frame) == "weather":
                 return -1
             continue
         if not card.combat:
@@ -462,6 +463,97 @@ def vacillate(state: State, frame: Frame) -> str:
     log.public(state, f"d6 {r}, then {r2} at {col}: {card_name(w, n)} changes sides to {role_of(state, other)}.",
                log.BATTLE)
     return "again"
+
+
+def vacillate_at_sea(state: State, frame: Frame) -> str:
+    """E1 L269 with L293-302 (ruling K58): in a sea battle the affected force and noble are
+    found as on land (fleets' capacities for strength); the card is ignored unless the noble
+    makes up the majority of his ship's capacity. Then, by the table, the noble goes home and
+    his ship leaves the battle for a port of the opposing player's choice (step ``vac_port``),
+    or the noble changes sides and his ship joins the opposing fleet; either way the other
+    nobles aboard are captured by the opposing player. Then a new card is drawn."""
+    w = W(state)
+    A, D = attack_power(state, frame), defence(state, frame)
+    log.public(state, "Vacillating Allegiance is drawn for the sea battle.", log.BATTLE)
+    if A == D:
+        log.public(state, "The fleets are equal: it counts as Bad Weather.", log.BATTLE)
+        return "weather"
+    r = rng.roll(state, 6)
+    weaker = "a" if A < D else "d"
+    side = weaker if r <= 4 else ("d" if weaker == "a" else "a")
+    nobles = frame[side]
+    if len(nobles) <= 1:
+        log.public(state, f"d6 {r}: the affected fleet carries one noble or none; the card is ignored.", log.BATTLE)
+        return "again"
+    n = nobles[rng.randbelow(state, len(nobles))]
+    s = state["nship"][n]
+    if s < 0 or 2 * noble_strength(state, n) <= w.ships[s].capacity:
+        log.public(state, f"d6 {r}: {card_name(w, n)} is not the majority of his ship's capacity; "
+                   "the card is ignored.", log.BATTLE)
+        return "again"
+    ships_key, other_ships = ("sa", "sd") if side == "a" else ("sd", "sa")
+    other = frame["def"] if side == "a" else frame["att"]
+    aboard = [m for m in frame[side] if m != n and state["nship"][m] == s]
+    for m in [n, *aboard]:
+        frame[side].remove(m)
+    frame[ships_key].remove(s)
+    col = odds_column(A, D)
+    r2 = rng.roll(state, 6)
+    if r2 <= HOME_MAX[col] or other < 0:
+        ops.enter_play(state, n)
+        log.public(state, f"d6 {r}, then {r2} at {col}: {card_name(w, n)} goes home and the {w.ships[s].name} "
+                   "leaves the battle.", log.BATTLE)
+        if other >= 0:
+            push(state, {"step": "vac_port", "p": other, "ship": s})
+    else:
+        state["ch"][n] = other
+        state["sctl"][s] = other  # with him aboard until port (L181)
+        frame["d" if side == "a" else "a"].append(n)
+        frame[other_ships].append(s)
+        log.public(state, f"d6 {r}, then {r2} at {col}: {card_name(w, n)} changes sides to {role_of(state, other)} "
+                   f"and the {w.ships[s].name} joins his fleet.", log.BATTLE)
+    if aboard and other >= 0:
+        capture(state, other, aboard, [])
+    return "again"
+
+
+class VacPort(Step):
+    """E1 L269: the opposing player chooses the port a ship leaves a sea battle for when its
+    vacillating noble goes home (default: the first, the nearest)."""
+
+    name = "vac_port"
+    phase = "combat"
+    always_decides = True
+    first_is_default = True
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [role_of(state, frame["p"])]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        b = W(state).board
+        pos = state["spos"][frame["ship"]]
+        if pos is None:
+            return [("port", None)]
+        dist = b.port_distances(pos) if pos in b.squares and not b.squares[pos].land else {}
+        ports = sorted((p for p in b.ports if place_active(state, p)), key=lambda p: (dist.get(p, 10_000), p))
+        return [("port", p) for p in ports if p != pos] or [("port", None)]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return (f"Choose the port the {W(state).ships[frame['ship']].name} goes to, its vacillating noble gone "
+                "home (default: the nearest).")
+
+    def on_port(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        pop(state)
+        s = frame["ship"]
+        if arg is None:
+            return
+        w = W(state)
+        state["spos"][s] = arg
+        sq = w.board.places[arg].square
+        for m in ship_passengers(state, s):  # captives aboard are put ashore there
+            ops.put_noble(state, m, sq, None)
+        ops.touch_port(state, s)
+        log.public(state, f"The {w.ships[s].name} goes to {place_name(w, arg)}.", log.MOVE)
 
 
 def _ev_name(card: K.EventCard) -> str:

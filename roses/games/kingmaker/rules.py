@@ -48,7 +48,7 @@ class KingmakerRules(StepRules):
         parliament.ParliamentPhase(), parliament.Session(), parliament.Vote(), parliament.Propose(),
         parliament.Accept(), parliament.Attend(), parliament.Disperse(), parliament.ParlPlace(),
         combat.CombatPhase(), combat.Battle(), combat.Spoils(), combat.Captive(), combat.Ransom(),
-        combat.RansomPay(), combat.Pardon(), combat.Scuttle(), events.StormPort(), events.Treachery(), events.Hunt(), events.Summons(), deals.Offer(), deals.TradeBack(), deals.DealMenu(),
+        combat.RansomPay(), combat.Pardon(), combat.Scuttle(), combat.VacPort(), events.StormPort(), events.Treachery(), events.Hunt(), events.Summons(), deals.Offer(), deals.TradeBack(), deals.DealMenu(),
         umpire.Tabletop(),
     )
 
