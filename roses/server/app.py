@@ -12,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from roses import __version__
-from roses.server import api, clocks, notify, ratings, ws
+from roses.server import api, clocks, mailin, notify, ratings, ws
 from roses.server.bots import BotRunner, process_pool
 from roses.server.config import Settings
 from roses.server.db import Database
@@ -152,6 +152,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     app.state.background = []
     notify.install(app, games)
     clocks.install(app, games)
+    mailin.install(app, games)  # orders by e-mail, when ROSES_IMAP_HOST is set
     ratings.install(app)
 
     app.add_middleware(HideInternalErrors)
