@@ -431,13 +431,13 @@ def odds_column(a: int, b: int) -> str:
     return "Majority"
 
 
-def vacillate(state: State, frame: Frame) -> str:
-    """E1 L291-302 (rulings K19): equal sides: Bad Weather, no further card; else d6 1-4 the
-    weaker force, 5-6 the stronger; a force with one noble ignores the card; a random noble
-    of it goes home or changes sides by the table, then a new card is drawn."""
-    w = W(state)
+def vacillating_noble(state: State, frame: Frame, combat: str, force: str) -> tuple[int, str, int] | str:
+    """E1 L293-302 (ruling K19): the noble Vacillating Allegiance strikes in a combat: equal
+    sides: "weather" (Bad Weather, no further card); else d6 1-4 the weaker side, 5-6 the
+    stronger; a side with one noble or none: "again" (ignored); else (the d6, the side "a" or
+    "d", a random noble of it)."""
     A, D = attack_power(state, frame), defence(state, frame)
-    log.public(state, "Vacillating Allegiance is drawn for the combat.", log.BATTLE)
+    log.public(state, f"Vacillating Allegiance is drawn for the {combat}.", log.BATTLE)
     if A == D:
         log.public(state, "The sides are equal: it counts as Bad Weather.", log.BATTLE)
         return "weather"
@@ -446,9 +446,20 @@ def vacillate(state: State, frame: Frame) -> str:
     side = weaker if r <= 4 else ("d" if weaker == "a" else "a")
     nobles = frame[side]
     if len(nobles) <= 1:
-        log.public(state, f"d6 {r}: the affected force has one noble or none; the card is ignored.", log.BATTLE)
+        log.public(state, f"d6 {r}: the affected {force} has one noble or none; the card is ignored.", log.BATTLE)
         return "again"
-    n = nobles[rng.randbelow(state, len(nobles))]
+    return r, side, nobles[rng.randbelow(state, len(nobles))]
+
+
+def vacillate(state: State, frame: Frame) -> str:
+    """E1 L291-302 (rulings K19): equal sides: Bad Weather, no further card; else d6 1-4 the
+    weaker force, 5-6 the stronger; a force with one noble ignores the card; a random noble
+    of it goes home or changes sides by the table, then a new card is drawn."""
+    w = W(state)
+    picked = vacillating_noble(state, frame, "combat", "force")
+    if isinstance(picked, str):
+        return picked
+    r, side, n = picked
     frame[side].remove(n)
     col = odds_column(attack_power(state, frame), defence(state, frame))
     r2 = rng.roll(state, 6)
@@ -473,31 +484,22 @@ def vacillate_at_sea(state: State, frame: Frame) -> str:
     or the noble changes sides and his ship joins the opposing fleet; either way the other
     nobles aboard are captured by the opposing player. Then a new card is drawn."""
     w = W(state)
-    A, D = attack_power(state, frame), defence(state, frame)
-    log.public(state, "Vacillating Allegiance is drawn for the sea battle.", log.BATTLE)
-    if A == D:
-        log.public(state, "The fleets are equal: it counts as Bad Weather.", log.BATTLE)
-        return "weather"
-    r = rng.roll(state, 6)
-    weaker = "a" if A < D else "d"
-    side = weaker if r <= 4 else ("d" if weaker == "a" else "a")
-    nobles = frame[side]
-    if len(nobles) <= 1:
-        log.public(state, f"d6 {r}: the affected fleet carries one noble or none; the card is ignored.", log.BATTLE)
-        return "again"
-    n = nobles[rng.randbelow(state, len(nobles))]
+    picked = vacillating_noble(state, frame, "sea battle", "fleet")
+    if isinstance(picked, str):
+        return picked
+    r, side, n = picked
     s = state["nship"][n]
     if s < 0 or 2 * noble_strength(state, n) <= w.ships[s].capacity:
         log.public(state, f"d6 {r}: {card_name(w, n)} is not the majority of his ship's capacity; "
                    "the card is ignored.", log.BATTLE)
         return "again"
+    col = odds_column(attack_power(state, frame), defence(state, frame))  # the fleets' capacities
     ships_key, other_ships = ("sa", "sd") if side == "a" else ("sd", "sa")
     other = frame["def"] if side == "a" else frame["att"]
     aboard = [m for m in frame[side] if m != n and state["nship"][m] == s]
     for m in [n, *aboard]:
         frame[side].remove(m)
     frame[ships_key].remove(s)
-    col = odds_column(A, D)
     r2 = rng.roll(state, 6)
     if r2 <= HOME_MAX[col] or other < 0:
         ops.enter_play(state, n)
@@ -745,7 +747,7 @@ class Scuttle(Step):
         s = w.ship_codec.id(arg)
         for n in ship_passengers(state, s):
             # passengers go down with nothing to carry them: they are put on the nearest land
-            sq = nearest_land_square(state, state["spos"][s])
+            sq = ops.nearest_land(state, state["spos"][s])
             ops.put_noble(state, n, sq, None)
         ops.ship_off(state, s)
         state.setdefault("lost_ships", []).append(s)
@@ -756,23 +758,6 @@ class Scuttle(Step):
 
     def on_keep(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
-
-
-def nearest_land_square(state: State, sea_sq: str) -> str:
-    b = W(state).board
-    seen = {sea_sq}
-    todo = [sea_sq]
-    while todo:
-        nxt = []
-        for s in todo:
-            for t in b.neighbours[s]:
-                if b.squares[t].land:
-                    return t
-                if t not in seen:
-                    seen.add(t)
-                    nxt.append(t)
-        todo = sorted(nxt)
-    return sea_sq
 
 
 def _use_french_aid(state: State, a: list[int]) -> None:

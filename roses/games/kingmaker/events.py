@@ -542,30 +542,13 @@ def mutiny(state: State, p: int, e: int, card: K.EventCard) -> None:
         if pos in b.places:
             ops.put_noble(state, n, b.places[pos].square, None)
         else:
-            land = nearest_land(state, pos)
+            land = ops.nearest_land(state, pos)
             ops.put_noble(state, n, land, None)
     if state["cz"][c] != Z_DISC:
         ops.card_leaves(state, c)
         ops.discard_crown(state, c)
     ops.ship_off(state, s)
     log.public(state, f"Mutiny: the {w.ships[s].name} leaves play.", log.EVENT)
-
-
-def nearest_land(state: State, sea_sq: str) -> str:
-    b = W(state).board
-    seen = {sea_sq}
-    todo = [sea_sq]
-    while todo:
-        nxt = []
-        for s in todo:
-            for t in b.neighbours[s]:
-                if b.squares[t].land:
-                    return t
-                if t not in seen:
-                    seen.add(t)
-                    nxt.append(t)
-        todo = sorted(nxt)
-    return sea_sq
 
 
 def parliament_summoned(state: State, p: int, e: int, card: K.EventCard) -> None:

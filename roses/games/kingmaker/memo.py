@@ -19,7 +19,8 @@ Nothing memoised is read while an action is being applied.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from roses.engine.contract import State
 
@@ -33,6 +34,7 @@ class _Memo(threading.local):
 
 
 _MEMO = _Memo()
+T = TypeVar("T")
 
 
 def _stamp(state: State) -> tuple[Any, ...]:
@@ -53,6 +55,18 @@ def tables(state: State) -> dict[Any, Any] | None:
     if m.state is not state or m.stamp != stamp:
         m.state, m.stamp, m.tables = state, stamp, {}
     return m.tables
+
+
+def memoised(state: State, key: Any, build: Callable[[], T]) -> T:
+    """The memoised value ``key`` of ``state``, built by ``build()`` when absent (and always
+    while an action is being applied)."""
+    t = tables(state)
+    if t is None:
+        return build()
+    value = t.get(key)
+    if value is None:
+        value = t[key] = build()
+    return cast(T, value)
 
 
 def forget() -> None:

@@ -333,3 +333,21 @@ def set_place_owner(state: State, place: str, p: int) -> None:
             state["cz"][c], state["ch"][c] = Z_ASSET, p
             log.public(state, f"The {card.name} town card passes to {role_of(state, p)}.", log.POLITICAL)
 
+
+def nearest_land(state: State, sea_sq: str) -> str:
+    """The land square nearest sea square ``sea_sq`` (breadth first over the 8 neighbours,
+    ties by square id), where nobles from a ship that leaves play are put ashore."""
+    b = W(state).board
+    seen = {sea_sq}
+    todo = [sea_sq]
+    while todo:
+        nxt = []
+        for s in todo:
+            for t in b.neighbours[s]:
+                if b.squares[t].land:
+                    return t
+                if t not in seen:
+                    seen.add(t)
+                    nxt.append(t)
+        todo = sorted(nxt)
+    return sea_sq

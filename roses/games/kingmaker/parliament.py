@@ -698,15 +698,26 @@ class Accept(Step):
         log.public(state, f"{role} declines.", log.POLITICAL)
 
 
-class Attend(Step):
-    """Voluntary attendance (L339): every player at once sends nobles, or is done."""
+class EveryPlayer(Step):
+    """A Parliament step every player decides at once, each until he is ``done`` (the
+    default); the step ends when all are."""
 
-    name = "attend"
     phase = "parliament"
     default: Action = ("done", None)
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, p) for p, d in enumerate(frame["done"]) if not d]
+
+    def on_done(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame["done"][player_of_role(state, role)] = True
+        if all(frame["done"]):
+            pop(state)
+
+
+class Attend(EveryPlayer):
+    """Voluntary attendance (L339): every player at once sends nobles, or is done."""
+
+    name = "attend"
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         w = W(state)
@@ -723,21 +734,11 @@ class Attend(Step):
         go_to_parliament(state, n, frame)
         log.public(state, f"{card_name(w, n)} attends Parliament.", log.POLITICAL)
 
-    def on_done(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        frame["done"][player_of_role(state, role)] = True
-        if all(frame["done"]):
-            pop(state)
 
-
-class Disperse(Step):
+class Disperse(EveryPlayer):
     """L388-390: after Parliament every player may move nobles in its square home free."""
 
     name = "disperse"
-    phase = "parliament"
-    default: Action = ("done", None)
-
-    def actors(self, state: State, frame: Frame) -> list[str]:
-        return [role_of(state, p) for p, d in enumerate(frame["done"]) if not d]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         w = W(state)
@@ -762,11 +763,6 @@ class Disperse(Step):
         ops.put_noble(state, n, w.board.places[place].square, inside)
         log.public(state, f"{card_name(w, n)} goes home to {place_name(w, place)}.", log.POLITICAL)
         ops.capture_heirs(state, state["ch"][n], state["nsq"][n], inside)
-
-    def on_done(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        frame["done"][player_of_role(state, role)] = True
-        if all(frame["done"]):
-            pop(state)
 
 
 def parliament_summoned(state: State, p: int) -> None:

@@ -86,14 +86,7 @@ class KingmakerRules(StepRules):
     def legal_actions(self, state: State, role: str) -> list[Action]:
         """As :meth:`StepRules.legal_actions`, memoised per position (memo.py); callers get
         their own list."""
-        t = memo.tables(state)
-        if t is None:
-            return super().legal_actions(state, role)
-        key = ("legal", role)
-        legal = t.get(key)
-        if legal is None:
-            legal = t[key] = super().legal_actions(state, role)
-        return list(legal)
+        return list(memo.memoised(state, ("legal", role), lambda: super(KingmakerRules, self).legal_actions(state, role)))
 
     def view(self, state: State, role: str) -> View:
         return views.view(self, state, role)

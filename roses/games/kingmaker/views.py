@@ -76,13 +76,7 @@ def view(rules: StepRules, state: State, role: str) -> View:
     p = player_of_role(state, role)
     deck = event_deck(state)
     cards = w.cards
-    t = memo.tables(state)
-    public = t.get("public") if t is not None else None
-    if public is None:
-        public = public_parts(state)
-        if t is not None:
-            t["public"] = public
-    parts = dict(public)
+    parts = dict(memo.memoised(state, "public", lambda: public_parts(state)))
     if p >= 0:
         cz, ch, ez, eh = state["cz"], state["ch"], state["ez"], state["eh"]
         parts["hand"] = [{"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind}
@@ -232,13 +226,7 @@ def secrets(state: State, role: str) -> set[str]:
     if role == UMPIRE and has_umpire(state):
         cz, ez = state["cz"], state["ez"]
         return {CTAGS[c] for c, z in enumerate(cz) if z == Z_DECK} | {ETAGS[e] for e, z in enumerate(ez) if z == E_DECK}
-    t = memo.tables(state)
-    split = t.get("secrets") if t is not None else None
-    if split is None:
-        split = secret_tags(state)
-        if t is not None:
-            t["secrets"] = split
-    hidden, held = split
+    hidden, held = memo.memoised(state, "secrets", lambda: secret_tags(state))
     out = set(hidden)
     for q, tags in enumerate(held):
         if q != p:
