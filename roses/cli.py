@@ -134,6 +134,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     record = json.loads(Path(args.file).read_text())
     rules = get_rules(record["game"])
+    if "chance" in record or "logs" in record:  # an audit record (GET /api/games/{id}/audit)
+        from roses.engine.chance import audit_record
+
+        audit = audit_record(rules, record)
+        print(audit.summary())
+        if not audit.ok:
+            return 1
     game = Game.from_record(rules, record)
     role = args.role or "Observer"
     if args.log:
@@ -180,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_option_args(p)
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("replay", help="replay a saved game record and check it")
+    p = sub.add_parser("replay", help="replay a saved game record and check it (an audit record from "
+                                      "/api/games/{id}/audit: its seed, rolls and shuffles too)")
     p.add_argument("file")
     p.add_argument("--role", help="print the log as this role sees it")
     p.add_argument("--log", action="store_true", help="print the log")
