@@ -160,3 +160,28 @@ def test_treachery_left_player_picks_face_down(tmp_path: Path) -> None:
     for role in state["roles"]:
         secrets = RULES.secrets(state, role)
         assert all(f"c#{c:03d}" in secrets for c in state["tdisc"])
+
+
+def test_captured_refuge_port_gives_free_refuge_l152(tmp_path: Path) -> None:
+    """E1 L152: a faction that has captured a refuge's port may enter that refuge without a
+    Refuge card."""
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    n = put(state, 0, "percy", "G5")
+    assert "wight" in blocked_areas(state, 0, n)
+    state["pown"]["carisbrooke"] = 0  # P1 took Carisbrooke, the Isle of Wight's port
+    assert "wight" not in blocked_areas(state, 0, n)
+    assert "wight" in blocked_areas(state, 1, put(state, 1, "grey", "G5"))  # not for the others
+
+
+def test_refuge_port_taken_before_a_force_in_the_open_there_l150(tmp_path: Path) -> None:
+    """E1 L150: in a refuge with a port, the port must be taken before a force in the open of
+    the refuge may be attacked."""
+    from roses.games.kingmaker.combat import combat_options
+
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    put(state, 0, "percy", "H6")
+    put(state, 1, "grey", "H6")
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    assert ("battle", ["H6", "P2"]) not in combat_options(state, 0)
+    state["pown"]["carisbrooke"] = 0
+    assert ("battle", ["H6", "P2"]) in combat_options(state, 0)

@@ -635,3 +635,40 @@ def test_ship_moves_in_one_turn_a_round_l313(tmp_path: Path) -> None:
     assert not ship_can_act(state, s)
     state["smv"][s] = 9
     assert ship_can_act(state, s)
+
+
+def test_margaret_crowned_queen_regent_after_henry_l417(tmp_path: Path) -> None:
+    """L417: after Henry's death Margaret may be crowned Queen Regent and has every privilege
+    of a King (she is then the sole King, who summons Parliament, L329)."""
+    from roses.games.kingmaker.common import sole_king
+    from roses.games.kingmaker.play import coronation_options
+
+    state = staged(tmp_path)
+    h = revive(state, "margaret", "B5", escort="percy")
+    state["pown"]["london"] = 0
+    put(state, 0, "percy", "B5", "london")
+    award(state, "bishop_of_lincoln", "percy")
+    award(state, "bishop_of_norwich", "percy")
+    assert coronation_options(state, 0) == [("crown", "margaret")]
+    turn_of(state, 0, {"step": "coronation", "p": 0}, stage=5)
+    RULES.action(state, "P1", "crown", "margaret")
+    assert state["hcrown"][h] and sole_king(state) == h
+    assert any("crowns Margaret of Anjou Queen Regent" in line for line in RULES.log_for(state, "P2"))
+
+
+def test_french_aid_only_in_calais_or_the_continent_and_used_once_l463(tmp_path: Path) -> None:
+    """L463: French Aid is given only to a noble in Calais or on the Continent, and goes home
+    after one attack."""
+    from roses.games.kingmaker.combat import _use_french_aid
+    from roses.games.kingmaker.setup import award_targets
+
+    state = staged(tmp_path)
+    w = W(state)
+    n = put(state, 0, "percy", "A1")  # in England
+    aid = w.cid("french_aid")
+    assert n not in award_targets(state, 0, aid)
+    award(state, "french_aid", "percy")
+    with_aid = noble_strength(state, n)
+    _use_french_aid(state, [n])
+    assert state["cz"][aid] == Z_DISC
+    assert noble_strength(state, n) == with_aid - w.cards[aid].troops

@@ -203,3 +203,20 @@ def test_storm_two_equal_ports_owner_chooses_situation_10(tmp_path: Path) -> Non
     assert sorted(RULES.legal_actions(state, "P1")) == [("port", "hull"), ("port", "kings_lynn")]
     RULES.action(state, "P1", "port", "kings_lynn")
     assert state["spos"][ship] == "kings_lynn"
+
+
+def test_menai_crossing_only_from_the_caernarvon_square_l156() -> None:
+    """L156: the Menai Strait is crossed between Caernarvon and Anglesey only by a force that
+    starts its move in Caernarvon's square (open board: M21 to the Anglesey squares M20, N20)."""
+    from roses.games.kingmaker.common import Z_NOBLE
+    from tests.kingmaker.helpers import new_game, play_out_setup
+
+    state = play_out_setup(new_game(2, "basic", seed=3, board=None))
+    w = W(state)
+    assert w.board.place("caernarvon").square == "M21"
+    n = next(c for c in w.nobles if state["cz"][c] != Z_NOBLE)
+    put(state, 0, w.cards[n].id, "M21")
+    assert {"M20", "N20"} <= set(land_moves(state, n))
+    state["nsq"][n] = "M22"  # next to Caernarvon: it can reach M21, not cross
+    moves = set(land_moves(state, n))
+    assert "M21" in moves and not moves & {"M20", "N20"}
