@@ -139,3 +139,43 @@ def test_vacillating_at_sea_ignored_unless_the_ships_majority_l269(
     assert ship_controller(state, ids["trinity"]) == 0
     assert state["ncap"][ids["stanley"]] < 0
     assert ship_controller(state, ids["mary"]) == 0 and state["ncap"][ids["grey"]] == 0
+
+
+def test_ship_changing_owner_at_sea_stays_with_its_controller_until_port_l181(tmp_path: Path) -> None:
+    """L181: a ship whose card leaves its faction while it carries passengers at sea stays
+    under its controller until it touches port; an empty one leaves the board at once."""
+    from roses.games.kingmaker import ops
+
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    w = W(state)
+    put(state, 0, "percy", "A1")
+    trinity = award(state, "ship_trinity", "percy")
+    s = w.ship_of_card[trinity]
+    state["spos"][s] = "H7"
+    grey = put(state, 0, "grey", "A1")
+    state["nsq"][grey], state["nship"][grey] = None, s
+    ops.card_leaves(state, trinity)
+    assert state["spos"][s] == "H7" and ship_controller(state, s) == 0
+    ops.touch_port(state, s)
+    assert state["sctl"][s] == -1
+    state["nship"][grey], state["nsq"][grey] = -1, "A1"  # ashore: the ship is empty
+    ops.card_leaves(state, trinity)
+    assert state["spos"][s] is None
+
+
+def test_noble_freed_at_sea_keeps_his_ship_until_port_l289(tmp_path: Path) -> None:
+    """E1 L289 (ruling K59): a noble captured at sea and ransomed keeps the ship he is on
+    until it touches port."""
+    from roses.games.kingmaker.combat import free_captive
+
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    w = W(state)
+    put(state, 1, "neville", "A2")
+    mary = award(state, "ship_mary", "neville")
+    s = w.ship_of_card[mary]
+    state["spos"][s] = "H7"
+    grey = put(state, 0, "grey", "A1")
+    state["nsq"][grey], state["nship"][grey] = None, s
+    state["ncap"][grey] = 1
+    free_captive(state, grey, "Grey is ransomed")
+    assert state["ncap"][grey] < 0 and ship_controller(state, s) == 0
