@@ -1,10 +1,11 @@
-"""Kingmaker in real Chromium (issue 20 item 8): the board the game uses is drawn from the
+"""Kingmaker in real Chromium (issue 20 items 8 and 6): the board the game uses is drawn from the
 board module's data (the shipped open board, and a supplied board the same way), with places,
 stacks, heirs, ships, the player's own hand, and the Parliament screen with the tally; two
 people (a desktop and a phone) and two bots play a 4-player campaign by clicking what the page
 outlines; every click sends that very legal action; nothing hidden from a seat (another
 player's hand, the decks' order, Chancery: Rules.secrets, research section 5 item 6) reaches
-its browser over HTTP or the WebSocket, or shows in its page, nor an observer's."""
+its browser over HTTP or the WebSocket, or shows in its page, nor an observer's; the gazette
+page of a finished round draws its board and holds no secret either."""
 
 from __future__ import annotations
 
@@ -222,6 +223,17 @@ def test_two_people_and_two_bots_play_and_nothing_hidden_leaks(browser: Any, liv
     o.wait_for_function("window.roses && window.roses.payload", timeout=40000)
     _board_drawn(o)
     scan(secrets, "Observer", o, traffic_o)
+    # the gazette of the setup (published once round 1 began): the public page, its board picture
+    o.goto(f"{base}/games/{game_id}/gazette/0")
+    o.wait_for_selector("svg#map[data-drawn='1'] g.km-place", timeout=40000)
+    assert o.locator("svg#map g.km-noble").count() > 0
+    assert o.locator(".gz-lines li").count() > 0 and o.locator(".gz-report").count() == 0
+    scan(secrets, "Observer", o, traffic_o)
+    o.screenshot(path=str(screenshot_path("kingmaker-gazette-desktop.png")))
+    b.goto(f"{base}/games/{game_id}/gazette/0")
+    b.wait_for_selector("svg#map[data-drawn='1']", timeout=40000)
+    assert b.locator(".gz-report[data-role='P2']").count() == 1
+    scan(secrets, "P2", b, traffic_b)
     assert not errors, errors
     for ctx in (ctx_a, ctx_b, ctx_o):
         ctx.close()

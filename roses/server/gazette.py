@@ -1,0 +1,321 @@
+"""The gazette: after each round, a public account of what happened, and a private report to
+each seat of what only it may know (issue 20 item 6; research section 5 item 7).
+
+An edition is built from the game's action log, replayed from its seed (the same replay as
+the record and ``roses replay``):
+
+- **which round**: the rules' ``round`` in the state; an edition runs from the log line that
+  opens its round (the first line of kind ``turn`` written when the round changes) to the one
+  that opens the next; edition 0 is the setup. An edition is published once its round is over
+  (the next round has begun, or the game has ended): the round in progress has none;
+- **public**: the log lines every observer may read, in order (events, moves, combats and the
+  cards drawn, captures, ransoms, executions, Parliament's minutes with the votes), what changed
+  on the board since the previous edition, and the board as an observer sees it at the end of
+  the round (the page draws it with the game's board module);
+- **private** (``/report``): the lines of that round only the seat may read.
+
+Published history never changes: an edition depends only on the actions of its round and those
+before, which no later action alters (undo never crosses another player's turn, so never a
+round's end). Each edition carries the SHA-256 ``digest`` of its content and the ``previous``
+edition's digest, a chain a reader can keep to see that nothing was rewritten. The commitment to
+the seed (:mod:`roses.server.audit`) is printed in every edition.
+
+Routes: ``GET /api/games/{id}/gazette`` (the list), ``/gazette/{round}`` (an edition),
+``/gazette/{round}/report?role=R`` (the seat's private report, for its holder); pages
+``/games/{id}/gazette`` and ``/games/{id}/gazette/{round}``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from threading import Lock
+from typing import Annotated, Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Depends, Request
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse, Response
+
+from roses.engine import log as L
+from roses.engine.contract import OBSERVER, canonical_json
+from roses.engine.game import Game
+from roses.engine.registry import get_rules
+from roses.server import db
+from roses.server.auth import User
+from roses.server.deps import optional_user, services
+from roses.server.errors import Forbidden, NotFound, ServerError
+
+GameId = Annotated[int, PathParam(ge=-db.INT_MAX, le=db.INT_MAX)]
+Round = Annotated[int, PathParam(ge=0, le=100_000)]
+OptionalUser = Annotated[User | None, Depends(optional_user)]
+
+#: View keys left out of the edition's board (the log is the edition's own text).
+_VIEW_SKIP = ("log", "log_kinds", "log_more", "actions", "labels", "prompt", "active", "default")
+
+
+@dataclass
+class Edition:
+    round: int
+    start: int  # index in the state's log where the round opens
+    end: int  # index where the next opens (exclusive)
+    board: dict[str, Any] = field(default_factory=dict)  # the observer's view at the round's end
+
+
+@dataclass
+class Gazette:
+    """Every published edition of a game (and the log they index)."""
+
+    game: str
+    log: list[Any]
+    editions: list[Edition]
+    finished: bool
+    commitment: str | None = None
+    public: list[dict[str, Any]] = field(default_factory=list)  # rendered editions, in order
+
+
+def _round(state: dict[str, Any]) -> int:
+    r = state.get("round")
+    return int(r) if isinstance(r, int) and not isinstance(r, bool) else 0
+
+
+def build(rules_id: str, record: dict[str, Any], finished: bool) -> Gazette:
+    """Replay ``record`` and cut its log into editions (module docstring)."""
+    rules = get_rules(rules_id)
+    game = Game.new(rules, int(record["seed"]), str(record["scenario"]), record.get("options"))
+    editions: list[Edition] = []
+    current = _round(game.state)
+    start = 0
+
+    def close(at: int) -> None:
+        view = rules.view(game.state, OBSERVER)
+        editions.append(Edition(current, start, at, {k: v for k, v in view.items() if k not in _VIEW_SKIP}))
+
+    for entry in record.get("actions") or []:
+        before_log = len(game.state.get("log") or [])
+        game.apply(str(entry["role"]), str(entry["verb"]), entry.get("arg"))
+        now = _round(game.state)
+        if now != current:
+            entries = game.state.get("log") or []
+            opening = next((i for i in range(before_log, len(entries)) if L.entry_kind(entries[i]) == L.TURN), before_log)
+            # the board as the observer sees it when the next round opens
+            close(opening)
+            current, start = now, opening
+    if finished:
+        close(len(game.state.get("log") or []))
+    return Gazette(rules_id, list(game.state.get("log") or []), editions, finished)
+
+
+def changes(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
+    """What changed on the board between two observer views (nobles, places, heirs)."""
+    if before is None:
+        return []
+    out: list[str] = []
+
+    def nobles(view: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+        return {n["id"]: (p["role"], n) for p in view.get("players") or [] for n in p.get("nobles") or []}
+
+    a, b = nobles(before), nobles(after)
+    for nid, (role, n) in sorted(b.items()):
+        if nid not in a:
+            out.append(f"{n['name']} enters play for {role}.")
+            continue
+        r0, n0 = a[nid]
+        if r0 != role:
+            out.append(f"{n['name']} passes from {r0} to {role}.")
+        where0 = n0.get("inside") or n0.get("square") or n0.get("ship")
+        where1 = n.get("inside") or n.get("square") or n.get("ship")
+        if where0 != where1:
+            out.append(f"{n['name']} ({role}) moves from {where0} to {where1}.")
+        if n0.get("troops") != n.get("troops"):
+            out.append(f"{n['name']} ({role}) has {n.get('troops')} troops (was {n0.get('troops')}).")
+        if n0.get("captive_of") != n.get("captive_of"):
+            out.append(f"{n['name']} ({role}) is captive of {n['captive_of']}." if n.get("captive_of")
+                       else f"{n['name']} ({role}) is free.")
+    for nid, (role, n) in sorted(a.items()):
+        if nid not in b:
+            out.append(f"{n['name']} ({role}) is out of play.")
+    p0, p1 = before.get("places") or {}, after.get("places") or {}
+    for pid in sorted(set(p0) | set(p1)):
+        o0, o1 = (p0.get(pid) or {}).get("owner"), (p1.get(pid) or {}).get("owner")
+        if o0 != o1:
+            out.append(f"{pid}: held by {o1}." if o1 else f"{pid}: no longer held by {o0}.")
+    h0 = {h["id"]: h for h in before.get("heirs") or []}
+    for h in after.get("heirs") or []:
+        old = h0.get(h["id"])
+        if old is None:
+            continue
+        if h.get("dead") and not old.get("dead"):
+            out.append(f"{h['name']} is dead.")
+        if h.get("crowned") and not old.get("crowned"):
+            out.append(f"{h['name']} is crowned.")
+        if h.get("controller") != old.get("controller") and not h.get("dead"):
+            out.append(f"{h['name']} is held by {h.get('controller') or 'nobody'}.")
+    return out
+
+
+def render(gz: Gazette, commitment: str | None) -> list[dict[str, Any]]:
+    """The public editions, each with its digest and the previous one's (module docstring)."""
+    out: list[dict[str, Any]] = []
+    previous: str | None = None
+    prev_board: dict[str, Any] | None = None
+    for ed in gz.editions:
+        lines = [{"text": L.entry_text(e), "kind": L.entry_kind(e) or None}
+                 for e in gz.log[ed.start:ed.end] if L.readable(e, OBSERVER)]
+        body = {"round": ed.round, "title": "Setup" if ed.round == 0 else f"Round {ed.round}",
+                "lines": lines, "changes": changes(prev_board, ed.board), "board": ed.board,
+                "seed_commitment": commitment, "previous": previous}
+        digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+        out.append({**body, "digest": digest})
+        previous, prev_board = digest, ed.board
+    return out
+
+
+def report(gz: Gazette, round_no: int, role: str) -> dict[str, Any]:
+    """What only ``role`` may read of that round: its private log lines."""
+    ed = next((e for e in gz.editions if e.round == round_no), None)
+    if ed is None:
+        raise NotFound(f"Round {round_no} has no edition (yet).", code="no_edition")
+    lines = [{"text": L.entry_text(e), "kind": L.entry_kind(e) or None}
+             for e in gz.log[ed.start:ed.end] if L.readable(e, role) and not L.readable(e, OBSERVER)]
+    return {"round": ed.round, "role": role, "lines": lines}
+
+
+# ---------------------------------------------------------------------------- the server side
+class _Cache:
+    """Built gazettes by (game, version): an edition never changes, so neither does a build."""
+
+    def __init__(self, size: int = 16) -> None:
+        self.items: OrderedDict[tuple[int, int], Gazette] = OrderedDict()
+        self.size = size
+        self.lock = Lock()
+
+    def get(self, key: tuple[int, int]) -> Gazette | None:
+        with self.lock:
+            g = self.items.get(key)
+            if g is not None:
+                self.items.move_to_end(key)
+            return g
+
+    def put(self, key: tuple[int, int], g: Gazette) -> None:
+        with self.lock:
+            self.items[key] = g
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_cache = _Cache()
+
+
+def gazette_of(request: Request, user: User | None, game_id: int, invite: str | None) -> tuple[Gazette, dict[str, Any]]:
+    games = services(request).games
+    info = games.game(user, game_id, invite)  # refuses games the user may not see
+    if info["status"] == "open":
+        raise NotFound("The game has not started: no gazette yet.", code="no_edition")
+    with games.db.read() as conn:
+        row = conn.execute(sa.select(db.games.c.version, db.games.c.seed, db.games.c.scenario, db.games.c.options,
+                                     db.games.c.game, db.games.c.status).where(db.games.c.id == game_id)).one()
+        acts = [{"role": a.role, "verb": a.verb, "arg": json.loads(a.arg)} for a in conn.execute(
+            sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
+            .where(db.actions.c.game_id == game_id, db.actions.c.seq <= row.version).order_by(db.actions.c.seq))]
+    key = (game_id, int(row.version))
+    gz = _cache.get(key)
+    if gz is None:
+        record = {"seed": row.seed, "scenario": row.scenario, "options": json.loads(row.options), "actions": acts}
+        gz = build(row.game, record, row.status == "finished")
+        from roses.server.audit import chance_of
+
+        gz.commitment = chance_of(game_id, int(row.seed), False)["commitment"]
+        gz.public = render(gz, gz.commitment)
+        _cache.put(key, gz)
+    return gz, info
+
+
+api = APIRouter(prefix="/api", tags=["play"])
+
+
+@api.get("/games/{game_id}/gazette")
+def list_editions(request: Request, game_id: GameId, user: OptionalUser, invite: str | None = None) -> dict[str, Any]:
+    """The published editions: round, title, digest, and the chain's previous digest."""
+    gz, info = gazette_of(request, user, game_id, invite)
+    return {"game_id": game_id, "title": info.get("title"), "seed_commitment": gz.commitment,
+            "editions": [{k: e[k] for k in ("round", "title", "digest", "previous")} for e in gz.public]}
+
+
+def _edition(gz: Gazette, round_no: int) -> dict[str, Any]:
+    ed = next((e for e in gz.public if e["round"] == round_no), None)
+    if ed is None:
+        raise NotFound(f"Round {round_no} has no edition (yet): an edition is published when its round is over.",
+                       code="no_edition")
+    return ed
+
+
+@api.get("/games/{game_id}/gazette/{round_no}")
+def get_edition(request: Request, game_id: GameId, round_no: Round, user: OptionalUser,
+                invite: str | None = None) -> dict[str, Any]:
+    gz, _ = gazette_of(request, user, game_id, invite)
+    return _edition(gz, round_no)
+
+
+@api.get("/games/{game_id}/gazette/{round_no}/report")
+def get_report(request: Request, game_id: GameId, round_no: Round, user: OptionalUser, role: str,
+               invite: str | None = None) -> dict[str, Any]:
+    """A seat's private report of a round: only for the seat's holder."""
+    gz, info = gazette_of(request, user, game_id, invite)
+    if user is None or role not in (info.get("my_roles") or []):
+        raise Forbidden("Only the holder of a seat may read its report.", code="not_seated")
+    return report(gz, round_no, role)
+
+
+# ---------------------------------------------------------------------------- pages
+pages = APIRouter(include_in_schema=False)
+
+
+def _page(request: Request, template: str, title: str, **context: Any) -> Response:
+    from roses.web.pages import _user, templates
+
+    return templates.TemplateResponse(request, template, {"title": title, "user": _user(request), **context})
+
+
+def _error(request: Request, exc: ServerError) -> Response:
+    from roses.web.pages import _user, templates
+
+    return templates.TemplateResponse(request, "error.html", {"title": "No gazette", "user": _user(request),
+                                                              "message": exc.message}, status_code=exc.status)
+
+
+@pages.get("/games/{game_id}/gazette", response_class=HTMLResponse)
+def gazette_index(request: Request, game_id: GameId, invite: str | None = None) -> Response:
+    from roses.web.pages import _user
+
+    try:
+        gz, info = gazette_of(request, _user(request), game_id, invite)
+    except ServerError as exc:
+        return _error(request, exc)
+    return _page(request, "gazette.html", f"Gazette: {info.get('title') or game_id}", game=info, gazette=gz,
+                 edition=None, invite=invite or "")
+
+
+@pages.get("/games/{game_id}/gazette/{round_no}", response_class=HTMLResponse)
+def gazette_page(request: Request, game_id: GameId, round_no: Round, invite: str | None = None) -> Response:
+    from roses.web.pages import _user, json_script
+
+    user = _user(request)
+    try:
+        gz, info = gazette_of(request, user, game_id, invite)
+        ed = _edition(gz, round_no)
+    except ServerError as exc:
+        return _error(request, exc)
+    mine = [r for r in (info.get("my_roles") or [])]
+    reports = [report(gz, round_no, r) for r in mine]
+    config = json_script({"gameId": game_id, "invite": invite, "game": info["game"], "board": ed["board"]})
+    return _page(request, "gazette.html", f"Gazette: {info.get('title') or game_id}, {ed['title']}", game=info,
+                 gazette=gz, edition=ed, reports=reports, config=config, invite=invite or "")
+
+
+def install(app: Any) -> None:
+    """Add the gazette's API routes and pages to the app."""
+    app.include_router(api)
+    app.include_router(pages)
