@@ -53,3 +53,15 @@ def test_always_deciding_steps_have_actors_and_defaults_are_legal() -> None:
             published = RULES.view(state, role)["default"]
             if published is not None:
                 assert tuple(published) in RULES.legal_actions(state, role)
+
+
+def test_has_deals_agrees_with_deal_options() -> None:
+    """The ``deal`` menu is offered exactly when a dealing verb exists (deals.has_deals)."""
+    from roses.games.kingmaker.deals import deal_options, has_deals
+
+    checked = 0
+    for state, _ in _states(5, 600):
+        for p in range(len(state["roles"])):
+            assert has_deals(state, p) == bool(deal_options(state, p))
+            checked += 1
+    assert checked > 500

@@ -49,6 +49,13 @@ from roses.games.kingmaker.setup import hand
 TRANSFERABLE = (K.TOWN, K.SHIP, K.MERCENARY, K.ROYAL_CASTLE)
 
 
+def has_deals(state: State, p: int) -> bool:
+    """Whether player ``p`` has a dealing verb (the ``deal`` menu is offered): always when there
+    is another player, since an alliance may be proposed or ended at any time (L306, L311)
+    (pinned to :func:`deal_options` by a test)."""
+    return len(state["roles"]) > 1
+
+
 def deal_options(state: State, p: int) -> list[Action]:
     w = W(state)
     n_players = len(state["roles"])

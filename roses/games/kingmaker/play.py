@@ -67,7 +67,7 @@ from roses.games.kingmaker.common import (
     ship_passengers,
     strength,
 )
-from roses.games.kingmaker.deals import deal_options
+from roses.games.kingmaker.deals import has_deals
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.setup import award_targets, hand
 
@@ -744,7 +744,7 @@ def card_options(state: State, p: int) -> list[Action]:
             out.append(("assign", [card.id, "faction"]))
     for h in heirs_of(state, p):
         out.append(("execute_heir", w.heirs[h].id))
-    if deal_options(state, p):
+    if has_deals(state, p):
         out.append(("deal", None))
     return out
 
