@@ -42,6 +42,23 @@ def choices(page: Page) -> list[dict[str, Any]]:
     return out
 
 
+def snapshot(page: Page) -> tuple[int, list[dict[str, Any]]]:
+    """The page's version and its choices read at one instant (one evaluation): a choice is only
+    meaningful with the position it was offered in."""
+    out = page.evaluate(
+        """() => [Number(document.body.dataset.version ?? -1),
+                  window.roses && !window.roses.pending ? window.roses.choices.map(c => ({verb: c.verb, arg: c.arg, kind: c.kind, ref: c.ref, label: c.label})) : []]""")
+    return int(out[0]), list(out[1])
+
+
+def overtaken(page: Page, version: int, choice: dict[str, Any]) -> bool:
+    """Whether the position moved on (another player acted) since ``version`` and ``choice`` is
+    no longer offered: a click on it then rightly does nothing."""
+    now, opts = snapshot(page)
+    return now > version and not any(
+        c["verb"] == choice["verb"] and c["arg"] == choice["arg"] for c in opts)
+
+
 def area_point(page: Page, area: str) -> tuple[float, float]:
     """A screen point inside the area where nothing else (a block, another area) is on top,
     nearest to its name label: where a person would click."""
@@ -214,16 +231,19 @@ def play_until(pages: list[Page], done: Callable[[], bool], policy: Policy = agg
             raise AssertionError(f"gave up after {made} actions")
         acted = False
         for page in pages:
-            opts = choices(page)
+            before, opts = snapshot(page)
             if not opts:
                 continue
             view = payload(page).get("view") or {}
-            before = version(page)
+            if int(payload(page).get("version", before)) != before:
+                break  # the position moved on while it was read: read it again
             choice = policy(view, opts)
             try:
                 click_choice(page, choice)
                 wait_version(page, before)
             except Exception as exc:
+                if overtaken(page, before, choice):  # the other player's move came first
+                    break
                 from tests.web.conftest import screenshot_path
                 page.screenshot(path=str(screenshot_path("failed-click.png")))
                 err = page.evaluate("document.getElementById('action-error') && document.getElementById('action-error').textContent")

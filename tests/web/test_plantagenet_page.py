@@ -303,3 +303,60 @@ def test_clicking_an_outlined_lord_or_locale_sends_that_action(browser: Any, liv
     assert not errors, errors
     ctx.close()
     ctx_b.close()
+
+
+def test_a_person_plays_ib_towton_against_a_bot_to_its_result(browser: Any, live_server: LiveServer) -> None:
+    """Ib Towton (6.0, Test of Arms) with Hidden Mats (1.5.3): York is a person clicking what the
+    page offers, Lancaster the server's heuristic bot (``easy``); the game is played through
+    Levy, Plan, Command and Battle to its result, which the page shows; the stored record
+    replays to the same result; nothing secret from York reached its browser or page."""
+    base = live_server.url
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    traffic = Traffic(page)
+    stamp = str(int(time.time() * 1000))[-6:] + "t"
+    players.signup(page, base, f"towton{stamp}")
+    game_id: int = page.evaluate(
+        """async () => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game: 'plantagenet', scenario: 'ib-towton', role: 'York', bots: {Lancaster: 'easy'},
+                                    options: {hidden_mats: true}, preview: true})});
+            if (!r.ok) throw new Error(await r.text());
+            return (await r.json()).id;
+        }""")
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
+    _board_drawn(page)
+    secrets = Secrets(live_server, game_id)
+    phases: set[str] = set()
+    clicked: dict[str, int] = {}
+
+    def on_step(p: Any, choice: dict[str, Any]) -> None:
+        clicked[choice["kind"]] = clicked.get(choice["kind"], 0) + 1
+        phases.add(str((players.payload(p).get("view") or {}).get("phase")))
+
+    def done() -> bool:
+        return bool(players.payload(page).get("result"))
+
+    made = players.play_until([page], done, policy=_policy(random.Random(1461), clicked),
+                              max_actions=400, on_step=on_step, timeout=1200)
+    result = players.payload(page)["result"]
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(screenshot_path("plantagenet-towton-end-desktop.png")))
+    record = live_server.services.games.admin_export(game_id)
+    assert Game.from_record(RULES, record).result() == result
+    york = [a for a in record["actions"] if a["role"] == "York"]
+    bot = [a for a in record["actions"] if a["role"] == "Lancaster"]
+    assert len(york) == made and bot, (made, len(york), len(bot))
+    assert {"levy", "campaign"} <= phases, phases
+    assert clicked.get("card", 0) >= 1, clicked  # a Plan of Command cards (4.1)
+    checked, views = scan(secrets, "York", page, traffic)
+    assert views >= made, (views, made)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(screenshot_path("plantagenet-towton-end-phone.png")))
+    assert not errors, errors
+    ctx.close()
