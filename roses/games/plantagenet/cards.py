@@ -27,7 +27,7 @@ from typing import Any
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, EVENT, private, public
 from roses.engine.steps import Frame, Step, pop, push, replace
-from roses.games.plantagenet import arts, battle, levy, reactions
+from roses.games.plantagenet import arts, battle, levy, reactions, setup
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
@@ -1148,6 +1148,31 @@ CAPABILITY_DEPLOY: dict[str, arts.CapabilityEffect] = {"hastings": deploy_hastin
 for _cid, _key in fx.CAPABILITY_KEYS.items():
     if _key in CAPABILITY_DEPLOY:
         arts.CAPABILITY_EFFECTS[_cid] = CAPABILITY_DEPLOY[_key]
+
+
+# ----- 6.2.2 REPLACE: Gloucester becomes Richard III -----------------------------------------
+#: Capabilities that hold only "as Gloucester" and are discarded when he becomes Richard III.
+GLOUCESTER_ONLY = ("so_wise", "kingdom_united")  # Y34 So wise, so young; Y35 Kingdom United
+
+
+def on_replace(state: State, old: str, new: str) -> None:
+    """Y34 So wise, so young and Y35 Kingdom United: "discard when he becomes Richard III" —
+    by 6.2.2 REPLACE in the Wars (IIY) or by Scenario III's King Richard at setup or Muster.
+    The card goes where a discarded Capability goes (its deck)."""
+    if new != "richard_iii" or old not in sv.GLOUCESTERS:
+        return
+    mat = state["lords"][new]["mat"]
+    if not mat:
+        return
+    for key in GLOUCESTER_ONLY:
+        cid = fx.capability(state, new, key)
+        if cid is not None:
+            mat["capabilities"].remove(cid)
+            sv._discard_capability_card(state, cid)
+            public(state, f"{arts.capability_title(cid)} ({cid}) is discarded: Gloucester is now Richard III.", EVENT)
+
+
+setup.REPLACE_HOOKS.append(on_replace)
 
 
 #: The card steps, for the game's step table.

@@ -43,6 +43,7 @@ The records are typed in :mod:`records`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -362,9 +363,16 @@ def new_war_record(d: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
+#: Functions called as ``fn(state, old, new)`` after every :func:`replace_in_place` (6.2.2
+#: REPLACE, Scenario III King Richard): the cards register what a replacement does to them
+#: (Y34/Y35 are discarded when Gloucester becomes Richard III, :func:`cards.on_replace`).
+REPLACE_HOOKS: list[Callable[[State, str, str], None]] = []
+
+
 def replace_in_place(state: State, old: str, new: str) -> None:
     """6.2.2 REPLACE: the new Lord takes the old one's place, mat contents, Seat and the places
-    of his Command cards."""
+    of his Command cards; then every :data:`REPLACE_HOOKS` function runs (wars.replace_heir and
+    levy's King Richard both come through here)."""
     c = load()
     o: LordRecord = state["lords"][old]
     n: LordRecord = state["lords"].setdefault(new, new_lord_record())
@@ -383,3 +391,5 @@ def replace_in_place(state: State, old: str, new: str) -> None:
             state["special_vassals"][spv] = new
     if old in state.get("moved", ()):
         state["moved"] = sorted(new if lid == old else lid for lid in state["moved"])
+    for hook in REPLACE_HOOKS:
+        hook(state, old, new)
