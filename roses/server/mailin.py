@@ -17,6 +17,10 @@ Matching (nothing else is trusted):
 - the game is named in the subject or the text, ``game #12`` (the notification e-mails say
   ``(game #12)``, so a reply quoting them names it); the seat is the user's only seat in that
   game, or the one named by ``role P2`` (several seats, hot seat);
+- a ``From`` line is easily forged, so orders also need the seat's **order key**
+  (:func:`order_key`, an HMAC under the server key): a message without it is answered, to the
+  confirmed address only, with the key and nothing applied; every reply carries the game, the
+  seat and the key in its subject, so answering a reply is enough;
 - every order goes through the same service path as the API (:meth:`GameService.act`, the
   version the order was read against; refused orders through :meth:`GameService.explain`), so
   seat checks, legality, undo rules, notifications and the hidden-information guard are the
@@ -39,6 +43,8 @@ import asyncio
 import contextlib
 import email
 import email.policy
+import hashlib
+import hmac
 import imaplib
 import json
 import logging
@@ -78,6 +84,9 @@ GAME_RE = re.compile(r"\bgame\s*#\s*(\d{1,12})\b", re.IGNORECASE)
 ROLE_RE = re.compile(r"^\s*(?:role|seat)\s*[:=]?\s*([A-Za-z0-9_ -]{1,40}?)\s*$", re.IGNORECASE | re.MULTILINE)
 SUBJECT_ROLE_RE = re.compile(r"\b(?:role|seat)\s*[:=]?\s*([A-Za-z0-9_]{1,40})\b", re.IGNORECASE)
 MESSAGE_ID_RE = re.compile(r"^<[^<>\s]{1,250}>$")
+KEY_RE = re.compile(r"\border key\s*[:=]?\s*([0-9a-f]{16})\b", re.IGNORECASE)
+#: The tag replies put in their subject (taken out again before a reply to a reply is tagged).
+TAG_RE = re.compile(r"\s*\(game #\d+ role \S+ order key [0-9a-f]{16}\)", re.IGNORECASE)
 #: Lines that end the orders: a signature, or the quoted message a mail program adds.
 STOP_RE = re.compile(r"^(--\s*|-----\s*original message\s*-----|on .{0,200} wrote:|end|end of orders)$", re.IGNORECASE)
 PUNCT_RE = re.compile(r"[,;:()\[\]\"'`]+")
@@ -132,7 +141,8 @@ def order_lines(text: str) -> list[str]:
         line = raw.strip()
         if STOP_RE.match(line):
             break
-        if not line or line.startswith((">", "#")) or GAME_RE.fullmatch(line) or ROLE_RE.fullmatch(line):
+        if (not line or line.startswith((">", "#")) or GAME_RE.fullmatch(line) or ROLE_RE.fullmatch(line)
+                or KEY_RE.fullmatch(line)):
             continue
         out.append(line[:300])
         if len(out) >= MAX_ORDERS:
@@ -151,6 +161,21 @@ def game_and_role(subject: str, text: str) -> tuple[int | None, str | None]:
         rm = ROLE_RE.search(text)
         role = rm.group(1).strip() if rm else None
     return game, role
+
+
+def order_key(user_id: int, game_id: int, role: str) -> str:
+    """The seat's order key: 16 hex digits of an HMAC under the server key, so only the server
+    can make it; it is mailed only to the seat holder's confirmed address."""
+    from roses.server.audit import server_key
+
+    msg = f"roses-orders/1|{int(user_id)}|{int(game_id)}|{role}".encode()
+    return hmac.new(server_key(), msg, hashlib.sha256).hexdigest()[:16]
+
+
+def given_key(subject: str, text: str) -> str | None:
+    """The order key a message carries (subject first, then the text, quotes included)."""
+    m = KEY_RE.search(subject) or KEY_RE.search(text)
+    return m.group(1).lower() if m else None
 
 
 def norm(text: str) -> str:
@@ -249,6 +274,7 @@ class Outcome:
     user: str | None = None
     game_id: int | None = None
     role: str | None = None
+    key: str | None = None
 
 
 Sender = Callable[[EmailMessage], None]
@@ -344,6 +370,15 @@ class MailIn:
         if match_role is None:
             return self._reply(out, msg, address, subject, [f"You do not hold the seat {role!r} in game #{game_id}."])
         out.role = role = match_role
+        key = order_key(user.id, game_id, role)
+        out.key = key
+        if not hmac.compare_digest(given_key(subject, text) or "", key):
+            # The sender's address is not proof enough (a From line is easily forged): the
+            # orders need the seat's key, which goes only to the confirmed address, here.
+            return self._reply(out, msg, address, subject, [
+                f"Game #{game_id}, {role}: your orders were not applied: orders by e-mail need your seat's order key.",
+                f"Put this line in your messages, or answer this e-mail (its subject carries it): order key {key}",
+                "", *self._now(user, game_id, role)])
         lines = [f"Game #{game_id} ({info.get('title') or info.get('game')}), you are {role}.", ""]
         orders = order_lines(text)
         if not orders:
@@ -424,7 +459,9 @@ class MailIn:
         reply["From"] = self.from_address
         reply["To"] = address
         subj = subject if subject.lower().startswith("re:") else f"Re: {subject}" if subject else "Your orders"
-        reply["Subject"] = subj
+        if out.key and out.game_id is not None:  # answering the reply keeps the game and the key
+            subj = f"{TAG_RE.sub('', subj).strip()} (game #{out.game_id} role {out.role} order key {out.key})"
+        reply["Subject"] = subj[:300]
         mid = str(msg.get("Message-ID", "")).strip()
         if MESSAGE_ID_RE.match(mid):
             reply["In-Reply-To"] = mid

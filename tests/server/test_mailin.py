@@ -1,8 +1,9 @@
 """Orders by e-mail (roses/server/mailin.py, issue 20 item 9), against a real IMAP server: a
 private Dovecot started by the test (tests/server/imapserver.py). Orders sent to the mailbox
 in the terminal's order language are applied through the game service; a wrong order gets
-the rules' own refusal; mail from unknown or unconfirmed addresses is not answered; a seat
-is only played by its holder; no reply holds what the seat may not know."""
+the rules' own refusal; mail from unknown or unconfirmed addresses is not answered; orders need
+the seat's order key, which is mailed only to the confirmed address (a forged From plays
+nothing); a seat is only played by its holder; no reply holds what the seat may not know."""
 
 from __future__ import annotations
 
@@ -19,12 +20,30 @@ from roses.engine import Game, get_rules
 from roses.engine.labels import arg_key
 from roses.server import db
 from roses.server.db import Database
-from roses.server.mailin import MailIn, MailInConfig, game_and_role, match_order, order_lines
+from roses.server.mailin import (
+    MailIn,
+    MailInConfig,
+    game_and_role,
+    match_order,
+    order_key,
+    order_lines,
+)
 from tests.server.conftest import build_client, user
 from tests.server.imapserver import ImapServer, run_dovecot
 from tests.server.test_notify import Mailbox, mailbox  # noqa: F401 - the fixture
 
 RULES = get_rules("kingmaker")
+
+
+@pytest.fixture(autouse=True)
+def server_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROSES_CHANCE_KEY", "test server key")
+
+
+def _key(database: Database, name: str, gid: int, role: str) -> str:
+    with database.read() as conn:
+        uid = conn.execute(sa.select(db.users.c.id).where(db.users.c.name == name)).scalar_one()
+    return order_key(int(uid), gid, role)
 
 
 @pytest.fixture
@@ -109,8 +128,17 @@ def test_orders_in_the_mailbox_are_applied_and_acknowledged(campaign: dict[str, 
     verb, arg = RULES.legal_actions(after, "P1")[-1]  # what the second order may be
     second = " ".join([verb.upper(), *([] if arg is None else [arg] if isinstance(arg, str) else arg)])
     body = f"{give_label}\n{second}\n\n-- \nAlice\n> It is your turn in Towton (game #{c['gid']}).\n"
+    # the first message has no order key: nothing is applied, the key goes to her confirmed address
     imap.deliver(_mail("alice@example.test", f"Re: Your turn: Towton (game #{c['gid']})", body))
     sent: list[EmailMessage] = []
+    first = _reader(c, imap, sent).poll_once()
+    assert first[0].applied == [] and _view(c, "alice", "P1")["version"] == before["version"]
+    key = _key(c["db"], "alice", c["gid"], "P1")
+    assert sent[0]["To"] == "alice@example.test" and f"order key {key}" in sent[0].get_content()
+    assert sent[0]["Subject"].endswith(f"(game #{c['gid']} role P1 order key {key})")
+    # she answers that reply (its subject carries the game, the seat and the key)
+    imap.deliver(_mail("alice@example.test", sent[0]["Subject"], body))
+    sent.clear()
     outcomes = _reader(c, imap, sent).poll_once()
     assert len(outcomes) == 1 and outcomes[0].applied == [("give", give), (verb, arg)], outcomes
     record = c["games"].admin_export(c["gid"])
@@ -131,7 +159,7 @@ def test_orders_in_the_mailbox_are_applied_and_acknowledged(campaign: dict[str, 
 def test_a_wrong_order_gets_the_rules_refusal_and_changes_nothing(campaign: dict[str, Any], imap: ImapServer) -> None:
     c = campaign
     version = _view(c, "bob", "P2")["version"]
-    body = "give marshal nobody_at_all\ndone\n"
+    body = f"order key {_key(c['db'], 'bob', c['gid'], 'P2')}\ngive marshal nobody_at_all\ndone\n"
     imap.deliver(_mail("bob@example.test", f"orders for game #{c['gid']}", body))
     sent: list[EmailMessage] = []
     outcomes = _reader(c, imap, sent).poll_once()
@@ -166,6 +194,19 @@ def test_unknown_and_unconfirmed_senders_get_nothing(campaign: dict[str, Any], i
     assert _view(c, "alice", "P1")["version"] == version
 
 
+def test_a_forged_sender_without_the_key_plays_nothing(campaign: dict[str, Any], imap: ImapServer) -> None:
+    """Anyone may write alice's address in From: without her seat's key nothing is played, and
+    the answer (with the key) goes to alice's own address, not to the forger."""
+    c = campaign
+    version = _view(c, "alice", "P1")["version"]
+    forged = _mail("alice@example.test", f"game #{c['gid']}", "order key 0123456789abcdef\ndone\n")
+    imap.deliver(forged.replace(b"Someone <alice@example.test>", b"Alice <alice@example.test>"))
+    sent: list[EmailMessage] = []
+    _reader(c, imap, sent).poll_once()
+    assert _view(c, "alice", "P1")["version"] == version
+    assert [m["To"] for m in sent] == ["alice@example.test"] and "not applied" in sent[0].get_content()
+
+
 def test_a_player_cannot_order_for_another_seat(campaign: dict[str, Any], imap: ImapServer) -> None:
     c = campaign
     version = _view(c, "alice", "P1")["version"]
@@ -194,7 +235,8 @@ def test_the_server_reads_the_mailbox_and_replies_by_smtp(sqlite_db: Database, i
         client.post(f"/api/games/{gid}/join", json={"role": "P2"}, headers=bob)
         view = client.get(f"/api/games/{gid}/view", params={"role": "P1"}, headers=alice).json()["view"]
         label = next(iter(view["labels"]["give"].values()))
-        imap.deliver(_mail("alice@example.test", f"game #{gid}", f"{label}\n"))
+        key = _key(sqlite_db, "alice", gid, "P1")
+        imap.deliver(_mail("alice@example.test", f"game #{gid}", f"order key {key}\n{label}\n"))
         deadline = time.time() + 20
         while not mailbox.messages and time.time() < deadline:
             time.sleep(0.05)
@@ -211,6 +253,7 @@ def test_order_lines_stop_at_the_signature_and_the_quote() -> None:
     text = "role P2\ngame #4\n\nmove to AF23\n# a comment\n> quoted\nend alliance P3\n-- \nme\nlater line\n"
     assert order_lines(text) == ["move to AF23", "end alliance P3"]
     assert order_lines("done\nOn Tue, 3 Mar 2026, Roses wrote:\n> select percy\n") == ["done"]
+    assert order_lines("order key 0123456789abcdef\ndone\n") == ["done"]
 
 
 def test_game_and_seat_from_subject_or_text() -> None:
