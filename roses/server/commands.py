@@ -69,6 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
               "that made the change (in-process event bus)", file=sys.stderr)
     uvicorn.run("roses.server.app:app_from_env", factory=True, host=args.host, port=args.port,
                 workers=args.workers, log_level=args.log_level, proxy_headers=True,
+                ws_per_message_deflate=bool(getattr(args, "ws_deflate", False)),
                 forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
@@ -171,6 +172,9 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
                    help="processes bots think in, per worker (0: in threads)")
     p.add_argument("--forwarded-allow-ips", default="127.0.0.1",
                    help="proxies trusted for X-Forwarded-* headers")
+    p.add_argument("--ws-deflate", action="store_true",
+                   help="compress WebSocket messages (permessage-deflate): less traffic, but each "
+                        "view is compressed again for every socket, which costs CPU")
     _db_arg(p)
     g = p.add_argument_group("notifications (also from ROSES_SMTP_* variables; the password "
                              "only from ROSES_SMTP_PASSWORD)")
@@ -234,4 +238,7 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--think", type=float, default=10.0,
                    help="mean think time of a bot before each action, seconds (server bench)")
     g.add_argument("--max-seconds", type=float, default=300.0, help="stop playing after this (server bench)")
+    g.add_argument("--workers", type=int, default=1,
+                   help="server processes behind the one port (server bench; several need PostgreSQL "
+                        "for live updates between them)")
     cli.BENCH_TARGETS["server"] = cmd_bench_server

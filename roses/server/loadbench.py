@@ -73,8 +73,9 @@ class ServerProcess:
     """``roses serve`` in a subprocess on a loopback port (start, wait until healthy, stop/kill)."""
 
     def __init__(self, db_url: str, port: int | None = None, *, log_path: Path | None = None,
-                 env: dict[str, str] | None = None, log_level: str = "warning") -> None:
+                 env: dict[str, str] | None = None, log_level: str = "warning", workers: int = 1) -> None:
         self.db_url = db_url
+        self.workers = workers
         self.port = port or free_port()
         self.log_path = log_path
         self.env = dict(env or {})
@@ -93,6 +94,8 @@ class ServerProcess:
         env.pop("ROSES_DATABASE_URL", None)
         cmd = [sys.executable, "-m", "roses.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", self.db_url, "--log-level", self.log_level]
+        if self.workers > 1:
+            cmd += ["--workers", str(self.workers)]
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, env=env, stdout=self._log, stderr=self._log,
                                      start_new_session=True)
@@ -109,6 +112,18 @@ class ServerProcess:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"the server did not answer within {timeout:.0f} s")
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the server and its worker processes (Linux /proc), 0 if unknown."""
+        if self.proc is None:
+            return 0
+        return sum(_rss(pid) for pid in _tree(self.proc.pid))
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the server and its worker processes used so far."""
+        if self.proc is None:
+            return 0.0
+        return sum(_cpu(pid) for pid in _tree(self.proc.pid))
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs (for the crash test)."""
@@ -139,6 +154,44 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo += children.get(pid, [])
+    return out
+
+
+def _cpu(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
 
 
 def make_players(database: Database, count: int, prefix: str | None = None) -> list[tuple[str, str]]:
@@ -418,27 +471,38 @@ async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int
 
 def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         scenario: str | None = None, moves: int = 10, think: float = 10.0, seconds: float = 300.0,
-        seed: int = 1, log_path: Path | None = None, use_ws: bool = True) -> dict[str, Any]:
-    """Run the benchmark; returns the figures (see module doc)."""
+        seed: int = 1, log_path: Path | None = None, use_ws: bool = True,
+        workers: int = 1, server_env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run the benchmark; returns the figures (see module doc). ``server_env`` is added to the
+    server's environment (e.g. ``PYTHONPATH`` of another checkout, to compare two versions
+    of the server with the same client)."""
     game = pick_game(game)
     tmp = tempfile.TemporaryDirectory(prefix="roses-bench-")
     try:
         url = db_url or f"sqlite:///{tmp.name}/bench.db"
-        database = Database(url)
-        database.migrate()
         rules = get_rules(game)
         per = len(rules.roles(scenario or rules.scenarios[0]))
-        tokens = make_players(database, games * per)
-        server = ServerProcess(url, log_path=log_path or Path(tmp.name) / "server.log")
-        server.start()
+        server = ServerProcess(url, log_path=log_path or Path(tmp.name) / "server.log", workers=workers,
+                               env=server_env)
+        server.start()  # `roses serve` migrates the database before it listens
+        database = Database(url)
+        rss_idle = server.rss_bytes()
+        rss_after = 0
+        cpu = [0.0, 0.0]
         try:
+            tokens = make_players(database, games * per)
+
             async def main() -> tuple[list[tuple[int, dict[str, str]]], Stats, float]:
                 import httpx  # imported on use: keeps `roses` start-up fast
 
                 async with httpx.AsyncClient(timeout=60) as client:
                     made = await create_games(client, server.base, game, scenario, tokens, games)
+                cpu[0] = server.cpu_seconds()
                 stats, _players, took = await drive(server.base, made, seed=seed, think=think, moves=moves,
                                                     seconds=seconds, use_ws=use_ws)
+                cpu[1] = server.cpu_seconds()
+                nonlocal rss_after
+                rss_after = server.rss_bytes()  # every game played is still held in memory
                 return made, stats, took
 
             made, stats, took = asyncio.run(main())
@@ -457,6 +521,13 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             "lost": lost, "duplicated": duplicated, "conflicts": stats.conflicts,
             "refused": stats.refused, "ws_states": stats.ws_states,
             "errors": stats.errors[:10], "think_s": think, "moves_per_game": moves,
+            "workers": workers, "server_rss_mb": round(rss_after / 2**20, 1),
+            "memory_per_game_kb": round(max(0, rss_after - rss_idle) / games / 1024, 1) if games else 0.0,
+            # Server CPU (all its processes) while the games were played, per accepted action:
+            # on a shared machine this varies far less than the rates and latencies.
+            "server_cpu_s": round(cpu[1] - cpu[0], 2),
+            "server_cpu_ms_per_action": round((cpu[1] - cpu[0]) * 1000 / len(stats.accepted), 2)
+            if stats.accepted else 0.0,
         }
     finally:
         tmp.cleanup()
@@ -464,7 +535,8 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
 
 def cmd_bench_server(args: argparse.Namespace) -> int:
     out = run(args.games, db_url=args.db, game=args.game, scenario=args.scenario, moves=args.moves,
-              think=args.think, seconds=args.max_seconds, seed=args.seed)
+              think=args.think, seconds=args.max_seconds, seed=args.seed,
+              workers=getattr(args, "workers", 1))
     if args.json:
         print(json.dumps(out))
     else:
@@ -472,7 +544,10 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
               f"actions in {out['seconds']:.1f} s = {out['actions_per_s']:.1f} actions/s; latency p50 "
               f"{out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "
               f"(max {out['max_ms']:.1f}); lost {out['lost']}, duplicated {out['duplicated']}, "
-              f"stale-version conflicts {out['conflicts']}, refused {out['refused']}")
+              f"stale-version conflicts {out['conflicts']}, refused {out['refused']}; "
+              f"{out['workers']} server process(es), {out['server_rss_mb']:.0f} MB resident, "
+              f"{out['memory_per_game_kb']:.0f} KB per game; server CPU "
+              f"{out['server_cpu_ms_per_action']:.1f} ms per action")
         for e in out["errors"]:
             print(f"  error: {e}")
     return 1 if out["lost"] or out["duplicated"] else 0

@@ -411,7 +411,7 @@ class GameService:
                 self._evict(row.id)
                 raise
             log_rows = _log_len(game.state)
-            self._remember(row.id, row.version, game, log_rows, entry.size, meta or entry.meta)
+            self._remember(row.id, row.version, game, log_rows, entry.size, meta)
             return game
         game, size = self._fresh(conn, row)
         self._remember(row.id, row.version, game, _log_len(game.state), size, meta)
@@ -852,7 +852,8 @@ class GameService:
         self._check_id(game_id)
         with self._game_lock(game_id):
             entry = self._entry(game_id)
-            if entry is not None and entry.meta is not None and entry.version == version:
+            if (entry is not None and entry.meta is not None and entry.version == version
+                    and entry.meta[0].version == version):
                 # The request names the cached version: checked against the cache; the
                 # conditional UPDATE below refuses it if another process has moved the game on.
                 row, seats = entry.meta
