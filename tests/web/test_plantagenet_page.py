@@ -360,3 +360,99 @@ def test_a_person_plays_ib_towton_against_a_bot_to_its_result(browser: Any, live
     page.screenshot(path=str(screenshot_path("plantagenet-towton-end-phone.png")))
     assert not errors, errors
     ctx.close()
+
+
+def _march_to_battle(max_seed: int = 40) -> tuple[dict[str, Any], list[tuple[str, str, Any]]]:
+    """A seeded random Ia game (Hidden Mats) cut just before the March (4.3) whose Approach
+    (4.3.5) leads to the first Battle (4.4) with a Hit assigned (4.4.2), and the actions from
+    that March to the end of that Battle's first Hit assignments."""
+    for seed in range(max_seed):
+        game = Game.new(RULES, seed, "ia-henry-vi", {"hidden_mats": True})
+        rnd = random.Random(seed)
+        actions: list[tuple[str, str, Any]] = []
+        last_march = None
+        for _ in range(1500):
+            if game.result() is not None:
+                break
+            role = game.active()[0]
+            legal = RULES.legal_actions(game.state, role)
+            good = [a for a in legal if a[0] not in AVOID] or legal
+            marches = [a for a in good if a[0] == "march"]
+            verb, arg = rnd.choice(marches) if marches and rnd.random() < 0.7 else rnd.choice(good)
+            if verb == "march":
+                last_march = len(actions)
+            actions.append((role, verb, arg))
+            game.apply(role, verb, arg)
+            if verb == "hit" and last_march is not None:
+                hits = [i for i, a in enumerate(actions) if a[1] == "hit"]
+                rest = actions[last_march:]
+                # go on to a few more Hits of the same Battle
+                while len(hits) < 4 and game.result() is None and game.state.get("battle"):
+                    role = game.active()[0]
+                    legal = RULES.legal_actions(game.state, role)
+                    good = [a for a in legal if a[0] not in AVOID] or legal
+                    verb, arg = rnd.choice(good)
+                    rest.append((role, verb, arg))
+                    game.apply(role, verb, arg)
+                    if verb == "hit":
+                        hits.append(len(actions) + len(rest))
+                record = Game.new(RULES, seed, "ia-henry-vi", {"hidden_mats": True})
+                for r, v, a in actions[:last_march]:
+                    record.apply(r, v, a)
+                return record.record(), rest
+    raise AssertionError("no seeded game reached a Battle with Hits after a March")
+
+
+def test_two_players_click_a_march_into_a_battle_and_assign_hits(browser: Any, live_server: LiveServer) -> None:
+    """Ia with Hidden Mats, imported at a Command card of a seeded game: York and Lancaster, each
+    in a browser, click a March (4.3) into an Approach (4.3.5), the Battle array and rounds
+    (4.4.1-4.4.2) and the Hits assigned unit by unit, each click the choice the page offers;
+    the server applies exactly those actions, and nothing secret reaches either browser."""
+    record, rest = _march_to_battle()
+    rest = [(r, v, json.loads(json.dumps(a))) for r, v, a in rest]  # arguments as the page has them
+    base = live_server.url
+    stamp = str(int(time.time() * 1000))[-6:] + "m"
+    names = {"York": f"plmy{stamp}", "Lancaster": f"plml{stamp}"}
+    ctxs = {"York": browser.new_context(viewport=DESKTOP),
+            "Lancaster": browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)}
+    pages = {r: c.new_page() for r, c in ctxs.items()}
+    errors: list[str] = []
+    traffic = {}
+    for role, p in pages.items():
+        p.on("pageerror", lambda e: errors.append(str(e)))
+        traffic[role] = Traffic(p)
+        players.signup(p, base, names[role])
+    record = {**record, "title": f"March {stamp}", "players": [{"role": r, "user": n} for r, n in names.items()]}
+    game_id = live_server.services.games.import_record(record, private=False)
+    start = len(record["actions"])
+    for p in pages.values():
+        p.goto(f"{base}/games/{game_id}")
+        p.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
+        _board_drawn(p)
+    clicked: list[str] = []
+    shot = False
+    for role, verb, arg in rest:
+        page = pages[role]
+        deadline = time.time() + 60
+        while True:
+            v, opts = players.snapshot(page)
+            choice = next((c for c in opts if c["verb"] == verb and c["arg"] == arg), None)
+            if choice is not None or time.time() > deadline:
+                break
+            page.wait_for_timeout(100)
+        assert choice is not None, f"{role}'s page never offered {verb} {arg!r}"
+        if verb == "hit" and not shot:
+            shot = True
+            page.screenshot(path=str(screenshot_path(f"plantagenet-battle-hits-{'desktop' if role == 'York' else 'phone'}.png")))
+        players.click_choice(page, choice)
+        players.wait_version(page, v)
+        clicked.append(verb)
+    assert clicked[0] == "march" and "hit" in clicked, clicked
+    done = live_server.services.games.admin_export(game_id)["actions"][start:]
+    assert [(a["role"], a["verb"], a.get("arg")) for a in done] == rest
+    secrets = Secrets(live_server, game_id)
+    for role, p in pages.items():
+        scan(secrets, role, p, traffic[role])
+    assert not errors, errors
+    for c in ctxs.values():
+        c.close()
