@@ -299,3 +299,27 @@ def test_parliament_screen_shows_the_tally(browser: Any, static_server: str) -> 
     assert "Parliament is summoned to London." in page.inner_text(".km-minutes")
     assert "Round 3." not in page.inner_text(".km-minutes")
     page.close()
+
+
+def test_the_umpire_panel_shows_chancery_and_hands_and_sends_a_ruling(browser: Any, static_server: str) -> None:
+    """The umpire's view (his seat only: every hand, the Chancery, face-down Treachery cards)
+    is shown in his panel, and a ruling typed there is sent as his standing verb ``rule``."""
+    data = kingmaker_board.board_data(load_board())
+    page = _module_page(browser, static_server)
+    view = {
+        "role": "umpire", "players": [{"role": "P1", "nobles": [], "assets": [], "hand": 1, "events": 0}],
+        "hands": {"P1": ["earl_of_kent"]}, "event_hands": {"P1": []}, "chancery_cards": ["chancellor", "marshal"],
+        "treachery_discards": ["bishop_of_ely"], "refuge_turns": [], "rulings": [[2, "The Tees is a river."]],
+        "umpire": {"standing": {"rule": "a ruling", "adjudicate": ["P1", "Draw"]}},
+    }
+    sent = page.evaluate("""([b, v]) => { const km = new window.Kingmaker(b, {}); window.sent = [];
+        const out = km.renderCards(v, { onChoices: (list) => window.sent.push(...list.map(c => [c.verb, c.arg])) });
+        document.body.append(...out.hand);
+        return km.statusFacts(v).map(([k, t]) => `${k}: ${t}`); }""", [data, view])
+    assert "Ruling (round 2): The Tees is a river." in sent
+    text = page.inner_text("body")
+    assert "Chancellor, Marshal" in text and "Earl of kent" in text and "Bishop of ely" in text
+    page.fill("form.km-ruling textarea", "Calais counts as a port of England.")
+    page.click("form.km-ruling button")
+    assert page.evaluate("window.sent") == [["rule", "Calais counts as a port of England."]]
+    page.close()

@@ -451,11 +451,13 @@ export class Kingmaker {
     if (view.catastrophe) facts.push(["Catastrophe", "in force"]);
     for (const r of view.refuges || []) facts.push(["Refuge", `${r.role} in ${pretty(r.area)}`]);
     if (view.default) facts.push(["Default if the deadline passes", actionLabel(view, view.default[0], view.default[1])]);
+    for (const [round, text] of view.rulings || []) facts.push([`Ruling (round ${round})`, text]);
     facts.push(["Board", this.board.name]);
     return facts;
   }
 
   renderCards(view, ui = {}) {
+    if (view.chancery_cards !== undefined) return this.renderUmpire(view, ui);
     if (!view.hand && !view.event_hand) return null;
     const byCard = new Map();
     for (const c of ui.choices || []) {
@@ -478,6 +480,30 @@ export class Kingmaker {
     hand.push(h("h3", {}, `Your Crown cards (${crown.length})`), crown.length ? h("div", { class: "cards" }, crown) : h("p", { class: "muted" }, "none"));
     if (events.length) hand.push(h("h3", {}, `Your Event cards (${events.length})`), h("div", { class: "cards" }, events));
     return { played: null, hand };
+  }
+
+  /** The umpire's panel: every hand, the Chancery, the face-down Treachery cards, the Refuge
+   * turns (his view only), and a form to publish a ruling (his standing verb `rule`). */
+  renderUmpire(view, ui = {}) {
+    const list = (ids) => (ids && ids.length ? ids.map(pretty).join(", ") : "none");
+    const out = [h("h3", {}, "Chancery (umpire only)"), h("p", { class: "km-chancery" }, list(view.chancery_cards))];
+    out.push(h("h3", {}, "Hands"), h("dl", { class: "facts km-hands" }, Object.entries(view.hands || {}).flatMap(([role, ids]) => [
+      h("dt", {}, role), h("dd", {}, `${list(ids)}; events: ${list((view.event_hands || {})[role])}`)])));
+    if ((view.treachery_discards || []).length) out.push(h("p", {}, h("strong", {}, "Discarded face down by Treachery: "), list(view.treachery_discards)));
+    for (const r of view.refuge_turns || []) out.push(h("p", { class: "small" }, `${r.role}: Refuge in ${pretty(r.area)}${r.turns !== undefined ? `, ${r.turns} turns left` : ""}`));
+    const standing = (view.umpire && view.umpire.standing) || {};
+    if (standing.rule && ui.onChoices) {
+      const input = h("textarea", { name: "ruling", rows: "3", maxlength: "2000", "aria-label": "Ruling" });
+      const form = h("form", { class: "km-ruling" }, h("label", {}, "Publish a ruling (it goes into the log for everyone)", input),
+        h("button", { type: "submit" }, "Publish the ruling"));
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const text = input.value.trim();
+        if (text) ui.onChoices([{ verb: "rule", arg: text, kind: "button", ref: null, label: "Publish the ruling" }], form);
+      });
+      out.push(h("h3", {}, "Rulings"), form);
+    }
+    return { played: null, hand: out };
   }
 
   renderForces(view) {
