@@ -621,6 +621,41 @@ def test_future_draws_as_ransom_k65(tmp_path: Path) -> None:
     assert state["ch"][c] == 0 and state["booty"] == {}
 
 
+def test_noble_held_until_the_ransom_draws_are_taken_l317(tmp_path: Path) -> None:
+    """E1 L317 (ruling K65): the captor may keep the noble until all the agreed Crown draws are
+    taken; he is then freed at once, and may not be executed meanwhile."""
+    from roses.games.kingmaker.play import receive_crown
+
+    state, d = _captive(tmp_path)
+    state["level"] = 1
+    RULES.action(state, "P1", "ransom_draws_held", ["grey", 2])
+    RULES.action(state, "P2", "pay")
+    assert state["ncap"][d] == 0  # still P1's prisoner
+    assert not any(f["step"] == "captive" and d in f.get("queue", ()) for f in state["stack"])
+    kent, marshal = take(state, "earl_of_kent"), take(state, "marshal")
+    receive_crown(state, 1, kent)
+    assert state["ch"][kent] == 0 and state["ncap"][d] == 0  # one draw of two
+    receive_crown(state, 1, marshal)
+    assert state["ch"][marshal] == 0 and state["ncap"][d] < 0  # paid: freed at once
+    assert state["booty"] == {}
+
+
+def test_ransom_claim_for_a_dead_prisoner_is_void_l317(tmp_path: Path) -> None:
+    """E1 L317, ruling K65: a noble held for ransom who dies is no longer owed for: his
+    owner's next draw is his own again."""
+    from roses.games.kingmaker import ops
+    from roses.games.kingmaker.play import receive_crown
+
+    state, d = _captive(tmp_path)
+    state["level"] = 1
+    RULES.action(state, "P1", "ransom_draws_held", ["grey", 1])
+    RULES.action(state, "P2", "pay")
+    ops.kill_noble(state, d, "dies of the plague")
+    kent = take(state, "earl_of_kent")
+    receive_crown(state, 1, kent)
+    assert state["ch"][kent] == 1 and state["booty"] == {}
+
+
 def test_ship_moves_in_one_turn_a_round_l313(tmp_path: Path) -> None:
     from roses.games.kingmaker.play import ship_can_act
 

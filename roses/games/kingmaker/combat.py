@@ -886,6 +886,7 @@ class Captive(Step):
             # E1 L317: future Crown draws may be the ransom (ruling K65).
             for k in (1, 2):
                 out.append(("ransom_draws", [nid, k]))
+                out.append(("ransom_draws_held", [nid, k]))
         return out
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -913,12 +914,20 @@ class Captive(Step):
         free_captive(state, n, f"{role} releases {card_name(w, n)}")
 
     def on_ransom_draws(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._ask_draws(state, frame, role, arg, held=False)
+
+    def on_ransom_draws_held(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        """E1 L317: the same demand, the captor keeping the noble until every draw is taken."""
+        self._ask_draws(state, frame, role, arg, held=True)
+
+    def _ask_draws(self, state: State, frame: Frame, role: str, arg: Any, held: bool) -> None:
         w = W(state)
         n = w.cid(arg[0])
         self._next(state, frame)
-        push(state, {"step": "ransom", "n": n, "k": int(arg[1]), "cap": frame["cap"], "draws": True})
+        push(state, {"step": "ransom", "n": n, "k": int(arg[1]), "cap": frame["cap"], "draws": True, "held": held})
         log.public(state, f"{role} asks {role_of(state, state['ch'][n])} his next {arg[1]} Crown draw(s) "
-                   f"for {card_name(w, n)}.", log.BATTLE)
+                   f"for {card_name(w, n)}" + (", who stays his prisoner until they are taken." if held else "."),
+                   log.BATTLE)
 
     def on_ransom(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
@@ -979,14 +988,22 @@ class Ransom(Step):
 
     def on_pay(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         if frame.get("draws"):
-            # Ruling K65: the engine holds the debtor to the agreement, so the noble is freed at
-            # once and the captor takes the agreed Crown draws as they come.
+            # E1 L317 (ruling K65): the captor takes the agreed Crown draws as they come (the
+            # engine holds the debtor to them). Held: the noble stays his prisoner, and may no
+            # longer be executed, until the last of them is taken (play.receive_crown); else
+            # he is freed at once.
             w = W(state)
-            owner = state["ch"][frame["n"]]
-            state["booty"].setdefault(str(owner), []).extend([frame["cap"]] * frame["k"])
+            n = frame["n"]
+            owner = state["ch"][n]
+            claim: int | list[int] = [frame["cap"], n] if frame.get("held") else frame["cap"]
+            state["booty"].setdefault(str(owner), []).extend([claim] * frame["k"])
             pop(state)
-            free_captive(state, frame["n"], f"{role} gives his next {frame['k']} Crown draw(s); "
-                         f"{card_name(w, frame['n'])} is freed")
+            if frame.get("held"):
+                log.public(state, f"{role} agrees to give his next {frame['k']} Crown draw(s); "
+                           f"{card_name(w, n)} is held until then.", log.BATTLE)
+            else:
+                free_captive(state, n, f"{role} gives his next {frame['k']} Crown draw(s); "
+                             f"{card_name(w, n)} is freed")
             return
         frame["step"] = "ransom_pay"
 

@@ -1134,6 +1134,31 @@ class CrownPhase(CardPlay):
         pop(state)
 
 
+def _claim(state: State, p: int) -> int | None:
+    """Who takes player ``p``'s Crown draw now (E1 L317): the first claim on it, booty (a
+    player) or a ransom for a noble held until it is paid ([captor, noble]); a ransom claim
+    for a noble no longer held (dead) is void and skipped. The last claim for a held noble
+    frees him at once."""
+    claims = state["booty"].get(str(p))
+    taker: int | None = None
+    while claims and taker is None:
+        entry = claims.pop(0)
+        if isinstance(entry, int):
+            taker = entry
+            break
+        cap, n = entry
+        if state["cz"][n] != Z_NOBLE or state["ncap"][n] != cap:
+            continue
+        taker = cap
+        if not any(isinstance(e, list) and e[1] == n for e in claims):
+            from roses.games.kingmaker.combat import free_captive  # combat imports this module
+
+            free_captive(state, n, f"The ransom is paid: {card_name(W(state), n)} is freed")
+    if claims == []:
+        state["booty"].pop(str(p))
+    return taker
+
+
 def receive_crown(state: State, p: int, c: int) -> None:
     """A drawn Crown card goes to the hand, except: Scottish Foot (E1) and Irish Kerns (E2)
     are placed in Scotland / Ireland (L47-49); a Plantagenet goes to the controller of his
@@ -1141,10 +1166,7 @@ def receive_crown(state: State, p: int, c: int) -> None:
     w = W(state)
     card = w.cards[c]
     role = role_of(state, p)
-    claims = state["booty"].get(str(p))
-    taker = claims.pop(0) if claims else None
-    if claims == []:
-        state["booty"].pop(str(p))
+    taker = _claim(state, p)
     if taker is not None and taker != p:
         log.public(state, f"{role_of(state, taker)} takes {role}'s Crown draw as booty.", log.CARD)
         p = taker
