@@ -20,6 +20,9 @@ round's end). Each edition carries the SHA-256 ``digest`` of its content and the
 edition's digest, a chain a reader can keep to see that nothing was rewritten. The commitment to
 the seed (:mod:`roses.server.audit`) is printed in every edition.
 
+By e-mail (:class:`GazetteMailer`): each edition, once, to every seated player whose address is
+confirmed and who turned notifications on, with his own seats' private reports.
+
 Routes: ``GET /api/games/{id}/gazette`` (the list), ``/gazette/{round}`` (an edition),
 ``/gazette/{round}/report?role=R`` (the seat's private report, for its holder); pages
 ``/games/{id}/gazette`` and ``/games/{id}/gazette/{round}``.
@@ -27,12 +30,17 @@ Routes: ``GET /api/games/{id}/gazette`` (the list), ``/gazette/{round}`` (an edi
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
+import logging
+import queue
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from threading import Lock
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Request
@@ -47,6 +55,10 @@ from roses.server import db
 from roses.server.auth import User
 from roses.server.deps import optional_user, services
 from roses.server.errors import Forbidden, NotFound, ServerError
+from roses.server.events import FINISHED, STARTED, TURN, Event
+
+if TYPE_CHECKING:
+    from roses.server.service import GameService
 
 GameId = Annotated[int, PathParam(ge=-db.INT_MAX, le=db.INT_MAX)]
 Round = Annotated[int, PathParam(ge=0, le=100_000)]
@@ -214,6 +226,11 @@ def gazette_of(request: Request, user: User | None, game_id: int, invite: str | 
     info = games.game(user, game_id, invite)  # refuses games the user may not see
     if info["status"] == "open":
         raise NotFound("The game has not started: no gazette yet.", code="no_edition")
+    return load(games, game_id), info
+
+
+def load(games: GameService, game_id: int) -> Gazette:
+    """The gazette of a started game, built from its stored action log (cached by version)."""
     with games.db.read() as conn:
         row = conn.execute(sa.select(db.games.c.version, db.games.c.seed, db.games.c.scenario, db.games.c.options,
                                      db.games.c.game, db.games.c.status).where(db.games.c.id == game_id)).one()
@@ -230,7 +247,7 @@ def gazette_of(request: Request, user: User | None, game_id: int, invite: str | 
         gz.commitment = chance_of(game_id, int(row.seed), False)["commitment"]
         gz.public = render(gz, gz.commitment)
         _cache.put(key, gz)
-    return gz, info
+    return gz
 
 
 api = APIRouter(prefix="/api", tags=["play"])
@@ -315,7 +332,129 @@ def gazette_page(request: Request, game_id: GameId, round_no: Round, invite: str
                  gazette=gz, edition=ed, reports=reports, config=config, invite=invite or "")
 
 
+# ---------------------------------------------------------------------------- by e-mail
+log = logging.getLogger("roses.server.gazette")
+
+#: Games whose rules count rounds (``state["round"]``): the gazette is published for them.
+GAZETTE_GAMES = ("kingmaker",)
+
+
+def edition_text(ed: dict[str, Any], reports: list[dict[str, Any]], title: str, link: str) -> str:
+    """An edition as plain text (the e-mail), with the reader's own private reports."""
+    out = [f"{title}: {ed['title']}", "", "What happened:"]
+    out += [f"  {line['text']}" for line in ed["lines"]] or ["  nothing"]
+    out += ["", "What changed since the last edition:"]
+    out += [f"  {c}" for c in ed["changes"]] or ["  nothing on the board"]
+    for r in reports:
+        out += ["", f"Private report for {r['role']} (only you receive it):"]
+        out += [f"  {line['text']}" for line in r["lines"]] or ["  nothing private this round"]
+    out += ["", f"The board and every edition: {link}", f"Seed commitment: {ed['seed_commitment']}",
+            f"Edition digest: {ed['digest']}"]
+    return "\n".join(out) + "\n"
+
+
+class GazetteMailer:
+    """Mails each published edition, once, to every seated player with a confirmed address who
+    turned notifications on, with his own seats' private reports. Hooked to the service's
+    notifiers (a new round begins with a turn change); the mails go through the notifier's
+    outbox (retries, leases: :mod:`roses.server.notify`). An edition already queued for a user
+    (its mark in the outbox) is not queued again."""
+
+    def __init__(self, games: GameService, *, interval: float = 1.0) -> None:
+        self.games = games
+        self.interval = interval
+        self.pending: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._task: asyncio.Task[None] | None = None
+
+    def notify(self, event: Event) -> None:
+        if event.kind in (STARTED, TURN, FINISHED):
+            self.pending.put(event.game_id)
+
+    def mail_game(self, game_id: int) -> int:
+        """Queue the editions of ``game_id`` not yet queued; returns the mails queued."""
+        from roses.server.notify import EMAIL, PENDING, NotifyConfig
+
+        config = NotifyConfig.from_env()
+        if not config.smtp_host:
+            return 0
+        with self.games.db.read() as conn:
+            row = conn.execute(sa.select(db.games.c.game, db.games.c.status, db.games.c.title)
+                               .where(db.games.c.id == game_id)).first()
+            if row is None or row.game not in GAZETTE_GAMES or row.status == "open":
+                return 0
+            u, st = db.users.c, db.seats.c
+            readers = conn.execute(sa.select(u.id, u.email, st.role).join_from(db.seats, db.users, st.user_id == u.id)
+                                   .where(st.game_id == game_id, u.email_verified.is_(True), u.notify.is_(True),
+                                          u.email.is_not(None))).all()
+        if not readers:
+            return 0
+        gz = load(self.games, game_id)
+        roles: dict[tuple[int, str], list[str]] = {}
+        for r in readers:
+            roles.setdefault((int(r.id), str(r.email)), []).append(str(r.role))
+        title = row.title or f"Game #{game_id}"
+        link = f"{config.base_url}/games/{game_id}/gazette"
+        now = time.time()
+        rows = []
+        with self.games.db.read() as conn:
+            for ed in gz.public:
+                for (uid, address), mine in roles.items():
+                    mark = f"g{game_id}r{ed['round']}u{uid}"
+                    seen = conn.execute(sa.select(db.outbox.c.id).where(
+                        db.outbox.c.user_id == uid, db.outbox.c.payload.like(f'%"gazette": "{mark}"%')).limit(1)).first()
+                    if seen is not None:
+                        continue
+                    text = edition_text(ed, [report(gz, ed["round"], r) for r in mine], title, f"{link}/{ed['round']}")
+                    rows.append({"user_id": uid, "channel": EMAIL, "target": address, "status": PENDING,
+                                 "attempts": 0, "next_at": now, "created_at": now,
+                                 "payload": json.dumps({"subject": f"Gazette: {title}, {ed['title']} (game #{game_id})",
+                                                        "text": text, "gazette": mark})})
+        if rows:
+            with self.games.db.write() as conn:
+                conn.execute(db.outbox.insert(), rows)
+        return len(rows)
+
+    def run_once(self) -> int:
+        ids: set[int] = set()
+        while True:
+            try:
+                ids.add(self.pending.get_nowait())
+            except queue.Empty:
+                break
+        sent = 0
+        for gid in sorted(ids):
+            try:
+                sent += self.mail_game(gid)
+            except Exception as exc:  # noqa: BLE001 - one game must not stop the others
+                log.error("gazette mail of game %s failed: %s", gid, type(exc).__name__)
+        return sent
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._loop())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.to_thread(self.run_once)
+            await asyncio.sleep(self.interval)
+
+
 def install(app: Any) -> None:
-    """Add the gazette's API routes and pages to the app."""
+    """Add the gazette's API routes and pages to the app, and its mailer (a notifier)."""
     app.include_router(api)
     app.include_router(pages)
+    games = app.state.roses.games
+    mailer = GazetteMailer(games)
+    games.notifiers.add(mailer)
+    background = getattr(app.state, "background", None)
+    if background is None:
+        background = app.state.background = []
+    background.append(mailer)
+    app.state.gazette_mailer = mailer

@@ -5,6 +5,8 @@ page holds what its reader may not know (Rules.secrets of every seat)."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import random
 from typing import Any
@@ -14,8 +16,11 @@ from fastapi.testclient import TestClient
 from roses.engine import Game, get_rules
 from roses.engine import log as L
 from roses.engine.contract import OBSERVER
+from roses.server import db
+from roses.server.db import Database
 from roses.server.gazette import build, render, report
-from tests.server.conftest import user
+from tests.server.conftest import build_client, user
+from tests.server.test_notify import Mailbox, mailbox, wait_for  # noqa: F401 - the fixture
 
 RULES = get_rules("kingmaker")
 
@@ -121,3 +126,58 @@ def test_gazette_routes_and_page(client: TestClient) -> None:
         assert s not in page.text and s not in json.dumps(ed)
     for s in keep["P1"]:
         assert s not in mine.text
+
+
+def _play_api(client: TestClient, gid: int, heads: dict[str, dict[str, str]], until_round: int, seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(3000):
+        info = client.get(f"/api/games/{gid}").json()
+        role = info["active"][0]
+        view = client.get(f"/api/games/{gid}/view", params={"role": role}, headers=heads[role]).json()
+        if (view["view"].get("round") or 0) >= until_round:
+            return
+        choices = [(v, a) for v, args in view["view"]["actions"].items() if v != "undo"
+                   for a in ([None] if args is True else args)]
+        verb, arg = rnd.choice(choices)
+        res = client.post(f"/api/games/{gid}/action", json={"role": role, "verb": verb, "arg": arg,
+                                                              "version": view["version"]}, headers=heads[role])
+        assert res.status_code == 200, res.text
+    raise AssertionError("the game did not reach the round")
+
+
+def test_each_edition_is_mailed_once_with_the_readers_own_report(sqlite_db: Database, mailbox: Mailbox) -> None:  # noqa: F811
+    with build_client(sqlite_db) as client:
+        alice, bob = user(client, "alice"), user(client, "bob")
+        with sqlite_db.write() as conn:
+            for name in ("alice", "bob"):
+                conn.execute(db.users.update().where(db.users.c.name == name).values(
+                    email=f"{name}@example.test", email_verified=True, notify=True))
+        gid = client.post("/api/games", json={"game": "kingmaker", "role": "P1", "preview": True, "title": "Barnet",
+                                               "options": {"players": 2}}, headers=alice).json()["id"]
+        client.post(f"/api/games/{gid}/join", json={"role": "P2"}, headers=bob)
+        _play_api(client, gid, {"P1": alice, "P2": bob}, 2, seed=6)
+
+        def gazettes() -> list[tuple[str, Any]]:
+            out = []
+            for m in mailbox.messages:
+                msg = email.message_from_string(m["data"], policy=email.policy.default)
+                if str(msg["Subject"]).startswith("Gazette:"):
+                    out.append((m["to"][0], msg))
+            return out
+
+        wait_for(lambda: len(gazettes()) >= 4)
+        got = gazettes()
+        subjects = sorted((to, str(msg["Subject"])) for to, msg in got)
+        assert subjects == sorted((f"{n}@example.test", f"Gazette: Barnet, {t} (game #{gid})")
+                                  for n in ("alice", "bob") for t in ("Setup", "Round 1"))
+        # once: more play (a new turn, same editions) queues nothing again
+        client.app.state.gazette_mailer.mail_game(gid)  # type: ignore[attr-defined]
+        assert client.app.state.gazette_mailer.mail_game(gid) == 0  # type: ignore[attr-defined]
+        record = client.app.state.roses.games.admin_export(gid)  # type: ignore[attr-defined]
+        state = Game.from_record(RULES, record).state
+        for to, msg in got:
+            role = "P1" if to.startswith("alice") else "P2"
+            text = msg.get_content()
+            assert f"Private report for {role}" in text and "Private report for P" + ("2" if role == "P1" else "1") not in text
+            for s in RULES.secrets(state, role):
+                assert s not in text, f"the gazette mailed to {role} holds {s!r}"
