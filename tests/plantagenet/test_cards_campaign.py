@@ -6,21 +6,71 @@ from __future__ import annotations
 
 from typing import Any
 
+from roses.engine import rng
 from roses.games.plantagenet import RULES, arts, wars
-from roses.games.plantagenet.records import Where
+from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.records import VassalWhere, Where
 from roses.games.plantagenet.setup import setup_state
 
-from .helpers import act, place, run_frames, war_state
+from .helpers import act, options, place, run_frames, to_calendar, war_state
 
 State = dict[str, Any]
 
 
-def deploy(s: State, lord: str, cid: str) -> None:
-    """Take ``cid`` out of its deck and put it on ``lord``'s mat as a Capability (3.4.6)."""
+def _take(s: State, cid: str) -> str:
+    """Take ``cid`` out of its deck (or bring it into the game if the scenario lacks it)."""
     side = "York" if cid[0] == "Y" else "Lancaster"
-    s["aow"][side]["deck"].remove(cid)
+    if cid in s["aow"][side]["deck"]:
+        s["aow"][side]["deck"].remove(cid)
+    else:
+        s["aow"][side]["in_game"].append(cid)
+    return side
+
+
+def deploy(s: State, lord: str, cid: str) -> None:
+    """Put ``cid`` on ``lord``'s mat as a Capability (3.4.6)."""
+    side = _take(s, cid)
     s["aow"][side]["drawn"].append(cid)
     arts.deploy_capability(s, lord, cid)
+
+
+def in_effect(s: State, cid: str) -> None:
+    """The Event of ``cid`` is in effect (3.1.3)."""
+    side = _take(s, cid)
+    s["aow"][side]["in_effect"].append(cid)
+
+
+def ia(box: int = 2) -> State:
+    """Ia in a later Turn with every Lord off the map (each test places those it needs)."""
+    s = RULES.setup(3, "ia-henry-vi")
+    s["box"] = box
+    s["first_turn"] = False
+    for lid in ("henry_vi", "somerset_1", "york", "march"):
+        to_calendar(s, lid, 9)
+    for side in ("York", "Lancaster"):
+        for cid in list(s["aow"][side]["drawn"]):
+            s["aow"][side]["drawn"].remove(cid)
+            arts.to_deck(s, side, cid)
+    s["stack"] = []
+    return s
+
+
+def activate(s: State, lord: str, left: int = 2) -> State:
+    """``lord`` is the Active Lord with ``left`` Command actions (4.2.1)."""
+    return run_frames(s, {"step": "actions", "side": sv.side_of(lord), "lord": lord, "left": left, "used": 0,
+                          "highway": None})
+
+
+def verbs(s: State, verb: str) -> list[Any]:
+    return [a for v, a in options(s) if v == verb]
+
+
+def assets(s: State, lord: str) -> dict[str, int]:
+    return dict(s["lords"][lord]["mat"]["assets"])
+
+
+def ok(s: State) -> None:
+    assert RULES.check_invariants(s) == []
 
 
 # ----- Y34 / Y35: "discard when he becomes Richard III" (6.2.2 REPLACE, Scenario III) ------------
@@ -53,3 +103,209 @@ def test_y34_kept_when_march_becomes_edward_iv_and_discarded_for_richard_iii_6_2
     assert "Y34" in s["aow"]["York"]["deck"]
     assert RULES.check_invariants(s) == []
 
+
+
+# ----- Supply, Forage and Tax (4.5, 4.6.2, 4.6.3) -----------------------------------------------
+def test_y13_scourers_capability_forage_yields_one_more_4_6_2() -> None:
+    s = ia()
+    place(s, "york", "Ely", provender=0)
+    deploy(s, "york", "Y13")
+    activate(s, "york")
+    act(s, "forage")  # Friendly, no Enemy adjacent: sure
+    assert assets(s, "york")["provender"] == 2 and s["exhaustion"]["Ely"] == "depleted"
+    ok(s)
+
+
+def test_y13_scourers_failed_forage_yields_nothing_4_6_2() -> None:
+    s = ia()
+    place(s, "york", "Cambridge", provender=0)  # Neutral: 1-4
+    deploy(s, "york", "Y13")
+    activate(s, "york")
+    rng.rig(s, [5])
+    act(s, "forage")
+    assert assets(s, "york")["provender"] == 0
+
+
+def test_y7_harbingers_capability_supply_yields_twice_4_5_2() -> None:
+    """Y7 Harbingers: twice the table's Provender, at the Lord's Locale and (Carts enough)
+    one Way off; the Carts carry all of it (RULINGS R70)."""
+    s = ia()
+    place(s, "york", "Ely", provender=0, carts=2)
+    s["favour"]["Peterborough"] = "York"
+    deploy(s, "york", "Y7")
+    activate(s, "york")
+    got = {o["source"]: o["amount"] for o in sv.supply_choices(s, "york").values()}
+    assert got["Ely"] == 4  # a City: 2 Provender (Strongholds table), twice
+    assert got["Peterborough"] == 2  # 4 Provender, but 2 Carts over 1 Way carry 2
+    act(s, "supply", "Ely")
+    assert assets(s, "york")["provender"] == 4
+    ok(s)
+
+
+def test_l7_harbingers_capability_port_supply_twice_4_5_2() -> None:
+    s = ia()
+    s["favour"].update({"Bristol": "Lancaster"})
+    place(s, "somerset_1", "Bristol", provender=0, ships=1, carts=0)
+    deploy(s, "somerset_1", "L7")
+    assert sv.supply_choices(s, "somerset_1")["Bristol:ships"]["amount"] == 2  # 1 Ship, twice
+
+
+def test_l8_hay_wains_capability_carts_count_twice_for_supply_4_5_1() -> None:
+    """L8 Hay Wains: 1 Cart carries 1 Provender over 1 Way (4.5.1); counted twice, 2 (Oxford, a
+    City one Highway from London, gives 2)."""
+    s = ia()
+    place(s, "somerset_1", "London", provender=0, carts=1)
+    s["favour"].update({"London": "Lancaster", "Oxford": "Lancaster"})
+    assert sv.supply_choices(s, "somerset_1")["Oxford"]["amount"] == 1
+    deploy(s, "somerset_1", "L8")
+    assert sv.supply_choices(s, "somerset_1")["Oxford"]["amount"] == 2
+    assert sv.supply_choices(s, "somerset_1")["London"]["amount"] == 3  # no Way: no Carts needed
+
+
+def test_y29_stafford_branch_supply_and_tax_near_exeter_4_5_4_6_3() -> None:
+    """Y29 Stafford Branch (Devon): Supply or Tax from Exeter or a Stronghold next to it yields 1
+    more Provender or Coin."""
+    s = setup_state(3, "ii-warwicks-rebellion")
+    s["stack"] = []
+    if "devon" not in s["lords"]:
+        s["lords"]["devon"] = {"where": Where.UNUSED, "locale": None, "box": None, "exile": False, "mat": None}
+    place(s, "devon", "Exeter", provender=0, coin=0, carts=0)
+    s["favour"]["Exeter"] = "York"
+    s["exhaustion"].pop("Exeter", None)
+    deploy(s, "devon", "Y29")
+    table = sv.supply_choices(s, "devon")["Exeter"]["amount"]
+    s["lords"]["devon"]["mat"]["capabilities"].remove("Y29")
+    assert sv.supply_choices(s, "devon")["Exeter"]["amount"] == table - 1
+    s["lords"]["devon"]["mat"]["capabilities"].append("Y29")
+    from roses.games.plantagenet import card_rules as cr
+    from roses.games.plantagenet.campaign import collect_tax
+
+    coin = cr.tax_coin(s, "devon", "Exeter")
+    collect_tax(s, "devon", "Exeter", None)
+    assert assets(s, "devon")["coin"] == coin and coin == 2 + 1  # a City: 2 Coin (table), +1
+
+
+def test_y34_so_wise_campaign_tax_even_a_failed_one_gives_a_coin_4_6_3() -> None:
+    s = setup_state(3, "iii-my-kingdom-for-a-horse")
+    s["stack"] = []
+    deploy(s, "gloucester_2", "Y34")
+    from roses.games.plantagenet.campaign import collect_tax
+
+    coin = assets(s, "gloucester_2")["coin"]
+    rng.rig(s, [6])  # a 6 always fails (1.4.2)
+    collect_tax(s, "gloucester_2", "London", 0)
+    assert assets(s, "gloucester_2")["coin"] == coin + 1
+    coin += 1
+    s["exhaustion"].pop("London", None)
+    rng.rig(s, [1])
+    collect_tax(s, "gloucester_2", "London", 0)
+    assert assets(s, "gloucester_2")["coin"] == coin + 3 + 1  # London: 3 Coin (table), +1
+
+
+def test_l10_chamberlains_supply_does_not_deplete_his_vassals_seat_4_5_2() -> None:
+    s = ia()
+    from roses.games.plantagenet.components import load
+
+    c = load()
+    vid, seat = next((v, d["seat"]) for v, d in c.vassals.items() if v in s["vassals"])
+    place(s, "somerset_1", seat, provender=0)
+    s["favour"][seat] = "Lancaster"
+    s["exhaustion"].pop(seat, None)
+    s["lords"]["somerset_1"]["mat"]["vassals"].append(vid)
+    s["vassals"][vid].update(where=VassalWhere.MAT, lord="somerset_1")
+    deploy(s, "somerset_1", "L10")
+    activate(s, "somerset_1")
+    act(s, "supply", seat)
+    assert seat not in s["exhaustion"] and assets(s, "somerset_1")["provender"] > 0
+    ok(s)
+
+
+# ----- Command actions changed by Events in effect (4.3, 4.6.1, 4.6.4) -----------------------------
+def test_y6_seamanship_event_sail_after_another_action_for_one_action_4_6_1() -> None:
+    s = ia()
+    s["favour"].update({"Bristol": "York"})
+    place(s, "march", "Bristol", provender=0, ships=2, carts=0)
+    activate(s, "march", 3)
+    act(s, "forage")
+    assert verbs(s, "sail") == []  # 4.6.1: Sail takes the whole card, so only as its first action
+    in_effect(s, "Y6")
+    assert verbs(s, "sail")
+    dest = verbs(s, "sail")[0]
+    act(s, "sail", dest)
+    frame = next(f for f in reversed(s["stack"]) if f["step"] == "actions") if s["stack"] else None
+    assert s["lords"]["march"]["locale"] == dest
+    assert frame is not None and frame["left"] == 1  # 3 - Forage - Sail
+    ok(s)
+
+
+def test_l6_seamanship_is_the_lancastrians_own_4_6_1() -> None:
+    s = ia()
+    s["favour"].update({"Bristol": "York"})
+    place(s, "march", "Bristol", provender=0, ships=2, carts=0)
+    in_effect(s, "L6")  # the Lancastrian card does not help a Yorkist
+    activate(s, "march", 3)
+    act(s, "forage")
+    assert verbs(s, "sail") == []
+
+
+def test_l21_french_fleet_event_no_yorkist_sail_this_campaign_4_6_1() -> None:
+    s = ia()
+    s["favour"].update({"Bristol": "York"})
+    place(s, "march", "Bristol", provender=0, ships=2, carts=0)
+    activate(s, "march")
+    assert verbs(s, "sail")
+    in_effect(s, "L21")
+    assert verbs(s, "sail") == []
+    assert not RULES.steps["actions"].is_legal(s, s["stack"][-1], "York", "sail", "Irish Sea")
+
+
+def test_y25_owain_glyndwr_event_no_lancastrian_march_into_wales_4_3() -> None:
+    from roses.games.plantagenet.components import load
+
+    c = load()
+    s = ia()
+    here, dest = next((a, b) for a, nbrs in c.adjacency.items() for b in nbrs
+                      if c.locales[a]["kind"] == "stronghold" and c.locales[a]["area"] != "Wales"
+                      and c.locales[b]["kind"] == "stronghold" and c.locales[b]["area"] == "Wales")
+    place(s, "somerset_1", here)
+    activate(s, "somerset_1")
+    assert dest in verbs(s, "march")
+    in_effect(s, "Y25")
+    assert dest not in verbs(s, "march")
+    assert not RULES.steps["actions"].is_legal(s, s["stack"][-1], "Lancaster", "march", dest)
+    place(s, "york", here)  # a Yorkist still may
+    activate(s, "york")
+    assert dest in verbs(s, "march")
+
+
+def test_l10_new_act_event_yorkist_parley_takes_the_whole_card_4_6_4() -> None:
+    s = ia()
+    place(s, "york", "Ely")
+    s["favour"].pop("Cambridge", None)
+    activate(s, "york", 3)
+    assert "Cambridge" in verbs(s, "parley")
+    in_effect(s, "L10")
+    act(s, "parley", "Cambridge")
+    boost = s["stack"][-1]
+    assert boost["step"] == "boost"
+    rng.rig(s, [1])
+    act(s, "spend", 0)
+    assert all(f["step"] != "actions" or f["left"] == 0 for f in s["stack"])
+    ok(s)
+
+
+def test_l8_hay_wains_capability_carts_count_twice_to_haul_4_3_2() -> None:
+    """L8 Hay Wains: 1 Cart Hauls 2 Provender on a March (4.3.2); without it the second is discarded."""
+    s = ia()
+    s["favour"].update({"London": "Lancaster", "Oxford": "Lancaster"})
+    place(s, "somerset_1", "London", provender=2, carts=1)
+    deploy(s, "somerset_1", "L8")
+    activate(s, "somerset_1")
+    act(s, "march", "Oxford")
+    assert s["lords"]["somerset_1"]["locale"] == "Oxford" and assets(s, "somerset_1")["provender"] == 2
+    s = ia()
+    s["favour"].update({"London": "Lancaster", "Oxford": "Lancaster"})
+    place(s, "somerset_1", "London", provender=2, carts=1)
+    activate(s, "somerset_1")
+    act(s, "march", "Oxford")
+    assert assets(s, "somerset_1")["provender"] == 1

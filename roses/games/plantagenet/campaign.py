@@ -38,6 +38,8 @@ from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, MOVE, POLITICAL, SUPPLY, TURN, private, public
 from roses.engine.steps import Frame, Step, find, pop, push, push_all, replace
 from roses.games.plantagenet import arts
+from roses.games.plantagenet import card_rules as cr
+from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN, end_game, side_frames
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
@@ -191,6 +193,35 @@ def group_candidates(state: State, lord: str) -> list[str]:
     if ring == "lieutenant":
         out = [lid for lid in out if c.lords[lid]["ring"] != "marshal"]
     return sorted(out)
+
+
+def seamanship(state: State, side: str) -> bool:
+    """Y6/L6 Seamanship in effect for ``side``: its Sail costs one Command action (not the whole
+    card) this Campaign, so it may also come after other actions (RULINGS R71)."""
+    return fx.event_on(state, "seamanship", side) is not None
+
+
+def may_sail(state: State, side: str) -> bool:
+    """L21 French Fleet (a Lancastrian Event in effect): Yorkist Lords cannot Sail this Campaign."""
+    return not (side == "York" and fx.event_on(state, "french_fleet", "Lancaster"))
+
+
+def barred(state: State, side: str, dest: str) -> bool:
+    """Y25 Owain Glyndwr (a Yorkist Event in effect): no Lancastrian may March or Sail into a
+    Welsh Stronghold this Campaign (an Intercept is not a March: RULINGS R71)."""
+    if side != "Lancaster" or not state["aow"]["York"]["in_effect"]:
+        return False
+    loc = load().locales[dest]
+    return loc["kind"] == "stronghold" and loc["area"] == "Wales" and \
+        fx.event_on(state, "owain_glyndwr", "York") is not None
+
+
+def parley_cost(state: State, frame: Frame) -> int:
+    """Command actions a Parley takes (4.6.4): one, or the whole card for a Yorkist while L10 New
+    Act of Parliament is in effect."""
+    if frame["side"] == "York" and fx.event_on(state, "new_act", "Lancaster"):
+        return max(1, frame["left"])
+    return 1
 
 
 def take_action(frame: Frame, cost: int = 1) -> None:
@@ -419,6 +450,8 @@ def march_options(state: State, frame: Frame) -> list[str]:
             if (w == "Path" and not first) or b in out:
                 continue
             out.append(b)
+    if out and frame["side"] == "Lancaster" and state["aow"]["York"]["in_effect"]:
+        out = [b for b in out if not barred(state, "Lancaster", b)]  # Y25 Owain Glyndwr
     return out
 
 
@@ -433,6 +466,8 @@ def sail_destinations(state: State, lord: str) -> list[str]:
     if sea is None:
         return []
     side = sv.side_of(lord)
+    if not may_sail(state, side):  # L21 French Fleet
+        return []
     at_sea = d["where"] == Where.SEA
     out = [p for p in t.ports[sea] if p != here and not sv.enemy_lords_at(state, p, side)]
     if not at_sea:
@@ -441,6 +476,8 @@ def sail_destinations(state: State, lord: str) -> list[str]:
         out.append(nxt)
         if at_sea:
             out += [p for p in t.ports[nxt] if not sv.enemy_lords_at(state, p, side)]
+    if side == "Lancaster" and state["aow"]["York"]["in_effect"]:
+        out = [p for p in out if not barred(state, side, p)]  # Y25 Owain Glyndwr
     return out
 
 
@@ -493,7 +530,7 @@ class Actions(Step):
         d = state["lords"][lord]
         out: list[Action] = [("march", b) for b in march_options(state, frame)]
         if frame["left"] > 0:
-            if frame["used"] == 0 and can_sail(state, lord):
+            if (frame["used"] == 0 or seamanship(state, frame["side"])) and can_sail(state, lord):
                 out += [("sail", b) for b in sail_destinations(state, lord)]
             if d["where"] == Where.MAP:
                 out += [("supply", choice) for choice in sv.supply_choices(state, lord)]
@@ -515,7 +552,8 @@ class Actions(Step):
         if frame["left"] <= 0 or not isinstance(arg, (str, type(None))):
             return False
         if verb == "sail":
-            return frame["used"] == 0 and arg in sail_destinations(state, lord) and can_sail(state, lord)
+            return (frame["used"] == 0 or seamanship(state, frame["side"])) and arg in sail_destinations(state, lord) \
+                and can_sail(state, lord)
         if d["where"] != Where.MAP:
             return False
         if verb == "forage":
@@ -555,7 +593,8 @@ class Actions(Step):
         if verb == "parley":
             sure = arg == state["lords"][lord]["locale"]
             return f"Parley {arg}" + (" (here: sure)" if sure else " (Influence check, 1 Way)")
-        text = {"sail": f"Sail to {arg} (the whole card)", "forage": "Forage", "pass": "Pass (end the card)"}
+        sail = "1 action, Seamanship" if seamanship(state, frame["side"]) else "the whole card"
+        text = {"sail": f"Sail to {arg} ({sail})", "forage": "Forage", "pass": "Pass (end the card)"}
         return text.get(verb, verb)
 
     # ----- March (4.3) ------------------------------------------------------------------
@@ -608,9 +647,10 @@ class Actions(Step):
             r = rng.roll(state)
             ok, how = r <= need, f"rolls {r}, needs {need} or less"
         if ok:
-            state["lords"][lord]["mat"]["assets"]["provender"] += 1
+            gain = 2 if fx.capability(state, lord, "scourers") else 1  # Y13 Scourers: 1 more
+            state["lords"][lord]["mat"]["assets"]["provender"] += gain
             sv.deplete(state, here)
-            public(state, f"{lord_name(lord)} Forages at {here} ({how}): +1 Provender, {here} "
+            public(state, f"{lord_name(lord)} Forages at {here} ({how}): +{gain} Provender, {here} "
                           f"{state['exhaustion'][here].capitalize()} (4.6.2).", SUPPLY)
         else:
             public(state, f"{lord_name(lord)} Forages at {here} ({how}): nothing (4.6.2).", SUPPLY)
@@ -626,7 +666,7 @@ class Actions(Step):
 
     def on_parley(self, state: State, frame: Frame, role: str, target: Any) -> None:
         lord = frame["lord"]
-        take_action(frame)
+        take_action(frame, parley_cost(state, frame))  # L10 New Act of Parliament: the whole card
         if target == state["lords"][lord]["locale"]:
             sv.parley(state, lord, target, campaign=True)  # his own location: sure, free (4.6.4)
             public(state, f"{lord_name(lord)} Parleys at {target}: it shifts toward {frame['side']} "
@@ -648,7 +688,6 @@ def _favour_word(state: State, locale: str) -> str:
 
 def collect_tax(state: State, lord: str, target: str, extra: int | None) -> None:
     """4.6.3 PROCEDURE: check Influence (not at his own Seat), add the table's Coin, Deplete."""
-    c = load()
     side = sv.side_of(lord)
     if extra is None:
         ok, how = True, "his Seat: no check"
@@ -657,9 +696,12 @@ def collect_tax(state: State, lord: str, target: str, extra: int | None) -> None
         ok = bool(res["success"])
         how = f"{res['cost']} Influence, rolls {res['roll']} vs {res['target']}"
     if not ok:
-        public(state, f"{lord_name(lord)} Taxes {target} ({how}): fails (4.6.3).", SUPPLY)
+        bonus = 1 if cr.so_wise(state, lord) else 0  # Y34 So wise, so young: 1 Coin all the same
+        state["lords"][lord]["mat"]["assets"]["coin"] += bonus
+        public(state, f"{lord_name(lord)} Taxes {target} ({how}): fails"
+                      + (" (So wise, so young: 1 Coin all the same)" if bonus else "") + " (4.6.3).", SUPPLY)
         return
-    coin = int(c.tables["strongholds"][c.locales[target]["type"]]["tax"])
+    coin = cr.tax_coin(state, lord, target)  # the table's Coin, Y34 So wise and Y29 Stafford Branch
     state["lords"][lord]["mat"]["assets"]["coin"] += coin
     sv.deplete(state, target)
     public(state, f"{lord_name(lord)} Taxes {target} ({how}): +{coin} Coin, {target} "
@@ -769,6 +811,18 @@ class Group(Step):
             try_intercept(state, frame["side"], lords, frame["dest"])
 
 
+def haul_carts(state: State, lords: list[str]) -> int:
+    """The Provender the Group's Carts can Haul (4.3.2): one per Cart; L8 Hay Wains counts its
+    holder's Carts twice (RULINGS R70)."""
+    lrec = state["lords"]
+    total = 0
+    for lid in lords:
+        mat = lrec[lid]["mat"]
+        n = mat["assets"]["carts"]
+        total += 2 * n if mat["capabilities"] and fx.capability(state, lid, "hay_wains") else n
+    return total
+
+
 def start_move(state: State, kind: str, side: str, lords: list[str], dest: str, way: str, *,
                cost: int = 0, chained: bool = False) -> None:
     """Push the frames of a March or an Intercept move: Haul first (4.3.2: Provender beyond the
@@ -776,7 +830,7 @@ def start_move(state: State, kind: str, side: str, lords: list[str], dest: str, 
     here = state["lords"][lords[0]]["locale"]
     push(state, {"step": "move", "kind": kind, "side": side, "lords": lords, "from": here, "dest": dest,
                  "way": way, "cost": cost, "chained": chained})
-    excess = assets(state, lords, "provender") - assets(state, lords, "carts")
+    excess = assets(state, lords, "provender") - haul_carts(state, lords)
     if excess > 0 and not chained:
         push(state, {"step": "discard", "side": side, "lords": lords, "asset": "provender", "excess": excess,
                      "why": "Haul (4.3.2)"})
@@ -873,8 +927,8 @@ class Move(Step):
             return
         af = find(state, "actions")
         if af is not None:
-            if kind == "sail":
-                take_action(af, af["left"])  # 4.6.1: all actions of the card
+            if kind == "sail":  # 4.6.1: all actions of the card; one with Y6/L6 Seamanship
+                take_action(af, 1 if seamanship(state, frame["side"]) else af["left"])
             else:
                 take_action(af, frame["cost"])
                 if frame["way"] == "Highway" and not frame["chained"]:

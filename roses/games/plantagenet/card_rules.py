@@ -320,11 +320,8 @@ def levy_troops(state: State, lord: str, arg: Any) -> str:
 
 def chamberlain_seat(state: State, lord: str, locale: str) -> bool:
     """L10 Chamberlains: Supply and Levy Troops do not Deplete a Stronghold that is the Seat of
-    one of the Lord's (regular) Vassals."""
-    if not fx.capability(state, lord, "chamberlains"):
-        return False
-    vassals = load().vassals
-    return any(vassals[v]["seat"] == locale for v in state["lords"][lord]["mat"]["vassals"])
+    one of the Lord's (regular) Vassals (the check lives in services, which Supply uses)."""
+    return sv._chamberlain_seat(state, lord, locale)
 
 
 # ----- Naval Blockade (Y15) ------------------------------------------------------------------

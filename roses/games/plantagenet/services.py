@@ -514,14 +514,28 @@ def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
     lrec = state["lords"]
     carts = ships = 0
     for o in lords_at(state, here, side):  # shared_assets of both, at once (1.5.3)
-        have = lrec[o]["mat"]["assets"]
-        carts += have["carts"]
+        mat = lrec[o]["mat"]
+        have = mat["assets"]
+        # L8 Hay Wains: this Lord's Carts count twice for Supply (RULINGS R70)
+        carts += have["carts"] * (2 if mat["capabilities"] and fx.capability(state, o, "hay_wains") else 1)
         ships += have["ships"]
     in_exile = c.locales[here]["kind"] == "exile"
     out: dict[str, dict[str, Any]] = {}
+    caps = lrec[lord]["mat"]["capabilities"]
+    harbingers = bool(caps) and fx.capability(state, lord, "harbingers") is not None  # Y7/L7
+    stafford = bool(caps) and fx.capability(state, lord, "stafford_branch") is not None  # Y29
 
     def cap(amount: int, ways: int) -> int:
         return amount if ways == 0 else min(amount, carts // ways)
+
+    def yield_of(amount: int, src: str) -> int:
+        """Y7/L7 Harbingers: twice the Provender; Y29 Stafford Branch: 1 more from Exeter or a
+        Stronghold next to it. The Carts carry all of it (RULINGS R70)."""
+        if harbingers:
+            amount *= 2
+        if stafford and (src == "Exeter" or src in c.adjacency["Exeter"]):
+            amount += 1
+        return amount
 
     overland_ok = not in_exile or here == "Scotland"
     blocked = enemy_locales(state, side)
@@ -540,7 +554,7 @@ def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
             continue
         w = 0 if src == here and overland_ok else overland.get(src)
         if w is not None and not is_exhausted(state, src):
-            amt = cap(int(c.tables["strongholds"][c.locales[src]["type"]]["supply"]), w)
+            amt = cap(yield_of(int(c.tables["strongholds"][c.locales[src]["type"]]["supply"]), src), w)
             if amt > 0:
                 out[src] = {"source": src, "kind": "stronghold", "ways": w, "amount": amt}
         if ships and c.locales[src]["port"]:
@@ -550,7 +564,7 @@ def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
             elif w is not None:
                 port_w = w
             if port_w is not None:
-                amt = cap(ships, port_w)
+                amt = cap(yield_of(ships, src), port_w)
                 if amt > 0:
                     out[src + BY_SHIP] = {"source": src, "kind": "port", "ways": port_w, "amount": amt}
     return out
@@ -994,9 +1008,17 @@ def supply_from(state: State, lord: str, choice: str) -> dict[str, Any]:
         raise ValueError(f"{choice} is not a Supply Source for {lord} (4.5.1).")
     o = opts[choice]
     state["lords"][lord]["mat"]["assets"]["provender"] += o["amount"]
-    if o["kind"] == "stronghold":
+    if o["kind"] == "stronghold" and not _chamberlain_seat(state, lord, o["source"]):
         deplete(state, o["source"])
     return o
+
+
+def _chamberlain_seat(state: State, lord: str, locale: str) -> bool:
+    """L10 Chamberlains: the Lord's Supply does not Deplete the Seat of one of his Vassals."""
+    if not fx.capability(state, lord, "chamberlains"):
+        return False
+    vassals = load().vassals
+    return any(vassals[v]["seat"] == locale for v in state["lords"][lord]["mat"]["vassals"])
 
 
 def supply(state: State, lord: str, source: str) -> int:
