@@ -135,3 +135,60 @@ def test_excommunicated_faction_cannot_crown(tmp_path: Path) -> None:
     assert coronation_options(state, 0)
     state["excommunicated"].append(0)
     assert coronation_options(state, 0) == []
+
+
+def test_war_in_europe_sends_the_mercenaries_away_k51(tmp_path: Path) -> None:
+    """E2 War in Europe (ruling K51): the mercenary cards in play go to the Crown discard; the
+    Irish Kerns stay; the Treaty with France ends."""
+    deck = make_deck({"id": "war", "kind": "war_in_europe", "level": "e2"}, {"id": "k", **combat("storms", [2, 1])})
+    state = staged(tmp_path, rules="e2", deck=deck)
+    w = W(state)
+    put(state, 0, "percy", "A1")
+    flemish = award(state, "flemish_1", "percy")
+    kerns = award(state, "irish_kerns", "percy")
+    state["treaty"] = 0
+    event_on_top(state, "war")
+    chance(state, 0)
+    assert state["cz"][flemish] == Z_DISC
+    assert state["cz"][kerns] != Z_DISC and state["ch"][kerns] == w.cid("percy")
+    assert state["treaty"] == -1
+
+
+DUBLIN = {"id": "dublin", "name": "Dublin", "square": "M6", "type": "city", "fortified": True,
+          "garrison": 200, "capacity": 400}
+
+
+def test_royal_visit_to_an_occupied_dublin_stays_in_the_open_k53(tmp_path: Path) -> None:
+    """E2 Royal Visit (ruling K53): the sole King goes to Dublin "if available and not
+    occupied"; Dublin occupied, he goes to the open of its square."""
+    from roses.games.kingmaker.common import heir_loc
+    from tests.kingmaker.test_rulings import revive
+
+    deck = make_deck({"id": "visit", "kind": "royal_visit", "level": "e2"}, {"id": "k", **combat("storms", [2, 1])})
+    state = staged(tmp_path, rules="e2", deck=deck, board=board_with(DUBLIN))
+    h = revive(state, "henry_vi", "A1", escort="percy", crowned=True)
+    revive(state, "richard_of_york", "B5")  # not the last heir: no victory
+    put(state, 0, "percy", "A1")
+    put(state, 1, "grey", "M6", "dublin")
+    event_on_top(state, "visit")
+    chance(state, 0)
+    assert heir_loc(state, h)[:2] == ("M6", None)
+
+
+def test_scots_invasion_noble_called_to_two_places_covers_both_k54(tmp_path: Path) -> None:
+    """E2 Scots Invasion (rulings K29, K54): Percy, called to Cockermouth and Alnwick, goes to
+    the first and covers both; a place nobody covers falls to the Scots (neutral)."""
+    places = [{"id": pid, "name": pid.title(), "square": sq, "type": "castle", "fortified": True,
+               "garrison": 100, "capacity": 200} for pid, sq in
+              (("cockermouth", "K1"), ("alnwick", "L1"), ("raby", "M1"))]
+    deck = make_deck({"id": "scots", "kind": "scots_invasion", "level": "e2"}, {"id": "k", **combat("storms", [2, 1])})
+    state = staged(tmp_path, rules="e2", deck=deck, board=board_with(*places))
+    percy = put(state, 0, "percy", "A1")
+    put(state, 1, "grey", "A2")
+    state["pown"]["raby"] = 1  # Raby held by P2; Neville (called to it) is not in play
+    event_on_top(state, "scots")
+    chance(state, 0)
+    assert state["nsq"][percy] == "K1"
+    log = "\n".join(RULES.log_for(state, "P3"))
+    assert "The Scots take Alnwick" not in log and "The Scots take Cockermouth" not in log
+    assert "The Scots take Raby" in log
