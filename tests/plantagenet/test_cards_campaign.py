@@ -309,3 +309,24 @@ def test_l8_hay_wains_capability_carts_count_twice_to_haul_4_3_2() -> None:
     activate(s, "somerset_1")
     act(s, "march", "Oxford")
     assert assets(s, "somerset_1")["provender"] == 1
+
+
+def test_y14_burgundians_capability_after_a_campaign_march_to_a_port_1_6() -> None:
+    """Y14 Burgundians: once, when the Lord is at a Port, 2 Handgunners; a March into a Port
+    Stronghold brings them at once (the Campaign's moves announce arrivals to the cards)."""
+    from roses.games.plantagenet.components import load
+
+    c = load()
+    s = ia()
+    here, port = next((a, b) for a, nbrs in c.adjacency.items() for b in nbrs
+                      if c.locales[a]["kind"] == "stronghold" and not c.locales[a]["port"]
+                      and c.locales[b]["kind"] == "stronghold" and c.locales[b]["port"])
+    place(s, "york", here)
+    s["favour"].update({here: "York", port: "York"})
+    deploy(s, "york", "Y14")
+    assert s["lords"]["york"]["mat"]["troops"]["handgunners"] == 0
+    activate(s, "york")
+    act(s, "march", port)
+    assert s["lords"]["york"]["locale"] == port
+    assert s["lords"]["york"]["mat"]["troops"]["handgunners"] == 2
+    ok(s)

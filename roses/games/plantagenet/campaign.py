@@ -37,7 +37,7 @@ from roses.engine import rng
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, MOVE, POLITICAL, SUPPLY, TURN, private, public
 from roses.engine.steps import Frame, Step, find, pop, push, push_all, replace
-from roses.games.plantagenet import arts
+from roses.games.plantagenet import arts, reactions
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
@@ -910,6 +910,7 @@ class Move(Step):
             lrec[lid]["where"] = Where.SEA if at_sea else Where.MAP
             lrec[lid]["locale"] = dest
         mark_moved(state, lords)
+        reactions.moved(state, lords)  # cards that act on arrival (Y14/Y23 Burgundians at a Port)
         prov, carts = assets(state, lords, "provender"), assets(state, lords, "carts")
         if kind == "sail":
             ships = assets(state, lords, "ships")
@@ -1134,6 +1135,7 @@ class Land(Step):
         d["where"], d["locale"] = Where.MAP, port
         mark_moved(state, [lord])
         public(state, f"{lord_name(lord)} lands at {port} and must Feed (4.8.2).", MOVE)
+        reactions.moved(state, [lord])
         replace(state, {"step": "feed", "side": frame["side"], "lords": [lord]})
 
 
