@@ -93,31 +93,52 @@ def _round(state: dict[str, Any]) -> int:
     return int(r) if isinstance(r, int) and not isinstance(r, bool) else 0
 
 
-def build(rules_id: str, record: dict[str, Any], finished: bool) -> Gazette:
-    """Replay ``record`` and cut its log into editions (module docstring)."""
-    rules = get_rules(rules_id)
-    game = Game.new(rules, int(record["seed"]), str(record["scenario"]), record.get("options"))
-    editions: list[Edition] = []
-    current = _round(game.state)
-    start = 0
+class Builder:
+    """Replays a game's actions one by one and cuts its log into editions (module docstring);
+    fed incrementally, so a long campaign is not replayed from the start at every turn."""
 
-    def close(at: int) -> None:
-        view = rules.view(game.state, OBSERVER)
-        editions.append(Edition(current, start, at, {k: v for k, v in view.items() if k not in _VIEW_SKIP}))
+    def __init__(self, rules_id: str, seed: int, scenario: str, options: dict[str, Any] | None) -> None:
+        self.rules_id = rules_id
+        self.rules = get_rules(rules_id)
+        self.game = Game.new(self.rules, int(seed), str(scenario), options)
+        self.actions: list[dict[str, Any]] = []
+        self.editions: list[Edition] = []
+        self.current = _round(self.game.state)
+        self.start = 0
+        #: What the builder was made for (game, seed, scenario, options as stored).
+        self.ident: tuple[Any, ...] = ()
 
-    for entry in record.get("actions") or []:
-        before_log = len(game.state.get("log") or [])
-        game.apply(str(entry["role"]), str(entry["verb"]), entry.get("arg"))
-        now = _round(game.state)
-        if now != current:
-            entries = game.state.get("log") or []
+    def _board(self) -> dict[str, Any]:
+        view = self.rules.view(self.game.state, OBSERVER)
+        return {k: v for k, v in view.items() if k not in _VIEW_SKIP}
+
+    def feed(self, entry: dict[str, Any]) -> None:
+        state = self.game.state
+        before_log = len(state.get("log") or [])
+        self.game.apply(str(entry["role"]), str(entry["verb"]), entry.get("arg"))
+        self.actions.append(entry)
+        now = _round(self.game.state)
+        if now != self.current:
+            entries = self.game.state.get("log") or []
             opening = next((i for i in range(before_log, len(entries)) if L.entry_kind(entries[i]) == L.TURN), before_log)
             # the board as the observer sees it when the next round opens
-            close(opening)
-            current, start = now, opening
-    if finished:
-        close(len(game.state.get("log") or []))
-    return Gazette(rules_id, list(game.state.get("log") or []), editions, finished)
+            self.editions.append(Edition(self.current, self.start, opening, self._board()))
+            self.current, self.start = now, opening
+
+    def gazette(self, finished: bool) -> Gazette:
+        log = list(self.game.state.get("log") or [])
+        editions = list(self.editions)
+        if finished:  # the last round is over too
+            editions.append(Edition(self.current, self.start, len(log), self._board()))
+        return Gazette(self.rules_id, log, editions, finished)
+
+
+def build(rules_id: str, record: dict[str, Any], finished: bool) -> Gazette:
+    """Replay ``record`` and cut its log into editions (module docstring)."""
+    b = Builder(rules_id, int(record["seed"]), str(record["scenario"]), record.get("options"))
+    for entry in record.get("actions") or []:
+        b.feed(entry)
+    return b.gazette(finished)
 
 
 def changes(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
@@ -200,18 +221,18 @@ class _Cache:
     """Built gazettes by (game, version): an edition never changes, so neither does a build."""
 
     def __init__(self, size: int = 16) -> None:
-        self.items: OrderedDict[tuple[int, int], Gazette] = OrderedDict()
+        self.items: OrderedDict[tuple[int, int, int, str], Gazette] = OrderedDict()
         self.size = size
         self.lock = Lock()
 
-    def get(self, key: tuple[int, int]) -> Gazette | None:
+    def get(self, key: tuple[int, int, int, str]) -> Gazette | None:
         with self.lock:
             g = self.items.get(key)
             if g is not None:
                 self.items.move_to_end(key)
             return g
 
-    def put(self, key: tuple[int, int], g: Gazette) -> None:
+    def put(self, key: tuple[int, int, int, str], g: Gazette) -> None:
         with self.lock:
             self.items[key] = g
             while len(self.items) > self.size:
@@ -219,6 +240,9 @@ class _Cache:
 
 
 _cache = _Cache()
+#: Each recently read game's builder, fed as the game goes on (oldest dropped first).
+_builders: OrderedDict[int, Builder] = OrderedDict()
+_builders_lock = Lock()
 
 
 def gazette_of(request: Request, user: User | None, game_id: int, invite: str | None) -> tuple[Gazette, dict[str, Any]]:
@@ -230,23 +254,35 @@ def gazette_of(request: Request, user: User | None, game_id: int, invite: str | 
 
 
 def load(games: GameService, game_id: int) -> Gazette:
-    """The gazette of a started game, built from its stored action log (cached by version)."""
+    """The gazette of a started game, built from its stored action log: the game's builder is
+    kept and fed the new actions (rebuilt when an undo took some back); cached by version."""
     with games.db.read() as conn:
         row = conn.execute(sa.select(db.games.c.version, db.games.c.seed, db.games.c.scenario, db.games.c.options,
                                      db.games.c.game, db.games.c.status).where(db.games.c.id == game_id)).one()
+        key = (game_id, int(row.seed), int(row.version), str(row.status))
+        gz = _cache.get(key)
+        if gz is not None:
+            return gz
         acts = [{"role": a.role, "verb": a.verb, "arg": json.loads(a.arg)} for a in conn.execute(
             sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
             .where(db.actions.c.game_id == game_id, db.actions.c.seq <= row.version).order_by(db.actions.c.seq))]
-    key = (game_id, int(row.version))
-    gz = _cache.get(key)
-    if gz is None:
-        record = {"seed": row.seed, "scenario": row.scenario, "options": json.loads(row.options), "actions": acts}
-        gz = build(row.game, record, row.status == "finished")
-        from roses.server.audit import chance_of
+    with _builders_lock:
+        b = _builders.pop(game_id, None)
+        ident = (row.game, int(row.seed), row.scenario, row.options)
+        if b is None or b.ident != ident or len(b.actions) > len(acts) or b.actions != acts[:len(b.actions)]:
+            b = Builder(row.game, int(row.seed), row.scenario, json.loads(row.options))
+            b.ident = ident
+        for entry in acts[len(b.actions):]:
+            b.feed(entry)
+        _builders[game_id] = b
+        while len(_builders) > 16:
+            _builders.popitem(last=False)
+        gz = b.gazette(row.status == "finished")
+    from roses.server.audit import chance_of
 
-        gz.commitment = chance_of(game_id, int(row.seed), False)["commitment"]
-        gz.public = render(gz, gz.commitment)
-        _cache.put(key, gz)
+    gz.commitment = chance_of(game_id, int(row.seed), False)["commitment"]
+    gz.public = render(gz, gz.commitment)
+    _cache.put(key, gz)
     return gz
 
 

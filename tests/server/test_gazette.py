@@ -18,7 +18,7 @@ from roses.engine import log as L
 from roses.engine.contract import OBSERVER
 from roses.server import db
 from roses.server.db import Database
-from roses.server.gazette import build, render, report
+from roses.server.gazette import Builder, build, render, report
 from tests.server.conftest import build_client, user
 from tests.server.test_notify import Mailbox, mailbox, wait_for  # noqa: F401 - the fixture
 
@@ -52,6 +52,16 @@ def test_editions_cover_the_public_log_and_never_change() -> None:
     later = render(gz, "commit")
     assert [e["round"] for e in later] == [0, 1, 2, 3, 4]
     assert later[:3] == early  # published history never changes
+    # fed action by action in two goes (as the server keeps it), the same editions
+    record = game.record()
+    fed = Builder("kingmaker", record["seed"], record["scenario"], record["options"])
+    half = len(record["actions"]) // 2
+    for entry in record["actions"][:half]:
+        fed.feed(entry)
+    assert render(fed.gazette(False), "commit") == [e for e in later if e["round"] < fed.current]
+    for entry in record["actions"][half:]:
+        fed.feed(entry)
+    assert render(fed.gazette(False), "commit") == later
     for prev, ed in zip(later, later[1:], strict=False):
         assert ed["previous"] == prev["digest"]
     # the editions are the observer's log in order, nothing lost, nothing twice
