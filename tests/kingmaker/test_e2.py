@@ -192,3 +192,28 @@ def test_scots_invasion_noble_called_to_two_places_covers_both_k54(tmp_path: Pat
     log = "\n".join(RULES.log_for(state, "P3"))
     assert "The Scots take Alnwick" not in log and "The Scots take Cockermouth" not in log
     assert "The Scots take Raby" in log
+
+
+def test_french_treachery_sacks_the_employers_nearest_town_k57(tmp_path: Path) -> None:
+    """E2 French Treachery (ruling K57): the French Aid card goes to the discard, the nearest
+    unoccupied town or city of its employer becomes neutral and held against a siege of 100;
+    meanwhile the employer may not summon or attend Parliament nor crown."""
+    from roses.games.kingmaker import parliament
+    from roses.games.kingmaker.common import place_owner
+    from roses.games.kingmaker.play import siege_defence
+
+    deck = make_deck({"id": "ft", "kind": "french_treachery", "level": "e2"}, {"id": "k", **combat("storms", [2, 1])})
+    state = staged(tmp_path, rules="e2", deck=deck)
+    w = W(state)
+    put(state, 0, "percy", "C3")
+    aid = award(state, "french_aid", "percy")
+    state["pown"]["nottingham"] = 0  # P1's town at C4, next to Percy
+    put(state, 1, "grey", "A1")
+    event_on_top(state, "ft")
+    chance(state, 0)
+    assert state["cz"][aid] == Z_DISC
+    assert place_owner(state, "nottingham") == -1
+    assert state["rogue"] == {"place": "nottingham", "employer": 0}
+    assert siege_defence(state, "nottingham", 1) == 100
+    assert w.cid("percy") not in parliament.summonable(state, 1, "B5")  # his faction may not attend
+    assert w.cid("grey") in parliament.summonable(state, 0, "B5")
