@@ -12,7 +12,8 @@ Routes (anyone who may see the game):
 The nonce of a game is derived from a server key (:func:`roses.engine.chance.derived_nonce`),
 so no nonce is stored per game: ``ROSES_CHANCE_KEY`` (any text; every worker of a server must
 share it and keep it: a new key changes every running game's commitment), or else a random key
-kept in the file ``chance.key`` of the server's data directory (created on first use).
+kept in the file ``chance.key`` of the server's data directory (created on first use). The same
+key makes the seats' order keys of orders by e-mail (:func:`roses.server.mailin.order_key`).
 """
 
 from __future__ import annotations
