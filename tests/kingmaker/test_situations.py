@@ -220,3 +220,25 @@ def test_menai_crossing_only_from_the_caernarvon_square_l156() -> None:
     state["nsq"][n] = "M22"  # next to Caernarvon: it can reach M21, not cross
     moves = set(land_moves(state, n))
     assert "M21" in moves and not moves & {"M20", "N20"}
+
+
+def test_storm_drives_passengers_into_a_refuge_without_a_card_k63_k64(tmp_path: Path) -> None:
+    """E1 L240, L174 (rulings K63, K64): passengers of a ship a storm drives into a refuge's
+    port land in the open there, use no Refuge card, and are recorded to leave by the end of
+    their player's next turn."""
+    deck = make_deck({"id": "storm", **combat("storms", [4, 1])}, {"id": "r54", **combat("storms", [5, 4])})
+    state = staged(tmp_path, rules="e1", deck=deck)
+    w = W(state)
+    ship = w.ship_codec.id("ship_trinity")
+    put(state, 0, "percy", "A1")
+    award(state, "ship_trinity", "percy")
+    state["spos"][ship] = "H7"
+    grey = put(state, 0, "grey", "A1")
+    state["nsq"][grey], state["nship"][grey] = None, ship
+    event_on_top(state, "storm")
+    turn_of(state, 1, {"step": "chance", "p": 1}, stage=1)
+    RULES.steps.settle(state)
+    assert state["spos"][ship] == "carisbrooke"
+    assert (state["nsq"][grey], state["nin"][grey], state["nship"][grey]) == ("H6", None, -1)
+    assert [grey, "wight", state["tno"]] in state["raiders"]
+    assert state["refuges"] == []  # no Refuge card used
