@@ -330,3 +330,69 @@ def test_y14_burgundians_capability_after_a_campaign_march_to_a_port_1_6() -> No
     assert s["lords"]["york"]["locale"] == port
     assert s["lords"]["york"]["mat"]["troops"]["handgunners"] == 2
     ok(s)
+
+
+def _road_chain() -> tuple[str, str, str]:
+    """Three Strongholds A-B-C joined by Roads (A-C not adjacent)."""
+    from roses.games.plantagenet.components import load
+
+    c = load()
+    sh = {loc for loc, d in c.locales.items() if d["kind"] == "stronghold"}
+    for a in sorted(sh):
+        for b, w in c.adjacency[a].items():
+            if w != "Road" or b not in sh:
+                continue
+            for cc, w2 in c.adjacency[b].items():
+                if w2 == "Road" and cc in sh and cc != a and cc not in c.adjacency[a]:
+                    return a, b, cc
+    raise AssertionError("no Road chain")
+
+
+def test_y11_never_wait_capability_road_as_highway_alone_4_3_3() -> None:
+    """Y11 Yorkists Never Wait: a Lord Marching alone treats Roads as Highways, so a Road March
+    is followed by a free second one (4.3.3); without the card the second costs an action."""
+    a, b, cc = _road_chain()
+    s = ia()
+    place(s, "york", a)
+    deploy(s, "york", "Y11")
+    activate(s, "york", 1)
+    act(s, "march", b)
+    assert cc in verbs(s, "march")  # free: no action left, yet a second March is open
+    act(s, "march", cc)
+    assert s["lords"]["york"]["locale"] == cc
+    s = ia()
+    place(s, "york", a)
+    activate(s, "york", 1)
+    act(s, "march", b)
+    assert s["lords"]["york"]["locale"] == b and all(f["step"] != "actions" for f in s["stack"])
+
+
+def test_l8_forced_marches_event_lancastrian_alone_roads_as_highways_4_3_3() -> None:
+    a, b, cc = _road_chain()
+    s = ia()
+    place(s, "somerset_1", a)
+    in_effect(s, "L8")
+    activate(s, "somerset_1", 1)
+    act(s, "march", b)
+    assert cc in verbs(s, "march")
+    s = ia()  # a Yorkist is not helped by the Lancastrian Event
+    place(s, "york", a)
+    in_effect(s, "L8")
+    activate(s, "york", 1)
+    act(s, "march", b)
+    assert all(f["step"] != "actions" for f in s["stack"])
+
+
+def test_y11_never_wait_not_for_a_group_4_3_3() -> None:
+    a, b, cc = _road_chain()
+    s = ia()
+    place(s, "york", a)
+    place(s, "march", a)
+    deploy(s, "york", "Y11")
+    activate(s, "york", 1)
+    act(s, "march", b)
+    assert ("take", "march") in options(s)
+    act(s, "take", "march")
+    act(s, "go")
+    assert s["lords"]["march"]["locale"] == b
+    assert all(f["step"] != "actions" for f in s["stack"])  # a Group: the Road stays a Road

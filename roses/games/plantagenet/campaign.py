@@ -224,6 +224,19 @@ def parley_cost(state: State, frame: Frame) -> int:
     return 1
 
 
+def as_highway(state: State, side: str, lords: list[str], way: str) -> bool:
+    """Whether a March by ``lords`` along ``way`` counts as a Highway (4.3.3): a Highway, or a Road
+    for a Lord Marching alone with Y11 Yorkists Never Wait, or a Lancastrian Lord Marching alone
+    while L8 Forced Marches is in effect (RULINGS R72)."""
+    if way == "Highway":
+        return True
+    if way != "Road" or len(lords) != 1:
+        return False
+    if side == "Lancaster" and fx.event_on(state, "forced_marches", "Lancaster"):
+        return True
+    return fx.capability(state, lords[0], "never_wait") is not None
+
+
 def take_action(frame: Frame, cost: int = 1) -> None:
     """Spend Command actions of the card (4.2.1); any action but the free second Highway
     forgoes that Highway (4.3.3)."""
@@ -443,7 +456,8 @@ def march_options(state: State, frame: Frame) -> list[str]:
     out: list[str] = []
     hw = frame["highway"]
     if hw is not None:
-        out = [b for b in t.highways[here] if b != hw["from"]]
+        out = [b for b, w in t.march[here] if b != hw["from"] and w != "Path"
+               and as_highway(state, frame["side"], hw["group"], w)]
     if frame["left"] > 0 and (here == "Scotland" or load().locales[here]["kind"] == "stronghold"):
         first = frame["used"] == 0
         for b, w in t.march[here]:
@@ -582,7 +596,7 @@ class Actions(Step):
             hw = frame["highway"]
             here = state["lords"][frame["lord"]]["locale"]
             way = tables().way.get((here, arg), "")
-            free = hw is not None and way == "Highway"
+            free = hw is not None and as_highway(state, frame["side"], hw["group"], way)
             return f"March to {arg} ({'second Highway, free' if free else way})"
         if verb == "supply":
             src = str(arg).removesuffix(sv.BY_SHIP)
@@ -603,7 +617,7 @@ class Actions(Step):
         here = state["lords"][lord]["locale"]
         way = tables().way[(here, dest)]
         hw = frame["highway"]
-        if hw is not None and way == "Highway" and dest != hw["from"]:
+        if hw is not None and dest != hw["from"] and as_highway(state, frame["side"], hw["group"], way):
             # 4.3.3 HIGHWAY: the same Lord or Group goes on along a second Highway for free.
             start_move(state, "march", frame["side"], list(hw["group"]), dest, way, cost=0, chained=True)
             return
@@ -932,7 +946,7 @@ class Move(Step):
                 take_action(af, 1 if seamanship(state, frame["side"]) else af["left"])
             else:
                 take_action(af, frame["cost"])
-                if frame["way"] == "Highway" and not frame["chained"]:
+                if not frame["chained"] and as_highway(state, frame["side"], lords, frame["way"]):
                     af["highway"] = {"group": lords, "from": frame["from"]}
         if kind == "sail":
             pop(state)
