@@ -179,3 +179,29 @@ def test_noble_freed_at_sea_keeps_his_ship_until_port_l289(tmp_path: Path) -> No
     state["ncap"][grey] = 1
     free_captive(state, grey, "Grey is ransomed")
     assert state["ncap"][grey] < 0 and ship_controller(state, s) == 0
+
+
+def test_passengers_sailing_into_a_neutral_port_must_besiege_it_l172(tmp_path: Path) -> None:
+    """L172-174: nobles carried by choice into a neutral or unfriendly fortified port land in
+    the open of its square and must besiege it in the combat phase (no ``end`` before)."""
+    from roses.games.kingmaker.combat import combat_options
+    from roses.games.kingmaker.play import sail
+
+    state = staged(tmp_path, rules="e1", deck=DECK)
+    w = W(state)
+    put(state, 0, "percy", "A1")
+    trinity = award(state, "ship_trinity", "percy")
+    s = w.ship_of_card[trinity]
+    state["spos"][s] = "G6"
+    stanley = put(state, 0, "stanley", "A1")
+    mowbray = put(state, 0, "mowbray", "A1")
+    for n in (stanley, mowbray):  # 50 + 50 against Hull's garrison of 100
+        state["nsq"][n], state["nship"][n] = None, s
+    turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
+    sail(state, 0, s, "hull")
+    assert (state["nsq"][stanley], state["nin"][stanley], state["nship"][stanley]) == ("F6", None, -1)
+    assert ["siege", "hull"] in state["obliged"]
+    turn_of(state, 0, {"step": "combat", "p": 0}, stage=3)
+    state["tno"] -= 1  # the same turn
+    options = combat_options(state, 0)
+    assert ("siege", "hull") in options and ("end", None) not in options
