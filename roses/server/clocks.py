@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from roses.server import db
+from roses.server import db, deadlines
 from roses.server.errors import BadRequest, Conflict
 
 if TYPE_CHECKING:
@@ -278,6 +278,14 @@ class ClockScheduler:
         # The seat whose time ran out first loses; seats that ran out at the same moment (their
         # clocks ran together) all lose, and if no seat is left the game is a draw.
         losers = sorted(role for due, role in out if due == first)
+        # A decision with a published default (roses.server.deadlines) is played for the seat
+        # instead of a loss; the seats without one are left to the next tick.
+        version, played = int(row.version), False
+        for loser in losers:
+            if deadlines.play_default(svc, game_id, loser, version):
+                version, played = version + 1, True
+        if played:
+            return True
         role = losers[0]
         others = [s.role for s in seats if s.role not in losers]
         result = ", ".join(others) if others else "Draw"

@@ -1,0 +1,73 @@
+"""Deadlines with published defaults: when a seat's time runs out on a decision that has a
+published default (a ransom offer unanswered, permission asked, a storm port, a vote...), the
+server plays that default for the seat instead of ending the game (issue 20 item 2).
+
+The rules say which decisions have a default: ``Rules.default_action(state, role)`` (Kingmaker:
+``roses/games/kingmaker/views.py``; "no ransom means execution", "permission denied", abstain...).
+A game without that method, or a decision without a default (a player's own turn), keeps the
+clock's rule: the seat loses on time (:mod:`roses.server.clocks`).
+
+The default is played through the service's normal path as the seat's action, on the version
+the time-out was found at (a move made meanwhile wins), so it is in the action log, replays, and
+is told to the players like any move. With a pace whose bonus refills the bank (``S+S``, e.g.
+``86400+86400``: a day per decision), every decision gets the same deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+
+from roses.engine.errors import RosesError
+from roses.engine.game import Game
+from roses.engine.registry import get_rules
+from roses.server import db
+from roses.server.errors import ServerError
+
+if TYPE_CHECKING:
+    from roses.server.service import GameService
+
+log = logging.getLogger("roses.server.deadlines")
+
+
+def published_default(svc: GameService, game_id: int, role: str, version: int) -> tuple[str, Any] | None:
+    """The default of ``role``'s open decision at ``version`` (None: no default, or the game has
+    moved on). Replays the stored action log (a time-out is rare)."""
+    with svc.db.read() as conn:
+        row = conn.execute(sa.select(db.games.c.game, db.games.c.seed, db.games.c.scenario, db.games.c.options,
+                                     db.games.c.version, db.games.c.status).where(db.games.c.id == game_id)).first()
+        if row is None or row.status != "active" or int(row.version) != version or row.seed is None:
+            return None
+        rules = get_rules(row.game)
+        if not callable(getattr(rules, "default_action", None)):
+            return None
+        acts = [{"role": a.role, "verb": a.verb, "arg": json.loads(a.arg)} for a in conn.execute(
+            sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
+            .where(db.actions.c.game_id == game_id, db.actions.c.seq <= version).order_by(db.actions.c.seq))]
+    try:
+        game = Game.from_record(rules, {"seed": int(row.seed), "scenario": row.scenario,
+                                        "options": json.loads(row.options), "actions": acts})
+        found = rules.default_action(game.state, role)  # type: ignore[attr-defined]
+    except RosesError:
+        return None
+    if found is None:
+        return None
+    verb, arg = found
+    return str(verb), arg
+
+
+def play_default(svc: GameService, game_id: int, role: str, version: int) -> bool:
+    """Play ``role``'s published default at ``version``; False when there is none (or the game
+    moved meanwhile), and the clock's rule applies."""
+    action = published_default(svc, game_id, role, version)
+    if action is None:
+        return False
+    try:
+        svc.act(None, game_id, role, action[0], action[1], version, system=True)
+    except ServerError:
+        return False
+    log.info("game %s: %s's time ran out; the published default %s was played", game_id, role, action[0])
+    return True

@@ -1,0 +1,79 @@
+"""Deadlines with published defaults (roses/server/deadlines.py, issue 20 item 2): when a seat's
+time runs out on a Kingmaker decision that has a published default (issue 14 item 3), the
+scheduler plays that default for it through the action log, and the game goes on; on a decision
+without one (a player's own turn) the seat loses on time as before."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import sqlalchemy as sa
+
+from roses.engine import Game, get_rules
+from roses.server import db
+from roses.server.auth import create_user
+from roses.server.clocks import ClockScheduler
+from roses.server.db import Database
+from roses.server.service import GameService
+from tests.server.test_clocks import FakeTime, fake_time  # noqa: F401 - the fixture
+
+RULES = get_rules("kingmaker")
+
+
+def _game(database: Database, pace: str) -> tuple[GameService, int, dict[str, Any]]:
+    svc = GameService(database)
+    with database.write() as conn:
+        p1, p2 = create_user(conn, "dl1", "correct horse"), create_user(conn, "dl2", "correct horse")
+    gid = int(svc.create_game(p1, "kingmaker", options={"players": 2}, pace=pace, role="P1", preview=True)["id"])
+    svc.join(p2, gid, "P2")
+    return svc, gid, {"P1": p1, "P2": p2}
+
+
+def _play_until(svc: GameService, gid: int, users: dict[str, Any], want: Any, seed: int = 3) -> tuple[str, dict[str, Any]]:
+    """Random legal play until ``want(view)`` holds for an active seat's view."""
+    rnd = random.Random(seed)
+    for _ in range(3000):
+        info = svc.game(users["P1"], gid)
+        for role in info["active"]:
+            payload = svc.view(users[role], gid, role)
+            if want(payload["view"]):
+                return role, payload
+        role = info["active"][0]
+        payload = svc.view(users[role], gid, role)
+        choices = [(v, a) for v, args in payload["view"]["actions"].items() if v != "undo"
+                   for a in ([None] if args is True else args)]
+        verb, arg = rnd.choice(choices)
+        svc.act(users[role], gid, role, verb, arg, payload["version"])
+    raise AssertionError("no such decision was reached")
+
+
+def test_the_published_default_is_played_when_the_time_runs_out(database: Database, fake_time: FakeTime) -> None:  # noqa: F811
+    svc, gid, users = _game(database, "600+600")  # 10 minutes per decision
+    role, payload = _play_until(svc, gid, users, lambda v: bool(v.get("default")))
+    default = payload["view"]["default"]
+    version = payload["version"]
+    sched = ClockScheduler(svc, clock=fake_time)
+    fake_time.t += 601
+    assert sched.run_once() == [gid]
+    info = svc.game(users["P1"], gid)
+    assert info["status"] == "active" and info["version"] == version + 1  # the game goes on
+    with database.read() as conn:
+        last = conn.execute(sa.select(db.actions).where(db.actions.c.game_id == gid)
+                            .order_by(db.actions.c.seq.desc()).limit(1)).one()
+    assert (last.role, last.verb, json.loads(last.arg)) == (role, default[0], default[1])
+    assert last.user_id is None  # played by the server, not by the player
+    assert svc.rebuild(gid)["ok"]
+    record = svc.admin_export(gid)
+    assert Game.from_record(RULES, record).state["result"] is None
+
+
+def test_a_decision_without_default_still_loses_on_time(database: Database, fake_time: FakeTime) -> None:  # noqa: F811
+    svc, gid, users = _game(database, "600+600")
+    role, payload = _play_until(svc, gid, users, lambda v: (v.get("round") or 0) >= 1 and v.get("actions")
+                                and v.get("default") is None and len(v.get("active") or []) == 1)
+    fake_time.t += 601
+    assert ClockScheduler(svc, clock=fake_time).run_once() == [gid]
+    info = svc.game(users["P1"], gid)
+    assert info["status"] == "finished" and info["result"] != role
