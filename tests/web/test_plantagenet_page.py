@@ -456,3 +456,58 @@ def test_two_players_click_a_march_into_a_battle_and_assign_hits(browser: Any, l
     assert not errors, errors
     for c in ctxs.values():
         c.close()
+
+
+def test_replay_of_a_finished_game_from_either_side(browser: Any, live_server: LiveServer) -> None:
+    """A finished Ib Towton (Hidden Mats) replays step by step in the browser from York's, then
+    Lancaster's point of view on our board, with the result at the last step and no page error;
+    the server's replay views for a side hold none of that side's secrets of that step."""
+    game = Game.new(RULES, 7, "ib-towton", {"hidden_mats": True})
+    rnd = random.Random(7)
+    while game.result() is None:
+        role = game.active()[0]
+        legal = RULES.legal_actions(game.state, role)
+        game.apply(role, *rnd.choice([a for a in legal if a[0] not in AVOID] or legal))
+    stamp = str(int(time.time() * 1000))[-6:] + "r"
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    traffic = Traffic(page)
+    players.signup(page, live_server.url, f"plrep{stamp}")
+    game_id = live_server.services.games.import_record({**game.record(), "title": f"Towton {stamp}"}, private=False)
+    page.goto(f"{live_server.url}/games/{game_id}/replay")
+    page.wait_for_selector("svg#map g.pl-locale", timeout=40000)
+    steps = int(page.get_attribute("#step", "max") or 0)
+    assert steps == len(game.record()["actions"]) > 10
+    secrets = Secrets(live_server, game_id)
+    for pov in ("York", "Lancaster"):
+        page.select_option("#pov", pov)
+        page.click("#first")
+        page.wait_for_selector("body[data-step='0']")
+        for n in (1, 2, 3):
+            page.click("#next")
+            page.wait_for_selector(f"body[data-step='{n}']")
+        assert page.locator("svg#map g.pl-lord").count() > 0
+        page.click("#last")
+        page.wait_for_selector(f"body[data-step='{steps}']")
+        page.wait_for_selector("#result-panel:not([hidden])")
+        said = page.locator("#result-panel").inner_text()
+        assert ("draw" in said) if game.result() == "Draw" else (f"{game.result()} wins" in said), said
+        if pov == "Lancaster":
+            page.screenshot(path=str(screenshot_path("plantagenet-replay-desktop.png")))
+    # every replay view of a side, checked against that side's secrets at its step
+    checked = 0
+    for chunk in traffic.texts():
+        data: Any = None
+        with contextlib.suppress(ValueError):
+            data = json.loads(chunk)
+        if isinstance(data, dict) and "view" in data and data.get("game_id") == game_id:
+            who, step = data.get("role"), data.get("step")
+            if who in ("York", "Lancaster") and isinstance(step, int):
+                for s in secrets.at(step, str(who)):
+                    assert s not in chunk, f"the replay for {who} at step {step} holds {s!r}"
+                checked += 1
+    assert checked >= 8, checked
+    assert not errors, errors
+    ctx.close()
