@@ -396,3 +396,23 @@ def test_y11_never_wait_not_for_a_group_4_3_3() -> None:
     act(s, "go")
     assert s["lords"]["march"]["locale"] == b
     assert all(f["step"] != "actions" for f in s["stack"])  # a Group: the Road stays a Road
+
+
+def test_y30_captain_capability_marshal_when_alone_with_unranked_lords_4_3_1() -> None:
+    """Y30 Captain: Pembroke (no ring) counts as a Marshal where no Friendly Marshal or
+    Lieutenant is with him: he may take any Lord there as a Group; not where one is."""
+    from roses.games.plantagenet.campaign import group_candidates
+
+    s = setup_state(3, "ii-warwicks-rebellion")
+    s["stack"] = []
+    where = next(loc for loc in ("Oxford", "Coventry", "Exeter", "Bristol") if not sv.lords_at(s, loc))
+    place(s, "pembroke", where)
+    place(s, "northumberland_y1", where)
+    assert group_candidates(s, "pembroke") == []
+    deploy(s, "pembroke", "Y30")
+    assert group_candidates(s, "pembroke") == ["northumberland_y1"]
+    from roses.games.plantagenet.components import load
+
+    ranked = next(lid for lid in s["lords"] if sv.side_of(lid) == "York" and load().lords[lid]["ring"])
+    place(s, ranked, where)
+    assert group_candidates(s, "pembroke") == []  # a Friendly Marshal or Lieutenant is with him

@@ -186,9 +186,15 @@ def group_candidates(state: State, lord: str) -> list[str]:
     other Lords."""
     c = load()
     ring = c.lords[lord]["ring"]
-    if ring is None:
-        return []
     here = state["lords"][lord]["locale"]
+    if ring is None:
+        if fx.capability(state, lord, "captain") is None:
+            return []
+        # Y30 Captain: a Marshal where no Friendly Marshal or Lieutenant is with him (RULINGS R73)
+        others = [lid for lid in sv.lords_at(state, here, sv.side_of(lord)) if lid != lord]
+        if any(c.lords[lid]["ring"] is not None for lid in others):
+            return []
+        return sorted(others)
     out = [lid for lid in sv.lords_at(state, here, sv.side_of(lord)) if lid != lord]
     if ring == "lieutenant":
         out = [lid for lid in out if c.lords[lid]["ring"] != "marshal"]
