@@ -443,7 +443,10 @@ def test_two_players_click_a_march_into_a_battle_and_assign_hits(browser: Any, l
         assert choice is not None, f"{role}'s page never offered {verb} {arg!r}"
         if verb == "hit" and not shot:
             shot = True
-            page.screenshot(path=str(screenshot_path(f"plantagenet-battle-hits-{'desktop' if role == 'York' else 'phone'}.png")))
+            for who, p in pages.items():
+                players.show_tab_of(p, "#battle-panel")
+                p.screenshot(path=str(screenshot_path(f"plantagenet-battle-hits-{'desktop' if who == 'York' else 'phone'}.png")))
+                players.show_tab_of(p, "svg#map")
         players.click_choice(page, choice)
         players.wait_version(page, v)
         clicked.append(verb)
