@@ -13,6 +13,24 @@ from tests.kingmaker.helpers import award, combat, event_on_top, make_deck, put,
 DECK = make_deck({"id": "r32", **combat("storms", [3, 2], ("grey",))}, {"id": "r54", **combat("storms", [5, 4])})
 
 
+def fleet(state: dict, p: int, noble: str, ship_card: str, pos: str, sq: str = "A1") -> tuple[int, int]:
+    """Noble ``noble`` of player ``p`` in play at ``sq`` holding ``ship_card``, whose ship is
+    at ``pos``: (the card, the ship)."""
+    w = W(state)
+    put(state, p, noble, sq)
+    c = award(state, ship_card, noble)
+    s = w.ship_of_card[c]
+    state["spos"][s] = pos
+    return c, s
+
+
+def aboard(state: dict, p: int, noble: str, s: int) -> int:
+    """Noble ``noble`` of player ``p`` in play aboard ship ``s``."""
+    n = put(state, p, noble, "A1")
+    state["nsq"][n], state["nin"][n], state["nship"][n] = None, None, s
+    return n
+
+
 def test_sea_battle_capacities_decide_and_winner_takes_ships(tmp_path: Path) -> None:
     """L263-267: ships entering a square with another faction's ships may attack; capacities
     (not passengers) decide; the killed list still counts; the winner takes the ships, the
@@ -147,13 +165,8 @@ def test_ship_changing_owner_at_sea_stays_with_its_controller_until_port_l181(tm
     from roses.games.kingmaker import ops
 
     state = staged(tmp_path, rules="e1", deck=DECK)
-    w = W(state)
-    put(state, 0, "percy", "A1")
-    trinity = award(state, "ship_trinity", "percy")
-    s = w.ship_of_card[trinity]
-    state["spos"][s] = "H7"
-    grey = put(state, 0, "grey", "A1")
-    state["nsq"][grey], state["nship"][grey] = None, s
+    trinity, s = fleet(state, 0, "percy", "ship_trinity", "H7")
+    grey = aboard(state, 0, "grey", s)
     ops.card_leaves(state, trinity)
     assert state["spos"][s] == "H7" and ship_controller(state, s) == 0
     ops.touch_port(state, s)
@@ -169,13 +182,8 @@ def test_noble_freed_at_sea_keeps_his_ship_until_port_l289(tmp_path: Path) -> No
     from roses.games.kingmaker.combat import free_captive
 
     state = staged(tmp_path, rules="e1", deck=DECK)
-    w = W(state)
-    put(state, 1, "neville", "A2")
-    mary = award(state, "ship_mary", "neville")
-    s = w.ship_of_card[mary]
-    state["spos"][s] = "H7"
-    grey = put(state, 0, "grey", "A1")
-    state["nsq"][grey], state["nship"][grey] = None, s
+    _, s = fleet(state, 1, "neville", "ship_mary", "H7", sq="A2")
+    grey = aboard(state, 0, "grey", s)
     state["ncap"][grey] = 1
     free_captive(state, grey, "Grey is ransomed")
     assert state["ncap"][grey] < 0 and ship_controller(state, s) == 0
@@ -188,15 +196,9 @@ def test_passengers_sailing_into_a_neutral_port_must_besiege_it_l172(tmp_path: P
     from roses.games.kingmaker.play import sail
 
     state = staged(tmp_path, rules="e1", deck=DECK)
-    w = W(state)
-    put(state, 0, "percy", "A1")
-    trinity = award(state, "ship_trinity", "percy")
-    s = w.ship_of_card[trinity]
-    state["spos"][s] = "G6"
-    stanley = put(state, 0, "stanley", "A1")
-    mowbray = put(state, 0, "mowbray", "A1")
-    for n in (stanley, mowbray):  # 50 + 50 against Hull's garrison of 100
-        state["nsq"][n], state["nship"][n] = None, s
+    _, s = fleet(state, 0, "percy", "ship_trinity", "G6")
+    stanley = aboard(state, 0, "stanley", s)  # 50 + 50 against Hull's garrison of 100
+    aboard(state, 0, "mowbray", s)
     turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
     sail(state, 0, s, "hull")
     assert (state["nsq"][stanley], state["nin"][stanley], state["nship"][stanley]) == ("F6", None, -1)

@@ -4,6 +4,7 @@ lines cited as L<n>). Situations 1-3 are in test_setup.py."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,17 +172,26 @@ def test_move_ends_inside_a_friendly_place_only(tmp_path: Path) -> None:
     assert "nottingham" in move_dests(state, n)
 
 
-def test_storm_refuge_port_only_closest_situation_10(tmp_path: Path) -> None:
-    """§7.2 situation 10 (E1 L154, Storms at Sea): a ship 2 from Hull and King's Lynn and 1
-    from the refuge port Carisbrooke goes to Carisbrooke, its only closest port."""
-    deck = make_deck({"id": "storm", **combat("storms", [4, 1])}, {"id": "r54", **combat("storms", [5, 4])})
-    state = staged(tmp_path, rules="e1", deck=deck)
+STORM_DECK = make_deck({"id": "storm", **combat("storms", [4, 1])}, {"id": "r54", **combat("storms", [5, 4])})
+
+
+def _storm_at_h7(tmp_path: Path, **kw: Any) -> tuple[dict, int]:
+    """E1, P1's Trinity at sea on H7 (2 from Hull and King's Lynn, 1 from Carisbrooke), a
+    Storms at Sea card on top of the Event deck: (the state, the ship)."""
+    state = staged(tmp_path, rules="e1", deck=STORM_DECK, **kw)
     w = W(state)
     ship = w.ship_codec.id("ship_trinity")
     put(state, 0, "percy", "A1")
     award(state, "ship_trinity", "percy")
     state["spos"][ship] = "H7"
     event_on_top(state, "storm")
+    return state, ship
+
+
+def test_storm_refuge_port_only_closest_situation_10(tmp_path: Path) -> None:
+    """§7.2 situation 10 (E1 L154, Storms at Sea): a ship 2 from Hull and King's Lynn and 1
+    from the refuge port Carisbrooke goes to Carisbrooke, its only closest port."""
+    state, ship = _storm_at_h7(tmp_path)
     turn_of(state, 0, {"step": "chance", "p": 0}, stage=1)
     RULES.steps.settle(state)
     assert state["spos"][ship] == "carisbrooke"
@@ -189,14 +199,7 @@ def test_storm_refuge_port_only_closest_situation_10(tmp_path: Path) -> None:
 
 def test_storm_two_equal_ports_owner_chooses_situation_10(tmp_path: Path) -> None:
     """§7.2 situation 10: without the refuge port the owner chooses Hull or King's Lynn."""
-    deck = make_deck({"id": "storm", **combat("storms", [4, 1])}, {"id": "r54", **combat("storms", [5, 4])})
-    state = staged(tmp_path, rules="e1", deck=deck, board=rules_board(without_refuge=True))
-    w = W(state)
-    ship = w.ship_codec.id("ship_trinity")
-    put(state, 0, "percy", "A1")
-    award(state, "ship_trinity", "percy")
-    state["spos"][ship] = "H7"
-    event_on_top(state, "storm")
+    state, ship = _storm_at_h7(tmp_path, board=rules_board(without_refuge=True))
     turn_of(state, 1, {"step": "chance", "p": 1}, stage=1)
     RULES.steps.settle(state)
     assert RULES.active(state) == ["P1"]
@@ -226,16 +229,9 @@ def test_storm_drives_passengers_into_a_refuge_without_a_card_k63_k64(tmp_path: 
     """E1 L240, L174 (rulings K63, K64): passengers of a ship a storm drives into a refuge's
     port land in the open there, use no Refuge card, and are recorded to leave by the end of
     their player's next turn."""
-    deck = make_deck({"id": "storm", **combat("storms", [4, 1])}, {"id": "r54", **combat("storms", [5, 4])})
-    state = staged(tmp_path, rules="e1", deck=deck)
-    w = W(state)
-    ship = w.ship_codec.id("ship_trinity")
-    put(state, 0, "percy", "A1")
-    award(state, "ship_trinity", "percy")
-    state["spos"][ship] = "H7"
+    state, ship = _storm_at_h7(tmp_path)
     grey = put(state, 0, "grey", "A1")
     state["nsq"][grey], state["nship"][grey] = None, ship
-    event_on_top(state, "storm")
     turn_of(state, 1, {"step": "chance", "p": 1}, stage=1)
     RULES.steps.settle(state)
     assert state["spos"][ship] == "carisbrooke"
