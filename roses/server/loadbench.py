@@ -482,8 +482,14 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         url = db_url or f"sqlite:///{tmp.name}/bench.db"
         rules = get_rules(game)
         per = len(rules.roles(scenario or rules.scenarios[0]))
+        env = dict(server_env or {})
+        if workers > 1:
+            # Several processes share the database's connections (PostgreSQL: 100 by default).
+            for var, total in (("ROSES_DB_POOL_SIZE", 60), ("ROSES_DB_MAX_OVERFLOW", 20)):
+                if var not in env and var not in os.environ:
+                    env[var] = str(max(2, total // workers))
         server = ServerProcess(url, log_path=log_path or Path(tmp.name) / "server.log", workers=workers,
-                               env=server_env)
+                               env=env)
         server.start()  # `roses serve` migrates the database before it listens
         database = Database(url)
         rss_idle = server.rss_bytes()

@@ -35,7 +35,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from types import SimpleNamespace
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from roses.server.service import GameService
+    from roses.server.store import GroupCommit
 
 log = logging.getLogger("roses.server.notify")
 
@@ -243,12 +244,22 @@ class Presence:
         self._mine: set[int] = set()
         self._lock = threading.Lock()
         self._task: asyncio.Task[None] | None = None
+        #: The game service's group commit (set by :func:`install`).
+        self.committer: GroupCommit | None = None
+
+    def _write(self, work: Callable[[Connection], Any]) -> Any:
+        """Run ``work`` in a write transaction: the game service's group commit when it has
+        one (a thousand sockets opening at once share a few commits), else one of its own."""
+        if self.committer is not None:
+            return self.committer.run(work)
+        with self.db.write() as conn:
+            return work(conn)
 
     def enter(self, game_id: int, user_id: int) -> int:
-        with self.db.write() as conn:
-            pid = int(conn.execute(db.presence.insert().values(
-                game_id=game_id, user_id=user_id, worker=self.worker, seen_at=time.time()
-            ).returning(db.presence.c.id)).scalar_one())
+        now = time.time()
+        pid = int(self._write(lambda conn: conn.execute(db.presence.insert().values(
+            game_id=game_id, user_id=user_id, worker=self.worker, seen_at=now
+        ).returning(db.presence.c.id)).scalar_one()))
         with self._lock:
             self._mine.add(pid)
         return pid
@@ -256,8 +267,7 @@ class Presence:
     def leave(self, pid: int) -> None:
         with self._lock:
             self._mine.discard(pid)
-        with self.db.write() as conn:
-            conn.execute(db.presence.delete().where(db.presence.c.id == pid))
+        self._write(lambda conn: conn.execute(db.presence.delete().where(db.presence.c.id == pid)))
 
     def connected(self, game_id: int | None, user_ids: Sequence[int], now: float | None = None) -> set[int]:
         """The users among ``user_ids`` connected to ``game_id`` (to any game when None)."""
@@ -366,6 +376,7 @@ class Notifier:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._client: Any = None
 
     # Called by the service after commit (any thread): must be quick and never raise.
@@ -527,10 +538,16 @@ class Notifier:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name="roses-notify")
 
     async def stop(self) -> None:
+        # The flag ends the loop even when a cancellation is lost in a race with the wake-up
+        # (asyncio.wait_for on Python 3.11 can swallow one), so shutdown never hangs.
+        self._stopping = True
         if self._task is not None:
+            if self._wake is not None:
+                self._wake.set()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
@@ -543,7 +560,7 @@ class Notifier:
 
     async def _run(self) -> None:
         assert self._wake is not None
-        while True:
+        while not self._stopping:
             self._wake.clear()
             try:
                 busy = await self.deliver_once()
@@ -554,8 +571,9 @@ class Notifier:
                 busy = 0
             if busy:
                 continue
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.config.poll)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.config.poll):
+                    await self._wake.wait()
 
 
 def _describe(exc: BaseException) -> str:
@@ -726,6 +744,7 @@ async def invite(request: Request, game_id: Annotated[int, Path(ge=-db.INT_MAX, 
 def install(app: FastAPI, games: GameService, config: NotifyConfig | None = None) -> Notifier:
     """Add presence, the notifier (registered with the service) and the settings/invite routes."""
     presence = Presence(games.db)
+    presence.committer = games.committer
     notifier = Notifier(games.db, presence, config)
     games.notifiers.add(notifier)
     app.include_router(router)
