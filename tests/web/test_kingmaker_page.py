@@ -318,8 +318,66 @@ def test_the_umpire_panel_shows_chancery_and_hands_and_sends_a_ruling(browser: A
         return km.statusFacts(v).map(([k, t]) => `${k}: ${t}`); }""", [data, view])
     assert "Ruling (round 2): The Tees is a river." in sent
     text = page.inner_text("body")
-    assert "Chancellor, Marshal" in text and "Earl of kent" in text and "Bishop of ely" in text
+    assert "Chancellor, Marshal" in text and "Earl of Kent" in text and "Bishop of Ely" in text
     page.fill("form.km-ruling textarea", "Calais counts as a port of England.")
     page.click("form.km-ruling button")
     assert page.evaluate("window.sent") == [["rule", "Calais counts as a port of England."]]
     page.close()
+
+
+def test_an_umpire_seat_online_sees_the_chancery_and_publishes_a_ruling(browser: Any, live_server: LiveServer) -> None:
+    """A game with the umpire option (docs/kingmaker/umpire.md), a person and a bot in the
+    players' seats: the person in the umpire's seat sees the Chancery and every hand in his panel, publishes
+    a ruling from the page (his standing verb ``rule``: in the action log, in everyone's log),
+    and receives nothing his seat may not know (the decks' order)."""
+    base = live_server.url
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    traffic = Traffic(page)
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, base, f"kmu{stamp}")
+    game_id: int = page.evaluate(
+        """async () => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game: 'kingmaker', role: 'umpire', options: {players: 2, umpire: true}, preview: true,
+                                    bots: {P2: 'random'}})});
+            if (!r.ok) throw new Error(await r.text());
+            return (await r.json()).id;
+        }""")
+    # P1 is a person who does not answer yet: the game waits for him while the umpire rules
+    ctx_p1 = browser.new_context(viewport=DESKTOP)
+    other = ctx_p1.new_page()
+    players.signup(other, base, f"kmp{stamp}")
+    other.evaluate(
+        """async ([gid]) => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch(`/api/games/${gid}/join`, {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({role: 'P1'})});
+            if (!r.ok) throw new Error(await r.text());
+        }""", [game_id])
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
+    _board_drawn(page)
+    page.wait_for_selector(".km-chancery", timeout=40000)
+    view = players.payload(page)["view"]
+    assert "chancery_cards" in view and set(view["hands"]) == {"P1", "P2"}
+    assert view["chancery"] == len(view["chancery_cards"])
+    players.show_tab_of(page, "#hand-panel")
+    assert "Chancery (umpire only)" in page.inner_text("#hand-panel")
+    shown = page.inner_text(".km-hands")
+    assert all(r in shown for r in ("P1", "P2"))
+    ruling = "The Tees counts as a river for movement."
+    page.fill("form.km-ruling textarea", ruling)
+    page.click("form.km-ruling button")
+    page.wait_for_function("(t) => (window.roses.payload.view.log || []).some(l => String(l).includes(t))", arg=ruling,
+                           timeout=40000)
+    record = live_server.services.games.admin_export(game_id)
+    assert any(a["role"] == "umpire" and a["verb"] == "rule" and a["arg"] == ruling for a in record["actions"])
+    page.screenshot(path=str(screenshot_path("kingmaker-umpire-desktop.png")))
+    scan(Secrets(live_server, game_id), "umpire", page, traffic)
+    assert not errors, errors
+    ctx.close()
+    ctx_p1.close()

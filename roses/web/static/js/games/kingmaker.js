@@ -48,7 +48,9 @@ export async function create(page) {
   return game;
 }
 
-const pretty = (id) => String(id).replace(/_\d+$/, (m) => ` ${m.slice(1)}`).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+const SMALL_WORDS = new Set(["of", "the", "and", "in", "to"]);
+/** A card or place id as words: "earl_of_essex" -> "Earl of Essex", "burgundians_2" -> "Burgundians 2". */
+const pretty = (id) => String(id).split("_").map((w, i) => (i && SMALL_WORDS.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 const abbrev = (name, n = 4) => {
   const words = String(name).replace(/^(Earl|Duke|Lord|Bishop|Archbishop) of /, "").split(/[\s-]+/);
   return words.length > 1 && words[0].length <= 2 ? words.slice(0, 2).join("").slice(0, n) : words[0].slice(0, n);
@@ -492,16 +494,24 @@ export class Kingmaker {
     if ((view.treachery_discards || []).length) out.push(h("p", {}, h("strong", {}, "Discarded face down by Treachery: "), list(view.treachery_discards)));
     for (const r of view.refuge_turns || []) out.push(h("p", { class: "small" }, `${r.role}: Refuge in ${pretty(r.area)}${r.turns !== undefined ? `, ${r.turns} turns left` : ""}`));
     const standing = (view.umpire && view.umpire.standing) || {};
+    this.umpireUi = ui;
     if (standing.rule && ui.onChoices) {
-      const input = h("textarea", { name: "ruling", rows: "3", maxlength: "2000", "aria-label": "Ruling" });
-      const form = h("form", { class: "km-ruling" }, h("label", {}, "Publish a ruling (it goes into the log for everyone)", input),
-        h("button", { type: "submit" }, "Publish the ruling"));
-      form.addEventListener("submit", (ev) => {
-        ev.preventDefault();
-        const text = input.value.trim();
-        if (text) ui.onChoices([{ verb: "rule", arg: text, kind: "button", ref: null, label: "Publish the ruling" }], form);
-      });
-      out.push(h("h3", {}, "Rulings"), form);
+      // one form for the whole page: the panel is drawn again at every move of the players,
+      // and a ruling being typed must survive that (same element, same text, same focus)
+      if (!this.rulingForm) {
+        const input = h("textarea", { name: "ruling", rows: "3", maxlength: "2000", "aria-label": "Ruling" });
+        const form = h("form", { class: "km-ruling" }, h("label", {}, "Publish a ruling (it goes into the log for everyone)", input),
+          h("button", { type: "submit" }, "Publish the ruling"));
+        form.addEventListener("submit", (ev) => {
+          ev.preventDefault();
+          const text = input.value.trim();
+          if (!text || !this.umpireUi || !this.umpireUi.onChoices) return;
+          input.value = "";
+          this.umpireUi.onChoices([{ verb: "rule", arg: text, kind: "button", ref: null, label: "Publish the ruling" }], form);
+        });
+        this.rulingForm = form;
+      }
+      out.push(h("h3", {}, "Rulings"), this.rulingForm);
     }
     return { played: null, hand: out };
   }
