@@ -242,8 +242,10 @@ export class Kingmaker {
     // places: the click targets for places
     const places = el("g", { class: "km-places" }, root);
     this.nodes.places = {};
+    const onSquare = {};  // places already drawn on each square: a second one is named above its mark
     for (const [pid, p] of Object.entries(b.places)) {
       const [x, y] = this.placePoint(pid);
+      const nth = (onSquare[p.square] = (onSquare[p.square] || 0) + 1);
       const g = el("g", { class: `area km-place km-${p.type}`, "data-area": pid, tabindex: "-1", role: "button", "aria-label": this.placeText(pid) }, places);
       el("title", {}, g).textContent = this.placeText(pid);
       if (p.type === "castle") el("rect", { x: x - 8, y: y - 8, width: 16, height: 16, class: "area-shape km-mark" }, g);
@@ -252,7 +254,9 @@ export class Kingmaker {
       if (p.cathedral) el("path", { d: `M${x - 2} ${y - 22}h4v5h5v4h-5v8h-4v-8h-5v-4h5z`, class: "km-cathedral" }, g);
       if (p.port && p.port.length) el("path", { d: `M${x + 12} ${y - 2}v10m-4 -7h8m-10 4c1 5 11 5 12 0`, class: "km-port" }, g);
       const named = el("g", { class: "area-features", "data-area": pid }, g);
-      el("text", { x, y: y + (p.type === "city" ? 26 : 23), "text-anchor": "middle", class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, named).textContent = p.name;
+      const below = nth % 2 === 1;
+      const ly = below ? y + (p.type === "city" ? 26 : 23) : y - (p.cathedral ? 26 : 14);
+      el("text", { x, y: ly, "text-anchor": "middle", class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, named).textContent = p.name;
       el("g", { class: "km-place-marks" }, g);
       g.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.dragged()) return; this.page.onArea && this.page.onArea(pid, ev); });
       g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(pid, ev); } });
