@@ -416,3 +416,58 @@ def test_y30_captain_capability_marshal_when_alone_with_unranked_lords_4_3_1() -
     ranked = next(lid for lid in s["lords"] if sv.side_of(lid) == "York" and load().lords[lid]["ring"])
     place(s, ranked, where)
     assert group_candidates(s, "pembroke") == []  # a Friendly Marshal or Lieutenant is with him
+
+
+def _hold(s: State, cid: str) -> None:
+    side = _take(s, cid)
+    s["aow"][side]["held"].append(cid)
+
+
+def _march_to_port(s: State, lord: str) -> str:
+    """Place ``lord`` next to a Port Stronghold (both Friendly) and March him there."""
+    from roses.games.plantagenet.components import load
+
+    c = load()
+    here, port = next((a, b) for a, nbrs in c.adjacency.items() for b in nbrs
+                      if c.locales[a]["kind"] == "stronghold" and not c.locales[a]["port"]
+                      and c.locales[b]["kind"] == "stronghold" and c.locales[b]["port"])
+    side = sv.side_of(lord)
+    s["favour"].update({here: side, port: side})
+    place(s, lord, here, provender=0)
+    activate(s, lord, 1)
+    act(s, "march", port)
+    return port
+
+
+def test_l28_rebel_supply_depot_event_after_march_to_a_port_4_provender_no_feed_4_7() -> None:
+    """L28 Rebel Supply Depot, played by its holder right after a March to a Port: 4 Provender,
+    and the Lord's next Feed is skipped (RULINGS R74)."""
+    s = ia()
+    _hold(s, "L28")
+    port = _march_to_port(s, "somerset_1")
+    assert s["stack"][-1]["step"] == "react" and ("play", "L28") in options(s)
+    act(s, "play", "L28")
+    assert s["lords"]["somerset_1"]["locale"] == port and assets(s, "somerset_1")["provender"] == 4
+    assert "L28" in s["aow"]["Lancaster"]["deck"] and s["cards"]["skip_feed"] == ["somerset_1"]
+    run_frames(s, {"step": "feed", "side": "Lancaster"})  # Moved, but this Feed is skipped
+    assert assets(s, "somerset_1")["provender"] == 4 and s["cards"]["skip_feed"] == []
+    ok(s)
+
+
+def test_l28_rebel_supply_depot_window_pass_changes_nothing_4_7() -> None:
+    s = ia()
+    _hold(s, "L28")
+    _march_to_port(s, "somerset_1")
+    assert s["stack"][-1]["step"] == "react"
+    act(s, "pass")
+    assert "L28" in s["aow"]["Lancaster"]["held"] and assets(s, "somerset_1")["provender"] == 0
+    assert not s.get("cards", {}).get("skip_feed")
+
+
+def test_l28_window_not_offered_to_yorkists_nor_without_held_cards_3_1_3() -> None:
+    s = ia()
+    _march_to_port(s, "york")
+    assert all(f["step"] != "react" for f in s["stack"])
+    s = ia()
+    _march_to_port(s, "somerset_1")  # Lancaster holds no Event: no pause
+    assert all(f["step"] != "react" for f in s["stack"])

@@ -959,6 +959,9 @@ class Move(Step):
         else:
             replace(state, {"step": "arrive", "side": frame["side"], "locale": dest, "lords": lords,
                             "checked": False})
+        port = load().locales[dest]
+        if port["kind"] == "stronghold" and port["port"]:  # L28 Rebel Supply Depot (RULINGS R74)
+            reactions.push_window(state, frame["side"], "supply_depot", lords=list(lords), locale=dest)
 
 
 def interceptors(state: State, side: str, locale: str) -> list[str]:

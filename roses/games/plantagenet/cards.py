@@ -1150,6 +1150,26 @@ for _cid, _key in fx.CAPABILITY_KEYS.items():
         arts.CAPABILITY_EFFECTS[_cid] = CAPABILITY_DEPLOY[_key]
 
 
+# ----- L28 Rebel Supply Depot (after a March or Sail to a Port) --------------------------------------
+def _supply_depot(state: State, frame: Frame, cid: str) -> None:
+    """L28 Rebel Supply Depot: the Lords who just Marched or Sailed to the Port gain 4 Provender
+    (on the first, Active Lord's mat; Sharing lets the others use it) and skip their next Feed
+    (RULINGS R74)."""
+    lords = list(frame["lords"])
+    arts.play_held(state, frame["side"], cid)
+    pop(state)
+    state["lords"][lords[0]]["mat"]["assets"]["provender"] += 4
+    skip = fx.book(state).setdefault("skip_feed", [])
+    skip[:] = sorted({*skip, *lords})
+    public(state, f"Rebel Supply Depot ({cid}) at {frame['locale']}: {name(lords[0])} gains 4 Provender; "
+                  f"{', '.join(name(lid) for lid in lords)} skip their next Feed (4.7).", EVENT)
+
+
+reactions.register("supply_depot", reactions.Window(
+    moment="after this March or Sail to a Port (Rebel Supply Depot)", events=frozenset({"supply_depot"}),
+    on_play=_supply_depot))
+
+
 # ----- 6.2.2 REPLACE: Gloucester becomes Richard III -----------------------------------------
 #: Capabilities that hold only "as Gloucester" and are discarded when he becomes Richard III.
 GLOUCESTER_ONLY = ("so_wise", "kingdom_united")  # Y34 So wise, so young; Y35 Kingdom United

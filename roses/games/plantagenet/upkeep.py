@@ -304,7 +304,7 @@ class Feed(Upkeep):
     asset, asset_word, verb_done, short_word, section = "provender", "Provender", "feeds its Troops", \
         "Unfed", "Feed (4.7)"
 
-    def payers(self, state: State, frame: Frame) -> list[str]:
+    def _due(self, state: State, frame: Frame) -> list[str]:
         side = frame["side"]
         lords = state["lords"]
         wanted = frame.get("lords")
@@ -312,8 +312,17 @@ class Feed(Upkeep):
         return sorted(lid for lid in pool
                       if lords[lid]["where"] in (Where.MAP, Where.SEA) and sv.side_of(lid) == side)
 
+    def payers(self, state: State, frame: Frame) -> list[str]:
+        due = self._due(state, frame)
+        skip = state.get("cards", {}).get("skip_feed")  # L28 Rebel Supply Depot: this Feed is skipped
+        return [lid for lid in due if lid not in skip] if skip else due
+
     def finish(self, state: State, frame: Frame) -> None:
         side = frame["side"]
+        skip = state.get("cards", {}).get("skip_feed")
+        if skip:  # the skipped Feed is over for those who were due to Feed now
+            due = set(self._due(state, frame))
+            state["cards"]["skip_feed"] = [lid for lid in skip if lid not in due]
         state["moved"] = [lid for lid in state["moved"] if sv.side_of(lid) != side]
         pop(state)
 
