@@ -471,3 +471,34 @@ def test_l28_window_not_offered_to_yorkists_nor_without_held_cards_3_1_3() -> No
     s = ia()
     _march_to_port(s, "somerset_1")  # Lancaster holds no Event: no pause
     assert all(f["step"] != "react" for f in s["stack"])
+
+
+def test_l33_surprise_landing_event_free_march_after_sail_to_a_port_4_6_1() -> None:
+    """L33 Surprise Landing: after the Sail (which spends the card, 4.6.1) the Lord may take one
+    free March action, and nothing else (RULINGS R75)."""
+    s = ia()
+    s["favour"].update({"Bristol": "Lancaster", "Harlech": "Lancaster"})
+    place(s, "somerset_1", "Harlech", provender=0, ships=2, carts=0)
+    _hold(s, "L33")
+    activate(s, "somerset_1", 2)
+    assert "Bristol" in verbs(s, "sail")
+    act(s, "sail", "Bristol")
+    assert s["lords"]["somerset_1"]["locale"] == "Bristol"
+    assert s["stack"][-1]["step"] == "react" and s["stack"][-1]["window"] == "surprise_landing"
+    act(s, "play", "L33")
+    assert {v for v, _a in options(s)} == {"march", "pass"}
+    dest = verbs(s, "march")[0]
+    act(s, "march", dest)
+    assert s["lords"]["somerset_1"]["locale"] == dest
+    ok(s)
+
+
+def test_l33_surprise_landing_pass_ends_the_card_4_6_1() -> None:
+    s = ia()
+    s["favour"].update({"Bristol": "Lancaster", "Harlech": "Lancaster"})
+    place(s, "somerset_1", "Harlech", provender=0, ships=2, carts=0)
+    _hold(s, "L33")
+    activate(s, "somerset_1", 2)
+    act(s, "sail", "Bristol")
+    act(s, "pass")
+    assert all(f["step"] != "actions" for f in s["stack"]) and "L33" in s["aow"]["Lancaster"]["held"]

@@ -249,6 +249,7 @@ def take_action(frame: Frame, cost: int = 1) -> None:
     frame["left"] -= cost
     frame["used"] += 1
     frame["highway"] = None
+    frame.pop("march_only", None)  # L33 Surprise Landing's free March is taken
 
 
 # ----- 4.1 Plan ------------------------------------------------------------------------------
@@ -549,6 +550,8 @@ class Actions(Step):
         lord = frame["lord"]
         d = state["lords"][lord]
         out: list[Action] = [("march", b) for b in march_options(state, frame)]
+        if frame.get("march_only"):  # L33 Surprise Landing: one free March action
+            return out + [("pass", None)]
         if frame["left"] > 0:
             if (frame["used"] == 0 or seamanship(state, frame["side"])) and can_sail(state, lord):
                 out += [("sail", b) for b in sail_destinations(state, lord)]
@@ -567,6 +570,8 @@ class Actions(Step):
             return arg is None
         if verb == "march":
             return isinstance(arg, str) and arg in march_options(state, frame)
+        if frame.get("march_only"):
+            return False
         lord = frame["lord"]
         d = state["lords"][lord]
         if frame["left"] <= 0 or not isinstance(arg, (str, type(None))):
@@ -962,6 +967,8 @@ class Move(Step):
         port = load().locales[dest]
         if port["kind"] == "stronghold" and port["port"]:  # L28 Rebel Supply Depot (RULINGS R74)
             reactions.push_window(state, frame["side"], "supply_depot", lords=list(lords), locale=dest)
+            if kind == "sail" and af is not None and af["lord"] in lords:  # L33 Surprise Landing (R75)
+                reactions.push_window(state, frame["side"], "surprise_landing", lords=list(lords), locale=dest)
 
 
 def interceptors(state: State, side: str, locale: str) -> list[str]:

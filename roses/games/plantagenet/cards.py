@@ -1170,6 +1170,26 @@ reactions.register("supply_depot", reactions.Window(
     on_play=_supply_depot))
 
 
+# ----- L33 Surprise Landing (after a Sail to a Port) ------------------------------------------------
+def _surprise_landing(state: State, frame: Frame, cid: str) -> None:
+    """L33 Surprise Landing: after the Sail that spent the card, the Active Lord (with his Group
+    if he forms one again) takes one free March action (RULINGS R75)."""
+    arts.play_held(state, frame["side"], cid)
+    pop(state)
+    af = next((f for f in reversed(state["stack"]) if f["step"] == "actions"), None)
+    if af is None:  # pragma: no cover - the window is pushed only inside a Command card
+        return
+    af["left"] += 1
+    af["march_only"] = True
+    public(state, f"Surprise Landing ({cid}) at {frame['locale']}: {name(af['lord'])} may March once "
+                  "for free (4.3).", EVENT)
+
+
+reactions.register("surprise_landing", reactions.Window(
+    moment="after this Sail to a Port (Surprise Landing)", events=frozenset({"surprise_landing"}),
+    on_play=_surprise_landing))
+
+
 # ----- 6.2.2 REPLACE: Gloucester becomes Richard III -----------------------------------------
 #: Capabilities that hold only "as Gloucester" and are discarded when he becomes Richard III.
 GLOUCESTER_ONLY = ("so_wise", "kingdom_united")  # Y34 So wise, so young; Y35 Kingdom United
