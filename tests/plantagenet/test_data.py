@@ -12,7 +12,7 @@ from roses.games.plantagenet.components import COUNTS, DataError, build, load
 
 
 def _raw() -> tuple[dict, dict, dict, dict, dict]:
-    return tuple(json.loads((comp.DATA_DIR / f).read_text())  # type: ignore[return-value]
+    return tuple(json.loads((comp.DATA_DIR / f).read_text())
                  for f in ("map.json", "lords.json", "vassals.json", "cards.json", "tables.json"))
 
 
