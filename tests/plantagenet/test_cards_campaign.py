@@ -502,3 +502,23 @@ def test_l33_surprise_landing_pass_ends_the_card_4_6_1() -> None:
     act(s, "sail", "Bristol")
     act(s, "pass")
     assert all(f["step"] != "actions" for f in s["stack"]) and "L33" in s["aow"]["Lancaster"]["held"]
+
+
+def test_y10_agitators_capability_deplete_a_neutral_stronghold_next_to_him_1_3_1() -> None:
+    """Y10 Agitators: one Command action Depletes a Neutral or Enemy Stronghold next to the Lord,
+    a second one Exhausts it; never a Friendly one, nor an Exhausted one (RULINGS R76)."""
+    s = ia()
+    place(s, "york", "Ely")
+    s["favour"].pop("Cambridge", None)
+    s["favour"]["Peterborough"] = "York"
+    activate(s, "york", 3)
+    assert verbs(s, "agitate") == []  # without the card
+    deploy(s, "york", "Y10")
+    targets = verbs(s, "agitate")
+    assert "Cambridge" in targets and "Peterborough" not in targets
+    act(s, "agitate", "Cambridge")
+    assert s["exhaustion"]["Cambridge"] == "depleted"
+    act(s, "agitate", "Cambridge")
+    assert s["exhaustion"]["Cambridge"] == "exhausted"
+    assert "Cambridge" not in verbs(s, "agitate")
+    ok(s)

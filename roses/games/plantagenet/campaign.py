@@ -520,6 +520,20 @@ def can_sail(state: State, lord: str) -> bool:
     return bool(helpers) and sail_fits(state, [lord, *helpers])
 
 
+def agitator_targets(state: State, lord: str) -> list[str]:
+    """Y10 Agitators: for one Command action the Lord Depletes a Neutral or Enemy Stronghold
+    next to him (by a Way), or makes a Depleted one Exhausted; an Exhausted one cannot be
+    worsened (RULINGS R76)."""
+    if not state["lords"][lord]["mat"]["capabilities"] or fx.capability(state, lord, "agitators") is None:
+        return []
+    side = sv.side_of(lord)
+    here = state["lords"][lord]["locale"]
+    locales = load().locales
+    return [b for b in tables().near[here]
+            if locales[b]["kind"] == "stronghold" and not sv.is_friendly(state, b, side)
+            and not sv.is_exhausted(state, b)]
+
+
 def forage_needs(state: State, lord: str) -> int | None:
     """The highest roll that Forages (4.6.2): None for a sure success (Friendly, no Enemy Lord
     adjacent), 4 at a Neutral Locale, 3 at an Enemy one or with an Enemy Lord adjacent."""
@@ -561,6 +575,7 @@ class Actions(Step):
                     out.append(("forage", None))
                 out += [("tax", t) for t in sv.tax_targets(state, lord)]
                 out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True)]
+                out += [("agitate", t) for t in agitator_targets(state, lord)]
         out.append(("pass", None))
         return out
 
@@ -591,6 +606,8 @@ class Actions(Step):
             return arg in sv.tax_targets(state, lord)
         if verb == "parley":
             return arg in sv.parley_targets(state, lord, campaign=True)
+        if verb == "agitate":
+            return arg in agitator_targets(state, lord)
         return False
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -619,7 +636,8 @@ class Actions(Step):
             sure = arg == state["lords"][lord]["locale"]
             return f"Parley {arg}" + (" (here: sure)" if sure else " (Influence check, 1 Way)")
         sail = "1 action, Seamanship" if seamanship(state, frame["side"]) else "the whole card"
-        text = {"sail": f"Sail to {arg} ({sail})", "forage": "Forage", "pass": "Pass (end the card)"}
+        text = {"sail": f"Sail to {arg} ({sail})", "forage": "Forage", "pass": "Pass (end the card)",
+                "agitate": f"Agitators: Deplete {arg} (1 action)"}
         return text.get(verb, verb)
 
     # ----- March (4.3) ------------------------------------------------------------------
@@ -679,6 +697,14 @@ class Actions(Step):
                           f"{state['exhaustion'][here].capitalize()} (4.6.2).", SUPPLY)
         else:
             public(state, f"{lord_name(lord)} Forages at {here} ({how}): nothing (4.6.2).", SUPPLY)
+
+    # ----- Y10 Agitators ------------------------------------------------------------------------
+    def on_agitate(self, state: State, frame: Frame, role: str, target: Any) -> None:
+        lord = frame["lord"]
+        take_action(frame)
+        sv.deplete(state, target)
+        public(state, f"Agitators (Y10): {lord_name(lord)} stirs up {target}: "
+                      f"{state['exhaustion'][target].capitalize()} (1.3.1).", SUPPLY)
 
     # ----- Tax (4.6.3) and Parley (4.6.4) ---------------------------------------------------------
     def on_tax(self, state: State, frame: Frame, role: str, target: Any) -> None:
