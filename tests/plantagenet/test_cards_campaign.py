@@ -522,3 +522,44 @@ def test_y10_agitators_capability_deplete_a_neutral_stronghold_next_to_him_1_3_1
     assert s["exhaustion"]["Cambridge"] == "exhausted"
     assert "Cambridge" not in verbs(s, "agitate")
     ok(s)
+
+
+def test_l30_merchants_capability_removes_two_markers_on_a_successful_check_1_3_1() -> None:
+    """L30 Merchants: one Command action and an Influence check (with the usual extra points,
+    1.4.2); success removes two Depleted/Exhausted markers at or next to Warwick (RULINGS R77)."""
+    from roses.games.plantagenet.campaign import tables
+
+    s = setup_state(3, "ii-warwicks-rebellion")
+    s["stack"] = []
+    s["first_turn"] = False
+    where = next(loc for loc in ("Oxford", "Coventry", "Exeter", "Bristol") if not sv.lords_at(s, loc))
+    place(s, "warwick_l", where)
+    s["exhaustion"] = {}
+    near = list(tables().near[where])
+    s["exhaustion"].update({where: "exhausted", near[0]: "depleted"})
+    deploy(s, "warwick_l", "L30")
+    activate(s, "warwick_l", 2)
+    choices = verbs(s, "merchants")
+    assert len(choices) == 1 and set(choices[0].split("+")) == {where, near[0]}
+    act(s, "merchants", choices[0])
+    assert s["stack"][-1]["step"] == "boost"
+    rng.rig(s, [1])
+    act(s, "spend", 0)
+    assert where not in s["exhaustion"] and near[0] not in s["exhaustion"]
+    ok(s)
+
+
+def test_l30_merchants_failed_check_leaves_the_markers_1_4_2() -> None:
+    s = setup_state(3, "ii-warwicks-rebellion")
+    s["stack"] = []
+    s["first_turn"] = False
+    where = next(loc for loc in ("Oxford", "Coventry", "Exeter", "Bristol") if not sv.lords_at(s, loc))
+    place(s, "warwick_l", where)
+    s["exhaustion"] = {where: "depleted"}
+    deploy(s, "warwick_l", "L30")
+    activate(s, "warwick_l", 2)
+    assert verbs(s, "merchants") == [where]
+    act(s, "merchants", where)
+    rng.rig(s, [6])  # a 6 always fails (1.4.2)
+    act(s, "spend", 0)
+    assert s["exhaustion"] == {where: "depleted"}

@@ -534,6 +534,19 @@ def agitator_targets(state: State, lord: str) -> list[str]:
             and not sv.is_exhausted(state, b)]
 
 
+def merchants_choices(state: State, lord: str) -> list[str]:
+    """L30 Merchants: the Depleted or Exhausted markers at or next to the Lord's Locale he may
+    try to remove, two at once (``"A+B"``, map order), or the only one there (RULINGS R77)."""
+    if not state["lords"][lord]["mat"]["capabilities"] or fx.capability(state, lord, "merchants") is None:
+        return []
+    here = state["lords"][lord]["locale"]
+    ids = load().locale_ids.id
+    marked = sorted((loc for loc in (here, *tables().near[here]) if loc in state["exhaustion"]), key=ids)
+    if len(marked) < 2:
+        return marked
+    return [f"{a}+{b}" for i, a in enumerate(marked) for b in marked[i + 1:]]
+
+
 def forage_needs(state: State, lord: str) -> int | None:
     """The highest roll that Forages (4.6.2): None for a sure success (Friendly, no Enemy Lord
     adjacent), 4 at a Neutral Locale, 3 at an Enemy one or with an Enemy Lord adjacent."""
@@ -576,6 +589,7 @@ class Actions(Step):
                 out += [("tax", t) for t in sv.tax_targets(state, lord)]
                 out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True)]
                 out += [("agitate", t) for t in agitator_targets(state, lord)]
+                out += [("merchants", t) for t in merchants_choices(state, lord)]
         out.append(("pass", None))
         return out
 
@@ -608,6 +622,8 @@ class Actions(Step):
             return arg in sv.parley_targets(state, lord, campaign=True)
         if verb == "agitate":
             return arg in agitator_targets(state, lord)
+        if verb == "merchants":
+            return arg in merchants_choices(state, lord)
         return False
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -637,7 +653,9 @@ class Actions(Step):
             return f"Parley {arg}" + (" (here: sure)" if sure else " (Influence check, 1 Way)")
         sail = "1 action, Seamanship" if seamanship(state, frame["side"]) else "the whole card"
         text = {"sail": f"Sail to {arg} ({sail})", "forage": "Forage", "pass": "Pass (end the card)",
-                "agitate": f"Agitators: Deplete {arg} (1 action)"}
+                "agitate": f"Agitators: Deplete {arg} (1 action)",
+                "merchants": f"Merchants: remove the markers at {str(arg).replace('+', ' and ')} "
+                             "(1 action, Influence check)"}
         return text.get(verb, verb)
 
     # ----- March (4.3) ------------------------------------------------------------------
@@ -706,6 +724,13 @@ class Actions(Step):
         public(state, f"Agitators (Y10): {lord_name(lord)} stirs up {target}: "
                       f"{state['exhaustion'][target].capitalize()} (1.3.1).", SUPPLY)
 
+    # ----- L30 Merchants ------------------------------------------------------------------------
+    def on_merchants(self, state: State, frame: Frame, role: str, target: Any) -> None:
+        lord = frame["lord"]
+        take_action(frame)
+        push(state, {"step": "boost", "side": frame["side"], "lord": lord, "action": "merchants",
+                     "target": target})
+
     # ----- Tax (4.6.3) and Parley (4.6.4) ---------------------------------------------------------
     def on_tax(self, state: State, frame: Frame, role: str, target: Any) -> None:
         lord = frame["lord"]
@@ -773,7 +798,7 @@ class Boost(Step):
         return [("spend", n) for n in BOOSTS]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
-        what = "Tax" if frame["action"] == "tax" else "Parley"
+        what = {"tax": "Tax", "parley": "Parley"}.get(frame["action"], "use Merchants at")
         lord = lord_name(frame["lord"])
         if role == frame["side"]:
             return (f"{lord} checks Influence to {what} {frame['target']} (1.4.2): spend 0, 1 (+1) or "
@@ -788,6 +813,17 @@ class Boost(Step):
         lord, target = frame["lord"], frame["target"]
         if frame["action"] == "tax":
             collect_tax(state, lord, target, int(extra))
+            return
+        if frame["action"] == "merchants":  # L30 Merchants
+            res = sv.influence_check(state, frame["side"], lord, extra=int(extra))
+            how = f"{res['cost']} Influence, rolls {res['roll']} vs {res['target']}"
+            places = str(target).split("+")
+            if res["success"]:
+                for loc in places:
+                    state["exhaustion"].pop(loc, None)
+            public(state, f"Merchants (L30): {lord_name(lord)} ({how}): "
+                          + (f"the markers at {' and '.join(places)} are removed." if res["success"] else "fails."),
+                   SUPPLY)
             return
         res = sv.parley(state, lord, target, extra=int(extra), campaign=True)
         how = f"{res['cost']} Influence, rolls {res['roll']} vs {res['target']}"
