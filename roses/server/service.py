@@ -135,7 +135,7 @@ class _Cached:
 
 #: Bytes of Python objects per byte of a state's JSON (measured on Richard III states), plus
 #: a fixed part for the game object, undo stack and indexes.
-STATE_MEMORY_FACTOR = 6
+STATE_MEMORY_FACTOR = 8
 GAME_MEMORY_BASE = 16_384
 #: Default bound of the game cache (ROSES_GAME_CACHE_MB).
 DEFAULT_CACHE_MB = 256

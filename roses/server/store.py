@@ -223,8 +223,10 @@ class GroupCommit:
         self.units = 0
 
     def run(self, work: Callable[[Connection], T]) -> T:
-        if self._closed or threading.current_thread() is self._thread:
-            with self.db.write() as conn:  # after close, or called from a unit of work
+        if threading.current_thread() is self._thread:
+            raise RuntimeError("a unit of work may not queue another (its transaction holds the writer)")
+        if self._closed:
+            with self.db.write() as conn:  # after close (shutdown): a transaction of its own
                 return work(conn)
         self._ensure_thread()
         item: _Item[T] = _Item(work)
