@@ -935,6 +935,9 @@ class GameService:
             self._check_actor(row, seats, user, role, bot)
         if row.status == OPEN:
             raise Conflict("The game has not started yet.", code="not_started")
+        if row.status == "paused":  # roses.server.umpiring: the umpire's pause
+            raise Conflict("The umpire has paused the game: no move is taken until he resumes it.",
+                           code="paused")
         if row.status != ACTIVE:
             raise Conflict("The game is over.", code="game_over")
         if version != row.version:
