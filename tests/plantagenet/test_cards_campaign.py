@@ -563,3 +563,28 @@ def test_l30_merchants_failed_check_leaves_the_markers_1_4_2() -> None:
     rng.rig(s, [6])  # a 6 always fails (1.4.2)
     act(s, "spend", 0)
     assert s["exhaustion"] == {where: "depleted"}
+
+
+def test_y8_exile_pact_event_yorkist_to_a_friendly_exile_box_for_one_action_4_2_2() -> None:
+    """Y8 Exile Pact in effect: a Yorkist Lord spends one Command action to go to a Friendly
+    Exile box (Ireland, Burgundy in Ia), no Influence spent; never a Lancastrian box (RULINGS R78)."""
+    s = ia()
+    place(s, "york", "Ely")
+    activate(s, "york", 2)
+    assert verbs(s, "exile_pact") == []
+    in_effect(s, "Y8")
+    assert verbs(s, "exile_pact") == ["Burgundy", "Ireland"]
+    inf = s["influence"]
+    act(s, "exile_pact", "Ireland")
+    d = s["lords"]["york"]
+    assert d["where"] == Where.MAP and d["locale"] == "Ireland" and s["influence"] == inf
+    assert s["stack"][-1]["left"] == 1
+    ok(s)
+
+
+def test_y8_exile_pact_not_for_lancastrians_4_2_2() -> None:
+    s = ia()
+    place(s, "somerset_1", "London")
+    in_effect(s, "Y8")
+    activate(s, "somerset_1", 2)
+    assert verbs(s, "exile_pact") == []

@@ -534,6 +534,17 @@ def agitator_targets(state: State, lord: str) -> list[str]:
             and not sv.is_exhausted(state, b)]
 
 
+def exile_pact_boxes(state: State, frame: Frame) -> list[str]:
+    """Y8 Exile Pact in effect: a Yorkist Lord on the map may spend one Command action to move
+    his cylinder to a Friendly Exile box free of Enemy Lords, at no Influence cost (RULINGS R78)."""
+    side = frame["side"]
+    if side != "York" or not state["aow"]["York"]["in_effect"] or not fx.event_on(state, "exile_pact", "York"):
+        return []
+    here = state["lords"][frame["lord"]]["locale"]
+    return [box for box, s in sorted(state["exile_boxes"].items())
+            if s == side and box != here and not sv.enemy_lords_at(state, box, side)]
+
+
 def merchants_choices(state: State, lord: str) -> list[str]:
     """L30 Merchants: the Depleted or Exhausted markers at or next to the Lord's Locale he may
     try to remove, two at once (``"A+B"``, map order), or the only one there (RULINGS R77)."""
@@ -590,6 +601,7 @@ class Actions(Step):
                 out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True)]
                 out += [("agitate", t) for t in agitator_targets(state, lord)]
                 out += [("merchants", t) for t in merchants_choices(state, lord)]
+                out += [("exile_pact", b) for b in exile_pact_boxes(state, frame)]
         out.append(("pass", None))
         return out
 
@@ -624,6 +636,8 @@ class Actions(Step):
             return arg in agitator_targets(state, lord)
         if verb == "merchants":
             return arg in merchants_choices(state, lord)
+        if verb == "exile_pact":
+            return arg in exile_pact_boxes(state, frame)
         return False
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -654,6 +668,7 @@ class Actions(Step):
         sail = "1 action, Seamanship" if seamanship(state, frame["side"]) else "the whole card"
         text = {"sail": f"Sail to {arg} ({sail})", "forage": "Forage", "pass": "Pass (end the card)",
                 "agitate": f"Agitators: Deplete {arg} (1 action)",
+                "exile_pact": f"Exile Pact: go to the Exile box {arg} (1 action, no Influence)",
                 "merchants": f"Merchants: remove the markers at {str(arg).replace('+', ' and ')} "
                              "(1 action, Influence check)"}
         return text.get(verb, verb)
@@ -723,6 +738,14 @@ class Actions(Step):
         sv.deplete(state, target)
         public(state, f"Agitators (Y10): {lord_name(lord)} stirs up {target}: "
                       f"{state['exhaustion'][target].capitalize()} (1.3.1).", SUPPLY)
+
+    # ----- Y8 Exile Pact ------------------------------------------------------------------------
+    def on_exile_pact(self, state: State, frame: Frame, role: str, box: Any) -> None:
+        lord = frame["lord"]
+        here = state["lords"][lord]["locale"]
+        take_action(frame)
+        state["lords"][lord]["locale"] = box
+        public(state, f"Exile Pact (Y8): {lord_name(lord)} goes from {here} to the Exile box {box}.", MOVE)
 
     # ----- L30 Merchants ------------------------------------------------------------------------
     def on_merchants(self, state: State, frame: Frame, role: str, target: Any) -> None:
