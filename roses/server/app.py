@@ -12,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from roses import __version__
-from roses.server import api, audit, clocks, gazette, mailin, notify, ratings, ws
+from roses.server import api, audit, clocks, gazette, mailin, notify, ratings, tables, umpiring, ws
 from roses.server.bots import BotRunner, process_pool
 from roses.server.config import Settings
 from roses.server.db import Database
@@ -175,6 +175,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(audit.router)  # /api/games/{id}/chance and /audit (auditable chance)
+    app.include_router(tables.router)  # /api/games/{id}/seats/{role}/vacate, claim, assign
+    app.include_router(umpiring.router)  # /api/games/{id}/umpire/pause, resume, extend, rule
     gazette.install(app)  # /api/games/{id}/gazette..., /games/{id}/gazette...
     app.include_router(kingmaker_board.router)  # /games/{id}/kingmaker/board.json
     pages.install(app)  # the browser client: /, /lobby, /games/{id}, /static, ...

@@ -1,0 +1,147 @@
+"""Seats of a running game (issue 20 item 1): a player who leaves a started game, and the
+newcomer who takes his seat.
+
+Before the start the lobby's join, leave and bot routes manage the seats. Once a game runs
+(a Kingmaker campaign lasts weeks), a seat may change hands:
+
+- **Vacate** (``POST /api/games/{id}/seats/{role}/vacate``, ``{"bot": name | null}``): the
+  seat's holder gives it up, or the game's creator (or an administrator) takes it from a player
+  who has left. The seat is then empty, or played by the bot named as a stand-in. An empty seat
+  keeps its clock: when its deadline passes the published default is played for it
+  (:mod:`roses.server.deadlines`), or it loses on time.
+- **Claim** (``POST /api/games/{id}/seats/{role}/claim``): any user who may see the game (the
+  invitation link for a private game) takes an empty seat.
+- **Assign** (``POST /api/games/{id}/seats/{role}/assign``, ``{"user": name}``): the creator
+  gives a seat that no person holds (empty, or a bot's) to a named user.
+
+The newcomer sees what that seat may see, nothing more: views are made per role on the server
+(:meth:`GameService.view`), and the seat's history is that role's log. Seat changes are not
+moves of the game: they are not in the action log and do not change the game's version.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Depends, Request
+from fastapi import Path as PathParam
+from pydantic import BaseModel, Field
+
+from roses.server import db
+from roses.server.auth import User
+from roses.server.deps import require_user, services
+from roses.server.errors import BadRequest, Conflict, Forbidden, NotFound
+from roses.server.events import GAME_CHANGED, Event
+from roses.server.service import GameService, _active_list, _check_bot
+
+RUNNING = ("active", "paused")
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+GameId = Annotated[int, PathParam(ge=-db.INT_MAX, le=db.INT_MAX)]
+RequiredUser = Annotated[User, Depends(require_user)]
+
+
+def _running(svc: GameService, user: User, game_id: int, role: str,
+             invite: str | None = None) -> tuple[Any, Any]:
+    with svc.db.read() as conn:
+        row, seats = svc._visible_row(conn, game_id, user, invite)
+    if row.status not in RUNNING:
+        raise Conflict("The game is not running: before the start use join and leave.", code="not_running")
+    seat = next((s for s in seats if s.role == role), None)
+    if seat is None:
+        raise BadRequest(f"This game has no role {role!r}; roles: {', '.join(s.role for s in seats)}.")
+    return row, seat
+
+
+def _after(svc: GameService, game_id: int) -> None:
+    svc._forget_seats(game_id)
+    svc._evict(game_id)
+    svc.bus.publish(Event(GAME_CHANGED, game_id))
+    with svc.db.read() as conn:
+        row = svc._row(conn, game_id)
+        seats = svc._seats(conn, game_id)
+    if row.status == "active":
+        svc._bots_may_move(game_id, _active_list(row.active), seats)
+
+
+def vacate(svc: GameService, user: User, game_id: int, role: str, bot: str | None = None) -> dict[str, Any]:
+    """The holder of ``role`` leaves it (or the creator takes it from him); ``bot`` stands in."""
+    if bot is not None:
+        _check_bot(bot, svc.bot_caps)
+    with svc._game_lock(game_id):
+        row, seat = _running(svc, user, game_id, role)
+        if seat.user_id is None:
+            raise Conflict(f"No player holds the seat of {role}.", code="seat_empty")
+        if seat.user_id != user.id and row.owner_id != user.id and not user.is_admin:
+            raise Forbidden("Only the seat's player or the game's creator may vacate it.", code="not_owner")
+        with svc.db.write() as conn:
+            done = conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role,
+                                                        db.seats.c.user_id == seat.user_id)
+                                .values(user_id=None, bot=bot)).rowcount
+        if done != 1:
+            raise Conflict(f"The seat of {role} changed meanwhile.", code="seat_taken")
+        _after(svc, game_id)
+    # Not the game's description: a player who left a private game may no longer see it.
+    return {"game_id": game_id, "role": role, "user": None, "bot": bot}
+
+
+def claim(svc: GameService, user: User, game_id: int, role: str, invite: str | None = None) -> dict[str, Any]:
+    """``user`` takes the empty seat ``role`` of a running game."""
+    with svc._game_lock(game_id):
+        _, seat = _running(svc, user, game_id, role, invite)
+        if seat.taken:
+            raise Conflict(f"The seat of {role} is not empty.", code="seat_taken")
+        with svc.db.write() as conn:
+            done = conn.execute(db.seats.update().where(
+                db.seats.c.game_id == game_id, db.seats.c.role == role, db.seats.c.user_id.is_(None),
+                db.seats.c.bot.is_(None)).values(user_id=user.id)).rowcount
+        if done != 1:
+            raise Conflict(f"The seat of {role} was just taken.", code="seat_taken")
+        _after(svc, game_id)
+    return svc.game(user, game_id, invite)
+
+
+def assign(svc: GameService, user: User, game_id: int, role: str, name: str) -> dict[str, Any]:
+    """The creator gives the seat ``role`` (empty or a bot's) to the user ``name``."""
+    with svc._game_lock(game_id):
+        row, seat = _running(svc, user, game_id, role)
+        if row.owner_id != user.id and not user.is_admin:
+            raise Forbidden("Only the game's creator may give a seat.", code="not_owner")
+        if seat.user_id is not None:
+            raise Conflict(f"A player holds the seat of {role}: vacate it first.", code="seat_taken")
+        with svc.db.write() as conn:
+            uid = conn.execute(sa.select(db.users.c.id).where(db.users.c.name_key == name.lower())).scalar()
+            if uid is None:
+                raise NotFound(f"There is no user {name!r}.", code="unknown_user")
+            done = conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role,
+                                                        db.seats.c.user_id.is_(None))
+                                .values(user_id=uid, bot=None)).rowcount
+        if done != 1:
+            raise Conflict(f"The seat of {role} was just taken.", code="seat_taken")
+        _after(svc, game_id)
+    return svc.game(user, game_id)
+
+
+class VacateIn(BaseModel):
+    bot: str | None = Field(default=None, max_length=80)
+
+
+class AssignIn(BaseModel):
+    user: str = Field(max_length=40)
+
+
+@router.post("/games/{game_id}/seats/{role}/vacate")
+def post_vacate(request: Request, game_id: GameId, role: str, body: VacateIn, user: RequiredUser) -> dict[str, Any]:
+    return vacate(services(request).games, user, game_id, role, body.bot)
+
+
+@router.post("/games/{game_id}/seats/{role}/claim")
+def post_claim(request: Request, game_id: GameId, role: str, user: RequiredUser,
+               invite: str | None = None) -> dict[str, Any]:
+    return claim(services(request).games, user, game_id, role, invite)
+
+
+@router.post("/games/{game_id}/seats/{role}/assign")
+def post_assign(request: Request, game_id: GameId, role: str, body: AssignIn, user: RequiredUser) -> dict[str, Any]:
+    return assign(services(request).games, user, game_id, role, body.user)
