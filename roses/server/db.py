@@ -217,7 +217,28 @@ login_devices = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
-ALL_TABLES = ("throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+# Migration 0009: reminders sent before deadlines, and vacations (roses.server.attendance).
+reminders_sent = sa.Table(
+    "reminders_sent", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("role", sa.String(40), primary_key=True),
+    sa.Column("due", sa.Float, primary_key=True),
+    sa.Column("sent_at", sa.Float, nullable=False),
+)
+
+vacations = sa.Table(
+    "vacations", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("role", sa.String(40), nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("start", sa.Float, nullable=False),
+    sa.Column("until", sa.Float, nullable=False, index=True),
+    sa.Column("bot", sa.String(80), nullable=True),
+    sa.Column("seated", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+ALL_TABLES = ("reminders_sent", "vacations", "throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
 
 
 def default_sqlite_path() -> Path:

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("roses.server.notify")
 
 INVITED = "invited"
+REMINDER = "reminder"  # a deadline is near (roses.server.attendance)
 TEST = "test"
 FORMATS = ("json", "discord", "slack")
 WEBHOOK, EMAIL = "webhook", "email"
@@ -334,6 +335,10 @@ def _text(kind: str, title: str, game_id: int, data: dict[str, Any]) -> tuple[st
     if kind == INVITED:
         by = data.get("by") or "Someone"
         return f"Invitation: {title}", f"{by} invites you to play {where}."
+    if kind == REMINDER:
+        role, left = data.get("role") or "your seat", data.get("left") or "soon"
+        return (f"Reminder: {title}", f"{role}'s decision in {where} is due in {left}; then the published "
+                "default is played for you if the decision has one, or the seat loses on time.")
     if kind == TEST:
         return "Roses test notification", "This is a test notification from Roses."
     return f"{title}", f"News in {where}."
@@ -381,7 +386,7 @@ class Notifier:
 
     # Called by the service after commit (any thread): must be quick and never raise.
     def notify(self, event: Event) -> None:
-        if event.kind not in (STARTED, TURN, FINISHED, INVITED, TEST) or not event.users:
+        if event.kind not in (STARTED, TURN, FINISHED, INVITED, TEST, REMINDER) or not event.users:
             return
         self._queue.put((event, event.kind == TEST))
         self._poke()
