@@ -12,7 +12,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from roses import __version__
-from roses.server import api, audit, clocks, gazette, mailin, notify, ratings, tables, umpiring, ws
+from roses.server import (
+    api,
+    attendance,
+    audit,
+    clocks,
+    gazette,
+    mailin,
+    notify,
+    ratings,
+    tables,
+    umpiring,
+    ws,
+)
 from roses.server.bots import BotRunner, process_pool
 from roses.server.config import Settings
 from roses.server.db import Database
@@ -152,6 +164,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     app.state.background = []
     notify.install(app, games)
     clocks.install(app, games)
+    attendance.install(app, games)  # reminders before deadlines, vacations
     mailin.install(app, games)  # orders by e-mail, when ROSES_IMAP_HOST is set
     ratings.install(app)
 
