@@ -28,12 +28,13 @@ from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
+from roses.engine.errors import RosesError
 from roses.server import db
 from roses.server.auth import User
 from roses.server.deps import require_user, services
 from roses.server.errors import BadRequest, Conflict, Forbidden, NotFound
 from roses.server.events import GAME_CHANGED, Event
-from roses.server.service import GameService, _active_list, _check_bot
+from roses.server.service import GameService, _active_list, _check_bot, _check_options
 
 RUNNING = ("active", "paused")
 
@@ -121,6 +122,31 @@ def assign(svc: GameService, user: User, game_id: int, role: str, name: str) -> 
             raise Conflict(f"The seat of {role} was just taken.", code="seat_taken")
         _after(svc, game_id)
     return svc.game(user, game_id)
+
+
+def roles_for(game: str, scenario: str | None, options: dict[str, Any]) -> list[str]:
+    """The seats a game created with ``options`` has (Kingmaker: P1..PN and the umpire's)."""
+    rules = GameService._rules(game)
+    scenario = scenario or rules.scenarios[0]
+    try:
+        rules.check_scenario(scenario)
+        _check_options(rules, options)
+        return list(rules.roles(scenario, options))
+    except RosesError as exc:
+        raise BadRequest(str(exc), code="bad_setup") from exc
+    except (TypeError, ValueError) as exc:
+        raise BadRequest(f"Bad options: {exc}", code="bad_setup") from exc
+
+
+class RolesIn(BaseModel):
+    scenario: str | None = Field(default=None, max_length=80)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+@router.post("/rules/{game}/roles")
+def post_roles(game: Annotated[str, PathParam(max_length=40)], body: RolesIn) -> dict[str, Any]:
+    """The seats of a game of ``game`` with these options (for the lobby's form)."""
+    return {"roles": roles_for(game, body.scenario, body.options)}
 
 
 class VacateIn(BaseModel):

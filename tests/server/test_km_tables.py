@@ -156,3 +156,17 @@ def test_seat_changes_before_the_start_are_the_lobbys(sqlite_db: Database) -> No
     gid = int(svc.create_game(a, "kingmaker", options={"players": 3}, role="P1", preview=True)["id"])
     with pytest.raises(Conflict):
         tables.claim(svc, b, gid, "P2")
+
+
+def test_the_lobby_asks_for_the_seats_of_the_chosen_options(client: TestClient) -> None:
+    """The lobby's form rebuilds its seats when the number of players or the umpire option
+    changes; bad options get the rules' reason."""
+    r = client.post("/api/rules/kingmaker/roles", json={"options": {"players": 5, "umpire": True}})
+    assert r.status_code == 200, r.text
+    assert r.json()["roles"] == ["P1", "P2", "P3", "P4", "P5", "umpire"]
+    assert client.post("/api/rules/kingmaker/roles", json={"options": {}}).json()["roles"] == ["P1", "P2", "P3", "P4"]
+    r = client.post("/api/rules/kingmaker/roles", json={"options": {"players": 9}})
+    assert r.status_code == 400 and r.json()["code"] == "bad_setup"
+    r = client.post("/api/rules/kingmaker/roles", json={"options": {"colour": "red"}})
+    assert r.status_code == 400 and "colour" in r.json()["detail"]
+    assert client.post("/api/rules/nosuchgame/roles", json={}).status_code == 404

@@ -10,10 +10,14 @@ const optBox = document.getElementById("create-options");
 
 function rulesOf(id) { return catalogue.find((r) => r.id === id); }
 
+const seatBox = document.getElementById("create-seats");
+const opponentLabel = document.getElementById("create-opponent").closest("label");
+const BOTS = [["easy", "Bot: easy"], ["medium", "Bot: medium"], ["hard", "Bot: hard"], ["random", "Bot: random moves"]];
+let roles = [];
+
 function fillScenarios() {
   const r = rulesOf(gameSel.value);
   scenSel.replaceChildren(...r.scenarios.map((s) => h("option", { value: s.id }, s.name)));
-  fillRoles();
   optBox.replaceChildren(h("legend", {}, "Options"));
   const opts = Object.entries(r.options || {});
   if (!opts.length) optBox.appendChild(h("p", { class: "muted" }, "This game has no options."));
@@ -24,43 +28,36 @@ function fillScenarios() {
     } else if (o.choices) {
       optBox.appendChild(h("label", {}, `${label} `, h("select", { name: `opt-${name}` },
         o.choices.map((c) => h("option", { value: c, selected: c === o.default }, String(c))))));
+    } else if (o.type === "object") {  // JSON (e.g. a supplied deck); empty: the default
+      optBox.appendChild(h("label", {}, `${label} (JSON, optional) `, h("textarea", { name: `opt-${name}`, rows: 2 })));
+    } else if (o.type === "int") {
+      optBox.appendChild(h("label", {}, `${label} `, h("input", { name: `opt-${name}`, type: "number", min: o.min, max: o.max, value: o.default ?? "" })));
     } else {
       optBox.appendChild(h("label", {}, `${label} `, h("input", { name: `opt-${name}`, value: o.default ?? "" })));
     }
   }
+  refreshRoles();
 }
-function fillRoles() {
-  const r = rulesOf(gameSel.value);
-  const s = r.scenarios.find((x) => x.id === scenSel.value) || r.scenarios[0];
-  roleSel.replaceChildren(
-    h("option", { value: "random" }, "Random"),
-    ...s.roles.map((role) => h("option", { value: role }, role)),
-    h("option", { value: "" }, "None (I only create it)"));
-}
-gameSel.addEventListener("change", fillScenarios);
-scenSel.addEventListener("change", fillRoles);
-fillScenarios();
 
-form.addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  const err = form.querySelector(".error");
+// The options as the API takes them; throws on a malformed JSON option.
+function readOptions() {
   const r = rulesOf(gameSel.value);
-  const options = {};
-  for (const [name, o] of Object.entries(r.options || {})) {
-    const el = form.elements[`opt-${name}`];
-    if (!el) continue;
-    if (el.type === "checkbox") options[name] = el.checked;
-    else if (o.type === "int" || typeof o.default === "number") options[name] = Number(el.value);
-    else options[name] = el.value;
-  }
+  let options;
+  try { options = readOptions(); } catch (e) { showError(err, new Error(`An option is not valid JSON: ${e.message}`)); return; }
   const body = { game: r.id, scenario: scenSel.value, title: form.elements.title.value || null,
                  private: form.elements.private.checked, options, pace: form.elements.pace.value || null,
                  preview: !!r.preview };
   let role = roleSel.value || null;
-  if (form.elements.opponent.value !== "human") {
-    const s = r.scenarios.find((x) => x.id === scenSel.value);
-    if (role === "random" || !role) role = s.roles[0];
-    body.bots = Object.fromEntries(s.roles.filter((x) => x !== role).map((x) => [x, form.elements.opponent.value]));
+  if (roles.length > 2) {
+    const bots = {};
+    for (const x of roles) {
+      const v = form.elements[`seat-${x}`]?.value;
+      if (x !== role && v && v !== "human") bots[x] = v;
+    }
+    body.bots = bots;
+  } else if (form.elements.opponent.value !== "human") {
+    if (role === "random" || !role) role = roles[0];
+    body.bots = Object.fromEntries(roles.filter((x) => x !== role).map((x) => [x, form.elements.opponent.value]));
   }
   body.role = role;
   try {
