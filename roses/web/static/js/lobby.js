@@ -42,6 +42,61 @@ function fillScenarios() {
 // The options as the API takes them; throws on a malformed JSON option.
 function readOptions() {
   const r = rulesOf(gameSel.value);
+  const options = {};
+  for (const [name, o] of Object.entries(r.options || {})) {
+    const el = form.elements[`opt-${name}`];
+    if (!el) continue;
+    if (el.type === "checkbox") options[name] = el.checked;
+    else if (o.type === "object") { if (el.value.trim()) options[name] = JSON.parse(el.value); }
+    else if (o.type === "int" || typeof o.default === "number") options[name] = Number(el.value);
+    else options[name] = el.value;
+  }
+  return options;
+}
+
+// The seats depend on the options (Kingmaker: 2 to 8 players, and the umpire's seat): ask the server.
+async function refreshRoles() {
+  const r = rulesOf(gameSel.value);
+  const s = r.scenarios.find((x) => x.id === scenSel.value) || r.scenarios[0];
+  roles = s.roles;
+  try {
+    roles = (await api("POST", `/api/rules/${encodeURIComponent(r.id)}/roles`, { scenario: s.id, options: readOptions() })).roles;
+  } catch (e) { /* a bad option: the scenario's seats until it is fixed; creating the game says why */ }
+  fillRoles();
+}
+
+function fillRoles() {
+  const keep = roleSel.value;
+  roleSel.replaceChildren(
+    h("option", { value: "random" }, "Random"),
+    ...roles.map((role) => h("option", { value: role, selected: role === keep }, role)),
+    h("option", { value: "" }, "None (I only create it)"));
+  fillSeats();
+}
+
+// More than two seats: a person or a bot for each seat; two seats: the one "Opponent" choice.
+function fillSeats() {
+  const many = roles.length > 2;
+  seatBox.hidden = !many;
+  opponentLabel.hidden = many;
+  seatBox.replaceChildren(h("legend", {}, "Seats (yours is the side above)"));
+  if (!many) return;
+  for (const role of roles) {
+    const choices = role === "umpire" ? [] : BOTS;
+    seatBox.appendChild(h("label", {}, `${role} `, h("select", { name: `seat-${role}` },
+      h("option", { value: "human" }, "A person (open seat, or the invite link)"),
+      choices.map(([v, t]) => h("option", { value: v }, t)))));
+  }
+}
+gameSel.addEventListener("change", fillScenarios);
+scenSel.addEventListener("change", refreshRoles);
+optBox.addEventListener("change", refreshRoles);
+fillScenarios();
+
+form.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const err = form.querySelector(".error");
+  const r = rulesOf(gameSel.value);
   let options;
   try { options = readOptions(); } catch (e) { showError(err, new Error(`An option is not valid JSON: ${e.message}`)); return; }
   const body = { game: r.id, scenario: scenSel.value, title: form.elements.title.value || null,
