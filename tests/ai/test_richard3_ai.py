@@ -213,15 +213,18 @@ def test_action_catalogue_is_fixed_and_covers_every_legal_action() -> None:
 
 
 def test_secret_mulligan_answer_is_redrawn() -> None:
-    """5.1: both sides answer the mulligan question at once; an answer given first stays secret."""
-    state = RULES.setup(1, "richard-iii")
-    if state.get("phase") != "mulligan":
-        pytest.skip("no mulligan question at setup")
-    state = RULES.action(state, "Lancaster", "keep", None)
-    answers = {RULES.determinize(state, "York", s)["mull"][1] for s in range(30)}
-    assert answers <= {0, 1}
-    own = {RULES.determinize(state, "Lancaster", s)["mull"][1] for s in range(5)}
-    assert own == {0}
+    """5.1: both sides answer the mulligan question at once; an answer given first stays
+    secret, so the other side's determinisations re-draw it instead of copying it."""
+    state = RULES.setup(11, "richard-iii")  # seed 11: Lancaster's hand allows a redeal
+    assert state["stack"][-1]["step"] == "mulligan"
+    assert ("redeal", None) in RULES.legal_actions(state, "Lancaster")
+    state = RULES.action(state, "Lancaster", "redeal", None)
+    assert state["stack"][-1]["mull"] == [-1, 1]
+    answers = [RULES.determinize(state, "York", s)["stack"][-1]["mull"][1] for s in range(30)]
+    assert set(answers) <= {0, 1}
+    assert 0 in answers  # the true answer (1, redeal) is not leaked into every world
+    own = {RULES.determinize(state, "Lancaster", s)["stack"][-1]["mull"][1] for s in range(5)}
+    assert own == {1}
 
 
 def test_apply_legal_equals_action_on_legal_moves() -> None:
