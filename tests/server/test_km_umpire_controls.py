@@ -6,6 +6,7 @@ every player's log and a replay reproduces it."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from roses.engine import Game, get_rules
-from roses.server import db, umpiring
+from roses.server import db, gazette, umpiring
 from roses.server.auth import create_user
 from roses.server.clocks import ClockScheduler
 from roses.server.db import Database
@@ -170,3 +171,30 @@ def test_the_umpire_routes(client: TestClient) -> None:
     view = client.get(f"/api/games/{gid}/view", headers=p1).json()
     verb, arg = _first_choice(view["view"])
     assert act(client, gid, p1, verb, arg, view["version"]).status_code == 200
+
+
+def test_the_gazette_of_the_round_shows_the_umpires_controls(sqlite_db: Database) -> None:
+    """The pause, the extension and the resumption are public log lines of their round, so the
+    round's edition lists them in order."""
+    svc, gid, people = _game(sqlite_db)
+    umpiring.pause(svc, people["umpire"], gid, "waiting for a ruling")
+    umpiring.extend(svc, people["umpire"], gid, "P1", 3600)
+    umpiring.resume(svc, people["umpire"], gid)
+    rnd = random.Random(5)
+    for _ in range(3000):
+        payload = svc.view(people["P1"], gid, "P1")
+        if (payload["view"].get("round") or 0) >= 1:
+            break
+        role = svc.game(people["P1"], gid)["active"][0]
+        payload = svc.view(people[role], gid, role)
+        choices = [(v, a) for v, args in payload["view"]["actions"].items() if v != "undo"
+                   for a in ([None] if args is True else args)]
+        verb, arg = rnd.choice(choices)
+        svc.act(people[role], gid, role, verb, arg, payload["version"])
+    editions = gazette.render(gazette.load(svc, gid), None)
+    assert editions and editions[0]["round"] == 0
+    texts = [line["text"] for line in editions[0]["lines"]]
+    wanted = ["The umpire pauses the game: waiting for a ruling", "The umpire extends P1's time by 1 hour.",
+              "The umpire resumes the game."]
+    found = [next(i for i, t in enumerate(texts) if w in t) for w in wanted]
+    assert found == sorted(found)
