@@ -106,6 +106,9 @@ class Step:
     #: True for a step that always has an actor while it is on top (never automatic), so
     #: :meth:`Steps.settle` need not ask it (a speed-up; a test should pin it).
     always_decides: ClassVar[bool] = False
+    #: The rule section(s) the step applies (e.g. ``"3.4"``), named in refusals; a game may
+    #: set it per class or on its step instances from a table.
+    rule: str = ""
 
     #: The handler of each verb (the ``on_<verb>`` functions), filled with :attr:`verbs`.
     _handlers: ClassVar[dict[str, Callable[..., None]]] = {}
@@ -137,8 +140,21 @@ class Step:
         return ""
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The message when ``role`` may act but ``(verb, arg)`` is not an option."""
-        return refusal(role, verb, arg)
+        """The message when ``role`` may act but ``(verb, arg)`` is not an option: what was
+        refused, the rule of the step, what is asked now and which kinds of action may be
+        taken instead (only ``role``'s own prompt and options, so nothing hidden)."""
+        head = refusal(role, verb, arg)[:-1]
+        verbs = list(dict.fromkeys(v for v, _ in self.options(state, frame, role)))
+        where = f" ({self.rule})" if self.rule else ""
+        if verb in verbs:
+            why = f"that is not one of the {verb.replace('_', ' ')} choices open now{where}"
+        else:
+            why = f"{verb.replace('_', ' ')} is not a choice at this point{where}"
+        asked = self.prompt(state, frame, role).strip().rstrip(".")
+        text = f"{head}: {why}." + (f" Now: {asked}." if asked else "")
+        if verbs:
+            text += " You may: " + ", ".join(v.replace("_", " ") for v in verbs) + "."
+        return text
 
     def run(self, state: State, frame: Frame) -> None:
         """Resolve an automatic step (no actors): it must pop or replace its frame, push

@@ -62,6 +62,25 @@ def test_refused_actions_change_nothing() -> None:
     assert digest(state) == before
 
 
+def test_a_refusal_says_why_and_what_may_be_done() -> None:
+    """The default refusal names the refused action, the rule of the step when it has one,
+    what is asked now and the kinds of action open instead (the role's own prompt only)."""
+    nim = example_namespace()["Nim"]()
+    state = nim.setup(1, "seven")
+    with pytest.raises(IllegalAction) as refused:
+        nim.action(state, "North", "take", 3)
+    text = str(refused.value)
+    assert text.startswith("North cannot take 3 now: that is not one of the take choices open now.")
+    assert "Now: Take one or two stones (7 left)." in text and text.endswith("You may: take.")
+    step = nim.steps.by_name[state["stack"][-1]["step"]]
+    step.rule = "N.1"
+    try:
+        with pytest.raises(IllegalAction, match=r"^North cannot pass now: pass is not a choice at this point \(N\.1\)\."):
+            nim.action(state, "North", "pass", None)
+    finally:
+        del step.rule
+
+
 # ----- a game that uses every part of the stack --------------------------------------------
 class Turn(Step):
     """A player's turn: draw (a die) or call for a vote; the vote is pushed on top and the
