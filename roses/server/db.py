@@ -238,7 +238,17 @@ vacations = sa.Table(
     sa.Column("seated", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
-ALL_TABLES = ("reminders_sent", "vacations", "throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+# Migration 0010: the actions the server played as a published default (roses.server.deadlines).
+defaults_played = sa.Table(
+    "defaults_played", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("role", sa.String(40), nullable=False),
+    sa.Column("reason", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+ALL_TABLES = ("defaults_played", "reminders_sent", "vacations", "throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
 
 
 def default_sqlite_path() -> Path:
