@@ -21,7 +21,8 @@ wants, a bot to stand in. During the period:
 Vacations are public (who is away until when), as an umpire would announce them. A period
 lasts at most 60 days; the player may end it early (``DELETE``).
 
-Routes: ``GET /api/games/{id}/vacations``; ``POST /api/games/{id}/vacations`` (``{"role",
+Routes: ``GET /api/games/{id}/defaults`` (the moves played as a published default, and why);
+``GET /api/games/{id}/vacations``; ``POST /api/games/{id}/vacations`` (``{"role",
 "start", "until", "bot"}``; times in seconds since the epoch, ``start`` defaults to now);
 ``DELETE /api/games/{id}/vacations/{vacation_id}``.
 
@@ -234,7 +235,7 @@ def run_vacations(svc: GameService, now: float) -> dict[str, list[int]]:
             key = (gid, str(row.role), int(g.version))
             if row.role not in game_service._active_list(g.active) or key in _NO_DEFAULT:
                 continue
-            if deadlines.play_default(svc, gid, str(row.role), int(g.version)):
+            if deadlines.play_default(svc, gid, str(row.role), int(g.version), deadlines.VACATION):
                 out["defaults"].append(int(row.id))
             else:  # a decision without a default waits for him: do not replay it every tick
                 if len(_NO_DEFAULT) > 10_000:
@@ -307,6 +308,15 @@ class VacationIn(BaseModel):
 def get_vacations(request: Request, game_id: GameId, user: OptionalUser,
                   invite: str | None = None) -> list[dict[str, Any]]:
     return list_vacations(services(request).games, user, game_id, invite)
+
+
+@router.get("/games/{game_id}/defaults")
+def get_defaults(request: Request, game_id: GameId, user: OptionalUser, invite: str | None = None) -> list[dict[str, Any]]:
+    """The moves of the game's log the server played as a published default: ``seq`` (the
+    action's number), ``role``, ``reason`` (``deadline`` or ``vacation``)."""
+    games = services(request).games
+    games.game(user, game_id, invite)  # refuses a game the user may not see
+    return deadlines.defaults_of(games, game_id)
 
 
 @router.post("/games/{game_id}/vacations", status_code=201)

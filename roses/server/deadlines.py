@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -59,15 +60,46 @@ def published_default(svc: GameService, game_id: int, role: str, version: int) -
     return str(verb), arg
 
 
-def play_default(svc: GameService, game_id: int, role: str, version: int) -> bool:
+#: Why a default was played (``defaults_played.reason``).
+DEADLINE = "deadline"
+VACATION = "vacation"
+
+
+def play_default(svc: GameService, game_id: int, role: str, version: int, reason: str = DEADLINE) -> bool:
     """Play ``role``'s published default at ``version``; False when there is none (or the game
-    moved meanwhile), and the clock's rule applies."""
+    moved meanwhile), and the clock's rule applies. The action is recorded in
+    ``defaults_played`` with ``reason`` (``deadline`` or ``vacation``), so the gazette and
+    :func:`defaults_of` say it was a default."""
     action = published_default(svc, game_id, role, version)
     if action is None:
         return False
+    # Recorded first (a gazette reads only the marks of actions it has), taken back if refused.
+    mark = db.defaults_played.c
+    with svc.db.write() as conn:
+        conn.execute(db.defaults_played.delete().where(mark.game_id == game_id, mark.seq == version + 1))
+        conn.execute(db.defaults_played.insert().values(game_id=game_id, seq=version + 1, role=role, reason=reason,
+                                                        created_at=time.time()))
     try:
         svc.act(None, game_id, role, action[0], action[1], version, system=True)
     except ServerError:
+        with svc.db.write() as conn:
+            conn.execute(db.defaults_played.delete().where(mark.game_id == game_id, mark.seq == version + 1,
+                                                           mark.role == role))
         return False
     log.info("game %s: %s's time ran out; the published default %s was played", game_id, role, action[0])
     return True
+
+
+def defaults_of(svc: GameService, game_id: int) -> list[dict[str, Any]]:
+    """The actions of the game's log the server played as a published default, in order."""
+    with svc.db.read() as conn:
+        return [{"seq": int(r.seq), "role": r.role, "reason": r.reason} for r in conn.execute(
+            sa.select(db.defaults_played).where(db.defaults_played.c.game_id == game_id)
+            .order_by(db.defaults_played.c.seq))]
+
+
+def describe(role: str, reason: str) -> str:
+    """The public sentence saying that a move was a default (no detail of the move itself:
+    the public log already says what it did, and only that)."""
+    why = "is away" if reason == VACATION else "ran out of time"
+    return f"{role} {why}: the published default was played for that seat."

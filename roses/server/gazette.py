@@ -86,6 +86,8 @@ class Gazette:
     finished: bool
     commitment: str | None = None
     public: list[dict[str, Any]] = field(default_factory=list)  # rendered editions, in order
+    #: Round -> sentences saying that a move was a published default (roses.server.deadlines).
+    defaults: dict[int, list[str]] = field(default_factory=dict)
 
 
 def _round(state: dict[str, Any]) -> int:
@@ -102,6 +104,8 @@ class Builder:
         self.rules = get_rules(rules_id)
         self.game = Game.new(self.rules, int(seed), str(scenario), options)
         self.actions: list[dict[str, Any]] = []
+        #: The round each action was played in (the round in progress when it was made).
+        self.action_rounds: list[int] = []
         self.editions: list[Edition] = []
         self.current = _round(self.game.state)
         self.start = 0
@@ -117,6 +121,7 @@ class Builder:
         before_log = len(state.get("log") or [])
         self.game.apply(str(entry["role"]), str(entry["verb"]), entry.get("arg"))
         self.actions.append(entry)
+        self.action_rounds.append(self.current)
         now = _round(self.game.state)
         if now != self.current:
             entries = self.game.state.get("log") or []
@@ -200,6 +205,8 @@ def render(gz: Gazette, commitment: str | None) -> list[dict[str, Any]]:
         body = {"round": ed.round, "title": "Setup" if ed.round == 0 else f"Round {ed.round}",
                 "lines": lines, "changes": changes(prev_board, ed.board), "board": ed.board,
                 "seed_commitment": commitment, "previous": previous}
+        if gz.defaults.get(ed.round):  # only when there are some: older editions keep their digest
+            body["defaults"] = list(gz.defaults[ed.round])
         digest = hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
         out.append({**body, "digest": digest})
         previous, prev_board = digest, ed.board
@@ -278,7 +285,13 @@ def load(games: GameService, game_id: int) -> Gazette:
         while len(_builders) > 16:
             _builders.popitem(last=False)
         gz = b.gazette(row.status == "finished")
+        rounds = list(b.action_rounds)
     from roses.server.audit import chance_of
+    from roses.server.deadlines import defaults_of, describe
+
+    for d in defaults_of(games, game_id):
+        if d["seq"] <= len(rounds):
+            gz.defaults.setdefault(rounds[d["seq"] - 1], []).append(describe(d["role"], d["reason"]))
 
     gz.commitment = chance_of(game_id, int(row.seed), False)["commitment"]
     gz.public = render(gz, gz.commitment)

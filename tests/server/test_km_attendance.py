@@ -8,8 +8,9 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from roses.server import attendance, db
+from roses.server import attendance, db, deadlines, gazette
 from roses.server.auth import create_user
+from roses.server.clocks import ClockScheduler
 from roses.server.db import Database
 from roses.server.errors import BadRequest, Forbidden
 from roses.server.notify import REMINDER, _text
@@ -105,6 +106,7 @@ def test_a_vacation_without_a_bot_plays_the_published_defaults_at_once(database:
         first = conn.execute(sa.select(db.actions).where(db.actions.c.game_id == gid,
                                                          db.actions.c.seq == version + 1)).one()
     assert (first.role, first.verb, first.user_id) == (role, default[0], None)  # played by the server
+    assert deadlines.defaults_of(svc, gid)[0] == {"seq": version + 1, "role": role, "reason": "vacation"}
     assert svc.rebuild(gid)["ok"]
 
 
@@ -124,3 +126,29 @@ def test_vacation_routes(client: TestClient) -> None:
     assert client.delete(f"/api/games/{gid}/vacations/{vid}", headers=p1).status_code == 404
     assert client.delete(f"/api/games/{gid}/vacations/{vid}", headers=p2).status_code == 204
     assert client.get(f"/api/games/{gid}/vacations").json() == []
+
+
+def test_a_default_is_logged_as_such_in_the_api_and_the_gazette(database: Database, fake_time: FakeTime) -> None:  # noqa: F811
+    """Issue 20 item 2: "when a deadline passes the published default is applied and logged as
+    such": the move is marked (reason deadline or vacation), the API lists it, and the edition
+    of its round says which seat's move was a default."""
+    svc, gid, users = _game(database, "600+600")
+    role, payload = _play_until(svc, gid, users, lambda v: bool(v.get("default")))
+    version = payload["version"]
+    round_no = payload["view"].get("round") or 0
+    fake_time.t += 601
+    assert ClockScheduler(svc, clock=fake_time).run_once() == [gid]
+    assert deadlines.defaults_of(svc, gid) == [{"seq": version + 1, "role": role, "reason": "deadline"}]
+    _play_until(svc, gid, users, lambda v: (v.get("round") or 0) > round_no)
+    editions = gazette.render(gazette.load(svc, gid), None)
+    ed = next(e for e in editions if e["round"] == round_no)
+    assert ed["defaults"] == [f"{role} ran out of time: the published default was played for that seat."]
+    assert all("defaults" not in e for e in editions if e["round"] != round_no)
+
+
+def test_the_defaults_route(client: TestClient) -> None:
+    p1, p2 = user(client, "dfp1"), user(client, "dfp2")
+    g = new_game(client, p1, game="kingmaker", options={"players": 2}, role="P1", preview=True, pace="daily")
+    assert client.post(f"/api/games/{g['id']}/join", json={"role": "P2"}, headers=p2).status_code == 200
+    assert client.get(f"/api/games/{g['id']}/defaults").json() == []
+    assert client.get("/api/games/999999/defaults").status_code == 404
