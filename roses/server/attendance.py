@@ -32,12 +32,9 @@ every ``ROSES_ATTENDANCE_INTERVAL`` seconds, 30 by default).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import os
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -53,6 +50,7 @@ from roses.server.auth import User
 from roses.server.deps import optional_user, require_user, services
 from roses.server.errors import BadRequest, Forbidden, NotFound
 from roses.server.events import GAME_CHANGED, Event
+from roses.server.jobs import PeriodicJob
 from roses.server.notify import REMINDER
 
 if TYPE_CHECKING:
@@ -245,44 +243,22 @@ def run_vacations(svc: GameService, now: float) -> dict[str, list[int]]:
 
 
 # ----- the background job ------------------------------------------------------------------
-class AttendanceJob:
+class AttendanceJob(PeriodicJob):
     """Reminders and vacations, one tick every ``interval`` seconds."""
+
+    label = "attendance"
 
     def __init__(self, games: GameService, *, interval: float = 30.0,
                  clock: Callable[[], float] | None = None) -> None:
+        super().__init__(interval)
         self.games = games
-        self.interval = interval
         self.clock = clock or game_service._now
-        self._task: asyncio.Task[None] | None = None
-        self._stop = threading.Event()
 
     def run_once(self, now: float | None = None) -> dict[str, Any]:
         now = self.clock() if now is None else now
         done: dict[str, Any] = dict(run_vacations(self.games, now))
         done["reminded"] = send_reminders(self.games, now)
         return done
-
-    async def start(self) -> None:
-        self._stop.clear()
-        self._task = asyncio.create_task(self._loop(), name="roses-attendance")
-
-    async def stop(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-
-    async def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                await asyncio.to_thread(self.run_once)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - keep ticking; the error is logged
-                log.exception("attendance tick failed")
-            await asyncio.sleep(self.interval)
 
 
 def install(app: FastAPI, games: GameService) -> AttendanceJob:

@@ -32,14 +32,11 @@ guarded by the game's version check, like every action.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import os
 import re
 import secrets
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -50,6 +47,7 @@ from sqlalchemy.engine import Connection
 
 from roses.server import db, deadlines
 from roses.server.errors import BadRequest, Conflict
+from roses.server.jobs import PeriodicJob
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -217,20 +215,20 @@ def lease_rows(database: db.Database, table: sa.Table, where: Any, order_by: Any
     return claimed
 
 
-class ClockScheduler:
+class ClockScheduler(PeriodicJob):
     """Ends games whose active seat ran out of time; several may run on one database."""
+
+    label = "clocks"
 
     def __init__(self, games: GameService, *, interval: float = 10.0, lease: float = 60.0,
                  worker: str | None = None, clock: Callable[[], float] = time.time) -> None:
+        super().__init__(interval)
         self.games = games
-        self.interval = interval
         self.lease = lease
         self.worker = worker or f"{os.getpid()}-{secrets.token_hex(3)}"
         self.clock = clock
         #: Game ids this scheduler ended (for tests and logs).
         self.handled: list[int] = []
-        self._task: asyncio.Task[None] | None = None
-        self._stop = threading.Event()
 
     def run_once(self, now: float | None = None) -> list[int]:
         """Check due games once (blocking); returns the games this worker ended on time."""
@@ -296,29 +294,6 @@ class ClockScheduler:
             return False  # moved (or ended) meanwhile
         log.info("game %s: %s ran out of time", game_id, role)
         return True
-
-    # ----- background task ----------------------------------------------------------------
-    async def start(self) -> None:
-        self._stop.clear()
-        self._task = asyncio.create_task(self._loop(), name="roses-clocks")
-
-    async def stop(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-
-    async def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                await asyncio.to_thread(self.run_once)
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - keep ticking; the error is logged
-                log.exception("clock scheduler tick failed")
-            await asyncio.sleep(self.interval)
 
 
 def install(app: FastAPI, games: GameService, *, interval: float | None = None) -> ClockScheduler:

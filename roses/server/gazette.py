@@ -30,8 +30,6 @@ Routes: ``GET /api/games/{id}/gazette`` (the list), ``/gazette/{round}`` (an edi
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -56,6 +54,7 @@ from roses.server.auth import User
 from roses.server.deps import optional_user, services
 from roses.server.errors import Forbidden, NotFound, ServerError
 from roses.server.events import FINISHED, STARTED, TURN, Event
+from roses.server.jobs import PeriodicJob
 
 if TYPE_CHECKING:
     from roses.server.service import GameService
@@ -402,18 +401,19 @@ def edition_text(ed: dict[str, Any], reports: list[dict[str, Any]], title: str, 
     return "\n".join(out) + "\n"
 
 
-class GazetteMailer:
+class GazetteMailer(PeriodicJob):
     """Mails each published edition, once, to every seated player with a confirmed address who
     turned notifications on, with his own seats' private reports. Hooked to the service's
     notifiers (a new round begins with a turn change); the mails go through the notifier's
     outbox (retries, leases: :mod:`roses.server.notify`). An edition already queued for a user
     (its mark in the outbox) is not queued again."""
 
+    label = "gazette-mail"
+
     def __init__(self, games: GameService, *, interval: float = 1.0) -> None:
+        super().__init__(interval)
         self.games = games
-        self.interval = interval
         self.pending: queue.SimpleQueue[int] = queue.SimpleQueue()
-        self._task: asyncio.Task[None] | None = None
 
     def notify(self, event: Event) -> None:
         if event.kind in (STARTED, TURN, FINISHED):
@@ -477,22 +477,6 @@ class GazetteMailer:
             except Exception as exc:  # noqa: BLE001 - one game must not stop the others
                 log.error("gazette mail of game %s failed: %s", gid, type(exc).__name__)
         return sent
-
-    async def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._loop())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-
-    async def _loop(self) -> None:
-        while True:
-            await asyncio.to_thread(self.run_once)
-            await asyncio.sleep(self.interval)
 
 
 def install(app: Any) -> None:
