@@ -13,12 +13,13 @@ import asyncio
 import contextlib
 import logging
 import threading
+from abc import ABC, abstractmethod
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 
-class PeriodicJob:
+class PeriodicJob(ABC):
     """Subclasses implement :meth:`run_once` and set :attr:`label`; ``interval`` in seconds."""
 
     #: Names the task and the log line of a failed tick.
@@ -29,9 +30,9 @@ class PeriodicJob:
         self._task: asyncio.Task[None] | None = None
         self._stop = threading.Event()
 
+    @abstractmethod
     def run_once(self) -> Any:
         """One tick (blocking; runs in a worker thread)."""
-        raise NotImplementedError
 
     async def start(self) -> None:
         if self._task is not None and not self._task.done():
