@@ -186,9 +186,7 @@ def _finish(svc: GameService, v: Any) -> None:
                                                  db.seats.c.user_id == v.user_id, db.seats.c.bot == v.bot)
                          .values(bot=None))
         conn.execute(db.vacations.delete().where(db.vacations.c.id == v.id))
-    svc._forget_seats(int(v.game_id))
-    svc._evict(int(v.game_id))
-    svc.bus.publish(Event(GAME_CHANGED, int(v.game_id)))
+    svc.seats_changed(int(v.game_id))
 
 
 def run_vacations(svc: GameService, now: float) -> dict[str, list[int]]:
@@ -213,14 +211,7 @@ def run_vacations(svc: GameService, now: float) -> dict[str, list[int]]:
                 conn.execute(db.vacations.update().where(v.id == row.id, v.seated == sa.false())
                              .values(seated=True))
             if done:
-                svc._forget_seats(gid)
-                svc._evict(gid)
-                svc.bus.publish(Event(GAME_CHANGED, gid))
-                with svc.db.read() as conn:
-                    grow = svc._row(conn, gid)
-                    seats = svc._seats(conn, gid)
-                if grow.status == "active":
-                    svc._bots_may_move(gid, game_service._active_list(grow.active), seats)
+                svc.seats_changed(gid)
                 out["seated"].append(int(row.id))
         elif not row.bot:
             with svc.db.read() as conn:

@@ -239,6 +239,19 @@ class GameService:
             if entry is not None:
                 entry.meta = None
 
+    def seats_changed(self, game_id: int) -> None:
+        """The seats of a running game changed (a player left or came, a stand-in bot was
+        seated or taken out): drop the cached game, tell every socket, and let the bots now
+        seated in an active game move."""
+        self._forget_seats(game_id)
+        self._evict(game_id)
+        self.bus.publish(Event(GAME_CHANGED, game_id))
+        with self.db.read() as conn:
+            row = self._row(conn, game_id)
+            seats = self._seats(conn, game_id)
+        if row.status == ACTIVE:
+            self._bots_may_move(game_id, _active_list(row.active), seats)
+
     def _remote_event(self, event: Event) -> None:
         """Another process changed a game: a change without a version (lobby, seats) makes
         this process read the game's row and seats again; new versions are caught up on use."""

@@ -33,8 +33,7 @@ from roses.server import db
 from roses.server.auth import User
 from roses.server.deps import require_user, services
 from roses.server.errors import BadRequest, Conflict, Forbidden, NotFound
-from roses.server.events import GAME_CHANGED, Event
-from roses.server.service import GameService, _active_list, _check_bot, _check_options
+from roses.server.service import GameService, _check_bot, _check_options
 
 RUNNING = ("active", "paused")
 
@@ -55,17 +54,6 @@ def _running(svc: GameService, user: User, game_id: int, role: str,
     return row, seat
 
 
-def _after(svc: GameService, game_id: int) -> None:
-    svc._forget_seats(game_id)
-    svc._evict(game_id)
-    svc.bus.publish(Event(GAME_CHANGED, game_id))
-    with svc.db.read() as conn:
-        row = svc._row(conn, game_id)
-        seats = svc._seats(conn, game_id)
-    if row.status == "active":
-        svc._bots_may_move(game_id, _active_list(row.active), seats)
-
-
 def vacate(svc: GameService, user: User, game_id: int, role: str, bot: str | None = None) -> dict[str, Any]:
     """The holder of ``role`` leaves it (or the creator takes it from him); ``bot`` stands in."""
     if bot is not None:
@@ -82,7 +70,7 @@ def vacate(svc: GameService, user: User, game_id: int, role: str, bot: str | Non
                                 .values(user_id=None, bot=bot)).rowcount
         if done != 1:
             raise Conflict(f"The seat of {role} changed meanwhile.", code="seat_taken")
-        _after(svc, game_id)
+        svc.seats_changed(game_id)
     # Not the game's description: a player who left a private game may no longer see it.
     return {"game_id": game_id, "role": role, "user": None, "bot": bot}
 
@@ -99,7 +87,7 @@ def claim(svc: GameService, user: User, game_id: int, role: str, invite: str | N
                 db.seats.c.bot.is_(None)).values(user_id=user.id)).rowcount
         if done != 1:
             raise Conflict(f"The seat of {role} was just taken.", code="seat_taken")
-        _after(svc, game_id)
+        svc.seats_changed(game_id)
     return svc.game(user, game_id, invite)
 
 
@@ -120,7 +108,7 @@ def assign(svc: GameService, user: User, game_id: int, role: str, name: str) -> 
                                 .values(user_id=uid, bot=None)).rowcount
         if done != 1:
             raise Conflict(f"The seat of {role} was just taken.", code="seat_taken")
-        _after(svc, game_id)
+        svc.seats_changed(game_id)
     return svc.game(user, game_id)
 
 
