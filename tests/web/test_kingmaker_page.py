@@ -22,55 +22,13 @@ from roses.games.kingmaker.board import DATA_DIR, load_board
 from roses.web import kingmaker_board
 from tests.web import players
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, screenshot_path
+from tests.web.leaks import Secrets, Traffic
 
 pytestmark = pytest.mark.browser
 
 RULES = get_rules("kingmaker")
 #: Verbs that close a decision; taken often so that play moves on.
 FINISH = {"done", "end", "pass", "decline", "deny", "open", "fight", "deal", "answer"}
-
-
-class Traffic:
-    """Everything the server sent one browser: HTTP response bodies and WebSocket frames."""
-
-    def __init__(self, page: Any) -> None:
-        self.chunks: list[str] = []
-        self.responses: list[Any] = []
-        self.read = 0
-        page.on("response", lambda r: self.responses.append(r))
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload: Any) -> None:
-        self.chunks.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
-
-    def texts(self) -> list[str]:
-        for response in self.responses[self.read:]:
-            if "/static/" in response.url:
-                continue
-            with contextlib.suppress(Exception):  # a body that is gone (navigation): nothing to check
-                ctype = response.headers.get("content-type", "")
-                if "json" in ctype or "html" in ctype:
-                    self.chunks.append(response.text())
-        self.read = len(self.responses)
-        return list(self.chunks)
-
-
-class Secrets:
-    """What the rules keep from a role at each version of a game (Rules.secrets)."""
-
-    def __init__(self, server: LiveServer, game_id: int) -> None:
-        self.server, self.game_id = server, game_id
-        self.states: dict[int, Any] = {}
-
-    def state(self, version: int | None) -> Any:
-        record = self.server.services.games.admin_export(self.game_id)
-        v = len(record["actions"]) if version is None else version
-        if v not in self.states:
-            self.states[v] = Game.from_record(RULES, {**record, "actions": record["actions"][:v]}).state
-        return self.states[v]
-
-    def at(self, version: int | None, role: str) -> set[str]:
-        return set(RULES.secrets(self.state(version), role))
 
 
 def scan(secrets: Secrets, role: str, page: Any, traffic: Traffic) -> int:
@@ -162,7 +120,7 @@ def test_two_people_and_two_bots_play_and_nothing_hidden_leaks(browser: Any, liv
     a.screenshot(path=str(screenshot_path("kingmaker-start-desktop.png")))
     b.screenshot(path=str(screenshot_path("kingmaker-start-phone.png")))
 
-    secrets = Secrets(live_server, game_id)
+    secrets = Secrets(live_server, game_id, RULES)
     clicked: dict[str, int] = {}
     steps: list[tuple[str, int, dict[str, Any]]] = []
 
@@ -377,7 +335,7 @@ def test_an_umpire_seat_online_sees_the_chancery_and_publishes_a_ruling(browser:
     record = live_server.services.games.admin_export(game_id)
     assert any(a["role"] == "umpire" and a["verb"] == "rule" and a["arg"] == ruling for a in record["actions"])
     page.screenshot(path=str(screenshot_path("kingmaker-umpire-desktop.png")))
-    scan(Secrets(live_server, game_id), "umpire", page, traffic)
+    scan(Secrets(live_server, game_id, RULES), "umpire", page, traffic)
     assert not errors, errors
     ctx.close()
     ctx_p1.close()

@@ -19,6 +19,7 @@ import pytest
 from roses.engine import Game, get_rules
 from tests.web import players
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, screenshot_path
+from tests.web.leaks import Secrets, Traffic
 
 pytestmark = pytest.mark.browser
 
@@ -27,51 +28,6 @@ RULES = get_rules("plantagenet")
 AVOID = {"remove", "cancel", "leave", "disband", "exile", "undo"}
 #: Verbs that close a decision; taken often so that play moves on.
 FINISH = {"lock", "end", "done", "go", "pass", "decline", "pay"}
-
-
-class Traffic:
-    """Everything the server sent one browser: HTTP response bodies and WebSocket frames."""
-
-    def __init__(self, page: Any) -> None:
-        self.chunks: list[str] = []
-        self.responses: list[Any] = []
-        self.read = 0
-        page.on("response", lambda r: self.responses.append(r))
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload: Any) -> None:
-        self.chunks.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
-
-    def texts(self) -> list[str]:
-        for response in self.responses[self.read:]:
-            if "/static/" in response.url:
-                continue  # the game's public component data (every card of both decks), the same for all
-            try:
-                ctype = response.headers.get("content-type", "")
-                if "json" in ctype or "html" in ctype:
-                    self.chunks.append(response.text())
-            except Exception:  # a body that is gone (navigation): nothing to check
-                pass
-        self.read = len(self.responses)
-        return list(self.chunks)
-
-
-class Secrets:
-    """What the rules keep from a role at each version of a game (Rules.secrets)."""
-
-    def __init__(self, server: LiveServer, game_id: int) -> None:
-        self.server, self.game_id = server, game_id
-        self.states: dict[int, Any] = {}
-
-    def state(self, version: int | None) -> Any:
-        record = self.server.services.games.admin_export(self.game_id)
-        v = len(record["actions"]) if version is None else version
-        if v not in self.states:
-            self.states[v] = Game.from_record(RULES, {**record, "actions": record["actions"][:v]}).state
-        return self.states[v]
-
-    def at(self, version: int | None, role: str) -> set[str]:
-        return set(RULES.secrets(self.state(version), role))
 
 
 def scan(secrets: Secrets, role: str, page: Any, traffic: Traffic) -> tuple[int, int]:
@@ -188,7 +144,7 @@ def test_two_players_click_and_nothing_hidden_leaks(browser: Any, live_server: L
                    if lord["side"] == "Lancaster" and "mat" in lord)
         assert "Mat hidden" in a.inner_text("#forces-panel")
 
-    secrets = Secrets(live_server, game_id)
+    secrets = Secrets(live_server, game_id, RULES)
     clicked: dict[str, int] = {}
     steps: list[tuple[str, int, dict[str, Any]]] = []
 
@@ -330,7 +286,7 @@ def test_a_person_plays_ib_towton_against_a_bot_to_its_result(browser: Any, live
     page.goto(f"{base}/games/{game_id}")
     page.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
     _board_drawn(page)
-    secrets = Secrets(live_server, game_id)
+    secrets = Secrets(live_server, game_id, RULES)
     phases: set[str] = set()
     clicked: dict[str, int] = {}
 
@@ -453,7 +409,7 @@ def test_two_players_click_a_march_into_a_battle_and_assign_hits(browser: Any, l
     assert clicked[0] == "march" and "hit" in clicked, clicked
     done = live_server.services.games.admin_export(game_id)["actions"][start:]
     assert [(a["role"], a["verb"], a.get("arg")) for a in done] == rest
-    secrets = Secrets(live_server, game_id)
+    secrets = Secrets(live_server, game_id, RULES)
     for role, p in pages.items():
         scan(secrets, role, p, traffic[role])
     assert not errors, errors
@@ -483,7 +439,7 @@ def test_replay_of_a_finished_game_from_either_side(browser: Any, live_server: L
     page.wait_for_selector("svg#map g.pl-locale", timeout=40000)
     steps = int(page.get_attribute("#step", "max") or 0)
     assert steps == len(game.record()["actions"]) > 10
-    secrets = Secrets(live_server, game_id)
+    secrets = Secrets(live_server, game_id, RULES)
     for pov in ("York", "Lancaster"):
         page.select_option("#pov", pov)
         page.click("#first")

@@ -16,40 +16,12 @@ from roses.engine import Game, get_rules
 from tests.engine import toygame
 from tests.web import players
 from tests.web.conftest import DESKTOP, PHONE, STATIC, LiveServer, screenshot_path
+from tests.web.leaks import Traffic
 
 pytestmark = pytest.mark.browser
 
 LAYOUT = json.loads((STATIC / "richard3" / "layout.json").read_text(encoding="utf-8"))
 players.load_neighbours(LAYOUT)
-
-
-class Traffic:
-    """Everything the server sent one browser: HTTP response bodies and WebSocket frames."""
-
-    def __init__(self, page: Any) -> None:
-        self.chunks: list[str] = []
-        self.responses: list[Any] = []
-        self.read = 0
-        page.on("response", lambda r: self.responses.append(r))
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _collect(self) -> None:
-        """Read the bodies of the responses seen so far (cheap to defer, slow in the handler)."""
-        for response in self.responses[self.read:]:
-            try:
-                ctype = response.headers.get("content-type", "")
-                if "json" in ctype or "html" in ctype:
-                    self.chunks.append(response.text())
-            except Exception:  # a body that is gone (navigation): nothing to check
-                pass
-        self.read = len(self.responses)
-
-    def _frame(self, payload: Any) -> None:
-        self.chunks.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
-
-    def texts(self) -> list[str]:
-        self._collect()
-        return list(self.chunks)
 
 
 class Secrets:
@@ -111,7 +83,7 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     errors: list[str] = []
     for p in (a, b):
         p.on("pageerror", lambda e: errors.append(str(e)))
-    traffic_a, traffic_b = Traffic(a), Traffic(b)
+    traffic_a, traffic_b = Traffic(a, skip_static=False), Traffic(b, skip_static=False)
     stamp = str(int(time.time() * 1000))[-6:]
     players.signup(a, base, f"york{stamp}")
     players.signup(b, base, f"lanc{stamp}")
@@ -142,7 +114,7 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     # a logged-out visitor watches: the observer view, with nothing hidden from both sides
     ctx_o = browser.new_context(viewport=DESKTOP)
     o = ctx_o.new_page()
-    traffic_o = Traffic(o)
+    traffic_o = Traffic(o, skip_static=False)
     o.goto(f"{base}/games/{game_id}")
     o.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
     assert o.locator("#actions-panel").is_hidden()

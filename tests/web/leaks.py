@@ -1,0 +1,59 @@
+"""What a browser received, and what it must not have: shared by the browser tests that scan
+every payload of a seat for the secrets the rules keep from it (``Rules.secrets``)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from roses.engine import Game
+from roses.engine.contract import Rules
+from tests.web.conftest import LiveServer
+
+
+class Traffic:
+    """Everything the server sent one browser: HTTP response bodies and WebSocket frames.
+
+    With ``skip_static``, files under ``/static/`` (the game's public component data, the same
+    for every browser) are not kept."""
+
+    def __init__(self, page: Any, *, skip_static: bool = True) -> None:
+        self.chunks: list[str] = []
+        self.responses: list[Any] = []
+        self.read = 0
+        self.skip_static = skip_static
+        page.on("response", lambda r: self.responses.append(r))
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload: Any) -> None:
+        self.chunks.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+
+    def texts(self) -> list[str]:
+        """The bodies read so far (read here, not in the handler, where it is slow)."""
+        for response in self.responses[self.read:]:
+            if self.skip_static and "/static/" in response.url:
+                continue
+            with contextlib.suppress(Exception):  # a body that is gone (navigation): nothing to check
+                ctype = response.headers.get("content-type", "")
+                if "json" in ctype or "html" in ctype:
+                    self.chunks.append(response.text())
+        self.read = len(self.responses)
+        return list(self.chunks)
+
+
+class Secrets:
+    """What the rules keep from a role at each version of a game (Rules.secrets)."""
+
+    def __init__(self, server: LiveServer, game_id: int, rules: Rules) -> None:
+        self.server, self.game_id, self.rules = server, game_id, rules
+        self.states: dict[int, Any] = {}
+
+    def state(self, version: int | None) -> Any:
+        record = self.server.services.games.admin_export(self.game_id)
+        v = len(record["actions"]) if version is None else version
+        if v not in self.states:
+            self.states[v] = Game.from_record(self.rules, {**record, "actions": record["actions"][:v]}).state
+        return self.states[v]
+
+    def at(self, version: int | None, role: str) -> set[str]:
+        return set(self.rules.secrets(self.state(version), role))
