@@ -12,44 +12,16 @@ from typing import Any
 
 import pytest
 
-from roses.engine import Game, get_rules
+from roses.engine import get_rules
 from tests.engine import toygame
 from tests.web import players
 from tests.web.conftest import DESKTOP, PHONE, STATIC, LiveServer, screenshot_path
-from tests.web.leaks import Traffic
+from tests.web.leaks import Secrets, Traffic
 
 pytestmark = pytest.mark.browser
 
 LAYOUT = json.loads((STATIC / "richard3" / "layout.json").read_text(encoding="utf-8"))
 players.load_neighbours(LAYOUT)
-
-
-class Secrets:
-    """What the rules keep from a role at each version of a game (rules.secrets)."""
-
-    def __init__(self, server: LiveServer, game_id: int) -> None:
-        self.server, self.game_id = server, game_id
-        self.rules = get_rules("richard3")
-        self.cache: dict[tuple[int, str], set[str]] = {}
-
-    def at(self, version: int | None, role: str) -> set[str]:
-        record = self.server.services.games.admin_export(self.game_id)
-        actions = record["actions"]
-        v = len(actions) if version is None else version
-        key = (v, role)
-        if key not in self.cache:
-            game = Game.from_record(self.rules, {**record, "actions": actions[:v]})
-            found = set(self.rules.secrets(game.state, role))
-            # and the opponent's card of this turn while it is still face down (1.1; RULINGS.md, log policy)
-            st = game.state
-            if st.get("phase") in ("card", "mulligan") and role in ("York", "Lancaster"):
-                from roses.games.richard3.data import CARD_TAG
-                me = ("York", "Lancaster").index(role)
-                theirs = st["played"][1 - me]
-                if theirs >= 0 and st["played"][me] < 0:
-                    found.add(CARD_TAG[theirs])
-            self.cache[key] = found
-        return self.cache[key]
 
 
 def assert_no_secrets(secrets: Secrets, role: str, page: Any, traffic: Traffic) -> int:
@@ -124,7 +96,7 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     assert a.locator('svg#map g.block[data-side="York"][data-block]').count() > 0
     assert a.locator('svg#map g.block.hidden-block[data-side="Lancaster"]').count() > 0
     assert a.locator('svg#map g.block[data-side="Lancaster"][data-block]').count() == 0
-    secrets = Secrets(live_server, game_id)
+    secrets = Secrets(live_server, game_id, get_rules("richard3"))
     assert assert_no_secrets(secrets, "York", a, traffic_a) > 0
     assert assert_no_secrets(secrets, "Lancaster", b, traffic_b) > 0
     # control: the same kind of tokens do reach their owner, so the scan would see a leak
