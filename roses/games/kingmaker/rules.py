@@ -13,6 +13,7 @@ from roses.games.kingmaker import (
     deals,
     events,
     memo,
+    offers,
     parliament,
     play,
     setup,
@@ -66,8 +67,10 @@ class KingmakerRules(StepRules):
 
     def check_turn(self, state: State, role: str) -> None:
         """As the contract's, and the umpire may act at any time while the game runs (his
-        standing verbs, umpire.py)."""
-        if role == umpire.UMPIRE and umpire.has_umpire(state) and state["result"] is None:
+        standing verbs, umpire.py), and so may a player (his offers, offers.py: any other verb
+        of a player is checked in :meth:`action`)."""
+        if state["result"] is None and (role == umpire.UMPIRE and umpire.has_umpire(state)
+                                        or offers.is_player(state, role)):
             return
         super().check_turn(state, role)
 
@@ -76,6 +79,13 @@ class KingmakerRules(StepRules):
             with memo.applying():
                 umpire.standing_action(state, verb, arg)
             return state
+        if verb in offers.VERBS and offers.is_player(state, role):
+            with memo.applying():
+                offers.standing_action(state, role, verb, arg)
+                self.steps.settle(state)  # an agreed ransom may end the captor's step
+            return state
+        if offers.is_player(state, role):
+            super().check_turn(state, role)
         return super().action(state, role, verb, arg)
 
     def setup(self, seed: int, scenario: str, options: dict[str, Any] | None = None) -> State:
@@ -89,7 +99,12 @@ class KingmakerRules(StepRules):
         return list(memo.memoised(state, ("legal", role), lambda: super(KingmakerRules, self).legal_actions(state, role)))
 
     def view(self, state: State, role: str) -> View:
-        return views.view(self, state, role)
+        """views.view, with the negotiation (offers.py): the pending offers ``role`` may see,
+        the public alliances, and for a player what his offer verbs take."""
+        out = views.view(self, state, role)
+        out["negotiation"] = {"offers": offers.view_offers(state, role), "alliances": offers.alliances(state),
+                              **({"standing": offers.standing(state, role)} if offers.is_player(state, role) else {})}
+        return out
 
     def secrets(self, state: State, role: str) -> set[str]:
         return views.secrets(state, role)
