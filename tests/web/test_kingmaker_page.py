@@ -259,6 +259,32 @@ def test_parliament_screen_shows_the_tally(browser: Any, static_server: str) -> 
     page.close()
 
 
+def test_parliament_screen_draws_the_rules_view(browser: Any, static_server: str, tmp_path: Any) -> None:
+    """The screen drawn from a real view of the rules during a vote (views.view's
+    ``parliament``, L341-366): each seat's Commons and Lords as the rules count them, who has
+    answered, the Chancery card debated, the player's own ballot in his own page only."""
+    from tests.kingmaker.test_parliament import _session
+
+    state, _ = _session(tmp_path)
+    RULES.action(state, "P3", "propose", "audley")
+    RULES.action(state, "P1", "accept")
+    RULES.action(state, "P1", "vote", "yes")
+    data = kingmaker_board.board_data(load_board())
+    page = _module_page(browser, static_server)
+    for role, ballot in (("P1", "Your vote: Yes"), ("P2", None)):
+        view = RULES.view(state, role)
+        page.evaluate("""([b, v]) => { document.querySelectorAll('.km-parliament').forEach(e => e.remove());
+            const km = new window.Kingmaker(b, {}); document.body.append(...km.renderBattle(v)); }""", [data, view])
+        rows = page.locator(".km-tally tbody tr")
+        assert rows.count() == 3
+        assert rows.nth(0).inner_text().split("\t")[:4] == ["P1", "23", "5", "answered"]
+        assert rows.nth(1).inner_text().split("\t")[:4] == ["P2", "2", "5", "to vote"]
+        text = page.inner_text("[data-screen=parliament]")
+        assert "Earl of Essex" in text and "Audley" in text
+        assert (ballot in text) if ballot else ("Your vote" not in text)
+    page.close()
+
+
 def test_the_umpire_panel_shows_chancery_and_hands_and_sends_a_ruling(browser: Any, static_server: str) -> None:
     """The umpire's view (his seat only: every hand, the Chancery, face-down Treachery cards)
     is shown in his panel, and a ruling typed there is sent as his standing verb ``rule``."""

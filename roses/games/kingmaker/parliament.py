@@ -34,7 +34,7 @@ from roses.engine import log
 from roses.engine.contract import Action, State
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops
+from roses.games.kingmaker import ops, refusals
 from roses.games.kingmaker.common import (
     E_HAND,
     Z_ASIDE,
@@ -195,6 +195,12 @@ class ParliamentPhase(Step):
 
     name = "parliament"
     phase = "parliament"
+    rule = "L329-331"
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The reason an order is refused, naming the rule (refusals.py)."""
+        return refusals.explain(self, state, frame, role, verb, arg, refusals.summon_reason)
+
 
     def _places(self, state: State, frame: Frame) -> list[str]:
         p = frame["p"]
@@ -239,6 +245,65 @@ def open_session(state: State, p: int, place: str, writs_needed: bool, henry_out
     state["new_awards"] = []
     push(state, {"step": "session", "p": p, "place": place, "sq": sq, "stage": "summons" if writs_needed else "attend",
                  "queue": [], "card": -1, "proposers": [], "pi": 0, "henry_out": henry_out, "summoned": 0})
+
+
+# ============================================================================ the public screen
+#: The decision of a session shown on the Parliament screen, by the step on top.
+SCREEN_STAGES = {"attend": "attendance", "vote": "vote", "propose": "proposal",
+                 "accept": "acceptance"}
+
+
+def session_view(state: State) -> dict[str, Any] | None:
+    """The public Parliament screen while a session is on the stack (None otherwise): where it
+    sits and who summoned it, the decision being made (``stage``: summons, attendance, vote,
+    proposal, acceptance, or agenda between them), the Chancery card debated (drawn face up,
+    L356), the motion put to the vote with its choices (the vote between two Kings, L386), the
+    votes of each player in both Houses (L341-353: the tally the vote was opened with, else
+    the tally now), who may vote and who has answered. The ballots themselves are never in
+    it: the result and its figures are published in the minutes when every voter has answered
+    (L366; ``Vote`` shows nothing before)."""
+    stack = state["stack"]
+    session: Frame | None = None
+    vote: Frame | None = None
+    for f in reversed(stack):
+        if f["step"] == "session":
+            session = f
+            break
+        if f["step"] == "vote" and vote is None:
+            vote = f
+    if session is None:
+        return None
+    w = W(state)
+    roles = state["roles"]
+    top = stack[-1]["step"]
+    if top == "session":
+        stage = "summons" if session["stage"] == "summons" else "agenda"
+    else:
+        stage = SCREEN_STAGES.get(top, "agenda")
+    votes = vote["votes"] if vote is not None else [list(v) for v in tally(state, session)]
+    c = session.get("card", -1)
+    out: dict[str, Any] = {
+        "place": session["place"], "square": session["sq"], "summoner": role_of(state, session["p"]),
+        "stage": stage, "card": w.cards[c].id if c >= 0 and state["cz"][c] == Z_ASIDE else None,
+        "motion": None, "text": None, "choices": [], "voters": [], "voted": [],
+        "tally": {roles[p]: [int(v[0]), int(v[1])] for p, v in enumerate(votes)},
+    }
+    if vote is not None:
+        out.update(motion=vote["motion"], text=vote["text"], choices=list(vote["choices"]),
+                   voters=[roles[p] for p in vote["voters"]],
+                   voted=[roles[p] for p in vote["voters"] if str(p) in vote["ballots"]])
+    return out
+
+
+def own_ballot(state: State, p: int) -> str | None:
+    """Player ``p``'s own ballot in the vote open now (his view only), or None."""
+    for f in reversed(state["stack"]):
+        if f["step"] == "vote":
+            b: str | None = f["ballots"].get(str(p))
+            return b
+        if f["step"] == "session":
+            return None
+    return None
 
 
 # ============================================================================ votes
@@ -326,6 +391,12 @@ class Vote(Step):
 
     name = "vote"
     phase = "parliament"
+    rule = "L366-368"
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The reason an order is refused, naming the rule (refusals.py)."""
+        return refusals.explain(self, state, frame, role, verb, arg, refusals.vote_reason)
+
     default: Action = ("vote", "abstain")
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -414,6 +485,12 @@ class Session(Step):
 
     name = "session"
     phase = "parliament"
+    rule = "L332-334"
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The reason an order is refused, naming the rule (refusals.py)."""
+        return refusals.explain(self, state, frame, role, verb, arg, refusals.writ_reason)
+
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame["stage"] == "summons":
@@ -630,6 +707,12 @@ class Propose(Step):
 
     name = "propose"
     phase = "parliament"
+    rule = "L355-370"
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The reason an order is refused, naming the rule (refusals.py)."""
+        return refusals.explain(self, state, frame, role, verb, arg, refusals.propose_reason)
+
     always_decides = True
     default: Action = ("pass", None)
 
@@ -676,6 +759,7 @@ class Accept(Step):
 
     name = "accept"
     phase = "parliament"
+    rule = "L370"
     always_decides = True
     default: Action = ("accept", None)
 
@@ -718,6 +802,12 @@ class Attend(EveryPlayer):
     """Voluntary attendance (L339): every player at once sends nobles, or is done."""
 
     name = "attend"
+    rule = "L334"
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The reason an order is refused, naming the rule (refusals.py)."""
+        return refusals.explain(self, state, frame, role, verb, arg, refusals.writ_reason)
+
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         w = W(state)
@@ -739,6 +829,7 @@ class Disperse(EveryPlayer):
     """L388-390: after Parliament every player may move nobles in its square home free."""
 
     name = "disperse"
+    rule = "L384"
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         w = W(state)

@@ -32,7 +32,7 @@ from roses.engine import log
 from roses.engine.contract import Action, State
 from roses.engine.steps import Frame, Step, pop, push, replace
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops
+from roses.games.kingmaker import ops, refusals
 from roses.games.kingmaker.common import (
     E_HAND,
     E_USE,
@@ -749,9 +749,17 @@ def card_options(state: State, p: int) -> list[Action]:
     return out
 
 
+def _card_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+    return refusals.card_reason(state, player_of_role(state, role), verb, arg)
+
+
 class CardPlay(Step):
     """Mixin: the verbs of playing hand cards, executing heirs and opening the dealing menu,
     in one's own turn (ruling K47)."""
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The reason a card order is refused, naming the rule (refusals.py)."""
+        return refusals.explain(self, state, frame, role, verb, arg, _card_reason)
 
     def on_deal(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         push(state, {"step": "deal", "p": player_of_role(state, role)})
@@ -800,6 +808,12 @@ class Move(CardPlay):
     name = "move"
     phase = "movement"
     always_decides = True
+    rule = "L122-193"
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The reason an order is refused, naming the rule (refusals.py)."""
+        return refusals.explain(self, state, frame, role, verb, arg, refusals.move_reason)
+
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]

@@ -18,7 +18,7 @@ from roses.engine.contract import Action, State
 from roses.engine.errors import BadOptions
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops
+from roses.games.kingmaker import ops, refusals
 from roses.games.kingmaker.common import (
     E_DECK,
     E_REMOVED,
@@ -286,6 +286,12 @@ class Arrange(Step):
 
     name = "arrange"
     phase = "setup"
+    rule = "L60-66"
+
+    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+        """The reason an order is refused, naming the rule (refusals.py)."""
+        return refusals.explain(self, state, frame, role, verb, arg, refusals.arrange_reason)
+
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, p) for p, d in enumerate(frame["done"]) if not d]

@@ -18,7 +18,7 @@ from typing import Any
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import memo
+from roses.games.kingmaker import memo, parliament
 from roses.games.kingmaker.common import (
     E_DECK,
     E_DISC,
@@ -84,6 +84,9 @@ def view(rules: StepRules, state: State, role: str) -> View:
         parts["event_hand"] = [{"tag": etag(e), "id": deck.cards[e].id, "title": event_title(deck.cards[e]),
                                 **({"turns": deck.cards[e].turns} if deck.cards[e].kind == "refuge" else {})}
                                for e in range(len(deck.cards)) if ez[e] == E_HAND and eh[e] == p]
+        ballot = parliament.own_ballot(state, p) if parts.get("parliament") else None
+        if ballot is not None:
+            parts["parliament"] = {**parts["parliament"], "ballot": ballot}
     elif role == UMPIRE and has_umpire(state):
         parts.update(umpire_parts(state))
     out = rules.step_view(state, role, **parts)
@@ -200,6 +203,7 @@ def public_parts(state: State) -> dict[str, Any]:
         "refuges": [{"role": role_of(state, r["p"]), "area": r["area"]} for r in state["refuges"]],
         "catastrophe": state["catastrophe"] > 0,
         "rulings": [list(r) for r in state.get("rulings", ())],
+        "parliament": parliament.session_view(state),
     }
     return parts
 

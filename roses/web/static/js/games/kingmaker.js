@@ -550,8 +550,10 @@ export class Kingmaker {
       const parts = [h("div", { class: "km-parliament", dataset: { screen: "parliament" } })];
       const box = parts[0];
       if (parl.place) box.append(h("p", {}, h("strong", {}, "Sitting at "), this.placeName(parl.place), parl.summoner ? `, summoned by ${parl.summoner}` : ""));
+      if (parl.card) box.append(h("p", { class: "km-chancery-card" }, h("strong", {}, "From Chancery: "), pretty(parl.card)));
       if (parl.text || parl.motion) box.append(h("p", { class: "km-motion" }, h("strong", {}, "Motion: "), parl.text || pretty(parl.motion)));
       else if (view.prompt) box.append(h("p", { class: "km-motion" }, view.prompt));
+      if (parl.ballot) box.append(h("p", { class: "km-ballot" }, h("strong", {}, "Your vote: "), pretty(parl.ballot)));
       const tally = parl.tally || null;
       if (tally) {
         const voted = new Set(parl.voted || []);

@@ -1,0 +1,197 @@
+"""Refusals that name the rule (issue 20 item 9: "the exact reason for refusal"; refusals.py):
+an order that is not one of the player's options now is refused with the reason and the
+rulebook line, changes nothing, and names nothing hidden from him."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from roses.engine.contract import canonical_json
+from roses.engine.errors import IllegalAction
+from roses.games.kingmaker import RULES
+from roses.games.kingmaker.common import Z_CHANC, Z_HAND, W
+from roses.games.kingmaker.views import ctag
+from tests.kingmaker.helpers import award, give_hand, new_game, put, staged, take, turn_of
+from tests.kingmaker.test_parliament import _session
+
+MOVE = {"step": "move", "p": 0, "sel": None, "ship": None}
+
+
+def refused(state, role: str, verb: str, arg=None) -> str:
+    """The refusal of an order; the state is unchanged by it."""
+    before = canonical_json(state)
+    with pytest.raises(IllegalAction) as err:
+        RULES.action(state, role, verb, arg)
+    assert canonical_json(state) == before
+    return str(err.value)
+
+
+def _mover(tmp_path: Path, sq: str):
+    state = staged(tmp_path)
+    put(state, 0, "percy", sq)
+    turn_of(state, 0, dict(MOVE), stage=2)
+    RULES.action(state, "P1", "select", "percy")
+    return state
+
+
+def test_move_too_far_names_five_squares_l126(tmp_path: Path) -> None:
+    state = _mover(tmp_path, "A6")
+    text = refused(state, "P1", "to", "M6")
+    assert "more than 5 squares" in text and "L126" in text
+    assert text.startswith("P1 cannot to M6 now: M6 is more") and "Now: Where does Percy move? You may: to, back." in text
+
+
+def test_move_into_forest_stops_l128(tmp_path: Path) -> None:
+    """The forest wall G1-G4: from open E4, H4 lies beyond a forest square (L128, ruling K9)."""
+    text = refused(_mover(tmp_path, "E4"), "P1", "to", "H4")
+    assert "forest" in text and "L128" in text
+
+
+def test_move_across_an_estuary_l130(tmp_path: Path) -> None:
+    text = refused(_mover(tmp_path, "D6"), "P1", "to", "E6")
+    assert "estuary" in text and "L130" in text
+
+
+def test_move_to_sea_needs_a_ship_l162(tmp_path: Path) -> None:
+    text = refused(_mover(tmp_path, "E4"), "P1", "to", "G5")
+    assert "sea square" in text and "L162" in text
+
+
+def test_move_inside_a_neutral_place_l35_l191(tmp_path: Path) -> None:
+    text = refused(_mover(tmp_path, "C3"), "P1", "to", "nottingham")
+    assert "Nottingham is neutral" in text and "L191" in text and "besiege" in text
+
+
+def test_move_unknown_square_and_no_selection(tmp_path: Path) -> None:
+    state = _mover(tmp_path, "C3")
+    assert "neither a square nor a place" in refused(state, "P1", "to", "ZZ99")
+    RULES.action(state, "P1", "back")
+    assert "first choose the noble" in refused(state, "P1", "to", "C2")
+
+
+def test_select_another_faction_noble_l311(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    put(state, 0, "percy", "C3")
+    put(state, 1, "mowbray", "C2")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    text = refused(state, "P1", "select", "mowbray")
+    assert "not a noble of your faction" in text and "L311" in text
+
+
+def test_assign_a_second_title_l64_and_office_to_untitled_l65(tmp_path: Path) -> None:
+    """In play (L39, L64-65): Stafford, untitled, may take a title but no office; once titled,
+    no second title."""
+    state = staged(tmp_path)
+    put(state, 0, "audley", "C3")
+    give_hand(state, 0, "earl_of_essex")
+    give_hand(state, 0, "chancellor")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    text = refused(state, "P1", "assign", ["chancellor", "audley"])
+    assert "no title" in text and "L65" in text
+    RULES.action(state, "P1", "assign", ["earl_of_essex", "audley"])
+    give_hand(state, 0, "earl_of_kent")
+    text = refused(state, "P1", "assign", ["earl_of_kent", "audley"])
+    assert "already has a title" in text and "L64" in text
+
+
+def test_assign_to_a_noble_at_sea_or_of_another_player_l39(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    put(state, 1, "mowbray", "C2")
+    put(state, 0, "audley", "C3")
+    give_hand(state, 0, "earl_of_essex")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    assert "not a noble of your faction" in refused(state, "P1", "assign", ["earl_of_essex", "mowbray"])
+    state["nship"][W(state).cid("audley")] = 0
+    state["nsq"][W(state).cid("audley")] = None
+    text = refused(state, "P1", "assign", ["earl_of_essex", "audley"])
+    assert "at sea" in text and "L39" in text
+
+
+def test_a_card_not_held_is_refused_without_saying_where_it_is(tmp_path: Path) -> None:
+    """A card in another hand or in Chancery: the refusal says only that the player does not
+    hold it (hidden information stays hidden), and holds no card tag of others."""
+    state = staged(tmp_path)
+    put(state, 0, "audley", "C3")
+    other = give_hand(state, 1, "earl_of_essex")
+    chanc = take(state, "chancellor")
+    state["cz"][chanc] = Z_CHANC
+    state["chancery"].append(chanc)
+    turn_of(state, 0, dict(MOVE), stage=2)
+    for cid in ("earl_of_essex", "chancellor"):
+        text = refused(state, "P1", "assign", [cid, "audley"])
+        assert f"you hold no Crown card '{cid}'" in text
+        assert "Chancery" not in text and "P2" not in text
+        for tag in RULES.secrets(state, "P1"):
+            assert tag not in text
+    assert state["cz"][other] == Z_HAND
+
+
+def test_arrange_a_title_to_a_titled_noble_l64() -> None:
+    """Setup (L60-66): the dealt cards; a title offered to a noble who already has one."""
+    state = new_game(players=3, seed=4)
+    w = W(state)
+    for role in state["roles"]:
+        p = state["roles"].index(role)
+        gives = [a for v, a in RULES.legal_actions(state, role) if v == "give"]
+        titles = [a for a in gives if w.cards[w.cid(a[0])].kind == "title"]
+        if not titles:
+            continue
+        card, noble = titles[0]
+        RULES.action(state, role, "give", [card, noble])
+        others = [c for c in range(len(w.cards)) if state["cz"][c] == Z_HAND and state["ch"][c] == p
+                  and w.cards[c].kind == "title"]
+        if not others:
+            continue
+        text = refused(state, role, "give", [w.cards[others[0]].id, noble])
+        assert "already has a title" in text and "L64" in text
+        return
+    pytest.skip("no player of this deal holds two titles")
+
+
+def test_parliament_ballot_and_proposal_refusals_l366_l370(tmp_path: Path) -> None:
+    state, w = _session(tmp_path)
+    RULES.action(state, "P3", "propose", "audley")
+    RULES.action(state, "P1", "decline")
+    text = refused(state, "P3", "propose", "audley")
+    assert "declined" in text and "L370" in text
+    RULES.action(state, "P3", "propose", "grey")
+    RULES.action(state, "P2", "accept")
+    text = refused(state, "P1", "vote", "maybe")
+    assert "yes, no or abstain" in text and "L366" in text
+
+
+def test_parliament_proposal_of_a_titled_noble_for_a_title_l64(tmp_path: Path) -> None:
+    state, w = _session(tmp_path)
+    award(state, "earl_of_kent", "audley")
+    text = refused(state, "P3", "propose", "audley")
+    assert "already has a title" in text and "L64" in text
+
+
+def test_refusal_reasons_hold_nothing_hidden_in_random_play() -> None:
+    """Every kind of wrong order, in positions of random games, gives a refusal with no secret
+    of the refused role (Rules.secrets) and changes nothing."""
+    import random
+
+    rnd = random.Random(3)
+    for seed in (1, 2):
+        state = new_game(players=4, rules="e1", seed=seed)
+        w = W(state)
+        for _ in range(150):
+            if state["result"] is not None:
+                break
+            role = rnd.choice(RULES.active(state))
+            legal = RULES.legal_actions(state, role)
+            verbs = sorted({v for v, _ in legal})
+            wrong = [(v, x) for v in verbs for x in ("AF23", "london", "percy", w.cards[rnd.randrange(len(w.cards))].id,
+                                                     [w.cards[rnd.randrange(len(w.cards))].id, "percy"])]
+            for verb, arg in rnd.sample(wrong, min(4, len(wrong))):
+                if (verb, arg) in legal:
+                    continue
+                text = refused(state, role, verb, arg)
+                for tag in RULES.secrets(state, role):
+                    assert tag not in text
+                assert ctag(0) not in text or ctag(0) not in RULES.secrets(state, role)
+            verb, arg = rnd.choice(legal)
+            RULES.action(state, role, verb, arg)
