@@ -19,6 +19,7 @@ from roses.server import (
     clocks,
     gazette,
     mailin,
+    messages,
     notify,
     ratings,
     tables,
@@ -190,6 +191,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     app.include_router(audit.router)  # /api/games/{id}/chance and /audit (auditable chance)
     app.include_router(tables.router)  # /api/games/{id}/seats/{role}/vacate, claim, assign
     app.include_router(umpiring.router)  # /api/games/{id}/umpire/pause, resume, extend, rule
+    app.include_router(messages.router)  # /api/games/{id}/messages: private messages between seats
     gazette.install(app)  # /api/games/{id}/gazette..., /games/{id}/gazette...
     app.include_router(kingmaker_board.router)  # /games/{id}/kingmaker/board.json
     pages.install(app)  # the browser client: /, /lobby, /games/{id}, /static, ...

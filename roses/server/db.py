@@ -248,7 +248,29 @@ defaults_played = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
-ALL_TABLES = ("defaults_played", "reminders_sent", "vacations", "throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+# Migration 0011: private messages between seats (roses.server.messages): a channel is a set of
+# seats (members, a JSON list) with or without the umpire's copy.
+channels = sa.Table(
+    "channels", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("members", sa.Text, nullable=False),
+    sa.Column("umpire", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+channel_messages = sa.Table(
+    "channel_messages", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("channel_id", sa.Integer, sa.ForeignKey("channels.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("role", sa.String(40), nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+ALL_TABLES = ("channel_messages", "channels", "defaults_played", "reminders_sent", "vacations", "throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
 
 
 def default_sqlite_path() -> Path:
