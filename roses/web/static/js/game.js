@@ -248,6 +248,7 @@ function apply(payload) {
   document.title = `${view.actions ? "▶ Your turn · " : ""}${config.title || document.title.replace(/^▶ Your turn · /, "")}`;
   document.body.dataset.version = String(payload.version);
   document.body.dataset.status = payload.status;
+  window.dispatchEvent(new CustomEvent("roses:state", { detail: payload }));  // negotiation.js
 }
 
 /** Ask the server why an action is not offered now; show the rules' reason and what the game
@@ -390,6 +391,8 @@ function connect() {
       apply(payload);
     } else if (msg.type === "chat") {
       addChat(msg.messages || []);
+    } else if (msg.type === "messages") {
+      window.dispatchEvent(new CustomEvent("roses:messages", { detail: msg }));  // negotiation.js
     } else if (msg.type === "ok") {
       // the new state follows (or came already)
     } else if (msg.type === "error") {
