@@ -9,7 +9,9 @@ clock's rule: the seat loses on time (:mod:`roses.server.clocks`).
 
 The default is played through the service's normal path as the seat's action, on the version
 the time-out was found at (a move made meanwhile wins), so it is in the action log, replays, and
-is told to the players like any move. With a pace whose bonus refills the bank (``S+S``, e.g.
+is told to the players like any move. A game whose rules name a ``default_verb`` (Kingmaker's
+``by_default``, with the reason ``deadline`` or ``vacation`` as its argument) gets that verb
+instead: the rules play the same default and write in the game's own log that it was one. With a pace whose bonus refills the bank (``S+S``, e.g.
 ``86400+86400``: a day per decision), every decision gets the same deadline.
 """
 
@@ -60,6 +62,13 @@ def published_default(svc: GameService, game_id: int, role: str, version: int) -
     return str(verb), arg
 
 
+def default_rules(svc: GameService, game_id: int) -> Any:
+    """The rules object of the game ``game_id`` (None for an unknown game)."""
+    with svc.db.read() as conn:
+        game = conn.execute(sa.select(db.games.c.game).where(db.games.c.id == game_id)).scalar()
+    return None if game is None else get_rules(str(game))
+
+
 #: Why a default was played (``defaults_played.reason``).
 DEADLINE = "deadline"
 VACATION = "vacation"
@@ -79,8 +88,15 @@ def play_default(svc: GameService, game_id: int, role: str, version: int, reason
         conn.execute(db.defaults_played.delete().where(mark.game_id == game_id, mark.seq == version + 1))
         conn.execute(db.defaults_played.insert().values(game_id=game_id, seq=version + 1, role=role, reason=reason,
                                                         created_at=time.time()))
+    # A game whose rules take a verb for "the published default, by deadline" (Kingmaker's
+    # ``by_default``: it plays the default and says so in the game's own log) gets that verb;
+    # any other game gets the default action itself.
+    verb = getattr(default_rules(svc, game_id), "default_verb", None)
     try:
-        svc.act(None, game_id, role, action[0], action[1], version, system=True)
+        if isinstance(verb, str) and verb:
+            svc.act(None, game_id, role, verb, reason, version, system=True)
+        else:
+            svc.act(None, game_id, role, action[0], action[1], version, system=True)
     except ServerError:
         with svc.db.write() as conn:
             conn.execute(db.defaults_played.delete().where(mark.game_id == game_id, mark.seq == version + 1,

@@ -62,11 +62,23 @@ def test_the_published_default_is_played_when_the_time_runs_out(database: Databa
     with database.read() as conn:
         last = conn.execute(sa.select(db.actions).where(db.actions.c.game_id == gid)
                             .order_by(db.actions.c.seq.desc()).limit(1)).one()
-    assert (last.role, last.verb, json.loads(last.arg)) == (role, default[0], default[1])
+    # Kingmaker's rules take the verb "by_default" (orders.py): the default is played and the
+    # game's own log says so.
+    assert (last.role, last.verb, json.loads(last.arg)) == (role, "by_default", "deadline")
     assert last.user_id is None  # played by the server, not by the player
     assert svc.rebuild(gid)["ok"]
     record = svc.admin_export(gid)
-    assert Game.from_record(RULES, record).state["result"] is None
+    state = Game.from_record(RULES, record).state
+    assert state["result"] is None
+    label = RULES.label(state, role, default[0], default[1])
+    lines = svc.view(users[role], gid, role)["view"]["log"]
+    said = [line for line in lines if f"{role}'s deadline passed" in str(line)]
+    assert said and (f"{label} (the published default)" in str(said[-1]) or "the published default is played" in str(said[-1]))
+    # the same default as the decision published
+    replayed = Game.from_record(RULES, {**record, "actions": record["actions"][:-1]})
+    direct = RULES.copy_state(replayed.state)
+    RULES.action(direct, role, default[0], default[1])
+    assert direct["stack"] == state["stack"]
 
 
 def test_a_decision_without_default_still_loses_on_time(database: Database, fake_time: FakeTime) -> None:  # noqa: F811

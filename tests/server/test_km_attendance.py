@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -105,7 +106,9 @@ def test_a_vacation_without_a_bot_plays_the_published_defaults_at_once(database:
     with database.read() as conn:
         first = conn.execute(sa.select(db.actions).where(db.actions.c.game_id == gid,
                                                          db.actions.c.seq == version + 1)).one()
-    assert (first.role, first.verb, first.user_id) == (role, default[0], None)  # played by the server
+    assert (first.role, first.verb, first.user_id) == (role, "by_default", None)  # played by the server
+    assert json.loads(first.arg) == "vacation" and default is not None  # kingmaker/orders.py: logged as such
+    assert any(f"{role} is away" in str(line) for line in svc.view(users[role], gid, role)["view"]["log"])
     assert deadlines.defaults_of(svc, gid)[0] == {"seq": version + 1, "role": role, "reason": "vacation"}
     assert svc.rebuild(gid)["ok"]
 

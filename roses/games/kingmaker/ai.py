@@ -4,7 +4,8 @@ What a role does not know is re-sampled: the cards of the other players' hands, 
 Chancery and the cards Treachery discarded face down (one pool, their slots kept); the other
 players' Event hands and the Event deck (one pool); a Refuge card another player has in use is
 swapped only with another unknown Refuge card (its use is public, its turns are not). The
-generator is re-drawn from ``seed``; log lines hidden from the role are dropped.
+generator is re-drawn from ``seed``; log lines hidden from the role are dropped. The ballots of
+a Parliament vote not yet decided are re-drawn, and other seats' standing orders dropped.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import random
 
 from roses.engine.contract import State
 from roses.engine.log import readable_entries
+from roses.games.kingmaker import orders
 from roses.games.kingmaker.common import (
     E_DECK,
     E_HAND,
@@ -69,6 +71,16 @@ def determinize(state: State, role: str, seed: int) -> State:
     out["edeck"] = [emap.get(e, e) for e in out["edeck"]]
     for ref in out["refuges"]:
         ref["e"] = emap.get(ref["e"], ref["e"])
+    # ----- Parliament's ballots not yet published and the other seats' standing orders
+    # (orders.py) are hidden: ballots re-drawn, orders dropped.
+    for frame in out["stack"]:
+        if frame.get("step") == "vote":
+            choices = [*frame["choices"], "abstain"] if frame["motion"] == "kings" else ["yes", "no", "abstain"]
+            for k in sorted(frame["ballots"]):
+                if int(k) != p:
+                    frame["ballots"][k] = r.choice(choices)
+    if "standing" in out:
+        out["standing"] = orders.determinized(state, role)
     out["rng"] = r.getrandbits(64)
     out["rigged"] = []
     return out

@@ -14,6 +14,7 @@ from roses.games.kingmaker import (
     events,
     memo,
     offers,
+    orders,
     parliament,
     play,
     setup,
@@ -25,6 +26,17 @@ from roses.games.kingmaker import (
 class KingmakerSteps(Steps):
     def watch(self, state: State) -> None:
         play.check_victory(state)
+
+    def settle(self, state: State) -> None:
+        """As :meth:`Steps.settle`; then the seats asked now answer by their standing orders
+        (orders.py), each answer settled in turn."""
+        super().settle(state)
+        if state.get("standing"):
+            orders.apply_standing(self, state)
+
+    def settle_plain(self, state: State) -> None:
+        """:meth:`Steps.settle` alone (orders.apply_standing loops itself)."""
+        super().settle(state)
 
     def act(self, state: State, role: str, verb: str, arg: Any = None, check: bool = True) -> None:
         """As :meth:`Steps.act`; an action found among the memoised legal actions of ``role``
@@ -43,6 +55,9 @@ class KingmakerRules(StepRules):
     title = "Kingmaker (campaign rules)"
     scenarios = (setup.SCENARIO,)
     preview = True  # not every rule is built yet: docs/kingmaker/coverage.md
+    #: The verb a server sends when a seat's deadline passes (orders.play_default): the
+    #: published default is played and logged as such.
+    default_verb = orders.BY_DEFAULT
     steps = KingmakerSteps(
         setup.Arrange(), setup.PlaceNobles(), play.Turn(), events.Chance(), play.Purge(), play.Move(),
         play.Permit(), play.Coronation(), play.CrownPhase(),
@@ -79,6 +94,14 @@ class KingmakerRules(StepRules):
             with memo.applying():
                 umpire.standing_action(state, verb, arg)
             return state
+        if verb == orders.BY_DEFAULT:
+            orders.play_default(self, state, role, arg)
+            return state
+        if verb in orders.VERBS and offers.is_player(state, role):
+            with memo.applying():
+                orders.standing_action(state, role, verb, arg)
+                self.steps.settle(state)  # an order may answer the question asked now
+            return state
         if verb in offers.VERBS and offers.is_player(state, role):
             with memo.applying():
                 offers.standing_action(state, role, verb, arg)
@@ -104,6 +127,9 @@ class KingmakerRules(StepRules):
         out = views.view(self, state, role)
         out["negotiation"] = {"offers": offers.view_offers(state, role), "alliances": offers.alliances(state),
                               **({"standing": offers.standing(state, role)} if offers.is_player(state, role) else {})}
+        standing = orders.view_part(state, role)
+        if standing is not None:
+            out["standing_orders"] = standing
         return out
 
     def secrets(self, state: State, role: str) -> set[str]:

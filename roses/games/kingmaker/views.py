@@ -346,6 +346,10 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
             return ", ".join(nm(y) for y in x)
         return str(x)
 
+    if verb == "by_default":
+        return "the published default (" + ("away" if arg == "vacation" else "deadline passed") + ")"
+    if verb in ("set_order", "clear_order"):
+        return "set a standing order" if verb == "set_order" else "clear a standing order"
     words = {"to": "move to", "select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
     head = words.get(verb, verb.replace("_", " "))
     if arg is None:

@@ -1,0 +1,286 @@
+"""Kingmaker standing orders and defaults played for a seat (issue 20 items 2 and 3).
+
+A campaign by mail stalls on the questions put to a player in the middle of someone else's
+turn: may this noble enter your castle, will you pay this ransom, which port does the storm
+drive your ship into, how do you vote. Two things keep it moving:
+
+**Defaults by deadline** (``by_default``): when a seat's deadline passes, the server sends the
+verb ``by_default`` for it (argument ``"deadline"``, or ``"vacation"`` for a player away
+without a stand-in). The rules play the decision's published default (views.default_action)
+as that seat's answer and say so in the game log: "P2's deadline passed: deny (the published
+default)." A secret answer (a ballot, the card given back in a trade, a Treachery pick) is not
+named in the public line, only in the seat's own log.
+
+**Standing orders** (``set_order`` / ``clear_order``): a player sets in advance the answer to a
+kind of recurring question. Whenever that seat is asked such a question and the order gives
+one of its options, the rules play it at once as that seat's answer and log it "by standing
+order" (the ballot of a vote only in the seat's own log). A standing order never answers what
+it does not name: a question it does not fit is asked as usual. The kinds (:data:`KINDS`):
+
+``permit``, ``permit:<role>``  ``allow`` or ``deny``: a request of any player (or of that one,
+    which wins over ``permit``) to enter a place of yours or to let a ship leave your port
+    (L35, L138, L191);
+``ransom_answer``  0-3: pay a ransom demand of at most so many cards (or Crown draws, E1 L317)
+    for a noble of yours, refuse a larger one (L283-285, ruling K27: a refusal means execution);
+    when it pays in hand cards it gives those other than nobles first, in hand order (ruling K70);
+``ransom_demand``  ``execute``, ``release`` or 1-3: what you, as captor, do with each captive
+    (ask so many cards of his owner's hand, when he holds as many);
+``storm_port``  a port or a list of ports in order of preference: the first of them among the
+    equally close ports a storm drives your ship to (Storms at Sea, L480);
+``vote:<motion>``  ``yes``, ``no`` or ``abstain`` on a kind of motion in Parliament
+    (``victory``, ``award``, ``bishop``, ``pardon``, ``ships``; L366-368, L181);
+``accept_award``  ``accept`` or ``decline`` a Chancery card proposed for a noble of yours (L370);
+``pardon``  ``pardon`` or ``decline``: whether to play your King's Pardon for a noble about to
+    be executed (L468).
+
+Standing orders are private: kept in the state under ``standing`` by seat, shown only in that
+seat's view (``standing_orders``) and logged only to it when set; each setting is an action of
+the action log, so a replay reproduces every answer. The umpire (who sees everything) sees them
+too. Bots' determinisations drop the other players' orders (ai.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine import log
+from roses.engine.contract import Action, State, mark_reveal
+from roses.engine.errors import IllegalAction, NotYourTurn
+from roses.games.kingmaker.common import UMPIRE, W, has_umpire, player_of_role, role_of
+
+#: The verb the server sends when a deadline passes (deadlines.py), and its arguments.
+BY_DEFAULT = "by_default"
+DEFAULT_REASONS = ("deadline", "vacation")
+#: The players' standing-order verbs.
+VERBS = ("set_order", "clear_order")
+#: The motions a ``vote:`` order may name (parliament.push_vote).
+MOTIONS = ("victory", "award", "bishop", "pardon", "ships")
+#: Steps whose answer is secret: their public log line does not name it.
+SECRET_STEPS = frozenset(("vote", "trade_back", "treachery"))
+#: How many standing answers one settling may play (a guard: each answer ends a decision).
+MAX_ANSWERS = 10_000
+
+
+# ============================================================================ defaults by deadline
+def play_default(rules: Any, state: State, role: str, reason: Any) -> None:
+    """``by_default``: play ``role``'s published default now and log it as such."""
+    from roses.games.kingmaker import views
+
+    if state["result"] is not None:
+        raise IllegalAction("The game is over.")
+    why = "deadline" if reason is None else reason
+    if why not in DEFAULT_REASONS:
+        raise IllegalAction(f"{BY_DEFAULT} takes one of {', '.join(DEFAULT_REASONS)}.")
+    if role not in rules.active(state):
+        raise NotYourTurn(f"It is not {role}'s turn.")
+    found = views.default_action(rules, state, role)
+    if found is None:
+        raise IllegalAction(f"{role}'s decision now has no published default.")
+    verb, arg = found
+    text = views.label(state, role, verb, arg)
+    step = state["stack"][-1]["step"]
+    head = f"{role}'s deadline passed" if why == "deadline" else f"{role} is away"
+    if step in SECRET_STEPS:
+        log.public(state, f"{head}: the published default is played.")
+        log.private(state, role, f"The published default played for you: {text}.")
+    else:
+        log.public(state, f"{head}: {text} (the published default).")
+    rules.steps.act(state, role, verb, arg)
+
+
+# ============================================================================ standing orders
+def is_player(state: State, role: str) -> bool:
+    return role != UMPIRE and role in state["roles"]
+
+
+def kinds(state: State, role: str) -> dict[str, dict[str, Any]]:
+    """The kinds of standing order ``role`` may set, with what each takes (shown in his view)."""
+    w = W(state)
+    others = [r for r in state["roles"] if r != role]
+    out: dict[str, dict[str, Any]] = {
+        "permit": {"text": "Any player asks to enter a place of yours or to take a ship out of your port (L35, L138, L191)",
+                   "values": ["allow", "deny"]},
+    }
+    for r in others:
+        out[f"permit:{r}"] = {"text": f"{r} asks to enter a place of yours or to take a ship out of your port",
+                              "values": ["allow", "deny"]}
+    out["ransom_answer"] = {"text": "A ransom is demanded for a noble of yours: pay at most this many cards or "
+                                    "Crown draws, refuse more (L283-285; a refusal means execution)",
+                            "values": [0, 1, 2, 3]}
+    out["ransom_demand"] = {"text": "You hold a captive: execute him, release him, or ask so many cards of his "
+                                    "owner's hand (L283-285)",
+                            "values": ["execute", "release", 1, 2, 3]}
+    out["storm_port"] = {"text": "A storm drives a ship of yours into one of several equally close ports: the "
+                                 "first of these (Storms at Sea)",
+                         "values": sorted(w.board.ports)}
+    names = {"victory": "that a player's King be the one and only King (victory)",
+             "award": "a title or office for a noble", "bishop": "a bishopric for a noble",
+             "pardon": "that a King's Pardon go to the discard", "ships": "that lost ships be restored (E1)"}
+    for m in MOTIONS:
+        out[f"vote:{m}"] = {"text": f"Parliament votes on {names[m]} (L366-368)", "values": ["yes", "no", "abstain"]}
+    out["accept_award"] = {"text": "A Chancery card is proposed for a noble of yours (L370)",
+                           "values": ["accept", "decline"]}
+    out["pardon"] = {"text": "A noble of yours is to be executed and you hold a King's Pardon (L468)",
+                     "values": ["pardon", "decline"]}
+    return out
+
+
+def orders_of(state: State, role: str) -> dict[str, Any]:
+    got: dict[str, Any] = state.get("standing", {}).get(role, {})
+    return got
+
+
+def check_value(state: State, role: str, kind: Any, value: Any) -> Any:
+    """The value of a standing order of ``kind`` as stored (IllegalAction for a bad one)."""
+    known = kinds(state, role)
+    if not isinstance(kind, str) or kind not in known:
+        raise IllegalAction(f"There is no standing order {kind!r}; the kinds are: {', '.join(known)}.")
+    allowed = known[kind]["values"]
+    if kind == "storm_port":
+        ports = [value] if isinstance(value, str) else value
+        if not isinstance(ports, list) or not ports or len(ports) > 20 or any(p not in allowed for p in ports):
+            raise IllegalAction("A storm-port order names one or more ports of the board, in order of preference.")
+        return list(dict.fromkeys(ports))
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if value not in allowed or isinstance(value, bool):
+        raise IllegalAction(f"A standing order {kind!r} takes one of: {', '.join(str(v) for v in allowed)}.")
+    return value
+
+
+def standing_action(state: State, role: str, verb: str, arg: Any) -> None:
+    """``set_order`` {"kind", "value"} or ``clear_order`` kind, by a player at any time."""
+    if state["result"] is not None:
+        raise IllegalAction("The game is over.")
+    if not is_player(state, role):
+        raise IllegalAction("Only a player sets standing orders.")
+    if verb == "set_order":
+        if not isinstance(arg, dict) or set(arg) != {"kind", "value"}:
+            raise IllegalAction('set_order takes {"kind": ..., "value": ...}.')
+        kind = arg["kind"]
+        value = check_value(state, role, kind, arg["value"])
+        state.setdefault("standing", {}).setdefault(role, {})[kind] = value
+        log.private(state, role, f"Standing order set: {describe(state, role, kind, value)}.")
+    elif verb == "clear_order":
+        mine = orders_of(state, role)
+        if not isinstance(arg, str) or arg not in mine:
+            raise IllegalAction(f"You have no standing order {arg!r}.")
+        del mine[arg]
+        log.private(state, role, f"Standing order cleared: {arg.replace('_', ' ')}; you will be asked.")
+    else:
+        raise IllegalAction(f"No standing-order verb {verb!r}.")
+
+
+def describe(state: State, role: str, kind: str, value: Any) -> str:
+    w = W(state)
+    if kind == "storm_port":
+        return "storm port: " + ", then ".join(w.board.places[p].name for p in value)
+    if kind.startswith("permit"):
+        who = kind.split(":", 1)[1] if ":" in kind else "any player"
+        return f"{value} {who} to enter your places or take ships out of your ports"
+    if kind == "ransom_answer":
+        return "refuse every ransom" if value == 0 else f"pay a ransom of at most {value}"
+    if kind == "ransom_demand":
+        return f"captives: {value}" if isinstance(value, str) else f"captives: ask a ransom of {value} card(s)"
+    if kind.startswith("vote:"):
+        return f"vote {value} on motions of kind {kind.split(':', 1)[1]}"
+    return f"{kind.replace('_', ' ')}: {value}"
+
+
+def answer(state: State, role: str, legal: list[Action]) -> Action | None:
+    """The answer ``role``'s standing orders give to the decision on top, if any and legal."""
+    mine = orders_of(state, role)
+    if not mine:
+        return None
+    frame = state["stack"][-1]
+    step = frame["step"]
+    got: Action | None = None
+    if step == "permit":
+        v = mine.get(f"permit:{role_of(state, frame['asker'])}", mine.get("permit"))
+        got = (v, None) if v else None
+    elif step == "ransom":
+        v = mine.get("ransom_answer")
+        if v is not None:
+            got = ("pay", None) if frame["k"] <= v else ("refuse", None)
+    elif step == "ransom_pay":
+        if frame.get("standing"):
+            w = W(state)
+            cards = [a for v, a in legal if v == "give_card"]
+            cards.sort(key=lambda cid: w.cards[w.cid(cid)].is_noble)  # ruling K70: nobles last
+            got = ("give_card", cards[0]) if cards else None
+    elif step == "captive":
+        v = mine.get("ransom_demand")
+        if v is not None:
+            nid = W(state).cards[frame["queue"][0]].id
+            got = (v, nid) if isinstance(v, str) else ("ransom", [nid, v])
+    elif step == "storm_port":
+        for port in mine.get("storm_port", ()):
+            if ("port", port) in legal:
+                return ("port", port)
+    elif step == "vote":
+        v = mine.get(f"vote:{frame['motion']}")
+        got = ("vote", v) if v else None
+    elif step == "accept":
+        v = mine.get("accept_award")
+        got = (v, None) if v else None
+    elif step == "pardon":
+        v = mine.get("pardon")
+        got = (v, None) if v else None
+    return got if got is not None and got in legal else None
+
+
+def pending(steps: Any, state: State) -> tuple[str, Action] | None:
+    """The first seat asked now whose standing orders answer it, with the answer."""
+    if not state.get("standing") or state["result"] is not None or not state["stack"]:
+        return None
+    frame = state["stack"][-1]
+    step = steps.by_name[frame["step"]]
+    for role in step.actors(state, frame):
+        if role in state["standing"]:
+            got = answer(state, role, step.options(state, frame, role))
+            if got is not None:
+                return role, got
+    return None
+
+
+def apply_standing(steps: Any, state: State) -> None:
+    """Play every answer the standing orders give, one decision after another (called after
+    each settling: ``KingmakerSteps.settle``, which passes ``settle`` without this step)."""
+    from roses.games.kingmaker import views
+
+    for _ in range(MAX_ANSWERS):
+        found = pending(steps, state)
+        if found is None:
+            return
+        role, (verb, arg) = found
+        text = views.label(state, role, verb, arg)
+        frame = state["stack"][-1]
+        step_name = frame["step"]
+        if step_name in SECRET_STEPS:
+            log.public(state, f"{role} answers by standing order.")
+            log.private(state, role, f"Your standing order answered: {text}.")
+        else:
+            log.public(state, f"{role} answers by standing order: {text}.")
+        if step_name == "ransom" and verb == "pay":
+            frame["standing"] = True  # the cards are then given by the order too (ruling K70)
+        mark_reveal(state)  # another seat's answer: undo may not cross it
+        steps.by_name[step_name].handle(state, frame, role, verb, arg)
+        steps.settle_plain(state)
+    raise RuntimeError("standing orders did not come to a decision")
+
+
+def view_part(state: State, role: str) -> dict[str, Any] | None:
+    """``standing_orders`` of ``role``'s view: his own orders and the kinds he may set; the
+    umpire sees every seat's orders. None for an observer."""
+    if is_player(state, role):
+        return {"orders": dict(orders_of(state, role)), "kinds": kinds(state, role)}
+    if role == UMPIRE and has_umpire(state):
+        return {"by_seat": {r: dict(o) for r, o in state.get("standing", {}).items()}}
+    return None
+
+
+def determinized(state: State, role: str) -> dict[str, Any]:
+    """The standing orders a determinisation for ``role`` keeps: his own only."""
+    p = player_of_role(state, role)
+    mine = state.get("standing", {}).get(role)
+    return {role: dict(mine)} if p >= 0 and mine else {}
