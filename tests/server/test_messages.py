@@ -158,3 +158,33 @@ def test_an_exchange_is_proposed_privately_and_accepted_as_logged_actions(sqlite
     record = svc.admin_export(gid)
     verbs = [(a["role"], a["verb"]) for a in record["actions"]]
     assert (other, "propose_exchange") in verbs and (mover, "accept_exchange") in verbs
+
+
+def test_an_accepted_alliance_is_in_the_gazette_and_the_offer_is_not(sqlite_client: TestClient) -> None:
+    """The gazette's public lines name the alliance once accepted; the proposal, private to
+    the two players, is only in their own reports; editions keep their board without the
+    negotiation part (older editions keep their digest)."""
+    from roses.server import gazette
+
+    client = sqlite_client
+    gid, heads = _kingmaker(client)
+    payload = _play_to_a_turn(client, gid, heads)
+    mover = payload["active"][0]
+    other = next(r for r in ("P1", "P2", "P3") if r != mover)
+    third = next(r for r in ("P1", "P2", "P3") if r not in (mover, other))
+    version = client.get(f"/api/games/{gid}", headers=heads[other]).json()["version"]
+    assert client.post(f"/api/games/{gid}/action", headers=heads[other],
+                       json={"role": other, "verb": "propose_exchange", "arg": {"to": mover, "ally": True},
+                             "version": version}).status_code == 200
+    assert client.post(f"/api/games/{gid}/action", headers=heads[mover],
+                       json={"role": mover, "verb": "accept_exchange", "arg": 1,
+                             "version": version + 1}).status_code == 200
+    record = _svc(client).games.admin_export(gid)
+    gz = gazette.build("kingmaker", record, finished=True)
+    editions = gazette.render(gz, None)
+    public = "\n".join(line["text"] for ed in editions for line in ed["lines"])
+    assert "are allied" in public and "proposes (offer" not in public
+    assert all("negotiation" not in ed["board"] for ed in editions)
+    last = editions[-1]["round"]
+    assert any("proposes (offer" in line["text"] for line in gazette.report(gz, last, mover)["lines"])
+    assert not any("offer" in line["text"] for line in gazette.report(gz, last, third)["lines"])
