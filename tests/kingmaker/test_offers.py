@@ -221,3 +221,13 @@ def test_exchanges_replay_from_the_action_log() -> None:
     g.apply(mover, "accept_exchange", 1)
     assert RULES.view(g.state, "P2")["negotiation"]["alliances"] == [sorted([other, mover])]
     assert g.replay() == g.state  # replay raises on a mismatch
+
+
+def test_bots_determinisations_drop_other_seats_offers(tmp_path: Path) -> None:
+    """A pending offer's terms are the two players' only: a third seat's determinisation (what a
+    bot of that seat reasons on) does not hold it; the parties' keep theirs."""
+    state = _moving(tmp_path)
+    give_hand(state, 1, "earl_of_kent")
+    RULES.action(state, "P2", "propose_exchange", {"to": "P1", "give": {"cards": ["earl_of_kent"]}})
+    assert RULES.determinize(state, "P3", 5)["offers"] == []
+    assert [o["id"] for o in RULES.determinize(state, "P1", 5)["offers"]] == [1]

@@ -5,7 +5,8 @@ Chancery and the cards Treachery discarded face down (one pool, their slots kept
 players' Event hands and the Event deck (one pool); a Refuge card another player has in use is
 swapped only with another unknown Refuge card (its use is public, its turns are not). The
 generator is re-drawn from ``seed``; log lines hidden from the role are dropped. The ballots of
-a Parliament vote not yet decided are re-drawn, and other seats' standing orders dropped.
+a Parliament vote not yet decided are re-drawn, and other seats' standing orders dropped, as
+are the pending offers between two other seats (offers.py).
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ def determinize(state: State, role: str, seed: int) -> State:
                     frame["ballots"][k] = r.choice(choices)
     if "standing" in out:
         out["standing"] = orders.determinized(state, role)
+    if "offers" in out:  # offers.py: the terms of other seats' pending offers are theirs only
+        out["offers"] = [o for o in out["offers"] if p in (o["from"], o["to"])]
     out["rng"] = r.getrandbits(64)
     out["rigged"] = []
     return out
