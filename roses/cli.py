@@ -228,4 +228,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m roses.cli`: this module runs as ``__main__``, while the extensions register
+    # their bench targets with ``roses.cli``; run that module's main so they are found.
+    from roses import cli as _cli
+
+    sys.exit(_cli.main())
