@@ -285,6 +285,49 @@ def test_parliament_screen_draws_the_rules_view(browser: Any, static_server: str
     page.close()
 
 
+def test_standing_orders_panel_sets_an_order_that_is_then_applied(browser: Any, static_server: str, tmp_path: Any) -> None:
+    """Issue 20 item 3 (orders.py, ruling K71): P2, whose place P1's noble will ask to enter,
+    sets "allow P1" in his Standing orders panel; the page sends the standing verb; applied by
+    the rules, P1's request is answered at once "by standing order", and the panel drawn again
+    shows the order set. The storm-port order is typed by port names."""
+    from tests.kingmaker.test_orders import _asking
+
+    state = _asking(tmp_path)
+    data = kingmaker_board.board_data(load_board())
+    page = _module_page(browser, static_server)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    draw = """([b, v]) => { if (!window.km) window.km = new window.Kingmaker(b, {}); window.sent = window.sent || [];
+        document.querySelectorAll('#hand-box').forEach(e => e.remove());
+        const box = document.createElement('div'); box.id = 'hand-box'; document.body.append(box);
+        const out = window.km.renderCards(v, { onChoices: (list) => window.sent.push(...list.map(c => [c.verb, c.arg])) });
+        box.append(...out.hand); }"""
+    page.evaluate(draw, [data, RULES.view(state, "P2")])
+    page.click("details.km-standing summary")
+    assert "none" in page.inner_text("details.km-standing summary")
+    page.select_option('details.km-standing select[name="permit:P1"]', "allow")
+    sent = page.evaluate("window.sent")
+    assert sent == [["set_order", {"kind": "permit:P1", "value": "allow"}]]
+    RULES.action(state, "P2", *sent[0])
+    RULES.action(state, "P1", "enter", ["percy", "nottingham"])  # answered at once by the order
+    assert RULES.active(state) == ["P1"]
+    view = RULES.view(state, "P2")
+    assert any("P2 answers by standing order: allow." in str(line) for line in view["log"])
+    page.evaluate(draw, [data, view])
+    assert "1 set" in page.inner_text("details.km-standing summary")
+    assert page.eval_on_selector('details.km-standing select[name="permit:P1"]', "s => s.value") == "allow"
+    page.fill("form.km-standing-storm input", "King's Lynn, Hull")
+    page.click("form.km-standing-storm button")
+    assert page.evaluate("window.sent")[-1] == ["set_order", {"kind": "storm_port", "value": ["kings_lynn", "hull"]}]
+    page.select_option('details.km-standing select[name="permit:P1"]', "")
+    assert page.evaluate("window.sent")[-1] == ["clear_order", "permit:P1"]
+    # P1's page has no panel of P2's orders: his view holds only his own (none)
+    page.evaluate(draw, [data, RULES.view(state, "P1")])
+    assert "none" in page.inner_text("details.km-standing summary")
+    assert not errors, errors
+    page.close()
+
+
 def test_the_umpire_panel_shows_chancery_and_hands_and_sends_a_ruling(browser: Any, static_server: str) -> None:
     """The umpire's view (his seat only: every hand, the Chancery, face-down Treachery cards)
     is shown in his panel, and a ruling typed there is sent as his standing verb ``rule``."""
@@ -365,3 +408,49 @@ def test_an_umpire_seat_online_sees_the_chancery_and_publishes_a_ruling(browser:
     assert not errors, errors
     ctx.close()
     ctx_p1.close()
+
+
+def test_a_standing_order_set_online_is_the_seats_own(browser: Any, live_server: LiveServer) -> None:
+    """Issue 20 item 3 online: a person in P1 (a bot in P2) sets a standing order from the page
+    while the game runs (his standing verb ``set_order``, sent with the current version, not
+    only when he is asked); it is in his view and his own log, in no other seat's view, and
+    nothing hidden reaches his browser."""
+    base = live_server.url
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    traffic = Traffic(page)
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, base, f"kms{stamp}")
+    game_id: int = page.evaluate(
+        """async () => {
+            const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+            const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({game: 'kingmaker', role: 'P1', options: {players: 2}, preview: true,
+                                    bots: {P2: 'random'}})});
+            if (!r.ok) throw new Error(await r.text());
+            return (await r.json()).id;
+        }""")
+    page.goto(f"{base}/games/{game_id}")
+    page.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
+    _board_drawn(page)
+    players.show_tab_of(page, "#hand-panel")
+    page.click("details.km-standing summary")
+    page.select_option('details.km-standing select[name="vote:victory"]', "no")
+    page.wait_for_function("() => (window.roses.payload.view.log || []).some(l => String(l).includes('Standing order set'))",
+                           timeout=40000)
+    mine = players.payload(page)["view"]["standing_orders"]["orders"]
+    assert mine == {"vote:victory": "no"}
+    page.wait_for_function("() => document.querySelector('details.km-standing summary').textContent.includes('1 set')",
+                           timeout=40000)
+    record = live_server.services.games.admin_export(game_id)
+    assert any(a["role"] == "P1" and a["verb"] == "set_order" for a in record["actions"])
+    state = Game.from_record(RULES, record).state
+    for role in ("P2", "Observer"):
+        other = RULES.view(state, role)
+        assert (other.get("standing_orders") or {}).get("orders", {}) == {}
+        assert "Standing order set" not in json.dumps(other)
+    scan(Secrets(live_server, game_id, RULES), "P1", page, traffic)
+    assert not errors, errors
+    ctx.close()

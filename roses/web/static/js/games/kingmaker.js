@@ -485,7 +485,72 @@ export class Kingmaker {
     const hand = [];
     hand.push(h("h3", {}, `Your Crown cards (${crown.length})`), crown.length ? h("div", { class: "cards" }, crown) : h("p", { class: "muted" }, "none"));
     if (events.length) hand.push(h("h3", {}, `Your Event cards (${events.length})`), h("div", { class: "cards" }, events));
+    const standing = this.renderStanding(view, ui);
+    if (standing) hand.push(standing);
     return { played: null, hand };
+  }
+
+  /** The Standing orders panel (the seat's own `standing_orders`, orders.py): one choice per
+   * kind of recurring question, "ask me" to clear it; each change is sent at once as the
+   * player's standing verb `set_order` / `clear_order` (at any time, not only when asked). */
+  renderStanding(view, ui = {}) {
+    const so = view.standing_orders;
+    if (!so || !so.kinds || !ui.onChoices) return null;
+    this.standingUi = ui;
+    const orders = so.orders || {};
+    const send = (verb, arg, node) => { if (this.standingUi && this.standingUi.onChoices) this.standingUi.onChoices([{ verb, arg, kind: "button", ref: null, label: verb === "set_order" ? "Set the standing order" : "Clear the standing order" }], node); };
+    const rows = [];
+    for (const [kind, info] of Object.entries(so.kinds)) {
+      const current = orders[kind];
+      if (kind === "storm_port") {
+        // kept across redraws (the panel is drawn again at every move): typed text survives
+        if (!this.stormForm) {
+          const input = h("input", { type: "text", name: "storm_port", "aria-label": "Storm ports, in order of preference" });
+          const form = h("form", { class: "km-standing-storm" }, input, h("button", { type: "submit" }, "Set"));
+          form.addEventListener("submit", (ev) => {
+            ev.preventDefault();
+            const names = input.value.split(",").map((x) => x.trim()).filter(Boolean);
+            const ids = names.map((n) => this.portId(n)).filter(Boolean);
+            if (!names.length) { if (this.stormCurrent) send("clear_order", "storm_port", form); return; }
+            if (ids.length === names.length) send("set_order", { kind: "storm_port", value: ids }, form);
+            else input.setCustomValidity("Unknown port name");
+          });
+          input.addEventListener("input", () => input.setCustomValidity(""));
+          this.stormForm = form;
+          this.stormInput = input;
+        }
+        const shown = (current || []).map((id) => this.placeName(id)).join(", ");
+        if (shown !== this.stormShown) { this.stormInput.value = shown; this.stormShown = shown; }
+        this.stormCurrent = current;
+        rows.push(h("li", { dataset: { kind } }, h("label", {}, info.text), this.stormForm));
+        continue;
+      }
+      const select = h("select", { name: kind, "aria-label": info.text },
+        h("option", { value: "" }, "ask me"),
+        ...info.values.map((v) => h("option", { value: String(v), selected: current !== undefined && String(current) === String(v) ? "selected" : null }, pretty(String(v)))));
+      select.addEventListener("change", () => {
+        const raw = select.value;
+        if (raw === "") { if (current !== undefined) send("clear_order", kind, select); return; }
+        send("set_order", { kind, value: /^\d+$/.test(raw) ? Number(raw) : raw }, select);
+      });
+      rows.push(h("li", { dataset: { kind } }, h("label", {}, info.text, select)));
+    }
+    const count = Object.keys(orders).length;
+    const box = h("details", { class: "km-standing", open: this.standingOpen ? "open" : null },
+      h("summary", {}, `Standing orders (${count ? `${count} set` : "none"})`),
+      h("p", { class: "small" }, "Answers given in advance to questions asked in other players' turns; played at once as your answer and logged \"by standing order\". Only you see them."),
+      h("ul", { class: "km-standing-list" }, rows));
+    box.addEventListener("toggle", () => { this.standingOpen = box.open; });
+    return box;
+  }
+
+  /** A port's id from its id or its name (case and spaces ignored), or null. */
+  portId(text) {
+    const want = String(text).toLowerCase().replace(/[^a-z0-9]+/g, "");
+    for (const [pid, p] of Object.entries(this.board.places || {})) {
+      if (pid.replace(/_/g, "") === want || String(p.name || "").toLowerCase().replace(/[^a-z0-9]+/g, "") === want) return pid;
+    }
+    return null;
   }
 
   /** The umpire's panel: every hand, the Chancery, the face-down Treachery cards, the Refuge
@@ -497,6 +562,11 @@ export class Kingmaker {
       h("dt", {}, role), h("dd", {}, `${list(ids)}; events: ${list((view.event_hands || {})[role])}`)])));
     if ((view.treachery_discards || []).length) out.push(h("p", {}, h("strong", {}, "Discarded face down by Treachery: "), list(view.treachery_discards)));
     for (const r of view.refuge_turns || []) out.push(h("p", { class: "small" }, `${r.role}: Refuge in ${pretty(r.area)}${r.turns !== undefined ? `, ${r.turns} turns left` : ""}`));
+    const bySeat = (view.standing_orders && view.standing_orders.by_seat) || {};
+    for (const [role, orders] of Object.entries(bySeat)) {
+      const text = Object.entries(orders).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(", ") : v}`).join("; ");
+      if (text) out.push(h("p", { class: "small km-standing-seat" }, `${role}'s standing orders: ${text}`));
+    }
     const standing = (view.umpire && view.umpire.standing) || {};
     this.umpireUi = ui;
     if (standing.rule && ui.onChoices) {
