@@ -868,3 +868,32 @@ def test_plan_fast_is_legal_agrees_with_options_4_1() -> None:
                         assert step.is_legal(s, frame, role, verb, arg) == ((verb, arg) in legal), (verb, arg)
             role = pick.choice(RULES.active(s))
             RULES.action(s, role, *pick.choice(RULES.legal_actions(s, role)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_command_menu_memo_gives_the_same_targets_4_5_4_6_3_4_6_4(seed: int) -> None:
+    """The Command menu shares one Enemy scan and Route search (services.Memo) among Supply
+    (4.5.1), Tax (4.6.3) and Parley (4.6.4); each list must be the one computed alone."""
+    c = load()
+    pick = random.Random(seed)
+    s = _ia()
+    strongholds = c.strongholds()
+    for loc in strongholds:
+        s["favour"].pop(loc, None)
+        r = pick.random()
+        if r < 0.45:
+            s["favour"][loc] = "York"
+        elif r < 0.7:
+            s["favour"][loc] = "Lancaster"
+    s["exhaustion"].update({loc: "depleted" for loc in pick.sample(strongholds, 6)})
+    place(s, "henry_vi", pick.choice(strongholds))
+    place(s, "somerset_1", pick.choice(strongholds))
+    for start in strongholds:
+        place(s, "york", start, ships=pick.choice([0, 1, 2]), carts=pick.choice([0, 1, 3]))
+        memo: sv.Memo = {}
+        assert sv.supply_choices(s, "york", memo) == sv.supply_choices(s, "york")
+        assert sv.tax_targets(s, "york", memo) == sv.tax_targets(s, "york")
+        assert sv.parley_targets(s, "york", campaign=True, memo=memo) == sv.parley_targets(s, "york", campaign=True)
+        assert sv.parley_targets(s, "york", memo=memo) == sv.parley_targets(s, "york")
+        if sv.is_friendly(s, start, "York"):
+            assert ("enemy", "York") in memo  # the Enemy scan was made once, for the whole menu

@@ -112,7 +112,7 @@ def to_deck(state: State, side: str, card: str) -> None:
     """Return a card to its side's deck (kept in card order)."""
     deck: list[str] = state["aow"][side]["deck"]
     deck.append(card)
-    deck.sort(key=load().card_ids.id)
+    deck.sort(key=load().card_ids.ids.__getitem__)
 
 
 def draw(state: State, side: str, n: int = 2) -> list[str]:

@@ -145,7 +145,10 @@ def declare(state: State, text: str, kind: str = SUPPLY) -> None:
 def placed(state: State, lord: str) -> bool:
     """On the map or at Sea: a Lord who can take Command actions (4.2.3, 4.6.1)."""
     d = state["lords"].get(lord)  # a Lord card of another scenario is not in the state
-    return d is not None and d["where"] in (Where.MAP, Where.SEA)
+    return d is not None and d["where"] in _PLACED
+
+
+_PLACED = (Where.MAP, Where.SEA)
 
 
 def is_pass(card: str) -> bool:
@@ -155,11 +158,13 @@ def is_pass(card: str) -> bool:
 def card_lord(state: State, side: str, card: str) -> str | None:
     """The Lord a Command card activates: the side's Lord of the card's badge who is on the
     map or at Sea (1.9.2, 4.2.3); None for a Pass card or a Lord not on the map."""
-    if is_pass(card):
+    if card.startswith("pass-"):
         return None
     t = tables()
+    lrec = state["lords"]
     for lid in t.badge_lords[side].get(t.card_badge[card], ()):
-        if placed(state, lid):
+        d = lrec.get(lid)  # as placed(), inline: a Plan edit asks this for every card it names
+        if d is not None and d["where"] in _PLACED:
             return lid
     return None
 
@@ -286,33 +291,63 @@ def _limits(state: State, frame: Frame, side: str) -> list[int]:
     return limits[side] if limits is not None else plan_limits(state, side)
 
 
+#: :func:`badge_groups` of the decks met so far (a Plan asks for the same deck many times).
+_BADGE_GROUPS: dict[tuple[str, ...], dict[str, tuple[tuple[int, str], ...]]] = {}
+
+
+def badge_groups(deck: list[str]) -> dict[str, tuple[tuple[int, str], ...]]:
+    """The cards of a Command deck by badge, each with its place in the deck, in deck order
+    (a badge's cards are alike, 1.9.2). Computed once per distinct deck."""
+    key = tuple(deck)
+    hit = _BADGE_GROUPS.get(key)
+    if hit is None:
+        card_badge = tables().card_badge
+        groups: dict[str, list[tuple[int, str]]] = {}
+        for pos, cid in enumerate(deck):
+            groups.setdefault(card_badge[cid], []).append((pos, cid))
+        hit = {badge: tuple(cards) for badge, cards in groups.items()}
+        if len(_BADGE_GROUPS) >= 4096:  # bounded: decks change only at each Plan
+            _BADGE_GROUPS.clear()
+        _BADGE_GROUPS[key] = hit
+    return hit
+
+
 def plan_additions(state: State, side: str, draft: list[str], passes_allowed: int | None = None) -> list[str]:
     """The cards that may go next on a Plan: the first unused card of each badge (a badge's
-    three cards are alike) and a Pass card within :func:`pass_limit`."""
-    out: list[str] = []
-    card_badge = tables().card_badge
-    seen: set[str] = set()
+    three cards are alike) and a Pass card within :func:`pass_limit`, in deck order."""
     passes = sum(1 for cid in draft if cid.startswith("pass-"))
-    if passes >= (pass_limit(state, side) if passes_allowed is None else passes_allowed):
-        seen.add("pass")
-    for cid in state["command"][side]["deck"]:
-        badge = card_badge[cid]
-        if badge in seen or cid in draft:  # a draft holds a few cards: a list test is cheap
+    no_pass = passes >= (pass_limit(state, side) if passes_allowed is None else passes_allowed)
+    chosen: list[tuple[int, str]] = []
+    for badge, cards in badge_groups(state["command"][side]["deck"]).items():
+        if no_pass and badge == "pass":
             continue
-        seen.add(badge)
-        out.append(cid)
-    return out
+        for pos_cid in cards:
+            if pos_cid[1] not in draft:  # a draft holds a few cards: a list test is cheap
+                chosen.append(pos_cid)
+                break
+    chosen.sort()
+    return [cid for _pos, cid in chosen]
 
 
 def card_title(state: State, side: str, card: str) -> str:
-    if is_pass(card):
+    """The name a Command card shows: its Lord on the map or at Sea (:func:`card_lord`), else the
+    first Lord of its badge; "Pass" for a Pass card. Every Plan edit's log line asks it."""
+    if card.startswith("pass-"):
         return "Pass"
-    lord = card_lord(state, side, card)
-    badge = card.rsplit("-", 1)[0]
-    if lord is None:
-        lords = tables().badge_lords[side].get(badge, ())
-        return lord_name(lords[0]) if lords else badge
-    return lord_name(lord)
+    t = tables()
+    lrec = state["lords"]
+    lords = t.badge_lords[side].get(t.card_badge[card], ())
+    for lid in lords:  # card_lord, inline
+        d = lrec.get(lid)
+        if d is not None and d["where"] in _PLACED:
+            return _lord_names()[lid]
+    return _lord_names()[lords[0]] if lords else card.rsplit("-", 1)[0]
+
+
+@cache
+def _lord_names() -> dict[str, str]:
+    """Each Lord's name (:func:`lord_name`), computed once."""
+    return {lid: str(d["name"]) for lid, d in load().lords.items()}
 
 
 class Plan(Step):
@@ -354,8 +389,8 @@ class Plan(Step):
             return False
         if badge == "pass" and sum(1 for cid in draft if cid.startswith("pass-")) >= passes:
             return False
-        for cid in state["command"][role]["deck"]:  # the first card of its badge not yet chosen
-            if card_badge[cid] == badge and cid not in draft:
+        for _pos, cid in badge_groups(state["command"][role]["deck"]).get(badge, ()):
+            if cid not in draft:  # the first card of its badge not yet chosen
                 return cid == arg
         return False
 
@@ -400,7 +435,7 @@ class Plan(Step):
             cards = frame["drafts"][side]
             chosen = set(cards)
             cm["deck"] = [cid for cid in cm["deck"] if cid not in chosen]
-            cm["deck"].sort(key=codecs[side].id)
+            cm["deck"].sort(key=codecs[side].ids.__getitem__)
             cm["plan"] = list(cards)
         mark_reveal(state)  # each side now sees the size of the other's Plan (4.1.2)
         public(state, "Both Plans are set: " + ", ".join(
@@ -591,14 +626,17 @@ class Actions(Step):
         if frame.get("march_only"):  # L33 Surprise Landing: one free March action
             return out + [("pass", None)]
         if frame["left"] > 0:
-            if (frame["used"] == 0 or seamanship(state, frame["side"])) and can_sail(state, lord):
-                out += [("sail", b) for b in sail_destinations(state, lord)]
+            if frame["used"] == 0 or seamanship(state, frame["side"]):
+                dests = sail_destinations(state, lord)  # none away from a Port, Exile box or Sea
+                if dests and can_sail(state, lord):
+                    out += [("sail", b) for b in dests]
             if d["where"] == Where.MAP:
-                out += [("supply", choice) for choice in sv.supply_choices(state, lord)]
+                memo: sv.Memo = {}  # one Enemy scan and Route search for the whole menu
+                out += [("supply", choice) for choice in sv.supply_choices(state, lord, memo)]
                 if not sv.is_exhausted(state, d["locale"]):
                     out.append(("forage", None))
-                out += [("tax", t) for t in sv.tax_targets(state, lord)]
-                out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True)]
+                out += [("tax", t) for t in sv.tax_targets(state, lord, memo)]
+                out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True, memo=memo)]
                 out += [("agitate", t) for t in agitator_targets(state, lord)]
                 out += [("merchants", t) for t in merchants_choices(state, lord)]
                 out += [("exile_pact", b) for b in exile_pact_boxes(state, frame)]
@@ -1156,7 +1194,7 @@ def collect_command_cards(state: State) -> None:
         cm = state["command"][side]
         if cm["revealed"] or cm["plan"]:
             cm["deck"] += cm["revealed"] + cm["plan"]
-            cm["deck"].sort(key=codecs[side].id)
+            cm["deck"].sort(key=codecs[side].ids.__getitem__)
             cm["revealed"], cm["plan"] = [], []
 
 

@@ -13,6 +13,7 @@ Lord at the same Locale who Shares the Coin a card asks for when the acting Lord
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from roses.engine import rng
@@ -170,7 +171,13 @@ def vassal_service_bonus(state: State, lord: str) -> int:
 def capability_blocked(state: State, lord: str, card: str) -> bool:
     """Y7 Yorkists Block Parliament also stops the Lancastrians Levying a Capability that brings
     a Special Vassal (its Levy is a Vassal Levy; RULINGS R53)."""
-    return bool(load().cards[card]["capability"].get("special_vassal")) and vassal_levy_blocked(state, lord)
+    return card in _special_vassal_cards() and vassal_levy_blocked(state, lord)
+
+
+@cache
+def _special_vassal_cards() -> frozenset[str]:
+    """The Capabilities that bring a Special Vassal, computed once."""
+    return frozenset(cid for cid, d in load().cards.items() if (d.get("capability") or {}).get("special_vassal"))
 
 
 # ----- 3.4.4 Levy Troops -----------------------------------------------------------------------
@@ -588,7 +595,7 @@ def percys_power(state: State, side: str) -> set[str]:
     3.2.2 Lords, 3.2.3 Vassals' shift). Returns those Lords (RULINGS R54: it always applies)."""
     if side != "Lancaster" or "L14" not in state["aow"]["Lancaster"]["in_game"]:
         return set()
-    north = set(load().area("North"))
+    north = sv.area_locales("North")
     d = state["lords"].get("northumberland_l")
     if not (d and d["where"] == Where.MAP and d["locale"] in north and "L14" in d["mat"]["capabilities"]):
         return set()

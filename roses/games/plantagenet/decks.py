@@ -12,6 +12,7 @@ This module depends only on the component data and the records, so that :mod:`se
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from roses.games.plantagenet.components import load
@@ -35,8 +36,14 @@ def cards_in_game(state: State, side: str) -> list[str]:
     lords = c.lords
     badges = {lords[lid]["badge"] for lid, d in state["lords"].items()
               if lords[lid]["side"] == side and d["where"] in IN_PLAY}  # as badge_in_play, once
-    return [cid for cid in c.command_cards[side]
-            if cid.startswith("pass-") or cid.rsplit("-", 1)[0] in badges]
+    return [cid for cid, badge in _card_badges(side) if badge is None or badge in badges]
+
+
+@cache
+def _card_badges(side: str) -> tuple[tuple[str, str | None], ...]:
+    """The side's Command cards in deck order, each with its badge (None for a Pass card)."""
+    return tuple((cid, None if cid.startswith("pass-") else cid.rsplit("-", 1)[0])
+                 for cid in load().command_cards[side])
 
 
 def held_cards(state: State, side: str) -> list[str]:

@@ -59,7 +59,18 @@ def split_extra(arg: Any) -> tuple[str, int]:
 
 
 def _check_args(targets: list[str]) -> list[str]:
-    return [with_extra(t, x) for t in targets for x in EXTRAS]
+    """Each target with each choice of extra Influence points (:data:`EXTRAS`)."""
+    out: list[str] = []
+    for t in targets:
+        args = _CHECK_ARGS.get(t)
+        if args is None:
+            args = _CHECK_ARGS[t] = tuple(with_extra(t, x) for x in EXTRAS)
+        out += args
+    return out
+
+
+#: :func:`_check_args` of one target, made once per name (the names are the game's components).
+_CHECK_ARGS: dict[str, tuple[str, ...]] = {}
 
 
 def _check_log(state: State, lord: str, what: str, res: dict[str, Any]) -> None:

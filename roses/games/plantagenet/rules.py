@@ -20,7 +20,7 @@ from typing import Any
 from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
-from roses.engine.steps import Frame, Step, StepRules, Steps, push_all, top
+from roses.engine.steps import MAX_AUTOMATIC, Frame, Step, StepRules, Steps, push_all, top
 from roses.games.plantagenet import ai, battle, campaign, cards, levy, reactions, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
@@ -51,6 +51,25 @@ class PlantagenetSteps(Steps):
 
     def watch(self, state: State) -> None:
         immediate_victory(state)
+
+    def settle(self, state: State) -> None:
+        """:meth:`Steps.settle` with :meth:`watch` inlined (it runs before every automatic step:
+        only the Wars of the Roses have immediate victories, :func:`immediate_victory`)."""
+        by_name = self.by_name
+        for _ in range(MAX_AUTOMATIC):
+            if state["result"] is None and state.get("wars") is not None:
+                wars.watch(state)
+            if state["result"] is not None:
+                return
+            frames = state["stack"]
+            if not frames:
+                return
+            frame = frames[-1]
+            step = by_name[frame["step"]]
+            if step.always_decides or step.actors(state, frame):
+                return
+            step.run(state, frame)
+        raise RuntimeError("automatic steps did not come to a decision")
 
 
 # ----- the bottom of the stack ------------------------------------------------------------

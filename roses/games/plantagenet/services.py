@@ -7,7 +7,6 @@ All functions work on the plain state dict built by :mod:`setup`. Sides are ``"Y
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -172,10 +171,10 @@ def favour(state: State, locale: str) -> str | None:
 
 
 def is_friendly(state: State, locale: str, side: str) -> bool:
-    """Exile boxes aligned to a side are Friendly to it (1.3.1, 3.4 NOTE)."""
-    if load().locales[locale]["kind"] == "exile":
-        return state["exile_boxes"].get(locale) == side
-    return state["favour"].get(locale) == side
+    """Strongholds with the side's Favour, and Exile boxes aligned to the side (1.3.1, 3.4 NOTE).
+    Only Strongholds have Favour and only Exile boxes an alignment (checked by the invariants),
+    so one look-up in each answers for any Locale."""
+    return state["favour"].get(locale) == side or state["exile_boxes"].get(locale) == side
 
 
 def is_enemy(state: State, locale: str, side: str) -> bool:
@@ -221,13 +220,23 @@ def grow(state: State) -> None:
 
 def net_stronghold_favour(state: State) -> dict[str, tuple[str | None, int]]:
     """1.3.1 Net Stronghold Favour, derived from the map: ``{type: (leader or None, lead)}``."""
-    c = load()
-    out: dict[str, tuple[str | None, int]] = {}
-    for t in ("City", "Town", "Fortress"):
-        y = sum(1 for loc, s in state["favour"].items() if s == "York" and c.locales[loc].get("type") == t)
-        lan = sum(1 for loc, s in state["favour"].items() if s == "Lancaster" and c.locales[loc].get("type") == t)
-        out[t] = ("York", y - lan) if y > lan else ("Lancaster", lan - y) if lan > y else (None, 0)
-    return out
+    types = _locale_types()
+    count = {t: 0 for t in STRONGHOLD_TYPES}  # York's Strongholds minus Lancaster's, by type
+    for loc, s in state["favour"].items():
+        t = types.get(loc)
+        if t in count:
+            count[t] += 1 if s == "York" else -1 if s == "Lancaster" else 0
+    return {t: ("York", n) if n > 0 else ("Lancaster", -n) if n < 0 else (None, 0) for t, n in count.items()}
+
+
+#: The Stronghold types compared by Net Stronghold Favour (1.3.1), in their order.
+STRONGHOLD_TYPES = ("City", "Town", "Fortress")
+
+
+@cache
+def _locale_types() -> dict[str, str]:
+    """Each Locale's Stronghold type (those that have one), computed once."""
+    return {loc: str(d["type"]) for loc, d in load().locales.items() if d.get("type")}
 
 
 def dominates(state: State, side: str, area: str) -> bool:
@@ -243,22 +252,27 @@ def _areas() -> dict[str, frozenset[str]]:
     return {a: frozenset(c.area(a)) for a in AREAS}
 
 
+def area_locales(area: str) -> frozenset[str]:
+    """The Strongholds of an Area (1.3.1), from a table computed once."""
+    return _areas()[area]
+
+
 #: Capabilities that let a side Dominate an Area with fewer Strongholds (4.8.1): key, the
 #: Area, the Strongholds needed (Y19 Welshmen, Y21 Southerners, L16 Northmen).
 DOMINATION_CARDS = (("welshmen", "Wales", 3), ("southerners", "South", 5), ("northmen", "North", 3))
 
 
-def card_dominates(state: State, side: str, area: str) -> bool:
+def card_dominates(state: State, side: str, area: str, lords: list[str] | None = None) -> bool:
     """Y19 Welshmen, Y21 Southerners, L16 Northmen (for Tides of War, 4.8.1): the side
     Dominates the Area while the Lord with the Capability is at one of its Strongholds and at
-    least so many of them are Friendly."""
+    least so many of them are Friendly. ``lords``: :func:`on_map` of the side, if the caller has it."""
     for key, where, need in DOMINATION_CARDS:
         if where != area:
             continue
         for cid in fx.capability_cards(key):
             if fx.card_side(cid) != side:
                 continue
-            for lid in on_map(state, side):
+            for lid in on_map(state, side) if lords is None else lords:
                 d = state["lords"][lid]
                 if cid in d["mat"]["capabilities"] and d["locale"] in _areas()[area]:
                     fav = state["favour"]
@@ -287,11 +301,12 @@ def side_of(lord: str) -> str:
 
 def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
     """The Lords at a Locale or, for a Sea, the Lords at that Sea (4.6.1), who may Share (1.5.3)."""
+    placed = _PLACED
     if side is None:
-        return [lid for lid, d in state["lords"].items() if d["locale"] == locale and d["where"] in _PLACED]
+        return [lid for lid, d in state["lords"].items() if d["locale"] == locale and d["where"] in placed]
     sides = _lord_sides()
     return [lid for lid, d in state["lords"].items()
-            if d["locale"] == locale and d["where"] in _PLACED and sides[lid] == side]
+            if d["locale"] == locale and d["where"] in placed and sides[lid] == side]
 
 
 #: Where a Lord has a ``locale``: on the map or at Sea.
@@ -300,8 +315,8 @@ _PLACED = (Where.MAP, Where.SEA)
 
 def on_map(state: State, side: str) -> list[str]:
     """Lords 'on the map': at Strongholds or in Exile boxes (1.3.1)."""
-    sides = _lord_sides()
-    return [lid for lid, d in state["lords"].items() if d["where"] == Where.MAP and sides[lid] == side]
+    sides, on = _lord_sides(), Where.MAP
+    return [lid for lid, d in state["lords"].items() if d["where"] == on and sides[lid] == side]
 
 
 def enemy_lords_at(state: State, locale: str, side: str) -> bool:
@@ -315,6 +330,12 @@ def _sea_ports() -> dict[str, tuple[str, ...]]:
     """Each Sea's Ports (1.3.1), computed once."""
     c = load()
     return {sea: tuple(c.ports(sea)) for sea in c.seas}
+
+
+@cache
+def _strongholds() -> frozenset[str]:
+    """The Strongholds (1.3.1), computed once."""
+    return frozenset(loc for loc, d in load().locales.items() if d["kind"] == "stronghold")
 
 
 @cache
@@ -355,8 +376,20 @@ def _side_lords() -> dict[str, tuple[str, ...]]:
     return {side: tuple(v) for side, v in out.items()}
 
 
-def enemy_locales(state: State, side: str) -> set[str]:
+#: A memo for one look at an unchanging state (one menu: :meth:`campaign.Actions.options`), shared by
+#: :func:`enemy_locales`, :func:`route_tree` and the target lists that use them. Never kept across
+#: a change of the state; what it holds must not be changed by the callers.
+Memo = dict[tuple[Any, ...], Any]
+
+
+def enemy_locales(state: State, side: str, memo: Memo | None = None) -> set[str]:
     """The Locales (and Seas) where Lords of ``side``'s Enemy are."""
+    if memo is not None:
+        key = ("enemy", side)
+        if key not in memo:
+            memo[key] = enemy_locales(state, side)
+        hit: set[str] = memo[key]
+        return hit
     lrec = state["lords"]
     out = set()
     for lid in _side_lords()[other(side)]:
@@ -367,7 +400,8 @@ def enemy_locales(state: State, side: str) -> set[str]:
 
 
 def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
-               ships: bool = False, blocked: set[str] | None = None) -> tuple[dict[str, int], dict[str, int]]:
+               ships: bool = False, blocked: set[str] | None = None,
+               memo: Memo | None = None) -> tuple[dict[str, int], dict[str, int]]:
     """Every Route from ``start`` at once (one breadth-first search, 3.4.1, 4.5.1, 4.6.3).
 
     Returns ``(friendly, beyond)``: the fewest Ways from ``start`` to each Locale reached by a
@@ -375,28 +409,39 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
     Stronghold free of Enemy Lords but not Friendly one Way beyond such a chain (the targets
     only Parley may reach). Both are empty when ``start`` is not Friendly or holds Enemy Lords.
     Ship hops as in :func:`route_ways`. ``blocked``: :func:`enemy_locales` if the caller has it.
+    With ``memo`` (:data:`Memo`) the same search is made once.
     """
+    if memo is not None:
+        key = ("tree", side, start, lord if ships else None, ships)
+        if key not in memo:
+            memo[key] = route_tree(state, side, start, lord=lord, ships=ships,
+                                   blocked=enemy_locales(state, side, memo) if blocked is None else blocked)
+        hit: tuple[dict[str, int], dict[str, int]] = memo[key]
+        return hit
     if blocked is None:
         blocked = enemy_locales(state, side)
     if start in blocked or not is_friendly(state, start, side):
         return {}, {}
-    locales = load().locales
+    strongholds = _strongholds()
     favour, boxes = state["favour"].get, state["exile_boxes"].get  # 1.3.1 EXILE BOXES are Friendly too
     adjacent = _adjacent()
     dist = {start: 0}
     beyond: dict[str, int] = {}
-    queue = deque([start])
-    while queue:
-        loc = queue.popleft()
-        dn = dist[loc] + 1
-        for nxt in _neighbours(state, loc, lord, ships) if ships else adjacent[loc]:
-            if nxt in dist or nxt in blocked:
-                continue
-            if favour(nxt) == side or boxes(nxt) == side:
-                dist[nxt] = dn
-                queue.append(nxt)
-            elif nxt not in beyond and locales[nxt]["kind"] == "stronghold":
-                beyond[nxt] = dn
+    frontier = [start]
+    dn = 0
+    while frontier:  # one ring of Ways at a time (the order of a queue)
+        dn += 1
+        ring: list[str] = []
+        for loc in frontier:
+            for nxt in _neighbours(state, loc, lord, ships) if ships else adjacent[loc]:
+                if nxt in dist or nxt in blocked:
+                    continue
+                if favour(nxt) == side or boxes(nxt) == side:
+                    dist[nxt] = dn
+                    ring.append(nxt)
+                elif nxt in strongholds and nxt not in beyond:
+                    beyond[nxt] = dn
+        frontier = ring
     return dist, beyond
 
 
@@ -429,18 +474,19 @@ def lord_has_ships(state: State, lord: str) -> bool:
     return bool(mat and mat["assets"]["ships"] > 0)
 
 
-def parley_targets(state: State, lord: str, *, campaign: bool = False, london: bool = False) -> dict[str, int]:
+def parley_targets(state: State, lord: str, *, campaign: bool = False, london: bool = False,
+                   memo: Memo | None = None) -> dict[str, int]:
     """Strongholds a Lord may Parley and the Ways to each (3.4.1; 4.6.4 limits Campaign range
     to one Way or one Sea hop). The Lord's own non-Friendly Stronghold is the only target then.
     While London holds two Yorkist markers (Y15 London for York) Lancastrians may not Parley it
     unless an Event aids them (``london``, L17, L18)."""
-    out = _parley_targets(state, lord, campaign)
+    out = _parley_targets(state, lord, campaign, memo)
     if state["london_for_york"] and not london and "London" in out and side_of(lord) == "Lancaster":
         del out["London"]
     return out
 
 
-def _parley_targets(state: State, lord: str, campaign: bool) -> dict[str, int]:
+def _parley_targets(state: State, lord: str, campaign: bool, memo: Memo | None = None) -> dict[str, int]:
     c = load()
     side = side_of(lord)
     here = state["lords"][lord]["locale"]
@@ -448,18 +494,19 @@ def _parley_targets(state: State, lord: str, campaign: bool) -> dict[str, int]:
     if c.locales[here]["kind"] == "stronghold" and not is_friendly(state, here, side):
         return {here: 0}
     if campaign:  # 4.6.4: one Way (or one Sea hop) only: the Locales next to his own
-        blocked = enemy_locales(state, side)
+        blocked = enemy_locales(state, side, memo)
         if here in blocked or not is_friendly(state, here, side):
             return {}
+        strongholds, fav = _strongholds(), state["favour"]  # a Stronghold is Friendly by Favour (1.3.1)
         near = {t for t in _neighbours(state, here, lord, ships)
-                if t not in blocked and c.locales[t]["kind"] == "stronghold" and not is_friendly(state, t, side)}
-        return {t: 1 for t in sorted(near, key=c.locale_ids.id)}
-    _friendly, beyond = route_tree(state, side, here, lord=lord, ships=ships)
+                if t not in blocked and t in strongholds and fav.get(t) != side}
+        return {t: 1 for t in sorted(near, key=c.locale_ids.ids.__getitem__)}
+    _friendly, beyond = route_tree(state, side, here, lord=lord, ships=ships, memo=memo)
     ids = c.locale_ids.id
     return {t: beyond[t] for t in sorted(beyond, key=ids) if not campaign or beyond[t] <= 1}
 
 
-def tax_targets(state: State, lord: str) -> dict[str, int]:
+def tax_targets(state: State, lord: str, memo: Memo | None = None) -> dict[str, int]:
     """4.6.3: own Seat, a Seat of his Vassals, or London/Calais/Harlech; not Exhausted; Friendly
     Route free of Enemy Lords (Ports/Exile box by Ship)."""
     c = load()
@@ -473,7 +520,7 @@ def tax_targets(state: State, lord: str) -> dict[str, int]:
         cands.add(state["seats"][lord])
     cands |= {c.vassals[v]["seat"] for v in mat["vassals"]}
     out: dict[str, int] = {}
-    friendly, _beyond = route_tree(state, side, here, lord=lord, ships=lord_has_ships(state, lord))
+    friendly, _beyond = route_tree(state, side, here, lord=lord, ships=lord_has_ships(state, lord), memo=memo)
     for t in sorted(cands):
         if is_exhausted(state, t):
             continue
@@ -494,7 +541,7 @@ def shared_assets(state: State, lord: str, asset: str) -> int:
 BY_SHIP = ":ships"
 
 
-def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
+def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[str, dict[str, Any]]:
     """Every Supply the Lord may take now (4.5.1-4.5.2), each Source and kind apart:
     ``{choice: {"source", "kind", "ways", "amount"}}``, where ``choice`` is the Source's name
     for a Stronghold Source and the name plus :data:`BY_SHIP` for a Port Source.
@@ -538,36 +585,49 @@ def supply_choices(state: State, lord: str) -> dict[str, dict[str, Any]]:
         return amount
 
     overland_ok = not in_exile or here == "Scotland"
-    blocked = enemy_locales(state, side)
+    blocked = enemy_locales(state, side, memo)
     if not overland_ok:
         overland = {}
-    elif carts or ships:
-        overland = route_tree(state, side, here, blocked=blocked)[0]
-    else:  # without Carts or Ships only a Source here can give anything (4.5.1): no Routes needed
+    elif carts:
+        overland = route_tree(state, side, here, blocked=blocked, memo=memo)[0]
+    else:  # without Carts only a Source here, or a Port across the Sea, can give anything (4.5.1)
         overland = {} if here in blocked else {here: 0}
-    sources = {loc for loc in overland if c.locales[loc]["kind"] == "stronghold"}
+    locales = c.locales
+    sources = {loc for loc in overland if locales[loc]["kind"] == "stronghold"}
     sea = c.sea_of(here)
     if ships and sea:
         sources.update(_sea_ports()[sea])
-    for src in sorted(sources, key=c.locale_ids.id):  # map order, as c.strongholds()
-        if not is_friendly(state, src, side) or src in blocked:
+    fav, boxes, exhaustion = state["favour"], state["exile_boxes"], state["exhaustion"]
+    supply_of = _supply_yields()
+    for src in sorted(sources, key=c.locale_ids.ids.__getitem__):  # map order, as c.strongholds()
+        if src in blocked:
+            continue
+        loc = locales[src]
+        if (boxes.get(src) if loc["kind"] == "exile" else fav.get(src)) != side:  # is_friendly
             continue
         w = 0 if src == here and overland_ok else overland.get(src)
-        if w is not None and not is_exhausted(state, src):
-            amt = cap(yield_of(int(c.tables["strongholds"][c.locales[src]["type"]]["supply"]), src), w)
+        by_sea = bool(ships and sea and loc["port"] == sea)  # by Sea from a Port or Exile box: no Carts (4.5.1 CARTS NOTE)
+        if w is not None and w > carts and not by_sea:
+            continue  # too far for the Carts: nothing can be carried (4.5.1)
+        if w is not None and exhaustion.get(src) != "exhausted":
+            amt = cap(yield_of(supply_of[src], src), w)
             if amt > 0:
                 out[src] = {"source": src, "kind": "stronghold", "ways": w, "amount": amt}
-        if ships and c.locales[src]["port"]:
-            port_w: int | None = None
-            if sea == c.locales[src]["port"]:
-                port_w = 0  # by Sea from a Port or Exile box: no Carts (4.5.1 CARTS NOTE)
-            elif w is not None:
-                port_w = w
+        if ships and loc["port"]:
+            port_w = 0 if by_sea else w
             if port_w is not None:
                 amt = cap(yield_of(ships, src), port_w)
                 if amt > 0:
                     out[src + BY_SHIP] = {"source": src, "kind": "port", "ways": port_w, "amount": amt}
     return out
+
+
+@cache
+def _supply_yields() -> dict[str, int]:
+    """The Provender each Stronghold gives as a Supply Source (4.5.1, the Strongholds table)."""
+    c = load()
+    return {loc: int(c.tables["strongholds"][d["type"]]["supply"])
+            for loc, d in c.locales.items() if d["kind"] == "stronghold"}
 
 
 def supply_options(state: State, lord: str) -> dict[str, dict[str, Any]]:
@@ -811,26 +871,34 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
     """
     c = load()
     out: dict[str, dict[str, int]] = {s: {} for s in SIDES}
+    lrec = state["lords"]
+    areas = _areas()
+    nsf = net_stronghold_favour(state)
+    strongholds = c.tables["strongholds"]
     for side in SIDES:
         items = out[side]
+        lords = on_map(state, side)
+        capable = any(lrec[lid]["mat"]["capabilities"] for lid in lords)
         for area in AREAS:
-            if any(state["lords"][lid]["locale"] in _areas()[area] for lid in on_map(state, side)):
+            if any(lrec[lid]["locale"] in areas[area] for lid in lords):
                 items[f"lord in {area}"] = 1
-            if dominates(state, side, area) or card_dominates(state, side, area):
+            if dominates(state, side, area) or (capable and card_dominates(state, side, area, lords)):
                 items[f"dominates {area}"] = 2
         for loc in ("London", "Calais", "Harlech"):
             if favour(state, loc) == side and not enemy_lords_at(state, loc, side):
-                items[loc] = int(c.tables["strongholds"][loc]["tides"])
-        for t, (leader, _lead) in net_stronghold_favour(state).items():
+                items[loc] = int(strongholds[loc]["tides"])
+        for t, (leader, _lead) in nsf.items():
             if leader == side:
-                items[f"most {t}"] = int(c.tables["strongholds"][t]["tides"])
+                items[f"most {t}"] = int(strongholds[t]["tides"])
         if state["box"] in c.tables["calendar"]["gain_lords_influence"]:
-            total = sum(c.lords[lid]["influence"] for lid in on_map(state, side))
+            total = sum(c.lords[lid]["influence"] for lid in lords)
             if total:
                 items["lords"] = total
         # Card bonuses (4.8.1): structured Tides bonuses of Capabilities on this side's mats.
-        for lid in on_map(state, side):
-            d = state["lords"][lid]
+        if not capable:
+            continue
+        for lid in lords:
+            d = lrec[lid]
             for cid in d["mat"]["capabilities"]:
                 bonus = c.cards[cid]["capability"].get("tides")
                 if bonus is None:

@@ -170,7 +170,7 @@ def deck_cards(spec: dict[str, Any], side: str) -> list[str]:
     c = load()
     cards = [cid for cid, d in c.cards.items() if d["side"] == side and d["roses"] in spec["roses"]]
     cards = [cid for cid in cards if cid not in spec["remove"]] + list(spec["add"])
-    return sorted(cards, key=card_order)
+    return sorted(cards, key=c.card_ids.ids.__getitem__)  # card_order
 
 
 def card_order(cid: str) -> int:
@@ -316,7 +316,8 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None,
         state["lords"][spec["lord"]]["mat"]["vassals"].append(vid)
     # Arts of War decks (2.1.1, 6.0 DECKS; 6.3 the cards the Wars' Heirs bring).
     for side in SIDES:
-        deck = sorted(deck_cards(d["aow"][side], side) + list(d.get("heir_cards", {}).get(side, [])), key=card_order)
+        deck = sorted(deck_cards(d["aow"][side], side) + list(d.get("heir_cards", {}).get(side, [])),
+                      key=c.card_ids.ids.__getitem__)  # card_order
         aow: AowZones = {"deck": deck, "drawn": [], "held": [], "in_effect": [], "set_aside": [],
                          "in_game": list(deck)}
         state["aow"][side] = aow
