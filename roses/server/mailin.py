@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 
 from roses.engine.labels import arg_key, fallback_label
-from roses.server import db
+from roses.server import db, standing
 from roses.server.auth import User
 from roses.server.errors import ServerError
 from roses.server.notify import NotifyConfig
@@ -406,6 +406,16 @@ class MailIn:
         if payload.get("status") != "active":
             return None, "refused: the game is not running."
         view = payload.get("view") or {}
+        # A standing order (roses/server/standing.py) may be set at any time, asked or not.
+        standing_order = standing.parse(view, order)
+        if isinstance(standing_order, str):
+            return None, f"refused: {standing_order}"
+        if standing_order is not None:
+            try:
+                self.games.act(user, game_id, role, standing_order[0], standing_order[1], int(payload["version"]))
+            except ServerError as exc:
+                return None, f"refused: {exc.message}"
+            return standing_order, "done (standing order)."
         if not view.get("actions"):
             waiting = ", ".join(payload.get("active") or []) or "nobody"
             return None, f"refused: no decision of yours is open now (waiting for {waiting})."
@@ -452,7 +462,7 @@ class MailIn:
         if view.get("default"):
             d = view["default"]
             out.append(f"If the deadline passes: {_label(view, d[0], d[1] if len(d) > 1 else None)}.")
-        return out
+        return out + standing.help_lines(view)
 
     def _reply(self, out: Outcome, msg: EmailMessage, address: str, subject: str, lines: list[str]) -> Outcome:
         reply = EmailMessage()

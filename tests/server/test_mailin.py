@@ -316,3 +316,26 @@ def test_an_order_matches_a_label_or_verb_and_arguments() -> None:
     assert wrong.action is None and wrong.guess == ("to", "ZZ99")  # asked of the rules
     assert match_order(view, "fly to the moon").why
     assert "Numbers" in (match_order(view, "3").why or "")
+
+
+def test_standing_orders_by_e_mail(campaign: dict[str, Any], imap: ImapServer) -> None:
+    """Issue 20 item 3 by e-mail (roses/server/standing.py): "standing KIND VALUE" sets a
+    standing order whether or not the seat is asked now, "standing clear KIND" clears it, a
+    wrong one is refused with the reason; the reply lists the kinds and the orders set."""
+    c = campaign
+    key = _key(c["db"], "bob", c["gid"], "P2")
+    body = f"order key {key}\nstanding permit:P1 allow\nstanding vote:victory no\nstanding clear permit:P1\n"
+    imap.deliver(_mail("bob@example.test", f"orders for game #{c['gid']}", body))
+    sent: list[EmailMessage] = []
+    outcomes = _reader(c, imap, sent).poll_once()
+    assert [a[0] for a in outcomes[0].applied] == ["set_order", "set_order", "clear_order"], outcomes
+    assert _view(c, "bob", "P2")["view"]["standing_orders"]["orders"] == {"vote:victory": "no"}
+    assert _view(c, "alice", "P1")["view"]["standing_orders"]["orders"] == {}
+    text = sent[0].get_content()
+    assert "Order 2, 'standing vote:victory no': done (standing order)." in text
+    assert "vote:victory (yes, no, abstain): set to no" in text
+    imap.deliver(_mail("bob@example.test", f"orders for game #{c['gid']}", f"order key {key}\nstanding permit:P1 perhaps\n"))
+    sent.clear()
+    outcomes = _reader(c, imap, sent).poll_once()
+    assert outcomes[0].applied == [] and "takes one of: allow, deny" in sent[0].get_content()
+    _scan(c, sent, "P2")

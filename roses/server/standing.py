@@ -1,0 +1,61 @@
+"""Standing orders written as text (issue 20 item 3), for orders by e-mail (mailin.py).
+
+A game whose view gives a seat ``standing_orders`` (``{"orders": {...}, "kinds": {kind:
+{"text", "values"}}}``, Kingmaker's ``orders.py``) lets its player set them with his standing
+verbs ``set_order`` / ``clear_order`` at any time. By e-mail they are written one per line:
+
+``standing permit:P3 allow``        set the order of that kind to that value
+``standing ransom_answer 2``        (numbers as numbers)
+``standing storm_port hull bristol`` several values (a list), in order of preference
+``standing clear permit:P3``        clear it: the question is asked again
+
+The line is read against the view's kinds only (what the rules publish for the seat); the rules
+check it again when it is applied.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: The word that starts a standing-order line.
+WORD = "standing"
+
+
+def parse(view: dict[str, Any], line: str) -> tuple[str, Any] | str | None:
+    """The standing verb of an order ``line``: ``(verb, arg)``; a text saying what is wrong; or
+    None when the line is not a standing order (or the view has none)."""
+    words = line.split()
+    if not words or words[0].lower() != WORD:
+        return None
+    so = view.get("standing_orders")
+    if not isinstance(so, dict) or not isinstance(so.get("kinds"), dict):
+        return "this seat has no standing orders."
+    kinds: dict[str, Any] = so["kinds"]
+    if len(words) == 3 and words[1].lower() == "clear":
+        return ("clear_order", words[2]) if words[2] in kinds else f"there is no standing order {words[2]!r}."
+    if len(words) < 3:
+        return "write: standing KIND VALUE, or standing clear KIND (kinds: " + ", ".join(kinds) + ")."
+    kind = words[1]
+    if kind not in kinds:
+        return f"there is no standing order {kind!r}; the kinds are: {', '.join(kinds)}."
+    values = [int(v) if v.isdigit() else v for v in words[2:]]
+    allowed = kinds[kind].get("values") or []
+    lowered = {str(a).lower(): a for a in allowed}
+    values = [lowered.get(str(v).lower(), v) for v in values]
+    value: Any = values if kind == "storm_port" else values[0] if len(values) == 1 else values
+    return "set_order", {"kind": kind, "value": value}
+
+
+def help_lines(view: dict[str, Any]) -> list[str]:
+    """How the seat's standing orders are written, and those set now (for a reply)."""
+    so = view.get("standing_orders")
+    if not isinstance(so, dict) or not isinstance(so.get("kinds"), dict):
+        return []
+    orders = so.get("orders") or {}
+    out = ["", "Standing orders (answers given in advance; one per line: standing KIND VALUE, or standing clear KIND):"]
+    for kind, info in so["kinds"].items():
+        values = info.get("values") or []
+        shown = ", ".join(str(v) for v in values[:8]) + (", ..." if len(values) > 8 else "")
+        now = orders.get(kind)
+        out.append(f"  {kind} ({shown})" + (f": set to {now}" if now is not None else ""))
+    return out
