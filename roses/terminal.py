@@ -63,9 +63,27 @@ def play_terminal(
             choices = actions_to_list(view.get("actions", {}))
             for i, (verb, arg) in enumerate(choices, 1):
                 write(f"  {i:3d}. {rules.label(game.state, role, verb, arg) if verb != 'undo' else 'undo'}")
-            answer = read(f"{role} [1-{len(choices)}, q to quit]> ").strip().lower()
+            hint = ", standing ... for a standing order" if view.get("standing_orders") else ""
+            typed = read(f"{role} [1-{len(choices)}, q to quit{hint}]> ").strip()
+            answer = typed.lower()
             if answer in ("q", "quit", "exit"):
                 break
+            if answer.startswith("standing") and view.get("standing_orders"):
+                # A standing order (a game that publishes them, e.g. Kingmaker's orders.py):
+                # "standing KIND VALUE" / "standing clear KIND" (roses/server/standing.py).
+                from roses.server.standing import help_lines, parse
+
+                order = parse(view, typed)
+                if not isinstance(order, tuple):
+                    write(f"Not allowed: {order}" if order else "")
+                    for line in help_lines(view):
+                        write(line)
+                    continue
+                try:
+                    game.apply(role, order[0], order[1])
+                except RosesError as exc:
+                    write(f"Not allowed: {exc}")
+                continue
             if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
                 write("Please type one of the numbers shown.")
                 continue

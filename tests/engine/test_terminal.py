@@ -28,3 +28,20 @@ def test_terminal_rejects_bad_input_and_quits() -> None:
     game = play_terminal(RULES, "standard", 1, {}, read=lambda prompt: next(answers), write=out.append)
     assert out.count("Please type one of the numbers shown.") == 2
     assert game.actions == [] and game.result() is None
+
+
+def test_terminal_sets_a_standing_order() -> None:
+    """Kingmaker's standing orders typed at the terminal (issue 20 item 3; orders.py): the
+    line "standing KIND VALUE" sets one for the seat asked, a wrong one is refused."""
+    from roses.engine import get_rules
+
+    km = get_rules("kingmaker")
+    out: list[str] = []
+    answers = iter(["standing vote:victory no", "standing permit maybe", "Standing permit:P2 deny", "q"])
+    game = play_terminal(km, "campaign", 1, {}, read=lambda prompt: next(answers), write=out.append,
+                         options={"players": 2})
+    assert [a["verb"] for a in game.actions] == ["set_order", "set_order"]
+    role = game.actions[0]["role"]
+    assert role == "P1"
+    assert game.view(role)["standing_orders"]["orders"] == {"vote:victory": "no", "permit:P2": "deny"}
+    assert any(line.startswith("Not allowed:") and "takes one of" in line for line in out)
