@@ -399,17 +399,46 @@ class Notifier:
 
     # ----- events -> outbox rows ---------------------------------------------------------
     def queue_events(self) -> int:
-        """Turn the queued events into outbox rows (blocking); the number of rows made."""
-        made = 0
+        """Turn the queued events into outbox rows (blocking); the number of rows made.
+
+        The events waiting are taken together: one query finds which of their users want
+        notifications at all (most players of a busy server do not), and only the events of
+        those users are looked at one by one."""
+        pending: list[tuple[Event, bool]] = []
         while True:
             try:
-                event, always = self._queue.get_nowait()
+                pending.append(self._queue.get_nowait())
             except queue.Empty:
-                return made
+                break
+        if not pending:
+            return 0
+        try:
+            wanting = self._wanting({uid for event, always in pending if not always for uid in event.users})
+        except Exception:  # noqa: BLE001 - a notification must never break anything
+            log.exception("could not read the notification settings of %d event(s)", len(pending))
+            return 0
+        made = 0
+        for event, always in pending:
+            if not always and not wanting.intersection(event.users):
+                continue
             try:
                 made += self._enqueue(event, always)
             except Exception:  # noqa: BLE001 - a notification must never break anything
                 log.exception("could not queue notifications for %s of game %s", event.kind, event.game_id)
+        return made
+
+    def _wanting(self, user_ids: set[int]) -> set[int]:
+        """Those of ``user_ids`` whose notifications are on with a channel that can carry them
+        (a webhook, or a confirmed address; :meth:`_enqueue` decides the rest)."""
+        if not user_ids:
+            return set()
+        u = db.users.c
+        with self.db.read() as conn:
+            rows = conn.execute(sa.select(u.id).where(
+                u.id.in_(sorted(user_ids)), u.notify == sa.true(),
+                sa.or_(u.webhook_url.is_not(None), sa.and_(u.email.is_not(None), u.email_verified == sa.true())))
+            ).all()
+        return {int(r.id) for r in rows}
 
     def _enqueue(self, event: Event, always: bool) -> int:
         u = db.users.c
@@ -565,20 +594,29 @@ class Notifier:
 
     async def _run(self) -> None:
         assert self._wake is not None
+        # Woken by new events, the outbox is claimed only when they made rows; after a quiet
+        # poll interval it is claimed anyway (retries, rows queued by other workers).
+        claim = True
         while not self._stopping:
             self._wake.clear()
             try:
-                busy = await self.deliver_once()
+                if claim or await asyncio.to_thread(self.queue_events) > 0:
+                    busy = await self.deliver_once()
+                else:
+                    busy = 0
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - keep delivering; the error is logged
                 log.exception("notification delivery failed")
                 busy = 0
             if busy:
+                claim = True
                 continue
+            claim = True
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.config.poll):
                     await self._wake.wait()
+                    claim = False
 
 
 def _describe(exc: BaseException) -> str:
