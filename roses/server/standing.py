@@ -55,7 +55,8 @@ def help_lines(view: dict[str, Any]) -> list[str]:
     out = ["", "Standing orders (answers given in advance; one per line: standing KIND VALUE, or standing clear KIND):"]
     for kind, info in so["kinds"].items():
         values = info.get("values") or []
-        shown = ", ".join(str(v) for v in values[:8]) + (", ..." if len(values) > 8 else "")
+        shown = "port ids, in order" if info.get("ports") else ", ".join(str(v) for v in values[:8]) + (
+            ", ..." if len(values) > 8 else "")
         now = orders.get(kind)
         out.append(f"  {kind} ({shown})" + (f": set to {now}" if now is not None else ""))
     return out

@@ -95,7 +95,6 @@ def is_player(state: State, role: str) -> bool:
 
 def kinds(state: State, role: str) -> dict[str, dict[str, Any]]:
     """The kinds of standing order ``role`` may set, with what each takes (shown in his view)."""
-    w = W(state)
     others = [r for r in state["roles"] if r != role]
     out: dict[str, dict[str, Any]] = {
         "permit": {"text": "Any player asks to enter a place of yours or to take a ship out of your port (L35, L138, L191)",
@@ -112,7 +111,7 @@ def kinds(state: State, role: str) -> dict[str, dict[str, Any]]:
                             "values": ["execute", "release", 1, 2, 3]}
     out["storm_port"] = {"text": "A storm drives a ship of yours into one of several equally close ports: the "
                                  "first of these (Storms at Sea)",
-                         "values": sorted(w.board.ports)}
+                         "values": [], "ports": True}  # any ports of the board, in order (not listed: views stay small)
     names = {"victory": "that a player's King be the one and only King (victory)",
              "award": "a title or office for a noble", "bishop": "a bishopric for a noble",
              "pardon": "that a King's Pardon go to the discard", "ships": "that lost ships be restored (E1)"}
@@ -138,7 +137,9 @@ def check_value(state: State, role: str, kind: Any, value: Any) -> Any:
     allowed = known[kind]["values"]
     if kind == "storm_port":
         ports = [value] if isinstance(value, str) else value
-        if not isinstance(ports, list) or not ports or len(ports) > 20 or any(p not in allowed for p in ports):
+        board = W(state).board
+        if (not isinstance(ports, list) or not ports or len(ports) > 20
+                or any(not isinstance(p, str) or p not in board.ports for p in ports)):
             raise IllegalAction("A storm-port order names one or more ports of the board, in order of preference.")
         return list(dict.fromkeys(ports))
     if isinstance(value, str) and value.isdigit():
