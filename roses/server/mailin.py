@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 
 from roses.engine.labels import arg_key, fallback_label
-from roses.server import db, standing
+from roses.server import db, exchanges, standing
 from roses.server.auth import User
 from roses.server.errors import ServerError
 from roses.server.notify import NotifyConfig
@@ -416,6 +416,16 @@ class MailIn:
             except ServerError as exc:
                 return None, f"refused: {exc.message}"
             return standing_order, "done (standing order)."
+        # An exchange (roses/server/exchanges.py) may be proposed or answered at any time too.
+        exchange = exchanges.parse(view, order)
+        if isinstance(exchange, str):
+            return None, f"refused: {exchange}"
+        if exchange is not None:
+            try:
+                self.games.act(user, game_id, role, exchange[0], exchange[1], int(payload["version"]))
+            except ServerError as exc:
+                return None, f"refused: {exc.message}"
+            return exchange, "done (exchange)."
         if not view.get("actions"):
             waiting = ", ".join(payload.get("active") or []) or "nobody"
             return None, f"refused: no decision of yours is open now (waiting for {waiting})."
@@ -456,13 +466,14 @@ class MailIn:
             return [*out, "The game is not running."]
         if not view.get("actions"):
             waiting = ", ".join(payload.get("active") or []) or "nobody"
-            return [*out, f"Now: {view.get('prompt') or ''}", f"No decision of yours is open; waiting for {waiting}."]
+            return [*out, f"Now: {view.get('prompt') or ''}", f"No decision of yours is open; waiting for {waiting}.",
+                    *exchanges.help_lines(view)]
         out += [f"Now: {view.get('prompt') or ''}", "Your orders now (reply with one per line, as written here):"]
         out += [f"  {label}" for _, _, label in options(view)]
         if view.get("default"):
             d = view["default"]
             out.append(f"If the deadline passes: {_label(view, d[0], d[1] if len(d) > 1 else None)}.")
-        return out + standing.help_lines(view)
+        return out + standing.help_lines(view) + exchanges.help_lines(view)
 
     def _reply(self, out: Outcome, msg: EmailMessage, address: str, subject: str, lines: list[str]) -> Outcome:
         reply = EmailMessage()
