@@ -64,6 +64,7 @@ def play_terminal(
             for i, (verb, arg) in enumerate(choices, 1):
                 write(f"  {i:3d}. {rules.label(game.state, role, verb, arg) if verb != 'undo' else 'undo'}")
             hint = ", standing ... for a standing order" if view.get("standing_orders") else ""
+            hint += ", exchange ... for an offer" if isinstance(view.get("negotiation"), dict) else ""
             typed = read(f"{role} [1-{len(choices)}, q to quit{hint}]> ").strip()
             answer = typed.lower()
             if answer in ("q", "quit", "exit"):
@@ -81,6 +82,22 @@ def play_terminal(
                     continue
                 try:
                     game.apply(role, order[0], order[1])
+                except RosesError as exc:
+                    write(f"Not allowed: {exc}")
+                continue
+            if answer.startswith("exchange") and isinstance(view.get("negotiation"), dict):
+                # A negotiated exchange (Kingmaker's offers.py): "exchange ROLE give ... ask ...",
+                # "exchange accept|decline|withdraw N" (roses/server/exchanges.py).
+                from roses.server import exchanges
+
+                deal = exchanges.parse(view, typed)
+                if not isinstance(deal, tuple):
+                    write(f"Not allowed: {deal}" if deal else "")
+                    for line in exchanges.help_lines(view):
+                        write(line)
+                    continue
+                try:
+                    game.apply(role, deal[0], deal[1])
                 except RosesError as exc:
                     write(f"Not allowed: {exc}")
                 continue

@@ -45,3 +45,21 @@ def test_terminal_sets_a_standing_order() -> None:
     assert role == "P1"
     assert game.view(role)["standing_orders"]["orders"] == {"vote:victory": "no", "permit:P2": "deny"}
     assert any(line.startswith("Not allowed:") and "takes one of" in line for line in out)
+
+
+def test_terminal_proposes_and_answers_an_exchange() -> None:
+    """Kingmaker's exchanges typed at the terminal (issue 20 item 4; offers.py): "exchange ROLE
+    ... ally" proposes, "exchange withdraw N" takes it back; a wrong line is refused."""
+    from roses.engine import get_rules
+
+    km = get_rules("kingmaker")
+    out: list[str] = []
+    answers = iter(["exchange P2 ally", "exchange P9 ally", "exchange withdraw 1", "q"])
+    game = play_terminal(km, "campaign", 1, {}, read=lambda prompt: next(answers), write=out.append,
+                         options={"players": 2})
+    assert [(a["role"], a["verb"], a["arg"]) for a in game.actions] == [
+        ("P1", "propose_exchange", {"to": "P2", "give": {"cards": [], "ships": [], "free": []},
+                                    "ask": {"cards": [], "ships": [], "free": [], "any": 0}, "ally": True}),
+        ("P1", "withdraw_exchange", 1)]
+    assert any("Not allowed" in line and "another player's role" in line for line in out)
+    assert game.view("P1")["negotiation"]["offers"] == []
