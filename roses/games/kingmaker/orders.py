@@ -57,6 +57,12 @@ VERBS = ("set_order", "clear_order")
 MOTIONS = ("victory", "award", "bishop", "pardon", "ships")
 #: Steps whose answer is secret: their public log line does not name it.
 SECRET_STEPS = frozenset(("vote", "trade_back", "treachery"))
+#: The log kind of an answer, by the step it answers (the page styles lines by kind).
+STEP_KINDS = {"permit": log.MOVE, "vote": log.POLITICAL, "propose": log.POLITICAL, "accept": log.POLITICAL,
+              "attend": log.POLITICAL, "disperse": log.POLITICAL, "parl_place": log.POLITICAL,
+              "ransom": log.BATTLE, "ransom_pay": log.BATTLE, "captive": log.BATTLE, "pardon": log.BATTLE,
+              "spoils": log.BATTLE, "scuttle": log.BATTLE, "vac_port": log.BATTLE, "storm_port": log.EVENT,
+              "treachery": log.EVENT, "summons": log.EVENT, "hunt": log.EVENT}
 #: How many standing answers one settling may play (a guard: each answer ends a decision).
 MAX_ANSWERS = 10_000
 
@@ -80,11 +86,12 @@ def play_default(rules: Any, state: State, role: str, reason: Any) -> None:
     text = views.label(state, role, verb, arg)
     step = state["stack"][-1]["step"]
     head = f"{role}'s deadline passed" if why == "deadline" else f"{role} is away"
+    kind = STEP_KINDS.get(step)
     if step in SECRET_STEPS:
-        log.public(state, f"{head}: the published default is played.")
-        log.private(state, role, f"The published default played for you: {text}.")
+        log.public(state, f"{head}: the published default is played.", kind)
+        log.private(state, role, f"The published default played for you: {text}.", kind)
     else:
-        log.public(state, f"{head}: {text} (the published default).")
+        log.public(state, f"{head}: {text} (the published default).", kind)
     rules.steps.act(state, role, verb, arg)
 
 
@@ -257,11 +264,12 @@ def apply_standing(steps: Any, state: State) -> None:
         text = views.label(state, role, verb, arg)
         frame = state["stack"][-1]
         step_name = frame["step"]
+        kind = STEP_KINDS.get(step_name)
         if step_name in SECRET_STEPS:
-            log.public(state, f"{role} answers by standing order.")
-            log.private(state, role, f"Your standing order answered: {text}.")
+            log.public(state, f"{role} answers by standing order.", kind)
+            log.private(state, role, f"Your standing order answered: {text}.", kind)
         else:
-            log.public(state, f"{role} answers by standing order: {text}.")
+            log.public(state, f"{role} answers by standing order: {text}.", kind)
         if step_name == "ransom" and verb == "pay":
             frame["standing"] = True  # the cards are then given by the order too (ruling K70)
         mark_reveal(state)  # another seat's answer: undo may not cross it
