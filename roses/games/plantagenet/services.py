@@ -252,6 +252,12 @@ def _areas() -> dict[str, frozenset[str]]:
     return {a: frozenset(c.area(a)) for a in AREAS}
 
 
+@cache
+def _area_of() -> dict[str, str]:
+    """The Area of each Stronghold that has one (1.3.1), computed once."""
+    return {loc: area for area, locs in _areas().items() for loc in locs}
+
+
 def area_locales(area: str) -> frozenset[str]:
     """The Strongholds of an Area (1.3.1), from a table computed once."""
     return _areas()[area]
@@ -872,20 +878,28 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
     c = load()
     out: dict[str, dict[str, int]] = {s: {} for s in SIDES}
     lrec = state["lords"]
-    areas = _areas()
+    areas, area_of = _areas(), _area_of()
     nsf = net_stronghold_favour(state)
     strongholds = c.tables["strongholds"]
+    held = {(area, s): 0 for area in AREAS for s in SIDES}  # Favour markers by Area and side
+    for loc, s in state["favour"].items():
+        area = area_of.get(loc)
+        if area is not None:
+            held[area, s] += 1
     for side in SIDES:
         items = out[side]
         lords = on_map(state, side)
         capable = any(lrec[lid]["mat"]["capabilities"] for lid in lords)
+        present = {area_of.get(lrec[lid]["locale"]) for lid in lords}
         for area in AREAS:
-            if any(lrec[lid]["locale"] in areas[area] for lid in lords):
+            if area in present:
                 items[f"lord in {area}"] = 1
-            if dominates(state, side, area) or (capable and card_dominates(state, side, area, lords)):
+            # dominates(): the side's Favour at every Stronghold of the Area
+            if held[area, side] == len(areas[area]) or (capable and card_dominates(state, side, area, lords)):
                 items[f"dominates {area}"] = 2
+        enemy = enemy_locales(state, side)  # enemy_lords_at, for the three Special Strongholds
         for loc in ("London", "Calais", "Harlech"):
-            if favour(state, loc) == side and not enemy_lords_at(state, loc, side):
+            if favour(state, loc) == side and loc not in enemy:
                 items[loc] = int(strongholds[loc]["tides"])
         for t, (leader, _lead) in nsf.items():
             if leader == side:
