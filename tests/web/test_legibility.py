@@ -143,6 +143,62 @@ def test_every_block_label_fits_its_block(browser: Any, static_server: str) -> N
     assert not errors, errors
 
 
+#: Area names (and the city names above them) that a block of the board covers, as
+#: [label, block key, area of the block].
+LABELS_UNDER_BLOCKS = """() => {
+  const out = [];
+  const labels = [...document.querySelectorAll('svg#map text.area-label, svg#map text.city-label')]
+    .map((t) => [t.textContent, t.getBoundingClientRect()]);
+  for (const body of document.querySelectorAll('svg#map g.block rect.block-body')) {
+    const b = body.getBoundingClientRect();
+    const g = body.closest('g.block');
+    for (const [name, r] of labels) {
+      const w = Math.min(b.right, r.right) - Math.max(b.left, r.left);
+      const h = Math.min(b.bottom, r.bottom) - Math.max(b.top, r.top);
+      if (w > 3 && h > 3) out.push([name, g.dataset.block, g.closest('g.stack').dataset.area]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("per_area", [2, 4])
+def test_stacks_sit_beside_area_names(browser: Any, static_server: str, per_area: int) -> None:
+    """Issue 17 item 1 (blocks beside the area's label, names readable): a stack of one row
+    (two blocks) and of two rows (four, e.g. both sides of a battle) in every land and exile
+    area of the board at once covers no area name and no city name."""
+    page = browser.new_page(viewport=LAPTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route(f"{static_server}/static/**", lambda route: route.fulfill(
+        path=str(STATIC / route.request.url.split("/static/", 1)[1])))
+    page.goto(f"{static_server}/css/")
+    page.set_content('<!doctype html><html><body style="margin:0"><svg id="map" width="1240" height="1560"></svg></body></html>')
+    page.add_style_tag(url=f"{static_server}/css/map.css")
+    page.add_script_tag(type="module", content="""
+        import { create } from "/js/games/richard3.js";
+        window.create = create; window.ready = true;""")
+    page.wait_for_function("window.ready === true")
+    areas = [a for a in LAYOUT["area_order"] if a in LAYOUT["areas"]]
+    keys = DATA["blocks"]
+    blocks = []
+    for i, area in enumerate(areas):
+        for j in range(per_area):
+            b = keys[(i * per_area + j) % len(keys)]
+            blocks.append({"key": f"{b['key']}#{area}#{j}", "name": b["name"], "side": "York" if j % 2 == 0 else "Lancaster",
+                           "type": b["type"], "rating": b["rating"], "steps": b["steps"], "max": b["steps"],
+                           "known": True, "where": area})
+    drawn = page.evaluate("""async (blocks) => {
+        const game = await create({ svg: document.getElementById("map") });
+        game.drawPieces(game.map, { role: "York", blocks }, { role: "York", choices: [] });
+        return document.querySelectorAll('svg#map g.block rect.block-body').length;
+    }""", blocks)
+    assert drawn == len(blocks)
+    covered = page.evaluate(LABELS_UNDER_BLOCKS)
+    assert covered == [], covered
+    assert not errors, errors
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_board_text_and_labels_at_the_opening_zoom(browser: Any, live_server: LiveServer, size: str) -> None:
     ctx = browser.new_context(viewport=SIZES[size], is_mobile=size == "phone", has_touch=size == "phone")
@@ -166,10 +222,11 @@ def test_board_text_and_labels_at_the_opening_zoom(browser: Any, live_server: Li
         page.click("#zoom [data-zoom=reset]")  # the whole map: every stack on screen
     for i in range(crowded.count()):
         stack = crowded.nth(i)
+        top = stack.locator("g.block").last  # drawn last: on top of the overlapped others
         if size == "phone":
-            stack.locator("g.block").first.tap()
+            top.tap()
         else:
-            stack.locator("g.block").first.hover()
+            top.hover()
         page.wait_for_function("document.querySelector('svg#map g.stack.fanned') !== null")
         assert page.evaluate(CUT_LABELS, True) == [], stack.get_attribute("data-area")
         page.mouse.move(2, 2)

@@ -209,9 +209,14 @@ export function drawMap(svg, layout, options = {}) {
     }
     anchors[area.name] = [x, rowY + (icons.length || shields.length ? ICON + 6 : 2)];
   }
-  placePieces(svg, layout, featureLayer, anchors, options.pieceBox || [137, 100]);
+  // two places per area: for a stack of one row (up to two pieces), and for a stack of two
+  // rows where the area has room for one off every name (else the stack keeps to one row)
+  const [boxW, rowH] = options.pieceBox || [137, 67];
+  const tallAnchors = { ...anchors };
+  placePieces(svg, layout, featureLayer, anchors, [boxW, rowH]);
+  placePieces(svg, layout, featureLayer, tallAnchors, [boxW, 2 * rowH - 5], true);
 
-  return { svg, root, landLayer, pieceLayer, overLayer, areaNodes, anchors, layout };
+  return { svg, root, landLayer, pieceLayer, overLayer, areaNodes, anchors, tallAnchors, layout };
 }
 
 function insidePoly(x, y, poly) {
@@ -225,37 +230,57 @@ function insidePoly(x, y, poly) {
 }
 
 /**
- * Where each area's pieces go: the top centre of a `box` (w, h: a row of two blocks) that
- * lies inside the area as far as it can, off every name and icon row (labels stay readable
- * and clickable), near the area's own name. Fills `anchors` in place.
+ * Where each area's pieces go: the top centre of a `box` (w, h: one or two rows of two blocks)
+ * near the area, that covers no name (area, exile and city names) wherever that can be, then
+ * has the middle of its first row inside the area wherever that can be, then covers as little
+ * of the icon rows as it can, lies inside the area as far as it can and near the area's own
+ * name. Fills `anchors` in place. With `clean`, an area with no place that keeps off every
+ * name and has its first row inside the area gets no anchor (the caller draws its stack
+ * smaller, in the box of `anchors`).
  */
-function placePieces(svg, layout, featureLayer, anchors, box) {
+function placePieces(svg, layout, featureLayer, anchors, box, clean = false) {
   const [bw, bh] = box;
-  const labels = [];
+  const rows = [];  // each area's name with its icon row
+  const names = [];  // the texts alone
+  const rect = (b, m) => [b.x - m, b.y - m, b.x + b.width + m, b.y + b.height + m];
   for (const g of featureLayer.querySelectorAll("g.area-features")) {
-    try { const b = g.getBBox(); if (b.width) labels.push([b.x - 4, b.y - 4, b.x + b.width + 4, b.y + b.height + 4]); } catch (e) { /* not rendered */ }
+    try {
+      const b = g.getBBox();
+      if (b.width) rows.push(rect(b, 4));
+      for (const t of g.querySelectorAll(":scope > text")) { const tb = t.getBBox(); if (tb.width) names.push(rect(tb, 3)); }
+    } catch (e) { /* not rendered */ }
   }
-  if (!labels.length) return;  // not laid out (hidden page): keep the anchors under the names
-  const overlap = (x0, y0, x1, y1) => labels.reduce((sum, [a0, b0, a1, b1]) =>
+  if (!rows.length) return;  // not laid out (hidden page): keep the anchors under the names
+  const overlap = (list, x0, y0, x1, y1) => list.reduce((sum, [a0, b0, a1, b1]) =>
     sum + Math.max(0, Math.min(x1, a1) - Math.max(x0, a0)) * Math.max(0, Math.min(y1, b1) - Math.max(y0, b0)), 0);
+  const [vx, vy, vw, vh] = layout.viewBox;
+  const m = 16;  // how far beyond the area's bounds a stack may reach
   for (const area of Object.values(layout.areas)) {
     const xs = area.poly.map((p) => p[0]);
     const ys = area.poly.map((p) => p[1]);
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const [lx, ly] = area.label;
-    let best = null;
-    for (let cy = minY; cy <= maxY - bh / 2; cy += 8) {
-      for (let cx = minX + bw / 4; cx <= maxX - bw / 4; cx += 8) {
+    let best = null;  // [score, cx, cy, share of the box over names, first row outside the area]
+    // places where the whole stack is on the map (an exile area runs off its edge)
+    for (let cy = Math.max(minY - bh - m, vy + 4); cy <= Math.min(maxY + m, vy + vh - bh - 4); cy += 8) {
+      for (let cx = Math.max(minX - bw / 2 - m, vx + bw / 2 + 4); cx <= Math.min(maxX + bw / 2 + m, vx + vw - bw / 2 - 4); cx += 8) {
         const x0 = cx - bw / 2;
+        const onNames = overlap(names, x0, cy, x0 + bw, cy + bh) / (bw * bh);
+        if (best && onNames > best[3]) continue;
+        // the middle of the first row (where a lone block stands) inside the area
+        const away = insidePoly(cx, cy + Math.min(bh, 67) / 2, area.poly) ? 0 : 1;
+        if (best && onNames === best[3] && away > best[4]) continue;
         let inside = 0;
         for (let i = 0; i <= 6; i++) for (let j = 0; j <= 4; j++) if (insidePoly(x0 + (bw * i) / 6, cy + (bh * j) / 4, area.poly)) inside++;
-        const score = (inside / 35) * 10 - (overlap(x0, cy, x0 + bw, cy + bh) / (bw * bh)) * 40 - Math.hypot(cx - lx, cy + bh / 2 - ly) / 120;
-        if (!best || score > best[0]) best = [score, cx, cy];
+        const score = (inside / 35) * 10 - (overlap(rows, x0, cy, x0 + bw, cy + bh) / (bw * bh)) * 40 - Math.hypot(cx - lx, cy + bh / 2 - ly) / 120;
+        if (!best || onNames < best[3] || away < best[4] || score > best[0]) best = [score, cx, cy, onNames, away];
       }
     }
-    // keep the pieces on the map: a row of two fits between the edges of the view box
-    const [vx, vy, vw, vh] = layout.viewBox;
-    if (best) anchors[area.name] = [Math.min(vx + vw - bw / 2 - 4, Math.max(vx + bw / 2 + 4, best[1])), Math.min(vy + vh - bh - 4, Math.max(vy + 4, best[2]))];
+    if (!best || (clean && (best[3] > 0 || best[4] > 0))) {
+      delete anchors[area.name];
+      continue;
+    }
+    anchors[area.name] = [Math.min(vx + vw - bw / 2 - 4, Math.max(vx + bw / 2 + 4, best[1])), Math.min(vy + vh - bh - 4, Math.max(vy + 4, best[2]))];
   }
 }
 

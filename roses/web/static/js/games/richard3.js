@@ -260,13 +260,17 @@ export class Richard3 {
     }
     const selected = view.action && typeof view.action.selected === "string" ? view.action.selected : ui.selectedBlock;
     for (const [area, items] of Object.entries(byArea)) {
-      const anchor = map.anchors[area];
+      // a stack of more than two blocks takes two rows where the area has room for them off
+      // every name (map.js); elsewhere it keeps to one row, overlapped until fanned out
+      const tall = items.length > 2 && map.tallAnchors ? map.tallAnchors[area] : null;
+      const anchor = tall || map.anchors[area];
       if (!anchor) continue;
+      const oneRow = items.length > 2 && !tall;
       items.sort((a, b) => (a.side === me ? 0 : 1) - (b.side === me ? 0 : 1) || (a.down ? 1 : 0) - (b.down ? 1 : 0));
       const stack = el("g", { class: "stack", "data-area": area }, layer);
-      const rest = onMap(stackPlaces(items.length, anchor, false), this.layout.viewBox);
+      const rest = onMap(stackPlaces(items.length, anchor, false, oneRow), this.layout.viewBox);
       const fan = onMap(stackPlaces(items.length, anchor, true), this.layout.viewBox);
-      const overlapped = items.length > 4;
+      const overlapped = items.length > 4 || oneRow;
       if (overlapped) stack.classList.add("overlapped");
       const nodes = items.map((item, i) => {
         const g = this.drawBlock(stack, item, rest[i][0], rest[i][1], me, area);
@@ -299,6 +303,8 @@ export class Richard3 {
         return g;
       });
       if (overlapped) {
+        // the first blocks (one's own, see the sort above) on top where the stack overlaps
+        for (const g of [...nodes].reverse()) stack.appendChild(g);
         // a crowded stack overlaps at rest and fans out while pointed at or focused
         const place = (to) => nodes.forEach((g, i) => g.setAttribute("transform", `translate(${to[i][0]},${to[i][1]})`));
         const open = () => {
@@ -612,11 +618,12 @@ function centroid(pts) {
 
 /** Top-left corners for n blocks of a stack whose top centre is `anchor`. At rest: one row of
  * two, a square of four, and beyond that two rows that overlap to keep the width of two
- * blocks (the name of the area beside it stays in view); fanned out (pointed at, focused,
- * tapped): rows of four without overlap. */
-export function stackPlaces(n, anchor, fanned) {
+ * blocks (the name of the area beside it stays in view); with `oneRow` (an area with no room
+ * for two rows), one row that overlaps to keep the width of two; fanned out (pointed at,
+ * focused, tapped): rows of four without overlap. */
+export function stackPlaces(n, anchor, fanned, oneRow = false) {
   const [ax, ay] = anchor;
-  const perRow = fanned ? Math.min(4, n) : n <= 2 ? n : Math.ceil(n / 2);
+  const perRow = fanned ? Math.min(4, n) : n <= 2 || oneRow ? n : Math.ceil(n / 2);
   const rows = Math.ceil(n / perRow);
   const maxW = 2 * BW + GAP;
   const out = [];
