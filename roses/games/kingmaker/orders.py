@@ -101,33 +101,24 @@ def is_player(state: State, role: str) -> bool:
 
 
 def kinds(state: State, role: str) -> dict[str, dict[str, Any]]:
-    """The kinds of standing order ``role`` may set, with what each takes (shown in his view)."""
+    """The kinds of standing order ``role`` may set, with a short text and what each takes
+    (shown in his view; kept short: every view of his carries it)."""
     others = [r for r in state["roles"] if r != role]
+    allow = ["allow", "deny"]
     out: dict[str, dict[str, Any]] = {
-        "permit": {"text": "Any player asks to enter a place of yours or to take a ship out of your port (L35, L138, L191)",
-                   "values": ["allow", "deny"]},
-    }
+        "permit": {"text": "Anyone asks to enter your place or leave your port (L35, L138, L191)", "values": allow}}
     for r in others:
-        out[f"permit:{r}"] = {"text": f"{r} asks to enter a place of yours or to take a ship out of your port",
-                              "values": ["allow", "deny"]}
-    out["ransom_answer"] = {"text": "A ransom is demanded for a noble of yours: pay at most this many cards or "
-                                    "Crown draws, refuse more (L283-285; a refusal means execution)",
-                            "values": [0, 1, 2, 3]}
-    out["ransom_demand"] = {"text": "You hold a captive: execute him, release him, or ask so many cards of his "
-                                    "owner's hand (L283-285)",
+        out[f"permit:{r}"] = {"text": f"{r} asks to enter your place or leave your port", "values": allow}
+    out["ransom_answer"] = {"text": "Ransom asked for your noble: pay at most (L285)", "values": [0, 1, 2, 3]}
+    out["ransom_demand"] = {"text": "Your captive: execute, release or ask cards (L285)",
                             "values": ["execute", "release", 1, 2, 3]}
-    out["storm_port"] = {"text": "A storm drives a ship of yours into one of several equally close ports: the "
-                                 "first of these (Storms at Sea)",
-                         "values": [], "ports": True}  # any ports of the board, in order (not listed: views stay small)
-    names = {"victory": "that a player's King be the one and only King (victory)",
-             "award": "a title or office for a noble", "bishop": "a bishopric for a noble",
-             "pardon": "that a King's Pardon go to the discard", "ships": "that lost ships be restored (E1)"}
+    out["storm_port"] = {"text": "Storm: your ship's port, by preference", "values": [], "ports": True}
+    names = {"victory": "one and only King", "award": "title or office", "bishop": "bishopric",
+             "pardon": "King's Pardon to the discard", "ships": "lost ships restored"}
     for m in MOTIONS:
-        out[f"vote:{m}"] = {"text": f"Parliament votes on {names[m]} (L366-368)", "values": ["yes", "no", "abstain"]}
-    out["accept_award"] = {"text": "A Chancery card is proposed for a noble of yours (L370)",
-                           "values": ["accept", "decline"]}
-    out["pardon"] = {"text": "A noble of yours is to be executed and you hold a King's Pardon (L468)",
-                     "values": ["pardon", "decline"]}
+        out[f"vote:{m}"] = {"text": f"Vote on: {names[m]} (L366)", "values": ["yes", "no", "abstain"]}
+    out["accept_award"] = {"text": "Chancery card proposed for your noble (L370)", "values": ["accept", "decline"]}
+    out["pardon"] = {"text": "Play your King's Pardon (L468)", "values": ["pardon", "decline"]}
     return out
 
 
