@@ -266,11 +266,15 @@ def test_parliament_screen_draws_the_rules_view(browser: Any, static_server: str
     from tests.kingmaker.test_parliament import _session
 
     state, _ = _session(tmp_path)
+    data = kingmaker_board.board_data(load_board())
+    page = _module_page(browser, static_server)
+    # the proposal stage: the summoner P3 is to answer (not to vote)
+    page.evaluate("""([b, v]) => { const km = new window.Kingmaker(b, {}); document.body.append(...km.renderBattle(v)); }""",
+                  [data, RULES.view(state, "P1")])
+    assert page.locator(".km-tally tbody tr").nth(2).inner_text().split("\t")[:4] == ["P3", "1", "0", "to answer"]
     RULES.action(state, "P3", "propose", "audley")
     RULES.action(state, "P1", "accept")
     RULES.action(state, "P1", "vote", "yes")
-    data = kingmaker_board.board_data(load_board())
-    page = _module_page(browser, static_server)
     for role, ballot in (("P1", "Your vote: Yes"), ("P2", None)):
         view = RULES.view(state, role)
         page.evaluate("""([b, v]) => { document.querySelectorAll('.km-parliament').forEach(e => e.remove());

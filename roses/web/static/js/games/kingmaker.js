@@ -631,7 +631,7 @@ export class Kingmaker {
         let tc = 0; let tl = 0;
         const rows = Object.entries(tally).map(([role, [c, l]]) => {
           tc += c; tl += l;
-          const state = voted.has(role) ? "answered" : waiting.has(role) ? "to vote" : "";
+          const state = voted.has(role) ? "answered" : waiting.has(role) ? (parl.stage && parl.stage !== "vote" ? "to answer" : "to vote") : "";
           return h("tr", { dataset: { role } }, h("td", {}, role), h("td", { class: "num" }, String(c)), h("td", { class: "num" }, String(l)), h("td", {}, state));
         });
         box.append(h("table", { class: "km-tally" },
