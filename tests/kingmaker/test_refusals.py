@@ -195,3 +195,20 @@ def test_refusal_reasons_hold_nothing_hidden_in_random_play() -> None:
                 assert ctag(0) not in text or ctag(0) not in RULES.secrets(state, role)
             verb, arg = rnd.choice(legal)
             RULES.action(state, role, verb, arg)
+
+
+def test_every_decision_step_names_its_rule() -> None:
+    """Every step a player answers names its rule in a refusal (Step.rule; refusals.STEP_RULES),
+    but the automatic turn and Chance steps and the two setup placements."""
+    missing = {name for name, step in RULES.steps.by_name.items() if not step.rule}
+    assert missing <= {"turn", "chance", "purge", "place"}, missing
+
+
+def test_a_ransom_answer_refusal_names_l283(tmp_path: Path) -> None:
+    from tests.kingmaker.test_rulings import _captive
+
+    state, _ = _captive(tmp_path)
+    give_hand(state, 1, "earl_of_kent")
+    RULES.action(state, "P1", "ransom", ["grey", 1])
+    text = refused(state, "P2", "pay", 3)
+    assert "(L283-285)" in text and "You may: pay, refuse." in text

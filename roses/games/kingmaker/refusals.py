@@ -38,6 +38,17 @@ Finder = Callable[[State, Frame, str, str, Any], "str | None"]
 
 MOVE_SQUARES = 5
 
+#: The rule each remaining step applies, named by the engine's generic refusal (Step.rule):
+#: rulebook lines, or the Event Card Key's entry. Set on the steps by rules.py.
+STEP_RULES = {
+    "combat": "L195-249", "battle": "L197-249", "captive": "L283-285", "ransom": "L283-285",
+    "ransom_pay": "L283-285", "pardon": "King's Pardon, L468", "spoils": "L313, L425", "scuttle": "E1 L269",
+    "vac_port": "E1 L269", "storm_port": "Storms at Sea, L480", "treachery": "Treachery, L494",
+    "hunt": "Royal Hunt, L509", "summons": "Raid and Revolt, L118, L481", "permit": "L35, L138, L191",
+    "coronation": "L390-396", "crown": "L398-400", "parl_place": "L329-331", "offer": "Transfers, L421-431",
+    "trade_back": "Transfers, L421-431", "deal": "Transfers, L421-431", "tabletop": "L203, L226",
+}
+
 
 def explain(step: Step, state: State, frame: Frame, role: str, verb: str, arg: Any, finder: Finder) -> str:
     """The refusal of ``(verb, arg)``: the reason ``finder`` gives (naming the rule), what is

@@ -17,6 +17,7 @@ from roses.games.kingmaker import (
     orders,
     parliament,
     play,
+    refusals,
     setup,
     umpire,
     views,
@@ -160,5 +161,8 @@ class KingmakerRules(StepRules):
         """The published default of the decision ``role`` faces now (views.default_action)."""
         return views.default_action(self, state, role)
 
+
+for _name, _rule in refusals.STEP_RULES.items():  # the rule a step's refusals name (refusals.py)
+    KingmakerRules.steps[_name].rule = _rule
 
 RULES = KingmakerRules()
