@@ -588,3 +588,133 @@ def test_y8_exile_pact_not_for_lancastrians_4_2_2() -> None:
     in_effect(s, "Y8")
     activate(s, "somerset_1", 2)
     assert verbs(s, "exile_pact") == []
+
+
+# ----- Y12/L20 Parliament's Truce, Y2/L2 Flank Attack, L15 King's Parley (4.3.4, 4.3.5) ---------------
+def _find(s: State, step: str) -> dict[str, Any] | None:
+    return next((f for f in reversed(s["stack"]) if f["step"] == step), None)
+
+
+def _march_into_henry(s: State) -> State:
+    """York at Ely Marches to Cambridge, where Henry VI is: an Approach (4.3.5)."""
+    place(s, "york", "Ely")
+    place(s, "henry_vi", "Cambridge")
+    activate(s, "york", 3)
+    return act(s, "march", "Cambridge")
+
+
+def test_y12_parliaments_truce_held_event_in_own_actions_no_approach_no_intercept_4_3_4_4_3_5() -> None:
+    """Y12 Parliament's Truce, played in the holder's own Command actions: for the rest of the
+    Campaign no March may Approach and no Intercept is offered, to either side (RULINGS R79)."""
+    s = ia()
+    _hold(s, "Y12")
+    place(s, "york", "London")
+    place(s, "henry_vi", "St Albans")
+    place(s, "exeter_1", "Bedford")  # Highway to St Albans
+    activate(s, "york", 3)
+    assert "St Albans" in verbs(s, "march") and ("event", "Y12") in options(s)
+    act(s, "event", "Y12")
+    assert "Y12" in s["aow"]["York"]["in_effect"] and "St Albans" not in verbs(s, "march")
+    act(s, "march", "Guildford")
+    assert _find(s, "intercept") is None and _find(s, "approach") is None
+    ok(s)
+
+
+def test_l20_parliaments_truce_at_the_approach_sends_the_approachers_back_4_3_5() -> None:
+    """L20 Parliament's Truce played by the Approached side at the Approach: no Approach; the
+    Marching Lords go back where they came from, still Moved, and their card is over (R79)."""
+    s = ia()
+    _hold(s, "L20")
+    _march_into_henry(s)
+    top = s["stack"][-1]
+    assert top["step"] == "react" and top["window"] == "approach" and top["side"] == "Lancaster"
+    act(s, "play", "L20")
+    assert s["lords"]["york"]["locale"] == "Ely" and s["lords"]["york"]["where"] == Where.MAP
+    assert _find(s, "approach") is None and _find(s, "actions") is None and s["battle"] is None
+    assert "york" in s["moved"] and "L20" in s["aow"]["Lancaster"]["in_effect"]
+    ok(s)
+
+
+def test_truce_window_pass_lets_the_approach_go_on_4_3_5() -> None:
+    s = ia()
+    _hold(s, "L20")
+    _march_into_henry(s)
+    act(s, "pass")
+    ap = _find(s, "approach")
+    assert ap is not None and ap["from"] == "Ely" and RULES.active(s) == ["Lancaster"]
+    assert "L20" in s["aow"]["Lancaster"]["held"]
+
+
+def test_y12_truce_at_an_intercept_cancels_it_4_3_4() -> None:
+    """The Marching side may answer an Intercept with Parliament's Truce: it does not happen."""
+    s = ia()
+    _hold(s, "Y12")
+    place(s, "york", "London")
+    place(s, "exeter_1", "Bedford")
+    activate(s, "york", 1)
+    act(s, "march", "St Albans")
+    act(s, "intercept", "exeter_1")
+    top = s["stack"][-1]
+    assert top["step"] == "react" and top["window"] == "intercept" and top["side"] == "York"
+    act(s, "play", "Y12")
+    assert s["lords"]["exeter_1"]["locale"] == "Bedford" and s["lords"]["york"]["locale"] == "St Albans"
+    assert _find(s, "approach") is None and "exeter_1" not in s["moved"]
+    ok(s)
+
+
+def test_l2_flank_attack_intercept_without_roll_and_the_interceptor_attacks_4_3_4() -> None:
+    """L2 Flank Attack: the Intercept succeeds with no roll (Henry VI, Valour 0, can do it) and
+    the Intercepting side is the Attacker in the Battle that follows (RULINGS R80)."""
+    s = ia()
+    _hold(s, "L2")
+    place(s, "march", "York")
+    place(s, "henry_vi", "Shrewsbury")  # Road to Chester
+    activate(s, "march", 2)
+    act(s, "march", "Chester")
+    assert ("flank", "henry_vi") in options(s) and ("intercept", "henry_vi") in options(s)
+    rolls = s["rolls"]
+    act(s, "flank", "henry_vi")
+    assert s["rolls"] == rolls  # no die rolled
+    assert s["lords"]["henry_vi"]["locale"] == "Chester" and "L2" in s["aow"]["Lancaster"]["deck"]
+    ap = _find(s, "approach")
+    assert ap is not None and ap["attacker"] == "York" and ap["battle_attacker"] == "Lancaster"
+    assert RULES.active(s) == ["Lancaster"]
+    act(s, "fight", "henry_vi")
+    assert s["battle"] is not None and s["battle"]["attacker"] == "Lancaster"
+    assert s["battle"]["defender"] == "York"
+
+
+def test_flank_attack_not_offered_without_the_card_4_3_4() -> None:
+    s = ia()
+    place(s, "march", "York")
+    place(s, "henry_vi", "Shrewsbury")
+    activate(s, "march", 2)
+    act(s, "march", "Chester")
+    assert not verbs(s, "flank")
+
+
+def test_l15_kings_parley_capability_cancels_a_yorkist_approach_to_henry_4_3_5() -> None:
+    """L15 King's Parley: when Yorkists Approach Henry VI he may discard the card; the Approach is
+    cancelled and their Command card ends (RULINGS R81)."""
+    s = ia()
+    place(s, "henry_vi", "Cambridge")
+    deploy(s, "henry_vi", "L15")
+    _march_into_henry(s)
+    top = s["stack"][-1]
+    assert top["step"] == "react" and top["side"] == "Lancaster" and ("use", "L15") in options(s)
+    act(s, "use", "L15")
+    assert s["lords"]["york"]["locale"] == "Ely" and _find(s, "approach") is None
+    assert _find(s, "actions") is None and "L15" in s["aow"]["Lancaster"]["deck"]
+    assert "L15" not in s["lords"]["henry_vi"]["mat"]["capabilities"]
+    ok(s)
+
+
+def test_l15_kings_parley_only_for_henry_approached_by_yorkists_4_3_5() -> None:
+    s = ia()
+    place(s, "henry_vi", "Cambridge")
+    deploy(s, "henry_vi", "L15")
+    place(s, "somerset_1", "Peterborough")
+    place(s, "york", "Ely")
+    activate(s, "york", 3)
+    act(s, "march", "Peterborough")  # Somerset, not Henry, is Approached: no King's Parley
+    assert all(f["step"] != "react" for f in s["stack"])

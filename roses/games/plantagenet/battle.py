@@ -6,7 +6,8 @@ one legal option only (one Lord left to place, one unit left to take a Hit) make
 
 Frames
 ------
-``{"step": "approach", "locale": L, "attacker": SIDE, "attackers": [lords]}``
+``{"step": "approach", "locale": L, "attacker": SIDE, "attackers": [lords]}`` (with ``"from"``, where
+the Approaching Lords came from, and ``"battle_attacker"`` after a Flank Attack)
     pushed by the Campaign when a March (or Intercept) enters a Stronghold holding Enemy Lords
     (4.3.5). The Defending side chooses Exile or Battle for each of its Lords there, one at a
     time (``exile`` / ``fight``); an Exile is resolved at once (Influence, Spoils, Disband with
@@ -334,7 +335,9 @@ class Approach(Step):
         if not defenders or not attackers:
             pop(state)  # everyone went into Exile: no Battle (4.3.5 BATTLE)
             return
-        start_battle(state, locale, attacker, {attacker: attackers, other(attacker): defenders})
+        # Y2/L2 Flank Attack: the Intercepting side is the Attacker in this Battle (RULINGS R80)
+        start_battle(state, locale, frame.get("battle_attacker") or attacker,
+                     {attacker: attackers, other(attacker): defenders})
         replace(state, {"step": "battle", "stage": "array"})
 
 

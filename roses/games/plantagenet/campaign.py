@@ -227,6 +227,24 @@ def barred(state: State, side: str, dest: str) -> bool:
         fx.event_on(state, "owain_glyndwr", "York") is not None
 
 
+def truce(state: State) -> bool:
+    """Y12/L20 Parliament's Truce in effect (played by either side): no Approach and no Intercept
+    for the rest of this Campaign, for both sides (RULINGS R79)."""
+    return fx.event_on(state, "truce") is not None
+
+
+def send_back(state: State, lords: list[str], locale: str, back: str) -> None:
+    """Approaching Lords whose Approach is cancelled (Y12/L20 Parliament's Truce, L15 King's
+    Parley) go back to the Locale or Sea they came from (RULINGS R79, R81); they stay Moved."""
+    at_sea = load().locales[back]["kind"] == "sea"
+    lrec = state["lords"]
+    for lid in lords:
+        d = lrec[lid]
+        if d["locale"] == locale and d["where"] in _PLACED:
+            d["where"] = Where.SEA if at_sea else Where.MAP
+            d["locale"] = back
+
+
 def parley_cost(state: State, frame: Frame) -> int:
     """Command actions a Parley takes (4.6.4): one, or the whole card for a Yorkist while L10 New
     Act of Parliament is in effect."""
@@ -508,6 +526,8 @@ def march_options(state: State, frame: Frame) -> list[str]:
             out.append(b)
     if out and frame["side"] == "Lancaster" and state["aow"]["York"]["in_effect"]:
         out = [b for b in out if not barred(state, "Lancaster", b)]  # Y25 Owain Glyndwr
+    if out and truce(state):  # Y12/L20 Parliament's Truce: no March that would Approach (R79)
+        out = [b for b in out if not sv.enemy_lords_at(state, b, frame["side"])]
     return out
 
 
@@ -640,6 +660,8 @@ class Actions(Step):
                 out += [("agitate", t) for t in agitator_targets(state, lord)]
                 out += [("merchants", t) for t in merchants_choices(state, lord)]
                 out += [("exile_pact", b) for b in exile_pact_boxes(state, frame)]
+            # Held Events played in one's own Command actions (RULINGS R51, R79): Y12/L20 Truce...
+            out += reactions.own_time_options(state, frame["side"], "actions")
         out.append(("pass", None))
         return out
 
@@ -655,6 +677,8 @@ class Actions(Step):
         d = state["lords"][lord]
         if frame["left"] <= 0 or not isinstance(arg, (str, type(None))):
             return False
+        if verb == "event":
+            return (verb, arg) in reactions.own_time_options(state, frame["side"], "actions")
         if verb == "sail":
             return (frame["used"] == 0 or seamanship(state, frame["side"])) and arg in sail_destinations(state, lord) \
                 and can_sail(state, lord)
@@ -704,6 +728,8 @@ class Actions(Step):
             sure = arg == state["lords"][lord]["locale"]
             return f"Parley {arg}" + (" (here: sure)" if sure else " (Influence check, 1 Way)")
         sail = "1 action, Seamanship" if seamanship(state, frame["side"]) else "the whole card"
+        if verb == "event":
+            return f"Play {arts.event_title(arg)} ({arg})"
         text = {"sail": f"Sail to {arg} ({sail})", "forage": "Forage", "pass": "Pass (end the card)",
                 "agitate": f"Agitators: Deplete {arg} (1 action)",
                 "exile_pact": f"Exile Pact: go to the Exile box {arg} (1 action, no Influence)",
@@ -768,6 +794,10 @@ class Actions(Step):
                           f"{state['exhaustion'][here].capitalize()} (4.6.2).", SUPPLY)
         else:
             public(state, f"{lord_name(lord)} Forages at {here} ({how}): nothing (4.6.2).", SUPPLY)
+
+    # ----- Held Events in one's own Command actions (RULINGS R51, R79) ---------------------------
+    def on_event(self, state: State, frame: Frame, role: str, card: Any) -> None:
+        reactions.play_own_time(state, frame["side"], card)
 
     # ----- Y10 Agitators ------------------------------------------------------------------------
     def on_agitate(self, state: State, frame: Frame, role: str, target: Any) -> None:
@@ -956,7 +986,7 @@ class Group(Step):
         elif frame["kind"] == "sail":
             start_sail(state, frame["side"], lords, frame["dest"])
         else:
-            try_intercept(state, frame["side"], lords, frame["dest"])
+            try_intercept(state, frame["side"], lords, frame["dest"], frame.get("flank"))
 
 
 def haul_carts(state: State, lords: list[str]) -> int:
@@ -1086,7 +1116,7 @@ class Move(Step):
             pop(state)
         else:
             replace(state, {"step": "arrive", "side": frame["side"], "locale": dest, "lords": lords,
-                            "checked": False})
+                            "checked": False, "from": frame["from"]})
         port = load().locales[dest]
         if port["kind"] == "stronghold" and port["port"]:  # L28 Rebel Supply Depot (RULINGS R74)
             reactions.push_window(state, frame["side"], "supply_depot", lords=list(lords), locale=dest)
@@ -1114,7 +1144,7 @@ class Arrive(Step):
         side, locale = frame["side"], frame["locale"]
         if not frame["checked"]:
             frame["checked"] = True
-            cands = interceptors(state, side, locale)
+            cands = [] if truce(state) else interceptors(state, side, locale)  # R79: no Intercept
             if cands:
                 push(state, {"step": "intercept", "side": other(side), "locale": locale, "cands": cands,
                              "marchers": frame["lords"]})
@@ -1126,9 +1156,18 @@ class Arrive(Step):
         if af is not None and state["stack"][-1] is af:
             pop(state)  # 4.3.5 RECOVERY: the card's remaining actions are skipped
         attackers = [lid for lid in frame["lords"] if state["lords"][lid]["locale"] == locale]
+        back = frame.get("from")
+        if truce(state) and back is not None:  # Truce played at the Intercept (RULINGS R79)
+            send_back(state, attackers, locale, back)
+            public(state, f"Parliament's Truce: no Approach; {names(attackers)} go back to {back}.", MOVE)
+            return
         public(state, f"{names(attackers)} Approach {names(sv.lords_at(state, locale, other(side)))} "
                       f"at {locale} (4.3.5).", MOVE)
-        push(state, {"step": "approach", "locale": locale, "attacker": side, "attackers": attackers})
+        approach: Frame = {"step": "approach", "locale": locale, "attacker": side, "attackers": attackers,
+                           "from": back}
+        if frame.get("flank"):  # Y2/L2 Flank Attack: the Interceptors Attack in the Battle (R80)
+            approach["battle_attacker"] = frame["flank"]
+        push(state, approach)
 
 
 class Intercept(Step):
@@ -1142,7 +1181,10 @@ class Intercept(Step):
         return [frame["side"]]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return [("intercept", lid) for lid in frame["cands"]] + [("decline", None)]
+        out: list[Action] = [("intercept", lid) for lid in frame["cands"]]
+        if flank_card(state, frame["side"]):  # Y2/L2 Flank Attack, played as the Intercept is made
+            out += [("flank", lid) for lid in frame["cands"]]
+        return out + [("decline", None)]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         marchers = names(frame["marchers"])
@@ -1154,26 +1196,75 @@ class Intercept(Step):
         if verb == "intercept":
             v = sv.modified_rating(state, arg, "valour")
             return f"Intercept with {lord_name(arg)} from {state['lords'][arg]['locale']} (Valour {v})"
+        if verb == "flank":
+            return (f"Play Flank Attack ({flank_card(state, frame['side'])}): {lord_name(arg)} Intercepts from "
+                    f"{state['lords'][arg]['locale']} with no roll and Attacks")
         return "Do not Intercept"
 
     def on_decline(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
 
     def on_intercept(self, state: State, frame: Frame, role: str, lord: Any) -> None:
+        self._intercept(state, frame, lord, None)
+
+    def on_flank(self, state: State, frame: Frame, role: str, lord: Any) -> None:
+        self._intercept(state, frame, lord, flank_card(state, frame["side"]))
+
+    def _intercept(self, state: State, frame: Frame, lord: str, flank: str | None) -> None:
         cands = group_candidates(state, lord)
         if cands:
             replace(state, {"step": "group", "kind": "intercept", "side": frame["side"], "lord": lord,
                             "dest": frame["locale"], "way": tables().way[(state["lords"][lord]["locale"],
                                                                           frame["locale"])],
-                            "cost": 0, "cands": cands, "with": [], "back": dict(frame)})
+                            "cost": 0, "cands": cands, "with": [], "back": dict(frame), "flank": flank})
             return
         pop(state)
-        try_intercept(state, frame["side"], [lord], frame["locale"])
+        try_intercept(state, frame["side"], [lord], frame["locale"], flank)
 
 
-def try_intercept(state: State, side: str, lords: list[str], dest: str) -> None:
-    """4.3.4 PROCEDURE: the Intercepting Lord rolls; at most his Valour, he (and his Group)
-    move there as by a March (Haul, Moved); failure has no effect."""
+def flank_card(state: State, side: str) -> str | None:
+    """The side's Held Y2/L2 Flank Attack, if it holds one."""
+    return next((cid for cid in state["aow"][side]["held"] if fx.EVENT_KEYS[cid] == "flank_attack"), None)
+
+
+def try_intercept(state: State, side: str, lords: list[str], dest: str, flank: str | None = None) -> None:
+    """4.3.4: the Intercept is made (Y2/L2 Flank Attack played now, if chosen); the Marching side
+    may answer with Parliament's Truce (window ``intercept``, RULINGS R79), then the roll
+    (:class:`InterceptRoll`)."""
+    if flank is not None:
+        arts.play_held(state, side, flank)
+    push(state, {"step": "intercept_roll", "side": side, "lords": lords, "dest": dest, "flank": flank is not None})
+    reactions.push_window(state, other(side), "intercept", locale=dest)
+
+
+class InterceptRoll(Step):
+    """4.3.4 PROCEDURE: the Intercepting Lord rolls; at most his Valour, he (and his Group) move
+    there as by a March (Haul, Moved); failure has no effect. Y2/L2 Flank Attack: no roll, it
+    succeeds, and his side Attacks in the Battle that follows (RULINGS R80). Under Parliament's
+    Truce there is no Intercept (R79)."""
+
+    name, phase = "intercept_roll", CAMPAIGN
+
+    def run(self, state: State, frame: Frame) -> None:
+        pop(state)
+        side, lords, dest = frame["side"], frame["lords"], frame["dest"]
+        lord = lords[0]
+        if truce(state):
+            public(state, f"Parliament's Truce: {lord_name(lord)} does not Intercept at {dest} (4.3.4).", MOVE)
+            return
+        here = state["lords"][lord]["locale"]
+        if frame["flank"]:
+            public(state, f"Flank Attack: {lord_name(lord)} Intercepts at {dest} with no roll (4.3.4).", MOVE)
+            arrive = find(state, "arrive")
+            if arrive is not None:
+                arrive["flank"] = side
+            start_move(state, "intercept", side, lords, dest, tables().way[(here, dest)])
+            return
+        try_intercept_roll(state, side, lords, dest)
+
+
+def try_intercept_roll(state: State, side: str, lords: list[str], dest: str) -> None:
+    """The roll of 4.3.4 PROCEDURE (see :class:`InterceptRoll`)."""
     lord = lords[0]
     valour = sv.modified_rating(state, lord, "valour")
     roll = rng.roll(state)
@@ -1366,6 +1457,7 @@ def campaign_frames(state: State) -> list[Frame]:
 #: The Campaign's steps, for the game's step table.
 CAMPAIGN_STEPS: list[Step] = [
     BeginCampaign(), Plan(), Command(), Actions(), Boost(), Group(), Discard(), Move(), Arrive(), Intercept(),
+    InterceptRoll(),
     TidesOfWar(), Disembark(), Land(), VictoryCheck(), Grow(), Waste(), Reset(),
 ]
 

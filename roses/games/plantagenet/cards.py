@@ -27,7 +27,7 @@ from typing import Any
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, EVENT, private, public
 from roses.engine.steps import Frame, Step, pop, push, replace
-from roses.games.plantagenet import arts, battle, levy, reactions, setup
+from roses.games.plantagenet import arts, battle, campaign, levy, reactions, setup
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
@@ -1124,8 +1124,82 @@ def _blocked_ford(state: State, frame: Frame, cid: str) -> None:
     public(state, f"Blocked Ford: no Lord at {approach['locale']} may go into Exile (4.3.5).", EVENT)
 
 
-reactions.register("approach", reactions.Window(moment="at this Approach (4.3.5)", events=frozenset({"blocked_ford"}),
-                                                on_play=_blocked_ford))
+def _approach_frame(state: State) -> Frame | None:
+    return next((f for f in reversed(state["stack"]) if f["step"] == "approach"), None)
+
+
+def cancel_approach(state: State, why: str) -> None:
+    """The Approach is cancelled (Y12/L20 Parliament's Truce, L15 King's Parley): the frames of
+    the Approach go, the Approaching Lords go back where they came from (still Moved), and their
+    Command card stays over (4.3.5 RECOVERY; RULINGS R79, R81)."""
+    stack = state["stack"]
+    at = max(i for i, f in enumerate(stack) if f["step"] == "approach")
+    frame = stack[at]
+    del stack[at:]
+    campaign.send_back(state, frame["attackers"], frame["locale"], frame["from"])
+    public(state, f"{why}: {', '.join(name(lid) for lid in frame['attackers'])} do not Approach "
+                  f"{frame['locale']} and go back to {frame['from']} (4.3.5).", EVENT)
+
+
+def _approach_play(state: State, frame: Frame, cid: str) -> None:
+    if fx.EVENT_KEYS[cid] == "truce":
+        arts.play_held(state, frame["side"], cid)
+        cancel_approach(state, f"Parliament's Truce ({cid})")
+        return
+    _blocked_ford(state, frame, cid)
+
+
+def _approach_card_ok(state: State, frame: Frame, cid: str) -> bool:
+    """Parliament's Truce cancels only an Approach that knows where its Lords came from."""
+    if fx.EVENT_KEYS[cid] != "truce":
+        return True
+    ap = _approach_frame(state)
+    return ap is not None and ap.get("from") is not None
+
+
+def _kings_parley_lords(state: State, frame: Frame) -> list[str]:
+    """L15 King's Parley: Henry VI, Approached by Yorkists (not in a Battle yet)."""
+    ap = _approach_frame(state)
+    if ap is None or frame["side"] != "Lancaster" or ap["attacker"] != "York" or ap.get("from") is None:
+        return []
+    return [lid for lid in sv.lords_at(state, ap["locale"], "Lancaster") if lid == "henry_vi"]
+
+
+def _kings_parley(state: State, frame: Frame, cid: str) -> None:
+    """L15 King's Parley: Henry VI discards the card; the Yorkist Approach is cancelled and their
+    Command card ends (RULINGS R81)."""
+    lord = next(lid for lid in _kings_parley_lords(state, frame) if cid in state["lords"][lid]["mat"]["capabilities"])
+    state["lords"][lord]["mat"]["capabilities"].remove(cid)
+    sv._discard_capability_card(state, cid)
+    mark_reveal(state)
+    cancel_approach(state, f"King's Parley ({cid}): {name(lord)} discards the card")
+
+
+reactions.register("approach", reactions.Window(
+    moment="at this Approach (4.3.5)", events=frozenset({"blocked_ford", "truce"}), card_ok=_approach_card_ok,
+    on_play=_approach_play, capabilities=frozenset({"kings_parley"}), cap_lords=_kings_parley_lords,
+    on_use=_kings_parley))
+
+
+# ----- Y12/L20 Parliament's Truce (4.3.4, 4.3.5) -------------------------------------------------------
+def _truce_at_intercept(state: State, frame: Frame, cid: str) -> None:
+    """Played by the Marching side when an Intercept is made: no Intercept (nor Approach) for the
+    rest of this Campaign; this Intercept does not happen (RULINGS R79)."""
+    arts.play_held(state, frame["side"], cid)
+    pop(state)
+    public(state, f"Parliament's Truce ({cid}): no Intercept and no Approach for the rest of this Campaign.", EVENT)
+
+
+reactions.register("intercept", reactions.Window(
+    moment="at this Intercept (4.3.4)", events=frozenset({"truce"}), on_play=_truce_at_intercept))
+
+
+def _truce_play(state: State, side: str, cid: str) -> None:
+    arts.play_held(state, side, cid)
+    public(state, f"Parliament's Truce ({cid}): no Intercept and no Approach for the rest of this Campaign.", EVENT)
+
+
+reactions.OWN_TIME["truce"] = reactions.OwnTime(frozenset({"actions"}), lambda s, side, c: True, _truce_play)
 
 
 #: Now Events and Events that ask something as they come into effect (3.1.3).
