@@ -491,7 +491,8 @@ class GameService:
             "seats": [{"role": s.role, "user": s.user_name, "bot": s.bot,
                        "active": s.role in active} for s in seats],
             "my_roles": mine,
-            "your_turn": any(r in active for r in mine),
+            # a game the umpire has paused (roses.server.umpiring) waits for nobody
+            "your_turn": row.status == ACTIVE and any(r in active for r in mine),
         }
         if user is not None and row.owner_id == user.id and row.invite_token:
             info["invite_token"] = row.invite_token
@@ -590,7 +591,9 @@ class GameService:
                     sa.select(db.seats.c.game_id).where(db.seats.c.user_id == user.id))))
             else:
                 q = q.where(db.games.c.is_private == sa.false())
-            if status:
+            if status == ACTIVE:  # a paused game is still a game in progress
+                q = q.where(db.games.c.status.in_((ACTIVE, "paused")))
+            elif status:
                 q = q.where(db.games.c.status == status)
             rows = conn.execute(q.order_by(db.games.c.updated_at.desc(), db.games.c.id.desc())
                                 .limit(limit)).all()

@@ -102,6 +102,20 @@ def test_pause_stops_the_clocks_refuses_players_and_resume_restarts_them(
     assert Game.from_record(RULES, record).state["result"] is None
 
 
+def test_a_paused_game_is_still_in_progress_and_waits_for_nobody(database: Database) -> None:
+    """The lobby's "games in progress" (list_games status=active) keeps a paused game, and no
+    seat reads "your turn" in it until the umpire resumes."""
+    svc, gid, people = _game(database, pace=None)
+    assert svc.game(people["P1"], gid)["your_turn"]
+    umpiring.pause(svc, people["umpire"], gid, "waiting for a ruling")
+    listed = {g["id"]: g for g in svc.list_games(people["P1"], status="active")}
+    assert gid in listed and listed[gid]["status"] == "paused"
+    mine = {g["id"]: g for g in svc.list_games(people["P1"], mine=True)}
+    assert not mine[gid]["your_turn"] and not svc.game(people["P1"], gid)["your_turn"]
+    umpiring.resume(svc, people["umpire"], gid)
+    assert svc.game(people["P1"], gid)["your_turn"]
+
+
 def test_only_the_umpire_controls_the_game(database: Database) -> None:
     svc, gid, people = _game(database)
     for who in ("P1", "P2"):
