@@ -66,8 +66,11 @@ OptionalUser = Annotated[User | None, Depends(optional_user)]
 #: View keys left out of the edition's board (the log is the edition's own text).
 #: Not part of an edition's board. ``negotiation`` (Kingmaker's offers and alliances, a later
 #: part of the view) is left out so that editions published before keep their digest; an
-#: alliance is in the edition's lines (the public log says when it is made or ended).
-_VIEW_SKIP = ("log", "log_kinds", "log_more", "actions", "labels", "prompt", "active", "default", "negotiation")
+#: alliance is in the edition's lines (the public log says when it is made or ended). So is
+#: ``parliament`` (Kingmaker's Parliament screen, only during a session: an edition's board is
+#: taken between rounds, where it is empty; its minutes are in the edition's lines).
+_VIEW_SKIP = ("log", "log_kinds", "log_more", "actions", "labels", "prompt", "active", "default", "negotiation",
+              "parliament")
 
 
 @dataclass

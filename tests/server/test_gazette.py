@@ -64,6 +64,9 @@ def test_editions_cover_the_public_log_and_never_change() -> None:
     assert render(fed.gazette(False), "commit") == later
     for prev, ed in zip(later, later[1:], strict=False):
         assert ed["previous"] == prev["digest"]
+    # the board is the observer's view without the parts added later (Parliament screen,
+    # negotiation): editions published before them keep their digest
+    assert all("parliament" not in ed["board"] and "negotiation" not in ed["board"] for ed in later)
     # the editions are the observer's log in order, nothing lost, nothing twice
     public = [L.entry_text(e) for e in gz.log[:gz.editions[-1].end] if L.readable(e, OBSERVER)]
     assert [line["text"] for ed in later for line in ed["lines"]] == public
