@@ -718,3 +718,37 @@ def test_l15_kings_parley_only_for_henry_approached_by_yorkists_4_3_5() -> None:
     activate(s, "york", 3)
     act(s, "march", "Peterborough")  # Somerset, not Henry, is Approached: no King's Parley
     assert all(f["step"] != "react" for f in s["stack"])
+
+
+# ----- L29 High Admiral (4.6.1, 4.3.5) ---------------------------------------------------------------
+def _admiral(s: State) -> State:
+    s["favour"].update({"Bristol": "York", "Harlech": "Lancaster"})
+    place(s, "exeter_1", "Harlech", provender=0, ships=2, carts=0)
+    place(s, "york", "Bristol")
+    return s
+
+
+def test_l29_high_admiral_capability_sail_into_enemy_lords_is_an_approach_4_6_1_4_3_5() -> None:
+    """L29 High Admiral: Exeter may Sail to a Port holding Enemy Lords; it is an Approach (no
+    Intercept: that is for Marches, 4.3.4), which ends his card (RULINGS R82)."""
+    s = _admiral(ia())
+    activate(s, "exeter_1", 2)
+    assert "Bristol" not in verbs(s, "sail")
+    s = _admiral(ia())
+    deploy(s, "exeter_1", "L29")
+    activate(s, "exeter_1", 2)
+    assert "Bristol" in verbs(s, "sail")
+    act(s, "sail", "Bristol")
+    ap = _find(s, "approach")
+    assert ap is not None and ap["attacker"] == "Lancaster" and ap["attackers"] == ["exeter_1"]
+    assert ap["from"] == "Harlech" and _find(s, "actions") is None and _find(s, "intercept") is None
+    assert s["lords"]["exeter_1"]["locale"] == "Bristol" and RULES.active(s) == ["York"]
+    ok(s)
+
+
+def test_l29_high_admiral_not_under_parliaments_truce_4_6_1() -> None:
+    s = _admiral(ia())
+    deploy(s, "exeter_1", "L29")
+    in_effect(s, "Y12")
+    activate(s, "exeter_1", 2)
+    assert "Bristol" not in verbs(s, "sail")

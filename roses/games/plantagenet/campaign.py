@@ -545,16 +545,25 @@ def sail_destinations(state: State, lord: str) -> list[str]:
     if not may_sail(state, side):  # L21 French Fleet
         return []
     at_sea = d["where"] == Where.SEA
-    out = [p for p in t.ports[sea] if p != here and not sv.enemy_lords_at(state, p, side)]
+    # L29 High Admiral: he may Sail to Ports holding Enemy Lords, an Approach (not under a Truce, R82)
+    admiral = high_admiral(state, lord)
+    out = [p for p in t.ports[sea] if p != here and (admiral or not sv.enemy_lords_at(state, p, side))]
     if not at_sea:
         out.append(sea)
     for nxt in t.seas_next[sea]:
         out.append(nxt)
         if at_sea:
-            out += [p for p in t.ports[nxt] if not sv.enemy_lords_at(state, p, side)]
+            out += [p for p in t.ports[nxt] if admiral or not sv.enemy_lords_at(state, p, side)]
     if side == "Lancaster" and state["aow"]["York"]["in_effect"]:
         out = [p for p in out if not barred(state, side, p)]  # Y25 Owain Glyndwr
     return out
+
+
+def high_admiral(state: State, lord: str) -> bool:
+    """L29 High Admiral on the Lord's mat, and no Parliament's Truce in effect (RULINGS R82)."""
+    mat = state["lords"][lord]["mat"]
+    return bool(mat and mat["capabilities"]) and fx.capability(state, lord, "high_admiral") is not None \
+        and not truce(state)
 
 
 def sail_fits(state: State, lords: list[str]) -> bool:
@@ -1112,15 +1121,16 @@ class Move(Step):
                 take_action(af, frame["cost"])
                 if not frame["chained"] and as_highway(state, frame["side"], lords, frame["way"]):
                     af["highway"] = {"group": lords, "from": frame["from"]}
-        if kind == "sail":
+        approach = kind == "sail" and sv.enemy_lords_at(state, dest, frame["side"])  # L29 High Admiral
+        if kind == "sail" and not approach:
             pop(state)
-        else:
+        else:  # after a March, or a Sail into Enemy Lords (no Intercept then, 4.3.4 is for Marches)
             replace(state, {"step": "arrive", "side": frame["side"], "locale": dest, "lords": lords,
-                            "checked": False, "from": frame["from"]})
+                            "checked": kind == "sail", "from": frame["from"]})
         port = load().locales[dest]
         if port["kind"] == "stronghold" and port["port"]:  # L28 Rebel Supply Depot (RULINGS R74)
             reactions.push_window(state, frame["side"], "supply_depot", lords=list(lords), locale=dest)
-            if kind == "sail" and af is not None and af["lord"] in lords:  # L33 Surprise Landing (R75)
+            if kind == "sail" and af is not None and af["lord"] in lords and not approach:  # L33 (R75)
                 reactions.push_window(state, frame["side"], "surprise_landing", lords=list(lords), locale=dest)
 
 
