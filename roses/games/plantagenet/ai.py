@@ -58,8 +58,9 @@ import random
 from functools import cache
 from typing import Any
 
+from roses.ai.heuristic import GameSettings, register_game
 from roses.engine import rng
-from roses.engine.contract import DRAW
+from roses.engine.contract import DRAW, Action
 from roses.engine.log import readable_entries
 from roses.engine.steps import find, top
 from roses.games.plantagenet import arts
@@ -79,19 +80,33 @@ TRIES = 12
 
 
 # ----- helpers ------------------------------------------------------------------------------
+_NESTED = (dict, list)
+
+
 def copy_state(state: State) -> State:
-    """An independent copy of ``state`` for simulations (``Rules.copy_state``): everything is
-    deep-copied but the log's entries, which are never changed once written (roses.engine.log
-    only appends), so the log list itself is copied and its entries shared."""
-    log = state.get("log")
-    if log is None:
-        plain: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
-        return plain
+    """An independent copy of ``state`` for simulations (``Rules.copy_state``). The log list
+    is copied and its entries shared (they are never changed once written: roses.engine.log
+    only appends). The Lords, the bulk of a state, are copied by shape: a Lord's entry holds
+    scalars and his mat, whose values are scalars or dicts and lists of scalars
+    (setup.new_mat; tests/plantagenet/test_ai.py checks the shape). The rest is deep-copied
+    by pickle."""
     shell = dict(state)
+    log = shell.get("log")
+    lords = shell.get("lords")
     shell["log"] = None
+    shell["lords"] = None
     copied: State = pickle.loads(pickle.dumps(shell, protocol=pickle.HIGHEST_PROTOCOL))
-    copied["log"] = list(log)
+    copied["log"] = None if log is None else list(log)
+    copied["lords"] = None if lords is None else {lid: _copy_lord(d) for lid, d in lords.items()}
     return copied
+
+
+def _copy_lord(d: dict[str, Any]) -> dict[str, Any]:
+    lord = dict(d)
+    mat = lord.get("mat")
+    if mat is not None:
+        lord["mat"] = {k: (v.copy() if type(v) in _NESTED else v) for k, v in mat.items()}
+    return lord
 
 
 _copy = copy_state
@@ -416,48 +431,47 @@ def evaluation_terms(state: State, role: str) -> dict[str, float]:
     return {k: sign * v for k, v in terms.items()}
 
 
-def _tides_estimate(state: State, on: dict[str, list[str]]) -> dict[str, int]:
+def _tides_estimate(state: State, at: dict[str, set[str]], influence: dict[str, int]) -> dict[str, int]:
     """The Influence the next Tides of War would bring each side (4.8.1), read in one pass:
     Lords in and Domination of Areas, London, Calais and Harlech, most Favour by type and the
-    Lords' Influence in the boxes that count it (card bonuses left out)."""
+    Lords' Influence in the boxes that count it (card bonuses left out). ``at``: the Locales
+    of each side's Lords on the map; ``influence``: the sum of their printed Influence."""
     t = _tables()
-    ltype, larea = t["type"], t["area"]
-    fav = state["favour"]
+    ltype, larea, sizes = t["type"], t["area"], t["area_size"]
     by_type = {s: {"City": 0, "Town": 0, "Fortress": 0} for s in SIDES}
-    by_area = {s: {a: 0 for a in t["area_size"]} for s in SIDES}
+    by_area: dict[str, dict[str, int]] = {s: {} for s in SIDES}
     specials: dict[str, str] = {}
-    for loc, s in fav.items():
+    for loc, s in state["favour"].items():
         kind = ltype[loc]
-        if kind in by_type[s]:
-            by_type[s][kind] += 1
+        counts = by_type[s]
+        if kind in counts:
+            counts[kind] += 1
         elif kind in ("London", "Calais", "Harlech"):
             specials[loc] = s
-        a = larea[loc]
-        if a:
-            by_area[s][a] += 1
-    lords = state["lords"]
-    at = {s: {lords[lid]["locale"] for lid in on[s]} for s in SIDES}
+        area = larea[loc]
+        if area:
+            held = by_area[s]
+            held[area] = held.get(area, 0) + 1
+    gain = state["box"] in t["gain_lords"]
+    tides = t["tides"]
     out: dict[str, int] = {}
     for s in SIDES:
         foe = other(s)
-        n = 0
-        present = {larea[loc] for loc in at[s] if larea.get(loc)}
-        n += len(present)
-        n += sum(2 for a, size in t["area_size"].items() if by_area[s][a] == size)
-        n += sum(t["tides"][loc] for loc, owner in specials.items() if owner == s and loc not in at[foe])
-        n += sum(t["tides"][k] for k in ("City", "Town", "Fortress") if by_type[s][k] > by_type[foe][k])
-        if state["box"] in t["gain_lords"]:
-            n += sum(t["influence"][lid] for lid in on[s])
+        n = len({larea[loc] for loc in at[s] if larea.get(loc)})
+        n += sum(2 for area, held in by_area[s].items() if held == sizes[area])
+        n += sum(tides[loc] for loc, owner in specials.items() if owner == s and loc not in at[foe])
+        n += sum(tides[k] for k in ("City", "Town", "Fortress") if by_type[s][k] > by_type[foe][k])
+        if gain:
+            n += influence[s]
         out[s] = n
     return out
 
 
-def _plan_quality(state: State) -> dict[str, float]:
+def _plan_quality(state: State, placed: dict[str, set[str]]) -> dict[str, float]:
     """For each side, the cards of its Plan (or Plan being built) that can activate a Lord on
     the map, and half a card more once it is locked in (4.1.2): the whole Plan of the Campaign,
-    revealed cards included, so that revealing cards changes nothing."""
-    from roses.games.plantagenet.campaign import placed_badges
-
+    revealed cards included, so that revealing cards changes nothing. ``placed``: the badges
+    of each side's Lords on the map or at Sea (campaign.placed_badges)."""
     out = dict.fromkeys(SIDES, 0.0)
     plan = find(state, "plan")
     for s in SIDES:
@@ -469,39 +483,66 @@ def _plan_quality(state: State) -> dict[str, float]:
             cards = cm["plan"] + cm["revealed"]
             locked = True
         if cards:
-            placed = placed_badges(state, s)
-            out[s] = sum(1 for cid in cards if cid.rsplit("-", 1)[0] in placed) + (0.5 if locked else 0.0)
+            badges = placed[s]
+            out[s] = sum(1 for cid in cards if cid.rsplit("-", 1)[0] in badges) + (0.5 if locked else 0.0)
     return out
 
 
+@cache
+def _victory_kind(scenario: str) -> str:
+    return str(scenario_data()[scenario]["victory"])
+
+
 def _york_terms(state: State) -> dict[str, float]:
-    scen = scenario_data()[state["scenario"]]
+    """York's terms, read in one pass over the Lords (module docs, docs/ai.md)."""
+    victory = _victory_kind(state["scenario"])
     terms: dict[str, float] = {}
-    battle_only = scen["victory"] == "battle"
+    battle_only = victory == "battle"
     t = _tables()
     if not battle_only:
         net = int(state["influence"])
         goal = threshold(state) or 40
         terms["influence"] = 1.2 * net / goal
-        on: dict[str, list[str]] = {s: [] for s in SIDES}
+        side_of, lord_influence = t["side"], t["influence"]
+        badge_of, worth = t["badge"], t["troop_worth"]
+        unit, vassal = t["unit_worth"], t["vassal_worth"]
+        count = dict.fromkeys(SIDES, 0)
+        at: dict[str, set[str]] = {s: set() for s in SIDES}
+        influence = dict.fromkeys(SIDES, 0)
+        power = dict.fromkeys(SIDES, 0.0)
+        short = dict.fromkeys(SIDES, 0)
+        placed: dict[str, set[str]] = {s: set() for s in SIDES}
         for lid, d in state["lords"].items():
-            if d["where"] == "map":
-                on[t["side"][lid]].append(lid)
-        tides = _tides_estimate(state, on)
+            where = d["where"]
+            if where == "map":
+                s = side_of[lid]
+                placed[s].add(badge_of[lid])
+                count[s] += 1
+                at[s].add(d["locale"])
+                influence[s] += lord_influence[lid]
+                mat = d["mat"]
+                troops = mat["troops"]
+                value = 0.0  # summed in the order of _forces_value: the same float
+                for k in TROOP_TYPES:
+                    value += troops[k] * worth[k]
+                power[s] += float(value + unit + vassal * (len(mat["vassals"]) + len(mat["special_vassals"])))
+                need = -(-sum(troops.values()) // 6)
+                assets = mat["assets"]
+                short[s] += max(0, need - assets["provender"]) + max(0, need - assets["coin"])
+            elif where == "sea":
+                placed[side_of[lid]].add(badge_of[lid])
+        tides = _tides_estimate(state, at, influence)
         terms["tides"] = 0.035 * (tides["York"] - tides["Lancaster"])
-        terms["lords"] = 0.08 * (len(on["York"]) - len(on["Lancaster"]))
+        terms["lords"] = 0.08 * (count["York"] - count["Lancaster"])
         for s, sign in (("York", 1.0), ("Lancaster", -1.0)):
-            if not on[s]:  # a Campaign Victory for the other side at the next check (5.1)
+            if not count[s]:  # a Campaign Victory for the other side at the next check (5.1)
                 terms["no lords " + s] = -0.6 * sign
-        lords = state["lords"]
-        power = {s: sum(_forces_value(lords[lid]["mat"]) for lid in on[s]) for s in SIDES}
         total = power["York"] + power["Lancaster"]
         terms["forces"] = 0.45 * (power["York"] - power["Lancaster"]) / total if total else 0.0
-        short = {s: sum(_upkeep_short(lords[lid]["mat"]) for lid in on[s]) for s in SIDES}
         terms["upkeep"] = -0.02 * (short["York"] - short["Lancaster"])
-        plans = _plan_quality(state)
+        plans = _plan_quality(state, placed)
         terms["plan"] = 0.01 * (plans["York"] - plans["Lancaster"])
-        if scen["victory"] == "test_of_arms":
+        if victory == "test_of_arms":
             holder = state["favour"].get("York")
             if holder is not None:
                 terms["York Favour"] = 0.5 if holder == "York" else -0.5
@@ -530,3 +571,21 @@ def evaluate_all(state: State, roles: list[str], horizon: int = 1) -> dict[str, 
         return {r: 0.0 if res == DRAW else (1.0 if r in str(res).split(", ") else -1.0) for r in roles}
     york = 0.95 * math.tanh(sum(_york_terms(state).values()))
     return {r: york if r == "York" else -york for r in roles}
+
+
+# ----- search settings ------------------------------------------------------------------------
+#: The heuristic bot's follow-up search (its own next actions after a move) runs in one
+#: determinisation and its line is replayed in the others: the other side's hidden cards and
+#: Plan do not change what a side can do next in its own turn, only the dice differ, and the
+#: replay still counts them (docs/ai.md, "Plantagenet bots: cost").
+def follow_actions(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The actions the heuristic bot's follow-up search tries after a move: all but the Levy
+    of a Capability that brings no Special Vassal (3.4.6, 1.5.4). The evaluation counts no
+    Capability, so such a Levy only spends a Lordship action in the follow-up, and a Lord in
+    the Levy often has a dozen of them; the move itself is still chosen among all actions."""
+    cards = load().cards
+    return [a for a in actions if a[0] != "levy_capability"
+            or cards[str(a[1])]["capability"].get("special_vassal")]
+
+
+register_game("plantagenet", GameSettings(follow_worlds=1, follow_filter=follow_actions))
