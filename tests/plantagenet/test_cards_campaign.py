@@ -752,3 +752,44 @@ def test_l29_high_admiral_not_under_parliaments_truce_4_6_1() -> None:
     in_effect(s, "Y12")
     activate(s, "exeter_1", 2)
     assert "Bristol" not in verbs(s, "sail")
+
+
+# ----- Y4 We done deeds of charity (4.8.1) -----------------------------------------------------------
+def _tides_net(s: State) -> int:
+    t = sv.tides_of_war(s)
+    return sum(t["York"].values()) - sum(t["Lancaster"].values())
+
+
+def test_y4_deeds_of_charity_capability_provender_for_influence_at_tides_of_war_4_8_1() -> None:
+    """Y4 We done deeds of charity: at Tides of War the Lord may spend 1 or 2 Provender (Sharing
+    allowed) for 1 Influence point apiece (RULINGS R83)."""
+    s = ia()
+    place(s, "york", "London", provender=1)
+    place(s, "march", "London", provender=2)
+    deploy(s, "york", "Y4")
+    before, net = s["influence"], _tides_net(s)
+    run_frames(s, {"step": "tides_of_war"})
+    top = s["stack"][-1]
+    assert top["step"] == "react" and top["window"] == "tides" and ("use", "Y4") in options(s)
+    act(s, "use", "Y4")
+    assert verbs(s, "spend") == [1, 2]
+    act(s, "spend", 2)
+    assert assets(s, "york")["provender"] == 0 and assets(s, "march")["provender"] == 1  # his own first
+    assert s["influence"] == before + net + 2 and s["stack"] == []
+    assert any("We done deeds of charity 2" in str(line) for line in s["log"][-3:])
+    ok(s)
+
+
+def test_y4_deeds_of_charity_pass_or_no_provender_4_8_1() -> None:
+    s = ia()
+    place(s, "york", "London", provender=2)
+    deploy(s, "york", "Y4")
+    before, net = s["influence"], _tides_net(s)
+    run_frames(s, {"step": "tides_of_war"})
+    act(s, "pass")
+    assert s["influence"] == before + net and assets(s, "york")["provender"] == 2
+    s = ia()
+    place(s, "york", "London", provender=0)
+    deploy(s, "york", "Y4")
+    run_frames(s, {"step": "tides_of_war"})  # nothing to spend: no pause
+    assert s["stack"] == []

@@ -1314,12 +1314,17 @@ class BeginCampaign(Step):
 
 
 class TidesOfWar(Step):
-    """4.8.1 Tides of War (:func:`services.apply_tides`)."""
+    """4.8.1 Tides of War (:func:`services.apply_tides`); first the Yorkists may use Y4 We done
+    deeds of charity (window ``tides``, RULINGS R83), which sets ``frame["charity"]``."""
 
     name, phase = "tides_of_war", CAMPAIGN
 
     def run(self, state: State, frame: Frame) -> None:
-        sv.apply_tides(state)
+        if not frame.get("asked"):
+            frame["asked"] = True
+            if reactions.push_window(state, "York", "tides"):
+                return
+        sv.apply_tides(state, frame.get("charity", 0))
         pop(state)
 
 

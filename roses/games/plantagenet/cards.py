@@ -1181,6 +1181,56 @@ reactions.register("approach", reactions.Window(
     on_use=_kings_parley))
 
 
+# ----- Y4 We done deeds of charity (4.8.1) ---------------------------------------------------------------
+def _charity_lords(state: State, frame: Frame) -> list[str]:
+    """The Yorkist Lords on the map or at Sea who may hold the Capability; with open mats only
+    those with Provender to spend (Sharing counts; RULINGS R83)."""
+    lords = [lid for lid, d in state["lords"].items()
+             if d["where"] in (Where.MAP, Where.SEA) and sv.side_of(lid) == "York"]
+    if state["options"].get("hidden_mats"):
+        return lords  # Provender is hidden: the window may not depend on it (RULINGS R50)
+    return [lid for lid in lords if sv.shared_assets(state, lid, "provender") > 0]
+
+
+def _charity_use(state: State, frame: Frame, cid: str) -> None:
+    pop(state)
+    lord = next(lid for lid, d in state["lords"].items() if d["mat"] and cid in d["mat"]["capabilities"])
+    push_pick(state, "charity", "York", cid, lord=lord, half="capability")
+
+
+def _charity_options(state: State, frame: Frame) -> list[Action]:
+    have = sv.shared_assets(state, frame["lord"], "provender")
+    return [("spend", n) for n in (1, 2) if n <= have]
+
+
+def _charity_choose(state: State, frame: Frame, verb: str, n: Any) -> None:
+    """Spend 1 or 2 Provender, the Lord's own first, then Shared from Friendly Lords with him in
+    map order (1.5.3); each buys 1 Influence point at this Tides of War (RULINGS R83)."""
+    pop(state)
+    lord = frame["lord"]
+    d = state["lords"][lord]
+    givers = [lord] + [lid for lid in sorted(sv.lords_at(state, d["locale"], "York"), key=load().lord_ids.id)
+                       if lid != lord]
+    left = int(n)
+    for lid in givers:
+        assets = state["lords"][lid]["mat"]["assets"]
+        take = min(left, assets["provender"])
+        assets["provender"] -= take
+        left -= take
+    tides = next((f for f in reversed(state["stack"]) if f["step"] == "tides_of_war"), None)
+    if tides is not None:
+        tides["charity"] = tides.get("charity", 0) + int(n)
+    public(state, f"We done deeds of charity ({frame['card']}): {name(lord)} spends {n} Provender for {n} "
+                  "Influence (4.8.1).", EVENT)
+
+
+PICKS["charity"] = Pick(_charity_options, _charity_choose, "spend 1 or 2 Provender for as many Influence points?",
+                        lambda s, f, v, a: f"Spend {a} Provender: +{a} Influence")
+reactions.register("tides", reactions.Window(
+    moment="at Tides of War (4.8.1)", capabilities=frozenset({"deeds_of_charity"}), cap_lords=_charity_lords,
+    on_use=_charity_use))
+
+
 # ----- Y12/L20 Parliament's Truce (4.3.4, 4.3.5) -------------------------------------------------------
 def _truce_at_intercept(state: State, frame: Frame, cid: str) -> None:
     """Played by the Marching side when an Intercept is made: no Intercept (nor Approach) for the

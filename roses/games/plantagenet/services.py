@@ -928,8 +928,12 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
     return out
 
 
-def apply_tides(state: State) -> None:
+def apply_tides(state: State, charity: int = 0) -> None:
+    """4.8.1: each side gains its Tides of War; ``charity``: the Influence points Y4 We done deeds
+    of charity bought with Provender this Tides (RULINGS R83), with the Yorkist awards."""
     t = tides_of_war(state)
+    if charity:
+        t["York"]["We done deeds of charity"] = charity
     for side in (state["rebel"], state["king"]):
         n = sum(t[side].values())
         gain_influence(state, side, n)
