@@ -231,3 +231,43 @@ def test_bots_determinisations_drop_other_seats_offers(tmp_path: Path) -> None:
     RULES.action(state, "P2", "propose_exchange", {"to": "P1", "give": {"cards": ["earl_of_kent"]}})
     assert RULES.determinize(state, "P3", 5)["offers"] == []
     assert [o["id"] for o in RULES.determinize(state, "P1", 5)["offers"]] == [1]
+
+
+def test_random_exchanges_during_random_play_keep_the_invariants_and_replay() -> None:
+    """Exchanges proposed and accepted at random moments of random games (cards of the hand,
+    cards of the other's choice, ships, ransoms, alliances): refused where the rules refuse
+    them, and otherwise leave a state whose invariants hold and which the action log replays."""
+    import contextlib
+    import random
+
+    applied = 0
+    for seed in (3, 11):
+        rnd = random.Random(seed)
+        g = Game.new(RULES, seed, "campaign", {"players": 3, "rules": "e1", "rounds": 2})
+        roles = ["P1", "P2", "P3"]
+        for _ in range(400):
+            if g.result() is not None:
+                break
+            if rnd.random() < 0.3:
+                p = rnd.choice(roles)
+                q = rnd.choice([r for r in roles if r != p])
+                st = RULES.view(g.state, p)["negotiation"]["standing"]["propose_exchange"]
+                give = {"cards": rnd.sample(st["cards"], min(len(st["cards"]), rnd.randint(0, 2))),
+                        "ships": st["ships"][:rnd.randint(0, 1)], "free": st["free"][:1]}
+                arg = {"to": q, "give": give, "ask": {"any": rnd.randint(0, 1)}, "ally": rnd.random() < 0.3}
+                with contextlib.suppress(IllegalAction):
+                    g.apply(p, "propose_exchange", arg)
+            for o in list(g.state.get("offers", [])):
+                to = roles[o["to"]]
+                hand_ids = [c["id"] for c in RULES.view(g.state, to)["hand"]]
+                answer: Any = o["id"] if not o["ask"]["any"] else [o["id"], hand_ids[:o["ask"]["any"]]]
+                try:
+                    g.apply(to, rnd.choice(["accept_exchange", "accept_exchange", "decline_exchange"]), answer)
+                    applied += 1
+                except IllegalAction:
+                    pass
+            assert RULES.check_invariants(g.state) == []
+            r = g.active()[0]
+            g.apply(r, *rnd.choice(RULES.legal_actions(g.state, r)))
+        assert g.replay() == g.state
+    assert applied > 0
