@@ -793,3 +793,50 @@ def test_y4_deeds_of_charity_pass_or_no_provender_4_8_1() -> None:
     deploy(s, "york", "Y4")
     run_frames(s, {"step": "tides_of_war"})  # nothing to spend: no pause
     assert s["stack"] == []
+
+
+# ----- L4 Heralds (4.2.2, 1.4.2) ---------------------------------------------------------------------
+def test_l4_heralds_capability_whole_card_check_moves_a_cylinder_to_the_next_turn_1_4_2() -> None:
+    """L4 Heralds: at a Port, the whole card on an Influence check; success moves one Lord cylinder
+    on the Calendar to the next Turn's box (RULINGS R84)."""
+    s = ia(box=2)  # Henry VI, Somerset, York and March are in box 9
+    s["favour"]["Bristol"] = "Lancaster"
+    place(s, "exeter_1", "Bristol")
+    deploy(s, "exeter_1", "L4")
+    activate(s, "exeter_1", 3)
+    targets = verbs(s, "heralds")
+    assert "somerset_1" in targets and "york" in targets
+    act(s, "heralds", "somerset_1")
+    assert s["stack"][-1]["step"] == "boost"
+    rng.rig(s, [1])
+    act(s, "spend", 0)
+    assert s["lords"]["somerset_1"]["box"] == 3 and _find(s, "actions") is None
+    ok(s)
+
+
+def test_l4_heralds_only_at_a_port_and_as_the_first_action_4_2_2() -> None:
+    s = ia(box=2)
+    s["favour"]["Oxford"] = "Lancaster"
+    place(s, "exeter_1", "Oxford")  # not a Port
+    deploy(s, "exeter_1", "L4")
+    activate(s, "exeter_1", 3)
+    assert not verbs(s, "heralds")
+    s = ia(box=2)
+    s["favour"]["Bristol"] = "Lancaster"
+    place(s, "exeter_1", "Bristol")
+    deploy(s, "exeter_1", "L4")
+    activate(s, "exeter_1", 3)
+    s["stack"][-1]["used"] = 1
+    assert not verbs(s, "heralds")
+
+
+def test_l4_heralds_failed_check_moves_nothing_1_4_2() -> None:
+    s = ia(box=2)
+    s["favour"]["Bristol"] = "Lancaster"
+    place(s, "exeter_1", "Bristol")
+    deploy(s, "exeter_1", "L4")
+    activate(s, "exeter_1", 3)
+    act(s, "heralds", "york")
+    rng.rig(s, [6])
+    act(s, "spend", 0)
+    assert s["lords"]["york"]["box"] == 9

@@ -622,6 +622,24 @@ def merchants_choices(state: State, lord: str) -> list[str]:
     return [f"{a}+{b}" for i, a in enumerate(marked) for b in marked[i + 1:]]
 
 
+def heralds_targets(state: State, frame: Frame) -> list[str]:
+    """L4 Heralds: at a Port Stronghold, as the card's first action (it takes the whole card, like
+    Sail 4.6.1), the Lord may try to move any Lord cylinder on the Calendar, of either side, that
+    is not already there, to the next Turn's box (RULINGS R84)."""
+    lord = frame["lord"]
+    d = state["lords"][lord]
+    if frame["used"] != 0 or d["where"] != Where.MAP or not d["mat"]["capabilities"] \
+            or fx.capability(state, lord, "heralds") is None:
+        return []
+    loc = load().locales[d["locale"]]
+    if loc["kind"] != "stronghold" or not loc["port"]:
+        return []
+    nxt = sv.calendar_place(state["box"] + 1)
+    ids = load().lord_ids.ids
+    return sorted((lid for lid, x in state["lords"].items() if x["where"] == Where.CALENDAR and x["box"] != nxt),
+                  key=ids.__getitem__)
+
+
 def forage_needs(state: State, lord: str) -> int | None:
     """The highest roll that Forages (4.6.2): None for a sure success (Friendly, no Enemy Lord
     adjacent), 4 at a Neutral Locale, 3 at an Enemy one or with an Enemy Lord adjacent."""
@@ -669,6 +687,7 @@ class Actions(Step):
                 out += [("agitate", t) for t in agitator_targets(state, lord)]
                 out += [("merchants", t) for t in merchants_choices(state, lord)]
                 out += [("exile_pact", b) for b in exile_pact_boxes(state, frame)]
+                out += [("heralds", lid) for lid in heralds_targets(state, frame)]
             # Held Events played in one's own Command actions (RULINGS R51, R79): Y12/L20 Truce...
             out += reactions.own_time_options(state, frame["side"], "actions")
         out.append(("pass", None))
@@ -709,6 +728,8 @@ class Actions(Step):
             return arg in merchants_choices(state, lord)
         if verb == "exile_pact":
             return arg in exile_pact_boxes(state, frame)
+        if verb == "heralds":
+            return arg in heralds_targets(state, frame)
         return False
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -739,6 +760,9 @@ class Actions(Step):
         sail = "1 action, Seamanship" if seamanship(state, frame["side"]) else "the whole card"
         if verb == "event":
             return f"Play {arts.event_title(arg)} ({arg})"
+        if verb == "heralds":
+            box = state["lords"][arg]["box"]
+            return f"Heralds: {lord_name(arg)} from box {box} to the next Turn (the whole card, Influence check)"
         text = {"sail": f"Sail to {arg} ({sail})", "forage": "Forage", "pass": "Pass (end the card)",
                 "agitate": f"Agitators: Deplete {arg} (1 action)",
                 "exile_pact": f"Exile Pact: go to the Exile box {arg} (1 action, no Influence)",
@@ -824,6 +848,14 @@ class Actions(Step):
         state["lords"][lord]["locale"] = box
         public(state, f"Exile Pact (Y8): {lord_name(lord)} goes from {here} to the Exile box {box}.", MOVE)
 
+    # ----- L4 Heralds ---------------------------------------------------------------------------
+    def on_heralds(self, state: State, frame: Frame, role: str, target: Any) -> None:
+        lord = frame["lord"]
+        take_action(frame, frame["left"])  # the whole card
+        if cr.blockade_check(state, lord, cr.port_sea(state["lords"][lord]["locale"]), "Heralds"):
+            return  # Y15 Naval Blockade (RULINGS R57, R85)
+        push(state, {"step": "boost", "side": frame["side"], "lord": lord, "action": "heralds", "target": target})
+
     # ----- L30 Merchants ------------------------------------------------------------------------
     def on_merchants(self, state: State, frame: Frame, role: str, target: Any) -> None:
         lord = frame["lord"]
@@ -898,12 +930,14 @@ class Boost(Step):
         return [("spend", n) for n in BOOSTS]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
-        what = {"tax": "Tax", "parley": "Parley"}.get(frame["action"], "use Merchants at")
+        what = {"tax": "Tax", "parley": "Parley", "heralds": "send Heralds for"}.get(frame["action"],
+                                                                                     "use Merchants at")
         lord = lord_name(frame["lord"])
+        target = lord_name(frame["target"]) if frame["action"] == "heralds" else frame["target"]
         if role == frame["side"]:
-            return (f"{lord} checks Influence to {what} {frame['target']} (1.4.2): spend 0, 1 (+1) or "
+            return (f"{lord} checks Influence to {what} {target} (1.4.2): spend 0, 1 (+1) or "
                     "3 (+2) more Influence points?")
-        return f"{frame['side']}: {lord} checks Influence to {what} {frame['target']}."
+        return f"{frame['side']}: {lord} checks Influence to {what} {target}."
 
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         return {0: "No extra points", 1: "1 more point: +1", 3: "3 more points: +2"}.get(arg, str(arg))
@@ -913,6 +947,15 @@ class Boost(Step):
         lord, target = frame["lord"], frame["target"]
         if frame["action"] == "tax":
             collect_tax(state, lord, target, int(extra))
+            return
+        if frame["action"] == "heralds":  # L4 Heralds (RULINGS R84)
+            res = sv.influence_check(state, frame["side"], lord, extra=int(extra))
+            how = f"{res['cost']} Influence, rolls {res['roll']} vs {res['target']}"
+            if res["success"]:
+                state["lords"][target]["box"] = sv.calendar_place(state["box"] + 1)
+            public(state, f"Heralds (L4): {lord_name(lord)} ({how}): "
+                          + (f"{lord_name(target)} moves to the next Turn's box." if res["success"] else "fails."),
+                   POLITICAL)
             return
         if frame["action"] == "merchants":  # L30 Merchants
             res = sv.influence_check(state, frame["side"], lord, extra=int(extra))
