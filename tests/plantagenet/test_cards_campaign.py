@@ -840,3 +840,38 @@ def test_l4_heralds_failed_check_moves_nothing_1_4_2() -> None:
     rng.rig(s, [6])
     act(s, "spend", 0)
     assert s["lords"]["york"]["box"] == 9
+
+
+# ----- Y15 Naval Blockade on Campaign actions (4.5, 4.6.1) -------------------------------------------
+def _blockade(s: State) -> State:
+    place(s, "warwick_y", "Dover")
+    deploy(s, "warwick_y", "Y15")
+    s["favour"]["Southampton"] = "Lancaster"
+    place(s, "somerset_1", "Southampton", provender=0, ships=1, carts=0)
+    return activate(s, "somerset_1", 2)
+
+
+def test_y15_naval_blockade_capability_cancels_a_lancastrian_sail_on_its_sea_unless_1_2_4_6_1() -> None:
+    """Y15 Naval Blockade (Warwick at a Port): a Lancastrian Sail from or to a Port of that Sea
+    happens only on a roll of 1-2; otherwise the Sail's cost is spent (RULINGS R57, R85)."""
+    s = _blockade(ia())
+    dest = next(p for p in verbs(s, "sail") if p != "English Channel")
+    rng.rig(s, [4])
+    act(s, "sail", dest)
+    assert s["lords"]["somerset_1"]["locale"] == "Southampton" and _find(s, "actions") is None
+    s = _blockade(ia())
+    rng.rig(s, [2])
+    act(s, "sail", dest)
+    assert s["lords"]["somerset_1"]["locale"] == dest
+    ok(s)
+
+
+def test_y15_naval_blockade_cancels_supply_by_ship_on_its_sea_4_5_1() -> None:
+    s = _blockade(ia())
+    assert "Southampton:ships" in verbs(s, "supply")
+    rng.rig(s, [3])
+    act(s, "supply", "Southampton:ships")
+    assert assets(s, "somerset_1")["provender"] == 0 and s["stack"][-1]["left"] == 1
+    rng.rig(s, [1])
+    act(s, "supply", "Southampton:ships")
+    assert assets(s, "somerset_1")["provender"] == 1

@@ -801,6 +801,10 @@ class Actions(Step):
     # ----- Supply (4.5) ---------------------------------------------------------------------
     def on_supply(self, state: State, frame: Frame, role: str, choice: Any) -> None:
         lord = frame["lord"]
+        if choice.endswith(sv.BY_SHIP) and cr.blockade_check(state, lord, cr.port_sea(choice.removesuffix(sv.BY_SHIP)),
+                                                             "Supply by Ship"):
+            take_action(frame)  # Y15 Naval Blockade: the action is spent (RULINGS R57, R85)
+            return
         opt = sv.supply_from(state, lord, choice)
         n = opt["amount"]
         take_action(frame)
@@ -867,6 +871,8 @@ class Actions(Step):
     def on_tax(self, state: State, frame: Frame, role: str, target: Any) -> None:
         lord = frame["lord"]
         take_action(frame)
+        if cr.blockade_check(state, lord, cr.sea_hop_seas(state, lord, target), f"Tax of {target}"):
+            return  # Y15 Naval Blockade (RULINGS R57, R85)
         if state["seats"].get(lord) == target:
             collect_tax(state, lord, target, None)  # his own Seat: no check (4.6.3 EXCEPTION)
             return
@@ -875,6 +881,8 @@ class Actions(Step):
     def on_parley(self, state: State, frame: Frame, role: str, target: Any) -> None:
         lord = frame["lord"]
         take_action(frame, parley_cost(state, frame))  # L10 New Act of Parliament: the whole card
+        if cr.blockade_check(state, lord, cr.sea_hop_seas(state, lord, target), f"Parley of {target}"):
+            return  # Y15 Naval Blockade (RULINGS R57, R85)
         if target == state["lords"][lord]["locale"]:
             sv.parley(state, lord, target, campaign=True)  # his own location: sure, free (4.6.4)
             public(state, f"{lord_name(lord)} Parleys at {target}: it shifts toward {frame['side']} "
@@ -1068,8 +1076,14 @@ def start_move(state: State, kind: str, side: str, lords: list[str], dest: str, 
 
 def start_sail(state: State, side: str, lords: list[str], dest: str) -> None:
     """Push the frames of a Sail (4.6.1): Provender and Carts beyond two per Ship are discarded
-    (1.7.2), then the Lords move."""
+    (1.7.2), then the Lords move. Y15 Naval Blockade: a Lancastrian Sail from or to a Port of the
+    blockaded Sea goes ahead only on a roll of 1-2; else the card's Sail cost is spent (R85)."""
     here = state["lords"][lords[0]]["locale"]
+    if cr.blockade_check(state, lords[0], cr.port_sea(here) | cr.port_sea(dest), f"Sail to {dest}"):
+        af = find(state, "actions")
+        if af is not None:
+            take_action(af, 1 if seamanship(state, side) else af["left"])
+        return
     push(state, {"step": "move", "kind": "sail", "side": side, "lords": lords, "from": here, "dest": dest,
                  "way": "Sea", "cost": 0, "chained": False})
     room = SHIP_CARGO * assets(state, lords, "ships")
