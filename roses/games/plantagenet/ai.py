@@ -156,10 +156,12 @@ def determinize(state: State, role: str, seed: int) -> State:
     want = _acting(state)
     hidden = hidden_mat_lords(state, role)
     cards_seed, plan_seed, bos_seed = r.getrandbits(62), r.getrandbits(62), r.getrandbits(62)
-    pristine = _copy(world) if hidden or _foe_card_count(world, foe) else None
+    # What a try changes (the other side's card zones, its hidden mats, the Special Vassals'
+    # Lords) is kept aside to start the next try from the same world.
+    pristine = _snapshot(world, foe, hidden) if hidden or _foe_card_count(world, foe) else None
     for attempt in range(TRIES + 1):
         if attempt and pristine is not None:
-            world = _copy(pristine)
+            _restore(world, foe, pristine)
         cr = random.Random(cards_seed + attempt)
         _resample_mats(world, foe, hidden, cr)
         _resample_cards(world, foe, hidden, cr, fit=attempt == TRIES)
@@ -168,6 +170,26 @@ def determinize(state: State, role: str, seed: int) -> State:
     _resample_plan(world, foe, random.Random(plan_seed))
     _resample_bosworth(world, foe, random.Random(bos_seed))
     return world
+
+
+def _snapshot(world: State, foe: str, hidden: list[str]) -> dict[str, Any]:
+    """Copies of the parts of ``world`` that one try of :func:`determinize` changes."""
+    zones = world["aow"][foe]
+    return {
+        "zones": {k: list(zones[k]) for k in ("deck", "drawn", "held")},
+        "mats": {lid: _copy_lord(world["lords"][lid])["mat"] for lid in hidden},
+        "special_vassals": dict(world["special_vassals"]),
+    }
+
+
+def _restore(world: State, foe: str, snap: dict[str, Any]) -> None:
+    """Puts back what :func:`_snapshot` kept (copies again: ``snap`` serves every try)."""
+    zones = world["aow"][foe]
+    for k, cards in snap["zones"].items():
+        zones[k] = list(cards)
+    for lid, mat in snap["mats"].items():
+        world["lords"][lid]["mat"] = _copy_lord({"mat": mat})["mat"]
+    world["special_vassals"] = dict(snap["special_vassals"])
 
 
 def _acting(state: State) -> list[str]:
