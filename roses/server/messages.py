@@ -11,7 +11,9 @@ channel is copied to him. Nobody else: not the other seats, not observers, not t
 the game log or the e-mails, which never read these tables. Delivery: the event ``message``
 (``roses.server.events``) names the channel's readers; each play socket
 (``roses/server/ws.py``) of one of those seats fetches the new messages for its own seat and
-sends ``{"type": "messages", "channels": [...], "messages": [...]}``.
+sends ``{"type": "messages", "channels": [...], "messages": [...]}``; the other readers who are
+not connected get a notification (``roses/server/notify.py``, kind ``message``) that names the
+sender's seat and the game, never the text.
 
 Routes (the acting seat is ``role``; a user holding one seat may leave it out):
 
@@ -150,7 +152,14 @@ def post(svc: GameService, user: User, game_id: int, role: str | None, to: list[
         mid = conn.execute(db.channel_messages.insert().values(
             game_id=game_id, channel_id=cid, role=role, user_id=user.id, text=text, created_at=now)
             .returning(db.channel_messages.c.id)).scalar_one()
-    svc.bus.publish(Event(MESSAGE, game_id, data={"readers": readers(members, umpire)}))
+    seen = readers(members, umpire)
+    svc.bus.publish(Event(MESSAGE, game_id, data={"readers": seen}))
+    # The notifications (roses/server/notify.py) tell the other readers who are not connected
+    # that a message came, never its text.
+    away = tuple(sorted({s.user_id for s in seats if s.role in seen and s.user_id is not None
+                         and s.user_id != user.id}))
+    if away:
+        svc.notifiers.notify(Event(MESSAGE, game_id, users=away, data={"from": role}))
     return {"id": int(mid), "channel": int(cid), "members": members, "umpire": umpire, "role": role,
             "user": user.name, "text": text, "time": now}
 

@@ -67,6 +67,7 @@ log = logging.getLogger("roses.server.notify")
 
 INVITED = "invited"
 REMINDER = "reminder"  # a deadline is near (roses.server.attendance)
+PRIVATE = "message"  # a private message to one's seat (roses.server.messages): never its text
 TEST = "test"
 FORMATS = ("json", "discord", "slack")
 WEBHOOK, EMAIL = "webhook", "email"
@@ -339,6 +340,9 @@ def _text(kind: str, title: str, game_id: int, data: dict[str, Any]) -> tuple[st
         role, left = data.get("role") or "your seat", data.get("left") or "soon"
         return (f"Reminder: {title}", f"{role}'s decision in {where} is due in {left}; then the published "
                 "default is played for you if the decision has one, or the seat loses on time.")
+    if kind == PRIVATE:
+        sender = data.get("from") or "A seat"
+        return f"Private message: {title}", f"{sender} sent you a private message in {where}."
     if kind == TEST:
         return "Roses test notification", "This is a test notification from Roses."
     return f"{title}", f"News in {where}."
@@ -386,7 +390,7 @@ class Notifier:
 
     # Called by the service after commit (any thread): must be quick and never raise.
     def notify(self, event: Event) -> None:
-        if event.kind not in (STARTED, TURN, FINISHED, INVITED, TEST, REMINDER) or not event.users:
+        if event.kind not in (STARTED, TURN, FINISHED, INVITED, TEST, REMINDER, PRIVATE) or not event.users:
             return
         self._queue.put((event, event.kind == TEST))
         self._poke()

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from roses.server import db
 from roses.server.service import GameService
 from tests.server.conftest import new_game, started_toy, user
+from tests.server.test_notify import receiver  # noqa: F401 - the fixture
 
 SEATS = ("P1", "P2", "P3", "umpire")
 
@@ -188,3 +189,26 @@ def test_an_accepted_alliance_is_in_the_gazette_and_the_offer_is_not(sqlite_clie
     last = editions[-1]["round"]
     assert any("proposes (offer" in line["text"] for line in gazette.report(gz, last, mover)["lines"])
     assert not any("offer" in line["text"] for line in gazette.report(gz, last, third)["lines"])
+
+
+def test_a_private_message_is_notified_to_its_readers_without_its_text(sqlite_db: Any, receiver: Any) -> None:  # noqa: F811
+    """The other readers of a channel who are not connected get a notification (webhook or
+    mail) naming the sender's seat and the game; never the text; other seats get nothing."""
+    from tests.server.conftest import build_client
+    from tests.server.test_notify import _enable, wait_for
+
+    with build_client(sqlite_db) as client:
+        gid, heads = _kingmaker(client)
+        for r in ("P2", "P3"):
+            _enable(client, heads[r], webhook_url=f"{receiver.url}/{r}")
+        receiver.bodies.clear()
+        secret = "the Tower at dawn, bring Kent k9z"
+        assert _send(client, gid, heads["P1"], ["P2"], secret).status_code == 201
+        wait_for(lambda: any(p == "/P2" and "private message" in json.dumps(b) for p, b in receiver.bodies))
+        import time
+
+        time.sleep(0.3)
+        mine = [b for p, b in receiver.bodies if p == "/P2" and "private message" in json.dumps(b)]
+        assert len(mine) == 1 and "P1 sent you a private message" in json.dumps(mine[0])
+        assert not any(secret in json.dumps(b) for _, b in receiver.bodies)
+        assert not any(p == "/P3" and "private message" in json.dumps(b) for p, b in receiver.bodies)
