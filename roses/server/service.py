@@ -908,6 +908,9 @@ class GameService:
                 entry = self._entry(game_id)
                 if entry is None or entry.game is not game:  # evicted at once (cache too small)
                     entry = _Cached(row.version, game, _log_len(game.state), _estimate_bytes(game.state))
+            if not system and verb == getattr(game.rules, "default_verb", None):
+                # "the published default, by deadline" is the server's to play (deadlines.py)
+                raise BadRequest(f"Only the server plays {verb!r}, when a deadline passes.", code="server_only")
             before = list(game.active())
             try:
                 self._apply(game, game_id, role, verb, arg)

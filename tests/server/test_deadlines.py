@@ -16,6 +16,7 @@ from roses.server import db
 from roses.server.auth import create_user
 from roses.server.clocks import ClockScheduler
 from roses.server.db import Database
+from roses.server.errors import BadRequest
 from roses.server.service import GameService
 from tests.server.test_clocks import FakeTime, fake_time  # noqa: F401 - the fixture
 
@@ -79,6 +80,22 @@ def test_the_published_default_is_played_when_the_time_runs_out(database: Databa
     direct = RULES.copy_state(replayed.state)
     RULES.action(direct, role, default[0], default[1])
     assert direct["stack"] == state["stack"]
+
+
+def test_a_player_cannot_claim_his_own_deadline_passed(database: Database) -> None:
+    """The verb that plays the published default "by deadline" (Kingmaker's ``by_default``) is
+    the server's alone: a player who sends it is refused and nothing changes."""
+    svc, gid, users = _game(database, "600+600")
+    role, payload = _play_until(svc, gid, users, lambda v: bool(v.get("default")))
+    version = payload["version"]
+    try:
+        svc.act(users[role], gid, role, "by_default", "deadline", version)
+    except BadRequest as exc:
+        assert exc.code == "server_only" and "by_default" in str(exc)
+    else:
+        raise AssertionError("a player played by_default")
+    assert svc.game(users["P1"], gid)["version"] == version
+    assert svc.rebuild(gid)["ok"]
 
 
 def test_a_decision_without_default_still_loses_on_time(database: Database, fake_time: FakeTime) -> None:  # noqa: F811
