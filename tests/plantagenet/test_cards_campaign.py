@@ -12,7 +12,7 @@ from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.records import VassalWhere, Where
 from roses.games.plantagenet.setup import setup_state
 
-from .helpers import act, options, place, run_frames, to_calendar, war_state
+from .helpers import act, options, place, run_frames, set_troops, to_calendar, war_state
 
 State = dict[str, Any]
 
@@ -875,3 +875,54 @@ def test_y15_naval_blockade_cancels_supply_by_ship_on_its_sea_4_5_1() -> None:
     rng.rig(s, [1])
     act(s, "supply", "Southampton:ships")
     assert assets(s, "somerset_1")["provender"] == 1
+
+
+# ----- Y6/L6 Great Ships (4.6.1, 4.5.1, 1.3.1) ------------------------------------------------------
+def _mariner(s: State, great: bool) -> State:
+    s["favour"]["Southampton"] = "Lancaster"
+    place(s, "somerset_1", "Southampton", provender=0, ships=1, carts=0)
+    set_troops(s, "somerset_1", militia=9)  # 10 Forces with the Retinue: two Ships' worth (4.6.1)
+    if great:
+        deploy(s, "somerset_1", "L6")
+    return s
+
+
+def test_l6_great_ships_capability_ships_count_twice_for_sail_4_6_1() -> None:
+    """Y6/L6 Great Ships: the Lord's Ships count twice for Sail: one Ship carries 12 Forces
+    (RULINGS R86)."""
+    s = activate(_mariner(ia(), False), "somerset_1", 2)
+    assert not verbs(s, "sail")
+    s = activate(_mariner(ia(), True), "somerset_1", 2)
+    dest = next(p for p in verbs(s, "sail") if p != "English Channel")
+    act(s, "sail", dest)
+    assert s["lords"]["somerset_1"]["locale"] == dest
+    ok(s)
+
+
+def test_l6_great_ships_count_twice_for_supply_by_ship_4_5_1() -> None:
+    s = activate(_mariner(ia(), False), "somerset_1", 2)
+    assert sv.supply_choices(s, "somerset_1")["Southampton:ships"]["amount"] == 1
+    s = activate(_mariner(ia(), True), "somerset_1", 2)
+    assert sv.supply_choices(s, "somerset_1")["Southampton:ships"]["amount"] == 2
+
+
+def test_y6_great_ships_link_every_port_of_every_sea_for_routes_1_3_1() -> None:
+    """Great Ships: every Port of every Sea is one Way from the Lord's Port for Parley, Supply and
+    Tax Routes (RULINGS R86)."""
+    from roses.games.plantagenet.components import load
+
+    c = load()
+    here_sea = c.sea_of("Southampton")
+    far = [p for p in c.ports() if c.sea_of(p) != here_sea]
+    s = _mariner(ia(), False)
+    plain = sv.route_tree(s, "Lancaster", "Southampton", lord="somerset_1", ships=True)
+    s = _mariner(ia(), True)
+    great = sv.route_tree(s, "Lancaster", "Southampton", lord="somerset_1", ships=True)
+    for p in far:
+        ways = great[0].get(p, great[1].get(p))
+        assert ways == 1, p
+    assert any(plain[0].get(p, plain[1].get(p)) != 1 for p in far)
+    targets = sv.parley_targets(s, "somerset_1", campaign=True)
+    assert {p for p in far if not sv.is_friendly(s, p, "Lancaster")} <= set(targets)
+    s["favour"].update({p: "Lancaster" for p in far})
+    assert {f"{p}:ships" for p in far} <= set(sv.supply_choices(s, "somerset_1"))

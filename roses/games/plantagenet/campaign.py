@@ -570,8 +570,13 @@ def sail_fits(state: State, lords: list[str]) -> bool:
     """Enough Ships for the Forces (4.6.1): one per six units, rounded up. Provender and Carts
     beyond two per Ship may be discarded (1.7.2), Forces never."""
     lrec = state["lords"]
-    ships = assets(state, lords, "ships")
+    ships = sail_ships(state, lords)
     return ships > 0 and sum(forces(lrec[lid]["mat"]) for lid in lords) <= SHIP_FORCES * ships
+
+
+def sail_ships(state: State, lords: list[str]) -> int:
+    """The Ships of a Sail (4.6.1); Y6/L6 Great Ships count twice (RULINGS R86)."""
+    return sum(sv.ships_of(state, lid) for lid in lords)
 
 
 def can_sail(state: State, lord: str) -> bool:
@@ -580,7 +585,7 @@ def can_sail(state: State, lord: str) -> bool:
         return True
     lrec = state["lords"]
     helpers = [lid for lid in group_candidates(state, lord)
-               if SHIP_FORCES * lrec[lid]["mat"]["assets"]["ships"] > forces(lrec[lid]["mat"])]
+               if SHIP_FORCES * sv.ships_of(state, lid) > forces(lrec[lid]["mat"])]
     return bool(helpers) and sail_fits(state, [lord, *helpers])
 
 
@@ -1086,7 +1091,7 @@ def start_sail(state: State, side: str, lords: list[str], dest: str) -> None:
         return
     push(state, {"step": "move", "kind": "sail", "side": side, "lords": lords, "from": here, "dest": dest,
                  "way": "Sea", "cost": 0, "chained": False})
-    room = SHIP_CARGO * assets(state, lords, "ships")
+    room = SHIP_CARGO * sail_ships(state, lords)
     for asset in ("carts", "provender"):
         excess = assets(state, lords, asset) - room
         if excess > 0:
@@ -1157,7 +1162,7 @@ class Move(Step):
         reactions.moved(state, lords)  # cards that act on arrival (Y14/Y23 Burgundians at a Port)
         prov, carts = assets(state, lords, "provender"), assets(state, lords, "carts")
         if kind == "sail":
-            ships = assets(state, lords, "ships")
+            ships = sail_ships(state, lords)
             f = sum(forces(lrec[lid]["mat"]) for lid in lords)
             declare(state, f"{names(lords)} Sail from {frame['from']} to {dest}: {ships} Ships carry {f} Forces, "
                            f"{prov} Provender and {carts} Carts (4.6.1).", MOVE)

@@ -350,9 +350,10 @@ def _adjacent() -> dict[str, tuple[str, ...]]:
     return {loc: tuple(nbrs) for loc, nbrs in load().adjacency.items()}
 
 
-def _neighbours(state: State, locale: str, lord: str | None, ships: bool) -> Sequence[str]:
+def _neighbours(state: State, locale: str, lord: str | None, ships: bool, great: bool = False) -> Sequence[str]:
     """Adjacent Locales by Way, plus same-Sea Ports (and the Lord's own Exile box) if he has a
-    Ship (1.3.1 SEAS AND PORTS, 3.4.1)."""
+    Ship (1.3.1 SEAS AND PORTS, 3.4.1). ``great``: Y6/L6 Great Ships link every Port of every
+    Sea, as if all were on one Sea (RULINGS R86)."""
     if not ships:
         return _adjacent()[locale]
     c = load()
@@ -362,10 +363,31 @@ def _neighbours(state: State, locale: str, lord: str | None, ships: bool) -> Seq
         here_kind = c.locales[locale]["kind"]
         own_box = state["lords"][lord]["locale"] if lord else None
         if sea and (here_kind == "stronghold" or locale == own_box):
-            out += [p for p in _sea_ports()[sea] if p != locale]
-            if own_box and c.locales[own_box]["kind"] == "exile" and c.sea_of(own_box) == sea and own_box != locale:
+            out += [p for p in (_all_ports() if great else _sea_ports()[sea]) if p != locale]
+            if own_box and c.locales[own_box]["kind"] == "exile" and (great or c.sea_of(own_box) == sea) \
+                    and own_box != locale:
                 out.append(own_box)
     return out
+
+
+@cache
+def _all_ports() -> tuple[str, ...]:
+    """Every Port of every Sea (1.3.1), for Y6/L6 Great Ships."""
+    return tuple(p for ports in _sea_ports().values() for p in ports)
+
+
+def great_ships(state: State, lord: str | None) -> bool:
+    """Y6/L6 Great Ships on the Lord's mat."""
+    if lord is None:
+        return False
+    mat = state["lords"][lord]["mat"]
+    return bool(mat and mat["capabilities"]) and fx.capability(state, lord, "great_ships") is not None
+
+
+def ships_of(state: State, lord: str) -> int:
+    """The Lord's Ships as they count for Sail and Supply: twice with Great Ships (RULINGS R86)."""
+    n = int(state["lords"][lord]["mat"]["assets"]["ships"])
+    return 2 * n if n and great_ships(state, lord) else n
 
 
 @cache
@@ -429,6 +451,7 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
     if start in blocked or not is_friendly(state, start, side):
         return {}, {}
     strongholds = _strongholds()
+    great = ships and great_ships(state, lord)  # Y6/L6 Great Ships: every Port linked (R86)
     favour, boxes = state["favour"].get, state["exile_boxes"].get  # 1.3.1 EXILE BOXES are Friendly too
     adjacent = _adjacent()
     dist = {start: 0}
@@ -439,7 +462,7 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
         dn += 1
         ring: list[str] = []
         for loc in frontier:
-            for nxt in _neighbours(state, loc, lord, ships) if ships else adjacent[loc]:
+            for nxt in _neighbours(state, loc, lord, ships, great) if ships else adjacent[loc]:
                 if nxt in dist or nxt in blocked:
                     continue
                 if favour(nxt) == side or boxes(nxt) == side:
@@ -504,7 +527,7 @@ def _parley_targets(state: State, lord: str, campaign: bool, memo: Memo | None =
         if here in blocked or not is_friendly(state, here, side):
             return {}
         strongholds, fav = _strongholds(), state["favour"]  # a Stronghold is Friendly by Favour (1.3.1)
-        near = {t for t in _neighbours(state, here, lord, ships)
+        near = {t for t in _neighbours(state, here, lord, ships, ships and great_ships(state, lord))
                 if t not in blocked and t in strongholds and fav.get(t) != side}
         return {t: 1 for t in sorted(near, key=c.locale_ids.ids.__getitem__)}
     _friendly, beyond = route_tree(state, side, here, lord=lord, ships=ships, memo=memo)
@@ -571,7 +594,7 @@ def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[st
         have = mat["assets"]
         # L8 Hay Wains: this Lord's Carts count twice for Supply (RULINGS R70)
         carts += have["carts"] * (2 if mat["capabilities"] and fx.capability(state, o, "hay_wains") else 1)
-        ships += have["ships"]
+        ships += have["ships"] * (2 if have["ships"] and great_ships(state, o) else 1)  # Great Ships, R86
     in_exile = c.locales[here]["kind"] == "exile"
     out: dict[str, dict[str, Any]] = {}
     caps = lrec[lord]["mat"]["capabilities"]
@@ -601,8 +624,9 @@ def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[st
     locales = c.locales
     sources = {loc for loc in overland if locales[loc]["kind"] == "stronghold"}
     sea = c.sea_of(here)
+    great = bool(ships) and great_ships(state, lord)  # Y6/L6: every Port of every Sea (RULINGS R86)
     if ships and sea:
-        sources.update(_sea_ports()[sea])
+        sources.update(_all_ports() if great else _sea_ports()[sea])
     fav, boxes, exhaustion = state["favour"], state["exile_boxes"], state["exhaustion"]
     supply_of = _supply_yields()
     for src in sorted(sources, key=c.locale_ids.ids.__getitem__):  # map order, as c.strongholds()
@@ -612,7 +636,7 @@ def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[st
         if (boxes.get(src) if loc["kind"] == "exile" else fav.get(src)) != side:  # is_friendly
             continue
         w = 0 if src == here and overland_ok else overland.get(src)
-        by_sea = bool(ships and sea and loc["port"] == sea)  # by Sea from a Port or Exile box: no Carts (4.5.1 CARTS NOTE)
+        by_sea = bool(ships and sea and loc["port"] and (great or loc["port"] == sea))  # by Sea from a Port or Exile box: no Carts (4.5.1 CARTS NOTE)
         if w is not None and w > carts and not by_sea:
             continue  # too far for the Carts: nothing can be carried (4.5.1)
         if w is not None and exhaustion.get(src) != "exhausted":
