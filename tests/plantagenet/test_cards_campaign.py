@@ -926,3 +926,21 @@ def test_y6_great_ships_link_every_port_of_every_sea_for_routes_1_3_1() -> None:
     assert {p for p in far if not sv.is_friendly(s, p, "Lancaster")} <= set(targets)
     s["favour"].update({p: "Lancaster" for p in far})
     assert {f"{p}:ships" for p in far} <= set(sv.supply_choices(s, "somerset_1"))
+
+
+def test_y29_dorset_event_devons_parley_from_exeter_asks_no_points_4_6_4() -> None:
+    """Y29 Dorset in effect: Devon's Campaign Parley from Exeter costs nothing and succeeds, so no
+    extra Influence points are asked for (1.4.2)."""
+    s = setup_state(3, "ii-warwicks-rebellion")
+    s["stack"] = []
+    s["first_turn"] = False
+    s["favour"]["Exeter"] = "York"
+    place(s, "devon", "Exeter")
+    in_effect(s, "Y29")
+    activate(s, "devon", 2)
+    target = verbs(s, "parley")[0]
+    before, was = s["influence"], sv.favour(s, target)
+    act(s, "parley", target)
+    assert s["stack"][-1]["step"] == "actions" and s["influence"] == before
+    assert sv.favour(s, target) == (None if was == "Lancaster" else "York")  # one step toward York
+    ok(s)

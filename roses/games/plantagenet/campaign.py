@@ -893,6 +893,11 @@ class Actions(Step):
             public(state, f"{lord_name(lord)} Parleys at {target}: it shifts toward {frame['side']} "
                           f"({_favour_word(state, target)}) (4.6.4).", POLITICAL)
             return
+        if lord == "devon" and state["lords"][lord]["locale"] == "Exeter" and fx.event_on(state, "dorset", "York"):
+            sv.parley(state, lord, target, campaign=True)  # Y29 Dorset: free and sure, no points to add
+            public(state, f"Dorset (Y29): {lord_name(lord)} Parleys {target} from Exeter at no cost: "
+                          f"{_favour_word(state, target)} (4.6.4).", POLITICAL)
+            return
         push(state, {"step": "boost", "side": frame["side"], "lord": lord, "action": "parley", "target": target})
 
     # ----- Pass (4.6.5) ---------------------------------------------------------------------
