@@ -141,7 +141,7 @@ class HeuristicBot(BaseBot):
         legal = turn[1] if keep is None else keep(state, role, turn[1])
         children: list[tuple[float, State, Action]] = []
         for action in legal:
-            after = _apply(rules, state, role, action)
+            after = _apply(rules, state, role, action, checked=False)
             if after is not None:
                 children.append((state_values(rules, after, [role])[role], after, action))
         if not children:
@@ -162,7 +162,7 @@ class HeuristicBot(BaseBot):
             turn = acting(rules, state)
             if turn is None or turn[0] != role or action not in turn[1]:
                 break
-            after = _apply(rules, state, role, action)
+            after = _apply(rules, state, role, action, checked=False)
             if after is None:
                 break
             state = after
@@ -187,9 +187,13 @@ class HeuristicBot(BaseBot):
         return text
 
 
-def _apply(rules: Rules, world: State, role: str, action: Action) -> State | None:
+def _apply(rules: Rules, world: State, role: str, action: Action, checked: bool = True) -> State | None:
+    """``action`` applied to a copy of ``world`` (None on a rules error). ``checked=False``
+    for an action taken from ``legal_actions`` of this very state (``Rules.apply_legal``)."""
     state = rules.copy_state(world)
     try:
+        if not checked:
+            return rules.apply_legal(state, role, action[0], action[1])
         return rules.action(state, role, action[0], action[1])
     except Exception:  # noqa: BLE001 - a rules error on one sample must not lose the move
         return None

@@ -210,3 +210,93 @@ def test_random_bots_finish_a_game_of_ia() -> None:
         seats = {"York": ("random", make_bot("random", seed)), "Lancaster": ("random#2", make_bot("random", seed + 1))}
         out = play_game(RULES, "ia-henry-vi", seats, seed=seed, max_actions=5000)
         assert out.result is not None, out.length
+
+
+def _containers(x: Any, out: list[Any]) -> list[Any]:
+    """Every dict and list inside ``x`` (``x`` included)."""
+    if isinstance(x, dict):
+        out.append(x)
+        for v in x.values():
+            _containers(v, out)
+    elif isinstance(x, list):
+        out.append(x)
+        for v in x:
+            _containers(v, out)
+    return out
+
+
+@pytest.mark.parametrize("scenario,hidden", [("ia-henry-vi", True), ("ib-towton", False), ("bosworth", False)])
+def test_copy_state_is_equal_and_shares_no_dict_or_list(scenario: str, hidden: bool) -> None:
+    """ai.copy_state copies the Lords by shape: a Lord's entry holds scalars and his mat, whose
+    values are scalars or flat dicts and lists (checked here on random play); the copy equals
+    the state and shares no dict or list with it but the log's entries (never changed)."""
+    options = {"hidden_mats": hidden} if scenario != "bosworth" else None
+    pick = random.Random(2)
+    s = RULES.setup(4, scenario, options)
+    for n in range(400):
+        if RULES.result(s) is not None:
+            break
+        if n % 7 == 0:
+            for d in s["lords"].values():
+                for k, v in d.items():
+                    if k == "mat" and v is not None:
+                        for part in v.values():
+                            inner = part.values() if isinstance(part, dict) else part if isinstance(part, list) else []
+                            assert not any(isinstance(x, (dict, list)) for x in inner), part
+                    else:
+                        assert not isinstance(v, (dict, list)), (k, v)
+            c = ai.copy_state(s)
+            assert c == s
+            log_entries = {id(e) for e in s["log"]}
+            mine = {id(x) for x in _containers({k: v for k, v in s.items() if k != "log"}, [])}
+            theirs = [x for x in _containers(c, []) if id(x) not in log_entries]
+            assert not any(id(x) in mine for x in theirs)
+            assert c["log"] is not s["log"]
+        role = RULES.active(s)[0]
+        legal = RULES.legal_actions(s, role)
+        s = RULES.action(s, role, *pick.choice(legal))
+
+
+def test_follow_up_search_drops_only_capability_levies_without_special_vassal_3_4_6() -> None:
+    """The heuristic bot's follow-up (roses.ai.heuristic GameSettings) skips Levies of
+    Capabilities the evaluation cannot tell apart (3.4.6) but keeps those bringing a Special
+    Vassal (1.5.4, counted in Forces) and every other action."""
+    s = RULES.setup(1, "ia-henry-vi")
+    s = _until(s, lambda st: any(a[0] == "levy_capability" for a in RULES.legal_actions(st, RULES.active(st)[0])), 2)
+    role = RULES.active(s)[0]
+    legal = RULES.legal_actions(s, role)
+    kept = ai.follow_actions(s, role, legal)
+    cards = ai.load().cards
+    dropped = [a for a in legal if a not in kept]
+    assert dropped and all(a[0] == "levy_capability" and not cards[a[1]]["capability"].get("special_vassal")
+                           for a in dropped)
+    assert [a for a in legal if a[0] != "levy_capability"] == [a for a in kept if a[0] != "levy_capability"]
+    specials = [cid for cid, d in cards.items() if (d.get("capability") or {}).get("special_vassal")]
+    assert specials
+    assert ai.follow_actions(s, role, [("levy_capability", specials[0])]) == [("levy_capability", specials[0])]
+
+
+def test_heuristic_with_the_follow_up_settings_moves_as_the_full_search() -> None:
+    """The Plantagenet settings of the heuristic bot (follow-up in one world, its line replayed
+    in the others; Capability Levies without Special Vassal left out of the follow-up) choose
+    the moves the full search chooses, here in a Levy, a Plan and a Campaign."""
+    from roses.ai import heuristic
+
+    s = RULES.setup(2, "ia-henry-vi")
+    stops = [lambda st: _at(st, "muster") and len(RULES.legal_actions(st, RULES.active(st)[0])) > 3,
+             lambda st: _at(st, "plan"),
+             lambda st: _at(st, "actions")]
+    for i, stop in enumerate(stops):
+        s = _until(s, stop, 10 + i)
+        if RULES.result(s) is not None:
+            break
+        role = RULES.active(s)[0]
+        view = RULES.view(s, role)
+        fast = HeuristicBot(seed=3).decide(RULES, view, role, Determinizer.bind(RULES, s, role))
+        saved = heuristic._GAMES.pop(RULES.id)
+        try:
+            full = HeuristicBot(seed=3).decide(RULES, view, role, Determinizer.bind(RULES, s, role))
+        finally:
+            heuristic.register_game(RULES.id, saved)
+        assert fast.action == full.action, (fast.rationale, full.rationale)
+        s = RULES.action(s, role, *fast.action)
