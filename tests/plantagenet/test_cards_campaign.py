@@ -944,3 +944,20 @@ def test_y29_dorset_event_devons_parley_from_exeter_asks_no_points_4_6_4() -> No
     assert s["stack"][-1]["step"] == "actions" and s["influence"] == before
     assert sv.favour(s, target) == (None if was == "Lancaster" else "York")  # one step toward York
     ok(s)
+
+
+def test_y12_truce_at_an_intercept_also_stops_the_approach_there_4_3_5() -> None:
+    """A March into Enemy Lords draws an Intercept; the Truce played against it also forbids the
+    Approach: the Marching Lord goes back where he came from (RULINGS R79)."""
+    s = ia()
+    _hold(s, "Y12")
+    place(s, "york", "London")
+    place(s, "henry_vi", "St Albans")
+    place(s, "exeter_1", "Bedford")
+    activate(s, "york", 1)
+    act(s, "march", "St Albans")
+    act(s, "intercept", "exeter_1")
+    act(s, "play", "Y12")
+    assert s["lords"]["york"]["locale"] == "London" and s["lords"]["exeter_1"]["locale"] == "Bedford"
+    assert _find(s, "approach") is None and s["battle"] is None and _find(s, "actions") is None
+    ok(s)

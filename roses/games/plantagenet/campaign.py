@@ -1234,7 +1234,7 @@ class Arrive(Step):
             pop(state)  # 4.3.5 RECOVERY: the card's remaining actions are skipped
         attackers = [lid for lid in frame["lords"] if state["lords"][lid]["locale"] == locale]
         back = frame.get("from")
-        if truce(state) and back is not None:  # Truce played at the Intercept (RULINGS R79)
+        if truce(state) and back is not None:  # Truce played at the Intercept: the card ends too (R79)
             send_back(state, attackers, locale, back)
             public(state, f"Parliament's Truce: no Approach; {names(attackers)} go back to {back}.", MOVE)
             return
