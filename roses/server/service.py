@@ -816,26 +816,26 @@ class GameService:
         return entry
 
     def pushed_body(self, user: User | None, game_id: int, role: str, invite: str | None,
-                    version: int) -> str | None:
-        """The body of ``role``'s view at ``version`` or later if it is already rendered
-        (no database, no rendering: safe to call on the event loop), else None."""
+                    version: int) -> tuple[int, str] | None:
+        """(its version, the body of ``role``'s view) at ``version`` or later if it is already
+        rendered (no database, no rendering: safe to call on the event loop), else None."""
         entry = self._pushable(user, game_id, role, invite, version)
         if entry is None:
             return None
         with self._cache_lock:
             hit = self._views.get((game_id, entry.version, role))
-        return None if hit is None else hit.body
+        return None if hit is None else (entry.version, hit.body)
 
     def push_body(self, user: User | None, game_id: int, role: str, invite: str | None,
-                  version: int) -> str | None:
-        """The body of ``role``'s view at ``version`` or later, rendered from the cached game
-        without reading the database; None when the cache cannot answer (not cached, older
-        than ``version``, seats not cached or no longer ``user``'s)."""
+                  version: int) -> tuple[int, str] | None:
+        """(its version, the body of ``role``'s view) at ``version`` or later, rendered from
+        the cached game without reading the database; None when the cache cannot answer (not
+        cached, older than ``version``, seats not cached or no longer ``user``'s)."""
         with self._game_lock(game_id):
             entry = self._pushable(user, game_id, role, invite, version)
             if entry is None:
                 return None
-            return self._rendered(entry.game, game_id, entry.version, role).body
+            return entry.version, self._rendered(entry.game, game_id, entry.version, role).body
 
     def explain(self, user: User | None, game_id: int, role: str | None, verb: str, arg: Any,
                 invite: str | None = None) -> dict[str, Any]:
@@ -985,9 +985,10 @@ class GameService:
         return reply, body
 
     def act_keyed(self, user: User, game_id: int, role: str, verb: str, arg: Any, version: int,
-                  key: str | None = None) -> tuple[int, bool, str]:
-        """:meth:`act` for the play socket: (the action's version, whether ``key`` had already
-        been applied, the encoded body of ``role``'s view).
+                  key: str | None = None) -> tuple[int, int, bool, str]:
+        """:meth:`act` for the play socket: (the action's version, the version of the view
+        returned, whether ``key`` had already been applied, the encoded body of ``role``'s
+        view).
 
         ``key`` (an idempotency key chosen by the client, at most 64 characters) makes a
         retry safe: a request whose key this process has already applied for the same game
@@ -1003,10 +1004,10 @@ class GameService:
         except _Repeated as seen:
             if (seen.verb, seen.arg_json) != (UNDO if verb == "undo" else verb, _arg_json(arg)):
                 raise BadRequest("This idempotency key was used for another action.", code="key_reused") from None
-            _, body = self._view(user, game_id, role, None)
-            return seen.version, True, body
+            current, body = self._view(user, game_id, role, None)
+            return seen.version, int(current["version"]), True, body
         assert body is not None  # a user's action always gets its view
-        return int(reply["version"]), False, body
+        return int(reply["version"]), int(reply["version"]), False, body
 
     def _check_play(self, row: Any, seats: list[Seat], user: User | None, role: str, bot: bool,
                     system: bool, version: int) -> None:
@@ -1358,7 +1359,8 @@ class GameService:
                 out["fixed"] = True
             self._evict(game_id)
         if out["fixed"]:
-            self.bus.publish(Event(GAME_CHANGED, game_id, row.version))
+            # No version: the state changed at the same version, so sockets read it again.
+            self.bus.publish(Event(GAME_CHANGED, game_id))
         return out
 
     def import_record(self, record: dict[str, Any], *, private: bool | None = None) -> int:

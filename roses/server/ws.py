@@ -2,13 +2,23 @@
 
 On connect and after every change of the game, the server sends the connected role its own
 view: ``{"type": "state", ...}`` with the same fields as ``GET /api/games/{id}/view``.
-Players also get the chat (``{"type": "chat", "messages": [...]}``). While the game waits for
+Players also get the chat (``{"type": "chat", "messages": [...]}``) and their seat's private
+messages (``{"type": "messages", "channels": [...], "messages": [...]}``, roses/server/messages.py:
+only the sockets of the channel's seats fetch them). While the game waits for
 players (and at its start), each change also brings ``{"type": "game", "game": {...}}`` with the
 body of ``GET /api/games/{id}`` (seats, status).
 
 A client may send (JSON objects; ``id`` is echoed in the reply):
 
-* ``{"type": "action", "verb": V, "arg": A, "version": N}`` (``verb: "undo"`` to undo)
+* ``{"type": "act", "verb": V, "arg": A, "version": N, "key": K}``: an action answered on
+  the socket with ``{"type": "result", "id": ..., "seq": S, "duplicate": false, ...}``, the
+  fields of ``POST /api/games/{id}/action``'s reply (the acting role's view after it; ``seq``
+  is the action's version). ``key`` (optional, 1-64 characters) is an idempotency key: a
+  request whose key was already applied for this game and role is not applied again, and
+  its answer says ``"duplicate": true`` with the game's current view. The push of the
+  version the result already showed is not sent again on this socket.
+* ``{"type": "action", "verb": V, "arg": A, "version": N}`` (``verb: "undo"`` to undo),
+  answered with ``{"type": "ok"}`` (the view comes as a push)
 * ``{"type": "undo", "version": N}``, ``{"type": "resign", "version": N}``
 * ``{"type": "chat", "text": T}``, ``{"type": "ping"}``
 
@@ -33,6 +43,7 @@ from starlette.concurrency import run_in_threadpool
 
 from roses.engine import OBSERVER
 from roses.server import db
+from roses.server import messages as private
 from roses.server.auth import User
 from roses.server.deps import find_auth, services
 from roses.server.errors import BadRequest, ServerError
@@ -65,6 +76,9 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
     s = services(ws)
     games = s.games
     await ws.accept()
+    # Subscribed before the first view is read: a change made in between is announced (and
+    # its push skipped if the first view already shows it).
+    sub = games.bus.subscribe(game_id)
     try:
         found = await run_in_threadpool(find_auth, ws)
         if found is not None and found.method == "session" and not _origin_ok(ws):
@@ -72,10 +86,12 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
         user: User | None = None if found is None else found.user
         first, first_body = await run_in_threadpool(games.view_body, user, game_id, role, invite)
     except ServerError as exc:
+        sub.close()
         await ws.send_json(_error(exc))
         await ws.close(code=4000 + exc.status)
         return
     except Exception as exc:  # noqa: BLE001 - logged without its message
+        sub.close()
         log.error("internal error opening the socket of game %s: %s", game_id, where(exc))
         await ws.send_json({"type": "error", "status": 500, "code": "internal",
                             "detail": "Internal server error."})
@@ -89,25 +105,45 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
         async with send_lock:
             await ws.send_json(msg)
 
-    async def send_text(text: str) -> None:
-        async with send_lock:
-            await ws.send_text(text)
+    #: The newest version whose view this socket has sent (the first view, a result or a
+    #: push), and a flag cleared while an ``act`` of this socket is on its way (the push of
+    #: the version it makes waits for its result, which shows that version).
+    sent = [int(first["version"])]
+    idle = asyncio.Event()
+    idle.set()
 
-    sub = games.bus.subscribe(game_id)
+    async def send_view(message: str, version: int, *, always: bool = False) -> None:
+        """Send a message carrying ``role``'s view at ``version``. A push (not ``always``)
+        waits while an ``act`` of this socket is on its way and is dropped when the socket
+        has already sent that version or a newer one; the versions sent never go back."""
+        if not always:
+            while not idle.is_set():
+                await idle.wait()
+        async with send_lock:
+            if not always and version <= sent[0]:
+                return
+            await ws.send_text(message)
+            sent[0] = max(sent[0], version)
+
     last_chat = 0
+    last_message = 0
     # Connected players get no notifications for this game (notify.py).
     presence = getattr(ws.app.state, "presence", None)
     here: int | None = None
     try:
         if presence is not None and player and user is not None:
             here = await run_in_threadpool(presence.enter, game_id, user.id)
-        await send_text(state_message(first_body))
+        await send_view(state_message(first_body), sent[0], always=True)
         if player and user is not None:
             messages = await run_in_threadpool(games.chat, user, game_id, 0)
             if messages:
                 last_chat = messages[-1]["id"]
             await send({"type": "chat", "messages": messages})
-        reader = asyncio.create_task(_reader(ws, send, user, game_id, role))
+            box = await run_in_threadpool(private.read, games, user, game_id, role, 0)
+            if box["messages"]:
+                last_message = box["messages"][-1]["id"]
+            await send({"type": "messages", "channels": box["channels"], "messages": box["messages"]})
+        reader = asyncio.create_task(_reader(ws, send, send_view, user, game_id, role, idle))
         try:
             while True:
                 getter = asyncio.create_task(sub.get())
@@ -124,31 +160,43 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
                     if messages:
                         last_chat = messages[-1]["id"]
                         await send({"type": "chat", "messages": messages})
-                if all(e.kind == CHAT for e in events):
+                if player and user is not None and any(
+                        e.kind == private.MESSAGE and role in e.data.get("readers", ()) for e in events):
+                    box = await run_in_threadpool(private.read, games, user, game_id, role, last_message)
+                    if box["messages"]:
+                        last_message = box["messages"][-1]["id"]
+                        await send({"type": "messages", "channels": box["channels"], "messages": box["messages"]})
+                changes = [e.version for e in events if e.kind not in (CHAT, private.MESSAGE)]
+                if not changes:
                     continue
                 # The newest version announced: its view comes from the game in memory,
-                # rendered and encoded once for every socket of this role.
-                target = max(e.version for e in events if e.kind != CHAT)
-                text = None
-                if target > 0:
-                    text = games.pushed_body(user, game_id, role, invite, target)
-                    if text is None:
-                        text = await run_in_threadpool(games.push_body, user, game_id, role, invite, target)
-                if text is None:  # not in memory here, or a lobby change: ask the database
-                    try:
-                        current, body = await run_in_threadpool(games.view_body, user, game_id, role, invite)
-                        text = body
-                        lobby = None
-                        if current["status"] == "open" or current["version"] == 0:
-                            # Seats filling up (or the start): the game's lobby record too.
-                            lobby = await run_in_threadpool(games.game, user, game_id, invite)
-                    except ServerError as exc:
-                        await send(_error(exc))
-                        break
-                    if lobby is not None:
-                        await send({"type": "game", "game": lobby})
-                if text is not None:
-                    await send_text(state_message(text))
+                # rendered and encoded once for every socket of this role. An event without
+                # a version (seats, pause, lobby) may change the view at the same version:
+                # it is read from the database and always sent.
+                target = max(changes)
+                if 0 not in changes and target <= sent[0]:
+                    continue  # already sent (e.g. the result of this socket's own action)
+                pushed = None
+                if 0 not in changes:
+                    pushed = games.pushed_body(user, game_id, role, invite, target)
+                    if pushed is None:
+                        pushed = await run_in_threadpool(games.push_body, user, game_id, role, invite, target)
+                if pushed is not None:
+                    await send_view(state_message(pushed[1]), pushed[0])
+                    continue
+                # Not in memory here, or a change without a version: ask the database.
+                try:
+                    current, body = await run_in_threadpool(games.view_body, user, game_id, role, invite)
+                    lobby = None
+                    if current["status"] == "open" or current["version"] == 0:
+                        # Seats filling up (or the start): the game's lobby record too.
+                        lobby = await run_in_threadpool(games.game, user, game_id, invite)
+                except ServerError as exc:
+                    await send(_error(exc))
+                    break
+                if lobby is not None:
+                    await send({"type": "game", "game": lobby})
+                await send_view(state_message(body), int(current["version"]), always=0 in changes)
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -169,7 +217,8 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
             await ws.close()
 
 
-async def _reader(ws: WebSocket, send: Any, user: User | None, game_id: int, role: str) -> None:
+async def _reader(ws: WebSocket, send: Any, send_view: Any, user: User | None, game_id: int, role: str,
+                  idle: asyncio.Event) -> None:
     games = services(ws).games
     while True:
         try:
@@ -192,9 +241,23 @@ async def _reader(ws: WebSocket, send: Any, user: User | None, game_id: int, rol
             if user is None or role == OBSERVER:
                 raise BadRequest("Observers can only watch.", code="observer")
             version = msg.get("version")
-            if kind in ("action", "undo", "resign") and (not isinstance(version, int) or isinstance(version, bool)):
+            if kind in ("act", "action", "undo", "resign") and (not isinstance(version, int) or isinstance(version, bool)):
                 raise BadRequest("Send the game version your request was made on ('version').")
             version = int(version or 0)
+            if kind == "act":
+                verb = msg.get("verb")
+                if not isinstance(verb, str):
+                    raise BadRequest("An action needs a 'verb'.")
+                idle.clear()
+                try:
+                    seq, shown, repeated, body = await run_in_threadpool(
+                        games.act_keyed, user, game_id, role, verb, msg.get("arg"), version, msg.get("key"))
+                    head = (f'{{"type":"result","id":{json.dumps(request_id)},"seq":{seq},'
+                            f'"duplicate":{"true" if repeated else "false"},')
+                    await send_view(head + body[1:], shown, always=True)
+                finally:
+                    idle.set()
+                continue
             if kind == "action":
                 verb = msg.get("verb")
                 if not isinstance(verb, str):

@@ -57,11 +57,12 @@ def test_push_serves_cached_views_without_the_database(database: Database,
         south = svc.push_body(s, gid, "South", None, reply["version"])
         observer = svc.push_body(None, gid, "Observer", None, reply["version"])
     # One rendering and one encoding per version and role: every socket gets the same text.
-    assert north is not None and north is again
+    assert north is not None and again is not None and north[1] is again[1]
     assert south is not None and observer is not None
+    assert north[0] == south[0] == observer[0] == reply["version"]
     # Exactly what GET .../view answers.
-    assert svc.view_body(n, gid, "North")[1] == north
-    assert svc.view_body(s, gid, "South")[1] == south
+    assert svc.view_body(n, gid, "North")[1] == north[1]
+    assert svc.view_body(s, gid, "South")[1] == south[1]
     # A user who does not hold the seat gets nothing from the cache (the database path then
     # refuses with the usual error).
     assert svc.push_body(s, gid, "North", None, reply["version"]) is None
