@@ -241,4 +241,6 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--workers", type=int, default=1,
                    help="server processes behind the one port (server bench; several need PostgreSQL "
                         "for live updates between them)")
+    g.add_argument("--http-actions", action="store_true",
+                   help="send the actions as HTTP requests instead of over the game's socket (server bench)")
     cli.BENCH_TARGETS["server"] = cmd_bench_server

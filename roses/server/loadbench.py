@@ -2,10 +2,12 @@
 
 It starts ``roses serve`` as a subprocess on a free loopback port (a temporary SQLite database
 unless ``--db``), creates users with API tokens directly in the database (set-up, not measured),
-creates ``--games`` two-player games over HTTP and drives them concurrently: every player holds a
-WebSocket on its game and a shared HTTP client; when the view it receives lets it act, it waits
-a random think time and plays a random legal action (``POST /api/games/{id}/action`` with the
-version it saw). The latency of each accepted action (request to response) is recorded.
+creates ``--games`` games over HTTP (every seat a player; ``options`` such as ``{"players": 8}``)
+and drives them concurrently: every player holds a WebSocket on its game and seat; when the
+view pushed to it lets it act, it waits a random think time and plays a random legal action
+with the version it saw, as an ``act`` message on that socket with an idempotency key (answered
+there by a ``result``), or with ``ws_actions=False`` as ``POST /api/games/{id}/action``. The
+latency of each accepted action (request sent to answer read) is recorded.
 
 Every loop is bounded: a game stops at its end, after ``--moves`` actions, or at ``--seconds``.
 Afterwards the action log in the database is compared with what the players saw accepted:
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 
 from roses.engine import available_games, get_rules
@@ -267,7 +270,8 @@ class Player:
 
     def __init__(self, base: str, token: str, game_id: int, role: str, stats: Stats, *,
                  rng: random.Random, think: float = 0.0, moves: int = 100,
-                 deadline: float = float("inf"), use_ws: bool = True, run: GameRun | None = None) -> None:
+                 deadline: float = float("inf"), use_ws: bool = True, run: GameRun | None = None,
+                 ws_actions: bool = False) -> None:
         self.base = base
         self.ws_base = "ws" + base[len("http"):]
         self.headers = {"Authorization": f"Bearer {token}"}
@@ -279,6 +283,13 @@ class Player:
         self.moves = moves
         self.deadline = deadline
         self.use_ws = use_ws
+        #: Actions over the open socket (``act`` messages) instead of HTTP requests.
+        self.ws_actions = ws_actions and use_ws
+        self._socket: Any = None
+        self._socket_ready = asyncio.Event()
+        #: The socket request waiting for its answer: (id, future of the answer message).
+        self._waiting: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
+        self._next_id = 0
         #: Version of the last action this player saw accepted (0: none).
         self.last_accepted = 0
         #: The request in flight (seq it would get, verb, arg), for the crash test.
@@ -302,13 +313,28 @@ class Player:
         import websockets  # imported on use: keeps `roses` start-up fast
 
         url = f"{self.ws_base}/api/games/{self.game_id}/ws?role={self.role}"
+        # No keep-alive pings and no compression: a thousand sockets in one client process
+        # must not time out on pings the busy client could not answer in time.
         async with websockets.connect(url, additional_headers=self.headers, max_size=2**24,
-                                      open_timeout=30) as ws:
-            async for raw in ws:
-                msg = json.loads(raw)
-                if msg.get("type") == "state":
-                    self.stats.ws_states += 1
-                    self._offer(msg)
+                                      open_timeout=120, ping_interval=None, compression=None) as ws:
+            self._socket = ws
+            self._socket_ready.set()
+            try:
+                async for raw in ws:
+                    msg = orjson.loads(raw)
+                    kind = msg.get("type")
+                    if kind == "state":
+                        self.stats.ws_states += 1
+                        self._offer(msg)
+                    elif kind in ("result", "error") and self._waiting is not None \
+                            and msg.get("id") == self._waiting[0]:
+                        future = self._waiting[1]
+                        if not future.done():
+                            future.set_result(msg)
+            finally:
+                self._socket = None
+                if self._waiting is not None and not self._waiting[1].done():
+                    self._waiting[1].set_exception(ConnectionError("the socket closed"))
 
     async def _poll(self, client: Any) -> None:
         res = await client.get(f"{self.base}/api/games/{self.game_id}/view", params={"role": self.role},
@@ -342,7 +368,7 @@ class Player:
                 exc = reader.exception()
                 self.stats.errors.append(f"websocket of game {self.game_id}: {exc!r}")
                 reader = None
-                self.use_ws = False
+                self.use_ws = self.ws_actions = False
             state = self._latest
             if state is not None and state.get("status") != "active" and state.get("view") is not None:
                 break
@@ -364,6 +390,9 @@ class Player:
                 continue  # something changed while thinking: look again
             verb, arg = self.rng.choice(options)
             version = int(state["version"])
+            if self.ws_actions:
+                await self._act_ws(verb, arg, version)
+                continue
             self.pending = Accepted(self.game_id, version + 1, self.role, verb, arg)
             t0 = time.perf_counter()
             res = await client.post(f"{self.base}/api/games/{self.game_id}/action", headers=self.headers,
@@ -387,13 +416,63 @@ class Player:
                 await self._poll(client)
 
 
+    async def _act_ws(self, verb: str, arg: Any, version: int) -> None:
+        """One action over the socket (``act`` with an idempotency key), its answer awaited."""
+        if self._socket is None:
+            await asyncio.wait_for(self._socket_ready.wait(), 120)
+        ws = self._socket
+        if ws is None:
+            raise ConnectionError("the socket closed")
+        self._next_id += 1
+        rid = self._next_id
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting = (rid, future)
+        key = f"{self.role}-{self.game_id}-{version}-{rid}"
+        t0 = time.perf_counter()
+        await ws.send(orjson.dumps({"type": "act", "id": rid, "key": key, "verb": verb, "arg": arg,
+                                    "version": version}).decode("utf-8"))
+        try:
+            msg = await asyncio.wait_for(future, 120)
+        finally:
+            self._waiting = None
+        took = time.perf_counter() - t0
+        if msg.get("type") == "result":
+            seq = int(msg["seq"])
+            if msg.get("duplicate"):
+                self.stats.errors.append(f"game {self.game_id} {self.role}: key {key} answered as a duplicate")
+                return
+            self.stats.latencies.append(took)
+            self.stats.accepted.append(Accepted(self.game_id, seq, self.role, verb, arg))
+            self.last_accepted = seq
+            self.made += 1
+            self.run.count()
+            self._offer(msg)
+        elif msg.get("status") == 409:
+            # Another seat acted first on this version (both were active, e.g. Richard III's
+            # simultaneous card play): the push of the newer version is on its way.
+            self.stats.conflicts += 1
+            latest = self._latest
+            if latest is not None and int(latest.get("version", -1)) <= version:
+                self._changed.clear()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), timeout=30)
+        else:
+            self.stats.refused += 1
+            self.stats.errors.append(f"game {self.game_id} {self.role} {verb} {arg!r}: "
+                                     f"{msg.get('status')} {msg.get('detail')!s:.200}")
+            self._changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout=30)
+
+
 async def create_games(client: Any, base: str, game: str, scenario: str | None,
                        tokens: Sequence[tuple[str, str]], count: int,
-                       concurrency: int = 8) -> list[tuple[int, dict[str, str]]]:
-    """``count`` started two-player games: [(game id, {role: token})]."""
+                       concurrency: int = 8, options: dict[str, Any] | None = None) -> list[tuple[int, dict[str, str]]]:
+    """``count`` started games, every seat a player: [(game id, {role: token})]."""
     rules = get_rules(game)
     scenario = scenario or rules.scenarios[0]
-    roles = rules.roles(scenario)
+    options = dict(options or {})
+    roles = list(rules.roles(scenario, options))
     per = len(roles)
     sem = asyncio.Semaphore(concurrency)
 
@@ -402,7 +481,8 @@ async def create_games(client: Any, base: str, game: str, scenario: str | None,
         async with sem:
             res = await client.post(f"{base}/api/games", headers={"Authorization": f"Bearer {seat[roles[0]]}"},
                                     json={"game": game, "scenario": scenario, "role": roles[0],
-                                          "title": f"bench {i}", "preview": rules.preview})
+                                          "options": options, "title": f"bench {i}",
+                                          "preview": rules.preview})
             res.raise_for_status()
             gid = int(res.json()["id"])
             for r in roles[1:]:
@@ -447,7 +527,8 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int, think: float,
-                moves: int, seconds: float, use_ws: bool = True) -> tuple[Stats, list[Player], float]:
+                moves: int, seconds: float, use_ws: bool = True,
+                ws_actions: bool = True) -> tuple[Stats, list[Player], float]:
     import httpx  # imported on use: keeps `roses` start-up fast
 
     stats = Stats()
@@ -457,7 +538,7 @@ async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int
     for gid, seat in games:
         run = GameRun(moves)
         players += [Player(base, token, gid, role, stats, rng=random.Random(master.random()), think=think,
-                           moves=moves, deadline=deadline, use_ws=use_ws, run=run)
+                           moves=moves, deadline=deadline, use_ws=use_ws, run=run, ws_actions=ws_actions)
                     for role, token in seat.items()]
     # Idle connections are dropped before the server's keep-alive timeout (uvicorn: 5 s) could
     # close one just as a request goes out on it.
@@ -472,16 +553,19 @@ async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int
 def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         scenario: str | None = None, moves: int = 10, think: float = 10.0, seconds: float = 300.0,
         seed: int = 1, log_path: Path | None = None, use_ws: bool = True,
-        workers: int = 1, server_env: dict[str, str] | None = None) -> dict[str, Any]:
+        workers: int = 1, server_env: dict[str, str] | None = None, options: dict[str, Any] | None = None,
+        ws_actions: bool = True) -> dict[str, Any]:
     """Run the benchmark; returns the figures (see module doc). ``server_env`` is added to the
     server's environment (e.g. ``PYTHONPATH`` of another checkout, to compare two versions
-    of the server with the same client)."""
+    of the server with the same client); ``options`` are the games' options (e.g.
+    ``{"players": 8}``); ``ws_actions`` False sends the actions as HTTP requests."""
     game = pick_game(game)
     tmp = tempfile.TemporaryDirectory(prefix="roses-bench-")
     try:
         url = db_url or f"sqlite:///{tmp.name}/bench.db"
         rules = get_rules(game)
-        per = len(rules.roles(scenario or rules.scenarios[0]))
+        options = dict(options or {})
+        per = len(rules.roles(scenario or rules.scenarios[0], options))
         env = dict(server_env or {})
         if workers > 1:
             # Several processes share the database's connections (PostgreSQL: 100 by default).
@@ -502,10 +586,11 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
                 import httpx  # imported on use: keeps `roses` start-up fast
 
                 async with httpx.AsyncClient(timeout=60) as client:
-                    made = await create_games(client, server.base, game, scenario, tokens, games)
+                    made = await create_games(client, server.base, game, scenario, tokens, games,
+                                              options=options)
                 cpu[0] = server.cpu_seconds()
                 stats, _players, took = await drive(server.base, made, seed=seed, think=think, moves=moves,
-                                                    seconds=seconds, use_ws=use_ws)
+                                                    seconds=seconds, use_ws=use_ws, ws_actions=ws_actions)
                 cpu[1] = server.cpu_seconds()
                 nonlocal rss_after
                 rss_after = server.rss_bytes()  # every game played is still held in memory
@@ -518,7 +603,8 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         database.dispose()
         lat = [x * 1000 for x in stats.latencies]
         return {
-            "games": games, "game": game, "database": database.dialect,
+            "games": games, "game": game, "options": options, "players_per_game": per,
+            "transport": "websocket" if ws_actions and use_ws else "http", "database": database.dialect,
             "actions": len(stats.accepted),
             "seconds": round(took, 3),
             "actions_per_s": round(len(stats.accepted) / took, 1) if took else 0.0,
@@ -540,13 +626,17 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
 
 
 def cmd_bench_server(args: argparse.Namespace) -> int:
+    from roses.cli import _options  # the bench's --players, --rules and --option
+
     out = run(args.games, db_url=args.db, game=args.game, scenario=args.scenario, moves=args.moves,
               think=args.think, seconds=args.max_seconds, seed=args.seed,
-              workers=getattr(args, "workers", 1))
+              workers=getattr(args, "workers", 1), options=_options(args),
+              ws_actions=not getattr(args, "http_actions", False))
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"server bench ({out['game']}, {out['database']}): {out['games']} games, {out['actions']} "
+        print(f"server bench ({out['game']}, {out['players_per_game']} players, {out['database']}, "
+              f"actions over {out['transport']}): {out['games']} games, {out['actions']} "
               f"actions in {out['seconds']:.1f} s = {out['actions_per_s']:.1f} actions/s; latency p50 "
               f"{out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "
               f"(max {out['max_ms']:.1f}); lost {out['lost']}, duplicated {out['duplicated']}, "

@@ -30,6 +30,22 @@ def test_cli_registration() -> None:
     assert "server" in cli.BENCH_TARGETS
 
 
+def test_module_entry_point_finds_the_bench_targets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`python -m roses.cli bench server` finds the target the server's extension registers
+    (the module runs as __main__; the extension registers with roses.cli)."""
+    import runpy
+    import sys
+
+    from roses.server import loadbench as bench_module
+
+    seen: list[int] = []
+    monkeypatch.setattr(bench_module, "cmd_bench_server", lambda args: seen.append(args.games) or 0)
+    monkeypatch.setattr(sys, "argv", ["roses.cli", "bench", "server", "--games", "3"])
+    with pytest.warns(RuntimeWarning), pytest.raises(SystemExit) as ended:  # roses.cli is imported already
+        runpy.run_module("roses.cli", run_name="__main__")
+    assert ended.value.code == 0 and seen == [3]
+
+
 @pytest.mark.slow
 def test_small_bench_run(capsys: pytest.CaptureFixture[str]) -> None:
     args = cli.build_parser().parse_args(["bench", "server", "--games", "5", "--moves", "12", "--think",
