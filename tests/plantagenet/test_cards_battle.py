@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from roses.engine import rng
 from roses.games.plantagenet import RULES, arts, battle
 from roses.games.plantagenet import services as sv
@@ -41,8 +43,13 @@ def capability(s: State, lord: str, cid: str) -> None:
 
 
 def hold(s: State, cid: str) -> None:
-    s["aow"][side_of(cid)]["deck"].remove(cid)
-    s["aow"][side_of(cid)]["held"].append(cid)
+    """``cid`` is in its side's hand of Held Events (brought into the game if the scenario lacks it)."""
+    zones = s["aow"][side_of(cid)]
+    if cid in zones["deck"]:
+        zones["deck"].remove(cid)
+    else:
+        zones["in_game"].append(cid)
+    zones["held"].append(cid)
 
 
 def played(s: State, cid: str) -> None:
@@ -134,6 +141,8 @@ def test_y37_percys_north_capability_route_to_carlisle_4_4_1() -> None:
 
 
 def test_l33_philibert_capability_near_a_channel_port_4_4_1() -> None:
+    """L33 Philibert de Chandée: 2 more Men-at-Arms in a Battle at or next to a Friendly English
+    Channel Port (4.4.1; RULINGS R59 b)."""
     s = fresh("iii-my-kingdom-for-a-horse")
     capability(s, "oxford", "L33")
     s["favour"]["Dover"] = "Lancaster"
@@ -219,21 +228,25 @@ def test_l31_yeomen_of_the_crown_capability_men_at_arms_rout_instead_4_4_2() -> 
     assert s["lords"]["margaret"]["mat"]["troops"]["men_at_arms"] == maa - 1
 
 
-def test_culverins_capability_die_of_missile_hits_discarded_4_4_2() -> None:
+@pytest.mark.parametrize(("card", "lord"), [("Y1", "york"), ("Y2", "york"), ("L1", "henry_vi"), ("L2", "henry_vi")])
+def test_culverins_capability_die_of_missile_hits_discarded_4_4_2(card: str, lord: str) -> None:
     """Y1/Y2/L1/L2 Culverins & Falconets: after the Events, the owner may discard the card; in
     Round 1 the Lord's side then Strikes one die more of Missile Hits."""
     s = fresh()
-    capability(s, "york", "Y1")
+    side = side_of(card)
+    foe = "Lancaster" if side == "York" else "York"
+    capability(s, lord, card)
     approach(s, "London", ["york"])
     past_windows(s)
     act(s, "fight", "henry_vi")
-    assert step(s) == "card_pick" and RULES.active(s) == ["York"] and ("fire", "Y1:york") in options(s)
-    act(s, "fire", "Y1:york")
-    assert "Y1" in s["aow"]["York"]["deck"] and s["lords"]["york"]["mat"]["capabilities"] == []
-    act(s, "done")  # Lancaster's Flight
+    assert step(s) == "card_pick" and RULES.active(s) == [side] and ("fire", f"{card}:{lord}") in options(s)
+    act(s, "fire", f"{card}:{lord}")
+    assert card in s["aow"][side]["deck"] and s["lords"][lord]["mat"]["capabilities"] == []
+    while RULES.active(s) != ["York"]:
+        act(s, "done")  # the Flights before York's, the last one
     rng.rig(s, [4])
     act(s, "done")  # York's Flight: the Missile Strike follows
-    assert s["battle"]["strike"]["hits"]["Lancaster"] == side_hits(s, s["battle"], ["york"], "missile") + 4
+    assert s["battle"]["strike"]["hits"][foe] == side_hits(s, s["battle"], [lord], "missile") + 4
 
 
 def test_y36_vanguard_capability_norfolks_engagement_only_4_4_2() -> None:
@@ -400,8 +413,16 @@ def test_y19_caltrops_event_two_more_melee_hits_each_round_4_4_2() -> None:
 
 
 def test_y30_regroup_event_routed_troops_come_back_4_4_2() -> None:
+    """Y30 Regroup, played after the Array (4.4.1), lets one Lord roll his Routed Troops against
+    their Protection once (4.4.2): each success comes back (RULINGS R59 c)."""
     s = fresh()
     b = bare_battle(s, "London", "York", {"York": ["york"], "Lancaster": ["henry_vi"]})
+    hold(s, "Y30")
+    run_frames(s, {"step": "battle_event", "side": "York", "window": "array"})
+    assert ("play", "Y30") in options(s)
+    act(s, "play", "Y30")
+    assert b["regroup"] == ["York"] and "Y30" in b["events"] and "Y30" in s["aow"]["York"]["deck"]
+    s["stack"] = []
     set_troops(s, "york", men_at_arms=0, militia=1)
     s["lords"]["york"]["mat"]["routed"]["militia"] = 2
     b["regroup"] = ["York"]
@@ -446,17 +467,26 @@ def death_ready(s: State, side: str, lord: str, locale: str) -> dict[str, Any]:
     return b
 
 
-def test_y3_y9_l3_escape_ship_event_exile_instead_of_death_4_4_3() -> None:
+@pytest.mark.parametrize(("card", "lord"), [("Y3", "york"), ("Y9", "march"), ("L3", "somerset_1")])
+def test_y3_y9_l3_escape_ship_event_exile_instead_of_death_4_4_3(card: str, lord: str) -> None:
+    """Y3, Y9 and L3 Escape Ship upon the Death checks: with a Route to a Friendly Port the
+    Routed Lord goes into Exile (the Exile of 4.3.5: his side loses his printed Influence)
+    instead of rolling (RULINGS R59 e)."""
     s = fresh()
-    hold(s, "L3")
-    death_ready(s, "Lancaster", "somerset_1", "Dover")
-    s["favour"]["Dover"] = "Lancaster"
-    run_frames(s, {"step": "battle_event", "side": "Lancaster", "window": "death"}, {"step": "death", "side": "Lancaster"})
-    act(s, "play", "L3")
-    assert ("escape", "somerset_1") in options(s)
-    inf = s["influence"]
-    act(s, "escape", "somerset_1")
-    assert s["lords"]["somerset_1"]["exile"] and s["influence"] == inf + 5
+    side = side_of(card)
+    hold(s, card)
+    place(s, lord, "Dover")
+    death_ready(s, side, lord, "Dover")
+    s["favour"]["Dover"] = side
+    run_frames(s, {"step": "battle_event", "side": side, "window": "death"}, {"step": "death", "side": side})
+    act(s, "play", card)
+    assert card in s["aow"][side]["deck"]
+    assert ("escape", lord) in options(s)
+    inf, rolls = s["influence"], s["rolls"]
+    penalty = sv.unpaid_disband_penalty(s, [lord])  # printed Influence, +1 per Vassal
+    act(s, "escape", lord)
+    assert s["lords"][lord]["exile"] and s["rolls"] == rolls
+    assert s["influence"] == inf + (penalty if side == "Lancaster" else -penalty)
 
 
 def test_l36_talbot_to_the_rescue_event_disband_instead_of_death_4_4_3() -> None:
@@ -552,14 +582,17 @@ def test_queen_regent_not_in_iiy_rulings_r56() -> None:
     assert "Queen Regent" not in sv.tides_of_war(s)["Lancaster"]
 
 
-def test_y11_l11_blocked_ford_event_no_exile_at_this_approach_4_3_5() -> None:
-    """Blocked Ford is played at the Approach (the Defender's window, then the Attacker's): the
-    Lords there may only fight. Passed, the Exile choice stays."""
+@pytest.mark.parametrize("card", ["Y11", "L11"])
+def test_y11_l11_blocked_ford_event_no_exile_at_this_approach_4_3_5(card: str) -> None:
+    """Y11 and L11 Blocked Ford are played at the Approach (the Defender's window, then the
+    Attacker's): the Lords there may only fight. Passed, the Exile choice stays."""
+    side = side_of(card)
     for play in (True, False):
         s = fresh()
-        hold(s, "Y11")
+        hold(s, card)
         approach(s, "London", ["york"])
-        assert step(s) == "react" and RULES.active(s) == ["York"] and ("play", "Y11") in options(s)
-        act(s, "play" if play else "pass", "Y11" if play else None)
+        assert step(s) == "react" and RULES.active(s) == [side] and ("play", card) in options(s)
+        act(s, "play" if play else "pass", card if play else None)
         assert step(s) == "approach" and RULES.active(s) == ["Lancaster"]
         assert (("exile", "henry_vi") in options(s)) is not play
+        assert (card in s["aow"][side]["deck"]) is play and (card in s["aow"][side]["held"]) is not play

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from roses.engine import rng
 from roses.games.plantagenet import RULES, arts, wars
 from roses.games.plantagenet import services as sv
@@ -279,6 +281,8 @@ def test_y25_owain_glyndwr_event_no_lancastrian_march_into_wales_4_3() -> None:
 
 
 def test_l10_new_act_event_yorkist_parley_takes_the_whole_card_4_6_4() -> None:
+    """L10 New Act of Parliament: a Yorkist Parley uses up the whole Command card (4.6.4, 4.2.1;
+    RULINGS R71)."""
     s = ia()
     place(s, "york", "Ely")
     s["favour"].pop("Cambridge", None)
@@ -662,26 +666,31 @@ def test_y12_truce_at_an_intercept_cancels_it_4_3_4() -> None:
     ok(s)
 
 
-def test_l2_flank_attack_intercept_without_roll_and_the_interceptor_attacks_4_3_4() -> None:
-    """L2 Flank Attack: the Intercept succeeds with no roll (Henry VI, Valour 0, can do it) and
-    the Intercepting side is the Attacker in the Battle that follows (RULINGS R80)."""
+@pytest.mark.parametrize(("card", "marcher", "interceptor"), [("L2", "march", "henry_vi"), ("Y2", "somerset_1", "york")])
+def test_y2_l2_flank_attack_intercept_without_roll_and_the_interceptor_attacks_4_3_4(
+        card: str, marcher: str, interceptor: str) -> None:
+    """Y2 and L2 Flank Attack: the Intercept succeeds with no roll (Henry VI, Valour 0, can do it)
+    and the Intercepting side is the Attacker in the Battle that follows (RULINGS R80)."""
     s = ia()
-    _hold(s, "L2")
-    place(s, "march", "York")
-    place(s, "henry_vi", "Shrewsbury")  # Road to Chester
-    activate(s, "march", 2)
+    side, foe = sv.side_of(interceptor), sv.side_of(marcher)
+    _hold(s, card)
+    s["favour"]["York"] = foe
+    place(s, marcher, "York")
+    place(s, interceptor, "Shrewsbury")  # Road to Chester
+    activate(s, marcher, 2)
     act(s, "march", "Chester")
-    assert ("flank", "henry_vi") in options(s) and ("intercept", "henry_vi") in options(s)
+    assert RULES.active(s) == [side]
+    assert ("flank", interceptor) in options(s) and ("intercept", interceptor) in options(s)
     rolls = s["rolls"]
-    act(s, "flank", "henry_vi")
+    act(s, "flank", interceptor)
     assert s["rolls"] == rolls  # no die rolled
-    assert s["lords"]["henry_vi"]["locale"] == "Chester" and "L2" in s["aow"]["Lancaster"]["deck"]
+    assert s["lords"][interceptor]["locale"] == "Chester" and card in s["aow"][side]["deck"]
     ap = _find(s, "approach")
-    assert ap is not None and ap["attacker"] == "York" and ap["battle_attacker"] == "Lancaster"
-    assert RULES.active(s) == ["Lancaster"]
-    act(s, "fight", "henry_vi")
-    assert s["battle"] is not None and s["battle"]["attacker"] == "Lancaster"
-    assert s["battle"]["defender"] == "York"
+    assert ap is not None and ap["attacker"] == foe and ap["battle_attacker"] == side
+    assert RULES.active(s) == [side]
+    act(s, "fight", interceptor)
+    assert s["battle"] is not None and s["battle"]["attacker"] == side
+    assert s["battle"]["defender"] == foe
 
 
 def test_flank_attack_not_offered_without_the_card_4_3_4() -> None:
@@ -878,54 +887,63 @@ def test_y15_naval_blockade_cancels_supply_by_ship_on_its_sea_4_5_1() -> None:
 
 
 # ----- Y6/L6 Great Ships (4.6.1, 4.5.1, 1.3.1) ------------------------------------------------------
-def _mariner(s: State, great: bool) -> State:
-    s["favour"]["Southampton"] = "Lancaster"
-    place(s, "somerset_1", "Southampton", provender=0, ships=1, carts=0)
-    set_troops(s, "somerset_1", militia=9)  # 10 Forces with the Retinue: two Ships' worth (4.6.1)
+def _mariner(s: State, great: bool, card: str = "L6") -> State:
+    """The Lord of ``card``'s side (Somerset or March) at Southampton with 10 Forces and one
+    Ship; with ``great`` he has the Great Ships Capability ``card``."""
+    side = "Lancaster" if card[0] == "L" else "York"
+    lord = "somerset_1" if side == "Lancaster" else "march"
+    s["favour"]["Southampton"] = side
+    place(s, lord, "Southampton", provender=0, ships=1, carts=0)
+    set_troops(s, lord, militia=9)  # 10 Forces with the Retinue: two Ships' worth (4.6.1)
     if great:
-        deploy(s, "somerset_1", "L6")
+        deploy(s, lord, card)
     return s
 
 
-def test_l6_great_ships_capability_ships_count_twice_for_sail_4_6_1() -> None:
+@pytest.mark.parametrize(("card", "lord"), [("L6", "somerset_1"), ("Y6", "march")])
+def test_l6_great_ships_capability_ships_count_twice_for_sail_4_6_1(card: str, lord: str) -> None:
     """Y6/L6 Great Ships: the Lord's Ships count twice for Sail: one Ship carries 12 Forces
     (RULINGS R86)."""
-    s = activate(_mariner(ia(), False), "somerset_1", 2)
+    s = activate(_mariner(ia(), False, card), lord, 2)
     assert not verbs(s, "sail")
-    s = activate(_mariner(ia(), True), "somerset_1", 2)
+    s = activate(_mariner(ia(), True, card), lord, 2)
     dest = next(p for p in verbs(s, "sail") if p != "English Channel")
     act(s, "sail", dest)
-    assert s["lords"]["somerset_1"]["locale"] == dest
+    assert s["lords"][lord]["locale"] == dest
     ok(s)
 
 
-def test_l6_great_ships_count_twice_for_supply_by_ship_4_5_1() -> None:
-    s = activate(_mariner(ia(), False), "somerset_1", 2)
-    assert sv.supply_choices(s, "somerset_1")["Southampton:ships"]["amount"] == 1
-    s = activate(_mariner(ia(), True), "somerset_1", 2)
-    assert sv.supply_choices(s, "somerset_1")["Southampton:ships"]["amount"] == 2
+@pytest.mark.parametrize(("card", "lord"), [("L6", "somerset_1"), ("Y6", "march")])
+def test_l6_great_ships_count_twice_for_supply_by_ship_4_5_1(card: str, lord: str) -> None:
+    """Y6/L6 Great Ships: the Lord's Ships count twice for Supply by Ship (4.5.2)."""
+    s = activate(_mariner(ia(), False, card), lord, 2)
+    assert sv.supply_choices(s, lord)["Southampton:ships"]["amount"] == 1
+    s = activate(_mariner(ia(), True, card), lord, 2)
+    assert sv.supply_choices(s, lord)["Southampton:ships"]["amount"] == 2
 
 
-def test_y6_great_ships_link_every_port_of_every_sea_for_routes_1_3_1() -> None:
-    """Great Ships: every Port of every Sea is one Way from the Lord's Port for Parley, Supply and
+@pytest.mark.parametrize(("card", "lord"), [("Y6", "march"), ("L6", "somerset_1")])
+def test_y6_great_ships_link_every_port_of_every_sea_for_routes_1_3_1(card: str, lord: str) -> None:
+    """Y6/L6 Great Ships: every Port of every Sea is one Way from the Lord's Port for Parley, Supply and
     Tax Routes (RULINGS R86)."""
     from roses.games.plantagenet.components import load
 
     c = load()
+    side = sv.side_of(lord)
     here_sea = c.sea_of("Southampton")
     far = [p for p in c.ports() if c.sea_of(p) != here_sea]
-    s = _mariner(ia(), False)
-    plain = sv.route_tree(s, "Lancaster", "Southampton", lord="somerset_1", ships=True)
-    s = _mariner(ia(), True)
-    great = sv.route_tree(s, "Lancaster", "Southampton", lord="somerset_1", ships=True)
+    s = _mariner(ia(), False, card)
+    plain = sv.route_tree(s, side, "Southampton", lord=lord, ships=True)
+    s = _mariner(ia(), True, card)
+    great = sv.route_tree(s, side, "Southampton", lord=lord, ships=True)
     for p in far:
         ways = great[0].get(p, great[1].get(p))
         assert ways == 1, p
     assert any(plain[0].get(p, plain[1].get(p)) != 1 for p in far)
-    targets = sv.parley_targets(s, "somerset_1", campaign=True)
-    assert {p for p in far if not sv.is_friendly(s, p, "Lancaster")} <= set(targets)
-    s["favour"].update({p: "Lancaster" for p in far})
-    assert {f"{p}:ships" for p in far} <= set(sv.supply_choices(s, "somerset_1"))
+    targets = sv.parley_targets(s, lord, campaign=True)
+    assert {p for p in far if not sv.is_friendly(s, p, side)} <= set(targets)
+    s["favour"].update({p: side for p in far})
+    assert {f"{p}:ships" for p in far} <= set(sv.supply_choices(s, lord))
 
 
 def test_y29_dorset_event_devons_parley_from_exeter_asks_no_points_4_6_4() -> None:

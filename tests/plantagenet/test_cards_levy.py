@@ -129,6 +129,8 @@ def test_y15_london_for_york_event_no_effect_unless_yorkist_1_3_1() -> None:
 
 
 def test_y17_she_wolf_event_shifts_yorkist_vassals_right_2_2_3() -> None:
+    """Y17 She-Wolf of France (Now): every Yorkist Vassal's Calendar marker shifts one box right
+    (2.2.3); the Lancastrian ones stay."""
     s = fresh()
     add_vassal(s, "york", "stanley", box=4)
     add_vassal(s, "henry_vi", "essex", box=4)
@@ -284,6 +286,8 @@ def test_l26_henry_released_event_five_points_if_london_lancastrian_1_4_1() -> N
 
 
 def test_l27_aragne_event_vassals_checked_3_2_4() -> None:
+    """L27 L'Universelle Aragne (Now): two named Yorkist Vassals; each one's Lord checks
+    Influence and the Vassal Disbands on a failure (3.2.4; RULINGS R54)."""
     s = fresh("ii-warwicks-rebellion")
     add_vassal(s, "edward_iv", "stanley")
     add_vassal(s, "edward_iv", "essex")
@@ -301,6 +305,8 @@ def test_l27_aragne_event_vassals_checked_3_2_4() -> None:
 
 
 def test_l29_wilful_disobedience_event_favour_near_lancastrians_only_1_3_1() -> None:
+    """L29 To wilful disobedience (Now): Yorkist Favour goes from two Strongholds at or next to
+    a Lancastrian Lord and not at or next to a Yorkist one (1.3.1)."""
     s = fresh("ii-warwicks-rebellion")
     for lid in sv.on_map(s, "York"):
         place(s, lid, "Calais")
@@ -499,6 +505,8 @@ def test_y33_edward_v_event_plus_three_lordship_to_gloucester_1_5_2() -> None:
 
 
 def test_y34_an_honest_tale_event_lancastrian_parley_costs_one_more_3_4_1() -> None:
+    """Y34 An honest tale speeds best: every Lancastrian Parley costs 1 more Influence point
+    (3.4.1, 1.4.2)."""
     s = fresh("iii-my-kingdom-for-a-horse", box=4)
     in_effect(s, "Y34")
     place(s, "henry_tudor", "Oxford")
@@ -561,6 +569,7 @@ def test_l35_margaret_beaufort_event_henry_tudor_levies_any_vassal_3_4_3() -> No
 
 
 def test_l37_earl_of_richmond_event_vassal_levy_sure_3_4_3() -> None:
+    """L37 The Earl of Richmond: every Lancastrian Vassal Levy succeeds this Levy (3.4.3)."""
     s = fresh("iii-my-kingdom-for-a-horse", box=4)
     in_effect(s, "L37")
     place(s, "oxford", "Leicester")
@@ -643,6 +652,8 @@ def test_y18_irishmen_capability_five_militia_in_ireland_3_4_4() -> None:
 @pytest.mark.parametrize("card,lord,scenario", [("Y31", "edward_iv", "ii-warwicks-rebellion"),
                                                  ("L9", "henry_vi", "ia-henry-vi")])
 def test_woodvilles_quartermasters_capability_no_depletion_3_4_4(card: str, lord: str, scenario: str) -> None:
+    """Y31 Woodvilles and L9 Quartermasters: the Lord's Levy Troops never Deplete nor Exhaust
+    the Stronghold (3.4.4)."""
     s = fresh(scenario)
     place(s, lord, "London")
     s["favour"]["London"] = "York" if card[0] == "Y" else "Lancaster"
@@ -709,6 +720,7 @@ def test_y24_hastings_capability_vassal_men_at_arms_command_1_5_4() -> None:
 @pytest.mark.parametrize("card,lord,scenario", [("Y14", "york", "ia-henry-vi"),
                                                  ("Y23", "edward_iv", "ii-warwicks-rebellion")])
 def test_burgundians_capability_handgunners_once_at_a_port_1_6(card: str, lord: str, scenario: str) -> None:
+    """Y14 and Y23 Burgundians: once, when the Lord is at a Port, he adds 2 Handgunners (1.6)."""
     s = fresh(scenario)
     capability(s, lord, card)
     assert s["lords"][lord]["mat"]["troops"]["handgunners"] == 0
