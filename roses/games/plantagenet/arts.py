@@ -28,6 +28,7 @@ from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN
 from roses.games.plantagenet.components import load
+from roses.games.plantagenet.records import Where
 
 #: What a side may hold in each zone: the order of zones in views and invariants.
 ZONES = ("deck", "drawn", "held", "in_effect", "set_aside")
@@ -91,20 +92,48 @@ def capability_choices(state: State, lord: str, cards: Any) -> list[str]:
     caps = state["lords"][lord]["mat"]["capabilities"]
     if len(caps) >= MAX_CAPABILITIES:
         return []
+    allowed = _badge_cards()[_lord_badges()[lord]]
+    if not caps:
+        return [cid for cid in cards if cid in allowed]
+    titles = _titles()
+    taken = {titles[c] for c in caps}
+    return [cid for cid in cards if cid in allowed and titles[cid] not in taken]
+
+
+@cache
+def _lord_badges() -> dict[str, str]:
+    """Each Lord's Livery Badge (1.9.1)."""
+    return {lid: str(d["badge"]) for lid, d in load().lords.items()}
+
+
+@cache
+def _badge_cards() -> dict[str, frozenset[str]]:
+    """For each Livery Badge, the cards whose Capability a Lord of that badge may hold (the
+    card's badges, or "Any"; 1.9.1, 3.4.6)."""
     facts = _facts()
-    badge = load().lords[lord]["badge"]
-    titles = {facts[c][1] for c in caps}
-    out = []
-    for cid in cards:
-        badges, title = facts[cid][0], facts[cid][1]
-        if (badges is None or badge in badges) and title not in titles:
-            out.append(cid)
-    return out
+    return {badge: frozenset(cid for cid, f in facts.items() if f[0] is None or badge in f[0])
+            for badge in set(_lord_badges().values())}
+
+
+@cache
+def _titles() -> dict[str, str]:
+    """Each card's Capability title (two cards of one name are alike, 3.4.6)."""
+    return {cid: f[1] for cid, f in _facts().items()}
 
 
 def eligible_lords(state: State, side: str, card: str) -> list[str]:
-    """The side's Mustered Lords on the map who may take ``card`` as a Capability (3.1.2)."""
-    return sorted(lid for lid in sv.on_map(state, side) if can_hold_capability(state, lid, card))
+    """The side's Mustered Lords on the map who may take ``card`` as a Capability (3.1.2):
+    :func:`can_hold_capability` of each Lord of :func:`services.on_map`."""
+    badges, title = _facts()[card][0], _facts()[card][1]
+    sides, lord_badges, titles = sv.lord_sides(), _lord_badges(), _titles()
+    out = []
+    for lid, d in state["lords"].items():
+        if d["where"] != Where.MAP or sides[lid] != side or (badges is not None and lord_badges[lid] not in badges):
+            continue
+        caps = d["mat"]["capabilities"]
+        if len(caps) < MAX_CAPABILITIES and all(titles[c] != title for c in caps):
+            out.append(lid)
+    return sorted(out)
 
 
 # ----- zones --------------------------------------------------------------------------------

@@ -333,10 +333,16 @@ def badge_groups(deck: list[str]) -> dict[str, tuple[tuple[int, str], ...]]:
 def plan_additions(state: State, side: str, draft: list[str], passes_allowed: int | None = None) -> list[str]:
     """The cards that may go next on a Plan: the first unused card of each badge (a badge's
     three cards are alike) and a Pass card within :func:`pass_limit`, in deck order."""
+    return _additions(state["command"][side]["deck"], draft,
+                      pass_limit(state, side) if passes_allowed is None else passes_allowed)
+
+
+def _additions(deck: list[str], draft: list[str], passes_allowed: int) -> list[str]:
+    """:func:`plan_additions` for the side's Command deck ``deck``."""
     passes = sum(1 for cid in draft if cid.startswith("pass-"))
-    no_pass = passes >= (pass_limit(state, side) if passes_allowed is None else passes_allowed)
+    no_pass = passes >= passes_allowed
     chosen: list[tuple[int, str]] = []
-    for badge, cards in badge_groups(state["command"][side]["deck"]).items():
+    for badge, cards in badge_groups(deck).items():
         if no_pass and badge == "pass":
             continue
         for pos_cid in cards:
@@ -345,6 +351,33 @@ def plan_additions(state: State, side: str, draft: list[str], passes_allowed: in
                 break
     chosen.sort()
     return [cid for _pos, cid in chosen]
+
+
+#: :func:`plan_menu` of the Plans met so far, by their arguments.
+_PLAN_MENUS: dict[tuple[tuple[str, ...], tuple[str, ...], int, int], tuple[Action, ...]] = {}
+
+
+def plan_menu(deck: list[str], draft: list[str], target: int, passes: int) -> tuple[Action, ...]:
+    """A side's Plan menu (4.1): lock in a full Plan, else add one of :func:`plan_additions`
+    (``passes``: the Pass cards it may hold); take back the last card of a Plan not empty. It
+    depends only on the side's Command deck, its draft and its two limits, so it is made once
+    for each distinct draft (random and search play revisit drafts as cards are added and taken
+    back)."""
+    key = (tuple(deck), tuple(draft), target, passes)
+    hit = _PLAN_MENUS.get(key)
+    if hit is None:
+        out: list[Action] = []
+        if len(draft) >= target:
+            out.append(("lock", None))
+        else:
+            out += [("add", cid) for cid in _additions(deck, draft, passes)]
+        if draft:
+            out.append(("remove", None))
+        hit = tuple(out)
+        if len(_PLAN_MENUS) >= 65536:  # bounded
+            _PLAN_MENUS.clear()
+        _PLAN_MENUS[key] = hit
+    return hit
 
 
 def card_title(state: State, side: str, card: str) -> str:
@@ -380,37 +413,13 @@ class Plan(Step):
         return [s for s in (state["rebel"], state["king"]) if s not in locked]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        draft = frame["drafts"][role]
         target, passes = _limits(state, frame, role)
-        out: list[Action] = []
-        if len(draft) >= target:
-            out.append(("lock", None))
-        else:
-            out += [("add", cid) for cid in plan_additions(state, role, draft, passes)]
-        if draft:
-            out.append(("remove", None))
-        return out
+        return list(plan_menu(state["command"][role]["deck"], frame["drafts"][role], target, passes))
 
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
-        """The same answer as membership in :meth:`options`, without listing them."""
-        draft = frame["drafts"][role]
+        """Membership in :meth:`options` (the same menu, from :func:`plan_menu`)."""
         target, passes = _limits(state, frame, role)
-        if verb == "remove":
-            return arg is None and bool(draft)
-        if verb == "lock":
-            return arg is None and len(draft) >= target
-        if verb != "add" or len(draft) >= target or not isinstance(arg, str):
-            return False
-        card_badge = tables().card_badge
-        badge = card_badge.get(arg)
-        if badge is None:
-            return False
-        if badge == "pass" and sum(1 for cid in draft if cid.startswith("pass-")) >= passes:
-            return False
-        for _pos, cid in badge_groups(state["command"][role]["deck"]).get(badge, ()):
-            if cid not in draft:  # the first card of its badge not yet chosen
-                return cid == arg
-        return False
+        return (verb, arg) in plan_menu(state["command"][role]["deck"], frame["drafts"][role], target, passes)
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role in frame["drafts"] and role not in frame["locked"]:

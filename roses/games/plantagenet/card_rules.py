@@ -259,13 +259,16 @@ def coin_payers(state: State, lord: str, need: int) -> list[str | None]:
 def troops_options(state: State, lord: str) -> list[str | None]:
     """Every Levy Troops argument open to ``lord`` (module docs)."""
     out: list[str | None] = []
+    sources = troops_sources(state, lord)
+    if not sources:
+        return out
     commons = (0, 1, 2) if sv.side_of(lord) == "York" and fx.event_on(state, "the_commons", "York") else (0,)
     mercs = (False, True) if fx.capability(state, lord, "soldiers_of_fortune") else (False,)
-    for at, mode in troops_sources(state, lord):
+    payers = {merc: coin_payers(state, lord, troops_coin(state, lord, merc)) for merc in mercs}
+    for at, mode in sources:
         for n in commons:
             for merc in mercs:
-                need = troops_coin(state, lord, merc)
-                for payer in coin_payers(state, lord, need):
+                for payer in payers[merc]:
                     parts: dict[str, str] = {}
                     if at is not None:
                         parts["at"] = at

@@ -26,6 +26,7 @@ action's argument: ``"London"``, ``"London+1"``, ``"London+3"``.
 from __future__ import annotations
 
 import copy
+from functools import cache
 from typing import Any
 
 from roses.engine.contract import Action, State, mark_reveal
@@ -268,21 +269,21 @@ def ready_lords(state: State, side: str) -> list[str]:
 
 def levy_vassals(state: State, side: str) -> list[str]:
     """3.4.3: regular Vassals at their Seats whose Seat is Friendly and free of Enemy Lords."""
-    c = load()
-    out = []
-    blocked: set[str] | None = None
+    seats = _vassal_seats()
     favour = state["favour"]
-    for vid, v in state["vassals"].items():
-        if v["where"] != VassalWhere.SEAT:
-            continue
-        seat = c.vassals[vid]["seat"]
-        if favour.get(seat) != side:  # Seats are Strongholds: Friendly is the side's Favour (1.3.1)
-            continue
-        if blocked is None:
-            blocked = sv.enemy_locales(state, side)
-        if seat not in blocked:
-            out.append(vid)
+    at_seat = VassalWhere.SEAT
+    # Seats are Strongholds: Friendly is the side's Favour (1.3.1)
+    out = [vid for vid, v in state["vassals"].items() if v["where"] == at_seat and favour.get(seats[vid]) == side]
+    if out:
+        blocked = sv.enemy_locales(state, side)
+        out = [vid for vid in out if seats[vid] not in blocked]
     return sorted(out)
+
+
+@cache
+def _vassal_seats() -> dict[str, str]:
+    """Each Vassal's Seat (1.5.4)."""
+    return {vid: str(d["seat"]) for vid, d in load().vassals.items()}
 
 
 def king_richard_possible(state: State, side: str) -> bool:
@@ -297,51 +298,54 @@ def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str 
     """The Levy actions open to ``lord`` now (3.4-3.4.6), with the Muster frame's Lordship left
     and free actions (cards: :func:`card_rules.free_levy_actions`). With ``only`` just the
     actions of that verb (the same list filtered, computed faster: :meth:`Muster.is_legal`)."""
-    c = load()
     side = sv.side_of(lord)
     d = state["lords"][lord]
     here = d["locale"]
-    loc = c.locales[here]
+    loc = load().locales[here]
     left = 1 if frame is None else frame["left"]
     free = {} if frame is None else frame.get("free") or {}
     out: list[Action] = []
-
-    def want(*verbs: str) -> bool:
-        return only is None or only in verbs
-
+    every = only is None
+    parleys = every or only in _PARLEY_VERBS
+    card_parleys = every or only in _CARD_PARLEY_VERBS
     if loc["kind"] == "stronghold" and not sv.is_friendly(state, here, side):
         # 3.4 REQUIREMENTS: at an Enemy or Neutral Stronghold only Parley there; sv.parley_targets
         # gives just this Stronghold, or nothing at a London held by Y15 London for York.
-        there = list(sv.parley_targets(state, lord)) if want(*_PARLEY_VERBS) else []
+        there = list(sv.parley_targets(state, lord)) if parleys else []
         if left > 0:
             out += [("parley", a) for a in _check_args(there)]
-            if lord == "henry_tudor" and want("levy_vassal") and fx.event_on(state, "margaret_beaufort", "Lancaster"):
+            if lord == "henry_tudor" and (every or only == "levy_vassal") \
+                    and fx.event_on(state, "margaret_beaufort", "Lancaster"):
                 out += _vassal_options(state, lord)  # L35: need not be at a Friendly Stronghold
-        return out + _card_parleys(state, lord, left, free, there) if want(*_CARD_PARLEY_VERBS) else out
-    targets = sorted(sv.parley_targets(state, lord)) if want(*_PARLEY_VERBS) else []
+        return out + _card_parleys(state, lord, left, free, there) if card_parleys else out
+    targets = sorted(sv.parley_targets(state, lord)) if parleys else []
     if left > 0:
-        out += [("parley", a) for a in _check_args(targets)]
-        if want("levy_lord"):
-            out += [("levy_lord", a) for a in _check_args(ready_lords(state, side))]
-        if want("levy_vassal"):
+        if targets:
+            out += [("parley", a) for a in _check_args(targets)]
+        if every or only == "levy_lord":
+            ready = ready_lords(state, side)
+            if ready:
+                out += [("levy_lord", a) for a in _check_args(ready)]
+        if every or only == "levy_vassal":
             out += _vassal_options(state, lord)
-        if want("levy_troops", "levy_troops_by"):
+        if every or only == "levy_troops" or only == "levy_troops_by":
             # the plain action keeps no argument; a card's variant is "levy_troops_by" (card_rules docs)
             out += [("levy_troops", a) if a is None else ("levy_troops_by", a) for a in cr.troops_options(state, lord)]
-        if want("levy_transport"):
+        if every or only == "levy_transport":
             out.append(("levy_transport", "carts"))
-            mat = d["mat"]
-            ships = mat["assets"]["ships"]
+            ships = d["mat"]["assets"]["ships"]
             port_or_box = loc["kind"] == "exile" or loc.get("port") is not None
             if port_or_box and ships < 2 and (ships > 0 or ship_holders(state) < 9):
                 out.append(("levy_transport", "ship"))
-        if want("levy_capability"):
-            out += [("levy_capability", cid)
-                    for cid in arts.capability_choices(state, lord, state["aow"][side]["deck"])
-                    if not cr.capability_blocked(state, lord, cid)]
-    if free.get("troops") and want("free_troops"):
+        if every or only == "levy_capability":
+            choices = arts.capability_choices(state, lord, state["aow"][side]["deck"])
+            if choices and cr.vassal_levy_blocked(state, lord):
+                # Y7 Yorkists Block Parliament: not a Capability that brings a Special Vassal (R53)
+                choices = [cid for cid in choices if not cr.capability_blocked(state, lord, cid)]
+            out += [("levy_capability", cid) for cid in choices]
+    if free.get("troops") and (every or only == "free_troops"):
         out += [("free_troops", a or "here") for a in cr.troops_options(state, lord)]
-    return out + _card_parleys(state, lord, left, free, targets) if want(*_CARD_PARLEY_VERBS) else out
+    return out + _card_parleys(state, lord, left, free, targets) if card_parleys else out
 
 
 #: The verbs of :func:`_card_parleys`, and those that need the Parley targets.

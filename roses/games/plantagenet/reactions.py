@@ -96,6 +96,9 @@ def usable_capabilities(state: State, frame: Frame) -> list[str]:
     w = WINDOWS[frame["window"]]
     if not w.capabilities:
         return []
+    keys, wanted = fx.CAPABILITY_KEYS, w.capabilities
+    if not any(keys[cid] in wanted for d in state["lords"].values() if d["mat"] for cid in d["mat"]["capabilities"]):
+        return []  # no mat holds one: the window's Lords need not be found
     out = []
     for lid in w.cap_lords(state, frame):
         mat = state["lords"][lid]["mat"]

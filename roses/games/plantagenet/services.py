@@ -395,6 +395,10 @@ def _lord_sides() -> dict[str, str]:
     return {lid: str(d["side"]) for lid, d in load().lords.items()}
 
 
+#: Each Lord's side, by id (a read-only table).
+lord_sides = _lord_sides
+
+
 @cache
 def _side_lords() -> dict[str, tuple[str, ...]]:
     """Each side's Lord ids, from the data."""
@@ -906,13 +910,26 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
     nsf = net_stronghold_favour(state)
     strongholds = c.tables["strongholds"]
     held = {(area, s): 0 for area in AREAS for s in SIDES}  # Favour markers by Area and side
-    for loc, s in state["favour"].items():
+    fav = state["favour"]
+    for loc, s in fav.items():
         area = area_of.get(loc)
         if area is not None:
             held[area, s] += 1
+    # One look at the Lords: on_map() of each side (in the same order) and the Locales and
+    # Seas where each side has Lords (the Enemy Locales of the other, enemy_locales()).
+    sides = _lord_sides()
+    lords_of: dict[str, list[str]] = {s: [] for s in SIDES}
+    placed_at: dict[str, set[str]] = {s: set() for s in SIDES}
+    for lid, d in lrec.items():
+        where = d["where"]
+        if where == Where.MAP:
+            lords_of[sides[lid]].append(lid)
+            placed_at[sides[lid]].add(d["locale"])
+        elif where == Where.SEA:
+            placed_at[sides[lid]].add(d["locale"])
     for side in SIDES:
         items = out[side]
-        lords = on_map(state, side)
+        lords = lords_of[side]
         capable = any(lrec[lid]["mat"]["capabilities"] for lid in lords)
         present = {area_of.get(lrec[lid]["locale"]) for lid in lords}
         for area in AREAS:
@@ -921,9 +938,9 @@ def tides_of_war(state: State) -> dict[str, dict[str, int]]:
             # dominates(): the side's Favour at every Stronghold of the Area
             if held[area, side] == len(areas[area]) or (capable and card_dominates(state, side, area, lords)):
                 items[f"dominates {area}"] = 2
-        enemy = enemy_locales(state, side)  # enemy_lords_at, for the three Special Strongholds
+        enemy = placed_at[other(side)]  # enemy_lords_at, for the three Special Strongholds
         for loc in ("London", "Calais", "Harlech"):
-            if favour(state, loc) == side and loc not in enemy:
+            if fav.get(loc) == side and loc not in enemy:
                 items[loc] = int(strongholds[loc]["tides"])
         for t, (leader, _lead) in nsf.items():
             if leader == side:

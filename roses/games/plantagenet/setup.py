@@ -43,6 +43,7 @@ The records are typed in :mod:`records`.
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -239,9 +240,28 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None,
     """The state at the start of the scenario's first Levy (6.0 BEGIN PLAY). ``data`` replaces
     the scenario's entry of ``scenarios.json``: :mod:`wars` sets up each later War of the Wars
     of the Roses this way, from a description built from the previous Wars (6.1.2, 6.3)."""
-    c = load()
-    d = scenario_data()[scenario] if data is None else data
     opts = check_options(options)
+    if data is not None:
+        return _new_state(seed, scenario, opts, data)
+    # A scenario's setup is the same whatever the seed but for the generator: it is built once
+    # (per scenario, options and REPLACE_HOOKS) and copied.
+    key = (scenario, tuple(sorted(opts.items())), tuple(REPLACE_HOOKS))
+    blob = _SETUPS.get(key)
+    if blob is None:
+        blob = _SETUPS[key] = pickle.dumps(_new_state(0, scenario, opts, scenario_data()[scenario]),
+                                           protocol=pickle.HIGHEST_PROTOCOL)
+    state: State = pickle.loads(blob)
+    rng.seed_state(state, seed)
+    return state
+
+
+#: :func:`setup_state` of each scenario and options met so far, pickled, with the seed 0.
+_SETUPS: dict[tuple[Any, ...], bytes] = {}
+
+
+def _new_state(seed: int, scenario: str, opts: dict[str, Any], d: dict[str, Any]) -> State:
+    """:func:`setup_state` built from the scenario's data ``d`` and checked options ``opts``."""
+    c = load()
     king = d["king"]
     state: State = {
         "game": "plantagenet",
