@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from roses.games.plantagenet import RULES
+from roses.games.plantagenet import RULES, wars
+from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import load
 from roses.games.plantagenet.records import Where
 from roses.games.plantagenet.services import net_stronghold_favour
-from tests.plantagenet.helpers import war_state
+from tests.plantagenet.helpers import LANC, YORK, war_state
 
 State = dict[str, Any]
 
@@ -244,6 +245,7 @@ IIIY_LANCASTER = [
     ("H S1 S2", "Y M", "henry_tudor", "France", ["L32", "L35"]),
     ("", "G", "henry_tudor", "France", ["L32", "L35"]),
     ("H", "R", "henry_tudor", "France", ["L32", "L35"]),  # Warwick is the Yorkist King
+    ("S2", "R G", "henry_tudor", "France", ["L32", "L35"]),  # Rutland is King
     ("H S1", "M R", "warwick_l", "Calais", ["L23", "L30"]),
 ]
 
@@ -317,8 +319,13 @@ IIIL_YORK = [
     ("R G", False, ["warwick_y"], True, ["Y16", "Y17", "Y22"]),
     ("Y M R", False, ["york", "march"], False, ["Y14", "Y18", "Y20"]),
     ("Y M R", True, ["york", "march"], False, ["Y14", "Y18", "Y20"]),  # no Gloucester: Y28 changes nothing
+    ("Y M G", False, ["york", "march"], False, ["Y14", "Y18", "Y20"]),
+    ("Y M G", True, ["gloucester_2"], True, ["Y17", "Y22", "Y35"]),
+    ("R G", True, ["gloucester_2"], True, ["Y17", "Y22", "Y35"]),
     ("Y R G", False, ["york", "rutland"], False, ["Y14", "Y18", "Y20"]),
+    ("Y R G", True, ["gloucester_2"], True, ["Y17", "Y22", "Y35"]),
     ("M R G", False, ["warwick_y"], True, ["Y16", "Y17", "Y22"]),
+    ("M R G", True, ["gloucester_2"], True, ["Y17", "Y22", "Y35"]),
     ("Y M R G", False, ["york", "march"], False, ["Y14", "Y18", "Y20"]),
     ("Y M R G", True, ["gloucester_2"], True, ["Y17", "Y22", "Y35"]),
 ]
@@ -362,3 +369,51 @@ def test_third_war_influence_charge_per_heir_6_3(war: str, york: str, lancaster:
     assert s["influence"] == net
     ii = war_state("IIY", "Y", "H")
     assert ii["influence"] == 0
+
+
+# ----- every combination of survivors ------------------------------------------------------------------
+def survivor_sets(ranks: dict[str, int]) -> list[str]:
+    keys = list(ranks)
+    return [" ".join(k for i, k in enumerate(keys) if mask >> i & 1) for mask in range(1 << len(keys))]
+
+
+def possible(war: str, york: list[str], lancaster: list[str]) -> bool:
+    """Whether the earlier Wars can leave these survivors for ``war``: War I's Automatic War
+    Victory (6.3 War I) goes to York on the removal of Henry VI and Somerset (1), to Lancaster
+    on that of York, March and Rutland; a side with no Heir left never wins a War before the
+    third (the Dynastic Victory ends the game, 6.0)."""
+    if war == "IIL":
+        return "H" in lancaster or "S1" in lancaster
+    if war in ("IIY", "IIIY"):
+        return bool(york)
+    return True
+
+
+@pytest.mark.parametrize("war", ["IIY", "IIL", "IIIY", "IIIL"])
+def test_every_combination_of_surviving_heirs_sets_up_a_legal_war_6_3(war: str) -> None:
+    """Beyond the rows above (one per branch of each setup): every combination of Yorkist and
+    Lancastrian survivors of the earlier Wars (Gloucester is no Heir of War I), with Y28 resolved
+    or not, sets up the War with every card in one zone and the invariants kept, no removed Heir
+    back in play, the side's Heirs in the War being those that remain (6.2.1), the King's side
+    with one in play; or, when a side has no Heir of the War left, that War is lost at once
+    (6.0) and the next one is set up."""
+    york_ranks = {k: r for k, r in YORK.items() if war.startswith("III") or k != "G"}
+    built = 0
+    for york in survivor_sets(york_ranks):
+        for lancaster in survivor_sets(LANC):
+            if not possible(war, york.split(), lancaster.split()):
+                continue
+            for y28 in ((False, True) if war.startswith("III") else (False,)):
+                s = war_state(war, york, lancaster, y28=y28)
+                assert RULES.check_invariants(s) == [], (york, lancaster, y28)
+                removed = {(r["side"], r["rank"]) for r in s["wars"]["removed"]}
+                for lid, rank in s["wars"]["heir_lords"].items():
+                    assert (sv.side_of(lid), rank) not in removed, (york, lancaster, lid)
+                if s["war"] != war:  # a side had no Heir left: the War was lost as it began
+                    assert not york.strip() or not lancaster.strip() or s["result"] is not None
+                    continue
+                check_common(s, war)
+                king = "York" if war.endswith("Y") else "Lancaster"
+                assert wars.highest(s, king) is not None, (york, lancaster, y28)
+                built += 1
+    assert built > 0
