@@ -149,6 +149,7 @@ def test_websocket_pushes_views_and_takes_actions(client: TestClient) -> None:
         first = wn.receive_json()
         assert first["type"] == "state" and first["role"] == "North" and first["version"] == 0
         assert wn.receive_json()["type"] == "chat"
+        assert wn.receive_json() == {"type": "messages", "channels": [], "messages": []}  # private messages
         assert wo.receive_json()["role"] == "Observer"
         # An HTTP action by South is pushed to both.
         act(client, gid, south, "pick", 2, version=0)
@@ -210,6 +211,7 @@ def test_websocket_reports_seats_filling(client: TestClient) -> None:
         first = ws.receive_json()
         assert first["type"] == "state" and first["status"] == "open" and first["view"] is None
         assert ws.receive_json()["type"] == "chat"
+        assert ws.receive_json()["type"] == "messages"
         client.post(f"/api/games/{g['id']}/join", json={}, headers=b)
         seen = [ws.receive_json() for _ in range(2)]
         lobby = next(m for m in seen if m["type"] == "game")["game"]
