@@ -50,7 +50,7 @@ from roses.engine.errors import (
 from roses.engine.game import FINISH as FINISH_VERB
 from roses.engine.game import RESIGN, UNDO, digest
 from roses.engine.labels import fallback_label
-from roses.server import clocks, db, store
+from roses.server import clocks, db, guard, store
 from roses.server.auth import User
 from roses.server.botcaps import BotBudgetError, BotCaps, check_budget
 from roses.server.errors import (
@@ -386,7 +386,7 @@ class GameService:
         except Exception as exc:  # noqa: BLE001 - cannot check: do not send
             log.error("checking the view of %s in game %s failed: %s", role, game_id, where(exc))
             return False
-        leaked = sum(1 for token in tokens if token and token in text)
+        leaked = len(guard.leaks(text, tokens))  # as many passes as anchors, not tokens
         if leaked:
             log.error("the rules' view of %s in game %s shows %d hidden item(s): withheld "
                       "(a rules bug; run `roses fuzz` on this game)", role, game_id, leaked)

@@ -1,0 +1,64 @@
+"""The secrets guard's search (roses/server/guard.py) finds exactly the tokens a plain
+substring test finds, on random texts and on real Richard III views with secrets planted."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from roses.engine import available_games, get_rules
+from roses.engine.game import Game
+from roses.server import guard
+from roses.server.service import _encode
+
+
+def _naive(text: str, tokens: set[str]) -> list[str]:
+    return sorted(t for t in tokens if t and t in text)
+
+
+def test_random_texts_and_tokens_agree_with_a_plain_search() -> None:
+    rng = random.Random(7)
+    alphabet = "ab/#L0 "  # small: anchors and tokens collide and overlap often
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
+        tokens = {"".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 8))) for _ in range(rng.randrange(0, 12))}
+        if rng.random() < 0.5 and text:  # plant pieces of the text itself
+            i = rng.randrange(len(text))
+            tokens.add(text[i:i + rng.randrange(1, 9)])
+        assert sorted(guard.leaks(text, tokens)) == _naive(text, tokens), (text, tokens)
+
+
+def test_a_common_anchor_falls_back_to_one_search_per_token() -> None:
+    tokens = {f"k{i}/L" for i in range(3)}
+    text = "x/L," * 500 + "k2/L"  # the suffix occurs far more often than the group has tokens
+    assert guard.leaks(text, tokens) == ["k2/L"]
+    assert guard.leaks(text[:-4], tokens) == []
+
+
+@pytest.mark.skipif("richard3" not in available_games(), reason="Richard III is not installed")
+def test_richard3_views_with_planted_secrets() -> None:
+    rules = get_rules("richard3")
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(3):
+        game = Game.new(rules, seed, rules.scenarios[0])
+        for step in range(200):
+            if game.result() is not None:
+                break
+            role = rng.choice(game.active())
+            verb, arg = rng.choice(rules.legal_actions(game.state, role))
+            game.apply(role, verb, arg)
+            if step % 10:
+                continue
+            for r in game.state["roles"]:
+                tokens = rules.secrets(game.state, r)
+                text = _encode(rules.view(game.state, r))
+                assert guard.leaks(text, tokens) == []  # the rules' views are clean
+                for token in rng.sample(sorted(tokens), min(3, len(tokens))):
+                    at = rng.randrange(len(text))
+                    leaked = text[:at] + token + text[at:]
+                    assert sorted(guard.leaks(leaked, tokens)) == _naive(leaked, tokens)
+                    assert token in guard.leaks(leaked, tokens)
+                checked += 1
+    assert checked > 20
