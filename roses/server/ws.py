@@ -33,11 +33,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from typing import Annotated, Any
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
+import orjson
 from fastapi import APIRouter, Path, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
@@ -53,6 +56,38 @@ from roses.server.service import state_message
 log = logging.getLogger("roses.server")
 
 router = APIRouter()
+
+T = TypeVar("T")
+
+#: Threads that apply the actions sent over sockets (``act``). An action waits in its thread
+#: for the group commit (store.py), so several are on their way at once, and the commit
+#: takes them together.
+ACT_THREADS = 32
+_acts: ThreadPoolExecutor | None = None
+_acts_lock = threading.Lock()
+
+#: The kind of the event that tells a socket's push loop that its reader has ended.
+_CLOSED = "socket-closed"
+
+
+async def _in_thread(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a thread of the socket actions' pool. The event loop's own executor
+    hand-over: cheaper than Starlette's ``run_in_threadpool`` (anyio's capacity limiter,
+    cancel scopes and context copy), on a path every action takes."""
+    global _acts
+    if _acts is None:
+        with _acts_lock:
+            if _acts is None:
+                _acts = ThreadPoolExecutor(max_workers=ACT_THREADS, thread_name_prefix="roses-act")
+    return await asyncio.get_running_loop().run_in_executor(_acts, fn, *args)
+
+
+def _wake(sub: Any, game_id: int) -> None:
+    """Put the 'reader ended' event in a subscription's queue (dropping the oldest if full)."""
+    with contextlib.suppress(asyncio.QueueEmpty):
+        if sub.queue.full():
+            sub.queue.get_nowait()
+    sub.queue.put_nowait(Event(_CLOSED, game_id))
 
 
 def _origin_ok(ws: WebSocket) -> bool:
@@ -144,17 +179,17 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
                 last_message = box["messages"][-1]["id"]
             await send({"type": "messages", "channels": box["channels"], "messages": box["messages"]})
         reader = asyncio.create_task(_reader(ws, send, send_view, user, game_id, role, idle))
+        # The reader's end comes through the same queue as the game's events: one wait per
+        # event, no task per event.
+        reader.add_done_callback(lambda _: _wake(sub, game_id))
         try:
             while True:
-                getter = asyncio.create_task(sub.get())
-                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if reader in done:
-                    getter.cancel()
-                    break
-                events: list[Event] = [getter.result()]
+                events: list[Event] = [await sub.queue.get()]
                 # Coalesce: events that piled up (e.g. a fast bot game) give one fresh view.
                 while not sub.queue.empty():
                     events.append(sub.queue.get_nowait())
+                if any(e.kind == _CLOSED for e in events):
+                    break
                 if any(e.kind == CHAT for e in events) and player and user is not None:
                     messages = await run_in_threadpool(games.chat, user, game_id, last_chat)
                     if messages:
@@ -228,8 +263,8 @@ async def _reader(ws: WebSocket, send: Any, send_view: Any, user: User | None, g
         request_id: Any = None
         try:
             try:
-                msg = json.loads(text)
-            except ValueError as exc:
+                msg = orjson.loads(text)
+            except ValueError as exc:  # orjson.JSONDecodeError too
                 raise BadRequest("Messages are JSON objects.") from exc
             if not isinstance(msg, dict):
                 raise BadRequest("Messages are JSON objects.")
@@ -250,9 +285,9 @@ async def _reader(ws: WebSocket, send: Any, send_view: Any, user: User | None, g
                     raise BadRequest("An action needs a 'verb'.")
                 idle.clear()
                 try:
-                    seq, shown, repeated, body = await run_in_threadpool(
+                    seq, shown, repeated, body = await _in_thread(
                         games.act_keyed, user, game_id, role, verb, msg.get("arg"), version, msg.get("key"))
-                    head = (f'{{"type":"result","id":{json.dumps(request_id)},"seq":{seq},'
+                    head = (f'{{"type":"result","id":{orjson.dumps(request_id).decode()},"seq":{seq},'
                             f'"duplicate":{"true" if repeated else "false"},')
                     await send_view(head + body[1:], shown, always=True)
                 finally:
