@@ -371,6 +371,11 @@ class Delivered:
     errors: list[str] = field(default_factory=list)
 
 
+#: After a wake-up by an event, the notifier waits this long for more events, and queues them
+#: together (a busy server changes turns many times a second).
+BATCH_SECONDS = 0.2
+
+
 class Notifier:
     """The service's notifier: queues events; :meth:`start` runs the delivery task."""
 
@@ -621,6 +626,10 @@ class Notifier:
                 async with asyncio.timeout(self.config.poll):
                     await self._wake.wait()
                     claim = False
+            if not claim and not self._stopping:
+                # Woken by an event: the events of the next moment go with it (one read of
+                # the users' settings and one thread hop for all of them, not one per event).
+                await asyncio.sleep(BATCH_SECONDS)
 
 
 def _describe(exc: BaseException) -> str:
