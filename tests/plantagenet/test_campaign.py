@@ -897,3 +897,49 @@ def test_command_menu_memo_gives_the_same_targets_4_5_4_6_3_4_6_4(seed: int) -> 
         assert sv.parley_targets(s, "york", memo=memo) == sv.parley_targets(s, "york")
         if sv.is_friendly(s, start, "York"):
             assert ("enemy", "York") in memo  # the Enemy scan was made once, for the whole menu
+
+
+def _scenario_ii() -> State:
+    s = RULES.setup(3, "ii-warwicks-rebellion")
+    s["box"], s["first_turn"], s["stack"] = 2, False, []
+    _undraw(s)
+    s["favour"].update({"Canterbury": "Lancaster", "Dover": "Lancaster", "Rochester": "Lancaster",
+                        "Hastings": "Lancaster"})
+    return s
+
+
+def test_shaky_allies_margaret_and_warwick_never_march_or_sail_into_one_stronghold_6_0_ii() -> None:
+    """Shaky Allies (6.0 II): Margaret and Warwick may never enter the same Stronghold: no March
+    or Sail there, alone or in a Group, and no Group of both (RULINGS R87)."""
+    s = _scenario_ii()
+    place(s, "warwick_l", "Canterbury")
+    place(s, "margaret", "Dover")
+    _activate(s, "warwick_l", 2)
+    assert "Dover" not in _verbs(s, "march") and "Rochester" in _verbs(s, "march")
+    s = _scenario_ii()
+    place(s, "warwick_l", "Canterbury")
+    place(s, "margaret", "Rochester")
+    _activate(s, "margaret", 2)
+    assert "Canterbury" not in _verbs(s, "march") and "Dover" not in _verbs(s, "march")  # Dover: a Road too far
+    # A Group: both in the France Exile box (no Stronghold); Margaret, a Marshal, may not take
+    # Warwick with her as she Sails to a Port.
+    s = _scenario_ii()
+    place(s, "margaret", "France", ships=2)
+    place(s, "warwick_l", "France", ships=2)
+    _activate(s, "margaret", 2)
+    act(s, "sail", "Dover")
+    assert s["stack"][-1]["step"] == "group" and ("take", "warwick_l") not in options(s)
+    assert ("go", None) in options(s)
+    # Sail: not to a Port where the other is.
+    s = _scenario_ii()
+    place(s, "warwick_l", "Calais", ships=2)
+    place(s, "margaret", "Hastings")
+    _activate(s, "warwick_l", 2)
+    assert "Hastings" not in _verbs(s, "sail") and "Dover" in _verbs(s, "sail")
+    # Without the special rule nothing is barred.
+    s = _scenario_ii()
+    s["special_rules"].remove("shaky_allies")
+    place(s, "warwick_l", "Canterbury")
+    place(s, "margaret", "Dover")
+    _activate(s, "warwick_l", 2)
+    assert "Dover" in _verbs(s, "march")

@@ -227,6 +227,19 @@ def barred(state: State, side: str, dest: str) -> bool:
         fx.event_on(state, "owain_glyndwr", "York") is not None
 
 
+SHAKY_ALLIES = frozenset({"margaret", "warwick_l"})
+
+
+def shaky_allies(state: State, lords: list[str], dest: str) -> bool:
+    """Shaky Allies (6.0 II, 6.3 IIY): Margaret and Warwick may never enter the same Stronghold;
+    whether ``lords`` moving to ``dest`` would bring them together there (RULINGS R87)."""
+    if "shaky_allies" not in state["special_rules"] or not SHAKY_ALLIES.intersection(lords):
+        return False
+    if load().locales[dest]["kind"] != "stronghold":
+        return False
+    return {*lords, *sv.lords_at(state, dest)} >= SHAKY_ALLIES
+
+
 def truce(state: State) -> bool:
     """Y12/L20 Parliament's Truce in effect (played by either side): no Approach and no Intercept
     for the rest of this Campaign, for both sides (RULINGS R79)."""
@@ -527,6 +540,7 @@ def march_options(state: State, frame: Frame) -> list[str]:
     if hw is not None:
         out = [b for b, w in t.march[here] if b != hw["from"] and w != "Path"
                and as_highway(state, frame["side"], hw["group"], w)]
+    chained = tuple(out)
     if frame["left"] > 0 and (here == "Scotland" or load().locales[here]["kind"] == "stronghold"):
         first = frame["used"] == 0
         for b, w in t.march[here]:
@@ -537,6 +551,9 @@ def march_options(state: State, frame: Frame) -> list[str]:
         out = [b for b in out if not barred(state, "Lancaster", b)]  # Y25 Owain Glyndwr
     if out and truce(state):  # Y12/L20 Parliament's Truce: no March that would Approach (R79)
         out = [b for b in out if not sv.enemy_lords_at(state, b, frame["side"])]
+    if out and "shaky_allies" in state["special_rules"]:
+        # The Group of the first Highway goes on along the second; any other March is his.
+        out = [b for b in out if not shaky_allies(state, list(hw["group"]) if b in chained else [lord], b)]
     return out
 
 
@@ -565,6 +582,8 @@ def sail_destinations(state: State, lord: str) -> list[str]:
             out += [p for p in t.ports[nxt] if admiral or not sv.enemy_lords_at(state, p, side)]
     if side == "Lancaster" and state["aow"]["York"]["in_effect"]:
         out = [p for p in out if not barred(state, side, p)]  # Y25 Owain Glyndwr
+    if lord in SHAKY_ALLIES:
+        out = [p for p in out if not shaky_allies(state, [lord], p)]
     return out
 
 
@@ -1020,7 +1039,8 @@ class Group(Step):
         out: list[Action] = []
         if frame["kind"] != "sail" or sail_fits(state, [frame["lord"], *chosen]):
             out.append(("go", None))
-        out += [("leave", lid) if lid in chosen else ("take", lid) for lid in frame["cands"]]
+        out += [("leave", lid) if lid in chosen else ("take", lid) for lid in frame["cands"]
+                if lid in chosen or not shaky_allies(state, [frame["lord"], *chosen, lid], frame["dest"])]
         out.append(("cancel", None))
         return out
 
@@ -1217,7 +1237,7 @@ def interceptors(state: State, side: str, locale: str) -> list[str]:
     out: list[str] = []
     for b in tables().intercept[locale]:
         out += sv.lords_at(state, b, enemy)
-    return sorted(out)
+    return sorted(lid for lid in out if not shaky_allies(state, [lid], locale))
 
 
 class Arrive(Step):
