@@ -865,3 +865,21 @@ def test_fast_is_legal_agrees_with_options() -> None:
             verb, arg = pick.choice(RULES.legal_actions(s, role))
             RULES.action(s, role, verb, arg)
     assert checked > 1000
+
+
+def test_hidden_mats_exile_spoils_declared_to_both_sides_1_5_3_4_3_5() -> None:
+    """Hidden Mats (1.5.3): an Exile on Approach declares what the Lord had and gives up (its
+    Spoils, 4.3.5) to both sides, a reveal that undo cannot cross."""
+    s = RULES.setup(1, "ia-henry-vi", {"hidden_mats": True})
+    for zones in s["aow"].values():
+        zones["deck"] = sorted(zones["deck"] + zones["drawn"], key=lambda c: (c[0], int(c[1:])))
+        zones["drawn"] = []
+    place(s, "henry_vi", "Rochester")
+    approach(s, "London", ["somerset_1"], ["york"])
+    reveals = s.get("reveals", 0)
+    act(s, "exile", "york")
+    assert s.get("reveals", 0) > reveals
+    line = ("York goes into Exile (4.3.5): York loses 5 Influence; he had 2 Carts and 2 Provender and gives up "
+            "2 Carts and 2 Provender.")
+    for role in ("York", "Lancaster"):
+        assert line in RULES.log_for(s, role), role

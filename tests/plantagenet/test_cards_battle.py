@@ -596,3 +596,34 @@ def test_y11_l11_blocked_ford_event_no_exile_at_this_approach_4_3_5(card: str) -
         assert step(s) == "approach" and RULES.active(s) == ["Lancaster"]
         assert (("exile", "henry_vi") in options(s)) is not play
         assert (card in s["aow"][side]["deck"]) is play and (card in s["aow"][side]["held"]) is not play
+
+
+def test_y3_musterd_soldiers_troops_go_after_the_battle_and_a_lord_left_without_troops_disbands_1_6() -> None:
+    """Y3 Muster'd my soldiers adds Troops for one Battle only (4.4.4); a Lord whose own Troops
+    were all lost keeps none of them after it and Disbands (1.6)."""
+    s = fresh()
+    capability(s, "york", "Y3")
+    b = bare_battle(s, "Ely", "Lancaster", {"Lancaster": ["somerset_1"], "York": ["york"]})
+    assert b["temp"]["york"] == {"men_at_arms": 2, "longbowmen": 1}
+    set_troops(s, "york", men_at_arms=2, longbowmen=1)  # only the Battle's Troops are left
+    battle.remove_battle_troops(s, b)
+    assert s["lords"]["york"]["where"] == Where.CALENDAR and b["temp"] == {}
+
+
+def test_hidden_mats_shown_to_the_enemy_in_battle_only_1_5_3() -> None:
+    """Hidden Mats (1.5.3): the other side sees a mat, and its Capabilities stop being secret,
+    only while its Lord is in a Battle; the other Lords' mats stay hidden."""
+    s = setup_state(3, "ia-henry-vi", {"hidden_mats": True})
+    s["stack"], s["box"], s["first_turn"] = [], 2, False
+    s["special_rules"].remove("capture_of_the_king")
+    capability(s, "york", "Y9")
+    assert RULES.view(s, "Lancaster")["lords"]["york"]["mat"] == "hidden" and '"Y9"' in RULES.secrets(s, "Lancaster")
+    place(s, "somerset_1", "Guildford")
+    approach(s, "London", ["york"])
+    past_windows(s)
+    act(s, "fight", "henry_vi")
+    seen = RULES.view(s, "Lancaster")["lords"]
+    assert seen["york"]["mat"]["capabilities"] == ["Y9"] and '"Y9"' not in RULES.secrets(s, "Lancaster")
+    assert seen["march"]["mat"] == "hidden"  # not in this Battle
+    assert RULES.view(s, "York")["lords"]["somerset_1"]["mat"] == "hidden"
+    assert isinstance(RULES.view(s, "York")["lords"]["henry_vi"]["mat"], dict)

@@ -864,3 +864,50 @@ def test_l37_madame_la_grande_capability_coin_at_each_pay_3_2() -> None:
     coin = s["lords"]["oxford"]["mat"]["assets"]["coin"]
     run_frames(s, {"step": "pay_troops", "side": "Lancaster"})
     assert s["lords"]["oxford"]["mat"]["assets"]["coin"] == coin + 1
+
+
+def test_y24_hastings_men_at_arms_go_at_waste_e_faq_6_4_8_5() -> None:
+    """Y24 Hastings: the 2 Men-at-Arms he adds are no part of Edward IV's card, so Waste (4.8.5:
+    Troops back to the card's values) removes them (E FAQ #6); the Special Vassal and the
+    Capability stay (Vassals and cards are unaffected)."""
+    from roses.games.plantagenet.components import load
+
+    s = fresh("ii-warwicks-rebellion")
+    capability(s, "edward_iv", "Y24")
+    mat = s["lords"]["edward_iv"]["mat"]
+    printed = load().lords["edward_iv"]["troops"]["men_at_arms"]
+    assert mat["troops"]["men_at_arms"] == printed + 2
+    sv.waste(s)
+    assert mat["troops"]["men_at_arms"] == printed
+    assert "hastings" in mat["special_vassals"] and "Y24" in mat["capabilities"]
+    ok(s)
+
+
+def test_l25_welsh_rebellion_lord_left_without_troops_disbands_1_6() -> None:
+    """L25 Welsh Rebellion takes 2 Troops from a Yorkist Lord in Wales; one left with none
+    Disbands at once (1.6: a Mustered Lord with no Troops outside Battle)."""
+    s = fresh("ii-warwicks-rebellion")
+    set_troops(s, "pembroke", militia=1, longbowmen=1)
+    implement(s, "L25")
+    act(s, "remove", "pembroke:militia")
+    assert s["lords"]["pembroke"]["where"] == Where.MAP
+    act(s, "remove", "pembroke:longbowmen")
+    assert s["lords"]["pembroke"]["where"] == Where.CALENDAR and s["stack"] == []
+    ok(s)
+
+
+def test_y26_fallen_brother_counts_clarence_removed_by_shaky_allies_errata_6_0_ii() -> None:
+    """Y26 Fallen Brother (+2 Influence, +1 Lordship once Clarence is gone) also counts
+    Clarence's removal when Margaret is placed in France (Shaky Allies, 6.0 II; errata FAQ #4),
+    not only his Death or Shipwreck."""
+    from roses.games.plantagenet.levy import muster_lord
+
+    s = fresh("ii-warwicks-rebellion")
+    place(s, "gloucester_1", "London")
+    capability(s, "gloucester_1", "Y26")
+    influence = sv.modified_rating(s, "gloucester_1", "influence")
+    lordship = sv.modified_rating(s, "gloucester_1", "lordship")
+    muster_lord(s, "margaret", "France")
+    assert s["lords"]["clarence"]["where"] == Where.REMOVED
+    assert sv.modified_rating(s, "gloucester_1", "influence") == influence + 2
+    assert sv.modified_rating(s, "gloucester_1", "lordship") == lordship + 1
