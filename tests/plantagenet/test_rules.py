@@ -14,8 +14,9 @@ from roses.engine.game import Game
 from roses.engine.logview import LOG_WINDOW
 from roses.engine.registry import get_rules
 from roses.engine.steps import StepRules
-from roses.games.plantagenet import RULES
+from roses.games.plantagenet import RULES, wars
 from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.components import load
 from roses.games.plantagenet.rules import current_step
 from roses.games.plantagenet.services import influence_of
 from roses.games.plantagenet.setup import SCENARIOS, scenario_data, threshold
@@ -270,3 +271,24 @@ def test_card_conservation_invariant() -> None:
     s = RULES.setup(1, "ic-somersets-return")
     s["aow"]["York"]["held"].append(s["aow"]["York"]["deck"][0])
     assert any("two zones" in p for p in RULES.check_invariants(s))
+
+
+def test_card_conservation_across_sides_mats_and_succession_1_9_6_2_2() -> None:
+    """Every Arts of War card in exactly one zone of its own side (deck, drawn, held, in effect,
+    set aside, a mat) or out of the game: a card slipped into the other side's zone or onto a
+    mat while still in its deck is caught; the cards a Succession removes "wherever they are"
+    (a mat included) and adds (to the deck) keep the count (6.2.2 ARTS OF WAR)."""
+    s = RULES.setup(1, "ic-somersets-return")
+    cid = s["aow"]["York"]["deck"].pop()
+    s["aow"]["Lancaster"]["deck"].append(cid)
+    assert any("other side" in p for p in RULES.check_invariants(s))
+    s = RULES.setup(1, "ic-somersets-return")
+    s["lords"]["warwick_y"]["mat"]["capabilities"].append(s["aow"]["York"]["deck"][0])
+    assert any("two zones" in p for p in RULES.check_invariants(s))
+    s = RULES.setup(1, "ic-somersets-return")
+    assert "L23" in s["lords"]["warwick_y"]["mat"]["capabilities"]
+    wars.remove_card(s, "L23")  # on a mat, with its Special Vassal
+    assert "L23" not in s["aow"]["Lancaster"]["in_game"] and s["special_vassals"]["montagu"] is None
+    gone = next(c for c in load().cards if c[0] == "Y" and c not in s["aow"]["York"]["in_game"])
+    wars.add_card(s, gone)
+    assert gone in s["aow"]["York"]["deck"] and RULES.check_invariants(s) == []

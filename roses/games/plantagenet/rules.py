@@ -221,6 +221,8 @@ class PlantagenetRules(StepRules):
                 for cid in state["aow"][side][zone]:
                     if cid in zones:
                         bad.append(f"card {cid} in two zones")
+                    if c.cards[cid]["side"] != side:
+                        bad.append(f"card {cid} in a zone of the other side ({side} {zone})")
                     zones[cid] = f"{side} {zone}"
         totals = dict.fromkeys(TROOP_TYPES, 0)
         ship_lords = 0
