@@ -22,7 +22,7 @@ from roses.games.plantagenet.services import influence_of
 from roses.games.plantagenet.setup import SCENARIOS, scenario_data, threshold
 from roses.terminal import play_terminal
 
-from .helpers import play_random
+from .helpers import play_random, run_frames
 
 
 def _play_out(state: dict[str, Any]) -> dict[str, Any]:
@@ -292,3 +292,17 @@ def test_card_conservation_across_sides_mats_and_succession_1_9_6_2_2() -> None:
     gone = next(c for c in load().cards if c[0] == "Y" and c not in s["aow"]["York"]["in_game"])
     wars.add_card(s, gone)
     assert gone in s["aow"]["York"]["deck"] and RULES.check_invariants(s) == []
+
+
+def test_brief_rebellion_skips_waste_ic() -> None:
+    """Ic Brief Rebellion: no Waste (4.8.5) after box 5, the only Waste box of the scenario."""
+    for rule in (True, False):
+        s = RULES.setup(1, "ic-somersets-return")
+        s["stack"] = []
+        if not rule:
+            s["special_rules"].remove("brief_rebellion")
+        assert s["box"] == 5
+        mat = s["lords"]["warwick_y"]["mat"]
+        mat["assets"]["provender"] = 9
+        run_frames(s, {"step": "waste"})
+        assert mat["assets"]["provender"] == (9 if rule else 5)
