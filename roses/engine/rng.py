@@ -60,11 +60,24 @@ def roll_many(state: State, n: int, sides: int = 6) -> list[int]:
 
 
 def shuffle(state: State, items: MutableSequence[T]) -> None:
-    """Fisher-Yates shuffle in place."""
+    """Fisher-Yates shuffle in place: for i from the end down to 1, swap item i with item
+    :func:`randbelow` (i + 1). The generator is run inline here (the same draws, the same
+    rejections, the same final ``state["rng"]``), since decks are shuffled often."""
     state["rolls"] = state.get("rolls", 0) + 1
+    x = state["rng"]
     for i in range(len(items) - 1, 0, -1):
-        j = randbelow(state, i + 1)
+        n = i + 1
+        limit = MASK64 - (MASK64 + 1) % n
+        while True:  # next_u64, inline
+            x = (x + _GAMMA) & MASK64
+            v = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            v = ((v ^ (v >> 27)) * 0x94D049BB133111EB) & MASK64
+            v ^= v >> 31
+            if v <= limit:
+                break
+        j = v % n
         items[i], items[j] = items[j], items[i]
+    state["rng"] = x
 
 
 def rig(state: State, values: list[int]) -> None:

@@ -51,6 +51,27 @@ def test_shuffle_is_a_permutation_and_seeded() -> None:
     assert x == y and sorted(x) == list(range(25)) and x != list(range(25))
 
 
+def test_shuffle_is_fisher_yates_by_randbelow() -> None:
+    """The shuffle runs the generator inline: the same swaps, the same draws and the same
+    generator afterwards as Fisher-Yates with :func:`rng.randbelow`, for decks of every size
+    (saved games replay only if shuffles never change)."""
+    for seed in range(40):
+        for n in (0, 1, 2, 3, 7, 25, 37, 64):
+            fast: dict = {}
+            slow: dict = {}
+            rng.seed_state(fast, seed * 7919 + n)
+            rng.seed_state(slow, seed * 7919 + n)
+            x = list(range(n))
+            y = list(range(n))
+            rng.shuffle(fast, x)
+            slow["rolls"] += 1
+            for i in range(n - 1, 0, -1):
+                j = rng.randbelow(slow, i + 1)
+                y[i], y[j] = y[j], y[i]
+            assert x == y
+            assert fast == slow
+
+
 def test_visible_log_hides_private_lines() -> None:
     log = ["all", ["North", "north only"], ["South", "south only"]]
     assert visible_log(log, "North") == ["all", "north only"]
