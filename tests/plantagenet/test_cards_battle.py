@@ -336,6 +336,22 @@ def test_y5_l5_suspicion_event_disbands_a_lower_influence_enemy_4_4_1() -> None:
     assert step(s) == "battle_event" and options(s) == [("pass", None)]
     act(s, "pass")
     assert s["aow"]["York"]["held"] == ["Y5"]
+    # With Exeter (printed Influence 2) there, York checks Influence (rigged 2: success) and
+    # Exeter Disbands, leaving the Battle.
+    s = fresh()
+    hold(s, "Y5")
+    approach(s, "London", ["york"], ["exeter_1"])
+    past_windows(s)
+    act(s, "fight", "henry_vi")
+    act(s, "fight", "exeter_1")
+    while step(s) == "array":
+        act(s, *options(s)[0])
+    act(s, "play", "Y5")
+    assert ("check", "york>exeter_1") in options(s) and ("check", "york>henry_vi") not in options(s)
+    rng.rig(s, [2])
+    act(s, "check", "york>exeter_1")
+    assert "exeter_1" not in s["battle"]["lords"] and s["lords"]["exeter_1"]["where"] == Where.CALENDAR
+    assert "Y5" in s["aow"]["York"]["deck"] and RULES.check_invariants(s) == []
 
 
 def test_l5_suspicion_event_success_removes_the_lord_from_battle_4_4_1() -> None:
@@ -450,12 +466,31 @@ def test_y36_swift_maneuver_event_ends_the_round_when_a_retinue_routs_4_4_2() ->
 
 
 def test_y37_patrick_de_la_mote_event_two_dice_for_culverins_4_4_2() -> None:
+    """Y37 Patrick de la Mote, played after the Array: the Yorkist Culverins & Falconets roll two
+    dice of Missile Hits (rigged 3 and 4: 7 more Hits), the Lancastrian ones still one."""
     s = fresh()
     bare_battle(s, "London", "York", {"York": ["york"], "Lancaster": ["henry_vi"]})
     from roses.games.plantagenet import card_rules as cr
     assert cr.culverin_dice(s, "York") == 1
     played(s, "Y37")
     assert cr.culverin_dice(s, "York") == 2 and cr.culverin_dice(s, "Lancaster") == 1
+    s = fresh()
+    capability(s, "york", "Y1")
+    hold(s, "Y37")
+    approach(s, "London", ["york"])
+    past_windows(s)
+    act(s, "fight", "henry_vi")
+    while step(s) == "array":
+        act(s, *options(s)[0])
+    assert step(s) == "battle_event" and ("play", "Y37") in options(s)
+    act(s, "play", "Y37")
+    assert step(s) == "card_pick"  # York holds no more Events: the window closed
+    act(s, "fire", "Y1:york")
+    while RULES.active(s) != ["York"]:
+        act(s, "done")
+    rng.rig(s, [3, 4])
+    act(s, "done")  # York's Flight: the Missile Strike follows
+    assert s["battle"]["strike"]["hits"]["Lancaster"] == side_hits(s, s["battle"], ["york"], "missile") + 7
 
 
 # ----- Held Events upon the Death checks (4.4.3) -------------------------------------------------------

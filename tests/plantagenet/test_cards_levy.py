@@ -353,9 +353,10 @@ def test_y4_jack_cade_event_two_free_sure_parleys_3_4_1() -> None:
     muster(s, "York", "march")  # at Ludlow, in Wales
     assert s["stack"][-1]["free"] == {"cade": 2}
     target = next(a for v, a in options(s) if v == "cade_parley")
-    inf = s["influence"]
+    inf, rolls = s["influence"], s["rolls"]
     act(s, "cade_parley", target)
     assert s["favour"][target] == "York" and s["influence"] == inf and s["stack"][-1]["left"] == 2
+    assert s["rolls"] == rolls  # it succeeds: no die
 
 
 def test_y7_yorkists_block_parliament_event_no_lancastrian_vassal_levy_3_4_3() -> None:
@@ -392,9 +393,9 @@ def test_y18_succession_event_one_sure_cheaper_parley_per_lord_3_4_1() -> None:
     s = fresh()
     in_effect(s, "Y18")
     muster(s, "York", "york")
-    inf = s["influence"]
+    inf, rolls = s["influence"], s["rolls"]
     act(s, "parley_sure", "Peterborough")  # 1 Way: 2 points, one less
-    assert s["influence"] == inf - 1 and s["favour"]["Peterborough"] == "York"
+    assert s["influence"] == inf - 1 and s["favour"]["Peterborough"] == "York" and s["rolls"] == rolls
     assert not any(v == "parley_sure" for v, _ in options(s))  # once per Lord
 
 
@@ -407,8 +408,9 @@ def test_l18_parliament_votes_event_sure_parley_even_london_for_york_3_4_1() -> 
     in_effect(s, "L18")
     muster(s, "Lancaster", "henry_vi")
     assert ("parley", "London") not in options(s) and ("parley_sure", "London") in options(s)
+    rolls = s["rolls"]
     act(s, "parley_sure", "London")
-    assert "London" not in s["favour"] and not s["london_for_york"]
+    assert "London" not in s["favour"] and not s["london_for_york"] and s["rolls"] == rolls
 
 
 def test_y20_yorkist_parade_held_event_plus_two_influence_this_levy_1_5_2() -> None:
@@ -460,10 +462,24 @@ def test_y28_gloucester_as_heir_event_three_parleys_without_lordship_3_4_1() -> 
 
 
 def test_l17_my_crown_is_in_my_heart_event_two_parleys_for_henry_3_4_1() -> None:
+    """L17 My crown is in my heart: Henry VI may Parley twice more without spending Lordship; the
+    Influence check still decides (rigged die: a success, then a failure)."""
     s = fresh()
     in_effect(s, "L17")
     muster(s, "Lancaster", "henry_vi")
     assert s["stack"][-1]["free"] == {"parley": 2}
+    left = s["stack"][-1]["left"]
+    rolls = s["rolls"]
+    rng.rig(s, [1])
+    act(s, "free_parley", "Guildford")
+    assert s["favour"].get("Guildford") == "Lancaster" and s["rolls"] == rolls + 1
+    assert s["stack"][-1]["left"] == left and s["stack"][-1]["free"] == {"parley": 1}
+    target = next(a for v, a in options(s) if v == "free_parley" and "+" not in a)
+    was = s["favour"].get(target)
+    rng.rig(s, [6])
+    act(s, "free_parley", target)
+    assert s["favour"].get(target) == was and s["stack"][-1]["left"] == left
+    assert not any(v == "free_parley" for v, _ in options(s))
     act(s, "done")
     muster_frame = s["stack"][-1]
     assert muster_frame["lord"] is None
