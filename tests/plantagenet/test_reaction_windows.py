@@ -21,7 +21,7 @@ from roses.engine import rng
 from roses.games.plantagenet import RULES, reactions
 from roses.games.plantagenet.setup import setup_state
 
-from .helpers import act, approach, place, run_frames
+from .helpers import act, approach, place, run_frames, to_calendar
 from .test_cards_campaign import _march_to_port, activate, deploy, ia
 from .test_cards_campaign import _take as take_card
 
@@ -252,3 +252,60 @@ def test_declining_a_window_leaves_the_game_unchanged_3_1_3(name: str) -> None:
         twin = c.game((c.card,))
     assert copy.deepcopy(s) == twin
     assert not windows_on_stack(twin, c.window)
+
+
+# ----- Y32 The King's Name: an Event in effect (public) that asks the Yorkists after each -----------
+# ----- successful Lancastrian Levy action (3.4) -------------------------------------------------------
+def kings_name_game(*, gloucester: bool = True) -> State:
+    """Scenario III, Y32 in effect, Henry Tudor at Lancastrian Oxford in the Lancastrian Muster."""
+    from .test_cards_levy import fresh, in_effect, muster
+
+    s = fresh("iii-my-kingdom-for-a-horse", box=4)
+    in_effect(s, "Y32")
+    if not gloucester:
+        to_calendar(s, "gloucester_2", 9)
+    place(s, "henry_tudor", "Oxford")
+    s["favour"]["Oxford"] = "Lancaster"
+    return muster(s, "Lancaster", "henry_tudor")
+
+
+def test_kings_name_asked_of_york_only_after_a_lancastrian_levy_action_3_4() -> None:
+    """Y32 The King's Name asks the Yorkists, and only them, right after a Lancastrian Levy action
+    that changed something; not after a Yorkist one, nor without Gloucester on the map."""
+    s = kings_name_game()
+    act(s, "levy_troops")
+    f = top(s)
+    assert f is not None and f["step"] == "card_pick" and f["kind"] == "kings_name"
+    assert RULES.active(s) == ["York"] and RULES.legal_actions(s, "Lancaster") == []
+    assert set(RULES.legal_actions(s, "York")) == {("cancel", None), ("pass", None)}
+    s = kings_name_game()
+    target = next(a for v, a in RULES.legal_actions(s, "Lancaster") if v == "parley" and "+" not in a)
+    rng.rig(s, [6])
+    act(s, "parley", target)  # a 6 fails (1.4.2): nothing to cancel
+    assert RULES.active(s) == ["Lancaster"] and top(s)["step"] == "muster"  # type: ignore[index]
+    s = kings_name_game(gloucester=False)
+    act(s, "levy_troops")
+    assert RULES.active(s) == ["Lancaster"] and top(s)["step"] == "muster"  # type: ignore[index]
+    from .test_cards_levy import fresh, in_effect, muster
+
+    y = fresh("iii-my-kingdom-for-a-horse", box=4)
+    in_effect(y, "Y32")
+    y["favour"]["London"] = "York"
+    place(y, "gloucester_2", "London")
+    muster(y, "York", "gloucester_2")
+    act(y, "levy_troops")
+    assert all(f["step"] != "card_pick" for f in y["stack"]) and RULES.active(y) == ["York"]
+
+
+def test_kings_name_declined_leaves_the_game_unchanged_3_4() -> None:
+    """Pass to The King's Name: the game is exactly the one in which the Yorkists were never
+    asked."""
+    from roses.games.plantagenet import levy
+
+    s = kings_name_game()
+    act(s, "levy_troops")
+    act(s, "pass")
+    with mock.patch.object(levy, "kings_name_on", lambda state: False):
+        twin = kings_name_game()
+        act(twin, "levy_troops")
+    assert copy.deepcopy(s) == twin
