@@ -309,3 +309,30 @@ def test_kings_name_declined_leaves_the_game_unchanged_3_4() -> None:
         twin = kings_name_game()
         act(twin, "levy_troops")
     assert copy.deepcopy(s) == twin
+
+
+@pytest.mark.parametrize("name", ["tides", "approach-kings-parley"])
+def test_capability_window_under_hidden_mats_waits_whenever_the_card_could_be_on_a_mat_1_5_3(name: str) -> None:
+    """Hidden Mats (1.5.3): a reactive Capability's window waits for the side whenever one of its
+    Lords could have the card on his hidden mat (it is in the game and not known elsewhere), even
+    when none has: only Pass then, and Pass changes nothing; with the quick option it is asked
+    only when a Lord really has it (RULINGS R50)."""
+    c = CASES[name]
+
+    def game(quick: bool) -> State:
+        s = c.start()
+        s["options"]["hidden_mats"] = True
+        s["options"][f"quick_reactions_{c.side.lower()}"] = quick
+        zones = s["aow"][c.side]
+        if c.card not in zones["in_game"]:
+            zones["in_game"].append(c.card)
+            zones["deck"].append(c.card)
+        c.reach(s, True)
+        return pass_other_windows(s, c.window)
+
+    s = game(False)
+    assert at_window(s, c.window) and RULES.legal_actions(s, c.side) == [("pass", None)]
+    act(s, "pass")
+    quick = game(True)
+    assert not windows_on_stack(quick, c.window)
+    assert {k: v for k, v in s.items() if k != "options"} == {k: v for k, v in quick.items() if k != "options"}
