@@ -662,3 +662,17 @@ def test_hidden_mats_shown_to_the_enemy_in_battle_only_1_5_3() -> None:
     assert seen["march"]["mat"] == "hidden"  # not in this Battle
     assert RULES.view(s, "York")["lords"]["somerset_1"]["mat"] == "hidden"
     assert isinstance(RULES.view(s, "York")["lords"]["henry_vi"]["mat"], dict)
+
+
+def test_l16_warden_of_the_marches_never_brings_warwick_to_margaret_6_0_ii() -> None:
+    """L16 Warden of the Marches under Shaky Allies (6.0 II): Warwick is not sent to the
+    Stronghold of the North where Margaret is (RULINGS R87); to another one he may go (4.4.3)."""
+    s = fresh("ii-warwicks-rebellion")
+    hold(s, "L16")
+    place(s, "warwick_l", "Newcastle")
+    place(s, "margaret", "Bamburgh")
+    s["favour"].update({"Newcastle": "York", "Bamburgh": "Lancaster", "Carlisle": "Lancaster"})
+    death_ready(s, "Lancaster", "warwick_l", "Newcastle")
+    run_frames(s, {"step": "battle_event", "side": "Lancaster", "window": "death"}, {"step": "death", "side": "Lancaster"})
+    act(s, "play", "L16")
+    assert ("warden", "warwick_l:Carlisle") in options(s) and ("warden", "warwick_l:Bamburgh") not in options(s)

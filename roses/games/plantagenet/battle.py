@@ -47,6 +47,7 @@ from roses.games.plantagenet import arts, reactions, wars
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
+from roses.games.plantagenet.campaign import shaky_allies
 from roses.games.plantagenet.common import BATTLE, CAMPAIGN, end_game
 from roses.games.plantagenet.components import TROOP_TYPES, load
 from roses.games.plantagenet.records import Where
@@ -1289,7 +1290,8 @@ class Death(SideDecision):
                 if fx.battle_event(state, "talbot", side):  # L36: Disband instead
                     out.append(("talbot", lid))
                 if fx.battle_event(state, "warden", side):  # L16: to a Friendly Stronghold in the North
-                    out += [("warden", f"{lid}:{loc}") for loc in cr.warden_places(state)]
+                    out += [("warden", f"{lid}:{loc}") for loc in cr.warden_places(state)
+                            if not shaky_allies(state, [lid], loc)]  # R87
                 if wars.surrender_possible(state, side, lid):
                     out.append(("surrender", lid))
         return out
