@@ -374,6 +374,13 @@ class Delivered:
 #: After a wake-up by an event, the notifier waits this long for more events, and queues them
 #: together (a busy server changes turns many times a second).
 BATCH_SECONDS = 0.2
+#: Users found without a channel that wants notifications are not asked about again for this
+#: long (seconds): on a busy server most players have none, and the same ones are asked about
+#: many times a second. A change of settings made through this process forgets them at once;
+#: one made through another worker process is seen within this time.
+QUIET_SECONDS = 10.0
+#: The most users remembered that way (the memory is dropped when it is full).
+QUIET_USERS = 100_000
 
 
 class Notifier:
@@ -392,6 +399,9 @@ class Notifier:
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._client: Any = None
+        #: User id -> time (monotonic) until which that user is known to want no notification.
+        self._quiet: dict[int, float] = {}
+        self._quiet_lock = threading.Lock()
 
     # Called by the service after commit (any thread): must be quick and never raise.
     def notify(self, event: Event) -> None:
@@ -421,11 +431,20 @@ class Notifier:
                 break
         if not pending:
             return 0
+        now = time.monotonic()
+        asked = {uid for event, always in pending if not always for uid in event.users}
+        with self._quiet_lock:
+            asked = {uid for uid in asked if self._quiet.get(uid, 0.0) <= now}
         try:
-            wanting = self._wanting({uid for event, always in pending if not always for uid in event.users})
+            wanting = self._wanting(asked)
         except Exception:  # noqa: BLE001 - a notification must never break anything
             log.exception("could not read the notification settings of %d event(s)", len(pending))
             return 0
+        with self._quiet_lock:
+            if len(self._quiet) > QUIET_USERS:
+                self._quiet.clear()
+            for uid in asked - wanting:
+                self._quiet[uid] = now + QUIET_SECONDS
         made = 0
         for event, always in pending:
             if not always and not wanting.intersection(event.users):
@@ -435,6 +454,15 @@ class Notifier:
             except Exception:  # noqa: BLE001 - a notification must never break anything
                 log.exception("could not queue notifications for %s of game %s", event.kind, event.game_id)
         return made
+
+    def forget(self, user_id: int | None = None) -> None:
+        """Ask about ``user_id``'s settings again at the next event (everyone's when None):
+        they have just changed."""
+        with self._quiet_lock:
+            if user_id is None:
+                self._quiet.clear()
+            else:
+                self._quiet.pop(user_id, None)
 
     def _wanting(self, user_ids: set[int]) -> set[int]:
         """Those of ``user_ids`` whose notifications are on with a channel that can carry them
@@ -686,7 +714,10 @@ async def write_settings(request: Request, body: SettingsIn, user: RequiredUser)
     if changes.get("notify") is None:
         changes.pop("notify", None)
     s = services(request)
-    return await run_in_threadpool(put_settings, s.db, user.id, changes, s.throttle)
+    try:
+        return await run_in_threadpool(put_settings, s.db, user.id, changes, s.throttle)
+    finally:
+        _notifier(request).forget(user.id)
 
 
 def channels_for_test(config: NotifyConfig, settings: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -717,6 +748,7 @@ async def confirm_email(request: Request, token: Annotated[str, Query(max_length
         email = await run_in_threadpool(verify_email, services(request).db, token)
     except BadRequest as exc:
         return HTMLResponse(_page("Link not valid", exc.message), status_code=400)
+    _notifier(request).forget()  # a confirmed address may now carry someone's notifications
     return HTMLResponse(_page("Address confirmed", f"{email} is confirmed: game notifications can be "
                                                    "mailed to it now."))
 

@@ -288,3 +288,43 @@ def test_outbox_row_sent_once_by_two_workers(sqlite_db: Database, receiver: Rece
     asyncio.run(both())
     assert len(receiver.bodies) == 10
     assert a.stats.sent + b.stats.sent == 10
+
+
+
+def test_users_without_a_channel_are_remembered_until_their_settings_change(sqlite_db: Database,
+                                                                             receiver: Receiver) -> None:
+    """The notifier does not ask again about a user who wants no notification
+    (QUIET_SECONDS), and asks at once after that user's settings change through the API."""
+    with build_client(sqlite_db, bots=False) as client:
+        north, south = user(client, "quietn"), user(client, "quiets")
+        north_id = client.get("/api/me", headers=north).json()["id"]
+        notifier = client.app.state.notifier
+        asked: list[set[int]] = []
+        real = notifier._wanting
+
+        def spy(ids: set[int]) -> set[int]:
+            asked.append(set(ids))
+            return real(ids)
+
+        notifier._wanting = spy
+        g = new_game(client, north, role="North")
+        client.post(f"/api/games/{g['id']}/join", json={"role": "South"}, headers=south)
+
+        def steps(who: dict[str, str]) -> None:  # three steps end a turn in the toy game
+            for _ in range(3):
+                assert act(client, g["id"], who, "step").status_code == 200
+
+        assert act(client, g["id"], north, "pick", 1).status_code == 200
+        assert act(client, g["id"], south, "pick", 2).status_code == 200  # North's turn
+        wait_for(lambda: any(north_id in ids for ids in asked))
+        before = len(asked)
+        steps(north)  # South's turn
+        steps(south)  # North's turn again: North is remembered, not asked about
+        wait_for(lambda: len(asked) > before)
+        time.sleep(2 * notify.BATCH_SECONDS + 0.2)
+        assert all(north_id not in ids for ids in asked[before:])
+        # North turns notifications on (through the API): the next turn of North's is sent.
+        _enable(client, north, webhook_url=receiver.url + "/north")
+        steps(north)
+        steps(south)  # North's turn
+        wait_for(lambda: any(p == "/north" for p, _ in receiver.bodies))
