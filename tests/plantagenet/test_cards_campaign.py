@@ -241,6 +241,8 @@ def test_y6_seamanship_event_sail_after_another_action_for_one_action_4_6_1() ->
 
 
 def test_l6_seamanship_is_the_lancastrians_own_4_6_1() -> None:
+    """L6 Seamanship: a Lancastrian Sail costs 1 Command action (so it may follow another
+    action); the Yorkists gain nothing from it (4.6.1; RULINGS R71 a)."""
     s = ia()
     s["favour"].update({"Bristol": "York"})
     place(s, "march", "Bristol", provender=0, ships=2, carts=0)
@@ -248,6 +250,17 @@ def test_l6_seamanship_is_the_lancastrians_own_4_6_1() -> None:
     activate(s, "march", 3)
     act(s, "forage")
     assert verbs(s, "sail") == []
+    s = ia()
+    s["favour"].update({"Bristol": "Lancaster"})
+    place(s, "somerset_1", "Bristol", provender=0, ships=2, carts=0)
+    in_effect(s, "L6")
+    activate(s, "somerset_1", 3)
+    act(s, "forage")
+    dest = verbs(s, "sail")[0]
+    act(s, "sail", dest)
+    frame = next((f for f in reversed(s["stack"]) if f["step"] == "actions"), None)
+    assert s["lords"]["somerset_1"]["locale"] == dest and frame is not None and frame["left"] == 1
+    ok(s)
 
 
 def test_l21_french_fleet_event_no_yorkist_sail_this_campaign_4_6_1() -> None:

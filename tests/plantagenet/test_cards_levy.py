@@ -278,11 +278,18 @@ def test_l25_welsh_rebellion_event_favour_when_no_yorkist_lord_in_wales() -> Non
 
 
 def test_l26_henry_released_event_five_points_if_london_lancastrian_1_4_1() -> None:
+    """L26 Henry Released (Now): 5 Influence points to the Lancastrians if London is Lancastrian
+    (the net track moves 5 their way, 1.4.1), none otherwise."""
     s = fresh("ii-warwicks-rebellion")
     s["favour"]["London"] = "Lancaster"
     inf = s["influence"]
     implement(s, "L26")
     assert s["influence"] == inf - 5
+    s = fresh("ii-warwicks-rebellion")
+    s["favour"]["London"] = "York"
+    inf = s["influence"]
+    implement(s, "L26")
+    assert s["influence"] == inf and "L26" in s["aow"]["Lancaster"]["deck"]
 
 
 def test_l27_aragne_event_vassals_checked_3_2_4() -> None:
@@ -678,6 +685,13 @@ def test_woodvilles_quartermasters_capability_no_depletion_3_4_4(card: str, lord
     act(s, "levy_troops")
     act(s, "levy_troops")
     assert "London" not in s["exhaustion"]
+    s = fresh(scenario)  # without the card the same two Levies Exhaust London
+    place(s, lord, "London")
+    s["favour"]["London"] = "York" if card[0] == "Y" else "Lancaster"
+    muster(s, "York" if card[0] == "Y" else "Lancaster", lord)
+    act(s, "levy_troops")
+    act(s, "levy_troops")
+    assert s["exhaustion"]["London"] == "exhausted"
 
 
 def test_l10_chamberlains_capability_no_depletion_at_vassal_seat_3_4_4() -> None:
