@@ -148,3 +148,41 @@ def test_umpire_lets_the_card_decide_by_default(tmp_path: Path) -> None:
     RULES.action(state, "umpire", *RULES.default_action(state, "umpire"))
     assert state["cz"][w.cid("stanley")] != Z_NOBLE
     assert all(state["ncap"][n] == 0 for n in d)
+
+
+def test_every_seat_sees_the_combat_put_to_the_umpire_and_what_he_may_enter(tmp_path: Path) -> None:
+    """The pending combat is public (views.tabletop_view, L203): every seat's view has its kind,
+    place, sides with their nobles and strengths, the stage and what each outcome does; the
+    nobles the umpire names killed are in his view only until he enters the outcome. The
+    umpire's choices are labelled in words (the page and the order language use them)."""
+    state, a, d = _table_battle(tmp_path)
+    RULES.action(state, "P1", "battle", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    views = {r: RULES.view(state, r) for r in ("P1", "P2", "P3", OBSERVER, "umpire")}
+    for role, view in views.items():
+        t = view["tabletop"]
+        assert (t["kind"], t["square"], t["attacker"], t["defender"], t["stage"]) == ("battle", "C2", "P1", "P2", "mark"), role
+        assert sorted(n["id"] for n in t["attackers"]) == ["percy", "stanley"]
+        assert sorted((n["id"], n["role"]) for n in t["defenders"]) == [("mowbray", "P2"), ("neville", "P2")]
+        assert (t["attack"], t["defence"]) == (150, 100)
+        assert t["outcomes"] == {"attacker": "the attacker won", "defender": "the defender won",
+                                 "indecisive": "indecisive: nobody won"}
+    assert "killed" in views["umpire"]["tabletop"] and "killed" not in views["P2"]["tabletop"]
+    labels = {(v, a): RULES.label(state, "umpire", v, a) for v, a in RULES.legal_actions(state, "umpire")}
+    assert labels == {("cards", None): "let the Event card decide", ("table", None): "have it fought on a table"}
+    RULES.action(state, "umpire", "table")
+    RULES.action(state, "umpire", "kill", "neville")
+    assert RULES.view(state, "umpire")["tabletop"]["killed"] == ["neville"]
+    assert "killed" not in RULES.view(state, "P2")["tabletop"]
+    assert RULES.label(state, "umpire", "kill", "mowbray") == "Mowbray was killed on the table"
+    RULES.action(state, "umpire", "done")
+    assert RULES.label(state, "umpire", "outcome", "attacker") == "the attacker won"
+    RULES.action(state, "umpire", "outcome", "attacker")
+    assert all("tabletop" not in RULES.view(state, r) for r in ("P1", "umpire"))
+
+
+def test_a_siege_on_the_table_says_what_each_outcome_does() -> None:
+    from roses.games.kingmaker.views import OUTCOME_WORDS
+
+    assert OUTCOME_WORDS["siege"]["attacker"] == "the attacker won: the place is taken"
+    assert OUTCOME_WORDS["siege"]["indecisive"] == "indecisive: it stays under siege"

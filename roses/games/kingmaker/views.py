@@ -19,6 +19,20 @@ from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import memo, parliament
+from roses.games.kingmaker.combat import (
+    AMBUSH,
+    ATTACKER,
+    BATTLE,
+    DEFENDER,
+    INDECISIVE,
+    SEA,
+    SIEGE,
+    STORM,
+    TOWN,
+    TOWN_ATTACK,
+    attack_power,
+    defence,
+)
 from roses.games.kingmaker.common import (
     E_DECK,
     E_DISC,
@@ -89,6 +103,9 @@ def view(rules: StepRules, state: State, role: str) -> View:
             parts["parliament"] = {**parts["parliament"], "ballot": ballot}
     elif role == UMPIRE and has_umpire(state):
         parts.update(umpire_parts(state))
+    top = state["stack"][-1] if state["stack"] else None
+    if top is not None and top["step"] == "tabletop":
+        parts["tabletop"] = tabletop_view(state, top, role)
     out = rules.step_view(state, role, **parts)
     if role in out.get("active", ()) and state["stack"]:
         default = default_action(rules, state, role)
@@ -119,6 +136,51 @@ def umpire_parts(state: State) -> dict[str, Any]:
                                                                                  if k not in ("p", "area")}}
                              for r in state["refuges"]],
             "umpire": {"standing": standing_options(state)}}
+
+
+#: What each outcome of a combat fought on a table does, by kind of combat (the effects of
+#: combat.apply_outcome: L205-262).
+OUTCOME_WORDS: dict[str, dict[str, str]] = {
+    SIEGE: {ATTACKER: "the attacker won: the place is taken", DEFENDER: "the defender held: it stays under siege",
+            INDECISIVE: "indecisive: it stays under siege"},
+    STORM: {ATTACKER: "the attacker won: the place is taken", DEFENDER: "the defender held: the storm fails",
+            INDECISIVE: "indecisive: the storm fails"},
+    TOWN: {ATTACKER: "the attacker won: the place is taken", DEFENDER: "the defender held: the attackers are expelled into the open",
+           INDECISIVE: "indecisive: the attackers are expelled into the open"},
+    TOWN_ATTACK: {ATTACKER: "the attacker won: the nobles inside are captured",
+                  DEFENDER: "the defender held: the nobles inside are expelled into the open",
+                  INDECISIVE: "indecisive: the nobles inside are expelled into the open"},
+}
+_PLAIN_OUTCOMES = {ATTACKER: "the attacker won", DEFENDER: "the defender won", INDECISIVE: "indecisive: nobody won"}
+for _kind in (BATTLE, AMBUSH, SEA):
+    OUTCOME_WORDS[_kind] = _PLAIN_OUTCOMES
+
+
+def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, Any]:
+    """The combat put to the umpire (umpire.Tabletop, L203, L226, L271), for every seat: its
+    kind and place, each side's player, strength and nobles (public on the board), the stage
+    (``mark``: the umpire chooses the Event card or a table; ``killed``, ``outcome``: it is
+    fought on a table and he enters the result) and what each outcome does. The umpire's own
+    view adds the nobles he has named killed so far (public once he enters the outcome)."""
+    w = W(state)
+    c = frame["combat"]
+    cz, ch = state["cz"], state["ch"]
+
+    def side(nobles: list[int]) -> list[dict[str, Any]]:
+        return [{"id": w.cards[n].id, "name": card_name(w, n), "role": role_of(state, ch[n]),
+                 "troops": noble_strength(state, n)} for n in nobles if cz[n] == Z_NOBLE]
+
+    out: dict[str, Any] = {
+        "kind": c["kind"], "place": c["place"], "square": c["sq"],
+        "where": place_name(w, c["place"]) if c["place"] else c["sq"],
+        "attacker": role_of(state, c["att"]), "defender": role_of(state, c["def"]) if c["def"] >= 0 else None,
+        "attack": attack_power(state, c), "defence": defence(state, c),
+        "attackers": side(c["a"]), "defenders": side(c["d"]), "stage": frame["stage"],
+        "outcomes": OUTCOME_WORDS.get(c["kind"], _PLAIN_OUTCOMES),
+    }
+    if role == UMPIRE:
+        out["killed"] = list(frame["killed"])
+    return out
 
 
 def standing_options(state: State) -> dict[str, Any]:
@@ -350,6 +412,18 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
         return "the published default (" + ("away" if arg == "vacation" else "deadline passed") + ")"
     if verb in ("set_order", "clear_order"):
         return "set a standing order" if verb == "set_order" else "clear a standing order"
+    top = state["stack"][-1] if state["stack"] else None
+    if top is not None and top["step"] == "tabletop":  # the umpire's combat decisions (umpire.Tabletop)
+        if verb == "cards":
+            return "let the Event card decide"
+        if verb == "table":
+            return "have it fought on a table"
+        if verb == "kill":
+            return f"{nm(arg)} was killed on the table"
+        if verb == "done":
+            return "no one else was killed"
+        if verb == "outcome":
+            return OUTCOME_WORDS.get(top["combat"]["kind"], _PLAIN_OUTCOMES).get(arg, str(arg))
     words = {"to": "move to", "select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
     head = words.get(verb, verb.replace("_", " "))
     if arg is None:
