@@ -4,6 +4,7 @@ every payload of a seat for the secrets the rules keep from it (``Rules.secrets`
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from typing import Any
 
 from roses.engine import Game
@@ -47,6 +48,20 @@ class Secrets:
     def __init__(self, server: LiveServer, game_id: int, rules: Rules) -> None:
         self.server, self.game_id, self.rules = server, game_id, rules
         self.states: dict[int, Any] = {}
+        self.known: dict[tuple[int, str], set[str]] = {}
+
+    def every_version(self, roles: Iterable[str]) -> int:
+        """The secrets of ``roles`` at every version so far, in one replay (``at`` then replays
+        nothing); returns the game's version."""
+        record = self.server.services.games.admin_export(self.game_id)
+        game = Game.from_record(self.rules, {**record, "actions": []})
+        actions = record["actions"]
+        for v in range(len(actions) + 1):
+            for role in roles:
+                self.known[(v, role)] = set(self.rules.secrets(game.state, role))
+            if v < len(actions):
+                game.apply(str(actions[v]["role"]), str(actions[v]["verb"]), actions[v].get("arg"))
+        return len(actions)
 
     def state(self, version: int | None) -> Any:
         record = self.server.services.games.admin_export(self.game_id)
@@ -56,4 +71,6 @@ class Secrets:
         return self.states[v]
 
     def at(self, version: int | None, role: str) -> set[str]:
+        if version is not None and (version, role) in self.known:
+            return self.known[(version, role)]
         return set(self.rules.secrets(self.state(version), role))

@@ -1,5 +1,6 @@
 // Roses: the table of a running game — the umpire's controls (pause, resume, extend a deadline),
-// leaving a seat, taking an empty one, and a player's vacation (roses/server/tables.py,
+// leaving a seat, taking an empty one, the creator's replacement of a player who has left, and a
+// player's vacation (roses/server/tables.py,
 // umpiring.py, attendance.py). Drawn from the API, again every 20 seconds.
 import { api, h, showError } from "./api.js";
 
@@ -50,6 +51,33 @@ async function draw() {
       });
       out.push(f);
     }
+  }
+  if (config.user && info.owner === config.user) {
+    // the creator replaces a player who has left: takes his seat back (empty, or to a stand-in
+    // bot), or gives a seat no person holds (empty or a bot's) to a user by name
+    const rows = [];
+    for (const s of info.seats) {
+      if (s.user && !mine.includes(s.role)) {
+        const f = h("form", { class: "row take-form", dataset: { role: s.role } }, `${s.role} (${s.user}): `, botSelect("bot"), " ",
+          h("button", { type: "submit" }, "Take the seat from its player"));
+        f.addEventListener("submit", (ev) => {
+          ev.preventDefault();
+          if (!confirm(`Take the seat ${s.role} from ${s.user}, who has left the game?`)) return;
+          run("POST", `/api/games/${gameId}/seats/${encodeURIComponent(s.role)}/vacate`, { bot: f.elements.bot.value || null });
+        });
+        rows.push(f);
+      } else if (!s.user) {
+        const f = h("form", { class: "row give-form", dataset: { role: s.role } },
+          h("label", {}, `${s.role} (${s.bot ? `bot ${s.bot}` : "empty"}) to the user `, h("input", { name: "user", required: true, maxlength: 40, autocomplete: "off" })), " ",
+          h("button", { type: "submit" }, "Give the seat"));
+        f.addEventListener("submit", (ev) => {
+          ev.preventDefault();
+          run("POST", `/api/games/${gameId}/seats/${encodeURIComponent(s.role)}/assign`, { user: f.elements.user.value.trim() });
+        });
+        rows.push(f);
+      }
+    }
+    if (rows.length) out.push(h("h3", {}, "Seats (you created this game)"), ...rows);
   }
   const empty = info.seats.filter((s) => !s.user && !s.bot);
   for (const s of empty) {

@@ -611,7 +611,8 @@ export class Kingmaker {
 
   /** The Parliament screen (motion, tally per player, who has answered) during a session, the
    * recent combat lines during combat; null otherwise (the panel is hidden). */
-  renderBattle(view) {
+  renderBattle(view, ui = {}, payload = {}) {
+    this.tabletopQueue = view.phase === "combat" ? this.tabletopQueue : null;
     const heading = document.getElementById("h-battle");
     const lines = (view.log || []).map((l, i) => [Array.isArray(l) ? String(l[1] ?? l[l.length - 1]) : String(l), (view.log_kinds || [])[i]]);
     if (view.parliament || view.phase === "parliament") {
@@ -648,11 +649,91 @@ export class Kingmaker {
     if (view.phase === "combat") {
       if (heading) heading.textContent = "Combat";
       const recent = lines.filter(([, kind]) => kind === "battle").slice(-8);
-      return [h("div", { class: "km-combat", dataset: { screen: "combat" } }, h("p", {}, view.prompt || ""),
+      const tabletop = view.tabletop ? this.renderTabletop(view, ui, payload) : null;
+      if (!view.tabletop) this.tabletopQueue = null;
+      return [h("div", { class: "km-combat", dataset: { screen: "combat" } }, tabletop || h("p", {}, view.prompt || ""),
         recent.length ? h("ul", {}, recent.map(([t]) => h("li", {}, t))) : null)];
     }
     if (heading) heading.textContent = "Battle";
     return null;
+  }
+
+  /** A combat put to the umpire (option `tabletop`, umpire.py; the view's `tabletop`): every
+   * seat sees the two sides and what the umpire is deciding. The umpire chooses the Event card
+   * or a table; for a table he enters the result in one form (the nobles killed, who won),
+   * which the page sends as the rules' verbs in order: `kill` each, `done`, `outcome`. */
+  renderTabletop(view, ui = {}, payload = {}) {
+    const t = view.tabletop;
+    const box = h("div", { class: "km-tabletop", dataset: { screen: "tabletop", stage: t.stage } });
+    box.append(h("p", { class: "km-tabletop-head" }, h("strong", {}, `${pretty(t.kind)} at ${t.place ? this.placeName(t.place) : t.where}`),
+      `: ${t.attacker} ${t.attack} against ${t.defender || "the garrison"} ${t.defence}`));
+    // a side without nobles fights with the place's garrison (or, at sea, its ships) alone
+    const alone = (strength) => (strength > 0 ? (t.kind === "sea_battle" ? "its ships, no noble" : "the garrison, no noble") : "no noble");
+    const side = (title, role, list, strength) => h("section", { class: "km-side", dataset: { side: title.toLowerCase() } },
+      h("h4", {}, h("span", { class: `km-swatch km-seat-${this.roleIndex(view, role)}`, "aria-hidden": "true" }), `${title}: ${role || "the garrison"} (${strength})`),
+      list.length ? h("ul", {}, list.map((n) => h("li", { dataset: { noble: n.id } }, `${n.name} (${n.troops})`))) : h("p", { class: "muted small" }, alone(strength)));
+    box.append(h("div", { class: "km-sides" }, side("Attacker", t.attacker, t.attackers, t.attack), side("Defender", t.defender, t.defenders, t.defence)));
+    const fought = t.stage !== "mark";
+    box.append(h("p", { class: "km-tabletop-status" }, fought
+      ? "It is being fought on a table: the umpire enters the result."
+      : "The umpire decides how it is fought: by the Event card, or on a table."));
+    const mine = view.role === "umpire" && view.actions && ui.onChoices;
+    if (!mine) { this.tabletopQueue = null; return box; }
+    const acts = view.actions;
+    const has = (verb, arg = null) => {
+      const v = acts[verb];
+      return v === true ? arg === null : Array.isArray(v) && v.some((x) => JSON.stringify(x) === JSON.stringify(arg));
+    };
+    const choose = (verb, arg, node) => ui.onChoices([{ verb, arg, kind: "button", ref: null, label: actionLabel(view, verb, arg) }], node);
+    // the rest of a result being sent: the next verb once the page shows the position after the last
+    const q = this.tabletopQueue;
+    if (q && q.list.length && (payload.version ?? 0) > q.sentAt) {
+      const [verb, arg] = q.list[0];
+      if (has(verb, arg)) {
+        q.list.shift();
+        q.sentAt = payload.version ?? 0;
+        setTimeout(() => choose(verb, arg, box), 0);
+      } else this.tabletopQueue = null;
+    }
+    const sending = this.tabletopQueue && this.tabletopQueue.list.length;
+    const cardsButton = (text) => h("button", { type: "button", class: "km-tabletop-cards", disabled: sending ? "disabled" : null,
+      onclick: (ev) => { this.tabletopQueue = null; choose("cards", null, ev.currentTarget); } }, text);
+    if (!fought) {
+      box.append(h("div", { class: "buttons km-tabletop-mark" },
+        cardsButton("Let the Event card decide (the default)"),
+        h("button", { type: "button", class: "km-tabletop-table primary", onclick: (ev) => choose("table", null, ev.currentTarget) }, "Have it fought on a table")));
+      return box;
+    }
+    const killed = new Set(t.killed || []);
+    const canKill = t.stage === "killed";
+    const noble = (n, sideName) => h("label", { class: "km-killed" },
+      h("input", { type: "checkbox", name: "killed", value: n.id, checked: killed.has(n.id) ? "checked" : null,
+                   disabled: !canKill || killed.has(n.id) || sending ? "disabled" : null }),
+      ` ${n.name} (${sideName}, ${n.role})`);
+    const nobles = [...t.attackers.map((n) => noble(n, "attacker")), ...t.defenders.map((n) => noble(n, "defender"))];
+    const outcomes = Object.entries(t.outcomes || {}).map(([key, text], i) => h("label", { class: "km-outcome" },
+      h("input", { type: "radio", name: "outcome", value: key, required: i === 0 ? "required" : null, disabled: sending ? "disabled" : null }), ` ${text}`));
+    const form = h("form", { class: "km-tabletop-result" },
+      h("fieldset", {}, h("legend", {}, "Killed on the table"), nobles.length ? nobles : h("p", { class: "muted small" }, "no noble takes part")),
+      h("fieldset", {}, h("legend", {}, "Who won"), outcomes),
+      h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", disabled: sending ? "disabled" : null }, sending ? "Sending the result…" : "Enter the result"),
+        cardsButton("Let the Event card decide after all")));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const outcome = form.querySelector("input[name=outcome]:checked");
+      if (!outcome) return;
+      const list = [];
+      if (canKill) {
+        for (const box2 of form.querySelectorAll("input[name=killed]:checked")) if (!killed.has(box2.value)) list.push(["kill", box2.value]);
+        list.push(["done", null]);
+      }
+      list.push(["outcome", outcome.value]);
+      const [verb, arg] = list.shift();
+      this.tabletopQueue = { list, sentAt: payload.version ?? 0 };
+      choose(verb, arg, form);
+    });
+    box.append(form);
+    return box;
   }
 
   areaInfo(name, view) {
