@@ -223,7 +223,7 @@ function apply(payload) {
     if (payload.version === q.version && same) {
       // it never arrived: send it now, on the same version (the server refuses it if stale)
       showError(errorBox, null);
-      setTimeout(() => send(q.verb, q.arg), 0);
+      setTimeout(() => send(q.verb, q.arg, q.key), 0);
     } else {
       showError(errorBox, new Error("The game moved on while you were offline: here is the current position."));
     }
@@ -300,7 +300,11 @@ function clearPending() {
   state.pending = null;
 }
 
-async function send(verb, arg) {
+function actionKey() {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+async function send(verb, arg, key = actionKey()) {
   const p = state.payload;
   if (!p || state.pending) return;
   // on a phone, a card played from the Hand tab leads back to the board (where the moves are)
@@ -308,11 +312,13 @@ async function send(verb, arg) {
   showError(errorBox, null);
   const version = p.version;
   const id = state.nextId++;
-  state.pending = { id, verb, arg, version, timer: null };
+  state.pending = { id, verb, arg, version, key, timer: null };
   state.choices = [];
   renderChoices();
   if (state.ws && state.ws.readyState === WebSocket.OPEN) {
-    state.ws.send(JSON.stringify({ type: "action", id, verb, arg, version }));
+    // answered on the socket with the result (our view after it); a repeat of the same key
+    // (the action sent again after a dropped connection) is never applied twice
+    state.ws.send(JSON.stringify({ type: "act", id, key, verb, arg, version }));
     // if no answer comes (socket silently dead), ask the server where the game is
     state.pending.timer = setTimeout(() => refresh(), 10000);
     return;
@@ -393,6 +399,10 @@ function connect() {
       addChat(msg.messages || []);
     } else if (msg.type === "messages") {
       window.dispatchEvent(new CustomEvent("roses:messages", { detail: msg }));  // negotiation.js
+    } else if (msg.type === "result") {
+      const { type, id, seq, duplicate, ...payload } = msg;
+      if (state.pending && id === state.pending.id) clearPending();
+      apply(payload);
     } else if (msg.type === "ok") {
       // the new state follows (or came already)
     } else if (msg.type === "error") {
@@ -413,9 +423,9 @@ function connect() {
     // says which (its version), and we never resend it by ourselves.
     if (state.pending) {
       // it may or may not have arrived: the view on reconnect tells (same version: resend it)
-      const { verb, arg, version } = state.pending;
+      const { verb, arg, version, key } = state.pending;
       clearPending();
-      state.queued = { verb, arg, version };
+      state.queued = { verb, arg, version, key };
       showError(errorBox, new Error("The connection dropped while your action was on its way: it will be sent again if it did not arrive."));
     }
     const delay = Math.min(10000, 500 * 2 ** state.retry);
