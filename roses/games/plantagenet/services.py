@@ -587,35 +587,31 @@ def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[st
     Depleted, 4.5.2). Only choices that add Provender are listed.
     """
     c = load()
-    side = side_of(lord)
-    here = state["lords"][lord]["locale"]
-    if not is_friendly(state, here, side):
-        return {}
+    sides = _lord_sides()
+    side = sides[lord]
     lrec = state["lords"]
+    here = lrec[lord]["locale"]
+    fav, boxes, exhaustion = state["favour"], state["exile_boxes"], state["exhaustion"]
+    if fav.get(here) != side and boxes.get(here) != side:  # is_friendly
+        return {}
     carts = ships = 0
-    for o in lords_at(state, here, side):  # shared_assets of both, at once (1.5.3)
-        mat = lrec[o]["mat"]
+    for o, od in lrec.items():  # the Lords of lords_at(); shared_assets of both, at once (1.5.3)
+        if od["locale"] != here or od["where"] not in _PLACED or sides[o] != side:
+            continue
+        mat = od["mat"]
         have = mat["assets"]
         # L8 Hay Wains: this Lord's Carts count twice for Supply (RULINGS R70)
         carts += have["carts"] * (2 if mat["capabilities"] and fx.capability(state, o, "hay_wains") else 1)
         ships += have["ships"] * (2 if have["ships"] and great_ships(state, o) else 1)  # Great Ships, R86
-    in_exile = c.locales[here]["kind"] == "exile"
+    locales = c.locales
+    in_exile = locales[here]["kind"] == "exile"
     out: dict[str, dict[str, Any]] = {}
     caps = lrec[lord]["mat"]["capabilities"]
     harbingers = bool(caps) and fx.capability(state, lord, "harbingers") is not None  # Y7/L7
     stafford = bool(caps) and fx.capability(state, lord, "stafford_branch") is not None  # Y29
-
-    def cap(amount: int, ways: int) -> int:
-        return amount if ways == 0 else min(amount, carts // ways)
-
-    def yield_of(amount: int, src: str) -> int:
-        """Y7/L7 Harbingers: twice the Provender; Y29 Stafford Branch: 1 more from Exeter or a
-        Stronghold next to it. The Carts carry all of it (RULINGS R70)."""
-        if harbingers:
-            amount *= 2
-        if stafford and (src == "Exeter" or src in c.adjacency["Exeter"]):
-            amount += 1
-        return amount
+    # Y7/L7 Harbingers: twice the Provender; Y29 Stafford Branch: 1 more from Exeter or a
+    # Stronghold next to it. The Carts carry all of it (RULINGS R70).
+    near_exeter = c.adjacency["Exeter"] if stafford else ()
 
     overland_ok = not in_exile or here == "Scotland"
     blocked = enemy_locales(state, side, memo)
@@ -625,15 +621,18 @@ def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[st
         overland = route_tree(state, side, here, blocked=blocked, memo=memo)[0]
     else:  # without Carts only a Source here, or a Port across the Sea, can give anything (4.5.1)
         overland = {} if here in blocked else {here: 0}
-    locales = c.locales
-    sources = {loc for loc in overland if locales[loc]["kind"] == "stronghold"}
     sea = c.sea_of(here)
-    great = bool(ships) and great_ships(state, lord)  # Y6/L6: every Port of every Sea (RULINGS R86)
     if ships and sea:
+        great = great_ships(state, lord)  # Y6/L6: every Port of every Sea (RULINGS R86)
+        sources = {loc for loc in overland if locales[loc]["kind"] == "stronghold"}
         sources.update(_all_ports() if great else _sea_ports()[sea])
-    fav, boxes, exhaustion = state["favour"], state["exile_boxes"], state["exhaustion"]
+        ordered: Sequence[str] = sorted(sources, key=c.locale_ids.ids.__getitem__)  # map order
+    else:
+        great = False
+        ordered = sorted((loc for loc in overland if locales[loc]["kind"] == "stronghold"),
+                         key=c.locale_ids.ids.__getitem__)
     supply_of = _supply_yields()
-    for src in sorted(sources, key=c.locale_ids.ids.__getitem__):  # map order, as c.strongholds()
+    for src in ordered:
         if src in blocked:
             continue
         loc = locales[src]
@@ -643,14 +642,19 @@ def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[st
         by_sea = bool(ships and sea and loc["port"] and (great or loc["port"] == sea))  # by Sea from a Port or Exile box: no Carts (4.5.1 CARTS NOTE)
         if w is not None and w > carts and not by_sea:
             continue  # too far for the Carts: nothing can be carried (4.5.1)
+        bonus = 1 if stafford and (src == "Exeter" or src in near_exeter) else 0
         if w is not None and exhaustion.get(src) != "exhausted":
-            amt = cap(yield_of(supply_of[src], src), w)
+            amt = supply_of[src] * (2 if harbingers else 1) + bonus
+            if w:
+                amt = min(amt, carts // w)
             if amt > 0:
                 out[src] = {"source": src, "kind": "stronghold", "ways": w, "amount": amt}
         if ships and loc["port"]:
             port_w = 0 if by_sea else w
             if port_w is not None:
-                amt = cap(yield_of(ships, src), port_w)
+                amt = ships * (2 if harbingers else 1) + bonus
+                if port_w:
+                    amt = min(amt, carts // port_w)
                 if amt > 0:
                     out[src + BY_SHIP] = {"source": src, "kind": "port", "ways": port_w, "amount": amt}
     return out

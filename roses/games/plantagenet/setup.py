@@ -43,7 +43,6 @@ The records are typed in :mod:`records`.
 from __future__ import annotations
 
 import json
-import pickle
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -246,17 +245,68 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None,
     # A scenario's setup is the same whatever the seed but for the generator: it is built once
     # (per scenario, options and REPLACE_HOOKS) and copied.
     key = (scenario, tuple(sorted(opts.items())), tuple(REPLACE_HOOKS))
-    blob = _SETUPS.get(key)
-    if blob is None:
-        blob = _SETUPS[key] = pickle.dumps(_new_state(0, scenario, opts, scenario_data()[scenario]),
-                                           protocol=pickle.HIGHEST_PROTOCOL)
-    state: State = pickle.loads(blob)
+    kept = _SETUPS.get(key)
+    if kept is None:
+        kept = _SETUPS[key] = _new_state(0, scenario, opts, scenario_data()[scenario])
+    state = copy_setup(kept)
     rng.seed_state(state, seed)
     return state
 
 
-#: :func:`setup_state` of each scenario and options met so far, pickled, with the seed 0.
-_SETUPS: dict[tuple[Any, ...], bytes] = {}
+#: :func:`setup_state` of each scenario and options met so far, with the seed 0. Never changed:
+#: only copies (:func:`copy_setup`) are handed out.
+_SETUPS: dict[tuple[Any, ...], State] = {}
+
+_SCALARS = (str, int, bool, float, type(None))
+
+
+def _copy(value: Any) -> Any:
+    """A copy of a JSON value: new dicts and lists, the same strings and numbers."""
+    if type(value) is dict:
+        return {k: v if type(v) in _SCALARS else _copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [v if type(v) in _SCALARS else _copy(v) for v in value]
+    return value
+
+
+def _copy_lords(lords: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for lid, d in lords.items():
+        d = dict(d)
+        mat = d["mat"]
+        if mat is not None:  # a mat holds dicts and lists of scalars (new_mat)
+            d["mat"] = {k: v.copy() for k, v in mat.items()}
+        out[lid] = d
+    return out
+
+
+def _copy_zones(sides: dict[str, dict[str, list[str]]]) -> dict[str, dict[str, list[str]]]:
+    return {side: {zone: list(cards) for zone, cards in zones.items()} for side, zones in sides.items()}
+
+
+#: How :func:`copy_setup` copies each part of a new state: the Lords' records and mats, the
+#: Vassals' records, the card zones; the other dicts and lists hold only strings, numbers or
+#: booleans at setup (the Wars' record, nested, is copied in full).
+_SETUP_PARTS: dict[str, Callable[[Any], Any]] = {
+    "lords": _copy_lords,
+    "vassals": lambda vassals: {vid: dict(v) for vid, v in vassals.items()},
+    "aow": _copy_zones,
+    "command": _copy_zones,
+    "wars": _copy,
+}
+
+
+def copy_setup(state: State) -> State:
+    """A copy of a state just set up, sharing no dict or list with it, and the same strings
+    (a copy through pickle or JSON would make new strings, which every dict look-up of the
+    game then has to hash and compare again). Faster than building it."""
+    out = dict(state)
+    parts = _SETUP_PARTS
+    for key, value in state.items():
+        if type(value) is dict or type(value) is list:
+            how = parts.get(key)
+            out[key] = value.copy() if how is None else how(value)
+    return out
 
 
 def _new_state(seed: int, scenario: str, opts: dict[str, Any], d: dict[str, Any]) -> State:
