@@ -133,7 +133,9 @@ class Rules(ABC):
         """What ``role`` (or ``"Observer"``) may know.
 
         Always has ``prompt`` (str), ``log`` (list of str) and ``active`` (list of roles); has
-        ``actions`` only for a role that may act now.
+        ``actions`` only for a role that may act now. The dict is the caller's, but what it
+        holds is read only: a game may share parts between views (Richard III keeps them
+        between calls), so a caller that adds to a part makes a new one.
         """
 
     def finish(self, state: State, result: str, reason: str) -> State:

@@ -129,7 +129,7 @@ class Game:
         ``labels``, the text of each action (:mod:`roses.engine.labels`), when it has actions."""
         v = self.rules.view(self.state, role)
         if role != OBSERVER and self.can_undo(role):
-            v.setdefault("actions", {})["undo"] = True
+            v["actions"] = {**v.get("actions", {}), "undo": True}  # a view's parts are read only
         return add_labels(self.rules, self.state, role, v, fixed={"undo": "Undo"})
 
     # ----- checks -----------------------------------------------------------------------

@@ -61,14 +61,21 @@ def _scan(log: list[Any], role: str, window: int, stop: int) -> tuple[list[str],
 
 def recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[list[str], list[str], bool]:
     """The last ``window`` lines of ``log`` that ``role`` may read (oldest first), their kinds,
-    and whether an earlier line ``role`` may read exists."""
+    and whether an earlier line ``role`` may read exists. The lists are the caller's own."""
+    lines, kinds, more = shared_recent_log(log, role, window)
+    return lines[:], kinds[:], more
+
+
+def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[list[str], list[str], bool]:
+    """:func:`recent_log` without copies: the lists are the kept window's, shared with every
+    other caller, so they must be read only (a view whose parts are all read only)."""
     n = len(log)
     key = (id(log), role, window)
     kept = _kept.get(key)
     if kept is not None and kept[0] is log:
         m, last = kept[1], kept[2]
         if m == n and (n == 0 or log[n - 1] is last):
-            return kept[3][:], kept[4][:], kept[5]
+            return kept[3], kept[4], kept[5]
         if m < n and (m == 0 or log[m - 1] is last):
             new_lines, new_kinds, new_more = _scan(log, role, window, m)
             lines, kinds, more = kept[3] + new_lines, kept[4] + new_kinds, kept[5] or new_more
@@ -83,7 +90,7 @@ def recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[lis
         with contextlib.suppress(StopIteration, KeyError, RuntimeError):
             del _kept[next(iter(_kept))]
     _kept[key] = (log, n, log[n - 1] if n else None, lines, kinds, more)
-    return lines[:], kinds[:], more
+    return lines, kinds, more
 
 
 def log_view(log: list[Any], role: str, window: int = LOG_WINDOW) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from roses.engine import logview
 from roses.engine.log import PUBLIC, entry_kind, entry_text, readable
-from roses.engine.logview import CACHED_LOGS, recent_log
+from roses.engine.logview import CACHED_LOGS, LOG_WINDOW, recent_log, shared_recent_log
 
 
 def _fresh(log: list[Any], role: str, window: int) -> tuple[list[str], list[str], bool]:
@@ -58,6 +58,25 @@ def test_returned_lists_are_the_callers_own() -> None:
     lines.append("mutated")
     kinds.clear()
     assert recent_log(log, "A") == (["a", "b"], ["", ""], False)
+
+
+def test_shared_windows_are_the_kept_lists_and_read_the_same() -> None:
+    """shared_recent_log gives what recent_log gives, as the kept lists themselves (views
+    share them: they are read only), and a caller changing its copies reaches neither."""
+    r = random.Random(9)
+    log: list[Any] = []
+    for i in range(400):
+        for _ in range(r.choice([0, 1, 1, 3])):
+            log.append(_entry(r, i))
+        for role in ("A", "B"):
+            lines, kinds, more = shared_recent_log(log, role)
+            assert (lines, kinds, more) == _fresh(log, role, LOG_WINDOW)
+            again = shared_recent_log(log, role)
+            assert again[0] is lines and again[1] is kinds
+            mine = recent_log(log, role)
+            mine[0].append("changed")
+            mine[1].clear()
+            assert shared_recent_log(log, role) == _fresh(log, role, LOG_WINDOW)
 
 
 def test_the_number_of_kept_windows_is_bounded() -> None:
