@@ -9,7 +9,8 @@ occurrence. A token that occurs in the text contains its anchor there, so no occ
 missed. An anchor that occurs too often falls back to one search per token of its group.
 
 The grouping (a :class:`Plan`) depends only on the set of tokens; plans are cached, since a
-role's secrets change only now and then (a card dealt or played, a block revealed).
+role's secrets change only now and then (a card dealt or played, a block revealed); the
+cache is bounded by the number of tokens its plans hold.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from collections.abc import Iterable
 #: Length of the prefix and of the suffix a token may be grouped by.
 PREFIX = 4
 SUFFIX = 2
-#: Plans held in memory (each a few hundred bytes per token).
-PLAN_CACHE = 4096
+#: Tokens of the plans held in memory, all plans together (a plan takes about 200 bytes per
+#: token: some 10 MB in all). Kingmaker's seats have about 110 secrets each, Richard III's 40.
+PLAN_TOKENS = 50_000
 #: An anchor found more than this many times more than its group has tokens: the rest of the
 #: group is searched token by token.
 OCCURRENCES_PER_TOKEN = 4
@@ -76,10 +78,11 @@ class Plan:
     first :data:`PREFIX` characters or with those that share its last :data:`SUFFIX`, whichever
     group is larger (the prefix on a tie: it is the longer anchor)."""
 
-    __slots__ = ("groups", "single")
+    __slots__ = ("groups", "single", "size")
 
     def __init__(self, tokens: Iterable[str]) -> None:
         toks = sorted({t for t in tokens if t})
+        self.size = len(toks)
         self.single = [t for t in toks if len(t) < SUFFIX]
         toks = [t for t in toks if len(t) >= SUFFIX]
         heads: dict[str, int] = {}
@@ -102,6 +105,7 @@ class Plan:
 
 
 _plans: OrderedDict[frozenset[str], Plan] = OrderedDict()
+_tokens = 0  # the tokens of the plans in _plans
 _lock = threading.Lock()
 
 
@@ -114,10 +118,14 @@ def plan(tokens: Iterable[str]) -> Plan:
             _plans.move_to_end(key)
             return hit
     made = Plan(key)
+    global _tokens
     with _lock:
+        old = _plans.pop(key, None)
+        _tokens -= 0 if old is None else old.size
         _plans[key] = made
-        while len(_plans) > PLAN_CACHE:
-            _plans.popitem(last=False)
+        _tokens += made.size
+        while _tokens > PLAN_TOKENS and len(_plans) > 1:
+            _tokens -= _plans.popitem(last=False)[1].size
     return made
 
 

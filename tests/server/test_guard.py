@@ -36,6 +36,15 @@ def test_a_common_anchor_falls_back_to_one_search_per_token() -> None:
     assert guard.leaks(text[:-4], tokens) == []
 
 
+def test_the_plan_cache_is_bounded_by_its_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guard, "PLAN_TOKENS", 100)
+    for i in range(50):
+        tokens = {f"t{i}-{j}" for j in range(10)}
+        assert guard.leaks(f"..t{i}-3..", tokens) == [f"t{i}-3"]
+        assert guard._tokens == sum(p.size for p in guard._plans.values()) <= 100
+    assert len(guard._plans) == 10
+
+
 @pytest.mark.skipif("richard3" not in available_games(), reason="Richard III is not installed")
 def test_richard3_views_with_planted_secrets() -> None:
     rules = get_rules("richard3")
