@@ -65,3 +65,26 @@ def test_has_deals_agrees_with_deal_options() -> None:
             assert has_deals(state, p) == bool(deal_options(state, p))
             checked += 1
     assert checked > 500
+
+
+def test_every_question_put_in_another_players_turn_has_a_published_default() -> None:
+    """Issue 20 item 2 (research section 5: interrupts with a published default): once the rounds
+    begin, every decision a seat faces in another player's turn (ransom, permission, storm port,
+    Treachery, Parliament, a captor's disposal, a summons...) has a published default, which
+    is legal; only a player's own turn has none (a server then applies the loss on time)."""
+    from roses.games.kingmaker.common import role_of
+
+    asked = 0
+    for seed in (13, 21):
+        for state, _ in _states(seed, 1500):
+            if not state["round"]:
+                continue  # setup: every player arranges his own faction at once
+            turn = role_of(state, state["order"][state["turn"]])
+            for role in RULES.active(state):
+                if role == turn:
+                    continue
+                default = RULES.default_action(state, role)
+                assert default is not None, (state["stack"][-1]["step"], role)
+                assert default in RULES.legal_actions(state, role)
+                asked += 1
+    assert asked > 100

@@ -87,6 +87,65 @@ def test_by_default_of_a_vote_does_not_publish_the_ballot_l366(tmp_path: Path) -
     assert not any("abstain" in line for line in public_lines(state))
 
 
+def test_a_captor_whose_deadline_passes_executes_the_captive_l285_k73(tmp_path: Path) -> None:
+    """L285: "Any Noble not ransomed in the turn of capture must be executed" (ruling K73)."""
+    state, d = _captive(tmp_path)
+    give_hand(state, 1, "earl_of_kent")
+    assert RULES.view(state, "P1")["default"] == ["execute", "grey"]
+    assert "(default: execute)" in RULES.view(state, "P1")["prompt"]
+    RULES.action(state, "P1", "by_default", "deadline")
+    assert state["cz"][d] == Z_DISC
+    assert "P1's deadline passed: execute Grey (the published default)." in public_lines(state)
+
+
+def test_ransom_cards_given_by_default_are_not_nobles_first_k73(tmp_path: Path) -> None:
+    """An owner who agreed to pay and lets the deadline pass gives the cards a standing order
+    would (K70): those other than nobles first."""
+    state, d = _captive(tmp_path)
+    give_hand(state, 1, "audley")
+    kent = give_hand(state, 1, "earl_of_kent")
+    RULES.action(state, "P1", "ransom", ["grey", 1])
+    RULES.action(state, "P2", "pay")
+    assert state["stack"][-1]["step"] == "ransom_pay"
+    assert RULES.view(state, "P2")["default"] == ["give_card", "earl_of_kent"]
+    RULES.action(state, "P2", "by_default", "deadline")
+    assert state["cz"][kent] == Z_HAND and state["ch"][kent] == 0
+    assert state["cz"][d] == Z_NOBLE and state["ncap"][d] < 0
+    assert "P2's deadline passed: the published default is played." in public_lines(state)
+    assert not [line for line in public_lines(state) if "Kent" in line]  # the card passes unseen (L285)
+    assert "The published default played for you: give card Earl of Kent." in visible_log(state["log"], "P2")
+
+
+def test_a_summoned_noble_who_cannot_answer_sends_no_one_by_default_l116_k73(tmp_path: Path) -> None:
+    """L116-118: a Writ "can be used" to send a substitute; Percy, besieged in London, cannot
+    answer the Raid, and the player may send Stafford with his Writ or no one (the default)."""
+    from roses.games.kingmaker.common import E_HAND
+    from tests.kingmaker.helpers import award, eid, event_on_top
+    from tests.kingmaker.test_rulings import DECK
+
+    state = staged(tmp_path, deck=DECK)
+    state["pown"]["london"] = 0
+    state["siege"]["london"] = 2
+    percy = put(state, 0, "percy", "B5", "london")
+    stafford = put(state, 0, "stafford", "A2")
+    award(state, "marshal", "stafford")
+    writ = eid(state, "writ")
+    state["edeck"].remove(writ)
+    state["ez"][writ], state["eh"][writ] = E_HAND, 0
+    event_on_top(state, "raid")
+    turn_of(state, 2, {"step": "chance", "p": 2}, stage=1)
+    RULES.steps.settle(state)
+    assert RULES.active(state) == ["P1"]
+    assert sorted(RULES.legal_actions(state, "P1")) == [("decline", None), ("send", "stafford")]
+    view = RULES.view(state, "P1")
+    assert view["default"] == ["decline", None] and "cannot answer" in view["prompt"]
+    assert RULES.label(state, "P1", "decline", None) == "send no one"
+    RULES.action(state, "P1", "by_default", "deadline")
+    assert state["nsq"][stafford] == "A2" and state["nin"][percy] == "london"
+    assert state["ez"][writ] == E_HAND  # the Writ is kept
+    assert "Percy cannot answer the summons." in public_lines(state)
+
+
 def test_by_default_needs_a_default_and_the_seat_asked(tmp_path: Path) -> None:
     state = _asking(tmp_path)
     text = unchanged(state, "P1", "by_default", "deadline")  # his own turn: no published default
@@ -163,6 +222,7 @@ def test_standing_ransom_answer_pays_with_cards_other_than_nobles_k70(tmp_path: 
     assert state["cz"][kent] == Z_HAND and state["ch"][kent] == 0  # handed over
     assert state["cz"][d] == Z_NOBLE and state["ncap"][d] < 0       # Grey is free
     assert "P2 answers by standing order: pay." in public_lines(state)
+    assert not [line for line in public_lines(state) if "Kent" in line]  # the card passes unseen (L285)
 
 
 def test_standing_ransom_answer_refuses_a_larger_demand_k27(tmp_path: Path) -> None:

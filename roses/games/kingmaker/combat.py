@@ -893,7 +893,11 @@ class Captive(Step):
         w = W(state)
         n = frame["queue"][0]
         return (f"{card_name(w, n)} of {role_of(state, state['ch'][n])} is your captive: ask a ransom "
-                "(cards from his owner's hand), release him, or execute him.")
+                "(cards from his owner's hand), release him, or execute him (default: execute).")
+
+    def published_default(self, state: State, frame: Frame, role: str) -> Action:
+        """L285: "Any Noble not ransomed in the turn of capture must be executed" (ruling K73)."""
+        return ("execute", W(state).cards[frame["queue"][0]].id)
 
     def _next(self, state: State, frame: Frame) -> None:
         frame["queue"].pop(0)
@@ -1028,7 +1032,15 @@ class RansomPay(Step):
         return [("give_card", w.cards[c].id) for c in hand(state, state["ch"][frame["n"]])]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
-        return f"Choose a card of your hand for the ransom ({frame['k']} left)."
+        return (f"Choose a card of your hand for the ransom ({frame['k']} left; default: the first card "
+                "that is not a noble).")
+
+    def published_default(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The cards other than nobles first, in hand order, as a standing order pays (K70, K73)."""
+        w = W(state)
+        cards = [w.cards[c] for c in hand(state, state["ch"][frame["n"]])]
+        cards.sort(key=lambda card: card.is_noble)
+        return ("give_card", cards[0].id) if cards else None
 
     def on_give_card(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)

@@ -277,11 +277,12 @@ def substitutes(state: State, n: int, least: int, place: str) -> list[int]:
 class Summons(Step):
     """Raid and Revolt (and French Siege): each summoned noble answers in turn; his player
     may instead commission substitutes with a Writ (L116-118; ruling K60: one noble at least
-    as strong, one Writ per summoned noble). Default: the noble himself answers."""
+    as strong, one Writ per summoned noble). Default: the noble himself answers; one who
+    cannot answer (at sea, besieged...) is asked only whether a substitute goes, and by
+    default none does: the Writ "can be used" (ruling K73)."""
 
     name = "summons"
     phase = "chance"
-    default: Action = ("answer", None)
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         n = frame["asking"]
@@ -291,14 +292,20 @@ class Summons(Step):
         w = W(state)
         n = frame["asking"]
         out: list[Action] = [("send", w.cards[m].id) for m in substitutes(state, n, frame["min"], frame["place"])]
-        if can_answer(state, n):
-            out.append(("answer", None))
+        out.append(("answer", None) if can_answer(state, n) else ("decline", None))
         return out
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)
-        return (f"{card_name(w, frame['asking'])} is summoned to {place_name(w, frame['place'])}: he answers, "
+        n = frame["asking"]
+        if not can_answer(state, n):
+            return (f"{card_name(w, n)} is summoned to {place_name(w, frame['place'])} and cannot answer: commission "
+                    "another noble with a Writ, or send no one (default: no one).")
+        return (f"{card_name(w, n)} is summoned to {place_name(w, frame['place'])}: he answers, "
                 "or you commission another noble with a Writ (default: he answers).")
+
+    def published_default(self, state: State, frame: Frame, role: str) -> Action:
+        return ("answer", None) if can_answer(state, frame["asking"]) else ("decline", None)
 
     def run(self, state: State, frame: Frame) -> None:
         w = W(state)
@@ -328,6 +335,11 @@ class Summons(Step):
         frame["asking"] = -1
         send_to(state, n, frame["place"])
         frame["answered"] = True
+
+    def on_decline(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        n = frame["asking"]
+        frame["asking"] = -1
+        log.public(state, f"{card_name(W(state), n)} cannot answer the summons.", log.EVENT)
 
     def on_send(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)

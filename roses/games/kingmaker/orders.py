@@ -55,8 +55,9 @@ DEFAULT_REASONS = ("deadline", "vacation")
 VERBS = ("set_order", "clear_order")
 #: The motions a ``vote:`` order may name (parliament.push_vote).
 MOTIONS = ("victory", "award", "bishop", "pardon", "ships")
-#: Steps whose answer is secret: their public log line does not name it.
-SECRET_STEPS = frozenset(("vote", "trade_back", "treachery"))
+#: Steps whose answer is secret: their public log line does not name it (a ballot, a card given
+#: back in a trade, Treachery's face-down pick, a ransom card, which passes unseen, L285).
+SECRET_STEPS = frozenset(("vote", "trade_back", "treachery", "ransom_pay"))
 #: The log kind of an answer, by the step it answers (the page styles lines by kind).
 STEP_KINDS = {"permit": log.MOVE, "vote": log.POLITICAL, "propose": log.POLITICAL, "accept": log.POLITICAL,
               "attend": log.POLITICAL, "disperse": log.POLITICAL, "parl_place": log.POLITICAL,

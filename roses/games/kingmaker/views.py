@@ -272,14 +272,17 @@ def public_parts(state: State) -> dict[str, Any]:
 
 def default_action(rules: StepRules, state: State, role: str) -> Action | None:
     """The published default of the decision ``role`` faces now, which a server applies when a
-    deadline passes: a step's ``default`` (decline, refuse, abstain...), or its first option for
-    steps whose default is "the first" (storm port, Treachery slot, spoils, Parliament's place,
-    the card given back in a trade). None for a player's own turn."""
+    deadline passes: a step's ``default`` (decline, refuse, abstain...), or what its
+    ``published_default`` gives for the position (a captive's execution, the ransom card, the
+    summoned noble's answer), or its first option for steps whose default is "the first" (storm
+    port, Treachery slot, spoils, Parliament's place, the card given back in a trade). None for a
+    player's own turn."""
     legal = rules.legal_actions(state, role)
     if not legal:
         return None
     step = rules.steps.by_name[state["stack"][-1]["step"]]
-    d = getattr(step, "default", None)
+    pick = getattr(step, "published_default", None)
+    d = pick(state, state["stack"][-1], role) if pick is not None else getattr(step, "default", None)
     if d is not None and d in legal:
         return (d[0], d[1])
     return legal[0] if getattr(step, "first_is_default", False) else None
@@ -413,6 +416,8 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
     if verb in ("set_order", "clear_order"):
         return "set a standing order" if verb == "set_order" else "clear a standing order"
     top = state["stack"][-1] if state["stack"] else None
+    if top is not None and top["step"] == "summons" and verb == "decline":
+        return "send no one"
     if top is not None and top["step"] == "tabletop":  # the umpire's combat decisions (umpire.Tabletop)
         if verb == "cards":
             return "let the Event card decide"
