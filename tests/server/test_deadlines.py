@@ -67,6 +67,7 @@ def test_the_published_default_is_played_when_the_time_runs_out(database: Databa
     # game's own log says so.
     assert (last.role, last.verb, json.loads(last.arg)) == (role, "by_default", "deadline")
     assert last.user_id is None  # played by the server, not by the player
+    assert svc.view(users[role], gid, role)["can_undo"] is False  # nor taken back by him
     assert svc.rebuild(gid)["ok"]
     record = svc.admin_export(gid)
     state = Game.from_record(RULES, record).state

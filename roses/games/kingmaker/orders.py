@@ -93,6 +93,7 @@ def play_default(rules: Any, state: State, role: str, reason: Any) -> None:
         log.private(state, role, f"The published default played for you: {text}.", kind)
     else:
         log.public(state, f"{head}: {text} (the published default).", kind)
+    mark_reveal(state)  # played for the seat by the server: its player may not take it back by undo
     rules.steps.act(state, role, verb, arg)
 
 
