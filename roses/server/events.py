@@ -104,12 +104,22 @@ class LocalBus:
     def publish(self, event: Event) -> None:
         with self._lock:
             targets = list(self._subs.get(event.game_id, ()))
+        # Each subscriber's queue belongs to its own event loop: one call per loop (one
+        # wake-up of it), however many of its sockets follow the game.
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
         for sub in targets:
-            # Each subscriber's queue belongs to its own event loop.
+            by_loop.setdefault(sub.loop, []).append(sub)
+        for loop, subs in by_loop.items():
             try:
-                sub.loop.call_soon_threadsafe(_put, sub.queue, event)
+                loop.call_soon_threadsafe(_put_all, [sub.queue for sub in subs], event)
             except RuntimeError:  # that loop is closed
-                self.unsubscribe(sub)
+                for sub in subs:
+                    self.unsubscribe(sub)
+
+
+def _put_all(queues: list[asyncio.Queue[Event]], event: Event) -> None:
+    for queue in queues:
+        _put(queue, event)
 
 
 def _put(queue: asyncio.Queue[Event], event: Event) -> None:
