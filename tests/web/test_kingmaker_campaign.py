@@ -451,6 +451,7 @@ def test_a_four_player_campaign_with_two_people_and_two_bots(browser: Any, live_
     assert _scheduler(live_server).run_once(now=time.time() + DAY + 60) == [game_id]
     _log_has(late, f"{plan.late}'s deadline passed")
     assert players.version(late) > plan.deadline
+    assert players.payload(late)["can_undo"] is False  # the server's move is not his to take back
     late.screenshot(path=str(screenshot_path("kingmaker-campaign-deadline.png")))
     record = live_server.services.games.admin_export(game_id)
     got = [(x["role"], x["verb"], _arg_key(x["arg"])) for x in record["actions"][:plan.deadline + 1]]
