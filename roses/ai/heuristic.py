@@ -7,55 +7,25 @@ actions in all), scores the results with ``Rules.evaluate`` and plays the best a
 its ``evaluate`` / ``evaluation_terms`` (for Richard III: heirs, nobles, areas, supply,
 threats); the rationale names the terms that the chosen move improves most.
 
-A game may make the bot cheaper with :func:`register_game` (called by its AI module, keyed by
-``Rules.id``): ``follow_worlds`` runs the follow-up search in only the first worlds and
-replays the line it found in the others (their dice and hidden cards still count), and
-``follow_filter`` drops actions from the follow-up search that cannot change its value
-(the move itself is always chosen among all actions).
+A game may make the bot cheaper, or judge its lines differently, with its
+``Rules.search_hints`` (:class:`roses.engine.contract.SearchHints`): ``follow_worlds`` runs the
+follow-up search in only the first worlds and replays the line it found in the others (their
+dice and hidden cards still count), ``follow_filter`` drops actions from the follow-up search
+that cannot change its value (the move itself is always chosen among all actions), and
+``best_on_line`` values a line by the best state reached on it rather than its last.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
 from roses.ai.sim import acting, state_values
-from roses.engine.contract import Action, Rules, State, View
+from roses.engine.contract import Action, Rules, SearchHints, State, View
 
 #: Weight of a move's own result against what the following moves reach (ties only).
 SOONER = 1e-6
-
-#: ``follow_filter(state, role, actions)``: the actions worth searching after the move.
-FollowFilter = Callable[[State, str, list[Action]], list[Action]]
-
-
-@dataclass(frozen=True)
-class GameSettings:
-    """How the heuristic bot searches one game (see the module docs)."""
-
-    #: Worlds in which the follow-up search runs (None: all); the others replay its line.
-    follow_worlds: int | None = None
-    #: Prunes the follow-up search's actions (None: all of them).
-    follow_filter: FollowFilter | None = None
-
-
-_GAMES: dict[str, GameSettings] = {}
-
-
-def register_game(game_id: str, settings: GameSettings) -> None:
-    """Search settings for the game whose ``Rules.id`` is ``game_id`` (module docs)."""
-    _GAMES[game_id] = settings
-
-
-def game_settings(rules: Rules) -> GameSettings:
-    """The settings registered for ``rules``' game, or the defaults (full search)."""
-    return _GAMES.get(rules.id, _DEFAULT)
-
-
-_DEFAULT = GameSettings()
 
 
 class HeuristicBot(BaseBot):
@@ -96,9 +66,8 @@ class HeuristicBot(BaseBot):
               order: list[int]) -> tuple[list[tuple[float, int]], dict[int, State]]:
         """``(value, index)`` of each choice (in ``order``), averaged over ``worlds``, and the
         state each leads to in the first world. Sort by value (stably) to rank them."""
-        settings = game_settings(rules)
-        searched = len(worlds) if settings.follow_worlds is None else max(1, settings.follow_worlds)
-        keep = settings.follow_filter
+        hints = rules.search_hints
+        searched = len(worlds) if hints.follow_worlds is None else max(1, hints.follow_worlds)
         scored: list[tuple[float, int]] = []
         results: dict[int, State] = {}
         for i in order:
@@ -110,11 +79,11 @@ class HeuristicBot(BaseBot):
                     continue
                 own = state_values(rules, after, [role])[role]
                 if w < searched or line is None:
-                    value, final, found = self._follow(rules, after, role, self.depth - 1, own, keep)
+                    value, final, found = self._follow(rules, after, role, self.depth - 1, own, hints)
                     if line is None:
                         line = found
                 else:
-                    value, final = self._replay(rules, after, role, line, own)
+                    value, final = self._replay(rules, after, role, line, own, hints.best_on_line)
                 if w == 0:
                     results[i] = final
                 # Equal values: the move whose own result is better first (the best is reached
@@ -125,12 +94,14 @@ class HeuristicBot(BaseBot):
         return scored, results
 
     def _follow(self, rules: Rules, state: State, role: str, depth: int, here: float | None = None,
-                keep: FollowFilter | None = None) -> tuple[float, State, list[Action]]:
+                hints: SearchHints | None = None) -> tuple[float, State, list[Action]]:
         """The best value ``role`` can reach with its own next ``depth`` actions while it keeps
         the move (beam search: only the ``beam`` best children by their own value go deeper),
         the state reached and the line of actions to it. ``here``: the value of ``state`` if
         known. Games that split one turn into several small choices need this to see a move's
-        point."""
+        point. A line is worth its last state's value, or with ``hints.best_on_line`` the best
+        value on it (then the line stops at that state)."""
+        hints = hints or rules.search_hints
         if here is None:
             here = state_values(rules, state, [role])[role]
         if depth <= 0:
@@ -138,6 +109,7 @@ class HeuristicBot(BaseBot):
         turn = acting(rules, state)
         if turn is None or turn[0] != role:
             return here, state, []
+        keep = hints.follow_filter
         legal = turn[1] if keep is None else keep(state, role, turn[1])
         children: list[tuple[float, State, Action]] = []
         for action in legal:
@@ -149,15 +121,19 @@ class HeuristicBot(BaseBot):
         children.sort(key=lambda c: -c[0])
         best = (children[0][0], children[0][1], [children[0][2]])
         for own, child, action in children[: self.beam]:
-            value, final, line = self._follow(rules, child, role, depth - 1, own, keep)
+            value, final, line = self._follow(rules, child, role, depth - 1, own, hints)
             if value > best[0]:
                 best = (value, final, [action, *line])
+        if hints.best_on_line and here >= best[0]:
+            return here, state, []
         return best
 
     def _replay(self, rules: Rules, state: State, role: str, line: list[Action],
-                here: float) -> tuple[float, State]:
+                here: float, best_on_line: bool = False) -> tuple[float, State]:
         """The value reached by playing ``line`` from ``state`` while ``role`` keeps the move
-        and each action is legal (a line found in another world; module docs)."""
+        and each action is legal (a line found in another world; module docs); with
+        ``best_on_line`` the best value on the way and the state where it was reached."""
+        best = (here, state)
         for action in line:
             turn = acting(rules, state)
             if turn is None or turn[0] != role or action not in turn[1]:
@@ -167,7 +143,9 @@ class HeuristicBot(BaseBot):
                 break
             state = after
             here = state_values(rules, state, [role])[role]
-        return here, state
+            if not best_on_line or here > best[0]:
+                best = (here, state)
+        return best
 
     def _rationale(self, rules: Rules, before: State, after: State | None, role: str,
                    action: Action, value: float, runner_up: tuple[float, int] | None,

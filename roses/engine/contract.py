@@ -37,7 +37,8 @@ import json
 import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from roses.engine.errors import IllegalAction, NotYourTurn, UnknownScenario
 from roses.engine.log import visible_log
@@ -66,6 +67,25 @@ def actions_to_list(actions: dict[str, Any]) -> list[Action]:
     return out
 
 
+@dataclass(frozen=True)
+class SearchHints:
+    """How search bots (roses.ai.heuristic) may save work or judge lines in one game; each
+    game's :attr:`Rules.search_hints` (the defaults: the full search)."""
+
+    #: In how many determinisations the heuristic bot's follow-up search (its own next
+    #: actions after a move) runs; in the others it replays the line found (None: all).
+    follow_worlds: int | None = None
+    #: ``(state, role, actions) -> actions``: the actions worth trying in the follow-up
+    #: search (None: all of them). The move itself is always chosen among all actions.
+    follow_filter: Callable[[State, str, list[Action]], list[Action]] | None = None
+    #: A line of the side's own actions is worth the best value reached on it (True) rather
+    #: than its last (False). Where one decision is split into small steps that can be taken
+    #: back (choose a March, then who goes, or cancel), a line that ends when the search's
+    #: depth runs out would otherwise look better than one that goes on to the actions the
+    #: side must take next, and "cancel" could win over "go" again and again.
+    best_on_line: bool = False
+
+
 def canonical_json(value: Any) -> str:
     """The canonical JSON text of a value: sorted keys, no spaces."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -83,6 +103,8 @@ class Rules(ABC):
     #: True while the game is in development (not every rule is built): the server lists it
     #: and lets games of it be created only under the lobby's preview switch.
     preview: bool = False
+    #: How search bots may save work or judge lines in this game (:class:`SearchHints`).
+    search_hints: ClassVar[SearchHints] = SearchHints()
 
     # ----- setup --------------------------------------------------------------------
     def scenario_names(self) -> dict[str, str]:

@@ -58,9 +58,8 @@ import random
 from functools import cache
 from typing import Any
 
-from roses.ai.heuristic import GameSettings, register_game
 from roses.engine import rng
-from roses.engine.contract import DRAW, Action
+from roses.engine.contract import DRAW, Action, SearchHints
 from roses.engine.log import readable_entries
 from roses.engine.steps import find, top
 from roses.games.plantagenet import arts
@@ -595,11 +594,14 @@ def evaluate_all(state: State, roles: list[str], horizon: int = 1) -> dict[str, 
     return {r: york if r == "York" else -york for r in roles}
 
 
-# ----- search settings ------------------------------------------------------------------------
+# ----- search hints (Rules.search_hints, roses.engine.contract.SearchHints) -----------------------
 #: The heuristic bot's follow-up search (its own next actions after a move) runs in one
 #: determinisation and its line is replayed in the others: the other side's hidden cards and
 #: Plan do not change what a side can do next in its own turn, only the dice differ, and the
-#: replay still counts them (docs/ai.md, "Plantagenet bots: cost").
+#: replay still counts them (docs/ai.md, "Plantagenet bots: cost"). A line is worth the best
+#: value reached on it: a March is chosen in steps (where, who goes, go or cancel), and a line
+#: cut off by the search's depth must not look better than "go" followed by the actions the
+#: side must take next.
 def follow_actions(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The actions the heuristic bot's follow-up search tries after a move: all but the Levy
     of a Capability that brings no Special Vassal (3.4.6, 1.5.4). The evaluation counts no
@@ -610,4 +612,4 @@ def follow_actions(state: State, role: str, actions: list[Action]) -> list[Actio
             or cards[str(a[1])]["capability"].get("special_vassal")]
 
 
-register_game("plantagenet", GameSettings(follow_worlds=1, follow_filter=follow_actions))
+SEARCH_HINTS = SearchHints(follow_worlds=1, follow_filter=follow_actions, best_on_line=True)

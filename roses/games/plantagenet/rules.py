@@ -281,6 +281,8 @@ class PlantagenetRules(StepRules):
         return bad
 
     # ----- bots (roses.ai): see ai.py ----------------------------------------------------------
+    search_hints = ai.SEARCH_HINTS
+
     def milestones(self, state: State) -> list[str]:
         """The Wars of the Roses: the later Wars a game reached (6.1.2), and how it ended when
         not by the third War (fuzz reports count them)."""
