@@ -1,5 +1,5 @@
 """What the Richard III rules keep between calls to be fast gives the same answers as
-computing afresh: the occupancy, the view's block dicts, field-by-field copies and
+computing afresh: the occupancy, the parts of views, field-by-field copies and
 determinisations prepared once per state (Rules.determinizer)."""
 
 from __future__ import annotations
@@ -63,15 +63,52 @@ def test_kept_occupancy_follows_every_change_of_loc_and_crown() -> None:
         C.occupancy(st)[0][0] += 1  # type: ignore[index]  # shared: read-only
 
 
+def _afresh(st: dict[str, Any], role: str) -> dict[str, Any]:
+    """The view made with nothing kept (this thread's kept parts are set aside meanwhile)."""
+    saved = V._LOCAL.seen
+    V._LOCAL.seen = V._Seen()
+    try:
+        return RULES.view(st, role)
+    finally:
+        V._LOCAL.seen = saved
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_views_with_kept_block_dicts_equal_views_made_afresh(scenario: str) -> None:
-    """A view made while the block dicts of earlier views are kept is the view made with
-    nothing kept (same JSON text, key order included), for every role."""
+def test_views_with_kept_parts_equal_views_made_afresh(scenario: str) -> None:
+    """A view made while the parts of earlier views are kept is the view made with nothing
+    kept (same JSON text, key order included), for every role."""
     for st in _states(scenario):
         for role in ("York", "Lancaster", "Observer"):
             kept = json.dumps(RULES.view(st, role))
-            V._kept_blocks.clear()
+            V.forget()
             assert json.dumps(RULES.view(st, role)) == kept
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_views_follow_states_changed_in_place_and_games_taken_in_turn(scenario: str) -> None:
+    """Three games played in turn, each state changed in place by the rules: after every
+    action each role's view (made from the parts kept from the view of the other games and of
+    the state before the action) is the view made afresh; a view handed out earlier is never
+    changed by later ones (its parts are shared, never changed)."""
+    picker = random.Random(3)
+    games = [RULES.setup(game_seed(8, i), scenario) for i in range(3)]
+    handed: list[tuple[dict[str, Any], str]] = []
+    for step in range(900):
+        live = [g for g in games if RULES.result(g) is None]
+        if not live:
+            break
+        st = live[picker.randrange(len(live))]
+        for role in ("York", "Lancaster", "Observer"):
+            view = RULES.view(st, role)
+            kept = json.dumps(view)
+            if step % 50 == 0:
+                handed.append((view, kept))
+            assert json.dumps(_afresh(st, role)) == kept, (step, role)
+        active = RULES.active(st)
+        role = active[0] if len(active) == 1 else picker.choice(active)
+        legal = RULES.legal_actions(st, role)
+        RULES.action(st, role, *legal[picker.randrange(len(legal))])
+    assert all(json.dumps(view) == text for view, text in handed)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from itertools import compress
+from operator import mul
 from typing import Any
 
 from roses.games.richard3.data import (
@@ -136,6 +138,11 @@ def copy_state(state: State, log: bool = True) -> State:
         else:
             out[k] = v
     return out
+
+
+def copy_value(x: dict[str, Any]) -> dict[str, Any]:
+    """An independent copy of a dict of the state (its lists and dicts copied, at any depth)."""
+    return _copy_dict(x)
 
 
 def _copy_dict(x: dict[str, Any]) -> dict[str, Any]:
@@ -270,6 +277,23 @@ def occupancy(state: State) -> Occupancy:
     occ = (tuple(y), tuple(la))
     _last_occupancy = (loc[:], king, occ)
     return occ
+
+
+#: The contested areas of the occupancy seen last: (that occupancy, its contested areas).
+_last_contested: tuple[Occupancy, tuple[int, ...]] = (((), ()), ())
+
+
+def contested(occ: Occupancy) -> tuple[int, ...]:
+    """The areas both sides occupy in ``occ`` (a result of :func:`occupancy`), in area order.
+    Kept for the occupancy seen last (the same object while ``loc`` is unchanged)."""
+    global _last_contested
+    last = _last_contested
+    if last[0] is occ:
+        return last[1]
+    y, la = occ
+    out = tuple(compress(range(len(y)), map(mul, y, la)))
+    _last_contested = (occ, out)
+    return out
 
 
 def control(state: State, area: int, side: int, occ: Occupancy | None = None) -> int:

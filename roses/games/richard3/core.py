@@ -441,8 +441,35 @@ def _auto_end(state: State) -> None:
     step = fr["step"]
     if step == "main" and fr["ap"] > 0:
         return
-    if step in ("main", "muster_area", "plague") and _legal_action_phase(state, fr, fr["side"]) == [("end", None)]:
+    if step in ("main", "muster_area", "plague") and _only_end(state, fr, fr["side"]):
         _end_action(state)
+
+
+def _only_end(state: State, fr: ActionFrame, s: int) -> bool:
+    """Whether ``end`` is the only option of the Action Phase step ``fr`` (main without action
+    points left, Muster's area, Plague's city): the options of :func:`_legal_action_phase`, with
+    the search stopped at the first other one (tests/richard3/test_kept_results.py pins it)."""
+    occ = C.occupancy(state)
+    step = fr["step"]
+    if step == "plague":
+        return not _plague_areas(state, s, occ)
+    if step == "muster_area":
+        return not _muster_areas(state, s, occ)
+    if fr["ap"] > 0:
+        return False
+    # main without action points: only sea moves may be left (port pairs, 5.31)
+    if fr["event"] not in ("", "Surprise", "Piracy"):
+        return True
+    loc = state["loc"]
+    seen: set[int] = set()
+    for b in _movable(state, s):
+        a = loc[b]
+        if b in NO_SEA or a in seen:
+            continue
+        seen.add(a)
+        if _sea_dests(state, s, b, occ, True):
+            return False
+    return True
 
 
 def _end_action(state: State) -> None:
@@ -711,8 +738,12 @@ def _muster_blocks(state: State, s: int, occ: C.Occupancy) -> list[int]:
 
 # ======================================================================= legal actions
 def _legal_action_phase(state: State, fr: ActionFrame, s: int) -> list[Action]:
+    """The legal actions of side ``s`` in its Action Phase."""
+    return _compute_options(state, fr, s, C.occupancy(state))
+
+
+def _compute_options(state: State, fr: ActionFrame, s: int, occ: C.Occupancy) -> list[Action]:
     step = fr["step"]
-    occ = C.occupancy(state)
     if step == "path":
         acts: list[Action] = [("to", AREA_NAMES[q]) for q in _next_steps(state, s, occ)]
         if len(fr["path"]) > 1 and (fr["target"] < 0 or fr["path"][-1] == fr["target"]):
@@ -734,6 +765,8 @@ def _legal_action_phase(state: State, fr: ActionFrame, s: int) -> list[Action]:
         return [("block", BLOCK_KEY[b]) for b in _muster_blocks(state, s, occ)] + [("end", None)]
     if step != "main":
         return []
+    if fr["target"] < 0:
+        return _main_options(state, fr, s, occ)
     ev = fr["event"]
     ap = fr["ap"]
     acts = []
@@ -758,9 +791,81 @@ def _legal_action_phase(state: State, fr: ActionFrame, s: int) -> list[Action]:
     return acts
 
 
+def _main_options(state: State, fr: ActionFrame, s: int, occ: C.Occupancy) -> list[Action]:
+    """The options of the main step (5.2-5.4): what :func:`_move_areas`, :func:`_sea_dests`
+    and :func:`_recruitable` give, worked out area by area in one pass (this runs at every
+    main step of every Action Phase; tests/richard3/test_kept_results.py pins it to them)."""
+    loc, moved, down = state["loc"], state["moved"], state["down"]
+    foe = 1 - s
+    ev = fr["event"]
+    ap = fr["ap"]
+    theirs = occ[foe]
+    atk = state["atk"]
+    acts: list[Action] = []
+    owned = C.owned_blocks(s, state["king"])
+    movable = [b for b in owned if loc[b] < N_AREAS and not moved[b] and not down[b]]
+    if movable:
+        # per area: may its blocks leave (pinning, 5.22), and the borders they may not cross
+        # back (6.6: those the attackers came through), as _may_leave and _next_steps say
+        ent_foe = state["ent"][foe]
+        free: dict[int, bool] = {}
+        banned: dict[int, list[int]] = {}
+        for a in dict.fromkeys(map(loc.__getitem__, movable)):
+            if atk[a] == foe and theirs[a]:
+                free[a] = _may_leave(state, s, a, occ)
+                banned[a] = ent_foe[a]
+            else:
+                free[a] = True
+        if ev != "Piracy" and ap > 0:
+            bonus = 1 if ev == "Surprise" else 0
+            bc = state["bc"][s]
+            ent_s = ENTERABLE[s]
+            starts = []
+            for a, ok in free.items():  # _can_start: the first step of _next_steps
+                if not ok:
+                    continue
+                no = banned.get(a, ())
+                for q, bid in ADJ[a]:
+                    if not ent_s[q] or bc[bid] >= BORDER_LIMIT[bid] + bonus or bid in no:
+                        continue
+                    if theirs[q] and not _attack_ok(state, s, q, bid, occ):
+                        continue
+                    starts.append(a)
+                    break
+            starts.sort()
+            acts.extend(("move", AREA_NAMES[a]) for a in starts)
+        if ev == "" or ev == "Surprise" or ev == "Piracy":
+            by_area: dict[int, bool] = {}
+            for b in movable:
+                if b in NO_SEA:
+                    continue
+                a = loc[b]
+                known = by_area.get(a)
+                if known is None:
+                    known = by_area[a] = free[a] and bool(AREA_SEAS[a]) and bool(_sea_dests(state, s, b, occ, True))
+                if known:
+                    acts.append(("sea", BLOCK_KEY[b]))
+    if ev == "" and ap > 0:
+        mine = occ[s]
+        ent_s = ENTERABLE[s]
+        for b in owned:  # _recruitable and _recruit_areas(first=True)
+            if loc[b] != POOL or down[b]:
+                continue
+            t = B_TYPE[b]
+            if t == HEIR:
+                continue
+            for a in _RECRUIT_AREAS[b]:
+                if not ent_s[a] or theirs[a] or (not mine[a] if t == BOMBARD else t == REBEL_T and mine[a]):
+                    continue
+                acts.append(("recruit", BLOCK_KEY[b]))
+                break
+    acts.append(("end", None))
+    return acts
+
+
 def _is_legal_main(state: State, fr: ActionFrame, s: int, verb: str, arg: Any) -> bool:
     """Same answer as ``(verb, arg) in _legal_action_phase(...)`` in the main step, cheaper
-    (tests/richard3/test_steps.py pins the two together)."""
+    (tests/richard3/test_fuzz.py pins the two together)."""
     ev = fr["event"]
     if verb == "end":
         return arg is None

@@ -8,13 +8,16 @@ RULINGS.md "Log policy" for what the log says.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import contextlib
+import itertools
+import threading
+from collections.abc import Collection, Sequence
 from itertools import compress
-from operator import itemgetter, mul, ne
+from operator import itemgetter, ne
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View
-from roses.engine.logview import log_view
+from roses.engine.logview import shared_recent_log
 from roses.engine.steps import StepRules, options_map
 from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
@@ -100,7 +103,20 @@ _CARDS: tuple[dict[str, Any], ...] = tuple(
 
 
 def build_view(rules: StepRules, state: State, role: str) -> View:
+    """``role``'s view of ``state`` (4.2: see the module docs).
+
+    A view is rendered for every role after every action, and most of it is unchanged from
+    the last one. So each thread keeps a copy of the fields of the state a view reads, with a
+    version number for each that changes with the field (:func:`_observe`), and each role's
+    last view with the versions it was made from: a new view is a copy of the last one with
+    only the parts made again whose fields changed (and the parts that follow the decision
+    being made: prompt, actions...). Parts common to every role are also kept once for all
+    (:func:`_heirs_part` and the others below). The dict is new at each call; what it holds
+    is shared with other views and must be read only (tests/richard3/test_kept_results.py pins
+    views made this way to views made afresh)."""
     side = _side(role)
+    seen = _LOCAL.seen
+    vers = _observe(seen, state)
     stack = state["stack"]
     result = state["result"]
     # the step on top says who acts and the phase (as rules.active and rules.steps.phase)
@@ -113,91 +129,67 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         frame = None
         active = []
         phase = "over" if result is not None else ""
-    occ = C.occupancy(state)
-    occ_y, occ_l = occ
-    loc = state["loc"]
-    king = state["king"]
-    kb = state["king_block"]
-    pb = C.pretender_block(state)
-    heirs: dict[str, list[dict[str, Any]]] = {}
-    for s in (0, 1):
-        row = []
-        for h, tpl in _HEIR_TEMPLATES[s]:
-            d = tpl.copy()
-            lh = loc[h]
-            d["status"] = ("dead" if lh == DEAD else "defected" if lh == OFF else "minor" if lh == MINOR
-                           else "prisoner" if lh == PRISON else "King" if h == kb
-                           else "Pretender" if h == pb else "alive")
-            row.append(d)
-        heirs[ROLES[s]] = row
-    bc0, bc1 = state["bc"]
-    hands = state["hands"]
-    minors = state["minors_owed"]
-    mull = state["mulligan_used"]
-    atk, main = state["atk"], state["main"]
-    v: View = {
-        "prompt": "",
-        "log": [],
-        "active": active,
-        "scenario": state["scenario"],
-        "campaign": state["campaign"],
-        "last_campaign": state["last_campaign"],
-        "turn": state["turn"],
-        "phase": phase,
-        "king": ROLES[king],
-        "pretender": ROLES[1 - king],
-        "king_block": BLOCK_NAME[kb] if kb >= 0 else None,
-        "pretender_block": BLOCK_NAME[pb] if pb >= 0 else None,
-        "p1": ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None,
-        "counts": {"York": list(occ_y), "Lancaster": list(occ_l)},
-        "heirs": heirs,
-        "minors_owed": {"York": minors[0], "Lancaster": minors[1]},
-        "prisoner": state["prisoner"] >= 0,
-        "border_counts": {"York": [[bid, bc0[bid]] for bid in compress(_BORDER_RANGE, bc0)],
-                          "Lancaster": [[bid, bc1[bid]] for bid in compress(_BORDER_RANGE, bc1)]},
-        "hand_size": {"York": len(hands[0]), "Lancaster": len(hands[1])},
-        "mulligan_used": {"York": bool(mull[0]), "Lancaster": bool(mull[1])},
-        "battles": [
-            {"area": a, "name": AREA_NAMES[a], "attacker": ROLES[atk[a]] if atk[a] >= 0 else None,
-             "main": main[a]}
-            for a in compress(_AREA_RANGE, map(mul, occ_y, occ_l))],
-    }
-    # cards
-    played = state["played"]
-    both = played[0] >= 0 and played[1] >= 0 or phase != "card" and phase != "mulligan"
-    v["played"] = {ROLES[s]: (_CARDS[played[s]].copy() if played[s] >= 0 and (both or s == side)
-                              else ("hidden" if played[s] >= 0 else None)) for s in (0, 1)}
-    v["role"] = role
-    v["result"] = result
     bt = state["battle"]
-    revealed: Collection[int] = bt.get("revealed", ()) if bt is not None else ()
-    hidden: dict[str, dict[str, int]] = {}
-    pool: list[str] = []
-    if side < 0:
-        blocks = _observer_blocks(state, revealed, hidden)
+    note = None
+    if side >= 0 and state.get("treason", -1) == side and result is None:
+        note = _treason_note(state, side, bt, frame["step"] if frame is not None else "")
+    decision = _decision(state)
+    acting = role in active
+    shape = (side >= 0, phase == "action", decision is not None, bt is not None, acting, bool(note))
+    kept = seen.views.get(role)
+    old: tuple[int, ...]
+    if kept is not None and kept[1] == shape:
+        old = kept[0]
+        v = kept[3].copy()
+        cards = old[_CARDS_V] != vers[_CARDS_V] or kept[2] != phase
+        crown = old[_SCALARS] != vers[_SCALARS] or old[_LOC] != vers[_LOC] or kept[2] != phase
     else:
-        own = _OWN[side][king]
-        dicts, pool = _own_block_dicts(state, side, king)
-        blocks = [d.copy() for d in dicts if d is not None]
-        pool = pool[:]
-        foe = 1 - side
-        foe_locs = _OWN_GET[foe][king](loc)
-        shown = [b for b in revealed if loc[b] < N_AREAS and b not in own] if revealed else ()
-        if not shown:
-            # every enemy block in an area is hidden: the counts are the occupancy's, the
-            # areas in the order of their first enemy block
-            foe_role = ROLES[foe]
-            foe_occ = occ[foe]
-            hidden = {AREA_NAMES[a]: {foe_role: foe_occ[a]} for a in dict.fromkeys(foe_locs) if a < N_AREAS}
-        else:
-            _foe_blocks(state, side, king, revealed, blocks, hidden)
-    v["blocks"] = blocks
-    v["face_down"] = _face_down(state, side, hidden)
-    v["hidden"] = hidden
-    if side >= 0:
-        v["hand"] = [_CARDS[c].copy() for c in hands[side]]
-        v["pool"] = pool
-        v["pools"] = {ROLES[side]: len(pool)}
+        old = ()
+        v = _template(shape).copy()
+        v["role"] = role
+        cards = crown = True
+    v["active"] = active
+    v["phase"] = phase
+    king = state["king"]
+    if crown:
+        kb = state["king_block"]
+        heirs, pb = _heirs_part(seen, state["loc"], kb, king)
+        minors = state["minors_owed"]
+        v["scenario"] = state["scenario"]
+        v["campaign"] = state["campaign"]
+        v["last_campaign"] = state["last_campaign"]
+        v["turn"] = state["turn"]
+        v["king"] = ROLES[king]
+        v["pretender"] = ROLES[1 - king]
+        v["king_block"] = BLOCK_NAME[kb] if kb >= 0 else None
+        v["pretender_block"] = BLOCK_NAME[pb] if pb >= 0 else None
+        v["p1"] = ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None
+        v["heirs"] = heirs
+        v["minors_owed"] = {"York": minors[0], "Lancaster": minors[1]}
+        v["prisoner"] = state["prisoner"] >= 0
+        v["result"] = result
+    occ: C.Occupancy | None = None
+    if not old or old[_LOC] != vers[_LOC] or old[_SCALARS] != vers[_SCALARS] or old[_ATKMAIN] != vers[_ATKMAIN]:
+        occ = C.occupancy(state)
+        v["counts"] = _counts_part(seen, occ)
+        v["battles"] = _battles_part(seen, occ)
+    if not old or old[_BC] != vers[_BC]:
+        v["border_counts"] = _border_counts_part(seen)
+    if cards:
+        hands = state["hands"]
+        mull = state["mulligan_used"]
+        p0, p1 = state["played"]
+        both = p0 >= 0 and p1 >= 0 or phase != "card" and phase != "mulligan"
+        v["hand_size"] = {"York": len(hands[0]), "Lancaster": len(hands[1])}
+        v["mulligan_used"] = {"York": bool(mull[0]), "Lancaster": bool(mull[1])}
+        v["played"] = {"York": (_CARDS[p0] if both or side == 0 else "hidden") if p0 >= 0 else None,
+                       "Lancaster": (_CARDS[p1] if both or side == 1 else "hidden") if p1 >= 0 else None}
+        if side >= 0:
+            v["hand"] = list(map(_CARDS.__getitem__, hands[side]))
+    if (not old or old[_LOC] != vers[_LOC] or old[_STEPS] != vers[_STEPS] or old[_DOWN] != vers[_DOWN]
+            or old[_MOVED] != vers[_MOVED] or old[_RESERVE] != vers[_RESERVE] or old[_SCALARS] != vers[_SCALARS]
+            or old[_BATTLE] != vers[_BATTLE]):
+        _put_blocks(seen, v, state, side, king, bt, C.occupancy(state) if occ is None else occ)
     if phase == "action":
         fr = stack[0]
         s = fr["side"]
@@ -208,7 +200,6 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
                        "path": [AREA_NAMES[a] for a in fr["path"]],
                        "selected": (BLOCK_KEY[sel] if s == side else "hidden") if sel >= 0 else None,
                        "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
-    decision = _decision(state)
     if decision is not None:
         kind, s, subj, n = decision
         dd: dict[str, Any] = {"kind": kind, "player": ROLES[s], "count": n}
@@ -219,18 +210,324 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         v["decision"] = dd
     if bt is not None:
         v["battle"] = battle.view_part(state, role)
-    v.update(log_view(state["log"], role))
+    if not old or old[_LOG] != vers[_LOG]:
+        v["log"], v["log_kinds"], v["log_more"] = shared_recent_log(state["log"], role)
     if result is not None:
         v["prompt"] = f"Game over: {result} wins."
     elif frame is not None:
         v["prompt"] = step.prompt(state, frame, role)
-    if role in active:
-        v["actions"] = options_map(step.options(state, frame, role))
-    if side >= 0 and state.get("treason", -1) == side and result is None:
-        note = _treason_note(state, side, bt, frame["step"] if frame is not None else "")
-        if note:
-            v["notes"] = [note]
+    else:
+        v["prompt"] = ""
+    if acting:
+        v["actions"] = _actions_part(seen, role, step.options(state, frame, role))
+    if note:
+        v["notes"] = [note]
+    seen.views[role] = (tuple(vers), shape, phase, v)
     return v
+
+
+def _put_blocks(seen: _Seen, v: View, state: State, side: int, king: int, bt: dict[str, Any] | None,
+                occ: C.Occupancy) -> None:
+    """The blocks a role sees (``blocks``, ``hidden``, ``face_down``; a side's ``pool`` and
+    ``pools`` too), into ``v``."""
+    revealed: Collection[int] = bt.get("revealed", ()) if bt is not None else ()
+    hidden: dict[str, dict[str, int]] = {}
+    if side < 0:
+        blocks = _observer_blocks(state, revealed, hidden)
+    else:
+        own = _OWN[side][king]
+        loc = state["loc"]
+        blocks, pool = _own_blocks(seen, side, king)
+        foe = 1 - side
+        shown = [b for b in revealed if loc[b] < N_AREAS and b not in own] if revealed else ()
+        if not shown:
+            hidden = _hidden_part(seen, foe, king, occ[foe])
+        else:
+            blocks = blocks[:]
+            _foe_blocks(state, side, king, revealed, blocks, hidden)
+        v["pool"] = pool
+        v["pools"] = {ROLES[side]: len(pool)}
+    face_down = _face_down(state, side, hidden)
+    if face_down:
+        hidden = _without_face_down(hidden, face_down)
+    v["blocks"] = blocks
+    v["face_down"] = face_down
+    v["hidden"] = hidden
+
+
+#: The keys of a view in their order, for each shape (whether it is a side's view, then
+#: whether it has ``action``, ``decision``, ``battle``, ``actions`` and ``notes``).
+_BASE_KEYS = ("prompt", "log", "active", "scenario", "campaign", "last_campaign", "turn", "phase", "king",
+              "pretender", "king_block", "pretender_block", "p1", "counts", "heirs", "minors_owed", "prisoner",
+              "border_counts", "hand_size", "mulligan_used", "battles", "played", "role", "result", "blocks",
+              "face_down", "hidden")
+_templates: dict[tuple[bool, ...], View] = {}
+
+
+def _template(shape: tuple[bool, ...]) -> View:
+    """A dict with the keys of a view of this shape, in order (the values are filled in)."""
+    t = _templates.get(shape)
+    if t is None:
+        side, action, decision, in_battle, acting, note = shape
+        keys = [*_BASE_KEYS, *(("hand", "pool", "pools") if side else ()), *(("action",) if action else ()),
+                *(("decision",) if decision else ()), *(("battle",) if in_battle else ()), "log_kinds",
+                "log_more", *(("actions",) if acting else ()), *(("notes",) if note else ())]
+        t = _templates[shape] = dict.fromkeys(keys)
+    return t
+
+
+# ----- what a thread's views saw of the state last
+#: The fields followed, by their index in the copies and versions (see _observe).
+_LOC, _STEPS, _DOWN, _MOVED, _RESERVE, _BC, _ATKMAIN, _CARDS_V, _SCALARS, _BATTLE, _LOG = range(11)
+
+
+class _Seen:
+    """The fields of the state a thread's views read, as last seen: a copy of each and its
+    version, a number changed whenever the field is; and each role's last view, with the
+    versions, shape and phase it was made from; and the parts kept (see build_view)."""
+
+    __slots__ = ("copies", "vers", "clock", "log", "log_n", "log_last", "views", "blocks", "hidden", "diffs",
+                 "raw", "parts")
+
+    def __init__(self) -> None:
+        self.copies: list[Any] = [None] * 11
+        self.vers: list[int] = [0] * 11
+        self.clock = itertools.count(1)
+        self.log: list[Any] | None = None
+        self.log_n = -1
+        self.log_last: Any = None
+        self.views: dict[str, tuple[tuple[int, ...], tuple[bool, ...], str, View]] = {}
+        self.blocks: dict[tuple[int, int], _KeptBlocks] = {}
+        self.hidden: dict[tuple[int, int], tuple[list[int], dict[str, dict[str, int]]]] = {}
+        self.diffs: dict[tuple[int, int], tuple[list[int], list[int], frozenset[int]]] = {}
+        #: the bytes of the copies of the per-block fields, by id (see _changed)
+        self.raw: dict[int, tuple[list[int], bytes]] = {}
+        #: the parts common to every role, and each role's actions, with what they were made from
+        self.parts: dict[Any, tuple[Any, ...]] = {}
+
+
+def _block_copy(seen: _Seen, x: list[int]) -> list[int]:
+    """A copy of a per-block field for :func:`_observe`, with its bytes kept for
+    :func:`_changed` (every value of these fields is a small number: ids, steps, flags)."""
+    copy = x[:]
+    raw = seen.raw
+    if len(raw) >= 64:
+        raw.clear()
+    with contextlib.suppress(ValueError):  # a value that is not a byte: compared value by value
+        raw[id(copy)] = (copy, bytes(copy))
+    return copy
+
+
+def _raw(seen: _Seen, x: list[int]) -> bytes | None:
+    kept = seen.raw.get(id(x))
+    return kept[1] if kept is not None and kept[0] is x else None
+
+
+def _changed(seen: _Seen, old: list[int], new: list[int]) -> frozenset[int]:
+    """The indices where two copies of a per-block field differ. Views of every role ask it
+    of the same two copies, so the last few answers are kept (with the copies, which are
+    never changed: :func:`_observe` replaces them). The bytes of both copies are compared as
+    two numbers (one exclusive or), then the differing bytes are picked out."""
+    key = (id(old), id(new))
+    memo = seen.diffs
+    hit = memo.get(key)
+    if hit is not None and hit[0] is old and hit[1] is new:
+        return hit[2]
+    a, b = _raw(seen, old), _raw(seen, new)
+    if a is None or b is None or len(a) != len(b):
+        out = frozenset(compress(range(len(new)), map(ne, old, new)))
+    else:
+        d = int.from_bytes(a, "little") ^ int.from_bytes(b, "little")
+        found = []
+        at = 0
+        while d:
+            i = ((d & -d).bit_length() - 1) >> 3  # the lowest differing byte
+            found.append(at + i)
+            d >>= (i + 1) << 3
+            at += i + 1
+        out = frozenset(found)
+    if len(memo) >= 16:
+        memo.clear()
+    memo[key] = (old, new, out)
+    return out
+
+
+class _PerThread(threading.local):
+    """Each thread's :class:`_Seen` (views may be made in several threads at once)."""
+
+    def __init__(self) -> None:
+        self.seen = _Seen()
+
+
+_LOCAL = _PerThread()
+
+
+def forget() -> None:
+    """Drop what this thread's views keep (the next views are made afresh)."""
+    _LOCAL.seen = _Seen()
+
+
+def _observe(seen: _Seen, state: State) -> list[int]:
+    """The versions of the fields of ``state`` a view reads: each compared with its copy, and
+    copied with a new version when it differs (lists changed in place are seen too)."""
+    c, v = seen.copies, seen.vers
+    x = state["loc"]
+    if x != c[_LOC]:
+        c[_LOC] = _block_copy(seen, x)
+        v[_LOC] = next(seen.clock)
+    x = state["steps"]
+    if x != c[_STEPS]:
+        c[_STEPS] = _block_copy(seen, x)
+        v[_STEPS] = next(seen.clock)
+    x = state["down"]
+    if x != c[_DOWN]:
+        c[_DOWN] = _block_copy(seen, x)
+        v[_DOWN] = next(seen.clock)
+    x = state["moved"]
+    if x != c[_MOVED]:
+        c[_MOVED] = _block_copy(seen, x)
+        v[_MOVED] = next(seen.clock)
+    x = state["reserve"]
+    if x != c[_RESERVE]:
+        c[_RESERVE] = _block_copy(seen, x)
+        v[_RESERVE] = next(seen.clock)
+    bc = state["bc"]
+    kept = c[_BC]
+    if kept is None or bc[0] != kept[0] or bc[1] != kept[1]:
+        c[_BC] = (bc[0][:], bc[1][:])
+        v[_BC] = next(seen.clock)
+    atk, main = state["atk"], state["main"]
+    kept = c[_ATKMAIN]
+    if kept is None or atk != kept[0] or main != kept[1]:
+        c[_ATKMAIN] = (atk[:], main[:])
+        v[_ATKMAIN] = next(seen.clock)
+    hands, played, mull = state["hands"], state["played"], state["mulligan_used"]
+    kept = c[_CARDS_V]
+    if kept is None or hands[0] != kept[0] or hands[1] != kept[1] or played != kept[2] or mull != kept[3]:
+        c[_CARDS_V] = (hands[0][:], hands[1][:], played[:], mull[:])
+        v[_CARDS_V] = next(seen.clock)
+    minors = state["minors_owed"]
+    x = (state["scenario"], state["campaign"], state["last_campaign"], state["turn"], state["king"],
+         state["king_block"], state["prisoner"], state["p1"], state["result"], minors[0], minors[1])
+    if x != c[_SCALARS]:
+        c[_SCALARS] = x
+        v[_SCALARS] = next(seen.clock)
+    bt = state["battle"]
+    if bt is None:
+        if c[_BATTLE] is not None:
+            c[_BATTLE] = None
+            v[_BATTLE] = next(seen.clock)
+    elif bt != c[_BATTLE]:
+        c[_BATTLE] = C.copy_value(bt)
+        v[_BATTLE] = next(seen.clock)
+    log: list[Any] = state["log"]
+    n = len(log)
+    if log is not seen.log or n != seen.log_n or n and log[n - 1] is not seen.log_last:
+        seen.log, seen.log_n, seen.log_last = log, n, log[n - 1] if n else None
+        v[_LOG] = next(seen.clock)
+    return v
+
+
+# ----- parts of a view kept between calls: each with what it is made from (see build_view)
+_HEIR_IDS: tuple[int, ...] = (*HEIRS[0], *HEIRS[1])
+_HEIR_LOCS = itemgetter(*_HEIR_IDS)
+
+
+def _heirs_part(seen: _Seen, loc: list[int], kb: int, king: int) -> tuple[dict[str, list[dict[str, Any]]], int]:
+    """The ``heirs`` part of a view and the Pretender's block (:func:`C.pretender_block`),
+    kept while the heirs' locations, the King and his side are the same."""
+    key = (_HEIR_LOCS(loc), kb, king)
+    kept = seen.parts.get("heirs")
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    where = dict(zip(_HEIR_IDS, key[0], strict=True))
+    pb = next((h for h in HEIRS[1 - king] if where[h] < N_AREAS), -1)
+    heirs: dict[str, list[dict[str, Any]]] = {}
+    for s in (0, 1):
+        row = []
+        for h, tpl in _HEIR_TEMPLATES[s]:
+            d = tpl.copy()
+            lh = where[h]
+            d["status"] = ("dead" if lh == DEAD else "defected" if lh == OFF else "minor" if lh == MINOR
+                           else "prisoner" if lh == PRISON else "King" if h == kb
+                           else "Pretender" if h == pb else "alive")
+            row.append(d)
+        heirs[ROLES[s]] = row
+    seen.parts["heirs"] = (key, (heirs, pb))
+    return heirs, pb
+
+
+def _counts_part(seen: _Seen, occ: C.Occupancy) -> dict[str, list[int]]:
+    """``counts``: blocks per area and side, kept for the occupancy seen last (the same object
+    while the blocks stand where they stood: :func:`C.occupancy`)."""
+    kept = seen.parts.get("counts")
+    if kept is not None and kept[0] is occ:
+        return kept[1]
+    part = {"York": list(occ[0]), "Lancaster": list(occ[1])}
+    seen.parts["counts"] = (occ, part)
+    return part
+
+
+def _border_counts_part(seen: _Seen) -> dict[str, list[list[int]]]:
+    """``border_counts``: each side's crossings per border this turn (5.21), the borders
+    crossed, kept while the crossings are the same (the copy seen by :func:`_observe`)."""
+    bc = seen.copies[_BC]
+    kept = seen.parts.get("border_counts")
+    if kept is not None and kept[0] is bc:
+        return kept[1]
+    bc0, bc1 = bc
+    part = {"York": [[bid, bc0[bid]] for bid in compress(_BORDER_RANGE, bc0)],
+            "Lancaster": [[bid, bc1[bid]] for bid in compress(_BORDER_RANGE, bc1)]}
+    seen.parts["border_counts"] = (bc, part)
+    return part
+
+
+def _battles_part(seen: _Seen, occ: C.Occupancy) -> list[dict[str, Any]]:
+    """``battles``: the contested areas (6.1) with their attacker and Main Attack border,
+    kept while the occupancy, the attackers and the Main Attack borders are the same."""
+    areas = C.contested(occ)
+    if not areas:
+        return []
+    atk_main = seen.copies[_ATKMAIN]
+    kept = seen.parts.get("battles")
+    if kept is not None and kept[0] is occ and kept[1] is atk_main:
+        return kept[2]
+    atk, main = atk_main
+    part = [{"area": a, "name": AREA_NAMES[a], "attacker": ROLES[atk[a]] if atk[a] >= 0 else None,
+             "main": main[a]} for a in areas]
+    seen.parts["battles"] = (occ, atk_main, part)
+    return part
+
+
+def _hidden_part(seen: _Seen, foe: int, king: int, foe_occ: Sequence[int]) -> dict[str, dict[str, int]]:
+    """``hidden`` when no enemy block is revealed: the enemy blocks per area (the occupancy's
+    counts), the areas in the order of their first enemy block; kept while the enemy blocks
+    stand where they stood (the copy of ``loc`` seen by :func:`_observe`)."""
+    loc = seen.copies[_LOC]
+    key = (foe, king)
+    kept = seen.hidden.get(key)
+    if kept is not None:
+        old = kept[0]
+        if old is loc or _OWN_SET[foe][king].isdisjoint(_changed(seen, old, loc)):
+            if old is not loc:
+                seen.hidden[key] = (loc, kept[1])
+            return kept[1]
+    foe_role = ROLES[foe]
+    part = {AREA_NAMES[a]: {foe_role: foe_occ[a]} for a in dict.fromkeys(_OWN_GET[foe][king](loc)) if a < N_AREAS}
+    seen.hidden[key] = (loc, part)
+    return part
+
+
+def _actions_part(seen: _Seen, role: str, options: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``actions``: the options as ``{verb: [args]}`` (:func:`options_map`), kept per role
+    while the options are the same."""
+    key = ("actions", role)
+    kept = seen.parts.get(key)
+    if kept is not None and kept[0] == options:
+        return kept[1]
+    part = options_map(options)
+    seen.parts[key] = (options, part)
+    return part
 
 
 def _treason_note(state: State, side: int, bt: dict[str, Any] | None, step: str) -> str | None:
@@ -273,48 +570,97 @@ def _block_dict(template: dict[str, Any], where: int, steps: int, down: int, mov
 #: is the Pretender's, 3.26), by id; ``_OWN_GET`` picks their entries from a per-block list.
 _OWN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(C.owned_blocks(s, k) for k in (0, 1)) for s in (0, 1))
 _OWN_GET = tuple(tuple(itemgetter(*_OWN[s][k]) for k in (0, 1)) for s in (0, 1))
+_OWN_SET: tuple[tuple[frozenset[int], ...], ...] = tuple(tuple(frozenset(_OWN[s][k]) for k in (0, 1)) for s in (0, 1))
 
-#: (side, king) -> (the side's entries of loc, steps, down, moved, reserve; its block dicts,
-#: ``None`` for a block out of play; the keys of its blocks in the pool) as last computed.
-#: Views copy these.
-_KeptBlocks = tuple[tuple[tuple[int, ...], ...], list[dict[str, Any] | None], list[str]]
-_kept_blocks: dict[tuple[int, int], _KeptBlocks] = {}
+#: ``_OWN_INDEX[side][king][b]``: the place of block b in ``_OWN[side][king]``, -1 if not there.
+_OWN_INDEX: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(_OWN[s][k].index(b) if b in _OWN[s][k] else -1 for b in range(N_BLOCKS)) for k in (0, 1))
+    for s in (0, 1))
+#: Kept block dicts of a side, per (side, King's side): (the copies of loc, steps, down, moved
+#: and reserve seen by :func:`_observe` they were made from; the block dicts, aligned with
+#: ``_OWN[side][king]``, ``None`` for a block out of play; the keys of the blocks in the pool;
+#: the dicts of the blocks in play; the place of each block's dict in that list, -1 out of
+#: play). Views share these: they are never changed, only replaced.
+_KeptBlocks = tuple[tuple[list[int], ...], list[dict[str, Any] | None], list[str], list[dict[str, Any]], list[int]]
+_BLOCK_RANGE = range(N_BLOCKS)
 
 
-def _own_block_dicts(state: State, side: int, king: int) -> tuple[list[dict[str, Any] | None], list[str]]:
-    """The dicts of ``side``'s blocks (aligned with ``_OWN[side][king]``, ``None`` for a
-    block out of play) and the keys of those in its pool, in block order.
+def _own_blocks(seen: _Seen, side: int, king: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """The dicts of ``side``'s blocks in play and the keys of those in its pool, in block
+    order, for the state :func:`_observe` saw last.
 
     Between two views most blocks are unchanged, so the dicts of the last call are kept and
-    only those of changed blocks are made again. Both are shared: copy them."""
-    get = _OWN_GET[side][king]
-    cols = (get(state["loc"]), get(state["steps"]), get(state["down"]), get(state["moved"]),
-            get(state["reserve"]))
+    only those of changed blocks are made again (and the lists holding them, when one is
+    made again). All are shared: read them only."""
+    c = seen.copies
+    cols = (c[_LOC], c[_STEPS], c[_DOWN], c[_MOVED], c[_RESERVE])
     key = (side, king)
-    kept = _kept_blocks.get(key)
-    changed: Iterable[int]
-    if kept is not None:
-        if kept[0] == cols:
-            return kept[1], kept[2]
-        ch: set[int] = set()
-        for old, new in zip(kept[0], cols, strict=True):
-            if old != new:
-                ch.update(compress(range(len(new)), map(ne, old, new)))
-        changed = ch
-        dicts = kept[1][:]
-    else:
-        changed = range(len(cols[0]))
-        dicts = [None] * len(cols[0])
-    locs, steps, down, moved, reserve = cols
+    kept = seen.blocks.get(key)
     templates = _BLOCK_TEMPLATES[side]
     own = _OWN[side][king]
-    for i in changed:
-        lb = locs[i]
-        dicts[i] = None if lb in (OFF, DEAD) else \
-            _block_dict(templates[own[i]], lb, steps[i], down[i], moved[i], reserve[i], False)
-    pool = [BLOCK_KEY[b] for b, lb in zip(own, locs, strict=True) if lb == POOL]
-    _kept_blocks[key] = (cols, dicts, pool)
-    return dicts, pool
+    if kept is None:
+        locs, steps, down, moved, reserve = cols
+        dicts: list[dict[str, Any] | None] = [
+            None if locs[b] == OFF or locs[b] == DEAD
+            else _block_dict(templates[b], locs[b], steps[b], down[b], moved[b], reserve[b], False)
+            for b in own]
+        pool = [BLOCK_KEY[b] for b in own if locs[b] == POOL]
+        seen.blocks[key] = (cols, dicts, pool, *_in_play(dicts))
+        return seen.blocks[key][3], pool
+    kcols = kept[0]
+    if kcols[0] is cols[0] and kcols[1] is cols[1] and kcols[2] is cols[2] and kcols[3] is cols[3] \
+            and kcols[4] is cols[4]:
+        return kept[3], kept[2]
+    changed: set[int] = set()
+    for old, new in zip(kcols, cols, strict=True):
+        if old is not new:
+            changed |= _changed(seen, old, new)
+    index = _OWN_INDEX[side][king]
+    locs, steps, down, moved, reserve = cols
+    old_locs = kcols[0]
+    dicts, pool, blocks, place = kept[1], kept[2], kept[3], kept[4]
+    copied = False
+    reshaped = False  # a block came into play or left it
+    new_pool = False
+    for b in changed:
+        i = index[b]
+        if i < 0:
+            continue
+        if not copied:
+            dicts = dicts[:]
+            blocks = blocks[:]
+            copied = True
+        lb = locs[b]
+        if lb == POOL or old_locs[b] == POOL:
+            new_pool = True
+        if lb in (OFF, DEAD):
+            d = None
+        else:
+            d = _block_dict(templates[b], lb, steps[b], down[b], moved[b], reserve[b], False)
+        dicts[i] = d
+        j = place[i]
+        if d is None or j < 0:
+            reshaped = reshaped or (d is None) != (j < 0)
+        else:
+            blocks[j] = d
+    if new_pool:
+        pool = [BLOCK_KEY[b] for b in own if locs[b] == POOL]
+    if reshaped:
+        blocks, place = _in_play(dicts)
+    seen.blocks[key] = (cols, dicts, pool, blocks, place)
+    return blocks, pool
+
+
+def _in_play(dicts: list[dict[str, Any] | None]) -> tuple[list[dict[str, Any]], list[int]]:
+    """The dicts of the blocks in play, and the place of each block's dict among them (-1 for
+    a block out of play)."""
+    blocks = [d for d in dicts if d is not None]
+    place = []
+    j = 0
+    for d in dicts:
+        place.append(-1 if d is None else j)
+        j += d is not None
+    return blocks, place
 
 
 def _foe_blocks(state: State, side: int, king: int, revealed: Collection[int], blocks: list[dict[str, Any]],
@@ -370,16 +716,17 @@ def _observer_blocks(state: State, revealed: Collection[int], hidden: dict[str, 
 def _face_down(state: State, side: int, hidden: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
     """Other sides' blocks lying face down on the map: eliminated mercenaries at home until the
     next campaign (6.85), out of play. Lying down is public (a reader of the board sees it), so
-    they are counted apart, per area and side, and taken out of ``hidden``."""
+    they are counted apart, per area and side (and taken out of ``hidden`` by
+    :func:`_without_face_down`)."""
     down = state["down"]
     if not any(down):
         return {}
     loc = state["loc"]
     rebel_owner = 1 - state["king"]
     out: dict[str, dict[str, int]] = {}
-    for b in range(N_BLOCKS):
+    for b in compress(range(N_BLOCKS), down):
         lb = loc[b]
-        if not down[b] or lb >= N_AREAS:
+        if lb >= N_AREAS:
             continue
         o = B_SIDE[b]
         if o == REBEL:
@@ -389,16 +736,26 @@ def _face_down(state: State, side: int, hidden: dict[str, dict[str, int]]) -> di
         area, r = AREA_NAMES[lb], ROLES[o]
         counts = out.setdefault(area, {})
         counts[r] = counts.get(r, 0) + 1
-        left = hidden.get(area, {}).get(r, 0) - 1
-        if left > 0:
-            hidden[area] = {**hidden[area], r: left}
-        elif area in hidden:
-            rest = {k: n for k, n in hidden[area].items() if k != r}
-            if rest:
-                hidden[area] = rest
-            else:
-                del hidden[area]
     return out
+
+
+def _without_face_down(hidden: dict[str, dict[str, int]],
+                       face_down: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """``hidden`` less the blocks lying face down (a new dict: ``hidden`` may be shared)."""
+    hidden = dict(hidden)
+    for area, per_side in face_down.items():
+        for r, n in per_side.items():
+            for _ in range(n):
+                left = hidden.get(area, {}).get(r, 0) - 1
+                if left > 0:
+                    hidden[area] = {**hidden[area], r: left}
+                elif area in hidden:
+                    rest = {k: m for k, m in hidden[area].items() if k != r}
+                    if rest:
+                        hidden[area] = rest
+                    else:
+                        del hidden[area]
+    return hidden
 
 
 def _decision(state: State) -> tuple[str, int, int, int] | None:

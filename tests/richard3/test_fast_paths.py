@@ -1,0 +1,77 @@
+"""The Action Phase's options worked out in one pass give what the rules' definitions give:
+the main step's options (5.2-5.4) are those of ``_move_areas``, ``_sea_dests`` and
+``_recruitable``; ``_only_end`` (the Action Phase ends at once when nothing but ``end`` is
+left) agrees with the options."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from roses.engine.contract import Action
+from roses.engine.fuzz import game_seed
+from roses.games.richard3 import RULES, core
+from roses.games.richard3 import common as C
+from roses.games.richard3.data import AREA_NAMES, BLOCK_KEY, NO_SEA
+
+SCENARIOS = ("wars-of-the-roses", "kingmaker", "richard-iii")
+
+
+def _action_states(scenario: str, games: int = 6) -> list[dict[str, Any]]:
+    """Copies of the states of random games whose decision is a step of an Action Phase."""
+    picker = random.Random(17)
+    out = []
+    for i in range(games):
+        st = RULES.setup(game_seed(21, i), scenario)
+        while RULES.result(st) is None:
+            if st["stack"][-1]["step"] in ("main", "muster_area", "plague"):
+                out.append(RULES.copy_state(st))
+            active = RULES.active(st)
+            role = active[0] if len(active) == 1 else picker.choice(active)
+            legal = RULES.legal_actions(st, role)
+            st = RULES.action(st, role, *legal[picker.randrange(len(legal))])
+    return out
+
+
+def _main_by_definition(st: dict[str, Any]) -> list[Action]:
+    """The main step's options from the rules' definitions, one question per area or block."""
+    fr = st["stack"][0]
+    s, ev, ap = fr["side"], fr["event"], fr["ap"]
+    occ = C.occupancy(st)
+    acts: list[Action] = []
+    movable = core._movable(st, s)
+    if ev != "Piracy" and ap > 0:
+        acts.extend(("move", AREA_NAMES[a]) for a in core._move_areas(st, s, occ, movable))
+    if ev in ("", "Surprise", "Piracy"):
+        acts.extend(("sea", BLOCK_KEY[b]) for b in movable
+                    if b not in NO_SEA and core._sea_dests(st, s, b, occ, True))
+    if ev == "" and ap > 0:
+        acts.extend(("recruit", BLOCK_KEY[b]) for b in core._recruitable(st, s, occ))
+    acts.append(("end", None))
+    return acts
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_main_options_and_only_end_follow_the_definitions(scenario: str) -> None:
+    """5.2-5.4: every state at a main step, and the same with no action points left (only
+    sea moves back through a port pair, 5.31, may remain)."""
+    checked = ended = 0
+    for st in _action_states(scenario):
+        fr = st["stack"][0]
+        variants = [st]
+        if fr["step"] == "main" and fr["ap"] > 0:
+            spent = RULES.copy_state(st)
+            spent["stack"][0]["ap"] = 0
+            variants.append(spent)
+        for x in variants:
+            f = x["stack"][0]
+            legal = core._legal_action_phase(x, f, f["side"])
+            if f["step"] == "main":
+                assert legal == _main_by_definition(x)
+                checked += 1
+            if f["step"] != "main" or f["ap"] == 0:
+                assert core._only_end(x, f, f["side"]) == (legal == [("end", None)])
+                ended += legal == [("end", None)]
+    assert checked > 50 and ended > 0
