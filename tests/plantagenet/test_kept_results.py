@@ -111,3 +111,28 @@ def test_kept_plan_menus_are_the_menus_worked_out_afresh_4_1(scenario: str) -> N
                 assert step.is_legal(st, frame, role, verb, arg) == ((verb, arg) in fresh)
             met += 1
     assert met > 50
+
+
+@pytest.mark.parametrize("scenario", ["ia-henry-vi", "ii-warwicks-rebellion", "wars-of-the-roses"])
+def test_shortcuts_give_the_answers_of_their_definitions(scenario: str) -> None:
+    """The quick forms some menus use give what they stand for, in states of random play: a
+    step marked ``always_decides`` (settling does not ask it) has an actor whenever it is on
+    top (4.1: the Plan until both sides lock in), early-exit scans of the Lords, Capability
+    eligibility (3.1.2) and Command card titles (4.1)."""
+    from roses.games.plantagenet import arts
+    from roses.games.plantagenet import services as sv
+    from roses.games.plantagenet.setup import other
+
+    for st in _states(scenario, games=2, every=3):
+        frame = st["stack"][-1] if st["stack"] else None
+        if frame is not None and st["result"] is None:
+            step = RULES.steps[frame["step"]]
+            assert not step.always_decides or step.actors(st, frame), frame["step"]
+        for side in ("York", "Lancaster"):
+            assert sv.any_on_map(st, side) == bool(sv.on_map(st, side))
+            for loc in {d["locale"] for d in st["lords"].values() if d["locale"]} | {"London", "Calais"}:
+                assert sv.enemy_lords_at(st, loc, side) == bool(sv.lords_at(st, loc, other(side)))
+            for cid in st["aow"][side]["deck"][:8]:
+                assert arts.several_eligible(st, side, cid) == (len(arts.eligible_lords(st, side, cid)) > 1)
+            for card in campaign.tables().card_badge:
+                assert campaign.card_title(st, side, card) == campaign._card_title(st, side, card)

@@ -124,6 +124,16 @@ def _titles() -> dict[str, str]:
 def eligible_lords(state: State, side: str, card: str) -> list[str]:
     """The side's Mustered Lords on the map who may take ``card`` as a Capability (3.1.2):
     :func:`can_hold_capability` of each Lord of :func:`services.on_map`."""
+    return sorted(_eligible(state, side, card, 0))
+
+
+def several_eligible(state: State, side: str, card: str) -> bool:
+    """Whether :func:`eligible_lords` names more than one Lord."""
+    return len(_eligible(state, side, card, 2)) > 1
+
+
+def _eligible(state: State, side: str, card: str, enough: int) -> list[str]:
+    """:func:`eligible_lords`, unsorted; with ``enough`` (> 0) only the first so many found."""
     badges, title = _facts()[card][0], _facts()[card][1]
     sides, lord_badges, titles = sv.lord_sides(), _lord_badges(), _titles()
     out = []
@@ -133,7 +143,9 @@ def eligible_lords(state: State, side: str, card: str) -> list[str]:
         caps = d["mat"]["capabilities"]
         if len(caps) < MAX_CAPABILITIES and all(titles[c] != title for c in caps):
             out.append(lid)
-    return sorted(out)
+            if len(out) == enough:
+                break
+    return out
 
 
 # ----- zones --------------------------------------------------------------------------------

@@ -373,10 +373,10 @@ _PLAN_MENUS: dict[tuple[tuple[str, ...], tuple[str, ...], int, int], tuple[Actio
 def plan_menu(deck: list[str], draft: list[str], target: int, passes: int) -> tuple[Action, ...]:
     """A side's Plan menu (4.1): lock in a full Plan, else add one of :func:`plan_additions`
     (``passes``: the Pass cards it may hold); take back the last card of a Plan not empty. It
-    depends only on the side's Command deck, its draft and its two limits, so it is made once
-    for each distinct draft (random and search play revisit drafts as cards are added and taken
-    back)."""
-    key = (tuple(deck), tuple(draft), target, passes)
+    depends only on the side's Command deck, the cards of its draft (not their order) and its
+    two limits, so it is made once for each distinct set of cards (random and search play
+    revisit them as cards are added and taken back)."""
+    key = (tuple(deck), tuple(sorted(draft)), target, passes)
     hit = _PLAN_MENUS.get(key)
     if hit is None:
         out: list[Action] = []
@@ -396,16 +396,49 @@ def plan_menu(deck: list[str], draft: list[str], target: int, passes: int) -> tu
 def card_title(state: State, side: str, card: str) -> str:
     """The name a Command card shows: its Lord on the map or at Sea (:func:`card_lord`), else the
     first Lord of its badge; "Pass" for a Pass card. Every Plan edit's log line asks it."""
+    known = _card_titles()[side].get(card)
+    if known is None:
+        return _card_title(state, side, card)
+    lords, fallback = known
+    if lords:
+        lrec = state["lords"]
+        for lid, name in lords:  # card_lord, inline
+            d = lrec.get(lid)
+            if d is not None and d["where"] in _PLACED:
+                return name
+    return fallback
+
+
+def _card_title(state: State, side: str, card: str) -> str:
+    """:func:`card_title` worked out from the tables."""
     if card.startswith("pass-"):
         return "Pass"
     t = tables()
     lrec = state["lords"]
     lords = t.badge_lords[side].get(t.card_badge[card], ())
-    for lid in lords:  # card_lord, inline
+    for lid in lords:
         d = lrec.get(lid)
         if d is not None and d["where"] in _PLACED:
             return _lord_names()[lid]
     return _lord_names()[lords[0]] if lords else card.rsplit("-", 1)[0]
+
+
+@cache
+def _card_titles() -> dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]]:
+    """Per side and Command card: the Lords of its badge with their names (the title while he
+    is placed) and the title when none is (:func:`_card_title`)."""
+    t, names = tables(), _lord_names()
+    out: dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]] = {}
+    for side in SIDES:
+        out[side] = {}
+        for card, badge in t.card_badge.items():
+            if card.startswith("pass-"):
+                out[side][card] = ((), "Pass")
+                continue
+            lords = t.badge_lords[side].get(badge, ())
+            out[side][card] = (tuple((lid, names[lid]) for lid in lords),
+                               names[lords[0]] if lords else card.rsplit("-", 1)[0])
+    return out
 
 
 @cache
@@ -415,9 +448,10 @@ def _lord_names() -> dict[str, str]:
 
 
 class Plan(Step):
-    """4.1 Plan: both sides build their Plans at once and in secret (4.1.2)."""
+    """4.1 Plan: both sides build their Plans at once and in secret (4.1.2). The frame is popped
+    when the second side locks in: while it is on top a side decides (``always_decides``)."""
 
-    name, phase = "plan", CAMPAIGN
+    name, phase, always_decides = "plan", CAMPAIGN, True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         locked = frame["locked"]
@@ -717,10 +751,13 @@ class Actions(Step):
                     out.append(("forage", None))
                 out += [("tax", t) for t in sv.tax_targets(state, lord, memo)]
                 out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True, memo=memo)]
-                out += [("agitate", t) for t in agitator_targets(state, lord)]
-                out += [("merchants", t) for t in merchants_choices(state, lord)]
+                caps = d["mat"]["capabilities"]  # Agitators, Merchants and Heralds are Capabilities
+                if caps:
+                    out += [("agitate", t) for t in agitator_targets(state, lord)]
+                    out += [("merchants", t) for t in merchants_choices(state, lord)]
                 out += [("exile_pact", b) for b in exile_pact_boxes(state, frame)]
-                out += [("heralds", lid) for lid in heralds_targets(state, frame)]
+                if caps:
+                    out += [("heralds", lid) for lid in heralds_targets(state, frame)]
             # Held Events played in one's own Command actions (RULINGS R51, R79): Y12/L20 Truce...
             out += reactions.own_time_options(state, frame["side"], "actions")
         out.append(("pass", None))

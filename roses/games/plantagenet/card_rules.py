@@ -269,6 +269,9 @@ def troops_options(state: State, lord: str) -> list[str | None]:
         for n in commons:
             for merc in mercs:
                 for payer in payers[merc]:
+                    if at is None and mode == "table" and not n and not merc and payer is None:
+                        out.append(None)  # the plain Levy Troops: encode() of no parts
+                        continue
                     parts: dict[str, str] = {}
                     if at is not None:
                         parts["at"] = at

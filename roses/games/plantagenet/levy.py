@@ -91,8 +91,12 @@ class ArtsOfWar(Step):
         return arts.eligible_lords(state, frame["side"], drawn[0])
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        cands = self._candidates(state, frame)
-        return [frame["side"]] if cands is not None and len(cands) > 1 else []
+        """The side decides when the card has more than one eligible Lord (:meth:`_candidates`)."""
+        side = frame["side"]
+        drawn = state["aow"][side]["drawn"]
+        if not (frame.get("drawn") and drawn and state["first_turn"]):
+            return []
+        return [side] if arts.several_eligible(state, side, drawn[0]) else []
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return [("assign", lid) for lid in self._candidates(state, frame) or []]
@@ -240,50 +244,69 @@ def levy_lord_places(state: State, lord: str) -> list[str]:
     """3.4.2 MUSTERING: where a Levied Lord would be placed: his own Seat if no Enemy Lord is
     there, else any Friendly Seat of another Lord of his side free of Enemy Lords. Scenario II
     Shaky Allies: Margaret and Warwick never share a Stronghold (RULINGS R22)."""
+    return _levy_lord_places(state, lord, sv.enemy_locales(state, sv.side_of(lord)))
+
+
+def _levy_lord_places(state: State, lord: str, enemy: set[str]) -> list[str]:
+    """:func:`levy_lord_places`, given the Locales where Enemy Lords are (:func:`services.enemy_locales`)."""
     side = sv.side_of(lord)
+    partner = _SHAKY_PARTNERS.get(lord) if "shaky_allies" in state["special_rules"] else None
 
     def allowed(loc: str) -> bool:
-        if sv.enemy_lords_at(state, loc, side):
+        if loc in enemy:
             return False
-        if "shaky_allies" in state["special_rules"]:
-            partner = {"margaret": "warwick_l", "warwick_l": "margaret"}.get(lord)
-            if partner and partner in sv.lords_at(state, loc):
-                return False
-        return True
+        return not (partner and partner in sv.lords_at(state, loc))
 
-    seat = state["seats"].get(lord)
+    seats = state["seats"]
+    seat = seats.get(lord)
     if seat is not None and allowed(seat):
         return [seat]
-    return sorted({loc for lid, loc in state["seats"].items()
-                   if lid != lord and sv.side_of(lid) == side and sv.is_friendly(state, loc, side) and allowed(loc)})
+    sides = sv.lord_sides()
+    return sorted({loc for lid, loc in seats.items()
+                   if lid != lord and sides[lid] == side and sv.is_friendly(state, loc, side) and allowed(loc)})
+
+
+#: Scenario II Shaky Allies: the Lords who never share a Stronghold (RULINGS R22).
+_SHAKY_PARTNERS = {"margaret": "warwick_l", "warwick_l": "margaret"}
 
 
 def ready_lords(state: State, side: str) -> list[str]:
     """3.4.2: the side's cylinders on the Calendar in the current or a lower box, not marked
     Exile (those Muster only by 3.3.1, RULINGS R22), with a place to Muster to."""
     box = state["box"]
-    return sorted(lid for lid, d in state["lords"].items()
-                  if d["where"] == Where.CALENDAR and not d["exile"] and d["box"] <= box
-                  and sv.side_of(lid) == side and levy_lord_places(state, lid))
+    sides = sv.lord_sides()
+    ready = [lid for lid, d in state["lords"].items()
+             if d["where"] == Where.CALENDAR and not d["exile"] and d["box"] <= box and sides[lid] == side]
+    if not ready:
+        return ready
+    enemy = sv.enemy_locales(state, side)
+    return sorted(lid for lid in ready if _levy_lord_places(state, lid, enemy))
 
 
 def levy_vassals(state: State, side: str) -> list[str]:
     """3.4.3: regular Vassals at their Seats whose Seat is Friendly and free of Enemy Lords."""
-    seats = _vassal_seats()
-    favour = state["favour"]
-    at_seat = VassalWhere.SEAT
-    # Seats are Strongholds: Friendly is the side's Favour (1.3.1)
-    out = [vid for vid, v in state["vassals"].items() if v["where"] == at_seat and favour.get(seats[vid]) == side]
-    if out:
-        blocked = sv.enemy_locales(state, side)
-        out = [vid for vid in out if seats[vid] not in blocked]
+    at_seat, vassals, by_seat = VassalWhere.SEAT, state["vassals"], _vassals_by_seat()
+    blocked: set[str] | None = None
+    out = []
+    for seat, s in state["favour"].items():  # Seats are Strongholds: Friendly is the side's Favour (1.3.1)
+        if s != side or seat not in by_seat:
+            continue
+        here = [vid for vid in by_seat[seat] if vid in vassals and vassals[vid]["where"] == at_seat]
+        if here:
+            if blocked is None:
+                blocked = sv.enemy_locales(state, side)
+            if seat not in blocked:
+                out += here
     return sorted(out)
 
 
 @cache
-def _vassal_seats() -> dict[str, str]:
-    """Each Vassal's Seat (1.5.4)."""
-    return {vid: str(d["seat"]) for vid, d in load().vassals.items()}
+def _vassals_by_seat() -> dict[str, tuple[str, ...]]:
+    """The Vassals of each Seat (1.5.4)."""
+    out: dict[str, list[str]] = {}
+    for vid, d in load().vassals.items():
+        out.setdefault(str(d["seat"]), []).append(vid)
+    return {seat: tuple(v) for seat, v in out.items()}
 
 
 def king_richard_possible(state: State, side: str) -> bool:

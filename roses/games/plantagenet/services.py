@@ -325,8 +325,22 @@ def on_map(state: State, side: str) -> list[str]:
     return [lid for lid, d in state["lords"].items() if d["where"] == on and sides[lid] == side]
 
 
+def any_on_map(state: State, side: str) -> bool:
+    """Whether :func:`on_map` of ``side`` names anyone."""
+    sides, on = _lord_sides(), Where.MAP
+    for lid, d in state["lords"].items():  # noqa: SIM110 (a loop is faster than any() of a generator)
+        if d["where"] == on and sides[lid] == side:
+            return True
+    return False
+
+
 def enemy_lords_at(state: State, locale: str, side: str) -> bool:
-    return bool(lords_at(state, locale, other(side)))
+    """Whether :func:`lords_at` ``locale`` names Lords of ``side``'s Enemy."""
+    sides, foe = _lord_sides(), other(side)
+    for lid, d in state["lords"].items():
+        if d["locale"] == locale and d["where"] in _PLACED and sides[lid] == foe:
+            return True
+    return False
 
 
 # ----- 3.4.1, 4.5.1, 4.6.3, 4.6.4 Routes ------------------------------------------------------
@@ -1010,7 +1024,7 @@ def lacks_lords(state: State, side: str) -> bool:
     """5.1: no Lords on the map and no Exile cylinder in the next Turn's Calendar box "(only)".
     After box 15 there is no next box: a cylinder just off the right end (2.2.3) is in no box
     and does not count (RULINGS R18)."""
-    if on_map(state, side):
+    if any_on_map(state, side):
         return False
     nxt = state["box"] + 1
     if nxt > LAST_BOX:

@@ -334,7 +334,7 @@ class PayLords(Step):
     name, phase = "pay_lords", LEVY
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        return [frame["side"]] if sv.on_map(state, frame["side"]) else []
+        return [frame["side"]] if sv.any_on_map(state, frame["side"]) else []
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return [("disband", lid) for lid in sorted(sv.on_map(state, frame["side"]))] + [("pay", None)]
