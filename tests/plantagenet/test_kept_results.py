@@ -136,3 +136,17 @@ def test_shortcuts_give_the_answers_of_their_definitions(scenario: str) -> None:
                 assert arts.several_eligible(st, side, cid) == (len(arts.eligible_lords(st, side, cid)) > 1)
             for card in campaign.tables().card_badge:
                 assert campaign.card_title(st, side, card) == campaign._card_title(st, side, card)
+
+
+def test_kept_side_lists_are_each_sides_lords_in_state_order_1_5() -> None:
+    """The Lords of each side kept per list of Lord ids (services.sides_in) are those of the
+    state, in its order, for every scenario (and after a Lord arrives, 6.2.2 ADD)."""
+    from roses.games.plantagenet import services as sv
+
+    for scenario in S.SCENARIOS:
+        for st in _states(scenario, games=1, every=25):
+            lrec = st["lords"]
+            for side in ("York", "Lancaster"):
+                assert list(sv.sides_in(lrec)[side]) == [lid for lid in lrec if sv.side_of(lid) == side]
+                sv._SIDES_IN.clear()
+                assert list(sv.sides_in(lrec)[side]) == [lid for lid in lrec if sv.side_of(lid) == side]

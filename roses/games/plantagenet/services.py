@@ -308,37 +308,59 @@ def side_of(lord: str) -> str:
 def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
     """The Lords at a Locale or, for a Sea, the Lords at that Sea (4.6.1), who may Share (1.5.3)."""
     placed = _PLACED
+    lrec = state["lords"]
     if side is None:
-        return [lid for lid, d in state["lords"].items() if d["locale"] == locale and d["where"] in placed]
-    sides = _lord_sides()
-    return [lid for lid, d in state["lords"].items()
-            if d["locale"] == locale and d["where"] in placed and sides[lid] == side]
+        return [lid for lid, d in lrec.items() if d["locale"] == locale and d["where"] in placed]
+    out = []
+    for lid in sides_in(lrec)[side]:
+        d = lrec[lid]
+        if d["locale"] == locale and d["where"] in placed:
+            out.append(lid)
+    return out
 
 
 #: Where a Lord has a ``locale``: on the map or at Sea.
 _PLACED = (Where.MAP, Where.SEA)
 
 
+def sides_in(lords: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The Lords of ``lords`` (a state's ``lords``) of each side, in their order there. Made once
+    per distinct list of Lord ids (a scenario's Lords change only when one arrives by 6.2.2)."""
+    key = tuple(lords)
+    hit = _SIDES_IN.get(key)
+    if hit is None:
+        sides = _lord_sides()
+        hit = {side: tuple(lid for lid in key if sides[lid] == side) for side in SIDES}
+        if len(_SIDES_IN) >= 1024:  # bounded
+            _SIDES_IN.clear()
+        _SIDES_IN[key] = hit
+    return hit
+
+
+_SIDES_IN: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
+
+
 def on_map(state: State, side: str) -> list[str]:
     """Lords 'on the map': at Strongholds or in Exile boxes (1.3.1)."""
-    sides, on = _lord_sides(), Where.MAP
-    return [lid for lid, d in state["lords"].items() if d["where"] == on and sides[lid] == side]
+    lrec, on = state["lords"], Where.MAP
+    return [lid for lid in sides_in(lrec)[side] if lrec[lid]["where"] == on]
 
 
 def any_on_map(state: State, side: str) -> bool:
     """Whether :func:`on_map` of ``side`` names anyone."""
-    sides, on = _lord_sides(), Where.MAP
-    for lid, d in state["lords"].items():  # noqa: SIM110 (a loop is faster than any() of a generator)
-        if d["where"] == on and sides[lid] == side:
+    lrec, on = state["lords"], Where.MAP
+    for lid in sides_in(lrec)[side]:  # noqa: SIM110 (a loop is faster than any() of a generator)
+        if lrec[lid]["where"] == on:
             return True
     return False
 
 
 def enemy_lords_at(state: State, locale: str, side: str) -> bool:
     """Whether :func:`lords_at` ``locale`` names Lords of ``side``'s Enemy."""
-    sides, foe = _lord_sides(), other(side)
-    for lid, d in state["lords"].items():
-        if d["locale"] == locale and d["where"] in _PLACED and sides[lid] == foe:
+    lrec = state["lords"]
+    for lid in sides_in(lrec)[other(side)]:
+        d = lrec[lid]
+        if d["locale"] == locale and d["where"] in _PLACED:
             return True
     return False
 
@@ -438,9 +460,9 @@ def enemy_locales(state: State, side: str, memo: Memo | None = None) -> set[str]
         return hit
     lrec = state["lords"]
     out = set()
-    for lid in _side_lords()[other(side)]:
-        d = lrec.get(lid)  # a Lord of another scenario is not in the state
-        if d is not None and d["where"] in _PLACED:
+    for lid in sides_in(lrec)[other(side)]:
+        d = lrec[lid]
+        if d["where"] in _PLACED:
             out.add(d["locale"])
     return out
 
@@ -474,6 +496,8 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
     adjacent = _adjacent()
     dist = {start: 0}
     beyond: dict[str, int] = {}
+    seen = set(blocked)  # Locales already placed (or blocked): a Locale's kind never changes
+    seen.add(start)
     frontier = [start]
     dn = 0
     while frontier:  # one ring of Ways at a time (the order of a queue)
@@ -481,12 +505,13 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
         ring: list[str] = []
         for loc in frontier:
             for nxt in _neighbours(state, loc, lord, ships, great) if ships else adjacent[loc]:
-                if nxt in dist or nxt in blocked:
+                if nxt in seen:
                     continue
+                seen.add(nxt)
                 if favour(nxt) == side or boxes(nxt) == side:
                     dist[nxt] = dn
                     ring.append(nxt)
-                elif nxt in strongholds and nxt not in beyond:
+                elif nxt in strongholds:
                     beyond[nxt] = dn
         frontier = ring
     return dist, beyond
@@ -609,8 +634,9 @@ def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[st
     if fav.get(here) != side and boxes.get(here) != side:  # is_friendly
         return {}
     carts = ships = 0
-    for o, od in lrec.items():  # the Lords of lords_at(); shared_assets of both, at once (1.5.3)
-        if od["locale"] != here or od["where"] not in _PLACED or sides[o] != side:
+    for o in sides_in(lrec)[side]:  # the Lords of lords_at(); shared_assets of both, at once (1.5.3)
+        od = lrec[o]
+        if od["locale"] != here or od["where"] not in _PLACED:
             continue
         mat = od["mat"]
         have = mat["assets"]
