@@ -177,6 +177,13 @@ class Rules(ABC):
         copied: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         return copied
 
+    def search_copy(self, state: State) -> State:
+        """A copy of ``state`` for a search to play on with this game's rules only (search bots
+        copy a state at every iteration). Nothing done to it may reach ``state``, and the rules
+        must play on it as on :meth:`copy_state`'s copy; a game may share what its rules never
+        change in place and leave out what they never read. Default: :meth:`copy_state`."""
+        return self.copy_state(state)
+
     def secrets(self, state: State, role: str) -> set[str]:
         """Strings that must not appear in anything sent to ``role`` now."""
         return set()
