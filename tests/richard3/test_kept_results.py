@@ -5,6 +5,7 @@ determinisations prepared once per state (Rules.determinizer)."""
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import random
 from typing import Any
@@ -15,9 +16,10 @@ from roses.ai.bot import Determinizer
 from roses.engine.contract import canonical_json
 from roses.engine.fuzz import game_seed
 from roses.games.richard3 import RULES
+from roses.games.richard3 import ai as AI
 from roses.games.richard3 import common as C
 from roses.games.richard3 import views as V
-from roses.games.richard3.data import B_SIDE, N_AREAS, N_BLOCKS, REBEL
+from roses.games.richard3.data import B_SIDE, DEAD, N_AREAS, N_BLOCKS, POOL, REBEL
 
 SCENARIOS = ("wars-of-the-roses", "kingmaker", "richard-iii")
 
@@ -71,6 +73,28 @@ def _afresh(st: dict[str, Any], role: str) -> dict[str, Any]:
         return RULES.view(st, role)
     finally:
         V._LOCAL.seen = saved
+
+
+def test_kept_occupancy_moves_with_a_block_moved_by_the_rules() -> None:
+    """C.move_block moves the kept occupancy on with the block when it is that of the state
+    before the move, and the occupancy read next is the one counted afresh, wherever the block
+    goes (an area, the pool, off the map) and whatever was kept before (another state)."""
+    r = random.Random(2)
+    st = RULES.setup(3, "richard-iii")
+    other = RULES.setup(4, "kingmaker")
+    places = [*range(N_AREAS), POOL, DEAD]
+    for i in range(300):
+        if i % 7 == 0:
+            C.occupancy(other)  # something else kept
+        elif i % 3:
+            C.occupancy(st)
+        before = C.occupancy(st)
+        counted = [list(x) for x in before]
+        b = r.randrange(N_BLOCKS)
+        C.move_block(st, b, r.choice(places))
+        assert [list(x) for x in C.occupancy(st)] == list(_fresh_occupancy(st))
+        assert [list(x) for x in before] == counted  # an occupancy handed out never changes
+    assert C.occupancy(st) is C.occupancy(st)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -146,3 +170,41 @@ def test_determinizer_gives_determinize_for_every_seed(scenario: str) -> None:
             again = pickle.loads(pickle.dumps(det))
             assert canonical_json(det(5)) == canonical_json(again(5)) == canonical_json(sample(5))
         assert canonical_json(st) == before
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_search_copies_play_as_copies(scenario: str) -> None:
+    """Rules.search_copy (STATE.md): the state without its log (the rules only append to it),
+    sharing the lists of ``ent`` (the rules replace them, never change them in place); the
+    rules play on it as on copy_state's copy, and nothing reaches the original."""
+    for st in _states(scenario, games=1, every=5):
+        before = canonical_json(st)
+        full, search = RULES.copy_state(st), RULES.search_copy(st)
+        assert search["log"] == []
+        assert {k: v for k, v in search.items() if k != "log"} == {k: v for k, v in full.items() if k != "log"}
+        picker = random.Random(len(before))
+        for _ in range(40):
+            if RULES.result(full) is not None:
+                break
+            role = RULES.active(full)[0]
+            legal = RULES.legal_actions(full, role)
+            assert RULES.legal_actions(search, role) == legal
+            verb, arg = legal[picker.randrange(len(legal))]
+            RULES.apply_legal(full, role, verb, arg)
+            RULES.apply_legal(search, role, verb, arg)
+        assert search["log"] == full["log"][len(st["log"]):]
+        assert {k: v for k, v in search.items() if k != "log"} == {k: v for k, v in full.items() if k != "log"}
+        assert canonical_json(st) == before
+
+
+def test_evaluation_is_the_weighted_sum_of_its_terms() -> None:
+    """ai.evaluate sums the terms without making the dicts of evaluation_terms and weights: the
+    same value, to the last bit, at both threat horizons, for both sides."""
+    for scenario in SCENARIOS:
+        for st in _states(scenario, games=1, every=4):
+            for role in ("York", "Lancaster"):
+                for horizon in (1, 2):
+                    terms, w = AI.evaluation_terms(st, role, horizon), AI.weights(st)
+                    value = math.tanh(0.6 * sum(w[k] * v for k, v in terms.items()))
+                    if st["result"] is None:
+                        assert AI.evaluate(st, role, horizon) == value

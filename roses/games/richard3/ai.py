@@ -41,7 +41,7 @@ import math
 import random
 from collections.abc import Callable
 from itertools import compress
-from operator import itemgetter
+from operator import itemgetter, mul
 from typing import Any
 
 from roses.engine import rng, steps
@@ -413,7 +413,15 @@ def evaluation_terms(state: State, role: str, horizon: int = 1) -> dict[str, flo
     * ``strength``: steps on the map; ``areas``: areas held outside exile; ``supply``: blocks
       over the supply or exile limits (7.1, 7.2), which will lose steps.
     """
-    side = _side(role)
+    return dict(zip(TERMS, _terms(state, _side(role), horizon), strict=True))
+
+
+#: The names of the evaluation's terms, in order (see evaluation_terms, weights).
+TERMS = ("heirs", "usurpation", "crown", "danger", "attack", "strength", "battles", "areas", "supply")
+
+
+def _terms(state: State, side: int, horizon: int) -> tuple[float, ...]:
+    """The values of :func:`evaluation_terms` for ``side``, in the order of :data:`TERMS`."""
     foe = 1 - side
     loc, steps = state["loc"], state["steps"]
     king = int(state["king"])
@@ -430,23 +438,9 @@ def evaluation_terms(state: State, role: str, horizon: int = 1) -> dict[str, flo
         if counted and not _EXCLUDED[a]:
             count[s] += 1
     occ = occupancy(state)  # blocks per area and side (the owner's, as above)
-    areas = [0, 0]
-    over = [0, 0]
-    for a, n0, n1, limit, excluded in zip(_AREAS, occ[0], occ[1], _LIMIT, _EXCLUDED, strict=True):
-        if n0 and not n1:
-            if not excluded:
-                areas[0] += 1
-            if a == _LONDON:
-                count[0] += 1
-        elif n1 and not n0:
-            if not excluded:
-                areas[1] += 1
-            if a == _LONDON:
-                count[1] += 1
-        if n0 > limit:
-            over[0] += n0 - limit
-        if n1 > limit:
-            over[1] += n1 - limit
+    areas, over, london = _area_counts(occ)
+    if london >= 0:
+        count[london] += 1
     heirs = [len(h) - h.count(DEAD) - h.count(OFF) for h in (_HEIRS_OF[0](loc), _HEIRS_OF[1](loc))]
     danger = [0.0, 0.0]
     for s in (0, 1):
@@ -477,17 +471,51 @@ def evaluation_terms(state: State, role: str, horizon: int = 1) -> dict[str, flo
             m, t = stp[side][a], stp[foe][a]
             fight += (m - t) / (m + t)
     margin = count[side] - count[foe] + (0.5 if king == side else -0.5)
-    return {
-        "heirs": (heirs[side] - heirs[foe]) / max(1, heirs[side] + heirs[foe]),
-        "usurpation": margin / (abs(margin) + 2.0),
-        "crown": 1.0 if king == side else -1.0,
-        "danger": max(-1.0, min(1.0, danger[foe] - danger[side])),
-        "attack": max(-1.0, min(1.0, attack[side] - attack[foe])),
-        "strength": (strength[side] - strength[foe]) / max(1, strength[side] + strength[foe]),
-        "battles": max(-1.0, min(1.0, fight / 2.0)),
-        "areas": (areas[side] - areas[foe]) / 28.0,
-        "supply": max(-1.0, min(1.0, (over[foe] - over[side]) / 4.0)),
-    }
+    return ((heirs[side] - heirs[foe]) / max(1, heirs[side] + heirs[foe]),
+            margin / (abs(margin) + 2.0),
+            1.0 if king == side else -1.0,
+            max(-1.0, min(1.0, danger[foe] - danger[side])),
+            max(-1.0, min(1.0, attack[side] - attack[foe])),
+            (strength[side] - strength[foe]) / max(1, strength[side] + strength[foe]),
+            max(-1.0, min(1.0, fight / 2.0)),
+            (areas[side] - areas[foe]) / 28.0,
+            max(-1.0, min(1.0, (over[foe] - over[side]) / 4.0)))
+
+
+#: The area counts of the occupancy seen last: (that occupancy, its counts).
+_last_area_counts: tuple[Any, tuple[list[int], list[int], int]] = (None, ([0, 0], [0, 0], -1))
+
+
+def _area_counts(occ: Any) -> tuple[list[int], list[int], int]:
+    """From an occupancy (:func:`occupancy`): the areas each side holds alone outside exile
+    and the Isle of Man, the blocks each side has over the supply or exile limits (7.1, 7.2),
+    and the side holding London alone (8.2), or -1. Kept for the occupancy seen last (the same
+    object while the blocks stand where they stood); read only."""
+    global _last_area_counts
+    last = _last_area_counts
+    if last[0] is occ:
+        return last[1]
+    areas = [0, 0]
+    over = [0, 0]
+    london = -1
+    for a, n0, n1, limit, excluded in zip(_AREAS, occ[0], occ[1], _LIMIT, _EXCLUDED, strict=True):
+        if n0 and not n1:
+            if not excluded:
+                areas[0] += 1
+            if a == _LONDON:
+                london = 0
+        elif n1 and not n0:
+            if not excluded:
+                areas[1] += 1
+            if a == _LONDON:
+                london = 1
+        if n0 > limit:
+            over[0] += n0 - limit
+        if n1 > limit:
+            over[1] += n1 - limit
+    out = (areas, over, london)
+    _last_area_counts = (occ, out)
+    return out
 
 
 #: Areas two borders away (a group moves two areas, 5.2).
@@ -508,10 +536,14 @@ _HEIRS_OF = tuple(itemgetter(*HEIRS[s]) for s in (0, 1))
 def weights(state: State) -> dict[str, float]:
     """Term weights for the evaluation: the 8.2 count matters more as the campaign ends, the
     throne less in the last campaign (only the final Usurpation decides, 9.0)."""
+    return dict(zip(TERMS, _weights(state), strict=True))
+
+
+def _weights(state: State) -> tuple[float, ...]:
+    """:func:`weights` in the order of :data:`TERMS`."""
     late = min(1.0, max(0.0, int(state.get("turn", 1)) / 7.0))
     final = int(state.get("campaign", 1)) >= int(state.get("last_campaign", 3))
-    return {"heirs": 1.0, "usurpation": 0.4 + 1.2 * late, "crown": 0.15 if final else 0.5,
-            "danger": 0.8, "attack": 1.0, "strength": 0.6, "battles": 0.5, "areas": 0.2, "supply": 0.2}
+    return (1.0, 0.4 + 1.2 * late, 0.15 if final else 0.5, 0.8, 1.0, 0.6, 0.5, 0.2, 0.2)
 
 
 def evaluate(state: State, role: str, horizon: int = 1) -> float:
@@ -520,9 +552,9 @@ def evaluate(state: State, role: str, horizon: int = 1) -> float:
     res = state.get("result")
     if res is not None:
         return 0.0 if res == "Draw" else (1.0 if role in str(res).split(", ") else -1.0)
-    terms = evaluation_terms(state, role, horizon)
-    w = weights(state)
-    return math.tanh(0.6 * sum(w[k] * v for k, v in terms.items()))
+    # the weighted sum of the terms in their order: the sum over the dicts of evaluation_terms
+    # and weights, without making them
+    return math.tanh(0.6 * sum(map(mul, _weights(state), _terms(state, _side(role), horizon))))
 
 
 def evaluate_all(state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:

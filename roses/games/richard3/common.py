@@ -140,6 +140,37 @@ def copy_state(state: State, log: bool = True) -> State:
     return out
 
 
+def search_copy(state: State) -> State:
+    """A copy of a state for a search to play on with these rules (Rules.search_copy): as
+    :func:`copy_state`, but the lists of the borders each side entered an area through
+    (``ent[side][area]``) are shared, since the rules replace them and never change them in
+    place, and the log starts empty, since the rules only ever append to it (STATE.md)."""
+    out: State = {}
+    for k, v in state.items():
+        c = _SEARCH_COPY.get(k)
+        if c is not None:
+            out[k] = c(v)
+        elif type(v) is list:
+            out[k] = _copy_list(v)
+        elif type(v) is dict:
+            out[k] = _copy_dict(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _frames(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return list(map(_copy_dict, v))
+
+
+def _nested(v: list[list[Any]]) -> list[list[Any]]:
+    return list(map(_list_copy, v))
+
+
+def _empty(v: list[Any]) -> list[Any]:
+    return []
+
+
 def copy_value(x: dict[str, Any]) -> dict[str, Any]:
     """An independent copy of a dict of the state (its lists and dicts copied, at any depth)."""
     return _copy_dict(x)
@@ -166,6 +197,11 @@ def _copy_list(v: list[Any]) -> list[Any]:
 
 _SCALARS = frozenset((int, str, float, bool, type(None)))
 _list_copy = list.copy
+#: How :func:`search_copy` copies each list field of the layout (the others: by type).
+_SEARCH_COPY: dict[str, Any] = {
+    **dict.fromkeys(_FLAT_FIELDS, _list_copy), **dict.fromkeys(_NESTED_FIELDS, _nested),
+    "ent": _nested, "stack": _frames, "log": _empty,
+}
 
 
 # ------------------------------------------------------------------ what each side remembers
@@ -277,6 +313,28 @@ def occupancy(state: State) -> Occupancy:
     occ = (tuple(y), tuple(la))
     _last_occupancy = (loc[:], king, occ)
     return occ
+
+
+def move_block(state: State, b: int, to: int) -> None:
+    """Put block b at ``to`` (``state["loc"][b] = to``). If the kept occupancy is that of the
+    state before the move, it is moved on with the block (one count less where b was, one
+    more where it goes) rather than counted again at the next :func:`occupancy`."""
+    global _last_occupancy
+    loc = state["loc"]
+    came = loc[b]
+    kept_loc, king, occ = _last_occupancy
+    if king == state["king"] and kept_loc == loc:
+        s = B_SIDE[b]
+        if s == REBEL:
+            s = 1 - king
+        counts = list(occ[s])
+        if came < N_AREAS:
+            counts[came] -= 1
+        if to < N_AREAS:
+            counts[to] += 1
+        kept_loc[b] = to  # the kept copy is this module's own
+        _last_occupancy = (kept_loc, king, (tuple(counts), occ[1]) if s == 0 else (occ[0], tuple(counts)))
+    loc[b] = to
 
 
 #: The contested areas of the occupancy seen last: (that occupancy, its contested areas).

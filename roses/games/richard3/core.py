@@ -295,6 +295,9 @@ class Richard3Rules(StepRules):
     def copy_state(self, state: State) -> State:
         return C.copy_state(state)
 
+    def search_copy(self, state: State) -> State:
+        return C.search_copy(state)
+
     def view(self, state: State, role: str) -> View:
         return views.build_view(self, state, role)
 
@@ -683,6 +686,12 @@ def _sea_dests(state: State, s: int, b: int, occ: C.Occupancy, first: bool = Fal
     return out
 
 
+#: ``_SEA_OPEN[side][a]``: the areas a sea move from a may land in (5.3) that ``side`` may
+#: enter (2.7), in order.
+_SEA_OPEN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(d for d in SEA_DEST[a] if ENTERABLE[s][d]) for a in range(N_AREAS)) for s in (0, 1))
+
+
 def _first_zone(a: int, d: int) -> int:
     m = shared_zones(a, d)
     for z in range(len(SEA_ZONES)):
@@ -836,13 +845,20 @@ def _main_options(state: State, fr: ActionFrame, s: int, occ: C.Occupancy) -> li
             acts.extend(("move", AREA_NAMES[a]) for a in starts)
         if ev == "" or ev == "Surprise" or ev == "Piracy":
             by_area: dict[int, bool] = {}
+            plain = ev != "Piracy" and ap >= 1  # no attack by sea: any friendly or vacant port will do
             for b in movable:
                 if b in NO_SEA:
                     continue
                 a = loc[b]
                 known = by_area.get(a)
                 if known is None:
-                    known = by_area[a] = free[a] and bool(AREA_SEAS[a]) and bool(_sea_dests(state, s, b, occ, True))
+                    if not free[a] or not AREA_SEAS[a]:
+                        known = False
+                    elif plain and a not in banned:  # _sea_dests(first=True), without its checks
+                        known = not all(map(theirs.__getitem__, _SEA_OPEN[s][a]))
+                    else:
+                        known = bool(_sea_dests(state, s, b, occ, True))
+                    by_area[a] = known
                 if known:
                     acts.append(("sea", BLOCK_KEY[b]))
     if ev == "" and ap > 0:
@@ -1008,7 +1024,7 @@ def _apply_action_phase(state: State, fr: ActionFrame, s: int, verb: str, arg: A
         return
     if verb == "place":
         b = fr["sel"]
-        state["loc"][b] = arg
+        C.move_block(state, b, arg)
         state["steps"][b] = B_STEPS[b]
         state["moved"][b] = Moved.RECRUITED
         C.forget(state, b)  # a recruit could be any block of the pool (5.4)
@@ -1049,13 +1065,10 @@ def _step_block(state: State, s: int, q: int) -> None:
     bid = _bid(p, q)
     occ = C.occupancy(state)
     enemy_there = occ[1 - s][q] > 0
-    loc = state["loc"]
-    loc[b] = q
+    C.move_block(state, b, q)
     state["moved"][b] = Moved.LAND
     state["bc"][s][bid] += 1
-    ent = state["ent"][s][q]
-    if bid not in ent:
-        ent.append(bid)
+    _enter(state, s, q, bid)
     state["via"][b] = bid
     path.append(q)
     if enemy_there:
@@ -1073,6 +1086,14 @@ def _step_block(state: State, s: int, q: int) -> None:
             stop = True
     if stop:
         _stop_block(state, s)
+
+
+def _enter(state: State, s: int, a: int, bid: int) -> None:
+    """Record that side s entered area a through border bid this turn (6.3, 6.6). The list
+    of an area is replaced, never changed in place (search copies share it: C.search_copy)."""
+    ent = state["ent"][s]
+    if bid not in ent[a]:
+        ent[a] = [*ent[a], bid]
 
 
 def _bid(p: int, q: int) -> int:
@@ -1145,13 +1166,11 @@ def _sea_move(state: State, s: int, d: int) -> None:
         fr["ap"] -= 1
         if PORT[a] == 2 and PORT[d] == 2:
             pairs.append([a, d])
-    state["loc"][b] = d
+    C.move_block(state, b, d)
     state["moved"][b] = Moved.SEA
     bid = SEA_BORDER + z
     state["via"][b] = bid
-    ent = state["ent"][s][d]
-    if bid not in ent:
-        ent.append(bid)
+    _enter(state, s, d, bid)
     fr["sel"] = -1
     fr["step"] = "main"
     public(state, kind=MOVE, text=f"{ROLES[s]} moves 1 block by sea {AREA_NAMES[a]} → {AREA_NAMES[d]}"
