@@ -44,8 +44,16 @@ DEFAULT_WORLDS = 32
 AUTO_ROLLOUT = 10
 
 
+#: States kept per decision at the nodes of the tree, one per determinisation (see ISMCTSBot.kept).
+DEFAULT_KEPT = 2048
+#: Visits of a node before states are kept there (see ISMCTSBot.keep_after).
+KEEP_AFTER = 32
+#: The turn of a kept state not worked out yet (see _Kept).
+_UNKNOWN: Any = object()
+
+
 class Node:
-    __slots__ = ("action", "role", "children", "visits", "avail", "total")
+    __slots__ = ("action", "role", "children", "visits", "avail", "total", "kept", "kids")
 
     def __init__(self, action: Action | None, role: str | None) -> None:
         self.action = action
@@ -54,6 +62,12 @@ class Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        #: The state reached here in each determinisation, by its index in the decision's pool,
+        #: as ``[state, turn, children by action index]`` (see ISMCTSBot._iterate); None until
+        #: one is kept.
+        self.kept: dict[int, list[Any]] | None = None
+        #: At the root: the children by the index of their action in the root's actions.
+        self.kids: list[Node | None] | None = None
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
@@ -65,7 +79,7 @@ class ISMCTSBot(BaseBot):
     def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
                  c: float = 0.1, rollout_depth: int | None = None, max_depth: int = 200,
                  top_k: int = 0, horizon: int = 2, worlds: int = DEFAULT_WORLDS,
-                 name: str | None = None) -> None:
+                 kept: int = DEFAULT_KEPT, keep_after: int = 0, name: str | None = None) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
             iterations = DEFAULT_ITERATIONS
@@ -90,6 +104,18 @@ class ISMCTSBot(BaseBot):
         #: turn, with its dice re-drawn: the hidden blocks and cards are sampled ``worlds``
         #: times, the dice every iteration (docs/ai.md, "ISMCTS settings").
         self.worlds = worlds
+        #: States kept per decision at the tree's nodes (0: none). An iteration on the
+        #: determinisation ``w`` of the pool that reaches a node visited before, without a die
+        #: rolled or a card shuffled since the determinisation (its generator unused), keeps a
+        #: copy of the state there, with the mover and legal actions; the next iterations on
+        #: ``w`` through that node start from it instead of applying every action from the
+        #: root again. A state reached without a draw depends only on the determinisation and
+        #: the actions, so the search (tree, values, moves) is the same as without: only
+        #: faster. Each kept state is a Rules.search_copy (about 10 KB for Richard III).
+        self.kept = kept
+        #: Visits of a node before states are kept there (a kept state pays when iterations on
+        #: its determinisation pass the node again: the more visited nodes first).
+        self.keep_after = keep_after or KEEP_AFTER
         if name is None:
             name = "ismcts" + (f":{seconds:g}" if seconds is not None else f":i{iterations}")
         self.name = name
@@ -124,16 +150,18 @@ class ISMCTSBot(BaseBot):
         root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None
         pool: list[State] = []
         stop = self.stop
+        budget = [self.kept]  # states that may still be kept at the tree's nodes
         while done < limit and (done == 0 or (time.perf_counter() < deadline and not (stop and stop()))):
             seed = rng.getrandbits(62)
+            w = -1  # the determinisation's place in the pool (-1: not in a pool)
             if len(pool) < self.worlds or self.worlds <= 0:
                 world = determinize(seed)
                 if self.worlds > 0:
+                    w = len(pool)
                     pool.append(rules.copy_state(world))
             else:
-                world = rules.copy_state(pool[done % self.worlds])
-                if "rng" in world:
-                    world["rng"] = seed  # new dice (roses.engine.rng)
+                w = done % self.worlds
+                world = pool[w]  # copied by _iterate when it plays on it, with new dice
             done += 1
             if roles is None or label_state is None:
                 roles = roles_of(rules, world)
@@ -141,7 +169,8 @@ class ISMCTSBot(BaseBot):
             try:
                 if root_moves is None:
                     root_moves = _root_moves(rules, world, role, allowed)
-                self._iterate(rules, world, role, root, allowed, roles, rng, root_moves)
+                self._iterate(rules, world, role, root, allowed, roles, rng, root_moves, w, budget,
+                              seed if w >= 0 and world is pool[w] else None)
             except Exception:  # noqa: BLE001 - a rules error in one simulation must not lose the move
                 errors += 1  # counted in the stats; the iteration is dropped
         elapsed = time.perf_counter() - start
@@ -180,9 +209,13 @@ class ISMCTSBot(BaseBot):
     # ----- one iteration ---------------------------------------------------------------
     def _iterate(self, rules: Rules, state: State, me: str, root: Node,
                  allowed: dict[Hashable, Action], roles: list[str], rng: random.Random,
-                 root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None) -> None:
-        """One iteration on the determinisation ``state``; ``root_moves``: the root mover's
-        actions among ``allowed`` and their keys, if already listed."""
+                 root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None,
+                 w: int = -1, budget: list[int] | None = None, dice: int | None = None) -> None:
+        """One iteration on the determinisation ``state`` (the ``w``-th of the decision's pool,
+        -1 for none); ``root_moves``: the root mover's actions among ``allowed`` and their keys,
+        if already listed; ``budget``: how many more states may be kept at the nodes
+        (:attr:`kept`). With ``dice``, ``state`` is the pool's own: the iteration plays on a
+        copy of it (Rules.search_copy) whose generator is ``dice``, made only if needed."""
         if root_moves is None:
             root_moves = _root_moves(rules, state, me, allowed)
         node = root
@@ -190,29 +223,52 @@ class ISMCTSBot(BaseBot):
         depth = 0
         expanded = False
         c, log, sqrt = self.c, math.log, math.sqrt
+        # Kept states (see ``kept``): ``here`` is the kept [state, turn] of the node reached,
+        # when the live ``state`` was not made (it is made, a copy of the kept one, when an
+        # action must be applied); ``clean`` while no draw was made from the generator.
+        keep = w >= 0 and budget is not None
+        rng0, rolls0 = state.get("rng") if dice is None else dice, state.get("rolls")
+        clean = keep
+        here: list[Any] | None = None
+        live: State | None = state
+        if dice is not None:
+            here, live = [state, None, None], None  # the root's turn is root_moves'
+
         while depth < self.max_depth:
+            get = node.children.get
             if depth == 0:
                 legal, keys = root_moves
                 mover = me
+                kids = node.kids
+                if kids is None:
+                    kids = node.kids = [get(k) for k in keys]
             else:
-                turn = acting(rules, state)
+                if here is not None and here[1] is not _UNKNOWN:
+                    turn, kids = here[1], here[2]
+                else:
+                    found = acting(rules, live if live is not None else here[0])  # type: ignore[index]
+                    turn = None if found is None else (found[0], found[1], _keys(found[0], found[1]))
+                    kids = None
+                    if here is not None:
+                        here[1] = turn
+                        if turn is not None:
+                            here[2] = kids = [get(k) for k in turn[2]]
                 if turn is None:
                     break
-                mover, legal = turn
-                keys = _keys(mover, legal)
-            # Below the root every action comes from legal_actions of this very state; the
-            # root's come from the first determinisation or the view, so it keeps the checked path.
-            do = rules.action if depth == 0 else rules.apply_legal
+                mover, legal, keys = turn
             untried = []
             best_child: Node | None = None
             best_score = -math.inf
             best_index = -1
-            get = node.children.get
-            for i, key in enumerate(keys):
-                child = get(key)
+            # the children by the index of their action (kept with a kept state), else by key
+            for i, child in enumerate(kids) if kids is not None else enumerate(map(get, keys)):
                 if child is None:
-                    untried.append(i)
-                    continue
+                    child = get(keys[i])  # made since, in another determinisation
+                    if child is None:
+                        untried.append(i)
+                        continue
+                    if kids is not None:
+                        kids[i] = child
                 child.avail += 1
                 visits = child.visits
                 if visits == 0:  # left by an iteration that failed
@@ -226,23 +282,50 @@ class ISMCTSBot(BaseBot):
                 child = Node(legal[i], mover)
                 child.avail = 1
                 node.children[keys[i]] = child
-                state = do(state, mover, legal[i][0], legal[i][1])
-                path.append(child)
+                if kids is not None:
+                    kids[i] = child
+            else:
+                assert best_child is not None
+                i, child = best_index, best_child
+            action = legal[i]
+            kept = child.kept.get(w) if clean and child.kept is not None else None
+            if kept is not None:
+                here, live = kept, None
+            else:
+                if live is None:  # made from the kept state of the node left
+                    assert here is not None
+                    live = rules.search_copy(here[0])
+                    if "rng" in live:
+                        live["rng"] = rng0
+                # Below the root every action comes from legal_actions of this very state; the
+                # root's come from the first determinisation or the view, so it keeps the checked path.
+                do = rules.action if depth == 0 else rules.apply_legal
+                live = do(live, mover, action[0], action[1])
+                here = None
+                if clean:
+                    clean = live.get("rng") == rng0 and live.get("rolls") == rolls0
+                    if clean and child.visits >= self.keep_after and budget and budget[0] > 0:
+                        budget[0] -= 1
+                        here = [rules.search_copy(live), _UNKNOWN, None]
+                        if child.kept is None:
+                            child.kept = {}
+                        child.kept[w] = here
+            path.append(child)
+            if untried:
                 if len(legal) == 1:  # a forced move is no choice: keep descending
                     node = child
                     depth += 1
                     continue
                 expanded = True
                 break
-            assert best_child is not None
-            action = legal[best_index]
-            state = do(state, mover, action[0], action[1])
-            node = best_child
-            path.append(node)
+            node = child
             depth += 1
-        if expanded:
-            state = self._rollout(rules, state, rng)
-        values = state_values(rules, state, roles, self.horizon)
+        if live is None:
+            assert here is not None
+            live = here[0]  # read only below: the evaluation
+        elif expanded:
+            live = self._rollout(rules, live, rng)
+        values = state_values(rules, live, roles, self.horizon)
         root.visits += 1
         for n in path[1:]:
             n.visits += 1
