@@ -1795,6 +1795,12 @@ class CardPhase(_Explained):
             _reveal_cards(state)
 
 
+#: What the side not moving in an Action Phase is told, by the moving side.
+_MOVING = tuple(f"{r} is moving." for r in ROLES)
+#: The prompts of the Action Phase steps made so far, by step, AP, event, group and muster area.
+_PROMPTS: dict[tuple[str, int, str, int, int], str] = {}
+
+
 class _ActionStep(_Explained):
     """A step of a side's Action Phase; the frame is an :class:`ActionFrame`."""
 
@@ -1811,11 +1817,17 @@ class _ActionStep(_Explained):
         return _legal_action_phase(state, frame, frame["side"])
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
-        if role not in self.actors(state, frame):
-            return f"{ROLES[frame['side']]} is moving."
-        return self.ask.format(ap=frame["ap"], event=f" ({frame['event']})" if frame["event"] else "",
-                               grp=AREA_NAMES[frame["grp"]] if frame["grp"] >= 0 else "",
-                               target=AREA_NAMES[frame["target"]] if frame["target"] >= 0 else "")
+        side = frame["side"]
+        if role != ROLES[side]:
+            return _MOVING[side]
+        key = (self.name, frame["ap"], frame["event"], frame["grp"], frame["target"])
+        text = _PROMPTS.get(key)
+        if text is None:  # a few hundred texts in all: kept once made
+            text = _PROMPTS[key] = self.ask.format(
+                ap=frame["ap"], event=f" ({frame['event']})" if frame["event"] else "",
+                grp=AREA_NAMES[frame["grp"]] if frame["grp"] >= 0 else "",
+                target=AREA_NAMES[frame["target"]] if frame["target"] >= 0 else "")
+        return text
 
     def handle(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> None:
         if verb not in self.moves:
