@@ -307,9 +307,16 @@ export class Kingmaker {
       if (byArea.has(id) || g.classList.contains("legal")) mark(g, id, this.whereText(id));
     }
     const parl = view.parliament && view.parliament.place ? view.parliament.place : null;
+    // only the places whose drawing changes are touched: every change of the big map costs its
+    // layout and paint, at every move of every player
+    this.placeDrawn = this.placeDrawn || {};
     for (const [pid, g] of Object.entries(this.nodes.places)) {
       const st = (view.places || {})[pid] || {};
       const text = this.placeText(pid, view);
+      const key = JSON.stringify([text, st.owner || "", this.colour(view, st.owner), st.besieged_by || "", parl === pid,
+        byArea.has(pid) ? byArea.get(pid).map((c) => c.label) : null]);
+      if (this.placeDrawn[pid] === key) continue;
+      this.placeDrawn[pid] = key;
       mark(g, pid, text);
       g.querySelector("title").textContent = text;
       const shape = g.querySelector(".km-mark");
@@ -351,6 +358,12 @@ export class Kingmaker {
 
   drawPieces(view, ui) {
     const layer = this.nodes.pieces;
+    // drawn again only when a piece or a choice on one changes (see draw)
+    const key = JSON.stringify([view.role, view.players, view.heirs, view.ships,
+      [...(this.byPiece || new Map())].map(([id, cs]) => [id, cs.map((c) => [c.verb, c.arg, c.label])])]);
+    if (key === this.piecesDrawn && ui.onChoices === this.piecesUi) return;
+    this.piecesDrawn = key;
+    this.piecesUi = ui.onChoices;
     layer.replaceChildren();
     this.nodes.pieceAt = {};
     const k = this.board.cell;
