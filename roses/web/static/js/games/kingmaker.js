@@ -161,6 +161,8 @@ export class Kingmaker {
     const b = this.board;
     const k = b.cell;
     svg.replaceChildren();
+    this.placeDrawn = {};  // what draw() last put on each place and on the pieces' layer
+    this.piecesDrawn = null;
     svg.setAttribute("viewBox", b.viewBox.join(" "));
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", `Kingmaker board: ${b.name}`);
