@@ -142,18 +142,17 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         old = kept[0]
         v = kept[3].copy()
         cards = old[_CARDS_V] != vers[_CARDS_V] or kept[2] != phase
-        crown = old[_SCALARS] != vers[_SCALARS] or old[_LOC] != vers[_LOC] or kept[2] != phase
+        scalars = old[_SCALARS] != vers[_SCALARS] or kept[2] != phase
+        crown = scalars or old[_LOC] != vers[_LOC]
     else:
         old = ()
         v = _template(shape).copy()
         v["role"] = role
-        cards = crown = True
+        cards = scalars = crown = True
     v["active"] = active
     v["phase"] = phase
     king = state["king"]
-    if crown:
-        kb = state["king_block"]
-        heirs, pb = _heirs_part(seen, state["loc"], kb, king)
+    if scalars:
         minors = state["minors_owed"]
         v["scenario"] = state["scenario"]
         v["campaign"] = state["campaign"]
@@ -161,13 +160,17 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         v["turn"] = state["turn"]
         v["king"] = ROLES[king]
         v["pretender"] = ROLES[1 - king]
-        v["king_block"] = BLOCK_NAME[kb] if kb >= 0 else None
-        v["pretender_block"] = BLOCK_NAME[pb] if pb >= 0 else None
         v["p1"] = ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None
-        v["heirs"] = heirs
         v["minors_owed"] = {"York": minors[0], "Lancaster": minors[1]}
         v["prisoner"] = state["prisoner"] >= 0
         v["result"] = result
+    if crown:  # the heirs (their places, the King's, 6.81, and the Pretender's, ruling A2)
+        kb = state["king_block"]
+        heirs, pb = _heirs_part(seen, state["loc"], kb, king)
+        if scalars or v["heirs"] is not heirs:
+            v["king_block"] = BLOCK_NAME[kb] if kb >= 0 else None
+            v["pretender_block"] = BLOCK_NAME[pb] if pb >= 0 else None
+            v["heirs"] = heirs
     occ: C.Occupancy | None = None
     if not old or old[_LOC] != vers[_LOC] or old[_SCALARS] != vers[_SCALARS] or old[_ATKMAIN] != vers[_ATKMAIN]:
         occ = C.occupancy(state)
