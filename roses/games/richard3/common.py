@@ -332,8 +332,9 @@ def move_block(state: State, b: int, to: int) -> None:
             counts[came] -= 1
         if to < N_AREAS:
             counts[to] += 1
-        kept_loc[b] = to  # the kept copy is this module's own
-        _last_occupancy = (kept_loc, king, (tuple(counts), occ[1]) if s == 0 else (occ[0], tuple(counts)))
+        moved = kept_loc[:]  # a new copy: another thread may be reading the kept one
+        moved[b] = to
+        _last_occupancy = (moved, king, (tuple(counts), occ[1]) if s == 0 else (occ[0], tuple(counts)))
     loc[b] = to
 
 
