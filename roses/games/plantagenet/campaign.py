@@ -531,7 +531,8 @@ class Command(Step):
             frame["feed"] = 2
             if state["moved"]:
                 push_all(state, side_frames(state, "feed"))
-            return
+                return
+            # Nobody to Feed: on at once (a settle between would find nothing new to watch)
         if frame["feed"] == 2:  # 4.7 REMOVE MARKERS
             frame["feed"] = 0
             state["moved"] = []
