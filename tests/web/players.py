@@ -13,6 +13,32 @@ from typing import Any
 
 Page = Any
 
+#: ``page.evaluate(POST, [path, body])``: a JSON POST made by the page with its session and CSRF
+#: token; the reply's JSON (an error's text is raised).
+POST = """async ([path, body]) => {
+    const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
+    const r = await fetch(path, {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+                                 body: JSON.stringify(body)});
+    if (!r.ok) throw new Error(await r.text());
+    return await r.json();
+}"""
+#: ``page.evaluate(GET, path)``: the page's GET of a JSON resource.
+GET = """async (path) => { const r = await fetch(path); if (!r.ok) throw new Error(await r.text()); return await r.json(); }"""
+
+
+def people(browser: Any, base: str, roles: Any, prefix: str,
+           viewport: dict[str, int]) -> tuple[dict[str, Any], dict[str, Page], list[str]]:
+    """One browser context and page per role, each signed up as a new user ``prefix`` + role +
+    a stamp: (contexts, pages, the page errors seen, as "role: error", filled as they come)."""
+    stamp = str(int(time.time() * 1000))[-6:]
+    contexts = {r: browser.new_context(viewport=viewport) for r in roles}
+    pages = {r: contexts[r].new_page() for r in roles}
+    errors: list[str] = []
+    for r, page in pages.items():
+        page.on("pageerror", lambda e, r=r: errors.append(f"{r}: {e}"))
+        signup(page, base, f"{prefix}{r.lower()}{stamp}")
+    return contexts, pages, errors
+
 
 def signup(page: Page, base: str, name: str, password: str = "correct horse 1") -> None:
     page.goto(f"{base}/signup")

@@ -336,12 +336,7 @@ def test_a_four_player_campaign_with_two_people_and_two_bots(browser: Any, live_
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     base = live_server.url
     stamp = str(int(time.time() * 1000))[-6:]
-    contexts = {r: browser.new_context(viewport=DESKTOP) for r in PEOPLE}
-    pages = {r: contexts[r].new_page() for r in PEOPLE}
-    errors: list[str] = []
-    for r, page in pages.items():
-        page.on("pageerror", lambda e, r=r: errors.append(f"{r}: {e}"))
-        players.signup(page, base, f"camp{r.lower()}{stamp}")
+    contexts, pages, errors = players.people(browser, base, PEOPLE, "camp", DESKTOP)
     a, b = pages["P1"], pages["P2"]
 
     # 1. The table, created in the lobby's form: P1 this person, P2 a person, P3 and P4 bots.

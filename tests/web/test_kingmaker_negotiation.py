@@ -19,27 +19,21 @@ pytestmark = pytest.mark.browser
 
 ROLES = ("P1", "P2", "P3")
 
-POST = """async ([path, body]) => {
-    const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
-    const r = await fetch(path, {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-                                 body: JSON.stringify(body)});
-    if (!r.ok) throw new Error(await r.text());
-    return await r.json();
-}"""
-GET = """async (path) => { const r = await fetch(path); if (!r.ok) throw new Error(await r.text()); return await r.json(); }"""
+
+
 
 
 def _to_an_own_turn(pages: dict[str, Any], gid: int) -> str:
     """Play first choices (through each seat's own session) until a player's own-turn decision,
     where an exchange takes effect (ruling K66); returns the role to move."""
     for _ in range(300):
-        p1 = pages["P1"].evaluate(GET, f"/api/games/{gid}/view?role=P1")
+        p1 = pages["P1"].evaluate(players.GET, f"/api/games/{gid}/view?role=P1")
         if p1["view"]["negotiation"]["standing"]["accept_now"]:
             return str(p1["active"][0])
         r = p1["active"][0]
-        v = pages[r].evaluate(GET, f"/api/games/{gid}/view?role={r}")
+        v = pages[r].evaluate(players.GET, f"/api/games/{gid}/view?role={r}")
         verb, args = next((k, a) for k, a in v["view"]["actions"].items() if k != "undo")
-        pages[r].evaluate(POST, [f"/api/games/{gid}/action",
+        pages[r].evaluate(players.POST, [f"/api/games/{gid}/action",
                                  {"role": r, "verb": verb, "arg": None if args is True else args[0],
                                   "version": v["version"]}])
     raise AssertionError("no own-turn decision reached")
@@ -48,16 +42,11 @@ def _to_an_own_turn(pages: dict[str, Any], gid: int) -> str:
 def test_two_people_message_privately_and_one_accepts_the_others_offer(browser: Any, live_server: LiveServer) -> None:
     base = live_server.url
     stamp = str(int(time.time() * 1000))[-6:]
-    contexts = {r: browser.new_context(viewport=DESKTOP) for r in ROLES}
-    pages = {r: contexts[r].new_page() for r in ROLES}
-    errors: list[str] = []
-    for r, page in pages.items():
-        page.on("pageerror", lambda e, r=r: errors.append(f"{r}: {e}"))
-        players.signup(page, base, f"neg{r.lower()}{stamp}")
-    gid = int(pages["P1"].evaluate(POST, ["/api/games", {"game": "kingmaker", "role": "P1", "preview": True,
+    contexts, pages, errors = players.people(browser, base, ROLES, "neg", DESKTOP)
+    gid = int(pages["P1"].evaluate(players.POST, ["/api/games", {"game": "kingmaker", "role": "P1", "preview": True,
                                                          "options": {"players": 3}}])["id"])
     for r in ("P2", "P3"):
-        pages[r].evaluate(POST, [f"/api/games/{gid}/join", {"role": r}])
+        pages[r].evaluate(players.POST, [f"/api/games/{gid}/join", {"role": r}])
     mover = _to_an_own_turn(pages, gid)
     proposer = next(r for r in ROLES if r != mover)
     third = next(r for r in ROLES if r not in (mover, proposer))

@@ -29,13 +29,7 @@ pytestmark = pytest.mark.browser
 
 RULES = get_rules("kingmaker")
 
-POST = """async ([path, body]) => {
-    const csrf = document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')).split('=')[1];
-    const r = await fetch(path, {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-                                 body: JSON.stringify(body)});
-    if (!r.ok) throw new Error(await r.text());
-    return await r.json();
-}"""
+
 
 
 def _umpire_asked(server: LiveServer, game_id: int, after: int, timeout: float = 240.0) -> int:
@@ -87,7 +81,7 @@ def test_the_umpire_lets_the_card_decide_or_enters_the_result_of_a_table(browser
     players.signup(u, base, f"kmtu{stamp}")
     newcomer = f"kmtb{stamp}"
     players.signup(b, base, newcomer)
-    game_id = int(u.evaluate(POST, ["/api/games", {"game": "kingmaker", "role": "umpire", "preview": True,
+    game_id = int(u.evaluate(players.POST, ["/api/games", {"game": "kingmaker", "role": "umpire", "preview": True,
                                                    "options": {"players": 2, "umpire": True, "tabletop": True},
                                                    "bots": {"P1": "random", "P2": "random"}}])["id"])
 
