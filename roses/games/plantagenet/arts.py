@@ -141,10 +141,14 @@ def _eligible(state: State, side: str, card: str, enough: int) -> list[str]:
         if d["where"] != Where.MAP or sides[lid] != side or (badges is not None and lord_badges[lid] not in badges):
             continue
         caps = d["mat"]["capabilities"]
-        if len(caps) < MAX_CAPABILITIES and all(titles[c] != title for c in caps):
-            out.append(lid)
-            if len(out) == enough:
-                break
+        if caps:
+            if len(caps) >= MAX_CAPABILITIES:
+                continue
+            if title in [titles[c] for c in caps]:
+                continue
+        out.append(lid)
+        if len(out) == enough:
+            break
     return out
 
 

@@ -297,17 +297,16 @@ def plan_target(state: State, side: str) -> int:
 
 def placed_badges(state: State, side: str) -> set[str]:
     """The badges of the side's Lords on the map or at Sea: their cards can activate them."""
-    badges = load().lords
-    return {badges[lid]["badge"] for lid, d in state["lords"].items()
-            if d["where"] in (Where.MAP, Where.SEA) and badges[lid]["side"] == side}
+    lords, lrec, placed = load().lords, state["lords"], _PLACED
+    return {lords[lid]["badge"] for lid in sv.sides_in(lrec)[side] if lrec[lid]["where"] in placed}
 
 
 def pass_limit(state: State, side: str) -> int:
     """Pass cards a Plan may hold: only those needed to fill it when the side has too few
     cards of Lords on the map (4.1.1; RULINGS R30)."""
     badges = placed_badges(state, side)
-    card_badge = tables().card_badge
-    lord_cards = sum(1 for cid in state["command"][side]["deck"] if card_badge[cid] in badges)
+    lord_cards = sum(len(cards) for badge, cards in badge_groups(state["command"][side]["deck"]).items()
+                     if badge in badges)
     return max(0, sv.plan_size(state["box"]) - lord_cards)
 
 
@@ -455,9 +454,15 @@ class Plan(Step):
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         locked = frame["locked"]
+        rebel, king = state["rebel"], state["king"]
         if not locked:
-            return [state["rebel"], state["king"]]
-        return [s for s in (state["rebel"], state["king"]) if s not in locked]
+            return [rebel, king]
+        out = []
+        if rebel not in locked:
+            out.append(rebel)
+        if king not in locked:
+            out.append(king)
+        return out
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         target, passes = _limits(state, frame, role)

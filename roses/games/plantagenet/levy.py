@@ -156,8 +156,13 @@ def ready_exiles(state: State, side: str) -> list[str]:
     box = state["box"]
     if side == "Lancaster" and fx.event_on(state, "be_sent_for", "Lancaster"):
         box = sv.OFF_RIGHT  # L4 Be Sent For: Exiles from anywhere on the Calendar this Levy
-    return sorted(lid for lid, d in state["lords"].items()
-                  if d["where"] == Where.CALENDAR and d["exile"] and d["box"] <= box and sv.side_of(lid) == side)
+    lrec, on_calendar = state["lords"], Where.CALENDAR
+    out = []
+    for lid in sv.sides_in(lrec)[side]:
+        d = lrec[lid]
+        if d["where"] == on_calendar and d["exile"] and d["box"] <= box:
+            out.append(lid)
+    return sorted(out)
 
 
 def muster_lord(state: State, lord: str, locale: str) -> None:
@@ -273,10 +278,12 @@ _SHAKY_PARTNERS = {"margaret": "warwick_l", "warwick_l": "margaret"}
 def ready_lords(state: State, side: str) -> list[str]:
     """3.4.2: the side's cylinders on the Calendar in the current or a lower box, not marked
     Exile (those Muster only by 3.3.1, RULINGS R22), with a place to Muster to."""
-    box = state["box"]
-    sides = sv.lord_sides()
-    ready = [lid for lid, d in state["lords"].items()
-             if d["where"] == Where.CALENDAR and not d["exile"] and d["box"] <= box and sides[lid] == side]
+    box, lrec, on_calendar = state["box"], state["lords"], Where.CALENDAR
+    ready = []
+    for lid in sv.sides_in(lrec)[side]:
+        d = lrec[lid]
+        if d["where"] == on_calendar and not d["exile"] and d["box"] <= box:
+            ready.append(lid)
     if not ready:
         return ready
     enemy = sv.enemy_locales(state, side)

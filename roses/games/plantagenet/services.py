@@ -492,7 +492,8 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
         return {}, {}
     strongholds = _strongholds()
     great = ships and great_ships(state, lord)  # Y6/L6 Great Ships: every Port linked (R86)
-    favour, boxes = state["favour"].get, state["exile_boxes"].get  # 1.3.1 EXILE BOXES are Friendly too
+    favour = state["favour"].get
+    boxes = [b for b, s in state["exile_boxes"].items() if s == side]  # 1.3.1 EXILE BOXES are Friendly too
     adjacent = _adjacent()
     dist = {start: 0}
     beyond: dict[str, int] = {}
@@ -508,7 +509,7 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
                 if nxt in seen:
                     continue
                 seen.add(nxt)
-                if favour(nxt) == side or boxes(nxt) == side:
+                if favour(nxt) == side or nxt in boxes:
                     dist[nxt] = dn
                     ring.append(nxt)
                 elif nxt in strongholds:
