@@ -793,7 +793,7 @@ class Actions(Step):
         if arg is None:
             return False
         if verb == "supply":
-            return arg in sv.supply_choices(state, lord)
+            return arg in sv.supply_choices(state, lord, sv.act_memo())
         if verb == "tax":
             return arg in sv.tax_targets(state, lord)
         if verb == "parley":
@@ -876,12 +876,13 @@ class Actions(Step):
 
     # ----- Supply (4.5) ---------------------------------------------------------------------
     def on_supply(self, state: State, frame: Frame, role: str, choice: Any) -> None:
+        memo = sv.take_act_memo()  # the Supply choices of the legality check, if any
         lord = frame["lord"]
         if choice.endswith(sv.BY_SHIP) and cr.blockade_check(state, lord, cr.port_sea(choice.removesuffix(sv.BY_SHIP)),
                                                              "Supply by Ship"):
             take_action(frame)  # Y15 Naval Blockade: the action is spent (RULINGS R57, R85)
             return
-        opt = sv.supply_from(state, lord, choice)
+        opt = sv.supply_from(state, lord, choice, memo)
         n = opt["amount"]
         take_action(frame)
         carts = f", {n * opt['ways']} Carts over {opt['ways']} Ways" if opt["ways"] else ""

@@ -7,6 +7,7 @@ All functions work on the plain state dict built by :mod:`setup`. Sides are ``"Y
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -449,6 +450,34 @@ def _side_lords() -> dict[str, tuple[str, ...]]:
 #: a change of the state; what it holds must not be changed by the callers.
 Memo = dict[tuple[Any, ...], Any]
 
+#: The memo of the action being applied, per thread (:func:`act_memo`).
+_ACT = threading.local()
+
+
+def open_act_memo() -> None:
+    """A new :func:`act_memo` for the action about to be applied (``PlantagenetSteps.act``)."""
+    _ACT.memo = {}
+
+
+def close_act_memo() -> None:
+    _ACT.memo = None
+
+
+def act_memo() -> Memo | None:
+    """The memo of the action being applied, shared by its legality check and the start of its
+    handler, between which the state does not change; None outside ``PlantagenetSteps.act`` and
+    once the handler has taken it (:func:`take_act_memo`)."""
+    memo: Memo | None = getattr(_ACT, "memo", None)
+    return memo
+
+
+def take_act_memo() -> Memo | None:
+    """:func:`act_memo`, for a handler, before it changes anything the memo holds; later calls
+    get None (what the handler changes would make the memo stale)."""
+    memo: Memo | None = getattr(_ACT, "memo", None)
+    _ACT.memo = None
+    return memo
+
 
 def enemy_locales(state: State, side: str, memo: Memo | None = None) -> set[str]:
     """The Locales (and Seas) where Lords of ``side``'s Enemy are."""
@@ -624,8 +653,19 @@ def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[st
     Ships, across its Sea (no Carts needed for the sea hop); amount = Ships (Shared). Carts:
     one per Provender per overland Way. A Lord in an Exile box must use Ships (Scotland may
     also go overland by Path). A Port may be both; the player chooses (a Port Source is never
-    Depleted, 4.5.2). Only choices that add Provender are listed.
+    Depleted, 4.5.2). Only choices that add Provender are listed. With ``memo`` they are
+    worked out once.
     """
+    if memo is not None:
+        key = ("supply", lord)
+        if key not in memo:
+            memo[key] = _supply_choices(state, lord, memo)
+        hit: dict[str, dict[str, Any]] = memo[key]
+        return hit
+    return _supply_choices(state, lord, None)
+
+
+def _supply_choices(state: State, lord: str, memo: Memo | None) -> dict[str, dict[str, Any]]:
     c = load()
     sides = _lord_sides()
     side = sides[lord]
@@ -1139,7 +1179,8 @@ def victory_check(state: State) -> str | None:
 # ----- actions built on the services (used by later stages' Levy/Campaign commands) ----------
 
 def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bool = False,
-           surcharge: int = 0, sure: bool = False, free: bool = False, london: bool = False) -> dict[str, Any]:
+           surcharge: int = 0, sure: bool = False, free: bool = False, london: bool = False,
+           memo: Memo | None = None) -> dict[str, Any]:
     """Parley (3.4.1 Levy; 4.6.4 Campaign): check Influence paying 1 per Way, and on success
     shift the target one step toward the Lord's side. Campaign Parley of his own location
     succeeds without a check or cost (4.6.4). Raises ValueError if the target is not legal.
@@ -1149,7 +1190,7 @@ def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bo
     Y34 An honest tale speeds best adds 1 to every Lancastrian Parley, even a free one; Y29
     Dorset makes Devon's Campaign Parleys from Exeter free and sure."""
     side = side_of(lord)
-    targets = parley_targets(state, lord, campaign=campaign, london=london)
+    targets = parley_targets(state, lord, campaign=campaign, london=london, memo=memo)
     if target not in targets:
         raise ValueError(f"{target} cannot be Parleyed by {lord} now (3.4.1).")
     ways = targets[target]
@@ -1172,10 +1213,10 @@ def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bo
     return res
 
 
-def supply_from(state: State, lord: str, choice: str) -> dict[str, Any]:
+def supply_from(state: State, lord: str, choice: str, memo: Memo | None = None) -> dict[str, Any]:
     """Supply (4.5) by one of :func:`supply_choices`: add its Provender; a Stronghold Source is
     Depleted (or Exhausted if already Depleted), a Port Source is not. Returns the choice."""
-    opts = supply_choices(state, lord)
+    opts = supply_choices(state, lord, memo)
     if choice not in opts:
         raise ValueError(f"{choice} is not a Supply Source for {lord} (4.5.1).")
     o = opts[choice]
