@@ -150,30 +150,3 @@ def test_kept_side_lists_are_each_sides_lords_in_state_order_1_5() -> None:
                 assert list(sv.sides_in(lrec)[side]) == [lid for lid in lrec if sv.side_of(lid) == side]
                 sv._SIDES_IN.clear()
                 assert list(sv.sides_in(lrec)[side]) == [lid for lid in lrec if sv.side_of(lid) == side]
-
-
-@pytest.mark.parametrize("scenario", ["ia-henry-vi", "ic-somersets-return"])
-def test_the_act_memo_gives_the_states_of_actions_applied_without_it_3_4_1_4_5(
-        scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An action's legality check and its handler share a memo (services.act_memo: the Route
-    search of a Levy Parley 3.4.1, the Supply choices 4.5): every Muster and Command action of
-    random play leaves the state it leaves when nothing is shared, byte for byte."""
-    from roses.games.plantagenet import services as sv
-
-    tried = 0
-    for st in _states(scenario, games=3, every=1):
-        frame = st["stack"][-1] if st["stack"] and st["result"] is None else None
-        if frame is None or frame["step"] not in ("muster", "actions"):
-            continue
-        role = RULES.active(st)[0]
-        for verb, arg in RULES.legal_actions(st, role):
-            if verb not in ("parley", "supply"):
-                continue
-            shared = RULES.action(RULES.copy_state(st), role, verb, arg)
-            with monkeypatch.context() as m:
-                m.setattr(sv, "act_memo", lambda: None)
-                m.setattr(sv, "take_act_memo", lambda: None)
-                alone = RULES.action(RULES.copy_state(st), role, verb, arg)
-            assert json.dumps(shared) == json.dumps(alone)
-            tried += 1
-    assert tried > 20

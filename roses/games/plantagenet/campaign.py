@@ -454,15 +454,12 @@ class Plan(Step):
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         locked = frame["locked"]
-        rebel, king = state["rebel"], state["king"]
         if not locked:
-            return [rebel, king]
-        out = []
-        if rebel not in locked:
-            out.append(rebel)
-        if king not in locked:
-            out.append(king)
-        return out
+            return [state["rebel"], state["king"]]
+        rebel, king = state["rebel"], state["king"]
+        if rebel in locked:
+            return [] if king in locked else [king]
+        return [rebel] if king in locked else [rebel, king]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         target, passes = _limits(state, frame, role)
@@ -753,7 +750,7 @@ class Actions(Step):
             if d["where"] == Where.MAP:
                 memo: sv.Memo = {}  # one Enemy scan and Route search for the whole menu
                 out += [("supply", choice) for choice in sv.supply_choices(state, lord, memo)]
-                if not sv.is_exhausted(state, d["locale"]):
+                if state["exhaustion"].get(d["locale"]) != "exhausted":  # is_exhausted
                     out.append(("forage", None))
                 out += [("tax", t) for t in sv.tax_targets(state, lord, memo)]
                 out += [("parley", t) for t in sv.parley_targets(state, lord, campaign=True, memo=memo)]
@@ -761,11 +758,13 @@ class Actions(Step):
                 if caps:
                     out += [("agitate", t) for t in agitator_targets(state, lord)]
                     out += [("merchants", t) for t in merchants_choices(state, lord)]
-                out += [("exile_pact", b) for b in exile_pact_boxes(state, frame)]
+                if frame["side"] == "York" and state["aow"]["York"]["in_effect"]:  # Y8 Exile Pact
+                    out += [("exile_pact", b) for b in exile_pact_boxes(state, frame)]
                 if caps:
                     out += [("heralds", lid) for lid in heralds_targets(state, frame)]
             # Held Events played in one's own Command actions (RULINGS R51, R79): Y12/L20 Truce...
-            out += reactions.own_time_options(state, frame["side"], "actions")
+            if state["aow"][frame["side"]]["held"]:
+                out += reactions.own_time_options(state, frame["side"], "actions")
         out.append(("pass", None))
         return out
 
@@ -793,7 +792,7 @@ class Actions(Step):
         if arg is None:
             return False
         if verb == "supply":
-            return arg in sv.supply_choices(state, lord, sv.act_memo())
+            return arg in sv.supply_choices(state, lord)
         if verb == "tax":
             return arg in sv.tax_targets(state, lord)
         if verb == "parley":
@@ -876,13 +875,12 @@ class Actions(Step):
 
     # ----- Supply (4.5) ---------------------------------------------------------------------
     def on_supply(self, state: State, frame: Frame, role: str, choice: Any) -> None:
-        memo = sv.take_act_memo()  # the Supply choices of the legality check, if any
         lord = frame["lord"]
         if choice.endswith(sv.BY_SHIP) and cr.blockade_check(state, lord, cr.port_sea(choice.removesuffix(sv.BY_SHIP)),
                                                              "Supply by Ship"):
             take_action(frame)  # Y15 Naval Blockade: the action is spent (RULINGS R57, R85)
             return
-        opt = sv.supply_from(state, lord, choice, memo)
+        opt = sv.supply_from(state, lord, choice)
         n = opt["amount"]
         take_action(frame)
         carts = f", {n * opt['ways']} Carts over {opt['ways']} Ways" if opt["ways"] else ""

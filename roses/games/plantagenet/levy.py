@@ -324,12 +324,10 @@ def king_richard_possible(state: State, side: str) -> bool:
     return bool(g and r and g["where"] == Where.MAP and g["locale"] == "London" and r["where"] == Where.UNUSED)
 
 
-def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str | None = None,
-                 memo: sv.Memo | None = None) -> list[Action]:
+def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str | None = None) -> list[Action]:
     """The Levy actions open to ``lord`` now (3.4-3.4.6), with the Muster frame's Lordship left
     and free actions (cards: :func:`card_rules.free_levy_actions`). With ``only`` just the
-    actions of that verb (the same list filtered, computed faster: :meth:`Muster.is_legal`);
-    ``memo`` keeps the Route search (:data:`services.Memo`)."""
+    actions of that verb (the same list filtered, computed faster: :meth:`Muster.is_legal`)."""
     side = sv.side_of(lord)
     d = state["lords"][lord]
     here = d["locale"]
@@ -343,14 +341,14 @@ def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str 
     if loc["kind"] == "stronghold" and not sv.is_friendly(state, here, side):
         # 3.4 REQUIREMENTS: at an Enemy or Neutral Stronghold only Parley there; sv.parley_targets
         # gives just this Stronghold, or nothing at a London held by Y15 London for York.
-        there = list(sv.parley_targets(state, lord, memo=memo)) if parleys else []
+        there = list(sv.parley_targets(state, lord)) if parleys else []
         if left > 0:
             out += [("parley", a) for a in _check_args(there)]
             if lord == "henry_tudor" and (every or only == "levy_vassal") \
                     and fx.event_on(state, "margaret_beaufort", "Lancaster"):
                 out += _vassal_options(state, lord)  # L35: need not be at a Friendly Stronghold
         return out + _card_parleys(state, lord, left, free, there) if card_parleys else out
-    targets = sorted(sv.parley_targets(state, lord, memo=memo)) if parleys else []
+    targets = sorted(sv.parley_targets(state, lord)) if parleys else []
     if left > 0:
         if targets:
             out += [("parley", a) for a in _check_args(targets)]
@@ -523,7 +521,7 @@ class Muster(Step):
                 return False
             if verb == "done":
                 return arg is None
-            return (verb, arg) in lord_actions(state, lord, frame, only=verb, memo=sv.act_memo())
+            return (verb, arg) in lord_actions(state, lord, frame, only=verb)
         except TypeError:  # an unhashable or odd argument
             return False
 
@@ -610,13 +608,11 @@ class Muster(Step):
 
     def on_parley(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         """3.4.1: check Influence paying one more per Way; success shifts the target one step."""
-        memo = sv.take_act_memo()  # the Route search of the legality check, if any
         target, extra = split_extra(arg)
         lord, _side = self._spend(frame)
-        self._parley(state, lord, target, extra=extra, memo=memo)
+        self._parley(state, lord, target, extra=extra)
 
     def _parley(self, state: State, lord: str, target: str, **how: Any) -> None:
-        """The Parley (``how``: :func:`services.parley`'s options, with the act's memo)."""
         if cr.blockade_check(state, lord, cr.sea_hop_seas(state, lord, target), f"Parley of {target}"):
             return  # Y15 Naval Blockade (Lordship spent all the same)
         res = sv.parley(state, lord, target, **how)

@@ -52,16 +52,6 @@ class PlantagenetSteps(Steps):
     def watch(self, state: State) -> None:
         immediate_victory(state)
 
-    def act(self, state: State, role: str, verb: str, arg: Any = None, check: bool = True) -> None:
-        """:meth:`Steps.act` with a memo (:func:`services.act_memo`) shared by the legality check
-        and the handler, which takes it before it changes the state: what the check worked out
-        (a Route search, the Supply choices) is not worked out again."""
-        sv.open_act_memo()
-        try:
-            super().act(state, role, verb, arg, check)
-        finally:
-            sv.close_act_memo()
-
     #: Each step with its :func:`_mode`, made at the first settle after the steps are added.
     _modes: dict[str, tuple[Step, int]] = {}
 

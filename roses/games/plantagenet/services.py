@@ -7,7 +7,6 @@ All functions work on the plain state dict built by :mod:`setup`. Sides are ``"Y
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -450,35 +449,6 @@ def _side_lords() -> dict[str, tuple[str, ...]]:
 #: a change of the state; what it holds must not be changed by the callers.
 Memo = dict[tuple[Any, ...], Any]
 
-#: The memo of the action being applied, per thread (:func:`act_memo`).
-_ACT = threading.local()
-
-
-def open_act_memo() -> None:
-    """A new :func:`act_memo` for the action about to be applied (``PlantagenetSteps.act``)."""
-    _ACT.memo = {}
-
-
-def close_act_memo() -> None:
-    _ACT.memo = None
-
-
-def act_memo() -> Memo | None:
-    """The memo of the action being applied, shared by its legality check and the start of its
-    handler, between which the state does not change; None outside ``PlantagenetSteps.act`` and
-    once the handler has taken it (:func:`take_act_memo`)."""
-    memo: Memo | None = getattr(_ACT, "memo", None)
-    return memo
-
-
-def take_act_memo() -> Memo | None:
-    """:func:`act_memo`, for a handler, before it changes anything the memo holds; later calls
-    get None (what the handler changes would make the memo stale)."""
-    memo: Memo | None = getattr(_ACT, "memo", None)
-    _ACT.memo = None
-    return memo
-
-
 def enemy_locales(state: State, side: str, memo: Memo | None = None) -> set[str]:
     """The Locales (and Seas) where Lords of ``side``'s Enemy are."""
     if memo is not None:
@@ -590,41 +560,50 @@ def parley_targets(state: State, lord: str, *, campaign: bool = False, london: b
 
 def _parley_targets(state: State, lord: str, campaign: bool, memo: Memo | None = None) -> dict[str, int]:
     c = load()
-    side = side_of(lord)
-    here = state["lords"][lord]["locale"]
-    ships = lord_has_ships(state, lord)
-    if c.locales[here]["kind"] == "stronghold" and not is_friendly(state, here, side):
+    side = _lord_sides()[lord]
+    d = state["lords"][lord]
+    here = d["locale"]
+    mat = d.get("mat")
+    ships = bool(mat and mat["assets"]["ships"] > 0)  # lord_has_ships
+    fav = state["favour"]
+    friendly_here = fav.get(here) == side or state["exile_boxes"].get(here) == side  # is_friendly
+    if not friendly_here and c.locales[here]["kind"] == "stronghold":
         return {here: 0}
     if campaign:  # 4.6.4: one Way (or one Sea hop) only: the Locales next to his own
         blocked = enemy_locales(state, side, memo)
-        if here in blocked or not is_friendly(state, here, side):
+        if here in blocked or not friendly_here:
             return {}
-        strongholds, fav = _strongholds(), state["favour"]  # a Stronghold is Friendly by Favour (1.3.1)
+        strongholds = _strongholds()  # a Stronghold is Friendly by Favour (1.3.1)
         near = {t for t in _neighbours(state, here, lord, ships, ships and great_ships(state, lord))
                 if t not in blocked and t in strongholds and fav.get(t) != side}
         return {t: 1 for t in sorted(near, key=c.locale_ids.ids.__getitem__)}
     _friendly, beyond = route_tree(state, side, here, lord=lord, ships=ships, memo=memo)
-    ids = c.locale_ids.id
-    return {t: beyond[t] for t in sorted(beyond, key=ids) if not campaign or beyond[t] <= 1}
+    if not beyond:
+        return {}
+    return {t: beyond[t] for t in sorted(beyond, key=c.locale_ids.ids.__getitem__)}
 
 
 def tax_targets(state: State, lord: str, memo: Memo | None = None) -> dict[str, int]:
     """4.6.3: own Seat, a Seat of his Vassals, or London/Calais/Harlech; not Exhausted; Friendly
     Route free of Enemy Lords (Ports/Exile box by Ship)."""
-    c = load()
-    side = side_of(lord)
-    here = state["lords"][lord]["locale"]
-    if not is_friendly(state, here, side):
+    side = _lord_sides()[lord]
+    d = state["lords"][lord]
+    here = d["locale"]
+    if state["favour"].get(here) != side and state["exile_boxes"].get(here) != side:  # is_friendly
         return {}
-    mat = state["lords"][lord]["mat"]
+    mat = d["mat"]
     cands = {"London", "Calais", "Harlech"}
-    if lord in state["seats"]:
-        cands.add(state["seats"][lord])
-    cands |= {c.vassals[v]["seat"] for v in mat["vassals"]}
+    seat = state["seats"].get(lord)
+    if seat is not None:
+        cands.add(seat)
+    if mat["vassals"]:
+        seats = load().vassals
+        cands |= {seats[v]["seat"] for v in mat["vassals"]}
     out: dict[str, int] = {}
-    friendly, _beyond = route_tree(state, side, here, lord=lord, ships=lord_has_ships(state, lord), memo=memo)
+    friendly, _beyond = route_tree(state, side, here, lord=lord, ships=mat["assets"]["ships"] > 0, memo=memo)
+    exhaustion = state["exhaustion"]
     for t in sorted(cands):
-        if is_exhausted(state, t):
+        if exhaustion.get(t) == "exhausted":  # is_exhausted
             continue
         w = 0 if t == here else friendly.get(t)
         if w is not None:
@@ -688,8 +667,11 @@ def _supply_choices(state: State, lord: str, memo: Memo | None) -> dict[str, dic
     in_exile = locales[here]["kind"] == "exile"
     out: dict[str, dict[str, Any]] = {}
     caps = lrec[lord]["mat"]["capabilities"]
-    harbingers = bool(caps) and fx.capability(state, lord, "harbingers") is not None  # Y7/L7
-    stafford = bool(caps) and fx.capability(state, lord, "stafford_branch") is not None  # Y29
+    if caps:  # fx.capability() of each key
+        keys = {fx.CAPABILITY_KEYS[cid] for cid in caps}
+        harbingers, stafford = "harbingers" in keys, "stafford_branch" in keys  # Y7/L7, Y29
+    else:
+        harbingers = stafford = False
     # Y7/L7 Harbingers: twice the Provender; Y29 Stafford Branch: 1 more from Exeter or a
     # Stronghold next to it. The Carts carry all of it (RULINGS R70).
     near_exeter = c.adjacency["Exeter"] if stafford else ()
@@ -1179,8 +1161,7 @@ def victory_check(state: State) -> str | None:
 # ----- actions built on the services (used by later stages' Levy/Campaign commands) ----------
 
 def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bool = False,
-           surcharge: int = 0, sure: bool = False, free: bool = False, london: bool = False,
-           memo: Memo | None = None) -> dict[str, Any]:
+           surcharge: int = 0, sure: bool = False, free: bool = False, london: bool = False) -> dict[str, Any]:
     """Parley (3.4.1 Levy; 4.6.4 Campaign): check Influence paying 1 per Way, and on success
     shift the target one step toward the Lord's side. Campaign Parley of his own location
     succeeds without a check or cost (4.6.4). Raises ValueError if the target is not legal.
@@ -1190,7 +1171,7 @@ def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bo
     Y34 An honest tale speeds best adds 1 to every Lancastrian Parley, even a free one; Y29
     Dorset makes Devon's Campaign Parleys from Exeter free and sure."""
     side = side_of(lord)
-    targets = parley_targets(state, lord, campaign=campaign, london=london, memo=memo)
+    targets = parley_targets(state, lord, campaign=campaign, london=london)
     if target not in targets:
         raise ValueError(f"{target} cannot be Parleyed by {lord} now (3.4.1).")
     ways = targets[target]
@@ -1213,10 +1194,10 @@ def parley(state: State, lord: str, target: str, *, extra: int = 0, campaign: bo
     return res
 
 
-def supply_from(state: State, lord: str, choice: str, memo: Memo | None = None) -> dict[str, Any]:
+def supply_from(state: State, lord: str, choice: str) -> dict[str, Any]:
     """Supply (4.5) by one of :func:`supply_choices`: add its Provender; a Stronghold Source is
     Depleted (or Exhausted if already Depleted), a Port Source is not. Returns the choice."""
-    opts = supply_choices(state, lord, memo)
+    opts = supply_choices(state, lord)
     if choice not in opts:
         raise ValueError(f"{choice} is not a Supply Source for {lord} (4.5.1).")
     o = opts[choice]
