@@ -171,8 +171,7 @@ def card_lord(state: State, side: str, card: str) -> str | None:
 
 def forces(mat: dict[str, Any]) -> int:
     """Forces units on a mat (1.6): Troops, the Retinue and the Vassals (E FAQ #2 for Sail)."""
-    troops = mat["troops"]
-    return sum(troops[t] for t in TROOP_TYPES) + 1 + len(mat["vassals"]) + len(mat["special_vassals"])
+    return sum(map(mat["troops"].__getitem__, TROOP_TYPES)) + 1 + len(mat["vassals"]) + len(mat["special_vassals"])
 
 
 def assets(state: State, lords: list[str], asset: str) -> int:
@@ -462,12 +461,14 @@ class Plan(Step):
         return [rebel] if king in locked else [rebel, king]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        target, passes = _limits(state, frame, role)
+        limits = frame.get("limits")  # _limits(), inline
+        target, passes = limits[role] if limits is not None else plan_limits(state, role)
         return list(plan_menu(state["command"][role]["deck"], frame["drafts"][role], target, passes))
 
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
         """Membership in :meth:`options` (the same menu, from :func:`plan_menu`)."""
-        target, passes = _limits(state, frame, role)
+        limits = frame.get("limits")  # _limits(), inline
+        target, passes = limits[role] if limits is not None else plan_limits(state, role)
         return (verb, arg) in plan_menu(state["command"][role]["deck"], frame["drafts"][role], target, passes)
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -729,8 +730,10 @@ class Actions(Step):
     name, phase = "actions", CAMPAIGN
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        if (frame["left"] > 0 or frame["highway"] is not None) and placed(state, frame["lord"]):
-            return [frame["side"]]
+        if frame["left"] > 0 or frame["highway"] is not None:
+            d = state["lords"].get(frame["lord"])  # placed(), inline
+            if d is not None and d["where"] in _PLACED:
+                return [frame["side"]]
         return []
 
     def run(self, state: State, frame: Frame) -> None:

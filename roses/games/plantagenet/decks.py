@@ -50,7 +50,7 @@ def held_cards(state: State, side: str) -> list[str]:
     """The Command cards ``side`` has in the game, wherever they are, in deck order."""
     codec = load().command_ids[side]
     zones = state["command"][side]
-    return sorted((cid for z in ZONES for cid in zones[z]), key=codec.id)
+    return sorted((cid for z in ZONES for cid in zones[z]), key=codec.ids.__getitem__)
 
 
 def add_command_cards(state: State, lord: str) -> list[str]:
@@ -62,7 +62,7 @@ def add_command_cards(state: State, lord: str) -> list[str]:
     new = [cid for cid in c.command_cards_of(lord) if cid not in have]
     deck = state["command"][side]["deck"]
     deck.extend(new)
-    deck.sort(key=c.command_ids[side].id)
+    deck.sort(key=c.command_ids[side].ids.__getitem__)
     return new
 
 
@@ -99,4 +99,4 @@ def replace_command_cards(state: State, old: str, new: str) -> None:
         cards = state["command"][side][z]
         cards[:] = [swap.get(cid, cid) for cid in cards]
     deck = state["command"][side]["deck"]
-    deck.sort(key=c.command_ids[side].id)
+    deck.sort(key=c.command_ids[side].ids.__getitem__)

@@ -486,12 +486,18 @@ class Muster(Step):
         if frame.get("lords") is None:
             return []
         lord = frame.get("lord")
-        if lord is not None:  # an acting Lord may always say he is done
-            decides = _acting(state, frame, lord)
-        else:
-            decides = any(state["lords"][lid]["where"] == Where.MAP for lid in frame["lords"]) \
-                or king_richard_possible(state, frame["side"]) \
-                or bool(reactions.own_time_options(state, frame["side"], "muster"))
+        lrec = state["lords"]
+        if lord is not None:  # an acting Lord may always say he is done (_acting, inline)
+            if lrec[lord]["where"] != Where.MAP:
+                return []
+            if frame["left"] > 0 or any((frame.get("free") or {}).values()):
+                return [frame["side"]]
+            return []
+        for lid in frame["lords"]:
+            if lrec[lid]["where"] == Where.MAP:
+                return [frame["side"]]
+        decides = king_richard_possible(state, frame["side"]) \
+            or bool(reactions.own_time_options(state, frame["side"], "muster"))
         return [frame["side"]] if decides else []
 
     def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:

@@ -312,7 +312,7 @@ def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
     if side is None:
         return [lid for lid, d in lrec.items() if d["locale"] == locale and d["where"] in placed]
     out = []
-    for lid in sides_in(lrec)[side]:
+    for lid in (_SIDES_IN.get(tuple(lrec)) or sides_in(lrec))[side]:
         d = lrec[lid]
         if d["locale"] == locale and d["where"] in placed:
             out.append(lid)
@@ -321,6 +321,9 @@ def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
 
 #: Where a Lord has a ``locale``: on the map or at Sea.
 _PLACED = (Where.MAP, Where.SEA)
+
+#: :func:`setup.other` as a table.
+_OTHER = {"York": "Lancaster", "Lancaster": "York"}
 
 
 def sides_in(lords: dict[str, Any]) -> dict[str, tuple[str, ...]]:
@@ -343,13 +346,13 @@ _SIDES_IN: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
 def on_map(state: State, side: str) -> list[str]:
     """Lords 'on the map': at Strongholds or in Exile boxes (1.3.1)."""
     lrec, on = state["lords"], Where.MAP
-    return [lid for lid in sides_in(lrec)[side] if lrec[lid]["where"] == on]
+    return [lid for lid in (_SIDES_IN.get(tuple(lrec)) or sides_in(lrec))[side] if lrec[lid]["where"] == on]
 
 
 def any_on_map(state: State, side: str) -> bool:
     """Whether :func:`on_map` of ``side`` names anyone."""
     lrec, on = state["lords"], Where.MAP
-    for lid in sides_in(lrec)[side]:  # noqa: SIM110 (a loop is faster than any() of a generator)
+    for lid in (_SIDES_IN.get(tuple(lrec)) or sides_in(lrec))[side]:  # noqa: SIM110 (a loop is faster than any())
         if lrec[lid]["where"] == on:
             return True
     return False
@@ -358,7 +361,7 @@ def any_on_map(state: State, side: str) -> bool:
 def enemy_lords_at(state: State, locale: str, side: str) -> bool:
     """Whether :func:`lords_at` ``locale`` names Lords of ``side``'s Enemy."""
     lrec = state["lords"]
-    for lid in sides_in(lrec)[other(side)]:
+    for lid in (_SIDES_IN.get(tuple(lrec)) or sides_in(lrec))[_OTHER[side]]:
         d = lrec[lid]
         if d["locale"] == locale and d["where"] in _PLACED:
             return True
@@ -459,7 +462,7 @@ def enemy_locales(state: State, side: str, memo: Memo | None = None) -> set[str]
         return hit
     lrec = state["lords"]
     out = set()
-    for lid in sides_in(lrec)[other(side)]:
+    for lid in (_SIDES_IN.get(tuple(lrec)) or sides_in(lrec))[_OTHER[side]]:
         d = lrec[lid]
         if d["where"] in _PLACED:
             out.add(d["locale"])
@@ -829,7 +832,7 @@ def _clear_mat(state: State, lord: str) -> None:
     for cid in mat["events"]:  # Held Events played on him (3.1.3) go back to their deck
         owner = c.cards[cid]["side"]
         state["aow"][owner]["deck"].append(cid)
-        state["aow"][owner]["deck"].sort(key=c.card_ids.id)
+        state["aow"][owner]["deck"].sort(key=c.card_ids.ids.__getitem__)
     for cid in mat["capabilities"]:
         _discard_capability_card(state, cid)
     d["mat"] = None
@@ -846,7 +849,7 @@ def _discard_capability_card(state: State, cid: str) -> None:
         state["aow"][owner]["set_aside"].append(cid)  # Wars of the Roses: Edward is set aside (6.3 War I)
     else:
         state["aow"][owner]["deck"].append(cid)
-        state["aow"][owner]["deck"].sort(key=c.card_ids.id)
+        state["aow"][owner]["deck"].sort(key=c.card_ids.ids.__getitem__)
 
 
 def disband_special_vassal(state: State, lord: str, vassal: str) -> None:

@@ -48,8 +48,7 @@ UNITS_PER_ASSET = 6
 
 def troop_units(mat: dict[str, Any]) -> int:
     """Troop units on a mat: wooden pieces only, not the Retinue or Vassals (3.2.1 NOTE)."""
-    troops = mat["troops"]
-    return sum(troops[t] for t in TROOP_TYPES)
+    return sum(map(mat["troops"].__getitem__, TROOP_TYPES))
 
 
 def upkeep_need(mat: dict[str, Any]) -> int:
