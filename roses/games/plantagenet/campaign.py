@@ -530,37 +530,45 @@ class Command(Step):
 
     def run(self, state: State, frame: Frame) -> None:
         frame["started"] = True
-        if frame["feed"] == 1:  # the card is over: Feed (4.7), Rebel then King's side
-            frame["feed"] = 2
-            if state["moved"]:
-                push_all(state, side_frames(state, "feed"))
+        commands = state["command"]
+        while True:  # card after card, until one needs a decision or a Feed
+            if frame["feed"] == 1:  # the card is over: Feed (4.7), Rebel then King's side
+                frame["feed"] = 2
+                if state["moved"]:
+                    push_all(state, side_frames(state, "feed"))
+                    return
+                # Nobody to Feed: on at once (a settle between would find nothing new to watch)
+            if frame["feed"] == 2:  # 4.7 REMOVE MARKERS
+                frame["feed"] = 0
+                state["moved"] = []
+            side = frame["next"]
+            if not commands[side]["plan"]:
+                side = _OTHER[side]
+                if not commands[side]["plan"]:
+                    pop(state)
+                    return
+            cm = commands[side]
+            card = cm["plan"].pop(0)
+            cm["revealed"].append(card)
+            mark_reveal(state)
+            frame["next"] = _OTHER[side]
+            frame["feed"] = 1
+            lord = card_lord(state, side, card)
+            if lord is None:
+                what = "a Pass card" if card.startswith("pass-") else \
+                    f"{card_title(state, side, card)} ({card}), not on the map"
+                public(state, f"{side} reveals {what}: nothing happens (4.2.3).", CARD)
+                continue  # the next card at once (settling again would find nothing new)
+            left = sv.modified_rating(state, lord, "command")
+            public(state, f"{side} reveals {card}: {lord_name(lord)} is Active with {left} actions (4.2.1).", CARD)
+            if left > 0:
+                push(state, {"step": "actions", "side": side, "lord": lord, "left": left, "used": 0,
+                             "highway": None})
                 return
-            # Nobody to Feed: on at once (a settle between would find nothing new to watch)
-        if frame["feed"] == 2:  # 4.7 REMOVE MARKERS
-            frame["feed"] = 0
-            state["moved"] = []
-        side = frame["next"]
-        if not state["command"][side]["plan"]:
-            side = other(side)
-            if not state["command"][side]["plan"]:
-                pop(state)
-                return
-        cm = state["command"][side]
-        card = cm["plan"].pop(0)
-        cm["revealed"].append(card)
-        mark_reveal(state)
-        frame["next"] = other(side)
-        frame["feed"] = 1
-        lord = card_lord(state, side, card)
-        if lord is None:
-            what = "a Pass card" if is_pass(card) else f"{card_title(state, side, card)} ({card}), not on the map"
-            public(state, f"{side} reveals {what}: nothing happens (4.2.3).", CARD)
-            return
-        left = sv.modified_rating(state, lord, "command")
-        public(state, f"{side} reveals {card}: {lord_name(lord)} is Active with {left} actions (4.2.1).", CARD)
-        if left > 0:
-            push(state, {"step": "actions", "side": side, "lord": lord, "left": left, "used": 0,
-                         "highway": None})
+
+
+#: :func:`setup.other` as a table.
+_OTHER = {"York": "Lancaster", "Lancaster": "York"}
 
 
 # ----- 4.2.2 the Command menu -------------------------------------------------------------------
@@ -587,7 +595,8 @@ def march_options(state: State, frame: Frame) -> list[str]:
             out.append(b)
     if out and frame["side"] == "Lancaster" and state["aow"]["York"]["in_effect"]:
         out = [b for b in out if not barred(state, "Lancaster", b)]  # Y25 Owain Glyndwr
-    if out and truce(state):  # Y12/L20 Parliament's Truce: no March that would Approach (R79)
+    if out and (state["aow"]["York"]["in_effect"] or state["aow"]["Lancaster"]["in_effect"]) and truce(state):
+        # Y12/L20 Parliament's Truce: no March that would Approach (R79)
         out = [b for b in out if not sv.enemy_lords_at(state, b, frame["side"])]
     if out and "shaky_allies" in state["special_rules"]:
         # The Group of the first Highway goes on along the second; any other March is his.

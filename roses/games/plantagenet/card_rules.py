@@ -94,7 +94,7 @@ def free_levy_actions(state: State, lord: str) -> dict[str, int]:
     as Heir (3 Parleys with checks), L17 My crown is in my heart (Henry VI, 2 Parleys with
     checks), Y4 Jack Cade (2 sure and free Parleys), L35 Thomas Stanley (one Levy Troops)."""
     out: dict[str, int] = {}
-    side = sv.side_of(lord)
+    side = sv.lord_sides()[lord]
     live = state["aow"][side]["in_effect"]
     if live:
         if lord in GLOUCESTER_AS_HEIR_LORDS and fx.event_on(state, "gloucester_as_heir", "York"):
@@ -111,7 +111,7 @@ def free_levy_actions(state: State, lord: str) -> dict[str, int]:
 def sure_parley_card(state: State, lord: str) -> str | None:
     """Y18 Succession / L18 Parliament Votes: the Lord's one Parley this Levy that costs one
     Influence point less and succeeds without a roll, if not used yet."""
-    side = sv.side_of(lord)
+    side = sv.lord_sides()[lord]
     if not state["aow"][side]["in_effect"]:
         return None
     cid = fx.event_on(state, "succession" if side == "York" else "parliament_votes", side)
@@ -122,7 +122,7 @@ def sure_parley_card(state: State, lord: str) -> str | None:
 
 def london_aided(state: State, lord: str, verb: str) -> bool:
     """Y15 London for York: a Lancastrian Parley of London needs an Event's help (L17, L18)."""
-    return verb in ("parley_sure", "free_parley") and sv.side_of(lord) == "Lancaster"
+    return verb in ("parley_sure", "free_parley") and sv.lord_sides()[lord] == "Lancaster"
 
 
 # ----- 3.4.3 Levy Vassal ----------------------------------------------------------------------
@@ -130,7 +130,7 @@ def vassal_levy_blocked(state: State, lord: str) -> bool:
     """Y7 Yorkists Block Parliament: no Lancastrian Vassal Levy this Levy except by an Event
     (RULINGS R53): L37 The Earl of Richmond lets every Lancastrian Lord Levy Vassals, L35
     Margaret Beaufort lets Henry Tudor."""
-    if sv.side_of(lord) != "Lancaster" or not fx.event_on(state, "block_parliament", "York"):
+    if sv.lord_sides()[lord] != "Lancaster" or not fx.event_on(state, "block_parliament", "York"):
         return False
     if fx.event_on(state, "earl_of_richmond", "Lancaster"):
         return False
@@ -150,7 +150,7 @@ def vassal_targets(state: State, lord: str, normal: list[str]) -> list[str]:
 def vassal_levy_sure(state: State, lord: str) -> bool:
     """L37 The Earl of Richmond (every Lancastrian Vassal Levy this Levy) and L32 Two Roses
     (Henry Tudor's): the check succeeds without a roll; its cost is paid (3.4.3)."""
-    side = sv.side_of(lord)
+    side = sv.lord_sides()[lord]
     return bool((side == "Lancaster" and fx.event_on(state, "earl_of_richmond", "Lancaster"))
                 or fx.capability(state, lord, "two_roses"))
 
@@ -209,7 +209,7 @@ def troops_sources(state: State, lord: str) -> list[tuple[str | None, str]]:
     c = load()
     d = state["lords"][lord]
     here = d["locale"]
-    side = sv.side_of(lord)
+    side = sv.lord_sides()[lord]
     mat = d["mat"]
     caps = {fx.CAPABILITY_KEYS[cid] for cid in mat["capabilities"]}
     out: list[tuple[str | None, str]] = []
@@ -234,7 +234,7 @@ def troops_sources(state: State, lord: str) -> list[tuple[str | None, str]]:
 def troops_coin(state: State, lord: str, merc: bool) -> int:
     """Coin a Levy Troops costs: L9 Rising Wages (Yorkists, 1) and Y12 Soldiers of Fortune (1)."""
     need = 1 if merc else 0
-    if sv.side_of(lord) == "York" and state["aow"]["Lancaster"]["in_effect"] \
+    if sv.lord_sides()[lord] == "York" and state["aow"]["Lancaster"]["in_effect"] \
             and fx.event_on(state, "rising_wages", "Lancaster"):
         need += 1
     return need
@@ -250,7 +250,7 @@ def coin_payers(state: State, lord: str, need: int) -> list[str | None]:
     own = mat["assets"]["coin"]
     if own >= need:
         return [None]
-    side = sv.side_of(lord)
+    side = sv.lord_sides()[lord]
     here = state["lords"][lord]["locale"]
     return [lid for lid in sorted(sv.lords_at(state, here, side))
             if lid != lord and state["lords"][lid]["mat"]["assets"]["coin"] >= need - own]
@@ -262,7 +262,7 @@ def troops_options(state: State, lord: str) -> list[str | None]:
     sources = troops_sources(state, lord)
     if not sources:
         return out
-    commons = (0, 1, 2) if sv.side_of(lord) == "York" and fx.event_on(state, "the_commons", "York") else (0,)
+    commons = (0, 1, 2) if sv.lord_sides()[lord] == "York" and fx.event_on(state, "the_commons", "York") else (0,)
     mercs = (False, True) if fx.capability(state, lord, "soldiers_of_fortune") else (False,)
     payers = {merc: coin_payers(state, lord, troops_coin(state, lord, merc)) for merc in mercs}
     for at, mode in sources:
@@ -356,7 +356,7 @@ def blockade_check(state: State, lord: str, seas: set[str], what: str) -> bool:
     """Y15 Naval Blockade (RULINGS R57): a Lancastrian action that uses a Port on a blockaded
     Sea happens only on a roll of 1-2, rolled before any Influence is paid. Returns True when
     the action is cancelled (its Lordship or Command action is spent all the same)."""
-    if sv.side_of(lord) != "Lancaster" or not seas:
+    if sv.lord_sides()[lord] != "Lancaster" or not seas:
         return False
     hit = seas & blockaded_seas(state)
     if not hit:
@@ -376,7 +376,7 @@ def sea_hop_seas(state: State, lord: str, target: str) -> set[str]:
     overland Route is as short; else the Seas of his Locale and of the target."""
     if not sv.lord_has_ships(state, lord):
         return set()
-    side = sv.side_of(lord)
+    side = sv.lord_sides()[lord]
     here = state["lords"][lord]["locale"]
     land_f, land_b = sv.route_tree(state, side, here)
     sea_f, sea_b = sv.route_tree(state, side, here, lord=lord, ships=True)
@@ -473,7 +473,7 @@ def battle_troops(state: State, lord: str, locale: str | None) -> dict[str, int]
     if locale is None or not fx.has_any_capability(mat, BATTLE_TROOP_KEYS):
         return {}
     c = load()
-    side = sv.side_of(lord)
+    side = sv.lord_sides()[lord]
     area = c.locales[locale].get("area")
     out: dict[str, int] = {}
     for key, where, troops in BATTLE_TROOPS:
@@ -515,7 +515,7 @@ def protection(state: State, lord: str, unit: str, kind: str, base: int) -> int:
     prot = base
     b = state.get("battle")
     if "barricades" in caps and b is not None and b["locale"] is not None \
-            and sv.is_friendly(state, b["locale"], sv.side_of(lord)):
+            and sv.is_friendly(state, b["locale"], sv.lord_sides()[lord]):
         if unit == "men_at_arms":
             prot = max(prot, 4)
         elif unit in ("longbowmen", "militia"):

@@ -328,7 +328,7 @@ def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str 
     """The Levy actions open to ``lord`` now (3.4-3.4.6), with the Muster frame's Lordship left
     and free actions (cards: :func:`card_rules.free_levy_actions`). With ``only`` just the
     actions of that verb (the same list filtered, computed faster: :meth:`Muster.is_legal`)."""
-    side = sv.side_of(lord)
+    side = sv.lord_sides()[lord]
     d = state["lords"][lord]
     here = d["locale"]
     loc = load().locales[here]
@@ -338,7 +338,7 @@ def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str 
     every = only is None
     parleys = every or only in _PARLEY_VERBS
     card_parleys = every or only in _CARD_PARLEY_VERBS
-    if loc["kind"] == "stronghold" and not sv.is_friendly(state, here, side):
+    if loc["kind"] == "stronghold" and state["favour"].get(here) != side and state["exile_boxes"].get(here) != side:
         # 3.4 REQUIREMENTS: at an Enemy or Neutral Stronghold only Parley there; sv.parley_targets
         # gives just this Stronghold, or nothing at a London held by Y15 London for York.
         there = list(sv.parley_targets(state, lord)) if parleys else []
@@ -386,7 +386,7 @@ _PARLEY_VERBS = ("parley", *_CARD_PARLEY_VERBS)
 def _vassal_options(state: State, lord: str) -> list[Action]:
     """3.4.3 Levy Vassal, with the cards that change it (Y7, L35; L37 and L32 make it sure:
     only the plain check is offered, extra points would buy nothing)."""
-    vassals = cr.vassal_targets(state, lord, levy_vassals(state, sv.side_of(lord)))
+    vassals = cr.vassal_targets(state, lord, levy_vassals(state, sv.lord_sides()[lord]))
     if cr.vassal_levy_sure(state, lord):
         return [("levy_vassal", v) for v in vassals]
     return [("levy_vassal", a) for a in _check_args(vassals)]

@@ -490,8 +490,8 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
         return hit
     if blocked is None:
         blocked = enemy_locales(state, side)
-    if start in blocked or not is_friendly(state, start, side):
-        return {}, {}
+    if start in blocked or (state["favour"].get(start) != side and state["exile_boxes"].get(start) != side):
+        return {}, {}  # not Friendly (is_friendly) or Enemy Lords there
     strongholds = _strongholds()
     great = ships and great_ships(state, lord)  # Y6/L6 Great Ships: every Port linked (R86)
     favour = state["favour"].get
