@@ -18,7 +18,11 @@ After Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" 
   every role) at threat ``horizon`` 2: a leaf can stop anywhere in a turn, so it guards against
   what the enemy's whole next move can bring (the heuristic bot uses horizon 1);
 * each node keeps the total value for the role that made the move leading to it, so each
-  role maximises its own value when it is to move.
+  role maximises its own value when it is to move;
+* an iteration on a determinisation of the pool that reaches a node visited often, without a
+  draw from the state's generator since the determinisation, keeps a copy of the state there;
+  later iterations on that determinisation start from it (:attr:`ISMCTSBot.kept`): the same
+  search, with fewer actions applied.
 
 The move played is the root child visited most. Budget: ``seconds`` per move, or
 ``iterations`` per move (deterministic for a fixed seed, used by tests), or both (first hit).

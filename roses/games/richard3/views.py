@@ -77,7 +77,6 @@ def _where(loc: int) -> str:
 # ======================================================================= view
 #: Where a location id is, by name (areas and the special locations).
 _WHERE: tuple[str, ...] = tuple(_where(x) for x in range(max(SPECIAL_NAMES) + 1))
-_AREA_RANGE = range(N_AREAS)
 _BORDER_RANGE = range(N_BORDERS)
 
 
