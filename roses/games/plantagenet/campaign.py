@@ -123,7 +123,7 @@ def tables() -> Tables:
 
 # ----- small helpers ---------------------------------------------------------------------------
 def lord_name(lord: str) -> str:
-    return str(load().lords[lord]["name"])
+    return _lord_names()[lord]
 
 
 def names(lords: list[str]) -> str:
@@ -176,7 +176,10 @@ def forces(mat: dict[str, Any]) -> int:
 
 def assets(state: State, lords: list[str], asset: str) -> int:
     lrec = state["lords"]
-    return sum(lrec[lid]["mat"]["assets"][asset] for lid in lords)
+    total = 0
+    for lid in lords:
+        total += lrec[lid]["mat"]["assets"][asset]
+    return total
 
 
 def mark_moved(state: State, lords: list[str]) -> None:
@@ -350,7 +353,10 @@ def plan_additions(state: State, side: str, draft: list[str], passes_allowed: in
 
 def _additions(deck: list[str], draft: list[str], passes_allowed: int) -> list[str]:
     """:func:`plan_additions` for the side's Command deck ``deck``."""
-    passes = sum(1 for cid in draft if cid.startswith("pass-"))
+    passes = 0
+    for cid in draft:
+        if cid.startswith("pass-"):
+            passes += 1
     no_pass = passes >= passes_allowed
     chosen: list[tuple[int, str]] = []
     for badge, cards in badge_groups(deck).items():
@@ -463,13 +469,17 @@ class Plan(Step):
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         limits = frame.get("limits")  # _limits(), inline
         target, passes = limits[role] if limits is not None else plan_limits(state, role)
-        return list(plan_menu(state["command"][role]["deck"], frame["drafts"][role], target, passes))
+        deck, draft = state["command"][role]["deck"], frame["drafts"][role]
+        menu = _PLAN_MENUS.get((tuple(deck), tuple(sorted(draft)), target, passes))  # plan_menu(), kept
+        return list(menu if menu is not None else plan_menu(deck, draft, target, passes))
 
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
         """Membership in :meth:`options` (the same menu, from :func:`plan_menu`)."""
-        limits = frame.get("limits")  # _limits(), inline
+        limits = frame.get("limits")
         target, passes = limits[role] if limits is not None else plan_limits(state, role)
-        return (verb, arg) in plan_menu(state["command"][role]["deck"], frame["drafts"][role], target, passes)
+        deck, draft = state["command"][role]["deck"], frame["drafts"][role]
+        menu = _PLAN_MENUS.get((tuple(deck), tuple(sorted(draft)), target, passes))
+        return (verb, arg) in (menu if menu is not None else plan_menu(deck, draft, target, passes))
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role in frame["drafts"] and role not in frame["locked"]:
@@ -1615,7 +1625,7 @@ def campaign_frames(state: State) -> list[Frame]:
         {"step": "begin_campaign"},
         {"step": "plan", "drafts": {s: [] for s in SIDES}, "locked": []},
         {"step": "command", "next": state["rebel"], "feed": 0, "started": False},
-        *({"step": s} for s in ("tides_of_war", "disembark", "victory_check", "grow", "waste", "reset")),
+        *[{"step": s} for s in ("tides_of_war", "disembark", "victory_check", "grow", "waste", "reset")],
     ]
 
 

@@ -495,7 +495,7 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
     strongholds = _strongholds()
     great = ships and great_ships(state, lord)  # Y6/L6 Great Ships: every Port linked (R86)
     favour = state["favour"].get
-    boxes = [b for b, s in state["exile_boxes"].items() if s == side]  # 1.3.1 EXILE BOXES are Friendly too
+    boxes = state["exile_boxes"]  # 1.3.1 EXILE BOXES are Friendly too
     adjacent = _adjacent()
     dist = {start: 0}
     beyond: dict[str, int] = {}
@@ -511,7 +511,7 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
                 if nxt in seen:
                     continue
                 seen.add(nxt)
-                if favour(nxt) == side or nxt in boxes:
+                if favour(nxt) == side or (nxt in boxes and boxes[nxt] == side):
                     dist[nxt] = dn
                     ring.append(nxt)
                 elif nxt in strongholds:
@@ -657,7 +657,7 @@ def _supply_choices(state: State, lord: str, memo: Memo | None) -> dict[str, dic
     if fav.get(here) != side and boxes.get(here) != side:  # is_friendly
         return {}
     carts = ships = 0
-    for o in sides_in(lrec)[side]:  # the Lords of lords_at(); shared_assets of both, at once (1.5.3)
+    for o in (_SIDES_IN.get(tuple(lrec)) or sides_in(lrec))[side]:  # lords_at(); shared_assets of both (1.5.3)
         od = lrec[o]
         if od["locale"] != here or od["where"] not in _PLACED:
             continue
@@ -695,7 +695,7 @@ def _supply_choices(state: State, lord: str, memo: Memo | None) -> dict[str, dic
         ordered: Sequence[str] = sorted(sources, key=c.locale_ids.ids.__getitem__)  # map order
     else:
         great = False
-        ordered = sorted((loc for loc in overland if locales[loc]["kind"] == "stronghold"),
+        ordered = sorted([loc for loc in overland if locales[loc]["kind"] == "stronghold"],
                          key=c.locale_ids.ids.__getitem__)
     supply_of = _supply_yields()
     for src in ordered:

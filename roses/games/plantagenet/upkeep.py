@@ -69,7 +69,16 @@ def mat_log(state: State, side: str, text: str) -> None:
 
 
 def lord_name(lord: str) -> str:
-    return str(load().lords[lord]["name"])
+    return _LORD_NAMES.get(lord) or _name(lord)
+
+
+def _name(lord: str) -> str:
+    """A Lord's name, kept in :data:`_LORD_NAMES` (the component data never change)."""
+    _LORD_NAMES[lord] = name = str(load().lords[lord]["name"])
+    return name
+
+
+_LORD_NAMES: dict[str, str] = {}
 
 
 def _locale_of(state: State, lord: str) -> str:
