@@ -21,7 +21,7 @@ import random
 from typing import Any
 
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
-from roses.ai.sim import acting, state_values
+from roses.ai.sim import search_acting, search_choices, state_values
 from roses.engine.contract import Action, Rules, SearchHints, State, View
 
 #: Weight of a move's own result against what the following moves reach (ties only).
@@ -51,6 +51,9 @@ class HeuristicBot(BaseBot):
             action = choices[rng.randrange(len(choices))]
             return Decision(action, "random: this game gives bots no determinisation")
         worlds = [determinize(rng.getrandbits(62)) for _ in range(self.samples)]
+        choices = search_choices(rules, worlds[0], role, choices)
+        if len(choices) == 1:
+            return Decision(choices[0], "the only action worth choosing")
         order = list(range(len(choices)))
         rng.shuffle(order)  # ties go to a seeded random one of the best
         scored, results = self.score(rules, role, choices, worlds, order)
@@ -106,7 +109,7 @@ class HeuristicBot(BaseBot):
             here = state_values(rules, state, [role])[role]
         if depth <= 0:
             return here, state, []
-        turn = acting(rules, state)
+        turn = search_acting(rules, state)
         if turn is None or turn[0] != role:
             return here, state, []
         keep = hints.follow_filter
@@ -135,7 +138,7 @@ class HeuristicBot(BaseBot):
         ``best_on_line`` the best value on the way and the state where it was reached."""
         best = (here, state)
         for action in line:
-            turn = acting(rules, state)
+            turn = search_acting(rules, state)
             if turn is None or turn[0] != role or action not in turn[1]:
                 break
             after = _apply(rules, state, role, action, checked=False)

@@ -38,7 +38,7 @@ from typing import Any
 
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
 from roses.ai.heuristic import HeuristicBot
-from roses.ai.sim import acting, action_key, roles_of, state_values
+from roses.ai.sim import action_key, roles_of, search_acting, search_choices, state_values
 from roses.engine.contract import Action, Rules, State, View
 
 DEFAULT_ITERATIONS = 400
@@ -250,7 +250,7 @@ class ISMCTSBot(BaseBot):
                 if here is not None and here[1] is not _UNKNOWN:
                     turn, kids = here[1], here[2]
                 else:
-                    found = acting(rules, live if live is not None else here[0])  # type: ignore[index]
+                    found = search_acting(rules, live if live is not None else here[0])  # type: ignore[index]
                     turn = None if found is None else (found[0], found[1], _keys(found[0], found[1]))
                     kids = None
                     if here is not None:
@@ -341,7 +341,7 @@ class ISMCTSBot(BaseBot):
         if depth is None:
             depth = 0 if type(rules).evaluate is not Rules.evaluate else AUTO_ROLLOUT
         for _ in range(depth):
-            turn = acting(rules, state)
+            turn = search_acting(rules, state)
             if turn is None:
                 break
             mover, legal = turn
@@ -373,8 +373,10 @@ def _keys(mover: str, legal: list[Action]) -> list[tuple[Hashable, ...]]:
 
 def _root_moves(rules: Rules, state: State, me: str,
                 allowed: dict[Hashable, Action]) -> tuple[list[Action], list[tuple[Hashable, ...]]]:
-    """The root mover's legal actions among ``allowed`` (all of ``allowed`` if none), and keys."""
+    """The root mover's legal actions among ``allowed`` (all of ``allowed`` if none), narrowed
+    by the game's search hints (``SearchHints.choices``), and keys."""
     legal = [a for a in rules.legal_actions(state, me) if action_key(a) in allowed]
     if not legal:
         legal = list(allowed.values())
+    legal = search_choices(rules, state, me, legal)
     return legal, _keys(me, legal)

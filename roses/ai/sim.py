@@ -24,6 +24,26 @@ def acting(rules: Rules, state: State) -> tuple[str, list[Action]] | None:
     return None
 
 
+def search_acting(rules: Rules, state: State) -> tuple[str, list[Action]] | None:
+    """:func:`acting` for a search: the mover's actions narrowed by the game's
+    ``search_hints.choices`` (never to nothing). Not for checking a move's legality."""
+    found = acting(rules, state)
+    pick = rules.search_hints.choices
+    if found is None or pick is None:
+        return found
+    kept = pick(state, found[0], found[1])
+    return (found[0], kept) if kept else found
+
+
+def search_choices(rules: Rules, state: State, role: str, actions: list[Action]) -> list[Action]:
+    """``actions`` of ``role`` in ``state`` narrowed by the game's ``search_hints.choices``
+    (never to nothing)."""
+    pick = rules.search_hints.choices
+    if pick is None:
+        return actions
+    return pick(state, role, actions) or actions
+
+
 def result_values(result: str, roles: list[str]) -> dict[str, float]:
     """+1 for the winners, -1 for the others, 0 for everyone on a draw."""
     if result == DRAW:

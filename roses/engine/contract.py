@@ -84,6 +84,13 @@ class SearchHints:
     #: depth runs out would otherwise look better than one that goes on to the actions the
     #: side must take next, and "cancel" could win over "go" again and again.
     best_on_line: bool = False
+    #: ``(state, role, actions) -> actions``: the actions a search bot chooses among when
+    #: ``role`` decides in ``state`` (None, or an empty answer: all of them). A game drops the
+    #: actions that only take back the side's own previous choice in a decision made in steps
+    #: (a search that knows what it wants never needs them), so a search cannot go round in
+    #: circles (add a card, take it back, add it again...). Read at the root with one of the
+    #: bot's determinisations: it may only look at what the deciding role knows.
+    choices: Callable[[State, str, list[Action]], list[Action]] | None = None
 
 
 def canonical_json(value: Any) -> str:

@@ -300,3 +300,27 @@ def test_heuristic_with_the_follow_up_settings_moves_as_the_full_search(monkeypa
         full = HeuristicBot(seed=3, samples=2).decide(RULES, view, role, Determinizer.bind(RULES, s, role))
         assert fast.action == full.action, (fast.rationale, full.rationale)
         s = RULES.action(s, role, *fast.action)
+
+
+def test_search_bots_leave_out_take_backs_of_a_plan_or_a_march_4_1_2_4_3_1() -> None:
+    """Search bots choose among all actions but those that only take back the side's own
+    choice (ai.search_choices, Rules.search_hints): a card added to the Plan (4.1.2 "remove"),
+    a Lord taken along or the March itself (4.3.1 Group "leave", "cancel"); ISMCTS added and
+    removed Command cards for hundreds of actions before. The legal actions are unchanged, and
+    other steps' verbs of the same name (L15 The King's Name "cancel") are kept."""
+    s = _until(RULES.setup(3, "ia-henry-vi"),
+               lambda st: _at(st, "plan") and any(a[0] == "remove" for a in RULES.legal_actions(st, RULES.active(st)[0])), 3)
+    role = RULES.active(s)[0]
+    legal = RULES.legal_actions(s, role)
+    kept = ai.search_choices(s, role, legal)
+    assert ("remove", None) in legal and ("remove", None) not in kept
+    assert kept == [a for a in legal if a[0] != "remove"] and kept
+    s = _until(s, lambda st: _at(st, "group") and any(a[0] == "take" for a in RULES.legal_actions(st, RULES.active(st)[0])), 5)
+    role = RULES.active(s)[0]
+    s = RULES.action(s, role, *next(a for a in RULES.legal_actions(s, role) if a[0] == "take"))
+    legal = RULES.legal_actions(s, role)
+    assert {"leave", "cancel"} <= {a[0] for a in legal}
+    assert ai.search_choices(s, role, legal) == [a for a in legal if a[0] not in ("leave", "cancel")]
+    assert RULES.search_hints.choices is ai.search_choices
+    kings_name = [("cancel", None), ("pass", None)]
+    assert ai.search_choices({"stack": [{"step": "card_pick", "kind": "kings_name"}]}, "York", kings_name) == kings_name

@@ -612,4 +612,22 @@ def follow_actions(state: State, role: str, actions: list[Action]) -> list[Actio
             or cards[str(a[1])]["capability"].get("special_vassal")]
 
 
-SEARCH_HINTS = SearchHints(follow_worlds=1, follow_filter=follow_actions, best_on_line=True)
+#: Actions that only take back the side's own choice in a decision made in steps, by step: a
+#: card added to the Plan (4.1.2 "remove"), a Lord taken along or the whole March, Sail or
+#: Intercept chosen (4.3.1 Group: "leave", "cancel"; the Group starts with nobody taken along).
+TAKE_BACK = {"plan": frozenset({"remove"}), "group": frozenset({"leave", "cancel"})}
+
+
+def search_choices(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The actions a search bot chooses among: all but the take-backs of :data:`TAKE_BACK` (a
+    bot chooses what it wants in the first place, and a search that may take back goes round in
+    circles: add a card, remove it, add it again)."""
+    stack = state.get("stack")
+    drop = TAKE_BACK.get(stack[-1]["step"]) if stack else None
+    if drop is None:
+        return actions
+    return [a for a in actions if a[0] not in drop]
+
+
+SEARCH_HINTS = SearchHints(follow_worlds=1, follow_filter=follow_actions, best_on_line=True,
+                           choices=search_choices)
