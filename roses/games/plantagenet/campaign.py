@@ -211,7 +211,7 @@ def group_candidates(state: State, lord: str) -> list[str]:
 def seamanship(state: State, side: str) -> bool:
     """Y6/L6 Seamanship in effect for ``side``: its Sail costs one Command action (not the whole
     card) this Campaign, so it may also come after other actions (RULINGS R71)."""
-    return fx.event_on(state, "seamanship", side) is not None
+    return bool(state["aow"][side]["in_effect"]) and fx.event_on(state, "seamanship", side) is not None
 
 
 def may_sail(state: State, side: str) -> bool:
@@ -512,7 +512,7 @@ class Plan(Step):
         frame["locked"].append(role)
         draft = frame["drafts"][role]
         private(state, role, "Your Plan, top first: "
-                + ", ".join(f"{card_title(state, role, cid)} ({cid})" for cid in draft) + ".", CARD)
+                + ", ".join([f"{card_title(state, role, cid)} ({cid})" for cid in draft]) + ".", CARD)
         if len(frame["locked"]) < len(SIDES):
             public(state, f"{role} has set its Plan (4.1.2).", CARD)
             return

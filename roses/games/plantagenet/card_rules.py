@@ -130,7 +130,8 @@ def vassal_levy_blocked(state: State, lord: str) -> bool:
     """Y7 Yorkists Block Parliament: no Lancastrian Vassal Levy this Levy except by an Event
     (RULINGS R53): L37 The Earl of Richmond lets every Lancastrian Lord Levy Vassals, L35
     Margaret Beaufort lets Henry Tudor."""
-    if sv.lord_sides()[lord] != "Lancaster" or not fx.event_on(state, "block_parliament", "York"):
+    if sv.lord_sides()[lord] != "Lancaster" or not state["aow"]["York"]["in_effect"] \
+            or not fx.event_on(state, "block_parliament", "York"):
         return False
     if fx.event_on(state, "earl_of_richmond", "Lancaster"):
         return False
@@ -151,8 +152,10 @@ def vassal_levy_sure(state: State, lord: str) -> bool:
     """L37 The Earl of Richmond (every Lancastrian Vassal Levy this Levy) and L32 Two Roses
     (Henry Tudor's): the check succeeds without a roll; its cost is paid (3.4.3)."""
     side = sv.lord_sides()[lord]
-    return bool((side == "Lancaster" and fx.event_on(state, "earl_of_richmond", "Lancaster"))
-                or fx.capability(state, lord, "two_roses"))
+    aow, mat = state["aow"], state["lords"][lord]["mat"]
+    return bool((side == "Lancaster" and aow["Lancaster"]["in_effect"]
+                 and fx.event_on(state, "earl_of_richmond", "Lancaster"))
+                or (mat and mat["capabilities"] and fx.capability(state, lord, "two_roses")))
 
 
 def vassal_levy_surcharge(state: State, side: str) -> int:
@@ -262,7 +265,8 @@ def troops_options(state: State, lord: str) -> list[str | None]:
     sources = troops_sources(state, lord)
     if not sources:
         return out
-    commons = (0, 1, 2) if sv.lord_sides()[lord] == "York" and fx.event_on(state, "the_commons", "York") else (0,)
+    commons = (0, 1, 2) if sv.lord_sides()[lord] == "York" and state["aow"]["York"]["in_effect"] \
+        and fx.event_on(state, "the_commons", "York") else (0,)
     mercs = (False, True) if fx.capability(state, lord, "soldiers_of_fortune") else (False,)
     payers = {merc: coin_payers(state, lord, troops_coin(state, lord, merc)) for merc in mercs}
     for at, mode in sources:

@@ -154,7 +154,7 @@ class ArtsOfWar(Step):
 def ready_exiles(state: State, side: str) -> list[str]:
     """3.3.1: the side's Exile-marked cylinders in the current or an earlier box."""
     box = state["box"]
-    if side == "Lancaster" and fx.event_on(state, "be_sent_for", "Lancaster"):
+    if side == "Lancaster" and state["aow"]["Lancaster"]["in_effect"] and fx.event_on(state, "be_sent_for", "Lancaster"):
         box = sv.OFF_RIGHT  # L4 Be Sent For: Exiles from anywhere on the Calendar this Levy
     lrec, on_calendar = state["lords"], Where.CALENDAR
     out = []
@@ -420,7 +420,7 @@ KINGS_NAME_KEYS = ("favour", "exhaustion", "lords", "vassals", "special_vassals"
 
 def kings_name_on(state: State) -> bool:
     """Y32 The King's Name in effect, with Gloucester (not as Richard III) on the map."""
-    if not fx.event_on(state, "kings_name", "York"):
+    if not state["aow"]["York"]["in_effect"] or not fx.event_on(state, "kings_name", "York"):
         return False
     return any(state["lords"].get(g, {}).get("where") == Where.MAP for g in sv.GLOUCESTERS)
 

@@ -97,7 +97,11 @@ def usable_capabilities(state: State, frame: Frame) -> list[str]:
     if not w.capabilities:
         return []
     keys, wanted = fx.CAPABILITY_KEYS, w.capabilities
-    if not any(keys[cid] in wanted for d in state["lords"].values() if d["mat"] for cid in d["mat"]["capabilities"]):
+    for d in state["lords"].values():
+        mat = d["mat"]
+        if mat and mat["capabilities"] and any(keys[cid] in wanted for cid in mat["capabilities"]):
+            break
+    else:
         return []  # no mat holds one: the window's Lords need not be found
     out = []
     for lid in w.cap_lords(state, frame):

@@ -452,20 +452,21 @@ def _side_lords() -> dict[str, tuple[str, ...]]:
 #: a change of the state; what it holds must not be changed by the callers.
 Memo = dict[tuple[Any, ...], Any]
 
+
 def enemy_locales(state: State, side: str, memo: Memo | None = None) -> set[str]:
     """The Locales (and Seas) where Lords of ``side``'s Enemy are."""
     if memo is not None:
-        key = ("enemy", side)
-        if key not in memo:
-            memo[key] = enemy_locales(state, side)
-        hit: set[str] = memo[key]
-        return hit
+        hit: set[str] | None = memo.get(("enemy", side))
+        if hit is not None:
+            return hit
     lrec = state["lords"]
     out = set()
     for lid in (_SIDES_IN.get(tuple(lrec)) or sides_in(lrec))[_OTHER[side]]:
         d = lrec[lid]
         if d["where"] in _PLACED:
             out.add(d["locale"])
+    if memo is not None:
+        memo["enemy", side] = out
     return out
 
 
@@ -481,42 +482,43 @@ def route_tree(state: State, side: str, start: str, *, lord: str | None = None,
     Ship hops as in :func:`route_ways`. ``blocked``: :func:`enemy_locales` if the caller has it.
     With ``memo`` (:data:`Memo`) the same search is made once.
     """
+    key: tuple[Any, ...] = ("tree", side, start, lord if ships else None, ships)
     if memo is not None:
-        key = ("tree", side, start, lord if ships else None, ships)
-        if key not in memo:
-            memo[key] = route_tree(state, side, start, lord=lord, ships=ships,
-                                   blocked=enemy_locales(state, side, memo) if blocked is None else blocked)
-        hit: tuple[dict[str, int], dict[str, int]] = memo[key]
-        return hit
+        hit: tuple[dict[str, int], dict[str, int]] | None = memo.get(key)
+        if hit is not None:
+            return hit
     if blocked is None:
-        blocked = enemy_locales(state, side)
-    if start in blocked or (state["favour"].get(start) != side and state["exile_boxes"].get(start) != side):
-        return {}, {}  # not Friendly (is_friendly) or Enemy Lords there
-    strongholds = _strongholds()
-    great = ships and great_ships(state, lord)  # Y6/L6 Great Ships: every Port linked (R86)
-    favour = state["favour"].get
-    boxes = state["exile_boxes"]  # 1.3.1 EXILE BOXES are Friendly too
-    adjacent = _adjacent()
-    dist = {start: 0}
+        blocked = enemy_locales(state, side, memo)
+    dist: dict[str, int] = {}
     beyond: dict[str, int] = {}
-    seen = set(blocked)  # Locales already placed (or blocked): a Locale's kind never changes
-    seen.add(start)
-    frontier = [start]
-    dn = 0
-    while frontier:  # one ring of Ways at a time (the order of a queue)
-        dn += 1
-        ring: list[str] = []
-        for loc in frontier:
-            for nxt in _neighbours(state, loc, lord, ships, great) if ships else adjacent[loc]:
-                if nxt in seen:
-                    continue
-                seen.add(nxt)
-                if favour(nxt) == side or (nxt in boxes and boxes[nxt] == side):
-                    dist[nxt] = dn
-                    ring.append(nxt)
-                elif nxt in strongholds:
-                    beyond[nxt] = dn
-        frontier = ring
+    if start not in blocked and (state["favour"].get(start) == side or state["exile_boxes"].get(start) == side):
+        # else: Enemy Lords there, or not Friendly (is_friendly): no Route
+        strongholds = _strongholds()
+        great = ships and great_ships(state, lord)  # Y6/L6 Great Ships: every Port linked (R86)
+        favour = state["favour"].get
+        boxes = state["exile_boxes"]  # 1.3.1 EXILE BOXES are Friendly too
+        adjacent = _adjacent()
+        dist[start] = 0
+        seen = set(blocked)  # Locales already placed (or blocked): a Locale's kind never changes
+        seen.add(start)
+        frontier = [start]
+        dn = 0
+        while frontier:  # one ring of Ways at a time (the order of a queue)
+            dn += 1
+            ring: list[str] = []
+            for loc in frontier:
+                for nxt in _neighbours(state, loc, lord, ships, great) if ships else adjacent[loc]:
+                    if nxt in seen:
+                        continue
+                    seen.add(nxt)
+                    if favour(nxt) == side or (nxt in boxes and boxes[nxt] == side):
+                        dist[nxt] = dn
+                        ring.append(nxt)
+                    elif nxt in strongholds:
+                        beyond[nxt] = dn
+            frontier = ring
+    if memo is not None:
+        memo[key] = (dist, beyond)
     return dist, beyond
 
 
@@ -555,13 +557,6 @@ def parley_targets(state: State, lord: str, *, campaign: bool = False, london: b
     to one Way or one Sea hop). The Lord's own non-Friendly Stronghold is the only target then.
     While London holds two Yorkist markers (Y15 London for York) Lancastrians may not Parley it
     unless an Event aids them (``london``, L17, L18)."""
-    out = _parley_targets(state, lord, campaign, memo)
-    if state["london_for_york"] and not london and "London" in out and side_of(lord) == "Lancaster":
-        del out["London"]
-    return out
-
-
-def _parley_targets(state: State, lord: str, campaign: bool, memo: Memo | None = None) -> dict[str, int]:
     c = load()
     side = _lord_sides()[lord]
     d = state["lords"][lord]
@@ -571,19 +566,23 @@ def _parley_targets(state: State, lord: str, campaign: bool, memo: Memo | None =
     fav = state["favour"]
     friendly_here = fav.get(here) == side or state["exile_boxes"].get(here) == side  # is_friendly
     if not friendly_here and c.locales[here]["kind"] == "stronghold":
-        return {here: 0}
-    if campaign:  # 4.6.4: one Way (or one Sea hop) only: the Locales next to his own
+        out = {here: 0}
+    elif campaign:  # 4.6.4: one Way (or one Sea hop) only: the Locales next to his own
         blocked = enemy_locales(state, side, memo)
         if here in blocked or not friendly_here:
             return {}
         strongholds = _strongholds()  # a Stronghold is Friendly by Favour (1.3.1)
-        near = {t for t in _neighbours(state, here, lord, ships, ships and great_ships(state, lord))
-                if t not in blocked and t in strongholds and fav.get(t) != side}
-        return {t: 1 for t in sorted(near, key=c.locale_ids.ids.__getitem__)}
-    _friendly, beyond = route_tree(state, side, here, lord=lord, ships=ships, memo=memo)
-    if not beyond:
-        return {}
-    return {t: beyond[t] for t in sorted(beyond, key=c.locale_ids.ids.__getitem__)}
+        near = [t for t in _neighbours(state, here, lord, ships, ships and great_ships(state, lord))
+                if t not in blocked and t in strongholds and fav.get(t) != side]
+        out = {t: 1 for t in sorted(set(near), key=c.locale_ids.ids.__getitem__)}
+    else:
+        beyond = route_tree(state, side, here, lord=lord, ships=ships, memo=memo)[1]
+        if not beyond:
+            return {}
+        out = {t: beyond[t] for t in sorted(beyond, key=c.locale_ids.ids.__getitem__)}
+    if state["london_for_york"] and not london and "London" in out and side == "Lancaster":
+        del out["London"]
+    return out
 
 
 def tax_targets(state: State, lord: str, memo: Memo | None = None) -> dict[str, int]:
@@ -1081,8 +1080,11 @@ def lacks_lords(state: State, side: str) -> bool:
     nxt = state["box"] + 1
     if nxt > LAST_BOX:
         return True
-    return not any(d["where"] == Where.CALENDAR and d["exile"] and d["box"] == nxt and side_of(lid) == side
-                   for lid, d in state["lords"].items())
+    sides = _lord_sides()
+    for lid, d in state["lords"].items():  # noqa: SIM110 (a loop is faster than any() of a generator)
+        if d["where"] == Where.CALENDAR and d["exile"] and d["box"] == nxt and sides[lid] == side:
+            return False
+    return True
 
 
 def campaign_victory(state: State) -> str | None:
