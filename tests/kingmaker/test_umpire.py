@@ -186,3 +186,34 @@ def test_a_siege_on_the_table_says_what_each_outcome_does() -> None:
 
     assert OUTCOME_WORDS["siege"]["attacker"] == "the attacker won: the place is taken"
     assert OUTCOME_WORDS["siege"]["indecisive"] == "indecisive: it stays under siege"
+
+
+def test_a_side_whose_nobles_the_umpire_named_all_killed_cannot_win_on_the_table_k74(tmp_path: Path) -> None:
+    """Ruling K74 (L203): after the umpire names every attacking noble killed, "the attacker
+    won" is no longer a result he may enter (nobody would be left to capture or take anything);
+    the same for a defending side in a battle; refused without change."""
+    state, a, d = _table_battle(tmp_path)
+    RULES.action(state, "P1", "battle", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    RULES.action(state, "umpire", "table")
+    RULES.action(state, "umpire", "kill", "percy")
+    RULES.action(state, "umpire", "kill", "stanley")
+    RULES.action(state, "umpire", "done")
+    assert {arg for verb, arg in RULES.legal_actions(state, "umpire") if verb == "outcome"} == {"defender", "indecisive"}
+    before = canonical_json(state)
+    with pytest.raises(IllegalAction):
+        RULES.action(state, "umpire", "outcome", "attacker")
+    assert canonical_json(state) == before
+    RULES.action(state, "umpire", "outcome", "defender")
+    assert all(state["cz"][n] != Z_NOBLE for n in a)
+
+
+def test_a_defending_side_all_killed_cannot_win_a_battle_on_the_table_k74(tmp_path: Path) -> None:
+    state, a, d = _table_battle(tmp_path)
+    RULES.action(state, "P1", "battle", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    RULES.action(state, "umpire", "table")
+    RULES.action(state, "umpire", "kill", "neville")
+    RULES.action(state, "umpire", "kill", "mowbray")
+    RULES.action(state, "umpire", "done")
+    assert {arg for verb, arg in RULES.legal_actions(state, "umpire") if verb == "outcome"} == {"attacker", "indecisive"}

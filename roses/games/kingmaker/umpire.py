@@ -92,6 +92,23 @@ def participants(state: State, combat: Frame) -> list[int]:
     return [n for n in combat["a"] + combat["d"] if state["cz"][n] == Z_NOBLE]
 
 
+def table_outcomes(state: State, frame: Frame) -> list[str]:
+    """The results the umpire may enter after naming the killed (ruling K74): a side that
+    fought with nobles wins only with one of them left alive (a side of ships without nobles
+    aboard may still win), and a besieged place's garrison may hold it with every noble inside
+    killed; indecisive is always open."""
+    c, killed = frame["combat"], frame["killed"]
+    w = W(state)
+
+    def alive(nobles: list[int]) -> bool:
+        return not nobles or any(w.cards[n].id not in killed for n in nobles)
+
+    out = [ATTACKER] if alive(c["a"]) else []
+    if c["kind"] == SIEGE or alive(c["d"]):
+        out.append(DEFENDER)
+    return out + [INDECISIVE]
+
+
 class Tabletop(Step):
     """The umpire decides whether a combat is fought on a table and enters its result
     (L203, L226, L271). Default: the Event card decides."""
@@ -115,7 +132,7 @@ class Tabletop(Step):
                     if w.cards[n].id not in frame["killed"]]
             out.append(("done", None))
         else:
-            out += [("outcome", o) for o in (ATTACKER, DEFENDER, INDECISIVE)]
+            out += [("outcome", o) for o in table_outcomes(state, frame)]
         return out
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
