@@ -188,18 +188,25 @@ def test_a_siege_on_the_table_says_what_each_outcome_does() -> None:
     assert OUTCOME_WORDS["siege"]["indecisive"] == "indecisive: it stays under siege"
 
 
-def test_a_side_whose_nobles_the_umpire_named_all_killed_cannot_win_on_the_table_k74(tmp_path: Path) -> None:
-    """Ruling K74 (L203): after the umpire names every attacking noble killed, "the attacker
-    won" is no longer a result he may enter (nobody would be left to capture or take anything);
-    the same for a defending side in a battle; refused without change."""
+def _killed_on_the_table(tmp_path: Path, killed: list[str]) -> tuple[dict[str, Any], list[int], set[str]]:
+    """The battle of :func:`_table_battle` fought on a table with ``killed`` named: the state,
+    the attackers and the outcomes the umpire may then enter."""
     state, a, d = _table_battle(tmp_path)
     RULES.action(state, "P1", "battle", ["C2", "P2"])
     RULES.action(state, "P1", "fight")
     RULES.action(state, "umpire", "table")
-    RULES.action(state, "umpire", "kill", "percy")
-    RULES.action(state, "umpire", "kill", "stanley")
+    for noble in killed:
+        RULES.action(state, "umpire", "kill", noble)
     RULES.action(state, "umpire", "done")
-    assert {arg for verb, arg in RULES.legal_actions(state, "umpire") if verb == "outcome"} == {"defender", "indecisive"}
+    return state, a, {arg for verb, arg in RULES.legal_actions(state, "umpire") if verb == "outcome"}
+
+
+def test_a_side_whose_nobles_the_umpire_named_all_killed_cannot_win_on_the_table_k74(tmp_path: Path) -> None:
+    """Ruling K74 (L203): after the umpire names every attacking noble killed, "the attacker
+    won" is no longer a result he may enter (nobody would be left to capture or take anything);
+    the same for a defending side in a battle; refused without change."""
+    state, a, outcomes = _killed_on_the_table(tmp_path, ["percy", "stanley"])
+    assert outcomes == {"defender", "indecisive"}
     before = canonical_json(state)
     with pytest.raises(IllegalAction):
         RULES.action(state, "umpire", "outcome", "attacker")
@@ -209,11 +216,5 @@ def test_a_side_whose_nobles_the_umpire_named_all_killed_cannot_win_on_the_table
 
 
 def test_a_defending_side_all_killed_cannot_win_a_battle_on_the_table_k74(tmp_path: Path) -> None:
-    state, a, d = _table_battle(tmp_path)
-    RULES.action(state, "P1", "battle", ["C2", "P2"])
-    RULES.action(state, "P1", "fight")
-    RULES.action(state, "umpire", "table")
-    RULES.action(state, "umpire", "kill", "neville")
-    RULES.action(state, "umpire", "kill", "mowbray")
-    RULES.action(state, "umpire", "done")
-    assert {arg for verb, arg in RULES.legal_actions(state, "umpire") if verb == "outcome"} == {"attacker", "indecisive"}
+    assert _killed_on_the_table(tmp_path, ["neville", "mowbray"])[2] == {"attacker", "indecisive"}
+    assert _killed_on_the_table(tmp_path, ["neville"])[2] == {"attacker", "defender", "indecisive"}
