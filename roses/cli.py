@@ -127,7 +127,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"{rules.id} {scenario}: {out['actions_per_s']:.0f} actions/s, "
               f"{out['games_per_s']:.1f} games/s ({out['actions']} actions, {out['games']} games "
               f"in {out['seconds']:.1f} s, one core{extra}); per CPU second: "
-              f"{out['actions_per_cpu_s']:.0f} actions, {out['games_per_cpu_s']:.1f} games")
+              f"{out['actions_per_cpu_s']:.0f} actions, {out['games_per_cpu_s']:.1f} games "
+              f"({out['python']}, {out['python_executable']})")
     return 0
 
 

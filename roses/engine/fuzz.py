@@ -7,7 +7,9 @@ Both work for every game: they only call ``setup``, ``active``, ``legal_actions`
 from __future__ import annotations
 
 import json
+import platform
 import random
+import sys
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -308,6 +310,10 @@ def bench(
         "cpu_seconds": round(cpu, 3),
         "actions_per_cpu_s": round(actions / cpu, 1),
         "games_per_cpu_s": round(games / cpu, 2),
+        # the interpreter: the same code runs at different speeds on different builds of one
+        # Python version (bench/plantagenet.md, "The interpreter")
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "python_executable": sys.executable,
     }
     if views:
         out["views"] = True

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import platform
+import sys
 
 import pytest
 
@@ -236,6 +238,9 @@ def test_bench_counts_games() -> None:
     # one thread: its CPU time is at most the wall time, so the per-CPU-second figure is not lower
     assert 0 < out["cpu_seconds"] <= out["seconds"] + 0.01
     assert out["actions_per_cpu_s"] >= out["actions_per_s"] * 0.99
+    # which interpreter made the figures (builds of one Python version differ in speed)
+    assert out["python"] == f"{platform.python_implementation()} {platform.python_version()}"
+    assert out["python_executable"] == sys.executable
 
 
 def test_bench_views_renders_every_role_and_picks_from_the_view() -> None:
