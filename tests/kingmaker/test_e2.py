@@ -6,7 +6,7 @@ from pathlib import Path
 
 from roses.engine import rng
 from roses.games.kingmaker import RULES
-from roses.games.kingmaker.common import Z_CHANC, Z_DISC, Z_NOBLE, W, heir_controller
+from roses.games.kingmaker.common import Z_AWARD, Z_CHANC, Z_DISC, Z_NOBLE, W, heir_controller
 from roses.games.kingmaker.play import coronation_options, land_moves, move_dests
 from tests.kingmaker.boards import rules_board
 from tests.kingmaker.helpers import award, combat, event_on_top, make_deck, put, staged, turn_of
@@ -192,6 +192,29 @@ def test_scots_invasion_noble_called_to_two_places_covers_both_k54(tmp_path: Pat
     log = "\n".join(RULES.log_for(state, "P3"))
     assert "The Scots take Alnwick" not in log and "The Scots take Cockermouth" not in log
     assert "The Scots take Raby" in log
+
+
+def test_a_town_lost_to_the_scots_leaves_its_town_card_with_its_holder_l427_k75(tmp_path: Path) -> None:
+    """Ruling K75 (L427, L518): Newcastle, called to its town card's owner who cannot answer
+    (his only noble is a captive), falls to the Scots; the Scots are no faction, so the card
+    is not transferred: it stays awarded to its noble, and every invariant holds. (Random play
+    once gave the card to no one, "passes to P8" in the log, holder -1.)"""
+    newcastle = {"id": "newcastle", "name": "Newcastle upon Tyne", "square": "M2", "type": "town",
+                 "fortified": True, "garrison": 200, "capacity": 300}
+    deck = make_deck({"id": "scots", "kind": "scots_invasion", "level": "e2"}, {"id": "k", **combat("storms", [2, 1])})
+    state = staged(tmp_path, rules="e2", deck=deck, board=board_with(newcastle))
+    percy = put(state, 0, "percy", "A1")
+    put(state, 1, "grey", "A2")
+    card = award(state, "town_newcastle", "percy")
+    state["pown"]["newcastle"] = 0
+    state["ncap"][percy] = 1  # a captive cannot answer the call
+    event_on_top(state, "scots")
+    chance(state, 0)
+    log = "\n".join(RULES.log_for(state, "P3"))
+    assert "The Scots take Newcastle upon Tyne" in log and "town card passes" not in log
+    assert state["pown"]["newcastle"] == -1
+    assert (state["cz"][card], state["ch"][card]) == (Z_AWARD, percy)
+    assert RULES.check_invariants(state) == []
 
 
 def test_french_treachery_sacks_the_employers_nearest_town_k57(tmp_path: Path) -> None:

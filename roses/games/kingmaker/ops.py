@@ -324,7 +324,11 @@ def set_place_owner(state: State, place: str, p: int) -> None:
     state["pown"][place] = p
     state["siege"].pop(place, None)
     state["guests"].pop(place, None)
-    # L443: a town card goes to whoever captures its town.
+    # L427: a town card goes to the faction that captures its town. A town lost to nobody (the
+    # Scots of Scots Invasion, a sacked town) is no faction's capture: the card stays where it
+    # is (ruling K75).
+    if p < 0:
+        return
     w = W(state)
     for c in w.place_cards.get(place, ()):
         card = w.cards[c]
