@@ -167,6 +167,9 @@ def test_every_seat_sees_the_combat_put_to_the_umpire_and_what_he_may_enter(tmp_
         assert (t["attack"], t["defence"]) == (150, 100)
         assert t["outcomes"] == {"attacker": "the attacker won", "defender": "the defender won",
                                  "indecisive": "indecisive: nobody won"}
+        # ruling K74: which results need a noble of their side left alive (the page greys them out)
+        assert {o: sorted(ids) for o, ids in t["needs_survivor"].items()} == {
+            "attacker": ["percy", "stanley"], "defender": ["mowbray", "neville"]}
     assert "killed" in views["umpire"]["tabletop"] and "killed" not in views["P2"]["tabletop"]
     labels = {(v, a): RULES.label(state, "umpire", v, a) for v, a in RULES.legal_actions(state, "umpire")}
     assert labels == {("cards", None): "let the Event card decide", ("table", None): "have it fought on a table"}
@@ -218,3 +221,14 @@ def test_a_side_whose_nobles_the_umpire_named_all_killed_cannot_win_on_the_table
 def test_a_defending_side_all_killed_cannot_win_a_battle_on_the_table_k74(tmp_path: Path) -> None:
     assert _killed_on_the_table(tmp_path, ["neville", "mowbray"])[2] == {"attacker", "indecisive"}
     assert _killed_on_the_table(tmp_path, ["neville"])[2] == {"attacker", "defender", "indecisive"}
+
+
+def test_which_results_need_a_survivor_k74() -> None:
+    """Ruling K74 (L203) as data: a side with nobles needs one alive to win; a besieged place's
+    garrison holds it with every noble inside killed; ships without nobles need none."""
+    from roses.games.kingmaker.combat import survivor_needed
+
+    assert survivor_needed({"kind": "battle", "a": [3, 4], "d": [7]}) == {"attacker": [3, 4], "defender": [7]}
+    assert survivor_needed({"kind": "siege", "a": [3], "d": [7, 8]}) == {"attacker": [3]}
+    assert survivor_needed({"kind": "sea_battle", "a": [3], "d": []}) == {"attacker": [3]}
+    assert survivor_needed({"kind": "sea_battle", "a": [], "d": []}) == {}

@@ -137,6 +137,18 @@ def test_the_umpire_lets_the_card_decide_or_enters_the_result_of_a_table(browser
                         timeout=40000)
     t = players.payload(u)["view"]["tabletop"]
     assert t["stage"] == "killed" and t["killed"] == []
+    # Ruling K74: with every attacking noble ticked killed, "the attacker won" is greyed out.
+    attackers = [n["id"] for n in t["attackers"]]
+    assert sorted(t["needs_survivor"]["attacker"]) == sorted(attackers)
+    radio = 'form.km-tabletop-result input[name=outcome][value="attacker"]'
+    assert not u.is_disabled(radio)
+    for n in attackers:
+        u.check(f'form.km-tabletop-result input[name=killed][value="{n}"]')
+    assert u.is_disabled(radio) and not u.is_disabled('form.km-tabletop-result input[name=outcome][value="indecisive"]')
+    u.locator("#battle-panel").screenshot(path=str(screenshot_path("kingmaker-tabletop-k74.png")))
+    for n in attackers:
+        u.uncheck(f'form.km-tabletop-result input[name=killed][value="{n}"]')
+    assert not u.is_disabled(radio)
     fallen = t["defenders"][:1]  # a defender falls (if there is one), and the attacker wins
     for n in fallen:
         u.check(f'form.km-tabletop-result input[name=killed][value="{n["id"]}"]')

@@ -390,6 +390,18 @@ class Battle(Step):
             resolve(state, frame)
 
 
+def survivor_needed(combat: Frame) -> dict[str, list[int]]:
+    """Ruling K74 (L203), for a combat fought on a table: the results the umpire may enter only
+    while one of the listed nobles is left alive. A side that fought with nobles wins only with
+    one of them alive; a side of ships without nobles has no such condition, and neither has a
+    besieged place, whose garrison may hold it with every noble inside killed. Indecisive is
+    always open."""
+    out = {ATTACKER: list(combat["a"])} if combat["a"] else {}
+    if combat["kind"] != SIEGE and combat["d"]:
+        out[DEFENDER] = list(combat["d"])
+    return out
+
+
 def draw_combat_card(state: State, p: int, frame: Frame | None = None) -> int:
     """L243, ruling K25/K36: draw until a card with a combat half; a Free Move or Writ is kept
     by the drawer, any other card without one is discarded unplayed. E1: a Vacillating

@@ -43,6 +43,7 @@ from roses.games.kingmaker.combat import (
     defence,
     engage,
     resolve,
+    survivor_needed,
 )
 from roses.games.kingmaker.common import (
     UMPIRE,
@@ -93,20 +94,12 @@ def participants(state: State, combat: Frame) -> list[int]:
 
 
 def table_outcomes(state: State, frame: Frame) -> list[str]:
-    """The results the umpire may enter after naming the killed (ruling K74): a side that
-    fought with nobles wins only with one of them left alive (a side of ships without nobles
-    aboard may still win), and a besieged place's garrison may hold it with every noble inside
-    killed; indecisive is always open."""
-    c, killed = frame["combat"], frame["killed"]
-    w = W(state)
-
-    def alive(nobles: list[int]) -> bool:
-        return not nobles or any(w.cards[n].id not in killed for n in nobles)
-
-    out = [ATTACKER] if alive(c["a"]) else []
-    if c["kind"] == SIEGE or alive(c["d"]):
-        out.append(DEFENDER)
-    return out + [INDECISIVE]
+    """The results the umpire may enter after naming the killed (ruling K74,
+    :func:`~roses.games.kingmaker.combat.survivor_needed`); indecisive is always open."""
+    killed, cards = frame["killed"], W(state).cards
+    needs = survivor_needed(frame["combat"])
+    return [o for o in (ATTACKER, DEFENDER) if o not in needs
+            or any(cards[n].id not in killed for n in needs[o])] + [INDECISIVE]
 
 
 class Tabletop(Step):

@@ -32,6 +32,7 @@ from roses.games.kingmaker.combat import (
     TOWN_ATTACK,
     attack_power,
     defence,
+    survivor_needed,
 )
 from roses.games.kingmaker.common import (
     E_DECK,
@@ -160,7 +161,8 @@ def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, A
     """The combat put to the umpire (umpire.Tabletop, L203, L226, L271), for every seat: its
     kind and place, each side's player, strength and nobles (public on the board), the stage
     (``mark``: the umpire chooses the Event card or a table; ``killed``, ``outcome``: it is
-    fought on a table and he enters the result) and what each outcome does. The umpire's own
+    fought on a table and he enters the result), what each outcome does and which outcomes
+    need a noble of their side left alive (ruling K74). The umpire's own
     view adds the nobles he has named killed so far (public once he enters the outcome)."""
     w = W(state)
     c = frame["combat"]
@@ -177,6 +179,8 @@ def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, A
         "attack": attack_power(state, c), "defence": defence(state, c),
         "attackers": side(c["a"]), "defenders": side(c["d"]), "stage": frame["stage"],
         "outcomes": OUTCOME_WORDS.get(c["kind"], _PLAIN_OUTCOMES),
+        # ruling K74: the results open only while one of these nobles is left alive
+        "needs_survivor": {o: [w.cards[n].id for n in ns] for o, ns in survivor_needed(c).items()},
     }
     if role == UMPIRE:
         out["killed"] = list(frame["killed"])

@@ -726,13 +726,28 @@ export class Kingmaker {
                    disabled: !canKill || killed.has(n.id) || sending ? "disabled" : null }),
       ` ${n.name} (${sideName}, ${n.role})`);
     const nobles = [...t.attackers.map((n) => noble(n, "attacker")), ...t.defenders.map((n) => noble(n, "defender"))];
-    const outcomes = Object.entries(t.outcomes || {}).map(([key, text], i) => h("label", { class: "km-outcome" },
-      h("input", { type: "radio", name: "outcome", value: key, required: i === 0 ? "required" : null, disabled: sending ? "disabled" : null }), ` ${text}`));
+    const outcomes = Object.entries(t.outcomes || {}).map(([key, text]) => h("label", { class: "km-outcome" },
+      h("input", { type: "radio", name: "outcome", value: key, required: "required", disabled: sending ? "disabled" : null }), ` ${text}`));
     const form = h("form", { class: "km-tabletop-result" },
       h("fieldset", {}, h("legend", {}, "Killed on the table"), nobles.length ? nobles : h("p", { class: "muted small" }, "no noble takes part")),
       h("fieldset", {}, h("legend", {}, "Who won"), outcomes),
       h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", disabled: sending ? "disabled" : null }, sending ? "Sending the result…" : "Enter the result"),
         cardsButton("Let the Event card decide after all")));
+    // ruling K74: a result that needs a noble of its side alive is greyed out while every one is ticked killed
+    const needs = t.needs_survivor || {};
+    const refresh = () => {
+      const ticked = new Set([...form.querySelectorAll("input[name=killed]:checked")].map((i) => i.value));
+      for (const radio of form.querySelectorAll("input[name=outcome]")) {
+        const list = needs[radio.value];
+        const closed = !!(list && list.length && list.every((id) => ticked.has(id) || killed.has(id)));
+        if (closed && radio.checked) radio.checked = false;
+        radio.disabled = closed || !!sending;
+        radio.parentNode.classList.toggle("km-closed", closed);
+        radio.parentNode.title = closed ? "Not open: every noble of that side is named killed (ruling K74)" : "";
+      }
+    };
+    form.addEventListener("change", (ev) => { if (ev.target.name === "killed") refresh(); });
+    refresh();
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const outcome = form.querySelector("input[name=outcome]:checked");
