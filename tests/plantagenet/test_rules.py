@@ -49,6 +49,9 @@ def test_registered() -> None:
     assert RULES.scenarios == SCENARIOS
     assert RULES.roles("ia-henry-vi") == ["York", "Lancaster"]
     assert RULES.scenario_names()["bosworth"].startswith("III(B)")
+    # every scenario plays to its end by the rules (docs/plantagenet/fuzz.md), in the browser and
+    # against bots (docs/ai.md): the lobby offers it without the preview switch
+    assert RULES.preview is False
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

@@ -126,7 +126,6 @@ class PlantagenetRules(StepRules):
     id = "plantagenet"
     title = "Plantagenet"
     scenarios = SCENARIOS
-    preview = True  # in development: offered only under the lobby's preview switch
     steps = STEPS
 
     def scenario_names(self) -> dict[str, str]:
