@@ -28,9 +28,7 @@ def search_acting(rules: Rules, state: State) -> tuple[str, list[Action]] | None
     """:func:`acting` for a search: the mover's actions narrowed by the game's
     ``search_hints.choices`` (never to nothing). Not for checking a move's legality."""
     found = acting(rules, state)
-    if found is None or rules.search_hints.choices is None:
-        return found
-    return found[0], search_choices(rules, state, found[0], found[1])
+    return None if found is None else (found[0], search_choices(rules, state, found[0], found[1]))
 
 
 def search_choices(rules: Rules, state: State, role: str, actions: list[Action]) -> list[Action]:
