@@ -187,6 +187,34 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of all the machine's cores so far (Linux /proc/stat), or
+    (0, 0) where unknown."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    total = sum(fields[:8])  # guest time is already counted in user time
+    return total - idle, total
+
+
+def _database_cpu() -> float:
+    """CPU time so far of this machine's PostgreSQL server processes (by their command
+    name), 0 if there are none: the database's share of the load when it runs locally."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if stat.split("(", 1)[1].split(")", 1)[0] in ("postgres", "postmaster"):
+            total += _cpu(int(entry.name))
+    return total
+
+
 def _rss(pid: int) -> int:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -579,6 +607,11 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         rss_idle = server.rss_bytes()
         rss_after = 0
         cpu = [0.0, 0.0]
+        #: (client CPU, database CPU, machine busy ticks, machine ticks) at the start and end of play
+        other: list[tuple[float, float, int, int]] = []
+
+        def sample() -> None:
+            other.append((time.process_time(), _database_cpu(), *_machine_ticks()))
         try:
             tokens = make_players(database, games * per)
 
@@ -589,9 +622,11 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
                     made = await create_games(client, server.base, game, scenario, tokens, games,
                                               options=options)
                 cpu[0] = server.cpu_seconds()
+                sample()
                 stats, _players, took = await drive(server.base, made, seed=seed, think=think, moves=moves,
                                                     seconds=seconds, use_ws=use_ws, ws_actions=ws_actions)
                 cpu[1] = server.cpu_seconds()
+                sample()
                 nonlocal rss_after
                 rss_after = server.rss_bytes()  # every game played is still held in memory
                 return made, stats, took
@@ -620,6 +655,15 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             "server_cpu_s": round(cpu[1] - cpu[0], 2),
             "server_cpu_ms_per_action": round((cpu[1] - cpu[0]) * 1000 / len(stats.accepted), 2)
             if stats.accepted else 0.0,
+            # What else used the machine while the games were played: the bench client (this
+            # process), a local PostgreSQL server, and every core of the machine (busy share,
+            # 1.0 = all cores busy all the time, other people's work included): together they
+            # tell whether the server or the machine was the limit.
+            "client_cpu_s": round(other[1][0] - other[0][0], 2) if len(other) == 2 else 0.0,
+            "database_cpu_s": round(other[1][1] - other[0][1], 2) if len(other) == 2 else 0.0,
+            "machine_cores": os.cpu_count() or 1,
+            "machine_busy": round((other[1][2] - other[0][2]) / (other[1][3] - other[0][3]), 3)
+            if len(other) == 2 and other[1][3] > other[0][3] else 0.0,
         }
     finally:
         tmp.cleanup()
@@ -643,7 +687,9 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
               f"stale-version conflicts {out['conflicts']}, refused {out['refused']}; "
               f"{out['workers']} server process(es), {out['server_rss_mb']:.0f} MB resident, "
               f"{out['memory_per_game_kb']:.0f} KB per game; server CPU "
-              f"{out['server_cpu_ms_per_action']:.1f} ms per action")
+              f"{out['server_cpu_ms_per_action']:.1f} ms per action; client CPU {out['client_cpu_s']:.1f} s, "
+              f"database CPU {out['database_cpu_s']:.1f} s, machine {100 * out['machine_busy']:.0f} % busy "
+              f"({out['machine_cores']} cores)")
         for e in out["errors"]:
             print(f"  error: {e}")
     return 1 if out["lost"] or out["duplicated"] else 0

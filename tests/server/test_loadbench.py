@@ -56,6 +56,9 @@ def test_small_bench_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["games"] == 5 and out["actions"] > 0
     assert out["lost"] == 0 and out["duplicated"] == 0
     assert out["refused"] == 0 and out["errors"] == []
+    # what else used the machine meanwhile: the client played, no local PostgreSQL was asked
+    assert out["client_cpu_s"] > 0 and out["database_cpu_s"] >= 0
+    assert 0 < out["machine_busy"] <= 1 and out["machine_cores"] >= 1
 
 
 def test_check_log_counts(sqlite_db: Any) -> None:
@@ -88,3 +91,14 @@ def test_check_log_counts(sqlite_db: Any) -> None:
 def test_pick_game() -> None:
     assert loadbench.pick_game(None) == "richard3"
     assert loadbench.pick_game("plantagenet") == "plantagenet"
+
+
+def test_machine_and_database_cpu_figures() -> None:
+    """The figures that tell whether the server or the machine was the limit: the machine's
+    busy and total clock ticks only grow, busy within total; the database's CPU is a time."""
+    busy0, total0 = loadbench._machine_ticks()
+    sum(i * i for i in range(200_000))  # some work between the two readings
+    busy1, total1 = loadbench._machine_ticks()
+    assert 0 <= busy0 <= total0 and 0 <= busy1 <= total1
+    assert busy1 >= busy0 and total1 >= total0
+    assert loadbench._database_cpu() >= 0.0
