@@ -243,4 +243,7 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
                         "for live updates between them)")
     g.add_argument("--http-actions", action="store_true",
                    help="send the actions as HTTP requests instead of over the game's socket (server bench)")
+    g.add_argument("--no-pin", action="store_true",
+                   help="let the server and the bench client run on any core (server bench; by default "
+                        "one server process gets a core of its own and the client the others)")
     cli.BENCH_TARGETS["server"] = cmd_bench_server

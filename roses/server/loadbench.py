@@ -76,8 +76,11 @@ class ServerProcess:
     """``roses serve`` in a subprocess on a loopback port (start, wait until healthy, stop/kill)."""
 
     def __init__(self, db_url: str, port: int | None = None, *, log_path: Path | None = None,
-                 env: dict[str, str] | None = None, log_level: str = "warning", workers: int = 1) -> None:
+                 env: dict[str, str] | None = None, log_level: str = "warning", workers: int = 1,
+                 cpus: set[int] | None = None) -> None:
         self.db_url = db_url
+        #: The CPUs the server's processes may run on (Linux affinity; None: any).
+        self.cpus = cpus
         self.workers = workers
         self.port = port or free_port()
         self.log_path = log_path
@@ -100,8 +103,11 @@ class ServerProcess:
         if self.workers > 1:
             cmd += ["--workers", str(self.workers)]
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        cpus = self.cpus
+        # set in the child before it runs Python: every thread and worker it starts inherits it
+        pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
         self.proc = subprocess.Popen(cmd, env=env, stdout=self._log, stderr=self._log,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=pin)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -185,6 +191,21 @@ def _cpu(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def split_cpus(workers: int) -> tuple[set[int], set[int]] | None:
+    """(the server's CPUs, the bench client's CPUs) when the bench pins them apart: one
+    server process on a core of its own and the client on the others, so that neither takes
+    the other's core (on a 2-core machine, a server thread woken on the client's core, or
+    the client woken on the server's, stalls the server while it holds the interpreter).
+    None where that cannot be done: several server processes (they share the machine),
+    fewer than 2 CPUs, or no affinity call (not Linux)."""
+    if workers != 1 or not hasattr(os, "sched_getaffinity"):
+        return None
+    mine = sorted(os.sched_getaffinity(0))
+    if len(mine) < 2:
+        return None
+    return {mine[0]}, set(mine[1:])
 
 
 def _machine_ticks() -> tuple[int, int]:
@@ -582,11 +603,12 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         scenario: str | None = None, moves: int = 10, think: float = 10.0, seconds: float = 300.0,
         seed: int = 1, log_path: Path | None = None, use_ws: bool = True,
         workers: int = 1, server_env: dict[str, str] | None = None, options: dict[str, Any] | None = None,
-        ws_actions: bool = True) -> dict[str, Any]:
+        ws_actions: bool = True, pin: bool = True) -> dict[str, Any]:
     """Run the benchmark; returns the figures (see module doc). ``server_env`` is added to the
     server's environment (e.g. ``PYTHONPATH`` of another checkout, to compare two versions
     of the server with the same client); ``options`` are the games' options (e.g.
-    ``{"players": 8}``); ``ws_actions`` False sends the actions as HTTP requests."""
+    ``{"players": 8}``); ``ws_actions`` False sends the actions as HTTP requests; ``pin``
+    puts one server process and the client on different cores (:func:`split_cpus`)."""
     game = pick_game(game)
     tmp = tempfile.TemporaryDirectory(prefix="roses-bench-")
     try:
@@ -600,8 +622,12 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             for var, total in (("ROSES_DB_POOL_SIZE", 60), ("ROSES_DB_MAX_OVERFLOW", 20)):
                 if var not in env and var not in os.environ:
                     env[var] = str(max(2, total // workers))
+        split = split_cpus(workers) if pin else None
         server = ServerProcess(url, log_path=log_path or Path(tmp.name) / "server.log", workers=workers,
-                               env=env)
+                               env=env, cpus=None if split is None else split[0])
+        client_cpus = os.sched_getaffinity(0) if split is not None else None
+        if split is not None:
+            os.sched_setaffinity(0, split[1])
         server.start()  # `roses serve` migrates the database before it listens
         database = Database(url)
         rss_idle = server.rss_bytes()
@@ -634,6 +660,8 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             made, stats, took = asyncio.run(main())
         finally:
             server.stop()
+            if client_cpus is not None:
+                os.sched_setaffinity(0, client_cpus)
         lost, duplicated = check_log(database, stats.accepted, [g for g, _ in made])
         database.dispose()
         lat = [x * 1000 for x in stats.latencies]
@@ -662,6 +690,7 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             "client_cpu_s": round(other[1][0] - other[0][0], 2) if len(other) == 2 else 0.0,
             "database_cpu_s": round(other[1][1] - other[0][1], 2) if len(other) == 2 else 0.0,
             "machine_cores": os.cpu_count() or 1,
+            "pinned": split is not None,
             "machine_busy": round((other[1][2] - other[0][2]) / (other[1][3] - other[0][3]), 3)
             if len(other) == 2 and other[1][3] > other[0][3] else 0.0,
         }
@@ -675,7 +704,7 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
     out = run(args.games, db_url=args.db, game=args.game, scenario=args.scenario, moves=args.moves,
               think=args.think, seconds=args.max_seconds, seed=args.seed,
               workers=getattr(args, "workers", 1), options=_options(args),
-              ws_actions=not getattr(args, "http_actions", False))
+              ws_actions=not getattr(args, "http_actions", False), pin=not getattr(args, "no_pin", False))
     if args.json:
         print(json.dumps(out))
     else:

@@ -58,7 +58,7 @@ def test_small_bench_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["refused"] == 0 and out["errors"] == []
     # what else used the machine meanwhile: the client played, no local PostgreSQL was asked
     assert out["client_cpu_s"] > 0 and out["database_cpu_s"] >= 0
-    assert 0 < out["machine_busy"] <= 1 and out["machine_cores"] >= 1
+    assert 0 < out["machine_busy"] <= 1 and out["machine_cores"] >= 1 and isinstance(out["pinned"], bool)
 
 
 def test_check_log_counts(sqlite_db: Any) -> None:
@@ -102,3 +102,27 @@ def test_machine_and_database_cpu_figures() -> None:
     assert 0 <= busy0 <= total0 and 0 <= busy1 <= total1
     assert busy1 >= busy0 and total1 >= total0
     assert loadbench._database_cpu() >= 0.0
+
+
+def test_the_bench_pins_one_server_process_and_the_client_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One server process gets a core of its own, the client the others; several processes,
+    or a single core, are not pinned."""
+    monkeypatch.setattr(loadbench.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    assert loadbench.split_cpus(1) == ({0}, {1, 2, 3})
+    assert loadbench.split_cpus(2) is None
+    monkeypatch.setattr(loadbench.os, "sched_getaffinity", lambda pid: {5}, raising=False)
+    assert loadbench.split_cpus(1) is None
+
+
+def test_a_pinned_server_runs_on_its_core(tmp_path: Any) -> None:
+    """The server and everything it starts inherit the CPUs it was given."""
+    import os
+
+    if not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs CPU affinity and two CPUs")
+    core = min(os.sched_getaffinity(0))
+    server = loadbench.ServerProcess(f"sqlite:///{tmp_path}/pin.db", cpus={core})
+    with server:
+        assert server.proc is not None
+        for pid in loadbench._tree(server.proc.pid):
+            assert os.sched_getaffinity(pid) == {core}
