@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -165,18 +165,23 @@ class ServerProcess:
         self.stop()
 
 
-def _tree(root: int) -> list[int]:
-    """``root`` and its descendants (from /proc)."""
-    children: dict[int, list[int]] = {}
+def _processes() -> Iterator[tuple[int, str]]:
+    """(pid, the text of /proc/PID/stat) of every process of the machine (Linux)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            stat = (entry / "stat").read_text()
+            yield int(entry.name), (entry / "stat").read_text()
         except OSError:
             continue
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for pid, stat in _processes():
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(ppid, []).append(int(entry.name))
+        children.setdefault(ppid, []).append(pid)
     out, todo = [], [root]
     while todo:
         pid = todo.pop()
@@ -223,17 +228,8 @@ def _machine_ticks() -> tuple[int, int]:
 def _database_cpu() -> float:
     """CPU time so far of this machine's PostgreSQL server processes (by their command
     name), 0 if there are none: the database's share of the load when it runs locally."""
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if stat.split("(", 1)[1].split(")", 1)[0] in ("postgres", "postmaster"):
-            total += _cpu(int(entry.name))
-    return total
+    return sum(_cpu(pid) for pid, stat in _processes()
+               if stat.split("(", 1)[1].split(")", 1)[0] in ("postgres", "postmaster"))
 
 
 def _rss(pid: int) -> int:
