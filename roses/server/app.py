@@ -18,6 +18,7 @@ from roses.server import (
     audit,
     clocks,
     gazette,
+    gcpolicy,
     mailin,
     messages,
     notify,
@@ -200,5 +201,8 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
 
 
 def app_from_env() -> FastAPI:
-    """Factory for ``uvicorn --factory roses.server.app:app_from_env`` (settings from env)."""
-    return create_app(Settings(migrate=False))
+    """Factory for ``uvicorn --factory roses.server.app:app_from_env`` (settings from env);
+    each server process also gets the garbage-collection policy of roses.server.gcpolicy."""
+    app = create_app(Settings(migrate=False))
+    gcpolicy.install()
+    return app
