@@ -60,8 +60,8 @@ def install(full_every: float | None = None) -> bool:
         if _installed is not None:
             return True
         stop = threading.Event()
-        young0, young1, _ = gc.get_threshold()
         saved = gc.get_threshold()
+        young0, young1, _ = saved
 
         def collect_now_and_then() -> None:
             while not stop.wait(period):

@@ -622,19 +622,20 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         server = ServerProcess(url, log_path=log_path or Path(tmp.name) / "server.log", workers=workers,
                                env=env, cpus=None if split is None else split[0])
         client_cpus = os.sched_getaffinity(0) if split is not None else None
-        if split is not None:
-            os.sched_setaffinity(0, split[1])
-        server.start()  # `roses serve` migrates the database before it listens
-        database = Database(url)
-        rss_idle = server.rss_bytes()
         rss_after = 0
-        cpu = [0.0, 0.0]
-        #: (client CPU, database CPU, machine busy ticks, machine ticks) at the start and end of play
-        other: list[tuple[float, float, int, int]] = []
+        #: (server CPU, client CPU, database CPU, machine busy ticks, machine ticks) at the
+        #: start and at the end of play
+        marks: list[tuple[float, float, float, int, int]] = []
 
-        def sample() -> None:
-            other.append((time.process_time(), _database_cpu(), *_machine_ticks()))
+        def mark() -> None:
+            marks.append((server.cpu_seconds(), time.process_time(), _database_cpu(), *_machine_ticks()))
+
         try:
+            if split is not None:
+                os.sched_setaffinity(0, split[1])
+            server.start()  # `roses serve` migrates the database before it listens
+            database = Database(url)
+            rss_idle = server.rss_bytes()
             tokens = make_players(database, games * per)
 
             async def main() -> tuple[list[tuple[int, dict[str, str]]], Stats, float]:
@@ -643,12 +644,10 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
                 async with httpx.AsyncClient(timeout=60) as client:
                     made = await create_games(client, server.base, game, scenario, tokens, games,
                                               options=options)
-                cpu[0] = server.cpu_seconds()
-                sample()
+                mark()
                 stats, _players, took = await drive(server.base, made, seed=seed, think=think, moves=moves,
                                                     seconds=seconds, use_ws=use_ws, ws_actions=ws_actions)
-                cpu[1] = server.cpu_seconds()
-                sample()
+                mark()
                 nonlocal rss_after
                 rss_after = server.rss_bytes()  # every game played is still held in memory
                 return made, stats, took
@@ -658,6 +657,8 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             server.stop()
             if client_cpus is not None:
                 os.sched_setaffinity(0, client_cpus)
+        start, end = marks
+        server_cpu, client_cpu, database_cpu, busy, ticks = (b - a for a, b in zip(start, end, strict=True))
         lost, duplicated = check_log(database, stats.accepted, [g for g, _ in made])
         database.dispose()
         lat = [x * 1000 for x in stats.latencies]
@@ -676,19 +677,18 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             "memory_per_game_kb": round(max(0, rss_after - rss_idle) / games / 1024, 1) if games else 0.0,
             # Server CPU (all its processes) while the games were played, per accepted action:
             # on a shared machine this varies far less than the rates and latencies.
-            "server_cpu_s": round(cpu[1] - cpu[0], 2),
-            "server_cpu_ms_per_action": round((cpu[1] - cpu[0]) * 1000 / len(stats.accepted), 2)
+            "server_cpu_s": round(server_cpu, 2),
+            "server_cpu_ms_per_action": round(server_cpu * 1000 / len(stats.accepted), 2)
             if stats.accepted else 0.0,
             # What else used the machine while the games were played: the bench client (this
             # process), a local PostgreSQL server, and every core of the machine (busy share,
             # 1.0 = all cores busy all the time, other people's work included): together they
             # tell whether the server or the machine was the limit.
-            "client_cpu_s": round(other[1][0] - other[0][0], 2) if len(other) == 2 else 0.0,
-            "database_cpu_s": round(other[1][1] - other[0][1], 2) if len(other) == 2 else 0.0,
+            "client_cpu_s": round(client_cpu, 2),
+            "database_cpu_s": round(database_cpu, 2),
             "machine_cores": os.cpu_count() or 1,
             "pinned": split is not None,
-            "machine_busy": round((other[1][2] - other[0][2]) / (other[1][3] - other[0][3]), 3)
-            if len(other) == 2 and other[1][3] > other[0][3] else 0.0,
+            "machine_busy": round(busy / ticks, 3) if ticks > 0 else 0.0,
         }
     finally:
         tmp.cleanup()

@@ -80,8 +80,11 @@ def test_zero_keeps_cpython_behaviour(policy: None, monkeypatch: pytest.MonkeyPa
 def test_server_processes_get_the_policy(policy: None, monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
     """The factory `roses serve` runs in each process installs it; apps made by tests do not."""
     monkeypatch.setenv("ROSES_DATABASE_URL", f"sqlite:///{tmp_path}/gc.db")
+    from roses.server.config import Settings
     from roses.server.db import Database
 
     Database(f"sqlite:///{tmp_path}/gc.db").migrate()
+    app_module.create_app(Settings(migrate=False))
+    assert not gcpolicy.installed()
     app_module.app_from_env()
     assert gcpolicy.installed()
