@@ -23,6 +23,7 @@ from typing import Any
 from roses.engine.contract import OBSERVER, Rules, State, View, canonical_json
 from roses.engine.errors import CannotUndo, IllegalAction, NotYourTurn, ReplayMismatch
 from roses.engine.labels import add_labels
+from roses.engine.memo import Memo
 
 UNDO = ".undo"
 RESIGN = ".resign"
@@ -50,6 +51,8 @@ class Game:
     actions: list[dict[str, Any]] = field(default_factory=list)
     state: State = field(default_factory=dict)
     _undo: list[tuple[str, State]] = field(default_factory=list, repr=False)
+    #: What the rules keep between two views of this game (roses.engine.memo).
+    memo: Memo = field(default_factory=Memo, init=False, repr=False, compare=False)
 
     # ----- creation ---------------------------------------------------------------------
     @classmethod
@@ -127,10 +130,15 @@ class Game:
     def view(self, role: str) -> View:
         """The rules' view for ``role``, with ``undo`` added to its actions when allowed, and
         ``labels``, the text of each action (:mod:`roses.engine.labels`), when it has actions."""
-        v = self.rules.view(self.state, role)
+        v = self.rules_view(role)
         if role != OBSERVER and self.can_undo(role):
             v["actions"] = {**v.get("actions", {}), "undo": True}  # a view's parts are read only
         return add_labels(self.rules, self.state, role, v, fixed={"undo": "Undo"})
+
+    def rules_view(self, role: str) -> View:
+        """``rules.view(state, role)``, with this game's memo current (roses.engine.memo)."""
+        with self.memo.scope():
+            return self.rules.view(self.state, role)
 
     # ----- checks -----------------------------------------------------------------------
     def digest(self) -> str:

@@ -7,9 +7,10 @@ it carries the last :data:`LOG_WINDOW` lines its role may read (``log``), their 
 through ``rules.log_for(state, role)``.
 
 Views are rendered after every action, for every role, so the windows of the logs seen last
-are kept (:data:`CACHED_LOGS` of them). A log only ever grows (entries are appended, never
-changed: :mod:`roses.engine.log`), so a kept window is reused while its log has not changed
-and extended with the lines appended since. A kept window holds its log list itself, and is
+are kept: in the game's memo (:mod:`roses.engine.memo`) while a game renders its views, else
+:data:`CACHED_LOGS` of them for all the states rendered outside a game. A log only ever grows
+(entries are appended, never changed: :mod:`roses.engine.log`), so a kept window is reused
+while its log has not changed and extended with the lines appended since. A kept window holds its log list itself, and is
 used only for that very list, whose last entry it checks.
 """
 
@@ -18,13 +19,17 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from roses.engine import memo
 from roses.engine.log import PUBLIC
 
 #: How many log lines a view carries.
 LOG_WINDOW = 30
 
-#: How many (log, role, window) windows are kept.
+#: How many (log, role, window) windows are kept, outside a game's memo.
 CACHED_LOGS = 256
+#: How many a game's memo keeps (roses.engine.memo): a role's window of its log, and of the
+#: logs an undo left behind.
+GAME_LOGS = 16
 
 #: (id(log), role, window) -> (log, its length then, its last entry then, lines, kinds, more)
 _Kept = tuple[list[Any], int, Any, list[str], list[str], bool]
@@ -71,7 +76,12 @@ def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tu
     other caller, so they must be read only (a view whose parts are all read only)."""
     n = len(log)
     key = (id(log), role, window)
-    kept = _kept.get(key)
+    windows = memo.kept("logview", dict)
+    if windows is None:
+        windows = _kept
+    elif len(windows) >= GAME_LOGS and key not in windows:
+        windows.clear()  # logs left behind by undos
+    kept = windows.get(key)
     if kept is not None and kept[0] is log:
         m, last = kept[1], kept[2]
         if m == n and (n == 0 or log[n - 1] is last):
@@ -85,11 +95,11 @@ def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tu
             lines, kinds, more = _scan(log, role, window, 0)
     else:
         lines, kinds, more = _scan(log, role, window, 0)
-    if len(_kept) >= CACHED_LOGS and key not in _kept:
+    if windows is _kept and len(_kept) >= CACHED_LOGS and key not in _kept:
         # the window kept first; the cache may have been emptied or changed by another thread
         with contextlib.suppress(StopIteration, KeyError, RuntimeError):
             del _kept[next(iter(_kept))]
-    _kept[key] = (log, n, log[n - 1] if n else None, lines, kinds, more)
+    windows[key] = (log, n, log[n - 1] if n else None, lines, kinds, more)
     return lines, kinds, more
 
 

@@ -137,9 +137,10 @@ class _Cached:
 
 
 #: Bytes of Python objects per byte of a state's JSON (measured on Richard III states), plus
-#: a fixed part for the game object, undo stack and indexes.
+#: a fixed part for the game object, undo stack and indexes, and the caches its views keep
+#: (roses.engine.memo: about 32 KB for a Richard III game with both seats' views made).
 STATE_MEMORY_FACTOR = 8
-GAME_MEMORY_BASE = 16_384
+GAME_MEMORY_BASE = 49_152
 #: Default bound of the game cache (ROSES_GAME_CACHE_MB).
 DEFAULT_CACHE_MB = 256
 
@@ -280,7 +281,7 @@ class GameService:
                 self._views.move_to_end(key)
                 return hit
         if role == OBSERVER:
-            view, undo = game.rules.view(game.state, OBSERVER), False
+            view, undo = game.rules_view(OBSERVER), False
         else:
             view, undo = game.view(role), game.can_undo(role)
         view_text = _encode(view)

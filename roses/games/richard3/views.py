@@ -16,6 +16,7 @@ from itertools import compress
 from operator import itemgetter, ne
 from typing import Any
 
+from roses.engine import memo as engine_memo
 from roses.engine.contract import OBSERVER, Rules, State, View
 from roses.engine.logview import shared_recent_log
 from roses.engine.steps import StepRules, options_map
@@ -114,7 +115,7 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     is shared with other views and must be read only (tests/richard3/test_kept_results.py pins
     views made this way to views made afresh)."""
     side = _side(role)
-    seen = _LOCAL.seen
+    seen = engine_memo.kept("richard3.views", _Seen) or _LOCAL.seen
     vers = _observe(seen, state)
     stack = state["stack"]
     result = state["result"]
@@ -355,7 +356,8 @@ def _changed(seen: _Seen, old: list[int], new: list[int]) -> frozenset[int]:
 
 
 class _PerThread(threading.local):
-    """Each thread's :class:`_Seen` (views may be made in several threads at once)."""
+    """Each thread's :class:`_Seen` (views may be made in several threads at once), for views
+    made outside a game's memo (roses.engine.memo: a Game keeps a :class:`_Seen` of its own)."""
 
     def __init__(self) -> None:
         self.seen = _Seen()

@@ -1,0 +1,81 @@
+"""A memo that belongs to one game, for the caches rules keep of what they derive from a state.
+
+Rules keep caches of what they derive from a state to render views: the parts of each role's
+last view (``roses.games.richard3.views``), the windows of the log (:mod:`roses.engine.logview`).
+The next view, made after a small change, then only redoes what the change touched. Kept per
+thread, such a cache serves the game its thread rendered last. A server renders hundreds of
+games in a pool of threads, so the cache of the thread that renders a game's next view almost
+always belongs to another game: every view is made afresh.
+
+So a :class:`roses.engine.game.Game` holds a :class:`Memo` of its own and makes it the current
+one while its rules render a view (:meth:`Memo.scope`). The rules ask :func:`current` for it and
+use their per-thread caches when there is none (a state rendered outside a ``Game``: the
+fuzzer, the search, the tests).
+
+What a memo holds is derived from the game's states only and is checked against the state at
+every use, like the per-thread caches it replaces; so a memo is never wrong, only cold. One
+thread at a time uses a memo: :meth:`Memo.scope` takes its lock without waiting, and a thread
+that finds it taken renders without it (with its own cache).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_current: ContextVar[dict[str, Any] | None] = ContextVar("roses_game_memo", default=None)
+
+
+class Memo:
+    """The caches of one game, by name (each rules module picks names of its own)."""
+
+    __slots__ = ("_lock", "entries")
+
+    def __init__(self) -> None:
+        self.entries: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def scope(self) -> Iterator[None]:
+        """Make this memo the current one in this thread while the block runs (or none, if
+        another thread is inside a scope of it)."""
+        if not self._lock.acquire(blocking=False):
+            token = _current.set(None)
+            try:
+                yield
+            finally:
+                _current.reset(token)
+            return
+        token = _current.set(self.entries)
+        try:
+            yield
+        finally:
+            _current.reset(token)
+            self._lock.release()
+
+    def clear(self) -> None:
+        """Drop everything kept (a later view is made afresh)."""
+        self.entries = {}
+
+
+def current() -> dict[str, Any] | None:
+    """The current game's memo (a dict to keep caches in, by name), or None outside
+    :meth:`Memo.scope`."""
+    return _current.get()
+
+
+def kept(name: str, make: Callable[[], T]) -> T | None:
+    """The current game's cache ``name`` (made by ``make()`` the first time), or None outside
+    :meth:`Memo.scope`."""
+    memo = _current.get()
+    if memo is None:
+        return None
+    value = memo.get(name)
+    if value is None:
+        value = memo[name] = make()
+    return value  # type: ignore[no-any-return]
