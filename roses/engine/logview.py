@@ -76,7 +76,7 @@ def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tu
     other caller, so they must be read only (a view whose parts are all read only)."""
     n = len(log)
     key = (id(log), role, window)
-    windows = memo.kept("logview", dict)
+    windows: dict[tuple[int, str, int], _Kept] | None = memo.kept("logview", dict)
     if windows is None:
         windows = _kept
     elif len(windows) >= GAME_LOGS and key not in windows:

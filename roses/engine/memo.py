@@ -78,4 +78,4 @@ def kept(name: str, make: Callable[[], T]) -> T | None:
     value = memo.get(name)
     if value is None:
         value = memo[name] = make()
-    return value  # type: ignore[no-any-return]
+    return value
