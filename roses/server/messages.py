@@ -44,6 +44,7 @@ from roses.server.deps import require_user, services
 from roses.server.errors import BadRequest, Forbidden
 from roses.server.events import Event
 from roses.server.service import GameService, Seat, _now
+from roses.server.store import SELECT_CHANNELS
 
 MESSAGE = "message"
 UMPIRE = "umpire"
@@ -70,7 +71,7 @@ def readers(members: list[str], umpire: bool) -> list[str]:
 
 def _seat_of(svc: GameService, conn: Connection, game_id: int, user: User, role: str | None) -> tuple[str, list[Seat]]:
     """The seat ``user`` speaks or reads for (a seat he holds), and the game's seats."""
-    row, seats = svc._visible_row(conn, game_id, user)  # refuses a game the user may not see
+    row, seats = svc.visible_play_row(conn, game_id, user)  # refuses a game the user may not see
     mine = [s.role for s in seats if s.user_id == user.id]
     if not mine:
         raise Forbidden("Only the game's players may send or read private messages.", code="not_seated")
@@ -84,28 +85,31 @@ def _seat_of(svc: GameService, conn: Connection, game_id: int, user: User, role:
 
 
 def _channel_rows(conn: Connection, game_id: int, role: str) -> list[dict[str, Any]]:
-    ch = db.channels.c
-    rows = conn.execute(sa.select(ch.id, ch.members, ch.umpire).where(ch.game_id == game_id)
-                        .order_by(ch.id)).all()
     out = []
-    for r in rows:
-        members = json.loads(r.members)
-        if role in readers(members, bool(r.umpire)):
-            out.append({"id": int(r.id), "members": members, "umpire": bool(r.umpire)})
+    for cid, members_json, umpire in SELECT_CHANNELS.all(conn, (game_id,)):
+        members = json.loads(members_json)
+        if role in readers(members, bool(umpire)):
+            out.append({"id": int(cid), "members": members, "umpire": bool(umpire)})
     return out
 
 
 def read(svc: GameService, user: User, game_id: int, role: str | None = None, since: int = 0) -> dict[str, Any]:
     """The channels of ``role`` (a seat of ``user``) and their messages after id ``since``."""
-    m, u = db.channel_messages.c, db.users.c
     with svc.db.read() as conn:
-        role, _ = _seat_of(svc, conn, game_id, user, role)
-        channels = _channel_rows(conn, game_id, role)
-        ids = [c["id"] for c in channels]
-        rows = conn.execute(
-            sa.select(m.id, m.channel_id, m.role, m.text, m.created_at, u.name)
-            .select_from(db.channel_messages.outerjoin(db.users, u.id == m.user_id))
-            .where(m.game_id == game_id, m.channel_id.in_(ids), m.id > since).order_by(m.id)).all() if ids else []
+        return read_in(svc, conn, user, game_id, role, since)
+
+
+def read_in(svc: GameService, conn: Connection, user: User, game_id: int, role: str | None = None,
+            since: int = 0) -> dict[str, Any]:
+    """:func:`read` inside the caller's read transaction."""
+    m, u = db.channel_messages.c, db.users.c
+    role, _ = _seat_of(svc, conn, game_id, user, role)
+    channels = _channel_rows(conn, game_id, role)
+    ids = [c["id"] for c in channels]
+    rows = conn.execute(
+        sa.select(m.id, m.channel_id, m.role, m.text, m.created_at, u.name)
+        .select_from(db.channel_messages.outerjoin(db.users, u.id == m.user_id))
+        .where(m.game_id == game_id, m.channel_id.in_(ids), m.id > since).order_by(m.id)).all() if ids else []
     return {"role": role, "channels": channels,
             "messages": [{"id": int(r.id), "channel": int(r.channel_id), "role": r.role, "user": r.name,
                           "text": r.text, "time": r.created_at} for r in rows]}

@@ -80,6 +80,7 @@ from roses.server.store import (
     SEATS_ACTIVE,
     SEATS_INACTIVE,
     SELECT_ACTIONS,
+    SELECT_CHAT,
     SELECT_SNAPSHOT,
     GroupCommit,
     PlayRow,
@@ -1120,20 +1121,30 @@ class GameService:
         return sorted({r.id for r in rows})
 
     # ----- chat and notes ----------------------------------------------------------------
+    def visible_play_row(self, conn: Connection, game_id: int, user: User | None,
+                         invite: str | None = None) -> tuple[PlayRow, list[Seat]]:
+        """:meth:`_visible_row` without the game's state and, when the game is in memory, with
+        its cached seats (the reads of chat and messages)."""
+        row, seats = self._play_row(conn, game_id)
+        if not self._may_see(row, seats, user, invite):
+            raise NotFound(f"There is no game {game_id}.", code="unknown_game")
+        return row, seats
+
     def _player_row(self, conn: Connection, game_id: int, user: User) -> tuple[Any, list[Seat]]:
-        row, seats = self._visible_row(conn, game_id, user)
+        row, seats = self.visible_play_row(conn, game_id, user)
         if not any(s.user_id == user.id for s in seats):
             raise Forbidden("Only the game's players may use its chat.", code="not_seated")
         return row, seats
 
     def chat(self, user: User, game_id: int, since: int = 0) -> list[dict[str, Any]]:
         with self.db.read() as conn:
-            self._player_row(conn, game_id, user)
-            rows = conn.execute(
-                sa.select(db.chat.c.id, db.chat.c.text, db.chat.c.created_at, db.users.c.name)
-                .select_from(db.chat.outerjoin(db.users, db.users.c.id == db.chat.c.user_id))
-                .where(db.chat.c.game_id == game_id, db.chat.c.id > since).order_by(db.chat.c.id)).all()
-        return [{"id": r.id, "user": r.name, "text": r.text, "time": r.created_at} for r in rows]
+            return self.chat_in(conn, user, game_id, since)
+
+    def chat_in(self, conn: Connection, user: User, game_id: int, since: int = 0) -> list[dict[str, Any]]:
+        """:meth:`chat` inside the caller's read transaction."""
+        self._player_row(conn, game_id, user)
+        rows = SELECT_CHAT.all(conn, (game_id, since))
+        return [{"id": r[0], "user": r[3], "text": r[1], "time": r[2]} for r in rows]
 
     def post_chat(self, user: User, game_id: int, text: str) -> dict[str, Any]:
         text = (text or "").strip()

@@ -130,6 +130,10 @@ SELECT_SNAPSHOT = Sql("SELECT seq, state, log_len FROM snapshots WHERE game_id =
                       "ORDER BY seq DESC LIMIT 1")
 SELECT_ACTIONS = Sql("SELECT role, verb, arg FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? "
                      "ORDER BY seq")
+SELECT_CHAT = Sql("SELECT chat.id, chat.text, chat.created_at, users.name FROM chat "
+                  "LEFT OUTER JOIN users ON users.id = chat.user_id WHERE chat.game_id = ? AND chat.id > ? "
+                  "ORDER BY chat.id")
+SELECT_CHANNELS = Sql("SELECT id, members, umpire FROM channels WHERE game_id = ? ORDER BY id")
 SEATS_INACTIVE = Sql("UPDATE seats SET active_since = NULL WHERE game_id = ? AND role = ?")
 SEATS_ACTIVE = Sql("UPDATE seats SET active_since = ? WHERE game_id = ? AND role = ?")
 

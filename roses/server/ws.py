@@ -114,12 +114,10 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
     # Subscribed before the first view is read: a change made in between is announced (and
     # its push skipped if the first view already shows it).
     sub = games.bus.subscribe(game_id)
+    # Connected players get no notifications for this game (notify.py).
+    presence = getattr(ws.app.state, "presence", None)
     try:
-        found = await run_in_threadpool(find_auth, ws)
-        if found is not None and found.method == "session" and not _origin_ok(ws):
-            found = None  # a cross-site page may not use the player's cookie
-        user: User | None = None if found is None else found.user
-        first, first_body = await run_in_threadpool(games.view_body, user, game_id, role, invite)
+        opened = await run_in_threadpool(_open, ws, game_id, role, invite, presence)
     except ServerError as exc:
         sub.close()
         await ws.send_json(_error(exc))
@@ -132,6 +130,7 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
                             "detail": "Internal server error."})
         await ws.close(code=1011)
         return
+    user, first, first_body, inbox, here = opened
     role = str(first["role"])
     player = role != OBSERVER
     send_lock = asyncio.Lock()
@@ -162,19 +161,13 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
 
     last_chat = 0
     last_message = 0
-    # Connected players get no notifications for this game (notify.py).
-    presence = getattr(ws.app.state, "presence", None)
-    here: int | None = None
     try:
-        if presence is not None and player and user is not None:
-            here = await run_in_threadpool(presence.enter, game_id, user.id)
         await send_view(state_message(first_body), sent[0], always=True)
-        if player and user is not None:
-            messages = await run_in_threadpool(games.chat, user, game_id, 0)
+        if inbox is not None:
+            messages, box = inbox
             if messages:
                 last_chat = messages[-1]["id"]
             await send({"type": "chat", "messages": messages})
-            box = await run_in_threadpool(private.read, games, user, game_id, role, 0)
             if box["messages"]:
                 last_message = box["messages"][-1]["id"]
             await send({"type": "messages", "channels": box["channels"], "messages": box["messages"]})
@@ -250,6 +243,27 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
                 await run_in_threadpool(presence.leave, here)
         with contextlib.suppress(Exception):
             await ws.close()
+
+
+def _open(ws: WebSocket, game_id: int, role: str | None, invite: str | None,
+          presence: Any) -> tuple[User | None, dict[str, Any], str, tuple[list[dict[str, Any]], dict[str, Any]] | None,
+                                  int | None]:
+    """What a socket sends when it opens, read in one trip to a thread (a thousand sockets
+    opening at once after a restart each make one): (the user, the first view and its body,
+    a player's chat and private messages, the player's presence row)."""
+    games = services(ws).games
+    found = find_auth(ws)
+    if found is not None and found.method == "session" and not _origin_ok(ws):
+        found = None  # a cross-site page may not use the player's cookie
+    user = None if found is None else found.user
+    first, body = games.view_body(user, game_id, role, invite)
+    seat = str(first["role"])
+    if seat == OBSERVER or user is None:
+        return user, first, body, None, None
+    with games.db.read() as conn:
+        inbox = (games.chat_in(conn, user, game_id, 0), private.read_in(games, conn, user, game_id, seat, 0))
+    here = None if presence is None else int(presence.enter(game_id, user.id))
+    return user, first, body, inbox, here
 
 
 async def _reader(ws: WebSocket, send: Any, send_view: Any, user: User | None, game_id: int, role: str,
