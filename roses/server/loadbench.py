@@ -283,6 +283,11 @@ class Accepted:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    #: When each action of ``latencies`` was sent (``time.monotonic()``), in the same order.
+    sent: list[float] = field(default_factory=list)
+    #: When play started, and when each player's socket brought its first view.
+    started: float = 0.0
+    first_views: list[float] = field(default_factory=list)
     accepted: list[Accepted] = field(default_factory=list)
     conflicts: int = 0
     refused: int = 0
@@ -369,6 +374,8 @@ class Player:
                     msg = orjson.loads(raw)
                     kind = msg.get("type")
                     if kind == "state":
+                        if self._latest is None:
+                            self.stats.first_views.append(time.monotonic())
                         self.stats.ws_states += 1
                         self._offer(msg)
                     elif kind in ("result", "error") and self._waiting is not None \
@@ -440,12 +447,14 @@ class Player:
                 continue
             self.pending = Accepted(self.game_id, version + 1, self.role, verb, arg)
             t0 = time.perf_counter()
+            sent = time.monotonic()
             res = await client.post(f"{self.base}/api/games/{self.game_id}/action", headers=self.headers,
                                     json={"role": self.role, "verb": verb, "arg": arg, "version": version})
             took = time.perf_counter() - t0
             self.pending = None
             if res.status_code == 200:
                 self.stats.latencies.append(took)
+                self.stats.sent.append(sent)
                 self.stats.accepted.append(Accepted(self.game_id, version + 1, self.role, verb, arg))
                 self.last_accepted = version + 1
                 self.made += 1
@@ -474,6 +483,7 @@ class Player:
         self._waiting = (rid, future)
         key = f"{self.role}-{self.game_id}-{version}-{rid}"
         t0 = time.perf_counter()
+        sent = time.monotonic()
         await ws.send(orjson.dumps({"type": "act", "id": rid, "key": key, "verb": verb, "arg": arg,
                                     "version": version}).decode("utf-8"))
         try:
@@ -487,6 +497,7 @@ class Player:
                 self.stats.errors.append(f"game {self.game_id} {self.role}: key {key} answered as a duplicate")
                 return
             self.stats.latencies.append(took)
+            self.stats.sent.append(sent)
             self.stats.accepted.append(Accepted(self.game_id, seq, self.role, verb, arg))
             self.last_accepted = seq
             self.made += 1
@@ -590,6 +601,7 @@ async def drive(base: str, games: list[tuple[int, dict[str, str]]], *, seed: int
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200, keepalive_expiry=2.0)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         t0 = time.perf_counter()
+        stats.started = time.monotonic()
         await asyncio.gather(*(p.play(client) for p in players))
         took = time.perf_counter() - t0
     return stats, players, took
@@ -662,6 +674,7 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         lost, duplicated = check_log(database, stats.accepted, [g for g, _ in made])
         database.dispose()
         lat = [x * 1000 for x in stats.latencies]
+        opened, later = after_open(stats, sum(len(seat) for _, seat in made) if use_ws else 0)
         return {
             "games": games, "game": game, "options": options, "players_per_game": per,
             "transport": "websocket" if ws_actions and use_ws else "http", "database": database.dialect,
@@ -670,6 +683,14 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             "actions_per_s": round(len(stats.accepted) / took, 1) if took else 0.0,
             "p50_ms": round(percentile(lat, 50), 2), "p95_ms": round(percentile(lat, 95), 2),
             "p99_ms": round(percentile(lat, 99), 2), "max_ms": round(max(lat, default=0.0), 2),
+            # Split at the moment every socket had brought its first view: the sockets all
+            # open at once at the start (as after a restart), and the actions sent while they
+            # open wait behind the openings.
+            "sockets_open_s": None if opened is None else round(opened, 3),
+            "after_open_actions": len(later),
+            "after_open_p50_ms": round(percentile(later, 50), 2),
+            "after_open_p95_ms": round(percentile(later, 95), 2),
+            "after_open_p99_ms": round(percentile(later, 99), 2),
             "lost": lost, "duplicated": duplicated, "conflicts": stats.conflicts,
             "refused": stats.refused, "ws_states": stats.ws_states,
             "errors": stats.errors[:10], "think_s": think, "moves_per_game": moves,
@@ -694,6 +715,16 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         tmp.cleanup()
 
 
+def after_open(stats: Stats, players: int) -> tuple[float | None, list[float]]:
+    """(seconds from the start of play until every one of ``players`` sockets had brought
+    its first view, or None when some never did; the latencies in ms of the actions sent
+    after that moment, all of them when None)."""
+    if players <= 0 or len(stats.first_views) < players:
+        return None, [x * 1000 for x in stats.latencies]
+    at = max(stats.first_views)
+    return at - stats.started, [x * 1000 for x, s in zip(stats.latencies, stats.sent, strict=True) if s >= at]
+
+
 def cmd_bench_server(args: argparse.Namespace) -> int:
     from roses.cli import _options  # the bench's --players, --rules and --option
 
@@ -708,7 +739,9 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
               f"actions over {out['transport']}): {out['games']} games, {out['actions']} "
               f"actions in {out['seconds']:.1f} s = {out['actions_per_s']:.1f} actions/s; latency p50 "
               f"{out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms "
-              f"(max {out['max_ms']:.1f}); lost {out['lost']}, duplicated {out['duplicated']}, "
+              f"(max {out['max_ms']:.1f}); after the {out['sockets_open_s'] or 0:.1f} s the sockets took to open, "
+              f"p50 {out['after_open_p50_ms']:.1f} ms, p99 {out['after_open_p99_ms']:.1f} ms over "
+              f"{out['after_open_actions']} actions; lost {out['lost']}, duplicated {out['duplicated']}, "
               f"stale-version conflicts {out['conflicts']}, refused {out['refused']}; "
               f"{out['workers']} server process(es), {out['server_rss_mb']:.0f} MB resident, "
               f"{out['memory_per_game_kb']:.0f} KB per game; server CPU "

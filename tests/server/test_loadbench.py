@@ -59,6 +59,22 @@ def test_small_bench_run(capsys: pytest.CaptureFixture[str]) -> None:
     # what else used the machine meanwhile: the client played, no local PostgreSQL was asked
     assert out["client_cpu_s"] > 0 and out["database_cpu_s"] >= 0
     assert 0 < out["machine_busy"] <= 1 and out["machine_cores"] >= 1 and isinstance(out["pinned"], bool)
+    # every socket brought its first view; the actions sent afterwards are a part of all
+    assert out["sockets_open_s"] is not None and 0 <= out["sockets_open_s"] <= out["seconds"]
+    assert 0 <= out["after_open_actions"] <= out["actions"]
+    assert out["after_open_p99_ms"] <= out["max_ms"]
+
+
+def test_latencies_after_the_sockets_opened() -> None:
+    """The split of the latencies at the moment the last socket brought its first view."""
+    stats = loadbench.Stats(latencies=[0.5, 0.01, 0.02], sent=[10.5, 12.0, 13.0], started=10.0,
+                            first_views=[10.2, 11.0])
+    opened, later = loadbench.after_open(stats, 2)
+    assert opened == pytest.approx(1.0)
+    assert later == pytest.approx([10.0, 20.0])  # the action sent at 10.5 waited for the openings
+    # a socket that never brought a view: no split, every action counts
+    assert loadbench.after_open(stats, 3) == (None, pytest.approx([500.0, 10.0, 20.0]))
+    assert loadbench.after_open(stats, 0)[0] is None
 
 
 def test_check_log_counts(sqlite_db: Any) -> None:
