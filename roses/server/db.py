@@ -375,6 +375,13 @@ class Database:
             yield conn
 
     @contextmanager
+    def write_on(self, conn: Connection) -> Iterator[Connection]:
+        """:meth:`write` on a connection the caller holds (no checkout from the pool)."""
+        lock = self._write_lock if self._write_lock is not None else contextlib.nullcontext()
+        with lock, conn.begin():
+            yield conn
+
+    @contextmanager
     def read(self) -> Iterator[Connection]:
         """One read-only transaction."""
         with self.engine.connect().execution_options(roses_readonly=True) as conn, conn.begin():

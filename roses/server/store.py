@@ -26,6 +26,7 @@ An action is acknowledged only after the commit that holds it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
@@ -222,6 +223,8 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._closed = False
+        #: The writer thread's connection (None: take one at the next transaction).
+        self._conn: Connection | None = None
         #: Counters (for benchmarks and tests): transactions committed, units committed.
         self.commits = 0
         self.units = 0
@@ -256,6 +259,18 @@ class GroupCommit:
                 self._thread.start()
 
     def _loop(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self._drop_connection()
+
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def _serve(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
@@ -277,13 +292,18 @@ class GroupCommit:
 
     def _write(self, batch: list[_Item[Any]]) -> None:
         try:
-            with self.db.write() as conn:
+            # The writer thread keeps its connection between transactions (no checkout, no
+            # reset on return); after any failure it takes a fresh one.
+            if self._conn is None:
+                self._conn = self.db.engine.connect()
+            with self.db.write_on(self._conn) as conn:
                 for item in batch:
                     try:
                         item.result = item.work(conn)
                     except self.expected as exc:
                         item.error = exc
         except BaseException as exc:  # noqa: BLE001 - the batch is rolled back; retried one by one
+            self._drop_connection()
             if len(batch) == 1:
                 batch[0].error, batch[0].result = exc, None
             else:
