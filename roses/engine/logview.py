@@ -10,8 +10,8 @@ Views are rendered after every action, for every role, so the windows of the log
 are kept: in the game's memo (:mod:`roses.engine.memo`) while a game renders its views, else
 :data:`CACHED_LOGS` of them for all the states rendered outside a game. A log only ever grows
 (entries are appended, never changed: :mod:`roses.engine.log`), so a kept window is reused
-while its log has not changed and extended with the lines appended since. A kept window holds its log list itself, and is
-used only for that very list, whose last entry it checks.
+while its log has not changed and extended with the lines appended since. A kept window holds
+its log list itself, and is used only for that very list, whose last entry it checks.
 """
 
 from __future__ import annotations

@@ -58,10 +58,6 @@ class Memo:
             _current.reset(token)
             self._lock.release()
 
-    def clear(self) -> None:
-        """Drop everything kept (a later view is made afresh)."""
-        self.entries = {}
-
 
 def current() -> dict[str, Any] | None:
     """The current game's memo (a dict to keep caches in, by name), or None outside

@@ -367,18 +367,19 @@ class Database:
     def dialect(self) -> str:
         return self.engine.dialect.name
 
+    def _writer(self) -> contextlib.AbstractContextManager[Any]:
+        return self._write_lock if self._write_lock is not None else contextlib.nullcontext()
+
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """One write transaction (``BEGIN IMMEDIATE`` on SQLite); commits on success."""
-        lock = self._write_lock if self._write_lock is not None else contextlib.nullcontext()
-        with lock, self.engine.begin() as conn:
+        with self._writer(), self.engine.begin() as conn:
             yield conn
 
     @contextmanager
     def write_on(self, conn: Connection) -> Iterator[Connection]:
         """:meth:`write` on a connection the caller holds (no checkout from the pool)."""
-        lock = self._write_lock if self._write_lock is not None else contextlib.nullcontext()
-        with lock, conn.begin():
+        with self._writer(), conn.begin():
             yield conn
 
     @contextmanager

@@ -139,7 +139,8 @@ class _Cached:
 
 #: Bytes of Python objects per byte of a state's JSON (measured on Richard III states), plus
 #: a fixed part for the game object, undo stack and indexes, and the caches its views keep
-#: (roses.engine.memo: about 32 KB for a Richard III game with both seats' views made).
+#: (roses.engine.memo: 33 KB of Python objects for a Richard III game with both seats' views
+#: made; the server's resident memory grew by about 60 KB a game with them).
 STATE_MEMORY_FACTOR = 8
 GAME_MEMORY_BASE = 49_152
 #: Default bound of the game cache (ROSES_GAME_CACHE_MB).

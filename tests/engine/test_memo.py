@@ -27,15 +27,16 @@ def test_scope_makes_the_memo_current_and_restores_the_one_before() -> None:
     assert engine_memo.current() is None
 
 
-def test_kept_makes_a_cache_once_and_none_outside_a_scope() -> None:
+def test_kept_makes_a_cache_once_per_memo_and_none_outside_a_scope() -> None:
     m = Memo()
     assert engine_memo.kept("x", list) is None
     with m.scope():
         first = engine_memo.kept("x", list)
         assert first == [] and engine_memo.kept("x", list) is first
-    m.clear()
-    with m.scope():
+    with Memo().scope():
         assert engine_memo.kept("x", list) is not first
+    with m.scope():
+        assert engine_memo.kept("x", list) is first
 
 
 def test_a_memo_in_use_by_one_thread_is_not_lent_to_another() -> None:
