@@ -50,7 +50,12 @@ class Game:
     options: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
     state: State = field(default_factory=dict)
-    _undo: list[tuple[str, State]] = field(default_factory=list, repr=False)
+    #: Undo (the policy of :meth:`apply`): the state before the first action of the current
+    #: run of undoable actions, and those actions (role, verb, arg). Taking one back replays
+    #: the others on a copy of that state, so a run costs one copy of the state, not one per
+    #: action (the rules are deterministic, and no action of a run rolls or reveals).
+    _undo_base: State | None = field(default=None, repr=False)
+    _undo: list[tuple[str, str, Any]] = field(default_factory=list, repr=False)
     #: What the rules keep between two views of this game (roses.engine.memo).
     memo: Memo = field(default_factory=Memo, init=False, repr=False, compare=False)
 
@@ -96,22 +101,25 @@ class Game:
             if role not in self.state.get("roles", []):
                 raise NotYourTurn(f"{role} is not a player of this game.")
             self.state = self.rules.resign(self.state, role)
-            self._undo.clear()
+            self._forget_undo()
         elif verb == FINISH:
             if self.result() is not None:
                 raise IllegalAction("The game is over.")
             result, reason = arg
             self.state = self.rules.finish(self.state, str(result), str(reason))
-            self._undo.clear()
+            self._forget_undo()
         else:
             self.rules.check_turn(self.state, role)
             before_key = _undo_key(self.rules, self.state)
-            snapshot = self.rules.copy_state(self.state)
+            # The state is copied only when this action may begin a run of undoable actions.
+            snapshot = None if self._undo else self.rules.copy_state(self.state)
             self.state = self.rules.action(self.state, role, verb, arg)
             if self.result() is None and _undo_key(self.rules, self.state) == before_key:
-                self._undo.append((role, snapshot))
+                if snapshot is not None:
+                    self._undo_base = snapshot
+                self._undo.append((role, verb, arg))
             else:
-                self._undo.clear()
+                self._forget_undo()
         self.actions.append({"role": role, "verb": verb, "arg": arg})
         return self.state
 
@@ -121,8 +129,20 @@ class Game:
     def _do_undo(self, role: str) -> None:
         if not self.can_undo(role):
             raise CannotUndo("Nothing to undo: the turn has passed, dice were rolled or something was revealed.")
-        _, snapshot = self._undo.pop()
-        self.state = snapshot
+        self._undo.pop()
+        base = self._undo_base
+        assert base is not None
+        if not self._undo:
+            self.state, self._undo_base = base, None
+            return
+        state = self.rules.copy_state(base)
+        for role_, verb, arg in self._undo:
+            state = self.rules.action(state, role_, verb, arg)
+        self.state = state
+
+    def _forget_undo(self) -> None:
+        self._undo.clear()
+        self._undo_base = None
 
     def undo(self, role: str) -> State:
         return self.apply(role, UNDO)
