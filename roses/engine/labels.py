@@ -16,15 +16,43 @@ arg)``, the same function the terminal's numbered menus use: one place per game.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from roses.engine.contract import Rules, State
 
+#: What ``json.dumps`` escapes in a string (with ``ensure_ascii=False``).
+_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+
+
+def _plain(arg: Any) -> str | None:
+    """The compact JSON of an integer, a string without anything to escape, None, or a list of
+    these, written directly; None for anything else."""
+    kind = type(arg)
+    if kind is int:  # not bool: type() is exact
+        return str(arg)
+    if kind is str:
+        return None if _ESCAPED.search(arg) else f'"{arg}"'
+    if arg is None:
+        return "null"
+    if kind is list:
+        parts = []
+        for item in arg:
+            part = _plain(item)
+            if part is None:
+                return None
+            parts.append(part)
+        return "[" + ",".join(parts) + "]"
+    return None
+
 
 def arg_key(arg: Any) -> str:
-    """The key of an action's argument in ``labels`` (``JSON.stringify`` in the browser)."""
-    return json.dumps(arg, separators=(",", ":"), ensure_ascii=False)
+    """The key of an action's argument in ``labels`` (``JSON.stringify`` in the browser):
+    ``json.dumps(arg, separators=(",", ":"), ensure_ascii=False)``, with the arguments most
+    actions have (numbers, plain strings, lists of them) written without the encoder."""
+    text = _plain(arg)
+    return json.dumps(arg, separators=(",", ":"), ensure_ascii=False) if text is None else text
 
 
 def fallback_label(verb: str, arg: Any) -> str:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from roses.engine import Game
 from roses.engine.labels import action_labels, arg_key, fallback_label
@@ -15,6 +19,20 @@ def test_arg_key_is_what_json_stringify_gives() -> None:
     assert arg_key("Kent") == '"Kent"'
     assert arg_key(["Warwick/Y", "Kent"]) == '["Warwick/Y","Kent"]'
     assert arg_key("Étienne") == '"Étienne"'
+
+
+_SCALARS = (st.none() | st.booleans() | st.integers() | st.integers(min_value=-(2**80), max_value=2**80)
+            | st.floats(allow_nan=False) | st.text() | st.sampled_from(['a"b', "a\\b", "tab\there", "\x00", "\x7f",
+                                                                        "\u2028", "\ud800", "Warwick/Y"]))
+_ARGS = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                     | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_ARGS)
+def test_arg_key_is_the_compact_json_of_any_argument(arg: Any) -> None:
+    """The direct writing of common arguments gives exactly the encoder's text."""
+    assert arg_key(arg) == json.dumps(arg, separators=(",", ":"), ensure_ascii=False)
 
 
 def test_the_view_carries_a_label_for_every_action_and_undo() -> None:
