@@ -1,5 +1,6 @@
 """The server's garbage-collection policy (roses.server.gcpolicy): what start-up made is
-frozen, the oldest generation is left to a periodic thread, young cycles are still freed."""
+frozen, the middle and oldest generations are left to a periodic thread, young cycles are
+still freed."""
 
 from __future__ import annotations
 
@@ -28,14 +29,46 @@ class _Node:
         self.other: _Node | None = None
 
 
-def test_install_freezes_start_up_and_leaves_the_oldest_generation_to_the_thread(policy: None) -> None:
-    young0, young1, _ = gc.get_threshold()
+def test_install_freezes_start_up_and_leaves_the_oldest_generation_to_the_thread(
+        policy: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ROSES_GC_YOUNG", raising=False)
     assert gcpolicy.install(600)
     assert gcpolicy.installed()
     assert gc.get_freeze_count() > 0  # the modules and data loaded so far
-    assert gc.get_threshold() == (young0, young1, gcpolicy.NEVER)
-    assert gcpolicy.install(600)  # once: a second call changes nothing
-    assert gc.get_threshold() == (young0, young1, gcpolicy.NEVER)
+    assert gc.get_threshold() == (gcpolicy.YOUNG, gcpolicy.NEVER, gcpolicy.NEVER)
+    assert gcpolicy.install(600, young=1000)  # once: a second call changes nothing
+    assert gc.get_threshold() == (gcpolicy.YOUNG, gcpolicy.NEVER, gcpolicy.NEVER)
+
+
+def test_the_youngest_generations_threshold(policy: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Collected after ``young`` objects rather than CPython's 700; 0 keeps CPython's."""
+    before = gc.get_threshold()
+    assert before[0] < gcpolicy.YOUNG
+    monkeypatch.setenv("ROSES_GC_YOUNG", "12000")
+    assert gcpolicy.young_from_env() == 12000
+    assert gcpolicy.install(600)
+    assert gc.get_threshold() == (12000, gcpolicy.NEVER, gcpolicy.NEVER)
+    gcpolicy.uninstall()
+    assert gc.get_threshold() == before
+    assert gcpolicy.install(600, young=0)
+    assert gc.get_threshold() == (before[0], gcpolicy.NEVER, gcpolicy.NEVER)
+    monkeypatch.setenv("ROSES_GC_YOUNG", "many")
+    with pytest.raises(ValueError, match="ROSES_GC_YOUNG"):
+        gcpolicy.young_from_env()
+    monkeypatch.delenv("ROSES_GC_YOUNG")
+    assert gcpolicy.young_from_env() == gcpolicy.YOUNG
+
+
+def test_a_young_cycle_is_freed_by_the_allocations_that_follow(policy: None) -> None:
+    """No explicit collection: making ``young`` more objects than are freed triggers one."""
+    gcpolicy.install(600, young=5000)
+    a, b = _Node(), _Node()
+    a.other, b.other = b, a
+    gone = weakref.ref(a)
+    del a, b
+    kept = [[] for _ in range(20_000)]  # containers that stay alive count towards the threshold
+    assert gone() is None
+    del kept
 
 
 def test_young_cycles_are_still_freed(policy: None) -> None:
