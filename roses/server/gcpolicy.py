@@ -39,7 +39,7 @@ import threading
 FULL_EVERY = 600.0
 #: The default threshold of the youngest generation, objects: CPython's own. A young
 #: collection scans what accumulated, so a larger threshold means fewer and longer pauses:
-#: 5,000 took 2-4 % less CPU than 700 in the server's benchmarks, but paused the server up to
+#: 5,000 took 2-5 % less CPU than 700 in the server's benchmarks, but paused the server up to
 #: 0.2 s against 0.05 s (bench/server.md).
 YOUNG = 700
 
