@@ -8,16 +8,25 @@ only where it occurs are the group's tokens compared, by slicing the text around
 occurrence. A token that occurs in the text contains its anchor there, so no occurrence is
 missed. An anchor that occurs too often falls back to one search per token of its group.
 
-The grouping (a :class:`Plan`) depends only on the set of tokens; plans are cached, since a
-role's secrets change only now and then (a card dealt or played, a block revealed); the
-cache is bounded by the number of tokens its plans hold.
+Where the anchor cannot overlap itself and no token holds it anywhere but at its anchoring
+end, the text is cut at the anchor's occurrences (``str.split``) and the pieces next to each
+cut are compared with the group's tokens as sets, without a Python step per occurrence; a
+piece between two occurrences that is shorter than the longest token falls back to the
+search by occurrence (a token could straddle the next occurrence there).
+
+The grouping (a :class:`Plan`) depends only on the set of tokens; plans are cached, and the
+cache is bounded by the number of tokens its plans hold. A role's secrets change often (a
+card dealt or played, a block revealed in battle), so a caller may name a *family* (e.g. the
+game and the role): the family's plan is made for every token the family has had lately and
+its finds are filtered by the tokens of the moment, so that a change of secrets seldom costs a
+new plan (:func:`leaks`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 
 #: Length of the prefix and of the suffix a token may be grouped by.
 PREFIX = 4
@@ -28,12 +37,23 @@ PLAN_TOKENS = 50_000
 #: An anchor found more than this many times more than its group has tokens: the rest of the
 #: group is searched token by token.
 OCCURRENCES_PER_TOKEN = 4
+#: Families whose plans are kept (:func:`leaks`).
+FAMILIES = 256
+#: A family's plan holds the tokens it has had lately, as long as they are at most twice the
+#: tokens of the moment and this many more; past that it starts again from the tokens of the
+#: moment (a family whose tokens keep changing does not grow without end).
+FAMILY_SLACK = 64
+
+
+def _overlaps_itself(anchor: str) -> bool:
+    """Whether two occurrences of ``anchor`` can overlap (a proper prefix is also a suffix)."""
+    return any(anchor[:i] == anchor[-i:] for i in range(1, len(anchor)))
 
 
 class Group:
     """Tokens sharing an anchor at their start (``prefix``) or at their end."""
 
-    __slots__ = ("anchor", "by_length", "prefix", "tokens")
+    __slots__ = ("anchor", "by_length", "by_rest", "longest", "prefix", "tokens")
 
     def __init__(self, anchor: str, prefix: bool, tokens: list[str]) -> None:
         self.anchor = anchor
@@ -43,9 +63,49 @@ class Group:
         for t in tokens:
             by_length.setdefault(len(t), set()).add(t)
         self.by_length = sorted(by_length.items())
+        size = len(anchor)
+        # The part of each token beside its anchor, by length (for the search by cutting):
+        # only when no token holds the anchor elsewhere and occurrences cannot overlap.
+        self.by_rest: list[tuple[int, frozenset[str]]] | None = None
+        self.longest = 0
+        if not _overlaps_itself(anchor) and all(
+                (t.find(anchor, 1) if prefix else t.find(anchor, 0, len(t) - 1)) < 0 for t in tokens):
+            rests: dict[int, set[str]] = {}
+            for t in tokens:
+                rest = t[size:] if prefix else t[:len(t) - size]
+                rests.setdefault(len(rest), set()).add(rest)
+            self.by_rest = sorted((n, frozenset(r)) for n, r in rests.items())
+            self.longest = self.by_rest[-1][0]
 
     def found(self, text: str) -> list[str]:
         """The tokens of this group that occur in ``text``."""
+        if self.by_rest is None:
+            return self._found_by_occurrence(text)
+        anchor = self.anchor
+        parts = text.split(anchor)
+        cuts = len(parts) - 1
+        if not cuts:
+            return []
+        if cuts > OCCURRENCES_PER_TOKEN * len(self.tokens) + 8:  # a common anchor
+            return [t for t in self.tokens if t in text]
+        longest = self.longest
+        # The pieces beside the occurrences: after each one (prefix) or before it.
+        pieces = parts[1:] if self.prefix else parts[:-1]
+        if cuts > 1:
+            for p in parts[1:-1]:  # between two occurrences: a token could straddle the next
+                if len(p) < longest:
+                    return self._found_by_occurrence(text)
+        out: list[str] = []
+        for n, rests in self.by_rest:
+            if n == 0:  # the anchor itself is a token
+                out.append(anchor)
+            elif self.prefix:
+                out += [anchor + r for r in rests.intersection([p[:n] for p in pieces])]
+            else:
+                out += [r + anchor for r in rests.intersection([p[-n:] for p in pieces])]
+        return sorted(out)
+
+    def _found_by_occurrence(self, text: str) -> list[str]:
         anchor = self.anchor
         pos = text.find(anchor)
         if pos < 0:
@@ -78,10 +138,11 @@ class Plan:
     first :data:`PREFIX` characters or with those that share its last :data:`SUFFIX`, whichever
     group is larger (the prefix on a tie: it is the longer anchor)."""
 
-    __slots__ = ("groups", "single", "size")
+    __slots__ = ("groups", "single", "size", "tokens")
 
     def __init__(self, tokens: Iterable[str]) -> None:
-        toks = sorted({t for t in tokens if t})
+        self.tokens = frozenset(tokens)
+        toks = sorted(t for t in self.tokens if t)
         self.size = len(toks)
         self.single = [t for t in toks if len(t) < SUFFIX]
         toks = [t for t in toks if len(t) >= SUFFIX]
@@ -129,7 +190,33 @@ def plan(tokens: Iterable[str]) -> Plan:
     return made
 
 
-def leaks(text: str, tokens: Iterable[str]) -> list[str]:
+_families: OrderedDict[Hashable, Plan] = OrderedDict()
+
+
+def leaks(text: str, tokens: Iterable[str], family: Hashable | None = None) -> list[str]:
     """The tokens (non-empty strings) that occur in ``text``: the same as
-    ``[t for t in tokens if t and t in text]``, in another order."""
-    return plan(tokens).found(text)
+    ``[t for t in tokens if t and t in text]``, in another order.
+
+    ``family`` names where the tokens come from (the server passes the game and the role): its
+    plan is made for the tokens the family has had lately, so that the next call with a few
+    tokens more or less finds it ready; what it finds is filtered by ``tokens``."""
+    if family is None:
+        return plan(tokens).found(text)
+    wanted = tokens if isinstance(tokens, (set, frozenset)) else set(tokens)
+    with _lock:
+        made = _families.get(family)
+        if made is not None:
+            _families.move_to_end(family)
+    if made is None or not wanted <= made.tokens:
+        union = wanted if made is None else made.tokens | wanted
+        if len(union) > 2 * len(wanted) + FAMILY_SLACK:
+            union = wanted
+        made = plan(union)
+        with _lock:
+            _families[family] = made
+            _families.move_to_end(family)
+            while len(_families) > FAMILIES:
+                _families.popitem(last=False)
+    if len(made.tokens) == len(wanted):  # the plan is the tokens' own
+        return made.found(text)
+    return [t for t in made.found(text) if t in wanted]

@@ -29,6 +29,59 @@ def test_random_texts_and_tokens_agree_with_a_plain_search() -> None:
         assert sorted(guard.leaks(text, tokens)) == _naive(text, tokens), (text, tokens)
 
 
+def test_texts_cut_at_anchors_agree_with_a_plain_search() -> None:
+    """Key-like tokens (a shared suffix or prefix, as block keys and card tags have) take the
+    search by cutting the text at the anchor; tokens may straddle the next occurrence, nest in
+    one another or be the anchor itself, and the answer is still the plain search's."""
+    rng = random.Random(11)
+    names = ["ab", "b", "Lb", "a/L", "", "x", "/L/", "card", "ca"]
+    for _ in range(3000):
+        tokens = {rng.choice(names) + rng.choice(names) + "/L" for _ in range(rng.randrange(1, 6))}
+        tokens |= {"card#" + rng.choice(["0", "1", "01", "0card#1", ""]) for _ in range(rng.randrange(0, 4))}
+        pieces = sorted(tokens) + ["/L", "card#", "a", "b", "#", "L", "/"]
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 25)))
+        assert sorted(guard.leaks(text, tokens)) == _naive(text, tokens), (text, tokens)
+
+
+def test_a_group_is_cut_only_where_that_is_exact() -> None:
+    cut = guard.Plan([f"card#{i:02d}" for i in range(9)] + ["Warwick/Y", "Exeter/Y"])
+    assert all(g.by_rest is not None for g in cut.groups)
+    assert guard.Group("aa", True, ["aab", "aac"]).by_rest is None  # "aa" overlaps itself
+    assert guard.Group("/L", False, ["x/Ly/L", "z/L"]).by_rest is None  # the anchor twice
+    assert guard.Group("ab", True, ["abXa"]).found("abXab") == ["abXa"]  # straddles the next cut
+
+
+def test_a_family_plan_answers_for_the_tokens_of_the_moment() -> None:
+    """With a family, the plan is made for the tokens the family has had lately; what is found
+    is still exactly what the tokens of the call name."""
+    rng = random.Random(5)
+    universe = [f"k{i}/L" for i in range(30)] + [f"card#{i:02d}" for i in range(25)]
+    for _ in range(500):
+        tokens = set(rng.sample(universe, rng.randrange(0, 20)))
+        text = ",".join(rng.sample(universe, rng.randrange(0, 12)))
+        family = ("toy", rng.choice(["North", "South"]))
+        assert sorted(guard.leaks(text, tokens, family)) == _naive(text, tokens), (text, tokens)
+    north = guard._families[("toy", "North")]
+    assert len(north.tokens) > 20  # the union of what North had, not the last call's tokens
+    assert guard.leaks("k1/L", {"k2/L"}, ("toy", "North")) == []
+    assert guard.leaks("k1/L", ["k1/L"], ("toy", "North")) == ["k1/L"]
+
+
+def test_a_family_does_not_grow_without_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guard, "FAMILY_SLACK", 4)
+    for i in range(100):
+        tokens = {f"g{i}-{j}" for j in range(3)}
+        assert guard.leaks(f"..g{i}-1..g{i - 1}-1", tokens, "churn") == [f"g{i}-1"]
+        assert len(guard._families["churn"].tokens) <= 2 * 3 + 4
+
+
+def test_families_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guard, "FAMILIES", 8)
+    for i in range(40):
+        assert guard.leaks("a/b", {"a/b", "c/b"}, ("game", i)) == ["a/b"]
+    assert len(guard._families) == 8
+
+
 def test_a_common_anchor_falls_back_to_one_search_per_token() -> None:
     tokens = {f"k{i}/L" for i in range(3)}
     text = "x/L," * 500 + "k2/L"  # the suffix occurs far more often than the group has tokens
