@@ -34,9 +34,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -63,23 +63,77 @@ T = TypeVar("T")
 #: for the group commit (store.py), so several are on their way at once, and the commit
 #: takes them together.
 ACT_THREADS = 32
-_acts: ThreadPoolExecutor | None = None
-_acts_lock = threading.Lock()
 
 #: The kind of the event that tells a socket's push loop that its reader has ended.
 _CLOSED = "socket-closed"
 
 
+def _deliver(fut: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if fut.done():  # the awaiting socket was cancelled (closed) meanwhile
+        return
+    if error is None:
+        fut.set_result(result)
+    else:
+        fut.set_exception(error)
+
+
+class _ActPool:
+    """The threads of the socket actions. Each takes ``(loop, future, fn, args)`` from one
+    queue and hands the outcome to the event loop with ``call_soon_threadsafe``: the
+    hand-over of an executor without its own future (a lock and a condition each) chained to
+    the loop's. Threads start on demand, up to ``size``: a new one only when none is idle."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._queue: queue.SimpleQueue[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any],
+                                             Callable[..., Any], tuple[Any, ...]]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._idle = 0  # threads done with their item and not yet given another
+        self.threads: list[threading.Thread] = []
+
+    def submit(self, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        fut: asyncio.Future[T] = loop.create_future()
+        self._queue.put((loop, fut, fn, args))
+        with self._lock:
+            if self._idle:
+                self._idle -= 1
+                return fut
+            if len(self.threads) < self.size:
+                t = threading.Thread(target=self._work, name=f"roses-act-{len(self.threads)}", daemon=True)
+                self.threads.append(t)
+                t.start()
+        return fut
+
+    def _work(self) -> None:
+        while True:
+            loop, fut, fn, args = self._queue.get()
+            result: Any = None
+            error: BaseException | None = None
+            try:
+                result = fn(*args)
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
+                error = exc
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(_deliver, fut, result, error)
+            del loop, fut, fn, args, result, error  # hold nothing while waiting
+            with self._lock:
+                self._idle += 1
+
+
+_acts: _ActPool | None = None
+_acts_lock = threading.Lock()
+
+
 async def _in_thread(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)`` in a thread of the socket actions' pool. The event loop's own executor
-    hand-over: cheaper than Starlette's ``run_in_threadpool`` (anyio's capacity limiter,
-    cancel scopes and context copy), on a path every action takes."""
+    """``fn(*args)`` in a thread of the socket actions' pool: cheaper than Starlette's
+    ``run_in_threadpool`` (anyio's capacity limiter, cancel scopes and context copy) and than
+    the loop's executor hand-over, on a path every action takes."""
     global _acts
     if _acts is None:
         with _acts_lock:
             if _acts is None:
-                _acts = ThreadPoolExecutor(max_workers=ACT_THREADS, thread_name_prefix="roses-act")
-    return await asyncio.get_running_loop().run_in_executor(_acts, fn, *args)
+                _acts = _ActPool(ACT_THREADS)
+    return await _acts.submit(asyncio.get_running_loop(), fn, *args)
 
 
 def _wake(sub: Any, game_id: int) -> None:
