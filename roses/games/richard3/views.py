@@ -778,6 +778,10 @@ def _decision(state: State) -> tuple[str, int, int, int] | None:
 
 
 # ======================================================================= secrets
+#: The blocks of each value of B_SIDE (0 York, 1 Lancaster, 2 the king's side).
+_BLOCKS_OF: dict[int, tuple[int, ...]] = {g: tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == g) for g in (0, 1, 2)}
+
+
 def secrets(rules: Rules, state: State, role: str) -> set[str]:
     """Tokens that must not appear in anything sent to role now (never one that legitimately does).
 
@@ -788,21 +792,17 @@ def secrets(rules: Rules, state: State, role: str) -> set[str]:
       every undealt card. Tags are shown only in the holder's hand.
     """
     side = _side(role)
-    revealed: set[int] = set()
+    revealed: Collection[int] = ()
     if state["battle"] is not None:
         revealed = set(state["battle"].get("revealed", []))
-    out: set[str] = set()
     loc = state["loc"]
-    king = state["king"]
-    for b in range(N_BLOCKS):
-        lb = loc[b]
-        if lb in (DEAD, OFF) or b in revealed:
-            continue
-        o = B_SIDE[b]
-        if o == 2:
-            o = 1 - king
-        if o != side:
-            out.add(BLOCK_KEY[b])
+    # the enemy's blocks: the other side's, and the blocks that follow the king (B_SIDE 2)
+    # when the king is not of this side
+    groups = [g for g in (0, 1) if g != side]
+    if 1 - state["king"] != side:
+        groups.append(2)
+    out = {BLOCK_KEY[b] for g in groups for b in _BLOCKS_OF[g]
+           if loc[b] != DEAD and loc[b] != OFF and b not in revealed}
     for s in (0, 1):
         if s != side:
             out.update(CARD_TAG[c] for c in state["hands"][s])
