@@ -113,11 +113,13 @@ class _ActPool:
                 result = fn(*args)
             except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
                 error = exc
+            # Idle before the outcome is handed over: the awaiting coroutine's next action
+            # then finds this thread instead of starting another.
+            with self._lock:
+                self._idle += 1
             with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                 loop.call_soon_threadsafe(_deliver, fut, result, error)
             del loop, fut, fn, args, result, error  # hold nothing while waiting
-            with self._lock:
-                self._idle += 1
 
 
 _acts: _ActPool | None = None
