@@ -81,13 +81,12 @@ def install(full_every: float | None = None, young: int | None = None) -> bool:
     period = full_every_from_env() if full_every is None else full_every
     if period <= 0:
         return False
-    first = young_from_env() if young is None else young
+    wanted = young_from_env() if young is None else young
     with _lock:
         if _installed is not None:
             return True
         stop = threading.Event()
         saved = gc.get_threshold()
-        young = first if first > 0 else saved[0]
 
         def collect_now_and_then() -> None:
             while not stop.wait(period):
@@ -96,7 +95,7 @@ def install(full_every: float | None = None, young: int | None = None) -> bool:
         thread = threading.Thread(target=collect_now_and_then, name="roses-gc", daemon=True)
         _installed = (stop, thread, saved)
         gc.freeze()
-        gc.set_threshold(young, NEVER, NEVER)
+        gc.set_threshold(wanted if wanted > 0 else saved[0], NEVER, NEVER)
         thread.start()
         return True
 
