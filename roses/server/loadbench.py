@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -44,6 +45,7 @@ import sqlalchemy as sa
 from roses.engine import available_games, get_rules
 from roses.server import auth, db
 from roses.server.db import Database
+from roses.server.gcpolicy import NEVER
 
 DEFAULT_GAME = "richard3"
 
@@ -550,6 +552,25 @@ async def create_games(client: Any, base: str, game: str, scenario: str | None,
     return list(await asyncio.gather(*(one(i) for i in range(count))))
 
 
+@contextlib.contextmanager
+def quiet_collector() -> Iterator[None]:
+    """The bench client's garbage collector kept out of the measures while the games are
+    played: what set-up made is frozen (``gc.freeze``) and only the youngest generation is
+    collected, as the server does (roses.server.gcpolicy). The client holds every player's
+    latest view (a thousand with 500 games): a collection of its oldest generation took
+    0.25-0.35 s each, and every action then on its way counted that pause as the server's
+    latency (bench/server.md). Thresholds and frozen objects are handed back afterwards."""
+    saved = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(saved[0], NEVER, NEVER)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*saved)
+        gc.unfreeze()
+
+
 def check_log(database: Database, accepted: Sequence[Accepted], game_ids: Sequence[int]) -> tuple[int, int]:
     """(lost, duplicated): the players' accepted actions against the stored action log."""
     by_key: dict[tuple[int, int], list[Accepted]] = {}
@@ -656,10 +677,11 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
                 async with httpx.AsyncClient(timeout=60) as client:
                     made = await create_games(client, server.base, game, scenario, tokens, games,
                                               options=options)
-                mark()
-                stats, _players, took = await drive(server.base, made, seed=seed, think=think, moves=moves,
-                                                    seconds=seconds, use_ws=use_ws, ws_actions=ws_actions)
-                mark()
+                with quiet_collector():
+                    mark()
+                    stats, _players, took = await drive(server.base, made, seed=seed, think=think, moves=moves,
+                                                        seconds=seconds, use_ws=use_ws, ws_actions=ws_actions)
+                    mark()
                 nonlocal rss_after
                 rss_after = server.rss_bytes()  # every game played is still held in memory
                 return made, stats, took

@@ -77,6 +77,23 @@ def test_latencies_after_the_sockets_opened() -> None:
     assert loadbench.after_open(stats, 0)[0] is None
 
 
+def test_the_client_collector_is_kept_quiet_while_the_games_are_played() -> None:
+    """Only the youngest generation is collected during play, what set-up made is frozen,
+    and the thresholds are handed back afterwards, also after a failure."""
+    import gc
+
+    saved = gc.get_threshold()
+    kept = [[i] for i in range(1000)]  # containers made before play: frozen out of sight
+    with loadbench.quiet_collector():
+        young, middle, oldest = gc.get_threshold()
+        assert young == saved[0] and middle == oldest == loadbench.NEVER
+        assert gc.get_freeze_count() >= len(kept)
+    assert gc.get_threshold() == saved
+    with pytest.raises(RuntimeError), loadbench.quiet_collector():
+        raise RuntimeError("a failed run")
+    assert gc.get_threshold() == saved and gc.get_freeze_count() == 0
+
+
 def test_check_log_counts(sqlite_db: Any) -> None:
     """lost/duplicated as the bench counts them, on a hand-made log."""
     import sqlalchemy as sa
