@@ -36,6 +36,7 @@ import contextlib
 import logging
 import queue
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
@@ -63,6 +64,14 @@ T = TypeVar("T")
 #: for the group commit (store.py), so several are on their way at once, and the commit
 #: takes them together.
 ACT_THREADS = 32
+
+#: Sockets whose opening (authentication, first view, chat and messages: one trip to a
+#: thread, :func:`_open`) runs at once; the others wait their turn on the event loop. A
+#: thousand sockets opening together (as after a restart) would otherwise hold every thread
+#: of the pool and most of the interpreter's time, and the actions of the games already being
+#: played would wait behind all of them (bench/server.md).
+OPENING_AT_ONCE = 4
+_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 #: The kind of the event that tells a socket's push loop that its reader has ended.
 _CLOSED = "socket-closed"
@@ -126,6 +135,16 @@ _acts: _ActPool | None = None
 _acts_lock = threading.Lock()
 
 
+def _opening_gate() -> asyncio.Semaphore:
+    """The running loop's gate of :data:`OPENING_AT_ONCE` openings (a semaphore belongs to
+    one loop; tests run several)."""
+    loop = asyncio.get_running_loop()
+    gate = _opening.get(loop)
+    if gate is None:
+        gate = _opening[loop] = asyncio.Semaphore(OPENING_AT_ONCE)
+    return gate
+
+
 async def _in_thread(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` in a thread of the socket actions' pool: cheaper than Starlette's
     ``run_in_threadpool`` (anyio's capacity limiter, cancel scopes and context copy) and than
@@ -173,7 +192,8 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
     # Connected players get no notifications for this game (notify.py).
     presence = getattr(ws.app.state, "presence", None)
     try:
-        opened = await run_in_threadpool(_open, ws, game_id, role, invite, presence)
+        async with _opening_gate():
+            opened = await run_in_threadpool(_open, ws, game_id, role, invite, presence)
     except ServerError as exc:
         sub.close()
         await ws.send_json(_error(exc))
