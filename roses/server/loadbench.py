@@ -557,9 +557,9 @@ def quiet_collector() -> Iterator[None]:
     """The bench client's garbage collector kept out of the measures while the games are
     played: what set-up made is frozen (``gc.freeze``) and only the youngest generation is
     collected, as the server does (roses.server.gcpolicy). The client holds every player's
-    latest view (a thousand with 500 games): a collection of its oldest generation took
-    0.25-0.35 s each, and every action then on its way counted that pause as the server's
-    latency (bench/server.md). Thresholds and frozen objects are handed back afterwards."""
+    latest view (a thousand with 500 games): a collection of its oldest generation took up
+    to a third of a second, and every action then on its way counted that pause as the
+    server's latency (bench/server.md). Thresholds and frozen objects are handed back afterwards."""
     saved = gc.get_threshold()
     gc.collect()
     gc.freeze()
