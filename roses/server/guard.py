@@ -91,10 +91,9 @@ class Group:
         longest = self.longest
         # The pieces beside the occurrences: after each one (prefix) or before it.
         pieces = parts[1:] if self.prefix else parts[:-1]
-        if cuts > 1:
-            for p in parts[1:-1]:  # between two occurrences: a token could straddle the next
-                if len(p) < longest:
-                    return self._found_by_occurrence(text)
+        for p in parts[1:-1]:  # between two occurrences: a token could straddle the next
+            if len(p) < longest:
+                return self._found_by_occurrence(text)
         out: list[str] = []
         for n, rests in self.by_rest:
             if n == 0:  # the anchor itself is a token

@@ -778,10 +778,6 @@ def _decision(state: State) -> tuple[str, int, int, int] | None:
 
 
 # ======================================================================= secrets
-#: The blocks of each value of B_SIDE (0 York, 1 Lancaster, 2 the king's side).
-_BLOCKS_OF: dict[int, tuple[int, ...]] = {g: tuple(b for b in range(N_BLOCKS) if B_SIDE[b] == g) for g in (0, 1, 2)}
-
-
 def secrets(rules: Rules, state: State, role: str) -> set[str]:
     """Tokens that must not appear in anything sent to role now (never one that legitimately does).
 
@@ -796,13 +792,9 @@ def secrets(rules: Rules, state: State, role: str) -> set[str]:
     if state["battle"] is not None:
         revealed = set(state["battle"].get("revealed", []))
     loc = state["loc"]
-    # the enemy's blocks: the other side's, and the blocks that follow the king (B_SIDE 2)
-    # when the king is not of this side
-    groups = [g for g in (0, 1) if g != side]
-    if 1 - state["king"] != side:
-        groups.append(2)
-    out = {BLOCK_KEY[b] for g in groups for b in _BLOCKS_OF[g]
-           if loc[b] != DEAD and loc[b] != OFF and b not in revealed}
+    # the enemy's blocks (the Rebel is the Pretender's, 3.26); an observer's: every block
+    enemy = _OWN[1 - side][state["king"]] if side >= 0 else range(N_BLOCKS)
+    out = {BLOCK_KEY[b] for b in enemy if loc[b] != DEAD and loc[b] != OFF and b not in revealed}
     for s in (0, 1):
         if s != side:
             out.update(CARD_TAG[c] for c in state["hands"][s])
