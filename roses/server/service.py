@@ -200,6 +200,77 @@ def _active_list(text: str) -> list[str]:
     return json.loads(text) if text else []
 
 
+class _GameLock:
+    """A game's lock (striped): re-entrant for the thread that holds it, like ``RLock``; an
+    action of a play socket may also hold it on behalf of a token (its :class:`_Pending`)
+    while the event loop waits for the action's write, and releases it from whichever thread
+    ends that wait."""
+
+    __slots__ = ("_cond", "_owner", "_count")
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._owner: object = None
+        self._count = 0
+
+    def acquire(self, owner: object = None, *, blocking: bool = True) -> bool:
+        me = threading.get_ident() if owner is None else owner
+        with self._cond:
+            if self._owner == me:
+                self._count += 1
+                return True
+            while self._owner is not None:
+                if not blocking:
+                    return False
+                self._cond.wait()
+            self._owner, self._count = me, 1
+            return True
+
+    def release(self, owner: object = None) -> None:
+        me = threading.get_ident() if owner is None else owner
+        with self._cond:
+            if self._owner != me:
+                raise RuntimeError("release of a game lock not held")
+            self._count -= 1
+            if not self._count:
+                self._owner = None
+                self._cond.notify()
+
+    def __enter__(self) -> None:
+        self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+@dataclass
+class _Pending:
+    """An action applied to the game in memory, its write not yet committed (see
+    :meth:`GameService.act_begin`)."""
+
+    user: User | None
+    game_id: int
+    role: str
+    verb: str
+    arg_json: str
+    key: tuple[int, str, int, str] | None
+    game: Game
+    entry: _Cached
+    row: Any
+    seats: list[Seat]
+    new_version: int
+    before: list[str]
+    active: list[str]
+    result: str | None
+    turn_changed: bool
+    entries: Any
+    log_rows: int
+    write: Callable[[Connection], None]
+    #: The game's lock held for the action, and its owner (see :class:`_GameLock`).
+    lock: _GameLock | None = None
+    lock_owner: object = None
+
+
 class GameService:
     """All game operations; thread-safe. HTTP handlers, WebSockets, bots and the CLI use it."""
 
@@ -227,7 +298,7 @@ class GameService:
         # body of ``GET .../view`` (one rendering and one encoding for every socket of a role).
         self._views: OrderedDict[tuple[int, int, str], Rendered] = OrderedDict()
         # Striped per-game locks (bounded memory); no code path holds two games' locks.
-        self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
+        self._locks = [_GameLock() for _ in range(LOCK_STRIPES)]
         # Idempotency keys of committed socket actions: (game, role, user, key) -> (version,
         # verb, arg JSON); checked under the game's lock, the dict under the cache lock.
         self._keys: OrderedDict[tuple[int, str, int, str], tuple[int, str, str]] = OrderedDict()
@@ -886,15 +957,7 @@ class GameService:
                  key: tuple[int, str, int, str] | None = None) -> tuple[dict[str, Any], str | None]:
         """:meth:`act`, and the encoded body of its reply (None when there is no user);
         ``key`` (see :meth:`act_keyed`) is remembered once the action is committed."""
-        if not isinstance(verb, str) or not verb or len(verb) > 80:
-            raise BadRequest("verb must be a non-empty string of at most 80 characters.")
-        if verb == "undo":
-            verb = UNDO
-        elif verb.startswith(".") and verb not in (UNDO, RESIGN) and not (system and verb == FINISH_VERB):
-            raise BadRequest(f"Unknown action {verb!r}.")
-        arg_json = _arg_json(arg)
-        if len(arg_json) > 10_000:
-            raise BadRequest("arg is too large.")
+        verb, arg_json = self._act_request(verb, arg, system)
         self._check_id(game_id)
         with self._game_lock(game_id):
             if key is not None:
@@ -909,7 +972,6 @@ class GameService:
                 # conditional UPDATE below refuses it if another process has moved the game on.
                 row, seats = entry.meta
                 self._check_play(row, seats, user, role, bot, system, version)
-                game = entry.game
             else:
                 with self.db.read() as conn:
                     row, seats = self._play_row(conn, game_id)
@@ -918,81 +980,184 @@ class GameService:
                 entry = self._entry(game_id)
                 if entry is None or entry.game is not game:  # evicted at once (cache too small)
                     entry = _Cached(row.version, game, _log_len(game.state), _estimate_bytes(game.state))
-            if not system and verb == getattr(game.rules, "default_verb", None):
-                # "the published default, by deadline" is the server's to play (deadlines.py)
-                raise BadRequest(f"Only the server plays {verb!r}, when a deadline passes.", code="server_only")
-            before = list(game.active())
+            pending = self._act_apply(user, game_id, role, verb, arg, arg_json, version, system, key,
+                                      entry, row, seats)
             try:
-                self._apply(game, game_id, role, verb, arg)
-            except BaseException:
-                self._evict(game_id)  # the rules may have changed the state before refusing
-                raise
-            new_version = version + 1
-            active = list(game.active())
-            result = game.result()
-            turn_changed = active != before or result is not None
-            now = _now()
-            entries = game.state.get("log")
-            log_rows = entry.log_rows if isinstance(entries, list) else -1
-            snap: tuple[str, int | None] | None = split_state(game.state) if turn_changed else None
-            user_id = None if user is None else user.id
-            pace = row.pace
-
-            def write(conn: Connection) -> None:
-                status = ACTIVE if result is None else FINISHED_STATUS
-                active_json = json.dumps(active)
-                if ADVANCE_GAME.run(conn, (new_version, active_json, result, status, now,
-                                           None if result is None else now, game_id, version)) != 1:
-                    raise StaleVersion("The game changed while your action was applied: reload and try again.")
-                INSERT_ACTION.run(conn, (game_id, new_version, role, verb, arg_json, user_id, now))
-                if log_rows >= 0 and isinstance(entries, list):
-                    store.write_log(conn, game_id, log_rows, entries)
-                if snap is not None:
-                    INSERT_SNAPSHOT.run(conn, (game_id, new_version, active_json, snap[0], snap[1]))
-                    gone = [r for r in before if r not in active]
-                    new = [r for r in active if r not in before]
-                    clocks.on_turn_change(conn, game_id, pace, gone, new, active, now,
-                                          finished=result is not None)
-                    for r in gone:
-                        SEATS_INACTIVE.run(conn, (game_id, r))
-                    for r in new:
-                        SEATS_ACTIVE.run(conn, (now, game_id, r))
-
-            try:
-                self.committer.run(write)
+                self.committer.run(pending.write)
             except BaseException:
                 self._evict(game_id)  # the game in memory is ahead of the store
                 raise
-            grown = 0
-            if isinstance(entries, list) and len(entries) > max(log_rows, 0):
-                grown = STATE_MEMORY_FACTOR * sum(len(_encode(e)) for e in entries[max(log_rows, 0):])
-            row = dataclasses.replace(row, version=new_version, active=json.dumps(active), result=result,
-                                      status=ACTIVE if result is None else FINISHED_STATUS)
-            self._remember(game_id, new_version, game, len(entries) if isinstance(entries, list) else -1,
-                           entry.size + grown + 64 + len(arg_json), (row, seats))
-            if key is not None:
-                with self._cache_lock:
-                    self._keys[key] = (new_version, verb, arg_json)
-                    while len(self._keys) > IDEMPOTENCY_KEYS:
-                        self._keys.popitem(last=False)
-            change = {"version": new_version, "active": active, "before": before, "result": result,
-                      "turn_changed": turn_changed}
-            reply: dict[str, Any] = {
-                "game_id": game_id, "version": new_version, "role": role,
-                "status": ACTIVE if result is None else FINISHED_STATUS, "result": result,
-                "active": list(active), "view": None, "can_undo": False}
-            body: str | None = None
-            if user is not None:  # the acting player's own view, from the game just written
-                rendered = self._rendered(game, game_id, new_version, role)
-                reply["view"], reply["can_undo"], body = rendered.view, rendered.can_undo, rendered.body
-            if self._watched(game_id):
-                # The other players' views too, here in the request's thread: each socket's
-                # push then finds its text ready (no thread hop, no rendering on the event loop).
-                for seat in seats:
-                    if seat.user_id is not None and seat.role != role:
-                        self._rendered(game, game_id, new_version, seat.role)
-        self._after_change(game_id, change, seats)
+            reply, body = self._act_done(pending)
+        self._act_after(pending)
         return reply, body
+
+    @staticmethod
+    def _act_request(verb: Any, arg: Any, system: bool) -> tuple[str, str]:
+        """The action's verb (``undo`` as the engine's) and its argument's JSON, checked."""
+        if not isinstance(verb, str) or not verb or len(verb) > 80:
+            raise BadRequest("verb must be a non-empty string of at most 80 characters.")
+        if verb == "undo":
+            verb = UNDO
+        elif verb.startswith(".") and verb not in (UNDO, RESIGN) and not (system and verb == FINISH_VERB):
+            raise BadRequest(f"Unknown action {verb!r}.")
+        arg_json = _arg_json(arg)
+        if len(arg_json) > 10_000:
+            raise BadRequest("arg is too large.")
+        return verb, arg_json
+
+    def _act_apply(self, user: User | None, game_id: int, role: str, verb: str, arg: Any, arg_json: str,
+                   version: int, system: bool, key: tuple[int, str, int, str] | None, entry: _Cached,
+                   row: Any, seats: list[Seat]) -> _Pending:
+        """The action applied to the game in memory (game lock held, the request checked
+        against ``row`` and ``seats``), with the write that stores it."""
+        game = entry.game
+        if not system and verb == getattr(game.rules, "default_verb", None):
+            # "the published default, by deadline" is the server's to play (deadlines.py)
+            raise BadRequest(f"Only the server plays {verb!r}, when a deadline passes.", code="server_only")
+        before = list(game.active())
+        try:
+            self._apply(game, game_id, role, verb, arg)
+        except BaseException:
+            self._evict(game_id)  # the rules may have changed the state before refusing
+            raise
+        new_version = version + 1
+        active = list(game.active())
+        result = game.result()
+        turn_changed = active != before or result is not None
+        now = _now()
+        entries = game.state.get("log")
+        log_rows = entry.log_rows if isinstance(entries, list) else -1
+        snap: tuple[str, int | None] | None = split_state(game.state) if turn_changed else None
+        user_id = None if user is None else user.id
+        pace = row.pace
+
+        def write(conn: Connection) -> None:
+            status = ACTIVE if result is None else FINISHED_STATUS
+            active_json = json.dumps(active)
+            if ADVANCE_GAME.run(conn, (new_version, active_json, result, status, now,
+                                       None if result is None else now, game_id, version)) != 1:
+                raise StaleVersion("The game changed while your action was applied: reload and try again.")
+            INSERT_ACTION.run(conn, (game_id, new_version, role, verb, arg_json, user_id, now))
+            if log_rows >= 0 and isinstance(entries, list):
+                store.write_log(conn, game_id, log_rows, entries)
+            if snap is not None:
+                INSERT_SNAPSHOT.run(conn, (game_id, new_version, active_json, snap[0], snap[1]))
+                gone = [r for r in before if r not in active]
+                new = [r for r in active if r not in before]
+                clocks.on_turn_change(conn, game_id, pace, gone, new, active, now,
+                                      finished=result is not None)
+                for r in gone:
+                    SEATS_INACTIVE.run(conn, (game_id, r))
+                for r in new:
+                    SEATS_ACTIVE.run(conn, (now, game_id, r))
+
+        return _Pending(user, game_id, role, verb, arg_json, key, game, entry, row, seats, new_version, before,
+                        active, result, turn_changed, entries, log_rows, write)
+
+    def _act_done(self, p: _Pending) -> tuple[dict[str, Any], str | None]:
+        """After the action's write committed (game lock still held): the game remembered at
+        its new version, the reply, and the views of every seated player rendered."""
+        game, game_id, entries, log_rows = p.game, p.game_id, p.entries, p.log_rows
+        grown = 0
+        if isinstance(entries, list) and len(entries) > max(log_rows, 0):
+            grown = STATE_MEMORY_FACTOR * sum(len(_encode(e)) for e in entries[max(log_rows, 0):])
+        result = p.result
+        row = dataclasses.replace(p.row, version=p.new_version, active=json.dumps(p.active), result=result,
+                                  status=ACTIVE if result is None else FINISHED_STATUS)
+        self._remember(game_id, p.new_version, game, len(entries) if isinstance(entries, list) else -1,
+                       p.entry.size + grown + 64 + len(p.arg_json), (row, p.seats))
+        if p.key is not None:
+            with self._cache_lock:
+                self._keys[p.key] = (p.new_version, p.verb, p.arg_json)
+                while len(self._keys) > IDEMPOTENCY_KEYS:
+                    self._keys.popitem(last=False)
+        reply: dict[str, Any] = {
+            "game_id": game_id, "version": p.new_version, "role": p.role,
+            "status": ACTIVE if result is None else FINISHED_STATUS, "result": result,
+            "active": list(p.active), "view": None, "can_undo": False}
+        body: str | None = None
+        if p.user is not None:  # the acting player's own view, from the game just written
+            rendered = self._rendered(game, game_id, p.new_version, p.role)
+            reply["view"], reply["can_undo"], body = rendered.view, rendered.can_undo, rendered.body
+        if self._watched(game_id):
+            # The other players' views too, here: each socket's push then finds its text
+            # ready (no thread hop, no rendering when it is sent).
+            for seat in p.seats:
+                if seat.user_id is not None and seat.role != p.role:
+                    self._rendered(game, game_id, p.new_version, seat.role)
+        return reply, body
+
+    def _act_after(self, p: _Pending) -> None:
+        """After the game's lock is released: the change announced, notifications, bots."""
+        self._after_change(p.game_id, {"version": p.new_version, "active": p.active, "before": p.before,
+                                       "result": p.result, "turn_changed": p.turn_changed}, p.seats)
+
+    # ----- a socket's action on the event loop --------------------------------------------
+    def act_begin(self, user: User, game_id: int, role: str, verb: Any, arg: Any, version: int,
+                  key: str | None = None) -> _Pending | None:
+        """The first half of :meth:`act_keyed`, for the event loop: the action checked against
+        the game in memory and applied there, its game's lock held on behalf of the returned
+        :class:`_Pending`, whose ``write`` the caller gives to the group commit
+        (:meth:`act_commit`) and which it then ends with :meth:`act_end`.
+
+        Never waits: None when this would have to (the game's lock is taken, the game is not
+        in memory at ``version`` with its seats, the key was seen before): then
+        :meth:`act_keyed` (in a thread) does the work. Refusals raise as there."""
+        if key is not None and (not isinstance(key, str) or not key or len(key) > 64):
+            raise BadRequest("An idempotency key ('key') is a string of 1-64 characters.")
+        verb, arg_json = self._act_request(verb, arg, False)
+        self._check_id(game_id)
+        ident = None if key is None else (game_id, role, user.id, key)
+        lock = self._locks[game_id % LOCK_STRIPES]
+        token = object()
+        if not lock.acquire(token, blocking=False):
+            return None
+        try:
+            with self._cache_lock:
+                seen = ident is not None and ident in self._keys
+            entry = self._entry(game_id)
+            if (seen or entry is None or entry.meta is None or entry.version != version
+                    or entry.meta[0].version != version):
+                lock.release(token)
+                return None
+            row, seats = entry.meta
+            self._check_play(row, seats, user, role, False, False, version)
+            pending = self._act_apply(user, game_id, role, verb, arg, arg_json, version, False, ident,
+                                      entry, row, seats)
+        except BaseException:
+            lock.release(token)
+            raise
+        pending.lock = lock
+        pending.lock_owner = token
+        return pending
+
+    def act_commit(self, p: _Pending, then: Callable[[BaseException | None], None]) -> None:
+        """Give the action's write to the group commit; ``then(error)`` is called on the
+        writer's thread when it has ended. Runs the write here if the writer is closed."""
+        if self.committer.submit(p.write, then):
+            return
+        error: BaseException | None = None
+        try:
+            self.committer.run(p.write)
+        except BaseException as exc:  # noqa: BLE001 - handed on like the writer's
+            error = exc
+        then(error)
+
+    def act_end(self, p: _Pending, error: BaseException | None) -> tuple[int, int, bool, str]:
+        """The second half of a socket's action begun with :meth:`act_begin`, once its write
+        has ended (``error`` None when it committed): as :meth:`act_keyed` answers. Releases
+        the game's lock, from whichever thread calls it."""
+        try:
+            if error is not None:
+                self._evict(p.game_id)  # the game in memory is ahead of the store
+                raise error
+            reply, body = self._act_done(p)
+        finally:
+            assert p.lock is not None
+            p.lock.release(p.lock_owner)
+        self._act_after(p)
+        assert body is not None
+        return p.new_version, p.new_version, False, body
 
     def act_keyed(self, user: User, game_id: int, role: str, verb: str, arg: Any, version: int,
                   key: str | None = None) -> tuple[int, int, bool, str]:

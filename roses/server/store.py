@@ -199,6 +199,8 @@ class _Item(Generic[T]):
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: BaseException | None = None
+    #: Called (on the writer thread) with the error or None once the transaction has ended.
+    then: Callable[[BaseException | None], None] | None = None
 
 
 class GroupCommit:
@@ -243,12 +245,32 @@ class GroupCommit:
             raise item.error
         return item.result
 
+    def submit(self, work: Callable[[Connection], Any], then: Callable[[BaseException | None], None]) -> bool:
+        """Queue ``work`` without waiting: ``then(error)`` is called on the writer thread once
+        its transaction has ended (``error`` None when it committed). False when the writer is
+        closed (nothing queued: use :meth:`run`). ``then`` must be quick and must not raise."""
+        if self._closed:
+            return False
+        self._ensure_thread()
+        self._queue.put(_Item(work, then=then))
+        return True
+
     def close(self) -> None:
         self._closed = True
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(30)
             self._thread = None
+        # Work queued while the writer was told to stop (after its last batch): each in a
+        # transaction of its own, so no caller waits for ever.
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                self._write_alone(item)
+                self._finish(item)
 
     def _ensure_thread(self) -> None:
         if self._thread is not None:
@@ -310,14 +332,26 @@ class GroupCommit:
                 log.warning("a group commit of %d units failed (%s); retrying them one by one",
                             len(batch), type(exc).__name__)
                 for item in batch:
-                    item.error, item.result = None, None
-                    try:
-                        with self.db.write() as conn:
-                            item.result = item.work(conn)
-                    except BaseException as one:  # noqa: BLE001 - goes to its caller
-                        item.error = one
+                    self._write_alone(item)
         else:
             self.commits += 1
             self.units += sum(1 for item in batch if item.error is None)
         for item in batch:
-            item.done.set()
+            self._finish(item)
+
+    def _write_alone(self, item: _Item[Any]) -> None:
+        item.error, item.result = None, None
+        try:
+            with self.db.write() as conn:
+                item.result = item.work(conn)
+        except BaseException as one:  # noqa: BLE001 - goes to its caller
+            item.error = one
+
+    @staticmethod
+    def _finish(item: _Item[Any]) -> None:
+        item.done.set()
+        if item.then is not None:
+            try:
+                item.then(item.error)
+            except Exception as exc:  # noqa: BLE001 - the writer goes on for the others
+                log.error("a group commit's callback failed: %s", type(exc).__name__)

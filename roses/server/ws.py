@@ -60,9 +60,10 @@ router = APIRouter()
 
 T = TypeVar("T")
 
-#: Threads that apply the actions sent over sockets (``act``). An action waits in its thread
-#: for the group commit (store.py), so several are on their way at once, and the commit
-#: takes them together.
+#: Threads for the socket actions (``act``) that cannot be applied on the event loop (the
+#: game is not in memory at the version named, or its lock is taken: :func:`_act`). Such an
+#: action waits in its thread for the group commit (store.py), so several are on their way
+#: at once, and the commit takes them together.
 ACT_THREADS = 32
 
 #: Sockets whose opening (authentication, first view, chat and messages: one trip to a
@@ -155,6 +156,49 @@ async def _in_thread(fn: Callable[..., T], *args: Any) -> T:
             if _acts is None:
                 _acts = _ActPool(ACT_THREADS)
     return await _acts.submit(asyncio.get_running_loop(), fn, *args)
+
+
+async def _act(games: Any, user: User, game_id: int, role: str, verb: str, arg: Any, version: int,
+               key: Any) -> tuple[int, int, bool, str]:
+    """A socket's ``act``, as ``GameService.act_keyed`` answers it. When the game is in memory
+    at the version named and its lock is free, the action is applied and its views rendered
+    here on the event loop, which waits for the group commit without a thread of its own
+    (``act_begin``, ``act_commit``, ``act_end``); otherwise (a database read, a lock to wait
+    for, a key seen before) ``act_keyed`` runs in a thread of the pool."""
+    pending = games.act_begin(user, game_id, role, verb, arg, version, key)
+    if pending is None:
+        out: tuple[int, int, bool, str] = await _in_thread(
+            games.act_keyed, user, game_id, role, verb, arg, version, key)
+        return out
+    loop = asyncio.get_running_loop()
+    written: asyncio.Future[BaseException | None] = loop.create_future()
+
+    def then(error: BaseException | None) -> None:  # on the writer's thread
+        try:
+            loop.call_soon_threadsafe(_written, written, error)
+        except RuntimeError:  # the loop is closed: end the action here (its lock released)
+            with contextlib.suppress(Exception):
+                games.act_end(pending, error)
+
+    games.act_commit(pending, then)
+    try:
+        error = await asyncio.shield(written)
+    except asyncio.CancelledError:
+        # The socket closed meanwhile: the action still ends, its lock released, once written.
+        written.add_done_callback(lambda done: _end_quietly(games, pending, done))
+        raise
+    ended: tuple[int, int, bool, str] = games.act_end(pending, error)
+    return ended
+
+
+def _written(fut: asyncio.Future[BaseException | None], error: BaseException | None) -> None:
+    if not fut.done():
+        fut.set_result(error)
+
+
+def _end_quietly(games: Any, pending: Any, done: asyncio.Future[BaseException | None]) -> None:
+    with contextlib.suppress(Exception):
+        games.act_end(pending, done.result())
 
 
 def _wake(sub: Any, game_id: int) -> None:
@@ -375,8 +419,8 @@ async def _reader(ws: WebSocket, send: Any, send_view: Any, user: User | None, g
                     raise BadRequest("An action needs a 'verb'.")
                 idle.clear()
                 try:
-                    seq, shown, repeated, body = await _in_thread(
-                        games.act_keyed, user, game_id, role, verb, msg.get("arg"), version, msg.get("key"))
+                    seq, shown, repeated, body = await _act(
+                        games, user, game_id, role, verb, msg.get("arg"), version, msg.get("key"))
                     head = (f'{{"type":"result","id":{orjson.dumps(request_id).decode()},"seq":{seq},'
                             f'"duplicate":{"true" if repeated else "false"},')
                     await send_view(head + body[1:], shown, always=True)
