@@ -180,7 +180,11 @@ async def _act(games: Any, user: User, game_id: int, role: str, verb: str, arg: 
             with contextlib.suppress(Exception):
                 games.act_end(pending, error)
 
-    games.act_commit(pending, then)
+    try:
+        games.act_commit(pending, then)
+    except Exception as exc:  # nothing queued: act_end evicts the game, frees its lock, raises
+        games.act_end(pending, exc)
+        raise
     try:
         error = await asyncio.shield(written)
     except asyncio.CancelledError:

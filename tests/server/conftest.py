@@ -161,3 +161,13 @@ def act(client: TestClient, gid: int, who: dict[str, str], verb: str, arg: Any =
     if role:
         body["role"] = role
     return client.post(f"/api/games/{gid}/action", json=body, headers=who)
+
+
+def next_message(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on a play socket (skipping chat and other side messages)."""
+    for _ in range(20):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+        assert msg["type"] in ("chat", "messages", "game"), msg
+    raise AssertionError(f"no {kind} message")

@@ -22,16 +22,8 @@ from roses.server.service import LOCK_STRIPES, GameService, _GameLock
 from roses.server.store import GroupCommit, _Item
 from roses.server.ws import _act
 
+from .conftest import next_message as _next
 from .conftest import started_toy
-
-
-def _next(ws: Any, kind: str) -> dict[str, Any]:
-    for _ in range(20):
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
-            return msg
-        assert msg["type"] in ("chat", "messages", "game"), msg
-    raise AssertionError(f"no {kind} message")
 
 
 def _seqs(database: Database, gid: int) -> list[int]:
@@ -51,6 +43,13 @@ def _counting_threads(games: GameService, monkeypatch: pytest.MonkeyPatch) -> li
 
     monkeypatch.setattr(games, "act_keyed", counted)
     return calls
+
+
+def _assert_free(games: GameService, gid: int) -> None:
+    """The game's lock is free (no action holds it any more)."""
+    lock = games._locks[gid % LOCK_STRIPES]
+    assert lock.acquire(blocking=False)
+    lock.release()
 
 
 # ----- the group commit's submit --------------------------------------------------------------
@@ -157,9 +156,7 @@ def test_an_action_on_a_game_in_memory_takes_no_thread(client: TestClient, datab
         assert err["id"] == 4 and err["status"] == 409
         assert calls == [1]
     assert _seqs(database, gid) == [1, 2]
-    lock = games._locks[gid % LOCK_STRIPES]
-    assert lock.acquire(blocking=False)  # released
-    lock.release()
+    _assert_free(games, gid)
 
 
 def test_an_action_whose_game_is_locked_waits_in_a_thread(client: TestClient, database: Database,
@@ -223,9 +220,7 @@ def test_a_socket_closed_while_its_action_is_written_still_ends_it(client: TestC
     assert _seqs(database, gid) == [1, 2]
     ended = games._entry(gid)
     assert ended is not None and ended.version == 2
-    lock = games._locks[gid % LOCK_STRIPES]
-    assert lock.acquire(blocking=False)  # released
-    lock.release()
+    _assert_free(games, gid)
     # and the game is served from there (its lock is free)
     assert client.get(f"/api/games/{gid}/view", headers=north).json()["version"] == 2
 
@@ -235,3 +230,28 @@ def games_user(database: Database, name: str) -> Any:
     with database.read() as conn:
         row = conn.execute(sa.select(db.users.c.id, db.users.c.name).where(db.users.c.name_key == name)).one()
     return User(int(row.id), row.name)
+
+
+def test_an_action_whose_write_cannot_be_queued_is_refused_and_frees_its_game(
+        client: TestClient, database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid, north, _south = started_toy(client)
+    assert client.post(f"/api/games/{gid}/action", headers=north,
+                       json={"verb": "pick", "arg": 3, "version": 0}).status_code == 200
+    games: GameService = client.app.state.roses.games  # type: ignore[attr-defined]
+    south = games_user(database, "south")
+
+    def broken(work: Any, then: Any) -> bool:
+        raise OSError("the writer cannot start")
+
+    monkeypatch.setattr(games.committer, "submit", broken)
+
+    async def main() -> None:
+        with pytest.raises(OSError):
+            await _act(games, south, gid, "South", "pick", 1, 1, None)
+
+    asyncio.run(main())
+    assert _seqs(database, gid) == [1]
+    assert games._entry(gid) is None  # the game in memory had moved on: dropped
+    _assert_free(games, gid)
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{gid}/view", headers=north).json()["version"] == 1

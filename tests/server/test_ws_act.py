@@ -3,8 +3,6 @@ the same checks as the HTTP action, and no hidden information in what the socket
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
@@ -12,16 +10,7 @@ from roses.server import db
 from roses.server.db import Database
 
 from .conftest import act, started_toy, user
-
-
-def _next(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of type ``kind`` (skipping chat and other side messages)."""
-    for _ in range(20):
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
-            return msg
-        assert msg["type"] in ("chat", "messages", "game"), msg
-    raise AssertionError(f"no {kind} message")
+from .conftest import next_message as _next
 
 
 def _actions(database: Database, gid: int) -> list[tuple[int, str, str, str]]:
