@@ -202,9 +202,9 @@ def _active_list(text: str) -> list[str]:
 
 class _GameLock:
     """A game's lock (striped): re-entrant for the thread that holds it, like ``RLock``; an
-    action of a play socket may also hold it on behalf of a token (its :class:`_Pending`)
-    while the event loop waits for the action's write, and releases it from whichever thread
-    ends that wait."""
+    action of a play socket may also hold it on behalf of a token (an object of its own,
+    :attr:`_Pending.owner`) while the event loop waits for the action's write, and releases
+    it from whichever thread ends that wait."""
 
     __slots__ = ("_cond", "_owner", "_count")
 
@@ -266,9 +266,8 @@ class _Pending:
     entries: Any
     log_rows: int
     write: Callable[[Connection], None]
-    #: The game's lock held for the action, and its owner (see :class:`_GameLock`).
-    lock: _GameLock | None = None
-    lock_owner: object = None
+    #: The owner on whose behalf the game's lock is held for the action (:class:`_GameLock`).
+    owner: object = None
 
 
 class GameService:
@@ -1127,8 +1126,7 @@ class GameService:
         except BaseException:
             lock.release(token)
             raise
-        pending.lock = lock
-        pending.lock_owner = token
+        pending.owner = token
         return pending
 
     def act_commit(self, p: _Pending, then: Callable[[BaseException | None], None]) -> None:
@@ -1153,8 +1151,7 @@ class GameService:
                 raise error
             reply, body = self._act_done(p)
         finally:
-            assert p.lock is not None
-            p.lock.release(p.lock_owner)
+            self._locks[p.game_id % LOCK_STRIPES].release(p.owner)
         self._act_after(p)
         assert body is not None
         return p.new_version, p.new_version, False, body

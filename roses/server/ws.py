@@ -175,7 +175,7 @@ async def _act(games: Any, user: User, game_id: int, role: str, verb: str, arg: 
 
     def then(error: BaseException | None) -> None:  # on the writer's thread
         try:
-            loop.call_soon_threadsafe(_written, written, error)
+            loop.call_soon_threadsafe(_deliver, written, error, None)  # the error as the result
         except RuntimeError:  # the loop is closed: end the action here (its lock released)
             with contextlib.suppress(Exception):
                 games.act_end(pending, error)
@@ -193,11 +193,6 @@ async def _act(games: Any, user: User, game_id: int, role: str, verb: str, arg: 
         raise
     ended: tuple[int, int, bool, str] = games.act_end(pending, error)
     return ended
-
-
-def _written(fut: asyncio.Future[BaseException | None], error: BaseException | None) -> None:
-    if not fut.done():
-        fut.set_result(error)
 
 
 def _end_quietly(games: Any, pending: Any, done: asyncio.Future[BaseException | None]) -> None:
