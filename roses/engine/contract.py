@@ -4,7 +4,8 @@ One object per game implements :class:`Rules`. The server, the AI and the tools 
 this interface; they never reach into a game's internals.
 
 State
-    A game state is a plain JSON-serialisable ``dict`` that holds everything: the seeded
+    A game state is a plain JSON-serialisable ``dict`` (string keys; no NaN or infinite
+    floats, which JSON cannot hold: the fuzzer checks) that holds everything: the seeded
     generator (``rng``, ``rolls``, ``rigged``; see :mod:`roses.engine.rng`), the log
     (``log``; see :mod:`roses.engine.log`), the result (``result``) and whatever the game
     needs. Nothing else (no globals, no clock) influences a game.

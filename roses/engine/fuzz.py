@@ -185,7 +185,7 @@ def fuzz(
                     break
                 active = rules.active(state)
                 problems = list(rules.check_invariants(state))
-                json.dumps(state)
+                json.dumps(state, allow_nan=False)  # a JSON value (contract: no NaN, no infinities)
                 if check_views_every and step % check_views_every == 0:
                     problems += _view_problems(rules, state, roles, active)
                 if problems:

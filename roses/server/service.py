@@ -86,6 +86,7 @@ from roses.server.store import (
     PlayRow,
     join_state,
     split_state,
+    state_text,
 )
 
 log = logging.getLogger("roses.server")
@@ -1497,7 +1498,7 @@ class GameService:
                 if stored_snap is None:
                     return False
                 if stored_snap[1] is None:  # a snapshot that holds its whole state
-                    return stored_snap[0] == canonical_json(state)
+                    return stored_snap[0] == state_text(state)
                 return stored_snap == split_state(state)
 
             bad_snaps: list[int] = []

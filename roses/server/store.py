@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+import orjson
 from sqlalchemy.engine import Connection
 
 from roses.engine.contract import canonical_json
@@ -46,15 +47,28 @@ T = TypeVar("T")
 
 
 # ----- states and their logs ----------------------------------------------------------------
+def state_text(state: dict[str, Any]) -> str:
+    """``canonical_json(state)`` (sorted keys, no spaces), about eight times faster: orjson
+    writes the same text for states, which hold no NaN or infinities (the contract; the
+    fuzzer checks) and, in every game so far, no floats at all (a finite float would be
+    written in another notation of the same number, e.g. ``1e16`` for ``1e+16``, which reads
+    back the same). ``json`` for what orjson refuses (keys that are not strings, integers
+    beyond 64 bits)."""
+    try:
+        return orjson.dumps(state, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+    except TypeError:  # orjson.JSONEncodeError is one
+        return canonical_json(state)
+
+
 def split_state(state: dict[str, Any]) -> tuple[str, int | None]:
     """(JSON of ``state`` with an empty log, length of its log), or (whole JSON, None) for a
     state without a list ``log``."""
     entries = state.get("log")
     if not isinstance(entries, list):
-        return canonical_json(state), None
+        return state_text(state), None
     state["log"] = []
     try:
-        return canonical_json(state), len(entries)
+        return state_text(state), len(entries)
     finally:
         state["log"] = entries
 

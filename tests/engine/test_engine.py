@@ -213,6 +213,20 @@ def test_fuzz_catches_leaks(tmp_path) -> None:
     assert saved and json.loads(saved[0].read_text())["failure"]["kind"] == "invariant"
 
 
+def test_fuzz_refuses_states_that_are_not_json(tmp_path) -> None:
+    """The contract's states are JSON values: a NaN (which JSON cannot hold, and which orjson
+    would store as null, roses.server.store.state_text) is an error the fuzzer reports."""
+    class NotJson(type(RULES)):  # type: ignore[misc]
+        def action(self, state, role, verb, arg=None):
+            out = super().action(state, role, verb, arg)
+            out["odds"] = float("nan")
+            return out
+
+    report = fuzz(NotJson(), "standard", 2, seed=1, save_dir=tmp_path)
+    assert report.errors == 2
+    assert all("ValueError" in f.message and "JSON" in f.message for f in report.failures)
+
+
 def test_fuzz_catches_dead_ends(tmp_path) -> None:
     class Stuck(type(RULES)):  # type: ignore[misc]
         def legal_actions(self, state, role):
