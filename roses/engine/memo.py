@@ -20,10 +20,9 @@ that finds it taken renders without it (with its own cache).
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Callable, Iterator
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextvars import ContextVar, Token
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -40,23 +39,34 @@ class Memo:
         self.entries: dict[str, Any] = {}
         self._lock = threading.Lock()
 
-    @contextlib.contextmanager
-    def scope(self) -> Iterator[None]:
+    def scope(self) -> _Scope:
         """Make this memo the current one in this thread while the block runs (or none, if
         another thread is inside a scope of it)."""
-        if not self._lock.acquire(blocking=False):
-            token = _current.set(None)
-            try:
-                yield
-            finally:
-                _current.reset(token)
-            return
-        token = _current.set(self.entries)
-        try:
-            yield
-        finally:
-            _current.reset(token)
-            self._lock.release()
+        return _Scope(self)
+
+
+class _Scope:
+    """The context of :meth:`Memo.scope` (a class, not a generator: it runs at every view)."""
+
+    __slots__ = ("_held", "_memo", "_token")
+
+    def __init__(self, memo: Memo) -> None:
+        self._memo = memo
+        self._held = False
+        self._token: Token[dict[str, Any] | None] | None = None
+
+    def __enter__(self) -> None:
+        memo = self._memo
+        self._held = memo._lock.acquire(blocking=False)
+        self._token = _current.set(memo.entries if self._held else None)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _current.reset(self._token)
+            self._token = None
+        if self._held:
+            self._held = False
+            self._memo._lock.release()
 
 
 def current() -> dict[str, Any] | None:

@@ -19,7 +19,6 @@ and lets bots move.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import logging
 import os
@@ -1062,8 +1061,8 @@ class GameService:
         if isinstance(entries, list) and len(entries) > max(log_rows, 0):
             grown = STATE_MEMORY_FACTOR * sum(len(_encode(e)) for e in entries[max(log_rows, 0):])
         result = p.result
-        row = dataclasses.replace(p.row, version=p.new_version, active=json.dumps(p.active), result=result,
-                                  status=ACTIVE if result is None else FINISHED_STATUS)
+        row = p.row.advanced(p.new_version, json.dumps(p.active), result,
+                             ACTIVE if result is None else FINISHED_STATUS)
         self._remember(game_id, p.new_version, game, len(entries) if isinstance(entries, list) else -1,
                        p.entry.size + grown + 64 + len(p.arg_json), (row, p.seats))
         if p.key is not None:

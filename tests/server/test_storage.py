@@ -325,3 +325,20 @@ def test_migration_0008_keeps_running_games(backend: str, tmp_path: Any,
             with admin.begin() as conn:
                 conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
             admin.dispose()
+
+
+def test_play_row_advanced_is_replace() -> None:
+    """``PlayRow.advanced`` (the row after an action) changes the four fields an action
+    changes and keeps every other one, as ``dataclasses.replace`` does."""
+    import dataclasses
+
+    from roses.server.store import PlayRow
+
+    row = PlayRow(id=7, game="richard3", scenario="richard-iii", options="{}", owner_id=3, is_private=True,
+                  invite_token="t", status="active", seed=11, version=4, active='["York"]', result=None,
+                  pace="slow")
+    after = row.advanced(5, '["Lancaster"]', "York", "finished")
+    assert after == dataclasses.replace(row, version=5, active='["Lancaster"]', result="York", status="finished")
+    assert [f.name for f in dataclasses.fields(PlayRow)] == [
+        "id", "game", "scenario", "options", "owner_id", "is_private", "invite_token", "status", "seed",
+        "version", "active", "result", "pace"]  # advanced() passes them in this order
