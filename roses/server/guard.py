@@ -1,9 +1,10 @@
 """The secrets guard's search: which of a role's secret tokens occur in a text about to be sent.
 
 :func:`leaks` answers exactly what ``[t for t in tokens if t in text]`` answers, in a few
-passes over the text instead of one per token. Tokens are put in groups that share an
-anchor, a short prefix or suffix (in Richard III the enemy's block keys share the suffix
-``/L`` or ``/Y`` and the card tags the prefix ``card#``); each anchor is searched once, and
+passes over the text instead of one per token. Tokens are put in groups by a short prefix
+or suffix they share, and each group's anchor is the longest start or end its tokens share
+(in Richard III the enemy's block keys share the suffix ``/L`` or ``/Y`` and the card tags
+the prefix ``card#``); each anchor is searched once, and
 only where it occurs are the group's tokens compared, by slicing the text around the
 occurrence. A token that occurs in the text contains its anchor there, so no occurrence is
 missed. An anchor that occurs too often falls back to one search per token of its group.
@@ -24,6 +25,7 @@ new plan (:func:`leaks`).
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
@@ -43,6 +45,13 @@ FAMILIES = 256
 #: tokens of the moment and this many more; past that it starts again from the tokens of the
 #: moment (a family whose tokens keep changing does not grow without end).
 FAMILY_SLACK = 64
+
+
+def _common(tokens: list[str], prefix: bool) -> str:
+    """The longest start (``prefix``) or end that all ``tokens`` share."""
+    if prefix:
+        return os.path.commonprefix(tokens)
+    return os.path.commonprefix([t[::-1] for t in tokens])[::-1]
 
 
 def _overlaps_itself(anchor: str) -> bool:
@@ -155,7 +164,11 @@ class Plan:
             head, tail = t[:PREFIX], t[-SUFFIX:]
             key = (head, True) if heads[head] >= tails[tail] else (tail, False)
             members.setdefault(key, []).append(t)
-        self.groups = [Group(a, p, ts) for (a, p), ts in members.items()]
+        # Each group's anchor is the longest start (or end) its tokens share: a longer anchor
+        # is found less often in a text that holds none of them (Richard III's card tags share
+        # "card#", where "card" alone is in every "has played a card" of the log) and the
+        # search for it skips further.
+        self.groups = [Group(_common(ts, p), p, ts) for (_, p), ts in members.items()]
 
     def found(self, text: str) -> list[str]:
         out = [t for t in self.single if t in text]

@@ -51,6 +51,15 @@ def test_a_group_is_cut_only_where_that_is_exact() -> None:
     assert guard.Group("ab", True, ["abXa"]).found("abXab") == ["abXa"]  # straddles the next cut
 
 
+def test_a_group_is_anchored_by_all_its_tokens_share() -> None:
+    """The anchor is the longest start (or end) a group's tokens share: "card#", not the "card"
+    of every "has played a card" in a log, so a text without tags is passed over at once."""
+    plan = guard.Plan([f"card#{i:02d}" for i in range(20)] + ["Warwick/Y", "Exeter/Y", "Rebel/R"])
+    assert sorted((g.anchor, g.prefix) for g in plan.groups) == [("/Y", False), ("Rebel/R", True), ("card#", True)]
+    text = "York has played a card. " * 30 + "card#1 card#05 Exeter/Y"
+    assert sorted(plan.found(text)) == ["Exeter/Y", "card#05"] == _naive(text, plan.tokens)
+
+
 def test_a_family_plan_answers_for_the_tokens_of_the_moment() -> None:
     """With a family, the plan is made for the tokens the family has had lately; what is found
     is still exactly what the tokens of the call name."""
