@@ -47,10 +47,24 @@ def _plain(arg: Any) -> str | None:
     return None
 
 
+#: The keys of the string arguments seen lately (block keys, area names...: the same few
+#: hundred come back in every view), emptied when full.
+_STR_KEYS: dict[str, str] = {}
+STR_KEYS = 4096
+
+
 def arg_key(arg: Any) -> str:
     """The key of an action's argument in ``labels`` (``JSON.stringify`` in the browser):
     ``json.dumps(arg, separators=(",", ":"), ensure_ascii=False)``, with the arguments most
     actions have (numbers, plain strings, lists of them) written without the encoder."""
+    if type(arg) is str:
+        key = _STR_KEYS.get(arg)
+        if key is None:
+            key = json.dumps(arg, ensure_ascii=False) if _ESCAPED.search(arg) else f'"{arg}"'
+            if len(_STR_KEYS) >= STR_KEYS:
+                _STR_KEYS.clear()
+            _STR_KEYS[arg] = key
+        return key
     text = _plain(arg)
     return json.dumps(arg, separators=(",", ":"), ensure_ascii=False) if text is None else text
 
@@ -69,15 +83,17 @@ def action_labels(rules: Rules, state: State, role: str, actions: Mapping[str, A
     ``undo``). A label the rules fail to make falls back to :func:`fallback_label`.
     """
     out: dict[str, dict[str, str]] = {}
+    label = rules.label
     for verb, args in actions.items():
-        items = [None] if args is True else list(args or [])
         texts: dict[str, str] = {}
-        for arg in items:
-            if fixed and verb in fixed and arg is None:
+        for arg in (None,) if args is True else (args or ()):
+            if arg is None and fixed and verb in fixed:
                 text = fixed[verb]
             else:
                 try:
-                    text = str(rules.label(state, role, verb, arg))
+                    text = label(state, role, verb, arg)
+                    if type(text) is not str:
+                        text = str(text)
                 except Exception:  # a label must never break a view
                     text = fallback_label(verb, arg)
             texts[arg_key(arg)] = text

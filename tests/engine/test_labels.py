@@ -19,6 +19,8 @@ def test_arg_key_is_what_json_stringify_gives() -> None:
     assert arg_key("Kent") == '"Kent"'
     assert arg_key(["Warwick/Y", "Kent"]) == '["Warwick/Y","Kent"]'
     assert arg_key("Étienne") == '"Étienne"'
+    for text in ('a"b', "Kent", "tab\there"):  # strings are kept once written: the same twice
+        assert arg_key(text) == arg_key(text) == json.dumps(text, ensure_ascii=False)
 
 
 _SCALARS = (st.none() | st.booleans() | st.integers() | st.integers(min_value=-(2**80), max_value=2**80)

@@ -941,28 +941,34 @@ def describe(view: View) -> str:
     return "\n".join(lines)
 
 
+_PLAIN_LABELS = {"keep": "Keep the hand", "redeal": "Ask for a redeal", "stop": "Stop here",
+                 "end_group": "End this group", "end": "End the Action Phase", "execute": "Execute him",
+                 "spare": "Spare him"}
+_BLOCK_VERBS = {"block": "Move", "sea": "Sea move", "recruit": "Recruit", "reduce": "Reduce",
+                "disband": "Send to the pool"}
+_AREA_VERBS = {"move": "Activate the group in", "to": "Move to", "sea_to": "Sea move to", "place": "Deploy in",
+               "muster": "Muster at", "plague": "Plague on", "battle": "Fight the battle in", "enter": "Enter in",
+               "home": "Send home to"}
+
+
 def label(state: State, role: str, verb: str, arg: Any) -> str:
-    if state.get("battle") is not None:
+    if state["battle"] is not None:
         return battle.label_part(state, role, verb, arg)
     if arg is None:
-        return {"keep": "Keep the hand", "redeal": "Ask for a redeal", "stop": "Stop here",
-                "end_group": "End this group", "end": "End the Action Phase", "execute": "Execute him",
-                "spare": "Spare him"}.get(verb, verb.replace("_", " "))
+        return _PLAIN_LABELS.get(verb) or verb.replace("_", " ")
+    block_verb = _BLOCK_VERBS.get(verb)
+    if block_verb is not None and arg in BLOCK_ID:
+        b = BLOCK_ID[arg]
+        where = state["loc"][b]
+        return f"{block_verb} {BLOCK_NAME[b]} ({_where(where)})" if where < N_AREAS else f"{block_verb} {BLOCK_NAME[b]}"
     if verb == "play":
         if isinstance(arg, int) and 0 <= arg < N_CARDS:
             return f"Play {CARD_NAME[arg]} ({CARD_AP[arg]} AP{', event' if CARD_EVENT[arg] else ''})"
         return f"Play card {arg}"
-    if verb in ("block", "sea", "recruit", "reduce", "disband") and arg in BLOCK_ID:
-        b = BLOCK_ID[arg]
-        where = state["loc"][b]
-        return {"block": "Move", "sea": "Sea move", "recruit": "Recruit", "reduce": "Reduce",
-                "disband": "Send to the pool"}[verb] + f" {BLOCK_NAME[b]}" + (f" ({_where(where)})" if where < N_AREAS else "")
     if verb == "main":
         return f"Main Attack from {arg}" if arg in AREA_ID else f"Main Attack from the {arg}"
     if isinstance(arg, str) and arg in AREA_ID:
-        return {"move": "Activate the group in", "to": "Move to", "sea_to": "Sea move to", "place": "Deploy in",
-                "muster": "Muster at", "plague": "Plague on", "battle": "Fight the battle in", "enter": "Enter in",
-                "home": "Send home to"}.get(verb, verb) + f" {arg}"
+        return f"{_AREA_VERBS.get(verb, verb)} {arg}"
     return f"{verb} {arg}"
 
 
