@@ -22,6 +22,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import secrets
 import threading
 import time
@@ -261,6 +262,8 @@ class _Pending:
     new_version: int
     before: list[str]
     active: list[str]
+    #: ``active`` as the game row stores it.
+    active_json: str
     result: str | None
     turn_changed: bool
     entries: Any
@@ -1030,9 +1033,10 @@ class GameService:
         user_id = None if user is None else user.id
         pace = row.pace
 
+        active_json = json.dumps(active)
+
         def write(conn: Connection) -> None:
             status = ACTIVE if result is None else FINISHED_STATUS
-            active_json = json.dumps(active)
             if ADVANCE_GAME.run(conn, (new_version, active_json, result, status, now,
                                        None if result is None else now, game_id, version)) != 1:
                 raise StaleVersion("The game changed while your action was applied: reload and try again.")
@@ -1051,7 +1055,7 @@ class GameService:
                     SEATS_ACTIVE.run(conn, (now, game_id, r))
 
         return _Pending(user, game_id, role, verb, arg_json, key, game, entry, row, seats, new_version, before,
-                        active, result, turn_changed, entries, log_rows, write)
+                        active, active_json, result, turn_changed, entries, log_rows, write)
 
     def _act_done(self, p: _Pending) -> tuple[dict[str, Any], str | None]:
         """After the action's write committed (game lock still held): the game remembered at
@@ -1061,7 +1065,7 @@ class GameService:
         if isinstance(entries, list) and len(entries) > max(log_rows, 0):
             grown = STATE_MEMORY_FACTOR * sum(len(_encode(e)) for e in entries[max(log_rows, 0):])
         result = p.result
-        row = p.row.advanced(p.new_version, json.dumps(p.active), result,
+        row = p.row.advanced(p.new_version, p.active_json, result,
                              ACTIVE if result is None else FINISHED_STATUS)
         self._remember(game_id, p.new_version, game, len(entries) if isinstance(entries, list) else -1,
                        p.entry.size + grown + 64 + len(p.arg_json), (row, p.seats))
@@ -1621,11 +1625,24 @@ class _Repeated(Exception):  # noqa: N818 - a signal inside the service, not an 
 
 
 def _arg_json(arg: Any) -> str:
-    """An action's argument as stored (``actions.arg``); BadRequest if it is not plain JSON."""
+    """An action's argument as stored (``actions.arg``); BadRequest if it is not plain JSON.
+    The arguments most actions have (none, a number, a plain ASCII string) are written
+    directly, as ``json.dumps`` writes them."""
+    kind = type(arg)
+    if arg is None:
+        return "null"
+    if kind is int:  # not bool: type() is exact
+        return str(arg)
+    if kind is str and arg.isascii() and not _NEEDS_ESCAPE.search(arg):
+        return f'"{arg}"'
     try:
         return json.dumps(arg, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise BadRequest("arg must be plain JSON.") from exc
+
+
+#: What ``json.dumps`` escapes in an ASCII string.
+_NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\\x7f]')
 
 
 def _label(rules: Rules, state: dict[str, Any], role: str, verb: str, arg: Any) -> str:

@@ -77,3 +77,15 @@ def test_stored_states_of_every_game_are_canonical_json() -> None:
                     break
                 role, (verb, arg) = picked
                 state = rules.action(state, role, verb, arg)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_STATES)
+def test_stored_arguments_are_what_json_writes(arg: Any) -> None:
+    """An action's argument as stored (``_arg_json``): the common ones written directly, the
+    same text as the sorted, ASCII-escaped ``json.dumps``."""
+    from roses.server.service import _arg_json
+
+    assert _arg_json(arg) == json.dumps(arg, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    for plain in ("Kent", "Warwick/Y", 'a"b', "\x7f", "é", 12, -3, None):
+        assert _arg_json(plain) == json.dumps(plain, sort_keys=True, separators=(",", ":"))
