@@ -192,6 +192,13 @@ class Rules(ABC):
         change in place and leave out what they never read. Default: :meth:`copy_state`."""
         return self.copy_state(state)
 
+    def undo_copy(self, state: State) -> State:
+        """A copy of ``state`` that :class:`~roses.engine.game.Game` keeps to go back to on
+        undo: it is only read, or made the game's state again and then played on by these rules
+        alone. Nothing these rules do to ``state`` may reach it; unlike :meth:`copy_state`'s, it
+        may share what they never change in place. Default: :meth:`copy_state`."""
+        return self.copy_state(state)
+
     def secrets(self, state: State, role: str) -> set[str]:
         """Strings that must not appear in anything sent to ``role`` now."""
         return set()

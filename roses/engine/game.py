@@ -112,7 +112,7 @@ class Game:
             self.rules.check_turn(self.state, role)
             before_key = _undo_key(self.rules, self.state)
             # The state is copied only when this action may begin a run of undoable actions.
-            snapshot = None if self._undo else self.rules.copy_state(self.state)
+            snapshot = None if self._undo else self.rules.undo_copy(self.state)
             self.state = self.rules.action(self.state, role, verb, arg)
             if self.result() is None and _undo_key(self.rules, self.state) == before_key:
                 if snapshot is not None:

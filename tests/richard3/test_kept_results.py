@@ -197,6 +197,40 @@ def test_search_copies_play_as_copies(scenario: str) -> None:
         assert canonical_json(st) == before
 
 
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_undo_copies_are_untouched_by_play_and_play_as_copies(scenario: str) -> None:
+    """Rules.undo_copy (the state a Game keeps to undo to): equal to copy_state's copy and
+    sharing the lists of ``ent`` (the rules replace them, never change them in place). Playing
+    on the original leaves it as it was, and the rules play on it as on copy_state's copy."""
+    for st in _states(scenario, games=1, every=5):
+        kept, full = RULES.undo_copy(st), RULES.copy_state(st)
+        assert kept == full
+        assert all(kept["ent"][s][a] is st["ent"][s][a] for s in (0, 1) for a in range(N_AREAS))
+        picker = random.Random(len(st["log"]))
+        played = RULES.copy_state(kept)
+        for _ in range(40):  # the original played on: nothing reaches the kept copy
+            if RULES.result(st) is not None:
+                break
+            role = RULES.active(st)[0]
+            legal = RULES.legal_actions(st, role)
+            verb, arg = legal[picker.randrange(len(legal))]
+            RULES.apply_legal(st, role, verb, arg)
+            RULES.apply_legal(played, role, verb, arg)
+        assert canonical_json(kept) == canonical_json(full)
+        assert canonical_json(st) == canonical_json(played)
+        picker = random.Random(len(st["log"]))
+        for _ in range(40):  # the kept copy made the state again and played on
+            if RULES.result(kept) is not None:
+                break
+            role = RULES.active(kept)[0]
+            legal = RULES.legal_actions(kept, role)
+            assert RULES.legal_actions(full, role) == legal
+            verb, arg = legal[picker.randrange(len(legal))]
+            RULES.apply_legal(kept, role, verb, arg)
+            RULES.apply_legal(full, role, verb, arg)
+        assert canonical_json(kept) == canonical_json(full)
+
+
 def test_evaluation_is_the_weighted_sum_of_its_terms() -> None:
     """ai.evaluate sums the terms without making the dicts of evaluation_terms and weights: the
     same value, to the last bit, at both threat horizons, for both sides."""

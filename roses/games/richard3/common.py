@@ -140,6 +140,30 @@ def copy_state(state: State, log: bool = True) -> State:
     return out
 
 
+def undo_copy(state: State) -> State:
+    """The copy a game keeps to go back to on undo (Rules.undo_copy): as :func:`copy_state`,
+    but the lists of the borders each side entered an area through (``ent[side][area]``) are
+    shared, since the rules replace them and never change them in place (``core._enter``).
+    Those are some 140 lists; the copy is made before every action that may begin a run of
+    undoable actions."""
+    out: State = {}
+    for k, v in state.items():
+        if type(v) is list:
+            if k in _FLAT_FIELDS or k == "log":
+                out[k] = v[:]
+            elif k in _NESTED_FIELDS:
+                out[k] = list(map(_list_copy, v))
+            elif k == "ent":
+                out[k] = list(map(_list_copy, v))  # the per-side lists; their areas' lists shared
+            else:
+                out[k] = _copy_list(v)
+        elif type(v) is dict:
+            out[k] = _copy_dict(v)
+        else:
+            out[k] = v
+    return out
+
+
 def search_copy(state: State) -> State:
     """A copy of a state for a search to play on with these rules (Rules.search_copy): as
     :func:`copy_state`, but the lists of the borders each side entered an area through

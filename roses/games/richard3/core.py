@@ -298,6 +298,9 @@ class Richard3Rules(StepRules):
     def search_copy(self, state: State) -> State:
         return C.search_copy(state)
 
+    def undo_copy(self, state: State) -> State:
+        return C.undo_copy(state)
+
     def view(self, state: State, role: str) -> View:
         return views.build_view(self, state, role)
 
