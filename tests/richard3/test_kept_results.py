@@ -172,6 +172,22 @@ def test_determinizer_gives_determinize_for_every_seed(scenario: str) -> None:
         assert canonical_json(st) == before
 
 
+def _play_alike(states: list[dict[str, Any]], seed: int, steps: int = 40) -> None:
+    """Play the same random actions on every state, picked among the first's legal actions;
+    every state must offer the same legal actions."""
+    picker = random.Random(seed)
+    lead = states[0]
+    for _ in range(steps):
+        if RULES.result(lead) is not None:
+            break
+        role = RULES.active(lead)[0]
+        legal = RULES.legal_actions(lead, role)
+        assert all(RULES.legal_actions(other, role) == legal for other in states[1:])
+        verb, arg = legal[picker.randrange(len(legal))]
+        for st in states:
+            RULES.apply_legal(st, role, verb, arg)
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_search_copies_play_as_copies(scenario: str) -> None:
     """Rules.search_copy (STATE.md): the state without its log (the rules only append to it),
@@ -182,16 +198,7 @@ def test_search_copies_play_as_copies(scenario: str) -> None:
         full, search = RULES.copy_state(st), RULES.search_copy(st)
         assert search["log"] == []
         assert {k: v for k, v in search.items() if k != "log"} == {k: v for k, v in full.items() if k != "log"}
-        picker = random.Random(len(before))
-        for _ in range(40):
-            if RULES.result(full) is not None:
-                break
-            role = RULES.active(full)[0]
-            legal = RULES.legal_actions(full, role)
-            assert RULES.legal_actions(search, role) == legal
-            verb, arg = legal[picker.randrange(len(legal))]
-            RULES.apply_legal(full, role, verb, arg)
-            RULES.apply_legal(search, role, verb, arg)
+        _play_alike([full, search], len(before))
         assert search["log"] == full["log"][len(st["log"]):]
         assert {k: v for k, v in search.items() if k != "log"} == {k: v for k, v in full.items() if k != "log"}
         assert canonical_json(st) == before
@@ -206,28 +213,11 @@ def test_undo_copies_are_untouched_by_play_and_play_as_copies(scenario: str) -> 
         kept, full = RULES.undo_copy(st), RULES.copy_state(st)
         assert kept == full
         assert all(kept["ent"][s][a] is st["ent"][s][a] for s in (0, 1) for a in range(N_AREAS))
-        picker = random.Random(len(st["log"]))
         played = RULES.copy_state(kept)
-        for _ in range(40):  # the original played on: nothing reaches the kept copy
-            if RULES.result(st) is not None:
-                break
-            role = RULES.active(st)[0]
-            legal = RULES.legal_actions(st, role)
-            verb, arg = legal[picker.randrange(len(legal))]
-            RULES.apply_legal(st, role, verb, arg)
-            RULES.apply_legal(played, role, verb, arg)
+        _play_alike([st, played], len(st["log"]))  # the original played on: nothing reaches kept
         assert canonical_json(kept) == canonical_json(full)
         assert canonical_json(st) == canonical_json(played)
-        picker = random.Random(len(st["log"]))
-        for _ in range(40):  # the kept copy made the state again and played on
-            if RULES.result(kept) is not None:
-                break
-            role = RULES.active(kept)[0]
-            legal = RULES.legal_actions(kept, role)
-            assert RULES.legal_actions(full, role) == legal
-            verb, arg = legal[picker.randrange(len(legal))]
-            RULES.apply_legal(kept, role, verb, arg)
-            RULES.apply_legal(full, role, verb, arg)
+        _play_alike([kept, full], len(st["log"]))  # kept made the state again and played on
         assert canonical_json(kept) == canonical_json(full)
 
 

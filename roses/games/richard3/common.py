@@ -115,10 +115,12 @@ _FLAT_FIELDS = frozenset(("roles", "minors_owed", "loc", "steps", "down", "moved
 _NESTED_FIELDS = frozenset(("hands", "bc", "known"))
 
 
-def copy_state(state: State, log: bool = True) -> State:
+def copy_state(state: State, log: bool = True, shared_ent: bool = False) -> State:
     """An independent copy of a Richard III state (the layout of STATE.md), field by field;
     without ``log`` the copy has no log. Log entries are never changed once written, so the
-    log list is copied and its entries shared."""
+    log list is copied and its entries shared. With ``shared_ent`` the lists of the borders
+    each side entered an area through (``ent[side][area]``) are shared too (see
+    :func:`undo_copy`)."""
     out: State = {}
     for k, v in state.items():
         if type(v) is list:
@@ -127,7 +129,7 @@ def copy_state(state: State, log: bool = True) -> State:
             elif k in _NESTED_FIELDS:
                 out[k] = list(map(_list_copy, v))
             elif k == "ent":
-                out[k] = [list(map(_list_copy, per_side)) for per_side in v]
+                out[k] = list(map(_list_copy, v)) if shared_ent else [list(map(_list_copy, side)) for side in v]
             elif k == "log":
                 if log:
                     out[k] = v[:]
@@ -142,26 +144,10 @@ def copy_state(state: State, log: bool = True) -> State:
 
 def undo_copy(state: State) -> State:
     """The copy a game keeps to go back to on undo (Rules.undo_copy): as :func:`copy_state`,
-    but the lists of the borders each side entered an area through (``ent[side][area]``) are
-    shared, since the rules replace them and never change them in place (``core._enter``).
-    Those are some 140 lists; the copy is made before every action that may begin a run of
-    undoable actions."""
-    out: State = {}
-    for k, v in state.items():
-        if type(v) is list:
-            if k in _FLAT_FIELDS or k == "log":
-                out[k] = v[:]
-            elif k in _NESTED_FIELDS:
-                out[k] = list(map(_list_copy, v))
-            elif k == "ent":
-                out[k] = list(map(_list_copy, v))  # the per-side lists; their areas' lists shared
-            else:
-                out[k] = _copy_list(v)
-        elif type(v) is dict:
-            out[k] = _copy_dict(v)
-        else:
-            out[k] = v
-    return out
+    but the lists of ``ent[side][area]`` are shared, since the rules replace them and never
+    change them in place (``core._enter``). Those are some 140 lists; the copy is made before
+    every action that may begin a run of undoable actions."""
+    return copy_state(state, shared_ent=True)
 
 
 def search_copy(state: State) -> State:
