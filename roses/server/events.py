@@ -48,6 +48,8 @@ class Subscription:
         self.game_id = game_id
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue[Event] = asyncio.Queue(maxsize=1000)
+        #: The role whose views the subscriber shows, once known (None until then).
+        self.role: str | None = None
 
     async def get(self) -> Event:
         return await self.queue.get()
@@ -97,9 +99,10 @@ class LocalBus:
                 if not subs:
                     del self._subs[sub.game_id]
 
-    def subscribers(self, game_id: int) -> int:
+    def roles(self, game_id: int) -> set[str | None]:
+        """The roles the subscribers of a game show (None for one whose role is not known yet)."""
         with self._lock:
-            return len(self._subs.get(game_id, ()))
+            return {sub.role for sub in self._subs.get(game_id, ())}
 
     def publish(self, event: Event) -> None:
         with self._lock:

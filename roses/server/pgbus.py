@@ -99,8 +99,8 @@ class PgBus:
     def unsubscribe(self, sub: Subscription) -> None:
         self.local.unsubscribe(sub)
 
-    def subscribers(self, game_id: int) -> int:
-        return self.local.subscribers(game_id)
+    def roles(self, game_id: int) -> set[str | None]:
+        return self.local.roles(game_id)
 
     def publish(self, event: Event) -> None:
         self.local.publish(event)

@@ -381,10 +381,11 @@ class GameService:
                 self._views.popitem(last=False)
         return out
 
-    def _watched(self, game_id: int) -> bool:
-        """Whether a socket of this process follows the game (True when the bus cannot say)."""
-        count = getattr(self.bus, "subscribers", None)
-        return True if count is None else bool(count(game_id))
+    def _watching(self, game_id: int) -> set[str | None]:
+        """The roles whose sockets of this process follow the game, None among them for a
+        socket whose role is not known yet (``{None}`` when the bus cannot say)."""
+        roles = getattr(self.bus, "roles", None)
+        return {None} if roles is None else set(roles(game_id))
 
     def _remember(self, game_id: int, version: int, game: Game, log_rows: int, size: int,
                   meta: tuple[PlayRow, list[Seat]] | None) -> None:
@@ -1082,11 +1083,14 @@ class GameService:
         if p.user is not None:  # the acting player's own view, from the game just written
             rendered = self._rendered(game, game_id, p.new_version, p.role)
             reply["view"], reply["can_undo"], body = rendered.view, rendered.can_undo, rendered.body
-        if self._watched(game_id):
-            # The other players' views too, here: each socket's push then finds its text
-            # ready (no thread hop, no rendering when it is sent).
+        watching = self._watching(game_id)
+        if watching:
+            # The views of the other players with a socket here, now: each push then finds its
+            # text ready (no thread hop, no rendering when it is sent). A player without one
+            # (away, or on another worker) gets the view rendered when it is asked for.
             for seat in p.seats:
-                if seat.user_id is not None and seat.role != p.role:
+                if seat.user_id is not None and seat.role != p.role and (
+                        seat.role in watching or None in watching):
                     self._rendered(game, game_id, p.new_version, seat.role)
         return reply, body
 

@@ -251,6 +251,7 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
         return
     user, first, first_body, inbox, here = opened
     role = str(first["role"])
+    sub.role = role  # the actions of others render this role's view for its push (service._act_done)
     player = role != OBSERVER
     send_lock = asyncio.Lock()
 

@@ -159,6 +159,37 @@ def test_an_action_on_a_game_in_memory_takes_no_thread(client: TestClient, datab
     _assert_free(games, gid)
 
 
+def test_an_action_renders_the_views_of_the_players_with_a_socket_here(client: TestClient,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an action, the views of the other players whose sockets follow the game in this
+    process are rendered at once, so that their push finds its text ready; a player without a
+    socket here (away, or on another worker) gets his view rendered when it is asked for."""
+    gid, north, south = started_toy(client)
+    games: GameService = client.app.state.roses.games  # type: ignore[attr-defined]
+    rendered: list[tuple[int, str]] = []
+    render = games._rendered
+
+    def counted(game: Any, game_id: int, version: int, role: str) -> Any:
+        rendered.append((version, role))
+        return render(game, game_id, version, role)
+
+    monkeypatch.setattr(games, "_rendered", counted)
+    with client.websocket_connect(f"/api/games/{gid}/ws", headers=north) as wn:
+        _next(wn, "state")
+        rendered.clear()
+        wn.send_json({"type": "act", "id": 1, "key": "a", "verb": "pick", "arg": 3, "version": 0})
+        assert _next(wn, "result")["seq"] == 1
+        assert rendered == [(1, "North")]  # South follows the game nowhere: not rendered
+        with client.websocket_connect(f"/api/games/{gid}/ws", headers=south) as ws:
+            assert _next(ws, "state")["version"] == 1  # rendered when asked for
+            rendered.clear()
+            ws.send_json({"type": "act", "id": 2, "key": "b", "verb": "pick", "arg": 1, "version": 1})
+            assert _next(ws, "result")["seq"] == 2
+            assert _next(wn, "state")["version"] == 2
+            # North's view rendered with the action, once: its push found it ready
+            assert sorted(rendered) == [(2, "North"), (2, "South")]
+
+
 def test_an_action_whose_game_is_locked_waits_in_a_thread(client: TestClient, database: Database,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     gid, north, _south = started_toy(client)
