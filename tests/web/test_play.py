@@ -268,8 +268,8 @@ def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) 
     york_blocks = page.locator('svg#map g.block[data-side="York"][data-block]').count()
     page.select_option("#pov", "Lancaster")
     page.wait_for_selector("body[data-pov='Lancaster']")
-    page.wait_for_timeout(300)
-    assert page.locator('svg#map g.block[data-side="Lancaster"][data-block]').count() > 0
+    # Lancaster's blocks are drawn with their identities once the board is redrawn
+    page.wait_for_selector('svg#map g.block[data-side="Lancaster"][data-block]', state="attached")
     assert york_blocks > 0
     page.click("#last")
     page.wait_for_selector(f"body[data-step='{steps}']")
