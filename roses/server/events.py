@@ -67,6 +67,9 @@ class EventBus(Protocol):
 
     def unsubscribe(self, sub: Subscription) -> None: ...
 
+    def roles(self, game_id: int) -> set[str | None]:
+        """The roles the subscribers of a game in this process show (None: not known yet)."""
+
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...

@@ -381,12 +381,6 @@ class GameService:
                 self._views.popitem(last=False)
         return out
 
-    def _watching(self, game_id: int) -> set[str | None]:
-        """The roles whose sockets of this process follow the game, None among them for a
-        socket whose role is not known yet (``{None}`` when the bus cannot say)."""
-        roles = getattr(self.bus, "roles", None)
-        return {None} if roles is None else set(roles(game_id))
-
     def _remember(self, game_id: int, version: int, game: Game, log_rows: int, size: int,
                   meta: tuple[PlayRow, list[Seat]] | None) -> None:
         with self._cache_lock:
@@ -1083,7 +1077,7 @@ class GameService:
         if p.user is not None:  # the acting player's own view, from the game just written
             rendered = self._rendered(game, game_id, p.new_version, p.role)
             reply["view"], reply["can_undo"], body = rendered.view, rendered.can_undo, rendered.body
-        watching = self._watching(game_id)
+        watching = self.bus.roles(game_id)  # None among them: a socket whose role is not known yet
         if watching:
             # The views of the other players with a socket here, now: each push then finds its
             # text ready (no thread hop, no rendering when it is sent). A player without one

@@ -87,5 +87,11 @@ def test_stored_arguments_are_what_json_writes(arg: Any) -> None:
     from roses.server.service import _arg_json
 
     assert _arg_json(arg) == json.dumps(arg, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    for plain in ("Kent", "Warwick/Y", 'a"b', "\x7f", "é", 12, -3, None):
+
+
+def test_stored_arguments_written_directly() -> None:
+    """The arguments written without the encoder, and those next to them that need it."""
+    from roses.server.service import _arg_json
+
+    for plain in ("Kent", "Warwick/Y", 'a"b', "\x7f", "é", 12, -3, None, True):
         assert _arg_json(plain) == json.dumps(plain, sort_keys=True, separators=(",", ":"))
