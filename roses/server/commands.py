@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from roses import cli
 
@@ -50,6 +50,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # imported on use: keeps `roses` start-up fast
     import uvicorn
 
+    from roses.server import affinity
     from roses.server.db import Database, database_url_from_env
 
     for attr, var in SMTP_OPTIONS.items():
@@ -65,12 +66,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     shown = url.split("@")[-1] if "@" in url else url
     print(f"roses: serving on http://{args.host}:{args.port} (database {shown})", file=sys.stderr)
     if args.workers > 1 and url.startswith("sqlite"):
-        print("roses: note: with several workers, live updates reach only sockets of the worker "
-              "that made the change (in-process event bus)", file=sys.stderr)
+        print("roses: note: with several workers on SQLite, live updates reach only sockets of the "
+              "worker that made the change (in-process event bus); a game's sockets and pages go "
+              "to one worker, but a change made on a connection first opened for another game "
+              "is not pushed", file=sys.stderr)
+    settings: dict[str, Any] = {
+        "log_level": args.log_level, "proxy_headers": True,
+        "ws_per_message_deflate": bool(getattr(args, "ws_deflate", False)),
+        "forwarded_allow_ips": args.forwarded_allow_ips}
+    if args.workers > 1 and affinity.available():
+        # one dispatcher on the port, each game's connections in one worker (affinity.py)
+        return affinity.serve(args.host, args.port, args.workers, settings)
     uvicorn.run("roses.server.app:app_from_env", factory=True, host=args.host, port=args.port,
-                workers=args.workers, log_level=args.log_level, proxy_headers=True,
-                ws_per_message_deflate=bool(getattr(args, "ws_deflate", False)),
-                forwarded_allow_ips=args.forwarded_allow_ips)
+                workers=args.workers, **settings)
     return 0
 
 
