@@ -100,7 +100,8 @@ class Dispatcher:
     handed: list[int] = field(default_factory=list)
 
     def run(self) -> int:
-        listener = socket.create_server((self.host, self.port), backlog=2048)
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        listener = socket.create_server((self.host, self.port), family=family, backlog=2048)
         listener.setblocking(False)
         self.handed = [0] * self.workers
         self._pool = [_Worker(i) for i in range(self.workers)]
@@ -275,6 +276,12 @@ def _worker_main(channel_fd: int, index: int, settings: dict[str, Any]) -> None:
                 return config.http_protocol_class(  # type: ignore[call-arg]
                     config=config, server_state=self.server_state, app_state=self.lifespan.state)
 
+            async def adopt(sock: socket.socket) -> None:
+                try:
+                    await loop.connect_accepted_socket(protocol, sock)
+                except OSError:  # the client left while the connection was handed over
+                    sock.close()
+
             def receive() -> None:
                 while True:
                     try:
@@ -293,7 +300,7 @@ def _worker_main(channel_fd: int, index: int, settings: dict[str, Any]) -> None:
                             sock.close()
                             continue
                         sock.setblocking(False)
-                        loop.create_task(loop.connect_accepted_socket(protocol, sock))
+                        loop.create_task(adopt(sock))
 
             loop.add_reader(channel.fileno(), receive)
             logging.getLogger("uvicorn.error").info("roses: worker %d ready (pid %d)", index, os.getpid())
