@@ -60,31 +60,38 @@ async def _next_state(ws: Any, version: int) -> dict[str, Any]:
             return dict(msg)
 
 
+async def _one_action_heard(server: ServerProcess, gid: int, seat: dict[str, str], first: int | None) -> None:
+    """Every player of game ``gid`` opens a socket; a player who may act acts over HTTP, on a
+    connection of its own whose first request names game ``first`` (None: this game, as a
+    browser's page of the game would); every socket must hear of the action."""
+    sockets = {role: await websockets.connect(
+        "ws" + server.base[4:] + f"/api/games/{gid}/ws?role={role}",
+        additional_headers={"Authorization": f"Bearer {token}"}, max_size=2**24) for role, token in seat.items()}
+    try:
+        states = {role: await _next_state(ws, 0) for role, ws in sockets.items()}
+        actor = next(r for r in seat if r in states[r]["active"] and choices(states[r]["view"]))
+        verb, arg = choices(states[actor]["view"])[0]
+        async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=1)) as client:
+            if first is not None:
+                assert (await client.get(f"{server.base}/api/games/{first}")).status_code == 200
+            res = await client.post(f"{server.base}/api/games/{gid}/action",
+                                    headers={"Authorization": f"Bearer {seat[actor]}"},
+                                    json={"role": actor, "verb": verb, "arg": arg,
+                                          "version": states[actor]["version"]})
+        assert res.status_code == 200, res.text
+        version = res.json()["version"]
+        for ws in sockets.values():
+            assert (await _next_state(ws, version))["version"] == version
+    finally:
+        for ws in sockets.values():
+            await ws.close()
+
+
 async def _each_game_heard_by_both_sockets(server: ServerProcess, tokens: list[tuple[str, str]], games: int) -> None:
     async with httpx.AsyncClient(timeout=30) as lobby:
         made = await create_games(lobby, server.base, "richard3", None, tokens, games)
     for gid, seat in made:
-        roles = list(seat)
-        sockets = {role: await websockets.connect(
-            "ws" + server.base[4:] + f"/api/games/{gid}/ws?role={role}",
-            additional_headers={"Authorization": f"Bearer {seat[role]}"}, max_size=2**24) for role in roles}
-        try:
-            states = {role: await _next_state(sockets[role], 0) for role in roles}
-            actor = next(r for r in roles if r in states[r]["active"] and choices(states[r]["view"]))
-            verb, arg = choices(states[actor]["view"])[0]
-            # a connection of its own, as a browser's page of this game would use
-            async with httpx.AsyncClient(timeout=30) as client:
-                res = await client.post(f"{server.base}/api/games/{gid}/action",
-                                        headers={"Authorization": f"Bearer {seat[actor]}"},
-                                        json={"role": actor, "verb": verb, "arg": arg,
-                                              "version": states[actor]["version"]})
-            assert res.status_code == 200, res.text
-            version = res.json()["version"]
-            for role in roles:  # both sockets hear of it: they are in the worker that made it
-                assert (await _next_state(sockets[role], version))["version"] == version
-        finally:
-            for ws in sockets.values():
-                await ws.close()
+        await _one_action_heard(server, gid, seat, None)
 
 
 @pytest.mark.slow
@@ -170,28 +177,9 @@ async def _action_through_the_other_worker(server: ServerProcess, tokens: list[t
     async with httpx.AsyncClient(timeout=30) as lobby:
         (gid, seat), (other, _) = await create_games(lobby, server.base, "richard3", None, tokens, 2)
     assert gid % 2 != other % 2  # consecutive ids: the two games are in different workers
-    roles = list(seat)
-    sockets = {role: await websockets.connect(
-        "ws" + server.base[4:] + f"/api/games/{gid}/ws?role={role}",
-        additional_headers={"Authorization": f"Bearer {seat[role]}"}, max_size=2**24) for role in roles}
-    try:
-        states = {role: await _next_state(sockets[role], 0) for role in roles}
-        actor = next(r for r in roles if r in states[r]["active"] and choices(states[r]["view"]))
-        verb, arg = choices(states[actor]["view"])[0]
-        async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=1)) as client:
-            # the connection's first request names the other game: it is in the other worker
-            assert (await client.get(f"{server.base}/api/games/{other}")).status_code == 200
-            res = await client.post(f"{server.base}/api/games/{gid}/action",
-                                    headers={"Authorization": f"Bearer {seat[actor]}"},
-                                    json={"role": actor, "verb": verb, "arg": arg,
-                                          "version": states[actor]["version"]})
-        assert res.status_code == 200, res.text
-        version = res.json()["version"]
-        for role in roles:  # heard through PostgreSQL's LISTEN/NOTIFY
-            assert (await _next_state(sockets[role], version))["version"] == version
-    finally:
-        for ws in sockets.values():
-            await ws.close()
+    # the action's connection first names the other game, so it is in the other worker; the
+    # game's sockets hear of the action through PostgreSQL's LISTEN/NOTIFY
+    await _one_action_heard(server, gid, seat, other)
 
 
 @pytest.mark.slow
