@@ -101,7 +101,11 @@ class Dispatcher:
 
     def run(self) -> int:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        listener = socket.create_server((self.host, self.port), family=family, backlog=2048)
+        try:
+            listener = socket.create_server((self.host, self.port), family=family, backlog=2048)
+        except OSError as e:
+            log.error("roses: cannot listen on %s port %d: %s", self.host, self.port, e.strerror or e)
+            return 1
         listener.setblocking(False)
         self.handed = [0] * self.workers
         self._pool = [_Worker(i) for i in range(self.workers)]

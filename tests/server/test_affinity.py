@@ -48,6 +48,13 @@ def test_a_game_always_goes_to_one_worker_and_the_rest_by_turn() -> None:
     assert [affinity.worker_for(b"GET /lobby HTTP/1.1\r\n", 3, t) for t in range(6)] == [0, 1, 2, 0, 1, 2]
 
 
+def test_a_port_in_use_is_an_error_and_starts_no_worker() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        dispatcher = affinity.Dispatcher("127.0.0.1", taken.getsockname()[1], 2, {})
+        assert dispatcher.run() == 1
+    assert dispatcher.handed == [] and dispatcher._pool == []  # no worker was started
+
+
 def _workers(root: int) -> list[int]:
     """The dispatcher's child processes (its workers), from /proc."""
     return sorted(pid for pid, stat in _processes() if int(stat.rsplit(")", 1)[1].split()[1]) == root)
