@@ -11,10 +11,12 @@ The worker is chosen by the game the request names (``/games/ID`` or ``/api/game
 game ID goes to worker ``ID mod N``, so every socket and page of a game lands in the same
 process. That process applies the game's actions and renders its views from its own cache;
 the other workers hear of them through the event bus (PostgreSQL's LISTEN/NOTIFY) but have no
-socket of that game to render for, so they do no work for it. Without this, the kernel spreads
-connections over the workers at random: a game's two players were often in two processes,
-each of which read and applied every action of the game (bench/server.md, "Game affinity").
-Requests that name no game (the lobby, accounts, static files) go to the workers in turn.
+socket of that game to render for, so they neither read nor apply its actions. Were connections spread over
+the workers by the kernel (uvicorn's own workers), a game's players would often be in
+different processes, each reading and applying every action of the game (bench/server.md,
+"Game affinity"). Requests that name no game (the lobby, accounts, static files) go to the
+workers in turn. A connection is handed over once: the later requests of a kept-alive
+connection go to the same worker, whatever game they name.
 
 A connection whose request line has not arrived within :data:`PEEK_SECONDS` goes to the next
 worker in turn: affinity is an optimisation, and every worker serves every request correctly
