@@ -21,6 +21,12 @@ connection go to the same worker, whatever game they name.
 A connection whose request line has not arrived within :data:`PEEK_SECONDS` goes to the next
 worker in turn: affinity is an optimisation, and every worker serves every request correctly
 (the database holds the games). A worker that exits is started again.
+
+On SQLite the workers' events (an action made, a seat taken...) travel through the dispatcher:
+each worker sends its events on its Unix socket and the dispatcher passes them to the other
+workers (:class:`RelayBus`), so a change made in any worker reaches every socket of the game
+(on PostgreSQL, LISTEN/NOTIFY does this: :mod:`roses.server.pgbus`). An event is the kind,
+game id, version and active roles, never any state.
 """
 
 from __future__ import annotations
@@ -29,15 +35,20 @@ import contextlib
 import json
 import logging
 import os
+import queue
 import re
+import select
 import selectors
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from roses.server.events import Event, RelayedBus
 
 log = logging.getLogger("roses.affinity")
 
@@ -50,6 +61,13 @@ PEEK_SECONDS = 2.0
 
 #: The most bytes peeked at: a request line longer than this is handed on by turn.
 PEEK_BYTES = 2048
+
+#: The largest message on a worker's Unix socket (an event; a handed connection is one byte).
+MESSAGE_BYTES = 65536
+
+#: The first byte of a message on a worker's Unix socket: a connection (its descriptor
+#: attached) or an event (its encoding follows).
+CONNECTION, EVENT = b"c", b"e"
 
 
 def available() -> bool:
@@ -98,6 +116,10 @@ class Dispatcher:
     _waiting: dict[int, _Waiting] = field(default_factory=dict)
     _turn: int = 0
     _stopping: bool = False
+    _sel: selectors.BaseSelector | None = None
+    #: The command of a worker, to which its socket's descriptor, its index and the settings
+    #: (JSON) are added.
+    command: list[str] = field(default_factory=lambda: [sys.executable, "-m", "roses.server.affinity"])
     #: Connections handed to each worker (for tests and logs).
     handed: list[int] = field(default_factory=list)
 
@@ -111,13 +133,13 @@ class Dispatcher:
         listener.setblocking(False)
         self.handed = [0] * self.workers
         self._pool = [_Worker(i) for i in range(self.workers)]
+        sel = self._sel = selectors.DefaultSelector()
         for w in self._pool:
             self._start(w)
         wake_r, wake_w = socket.socketpair()
         wake_r.setblocking(False)
         wake_w.setblocking(False)
         old = {sig: signal.signal(sig, lambda *_: self._stop(wake_w)) for sig in (signal.SIGINT, signal.SIGTERM)}
-        sel = selectors.DefaultSelector()
         sel.register(listener, selectors.EVENT_READ, "accept")
         sel.register(wake_r, selectors.EVENT_READ, "wake")
         try:
@@ -128,6 +150,8 @@ class Dispatcher:
                     elif key.data == "wake":
                         with contextlib.suppress(OSError):
                             wake_r.recv(64)
+                    elif isinstance(key.data, _Worker):
+                        self._relay(key.data)
                     else:
                         self._route(key.fileobj, sel)  # type: ignore[arg-type]
                 self._expire(sel)
@@ -154,14 +178,15 @@ class Dispatcher:
     def _start(self, w: _Worker) -> None:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         parent.setblocking(False)
-        cmd = [sys.executable, "-m", "roses.server.affinity", str(child.fileno()), str(w.index),
-               json.dumps(self.settings)]
+        cmd = [*self.command, str(child.fileno()), str(w.index), json.dumps(self.settings)]
         # each worker in a session of its own: a Ctrl-C reaches only the dispatcher, which
         # stops the workers itself (a second signal would make uvicorn drop its connections)
         w.proc = subprocess.Popen(cmd, pass_fds=[child.fileno()], start_new_session=True)
         child.close()
         w.channel = parent
         w.started = time.monotonic()
+        if self._sel is not None:
+            self._sel.register(parent, selectors.EVENT_READ, w)
 
     def _keep_alive(self) -> None:
         for w in self._pool:
@@ -169,7 +194,11 @@ class Dispatcher:
                 log.warning("roses: worker %d (pid %d) exited with status %s; starting it again",
                             w.index, w.proc.pid, w.proc.returncode)
                 if w.channel is not None:
+                    if self._sel is not None:
+                        with contextlib.suppress(KeyError, ValueError):
+                            self._sel.unregister(w.channel)
                     w.channel.close()
+                    w.channel = None
                 if time.monotonic() - w.started < 5:
                     time.sleep(1)  # not in a tight loop when a worker cannot start
                 self._start(w)
@@ -234,6 +263,35 @@ class Dispatcher:
         self._turn += 1
         return self._turn
 
+    def _relay(self, source: _Worker) -> None:
+        """Pass the events a worker sent to every other worker."""
+        channel = source.channel
+        if channel is None:
+            return
+        for _ in range(256):
+            try:
+                msg = channel.recv(MESSAGE_BYTES)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                msg = b""
+            if not msg:  # the worker is gone: _keep_alive starts it again
+                if self._sel is not None:
+                    with contextlib.suppress(KeyError, ValueError):
+                        self._sel.unregister(channel)
+                return
+            if not msg.startswith(EVENT):
+                continue
+            for w in self._pool:
+                if w is source or w.channel is None:
+                    continue
+                try:
+                    w.channel.send(msg)
+                except (BlockingIOError, InterruptedError):
+                    log.warning("roses: worker %d is not reading its events; one was dropped", w.index)
+                except OSError:
+                    pass  # that worker is gone and is started again
+
     def _hand(self, conn: socket.socket, index: int) -> None:
         """Give ``conn`` to worker ``index`` (or, if its channel is full or gone, to another)."""
         try:
@@ -242,7 +300,7 @@ class Dispatcher:
                 if w.channel is None:
                     continue
                 try:
-                    socket.send_fds(w.channel, [b"c"], [conn.fileno()])
+                    socket.send_fds(w.channel, [CONNECTION], [conn.fileno()])
                 except (BlockingIOError, InterruptedError, OSError):
                     continue
                 self.handed[w.index] += 1
@@ -259,12 +317,88 @@ def serve(host: str, port: int, workers: int, settings: dict[str, Any]) -> int:
 
 
 # ==================================================================== a worker
+#: This process's Unix socket to the dispatcher, when it is one of its workers.
+_channel: socket.socket | None = None
+#: The relay bus of this worker, once the app made one.
+_relay_bus: RelayBus | None = None
+
+
+def relay_bus() -> RelayBus | None:
+    """A new :class:`RelayBus` if this process is a dispatcher's worker, else None."""
+    global _relay_bus
+    if _channel is None:
+        return None
+    _relay_bus = RelayBus(_channel)
+    return _relay_bus
+
+
+class RelayBus(RelayedBus):
+    """Fan-out between the workers of one dispatcher, through it; drop-in for
+    :class:`~roses.server.events.LocalBus` (used on SQLite, where there is no LISTEN/NOTIFY).
+
+    Each worker delivers its own events to its own subscribers at once and sends them to the
+    dispatcher, which passes them to the other workers; sending is done by a thread, so
+    ``publish`` may be called from any thread without waiting."""
+
+    def __init__(self, channel: socket.socket) -> None:
+        super().__init__()
+        self.channel = channel
+        self._out: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._sender: threading.Thread | None = None
+
+    def publish(self, event: Event) -> None:
+        from roses.server.pgbus import encode
+
+        self.local.publish(event)
+        self._out.put(EVENT + encode(event, "").encode())
+
+    async def start(self) -> None:
+        self._sender = threading.Thread(target=self._send_loop, name="roses-relay-send", daemon=True)
+        self._sender.start()
+
+    async def stop(self) -> None:
+        import asyncio
+
+        self._out.put(None)
+        if self._sender is not None:
+            await asyncio.to_thread(self._sender.join, 5)
+            self._sender = None
+
+    def _send_loop(self) -> None:
+        while True:
+            msg = self._out.get()
+            if msg is None:
+                return
+            for _ in range(100):  # the socket is non-blocking (the event loop reads it)
+                try:
+                    self.channel.send(msg)
+                    break
+                except (BlockingIOError, InterruptedError):
+                    select.select([], [self.channel], [], 0.1)
+                except OSError:  # the dispatcher is gone: this worker is stopping
+                    return
+            else:
+                log.warning("roses: the dispatcher is not reading this worker's events; one was dropped")
+
+    def received_payload(self, payload: bytes) -> None:
+        """An event another worker sent (called on the event loop)."""
+        from roses.server.pgbus import decode
+
+        try:
+            _, event = decode(payload.decode())
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            log.warning("roses: ignored a malformed event from the dispatcher")
+            return
+        self.remote(event)
+
+
 def _worker_main(channel_fd: int, index: int, settings: dict[str, Any]) -> None:
     import asyncio
 
     import uvicorn
 
-    channel = socket.socket(fileno=channel_fd)
+    global _channel
+    channel = _channel = socket.socket(fileno=channel_fd)
     channel.setblocking(False)
 
     class HandedServer(uvicorn.Server):
@@ -291,7 +425,7 @@ def _worker_main(channel_fd: int, index: int, settings: dict[str, Any]) -> None:
             def receive() -> None:
                 while True:
                     try:
-                        msg, fds, _flags, _addr = socket.recv_fds(channel, 16, 16)
+                        msg, fds, _flags, _addr = socket.recv_fds(channel, MESSAGE_BYTES, 16)
                     except (BlockingIOError, InterruptedError):
                         return
                     except OSError:
@@ -300,6 +434,8 @@ def _worker_main(channel_fd: int, index: int, settings: dict[str, Any]) -> None:
                         loop.remove_reader(channel.fileno())
                         self.should_exit = True
                         return
+                    if msg.startswith(EVENT) and _relay_bus is not None:
+                        _relay_bus.received_payload(msg[1:])
                     for fd in fds:
                         sock = socket.socket(fileno=fd)
                         if self.should_exit:
@@ -321,4 +457,7 @@ def _worker_main(channel_fd: int, index: int, settings: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover - started by Dispatcher._start
-    _worker_main(int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3]))
+    # run as roses.server.affinity, not __main__: the app reads this module's globals
+    from roses.server import affinity as _module
+
+    _module._worker_main(int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3]))

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 
 from roses import __version__
 from roses.server import (
+    affinity,
     api,
     attendance,
     audit,
@@ -125,6 +126,9 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     if bus is None and database.dialect == "postgresql":
         # Several workers: fan-out through LISTEN/NOTIFY.
         bus = PgBus(database.url, database=database)
+    elif bus is None:
+        # A worker of `roses serve --workers N`: fan-out through the dispatcher (else None)
+        bus = affinity.relay_bus()
     games = GameService(database, bus or LocalBus(), notifiers or Notifiers())
     games.guard_views = settings.guard_views
     games.bot_caps = settings.bot_caps

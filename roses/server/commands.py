@@ -65,11 +65,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     database.dispose()
     shown = url.split("@")[-1] if "@" in url else url
     print(f"roses: serving on http://{args.host}:{args.port} (database {shown})", file=sys.stderr)
-    if args.workers > 1 and url.startswith("sqlite"):
-        print("roses: note: with several workers on SQLite, live updates reach only sockets of the "
-              "worker that made the change (in-process event bus); a game's sockets and pages go "
-              "to one worker, but a change made on a connection first opened for another game "
-              "is not pushed", file=sys.stderr)
+    if args.workers > 1 and url.startswith("sqlite") and not affinity.available():
+        print("roses: note: with several workers, live updates reach only sockets of the worker "
+              "that made the change (in-process event bus)", file=sys.stderr)
     settings: dict[str, Any] = {
         "log_level": args.log_level, "proxy_headers": True,
         "ws_per_message_deflate": bool(getattr(args, "ws_deflate", False)),

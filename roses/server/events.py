@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -122,6 +122,43 @@ class LocalBus:
                 for sub in subs:
                     self.unsubscribe(sub)
 
+
+
+class RelayedBus:
+    """The part of a bus between several worker processes that stays in this process: its own
+    events go to its own subscribers at once (a :class:`LocalBus`), and the events other
+    workers published come in through :meth:`remote`. Subclasses send and receive them
+    (``pgbus.PgBus``, ``affinity.RelayBus``)."""
+
+    def __init__(self) -> None:
+        self.local = LocalBus()
+        #: Events received from other workers (for tests and logs).
+        self.received = 0
+        #: Called (on the event loop) with each event another worker published, before it is
+        #: delivered (the game service drops what it cached of a game whose seats changed).
+        self.on_remote: Callable[[Event], None] | None = None
+
+    def subscribe(self, game_id: int) -> Subscription:
+        sub = self.local.subscribe(game_id)
+        sub.bus = self  # type: ignore[assignment]  # unsubscribe comes back here
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        self.local.unsubscribe(sub)
+
+    def roles(self, game_id: int) -> set[str | None]:
+        return self.local.roles(game_id)
+
+    def remote(self, event: Event) -> None:
+        """An event another worker published: to the game service's hook, then to the local
+        subscribers (called on the event loop)."""
+        self.received += 1
+        if self.on_remote is not None:
+            try:
+                self.on_remote(event)
+            except Exception as exc:  # noqa: BLE001 - never stop receiving
+                log.error("handling an event of another worker failed: %s", where(exc))
+        self.local.publish(event)
 
 def _put_all(queues: list[asyncio.Queue[Event]], event: Event) -> None:
     for queue in queues:

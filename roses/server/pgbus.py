@@ -23,14 +23,13 @@ import os
 import queue
 import secrets
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import orjson
 import psycopg
 import sqlalchemy as sa
 
-from roses.server.events import GAME_CHANGED, Event, LocalBus, Subscription, where
+from roses.server.events import GAME_CHANGED, Event, RelayedBus
 
 log = logging.getLogger("roses.server.pgbus")
 
@@ -65,11 +64,12 @@ def decode(payload: str) -> tuple[str, Event]:
                               (), dict(m.get("d") or {}))
 
 
-class PgBus:
+class PgBus(RelayedBus):
     """Fan-out between workers through PostgreSQL; drop-in for :class:`LocalBus`."""
 
     def __init__(self, url: str, *, channel: str | None = None, database: Any = None,
                  connect_kwargs: dict[str, Any] | None = None) -> None:
+        super().__init__()
         self.url = conninfo(url)
         #: One channel per database and schema, so that deployments (and test sessions) sharing
         #: a PostgreSQL server in different schemas do not hear each other; ``ROSES_PG_CHANNEL``
@@ -78,30 +78,13 @@ class PgBus:
         self._derive = database if not (channel or os.environ.get("ROSES_PG_CHANNEL")) else None
         self.connect_kwargs = dict(connect_kwargs or {})
         self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
-        self.local = LocalBus()
         self._out: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._sender: threading.Thread | None = None
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
         self._stopping = False
-        #: Events received from other workers (for tests and logs).
-        self.received = 0
-        #: Called (on the event loop) with each event another worker published, before it is
-        #: delivered (the game service drops what it cached of a game whose seats changed).
-        self.on_remote: Callable[[Event], None] | None = None
 
     # ----- EventBus -------------------------------------------------------------------------
-    def subscribe(self, game_id: int) -> Subscription:
-        sub = self.local.subscribe(game_id)
-        sub.bus = self  # unsubscribe comes back here
-        return sub
-
-    def unsubscribe(self, sub: Subscription) -> None:
-        self.local.unsubscribe(sub)
-
-    def roles(self, game_id: int) -> set[str | None]:
-        return self.local.roles(game_id)
-
     def publish(self, event: Event) -> None:
         self.local.publish(event)
         if not self._stopping:
@@ -201,13 +184,7 @@ class PgBus:
             return
         if origin == self.origin:
             return
-        self.received += 1
-        if self.on_remote is not None:
-            try:
-                self.on_remote(event)
-            except Exception as exc:  # noqa: BLE001 - never stop listening
-                log.error("handling an event of another worker failed: %s", where(exc))
-        self.local.publish(event)
+        self.remote(event)
 
     def _reload_all(self) -> None:
         with self.local._lock:

@@ -9,6 +9,8 @@ import json
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -94,28 +96,89 @@ async def _one_action_heard(server: ServerProcess, gid: int, seat: dict[str, str
             await ws.close()
 
 
-async def _each_game_heard_by_both_sockets(server: ServerProcess, tokens: list[tuple[str, str]], games: int) -> None:
+async def _every_socket_hears_every_action(server: ServerProcess, tokens: list[tuple[str, str]]) -> None:
     async with httpx.AsyncClient(timeout=30) as lobby:
-        made = await create_games(lobby, server.base, "richard3", None, tokens, games)
-    for gid, seat in made:
-        await _one_action_heard(server, gid, seat, None)
+        made = await create_games(lobby, server.base, "richard3", None, tokens, 4)
+    ids = [gid for gid, _ in made]
+    assert len({gid % 2 for gid in ids}) == 2  # both workers have games
+    for k, (gid, seat) in enumerate(made):
+        # the action on a connection of its own (in the game's worker), or on one first opened
+        # for the next game (in the other worker)
+        other = ids[(k + 1) % len(ids)] if k % 2 else None
+        await _one_action_heard(server, gid, seat, other)
 
 
 @pytest.mark.slow
-def test_a_games_sockets_and_actions_meet_in_one_worker(request: pytest.FixtureRequest, tmp_path: Path) -> None:
-    """On SQLite each worker's event bus is its own, so a push reaches only the sockets of the
-    worker that made the change: every socket of every game hears every action only if each
-    game's connections all went to one worker. (With connections spread by the kernel, each of
-    the eight games had even odds of its two sockets landing in different workers.)"""
-    database = make_database("sqlite", tmp_path, request)
-    tokens = make_players(database, 16)
-    server = ServerProcess(f"sqlite:///{tmp_path}/roses.db", log_path=tmp_path / "server.log", workers=2)
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_every_socket_hears_every_action_whichever_worker_made_it(
+        backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """Two workers: an action made in the game's worker or in the other one reaches every
+    socket of the game (SQLite: the dispatcher passes the events between the workers;
+    PostgreSQL: LISTEN/NOTIFY)."""
+    database = make_database(backend, tmp_path, request)
+    tokens = make_players(database, 8)
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path}/roses.db"
+    else:
+        pg_url, schema = request.getfixturevalue("pg_schema")
+        url = pg_url + ("&" if "?" in pg_url else "?") + f"options=-csearch_path%3D{schema}"
+    server = ServerProcess(url, log_path=tmp_path / "server.log", workers=2)
     try:
         server.start()
-        asyncio.run(_each_game_heard_by_both_sockets(server, tokens, 8))
+        asyncio.run(_every_socket_hears_every_action(server, tokens))
     finally:
         server.stop()
         database.dispose()
+
+
+#: A stand-in worker: answers every connection it is handed with its own index.
+FAKE_WORKER = """
+import socket, sys
+channel = socket.socket(fileno=int(sys.argv[1]))
+index = sys.argv[2].encode()
+while True:
+    msg, fds, _, _ = socket.recv_fds(channel, 65536, 16)
+    if not msg and not fds:
+        break
+    for fd in fds:
+        with socket.socket(fileno=fd) as conn:
+            head = conn.recv(65536)
+            body = b"worker=" + index + b" " + head.split(b" ")[1]
+            conn.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\nConnection: close\\r\\n\\r\\n%s" % (len(body), body))
+"""
+
+
+def test_each_games_connections_go_to_its_worker(tmp_path: Path) -> None:
+    """The dispatcher in a process of its own, with three stand-in workers that answer with
+    their index: every connection naming game ID reaches worker ID mod 3, the others go round."""
+    fake = tmp_path / "fake_worker.py"
+    fake.write_text(FAKE_WORKER)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    script = ("import sys; from roses.server.affinity import Dispatcher; "
+              f"sys.exit(Dispatcher('127.0.0.1', {port}, 3, {{}}, command=[sys.executable, {str(fake)!r}]).run())")
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the dispatcher did not listen"
+                time.sleep(0.1)
+        paths = [f"/api/games/{g}/ws?role=York" for g in range(1, 10)] + [f"/games/{g}" for g in range(1, 10)]
+        for path in paths:
+            got = _get(port, [b"GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path.encode()], 0)
+            gid = affinity.game_of(b"GET " + path.encode())
+            assert gid is not None and got.endswith(b"worker=%d %s" % (gid % 3, path.encode())), got
+        others = [_get(port, [b"GET /lobby HTTP/1.1\r\nHost: x\r\n\r\n"], 0).split(b"worker=")[1][:1]
+                  for _ in range(6)]
+        assert sorted(others) == [b"0", b"0", b"1", b"1", b"2", b"2"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
 
 
 def _get(port: int, pieces: list[bytes], pause: float) -> bytes:
@@ -124,10 +187,7 @@ def _get(port: int, pieces: list[bytes], pause: float) -> bytes:
             s.sendall(piece)
             time.sleep(pause)
         out = b""
-        while b"\r\n\r\n" not in out:
-            chunk = s.recv(4096)
-            if not chunk:
-                break
+        while chunk := s.recv(4096):  # every request here asks the server to close after it
             out += chunk
         return out
 
@@ -135,8 +195,9 @@ def _get(port: int, pieces: list[bytes], pause: float) -> bytes:
 @pytest.mark.slow
 def test_slow_clients_and_a_dead_worker(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """A request line that arrives in pieces, or only after the dispatcher stopped waiting for
-    it, is still served; a worker that dies is started again."""
+    it, is still served; a worker that dies is started again, and passes events as before."""
     database = make_database("sqlite", tmp_path, request)
+    tokens = make_players(database, 8)
     database.dispose()
     server = ServerProcess(f"sqlite:///{tmp_path}/roses.db", log_path=tmp_path / "server.log", workers=2)
     try:
@@ -170,6 +231,7 @@ def test_slow_clients_and_a_dead_worker(request: pytest.FixtureRequest, tmp_path
                     break
                 time.sleep(0.3)
             assert got.startswith(b"HTTP/1.1 200"), got[:200]
+        asyncio.run(_every_socket_hears_every_action(server, tokens))
     finally:
         server.stop()
     assert server.proc is not None and server.proc.returncode == 0
@@ -180,27 +242,38 @@ def test_slow_clients_and_a_dead_worker(request: pytest.FixtureRequest, tmp_path
             os.kill(pid, 0)
 
 
-async def _action_through_the_other_worker(server: ServerProcess, tokens: list[tuple[str, str]]) -> None:
-    async with httpx.AsyncClient(timeout=30) as lobby:
-        (gid, seat), (other, _) = await create_games(lobby, server.base, "richard3", None, tokens, 2)
-    assert gid % 2 != other % 2  # consecutive ids: the two games are in different workers
-    # the action's connection first names the other game, so it is in the other worker; the
-    # game's sockets hear of the action through PostgreSQL's LISTEN/NOTIFY
-    await _one_action_heard(server, gid, seat, other)
+def test_the_relay_bus_sends_its_events_and_delivers_the_others() -> None:
+    """A worker's RelayBus, its socket's other end standing for the dispatcher: its own events
+    reach its subscribers and the socket (the kind, game, version and active roles, no
+    state); an event from the socket reaches its subscribers after the service's hook; a
+    malformed one is ignored."""
+    from roses.server.events import GAME_CHANGED, Event
 
+    async def main() -> None:
+        mine, dispatcher = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        mine.setblocking(False)
+        bus = affinity.RelayBus(mine)
+        heard: list[Event] = []
+        bus.on_remote = heard.append
+        await bus.start()
+        try:
+            sub = bus.subscribe(7)
+            bus.publish(Event(GAME_CHANGED, 7, 3, ("York",), data={"result": None}))
+            assert (await asyncio.wait_for(sub.get(), 5)).version == 3
+            sent = await asyncio.to_thread(dispatcher.recv, affinity.MESSAGE_BYTES)
+            assert sent.startswith(affinity.EVENT)
+            assert json.loads(sent[1:]) == {"o": "", "k": GAME_CHANGED, "g": 7, "v": 3, "a": ["York"],
+                                            "d": {"result": None}}
+            bus.received_payload(b"{not json")
+            bus.received_payload(sent[1:].replace(b'"v":3', b'"v":4'))
+            got = await asyncio.wait_for(sub.get(), 5)
+            assert got.version == 4 and [e.version for e in heard] == [4] and bus.received == 1
+            assert sub.queue.empty()
+            sub.close()
+            assert bus.roles(7) == set()
+        finally:
+            await bus.stop()
+            mine.close()
+            dispatcher.close()
 
-@pytest.mark.slow
-@pytest.mark.postgres
-def test_on_postgresql_an_action_made_in_another_worker_reaches_the_games_sockets(
-        request: pytest.FixtureRequest, tmp_path: Path) -> None:
-    database = make_database("postgres", tmp_path, request)
-    url, schema = request.getfixturevalue("pg_schema")
-    tokens = make_players(database, 4)
-    server = ServerProcess(url + ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}",
-                           log_path=tmp_path / "server.log", workers=2)
-    try:
-        server.start()
-        asyncio.run(_action_through_the_other_worker(server, tokens))
-    finally:
-        server.stop()
-        database.dispose()
+    asyncio.run(main())
