@@ -48,7 +48,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from roses.server.events import Event, RelayedBus
+from roses.server.events import Event, RelayedBus, decode, encode
 
 log = logging.getLogger("roses.affinity")
 
@@ -347,8 +347,6 @@ class RelayBus(RelayedBus):
         self._sender: threading.Thread | None = None
 
     def publish(self, event: Event) -> None:
-        from roses.server.pgbus import encode
-
         self.local.publish(event)
         self._out.put(EVENT + encode(event, "").encode())
 
@@ -382,8 +380,6 @@ class RelayBus(RelayedBus):
 
     def received_payload(self, payload: bytes) -> None:
         """An event another worker sent (called on the event loop)."""
-        from roses.server.pgbus import decode
-
         try:
             _, event = decode(payload.decode())
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):

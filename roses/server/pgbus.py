@@ -25,11 +25,10 @@ import secrets
 import threading
 from typing import Any
 
-import orjson
 import psycopg
 import sqlalchemy as sa
 
-from roses.server.events import GAME_CHANGED, Event, RelayedBus
+from roses.server.events import GAME_CHANGED, Event, RelayedBus, decode, encode
 
 log = logging.getLogger("roses.server.pgbus")
 
@@ -49,19 +48,6 @@ def channel_for(database: Any) -> str:
     with database.read() as conn:
         where = conn.execute(sa.text("SELECT current_database() || '.' || current_schema()")).scalar()
     return f"{CHANNEL}_{hashlib.sha256(str(where).encode()).hexdigest()[:16]}"
-
-
-def encode(event: Event, origin: str) -> str:
-    """The NOTIFY payload of an event (orjson: every worker decodes every event of every
-    other worker, so this is on the path of each action when there are several)."""
-    return orjson.dumps({"o": origin, "k": event.kind, "g": event.game_id, "v": event.version,
-                         "a": list(event.active), "d": event.data}).decode()
-
-
-def decode(payload: str) -> tuple[str, Event]:
-    m = orjson.loads(payload)
-    return str(m["o"]), Event(str(m["k"]), int(m["g"]), int(m.get("v", 0)), tuple(m.get("a", ())),
-                              (), dict(m.get("d") or {}))
 
 
 class PgBus(RelayedBus):
