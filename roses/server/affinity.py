@@ -66,8 +66,8 @@ PEEK_BYTES = 2048
 MESSAGE_BYTES = 65536
 
 #: The first byte of a message on a worker's Unix socket: a connection (its descriptor
-#: attached) or an event (its encoding follows).
-CONNECTION, EVENT = b"c", b"e"
+#: attached), an event (its encoding follows), or "events were dropped: read every game again".
+CONNECTION, EVENT, RELOAD = b"c", b"e", b"r"
 
 
 def available() -> bool:
@@ -95,6 +95,9 @@ class _Worker:
     channel: socket.socket | None = None
     proc: subprocess.Popen[bytes] | None = None
     started: float = 0.0
+    #: Events for it were dropped (its socket was full): it is told to read every game again
+    #: before the next event.
+    missed: bool = False
 
 
 @dataclass
@@ -156,6 +159,9 @@ class Dispatcher:
                         self._route(key.fileobj, sel)  # type: ignore[arg-type]
                 self._expire(sel)
                 self._keep_alive()
+                for w in self._pool:
+                    if w.missed:
+                        self._send_event(w, RELOAD)
         finally:
             sel.close()
             listener.close()
@@ -283,14 +289,24 @@ class Dispatcher:
             if not msg.startswith(EVENT):
                 continue
             for w in self._pool:
-                if w is source or w.channel is None:
-                    continue
-                try:
-                    w.channel.send(msg)
-                except (BlockingIOError, InterruptedError):
-                    log.warning("roses: worker %d is not reading its events; one was dropped", w.index)
-                except OSError:
-                    pass  # that worker is gone and is started again
+                if w is not source:
+                    self._send_event(w, msg)
+
+    def _send_event(self, w: _Worker, msg: bytes) -> None:
+        if w.channel is None:
+            return
+        try:
+            if w.missed:
+                w.channel.send(RELOAD)
+                w.missed = False
+            w.channel.send(msg)
+        except (BlockingIOError, InterruptedError):
+            if not w.missed:
+                log.warning("roses: worker %d is not reading its events; it will read every game again",
+                            w.index)
+            w.missed = True
+        except OSError:
+            pass  # that worker is gone and is started again (reading every game afresh)
 
     def _hand(self, conn: socket.socket, index: int) -> None:
         """Give ``conn`` to worker ``index`` (or, if its channel is full or gone, to another)."""
@@ -432,6 +448,8 @@ def _worker_main(channel_fd: int, index: int, settings: dict[str, Any]) -> None:
                         return
                     if msg.startswith(EVENT) and _relay_bus is not None:
                         _relay_bus.received_payload(msg[1:])
+                    elif msg == RELOAD and _relay_bus is not None:
+                        _relay_bus.reload_all()
                     for fd in fds:
                         sock = socket.socket(fileno=fd)
                         if self.should_exit:

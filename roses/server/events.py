@@ -12,6 +12,7 @@ each committed change that matters to players (game started, turn changed, game 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -161,6 +162,18 @@ class RelayedBus:
             except Exception as exc:  # noqa: BLE001 - never stop receiving
                 log.error("handling an event of another worker failed: %s", where(exc))
         self.local.publish(event)
+
+    def reload_all(self) -> None:
+        """Events of other workers may have been missed: every local subscriber is told to
+        read its game again (a change without a version), as is the game service's hook."""
+        with self.local._lock:
+            games = list(self.local._subs)
+        for gid in games:
+            event = Event(GAME_CHANGED, gid)
+            if self.on_remote is not None:
+                with contextlib.suppress(Exception):
+                    self.on_remote(event)
+            self.local.publish(event)
 
 
 def encode(event: Event, origin: str) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 import psycopg
 import sqlalchemy as sa
 
-from roses.server.events import GAME_CHANGED, Event, RelayedBus, decode, encode
+from roses.server.events import Event, RelayedBus, decode, encode
 
 log = logging.getLogger("roses.server.pgbus")
 
@@ -146,7 +146,7 @@ class PgBus(RelayedBus):
                     self._listening.set()
                     delay = 0.5
                     if not first:
-                        self._reload_all()
+                        self.reload_all()
                     first = False
                     async for note in conn.notifies():
                         self._on_payload(note.payload)
@@ -171,13 +171,3 @@ class PgBus(RelayedBus):
         if origin == self.origin:
             return
         self.remote(event)
-
-    def _reload_all(self) -> None:
-        with self.local._lock:
-            games = list(self.local._subs)
-        for gid in games:  # events may have been missed: everything is read again
-            event = Event(GAME_CHANGED, gid)
-            if self.on_remote is not None:
-                with contextlib.suppress(Exception):
-                    self.on_remote(event)
-            self.local.publish(event)

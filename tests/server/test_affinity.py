@@ -5,6 +5,7 @@ one process."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -277,3 +278,53 @@ def test_the_relay_bus_sends_its_events_and_delivers_the_others() -> None:
             dispatcher.close()
 
     asyncio.run(main())
+
+
+def test_a_worker_whose_events_were_dropped_reads_every_game_again() -> None:
+    """The dispatcher passes a worker's events to the others; when one of them does not read
+    (its socket is full), the events it misses are dropped, and before the next event it gets
+    the order to read every game again, which its relay bus turns into a reload of every game
+    its sockets follow."""
+    from roses.server.events import GAME_CHANGED, Event, encode
+
+    dispatcher = affinity.Dispatcher("127.0.0.1", 0, 2, {})
+    ends = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in range(2)]
+    for mine, _ in ends:
+        mine.setblocking(False)
+        mine.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    dispatcher._pool = [affinity._Worker(i, channel=ends[i][0]) for i in range(2)]
+    source, target = dispatcher._pool
+    sent_by_source, read_by_target = ends[0][1], ends[1][1]
+    event = affinity.EVENT + encode(Event(GAME_CHANGED, 5, 1), "").encode()
+    try:
+        for _ in range(2000):  # the target reads nothing: its socket fills up
+            sent_by_source.send(event)
+            dispatcher._relay(source)
+            if target.missed:
+                break
+        assert target.missed
+        read_by_target.setblocking(False)
+        got = []
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                got.append(read_by_target.recv(affinity.MESSAGE_BYTES))
+        assert got and set(got) == {event}
+        sent_by_source.send(event.replace(b'"v":1', b'"v":2'))
+        dispatcher._relay(source)
+        assert read_by_target.recv(affinity.MESSAGE_BYTES) == affinity.RELOAD
+        assert b'"v":2' in read_by_target.recv(affinity.MESSAGE_BYTES)
+        assert not target.missed
+    finally:
+        for a, b in ends:
+            a.close()
+            b.close()
+
+    async def reload() -> None:
+        bus = affinity.RelayBus(socket.socket())
+        sub, other = bus.subscribe(5), bus.subscribe(6)
+        bus.reload_all()
+        got = [await asyncio.wait_for(s.get(), 5) for s in (sub, other)]
+        assert [(e.kind, e.game_id, e.version) for e in got] == [(GAME_CHANGED, 5, 0), (GAME_CHANGED, 6, 0)]
+        bus.channel.close()
+
+    asyncio.run(reload())
