@@ -126,7 +126,6 @@ class LocalBus:
                     self.unsubscribe(sub)
 
 
-
 class RelayedBus:
     """The part of a bus between several worker processes that stays in this process: its own
     events go to its own subscribers at once (a :class:`LocalBus`), and the events other
