@@ -123,8 +123,6 @@ class Dispatcher:
     #: The command of a worker, to which its socket's descriptor, its index and the settings
     #: (JSON) are added.
     command: list[str] = field(default_factory=lambda: [sys.executable, "-m", "roses.server.affinity"])
-    #: Connections handed to each worker (for tests and logs).
-    handed: list[int] = field(default_factory=list)
 
     def run(self) -> int:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
@@ -134,7 +132,6 @@ class Dispatcher:
             log.error("roses: cannot listen on %s port %d: %s", self.host, self.port, e.strerror or e)
             return 1
         listener.setblocking(False)
-        self.handed = [0] * self.workers
         self._pool = [_Worker(i) for i in range(self.workers)]
         sel = self._sel = selectors.DefaultSelector()
         for w in self._pool:
@@ -319,7 +316,6 @@ class Dispatcher:
                     socket.send_fds(w.channel, [CONNECTION], [conn.fileno()])
                 except (BlockingIOError, InterruptedError, OSError):
                     continue
-                self.handed[w.index] += 1
                 return
             log.warning("roses: no worker took a connection; closing it")
         finally:
@@ -397,8 +393,8 @@ class RelayBus(RelayedBus):
     def received_payload(self, payload: bytes) -> None:
         """An event another worker sent (called on the event loop)."""
         try:
-            _, event = decode(payload.decode())
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            _, event = decode(payload)
+        except (ValueError, KeyError, TypeError):
             log.warning("roses: ignored a malformed event from the dispatcher")
             return
         self.remote(event)

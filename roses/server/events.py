@@ -183,7 +183,7 @@ def encode(event: Event, origin: str) -> str:
                          "a": list(event.active), "d": event.data}).decode()
 
 
-def decode(payload: str) -> tuple[str, Event]:
+def decode(payload: str | bytes) -> tuple[str, Event]:
     m = orjson.loads(payload)
     return str(m["o"]), Event(str(m["k"]), int(m["g"]), int(m.get("v", 0)), tuple(m.get("a", ())),
                               (), dict(m.get("d") or {}))
