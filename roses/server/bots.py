@@ -18,6 +18,7 @@ Sharing the bot CPU (roses.server.botcaps has the caps):
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import logging
 import multiprocessing
@@ -229,6 +230,12 @@ class BotRunner:
             t.join(timeout)
         if self.think is not None:
             self.think.shutdown(wait=True, cancel_futures=True)
+        # Release the pool's semaphores now: their finalizers otherwise run only at the
+        # interpreter's exit, which a server stopped by SIGTERM skips (uvicorn raises the signal
+        # again once shut down), and the resource tracker then warns of leaked semaphores.
+        self.think = None
+        self._stop_event = None
+        gc.collect()
 
 
 def _think_process(stop: Any, parent: int) -> None:
