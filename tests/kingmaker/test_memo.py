@@ -65,3 +65,61 @@ def test_views_share_only_the_public_part() -> None:
     assert [c["id"] for c in p2["hand"]] == hand_ids(state, 1)
     assert "hand" not in RULES.view(state, OBSERVER)
     assert views.public_parts(state)["players"] == p1["players"]
+
+
+# ----- parts of the public view kept from one position to the next (memo.kept)
+def _fresh_public(state: dict) -> str:
+    with memo.applying():  # nothing kept is read inside
+        return canonical_json(views.public_parts(state))
+
+
+def test_kept_public_parts_equal_fresh_ones_along_random_games() -> None:
+    """The ships and places parts serve the next positions while what they are made from is
+    the same; along random games of each level they equal parts made afresh at every step,
+    including the steps that change them (sieges, captures, ships moving, cards changing
+    hands), which the games are checked to contain."""
+    changed = {"ships": 0, "places": 0}
+    for level, players, seed in (("basic", 3, 11), ("e1", 4, 12), ("e2", 5, 13)):
+        state = new_game(players, level, seed=seed, board=None)
+        rng = random.Random(seed)
+        last: dict[str, object] = {}
+        for _ in range(400):
+            if RULES.result(state) is not None:
+                break
+            public = views.public_parts(state)
+            assert canonical_json(public) == _fresh_public(state)
+            for part in changed:
+                if part in last and public[part] != last[part]:
+                    changed[part] += 1
+                last[part] = public[part]
+            role = RULES.active(state)[0]
+            verb, arg = rng.choice(RULES.legal_actions(state, role))
+            RULES.action(state, role, verb, arg)
+    assert changed["ships"] > 0 and changed["places"] > 0, changed
+
+
+def test_kept_parts_follow_a_change_by_hand() -> None:
+    state = play_out_setup(new_game(3, seed=2, board=None))
+    before = views.public_parts(state)
+    w = W(state)
+    place = next(pl for pl in sorted(w.board.places) if pl not in before["places"])
+    state["pown"][place] = 1  # captured by P2, by hand
+    memo.forget()
+    after = views.public_parts(state)
+    assert after["places"][place] == {"owner": "P2", "besieged_by": None}
+    assert canonical_json(after) == _fresh_public(state)
+    ship = next(s for s in range(len(w.ships)) if state["spos"][s] is not None)
+    state["sctl"][ship] = 2  # a temporary controller (L181), by hand
+    memo.forget()
+    shown = next(s for s in views.public_parts(state)["ships"] if s["id"] == w.ships[ship].id)
+    assert shown["controller"] == "P3"
+    assert canonical_json(views.public_parts(state)) == _fresh_public(state)
+
+
+def test_kept_parts_are_not_shared_between_boards() -> None:
+    """Two games on different boards with the same cards' zones: each gets its own places."""
+    on_default = play_out_setup(new_game(3, seed=2, board=None))
+    on_example = play_out_setup(new_game(3, seed=2))
+    assert W(on_default) is not W(on_example)
+    for state in (on_default, on_example, on_default):
+        assert canonical_json(views.public_parts(state)) == _fresh_public(state)

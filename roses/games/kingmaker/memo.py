@@ -1,5 +1,6 @@
 """A per-thread memo of what is derived from one Kingmaker state: the legal actions of each
-role, the public part of the views and the secrets of each role.
+role, the public part of the views and the secrets of each role; and the parts of the public
+view kept from one position to the next while what they are made from is the same (:func:`kept`).
 
 A server or the fuzzer asks, for one position, every role's view (each lists the actor's
 legal actions and the published default, itself found from the legal actions), then the
@@ -31,6 +32,8 @@ class _Memo(threading.local):
         self.stamp: tuple[Any, ...] | None = None
         self.tables: dict[Any, Any] = {}
         self.busy = 0
+        #: parts kept from one position to the next (:func:`kept`), by name
+        self.kept: dict[str, tuple[Any, tuple[Any, ...], Any]] = {}
 
 
 _MEMO = _Memo()
@@ -67,6 +70,23 @@ def memoised(state: State, key: Any, build: Callable[[], T]) -> T:
     if value is None:
         value = t[key] = build()
     return cast(T, value)
+
+
+def kept(name: str, world: Any, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+    """The part ``name`` made by ``build()``, or the one this thread made last for the same
+    ``world`` (by identity) and an equal ``key``, which must hold everything the part is made
+    from. Unlike the memo of one position, a kept part outlives actions: it serves the next
+    positions while they do not change what it is made from (most moves change few of the
+    fields the public view reads). Made afresh while an action is being applied."""
+    m = _MEMO
+    if m.busy:
+        return build()
+    hit = m.kept.get(name)
+    if hit is not None and hit[0] is world and hit[1] == key:
+        return cast(T, hit[2])
+    value = build()
+    m.kept[name] = (world, key, value)
+    return value
 
 
 def forget() -> None:

@@ -236,27 +236,14 @@ def public_parts(state: State) -> dict[str, Any]:
                       "crowned": state["hcrown"][h], "square": sq, "inside": inside,
                       "ship": w.ships[ship].id if ship >= 0 else None,
                       "controller": role_of(state, ctl) if ctl >= 0 else None})
-    ships = []
-    for s, piece in enumerate(w.ships):
-        if state["spos"][s] is None:
-            continue
-        ctl = ship_controller(state, s)
-        ships.append({"id": piece.id, "name": piece.name, "capacity": piece.capacity, "at": state["spos"][s],
-                      "controller": role_of(state, ctl) if ctl >= 0 else None,
-                      "passengers": [cards[n].id for n in ship_passengers(state, s)]})
-    places = {}
-    candidates = set(state["pown"]) | set(state["siege"])
-    card_places = w.card_places
-    for c, z in enumerate(cz):
-        if z in (Z_NOBLE, Z_AWARD, Z_ASSET):
-            candidates.update(card_places[c])
-    for pl in sorted(candidates):
-        if pl not in w.board.places:
-            continue
-        o = place_owner(state, pl)
-        if o >= 0 or pl in state["siege"]:
-            places[pl] = {"owner": role_of(state, o) if o >= 0 else None,
-                          "besieged_by": role_of(state, state["siege"][pl]) if pl in state["siege"] else None}
+    # the ships and the places change with fewer actions than the rest: each is kept while
+    # what it is made from is the same (cards' zones and holders, captures, sieges; ships'
+    # positions, controllers and passengers)
+    cards_key = (tuple(state["roles"]), tuple(cz), tuple(ch))
+    ships = memo.kept("ships", w, (cards_key, tuple(state["spos"]), tuple(state["sctl"]), tuple(state["nship"])),
+                  lambda: _ships_part(state))
+    places = memo.kept("places", w, (cards_key, tuple(state["pown"].items()), tuple(state["siege"].items())),
+                   lambda: _places_part(state))
     lying = [cards[c].id for c, z in enumerate(cz) if z == Z_LYING]
     edisc = state["edisc"]
     parts: dict[str, Any] = {
@@ -272,6 +259,42 @@ def public_parts(state: State) -> dict[str, Any]:
         "parliament": parliament.session_view(state),
     }
     return parts
+
+
+def _ships_part(state: State) -> list[dict[str, Any]]:
+    """The ships on the board, their controllers and passengers (public_parts)."""
+    w = W(state)
+    cards = w.cards
+    ships = []
+    for s, piece in enumerate(w.ships):
+        if state["spos"][s] is None:
+            continue
+        ctl = ship_controller(state, s)
+        ships.append({"id": piece.id, "name": piece.name, "capacity": piece.capacity, "at": state["spos"][s],
+                      "controller": role_of(state, ctl) if ctl >= 0 else None,
+                      "passengers": [cards[n].id for n in ship_passengers(state, s)]})
+    return ships
+
+
+def _places_part(state: State) -> dict[str, dict[str, str | None]]:
+    """The places someone controls or besieges, by id, in order (public_parts)."""
+    w = W(state)
+    cz = state["cz"]
+    siege = state["siege"]
+    places = {}
+    candidates = set(state["pown"]) | set(siege)
+    card_places = w.card_places
+    for c, z in enumerate(cz):
+        if z in (Z_NOBLE, Z_AWARD, Z_ASSET):
+            candidates.update(card_places[c])
+    for pl in sorted(candidates):
+        if pl not in w.board.places:
+            continue
+        o = place_owner(state, pl)
+        if o >= 0 or pl in siege:
+            places[pl] = {"owner": role_of(state, o) if o >= 0 else None,
+                          "besieged_by": role_of(state, siege[pl]) if pl in siege else None}
+    return places
 
 
 def default_action(rules: StepRules, state: State, role: str) -> Action | None:
