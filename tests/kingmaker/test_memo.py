@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from roses.engine.contract import OBSERVER, canonical_json
 from roses.games.kingmaker import RULES, memo, views
 from roses.games.kingmaker.common import W
@@ -47,6 +49,21 @@ def test_memo_is_dropped_after_a_change_by_hand(tmp_path: Path) -> None:
     after = RULES.view(state, role)
     assert after != before
     assert canonical_json(after) == fresh_answers(state, role)[1]
+
+
+@pytest.mark.parametrize("field", memo._WATCHED)
+def test_memo_sees_a_change_by_hand_in_each_watched_field(field: str) -> None:
+    """Each watched list or dict changed in place (as a test rigging a position does) drops
+    the memo: it is compared with a copy, not by identity."""
+    state = play_out_setup(new_game(3, seed=2))
+    tables = memo.tables(state)
+    assert tables is not None and memo.tables(state) is tables
+    value = state[field]
+    if isinstance(value, dict):
+        value["by hand"] = 0
+    else:
+        value[0] = "by hand"
+    assert memo.tables(state) is not tables
 
 
 def test_legal_actions_are_the_callers_own_list() -> None:
@@ -113,6 +130,14 @@ def test_kept_parts_follow_a_change_by_hand() -> None:
     memo.forget()
     shown = next(s for s in views.public_parts(state)["ships"] if s["id"] == w.ships[ship].id)
     assert shown["controller"] == "P3"
+    assert canonical_json(views.public_parts(state)) == _fresh_public(state)
+    # Catastrophe (E1) suspends the troops of titles, offices and bishoprics: the kept noble
+    # entries follow it
+    troops = {e["id"]: e["troops"] for p in views.public_parts(state)["players"] for e in p["nobles"]}
+    state["catastrophe"] = 1
+    memo.forget()
+    during = {e["id"]: e["troops"] for p in views.public_parts(state)["players"] for e in p["nobles"]}
+    assert any(during[n] < troops[n] for n in troops), "no noble holds a title, office or bishopric"
     assert canonical_json(views.public_parts(state)) == _fresh_public(state)
 
 

@@ -10,9 +10,10 @@ position and reused.
 
 The memo holds one state at a time, by identity, and is dropped whenever the engine applies
 an action (``KingmakerSteps.act``). As a guard against a state changed by hand (tests rig
-positions), every lookup also compares a stamp of the card and event zones, the nobles',
-ships' and heirs' state, captured and besieged places, commands, the turn counters, the log
-length and the top frame; a change there drops the memo too. Code that changes anything else
+positions), every lookup also compares the card and event zones, the nobles', ships' and
+heirs' state, captured and besieged places and commands with copies made when the memo was
+started, and the turn counters, the log length and the top frame with theirs; a change there
+drops the memo too. Code that changes anything else
 by hand between two questions about one state calls :func:`forget`.
 Nothing memoised is read while an action is being applied.
 """
@@ -29,7 +30,9 @@ from roses.engine.contract import State
 class _Memo(threading.local):
     def __init__(self) -> None:
         self.state: State | None = None
+        #: the state's counters and copies of its fields, as when the tables were started
         self.stamp: tuple[Any, ...] | None = None
+        self.copies: list[Any] = []
         self.tables: dict[Any, Any] = {}
         self.busy = 0
         #: parts kept from one position to the next (:func:`kept`), by name
@@ -40,13 +43,16 @@ _MEMO = _Memo()
 T = TypeVar("T")
 
 
+#: The fields a change by hand is looked for in (with the counters of :func:`_stamp`): lists
+#: and dicts, compared with copies kept when the tables were started.
+_WATCHED = ("cz", "ch", "nsq", "nin", "ncap", "nship", "spos", "sctl", "ez", "eh", "hdead", "hcrown",
+            "pown", "siege", "command")
+
+
 def _stamp(state: State) -> tuple[Any, ...]:
     stack = state["stack"]
     return (len(state["log"]), id(stack[-1]) if stack else 0, len(stack), state["result"],
-            state["round"], state["turn"], state["tno"], state["catastrophe"],
-            hash((*state["cz"], *state["ch"], *state["nsq"], *state["nin"], *state["ncap"], *state["nship"],
-                  *state["spos"], *state["sctl"], *state["ez"], *state["eh"], *state["hdead"], *state["hcrown"],
-                  *state["pown"].items(), *state["siege"].items(), *state["command"].items())))
+            state["round"], state["turn"], state["tno"], state["catastrophe"])
 
 
 def tables(state: State) -> dict[Any, Any] | None:
@@ -55,8 +61,14 @@ def tables(state: State) -> dict[Any, Any] | None:
     if m.busy:
         return None
     stamp = _stamp(state)
-    if m.state is not state or m.stamp != stamp:
-        m.state, m.stamp, m.tables = state, stamp, {}
+    if m.state is state and m.stamp == stamp:
+        for name, copy in zip(_WATCHED, m.copies, strict=True):
+            if state[name] != copy:
+                break
+        else:
+            return m.tables
+    m.state, m.stamp, m.tables = state, stamp, {}
+    m.copies = [state[name].copy() for name in _WATCHED]
     return m.tables
 
 
@@ -89,10 +101,26 @@ def kept(name: str, world: Any, key: tuple[Any, ...], build: Callable[[], T]) ->
     return value
 
 
+def kept_table(name: str, world: Any, key: tuple[Any, ...]) -> dict[Any, Any]:
+    """A dict this thread keeps for ``world`` (by identity) and an equal ``key``, for parts
+    kept item by item (each with what it was made from, checked by the caller); a new one
+    when either differs, and a throwaway one while an action is being applied."""
+    m = _MEMO
+    if m.busy:
+        return {}
+    hit = m.kept.get(name)
+    if hit is not None and hit[0] is world and hit[1] == key:
+        table: dict[Any, Any] = hit[2]
+        return table
+    table = {}
+    m.kept[name] = (world, key, table)
+    return table
+
+
 def forget() -> None:
     """Drop the memo (an action is applied, or a state is about to change by hand)."""
     m = _MEMO
-    m.state, m.stamp, m.tables = None, None, {}
+    m.state, m.stamp, m.copies, m.tables = None, None, [], {}
 
 
 class applying:

@@ -36,6 +36,7 @@ from typing import Any
 from roses.engine import log
 from roses.engine.contract import State
 from roses.engine.errors import IllegalAction
+from roses.games.kingmaker import memo
 from roses.games.kingmaker.common import (
     UMPIRE,
     Z_HAND,
@@ -171,6 +172,17 @@ def lendable(state: State, s: int, p: int) -> bool:
     w = W(state)
     return (state["spos"][s] is not None and w.ships[s].id not in state["lent"]
             and ship_controller(state, s) == p and not ship_passengers(state, s))
+
+
+def _lenders(state: State) -> list[tuple[int, int]]:
+    """Each ship some player may lend (:func:`lendable`), with that player: the same for every
+    player's view of a position, so found once (memoised)."""
+    out = []
+    for s in range(len(W(state).ships)):
+        ctl = ship_controller(state, s)
+        if ctl >= 0 and lendable(state, s, ctl):
+            out.append((s, ctl))
+    return out
 
 
 def _check_side(state: State, side: dict[str, Any], giver: int, receiver: int, own: bool) -> None:
@@ -399,7 +411,8 @@ def standing(state: State, role: str) -> dict[str, Any]:
     return {
         "propose_exchange": {"to": [r for r in state["roles"] if r != role],
                     "cards": [w.cards[c].id for c in hand(state, p)],
-                    "ships": [w.ships[s].id for s in range(len(w.ships)) if lendable(state, s, p)],
+                    "ships": [w.ships[s].id for s, lender in memo.memoised(state, "lenders", lambda: _lenders(state))
+                              if lender == p],
                     "free": [w.cards[n].id for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ncap"][n] == p
                              and captive_waiting(state, n, p)]},
         "accept_now": quiet(state),

@@ -218,16 +218,31 @@ def public_parts(state: State) -> dict[str, Any]:
             events[state["eh"][e]] += 1
     players: list[dict[str, Any]] = [{"role": role_of(state, q), "nobles": [], "assets": assets[q],
                                       "hand": hands[q], "events": events[q]} for q in range(n_players)]
+    # each noble's entry is kept while what it shows is the same: his place, ship and captor,
+    # and his troops (noble_strength: his awards, those transferred this turn, the square's
+    # zones, Catastrophe); most moves change one noble's square
+    nsq, nin, nship, ncap = state["nsq"], state["nin"], state["nship"], state["ncap"]
+    fresh = state["fresh"]
+    cat = state["catastrophe"]
+    kept = memo.kept_table("nobles", w, tuple(state["roles"]))
     for n in w.nobles:
         if cz[n] != Z_NOBLE:
             continue
-        players[ch[n]]["nobles"].append({
-            "id": cards[n].id, "name": card_name(w, n), "square": state["nsq"][n], "inside": state["nin"][n],
-            "ship": w.ships[state["nship"][n]].id if state["nship"][n] >= 0 else None,
-            "captive_of": role_of(state, state["ncap"][n]) if state["ncap"][n] >= 0 else None,
-            "troops": noble_strength(state, n, amap=amap),
-            "awards": [cards[c].id for c in amap.get(n, ())],
-        })
+        aw = amap.get(n, ())
+        key = (nsq[n], nin[n], nship[n], ncap[n], tuple(aw), [c for c in aw if c in fresh] if fresh else (), cat)
+        hit = kept.get(n)
+        if hit is not None and hit[0] == key:
+            entry = hit[1]
+        else:
+            entry = {
+                "id": cards[n].id, "name": card_name(w, n), "square": nsq[n], "inside": nin[n],
+                "ship": w.ships[nship[n]].id if nship[n] >= 0 else None,
+                "captive_of": role_of(state, ncap[n]) if ncap[n] >= 0 else None,
+                "troops": noble_strength(state, n, amap=amap),
+                "awards": [cards[c].id for c in aw],
+            }
+            kept[n] = (key, entry)
+        players[ch[n]]["nobles"].append(entry)
     heirs = []
     for h, heir in enumerate(w.heirs):
         sq, inside, ship = heir_loc(state, h)
