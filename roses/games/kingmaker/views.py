@@ -87,18 +87,12 @@ def event_title(card: K.EventCard) -> str:
 
 
 def view(rules: StepRules, state: State, role: str) -> View:
-    w = W(state)
     p = player_of_role(state, role)
-    deck = event_deck(state)
-    cards = w.cards
     parts = dict(memo.memoised(state, "public", lambda: public_parts(state)))
     if p >= 0:
-        cz, ch, ez, eh = state["cz"], state["ch"], state["ez"], state["eh"]
-        parts["hand"] = [{"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind}
-                         for c in range(len(cards)) if cz[c] == Z_HAND and ch[c] == p]
-        parts["event_hand"] = [{"tag": etag(e), "id": deck.cards[e].id, "title": event_title(deck.cards[e]),
-                                **({"turns": deck.cards[e].turns} if deck.cards[e].kind == "refuge" else {})}
-                               for e in range(len(deck.cards)) if ez[e] == E_HAND and eh[e] == p]
+        hands, event_hands = memo.memoised(state, "hands", lambda: _hands(state))
+        parts["hand"] = hands[p]
+        parts["event_hand"] = event_hands[p]
         ballot = parliament.own_ballot(state, p) if parts.get("parliament") else None
         if ballot is not None:
             parts["parliament"] = {**parts["parliament"], "ballot": ballot}
@@ -112,6 +106,28 @@ def view(rules: StepRules, state: State, role: str) -> View:
         default = default_action(rules, state, role)
         out["default"] = list(default) if default is not None else None
     return out
+
+
+def _hands(state: State) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
+    """Each player's hand of Crown cards and of Event cards, as his view shows them (with
+    their tags), found for all players in one pass (memoised per position; each view shows
+    only its own player's)."""
+    w = W(state)
+    cards = w.cards
+    deck = event_deck(state)
+    n_players = len(state["roles"])
+    hands: list[list[dict[str, Any]]] = [[] for _ in range(n_players)]
+    event_hands: list[list[dict[str, Any]]] = [[] for _ in range(n_players)]
+    ch, eh = state["ch"], state["eh"]
+    for c, z in enumerate(state["cz"]):
+        if z == Z_HAND:
+            hands[ch[c]].append({"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind})
+    for e, z in enumerate(state["ez"]):
+        if z == E_HAND:
+            card = deck.cards[e]
+            event_hands[eh[e]].append({"tag": etag(e), "id": card.id, "title": event_title(card),
+                                       **({"turns": card.turns} if card.kind == "refuge" else {})})
+    return hands, event_hands
 
 
 def umpire_parts(state: State) -> dict[str, Any]:
