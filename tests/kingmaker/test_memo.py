@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from roses.engine.contract import OBSERVER, canonical_json
-from roses.games.kingmaker import RULES, memo, views
-from roses.games.kingmaker.common import W
+from roses.games.kingmaker import RULES, memo, offers, views
+from roses.games.kingmaker.common import Z_NOBLE, W
 from tests.kingmaker.helpers import hand_ids, new_game, play_out_setup
 
 
@@ -148,3 +148,31 @@ def test_kept_parts_are_not_shared_between_boards() -> None:
     assert W(on_default) is not W(on_example)
     for state in (on_default, on_example, on_default):
         assert canonical_json(views.public_parts(state)) == _fresh_public(state)
+
+
+def test_standing_found_for_all_players_at_once_equals_each_players_own() -> None:
+    """offers.standing, made for every player in one pass per position, gives what each
+    player's standing verbs take by their definitions: his hand, the ships he may lend
+    (offers.lendable) and his captives still waiting (offers.captive_waiting); along random
+    games in which ships and captives do come up."""
+    seen = {"ships": 0, "free": 0}
+    for level, players, seed, steps in (("basic", 4, 21, 300), ("e2", 4, 30, 800)):
+        state = new_game(players, level, seed=seed, board=None)
+        rng = random.Random(seed)
+        for _ in range(steps):
+            if RULES.result(state) is not None:
+                break
+            w = W(state)
+            for p, role in enumerate(state["roles"]):
+                got = offers.standing(state, role)["propose_exchange"]
+                assert got["cards"] == hand_ids(state, p)
+                assert got["ships"] == [w.ships[s].id for s in range(len(w.ships)) if offers.lendable(state, s, p)]
+                assert got["free"] == [w.cards[n].id for n in w.nobles if state["cz"][n] == Z_NOBLE
+                                       and state["ncap"][n] == p and offers.captive_waiting(state, n, p)]
+                assert got["to"] == [r for r in state["roles"] if r != role]
+                seen["ships"] += len(got["ships"])
+                seen["free"] += len(got["free"])
+            role = RULES.active(state)[0]
+            verb, arg = rng.choice(RULES.legal_actions(state, role))
+            RULES.action(state, role, verb, arg)
+    assert seen["ships"] > 0 and seen["free"] > 0, seen

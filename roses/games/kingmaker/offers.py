@@ -174,17 +174,6 @@ def lendable(state: State, s: int, p: int) -> bool:
             and ship_controller(state, s) == p and not ship_passengers(state, s))
 
 
-def _lenders(state: State) -> list[tuple[int, int]]:
-    """Each ship some player may lend (:func:`lendable`), with that player: the same for every
-    player's view of a position, so found once (memoised)."""
-    out = []
-    for s in range(len(W(state).ships)):
-        ctl = ship_controller(state, s)
-        if ctl >= 0 and lendable(state, s, ctl):
-            out.append((s, ctl))
-    return out
-
-
 def _check_side(state: State, side: dict[str, Any], giver: int, receiver: int, own: bool) -> None:
     """Raise unless ``giver`` may hand over ``side`` to ``receiver``. ``own``: the giver is the
     one asking the check (he may be told about his own hand); else only public facts are named."""
@@ -405,15 +394,36 @@ def alliances(state: State) -> list[list[str]]:
 
 
 def standing(state: State, role: str) -> dict[str, Any]:
-    """What a player's standing verbs take (shown in his view)."""
+    """What a player's standing verbs take (shown in his view): found for every player at once
+    and memoised per position (read only)."""
     p = player_of_role(state, role)
+    if p < 0:  # not a player: nothing to offer
+        return {"propose_exchange": {"to": list(state["roles"]), "cards": [], "ships": [], "free": []},
+                "accept_now": quiet(state)}
+    return memo.memoised(state, "standing", lambda: _standing_all(state))[p]
+
+
+def _standing_all(state: State) -> list[dict[str, Any]]:
+    """:func:`standing` of each player, by player: the others, his hand, the ships he may
+    lend (:func:`lendable`) and his captives still waiting (:func:`captive_waiting`)."""
     w = W(state)
-    return {
-        "propose_exchange": {"to": [r for r in state["roles"] if r != role],
-                    "cards": [w.cards[c].id for c in hand(state, p)],
-                    "ships": [w.ships[s].id for s, lender in memo.memoised(state, "lenders", lambda: _lenders(state))
-                              if lender == p],
-                    "free": [w.cards[n].id for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ncap"][n] == p
-                             and captive_waiting(state, n, p)]},
-        "accept_now": quiet(state),
-    }
+    roles = state["roles"]
+    cz, ch, ncap = state["cz"], state["ch"], state["ncap"]
+    cards: list[list[str]] = [[] for _ in roles]
+    for c, z in enumerate(cz):
+        if z == Z_HAND:
+            cards[ch[c]].append(w.cards[c].id)
+    ships: list[list[str]] = [[] for _ in roles]
+    for s in range(len(w.ships)):
+        ctl = ship_controller(state, s)
+        if ctl >= 0 and lendable(state, s, ctl):
+            ships[ctl].append(w.ships[s].id)
+    free: list[list[str]] = [[] for _ in roles]
+    for n in w.nobles:
+        captor = ncap[n]
+        if cz[n] == Z_NOBLE and captor >= 0 and captive_waiting(state, n, captor):
+            free[captor].append(w.cards[n].id)
+    now = quiet(state)
+    return [{"propose_exchange": {"to": [r for r in roles if r != role], "cards": cards[p], "ships": ships[p],
+                                  "free": free[p]},
+             "accept_now": now} for p, role in enumerate(roles)]
