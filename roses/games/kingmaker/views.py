@@ -13,6 +13,7 @@ in use by another player. Tags are shown only in the holder's hand (``c#012``, `
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
@@ -229,9 +230,8 @@ def public_parts(state: State) -> dict[str, Any]:
         elif z == Z_HAND:
             hands[ch[c]] += 1
     events = [0] * n_players
-    for e, z in enumerate(state["ez"]):
-        if z == E_HAND:
-            events[state["eh"][e]] += 1
+    for q in compress(state["eh"], map(E_HAND.__eq__, state["ez"])):  # the holders of Event cards in hand
+        events[q] += 1
     players: list[dict[str, Any]] = [{"role": role_of(state, q), "nobles": [], "assets": assets[q],
                                       "hand": hands[q], "events": events[q]} for q in range(n_players)]
     # each noble's entry is kept while what it shows is the same: his place, ship and captor,
@@ -275,7 +275,7 @@ def public_parts(state: State) -> dict[str, Any]:
                   lambda: _ships_part(state))
     places = memo.kept("places", w, (cards_key, tuple(state["pown"].items()), tuple(state["siege"].items())),
                    lambda: _places_part(state))
-    lying = [cards[c].id for c, z in enumerate(cz) if z == Z_LYING]
+    lying = [cards[c].id for c in compress(range(len(cz)), map(Z_LYING.__eq__, cz))]
     edisc = state["edisc"]
     parts: dict[str, Any] = {
         "round": state["round"], "turn_of": role_of(state, state["order"][state["turn"]]) if state["round"] else None,
