@@ -4,7 +4,8 @@
 passes over the text instead of one per token. Tokens are put in groups by a short prefix
 or suffix they share, and each group's anchor is the longest start or end its tokens share
 (in Richard III the enemy's block keys share the suffix ``/L`` or ``/Y`` and the card tags
-the prefix ``card#``); each anchor is searched once, and
+the prefix ``card#``; in Kingmaker the Crown and Event card tags the prefixes ``c#`` and
+``e#``); each anchor is searched once, and
 only where it occurs are the group's tokens compared, by slicing the text around the
 occurrence. A token that occurs in the text contains its anchor there, so no occurrence is
 missed. An anchor that occurs too often falls back to one search per token of its group.
@@ -141,10 +142,27 @@ class Group:
         return sorted(out)
 
 
+#: Characters that end the kind of a tag (Kingmaker's card tags ``c#012``, ``e#034``).
+TAG_MARKS = "#:"
+
+
+def _head(token: str) -> str:
+    """What a token is grouped by at its start: its first :data:`PREFIX` characters, cut after
+    the last tag mark among them, so that every tag of a kind (``c#012``, ``c#113``...) is in
+    one group with the anchor ``c#`` (one search of the text) rather than in one group per
+    first digit."""
+    head = token[:PREFIX]
+    for i in range(len(head) - 1, 0, -1):
+        if head[i] in TAG_MARKS:
+            return head[:i + 1]
+    return head
+
+
 class Plan:
     """A set of tokens put in groups by anchor: each token goes with the tokens that share its
-    first :data:`PREFIX` characters or with those that share its last :data:`SUFFIX`, whichever
-    group is larger (the prefix on a tie: it is the longer anchor)."""
+    start (:func:`_head`: its first :data:`PREFIX` characters, or its kind for a tag) or with
+    those that share its last :data:`SUFFIX`, whichever group is larger (the start on a tie).
+    """
 
     __slots__ = ("groups", "single", "size", "tokens")
 
@@ -157,11 +175,12 @@ class Plan:
         heads: dict[str, int] = {}
         tails: dict[str, int] = {}
         for t in toks:
-            heads[t[:PREFIX]] = heads.get(t[:PREFIX], 0) + 1
+            head = _head(t)
+            heads[head] = heads.get(head, 0) + 1
             tails[t[-SUFFIX:]] = tails.get(t[-SUFFIX:], 0) + 1
         members: dict[tuple[str, bool], list[str]] = {}
         for t in toks:
-            head, tail = t[:PREFIX], t[-SUFFIX:]
+            head, tail = _head(t), t[-SUFFIX:]
             key = (head, True) if heads[head] >= tails[tail] else (tail, False)
             members.setdefault(key, []).append(t)
         # Each group's anchor is the longest start (or end) its tokens share: a longer anchor

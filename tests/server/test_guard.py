@@ -60,6 +60,22 @@ def test_a_group_is_anchored_by_all_its_tokens_share() -> None:
     assert sorted(plan.found(text)) == ["Exeter/Y", "card#05"] == _naive(text, plan.tokens)
 
 
+def test_tags_of_a_kind_are_one_group() -> None:
+    """Tags made of a kind and a number (Kingmaker's ``c#012`` and ``e#034``) are grouped by
+    their kind, up to the tag mark: one search of the text per kind, not one per first digit."""
+    tags = [f"c#{i:03d}" for i in range(0, 130, 3)] + [f"e#{i:03d}" for i in range(1, 122, 4)]
+    plan = guard.Plan(tags)
+    assert sorted(g.anchor for g in plan.groups) == ["c#", "e#"]
+    assert all(g.prefix and g.by_rest is not None for g in plan.groups)
+    text = '{"hand":[{"tag":"c#003"},{"tag":"c#004"}],"log":["e#"],"x":"e#121c#12","n":"ec#1"}'
+    assert sorted(plan.found(text)) == ["c#003", "e#121"] == _naive(text, plan.tokens)
+    rng = random.Random(13)
+    for _ in range(2000):
+        tokens = set(rng.sample(tags, rng.randrange(1, 20)))
+        text = "".join(rng.choice([*tags, "c#", "e#", "#", "c", "0", "1", ",", "c#1"]) for _ in range(rng.randrange(0, 30)))
+        assert sorted(guard.leaks(text, tokens)) == _naive(text, tokens), (text, tokens)
+
+
 def test_a_family_plan_answers_for_the_tokens_of_the_moment() -> None:
     """With a family, the plan is made for the tokens the family has had lately; what is found
     is still exactly what the tokens of the call name."""
@@ -107,13 +123,17 @@ def test_the_plan_cache_is_bounded_by_its_tokens(monkeypatch: pytest.MonkeyPatch
     assert len(guard._plans) == 10
 
 
-@pytest.mark.skipif("richard3" not in available_games(), reason="Richard III is not installed")
-def test_richard3_views_with_planted_secrets() -> None:
-    rules = get_rules("richard3")
+@pytest.mark.parametrize("game_id, options", [("richard3", None), ("kingmaker", {"players": 5, "rules": "e2"})])
+def test_views_with_planted_secrets(game_id: str, options: dict[str, object] | None) -> None:
+    """Real views of Richard III (block keys and card tags) and of Kingmaker (Crown and Event
+    card tags): clean as rendered, and each secret planted anywhere in them is found."""
+    if game_id not in available_games():
+        pytest.skip(f"{game_id} is not installed")
+    rules = get_rules(game_id)
     rng = random.Random(3)
     checked = 0
     for seed in range(3):
-        game = Game.new(rules, seed, rules.scenarios[0])
+        game = Game.new(rules, seed, rules.scenarios[0], options)
         for step in range(200):
             if game.result() is not None:
                 break
