@@ -3,6 +3,7 @@ basic / E1 / E2 switches, written on the engine's decision framework (steps.py).
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 from roses.engine.contract import Action, State, View
@@ -153,6 +154,15 @@ class KingmakerRules(StepRules):
 
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:
         return views.label(state, role, verb, arg)
+
+    def undo_copy(self, state: State) -> State:
+        """As :meth:`copy_state`, with the log's entries shared (a new list holding them): the
+        rules only append to the log (roses.engine.log) and never change an entry, so nothing
+        they do to ``state`` reaches the copy, and the copy's cost does not grow with the game
+        (in a long game the log is most of the state)."""
+        log = state["log"]
+        rest = pickle.loads(pickle.dumps({k: v for k, v in state.items() if k != "log"}, pickle.HIGHEST_PROTOCOL))
+        return {k: (log[:] if k == "log" else rest[k]) for k in state}
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
