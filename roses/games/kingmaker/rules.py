@@ -155,11 +155,12 @@ class KingmakerRules(StepRules):
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:
         return views.label(state, role, verb, arg)
 
-    def undo_copy(self, state: State) -> State:
-        """As :meth:`copy_state`, with the log's entries shared (a new list holding them): the
-        rules only append to the log (roses.engine.log) and never change an entry, so nothing
-        they do to ``state`` reaches the copy, and the copy's cost does not grow with the game
-        (in a long game the log is most of the state)."""
+    def copy_state(self, state: State) -> State:
+        """An independent copy, whose log is a new list of the same entries: the rules only
+        append to the log (roses.engine.log) and never change an entry, so nothing they do to
+        ``state`` reaches the copy, and the copy's cost does not grow with the game (in a long
+        game the log is most of the state). Also the copy a game keeps to undo to
+        (``Rules.undo_copy``)."""
         log = state["log"]
         rest = pickle.loads(pickle.dumps({k: v for k, v in state.items() if k != "log"}, pickle.HIGHEST_PROTOCOL))
         return {k: (log[:] if k == "log" else rest[k]) for k in state}
