@@ -64,3 +64,39 @@ def test_undo_in_a_game_gives_back_the_state_before() -> None:
             undone += 1
             game.apply(role, verb, arg)
     assert undone > 10
+
+
+def _containers(value: object, out: dict[int, object]) -> dict[int, object]:
+    """Every list, dict and tuple inside ``value``, by id."""
+    if isinstance(value, (list, dict, tuple)):
+        out[id(value)] = value
+        for x in value.values() if isinstance(value, dict) else value:
+            _containers(x, out)
+    return out
+
+
+def test_a_copy_shares_nothing_mutable_but_the_log_entries() -> None:
+    state = new_game(5, "e2", seed=9, board=None)
+    _play([state], 300, 9)
+    copy = RULES.copy_state(state)
+    entries = {id(e) for e in state["log"]}
+    rest = {k: v for k, v in state.items() if k != "log"}
+    shared = set(_containers(rest, {})) & set(_containers({k: v for k, v in copy.items() if k != "log"}, {}))
+    assert not shared
+    assert set(_containers(copy["log"], {})) - {id(copy["log"])} <= entries
+    assert copy["log"] is not state["log"]
+
+
+def test_the_copy_of_a_part_of_a_state() -> None:
+    """rules._copy: lists and dicts made anew at every depth, scalars as they are, anything
+    else (a tuple holding a list) deep-copied."""
+    from roses.games.kingmaker.rules import _copy
+
+    value = {"flat": [1, "a", None, True, 2.5], "nested": [[1, 2], {"k": [3]}], "d": {"x": 1},
+             "t": (1, [2]), "s": "text"}
+    copy = _copy(value)
+    assert copy == value and pickle.dumps(copy) == pickle.dumps(value)
+    assert not set(_containers(copy, {})) & set(_containers(value, {}))
+    copy["nested"][1]["k"].append(4)
+    copy["t"][1].append(5)
+    assert value["nested"][1]["k"] == [3] and value["t"] == (1, [2])

@@ -24,6 +24,26 @@ from roses.games.kingmaker import (
     views,
 )
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of a part of a state: lists and dicts made anew (a list or dict of scalars,
+    most of a Kingmaker state, in one C-level copy), scalars shared, anything else copied by
+    pickle."""
+    t = type(value)
+    if t in _SCALARS:
+        return value
+    if t is list:
+        if _SCALARS.issuperset(map(type, value)):
+            return value[:]
+        return [_copy(x) for x in value]
+    if t is dict:
+        if _SCALARS.issuperset(map(type, value.values())):
+            return value.copy()
+        return {k: _copy(x) for k, x in value.items()}
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
 
 class KingmakerSteps(Steps):
     def watch(self, state: State) -> None:
@@ -160,10 +180,9 @@ class KingmakerRules(StepRules):
         append to the log (roses.engine.log) and never change an entry, so nothing they do to
         ``state`` reaches the copy, and the copy's cost does not grow with the game (in a long
         game the log is most of the state). Also the copy a game keeps to undo to
-        (``Rules.undo_copy``)."""
+        (``Rules.undo_copy``). The rest is copied by :func:`_copy`."""
         log = state["log"]
-        rest = pickle.loads(pickle.dumps({k: v for k, v in state.items() if k != "log"}, pickle.HIGHEST_PROTOCOL))
-        return {k: (log[:] if k == "log" else rest[k]) for k in state}
+        return {k: (log[:] if k == "log" else _copy(v)) for k, v in state.items()}
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
