@@ -99,6 +99,27 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def copy_json(value: Any) -> Any:
+    """An independent copy of a part of a state: its lists and dicts made anew at any depth
+    (a list or dict of scalars in one C-level copy), strings and numbers shared; any other
+    value (a tuple, say) copied by pickle."""
+    t = type(value)
+    if t in _SCALARS:
+        return value
+    if t is list:
+        if _SCALARS.issuperset(map(type, value)):
+            return value[:]
+        return [x if type(x) in _SCALARS else copy_json(x) for x in value]
+    if t is dict:
+        if _SCALARS.issuperset(map(type, value.values())):
+            return value.copy()
+        return {k: x if type(x) in _SCALARS else copy_json(x) for k, x in value.items()}
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 class Rules(ABC):
     """One game's rules. Subclasses are stateless: everything lives in the state dict."""
 

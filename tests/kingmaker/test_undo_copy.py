@@ -85,18 +85,3 @@ def test_a_copy_shares_nothing_mutable_but_the_log_entries() -> None:
     assert not shared
     assert set(_containers(copy["log"], {})) - {id(copy["log"])} <= entries
     assert copy["log"] is not state["log"]
-
-
-def test_the_copy_of_a_part_of_a_state() -> None:
-    """rules._copy: lists and dicts made anew at every depth, scalars as they are, anything
-    else (a tuple holding a list) deep-copied."""
-    from roses.games.kingmaker.rules import _copy
-
-    value = {"flat": [1, "a", None, True, 2.5], "nested": [[1, 2], {"k": [3]}], "d": {"x": 1},
-             "t": (1, [2]), "s": "text"}
-    copy = _copy(value)
-    assert copy == value and pickle.dumps(copy) == pickle.dumps(value)
-    assert not set(_containers(copy, {})) & set(_containers(value, {}))
-    copy["nested"][1]["k"].append(4)
-    copy["t"][1].append(5)
-    assert value["nested"][1]["k"] == [3] and value["t"] == (1, [2])

@@ -3,10 +3,9 @@ basic / E1 / E2 switches, written on the engine's decision framework (steps.py).
 
 from __future__ import annotations
 
-import pickle
 from typing import Any
 
-from roses.engine.contract import Action, State, View
+from roses.engine.contract import Action, State, View, copy_json
 from roses.engine.steps import StepRules, Steps
 from roses.games.kingmaker import (
     ai,
@@ -23,26 +22,6 @@ from roses.games.kingmaker import (
     umpire,
     views,
 )
-
-_SCALARS = frozenset((str, int, float, bool, type(None)))
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of a part of a state: lists and dicts made anew (a list or dict of scalars,
-    most of a Kingmaker state, in one C-level copy), scalars shared, anything else copied by
-    pickle."""
-    t = type(value)
-    if t in _SCALARS:
-        return value
-    if t is list:
-        if _SCALARS.issuperset(map(type, value)):
-            return value[:]
-        return [_copy(x) for x in value]
-    if t is dict:
-        if _SCALARS.issuperset(map(type, value.values())):
-            return value.copy()
-        return {k: _copy(x) for k, x in value.items()}
-    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
 class KingmakerSteps(Steps):
@@ -180,9 +159,9 @@ class KingmakerRules(StepRules):
         append to the log (roses.engine.log) and never change an entry, so nothing they do to
         ``state`` reaches the copy, and the copy's cost does not grow with the game (in a long
         game the log is most of the state). Also the copy a game keeps to undo to
-        (``Rules.undo_copy``). The rest is copied by :func:`_copy`."""
+        (``Rules.undo_copy``). The rest is copied by ``copy_json``."""
         log = state["log"]
-        return {k: (log[:] if k == "log" else _copy(v)) for k, v in state.items()}
+        return {k: (log[:] if k == "log" else copy_json(v)) for k, v in state.items()}
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)

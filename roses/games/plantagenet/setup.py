@@ -48,6 +48,7 @@ from functools import cache
 from typing import Any
 
 from roses.engine import rng
+from roses.engine.contract import copy_json
 from roses.engine.errors import BadOptions
 from roses.engine.log import public
 from roses.games.plantagenet.components import DATA_DIR, SIDES, TROOP_TYPES, Components, load
@@ -257,18 +258,6 @@ def setup_state(seed: int, scenario: str, options: dict[str, Any] | None = None,
 #: only copies (:func:`copy_setup`) are handed out.
 _SETUPS: dict[tuple[Any, ...], State] = {}
 
-_SCALARS = (str, int, bool, float, type(None))
-
-
-def _copy(value: Any) -> Any:
-    """A copy of a JSON value: new dicts and lists, the same strings and numbers."""
-    if type(value) is dict:
-        return {k: v if type(v) in _SCALARS else _copy(v) for k, v in value.items()}
-    if type(value) is list:
-        return [v if type(v) in _SCALARS else _copy(v) for v in value]
-    return value
-
-
 def _copy_lords(lords: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for lid, d in lords.items():
@@ -292,7 +281,7 @@ _SETUP_PARTS: dict[str, Callable[[Any], Any]] = {
     "vassals": lambda vassals: {vid: dict(v) for vid, v in vassals.items()},
     "aow": _copy_zones,
     "command": _copy_zones,
-    "wars": _copy,
+    "wars": copy_json,
 }
 
 
