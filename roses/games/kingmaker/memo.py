@@ -89,7 +89,9 @@ def kept(name: str, world: Any, key: tuple[Any, ...], build: Callable[[], T]) ->
     ``world`` (by identity) and an equal ``key``, which must hold everything the part is made
     from. Unlike the memo of one position, a kept part outlives actions: it serves the next
     positions while they do not change what it is made from (most moves change few of the
-    fields the public view reads). Made afresh while an action is being applied."""
+    fields the public view reads). Made afresh while an action is being applied. With
+    ``build=dict``, a table to keep parts in item by item (each with what it was made from,
+    checked by the caller)."""
     m = _MEMO
     if m.busy:
         return build()
@@ -99,22 +101,6 @@ def kept(name: str, world: Any, key: tuple[Any, ...], build: Callable[[], T]) ->
     value = build()
     m.kept[name] = (world, key, value)
     return value
-
-
-def kept_table(name: str, world: Any, key: tuple[Any, ...]) -> dict[Any, Any]:
-    """A dict this thread keeps for ``world`` (by identity) and an equal ``key``, for parts
-    kept item by item (each with what it was made from, checked by the caller); a new one
-    when either differs, and a throwaway one while an action is being applied."""
-    m = _MEMO
-    if m.busy:
-        return {}
-    hit = m.kept.get(name)
-    if hit is not None and hit[0] is world and hit[1] == key:
-        table: dict[Any, Any] = hit[2]
-        return table
-    table = {}
-    m.kept[name] = (world, key, table)
-    return table
 
 
 def forget() -> None:

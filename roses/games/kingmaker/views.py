@@ -240,7 +240,7 @@ def public_parts(state: State) -> dict[str, Any]:
     nsq, nin, nship, ncap = state["nsq"], state["nin"], state["nship"], state["ncap"]
     fresh = state["fresh"]
     cat = state["catastrophe"]
-    kept = memo.kept_table("nobles", w, tuple(state["roles"]))
+    kept: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = memo.kept("nobles", w, tuple(state["roles"]), dict)
     for n in w.nobles:
         if cz[n] != Z_NOBLE:
             continue
