@@ -176,3 +176,10 @@ def test_standing_found_for_all_players_at_once_equals_each_players_own() -> Non
             verb, arg = rng.choice(RULES.legal_actions(state, role))
             RULES.action(state, role, verb, arg)
     assert seen["ships"] > 0 and seen["free"] > 0, seen
+
+
+def test_standing_is_asked_only_for_a_player() -> None:
+    state = play_out_setup(new_game(3, seed=2))
+    assert offers.standing(state, "P3")["propose_exchange"]["to"] == ["P1", "P2"]
+    with pytest.raises(ValueError, match="not a player"):
+        offers.standing(state, OBSERVER)

@@ -394,12 +394,11 @@ def alliances(state: State) -> list[list[str]]:
 
 
 def standing(state: State, role: str) -> dict[str, Any]:
-    """What a player's standing verbs take (shown in his view): found for every player at once
-    and memoised per position (read only)."""
+    """What a player's standing verbs take (shown in his view; ``role`` is a player,
+    :func:`is_player`): found for every player at once and memoised per position (read only)."""
     p = player_of_role(state, role)
-    if p < 0:  # not a player: nothing to offer
-        return {"propose_exchange": {"to": list(state["roles"]), "cards": [], "ships": [], "free": []},
-                "accept_now": quiet(state)}
+    if p < 0:  # never another player's (index -1 would be the last player's)
+        raise ValueError(f"{role} is not a player")
     return memo.memoised(state, "standing", lambda: _standing_all(state))[p]
 
 
