@@ -119,13 +119,6 @@ class HideInternalErrors:
                 await response(scope, receive, tracking_send)
 
 
-def _bot_runner(games: GameService, settings: Settings) -> BotRunner:
-    """The bots' runner, thinking in a pool of processes when ``settings.bot_processes`` > 0."""
-    think, stop = process_pool(settings.bot_processes) if settings.bot_processes > 0 else (None, None)
-    return BotRunner(games, threads=settings.bot_threads, think=think, caps=settings.bot_caps,
-                     stop_event=stop)
-
-
 def create_app(settings: Settings | None = None, *, database: Database | None = None,
                bus: EventBus | None = None, notifiers: Notifiers | None = None) -> FastAPI:
     settings = settings or Settings()
@@ -156,7 +149,9 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
         for job in app.state.background:  # notifications, presence, clocks (notify.py, clocks.py)
             await job.start()
         if settings.bots:
-            services.bots = _bot_runner(games, settings)  # the runner alone holds its pool
+            think, stop = process_pool(settings.bot_processes) if settings.bot_processes > 0 else (None, None)
+            services.bots = BotRunner(games, threads=settings.bot_threads, think=think,
+                                      caps=settings.bot_caps, stop_event=stop)
             services.bots.resume_pending()
         try:
             yield

@@ -18,7 +18,6 @@ Sharing the bot CPU (roses.server.botcaps has the caps):
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import logging
 import multiprocessing
@@ -235,7 +234,6 @@ class BotRunner:
         # again once shut down), and the resource tracker then warns of leaked semaphores.
         self.think = None
         self._stop_event = None
-        gc.collect()
 
 
 def _think_process(stop: Any, parent: int) -> None:
