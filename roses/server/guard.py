@@ -143,7 +143,7 @@ class Group:
 
 
 #: Characters that end the kind of a tag (Kingmaker's card tags ``c#012``, ``e#034``).
-TAG_MARKS = "#:"
+TAG_MARKS = "#"
 
 
 def _head(token: str) -> str:
