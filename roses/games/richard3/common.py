@@ -9,6 +9,7 @@ from itertools import compress
 from operator import mul
 from typing import Any
 
+from roses.engine.contract import copy_json
 from roses.games.richard3.data import (
     AREA_NAMES,
     AREA_SHIELDS,
@@ -134,9 +135,9 @@ def copy_state(state: State, log: bool = True, shared_ent: bool = False) -> Stat
                 if log:
                     out[k] = v[:]
             else:
-                out[k] = _copy_list(v)
+                out[k] = copy_json(v)
         elif type(v) is dict:
-            out[k] = _copy_dict(v)
+            out[k] = copy_json(v)
         else:
             out[k] = v
     return out
@@ -160,17 +161,15 @@ def search_copy(state: State) -> State:
         c = _SEARCH_COPY.get(k)
         if c is not None:
             out[k] = c(v)
-        elif type(v) is list:
-            out[k] = _copy_list(v)
-        elif type(v) is dict:
-            out[k] = _copy_dict(v)
+        elif type(v) is list or type(v) is dict:
+            out[k] = copy_json(v)
         else:
             out[k] = v
     return out
 
 
 def _frames(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return list(map(_copy_dict, v))
+    return list(map(copy_json, v))
 
 
 def _nested(v: list[list[Any]]) -> list[list[Any]]:
@@ -181,31 +180,6 @@ def _empty(v: list[Any]) -> list[Any]:
     return []
 
 
-def copy_value(x: dict[str, Any]) -> dict[str, Any]:
-    """An independent copy of a dict of the state (its lists and dicts copied, at any depth)."""
-    return _copy_dict(x)
-
-
-def _copy_dict(x: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in x.items():
-        t = type(v)
-        if t is list:
-            out[k] = _copy_list(v)
-        elif t is dict:
-            out[k] = _copy_dict(v)
-        else:
-            out[k] = v
-    return out
-
-
-def _copy_list(v: list[Any]) -> list[Any]:
-    if _SCALARS.issuperset(map(type, v)):
-        return v[:]
-    return [_copy_dict(e) if type(e) is dict else _copy_list(e) if type(e) is list else e for e in v]
-
-
-_SCALARS = frozenset((int, str, float, bool, type(None)))
 _list_copy = list.copy
 #: How :func:`search_copy` copies each list field of the layout (the others: by type).
 _SEARCH_COPY: dict[str, Any] = {

@@ -17,7 +17,7 @@ from operator import itemgetter, ne
 from typing import Any
 
 from roses.engine import memo as engine_memo
-from roses.engine.contract import OBSERVER, Rules, State, View
+from roses.engine.contract import OBSERVER, Rules, State, View, copy_json
 from roses.engine.logview import shared_recent_log
 from roses.engine.steps import StepRules, options_map
 from roses.games.richard3 import battle
@@ -422,7 +422,7 @@ def _observe(seen: _Seen, state: State) -> list[int]:
             c[_BATTLE] = None
             v[_BATTLE] = next(seen.clock)
     elif bt != c[_BATTLE]:
-        c[_BATTLE] = C.copy_value(bt)
+        c[_BATTLE] = copy_json(bt)
         v[_BATTLE] = next(seen.clock)
     log: list[Any] = state["log"]
     n = len(log)
