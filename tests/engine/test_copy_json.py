@@ -1,5 +1,6 @@
-"""roses.engine.contract.copy_json: the copy of a part of a state that Kingmaker's copy_state
-and Plantagenet's copy of a new state use."""
+"""roses.engine.contract.copy_json: the copy of a part of a state that the games' copies use
+(Kingmaker's copy_state, Richard III's copies beside their layout, Plantagenet's copy of a new
+state)."""
 
 from __future__ import annotations
 
