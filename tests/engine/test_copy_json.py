@@ -7,15 +7,7 @@ from __future__ import annotations
 import pickle
 
 from roses.engine.contract import copy_json
-
-
-def _containers(value: object, out: dict[int, object]) -> dict[int, object]:
-    """Every list, dict and tuple inside ``value``, by id."""
-    if isinstance(value, (list, dict, tuple)):
-        out[id(value)] = value
-        for x in value.values() if isinstance(value, dict) else value:
-            _containers(x, out)
-    return out
+from tests.engine.containers import containers
 
 
 def test_lists_and_dicts_are_made_anew_at_every_depth() -> None:
@@ -26,7 +18,7 @@ def test_lists_and_dicts_are_made_anew_at_every_depth() -> None:
              "t": (1, [2]), "s": text, "empty": [], "n": None}
     copy = copy_json(value)
     assert copy == value and pickle.dumps(copy) == pickle.dumps(value)  # key order kept too
-    assert not set(_containers(copy, {})) & set(_containers(value, {}))
+    assert not set(containers(copy)) & set(containers(value))
     assert copy["s"] is text and copy["flat"][1] is text and copy["nested"][2] is text
     copy["nested"][1]["k"].append(4)
     copy["nested"][0].append(3)

@@ -10,6 +10,7 @@ import random
 from roses.engine.contract import State, canonical_json
 from roses.engine.game import Game
 from roses.games.kingmaker import RULES
+from tests.engine.containers import containers
 from tests.kingmaker.helpers import new_game
 
 
@@ -66,22 +67,13 @@ def test_undo_in_a_game_gives_back_the_state_before() -> None:
     assert undone > 10
 
 
-def _containers(value: object, out: dict[int, object]) -> dict[int, object]:
-    """Every list, dict and tuple inside ``value``, by id."""
-    if isinstance(value, (list, dict, tuple)):
-        out[id(value)] = value
-        for x in value.values() if isinstance(value, dict) else value:
-            _containers(x, out)
-    return out
-
-
 def test_a_copy_shares_nothing_mutable_but_the_log_entries() -> None:
     state = new_game(5, "e2", seed=9, board=None)
     _play([state], 300, 9)
     copy = RULES.copy_state(state)
     entries = {id(e) for e in state["log"]}
     rest = {k: v for k, v in state.items() if k != "log"}
-    shared = set(_containers(rest, {})) & set(_containers({k: v for k, v in copy.items() if k != "log"}, {}))
+    shared = set(containers(rest)) & set(containers({k: v for k, v in copy.items() if k != "log"}))
     assert not shared
-    assert set(_containers(copy["log"], {})) - {id(copy["log"])} <= entries
+    assert set(containers(copy["log"])) - {id(copy["log"])} <= entries
     assert copy["log"] is not state["log"]
