@@ -185,9 +185,16 @@ class Rules(ABC):
 
         Always has ``prompt`` (str), ``log`` (list of str) and ``active`` (list of roles); has
         ``actions`` only for a role that may act now. The dict is the caller's, but what it
-        holds is read only: a game may share parts between views (Richard III keeps them
-        between calls), so a caller that adds to a part makes a new one.
+        holds is read only: a game may share parts between views (and with what it keeps
+        between calls), so a caller that adds to a part makes a new one. A view may give
+        pieces by number, beside the public facts of :meth:`view_tables`.
         """
+
+    def view_tables(self) -> dict[str, Any]:
+        """Public facts a client needs to draw this game's views, the same for every game of
+        it (names and ratings of the pieces a view gives by number, for instance): sent once,
+        not with every view. Default: none."""
+        return {}
 
     def finish(self, state: State, result: str, reason: str) -> State:
         """End the game now (resignation, time-out, adjudication)."""

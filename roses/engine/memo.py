@@ -1,7 +1,7 @@
 """A memo that belongs to one game, for the caches rules keep of what they derive from a state.
 
-Rules keep caches of what they derive from a state to render views: the parts of each role's
-last view (``roses.games.richard3.views``), the windows of the log (:mod:`roses.engine.logview`).
+Rules keep caches of what they derive from a state to render views, such as the windows of the
+log (:mod:`roses.engine.logview`).
 The next view, made after a small change, then only redoes what the change touched. Kept per
 thread, such a cache serves the game its thread rendered last. A server renders hundreds of
 games in a pool of threads, so the cache of the thread that renders a game's next view almost

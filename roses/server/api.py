@@ -84,6 +84,15 @@ def get_rules_info(request: Request, game: str) -> dict[str, Any]:
     return services(request).games.describe(game)
 
 
+@router.get("/rules/{game}/tables", tags=["rules"])
+def get_view_tables(request: Request, game: str, response: Response) -> dict[str, Any]:
+    """Public facts a client needs to draw the game's views (names and ratings of the pieces
+    its views give by number): the same for every game of it, so cached by browsers."""
+    tables = services(request).games.view_tables(game)
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return tables
+
+
 # ----- accounts ---------------------------------------------------------------------------
 def _secure(request: Request) -> bool:
     flag = services(request).settings.secure_cookies

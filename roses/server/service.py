@@ -595,6 +595,11 @@ class GameService:
     def describe(game: str) -> dict[str, Any]:
         return _describe_rules(GameService._rules(game))
 
+    @staticmethod
+    def view_tables(game: str) -> dict[str, Any]:
+        """The public facts a client needs to draw the game's views (``Rules.view_tables``)."""
+        return GameService._rules(game).view_tables()
+
     # ----- lobby -----------------------------------------------------------------------
     def create_game(self, user: User, game: str, scenario: str | None = None,
                     options: dict[str, Any] | None = None, title: str | None = None,

@@ -11,6 +11,7 @@ from roses.engine.contract import OBSERVER, canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.fuzz import fuzz
 from roses.engine.game import Game, digest
+from roses.games.richard3 import views as V
 from roses.games.richard3.data import AREA_NAMES, BLOCK_KEY
 from tests.richard3.helpers import RULES
 
@@ -68,11 +69,12 @@ def test_hidden_information_scan() -> None:
 def test_enemy_blocks_only_as_counts() -> None:
     """C44, C46 (Fog-of-War, 4.2): outside battle a role's view has no enemy block entry, only counts."""
     s = RULES.setup(1, "wars-of-the-roses")
-    v = RULES.view(s, "York")
+    assert "Henry VI/L" not in canonical_json(RULES.view(s, "York"))
+    v = V.expand(RULES.view(s, "York"))
     assert all(b["side"] == "York" for b in v["blocks"])
     assert v["hidden"]["Middlesex"] == {"Lancaster": 1}
     assert "Henry VI/L" not in canonical_json(v)
-    o = RULES.view(s, OBSERVER)
+    o = V.expand(RULES.view(s, OBSERVER))
     assert o["blocks"] == [] and "hand" not in o
 
 

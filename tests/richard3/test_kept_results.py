@@ -1,5 +1,5 @@
 """What the Richard III rules keep between calls to be fast gives the same answers as
-computing afresh: the occupancy, the parts of views, field-by-field copies and
+computing afresh: the occupancy, the log windows of views, field-by-field copies and
 determinisations prepared once per state (Rules.determinizer)."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from roses.ai.bot import Determinizer
+from roses.engine import logview
 from roses.engine.contract import canonical_json
 from roses.engine.fuzz import game_seed
 from roses.games.richard3 import RULES
 from roses.games.richard3 import ai as AI
 from roses.games.richard3 import common as C
-from roses.games.richard3 import views as V
 from roses.games.richard3.data import B_SIDE, DEAD, N_AREAS, N_BLOCKS, POOL, REBEL
 
 SCENARIOS = ("wars-of-the-roses", "kingmaker", "richard-iii")
@@ -66,13 +66,19 @@ def test_kept_occupancy_follows_every_change_of_loc_and_crown() -> None:
 
 
 def _afresh(st: dict[str, Any], role: str) -> dict[str, Any]:
-    """The view made with nothing kept (this thread's kept parts are set aside meanwhile)."""
-    saved = V._LOCAL.seen
-    V._LOCAL.seen = V._Seen()
+    """The view made with nothing kept: no log window (roses.engine.logview), no occupancy and
+    no contested areas (common.py); what was kept is put back after."""
+    windows = dict(logview._kept)
+    occupancy, contested = C._last_occupancy, C._last_contested
+    logview._kept.clear()
+    C._last_occupancy = ([], -1, ((), ()))
+    C._last_contested = (((), ()), ())
     try:
         return RULES.view(st, role)
     finally:
-        V._LOCAL.seen = saved
+        logview._kept.clear()
+        logview._kept.update(windows)
+        C._last_occupancy, C._last_contested = occupancy, contested
 
 
 def test_kept_occupancy_moves_with_a_block_moved_by_the_rules() -> None:
@@ -99,21 +105,21 @@ def test_kept_occupancy_moves_with_a_block_moved_by_the_rules() -> None:
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_views_with_kept_parts_equal_views_made_afresh(scenario: str) -> None:
-    """A view made while the parts of earlier views are kept is the view made with nothing
-    kept (same JSON text, key order included), for every role."""
+    """A view made while the log windows and the occupancy of earlier states are kept is the
+    view made with nothing kept (same JSON text, key order included), for every role."""
     for st in _states(scenario):
         for role in ("York", "Lancaster", "Observer"):
             kept = json.dumps(RULES.view(st, role))
-            V.forget()
-            assert json.dumps(RULES.view(st, role)) == kept
+            assert json.dumps(_afresh(st, role)) == kept
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_views_follow_states_changed_in_place_and_games_taken_in_turn(scenario: str) -> None:
     """Three games played in turn, each state changed in place by the rules: after every
-    action each role's view (made from the parts kept from the view of the other games and of
-    the state before the action) is the view made afresh; a view handed out earlier is never
-    changed by later ones (its parts are shared, never changed)."""
+    action each role's view (made with the log windows and occupancy kept from the other games
+    and from the state before the action) is the view made afresh; a view handed out earlier
+    is never changed by later play (its parts are shared with the kept results, never
+    changed)."""
     picker = random.Random(3)
     games = [RULES.setup(game_seed(8, i), scenario) for i in range(3)]
     handed: list[tuple[dict[str, Any], str]] = []

@@ -113,6 +113,18 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def route_view_tables(page: Any, static_server: str, game: str = "richard3") -> None:
+    """Answer the page's request for the game's view tables (``GET /api/rules/GAME/tables``,
+    which the game's module makes when created) as the server does, on the static server."""
+    import json
+
+    from roses.engine import get_rules
+
+    body = json.dumps(get_rules(game).view_tables())
+    page.route(f"{static_server}/api/rules/{game}/tables",
+               lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+
+
 def screenshot_path(name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS / name

@@ -15,8 +15,10 @@ from tests.web.conftest import LiveServer
 class Traffic:
     """Everything the server sent one browser: HTTP response bodies and WebSocket frames.
 
-    With ``skip_static``, files under ``/static/`` (the game's public component data, the same
-    for every browser) are not kept."""
+    The view tables of the rules (``/api/rules/GAME/tables``: every piece of the game with its
+    fixed facts, the same for every browser and every game, whatever its state) are not kept;
+    with ``skip_static``, the files under ``/static/`` (the game's public component data) are
+    not kept either."""
 
     def __init__(self, page: Any, *, skip_static: bool = True) -> None:
         self.chunks: list[str] = []
@@ -32,7 +34,8 @@ class Traffic:
     def texts(self) -> list[str]:
         """The bodies read so far (read here, not in the handler, where it is slow)."""
         for response in self.responses[self.read:]:
-            if self.skip_static and "/static/" in response.url:
+            path = response.url.split("?", 1)[0]
+            if "/api/rules/" in path and path.endswith("/tables") or self.skip_static and "/static/" in path:
                 continue
             with contextlib.suppress(Exception):  # a body that is gone (navigation): nothing to check
                 ctype = response.headers.get("content-type", "")

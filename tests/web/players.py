@@ -207,7 +207,11 @@ Policy = Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]
 
 
 def aggressive(view: dict[str, Any], opts: list[dict[str, Any]]) -> dict[str, Any]:
-    """Play a strong Action card, move towards the enemy, attack, fire, end when nothing better."""
+    """Play a strong Action card, move towards the enemy, attack, fire, end when nothing better
+    (a Richard III view, read in its full form as the page draws it)."""
+    from roses.games.richard3.views import expand
+
+    view = expand(view) if "shown" in view else view
     me = view.get("role")
     hidden = view.get("hidden") or {}
     enemy_areas = {a for a, by in hidden.items() if any(r != me and n for r, n in by.items())}

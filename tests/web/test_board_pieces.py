@@ -9,7 +9,8 @@ import pytest
 
 from roses.engine import Game, get_rules
 from roses.games.richard3.data import BLOCK_ID
-from tests.web.conftest import STATIC
+from roses.games.richard3.views import expand
+from tests.web.conftest import STATIC, route_view_tables
 
 
 def _state_with_scots_down() -> dict[str, Any]:
@@ -27,16 +28,17 @@ def test_face_down_enemy_blocks_are_counted_apart() -> None:
     rules = get_rules("richard3")
     state = _state_with_scots_down()
     for role in ("York", "Observer"):
-        view = rules.view(state, role)
+        assert "Scots/L" not in str(rules.view(state, role))
+        view = expand(rules.view(state, role))
         assert view["face_down"] == {"Scotland": {"Lancaster": 1}}
         assert "Scotland" not in view["hidden"]
         assert "Scots/L" not in str(view)
-    own = rules.view(state, "Lancaster")
+    own = expand(rules.view(state, "Lancaster"))
     assert own["face_down"] == {}
     assert next(b for b in own["blocks"] if b["key"] == "Scots/L")["down"] is True
     # other hidden counts are unchanged
-    fresh = rules.view(Game.new(rules, seed=3, scenario="wars-of-the-roses").state, "York")
-    assert {a: n for a, n in fresh["hidden"].items() if a != "Scotland"} == rules.view(state, "York")["hidden"]
+    fresh = expand(rules.view(Game.new(rules, seed=3, scenario="wars-of-the-roses").state, "York"))
+    assert {a: n for a, n in fresh["hidden"].items() if a != "Scotland"} == expand(rules.view(state, "York"))["hidden"]
 
 
 @pytest.mark.browser
@@ -48,6 +50,7 @@ def test_the_board_draws_a_face_down_block_as_out_of_play(browser: Any, static_s
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.route(f"{static_server}/static/**", lambda route: route.fulfill(
         path=str(STATIC / route.request.url.split("/static/", 1)[1])))
+    route_view_tables(page, static_server)
     page.goto(f"{static_server}/css/")
     page.set_content('<!doctype html><html><body><svg id="map" width="1200" height="900"></svg></body></html>')
     page.add_style_tag(url=f"{static_server}/css/map.css")

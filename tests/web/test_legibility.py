@@ -21,7 +21,14 @@ from typing import Any
 import pytest
 
 from tests.web import players
-from tests.web.conftest import CSP_WATCH, PHONE, STATIC, LiveServer, screenshot_path
+from tests.web.conftest import (
+    CSP_WATCH,
+    PHONE,
+    STATIC,
+    LiveServer,
+    route_view_tables,
+    screenshot_path,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -120,6 +127,7 @@ def test_every_block_label_fits_its_block(browser: Any, static_server: str) -> N
     # the module fetches /static/...: serve it from roses/web/static
     page.route(f"{static_server}/static/**", lambda route: route.fulfill(
         path=str(STATIC / route.request.url.split("/static/", 1)[1])))
+    route_view_tables(page, static_server)
     page.goto(f"{static_server}/css/")
     page.set_content('<!doctype html><html><body><svg id="map" width="1200" height="900"></svg></body></html>')
     page.add_style_tag(url=f"{static_server}/css/map.css")
@@ -172,6 +180,7 @@ def test_stacks_sit_beside_area_names(browser: Any, static_server: str, per_area
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.route(f"{static_server}/static/**", lambda route: route.fulfill(
         path=str(STATIC / route.request.url.split("/static/", 1)[1])))
+    route_view_tables(page, static_server)
     page.goto(f"{static_server}/css/")
     page.set_content('<!doctype html><html><body style="margin:0"><svg id="map" width="1240" height="1560"></svg></body></html>')
     page.add_style_tag(url=f"{static_server}/css/map.css")

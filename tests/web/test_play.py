@@ -103,7 +103,7 @@ def test_two_players_play_by_clicking(browser: Any, live_server: LiveServer) -> 
     for role, page, traffic in (("York", a, traffic_a), ("Lancaster", b, traffic_b)):
         own = players.payload(page)["view"]
         sent = "\n".join(traffic.texts())
-        assert all(c["tag"] in sent for c in own["hand"]) and all(b["key"] in sent for b in own["blocks"])
+        assert all(c["tag"] in sent for c in own["hand"]) and all(key in sent for key in own["own"]["keys"])
         other = "Lancaster" if role == "York" else "York"
         assert secrets.at(None, other) & {c["tag"] for c in own["hand"]}  # my hand is secret from them
 

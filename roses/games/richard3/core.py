@@ -304,6 +304,9 @@ class Richard3Rules(StepRules):
     def view(self, state: State, role: str) -> View:
         return views.build_view(self, state, role)
 
+    def view_tables(self) -> dict[str, Any]:
+        return views.tables()
+
     def secrets(self, state: State, role: str) -> set[str]:
         return views.secrets(self, state, role)
 

@@ -13,10 +13,14 @@ import { actionLabel } from "../actions.js";
 // sea zone, or a list [acting block, target] (battle turns, retreats, regroups).
 const CARD_VERBS = new Set(["play"]);
 
-/** The module's entry point (games/index.js): load the layout, draw the map. */
+/** The module's entry point (games/index.js): load the layout and the tables of the pieces,
+ * draw the map. */
 export async function create(page) {
-  const layout = await (await fetch("/static/richard3/layout.json")).json();
-  const game = new Richard3(layout);
+  const [layout, tables] = await Promise.all([
+    fetch("/static/richard3/layout.json").then((r) => r.json()),
+    fetch("/api/rules/richard3/tables").then((r) => r.json()),
+  ]);
+  const game = new Richard3(layout, tables);
   game.cardText = page.cardText || (() => "");
   game.map = drawMap(page.svg, layout, { onArea: page.onArea });
   // a fanned-out stack closes with Escape or a tap elsewhere on the map
@@ -63,9 +67,97 @@ const SIDE_LETTER = { York: "Y", Lancaster: "L", Rebel: "R" };
 
 const TYPE_MARK = { heir: "♔", church: "✝", levy: "⚑", merc: "$", bombard: "●", rebel: "✦", noble: "" };
 
+// The parts of a view that expand() replaces (roses/games/richard3/views.py, module docs).
+const COMPACT_KEYS = new Set(["own", "shown", "counts", "face_down", "heirs", "border_counts", "battles"]);
+
+/** The full view of a view as sent (views.py `expand`, the same in Python): blocks as dicts
+ * with their names and ratings (from `tables`, the rules' view_tables), the enemy's unseen
+ * blocks counted per area, the heirs with their status, and so on. A full view is returned
+ * as it is. */
+export function expand(view, tables) {
+  if (!view || !("shown" in view) || !tables) return view;
+  const t = tables;
+  if (!t.ids) t.ids = Object.fromEntries(t.blocks.map((b, i) => [b.key, i]));
+  const roles = t.roles;
+  const out = {};
+  for (const [k, x] of Object.entries(view)) if (!COMPACT_KEYS.has(k)) out[k] = x;
+  const side = roles.indexOf(view.role);
+  const king = roles.indexOf(view.king);
+  const counts = view.counts;
+  out.counts = { [roles[0]]: [...counts[0]], [roles[1]]: [...counts[1]] };
+  const heirs = {};
+  let i = 0;
+  for (const s of [0, 1]) {
+    heirs[roles[s]] = t.heirs[s].map((h, rank) => {
+      const lh = view.heirs[i++];
+      const name = t.blocks[h].name;
+      const status = lh === t.dead ? "dead" : lh === t.off ? "defected" : lh === t.minor ? "minor"
+        : lh === t.prison ? "prisoner" : name === view.king_block && s === king ? "King"
+          : name === view.pretender_block && s !== king ? "Pretender" : "alive";
+      return { name, rank: rank + 1, status };
+    });
+  }
+  out.heirs = heirs;
+  out.battles = view.battles.map(([a, at, m]) => ({ area: a, name: t.where[a], attacker: at >= 0 ? roles[at] : null, main: m }));
+  out.border_counts = {};
+  for (const s of [0, 1]) out.border_counts[roles[s]] = view.border_counts[s].map((n, bid) => [bid, n]).filter(([, n]) => n);
+  const dicts = [];
+  if (side >= 0) {
+    const own = view.own;
+    const pool = [];
+    own.keys.forEach((key, j) => {
+      const where = own.where[j];
+      if (where === t.pool) pool.push(key);
+      if (where !== t.off && where !== t.dead) {
+        dicts.push([t.ids[key], blockDict(t, t.ids[key], side, where, own.steps[j], own.down[j], own.moved[j], own.reserve[j], false)]);
+      }
+    });
+    out.pool = pool;
+    out.pools = { [view.role]: pool.length };
+  }
+  const unseen = {};
+  for (const s of [0, 1]) if (s !== side) unseen[s] = [...counts[s]];
+  for (const [key, o, where, steps, down, moved, reserve] of view.shown) {
+    dicts.push([t.ids[key], blockDict(t, t.ids[key], o, where, steps, down, moved, reserve, true)]);
+    unseen[o][where] -= 1;
+  }
+  dicts.sort((a, b) => a[0] - b[0]);
+  out.blocks = dicts.map((d) => d[1]);
+  const faceDown = {};
+  for (const [area, o] of view.face_down) {
+    const per = faceDown[t.where[area]] || (faceDown[t.where[area]] = {});
+    per[roles[o]] = (per[roles[o]] || 0) + 1;
+    unseen[o][area] -= 1;
+  }
+  out.face_down = faceDown;
+  const hidden = {};
+  for (let a = 0; a < t.areas; a++) {
+    for (const [o, left] of Object.entries(unseen)) {
+      if (left[a] > 0) (hidden[t.where[a]] || (hidden[t.where[a]] = {}))[roles[o]] = left[a];
+    }
+  }
+  out.hidden = hidden;
+  return out;
+}
+
+/** A block as the board draws it (views.py `_block_dict`): flags that are false are left out. */
+function blockDict(t, b, owner, where, steps, down, moved, reserve, revealed) {
+  const f = t.blocks[b];
+  const d = { key: f.key, name: f.name, side: t.roles[owner], type: f.type, steps, max: f.max, rating: f.rating,
+    where: t.where[where] };
+  if (f.loyalty) d.loyalty = f.loyalty;
+  if (down) d.down = true;
+  if (moved) d[moved !== 3 ? "moved" : "recruited"] = true;
+  if (reserve) d.reserve = reserve;
+  if (revealed) d.revealed = true;
+  return d;
+}
+
 export class Richard3 {
-  constructor(layout) {
+  constructor(layout, tables = null) {
     this.layout = layout;
+    this.tables = tables;
+    this.expanded = new WeakMap();
     this.areaNames = layout.area_order;
     this.borders = layout.borders;
     this.hasMap = true;
@@ -74,6 +166,18 @@ export class Richard3 {
     this.focused = false;
     this.lastBattle = null;
     this.history = { area: null, seen: new Set(), lines: [] };
+  }
+
+  /** The full form of a view (expand), made once per view: every method the page calls with
+   * a view (games/index.js) takes the view as sent and works on this. */
+  full(view) {
+    if (!view || typeof view !== "object" || !("shown" in view)) return view;
+    let out = this.expanded.get(view);
+    if (!out) {
+      out = expand(view, this.tables);
+      this.expanded.set(view, out);
+    }
+    return out;
   }
 
   areaName(id) { return typeof id === "number" ? this.areaNames[id] : String(id); }
@@ -119,6 +223,7 @@ export class Richard3 {
 
   /** Flatten view.actions into [{verb, arg, kind, ref, label}]. */
   choices(view) {
+    view = this.full(view);
     const out = [];
     for (const [verb, args] of Object.entries(view.actions || {})) {
       const list = args === true ? [null] : args || [];
@@ -135,6 +240,7 @@ export class Richard3 {
    * own forces (observers: the middle of England); later, a new battle or choices that are
    * all out of view are brought into view at the present zoom. */
   draw(view, ui, payload = {}) {
+    view = this.full(view);
     const map = this.map;
     this.drawPieces(map, view, ui);
     if (!this.pan) return;
@@ -167,6 +273,7 @@ export class Richard3 {
 
   /** What the page knows about an area: map facts and the pieces this view shows there. */
   areaInfo(name, view) {
+    view = this.full(view);
     const area = this.layout.areas[name];
     if (!area) return null;
     const facts = describeArea(area, this.layout).split("; ");
@@ -183,6 +290,7 @@ export class Richard3 {
 
   /** Draw pieces for `view` into the map (`map` from drawMap). `ui` supplies handlers. */
   drawPieces(map, view, ui) {
+    view = this.full(view);
     const layer = map.pieceLayer;
     layer.replaceChildren();
     const me = view.role || ui.role;
@@ -390,6 +498,7 @@ export class Richard3 {
 
   // ------------------------------------------------------------------ panels
   statusFacts(view) {
+    view = this.full(view);
     const facts = [];
     if (view.scenario) facts.push(["Scenario", view.scenario]);
     if (view.campaign) facts.push(["Campaign", `${view.campaign} of ${view.last_campaign || 3}, turn ${view.turn} of 7`]);
@@ -412,6 +521,7 @@ export class Richard3 {
   /** The "Cards" panel: the cards played this turn and the own hand (playable ones are
    * buttons). Every card shows what it does, in our own words (the rules reference). */
   renderCards(view, ui = {}) {
+    view = this.full(view);
     const played = this.renderPlayed(view);
     const cards = (view.hand || []).map((c) => {
       const choice = (ui.choices || []).find((x) => x.kind === "card" && x.arg === c.id);
@@ -468,6 +578,7 @@ export class Richard3 {
   }
 
   renderForces(view, ui = {}) {
+    view = this.full(view);
     const out = [];
     const blocks = view.blocks || [];
     const off = blocks.filter((b) => !(typeof b.where === "string" && b.where in this.layout.areas));
@@ -518,6 +629,7 @@ export class Richard3 {
   }
 
   renderBattle(view, ui = {}) {
+    view = this.full(view);
     const b = view.battle;
     if (!b || !Object.keys(b).length) { this.battleHistory(view); return null; }
     const parts = [];
