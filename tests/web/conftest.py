@@ -113,6 +113,20 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def module_page(browser: Any, static_server: str, body: str, script: str) -> tuple[Any, list[str]]:
+    """A new page on the static server whose ``<body>`` is ``body``, with the module ``script``
+    run (it imports the client's modules by path, ``/js/...``, and puts what the test calls on
+    ``window``); returns once it has run, with the list the page's errors go to."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{static_server}/css/")
+    page.set_content(f"<!doctype html><html><body>{body}</body></html>")
+    page.add_script_tag(type="module", content=script + "\nwindow.ready = true;")
+    page.wait_for_function("window.ready === true")
+    return page, errors
+
+
 def route_view_tables(page: Any, static_server: str, game: str = "richard3") -> None:
     """Answer the page's request for the game's view tables (``GET /api/rules/GAME/tables``,
     which the game's module makes when created) as the server does, on the static server."""

@@ -17,6 +17,7 @@ from roses.engine.contract import canonical_json
 from roses.engine.fuzz import game_seed
 from roses.games.richard3.data import BLOCK_ID, POOL
 from roses.games.richard3.views import expand
+from tests.web.conftest import module_page
 
 RULES = get_rules("richard3")
 
@@ -78,15 +79,9 @@ def test_the_tables_route_gives_the_rules_tables(live_server: Any) -> None:
 @pytest.mark.browser
 def test_the_client_expands_views_as_the_rules_do(browser: Any, static_server: str) -> None:
     views = _views()
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{static_server}/css/")
-    page.set_content("<!doctype html><html><body></body></html>")
-    page.add_script_tag(type="module", content="""
+    page, errors = module_page(browser, static_server, "", """
         import { expand } from "/js/games/richard3.js";
-        window.expand = expand; window.ready = true;""")
-    page.wait_for_function("window.ready === true")
+        window.expand = expand;""")
     tables = json.loads(json.dumps(RULES.view_tables()))
     got = page.evaluate("([views, tables]) => views.map((v) => expand(v, tables))",
                         [[json.loads(json.dumps(v)) for v in views], tables])

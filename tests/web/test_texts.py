@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from roses.engine import Game, get_rules
 from roses.games.richard3 import common as C
 from tests.web import players
-from tests.web.conftest import DESKTOP, LiveServer
+from tests.web.conftest import DESKTOP, LiveServer, module_page
 
 
 def _find(kind: str) -> tuple[Game, str]:
@@ -121,16 +121,10 @@ def test_the_page_shows_why_a_card_cannot_be_played(browser: Any, live_server: L
 
 @pytest.mark.browser
 def test_view_notes_are_shown_under_the_prompt(browser: Any, static_server: str) -> None:
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{static_server}/css/")
-    page.set_content('<!doctype html><html><body><p id="prompt"></p><ul id="view-notes" hidden></ul><ol id="log"></ol></body></html>')
-    page.add_script_tag(type="module", content="""
+    page, errors = module_page(browser, static_server, '<p id="prompt"></p><ul id="view-notes" hidden></ul><ol id="log"></ol>', """
         import { renderView } from "/js/board.js";
         import { GenericGame } from "/js/games/generic.js";
-        Object.assign(window, { renderView, GenericGame }); window.ready = true;""")
-    page.wait_for_function("window.ready === true")
+        Object.assign(window, { renderView, GenericGame });""")
     page.evaluate("""() => renderView({ game: new GenericGame(), hasMap: false },
         { view: { prompt: "Fight", log: [], notes: ["Your Treason roll waits (6.9)."] }, role: "York", status: "active" }, {})""")
     assert page.locator("#view-notes li").inner_text() == "Your Treason roll waits (6.9)."
