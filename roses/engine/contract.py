@@ -39,6 +39,7 @@ import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, ClassVar
 
 from roses.engine.errors import IllegalAction, NotYourTurn, UnknownScenario
@@ -64,7 +65,7 @@ def actions_to_list(actions: dict[str, Any]) -> list[Action]:
         if args is True:
             out.append((verb, None))
         elif args:
-            out.extend((verb, a) for a in args)
+            out.extend(zip(repeat(verb), args))
     return out
 
 
