@@ -9,8 +9,8 @@ A view (:func:`build_view`) gives the blocks as numbers: a few C-level copies of
 per-block lists rather than a dict per block, since views are rendered for every role after
 every action. :func:`expand` makes the *full* view of it, adding only public facts (block
 names, ratings, area and heir names); the web client (``static/js/games/richard3.js``,
-``expand``, with the tables of ``static/richard3/pieces.json``) and the terminal
-(:func:`describe`) draw that one. The parts that :func:`expand` replaces:
+``expand``, with the public facts of :func:`tables`, fetched once from
+``GET /api/rules/richard3/tables``) and the terminal (:func:`describe`) draw that one. The parts that :func:`expand` replaces:
 
 ``own`` (a side's view only)
     The side's blocks, wherever they are, in the order of ``C.owned_blocks(side, king)`` (the
@@ -85,7 +85,6 @@ from roses.games.richard3.data import (
     OFF,
     POOL,
     PRISON,
-    REBEL,
     REBEL_BLOCK,
     ROLES,
     SCENARIOS,
@@ -161,7 +160,7 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     """``role``'s view of ``state`` (4.2; its layout in the module docs): a new dict, whose
     parts may be shared with the state's kept results (the log window, the occupancy) and
     with other views: read it only."""
-    side = 0 if role == "York" else 1 if role == "Lancaster" else -1
+    side = _side(role)
     stack = state["stack"]
     result = state["result"]
     if stack:
@@ -177,11 +176,7 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     loc = state["loc"]
     kb = state["king_block"]
     heirs = _HEIR_LOCS(loc)
-    pb = -1
-    for h in HEIRS[1 - king]:  # the Pretender: the first of his side's heirs in play (ruling A2)
-        if loc[h] < N_AREAS:
-            pb = h
-            break
+    pb = C.pretender_block(state)
     minors = state["minors_owed"]
     hands = state["hands"]
     mull = state["mulligan_used"]
@@ -212,9 +207,8 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
         get = _OWN_GET[side][king]
         v["own"] = {"keys": _OWN_KEYS[side][king], "where": get(loc), "steps": get(state["steps"]),
                     "down": get(state["down"]), "moved": get(state["moved"]), "reserve": get(state["reserve"])}
-    v["shown"] = _shown(state, side, revealed, king) if revealed else []
-    down = state["down"]
-    v["face_down"] = _face_down(loc, down, side, king) if any(down) else []
+    v["shown"] = _shown(state, side, revealed) if revealed else []
+    v["face_down"] = _face_down(state, side) if any(state["down"]) else []
     if phase == "action":
         fr = stack[0]
         s = fr["side"]
@@ -252,7 +246,7 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     return v
 
 
-def _shown(state: State, side: int, revealed: Sequence[int], king: int) -> list[list[Any]]:
+def _shown(state: State, side: int, revealed: Sequence[int]) -> list[list[Any]]:
     """The blocks of sides other than ``side`` revealed in the battle, in an area, by id."""
     loc = state["loc"]
     steps, down, moved, reserve = state["steps"], state["down"], state["moved"], state["reserve"]
@@ -261,23 +255,20 @@ def _shown(state: State, side: int, revealed: Sequence[int], king: int) -> list[
         lb = loc[b]
         if lb >= N_AREAS:
             continue
-        o = B_SIDE[b]
-        if o == REBEL:
-            o = 1 - king
+        o = C.owner(state, b)
         if o != side:
             out.append([BLOCK_KEY[b], o, lb, steps[b], down[b], moved[b], reserve[b]])
     return out
 
 
-def _face_down(loc: list[int], down: list[int], side: int, king: int) -> list[list[int]]:
+def _face_down(state: State, side: int) -> list[list[int]]:
     """``[area, side]`` for each block of another side lying face down in an area (6.85)."""
+    loc = state["loc"]
     out = []
-    for b in compress(_BLOCK_RANGE, down):
+    for b in compress(_BLOCK_RANGE, state["down"]):
         lb = loc[b]
         if lb < N_AREAS:
-            o = B_SIDE[b]
-            if o == REBEL:
-                o = 1 - king
+            o = C.owner(state, b)
             if o != side:
                 out.append([lb, o])
     return out
@@ -307,7 +298,7 @@ def expand(view: View) -> View:
     full view's layout, with the public facts of each block, area and heir added."""
     out = {k: x for k, x in view.items() if k not in _COMPACT_KEYS}
     role = view["role"]
-    side = 0 if role == "York" else 1 if role == "Lancaster" else -1
+    side = _side(role)
     king = ROLES.index(view["king"])
     counts = view["counts"]
     out["counts"] = {"York": list(counts[0]), "Lancaster": list(counts[1])}
