@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import threading
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from roses.engine import get_rules
 
 STATIC = Path(__file__).resolve().parents[2] / "roses" / "web" / "static"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
@@ -130,10 +133,6 @@ def module_page(browser: Any, static_server: str, body: str, script: str) -> tup
 def route_view_tables(page: Any, static_server: str, game: str = "richard3") -> None:
     """Answer the page's request for the game's view tables (``GET /api/rules/GAME/tables``,
     which the game's module makes when created) as the server does, on the static server."""
-    import json
-
-    from roses.engine import get_rules
-
     body = json.dumps(get_rules(game).view_tables())
     page.route(f"{static_server}/api/rules/{game}/tables",
                lambda route: route.fulfill(status=200, content_type="application/json", body=body))

@@ -35,7 +35,7 @@ class Traffic:
         """The bodies read so far (read here, not in the handler, where it is slow)."""
         for response in self.responses[self.read:]:
             path = response.url.split("?", 1)[0]
-            if "/api/rules/" in path and path.endswith("/tables") or self.skip_static and "/static/" in path:
+            if ("/api/rules/" in path and path.endswith("/tables")) or (self.skip_static and "/static/" in path):
                 continue
             with contextlib.suppress(Exception):  # a body that is gone (navigation): nothing to check
                 ctype = response.headers.get("content-type", "")

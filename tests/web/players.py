@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from roses.games.richard3.views import expand
+
 Page = Any
 
 #: ``page.evaluate(POST, [path, body])``: a JSON POST made by the page with its session and CSRF
@@ -209,8 +211,6 @@ Policy = Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]
 def aggressive(view: dict[str, Any], opts: list[dict[str, Any]]) -> dict[str, Any]:
     """Play a strong Action card, move towards the enemy, attack, fire, end when nothing better
     (a Richard III view, read in its full form as the page draws it)."""
-    from roses.games.richard3.views import expand
-
     view = expand(view) if "shown" in view else view
     me = view.get("role")
     hidden = view.get("hidden") or {}
