@@ -37,7 +37,7 @@ import functools
 import json
 import pickle
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, ClassVar
@@ -190,6 +190,12 @@ class Rules(ABC):
         between calls), so a caller that adds to a part makes a new one. A view may give
         pieces by number, beside the public facts of :meth:`view_tables`.
         """
+
+    def views(self, state: State, roles: Sequence[str]) -> list[View]:
+        """The :meth:`view` of each of ``roles``, in order (what a server sends to every player
+        after an action). Default: one :meth:`view` per role; a game may work out the parts
+        that are the same for every role once, and share them between the views."""
+        return [self.view(state, role) for role in roles]
 
     def view_tables(self) -> dict[str, Any]:
         """Public facts a client needs to draw this game's views, the same for every game of

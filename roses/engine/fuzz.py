@@ -278,8 +278,7 @@ def bench(
             role = active[0] if len(active) == 1 else picker.choice(active)
             if views:
                 legal: list[Action] = []
-                for r in roles:
-                    view = rules.view(state, r)
+                for r, view in zip(roles, rules.views(state, roles), strict=True):
                     if r == role:
                         legal = actions_to_list(view.get("actions", {}))
             else:

@@ -17,6 +17,7 @@ log (verb ``.undo``), so the log stays append-only and replays reproduce it.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,10 +151,19 @@ class Game:
     def view(self, role: str) -> View:
         """The rules' view for ``role``, with ``undo`` added to its actions when allowed, and
         ``labels``, the text of each action (:mod:`roses.engine.labels`), when it has actions."""
-        v = self.rules_view(role)
-        if role != OBSERVER and self.can_undo(role):
-            v["actions"] = {**v.get("actions", {}), "undo": True}  # a view's parts are read only
-        return add_labels(self.rules, self.state, role, v, fixed={"undo": "Undo"})
+        return self.views([role])[0]
+
+    def views(self, roles: Sequence[str]) -> list[View]:
+        """The :meth:`view` of each of ``roles``, rendered together (``rules.views``: the parts
+        the same for every role are worked out once)."""
+        with self.memo.scope():
+            raw = self.rules.views(self.state, roles)
+        out = []
+        for role, v in zip(roles, raw, strict=True):
+            if role != OBSERVER and self.can_undo(role):
+                v["actions"] = {**v.get("actions", {}), "undo": True}  # a view's parts are read only
+            out.append(add_labels(self.rules, self.state, role, v, fixed={"undo": "Undo"}))
+        return out
 
     def rules_view(self, role: str) -> View:
         """``rules.view(state, role)``, with this game's memo current (roses.engine.memo)."""

@@ -27,7 +27,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -356,30 +356,45 @@ class GameService:
 
     def _rendered(self, game: Game, game_id: int, version: int, role: str) -> Rendered:
         """``role``'s view at ``version`` (cached; callers must not mutate it)."""
-        key = (game_id, version, role)
+        return self._rendered_many(game, game_id, version, (role,))[0]
+
+    def _rendered_many(self, game: Game, game_id: int, version: int, roles: Sequence[str]) -> list[Rendered]:
+        """The view of each of ``roles`` at ``version`` (cached; callers must not mutate them).
+        The players' views missing from the cache are rendered together (``Game.views``)."""
+        done: dict[str, Rendered] = {}
         with self._cache_lock:
-            hit = self._views.get(key)
-            if hit is not None:
-                self._views.move_to_end(key)
-                return hit
-        if role == OBSERVER:
-            view, undo = game.rules_view(OBSERVER), False
-        else:
-            view, undo = game.view(role), game.can_undo(role)
-        view_text = _encode(view)
-        if self.guard_views and not self._view_is_clean(game, game_id, role, view_text):
-            view, undo = _withheld_view(game, role), False
-            view_text = _encode(view)
-        result = game.result()
-        out = Rendered(view, undo, _view_body(game_id, version, role, result, game.active(), view_text, undo))
-        with self._cache_lock:
-            self._views[key] = out
-            # Pushes and replies ask for the newest version only: the older view of this
-            # role is of no more use.
-            self._views.pop((game_id, version - 1, role), None)
-            while len(self._views) > VIEW_CACHE:
-                self._views.popitem(last=False)
-        return out
+            for role in roles:
+                key = (game_id, version, role)
+                hit = self._views.get(key)
+                if hit is not None:
+                    self._views.move_to_end(key)
+                    done[role] = hit
+        missing = [role for role in dict.fromkeys(roles) if role not in done]
+        if missing:
+            players = [role for role in missing if role != OBSERVER]
+            views = dict(zip(players, game.views(players), strict=True)) if players else {}
+            result, active = game.result(), game.active()
+            fresh: dict[str, Rendered] = {}
+            for role in missing:
+                if role == OBSERVER:
+                    view, undo = game.rules_view(OBSERVER), False
+                else:
+                    view, undo = views[role], game.can_undo(role)
+                view_text = _encode(view)
+                if self.guard_views and not self._view_is_clean(game, game_id, role, view_text):
+                    view, undo = _withheld_view(game, role), False
+                    view_text = _encode(view)
+                fresh[role] = Rendered(view, undo, _view_body(game_id, version, role, result, active, view_text, undo))
+            with self._cache_lock:
+                for role, rendered in fresh.items():
+                    self._views[(game_id, version, role)] = rendered
+                    # Pushes and replies ask for the newest version only: the older view of this
+                    # role is of no more use.
+                    self._views.pop((game_id, version - 1, role), None)
+                while len(self._views) > VIEW_CACHE:
+                    self._views.popitem(last=False)
+            done.update(fresh)
+        return [done[role] for role in roles]
 
     def _remember(self, game_id: int, version: int, game: Game, log_rows: int, size: int,
                   meta: tuple[PlayRow, list[Seat]] | None) -> None:
@@ -1079,18 +1094,20 @@ class GameService:
             "status": ACTIVE if result is None else FINISHED_STATUS, "result": result,
             "active": list(p.active), "view": None, "can_undo": False}
         body: str | None = None
-        if p.user is not None:  # the acting player's own view, from the game just written
-            rendered = self._rendered(game, game_id, p.new_version, p.role)
-            reply["view"], reply["can_undo"], body = rendered.view, rendered.can_undo, rendered.body
+        roles = [p.role] if p.user is not None else []  # the acting player's own view
         watching = self.bus.roles(game_id)  # None among them: a socket whose role is not known yet
         if watching:
             # The views of the other players with a socket here, now: each push then finds its
             # text ready (no thread hop, no rendering when it is sent). A player without one
             # (away, or on another worker) gets the view rendered when it is asked for.
-            for seat in p.seats:
-                if seat.user_id is not None and seat.role != p.role and (
-                        seat.role in watching or None in watching):
-                    self._rendered(game, game_id, p.new_version, seat.role)
+            roles.extend(seat.role for seat in p.seats
+                         if seat.user_id is not None and seat.role != p.role
+                         and (seat.role in watching or None in watching))
+        if roles:  # rendered together, from the game just written
+            rendered = self._rendered_many(game, game_id, p.new_version, roles)
+            if p.user is not None:
+                own = rendered[0]
+                reply["view"], reply["can_undo"], body = own.view, own.can_undo, own.body
         return reply, body
 
     def _act_after(self, p: _Pending) -> None:

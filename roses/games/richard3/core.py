@@ -29,7 +29,7 @@ Political Turn (8.x): ``home`` area (where a block goes home), ``disband`` b (ex
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypedDict
 
 from roses.engine import rng, steps
@@ -303,6 +303,9 @@ class Richard3Rules(StepRules):
 
     def view(self, state: State, role: str) -> View:
         return views.build_view(self, state, role)
+
+    def views(self, state: State, roles: Sequence[str]) -> list[View]:
+        return views.build_views(self, state, roles)
 
     def view_tables(self) -> dict[str, Any]:
         return views.tables()

@@ -160,7 +160,12 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     """``role``'s view of ``state`` (4.2; its layout in the module docs): a new dict, whose
     parts may be shared with the state's kept results (the log window, the occupancy) and
     with other views: read it only."""
-    side = _side(role)
+    return build_views(rules, state, (role,))[0]
+
+
+def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[View]:
+    """The view of each of ``roles``, as :func:`build_view` gives it: the parts that are the
+    same for every role are worked out once and shared by the views."""
     stack = state["stack"]
     result = state["result"]
     if stack:
@@ -175,7 +180,6 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     king = state["king"]
     loc = state["loc"]
     kb = state["king_block"]
-    heirs = _HEIR_LOCS(loc)
     pb = C.pretender_block(state)
     minors = state["minors_owed"]
     hands = state["hands"]
@@ -185,65 +189,79 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     occ = C.occupancy(state)
     atk, main = state["atk"], state["main"]
     bc = state["bc"]
-    v: View = {
-        "role": role, "active": active, "phase": phase, "result": result,
+    common: View = {
+        "active": active, "phase": phase, "result": result,
         "scenario": state["scenario"], "campaign": state["campaign"], "last_campaign": state["last_campaign"],
         "turn": state["turn"], "king": ROLES[king], "pretender": ROLES[1 - king],
         "king_block": BLOCK_NAME[kb] if kb >= 0 else None, "pretender_block": BLOCK_NAME[pb] if pb >= 0 else None,
         "p1": ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None,
         "minors_owed": {"York": minors[0], "Lancaster": minors[1]}, "prisoner": state["prisoner"] >= 0,
-        "heirs": heirs, "counts": occ,
+        "heirs": _HEIR_LOCS(loc), "counts": occ,
         "battles": [[a, atk[a], main[a]] for a in C.contested(occ)],
         "border_counts": (bc[0][:], bc[1][:]),
         "hand_size": {"York": len(hands[0]), "Lancaster": len(hands[1])},
         "mulligan_used": {"York": bool(mull[0]), "Lancaster": bool(mull[1])},
-        "played": {"York": (_CARDS[p0] if both or side == 0 else "hidden") if p0 >= 0 else None,
-                   "Lancaster": (_CARDS[p1] if both or side == 1 else "hidden") if p1 >= 0 else None},
     }
     bt = state["battle"]
     revealed: Sequence[int] = bt["revealed"] if bt is not None else ()
-    if side >= 0:
-        v["hand"] = list(map(_CARDS.__getitem__, hands[side]))
-        get = _OWN_GET[side][king]
-        v["own"] = {"keys": _OWN_KEYS[side][king], "where": get(loc), "steps": get(state["steps"]),
-                    "down": get(state["down"]), "moved": get(state["moved"]), "reserve": get(state["reserve"])}
-    v["shown"] = _shown(state, side, revealed) if revealed else []
-    v["face_down"] = _face_down(state, side) if any(state["down"]) else []
+    any_down = any(state["down"])
+    action: dict[str, Any] | None = None
+    sel = -1
+    acting = -1
     if phase == "action":
         fr = stack[0]
-        s = fr["side"]
+        acting = fr["side"]
         sel = fr["sel"]
         grp, tgt = fr["grp"], fr["target"]
-        v["action"] = {"player": ROLES[s], "ap": fr["ap"], "event": fr["event"] or None,
-                       "group": AREA_NAMES[grp] if grp >= 0 else None,
-                       "path": [AREA_NAMES[a] for a in fr["path"]],
-                       "selected": (BLOCK_KEY[sel] if s == side else "hidden") if sel >= 0 else None,
-                       "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
+        action = {"player": ROLES[acting], "ap": fr["ap"], "event": fr["event"] or None,
+                  "group": AREA_NAMES[grp] if grp >= 0 else None,
+                  "path": [AREA_NAMES[a] for a in fr["path"]], "selected": None,
+                  "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
     decision = _decision(state)
-    if decision is not None:
-        kind, s, subj, n = decision
-        dd: dict[str, Any] = {"kind": kind, "player": ROLES[s], "count": n}
-        if kind in ("reduce", "disband", "main"):
-            dd["area"] = subj
-        elif kind == "execute" or s == side and subj >= 0:
-            dd["block"] = BLOCK_NAME[subj]
-        v["decision"] = dd
-    if bt is not None:
-        v["battle"] = battle.view_part(state, role)
-    v["log"], v["log_kinds"], v["log_more"] = shared_recent_log(state["log"], role)
-    if result is not None:
-        v["prompt"] = f"Game over: {result} wins."
-    elif frame is not None:
-        v["prompt"] = step.prompt(state, frame, role)
-    else:
-        v["prompt"] = ""
-    if role in active:
-        v["actions"] = options_map(step.options(state, frame, role))
-    if side >= 0 and state.get("treason", -1) == side and result is None:
-        note = _treason_note(state, side, bt, frame["step"] if frame is not None else "")
-        if note:
-            v["notes"] = [note]
-    return v
+    treason = state.get("treason", -1) if result is None else -1
+    views: list[View] = []
+    for role in roles:
+        side = _side(role)
+        v: View = {"role": role, **common}
+        v["played"] = {"York": (_CARDS[p0] if both or side == 0 else "hidden") if p0 >= 0 else None,
+                       "Lancaster": (_CARDS[p1] if both or side == 1 else "hidden") if p1 >= 0 else None}
+        if side >= 0:
+            v["hand"] = list(map(_CARDS.__getitem__, hands[side]))
+            get = _OWN_GET[side][king]
+            v["own"] = {"keys": _OWN_KEYS[side][king], "where": get(loc), "steps": get(state["steps"]),
+                        "down": get(state["down"]), "moved": get(state["moved"]), "reserve": get(state["reserve"])}
+        v["shown"] = _shown(state, side, revealed) if revealed else []
+        v["face_down"] = _face_down(state, side) if any_down else []
+        if action is not None:
+            if sel >= 0:
+                v["action"] = {**action, "selected": BLOCK_KEY[sel] if acting == side else "hidden"}
+            else:
+                v["action"] = action
+        if decision is not None:
+            kind, s, subj, n = decision
+            dd: dict[str, Any] = {"kind": kind, "player": ROLES[s], "count": n}
+            if kind in ("reduce", "disband", "main"):
+                dd["area"] = subj
+            elif kind == "execute" or s == side and subj >= 0:
+                dd["block"] = BLOCK_NAME[subj]
+            v["decision"] = dd
+        if bt is not None:
+            v["battle"] = battle.view_part(state, role)
+        v["log"], v["log_kinds"], v["log_more"] = shared_recent_log(state["log"], role)
+        if result is not None:
+            v["prompt"] = f"Game over: {result} wins."
+        elif frame is not None:
+            v["prompt"] = step.prompt(state, frame, role)
+        else:
+            v["prompt"] = ""
+        if role in active:
+            v["actions"] = options_map(step.options(state, frame, role))
+        if side >= 0 and treason == side:
+            note = _treason_note(state, side, bt, frame["step"] if frame is not None else "")
+            if note:
+                v["notes"] = [note]
+        views.append(v)
+    return views
 
 
 def _shown(state: State, side: int, revealed: Sequence[int]) -> list[list[Any]]:
