@@ -167,13 +167,15 @@ def test_an_action_renders_the_views_of_the_players_with_a_socket_here(client: T
     gid, north, south = started_toy(client)
     games: GameService = client.app.state.roses.games  # type: ignore[attr-defined]
     rendered: list[tuple[int, str]] = []
-    render = games._rendered
+    calls: list[list[str]] = []
+    render = games._rendered_many
 
-    def counted(game: Any, game_id: int, version: int, role: str) -> Any:
-        rendered.append((version, role))
-        return render(game, game_id, version, role)
+    def counted(game: Any, game_id: int, version: int, roles: Any) -> Any:
+        rendered.extend((version, role) for role in roles)
+        calls.append(list(roles))
+        return render(game, game_id, version, roles)
 
-    monkeypatch.setattr(games, "_rendered", counted)
+    monkeypatch.setattr(games, "_rendered_many", counted)
     with client.websocket_connect(f"/api/games/{gid}/ws", headers=north) as wn:
         _next(wn, "state")
         rendered.clear()
@@ -183,11 +185,14 @@ def test_an_action_renders_the_views_of_the_players_with_a_socket_here(client: T
         with client.websocket_connect(f"/api/games/{gid}/ws", headers=south) as ws:
             assert _next(ws, "state")["version"] == 1  # rendered when asked for
             rendered.clear()
+            calls.clear()
             ws.send_json({"type": "act", "id": 2, "key": "b", "verb": "pick", "arg": 1, "version": 1})
             assert _next(ws, "result")["seq"] == 2
             assert _next(wn, "state")["version"] == 2
-            # North's view rendered with the action, once: its push found it ready
+            # North's view rendered with the action, once, together with South's: its push
+            # found it ready
             assert sorted(rendered) == [(2, "North"), (2, "South")]
+            assert calls == [["South", "North"]]
 
 
 def test_an_action_whose_game_is_locked_waits_in_a_thread(client: TestClient, database: Database,
