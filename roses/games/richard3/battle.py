@@ -38,6 +38,7 @@ Action verbs (blocks by key, areas by name)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from roses.engine import rng
@@ -778,25 +779,29 @@ def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) ->
 def view_part(state: State, role: str) -> dict[str, Any]:
     """What role may know of the battle: revealed participants with steps and ratings; enemy
     Reserves only as a count; own Reserves in full (4.2; RULINGS.md, log policy)."""
-    bt = state["battle"]
-    if bt is None:
+    if state["battle"] is None:
         return {}
+    return view_parts(state, (role,))[0]
+
+
+def view_parts(state: State, roles: Sequence[str], prompts: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The :func:`view_part` of each of ``roles``, the blocks in the battle worked out once.
+    ``prompts``, when given, are the roles' prompts (:func:`_prompt`), already made."""
+    bt = state["battle"]
     area = bt["area"]
-    side = C.side_of(role)
     rnd = bt["round"]
     att = bt["att"]
     revealed = bt["revealed"]
-    steps, loc, res = state["steps"], state["loc"], state["reserve"]
-    blocks: list[dict[str, Any]] = []
-    hidden = [0, 0]
+    acted, defected = bt["acted"], bt["defected"]
+    steps, res = state["steps"], state["reserve"]
     present = _fighting(state, area)
-    for b in range(N_BLOCKS):
-        if loc[b] != area:
-            continue
-        s = _owner(state, b)
-        if b not in revealed and s != side:
-            hidden[s] += 1
-            continue
+    rebel_side = 1 - state["king"]
+    # (owner, shown to every role, the block's entry) of each block in the area, by id
+    entries: list[tuple[int, bool, dict[str, Any]]] = []
+    for b in [b for b, lb in enumerate(state["loc"]) if lb == area]:
+        s = B_SIDE[b]
+        if s == REBEL:
+            s = rebel_side
         fp = B_FIRE[b]
         if s != att and not res[b]:
             fp += C.defence_bonus(state, b, area, present[s])
@@ -812,21 +817,35 @@ def view_part(state: State, role: str) -> dict[str, Any]:
             d["heir"] = True
         if res[b]:
             d["reserve"] = True
-        if b in bt["acted"]:
+        if b in acted:
             d["acted"] = True
-        if b in bt["defected"]:
+        if b in defected:
             d["defected"] = True
-        blocks.append(d)
-    acting = ROLES[_fr(state)["side"]]
-    part: dict[str, Any] = {
-        "area": AREA_NAMES[area], "round": rnd, "attacker": ROLES[att], "defender": ROLES[1 - att],
-        "step": _fr(state)["step"], "turn": acting, "letter": bt["letter"] if _fr(state)["step"] == "turn" else None,
-        "blocks": blocks, "hidden_reserves": {ROLES[0]: hidden[0], ROLES[1]: hidden[1]},
-        "last": _copy_last(bt["last"]), "pending_hits": bt["pend"] if _fr(state)["step"] == "hits" else 0,
-        "treachery_used": list(bt["used"]),
-    }
-    part["prompt"] = _prompt(state, bt, role, acting)
-    return part
+        entries.append((s, b in revealed, d))
+    fr = _fr(state)
+    step = fr["step"]
+    acting = ROLES[fr["side"]]
+    last = _copy_last(bt["last"])
+    used = list(bt["used"])
+    parts = []
+    for i, role in enumerate(roles):
+        side = C.side_of(role)
+        blocks: list[dict[str, Any]] = []
+        hidden = [0, 0]
+        for s, shown, d in entries:
+            if shown or s == side:
+                blocks.append(d)
+            else:
+                hidden[s] += 1
+        parts.append({
+            "area": AREA_NAMES[area], "round": rnd, "attacker": ROLES[att], "defender": ROLES[1 - att],
+            "step": step, "turn": acting, "letter": bt["letter"] if step == "turn" else None,
+            "blocks": blocks, "hidden_reserves": {ROLES[0]: hidden[0], ROLES[1]: hidden[1]},
+            "last": last, "pending_hits": bt["pend"] if step == "hits" else 0,
+            "treachery_used": used,
+            "prompt": prompts[i] if prompts is not None else _prompt(state, bt, role, acting),
+        })
+    return parts
 
 
 def _copy_last(last: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -980,6 +999,11 @@ class _BattleStep(Step):
         _apply(state, role, verb, arg)
 
     moves: tuple[str, ...] = ()
+
+
+def is_battle_step(step: Step) -> bool:
+    """Whether ``step`` is one of the battle's (its prompt is :func:`_prompt`)."""
+    return isinstance(step, _BattleStep)
 
 
 class TurnStep(_BattleStep):

@@ -219,8 +219,19 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
                   "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
     decision = _decision(state)
     treason = state.get("treason", -1) if result is None else -1
+    if result is not None:
+        prompts = [f"Game over: {result} wins."] * len(roles)
+    elif frame is not None:
+        prompts = [step.prompt(state, frame, role) for role in roles]
+    else:
+        prompts = [""] * len(roles)
+    parts: list[dict[str, Any]] | None = None
+    if bt is not None:
+        # a battle step's prompt is its battle part's (battle.view_parts)
+        parts = battle.view_parts(state, roles, prompts if frame is not None and result is None
+                                  and battle.is_battle_step(step) else None)
     views: list[View] = []
-    for role in roles:
+    for i, role in enumerate(roles):
         side = _side(role)
         v: View = {"role": role, **common}
         v["played"] = {"York": (_CARDS[p0] if both or side == 0 else "hidden") if p0 >= 0 else None,
@@ -245,15 +256,10 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
             elif kind == "execute" or s == side and subj >= 0:
                 dd["block"] = BLOCK_NAME[subj]
             v["decision"] = dd
-        if bt is not None:
-            v["battle"] = battle.view_part(state, role)
+        if parts is not None:
+            v["battle"] = parts[i]
         v["log"], v["log_kinds"], v["log_more"] = shared_recent_log(state["log"], role)
-        if result is not None:
-            v["prompt"] = f"Game over: {result} wins."
-        elif frame is not None:
-            v["prompt"] = step.prompt(state, frame, role)
-        else:
-            v["prompt"] = ""
+        v["prompt"] = prompts[i]
         if role in active:
             v["actions"] = options_map(step.options(state, frame, role))
         if side >= 0 and treason == side:
