@@ -19,8 +19,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from roses.engine import memo
 from roses.engine.log import PUBLIC
+from roses.engine.memo import current_entries as _memo_entries
 
 #: How many log lines a view carries.
 LOG_WINDOW = 30
@@ -76,11 +76,17 @@ def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tu
     other caller, so they must be read only (a view whose parts are all read only)."""
     n = len(log)
     key = (id(log), role, window)
-    windows: dict[tuple[int, str, int], _Kept] | None = memo.kept("logview", dict)
-    if windows is None:
-        windows = _kept
-    elif len(windows) >= GAME_LOGS and key not in windows:
-        windows.clear()  # logs left behind by undos
+    entries = _memo_entries()
+    if entries is None:
+        windows: dict[tuple[int, str, int], _Kept] = _kept
+    else:
+        in_memo: dict[tuple[int, str, int], _Kept] | None = entries.get("logview")
+        if in_memo is None:
+            windows = entries["logview"] = {}
+        else:
+            windows = in_memo
+            if len(windows) >= GAME_LOGS and key not in windows:
+                windows.clear()  # logs left behind by undos
     kept = windows.get(key)
     if kept is not None and kept[0] is log:
         m, last = kept[1], kept[2]
@@ -88,9 +94,12 @@ def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tu
             return kept[3], kept[4], kept[5]
         if m < n and (m == 0 or log[m - 1] is last):
             new_lines, new_kinds, new_more = _scan(log, role, window, m)
-            lines, kinds, more = kept[3] + new_lines, kept[4] + new_kinds, kept[5] or new_more
-            if len(lines) > window:
-                lines, kinds, more = lines[-window:], kinds[-window:], True
+            if new_lines:
+                lines, kinds, more = kept[3] + new_lines, kept[4] + new_kinds, kept[5] or new_more
+                if len(lines) > window:
+                    lines, kinds, more = lines[-window:], kinds[-window:], True
+            else:  # nothing new this role may read: the same window, for the longer log
+                lines, kinds, more = kept[3], kept[4], kept[5] or new_more
         else:
             lines, kinds, more = _scan(log, role, window, 0)
     else:

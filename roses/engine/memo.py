@@ -75,6 +75,10 @@ def current() -> dict[str, Any] | None:
     return _current.get()
 
 
+#: :func:`current` without the call of a Python function, for code that runs at every view.
+current_entries: Callable[[], dict[str, Any] | None] = _current.get
+
+
 def kept(name: str, make: Callable[[], T]) -> T | None:
     """The current game's cache ``name`` (made by ``make()`` the first time), or None outside
     :meth:`Memo.scope`."""

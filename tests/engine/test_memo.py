@@ -22,8 +22,11 @@ def test_scope_makes_the_memo_current_and_restores_the_one_before() -> None:
         assert engine_memo.current() is a.entries
         with b.scope():
             assert engine_memo.current() is b.entries
+            assert engine_memo.current_entries() is b.entries  # the same, for hot code
         assert engine_memo.current() is a.entries
+        assert engine_memo.current_entries() is a.entries
     assert engine_memo.current() is None
+    assert engine_memo.current_entries() is None
 
 
 def test_kept_makes_a_cache_once_per_memo_and_none_outside_a_scope() -> None:
