@@ -57,7 +57,7 @@ def _main_by_definition(st: dict[str, Any]) -> list[Action]:
 def test_main_options_and_only_end_follow_the_definitions(scenario: str) -> None:
     """5.2-5.4: every state at a main step, and the same with no action points left (only
     sea moves back through a port pair, 5.31, may remain)."""
-    checked = ended = 0
+    checked = ended = paired = 0
     for st in _action_states(scenario):
         fr = st["stack"][0]
         variants = [st]
@@ -74,4 +74,5 @@ def test_main_options_and_only_end_follow_the_definitions(scenario: str) -> None
             if f["step"] != "main" or f["ap"] == 0:
                 assert core._only_end(x, f, f["side"]) == (legal == [("end", None)])
                 ended += legal == [("end", None)]
-    assert checked > 50 and ended > 0
+                paired += f["step"] == "main" and f["ap"] == 0 and legal != [("end", None)]
+    assert checked > 50 and ended > 0 and paired > 0

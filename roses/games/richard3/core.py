@@ -469,14 +469,19 @@ def _only_end(state: State, fr: ActionFrame, s: int) -> bool:
         return not _muster_areas(state, s, occ)
     if fr["ap"] > 0:
         return False
-    # main without action points: only sea moves may be left (port pairs, 5.31)
+    # main without action points: only sea moves may be left, the second move of a port pair
+    # (5.31), from the first port of a pair
     if fr["event"] not in ("", "Surprise", "Piracy"):
         return True
+    pairs = fr["pairs"]
+    if not pairs:
+        return True
+    origins = {a for a, _ in pairs}
     loc = state["loc"]
     seen: set[int] = set()
     for b in _movable(state, s):
         a = loc[b]
-        if b in NO_SEA or a in seen:
+        if b in NO_SEA or a in seen or a not in origins:
             continue
         seen.add(a)
         if _sea_dests(state, s, b, occ, True):
