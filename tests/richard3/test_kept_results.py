@@ -18,6 +18,7 @@ from roses.engine.contract import canonical_json
 from roses.engine.fuzz import game_seed
 from roses.games.richard3 import RULES
 from roses.games.richard3 import ai as AI
+from roses.games.richard3 import battle as BT
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import B_SIDE, DEAD, N_AREAS, N_BLOCKS, POOL, REBEL
 
@@ -67,18 +68,56 @@ def test_kept_occupancy_follows_every_change_of_loc_and_crown() -> None:
 
 def _afresh(st: dict[str, Any], role: str) -> dict[str, Any]:
     """The view made with nothing kept: no log window (roses.engine.logview), no occupancy and
-    no contested areas (common.py); what was kept is put back after."""
+    no contested areas (common.py), no battle blocks (battle.py); what was kept is put back after."""
     windows = dict(logview._kept)
     occupancy, contested = C._last_occupancy, C._last_contested
+    present, fighting = BT._last_present, BT._last_fighting
     logview._kept.clear()
     C._last_occupancy = ([], -1, ((), ()))
     C._last_contested = (((), ()), ())
+    BT._last_present = (-1, [], ())
+    BT._last_fighting = (-1, -1, [], (), ((), ()))
     try:
         return RULES.view(st, role)
     finally:
         logview._kept.clear()
         logview._kept.update(windows)
         C._last_occupancy, C._last_contested = occupancy, contested
+        BT._last_present, BT._last_fighting = present, fighting
+
+
+def _fresh_fighting(state: dict[str, Any], area: int) -> tuple[list[int], list[int]]:
+    out: tuple[list[int], list[int]] = ([], [])
+    for b in range(N_BLOCKS):
+        if state["loc"][b] == area and not state["reserve"][b]:
+            out[B_SIDE[b] if B_SIDE[b] != REBEL else 1 - state["king"]].append(b)
+    return out
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_kept_battle_blocks_follow_moves_reserves_and_crown(scenario: str) -> None:
+    """6.2: the blocks fighting in a battle (not in Reserve) per side, the Rebel the
+    Pretender's (3.26), kept between calls: the same as a fresh scan at every battle state,
+    and after changes in place of a block's place, of a Reserve flag and of the King's side."""
+    battles = 0
+    for st in _states(scenario):
+        if st["battle"] is None:
+            continue
+        battles += 1
+        area = st["battle"]["area"]
+        assert [list(x) for x in BT._fighting(st, area)] == list(_fresh_fighting(st, area))
+        assert list(BT._present(st, area)) == [b for b in range(N_BLOCKS) if st["loc"][b] == area]
+        b = BT._present(st, area)[0]
+        st["reserve"][b] = 1 - st["reserve"][b]
+        assert [list(x) for x in BT._fighting(st, area)] == list(_fresh_fighting(st, area))
+        st["king"] = 1 - st["king"]
+        assert [list(x) for x in BT._fighting(st, area)] == list(_fresh_fighting(st, area))
+        st["loc"][b] = DEAD
+        assert b not in BT._present(st, area)
+        assert [list(x) for x in BT._fighting(st, area)] == list(_fresh_fighting(st, area))
+        other = (area + 1) % N_AREAS
+        assert [list(x) for x in BT._fighting(st, other)] == list(_fresh_fighting(st, other))
+    assert battles > 5
 
 
 def test_kept_occupancy_moves_with_a_block_moved_by_the_rules() -> None:

@@ -122,7 +122,7 @@ def _split(state: State, area: int) -> tuple[list[int], list[int], list[int], li
     return act[0], act[1], rsv[0], rsv[1]
 
 
-def _active_blocks(state: State, area: int, side: int) -> list[int]:
+def _active_blocks(state: State, area: int, side: int) -> tuple[int, ...]:
     """Blocks of side in the battle that are not (or no longer) in Reserve."""
     return _fighting(state, area)[side]
 
@@ -136,7 +136,7 @@ def _enemy_areas(state: State, side: int) -> set[int]:
     return out
 
 
-def _firepower(state: State, bt: dict[str, Any], b: int, side: int, present: list[int]) -> int:
+def _firepower(state: State, bt: dict[str, Any], b: int, side: int, present: Sequence[int]) -> int:
     """Firepower (3.12) plus the defence bonus for defenders only (2.2-2.6, 6.4, C94)."""
     fp = B_FIRE[b]
     if side != bt["att"]:
@@ -144,7 +144,7 @@ def _firepower(state: State, bt: dict[str, Any], b: int, side: int, present: lis
     return fp
 
 
-def _senior_heir(state: State, side: int, present: list[int]) -> int:
+def _senior_heir(state: State, side: int, present: Sequence[int]) -> int:
     """The senior heir of side among the present (non-Reserve) blocks (6.5, 2.2), or -1."""
     ps = set(present)
     for h in HEIRS[side]:
@@ -166,7 +166,7 @@ def _rollers(state: State, bt: dict[str, Any], b: int) -> list[str]:
     return out
 
 
-def _treachery_targets(state: State, bt: dict[str, Any], enemies: list[int], roller: str) -> list[int]:
+def _treachery_targets(state: State, bt: dict[str, Any], enemies: Sequence[int], roller: str) -> list[int]:
     """Non-Reserve enemy blocks with a loyalty number that did not defect in this battle (6.9)."""
     dfc = bt["defected"]
     return [t for t in enemies if t not in dfc and C.treachery_dice(state, t, roller) > 0]
@@ -479,15 +479,46 @@ def _group(state: State, bt: dict[str, Any], s: int) -> list[int]:
     return [b for b in _active_blocks(state, bt["area"], s) if b not in acted and _letter(b, rnd) == letter]
 
 
-def _fighting(state: State, area: int) -> tuple[list[int], list[int]]:
-    """Non-Reserve blocks of York and of Lancaster in the battle area (one scan)."""
+#: The blocks in the area asked last (:func:`_present`): (area, a copy of ``loc``, the blocks).
+_last_present: tuple[int, list[int], tuple[int, ...]] = (-1, [], ())
+#: The fighting blocks found last (:func:`_fighting`): (area, king, a copy of ``reserve``,
+#: the blocks in the area then, the result).
+_last_fighting: tuple[int, int, list[int], tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = (
+    -1, -1, [], (), ((), ()))
+
+
+def _present(state: State, area: int) -> tuple[int, ...]:
+    """The blocks in ``area``, by id. A battle's steps ask for them several times between two
+    moves, so the last answer is kept and given again while ``loc`` is the same."""
+    global _last_present
+    loc = state["loc"]
+    last = _last_present
+    if last[0] == area and last[1] == loc:
+        return last[2]
+    out = tuple([b for b, lb in enumerate(loc) if lb == area])
+    _last_present = (area, loc[:], out)
+    return out
+
+
+def _fighting(state: State, area: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Non-Reserve blocks of York and of Lancaster in the battle area, by id (kept, like
+    :func:`_present`, while the blocks there, their Reserve flags and the King's side are
+    the same)."""
+    global _last_fighting
+    present = _present(state, area)
     res = state["reserve"]
-    rebel_side = 1 - state["king"]
-    out: tuple[list[int], list[int]] = ([], [])
-    for b in [b for b, lb in enumerate(state["loc"]) if lb == area]:
+    king = state["king"]
+    last = _last_fighting
+    if last[3] is present and last[0] == area and last[1] == king and last[2] == res:
+        return last[4]
+    rebel_side = 1 - king
+    sides: tuple[list[int], list[int]] = ([], [])
+    for b in present:
         if not res[b]:
             sd = B_SIDE[b]
-            out[rebel_side if sd == REBEL else sd].append(b)
+            sides[rebel_side if sd == REBEL else sd].append(b)
+    out = (tuple(sides[0]), tuple(sides[1]))
+    _last_fighting = (area, king, res[:], present, out)
     return out
 
 
@@ -798,7 +829,7 @@ def view_parts(state: State, roles: Sequence[str], prompts: Sequence[str] | None
     rebel_side = 1 - state["king"]
     # (owner, shown to every role, the block's entry) of each block in the area, by id
     entries: list[tuple[int, bool, dict[str, Any]]] = []
-    for b in [b for b, lb in enumerate(state["loc"]) if lb == area]:
+    for b in _present(state, area):
         s = B_SIDE[b]
         if s == REBEL:
             s = rebel_side
