@@ -93,13 +93,25 @@ def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tu
         if m == n and (n == 0 or log[n - 1] is last):
             return kept[3], kept[4], kept[5]
         if m < n and (m == 0 or log[m - 1] is last):
-            new_lines, new_kinds, new_more = _scan(log, role, window, m)
-            if new_lines:
-                lines, kinds, more = kept[3] + new_lines, kept[4] + new_kinds, kept[5] or new_more
-                if len(lines) > window:
-                    lines, kinds, more = lines[-window:], kinds[-window:], True
-            else:  # nothing new this role may read: the same window, for the longer log
-                lines, kinds, more = kept[3], kept[4], kept[5] or new_more
+            # the lines appended since, oldest first, added to (new copies of) the kept lists
+            lines, kinds, more = kept[3], kept[4], kept[5]
+            copied = False
+            for entry in log[m:]:
+                if isinstance(entry, str):
+                    text, kind = entry, ""
+                elif entry[0] == role or entry[0] == PUBLIC:
+                    text = str(entry[1])
+                    kind = str(entry[2] or "") if len(entry) >= 3 else ""
+                else:
+                    continue
+                if not copied:
+                    lines, kinds, copied = lines[:], kinds[:], True
+                lines.append(text)
+                kinds.append(kind)
+            if len(lines) > window:
+                del lines[:-window]
+                del kinds[:-window]
+                more = True
         else:
             lines, kinds, more = _scan(log, role, window, 0)
     else:

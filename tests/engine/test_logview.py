@@ -65,11 +65,13 @@ def test_shared_windows_are_the_kept_lists_and_read_the_same() -> None:
     share them: they are read only), and a caller changing its copies reaches neither."""
     r = random.Random(9)
     log: list[Any] = []
+    given: list[tuple[list[str], list[str], list[str], list[str]]] = []  # lists given out, and copies
     for i in range(400):
         for _ in range(r.choice([0, 1, 1, 3])):
             log.append(_entry(r, i))
         for role in ("A", "B"):
             lines, kinds, more = shared_recent_log(log, role)
+            given.append((lines, kinds, lines[:], kinds[:]))
             assert (lines, kinds, more) == _fresh(log, role, LOG_WINDOW)
             again = shared_recent_log(log, role)
             assert again[0] is lines and again[1] is kinds
@@ -77,6 +79,8 @@ def test_shared_windows_are_the_kept_lists_and_read_the_same() -> None:
             mine[0].append("changed")
             mine[1].clear()
             assert shared_recent_log(log, role) == _fresh(log, role, LOG_WINDOW)
+    # the windows given out earlier are as they were: a longer log makes new lists
+    assert all(lines == lines_then and kinds == kinds_then for lines, kinds, lines_then, kinds_then in given)
 
 
 def test_the_number_of_kept_windows_is_bounded() -> None:
