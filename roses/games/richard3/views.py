@@ -144,9 +144,36 @@ def _block_dict(template: dict[str, Any], where: int, steps: int, down: int, mov
 
 
 #: ``_OWN[side][king]``: the blocks ``side`` owns while ``king`` holds the throne (the Rebel
-#: is the Pretender's, 3.26), by id; ``_OWN_GET`` picks their entries from a per-block list.
+#: is the Pretender's, 3.26), by id.
 _OWN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(C.owned_blocks(s, k) for k in (0, 1)) for s in (0, 1))
-_OWN_GET = tuple(tuple(itemgetter(*_OWN[s][k]) for k in (0, 1)) for s in (0, 1))
+
+
+def _runs(ids: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """``ids`` as runs of consecutive ids, ``(first, last + 1)`` each, in order."""
+    runs: list[list[int]] = []
+    for b in ids:
+        if runs and runs[-1][1] == b:
+            runs[-1][1] = b + 1
+        else:
+            runs.append([b, b + 1])
+    return tuple((lo, hi) for lo, hi in runs)
+
+
+#: ``_OWN_RUNS[side][king]``: ``_OWN[side][king]`` as runs of consecutive ids (a side's blocks
+#: are numbered together: one run, or two with the Rebel), so that their entries of a
+#: per-block list are taken by slicing it (:func:`_own_column`).
+_OWN_RUNS = tuple(tuple(_runs(_OWN[s][k]) for k in (0, 1)) for s in (0, 1))
+
+
+def _own_column(values: list[Any], runs: tuple[tuple[int, int], ...]) -> list[Any]:
+    """The entries of ``values`` (a per-block list) for the blocks of ``runs``, in order."""
+    if len(runs) == 1:
+        lo, hi = runs[0]
+        return values[lo:hi]
+    out: list[Any] = []
+    for lo, hi in runs:
+        out += values[lo:hi]
+    return out
 #: ``_OWN_KEYS[side][king]``: the keys of the blocks ``side`` owns, in the order of ``_OWN``.
 _OWN_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     tuple(tuple(BLOCK_KEY[b] for b in _OWN[s][k]) for k in (0, 1)) for s in (0, 1))
@@ -238,9 +265,16 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
                        "Lancaster": (_CARDS[p1] if both or side == 1 else "hidden") if p1 >= 0 else None}
         if side >= 0:
             v["hand"] = list(map(_CARDS.__getitem__, hands[side]))
-            get = _OWN_GET[side][king]
-            v["own"] = {"keys": _OWN_KEYS[side][king], "where": get(loc), "steps": get(state["steps"]),
-                        "down": get(state["down"]), "moved": get(state["moved"]), "reserve": get(state["reserve"])}
+            runs = _OWN_RUNS[side][king]
+            if len(runs) == 1:  # _own_column, inlined
+                lo, hi = runs[0]
+                v["own"] = {"keys": _OWN_KEYS[side][king], "where": loc[lo:hi], "steps": state["steps"][lo:hi],
+                            "down": state["down"][lo:hi], "moved": state["moved"][lo:hi],
+                            "reserve": state["reserve"][lo:hi]}
+            else:
+                v["own"] = {"keys": _OWN_KEYS[side][king], "where": _own_column(loc, runs),
+                            "steps": _own_column(state["steps"], runs), "down": _own_column(state["down"], runs),
+                            "moved": _own_column(state["moved"], runs), "reserve": _own_column(state["reserve"], runs)}
         v["shown"] = _shown(state, side, revealed) if revealed else []
         v["face_down"] = _face_down(state, side) if any_down else []
         if action is not None:
