@@ -17,6 +17,7 @@ its log list itself, and is used only for that very list, whose last entry it ch
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from typing import Any
 
 from roses.engine.log import PUBLIC
@@ -25,15 +26,17 @@ from roses.engine.memo import current_entries as _memo_entries
 #: How many log lines a view carries.
 LOG_WINDOW = 30
 
-#: How many (log, role, window) windows are kept, outside a game's memo.
+#: For how many (log, window size) the windows of the roles are kept, outside a game's memo.
 CACHED_LOGS = 256
-#: How many a game's memo keeps (roses.engine.memo): a role's window of its log, and of the
-#: logs an undo left behind.
+#: For how many a game's memo keeps them (roses.engine.memo): its log, and the logs an undo
+#: left behind.
 GAME_LOGS = 16
 
-#: (id(log), role, window) -> (log, its length then, its last entry then, lines, kinds, more)
-_Kept = tuple[list[Any], int, Any, list[str], list[str], bool]
-_kept: dict[tuple[int, str, int], _Kept] = {}
+#: A role's window: its lines, their kinds, whether it has older lines.
+Window = tuple[list[str], list[str], bool]
+#: (id(log), window) -> (log, {role: (the log's length then, its last entry then, the role's window)})
+_Kept = tuple[list[Any], dict[str, tuple[int, Any, Window]]]
+_kept: dict[tuple[int, int], _Kept] = {}
 
 
 def _scan(log: list[Any], role: str, window: int, stop: int) -> tuple[list[str], list[str], bool]:
@@ -74,13 +77,20 @@ def recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[lis
 def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tuple[list[str], list[str], bool]:
     """:func:`recent_log` without copies: the lists are the kept window's, shared with every
     other caller, so they must be read only (a view whose parts are all read only)."""
+    return shared_recent_logs(log, (role,), window)[0]
+
+
+def shared_recent_logs(log: list[Any], roles: Sequence[str], window: int = LOG_WINDOW) -> list[Window]:
+    """:func:`shared_recent_log` of each of ``roles`` (the views of every role are rendered
+    together after an action): the lines appended since the kept windows are read once."""
     n = len(log)
-    key = (id(log), role, window)
+    last = log[n - 1] if n else None
+    key = (id(log), window)
     entries = _memo_entries()
     if entries is None:
-        windows: dict[tuple[int, str, int], _Kept] = _kept
+        windows: dict[tuple[int, int], _Kept] = _kept
     else:
-        in_memo: dict[tuple[int, str, int], _Kept] | None = entries.get("logview")
+        in_memo: dict[tuple[int, int], _Kept] | None = entries.get("logview")
         if in_memo is None:
             windows = entries["logview"] = {}
         else:
@@ -89,39 +99,60 @@ def shared_recent_log(log: list[Any], role: str, window: int = LOG_WINDOW) -> tu
                 windows.clear()  # logs left behind by undos
     kept = windows.get(key)
     if kept is not None and kept[0] is log:
-        m, last = kept[1], kept[2]
-        if m == n and (n == 0 or log[n - 1] is last):
-            return kept[3], kept[4], kept[5]
-        if m < n and (m == 0 or log[m - 1] is last):
-            # the lines appended since, oldest first, added to (new copies of) the kept lists
-            lines, kinds, more = kept[3], kept[4], kept[5]
-            copied = False
-            for entry in log[m:]:
-                if isinstance(entry, str):
-                    text, kind = entry, ""
-                elif entry[0] == role or entry[0] == PUBLIC:
-                    text = str(entry[1])
-                    kind = str(entry[2] or "") if len(entry) >= 3 else ""
-                else:
-                    continue
-                if not copied:
-                    lines, kinds, copied = lines[:], kinds[:], True
-                lines.append(text)
-                kinds.append(kind)
-            if len(lines) > window:
-                del lines[:-window]
-                del kinds[:-window]
-                more = True
-        else:
-            lines, kinds, more = _scan(log, role, window, 0)
+        per_role = kept[1]
     else:
-        lines, kinds, more = _scan(log, role, window, 0)
-    if windows is _kept and len(_kept) >= CACHED_LOGS and key not in _kept:
-        # the window kept first; the cache may have been emptied or changed by another thread
-        with contextlib.suppress(StopIteration, KeyError, RuntimeError):
-            del _kept[next(iter(_kept))]
-    windows[key] = (log, n, log[n - 1] if n else None, lines, kinds, more)
-    return lines, kinds, more
+        per_role = {}
+        if windows is _kept and len(_kept) >= CACHED_LOGS and key not in _kept:
+            # the log kept first; the cache may have been emptied or changed by another thread
+            with contextlib.suppress(StopIteration, KeyError, RuntimeError):
+                del _kept[next(iter(_kept))]
+        windows[key] = (log, per_role)
+    out: list[Window] = []
+    # the entries appended since the oldest kept window that grows, read once for every role:
+    # (who may read it, None for everybody; its text; its kind), from log[start:]
+    appended: list[tuple[str | None, str, str]] = []
+    start = n
+    for role in roles:
+        mine = per_role.get(role)
+        if mine is not None:
+            m, m_last, win = mine
+            if m == n and (n == 0 or last is m_last):
+                out.append(win)
+                continue
+            if m < n and (m == 0 or log[m - 1] is m_last):
+                if m < start:
+                    appended = [_read(entry) for entry in log[m:start]] + appended
+                    start = m
+                # the lines appended since, oldest first, added to (new copies of) the kept lists
+                lines, kinds, more = win
+                copied = False
+                for who, text, kind in appended[m - start:] if m > start else appended:
+                    if who is not None and who != role:
+                        continue
+                    if not copied:
+                        lines, kinds, copied = lines[:], kinds[:], True
+                    lines.append(text)
+                    kinds.append(kind)
+                if len(lines) > window:
+                    del lines[:-window]
+                    del kinds[:-window]
+                    more = True
+                win = (lines, kinds, more)
+            else:
+                win = _scan(log, role, window, 0)
+        else:
+            win = _scan(log, role, window, 0)
+        per_role[role] = (n, last, win)
+        out.append(win)
+    return out
+
+
+def _read(entry: Any) -> tuple[str | None, str, str]:
+    """(the role that may read ``entry``, None for everybody; its text; its kind)."""
+    if isinstance(entry, str):
+        return None, entry, ""
+    who = entry[0]
+    return (None if who == PUBLIC else who), str(entry[1]), str(entry[2] or "") if len(entry) >= 3 else ""
 
 
 def log_view(log: list[Any], role: str, window: int = LOG_WINDOW) -> dict[str, Any]:

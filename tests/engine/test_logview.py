@@ -8,7 +8,7 @@ from typing import Any
 
 from roses.engine import logview
 from roses.engine.log import PUBLIC, entry_kind, entry_text, readable
-from roses.engine.logview import CACHED_LOGS, LOG_WINDOW, recent_log, shared_recent_log
+from roses.engine.logview import CACHED_LOGS, LOG_WINDOW, recent_log, shared_recent_log, shared_recent_logs
 
 
 def _fresh(log: list[Any], role: str, window: int) -> tuple[list[str], list[str], bool]:
@@ -88,3 +88,21 @@ def test_the_number_of_kept_windows_is_bounded() -> None:
     for log in logs:
         recent_log(log, "A")
     assert len(logview._kept) <= CACHED_LOGS
+
+
+def test_windows_of_several_roles_read_together_match_a_fresh_reading() -> None:
+    """shared_recent_logs reads the lines appended since for every role asked at once: each
+    window is the role's own, whichever roles were asked before (some windows kept from longer
+    ago than others, some not kept) and in whatever order."""
+    r = random.Random(13)
+    logs: list[list[Any]] = [[] for _ in range(3)]
+    roles = ["A", "B", "C", "Observer"]
+    for i in range(2000):
+        log = logs[r.randrange(len(logs))]
+        for _ in range(r.choice([0, 1, 1, 2, 4, 35])):
+            log.append(_entry(r, i))
+        asked = r.sample(roles, r.randint(1, len(roles)))
+        window = r.choice([LOG_WINDOW, LOG_WINDOW, 4])
+        got = shared_recent_logs(log, asked, window)
+        assert got == [_fresh(log, role, window) for role in asked], (i, asked, window)
+        assert got == [shared_recent_log(log, role, window) for role in asked]

@@ -46,7 +46,7 @@ from operator import itemgetter
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, View
-from roses.engine.logview import shared_recent_log
+from roses.engine.logview import shared_recent_logs
 from roses.engine.steps import StepRules, options_map
 from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
@@ -257,6 +257,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         # a battle step's prompt is its battle part's (battle.view_parts)
         parts = battle.view_parts(state, roles, prompts if frame is not None and result is None
                                   and battle.is_battle_step(step) else None)
+    logs = shared_recent_logs(state["log"], roles)
     views: list[View] = []
     for i, role in enumerate(roles):
         side = _side(role)
@@ -292,7 +293,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
             v["decision"] = dd
         if parts is not None:
             v["battle"] = parts[i]
-        v["log"], v["log_kinds"], v["log_more"] = shared_recent_log(state["log"], role)
+        v["log"], v["log_kinds"], v["log_more"] = logs[i]
         v["prompt"] = prompts[i]
         if role in active:
             v["actions"] = options_map(step.options(state, frame, role))
