@@ -82,6 +82,7 @@ def test_fast_validator_agrees_with_legal_actions() -> None:
     """action() validates with the current step's is_legal (a fast check in the Action Phase's
     main step and in battle turns); it must agree with legal_actions everywhere."""
     pick = random.Random(5)
+    seen: set[str] = set()
     for seed in range(3):
         game = Game.new(RULES, seed, "wars-of-the-roses")
         for _ in range(300):
@@ -91,6 +92,7 @@ def test_fast_validator_agrees_with_legal_actions() -> None:
             role = pick.choice(game.active())
             legal = RULES.legal_actions(st, role)
             step, frame = RULES.steps.current(st)
+            seen.add(step.name)
             # A step marked always_decides (settle does not ask it) has an actor whenever on top.
             assert not step.always_decides or step.actors(st, frame)
             for verb, arg in legal:
@@ -101,6 +103,18 @@ def test_fast_validator_agrees_with_legal_actions() -> None:
                     for c in cands:
                         assert step.is_legal(st, frame, role, verb, c) == ((verb, c) in legal), (verb, c)
                 assert not step.is_legal(st, frame, role, "move", ["Kent"])
+            if step.name in ("path", "sea", "recruit"):
+                verb = {"path": "to", "sea": "sea_to", "recruit": "place"}[step.name]
+                for c in (*AREA_NAMES, "Nowhere", 3, None, ["Kent"]):
+                    assert step.is_legal(st, frame, role, verb, c) == ((verb, c) in legal), (verb, c)
+                    assert not step.is_legal(st, frame, role, "block", c)
+            if step.name == "group":
+                for c in (*BLOCK_KEY, "Nobody", 3, None):
+                    assert step.is_legal(st, frame, role, "block", c) == (("block", c) in legal), c
+            for verb in ("stop", "end_group"):
+                for c in (None, "x"):
+                    if step.name in ("path", "group"):
+                        assert step.is_legal(st, frame, role, verb, c) == ((verb, c) in legal), (verb, c)
             if step.name == "turn":
                 for verb in ("fire", "pass"):
                     for c in BLOCK_KEY:
@@ -114,6 +128,7 @@ def test_fast_validator_agrees_with_legal_actions() -> None:
                 RULES.action(st, role, "no-such-verb", None)
             assert digest(st) == before
             game.apply(role, verb, arg)
+    assert {"main", "group", "path", "sea", "recruit", "turn"} <= seen
 
 
 def test_copy_state_is_deep() -> None:

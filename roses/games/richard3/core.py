@@ -1867,6 +1867,15 @@ class GroupStep(_ActionStep):
     moves = ("block", "end_group")
     ask = "Moving the group in {grp}: pick a block, or end the group."
 
+    def is_legal(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> bool:
+        # membership in the options, without making them (tests/richard3/test_fuzz.py)
+        if verb == "end_group":
+            return arg is None
+        if verb != "block" or not isinstance(arg, str):
+            return False
+        b = BLOCK_ID.get(arg, -1)
+        return b >= 0 and b in _group_blocks(state, frame["side"], frame["grp"], C.occupancy(state))
+
 
 class PathStep(_ActionStep):
     """Move the picked block one area on, or stop (5.2, 5.21, 5.22)."""
@@ -1874,6 +1883,16 @@ class PathStep(_ActionStep):
     name = "path"
     moves = ("to", "stop")
     ask = "Move the block on, or stop."
+
+    def is_legal(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> bool:
+        # membership in the options, without making them (tests/richard3/test_fuzz.py)
+        if verb == "stop":
+            return arg is None and len(frame["path"]) > 1 and (
+                frame["target"] < 0 or frame["path"][-1] == frame["target"])
+        if verb != "to" or not isinstance(arg, str):
+            return False
+        q = AREA_ID.get(arg, -1)
+        return q >= 0 and q in _next_steps(state, frame["side"], C.occupancy(state))
 
 
 class SeaStep(_ActionStep):
@@ -1883,6 +1902,13 @@ class SeaStep(_ActionStep):
     moves = ("sea_to",)
     ask = "Choose the sea move's destination."
 
+    def is_legal(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> bool:
+        # membership in the options, without making them (tests/richard3/test_fuzz.py)
+        if verb != "sea_to" or not isinstance(arg, str):
+            return False
+        d = AREA_ID.get(arg, -1)
+        return d >= 0 and d in _sea_dests(state, frame["side"], frame["sel"], C.occupancy(state))
+
 
 class RecruitStep(_ActionStep):
     """Where the recruit deploys (5.4)."""
@@ -1890,6 +1916,13 @@ class RecruitStep(_ActionStep):
     name = "recruit"
     moves = ("place",)
     ask = "Choose where to deploy the recruit."
+
+    def is_legal(self, state: State, frame: Any, role: str, verb: str, arg: Any) -> bool:
+        # membership in the options, without making them (tests/richard3/test_fuzz.py)
+        if verb != "place" or not isinstance(arg, str):
+            return False
+        a = AREA_ID.get(arg, -1)
+        return a >= 0 and a in _recruit_areas(state, frame["side"], frame["sel"], C.occupancy(state))
 
 
 class PlagueStep(_ActionStep):
