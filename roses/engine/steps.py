@@ -127,6 +127,11 @@ class Step:
         """Every legal ``(verb, arg)`` of ``role`` (one of :meth:`actors`) now."""
         return []
 
+    def prompt_and_options(self, state: State, frame: Frame, role: str) -> tuple[str, list[Action]]:
+        """:meth:`prompt` and :meth:`options` of an actor, together (a view shows both): a step
+        whose prompt speaks of its options may work them out once."""
+        return self.prompt(state, frame, role), self.options(state, frame, role)
+
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
         """Whether ``(verb, arg)`` is one of :meth:`options`. Override only with a faster check
         that gives the same answer, and pin it to membership in a test."""

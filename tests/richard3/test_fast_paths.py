@@ -1,7 +1,8 @@
 """The Action Phase's options worked out in one pass give what the rules' definitions give:
 the main step's options (5.2-5.4) are those of ``_move_areas``, ``_sea_dests`` and
 ``_recruitable``; ``_only_end`` (the Action Phase ends at once when nothing but ``end`` is
-left) agrees with the options."""
+left) agrees with the options; a step's prompt and options made together are its prompt and
+its options."""
 
 from __future__ import annotations
 
@@ -76,3 +77,24 @@ def test_main_options_and_only_end_follow_the_definitions(scenario: str) -> None
                 ended += legal == [("end", None)]
                 paired += f["step"] == "main" and f["ap"] == 0 and legal != [("end", None)]
     assert checked > 50 and ended > 0 and paired > 0
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_prompt_and_options_together_are_the_prompt_and_the_options(scenario: str) -> None:
+    """Views ask every actor for its prompt and options at once (Step.prompt_and_options); a
+    battle turn's prompt names the kinds of turn offered (6.2), made from the options then."""
+    picker = random.Random(23)
+    turns = 0
+    for i in range(4):
+        st = RULES.setup(game_seed(29, i), scenario)
+        while RULES.result(st) is None:
+            step, frame = RULES.steps.current(st)
+            for role in step.actors(st, frame):
+                assert step.prompt_and_options(st, frame, role) == (step.prompt(st, frame, role),
+                                                                    step.options(st, frame, role))
+            turns += step.name == "turn"
+            active = RULES.active(st)
+            role = active[0] if len(active) == 1 else picker.choice(active)
+            legal = RULES.legal_actions(st, role)
+            st = RULES.action(st, role, *legal[picker.randrange(len(legal))])
+    assert turns > 20

@@ -890,7 +890,9 @@ def _copy_last(last: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
-def _prompt(state: State, bt: dict[str, Any], role: str, acting: str) -> str:
+def _prompt(state: State, bt: dict[str, Any], role: str, acting: str, options: list[Action] | None = None) -> str:
+    """What ``role`` is asked or told in the battle step on top; ``options``: the actor's, if
+    already made (:func:`legal_actions`)."""
     area = AREA_NAMES[bt["area"]]
     step = _fr(state)["step"]
     if role != acting:
@@ -901,7 +903,7 @@ def _prompt(state: State, bt: dict[str, Any], role: str, acting: str) -> str:
     if step == "turn":
         if bt["round"] == 4 and _fr(state)["side"] == bt["att"]:
             return f"Battle of {area}, round 4: your attacking {bt['letter']} blocks must retreat (6.2)."
-        offered = {v for v, _ in _turn_actions(state, bt)}
+        offered = {v for v, _ in (_turn_actions(state, bt) if options is None else options)}
         verbs = ", ".join(v for v in ("fire", "charge", "treachery", "retreat", "pass") if v in offered)
         return (f"Battle of {area}, round {bt['round']}: choose a battle turn for one of your "
                 f"{bt['letter']} blocks ({verbs}).")
@@ -1023,6 +1025,10 @@ class _BattleStep(Step):
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         return _prompt(state, state["battle"], role, ROLES[frame["side"]])
+
+    def prompt_and_options(self, state: State, frame: Frame, role: str) -> tuple[str, list[Action]]:
+        options = legal_actions(state, role)
+        return _prompt(state, state["battle"], role, ROLES[frame["side"]], options), options
 
     def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
         if verb not in self.moves:

@@ -45,7 +45,7 @@ from itertools import compress
 from operator import itemgetter
 from typing import Any
 
-from roses.engine.contract import OBSERVER, Rules, State, View
+from roses.engine.contract import OBSERVER, Action, Rules, State, View
 from roses.engine.logview import shared_recent_logs
 from roses.engine.steps import StepRules, options_map
 from roses.games.richard3 import battle
@@ -246,10 +246,17 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
                   "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
     decision = _decision(state)
     treason = state.get("treason", -1) if result is None else -1
+    actor_options: dict[int, list[Action]] = {}  # by the index of the role
     if result is not None:
         prompts = [f"Game over: {result} wins."] * len(roles)
     elif frame is not None:
-        prompts = [step.prompt(state, frame, role) for role in roles]
+        prompts = []
+        for i, role in enumerate(roles):
+            if role in active:
+                prompt, actor_options[i] = step.prompt_and_options(state, frame, role)
+            else:
+                prompt = step.prompt(state, frame, role)
+            prompts.append(prompt)
     else:
         prompts = [""] * len(roles)
     parts: list[dict[str, Any]] | None = None
@@ -295,8 +302,8 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
             v["battle"] = parts[i]
         v["log"], v["log_kinds"], v["log_more"] = logs[i]
         v["prompt"] = prompts[i]
-        if role in active:
-            v["actions"] = options_map(step.options(state, frame, role))
+        if i in actor_options:
+            v["actions"] = options_map(actor_options[i])
         if side >= 0 and treason == side:
             note = _treason_note(state, side, bt, frame["step"] if frame is not None else "")
             if note:
