@@ -42,7 +42,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from itertools import compress
-from operator import itemgetter
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Action, Rules, State, View
@@ -161,12 +160,13 @@ def _runs(ids: Sequence[int]) -> tuple[tuple[int, int], ...]:
 
 #: ``_OWN_RUNS[side][king]``: ``_OWN[side][king]`` as runs of consecutive ids (a side's blocks
 #: are numbered together: one run, or two with the Rebel), so that their entries of a
-#: per-block list are taken by slicing it (:func:`_own_column`).
+#: per-block list are taken by slicing it (:func:`_column`).
 _OWN_RUNS = tuple(tuple(_runs(_OWN[s][k]) for k in (0, 1)) for s in (0, 1))
 
 
-def _own_column(values: list[Any], runs: tuple[tuple[int, int], ...]) -> list[Any]:
-    """The entries of ``values`` (a per-block list) for the blocks of ``runs``, in order."""
+def _column(values: list[Any], runs: tuple[tuple[int, int], ...]) -> list[Any]:
+    """The entries of ``values`` (a per-block list) for the blocks of ``runs``, in order, by
+    slices (one C call per run)."""
     if len(runs) == 1:
         lo, hi = runs[0]
         return values[lo:hi]
@@ -178,7 +178,8 @@ def _own_column(values: list[Any], runs: tuple[tuple[int, int], ...]) -> list[An
 _OWN_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     tuple(tuple(BLOCK_KEY[b] for b in _OWN[s][k]) for k in (0, 1)) for s in (0, 1))
 _HEIR_IDS: tuple[int, ...] = (*HEIRS[0], *HEIRS[1])
-_HEIR_LOCS = itemgetter(*_HEIR_IDS)
+#: The heirs' ids as runs (:func:`_runs`; each side's heirs are numbered together).
+_HEIR_RUNS = _runs(_HEIR_IDS)
 _N_HEIRS0 = len(HEIRS[0])
 _BLOCK_RANGE = range(N_BLOCKS)
 
@@ -223,7 +224,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         "king_block": BLOCK_NAME[kb] if kb >= 0 else None, "pretender_block": BLOCK_NAME[pb] if pb >= 0 else None,
         "p1": ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None,
         "minors_owed": {"York": minors[0], "Lancaster": minors[1]}, "prisoner": state["prisoner"] >= 0,
-        "heirs": _HEIR_LOCS(loc), "counts": occ,
+        "heirs": _column(loc, _HEIR_RUNS), "counts": occ,
         "battles": [[a, atk[a], main[a]] for a in C.contested(occ)],
         "border_counts": (bc[0][:], bc[1][:]),
         "hand_size": {"York": len(hands[0]), "Lancaster": len(hands[1])},
@@ -231,7 +232,9 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     }
     bt = state["battle"]
     revealed: Sequence[int] = bt["revealed"] if bt is not None else ()
-    any_down = any(state["down"])
+    down = state["down"]
+    # a view's face_down: those of the other sides (:func:`_lying_down`)
+    lying = _lying_down(state) if down.count(0) != len(down) else []
     action: dict[str, Any] | None = None
     sel = -1
     acting = -1
@@ -272,19 +275,19 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         v["played"] = {"York": (_CARDS[p0] if both or side == 0 else "hidden") if p0 >= 0 else None,
                        "Lancaster": (_CARDS[p1] if both or side == 1 else "hidden") if p1 >= 0 else None}
         if side >= 0:
-            v["hand"] = list(map(_CARDS.__getitem__, hands[side]))
+            v["hand"] = [_CARDS[c] for c in hands[side]]
             runs = _OWN_RUNS[side][king]
-            if len(runs) == 1:  # _own_column, inlined
+            if len(runs) == 1:  # _column, inlined
                 lo, hi = runs[0]
                 v["own"] = {"keys": _OWN_KEYS[side][king], "where": loc[lo:hi], "steps": state["steps"][lo:hi],
                             "down": state["down"][lo:hi], "moved": state["moved"][lo:hi],
                             "reserve": state["reserve"][lo:hi]}
             else:
-                v["own"] = {"keys": _OWN_KEYS[side][king], "where": _own_column(loc, runs),
-                            "steps": _own_column(state["steps"], runs), "down": _own_column(state["down"], runs),
-                            "moved": _own_column(state["moved"], runs), "reserve": _own_column(state["reserve"], runs)}
+                v["own"] = {"keys": _OWN_KEYS[side][king], "where": _column(loc, runs),
+                            "steps": _column(state["steps"], runs), "down": _column(state["down"], runs),
+                            "moved": _column(state["moved"], runs), "reserve": _column(state["reserve"], runs)}
         v["shown"] = _shown(state, side, revealed) if revealed else []
-        v["face_down"] = _face_down(state, side) if any_down else []
+        v["face_down"] = [x for x in lying if x[1] != side] if lying else []
         if action is not None:
             if sel >= 0:
                 v["action"] = {**action, "selected": BLOCK_KEY[sel] if acting == side else "hidden"}
@@ -327,16 +330,16 @@ def _shown(state: State, side: int, revealed: Sequence[int]) -> list[list[Any]]:
     return out
 
 
-def _face_down(state: State, side: int) -> list[list[int]]:
-    """``[area, side]`` for each block of another side lying face down in an area (6.85)."""
+def _lying_down(state: State) -> list[list[int]]:
+    """``[area, side]`` for each block lying face down in an area (eliminated mercenaries at
+    home until the next campaign, 6.85), by id; a view's ``face_down`` has those of the other
+    sides."""
     loc = state["loc"]
     out = []
     for b in compress(_BLOCK_RANGE, state["down"]):
         lb = loc[b]
         if lb < N_AREAS:
-            o = C.owner(state, b)
-            if o != side:
-                out.append([lb, o])
+            out.append([lb, C.owner(state, b)])
     return out
 
 
