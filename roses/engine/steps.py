@@ -360,9 +360,20 @@ class StepRules(Rules):
 def options_map(actions: list[Action]) -> dict[str, Any]:
     """``[(verb, arg)...]`` as a view's ``{verb: [args...]}`` (``True`` for an argless verb)."""
     out: dict[str, Any] = {}
+    last = None  # the verb of the list ``args``: options come grouped by verb, mostly
+    args: list[Any] = []
     for verb, arg in actions:
         if arg is None:
             out[verb] = True
+            last = None
+        elif verb == last:
+            args.append(arg)
         else:
-            out.setdefault(verb, []).append(arg)
+            found = out.get(verb)
+            if found is None:
+                args = out[verb] = [arg]
+            else:
+                args = found
+                args.append(arg)
+            last = verb
     return out

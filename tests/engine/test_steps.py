@@ -8,6 +8,8 @@ import textwrap
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import roses.engine.steps as steps_module
 from roses.engine import rng
@@ -268,3 +270,22 @@ def test_views_carry_the_recent_log_with_kinds() -> None:
     lines, kinds, more = recent_log(s["log"], "A", window=LOG_WINDOW + 1)
     assert lines[0] == "first" and more is False  # only B's line is older
     assert recent_log(s["log"], "B", window=LOG_WINDOW + 1)[0][0] == "secret of B"
+
+
+@given(st.lists(st.tuples(st.sampled_from(["move", "sea", "end", "pass"]),
+                          st.one_of(st.none(), st.integers(0, 5), st.text(max_size=2)))))
+def test_options_map_groups_the_arguments_of_each_verb_in_order(actions: list[tuple[str, Any]]) -> None:
+    """A view's actions: ``{verb: [args in the order given]}``, ``True`` for a verb without an
+    argument (a verb is given either way, never both)."""
+    with_arg = {v for v, a in actions if a is not None}
+    without = {v for v, a in actions if a is None}
+    actions = [(v, a) for v, a in actions if not (v in with_arg and v in without)]
+    expected: dict[str, Any] = {}
+    for verb, arg in actions:
+        if arg is None:
+            expected[verb] = True
+        else:
+            expected[verb] = [*expected.get(verb, []), arg]
+    got = steps_module.options_map(actions)
+    assert got == expected
+    assert list(got) == list(expected)  # the verbs in the order of their first option
