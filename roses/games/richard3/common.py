@@ -355,8 +355,8 @@ def control(state: State, area: int, side: int, occ: Occupancy | None = None) ->
 
 
 def contested_areas(state: State) -> list[int]:
-    occ = occupancy(state)
-    return [a for a in range(N_AREAS) if occ[0][a] and occ[1][a]]
+    """The areas both sides occupy, in area order (a new list)."""
+    return list(contested(occupancy(state)))
 
 
 def can_enter(side: int, area: int) -> bool:

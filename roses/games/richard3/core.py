@@ -30,6 +30,7 @@ Political Turn (8.x): ``home`` area (where a block goes home), ``disband`` b (ex
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any, TypedDict
 
 from roses.engine import rng, steps
@@ -497,9 +498,9 @@ def _end_action(state: State) -> None:
     fr["path"] = []
     # Main Attack declarations (6.3, ruling A1): areas attacked through 2+ borders.
     todo = []
-    occ = C.occupancy(state)
-    for a in range(N_AREAS):
-        if state["atk"][a] == s and occ[0][a] and occ[1][a]:
+    atk = state["atk"]
+    for a in C.contested(C.occupancy(state)):
+        if atk[a] == s:
             borders = state["ent"][s][a]
             if len(borders) == 1:
                 _set_main(state, a, borders[0])
@@ -1313,10 +1314,9 @@ def _supply_stage(state: State, fr: SupplyFrame) -> None:
     if st == 3:  # 7.1, 7.2 supply limits
         occ = C.occupancy(state)
         for side in (pret, king):
-            for a in range(N_AREAS):
-                n = occ[side][a]
-                if not n:
-                    continue
+            counts = occ[side]
+            for a in compress(_AREA_RANGE, counts):  # the areas side occupies
+                n = counts[a]
                 if a in EXILE_LIMIT:
                     if n <= EXILE_LIMIT[a]:  # (the extras are some of the n blocks there)
                         continue
@@ -1333,6 +1333,9 @@ def _supply_stage(state: State, fr: SupplyFrame) -> None:
     else:
         state["turn"] += 1
         _start_turn(state)
+
+
+_AREA_RANGE = range(N_AREAS)
 
 
 def _exile_extras(state: State, side: int, a: int) -> list[int]:
