@@ -127,10 +127,18 @@ def _active_blocks(state: State, area: int, side: int) -> tuple[int, ...]:
     return _fighting(state, area)[side]
 
 
+#: ``_SPAN[side]``: (first, last + 1) of the ids of the blocks printed for side, which are
+#: numbered together (checked here), so that their entries are a slice of a per-block list.
+_SPAN = tuple((min(BLOCKS_OF[s]), max(BLOCKS_OF[s]) + 1) for s in (0, 1))
+if any(list(range(*_SPAN[s])) != sorted(BLOCKS_OF[s]) for s in (0, 1)):
+    raise ValueError("a side's blocks are not numbered together")
+
+
 def _enemy_areas(state: State, side: int) -> set[int]:
     """Areas holding at least one block of the enemy of side (enemy or contested for side)."""
     loc = state["loc"]
-    out = {loc[b] for b in BLOCKS_OF[1 - side]}
+    lo, hi = _SPAN[1 - side]
+    out = set(loc[lo:hi])
     if 1 - state["king"] != side:  # the Rebel belongs to the Pretender (3.26)
         out.add(loc[REBEL_BLOCK])
     return out

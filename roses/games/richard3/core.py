@@ -1877,7 +1877,13 @@ class GroupStep(_ActionStep):
         if verb != "block" or not isinstance(arg, str):
             return False
         b = BLOCK_ID.get(arg, -1)
-        return b >= 0 and b in _group_blocks(state, frame["side"], frame["grp"], C.occupancy(state))
+        if b < 0:
+            return False
+        s, a = frame["side"], frame["grp"]
+        occ = C.occupancy(state)
+        # b is one of _group_blocks(state, s, a, occ)
+        return (state["loc"][b] == a and not state["moved"][b] and not state["down"][b] and C.owner(state, b) == s
+                and _may_leave(state, s, a, occ) and _can_start(state, s, a, occ))
 
 
 class PathStep(_ActionStep):
