@@ -271,7 +271,8 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     views: list[View] = []
     for i, role in enumerate(roles):
         side = _side(role)
-        v: View = {"role": role, **common}
+        v: View = common.copy()  # a copy of a whole dict: one C call, no resizing
+        v["role"] = role
         v["played"] = {"York": (_CARDS[p0] if both or side == 0 else "hidden") if p0 >= 0 else None,
                        "Lancaster": (_CARDS[p1] if both or side == 1 else "hidden") if p1 >= 0 else None}
         if side >= 0:
