@@ -140,4 +140,4 @@ def test_own_columns_are_the_owned_blocks_entries_in_order() -> None:
             owned = V.C.owned_blocks(side, king)
             assert V._column(values, V._OWN_RUNS[side][king]) == [values[b] for b in owned]
     assert len(V._OWN_RUNS[0][1]) == 2  # York as Pretender: its blocks and the Rebel
-    assert V._runs([3, 4, 5, 9, 11, 12]) == ((3, 6), (9, 10), (11, 13))
+    assert V.C.id_runs([3, 4, 5, 9, 11, 12]) == ((3, 6), (9, 10), (11, 13))

@@ -15,7 +15,7 @@ from roses.engine.contract import Action
 from roses.engine.fuzz import game_seed
 from roses.games.richard3 import RULES, core
 from roses.games.richard3 import common as C
-from roses.games.richard3.data import AREA_NAMES, BLOCK_KEY, NO_SEA
+from roses.games.richard3.data import AREA_NAMES, B_SIDE, BLOCK_KEY, N_BLOCKS, NO_SEA, POOL, REBEL
 
 SCENARIOS = ("wars-of-the-roses", "kingmaker", "richard-iii")
 
@@ -98,3 +98,24 @@ def test_prompt_and_options_together_are_the_prompt_and_the_options(scenario: st
             legal = RULES.legal_actions(st, role)
             st = RULES.action(st, role, *legal[picker.randrange(len(legal))])
     assert turns > 20
+
+
+def test_blocks_at_a_place_are_found_by_searches_as_by_looking_at_each() -> None:
+    """C.owned_at and C.blocks_in search slices of ``loc`` (a side's blocks are numbered
+    together): the same blocks, in id order, as looking at every block, for every place, side
+    and crown (the Rebel is the Pretender's, 3.26)."""
+    picker = random.Random(31)
+    st = RULES.setup(game_seed(3, 0), "wars-of-the-roses")
+    places = sorted(set(range(len(AREA_NAMES))) | {POOL} | set(st["loc"]))
+    for _ in range(30):
+        st["loc"] = [picker.choice(places) for _ in range(N_BLOCKS)]
+        for king in (0, 1):
+            st["king"] = king
+            for where in places:
+                assert C.blocks_in(st, where) == [b for b in range(N_BLOCKS) if st["loc"][b] == where]
+                for side in (0, 1):
+                    mine = [b for b in range(N_BLOCKS) if st["loc"][b] == where
+                            and (B_SIDE[b] if B_SIDE[b] != REBEL else 1 - king) == side]
+                    assert C.owned_at(st, side, where) == mine
+                    assert C.blocks_in(st, where, side) == mine
+    assert C.id_runs([3, 4, 5, 9, 11, 12]) == ((3, 6), (9, 10), (11, 13))

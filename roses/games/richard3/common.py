@@ -226,19 +226,36 @@ def on_map(loc: int) -> bool:
 
 
 def blocks_in(state: State, area: int, side: int | None = None) -> list[int]:
-    """Blocks in an area (optionally only those owned by side), by id."""
-    loc = state["loc"]
+    """Blocks at ``area`` (an area, or any other place of ``loc``: the pool...), optionally
+    only those owned by side, by id."""
     if side is None:
-        return [b for b in range(N_BLOCKS) if loc[b] == area]
-    king = state["king"]
+        return _find(state["loc"], area, 0, N_BLOCKS)
+    return owned_at(state, side, area)
+
+
+def owned_at(state: State, side: int, where: int) -> list[int]:
+    """The blocks ``side`` owns (the Rebel is the Pretender's, 3.26) whose ``loc`` is
+    ``where`` (an area, the pool...), by id."""
+    runs = _OWNED_RUNS[side][state["king"]]
+    loc = state["loc"]
+    if len(runs) == 1:
+        return _find(loc, where, runs[0][0], runs[0][1])
     out = []
-    for b in range(N_BLOCKS):
-        if loc[b] == area:
-            s = B_SIDE[b]
-            if s == REBEL:
-                s = 1 - king
-            if s == side:
-                out.append(b)
+    for lo, hi in runs:
+        out += _find(loc, where, lo, hi)
+    return out
+
+
+def _find(values: list[int], x: int, lo: int, hi: int) -> list[int]:
+    """The indices i, lo <= i < hi, where ``values[i] == x``, in order, found by C calls (a
+    search per index found) rather than by looking at each entry in Python."""
+    seg = values[lo:hi]
+    out = []
+    i = 0
+    for _ in range(seg.count(x)):
+        i = seg.index(x, i)
+        out.append(lo + i)
+        i += 1
     return out
 
 
@@ -246,8 +263,27 @@ def _owned(side: int, king: int) -> tuple[int, ...]:
     return tuple(b for b in range(N_BLOCKS) if (B_SIDE[b] if B_SIDE[b] != REBEL else 1 - king) == side)
 
 
+def id_runs(ids: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """``ids`` (ascending) as runs of consecutive ids, ``(first, last + 1)`` each, in order."""
+    runs: list[list[int]] = []
+    for b in ids:
+        if runs and runs[-1][1] == b:
+            runs[-1][1] = b + 1
+        else:
+            runs.append([b, b + 1])
+    return tuple((lo, hi) for lo, hi in runs)
+
+
 #: ``_OWNED[side][king]``: the blocks side owns while king's side holds the throne, by id.
 _OWNED: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(_owned(s, k) for k in (0, 1)) for s in (0, 1))
+#: ``_OWNED_RUNS[side][king]``: ``_OWNED[side][king]`` as runs of consecutive ids (a side's
+#: blocks are numbered together: one run, or two with the Rebel), for slices of ``loc``.
+_OWNED_RUNS = tuple(tuple(id_runs(_OWNED[s][k]) for k in (0, 1)) for s in (0, 1))
+
+
+def owned_runs(side: int, king: int) -> tuple[tuple[int, int], ...]:
+    """:func:`owned_blocks` as runs of consecutive ids (:func:`id_runs`)."""
+    return _OWNED_RUNS[side][king]
 
 
 def owned_blocks(side: int, king: int) -> tuple[int, ...]:

@@ -147,21 +147,10 @@ def _block_dict(template: dict[str, Any], where: int, steps: int, down: int, mov
 _OWN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(C.owned_blocks(s, k) for k in (0, 1)) for s in (0, 1))
 
 
-def _runs(ids: Sequence[int]) -> tuple[tuple[int, int], ...]:
-    """``ids`` as runs of consecutive ids, ``(first, last + 1)`` each, in order."""
-    runs: list[list[int]] = []
-    for b in ids:
-        if runs and runs[-1][1] == b:
-            runs[-1][1] = b + 1
-        else:
-            runs.append([b, b + 1])
-    return tuple((lo, hi) for lo, hi in runs)
-
-
 #: ``_OWN_RUNS[side][king]``: ``_OWN[side][king]`` as runs of consecutive ids (a side's blocks
 #: are numbered together: one run, or two with the Rebel), so that their entries of a
 #: per-block list are taken by slicing it (:func:`_column`).
-_OWN_RUNS = tuple(tuple(_runs(_OWN[s][k]) for k in (0, 1)) for s in (0, 1))
+_OWN_RUNS = tuple(tuple(C.owned_runs(s, k) for k in (0, 1)) for s in (0, 1))
 
 
 def _column(values: list[Any], runs: tuple[tuple[int, int], ...]) -> list[Any]:
@@ -178,8 +167,8 @@ def _column(values: list[Any], runs: tuple[tuple[int, int], ...]) -> list[Any]:
 _OWN_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     tuple(tuple(BLOCK_KEY[b] for b in _OWN[s][k]) for k in (0, 1)) for s in (0, 1))
 _HEIR_IDS: tuple[int, ...] = (*HEIRS[0], *HEIRS[1])
-#: The heirs' ids as runs (:func:`_runs`; each side's heirs are numbered together).
-_HEIR_RUNS = _runs(_HEIR_IDS)
+#: The heirs' ids as runs (:func:`common.id_runs`; each side's heirs are numbered together).
+_HEIR_RUNS = C.id_runs(_HEIR_IDS)
 _N_HEIRS0 = len(HEIRS[0])
 _BLOCK_RANGE = range(N_BLOCKS)
 
