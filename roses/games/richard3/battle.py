@@ -113,12 +113,11 @@ def _split(state: State, area: int) -> tuple[list[int], list[int], list[int], li
     king = state["king"]
     act: tuple[list[int], list[int]] = ([], [])
     rsv: tuple[list[int], list[int]] = ([], [])
-    for b, lb in enumerate(state["loc"]):
-        if lb == area:
-            s = B_SIDE[b]
-            if s == REBEL:
-                s = 1 - king
-            (rsv if res[b] else act)[s].append(b)
+    for b in _present(state, area):
+        s = B_SIDE[b]
+        if s == REBEL:
+            s = 1 - king
+        (rsv if res[b] else act)[s].append(b)
     return act[0], act[1], rsv[0], rsv[1]
 
 
