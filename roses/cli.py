@@ -118,7 +118,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return int(result or 0)
     rules = get_rules(args.target)
     scenario = args.scenario or rules.scenarios[0]
-    out = bench(rules, scenario, args.seconds, args.seed, _options(args), views=args.views)
+    out = bench(rules, scenario, args.seconds, args.seed, _options(args), views=args.views,
+                fixed_games=args.fixed_games)
     if args.json:
         print(json.dumps(out))
     else:
@@ -185,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--views", action="store_true",
                    help="render every role's view at every step and pick from the view's actions")
+    p.add_argument("--fixed-games", type=int, metavar="N",
+                   help="play N random games, however long they take, instead of --seconds (the same "
+                        "work at every run: for bench/instructions.sh)")
     _add_option_args(p)
     p.set_defaults(func=cmd_bench)
 

@@ -7,6 +7,7 @@ Both work for every game: they only call ``setup``, ``active``, ``legal_actions`
 from __future__ import annotations
 
 import json
+import math
 import platform
 import random
 import sys
@@ -252,6 +253,7 @@ def bench(
     options: dict[str, Any] | None = None,
     max_actions: int = DEFAULT_MAX_ACTIONS,
     views: bool = False,
+    fixed_games: int | None = None,
 ) -> dict[str, Any]:
     """Random-play throughput: actions per second and complete games per second.
 
@@ -259,6 +261,8 @@ def bench(
     step renders the view of every role of the game (what a server sends to every player
     after each action) and the acting role picks from its view's actions; the result then
     also says ``"views": true`` and the mean length of a complete game (``actions_per_game``).
+    With ``fixed_games`` it plays that many games, whatever the time (the same work at every
+    run: for counting instructions, ``bench/instructions.sh``), and ``seconds`` is not used.
     """
     rules.check_scenario(scenario)
     picker = random.Random(seed)
@@ -268,7 +272,9 @@ def bench(
     cpu_start = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    if fixed_games is not None:
+        deadline = math.inf
+    while index < fixed_games if fixed_games is not None else time.perf_counter() < deadline:
         state = rules.setup(game_seed(seed, index), scenario, options)
         roles = list(state.get("roles", rules.roles(scenario, options)))
         index += 1
@@ -317,4 +323,6 @@ def bench(
     if views:
         out["views"] = True
         out["actions_per_game"] = round(game_actions / games, 1) if games else None
+    if fixed_games is not None:
+        out["fixed_games"] = fixed_games
     return out
