@@ -257,6 +257,16 @@ def test_bench_counts_games() -> None:
     assert out["python_executable"] == sys.executable
 
 
+def test_bench_with_fixed_games_does_the_same_work_at_every_run() -> None:
+    """``roses bench --fixed-games N`` (for counting instructions, bench/instructions.sh):
+    exactly N complete games, whatever the time given, the same actions at every run."""
+    first = bench(RULES, "short", 0.0, seed=4, views=True, fixed_games=5)
+    again = bench(RULES, "short", 0.0, seed=4, views=True, fixed_games=5)
+    assert first["games"] == again["games"] == first["fixed_games"] == 5
+    assert first["actions"] == again["actions"] > 0
+    assert bench(RULES, "short", 0.0, seed=4, fixed_games=0)["actions"] == 0
+
+
 def test_bench_views_renders_every_role_and_picks_from_the_view() -> None:
     """``bench(views=True)`` (``roses bench GAME --views``) renders every role's view at every
     step and takes the acting role's choices from its view; the default bench renders none
