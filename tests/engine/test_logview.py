@@ -8,7 +8,13 @@ from typing import Any
 
 from roses.engine import logview
 from roses.engine.log import PUBLIC, entry_kind, entry_text, readable
-from roses.engine.logview import CACHED_LOGS, LOG_WINDOW, recent_log, shared_recent_log, shared_recent_logs
+from roses.engine.logview import (
+    CACHED_LOGS,
+    LOG_WINDOW,
+    recent_log,
+    shared_recent_log,
+    shared_recent_logs,
+)
 
 
 def _fresh(log: list[Any], role: str, window: int) -> tuple[list[str], list[str], bool]:
