@@ -646,8 +646,8 @@ def _can_start(state: State, s: int, a: int, occ: C.Occupancy) -> bool:
 def _group_blocks(state: State, s: int, a: int, occ: C.Occupancy) -> list[int]:
     if not _may_leave(state, s, a, occ) or not _can_start(state, s, a, occ):
         return []
-    moved, down = state["moved"], state["down"]
-    return [b for b in C.owned_at(state, s, a) if not moved[b] and not down[b]]
+    loc, moved, down = state["loc"], state["moved"], state["down"]
+    return [b for b in C.owned_blocks(s, state["king"]) if loc[b] == a and not moved[b] and not down[b]]
 
 
 def _move_areas(state: State, s: int, occ: C.Occupancy, movable: list[int] | None = None) -> list[int]:
@@ -736,9 +736,9 @@ def _recruit_areas(state: State, s: int, b: int, occ: C.Occupancy, first: bool =
 
 
 def _recruitable(state: State, s: int, occ: C.Occupancy) -> list[int]:
-    down = state["down"]
-    return [b for b in C.owned_at(state, s, POOL)
-            if not down[b] and B_TYPE[b] != HEIR and _recruit_areas(state, s, b, occ, True)]
+    loc, down = state["loc"], state["down"]
+    return [b for b in C.owned_blocks(s, state["king"])
+            if loc[b] == POOL and not down[b] and B_TYPE[b] != HEIR and _recruit_areas(state, s, b, occ, True)]
 
 
 def _plague_areas(state: State, s: int, occ: C.Occupancy) -> list[int]:
@@ -879,8 +879,8 @@ def _main_options(state: State, fr: ActionFrame, s: int, occ: C.Occupancy) -> li
     if ev == "" and ap > 0:
         mine = occ[s]
         ent_s = ENTERABLE[s]
-        for b in C.owned_at(state, s, POOL):  # _recruitable and _recruit_areas(first=True)
-            if down[b]:
+        for b in owned:  # _recruitable and _recruit_areas(first=True)
+            if loc[b] != POOL or down[b]:
                 continue
             t = B_TYPE[b]
             if t == HEIR:
