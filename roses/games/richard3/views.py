@@ -163,6 +163,8 @@ def _column(values: list[Any], runs: tuple[tuple[int, int], ...]) -> list[Any]:
     for lo, hi in runs:
         out += values[lo:hi]
     return out
+
+
 #: ``_OWN_KEYS[side][king]``: the keys of the blocks ``side`` owns, in the order of ``_OWN``.
 _OWN_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     tuple(tuple(BLOCK_KEY[b] for b in _OWN[s][k]) for k in (0, 1)) for s in (0, 1))
