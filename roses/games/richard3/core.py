@@ -913,10 +913,14 @@ def _is_legal_main(state: State, fr: ActionFrame, s: int, verb: str, arg: Any) -
     b = BLOCK_ID.get(arg, -1)
     if b < 0:
         return False
+    # b is one of _movable / _recruitable, checked by itself
+    loc, down = state["loc"], state["down"]
     if verb == "sea":
-        return ev in ("", "Surprise", "Piracy") and b in _movable(state, s) and bool(_sea_dests(state, s, b, occ, True))
+        return (ev in ("", "Surprise", "Piracy") and C.owner(state, b) == s and loc[b] < N_AREAS
+                and not state["moved"][b] and not down[b] and bool(_sea_dests(state, s, b, occ, True)))
     if verb == "recruit":
-        return ev == "" and fr["ap"] > 0 and b in _recruitable(state, s, occ)
+        return (ev == "" and fr["ap"] > 0 and C.owner(state, b) == s and loc[b] == POOL and not down[b]
+                and B_TYPE[b] != HEIR and bool(_recruit_areas(state, s, b, occ, True)))
     return False
 
 
@@ -1139,7 +1143,11 @@ def _auto_group(state: State, s: int) -> None:
     """Close the group when none of its blocks can move any more."""
     fr = state["stack"][0]
     occ = C.occupancy(state)
-    if not _group_blocks(state, s, fr["grp"], occ):
+    a = fr["grp"]
+    loc, moved, down = state["loc"], state["moved"], state["down"]
+    # _group_blocks(state, s, a, occ) is empty
+    if not (any(loc[b] == a and not moved[b] and not down[b] for b in C.owned_blocks(s, state["king"]))
+            and _may_leave(state, s, a, occ) and _can_start(state, s, a, occ)):
         _flush_moves(state, s)
         fr["grp"] = -1
         fr["step"] = "main"
