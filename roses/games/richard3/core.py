@@ -633,6 +633,23 @@ def _movable(state: State, s: int) -> list[int]:
     return [b for b in C.owned_blocks(s, state["king"]) if loc[b] < N_AREAS and not moved[b] and not down[b]]
 
 
+def _free_to_move(state: State, s: int, b: int) -> bool:
+    """Whether block b is one of :func:`_movable` (asked of one block)."""
+    return (state["loc"][b] < N_AREAS and not state["moved"][b] and not state["down"][b]
+            and C.owner(state, b) == s)
+
+
+def _has_unmoved(state: State, s: int, a: int) -> bool:
+    """Whether one of :func:`_movable` stands in area a."""
+    loc, moved, down = state["loc"], state["moved"], state["down"]
+    return any(loc[b] == a and not moved[b] and not down[b] for b in C.owned_blocks(s, state["king"]))
+
+
+def _group_may_move(state: State, s: int, a: int, occ: C.Occupancy) -> bool:
+    """Whether :func:`_group_blocks` of area a is not empty (5.2, 5.22)."""
+    return _has_unmoved(state, s, a) and _may_leave(state, s, a, occ) and _can_start(state, s, a, occ)
+
+
 def _first_steps(state: State, s: int, b: int, occ: C.Occupancy) -> bool:
     """May block b take a first step (it depends only on where b stands)?"""
     return _can_start(state, s, state["loc"][b], occ)
@@ -905,22 +922,17 @@ def _is_legal_main(state: State, fr: ActionFrame, s: int, verb: str, arg: Any) -
     occ = C.occupancy(state)
     if verb == "move":
         a = AREA_ID.get(arg, -1)
-        if a < 0 or ev == "Piracy" or fr["ap"] <= 0 or not _may_leave(state, s, a, occ):
-            return False
-        loc, moved, down = state["loc"], state["moved"], state["down"]
-        return any(loc[b] == a and not moved[b] and not down[b] for b in C.owned_blocks(s, state["king"])) \
-            and _can_start(state, s, a, occ)
+        return a >= 0 and ev != "Piracy" and fr["ap"] > 0 and _group_may_move(state, s, a, occ)
     b = BLOCK_ID.get(arg, -1)
     if b < 0:
         return False
     # b is one of _movable / _recruitable, checked by itself
-    loc, down = state["loc"], state["down"]
     if verb == "sea":
-        return (ev in ("", "Surprise", "Piracy") and C.owner(state, b) == s and loc[b] < N_AREAS
-                and not state["moved"][b] and not down[b] and bool(_sea_dests(state, s, b, occ, True)))
+        return (ev in ("", "Surprise", "Piracy") and _free_to_move(state, s, b)
+                and bool(_sea_dests(state, s, b, occ, True)))
     if verb == "recruit":
-        return (ev == "" and fr["ap"] > 0 and C.owner(state, b) == s and loc[b] == POOL and not down[b]
-                and B_TYPE[b] != HEIR and bool(_recruit_areas(state, s, b, occ, True)))
+        return (ev == "" and fr["ap"] > 0 and C.owner(state, b) == s and state["loc"][b] == POOL
+                and not state["down"][b] and B_TYPE[b] != HEIR and bool(_recruit_areas(state, s, b, occ, True)))
     return False
 
 
@@ -1143,11 +1155,7 @@ def _auto_group(state: State, s: int) -> None:
     """Close the group when none of its blocks can move any more."""
     fr = state["stack"][0]
     occ = C.occupancy(state)
-    a = fr["grp"]
-    loc, moved, down = state["loc"], state["moved"], state["down"]
-    # _group_blocks(state, s, a, occ) is empty
-    if not (any(loc[b] == a and not moved[b] and not down[b] for b in C.owned_blocks(s, state["king"]))
-            and _may_leave(state, s, a, occ) and _can_start(state, s, a, occ)):
+    if not _group_may_move(state, s, fr["grp"], occ):
         _flush_moves(state, s)
         fr["grp"] = -1
         fr["step"] = "main"
@@ -1677,8 +1685,7 @@ def _main_reason(state: State, fr: Any, s: int, verb: str, arg: Any) -> str | No
             return "the Piracy event gives sea moves only (its card text)."
         if ap <= 0:
             return "no action points are left on this turn's card (1.2)."
-        loc, moved, down = state["loc"], state["moved"], state["down"]
-        if not any(loc[b] == a and not moved[b] and not down[b] for b in C.owned_blocks(s, state["king"])):
+        if not _has_unmoved(state, s, a):
             return (f"you have no block in {arg} that may still move: a block moves once in an Action "
                     "Phase, and a block recruited this turn stays where it was placed (1.2, 5.2).")
         if not _may_leave(state, s, a, occ):
@@ -1890,8 +1897,8 @@ class GroupStep(_ActionStep):
         s, a = frame["side"], frame["grp"]
         occ = C.occupancy(state)
         # b is one of _group_blocks(state, s, a, occ)
-        return (state["loc"][b] == a and not state["moved"][b] and not state["down"][b] and C.owner(state, b) == s
-                and _may_leave(state, s, a, occ) and _can_start(state, s, a, occ))
+        return (state["loc"][b] == a and _free_to_move(state, s, b) and _may_leave(state, s, a, occ)
+                and _can_start(state, s, a, occ))
 
 
 class PathStep(_ActionStep):
