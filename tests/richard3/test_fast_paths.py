@@ -57,7 +57,7 @@ def _main_by_definition(st: dict[str, Any]) -> list[Action]:
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_main_options_and_only_end_follow_the_definitions(scenario: str) -> None:
     """5.2-5.4: every state at a main step, and the same with no action points left (only
-    sea moves back through a port pair, 5.31, may remain)."""
+    the second sea move of an open port pair, 5.31 / C64, may remain)."""
     checked = ended = paired = 0
     for st in _action_states(scenario):
         fr = st["stack"][0]

@@ -80,7 +80,8 @@ def test_enemy_blocks_only_as_counts() -> None:
 
 def test_fast_validator_agrees_with_legal_actions() -> None:
     """action() validates with the current step's is_legal (a fast check in the Action Phase's
-    main step and in battle turns); it must agree with legal_actions everywhere."""
+    main, group, path, sea and recruit steps, 5.2-5.4, and in battle turns, 6.2); it must agree
+    with legal_actions everywhere."""
     pick = random.Random(5)
     seen: set[str] = set()
     for seed in range(3):
