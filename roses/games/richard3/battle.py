@@ -127,10 +127,12 @@ def _active_blocks(state: State, area: int, side: int) -> tuple[int, ...]:
 
 
 #: ``_SPAN[side]``: (first, last + 1) of the ids of the blocks printed for side, which are
-#: numbered together (checked here), so that their entries are a slice of a per-block list.
-_SPAN = tuple((min(BLOCKS_OF[s]), max(BLOCKS_OF[s]) + 1) for s in (0, 1))
-if any(list(range(*_SPAN[s])) != sorted(BLOCKS_OF[s]) for s in (0, 1)):
+#: numbered together (one run of :func:`common.id_runs`, checked here), so that their entries
+#: are a slice of a per-block list.
+_RUNS = tuple(C.id_runs(sorted(BLOCKS_OF[s])) for s in (0, 1))
+if any(len(runs) != 1 for runs in _RUNS):
     raise ValueError("a side's blocks are not numbered together")
+_SPAN = tuple(runs[0] for runs in _RUNS)
 
 
 def _enemy_areas(state: State, side: int) -> set[int]:
@@ -833,13 +835,10 @@ def view_parts(state: State, roles: Sequence[str], prompts: Sequence[str] | None
     acted, defected = bt["acted"], bt["defected"]
     steps, res = state["steps"], state["reserve"]
     present = _fighting(state, area)
-    rebel_side = 1 - state["king"]
     # (owner, shown to every role, the block's entry) of each block in the area, by id
     entries: list[tuple[int, bool, dict[str, Any]]] = []
     for b in _present(state, area):
-        s = B_SIDE[b]
-        if s == REBEL:
-            s = rebel_side
+        s = _owner(state, b)
         fp = B_FIRE[b]
         if s != att and not res[b]:
             fp += C.defence_bonus(state, b, area, present[s])
