@@ -10,6 +10,8 @@
 # (default: this one; another version: `git worktree add DIR COMMIT`). The bench runs twice
 # under callgrind, with --fixed-games N and with --fixed-games 0, so that starting Python and
 # importing the code are not counted; it prints the instructions per action of the N games.
+# String hashing is seeded the same at every run (PYTHONHASHSEED=0): the order of sets of
+# strings, and so the count, would otherwise change a little from run to run.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 py=""
@@ -35,7 +37,7 @@ done
 
 count() {  # prints "<instructions> <json of the bench>"
   local out
-  out=$(cd "$dir" && PYTHONPATH="$dir" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+  out=$(cd "$dir" && PYTHONHASHSEED=0 PYTHONPATH="$dir" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
         "$py" -m roses.cli bench "$@" --json 2>&1)
   echo "$(echo "$out" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p') $(echo "$out" | grep '^{')"
 }

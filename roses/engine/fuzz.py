@@ -259,7 +259,8 @@ def bench(
 
     By default each step asks only the acting role's ``legal_actions``. With ``views`` each
     step renders the view of every role of the game (what a server sends to every player
-    after each action) and the acting role picks from its view's actions; the result then
+    after each action), the acting role is read from the views (``active``) and picks from
+    its view's actions, as a client does; the result then
     also says ``"views": true`` and the mean length of a complete game (``actions_per_game``).
     With ``fixed_games`` it plays that many games, whatever the time (the same work at every
     run: for counting instructions, ``bench/instructions.sh``), and ``seconds`` is not used.
@@ -279,15 +280,22 @@ def bench(
         roles = list(state.get("roles", rules.roles(scenario, options)))
         index += 1
         steps = 0
-        while rules.result(state) is None and steps < max_actions:
-            active = rules.active(state)
-            role = active[0] if len(active) == 1 else picker.choice(active)
+        while steps < max_actions:
             if views:
-                legal: list[Action] = []
-                for r, view in zip(roles, rules.views(state, roles), strict=True):
-                    if r == role:
-                        legal = actions_to_list(view.get("actions", {}))
+                # what a client has: the views, which say who acts (every view has ``active``)
+                rendered = rules.views(state, roles)
+                active = rendered[0]["active"]
+                if not active:  # over (or nobody may act: counted as not complete below)
+                    break
+                role = active[0] if len(active) == 1 else picker.choice(active)
+                legal: list[Action] = actions_to_list(rendered[roles.index(role)].get("actions", {}))
             else:
+                if rules.result(state) is not None:
+                    break
+                active = rules.active(state)
+                if not active:
+                    break
+                role = active[0] if len(active) == 1 else picker.choice(active)
                 legal = rules.legal_actions(state, role)
             if not legal:
                 break

@@ -269,8 +269,9 @@ def test_bench_with_fixed_games_does_the_same_work_at_every_run() -> None:
 
 def test_bench_views_renders_every_role_and_picks_from_the_view() -> None:
     """``bench(views=True)`` (``roses bench GAME --views``) renders every role's view at every
-    step and takes the acting role's choices from its view; the default bench renders none
-    and its JSON has no ``views`` key."""
+    step and takes the acting role's choices from its view (and who acts, from the views: a
+    complete game's views are rendered once more, at its end, where nobody acts); the default
+    bench renders none and its JSON has no ``views`` key."""
     calls: list[str] = []
 
     class Counting(type(RULES)):  # type: ignore[misc]
@@ -287,7 +288,7 @@ def test_bench_views_renders_every_role_and_picks_from_the_view() -> None:
     assert out["views"] is True and out["games"] > 0
     assert out["actions_per_game"] > 0
     roles = rules.roles("short")
-    assert sum(1 for c in calls if c in roles) == len(roles) * out["actions"]
+    assert sum(1 for c in calls if c in roles) == len(roles) * (out["actions"] + out["games"])
     calls.clear()
     plain = bench(rules, "short", 0.2, seed=1)
     assert "views" not in plain and "actions_per_game" not in plain

@@ -504,7 +504,7 @@ def _present(state: State, area: int) -> tuple[int, ...]:
     last = _last_present
     if last[0] == area and last[1] == loc:
         return last[2]
-    out = tuple([b for b, lb in enumerate(loc) if lb == area])
+    out = tuple(C.blocks_in(state, area))  # found by C searches of loc
     _last_present = (area, loc[:], out)
     return out
 

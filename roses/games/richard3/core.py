@@ -237,6 +237,18 @@ for _b in range(N_BLOCKS):
         _RECRUIT_AREAS.append(())
 
 
+#: The options of the Action Phase as constant tuples, by area or block id: a step's options
+#: are made of these rather than of new tuples (the same values: actions are immutable).
+_MOVE_ACT = tuple(("move", n) for n in AREA_NAMES)
+_TO_ACT = tuple(("to", n) for n in AREA_NAMES)
+_SEA_TO_ACT = tuple(("sea_to", n) for n in AREA_NAMES)
+_PLACE_ACT = tuple(("place", n) for n in AREA_NAMES)
+_SEA_ACT = tuple(("sea", k) for k in BLOCK_KEY)
+_RECRUIT_ACT = tuple(("recruit", k) for k in BLOCK_KEY)
+_BLOCK_ACT = tuple(("block", k) for k in BLOCK_KEY)
+_END_ACT: Action = ("end", None)
+
+
 def _side(role: str) -> int:
     if role == "York":
         return 0
@@ -547,19 +559,18 @@ def _may_leave(state: State, s: int, a: int, occ: C.Occupancy) -> bool:
     outnumber the non-reserve attackers."""
     if state["atk"][a] != 1 - s or not occ[1 - s][a]:
         return True
-    loc, moved, res = state["loc"], state["moved"], state["reserve"]
+    moved, res = state["moved"], state["reserve"]
     mine = pins = 0
     king = state["king"]
-    for b in range(N_BLOCKS):
-        if loc[b] == a:
-            o = B_SIDE[b]
-            if o == REBEL:
-                o = 1 - king
-            if o == s:
-                if not moved[b]:
-                    mine += 1
-            elif not res[b]:
-                pins += 1
+    for b in C.blocks_in(state, a):  # found by C searches of loc
+        o = B_SIDE[b]
+        if o == REBEL:
+            o = 1 - king
+        if o == s:
+            if not moved[b]:
+                mine += 1
+        elif not res[b]:
+            pins += 1
     return mine > pins
 
 
@@ -641,8 +652,11 @@ def _free_to_move(state: State, s: int, b: int) -> bool:
 
 def _has_unmoved(state: State, s: int, a: int) -> bool:
     """Whether one of :func:`_movable` stands in area a."""
-    loc, moved, down = state["loc"], state["moved"], state["down"]
-    return any(loc[b] == a and not moved[b] and not down[b] for b in C.owned_blocks(s, state["king"]))
+    moved, down = state["moved"], state["down"]
+    for b in C.owned_at(state, s, a):  # found by C searches of loc
+        if not moved[b] and not down[b]:
+            return True
+    return False
 
 
 def _group_may_move(state: State, s: int, a: int, occ: C.Occupancy) -> bool:
@@ -663,8 +677,8 @@ def _can_start(state: State, s: int, a: int, occ: C.Occupancy) -> bool:
 def _group_blocks(state: State, s: int, a: int, occ: C.Occupancy) -> list[int]:
     if not _may_leave(state, s, a, occ) or not _can_start(state, s, a, occ):
         return []
-    loc, moved, down = state["loc"], state["moved"], state["down"]
-    return [b for b in C.owned_blocks(s, state["king"]) if loc[b] == a and not moved[b] and not down[b]]
+    moved, down = state["moved"], state["down"]
+    return [b for b in C.owned_at(state, s, a) if not moved[b] and not down[b]]
 
 
 def _move_areas(state: State, s: int, occ: C.Occupancy, movable: list[int] | None = None) -> list[int]:
@@ -677,9 +691,10 @@ def _move_areas(state: State, s: int, occ: C.Occupancy, movable: list[int] | Non
     return out
 
 
-def _sea_dests(state: State, s: int, b: int, occ: C.Occupancy, first: bool = False) -> list[int]:
+def _sea_dests(state: State, s: int, b: int, occ: C.Occupancy, first: bool = False, only: int = -1) -> list[int]:
     """Where b may sea move now (5.3, 5.31, Piracy), considering AP and port pairs; with
-    ``first``, only the first such area."""
+    ``first``, only the first such area; with ``only`` (an area), only whether b may sea move
+    there (``[only]`` or ``[]``)."""
     fr = state["stack"][0]
     a = state["loc"][b]
     if b in NO_SEA or not AREA_SEAS[a]:
@@ -694,7 +709,10 @@ def _sea_dests(state: State, s: int, b: int, occ: C.Occupancy, first: bool = Fal
     pairs = fr["pairs"]
     ent_s = ENTERABLE[s]
     out = []
-    for d in SEA_DEST[a]:
+    dests = SEA_DEST[a]
+    if only >= 0:
+        dests = (only,) if only in dests else ()
+    for d in dests:
         if not ent_s[d]:
             continue
         if banned:
@@ -725,11 +743,20 @@ _SEA_OPEN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 def _first_zone(a: int, d: int) -> int:
+    """The first sea zone areas a and d both touch (0 if none): the border of a sea move."""
+    return _FIRST_ZONE[a][d]
+
+
+def _first_zone_of(a: int, d: int) -> int:
     m = shared_zones(a, d)
     for z in range(len(SEA_ZONES)):
         if m >> z & 1:
             return z
     return 0
+
+
+_FIRST_ZONE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_first_zone_of(a, d) for d in range(N_AREAS)) for a in range(N_AREAS))
 
 
 def _recruit_areas(state: State, s: int, b: int, occ: C.Occupancy, first: bool = False) -> list[int]:
@@ -786,18 +813,18 @@ def _legal_action_phase(state: State, fr: ActionFrame, s: int) -> list[Action]:
 def _compute_options(state: State, fr: ActionFrame, s: int, occ: C.Occupancy) -> list[Action]:
     step = fr["step"]
     if step == "path":
-        acts: list[Action] = [("to", AREA_NAMES[q]) for q in _next_steps(state, s, occ)]
+        acts: list[Action] = list(map(_TO_ACT.__getitem__, _next_steps(state, s, occ)))
         if len(fr["path"]) > 1 and (fr["target"] < 0 or fr["path"][-1] == fr["target"]):
             acts.append(("stop", None))
         return acts
     if step == "group":
-        acts = [("block", BLOCK_KEY[b]) for b in _group_blocks(state, s, fr["grp"], occ)]
+        acts = list(map(_BLOCK_ACT.__getitem__, _group_blocks(state, s, fr["grp"], occ)))
         acts.append(("end_group", None))
         return acts
     if step == "sea":
-        return [("sea_to", AREA_NAMES[d]) for d in _sea_dests(state, s, fr["sel"], occ)]
+        return list(map(_SEA_TO_ACT.__getitem__, _sea_dests(state, s, fr["sel"], occ)))
     if step == "recruit":
-        return [("place", AREA_NAMES[a]) for a in _recruit_areas(state, s, fr["sel"], occ)]
+        return list(map(_PLACE_ACT.__getitem__, _recruit_areas(state, s, fr["sel"], occ)))
     if step == "plague":
         return [("plague", AREA_NAMES[a]) for a in _plague_areas(state, s, occ)] + [("end", None)]
     if step == "muster_area":
@@ -874,7 +901,7 @@ def _main_options(state: State, fr: ActionFrame, s: int, occ: C.Occupancy) -> li
                     starts.append(a)
                     break
             starts.sort()
-            acts.extend(("move", AREA_NAMES[a]) for a in starts)
+            acts.extend(map(_MOVE_ACT.__getitem__, starts))
         if ev == "" or ev == "Surprise" or ev == "Piracy":
             by_area: dict[int, bool] = {}
             plain = ev != "Piracy" and ap >= 1  # no attack by sea: any friendly or vacant port will do
@@ -892,7 +919,7 @@ def _main_options(state: State, fr: ActionFrame, s: int, occ: C.Occupancy) -> li
                         known = bool(_sea_dests(state, s, b, occ, True))
                     by_area[a] = known
                 if known:
-                    acts.append(("sea", BLOCK_KEY[b]))
+                    acts.append(_SEA_ACT[b])
     if ev == "" and ap > 0:
         mine = occ[s]
         ent_s = ENTERABLE[s]
@@ -905,9 +932,9 @@ def _main_options(state: State, fr: ActionFrame, s: int, occ: C.Occupancy) -> li
             for a in _RECRUIT_AREAS[b]:
                 if not ent_s[a] or theirs[a] or (not mine[a] if t == BOMBARD else t == REBEL_T and mine[a]):
                     continue
-                acts.append(("recruit", BLOCK_KEY[b]))
+                acts.append(_RECRUIT_ACT[b])
                 break
-    acts.append(("end", None))
+    acts.append(_END_ACT)
     return acts
 
 
@@ -1931,7 +1958,7 @@ class SeaStep(_ActionStep):
         if verb != "sea_to" or not isinstance(arg, str):
             return False
         d = AREA_ID.get(arg, -1)
-        return d >= 0 and d in _sea_dests(state, frame["side"], frame["sel"], C.occupancy(state))
+        return d >= 0 and bool(_sea_dests(state, frame["side"], frame["sel"], C.occupancy(state), only=d))
 
 
 class RecruitStep(_ActionStep):

@@ -216,7 +216,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         "p1": ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None,
         "minors_owed": {"York": minors[0], "Lancaster": minors[1]}, "prisoner": state["prisoner"] >= 0,
         "heirs": _column(loc, _HEIR_RUNS), "counts": occ,
-        "battles": [[a, atk[a], main[a]] for a in C.contested(occ)],
+        "battles": [[a, atk[a], main[a]] for a in cont] if (cont := C.contested(occ)) else [],
         "border_counts": (bc[0][:], bc[1][:]),
         "hand_size": {"York": len(hands[0]), "Lancaster": len(hands[1])},
         "mulligan_used": {"York": bool(mull[0]), "Lancaster": bool(mull[1])},
