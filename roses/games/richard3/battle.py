@@ -291,9 +291,21 @@ def _advance(state: State) -> None:
         found = False
         acted = bt["acted"]
         att = bt["att"]
+        # the blocks yet to act, per side, by letter (one pass over each side's blocks)
+        waiting: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})
+        for s in (0, 1):
+            by_letter = waiting[s]
+            for b in acts[s]:
+                if b not in acted:
+                    letter = _letter(b, rnd)
+                    group = by_letter.get(letter)
+                    if group is None:
+                        by_letter[letter] = [b]
+                    else:
+                        group.append(b)
         for letter in LETTERS:
             for s in (1 - att, att):
-                group = [b for b in acts[s] if b not in acted and _letter(b, rnd) == letter]
+                group = waiting[s].get(letter)
                 if not group:
                     continue
                 if rnd == 4 and s == att:
@@ -350,10 +362,10 @@ def _new_round(state: State, bt: dict[str, Any]) -> None:
     bt["acted"] = []
     bt["rc"] = []
     area = bt["area"]
-    loc, res = state["loc"], state["reserve"]
+    res = state["reserve"]
     joined: tuple[list[int], list[int]] = ([], [])
-    for b in range(N_BLOCKS):
-        if loc[b] == area and res[b]:
+    for b in _present(state, area):
+        if res[b]:
             res[b] = 0
             joined[_owner(state, b)].append(b)
             if b not in bt["revealed"]:
