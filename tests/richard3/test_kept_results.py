@@ -249,6 +249,29 @@ def test_search_copies_play_as_copies(scenario: str) -> None:
         assert canonical_json(st) == before
 
 
+def test_search_copy_of_other_layouts() -> None:
+    """search_copy copies by the state's fields (a layout kept per set of keys): a field it
+    does not know is copied at any depth, a missing field is missing from the copy, a field
+    added later is copied too, and the copy shares no list or dict with the original but
+    ``ent``'s inner lists."""
+    st = RULES.setup(game_seed(5, 0), "richard-iii")
+    st["extra"] = {"a": [1, [2, 3]], "b": None}
+    del st["rigged"]
+    copy = C.search_copy(st)
+    assert "rigged" not in copy and copy["log"] == []
+    assert {k: v for k, v in copy.items() if k != "log"} == {k: v for k, v in st.items() if k != "log"}
+    before = canonical_json(st)
+    copy["extra"]["a"][1].append(4)
+    copy["loc"][0] += 100
+    copy["hands"][0].append(99)
+    copy["stack"][-1]["step"] = "changed"
+    assert canonical_json(st) == before
+    st["rigged"] = [1, 2]  # the same fields in another order: another layout
+    again = C.search_copy(st)
+    assert again["rigged"] == [1, 2] and again["rigged"] is not st["rigged"]
+    assert again["extra"] == st["extra"] and again["extra"] is not st["extra"]
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_undo_copies_are_untouched_by_play_and_play_as_copies(scenario: str) -> None:
     """Rules.undo_copy (the state a Game keeps to undo to): equal to copy_state's copy and

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import compress
-from operator import mul
+from operator import itemgetter, mul
 from typing import Any
 
 from roses.engine.contract import copy_json
@@ -156,16 +156,41 @@ def search_copy(state: State) -> State:
     :func:`copy_state`, but the lists of the borders each side entered an area through
     (``ent[side][area]``) are shared, since the rules replace them and never change them in
     place, and the log starts empty, since the rules only ever append to it (STATE.md)."""
-    out: State = {}
-    for k, v in state.items():
-        c = _SEARCH_COPY.get(k)
-        if c is not None:
-            out[k] = c(v)
-        elif type(v) is list or type(v) is dict:
-            out[k] = copy_json(v)
-        else:
-            out[k] = v
+    keys = tuple(state)
+    layout = _SEARCH_LAYOUTS.get(keys)
+    if layout is None:
+        layout = _search_layout(keys)
+    flat, others = layout
+    out = state.copy()  # the scalars, shared
+    if flat is not None:  # the lists of numbers or strings, by C calls
+        out.update(zip(flat[0], map(_list_copy, flat[1](state)), strict=True))
+    for k, c in others:
+        out[k] = c(out[k])
     return out
+
+
+#: Fields whose values are always numbers, strings or None (STATE.md): shared by the copies.
+_SCALAR_FIELDS = frozenset(("result", "reveals", "scenario", "campaign", "last_campaign", "turn", "king",
+                            "king_block", "prisoner", "p1", "piracy", "treason", "surprise", "force_march",
+                            "rng", "rolls"))
+#: How :func:`search_copy` copies a state with these fields (a tuple of its keys, in order):
+#: the flat list fields (their keys, and a getter of their values) and the other fields that
+#: are not scalars, each with its copier.
+_SearchLayout = tuple[tuple[tuple[str, ...], Any] | None, tuple[tuple[str, Any], ...]]
+_SEARCH_LAYOUTS: dict[tuple[str, ...], _SearchLayout] = {}
+
+
+def _search_layout(keys: tuple[str, ...]) -> _SearchLayout:
+    flat = tuple(k for k in keys if k in _FLAT_FIELDS)
+    others = tuple((k, _SEARCH_COPY.get(k, copy_json)) for k in keys
+                   if k not in _FLAT_FIELDS and k not in _SCALAR_FIELDS)
+    # itemgetter of one key gives the value itself, of several a tuple
+    getter = (lambda st: (st[flat[0]],)) if len(flat) == 1 else itemgetter(*flat)
+    layout: _SearchLayout = ((flat, getter) if flat else None, others)
+    if len(_SEARCH_LAYOUTS) >= 64:  # a few layouts in practice (fields added by events, old records)
+        _SEARCH_LAYOUTS.clear()
+    _SEARCH_LAYOUTS[keys] = layout
+    return layout
 
 
 def _frames(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
