@@ -119,6 +119,9 @@ def _block_template(b: int, o: int) -> dict[str, Any]:
 #: the key order of :func:`_block_dict`; each view copies it.
 _BLOCK_TEMPLATES: tuple[tuple[dict[str, Any], ...], ...] = tuple(
     tuple(_block_template(b, o) for b in range(N_BLOCKS)) for o in (0, 1))
+#: A hand as views show it (its cards' dicts), per hand seen (a tuple of card ids): shared by
+#: the views of every step while the hand is the same, read only like the rest of a view.
+_HANDS: dict[tuple[int, ...], list[dict[str, Any]]] = {}
 _CARDS: tuple[dict[str, Any], ...] = tuple(
     {"id": c, "name": CARD_NAME[c], "ap": CARD_AP[c], "event": CARD_EVENT[c], "tag": CARD_TAG[c]}
     for c in range(N_CARDS))
@@ -267,7 +270,13 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         v["played"] = {"York": (_CARDS[p0] if both or side == 0 else "hidden") if p0 >= 0 else None,
                        "Lancaster": (_CARDS[p1] if both or side == 1 else "hidden") if p1 >= 0 else None}
         if side >= 0:
-            v["hand"] = [_CARDS[c] for c in hands[side]]
+            hk = tuple(hands[side])
+            hand = _HANDS.get(hk)
+            if hand is None:
+                if len(_HANDS) >= 4096:
+                    _HANDS.clear()
+                hand = _HANDS[hk] = [_CARDS[c] for c in hk]
+            v["hand"] = hand
             runs = _OWN_RUNS[side][king]
             if len(runs) == 1:  # _column, inlined
                 lo, hi = runs[0]
