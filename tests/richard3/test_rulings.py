@@ -7,7 +7,15 @@ import random
 from roses.ai.sim import acting
 from roses.games.richard3 import common as C
 from roses.games.richard3 import core
-from roses.games.richard3.data import AREA_ID, B_STEPS, CROWN_AREAS, N_AREAS, PRISON, border_between
+from roses.games.richard3.data import (
+    AREA_ID,
+    B_STEPS,
+    BLOCK_NAME,
+    CROWN_AREAS,
+    N_AREAS,
+    PRISON,
+    border_between,
+)
 from tests.richard3.helpers import (
     RULES,
     A,
@@ -47,12 +55,22 @@ def test_a1_main_attack_chosen_by_attacker() -> None:
     assert RULES.active(s) == [L]
 
 
+def _shown_pretender(s: dict[str, object]) -> object:
+    """The Pretender's block as every view names it (views.build_views finds him itself)."""
+    shown = {RULES.view(s, role)["pretender_block"] for role in (Y, L, "Observer")}
+    assert len(shown) == 1
+    return shown.pop()
+
+
 def test_a2_pretender_replaced_at_once_king_not() -> None:
-    """A2 (3.21, 6.81): a dead Pretender is replaced at once, a dead King only at the Supply Phase."""
+    """A2 (3.21, 6.81): a dead Pretender is replaced at once, a dead King only at the Supply
+    Phase; the views name the new Pretender at once too."""
     s = new()
     assert C.pretender_block(s) == B("Duke of York/Y")
+    assert _shown_pretender(s) == BLOCK_NAME[B("Duke of York/Y")]
     C.eliminate(s, B("Duke of York/Y"))
     assert C.pretender_block(s) == B("March/Y")
+    assert _shown_pretender(s) == BLOCK_NAME[B("March/Y")]
     C.eliminate(s, B("Henry VI/L"))
     assert C.king_block(s) == -1
 
@@ -81,6 +99,7 @@ def test_a3_kingmaker_rescue() -> None:
     move(s, L, "Essex", [("Pembroke/L", ["Middlesex"])])
     assert s["loc"][B("Henry VI/L")] == AREA_ID["Middlesex"] and s["prisoner"] == -1
     assert C.pretender_block(s) == B("Henry VI/L")
+    assert _shown_pretender(s) == BLOCK_NAME[B("Henry VI/L")]
 
 
 def test_a4_piracy_non_attacking_moves_still_pair() -> None:
