@@ -175,7 +175,6 @@ _HEIR_IDS: tuple[int, ...] = (*HEIRS[0], *HEIRS[1])
 #: The heirs' ids as runs (:func:`common.id_runs`; each side's heirs are numbered together).
 _HEIR_RUNS = C.id_runs(_HEIR_IDS)
 _N_HEIRS0 = len(HEIRS[0])
-_SIDE_OF = {"York": 0, "Lancaster": 1}
 _BLOCK_RANGE = range(N_BLOCKS)
 
 
@@ -203,11 +202,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     king = state["king"]
     loc = state["loc"]
     kb = state["king_block"]
-    pb = -1  # C.pretender_block: the Pretender's senior heir in play (on the map or in exile)
-    for h in HEIRS[1 - king]:
-        if loc[h] < N_AREAS:
-            pb = h
-            break
+    pb = C.pretender_block(state)
     minors = state["minors_owed"]
     hands = state["hands"]
     mull = state["mulligan_used"]
@@ -269,7 +264,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     logs = shared_recent_logs(state["log"], roles)
     views: list[View] = []
     for i, role in enumerate(roles):
-        side = _SIDE_OF.get(role, -1)
+        side = _side(role)
         v: View = common.copy()  # a copy of a whole dict: one C call, no resizing
         v["role"] = role
         v["played"] = {"York": (_CARDS[p0] if both or side == 0 else "hidden") if p0 >= 0 else None,
