@@ -157,10 +157,11 @@ def test_real_server_websocket_play(tmp_path: Path) -> None:
                 actions = state["view"]["actions"]
                 verb = next(v for v in actions if v != "undo")
                 arg = None if actions[verb] is True else actions[verb][0]
-                ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": state["version"],
+                sent = state["version"]
+                ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": sent,
                                     "id": attempt}))
                 reply = json.loads(ws.recv(timeout=30))
-                while reply.get("id") != attempt:  # pushes of the bot's moves may come first
+                while reply.get("id") != attempt:  # pushes (the bot's moves, or this action's) may come first
                     if reply["type"] == "state":
                         state = reply
                     reply = json.loads(ws.recv(timeout=30))
@@ -169,10 +170,11 @@ def test_real_server_websocket_play(tmp_path: Path) -> None:
                 # Simultaneous phase: the bot moved first, so the version was stale. Retry.
                 assert reply["code"] == "stale_version", reply
             assert reply == {"type": "ok", "id": attempt}
-            pushed = json.loads(ws.recv(timeout=30))
-            while pushed["type"] != "state" or pushed["version"] <= state["version"]:
+            # the push of a state after the action: it may have come before the "ok"
+            pushed = state
+            while pushed["type"] != "state" or pushed["version"] <= sent:
                 pushed = json.loads(ws.recv(timeout=30))
-            ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": state["version"], "id": 99}))
+            ws.send(json.dumps({"type": "action", "verb": verb, "arg": arg, "version": sent, "id": 99}))
             while True:
                 m = json.loads(ws.recv(timeout=30))
                 if m.get("id") == 99:
