@@ -437,6 +437,8 @@ def test_replay_of_a_finished_game_from_either_side(browser: Any, live_server: L
     game_id = live_server.services.games.import_record({**game.record(), "title": f"Towton {stamp}"}, private=False)
     page.goto(f"{live_server.url}/games/{game_id}/replay")
     page.wait_for_selector("svg#map g.pl-locale", timeout=40000)
+    # the board is drawn before the replay's steps are fetched: the first step is shown last
+    page.wait_for_selector("body[data-ready='1']", timeout=40000)
     steps = int(page.get_attribute("#step", "max") or 0)
     assert steps == len(game.record()["actions"]) > 10
     secrets = Secrets(live_server, game_id, RULES)
