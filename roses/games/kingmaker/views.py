@@ -53,6 +53,7 @@ from roses.games.kingmaker.common import (
     Z_REMOVED,
     ZONE_NAMES,
     W,
+    World,
     card_name,
     has_umpire,
     heir_controller,
@@ -451,24 +452,27 @@ def check_invariants(state: State) -> list[str]:
 
 
 # ======================================================================= labels, description
+def _arg_name(w: World, x: Any) -> str:
+    """The words for an action's argument in a label: a card, heir, ship or place by name, a
+    list of them joined (a function of the module, not a closure: a closure calling itself
+    is a reference cycle left for the garbage collector at every label)."""
+    if isinstance(x, str):
+        if x in w.codec:
+            return card_name(w, w.codec.id(x))
+        if x in w.heir_codec:
+            return w.heirs[w.heir_codec.id(x)].name
+        if x in w.ship_codec:
+            return w.ships[w.ship_codec.id(x)].name
+        if x in w.board.places:
+            return place_name(w, x)
+        return x
+    if isinstance(x, list):
+        return ", ".join(_arg_name(w, y) for y in x)
+    return str(x)
+
+
 def label(state: State, role: str, verb: str, arg: Any) -> str:
     w = W(state)
-
-    def nm(x: Any) -> str:
-        if isinstance(x, str):
-            if x in w.codec:
-                return card_name(w, w.codec.id(x))
-            if x in w.heir_codec:
-                return w.heirs[w.heir_codec.id(x)].name
-            if x in w.ship_codec:
-                return w.ships[w.ship_codec.id(x)].name
-            if x in w.board.places:
-                return place_name(w, x)
-            return x
-        if isinstance(x, list):
-            return ", ".join(nm(y) for y in x)
-        return str(x)
-
     if verb == "by_default":
         return "the published default (" + ("away" if arg == "vacation" else "deadline passed") + ")"
     if verb in ("set_order", "clear_order"):
@@ -482,7 +486,7 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
         if verb == "table":
             return "have it fought on a table"
         if verb == "kill":
-            return f"{nm(arg)} was killed on the table"
+            return f"{_arg_name(w, arg)} was killed on the table"
         if verb == "done":
             return "no one else was killed"
         if verb == "outcome":
@@ -491,7 +495,7 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
     head = words.get(verb, verb.replace("_", " "))
     if arg is None:
         return head
-    return f"{head} {nm(arg)}"
+    return f"{head} {_arg_name(w, arg)}"
 
 
 def describe(view: View) -> str:
