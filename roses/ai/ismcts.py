@@ -132,8 +132,8 @@ class ISMCTSBot(BaseBot):
     def decide(self, rules: Rules, view: View, role: str,
                determinize: Determinizer | None = None) -> Decision:
         # The search makes no reference cycles: its tree and states are freed by their
-        # reference counts when _decide returns. So the cyclic collector is paused until then
-        # (see _PausedCollector), and finds nothing of the search when it runs again.
+        # reference counts when _decide returns. So the collector's older generations are
+        # paused until then (see _PausedCollector), and find nothing of the search after.
         with _PAUSED_COLLECTOR:
             return self._decide(rules, view, role, determinize)
 
@@ -362,38 +362,45 @@ class ISMCTSBot(BaseBot):
 
 
 class _PausedCollector:
-    """CPython's cyclic garbage collector paused while a search runs (``with``; searches in
-    several threads at once share one pause, and the collector is on again when the last ends,
-    if it was on when the first began).
+    """The older generations of CPython's cyclic garbage collector paused while a search runs
+    (``with``): the youngest is still collected as the thresholds say, the middle and oldest
+    not until the pause ends. Searches in several threads at once share one pause, and the
+    thresholds are given back when the last ends.
 
     A search allocates a state copy or two per iteration, and its tree and kept states grow to
-    hundreds of thousands of objects: the collector ran every few hundred allocations and went
-    through all of them at each collection of its older generations, some 8 % of the search's
-    time (docs/ai.md, "The garbage collector"). Nothing the search makes forms a reference cycle:
-    all of it is freed by its reference counts, paused collector or not.
+    hundreds of thousands of objects. Each collection of an older generation went through all
+    of them, some 7 % of the search's time (docs/ai.md, "The garbage collector"), and found
+    nothing: the search makes no reference cycle (tests/ai/test_ismcts_collector.py checks
+    each game), everything it makes is freed by its reference counts. The youngest generation
+    goes on being collected, so the cycles other threads of the process make (a server whose
+    bots think in threads) are still freed as they come, once they are that young; those that
+    outlive one collection wait for the pause to end. This is the policy of the server's
+    main process (roses/server/gcpolicy.py) applied during a search.
     """
 
-    __slots__ = ("_lock", "_depth", "_was_on")
+    __slots__ = ("_lock", "_depth", "_saved")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._depth = 0
-        self._was_on = False
+        self._saved: tuple[int, ...] = ()
 
     def __enter__(self) -> None:
         with self._lock:
             if self._depth == 0:
-                self._was_on = gc.isenabled()
-                gc.disable()
+                saved = self._saved = gc.get_threshold()
+                gc.set_threshold(saved[0], _NEVER, _NEVER)
             self._depth += 1
 
     def __exit__(self, *exc: object) -> None:
         with self._lock:
             self._depth -= 1
-            if self._depth == 0 and self._was_on:
-                gc.enable()
+            if self._depth == 0:
+                gc.set_threshold(*self._saved)
 
 
+#: A generation's threshold never reached during a search (see _PausedCollector).
+_NEVER = 1 << 30
 _PAUSED_COLLECTOR = _PausedCollector()
 
 

@@ -1,8 +1,9 @@
-"""ISMCTS pauses CPython's cyclic garbage collector while it searches (ismcts._PausedCollector):
-its tree and states are freed by their reference counts, and the collector's passes over them
-cost some 8 % of the search (docs/ai.md, "The garbage collector"). These tests pin what that
-relies on and what it promises: the collector is off during a search and as it was after it,
-whatever the threads, and a search of any game leaves no reference cycle behind."""
+"""ISMCTS pauses the older generations of CPython's cyclic garbage collector while it searches
+(ismcts._PausedCollector): its tree and states are freed by their reference counts, and the
+collector's passes over them cost some 7 % of the search (docs/ai.md, "The garbage
+collector"). These tests pin what that relies on and what it promises: during a search only
+the youngest generation is collected, after it the thresholds are as they were, whatever the
+threads, and a search of any game leaves no reference cycle behind."""
 
 from __future__ import annotations
 
@@ -22,10 +23,13 @@ from roses.engine.registry import get_rules
 
 
 @pytest.fixture
-def collector_on() -> Iterator[None]:
-    was = gc.isenabled()
+def collector_on() -> Iterator[tuple[int, ...]]:
+    """The collector on, with CPython's default thresholds; what it was, after the test."""
+    was, saved = gc.isenabled(), gc.get_threshold()
     gc.enable()
-    yield
+    gc.set_threshold(700, 10, 10)
+    yield gc.get_threshold()
+    gc.set_threshold(*saved)
     if not was:
         gc.disable()
 
@@ -46,35 +50,53 @@ def _decide(bot: ISMCTSBot, rules: Rules, state: State, role: str) -> Any:
     return bot.decide(rules, rules.view(state, role), role, Determinizer.bind(rules, state, role))
 
 
-def test_the_collector_is_off_during_a_search_and_on_after_it(collector_on: None) -> None:
+def test_only_the_youngest_generation_is_collected_during_a_search(collector_on: tuple[int, ...]) -> None:
     rules = get_rules("richard3")
     state, role = _position(rules, "richard-iii")
-    seen: list[bool] = []
+    seen: list[tuple[bool, tuple[int, ...]]] = []
     bot = ISMCTSBot(1, iterations=40)
-    bot.stop = lambda: seen.append(gc.isenabled()) or False
-    decision = _decide(bot, rules, state, role)
+
+    def look() -> bool:  # asked between iterations (ISMCTSBot.stop): never stop
+        seen.append((gc.isenabled(), gc.get_threshold()))
+        return False
+
+    bot.stop = look
+    collected: list[int] = []  # the generation of each collection during the search
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collected.append(info["generation"])
+
+    gc.callbacks.append(watch)
+    try:
+        decision = _decide(bot, rules, state, role)
+    finally:
+        gc.callbacks.remove(watch)
     assert decision.stats["iterations"] == 40
-    assert seen and not any(seen)  # asked between iterations: off every time
-    assert gc.isenabled()
+    # the collector on, the older generations' thresholds out of reach
+    assert seen and all(on and t[0] == 700 and min(t[1:]) >= 1 << 30 for on, t in seen)
+    assert collected and set(collected) == {0}  # young collections went on, and only they
+    assert gc.get_threshold() == collector_on and gc.isenabled()
 
 
-def test_a_collector_off_before_the_search_stays_off(collector_on: None) -> None:
+def test_thresholds_and_switch_are_given_back_as_they_were(collector_on: tuple[int, ...]) -> None:
     rules = get_rules("richard3")
     state, role = _position(rules, "richard-iii")
+    gc.set_threshold(5000, 3, 7)
     gc.disable()
     _decide(ISMCTSBot(1, iterations=20), rules, state, role)
-    assert not gc.isenabled()
-    gc.enable()
+    assert gc.get_threshold() == (5000, 3, 7) and not gc.isenabled()
 
 
-def test_the_pause_ends_when_the_last_search_ends(collector_on: None) -> None:
-    """Searches in several threads share one pause: the first to end leaves the collector off
-    for the others; it is on again once all have ended."""
+def test_the_pause_ends_when_the_last_search_ends(collector_on: tuple[int, ...]) -> None:
+    """Searches in several threads share one pause: the first to end leaves the older
+    generations paused for the others; the thresholds are given back once all have ended."""
+    paused = (collector_on[0], 1 << 30, 1 << 30)
     with _PAUSED_COLLECTOR:
         with _PAUSED_COLLECTOR:  # a second search, begun during the first
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # the first search still runs
-    assert gc.isenabled()
+            assert gc.get_threshold() == paused
+        assert gc.get_threshold() == paused  # the first search still runs
+    assert gc.get_threshold() == collector_on
 
     rules = get_rules("richard3")
     state, role = _position(rules, "richard-iii")
@@ -92,24 +114,24 @@ def test_the_pause_ends_when_the_last_search_ends(collector_on: None) -> None:
     for t in threads:
         t.join()
     assert not errors
-    assert gc.isenabled()
+    assert gc.get_threshold() == collector_on
 
 
-def test_the_pause_ends_when_the_search_fails(collector_on: None) -> None:
+def test_the_pause_ends_when_the_search_fails(collector_on: tuple[int, ...]) -> None:
     rules = get_rules("richard3")
     state, role = _position(rules, "richard-iii")
     view = rules.view(state, role)
     with pytest.raises(ValueError):  # a view without actions: nothing to choose from
         ISMCTSBot(1, iterations=5).decide(rules, {**view, "actions": {}}, role,
                                           Determinizer.bind(rules, state, role))
-    assert gc.isenabled()
+    assert gc.get_threshold() == collector_on
 
 
 @pytest.mark.parametrize(("game", "scenario"), [
     ("richard3", "richard-iii"), ("richard3", "wars-of-the-roses"),
     ("plantagenet", "ia-henry-vi"), ("kingmaker", "campaign"),
 ])
-def test_a_search_leaves_no_reference_cycle(collector_on: None, game: str, scenario: str) -> None:
+def test_a_search_leaves_no_reference_cycle(collector_on: tuple[int, ...], game: str, scenario: str) -> None:
     """What the pause relies on: everything a search makes (tree, determinisations, kept
     states, the labels of its decision) is freed by its reference counts, so a collection
     after it finds nothing unreachable."""
