@@ -30,7 +30,9 @@ def collector_on() -> Iterator[tuple[int, ...]]:
     gc.set_threshold(700, 10, 10)
     yield gc.get_threshold()
     gc.set_threshold(*saved)
-    if not was:
+    if was:
+        gc.enable()
+    else:
         gc.disable()
 
 
