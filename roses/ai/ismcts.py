@@ -375,7 +375,8 @@ class _PausedCollector:
     goes on being collected, so the cycles other threads of the process make (a server whose
     bots think in threads) are still freed as they come, once they are that young; those that
     outlive one collection wait for the pause to end. This is the policy of the server's
-    main process (roses/server/gcpolicy.py) applied during a search.
+    main process (roses/server/gcpolicy.py) applied during a search. Thresholds set by other
+    code while a pause lasts are replaced by those saved when it began, at its end.
     """
 
     __slots__ = ("_lock", "_depth", "_saved")
