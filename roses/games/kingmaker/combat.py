@@ -40,23 +40,16 @@ from roses.games.kingmaker.common import (
     place_name,
     place_owner,
     player_of_role,
+    refuge_area,
     role_of,
     ship_controller,
     ship_passengers,
     strength,
     tabletop_on,
 )
-from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.play import (
-    CardPlay,
-    can_act,
-    card_options,
-    event_deck,
-    inside_nobles,
-    lift_sieges,
-    siege_defence,
-)
-from roses.games.kingmaker.setup import hand
+from roses.games.kingmaker.ops import free_captive, place_active
+from roses.games.kingmaker.play import CardPlay, card_options, lift_sieges
+from roses.games.kingmaker.queries import can_act, event_deck, hand, inside_nobles, siege_defence
 
 BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK, SEA = (
     "battle", "ambush", "siege", "storm", "town", "town_attack", "sea_battle")
@@ -158,12 +151,12 @@ def sally_places(state: State, p: int) -> set[str]:
 
 def refuge_port_first(state: State, p: int, sq: str) -> bool:
     """E1 L150: in a refuge holding a port, the port must be taken before a force in the open
-    there may be attacked."""
+    there may be attacked. Under E2 Ireland is no refuge (ruling K6), so there it does not apply."""
     if state["level"] < 1:
         return False
     w = W(state)
-    area = w.board.squares[sq].area
-    if not w.board.areas[area].refuge:
+    area = refuge_area(state, sq)
+    if area is None:
         return False
     return any(place_owner(state, pl) != p for pl in w.board.places_in_area(area)
                if w.board.places[pl].port and place_active(state, pl))
@@ -811,16 +804,20 @@ def capture(state: State, p: int, losers: list[int], victors: list[int]) -> None
     the victors at once; then each captive is ransomed or executed in this turn."""
     w = W(state)
     losers = [n for n in losers if state["cz"][n] == Z_NOBLE]
-    victors = [n for n in victors if state["cz"][n] == Z_NOBLE and state["ncap"][n] < 0] or \
-        [n for n in free_nobles(state, p) if state["nsq"][n] is not None][:1]
+    survivors = [n for n in victors if state["cz"][n] == Z_NOBLE and state["ncap"][n] < 0]
+    # Cards are no counters: with every victor dead they go to the faction's first noble on
+    # the board; an heir is a counter and passes only to a noble on the field (ruling K76).
+    victors = survivors or [n for n in free_nobles(state, p) if state["nsq"][n] is not None][:1]
     if not losers:
         return
     for n in losers:
         state["ncap"][n] = p
         log.public(state, f"{card_name(w, n)} is captured by {role_of(state, p)}.", log.BATTLE)
+        keepers = survivors or [m for m in free_nobles(state, p) if (state["nsq"][m], state["nin"][m], state["nship"][m])
+                                == (state["nsq"][n], state["nin"][n], state["nship"][n])]
         for h in escorted_by(state, n):
-            if victors and may_hold(state, p, h):
-                state["hesc"][h] = victors[0]
+            if keepers and may_hold(state, p, h):
+                state["hesc"][h] = keepers[0]
                 log.public(state, f"{w.heirs[h].name} passes to {role_of(state, p)}.", log.POLITICAL)
                 if state["both_since"][p] < 0 and ops.controls_both_houses(state, p):
                     state["both_since"][p] = state["round"]
@@ -965,18 +962,6 @@ def execute_or_pardon(state: State, n: int, role: str) -> None:
 def pardons_of(state: State, p: int) -> list[int]:
     w = W(state)
     return [c for c in hand(state, p) if w.cards[c].kind == K.PARDON]
-
-
-def free_captive(state: State, n: int, why: str) -> None:
-    """A ransomed, released or pardoned noble returns to his owner with his titles and offices
-    (L285), in the open of the square where he was taken (ruling K26)."""
-    state["ncap"][n] = -1
-    state["nin"][n] = None
-    state["nact"][n] = state["tno"]
-    if state["nship"][n] >= 0:
-        # E1 (L289): freed at sea, they keep the ship they are on until it touches port.
-        state["sctl"][state["nship"][n]] = state["ch"][n]
-    log.public(state, why + ".", log.BATTLE)
 
 
 class Ransom(Step):

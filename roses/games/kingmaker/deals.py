@@ -44,7 +44,7 @@ from roses.games.kingmaker.common import (
     ship_controller,
     ship_passengers,
 )
-from roses.games.kingmaker.setup import hand
+from roses.games.kingmaker.queries import free_moves, hand
 
 TRANSFERABLE = (K.TOWN, K.SHIP, K.MERCENARY, K.ROYAL_CASTLE)
 
@@ -283,8 +283,6 @@ class Offer(Step):
         elif kind == "command":
             state["command"][str(frame["noble"])] = frame["commander"]
         elif kind == "free_move":
-            from roses.games.kingmaker.play import free_moves  # play imports this module
-
             n = frame["noble"]
             ops.discard_event(state, free_moves(state, q)[0])
             state["nmv"][n] = -1

@@ -39,6 +39,7 @@ from roses.games.kingmaker.common import (
     owner_of_card,
     place_name,
     place_owner,
+    refuge_area,
     role_of,
     senior_heir,
     ship_controller,
@@ -46,8 +47,7 @@ from roses.games.kingmaker.common import (
     sole_king,
 )
 from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.play import besieged_inside, event_deck, refuge_area
-from roses.games.kingmaker.setup import hand
+from roses.games.kingmaker.queries import besieged_inside, event_deck, hand
 
 #: Areas whose nobles cannot answer a summons (Raid and Revolt, Embassy notes).
 FAR_AREAS = ("pale_of_calais", "ireland", "scotland", "continent")

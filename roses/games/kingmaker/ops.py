@@ -227,6 +227,11 @@ def kill_noble(state: State, n: int, why: str) -> None:
     state["ncap"][n] = -1
     discard_crown(state, n)
     if n == w.beaufort:
+        if state["beaufort_crowned"]:
+            # E2 Breaking a Treaty (a): "the king dies", a crowned Beaufort as any King.
+            state["treaty"] = -1
+            if state.get("supported") == -2:
+                state["supported"] = None
         state["beaufort_crowned"] = False
     if chancellor_dies:
         for e, z in enumerate(state["ez"]):
@@ -355,3 +360,15 @@ def nearest_land(state: State, sea_sq: str) -> str:
                     nxt.append(t)
         todo = sorted(nxt)
     return sea_sq
+
+
+def free_captive(state: State, n: int, why: str) -> None:
+    """A ransomed, released or pardoned noble returns to his owner with his titles and offices
+    (L285), in the open of the square where he was taken (ruling K26)."""
+    state["ncap"][n] = -1
+    state["nin"][n] = None
+    state["nact"][n] = state["tno"]
+    if state["nship"][n] >= 0:
+        # E1 (L289): freed at sea, they keep the ship they are on until it touches port.
+        state["sctl"][state["nship"][n]] = state["ch"][n]
+    log.public(state, why + ".", log.BATTLE)

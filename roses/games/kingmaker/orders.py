@@ -46,6 +46,7 @@ from typing import Any
 from roses.engine import log
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.errors import IllegalAction, NotYourTurn
+from roses.games.kingmaker import views
 from roses.games.kingmaker.common import UMPIRE, W, has_umpire, player_of_role, role_of
 
 #: The verb the server sends when a deadline passes (deadlines.py), and its arguments.
@@ -71,8 +72,6 @@ MAX_ANSWERS = 10_000
 # ============================================================================ defaults by deadline
 def play_default(rules: Any, state: State, role: str, reason: Any) -> None:
     """``by_default``: play ``role``'s published default now and log it as such."""
-    from roses.games.kingmaker import views
-
     if state["result"] is not None:
         raise IllegalAction("The game is over.")
     why = "deadline" if reason is None else reason
@@ -247,8 +246,6 @@ def pending(steps: Any, state: State) -> tuple[str, Action] | None:
 def apply_standing(steps: Any, state: State) -> None:
     """Play every answer the standing orders give, one decision after another (called after
     each settling: ``KingmakerSteps.settle``, which passes ``settle`` without this step)."""
-    from roses.games.kingmaker import views
-
     for _ in range(MAX_ANSWERS):
         found = pending(steps, state)
         if found is None:

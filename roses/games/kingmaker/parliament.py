@@ -36,7 +36,6 @@ from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops, refusals
 from roses.games.kingmaker.common import (
-    E_HAND,
     Z_ASIDE,
     Z_ASSET,
     Z_AWARD,
@@ -49,120 +48,29 @@ from roses.games.kingmaker.common import (
     heir_controller,
     heir_loc,
     king_controller,
-    noble_strength,
-    noble_title,
     owner_of_card,
     place_name,
     place_owner,
     player_of_role,
     role_of,
     senior_heir,
-    ship_controller,
-    ship_passengers,
     sole_king,
 )
 from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.play import besieged_inside, event_deck
-
-HENRY = "henry_vi"
-
+from roses.games.kingmaker.queries import (
+    HENRY,
+    besieged_inside,
+    landing_port,
+    needs_ship,
+    parliament_cards,
+    parliament_places,
+    parliament_ship,
+    recipients,
+    summoner_figure,
+    writs,
+)
 
 # ============================================================================ who may summon
-def summoner_figure(state: State, p: int) -> tuple[str | None, str | None] | None:
-    """Where the figure that lets ``p`` summon stands (the sole King he controls, or his
-    Chancellor when there is no sole King), or None if ``p`` may not summon (L329)."""
-    w = W(state)
-    k = sole_king(state)
-    if k is not None:
-        if king_controller(state, k) != p:
-            return None
-        if k == -2:
-            n = w.beaufort
-            return state["nsq"][n], state["nin"][n]
-        sq, inside, ship = heir_loc(state, k)
-        return None if ship >= 0 else (sq, inside)
-    c = w.chancellor
-    n = state["ch"][c] if state["cz"][c] == Z_AWARD else -1
-    if n < 0 or owner_of_card(state, c) != p or state["ncap"][n] >= 0 or not parliament_cards(state, p):
-        return None
-    return state["nsq"][n], state["nin"][n]
-
-
-def parliament_cards(state: State, p: int) -> list[int]:
-    deck = event_deck(state)
-    return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "parliament"]
-
-
-def writs(state: State, p: int) -> list[int]:
-    deck = event_deck(state)
-    return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "writ"]
-
-
-def parliament_places(state: State, sq: str | None, inside: str | None) -> list[str]:
-    """Places where Parliament may meet for a figure at (sq, inside) (L331, ruling K11)."""
-    if sq is None:
-        return []
-    w = W(state)
-    out = []
-    for pl in w.board.places_at.get(sq, ()):
-        place = w.board.places[pl]
-        if not place_active(state, pl) or not place.parliament or pl in state["siege"]:
-            continue
-        if inside == pl or (inside is None and not place.fortified):
-            out.append(pl)
-    return out
-
-
-#: The mainland a ship carrying nobles to Parliament lands on (L334).
-MAINLAND = ("england", "wales", "scotland")
-
-
-def parliament_ship(state: State, n: int) -> int:
-    """L334: the ship that may carry noble ``n``, on an island or in Calais, to Parliament: an
-    empty ship his faction controls (its own or lent to it), in port on his island or in
-    Calais, large enough for his troops; the first such ship, -1 if none (ruling K41)."""
-    w = W(state)
-    b = w.board
-    sq = state["nsq"][n]
-    if sq is None:
-        return -1
-    area = b.squares[sq].area
-    need = noble_strength(state, n)
-    for s, piece in enumerate(w.ships):
-        pos = state["spos"][s]
-        if (pos in b.places and b.places[pos].area == area and ship_controller(state, s) == state["ch"][n]
-                and piece.capacity >= need and not ship_passengers(state, s)):
-            return s
-    return -1
-
-
-def landing_port(state: State, n: int, sq: str) -> str | None:
-    """L334: where the ship carrying noble ``n`` to Parliament (in square ``sq``) ends its
-    move: a friendly or unfortified port on the mainland, the nearest to the Parliament by
-    land (ties by id; ruling K41)."""
-    b = W(state).board
-    dist = b.land_distances(sq)
-    best: tuple[int, str] | None = None
-    for pid in b.ports:
-        pl = b.places[pid]
-        if pl.area not in MAINLAND or not place_active(state, pid):
-            continue
-        if pl.fortified and place_owner(state, pid) != state["ch"][n]:
-            continue
-        d = dist.get(pl.square)
-        if d is not None and (best is None or (d, pid) < best):
-            best = (d, pid)
-    return best[1] if best else None
-
-
-def needs_ship(state: State, n: int) -> bool:
-    """Whether noble ``n`` is on an island or in Calais (L334)."""
-    b = W(state).board
-    sq = state["nsq"][n]
-    if sq is None:
-        return False
-    area = b.areas[b.squares[sq].area]
-    return area.island or area.id == "pale_of_calais"
 
 
 def summonable(state: State, p: int, sq: str) -> list[int]:
@@ -463,21 +371,6 @@ def decide(state: State, session: Frame, frame: Frame) -> Any:
 
 
 # ============================================================================ the session
-def recipients(state: State, c: int) -> list[int]:
-    """Nobles (of any player) who may receive Chancery card ``c`` (L60-66 limits)."""
-    w = W(state)
-    card = w.cards[c]
-    out = []
-    for n in w.nobles:
-        if state["cz"][n] != Z_NOBLE or state["ncap"][n] >= 0 or (state["nsq"][n] is None and state["nship"][n] < 0):
-            continue
-        if card.kind == K.TITLE and noble_title(state, n):
-            continue
-        if card.kind == K.OFFICE and (not noble_title(state, n) or any(
-                w.cards[a].kind == K.OFFICE for a in awards(state, n))):
-            continue
-        out.append(n)
-    return out
 
 
 class Session(Step):

@@ -23,6 +23,7 @@ from roses.games.kingmaker.common import (
     W,
     awards,
     card_name,
+    controlled_nobles,
     noble_strength,
     noble_title,
     place_name,
@@ -32,6 +33,22 @@ from roses.games.kingmaker.common import (
     ship_passengers,
 )
 from roses.games.kingmaker.ops import place_active
+from roses.games.kingmaker.queries import (
+    _besieged,
+    besieged_inside,
+    blocked_areas,
+    can_act,
+    excommunicated_squares,
+    fits,
+    land_moves,
+    needs_ship,
+    parliament_places,
+    recipients,
+    ship_can_act,
+    ship_dests,
+    summoner_figure,
+    writs,
+)
 
 #: A reason finder: (state, frame, role, verb, arg) -> the reason, or None.
 Finder = Callable[[State, Frame, str, str, Any], "str | None"]
@@ -115,8 +132,6 @@ def _land_reach(state: State, start: str, forest_stops: bool, estuaries: bool) -
 
 def _square_reason(state: State, n: int, sq: str) -> str | None:
     """Why noble ``n`` may not move to square ``sq`` this move (L126-154, L315, L325)."""
-    from roses.games.kingmaker.play import blocked_areas, excommunicated_squares, land_moves
-
     w = W(state)
     b = w.board
     start = state["nsq"][n]
@@ -155,8 +170,6 @@ def _square_reason(state: State, n: int, sq: str) -> str | None:
 
 def _place_reason(state: State, n: int, pl: str) -> str | None:
     """Why noble ``n`` may not end his move inside place ``pl`` (L35, L191-193, L325)."""
-    from roses.games.kingmaker.play import fits
-
     w = W(state)
     place = w.board.places[pl]
     if not place_active(state, pl):
@@ -180,8 +193,6 @@ def _place_reason(state: State, n: int, pl: str) -> str | None:
 
 def _select_reason(state: State, frame: Frame, x: Any) -> str | None:
     """Why the noble named ``x`` may not be chosen to move (L126, L311, L315)."""
-    from roses.games.kingmaker.play import besieged_inside, can_act, controlled_nobles, land_moves
-
     w = W(state)
     n = _noble(state, x)
     if n < 0:
@@ -210,8 +221,6 @@ def _select_reason(state: State, frame: Frame, x: Any) -> str | None:
 # ============================================================================ movement
 def move_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
     """Refusals of the movement phase (play.Move, L122-193)."""
-    from roses.games.kingmaker.play import fits, ship_can_act, ship_dests
-
     w = W(state)
     b = w.board
     p = frame["p"]
@@ -323,8 +332,6 @@ def card_reason(state: State, p: int, verb: str, arg: Any, setup: bool = False) 
 
 def award_reason(state: State, c: int, n: int, setup: bool = False) -> str | None:
     """Why card ``c`` may not go to noble ``n`` (L39, L60-66, L461-468)."""
-    from roses.games.kingmaker.setup import _besieged
-
     w = W(state)
     card = w.cards[c]
     name = card_name(w, n)
@@ -367,19 +374,17 @@ def arrange_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -
 # ============================================================================ Parliament
 def summon_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
     """Refusals of the Parliament phase (L329-332; ruling K11)."""
-    from roses.games.kingmaker import parliament
-
     if verb != "summon":
         return None
     w = W(state)
     p = frame["p"]
-    fig = parliament.summoner_figure(state, p)
+    fig = summoner_figure(state, p)
     if fig is None:
         return ("only the player controlling the sole King, or the Chancellor's player holding a Parliament "
                 "card when there are two Kings or none, may summon Parliament (L329)")
-    if not parliament.writs(state, p):
+    if not writs(state, p):
         return "a Writ of summons must be presented to another player's noble (L332)"
-    if isinstance(arg, str) and arg in w.board.places and arg not in parliament.parliament_places(state, *fig):
+    if isinstance(arg, str) and arg in w.board.places and arg not in parliament_places(state, *fig):
         return (f"Parliament may not meet at {place_name(w, arg)}: it meets in a town or city (not a castle, "
                 "Calais or Dublin, not under siege) where the King or Chancellor stands (L331; ruling K11)")
     return None
@@ -387,8 +392,6 @@ def summon_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) ->
 
 def writ_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
     """Refusals of the summonses and the attendance (L332-334; ruling K41)."""
-    from roses.games.kingmaker import parliament
-
     if verb == "open" and not frame.get("summoned"):
         return "Parliament opens once at least one noble of another player is summoned by a Writ (L332)"
     if verb not in ("writ", "attend"):
@@ -401,13 +404,13 @@ def writ_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> s
     p = player_of_role(state, role)
     if verb == "writ" and state["ch"][n] == frame["p"]:
         return "a Writ summons another player's noble, not one's own (L332)"
-    if verb == "writ" and not parliament.writs(state, frame["p"]):
+    if verb == "writ" and not writs(state, frame["p"]):
         return "you hold no Writ of summons (L332)"
     if verb == "attend" and state["ch"][n] != p:
         return f"{name} is not of your faction"
     if state["nsq"][n] == frame["sq"]:
         return f"{name} is already in Parliament's square"
-    if parliament.needs_ship(state, n):
+    if needs_ship(state, n):
         return (f"{name} is on an island or in Calais: he comes only if an empty ship of his faction, large "
                 "enough for his troops, is there to carry him (L334)")
     return f"{name} cannot come: he is at sea, a captive, under siege, or outside England and Wales (L334; ruling K41)"
@@ -425,8 +428,6 @@ def vote_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> s
 
 def propose_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
     """Refusals of a proposal for a Chancery card (L355-370)."""
-    from roses.games.kingmaker import parliament
-
     if verb != "propose":
         return None
     w = W(state)
@@ -435,7 +436,7 @@ def propose_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -
         return f"{arg!r} is not a noble in play"
     if n in frame.get("tried", ()):
         return f"{card_name(w, n)} has declined it (L370): propose another"
-    if n in parliament.recipients(state, frame["card"]):
+    if n in recipients(state, frame["card"]):
         return None
     if state["nsq"][n] is None and state["nship"][n] < 0:
         return f"{card_name(w, n)} is not on the board"

@@ -36,13 +36,13 @@ from roses.games.kingmaker.common import (
     card_name,
     faction_nobles,
     noble_strength,
-    noble_title,
     owner_of_card,
     player_of_role,
     role_of,
     world,
 )
 from roses.games.kingmaker.ops import place_active
+from roses.games.kingmaker.queries import award_targets, hand
 
 SCENARIO = "campaign"
 
@@ -194,58 +194,6 @@ def _deal(state: State, w: World, n: int, lv: int) -> None:
 
 
 # ------------------------------------------------------------------------------ arranging
-def hand(state: State, p: int) -> list[int]:
-    cz, ch = state["cz"], state["ch"]
-    return [c for c in range(len(cz)) if cz[c] == Z_HAND and ch[c] == p]
-
-
-def award_targets(state: State, p: int, c: int, setup: bool = False) -> list[int]:
-    """The nobles of player ``p`` that may receive card ``c`` (L60-66, L455-474)."""
-    w = W(state)
-    card = w.cards[c]
-    nobles = [n for n in faction_nobles(state, p) if state["ncap"][n] < 0]
-    if not setup:
-        # L41: not to a noble under siege or at sea.
-        nobles = [n for n in nobles if state["nship"][n] < 0 and not _besieged(state, n)]
-        if c in state["traded"]:
-            # L448: a traded card is not given to a noble in combat in the turn of the trade.
-            nobles = [n for n in nobles if state["nfo"][n] != state["tno"] and n not in state["defended"]]
-    k = card.kind
-    if k == K.TITLE:
-        return [n for n in nobles if not noble_title(state, n)]
-    if k == K.OFFICE:
-        return [n for n in nobles if noble_title(state, n) and not _has(state, n, K.OFFICE)]
-    if k in (K.BISHOP, K.MERCENARY, K.TOWN, K.ROYAL_CASTLE, K.SHIP):
-        if card.lies_in == "ireland":
-            return [n for n in nobles if _has_id(state, n, "lieutenant_of_ireland")]
-        return nobles
-    if k == K.FRENCH_AID:
-        # L463: only to a noble in Calais or on the Continent.
-        b = w.board
-        out = []
-        for n in nobles:
-            sq = state["nsq"][n]
-            if sq is not None and b.squares[sq].area in ("pale_of_calais", "continent"):
-                out.append(n)
-        return out
-    return []
-
-
-def _has(state: State, n: int, kind: str) -> bool:
-    cards = W(state).cards
-    cz, ch = state["cz"], state["ch"]
-    return any(cz[c] == Z_AWARD and ch[c] == n and cards[c].kind == kind for c in range(len(cz)))
-
-
-def _has_id(state: State, n: int, cid: str) -> bool:
-    w = W(state)
-    c = w.codec.get(cid)
-    return c >= 0 and state["cz"][c] == Z_AWARD and state["ch"][c] == n
-
-
-def _besieged(state: State, n: int) -> bool:
-    pl = state["nin"][n]
-    return pl is not None and pl in state["siege"] and state["siege"][pl] != state["ch"][n]
 
 
 def arrange_options(state: State, p: int) -> list[Action]:
