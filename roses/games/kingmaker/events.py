@@ -893,9 +893,13 @@ def scots_invasion(state: State, p: int, e: int, card: K.EventCard) -> None:
     """E2 (ruling K29): the called nobles go north; a noble called to several places covers
     them all (he goes to the first); a place already occupied is covered; an uncovered place is
     lost to the Scots (neutral, to be retaken by siege). The Event deck is shuffled (with its
-    discard); the Treaty ends; if every place was covered the card leaves play."""
+    discard); the Treaty ends. A place already neutral is not lost (ruling K77); if the Scots
+    fail on the first try (nothing lost the first time the card is drawn) the card leaves play,
+    and failing later it is discarded as usual."""
     w = W(state)
     state["treaty"] = -1
+    first = not state.get("scots_tried", False)
+    state["scots_tried"] = True
     failed = True
     for cid, named in SCOTS_CALLS:
         places = tuple(pl for pl in named if w.square_of(pl) is not None)
@@ -916,12 +920,17 @@ def scots_invasion(state: State, p: int, e: int, card: K.EventCard) -> None:
         for pl in places:
             if pl in covered or pl not in w.board.places or not place_active(state, pl):
                 continue
+            if place_owner(state, pl) < 0:
+                continue  # already neutral: the Scots take nothing from anyone
             failed = False
             ops.set_place_owner(state, pl, -1)
             log.public(state, f"The Scots take {place_name(w, pl)}.", log.EVENT)
-    if failed:
+    if failed and first:
         state["ez"][e], state["eh"][e] = E_REMOVED, -1
         log.public(state, "The Scots fail; the card leaves play.", log.EVENT)
+    elif failed:
+        log.public(state, "The Scots fail.", log.EVENT)
+        ops.discard_event(state, e)
     else:
         ops.discard_event(state, e)
     for x in state["edisc"]:

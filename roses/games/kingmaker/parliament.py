@@ -65,6 +65,7 @@ from roses.games.kingmaker.queries import (
     parliament_cards,
     parliament_places,
     parliament_ship,
+    parliament_ships,
     recipients,
     summoner_figure,
     writs,
@@ -585,13 +586,14 @@ def go_to_parliament(state: State, n: int, session: Frame) -> None:
     if needs_ship(state, n):
         # L334: an empty ship of his faction carries him to the mainland and ends its move
         # in a friendly or unfortified port there.
-        s, port = parliament_ship(state, n), landing_port(state, n, session["sq"])
-        if s >= 0 and port is not None:
+        ships, port = parliament_ships(state, n), landing_port(state, n, session["sq"])
+        if ships and port is not None:
             w = W(state)
-            state["spos"][s] = port
-            state["smv"][s] = state["tno"]
-            log.public(state, f"The {w.ships[s].name} carries {card_name(w, n)} to {place_name(w, port)} "
-                       "on his way to Parliament.", log.MOVE)
+            for s in ships:
+                state["spos"][s] = port
+                state["smv"][s] = state["tno"]
+                log.public(state, f"The {w.ships[s].name} carries {card_name(w, n)} to {place_name(w, port)} "
+                           "on his way to Parliament.", log.MOVE)
     ops.put_noble(state, n, session["sq"], inside)
 
 
@@ -718,8 +720,21 @@ class Attend(EveryPlayer):
         log.public(state, f"{card_name(w, n)} attends Parliament.", log.POLITICAL)
 
 
+def home_places(state: State, n: int) -> list[str]:
+    """Ending Parliament: noble ``n``'s homes, the castles printed on his card and the towns
+    and cities of the town cards awarded to him (ruling K77)."""
+    w = W(state)
+    out = [c for c in w.home.get(n, ()) if place_active(state, c)]
+    for c in awards(state, n):
+        pl = w.cards[c].place
+        if w.cards[c].kind == K.TOWN and pl in w.board.places and place_active(state, pl) and pl not in out:
+            out.append(pl)
+    return out
+
+
 class Disperse(EveryPlayer):
-    """L388-390: after Parliament every player may move nobles in its square home free."""
+    """Ending Parliament (and the note to its steps): every noble in play may move home free,
+    to a castle on his card or a town or city of his, or stay (ruling K77)."""
 
     name = "disperse"
     rule = "L384"
@@ -729,15 +744,17 @@ class Disperse(EveryPlayer):
         p = player_of_role(state, role)
         out: list[Action] = []
         for n in faction_nobles(state, p):
-            if state["ncap"][n] >= 0 or state["nsq"][n] != frame["sq"]:
-                continue
-            for c in w.home.get(n, ()):
-                if place_active(state, c) and w.board.places[c].square != frame["sq"]:
+            sq = state["nsq"][n]
+            if (state["ncap"][n] >= 0 or sq is None or state["nship"][n] >= 0 or besieged_inside(state, n)
+                    or n in frame.get("gone", ())):
+                continue  # one free move home each
+            for c in home_places(state, n):
+                if w.board.places[c].square != sq:
                     out.append(("home", [w.cards[n].id, c]))
         return out + [("done", None)]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
-        return "After Parliament: send nobles home to a castle on their card, or stay (default: stay)."
+        return "After Parliament: send nobles home to a castle on their card or a town of theirs, or stay (default: stay)."
 
     def on_home(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
@@ -745,6 +762,7 @@ class Disperse(EveryPlayer):
         place = arg[1]
         inside = place if place_owner(state, place) == state["ch"][n] else None
         ops.put_noble(state, n, w.board.places[place].square, inside)
+        frame.setdefault("gone", []).append(n)
         log.public(state, f"{card_name(w, n)} goes home to {place_name(w, place)}.", log.POLITICAL)
         ops.capture_heirs(state, state["ch"][n], state["nsq"][n], inside)
 

@@ -471,23 +471,38 @@ def parliament_places(state: State, sq: str | None, inside: str | None) -> list[
 MAINLAND = ("england", "wales", "scotland")
 
 
-def parliament_ship(state: State, n: int) -> int:
-    """L334: the ship that may carry noble ``n``, on an island or in Calais, to Parliament: an
-    empty ship his faction controls (its own or lent to it), in port on his island or in
-    Calais, large enough for his troops; the first such ship, -1 if none (ruling K41)."""
+def parliament_ships(state: State, n: int) -> list[int]:
+    """Parliament, step 4: the ship(s) that carry noble ``n``, on an island or in Calais, to
+    Parliament: empty ships his faction controls (its own or lent to it), in port on his island
+    or in Calais, together large enough for his troops (Sea Transportation: a noble's troops
+    may be split between ships that travel together). The first ship large enough alone; else
+    the largest ships first (ties by index) until they suffice; none if they cannot (ruling K41)."""
     w = W(state)
     b = w.board
     sq = state["nsq"][n]
     if sq is None:
-        return -1
+        return []
     area = b.squares[sq].area
     need = noble_strength(state, n)
-    for s, piece in enumerate(w.ships):
-        pos = state["spos"][s]
-        if (pos in b.places and b.places[pos].area == area and ship_controller(state, s) == state["ch"][n]
-                and piece.capacity >= need and not ship_passengers(state, s)):
-            return s
-    return -1
+    empty = [s for s in range(len(w.ships)) if (pos := state["spos"][s]) in b.places and b.places[pos].area == area
+             and ship_controller(state, s) == state["ch"][n] and not ship_passengers(state, s)]
+    for s in empty:
+        if w.ships[s].capacity >= need:
+            return [s]
+    chosen: list[int] = []
+    room = 0
+    for s in sorted(empty, key=lambda s: (-w.ships[s].capacity, s)):
+        chosen.append(s)
+        room += w.ships[s].capacity
+        if room >= need:
+            return sorted(chosen)
+    return []
+
+
+def parliament_ship(state: State, n: int) -> int:
+    """The first of :func:`parliament_ships`, -1 if none."""
+    ships = parliament_ships(state, n)
+    return ships[0] if ships else -1
 
 
 def landing_port(state: State, n: int, sq: str) -> str | None:

@@ -131,7 +131,7 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
         "pown": {}, "siege": {}, "ally": [[0] * n for _ in range(n)],
         "catastrophe": 0, "both_since": [-1] * n, "refuges": [], "peace": [],
         "new_awards": [], "defended": [], "obliged": [], "guests": {}, "nfo": [-1] * nc,
-        "treaty": -1, "booty": {}, "tdisc": [], "freed": [],
+        "treaty": -1, "scots_tried": False, "booty": {}, "tdisc": [], "freed": [],
         "excommunicated": [], "defeatism": {}, "rogue": None, "lent": {}, "truce": [], "sfought": [], "sail_leave": [], "sail_denied": [], "raiders": [], "fresh": [], "traded": [], "blockades": {}, "command": {},
     }
     rng.seed_state(state, seed)
