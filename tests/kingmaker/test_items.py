@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from roses.engine import rng
 from roses.games.kingmaker import RULES, parliament
 from roses.games.kingmaker.common import (
@@ -26,6 +28,7 @@ from tests.kingmaker.helpers import (
     award,
     combat,
     event_on_top,
+    give_hand,
     make_deck,
     new_game,
     play_out_setup,
@@ -559,3 +562,150 @@ def test_defeatism_lasts_the_factions_own_turns_k23(tmp_path: Path) -> None:
     end_turn(state, 0)
     assert state["defeatism"] == {}
 
+
+
+def test_no_embarking_in_an_unfriendly_fortified_port_item_48(tmp_path: Path) -> None:
+    """Item 48 (Sea Transportation: "To embark ... a ship must occupy a friendly or unfortified
+    port"): the Mary, driven into Hull held by P2, may not take Percy aboard there; the refusal
+    names the rule."""
+    state, s, _ = _port_position(tmp_path)
+    state["pown"]["hull"] = 1
+    put(state, 0, "percy", "F6")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    assert ("embark", ["percy", "ship_mary"]) not in RULES.legal_actions(state, "P1")
+    from roses.engine.errors import IllegalAction
+
+    try:
+        RULES.action(state, "P1", "embark", ["percy", "ship_mary"])
+    except IllegalAction as exc:
+        assert "friendly or unfortified port" in str(exc)
+    else:
+        raise AssertionError("embarking in an unfriendly port was accepted")
+
+
+# ---------------------------------------------------------------------------- principles, zones
+def test_only_published_orders_change_the_state_item_2_item_10(tmp_path: Path) -> None:
+    """Items 2 and 10 (Campaign principles: only published orders count, and they take effect
+    when published): an order applied is in effect at once and in the public log; an order
+    refused changes nothing, not even the log."""
+    import copy
+
+    from roses.engine.errors import IllegalAction
+
+    state = staged(tmp_path)
+    percy = put(state, 0, "percy", "A1")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction):
+        RULES.action(state, "P1", "select", "grey")  # not his noble
+    assert state == before
+    RULES.action(state, "P1", "select", "percy")
+    RULES.action(state, "P1", "to", "C1")
+    assert state["nsq"][percy] == "C1"
+    assert any("Percy" in line for line in RULES.log_for(state, "P3"))
+
+
+def test_every_card_in_exactly_one_zone_item_6(tmp_path: Path) -> None:
+    """Item 6 (Definitions: the Crown cards are in one pile or with one holder): the invariant
+    check passes on a staged position and names a card put in two piles."""
+    state = staged(tmp_path)
+    put(state, 0, "percy", "A1")
+    assert RULES.check_invariants(state) == []
+    c = W(state).cid("earl_of_kent")
+    state["cdisc"].append(c)  # also still in the deck
+    assert "cdisc disagrees with the card zones" in RULES.check_invariants(state)
+
+
+def test_awarded_cards_never_return_to_the_hand_item_20(tmp_path: Path) -> None:
+    """Item 20 (Setup: awards are never returned to the hand): once the Bishop of Lincoln is
+    awarded to Percy, no order of his player's turn puts it back in the hand."""
+    from roses.games.kingmaker.common import Z_HAND
+
+    state = staged(tmp_path)
+    put(state, 0, "percy", "A1")
+    put(state, 0, "stanley", "A1")
+    kent = give_hand(state, 0, "bishop_of_lincoln")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    RULES.action(state, "P1", "assign", ["bishop_of_lincoln", "percy"])
+    assert state["cz"][kent] == Z_AWARD
+    legal = RULES.legal_actions(state, "P1")
+    assert not [a for a in legal if a[0] == "assign" and a[1][0] == "bishop_of_lincoln"]
+    RULES.action(state, "P1", "deal")
+    for verb, arg in RULES.legal_actions(state, "P1"):
+        assert not (isinstance(arg, list) and "bishop_of_lincoln" in arg), (verb, arg)
+    assert state["cz"][kent] != Z_HAND
+
+
+def test_non_transferable_cards_are_never_offered_for_transfer_item_110(tmp_path: Path) -> None:
+    """Item 110 (Transfers: titles, offices and bishoprics are non-transferable): Percy holds a
+    title, an office, a bishopric and a town card beside Grey; only the town card may be
+    transferred."""
+    state = staged(tmp_path)
+    put(state, 0, "percy", "A1")
+    put(state, 1, "grey", "A1")
+    for cid in ("earl_of_kent", "marshal", "bishop_of_lincoln", "town_nottingham"):
+        award(state, cid, "percy")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    RULES.action(state, "P1", "deal")
+    moved = sorted({arg[0] for verb, arg in RULES.legal_actions(state, "P1") if verb == "transfer"})
+    assert moved == ["town_nottingham"]
+
+
+def test_dublin_is_a_port_city_without_parliament_or_commons_item_46(tmp_path: Path) -> None:
+    """Item 46 (E2 Dublin): Parliament may not meet in Dublin, and holding it gives no Commons
+    votes; the shipped board marks it a major city and a port."""
+    from roses.games.kingmaker.board import DATA_DIR, load_board
+
+    b = load_board(str(DATA_DIR / "board.json"))
+    dublin = b.places["dublin"]
+    assert dublin.type == "city" and dublin.port and not dublin.parliament
+    state = staged(tmp_path, rules="e2", board=_ireland(DUBLIN))
+    state["pown"]["dublin"] = 0
+    put(state, 0, "percy", "A6", "dublin")
+    assert parliament.parliament_places(state, "A6", "dublin") == []
+    state["stack"] = [{"step": "turn", "stage": 4}]
+    parliament.open_session(state, 0, "london", writs_needed=False)
+    session = next(f for f in state["stack"] if f["step"] == "session")
+    assert parliament.tally(state, session)[0][0] == 2  # Percy's own Commons votes only
+
+
+def test_the_six_phases_come_in_order_item_27(tmp_path: Path) -> None:
+    """Item 27 (Sequence of Play): a turn runs Chance, Movement, Combat, Parliament (skipped
+    by a player who may not summon), Coronation (skipped without a coronation) and the Crown
+    deck phase, then the next player's turn."""
+    state = staged(tmp_path, deck=make_deck(FILLER, {"id": "k2", **combat("storms", [2, 1])}))
+    put(state, 0, "percy", "A1")
+    put(state, 1, "grey", "L1")
+    chance(state, 0)
+    seen = [state["stack"][-1]["step"]]
+    for _ in range(2):
+        RULES.action(state, "P1", "end")
+        seen.append(state["stack"][-1]["step"])
+    assert seen == ["move", "combat", "crown"] and state["stack"][-1]["p"] == 0
+    RULES.action(state, "P1", "end")
+    assert state["stack"][-1]["p"] == 1  # P2's turn: his Chance phase has run, he moves
+    assert state["stack"][-1]["step"] == "move"
+
+
+def test_parliament_card_is_kept_only_by_the_chancellors_player_item_121(tmp_path: Path) -> None:
+    """Item 121 (Event Card Key, Parliament cards): the Chancellor's player keeps a Parliament
+    card drawn; another player discards it; when the Chancellor dies, the Parliament cards held
+    are discarded."""
+    from roses.games.kingmaker import ops
+    from roses.games.kingmaker.common import E_DISC, E_HAND
+
+    deck = make_deck({"id": "parl", "kind": "parliament", "level": "basic", "combat": {"ratio": [3, 2], "killed": []}},
+                     {"id": "parl2", "kind": "parliament", "level": "basic", "combat": {"ratio": [3, 2], "killed": []}},
+                     FILLER)
+    state = staged(tmp_path, deck=deck)
+    neville = put(state, 0, "neville", "A1")
+    award(state, "chancellor", "neville")
+    put(state, 1, "grey", "C2")
+    e1 = event_on_top(state, "parl")
+    chance(state, 0)
+    assert state["ez"][e1] == E_HAND and state["eh"][e1] == 0
+    e2 = event_on_top(state, "parl2")
+    chance(state, 1)
+    assert state["ez"][e2] == E_DISC
+    ops.kill_noble(state, neville, "dies")
+    assert state["ez"][e1] == E_DISC

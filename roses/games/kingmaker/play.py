@@ -372,7 +372,8 @@ def move_options(state: State, frame: Frame) -> list[Action]:
         pos = state["spos"][s]
         if pos is None or ship_controller(state, s) != p or not ship_can_act(state, s):
             continue
-        if pos in b.places:
+        # Sea Transportation: a ship embarks nobles only in a friendly or unfortified port.
+        if pos in b.places and (place_owner(state, pos) == p or not b.places[pos].fortified):
             port_sq = b.places[pos].square
             used = sum(noble_strength(state, m) for m in ship_passengers(state, s))
             for n in mine:

@@ -274,6 +274,8 @@ def move_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> s
         pos = state["spos"][s]
         if pos not in b.places or b.places[pos].square != state["nsq"][n]:
             return f"the {piece.name} must be in a port of {card_name(w, n)}'s square to embark him (L164)"
+        if place_owner(state, pos) != p and b.places[pos].fortified:
+            return f"the {piece.name} embarks nobles only in a friendly or unfortified port (L164)"
         used = sum(noble_strength(state, m) for m in ship_passengers(state, s))
         if used + noble_strength(state, n) > piece.capacity:
             return (f"the {piece.name} carries at most {piece.capacity} troops; with {card_name(w, n)} it would "
