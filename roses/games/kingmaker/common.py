@@ -1,21 +1,7 @@
 """Kingmaker: the world tables (board + cards) and the state helpers every module uses.
 
-State layout (one JSON dict; cards, heirs and ships are ints, squares and places are the
-board's string ids):
-
-* ``cz[c]``/``ch[c]``: the zone of Crown card ``c`` and its holder (see ``Z_*``): a player for a
-  hand, a noble in play or a faction asset, a noble card for an award, -1 otherwise.
-  ``cdeck``/``cdisc``/``chancery``: the ordered piles (top of a deck = end of the list).
-* ``ez[e]``/``eh[e]``, ``edeck``/``edisc``: the same for Event cards (hand, discard, in use).
-* nobles, by card: ``nsq`` square (None off the board or at sea), ``nin`` place he is inside
-  (None in the open), ``nship`` ship he is aboard (-1), ``ncap`` captor (-1), ``nmv`` turn
-  number of his last move, ``nact`` of his last move or attack (one per round, L313).
-* heirs: ``hsq``/``hin``/``hship`` when alone, ``hesc`` escorting noble (-1: not captured),
-  ``hdead``, ``hcrown``.
-* ships: ``spos`` a sea square, a port place id, or None off the board; ``sctl`` a player
-  keeping control until the ship next touches port (L181, captured Admiral ships), ``smv``.
-* places: ``pown[place]`` = player who captured it (or -1: neutral by conquest/loss),
-  overriding card control; ``siege[place]`` = the player besieging it ("under siege").
+The state is one JSON dict whose keys are explained, part by part, in ``state.py``
+(``KingmakerState``): cards, heirs and ships are ints, squares and places the board's ids.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Verbs of the setup steps (arguments are card, noble, place and ship ids):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from roses.engine import log, rng
 from roses.engine.contract import Action, State
@@ -43,6 +43,7 @@ from roses.games.kingmaker.common import (
 )
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.queries import award_targets, hand
+from roses.games.kingmaker.state import KingmakerState
 
 SCENARIO = "campaign"
 
@@ -116,8 +117,8 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
     nc = len(w.cards)
     ne = len(deck.cards)
     nh = len(w.heirs)
-    state: State = {
-        "roles": role_names(n), "log": [], "result": None, "end": None, "stack": [],
+    record: KingmakerState = {  # every key is explained in state.py
+        "roles": role_names(n), "log": [], "result": None, "end": None, "stack": [], "rng": 0, "rolls": 0, "rigged": [],
         "opts": {k: v for k, v in opts.items() if k != "event_deck"},
         "level": lv, "board": board_path, "deck_key": deck_key, "deck_data": deck_data,
         "round": 0, "tno": 0, "rstart": 0, "order": list(range(n)), "turn": 0,
@@ -134,6 +135,7 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
         "treaty": -1, "scots_tried": False, "booty": {}, "tdisc": [], "freed": [],
         "excommunicated": [], "defeatism": {}, "rogue": None, "lent": {}, "truce": [], "sfought": [], "sail_leave": [], "sail_denied": [], "raiders": [], "fresh": [], "traded": [], "blockades": {}, "command": {},
     }
+    state: State = cast(State, record)
     rng.seed_state(state, seed)
     # Event deck (L53): the cards of the rules level in play, shuffled.
     for e, card in enumerate(deck.cards):
