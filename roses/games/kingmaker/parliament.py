@@ -1,4 +1,4 @@
-"""Kingmaker Parliament (L327-388; E1 ship vote L178-181; King's Pardon L465).
+"""Kingmaker Parliament (§Parliament Phase; E1 ship vote §Sea Transportation; King's Pardon §Crown Card Key).
 
 The Parliament phase (``parliament`` step) lets the controller of the sole King, or with two
 Kings or none the Chancellor's player holding a Parliament card, summon Parliament to a town or
@@ -8,18 +8,18 @@ stands. A session (``session`` step) then runs the agenda:
 1. summonses: one Writ card per noble of another player (the King's controller needs only Writs,
    ruling K10); the summoned move there at once;
 2. voluntary attendance (every player at once, ``attend`` noble / ``done``);
-3. with two crowned Kings, the vote of support (L386);
+3. with two crowned Kings, the vote of support (§Voting on Cards Distributed);
 4. the motion that the sole King's controller's King be the one and only King: with a Commons
-   majority (half the total + 1) and most Lords votes he wins (L404, ruling K31);
-5. E1: the vote to restore lost Admiral's/Warden's ships (L178);
+   majority (half the total + 1) and most Lords votes he wins (§Victory Conditions, ruling K31);
+5. E1: the vote to restore lost Admiral's/Warden's ships (§Sea Transportation);
 6. Chancery: each card in turn is proposed by the summoner, then (after a refusal) by the largest
-   Commons holder, then the second-largest Lords holder (L356-360, ruling K12); the recipient's
+   Commons holder, then the second-largest Lords holder (§Distributing Cards, ruling K12); the recipient's
    player may decline; titles and offices need both Houses, bishops the Lords only; King's Pardons
    are voted back to the discard or kept in Chancery;
-7. the King's peace in the square and the free move home (L388, L390).
+7. the King's peace in the square and the free move home (§King's peace, §Ending Parliament).
 
 Votes (``vote`` step): every player with votes answers at once ``yes``/``no``/``abstain``
-(default: abstain); nothing is shown until all have answered. A tie is a refusal (L366).
+(default: abstain); nothing is shown until all have answered. A tie is a refusal (§Voting on Cards Distributed).
 
 Verbs: ``summon`` place / ``pass`` (phase); ``writ`` noble / ``open`` (summons); ``attend``
 noble / ``done``; ``propose`` noble / ``pass`` (proposal); ``accept`` / ``decline`` (recipient,
@@ -75,9 +75,9 @@ from roses.games.kingmaker.queries import (
 
 
 def summonable(state: State, p: int, sq: str) -> list[int]:
-    """Other players' nobles a Writ may summon (L335-339): not at sea, captive, under siege, not
+    """Other players' nobles a Writ may summon (§Calling Parliament): not at sea, captive, under siege, not
     already there; on an island or in Calais only with a ship to carry him to a mainland port
-    (L334); never from Scotland, Ireland or the Continent (ruling K41)."""
+    (§Calling Parliament); never from Scotland, Ireland or the Continent (ruling K41)."""
     w = W(state)
     b = w.board
     out = []
@@ -100,11 +100,11 @@ def summonable(state: State, p: int, sq: str) -> list[int]:
 
 
 class ParliamentPhase(Step):
-    """L327: the Parliament phase of the current player."""
+    """§Parliament Phase: the Parliament phase of the current player."""
 
     name = "parliament"
     phase = "parliament"
-    rule = "L329-331"
+    rule = "§Calling Parliament"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -166,11 +166,11 @@ def session_view(state: State) -> dict[str, Any] | None:
     """The public Parliament screen while a session is on the stack (None otherwise): where it
     sits and who summoned it, the decision being made (``stage``: summons, attendance, vote,
     proposal, acceptance, or agenda between them), the Chancery card debated (drawn face up,
-    L356), the motion put to the vote with its choices (the vote between two Kings, L386), the
-    votes of each player in both Houses (L341-353: the tally the vote was opened with, else
+    §Distributing Cards), the motion put to the vote with its choices (the vote between two Kings, §Voting on Cards Distributed), the
+    votes of each player in both Houses (§Who Votes: the tally the vote was opened with, else
     the tally now), who may vote and who has answered. The ballots themselves are never in
     it: the result and its figures are published in the minutes when every voter has answered
-    (L366; ``Vote`` shows nothing before)."""
+    (§Voting on Cards Distributed; ``Vote`` shows nothing before)."""
     stack = state["stack"]
     session: Frame | None = None
     vote: Frame | None = None
@@ -221,7 +221,7 @@ def attending(state: State, n: int, sq: str) -> bool:
 
 
 def tally(state: State, session: Frame) -> list[tuple[int, int]]:
-    """(Commons, Lords) of every player now (L341-353, rulings K13, K42)."""
+    """(Commons, Lords) of every player now (§Who Votes, rulings K13, K42)."""
     w = W(state)
     cards = w.cards
     n_players = len(state["roles"])
@@ -241,7 +241,7 @@ def tally(state: State, session: Frame) -> list[tuple[int, int]]:
         if w.chancellor in new:
             holder = -1
     # Senior Yorkist / Lancastrian: 10 in Commons (on the board), 10 in Lords (attending);
-    # L380: a player holding both houses' senior heirs counts one house only (the better).
+    # §King's peace: a player holding both houses' senior heirs counts one house only (the better).
     seniors: dict[int, list[tuple[int, int]]] = {}
     for house in ("lancaster", "york"):
         h = senior_heir(state, house)
@@ -300,7 +300,7 @@ class Vote(Step):
 
     name = "vote"
     phase = "parliament"
-    rule = "L366-368"
+    rule = "§Voting on Cards Distributed"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -379,7 +379,7 @@ class Session(Step):
 
     name = "session"
     phase = "parliament"
-    rule = "L332-334"
+    rule = "§Calling Parliament"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -490,7 +490,7 @@ class Session(Step):
             return
         if stage == "end":
             pop(state)
-            state["peace"].append([frame["sq"], frame["p"]])  # L388: until the summoner's next turn
+            state["peace"].append([frame["sq"], frame["p"]])  # §King's peace: until the summoner's next turn
             state["new_awards"] = []
             push(state, {"step": "disperse", "sq": frame["sq"], "done": [False] * len(state["roles"])})
             log.public(state, "Parliament is dissolved; a King's peace holds in its square.", log.POLITICAL)
@@ -562,7 +562,7 @@ class Session(Step):
 
 
 def proposers(state: State, frame: Frame, bishop: bool) -> list[int]:
-    """L356-362 (ruling K12): the summoner, then the largest Commons holder, then the holder
+    """§Distributing Cards (ruling K12): the summoner, then the largest Commons holder, then the holder
     of the second-largest Lords vote (ties: the earlier in turn order); bishops only the
     summoner."""
     p = frame["p"]
@@ -579,12 +579,12 @@ def proposers(state: State, frame: Frame, bishop: bool) -> list[int]:
 
 
 def go_to_parliament(state: State, n: int, session: Frame) -> None:
-    """Summoned or attending nobles move at once, ignoring movement limits (L337-339), inside
+    """Summoned or attending nobles move at once, ignoring movement limits (§Calling Parliament), inside
     the place if friendly, else in the open of its square."""
     place = session["place"]
     inside = place if place_owner(state, place) == state["ch"][n] else None
     if needs_ship(state, n):
-        # L334: an empty ship of his faction carries him to the mainland and ends its move
+        # §Calling Parliament: an empty ship of his faction carries him to the mainland and ends its move
         # in a friendly or unfortified port there.
         ships, port = parliament_ships(state, n), landing_port(state, n, session["sq"])
         if ships and port is not None:
@@ -602,7 +602,7 @@ class Propose(Step):
 
     name = "propose"
     phase = "parliament"
-    rule = "L355-370"
+    rule = "§Distributing Cards"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -650,11 +650,11 @@ def _to_vote(state: State, frame: Frame, n: int) -> None:
 
 
 class Accept(Step):
-    """L368: the proposed recipient's player may decline; the proposer then names another."""
+    """§Voting on Cards Distributed: the proposed recipient's player may decline; the proposer then names another."""
 
     name = "accept"
     phase = "parliament"
-    rule = "L370"
+    rule = "§Voting on Cards Distributed"
     always_decides = True
     default: Action = ("accept", None)
 
@@ -694,10 +694,10 @@ class EveryPlayer(Step):
 
 
 class Attend(EveryPlayer):
-    """Voluntary attendance (L339): every player at once sends nobles, or is done."""
+    """Voluntary attendance (§Calling Parliament): every player at once sends nobles, or is done."""
 
     name = "attend"
-    rule = "L334"
+    rule = "§Calling Parliament"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -737,7 +737,7 @@ class Disperse(EveryPlayer):
     to a castle on his card or a town or city of his, or stay (ruling K77)."""
 
     name = "disperse"
-    rule = "L384"
+    rule = "§Ending Parliament"
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         w = W(state)

@@ -1,27 +1,27 @@
-"""Kingmaker: the sequence of play (L92-112) and the phases of a turn other than combat
+"""Kingmaker: the sequence of play (§Sequence of Play) and the phases of a turn other than combat
 resolution (combat.py) and the events (events.py).
 
 Verbs (arguments are ids: cards, nobles and ships by card/ship id, squares by square id,
 places by place id, heirs by heir id, players by role):
 
-Movement phase (L122-183)
+Movement phase (§Movement Phase)
     ``select`` noble        pick a noble to move; then ``to`` square|place (a place: end the
                             move inside that friendly place) or ``back``
     ``sail`` ship           pick a ship to sail; then ``to`` sea square|port or ``back``
-    ``embark`` [noble, ship]   put a noble aboard a ship in port (L168-172)
+    ``embark`` [noble, ship]   put a noble aboard a ship in port (§Sea Transportation)
     ``enter`` [noble, place]   go inside a place of the square: free if friendly, with the
                                owner's permission if unfriendly (a step for him, default: no)
     ``leave`` noble         step out of a place into the open of its square
-    ``escort`` [heir, noble]   hand a captured heir to another noble beside him (L279)
+    ``escort`` [heir, noble]   hand a captured heir to another noble beside him (§Capture of Royal Heirs)
     ``end``                 end the phase
 Any time in one's own turn (movement, combat choice, crown phase)
-    ``assign`` [card, noble|"faction"]   award a hand card (L41, L60-66)
-    ``play`` noble          put a noble card of the hand into play (L400)
-    ``execute_heir`` heir   execute a captured heir (L279)
-Combat phase (L195-261): ``battle`` / ``ambush`` [square, role], ``siege`` / ``storm`` /
+    ``assign`` [card, noble|"faction"]   award a hand card (§Faction, §Preparing to Play)
+    ``play`` noble          put a noble card of the hand into play (§Crown Deck Phase)
+    ``execute_heir`` heir   execute a captured heir (§Capture of Royal Heirs)
+Combat phase (§Combat Phase): ``battle`` / ``ambush`` [square, role], ``siege`` / ``storm`` /
     ``announce`` / ``town_fight`` / ``town_attack`` place, ``end``; then combat.py's verbs.
-Coronation phase (L390): ``crown`` heir (or "beaufort"), ``pass``.
-Crown deck phase (L398): the card is drawn, then ``assign``/``play`` or ``end``.
+Coronation phase (§Coronation Phase): ``crown`` heir (or "beaufort"), ``pass``.
+Crown deck phase (§Crown Deck Phase): the card is drawn, then ``assign``/``play`` or ``end``.
 """
 
 from __future__ import annotations
@@ -98,8 +98,8 @@ def current(state: State) -> int:
 
 # ============================================================================ the turn
 class Turn(Step):
-    """The automatic step that runs the six phases of the current player's turn (L102-112)
-    and passes the turn on; a new round starts after the last player (L94)."""
+    """The automatic step that runs the six phases of the current player's turn (§Sequence of Play)
+    and passes the turn on; a new round starts after the last player (§Sequence of Play)."""
 
     name = "turn"
     phase = "turn"
@@ -116,7 +116,7 @@ class Turn(Step):
             purge = purge_frame(state, p)
             if purge:
                 push(state, purge)
-            elif has_nobles:  # L37: a player with no noble plays only Chance and Crown
+            elif has_nobles:  # §Faction: a player with no noble plays only Chance and Crown
                 push(state, {"step": "move", "p": p, "sel": None, "ship": None})
         elif stage == 2:
             if has_nobles:
@@ -147,11 +147,11 @@ def start_turn(state: State, p: int) -> None:
     state["fresh"] = []
     state["traded"] = []
     for key in [k for k in state["command"] if commander_of(state, int(k)) < 0]:
-        del state["command"][key]  # L310: nobles who separated left their commander
+        del state["command"][key]  # §Alliances: nobles who separated left their commander
     state["sail_leave"] = []
     state["sail_denied"] = []
     state["truce"] = [x for x in state["truce"] if x[2] >= state["tno"]]
-    # King's peace after Parliament lasts until the summoner's next turn (L388).
+    # King's peace after Parliament lasts until the summoner's next turn (§King's peace).
     state["peace"] = [x for x in state["peace"] if x[1] != p]
     log.public(state, f"Round {state['round']}: {role_of(state, p)}'s turn.", log.TURN)
     refuge_upkeep(state, p)
@@ -190,7 +190,7 @@ def refuge_upkeep(state: State, p: int) -> None:
 
 
 def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
-    """E1 (L142): a noble entering a refuge area without an exemption uses a Refuge card of
+    """E1 (§Refuges): a noble entering a refuge area without an exemption uses a Refuge card of
     his player (ruling K43: the one with the most turns); its use is public, its turns not."""
     if state["level"] < 1:
         return
@@ -202,7 +202,7 @@ def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
     deck = event_deck(state)
     held = [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "refuge"]
     if not held:
-        # L146-148: in without a card to fight or take there; he must leave the turn after.
+        # §Refuges: in without a card to fight or take there; he must leave the turn after.
         state["raiders"].append([n, area, state["tno"]])
         return
     e = max(held, key=lambda x: (deck.cards[x].turns, -x))
@@ -213,7 +213,7 @@ def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
 
 
 def lift_sieges(state: State) -> None:
-    """L232: a siege ends when the besiegers left in the open of its square no longer match
+    """§Siege: a siege ends when the besiegers left in the open of its square no longer match
     the defence (checked at every turn's start and after every combat)."""
     w = W(state)
     for pl, q in sorted(state["siege"].items()):
@@ -226,7 +226,7 @@ def lift_sieges(state: State) -> None:
 
 
 def raiders_leave(state: State, p: int) -> None:
-    """E1 L148 (ruling K62): nobles who entered a refuge without a card must be out of it by
+    """E1 §Refuges (ruling K62): nobles who entered a refuge without a card must be out of it by
     the end of their player's next turn; one still there is killed, as when a Refuge runs out."""
     w = W(state)
     keep = []
@@ -256,7 +256,7 @@ def end_turn(state: State, p: int) -> None:
         state["defeatism"][key] -= 1
         if not state["defeatism"][key]:
             del state["defeatism"][key]
-    # L176: nobles may not stay aboard a ship in port: they land.
+    # §Sea Transportation: nobles may not stay aboard a ship in port: they land.
     w = W(state)
     for s, pos in enumerate(state["spos"]):
         if pos is not None and pos in w.board.places:
@@ -279,7 +279,7 @@ def end_turn(state: State, p: int) -> None:
 
 
 def purge_frame(state: State, p: int) -> Frame | None:
-    """L283: a faction may not control heirs of both houses for more than two rounds."""
+    """§Capture of Noble Counters: a faction may not control heirs of both houses for more than two rounds."""
     since = state["both_since"][p]
     if since < 0:
         return None
@@ -292,7 +292,7 @@ def purge_frame(state: State, p: int) -> Frame | None:
 
 
 class Purge(Step):
-    """The player executes the heirs of one house (L283; transfers are offers, see deals)."""
+    """The player executes the heirs of one house (§Capture of Noble Counters; transfers are offers, see deals)."""
 
     name = "purge"
     phase = "movement"
@@ -322,7 +322,7 @@ class Purge(Step):
 
 
 def blockade_options(state: State, p: int) -> list[Action]:
-    """E1 L271: a ship on a sea square next to a port may name that port as blockaded."""
+    """E1 §Blockade: a ship on a sea square next to a port may name that port as blockaded."""
     w = W(state)
     out: list[Action] = []
     for s, piece in enumerate(w.ships):
@@ -393,7 +393,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
     freed = state["freed"]
     holders = {q for q in {state["ch"][n] for n in mine} if free_moves(state, q)}
     for n in mine:
-        # L313: a noble under an ally's commander uses a Free Move his own faction provides
+        # §Alliances: a noble under an ally's commander uses a Free Move his own faction provides
         # (asked once a turn: an offer to that player, default no).
         q = state["ch"][n]
         if (q in holders and state["nmv"][n] == state["tno"] and n not in freed and state["nsq"][n] is not None
@@ -410,8 +410,8 @@ def move_options(state: State, frame: Frame) -> list[Action]:
 
 
 def pick_up_mercenaries(state: State, n: int) -> None:
-    """E1 L47: the first noble to enter Scotland or Berwick takes the Scottish Foot lying
-    there; E2 L49: only the Lieutenant of Ireland, in Ireland, takes the Irish Kerns."""
+    """E1 §Faction: the first noble to enter Scotland or Berwick takes the Scottish Foot lying
+    there; E2 §Faction: only the Lieutenant of Ireland, in Ireland, takes the Irish Kerns."""
     w = W(state)
     sq = state["nsq"][n]
     if sq is None:
@@ -429,7 +429,7 @@ def pick_up_mercenaries(state: State, n: int) -> None:
 
 
 def card_options(state: State, p: int) -> list[Action]:
-    """Hand cards the player may play now (L41, L60-66, L400) and heirs he may execute."""
+    """Hand cards the player may play now (§Faction, §Preparing to Play, §Crown Deck Phase) and heirs he may execute."""
     w = W(state)
     out: list[Action] = []
     for c in hand(state, p):
@@ -502,12 +502,12 @@ def assign(state: State, p: int, cid: str, target: str) -> None:
 
 
 class Move(CardPlay):
-    """The movement phase of the current player (L122-183)."""
+    """The movement phase of the current player (§Movement Phase)."""
 
     name = "move"
     phase = "movement"
     always_decides = True
-    rule = "L122-193"
+    rule = "§Movement Phase"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -564,7 +564,7 @@ class Move(CardPlay):
         if pos in w.board.places:
             o = place_owner(state, pos)
             if o >= 0 and o != frame["p"] and not allied(state, o, frame["p"]) and arg not in state["sail_leave"]:
-                # L170: a ship in an unfriendly port leaves only with its owner's permission.
+                # §Sea Transportation: a ship in an unfriendly port leaves only with its owner's permission.
                 push(state, {"step": "permit", "p": o, "asker": frame["p"], "ship": arg, "place": pos})
                 return
         frame["ship"] = arg
@@ -655,8 +655,8 @@ class Move(CardPlay):
 
 
 def sail(state: State, p: int, s: int, dest: str) -> None:
-    """Move a ship (L162-176); entering a port ends its move and lands its passengers in the
-    open of the port's square; in a neutral or unfriendly port they must besiege it (L172)."""
+    """Move a ship (§Sea Transportation); entering a port ends its move and lands its passengers in the
+    open of the port's square; in a neutral or unfriendly port they must besiege it (§Sea Transportation)."""
     w = W(state)
     b = w.board
     held = blockaded_from(state, s)
@@ -685,7 +685,7 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
 
 
 class Permit(Step):
-    """The owner of a place answers a request to enter it (L23-29, L191); default: no."""
+    """The owner of a place answers a request to enter it (§Faction, §Town, Cities, and Castles); default: no."""
 
     name = "permit"
     phase = "movement"
@@ -736,10 +736,10 @@ class Permit(Step):
 
 # ============================================================================ coronation
 def coronation_options(state: State, p: int) -> list[Action]:
-    """L390-396: the senior surviving member of a house, controlled by ``p``, inside a
+    """§Coronation Phase: the senior surviving member of a house, controlled by ``p``, inside a
     cathedral with nobles of ``p`` holding an archbishop or two bishops there (ruling K32:
-    Richard of York too). One King per house (L428); Beaufort when every Lancastrian heir is
-    dead (L432)."""
+    Richard of York too). One King per house (§Victory Conditions); Beaufort when every Lancastrian heir is
+    dead (§Victory Conditions)."""
     w = W(state)
     out: list[Action] = []
     if (state["defeatism"].get(str(p), 0) > 0 or p in state["excommunicated"]
@@ -808,7 +808,7 @@ class Coronation(Step):
             state["hcrown"][h] = True
             log.public(state, f"{role} crowns {w.heirs[h].name}"
                        + (" Queen Regent" if arg == "margaret" else " King of England") + ".", log.POLITICAL)
-        # L386: a Parliament-supported King keeps his support only until another is crowned.
+        # §Voting on Cards Distributed: a Parliament-supported King keeps his support only until another is crowned.
         state["supported"] = None
         pop(state)
 
@@ -818,7 +818,7 @@ class Coronation(Step):
 
 # ============================================================================ crown deck phase
 class CrownPhase(CardPlay):
-    """L398-400: draw the top Crown card into the hand; then play cards or end the turn."""
+    """§Crown Deck Phase: draw the top Crown card into the hand; then play cards or end the turn."""
 
     name = "crown"
     phase = "crown"
@@ -848,7 +848,7 @@ class CrownPhase(CardPlay):
 
 
 def _claim(state: State, p: int) -> int | None:
-    """Who takes player ``p``'s Crown draw now (E1 L317): the first claim on it, booty (a
+    """Who takes player ``p``'s Crown draw now (E1 §Booty): the first claim on it, booty (a
     player) or a ransom for a noble held until it is paid ([captor, noble]); a ransom claim
     for a noble no longer held (dead) is void and skipped. The last claim for a held noble
     frees him at once."""
@@ -872,7 +872,7 @@ def _claim(state: State, p: int) -> int | None:
 
 def receive_crown(state: State, p: int, c: int) -> None:
     """A drawn Crown card goes to the hand, except: Scottish Foot (E1) and Irish Kerns (E2)
-    are placed in Scotland / Ireland (L47-49); a Plantagenet goes to the controller of his
+    are placed in Scotland / Ireland (§Faction); a Plantagenet goes to the controller of his
     house's senior heir, or is set aside again (ruling K5); E1 Booty may redirect it."""
     w = W(state)
     card = w.cards[c]
@@ -894,14 +894,14 @@ def receive_crown(state: State, p: int, c: int) -> None:
     state["cz"][c], state["ch"][c] = Z_HAND, p
     log.public(state, f"{role} draws a Crown card.", log.CARD)
     if p in state["excommunicated"] and card.kind in (K.TOWN, K.BISHOP):
-        state["excommunicated"].remove(p)  # E2 L325: until a town or religious office is drawn
+        state["excommunicated"].remove(p)  # E2 §Excommunication Restrictions: until a town or religious office is drawn
         log.public(state, f"{role}'s excommunication is lifted.", log.EVENT)
     log.private(state, role, f"You draw {card_name(w, c)}.", log.CARD)
 
 
 # ============================================================================ victory
 def check_victory(state: State) -> None:
-    """L404-432: a player wins who controls the last royal heir, crowned (Beaufort counts
+    """§Victory Conditions: a player wins who controls the last royal heir, crowned (Beaufort counts
     once crowned; a last Yorkist wins only if Beaufort is not in play)."""
     if state["result"] is not None or not state["stack"]:
         return

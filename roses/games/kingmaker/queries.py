@@ -45,15 +45,15 @@ def hand(state: State, p: int) -> list[int]:
 
 
 def award_targets(state: State, p: int, c: int, setup: bool = False) -> list[int]:
-    """The nobles of player ``p`` that may receive card ``c`` (L60-66, L455-474)."""
+    """The nobles of player ``p`` that may receive card ``c`` (§Preparing to Play, §Crown Card Key)."""
     w = W(state)
     card = w.cards[c]
     nobles = [n for n in faction_nobles(state, p) if state["ncap"][n] < 0]
     if not setup:
-        # L41: not to a noble under siege or at sea.
+        # §Faction: not to a noble under siege or at sea.
         nobles = [n for n in nobles if state["nship"][n] < 0 and not _besieged(state, n)]
         if c in state["traded"]:
-            # L448: a traded card is not given to a noble in combat in the turn of the trade.
+            # §Transfers: a traded card is not given to a noble in combat in the turn of the trade.
             nobles = [n for n in nobles if state["nfo"][n] != state["tno"] and n not in state["defended"]]
     k = card.kind
     if k == K.TITLE:
@@ -65,7 +65,7 @@ def award_targets(state: State, p: int, c: int, setup: bool = False) -> list[int
             return [n for n in nobles if _has_id(state, n, "lieutenant_of_ireland")]
         return nobles
     if k == K.FRENCH_AID:
-        # L463: only to a noble in Calais or on the Continent.
+        # §Crown Card Key: only to a noble in Calais or on the Continent.
         b = w.board
         out = []
         for n in nobles:
@@ -94,17 +94,17 @@ def _besieged(state: State, n: int) -> bool:
 
 
 # ---------------------------------------------------------------------------- from play
-MOVE_SQUARES = 5  # L124: a noble moves up to 5 squares; L162: a ship too
+MOVE_SQUARES = 5  # §Noble Counters: a noble moves up to 5 squares; §Sea Transportation: a ship too
 
 
 def ship_can_act(state: State, s: int) -> bool:
-    """L313 (L450 for lent ships): a ship moves in one turn of a round at most."""
+    """§Important: one turn a round (§Transfers for lent ships): a ship moves in one turn of a round at most."""
     m = state["smv"][s]
     return m < state["rstart"] and m != state["tno"]
 
 
 def can_act(state: State, n: int) -> bool:
-    """L313: no counter moves or attacks in more than one turn of a round."""
+    """§Important: one turn a round: no counter moves or attacks in more than one turn of a round."""
     a = state["nact"][n]
     return a < 0 or a == state["tno"] or a < state["rstart"]
 
@@ -123,11 +123,11 @@ def movable(state: State, n: int) -> bool:
 
 
 def land_moves(state: State, n: int) -> list[str]:
-    """Squares noble ``n`` may move to (L124-136): up to 5 steps in 8 directions, rivers
+    """Squares noble ``n`` may move to (§Noble Counters): up to 5 steps in 8 directions, rivers
     crossed, estuaries not; entering forest from open ends the move (ruling K9: forest to
     forest does not); from a road square, along the road without limit until a neutral or
     unfriendly place (ruling K8, literal reading). E1 refuges need a Refuge card or an
-    exemption (L142) and the Menai crossing needs a start in the Caernarvon square (L156)."""
+    exemption (§Refuges) and the Menai crossing needs a start in the Caernarvon square (§Refuges)."""
     w = W(state)
     b = w.board
     p = state["ch"][n]
@@ -136,7 +136,7 @@ def land_moves(state: State, n: int) -> list[str]:
     reached = set(normal_moves(w, start, blocked))
     squares = b.squares
     if blocked:
-        # E1 L146: into a refuge without a card only to besiege, attack or capture there.
+        # E1 §Refuges: into a refuge without a card only to besiege, attack or capture there.
         for t in normal_moves(w, start, ()) - reached:
             if squares[t].area in blocked and refuge_target(state, p, t):
                 reached.add(t)
@@ -161,7 +161,7 @@ def land_moves(state: State, n: int) -> list[str]:
 
 
 def refuge_target(state: State, p: int, sq: str) -> bool:
-    """Something in refuge square ``sq`` that noble of ``p`` may enter to fight or take (L146):
+    """Something in refuge square ``sq`` that noble of ``p`` may enter to fight or take (§Refuges):
     a place not his, a force in the open (not in Scotland or the Continent), an heir alone."""
     w = W(state)
     for pl in w.board.places_at.get(sq, ()):
@@ -178,7 +178,7 @@ def refuge_target(state: State, p: int, sq: str) -> bool:
 
 
 def excommunicated_squares(state: State) -> set[str]:
-    """E2 (L325): squares an excommunicated faction may not enter."""
+    """E2 (§Excommunication Restrictions): squares an excommunicated faction may not enter."""
     w = W(state)
     return {sq for sq in (w.square_of(x) for x in ("salisbury", "wells", "st_davids")) if sq is not None}
 
@@ -220,7 +220,7 @@ def normal_moves(w: Any, start: str, blocked: tuple[str, ...]) -> frozenset[str]
 
 
 def blocked_areas(state: State, p: int, n: int) -> tuple[str, ...]:
-    """E1 (L142-148): the refuge areas noble ``n`` may not enter now (none in basic; none
+    """E1 (§Refuges): the refuge areas noble ``n`` may not enter now (none in basic; none
     when the faction holds a Refuge card, which is then used on entry)."""
     if state["level"] < 1:
         return ()
@@ -239,7 +239,7 @@ def blocked_areas(state: State, p: int, n: int) -> tuple[str, ...]:
 
 
 def _crossings(b: Any, s: str) -> list[tuple[str, Any]]:
-    """Named crossings of a water barrier from ``s`` (L156: Caernarvon to Anglesey)."""
+    """Named crossings of a water barrier from ``s`` (§Refuges: Caernarvon to Anglesey)."""
     return [(t, b.edges[(s, t)]) for t in b.neighbours[s] if b.edges[(s, t)].crossing and b.squares[t].land]
 
 
@@ -269,7 +269,7 @@ def refuge_exempt(state: State, p: int, n: int, area: str) -> bool:
             return True
     if area == "continent" and state.get("treaty", -1) == p:
         return True  # E2 Treaty with France: the King's faction enters the Continent freely
-    # L152: a faction holding a captured refuge port has free refuge there.
+    # §Refuges: a faction holding a captured refuge port has free refuge there.
     b = w.board
     return any(state["pown"].get(pl) == p for pl in b.places_in_area(area))
 
@@ -301,23 +301,23 @@ def move_dests(state: State, n: int) -> list[str]:
 
 
 def fits(state: State, place: str, troops: int) -> bool:
-    """L193: a place holds only so many troops (the board's capacity; ruling K61: the nobles'
+    """§Town, Cities, and Castles: a place holds only so many troops (the board's capacity; ruling K61: the nobles'
     troops inside, counted when one enters voluntarily)."""
     inside = sum(noble_strength(state, m) for m in inside_nobles(state, place) if state["ncap"][m] < 0)
     return inside + troops <= W(state).board.places[place].capacity
 
 
 def ship_dests(state: State, s: int) -> list[str]:
-    """Sea squares and ports ship ``s`` may reach this move (L162-172): 5 squares, a port
+    """Sea squares and ports ship ``s`` may reach this move (§Sea Transportation): 5 squares, a port
     counting as one; a friendly or unfortified port, or (with passengers strong enough to
-    besiege it) a neutral or unfriendly one (L172)."""
+    besiege it) a neutral or unfriendly one (§Sea Transportation)."""
     w = W(state)
     b = w.board
     pos = state["spos"][s]
     p = ship_controller(state, s)
     held = blockaded_from(state, s)
     if held:
-        return held  # E1 L273: leaving a blockaded port, the ship stops by the blockaders
+        return held  # E1 §Blockade: leaving a blockaded port, the ship stops by the blockaders
     dist = sea_reach(w, pos)
     out = [sq for sq in dist if sq != pos]
     passengers = ship_passengers(state, s)
@@ -368,7 +368,7 @@ def sea_reach(w: Any, pos: str) -> dict[str, int]:
 
 
 def blockaded_from(state: State, s: int) -> list[str]:
-    """E1 L271-273: the sea squares where a ship leaving its port must stop to fight the ships
+    """E1 §Sea Battles: the sea squares where a ship leaving its port must stop to fight the ships
     blockading that port (empty when it is not blockaded)."""
     w = W(state)
     pos = state["spos"][s]
@@ -388,7 +388,7 @@ def blockaded_from(state: State, s: int) -> list[str]:
 
 
 def siege_defence(state: State, place: str, attacker: int) -> int:
-    """L220-224: the garrison plus the strongest single faction inside (defenders' choice,
+    """§Siege: the garrison plus the strongest single faction inside (defenders' choice,
     ruling K39: the strongest)."""
     w = W(state)
     pl = w.board.places[place]
@@ -424,7 +424,7 @@ HENRY = "henry_vi"
 
 def summoner_figure(state: State, p: int) -> tuple[str | None, str | None] | None:
     """Where the figure that lets ``p`` summon stands (the sole King he controls, or his
-    Chancellor when there is no sole King), or None if ``p`` may not summon (L329)."""
+    Chancellor when there is no sole King), or None if ``p`` may not summon (§Calling Parliament)."""
     w = W(state)
     k = sole_king(state)
     if k is not None:
@@ -453,7 +453,7 @@ def writs(state: State, p: int) -> list[int]:
 
 
 def parliament_places(state: State, sq: str | None, inside: str | None) -> list[str]:
-    """Places where Parliament may meet for a figure at (sq, inside) (L331, ruling K11)."""
+    """Places where Parliament may meet for a figure at (sq, inside) (§Calling Parliament, ruling K11)."""
     if sq is None:
         return []
     w = W(state)
@@ -467,7 +467,7 @@ def parliament_places(state: State, sq: str | None, inside: str | None) -> list[
     return out
 
 
-#: The mainland a ship carrying nobles to Parliament lands on (L334).
+#: The mainland a ship carrying nobles to Parliament lands on (§Calling Parliament).
 MAINLAND = ("england", "wales", "scotland")
 
 
@@ -506,7 +506,7 @@ def parliament_ship(state: State, n: int) -> int:
 
 
 def landing_port(state: State, n: int, sq: str) -> str | None:
-    """L334: where the ship carrying noble ``n`` to Parliament (in square ``sq``) ends its
+    """§Calling Parliament: where the ship carrying noble ``n`` to Parliament (in square ``sq``) ends its
     move: a friendly or unfortified port on the mainland, the nearest to the Parliament by
     land (ties by id; ruling K41)."""
     b = W(state).board
@@ -525,7 +525,7 @@ def landing_port(state: State, n: int, sq: str) -> str | None:
 
 
 def needs_ship(state: State, n: int) -> bool:
-    """Whether noble ``n`` is on an island or in Calais (L334)."""
+    """Whether noble ``n`` is on an island or in Calais (§Calling Parliament)."""
     b = W(state).board
     sq = state["nsq"][n]
     if sq is None:
@@ -535,7 +535,7 @@ def needs_ship(state: State, n: int) -> bool:
 
 
 def recipients(state: State, c: int) -> list[int]:
-    """Nobles (of any player) who may receive Chancery card ``c`` (L60-66 limits)."""
+    """Nobles (of any player) who may receive Chancery card ``c`` (§Preparing to Play limits)."""
     w = W(state)
     card = w.cards[c]
     out = []
