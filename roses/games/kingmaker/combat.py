@@ -639,7 +639,7 @@ ATTACKER, DEFENDER, INDECISIVE = "attacker", "defender", "indecisive"
 
 
 def apply_outcome(state: State, frame: Frame, outcome: str, named: set[str], A: int, D: int) -> None:
-    """What a combat's outcome does (§Battle): the named participants die, then the victor
+    """What a combat's outcome does (§Combat Phase): the named participants die, then the victor
     captures the beaten nobles and heirs, takes the place fought for, or throws the losers out.
     ``A`` and ``D`` are the strengths before the deaths (for the Booty, K28). Used by the
     Event card and by the umpire's result of a combat fought on a table (umpire.py)."""
@@ -800,8 +800,9 @@ def take_place(state: State, p: int, place: str, a: list[int], d: list[int]) -> 
 
 # ============================================================================ capture
 def capture(state: State, p: int, losers: list[int], victors: list[int]) -> None:
-    """§Capture of Royal Heirs, §Transfers: the losers are captured; their heirs and transferable cards go to
-    the victors at once; then each captive is ransomed or executed in this turn."""
+    """§Capture of Royal Heirs, §Capture of Noble Counters, §Transfers: the losers are captured;
+    their heirs (ruling K76) and transferable cards go to the victors at once; then each captive
+    is ransomed or executed in this turn."""
     w = W(state)
     losers = [n for n in losers if state["cz"][n] == Z_NOBLE]
     survivors = [n for n in victors if state["cz"][n] == Z_NOBLE and state["ncap"][n] < 0]

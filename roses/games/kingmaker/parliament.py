@@ -602,7 +602,7 @@ class Propose(Step):
 
     name = "propose"
     phase = "parliament"
-    rule = "§Distributing Cards"
+    rule = "§Distributing Cards, §Voting on Cards Distributed"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""

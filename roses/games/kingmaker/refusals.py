@@ -429,7 +429,7 @@ def vote_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> s
 
 
 def propose_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-    """Refusals of a proposal for a Chancery card (§Distributing Cards)."""
+    """Refusals of a proposal for a Chancery card (§Distributing Cards, §Voting on Cards Distributed)."""
     if verb != "propose":
         return None
     w = W(state)

@@ -158,7 +158,7 @@ def umpire_parts(state: State) -> dict[str, Any]:
 
 
 #: What each outcome of a combat fought on a table does, by kind of combat (the effects of
-#: combat.apply_outcome: §Battle).
+#: combat.apply_outcome: §Combat Phase).
 OUTCOME_WORDS: dict[str, dict[str, str]] = {
     SIEGE: {ATTACKER: "the attacker won: the place is taken", DEFENDER: "the defender held: it stays under siege",
             INDECISIVE: "indecisive: it stays under siege"},
