@@ -299,10 +299,10 @@ def test_fault_rulebook_needs() -> None:
     assert "the rules name landmark 'cheviots', which is not on the board" in faults
     assert "the rulebook names area 'man', which is not on the board" in faults
     place(data, "carisbrooke")["square"] = "C3"
-    assert "place 'carisbrooke' must stand in area 'wight' (L140-153)" in check_board(data)
-    assert "place 'london' must be a city with garrison 300 (L153)" not in faults
+    assert "place 'carisbrooke' must stand in area 'wight' (§Refuges)" in check_board(data)
+    assert "place 'london' must be a city with garrison 300 (§Refuges)" not in faults
     place(data, "london")["garrison"] = 200
-    assert "place 'london' must be a city with garrison 300 (L153)" in check_board(data)
+    assert "place 'london' must be a city with garrison 300 (§Refuges)" in check_board(data)
 
 
 def test_load_board_rejects_a_broken_board(tmp_path: Path) -> None:

@@ -183,8 +183,8 @@ def test_a_wrong_order_gets_the_rules_refusal_and_changes_nothing(campaign: dict
 
 def test_a_wrong_order_gets_a_refusal_naming_the_rule(campaign: dict[str, Any], imap: ImapServer) -> None:
     """Issue 20 ("a wrong order gets a refusal naming the rule"): in the arrangement of the
-    dealt cards, a title given to a noble who has one is refused with L64, an office to an
-    untitled noble with L65, a bishop or mercenary kept by the faction with L66
+    dealt cards, a title given to a noble who has one, an office to an untitled noble, a bishop
+    or mercenary kept by the faction are refused naming §Preparing to Play
     (kingmaker/refusals.py); the reply quotes the reason and nothing is applied."""
     from roses.games.kingmaker.common import Z_HAND, W, faction_nobles, noble_title
 
@@ -197,14 +197,14 @@ def test_a_wrong_order_gets_a_refusal_naming_the_rule(campaign: dict[str, Any], 
     untitled = [n for n in nobles if not noble_title(state, n)]
     legal_verbs = {v for v, _ in RULES.legal_actions(state, "P2")}
     order, rule = None, None
-    for k, targets, ln in (("title", titled, "L64"), ("office", untitled, "L65")):
+    for k, targets, ln in (("title", titled, "§Preparing to Play"), ("office", untitled, "§Preparing to Play")):
         card = next((x for x in held if w.cards[x].kind == k), None)
         if card is not None and targets:
             order, rule = f"give {w.cards[card].id} {w.cards[targets[0]].id}", ln
             break
     if order is None and "asset" in legal_verbs:
         card = next(x for x in held if w.cards[x].kind in ("bishop", "mercenary"))
-        order, rule = f"asset {w.cards[card].id}", "L66"
+        order, rule = f"asset {w.cards[card].id}", "§Preparing to Play"
     assert order is not None, "the deal gave P2 nothing to misplace"
     version = _view(c, "bob", "P2")["version"]
     body = f"order key {_key(c['db'], 'bob', c['gid'], 'P2')}\n{order}\n"

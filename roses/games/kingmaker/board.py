@@ -17,8 +17,9 @@ What the board gives, and what it leaves to the rules:
 - landmarks (named squares that are not places, e.g. the Cheviots).
 
 Movement costs, the road reading, who may enter a refuge: those are rules (the rules engine
-reads the attributes here). Rule references are to ``kingmaker-campaign-rules.txt`` (movement
-L122-138, refuges L140-158, sea transport L160-183, places L185-193, Parliament L327-388).
+reads the attributes here). Rule references name sections of ``kingmaker-campaign-rules.txt``
+(rulebook.py): movement §Movement Phase, refuges §Refuges, sea transport §Sea Transportation,
+places §Town, Cities, and Castles, Parliament §Parliament Phase.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ LEVELS = ("basic", "e1", "e2")
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _BOARD_ID_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
 
-#: Places, landmarks and areas the rulebook names: every board must have them (setup L77-86,
-#: refuges L140-158, Parliament L331, Religious Diet, Royal Hunt, Scots Invasion, bishops L98).
+#: Places, landmarks and areas the rulebook names: every board must have them (setup §Setting out Counters,
+#: refuges §Refuges, Parliament §Calling Parliament, Religious Diet, Royal Hunt, Scots Invasion, bishops §Sequence of Play).
 RULEBOOK_PLACES = (
     "london", "windsor", "bristol", "coventry", "newark", "conway", "kenilworth", "lancaster",
     "bamburgh", "york", "fotheringhay", "shrewsbury", "harlech", "plymouth", "carisbrooke",
@@ -62,16 +63,16 @@ RULEBOOK_PLACES = (
 #: Named squares the rules send counters to: the Cheviots (Scots Invasion), the forest square
 #: holding half of Rotherham (Royal Hunt), France (Treaty with France, Papal Diet, War in Europe).
 RULEBOOK_LANDMARKS = ("cheviots", "rotherham_forest", "france")
-#: Areas the rules name; ``refuge`` areas need a Refuge card to enter (E1, L140-148).
+#: Areas the rules name; ``refuge`` areas need a Refuge card to enter (E1, §Refuges).
 RULEBOOK_AREAS = ("england", "wales", "scotland", "ireland", "continent", "pale_of_calais",
                   "anglesey", "wight", "man")
 RULEBOOK_REFUGES = ("ireland", "continent", "anglesey", "wight", "man", "scotland")
-#: Where the refuge ports of L152 stand.
+#: Where the refuge ports of §Refuges stand.
 REFUGE_PORTS = {"calais": "pale_of_calais", "beaumaris": "anglesey", "douglas": "man",
                 "carisbrooke": "wight", "dublin": "ireland"}
-#: Major cities of 300 (E2 L153: "same as Bristol, London and York, 300 troops").
+#: Major cities of 300 (E2 §Refuges: "same as Bristol, London and York, 300 troops").
 MAJOR_CITIES = ("london", "york", "bristol", "dublin")
-#: No Commons vote and no Parliament there (L331, L345 footnote).
+#: No Commons vote and no Parliament there (§Calling Parliament, §Who Votes footnote).
 NO_PARLIAMENT = ("calais", "dublin")
 
 _TOP_KEYS = {"format", "version", "id", "name", "notice", "sources", "grid", "areas", "terrain",
@@ -137,9 +138,9 @@ def parse_square_id(sid: str) -> tuple[int, int] | None:
 @dataclass(frozen=True, slots=True)
 class Area:
     """A country, island or sea zone. ``england``: counts as inside England (E1 town troops,
-    research §6 item 34: Wales inside, Calais outside); ``refuge``: a Refuge area (E1 L140);
+    research §6 item 34: Wales inside, Calais outside); ``refuge``: a Refuge area (E1 §Refuges);
     ``island``: exempt from summonses "on an island"; ``estuary``: a sea zone that is a tidal
-    estuary ships sail up to reach ports (L166)."""
+    estuary ships sail up to reach ports (§Sea Transportation)."""
 
     id: str
     code: str
@@ -180,9 +181,9 @@ class Square:
 @dataclass(frozen=True, slots=True)
 class Edge:
     """The side (or corner, for a diagonal) between two adjacent squares and its features.
-    ``river``/``estuary``: the id of the river or estuary on it (L136: a river may be crossed,
-    an estuary may not); ``roads``: the roads that run along it (L134); ``crossing``: a named
-    crossing of a water barrier that the rules may allow (L156, Caernarvon to Anglesey)."""
+    ``river``/``estuary``: the id of the river or estuary on it (§Noble Counters: a river may be crossed,
+    an estuary may not); ``roads``: the roads that run along it (§Noble Counters); ``crossing``: a named
+    crossing of a water barrier that the rules may allow (§Refuges, Caernarvon to Anglesey)."""
 
     a: str
     b: str
@@ -199,15 +200,15 @@ class Edge:
     @property
     def land(self) -> bool:
         """Both sides are land and no estuary lies between: a noble may step across (rivers
-        included, L136). A crossing's barrier is an estuary: the rules decide when to allow it."""
+        included, §Noble Counters). A crossing's barrier is an estuary: the rules decide when to allow it."""
         return self.estuary is None
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """A town, city or castle (L185-193). ``port``: the sea squares the port links to (empty:
-    not a port; L166 "a port is counted as a separate square"); ``parliament``: Parliament may
-    meet here (L331); ``commons``: "city" (4 votes) or "town" (3 votes) when controlled (L345),
+    """A town, city or castle (§Stacking). ``port``: the sea squares the port links to (empty:
+    not a port; §Sea Transportation "a port is counted as a separate square"); ``parliament``: Parliament may
+    meet here (§Calling Parliament); ``commons``: "city" (4 votes) or "town" (3 votes) when controlled (§Who Votes),
     None for castles, Calais and Dublin; ``level``: the rules level that adds it (Dublin: e2);
     ``at``: the symbol's position inside its square, (x, y) fractions from the north-west
     corner, for a renderer."""
@@ -365,7 +366,7 @@ class Board:
 
     def port_distances(self, start: str) -> Mapping[str, int]:
         """For a ship on the sea square ``start``: moves to each port (the port counts as a
-        square of its own, L166: one move from a linked sea square)."""
+        square of its own, §Sea Transportation: one move from a linked sea square)."""
         key = ("ports", start)
         if key not in self._cache:
             sea = self.sea_distances(start)
@@ -935,19 +936,19 @@ class _Checker:
             if ptype == "castle" and p["fortified"] is not True:
                 self.fault(f"{where}: a castle is always fortified")
             if p["fortified"] is False and ptype != "castle" and p["garrison"] != 0:
-                self.fault(f"{where}: an unfortified town has no garrison (L218), "
+                self.fault(f"{where}: an unfortified town has no garrison (§Siege), "
                            f"not {p['garrison']}")
             if p["fortified"] is True and p["garrison"] == 0:
-                self.fault(f"{where}: a fortified place needs a garrison (L218)")
+                self.fault(f"{where}: a fortified place needs a garrison (§Siege)")
             if p.get("royal") and ptype != "castle":
                 self.fault(f"{where}: only a castle can be royal")
             if "commons" in p and p["commons"] is not None:
                 if p["commons"] not in COMMONS_CLASSES:
                     self.fault(f"{where}: commons must be 'city', 'town' or null")
                 elif ptype == "castle":
-                    self.fault(f"{where}: a castle has no Commons vote (L345)")
+                    self.fault(f"{where}: a castle has no Commons vote (§Who Votes)")
             if p.get("parliament") and ptype == "castle":
-                self.fault(f"{where}: Parliament may not meet in a castle (L331)")
+                self.fault(f"{where}: Parliament may not meet in a castle (§Calling Parliament)")
             if p.get("level", "basic") not in LEVELS:
                 self.fault(f"{where}: level must be one of {', '.join(LEVELS)}")
             self.check_port(p, where)
@@ -1064,24 +1065,24 @@ class _Checker:
                 self.fault(f"the rulebook names area {aid!r}, which is not on the board")
         for aid in RULEBOOK_REFUGES:
             if aid in self.areas and not self.areas[aid].get("refuge"):
-                self.fault(f"area {aid!r} must be a refuge (E1, L140-148)")
+                self.fault(f"area {aid!r} must be a refuge (E1, §Refuges)")
         for pid, aid in REFUGE_PORTS.items():
             p = P.get(pid)
             if p is None or p["square"] not in self.sq:
                 continue
             if self.sq[p["square"]][4] != aid:
-                self.fault(f"place {pid!r} must stand in area {aid!r} (L140-153)")
+                self.fault(f"place {pid!r} must stand in area {aid!r} (§Refuges)")
             if not p.get("port"):
-                self.fault(f"place {pid!r} must be a port (L152-153)")
+                self.fault(f"place {pid!r} must be a port (§Refuges)")
         for pid in MAJOR_CITIES:
             p = P.get(pid)
             if p is not None and (p["type"] != "city" or p["garrison"] != 300):
-                self.fault(f"place {pid!r} must be a city with garrison 300 (L153)")
+                self.fault(f"place {pid!r} must be a city with garrison 300 (§Refuges)")
         for pid in NO_PARLIAMENT:
             p = P.get(pid)
             if p is not None and (p.get("parliament") or p.get("commons")):
-                self.fault(f"place {pid!r} must have no Parliament and no Commons class (L331, "
-                           f"L345)")
+                self.fault(f"place {pid!r} must have no Parliament and no Commons class (§Calling Parliament, "
+                           f"§Who Votes)")
         rot = P.get("rotherham")
         if rot is not None and rot["square"] in self.sq and not self.sq[rot["square"]][3]:
             self.fault("place 'rotherham' must stand in a forest square (Royal Hunt)")
@@ -1091,8 +1092,8 @@ class _Checker:
             near = [s for s, v in self.sq.items() if v[4] == "anglesey"
                     and max(abs(v[0] - c[0]), abs(v[1] - c[1])) == 1]
             if not near:
-                self.fault("place 'caernarvon' must stand next to Anglesey (L156)")
+                self.fault("place 'caernarvon' must stand next to Anglesey (§Refuges)")
         for pid in ("canterbury", "york", "durham", "carlisle", "lincoln", "norwich"):
             p = P.get(pid)
             if p is not None and not p.get("cathedral"):
-                self.fault(f"place {pid!r} must have a cathedral (a bishop's see, L98)")
+                self.fault(f"place {pid!r} must have a cathedral (a bishop's see, §Sequence of Play)")

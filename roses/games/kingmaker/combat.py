@@ -1,4 +1,4 @@
-"""Kingmaker combat (L195-302): the combat phase's choices, battle, siege, storm and announced
+"""Kingmaker combat (§Combat Phase): the combat phase's choices, battle, siege, storm and announced
 siege (E1), ambush, town fighting; killed lists; capture, spoils, ransom, execution and the
 King's Pardon.
 
@@ -8,7 +8,7 @@ Verbs
     ``battle`` frame (attacker): ``drop`` noble (leave him out), ``fight``, ``call_off``
     ``spoils`` (captor): ``give`` [card, noble]             default: the first victorious noble
     ``captive`` (captor): ``execute`` / ``release`` noble, ``ransom`` [noble, cards]
-    ``ransom`` (captive's owner): ``pay`` / ``refuse``       default: refuse (execution, L285)
+    ``ransom`` (captive's owner): ``pay`` / ``refuse``       default: refuse (execution, §Capture of Noble Counters)
     ``ransom_pay`` (owner): ``give_card`` card
     ``pardon`` (captive's owner holding a King's Pardon): ``pardon`` / ``decline``
                                                             default: pardon
@@ -40,23 +40,16 @@ from roses.games.kingmaker.common import (
     place_name,
     place_owner,
     player_of_role,
+    refuge_area,
     role_of,
     ship_controller,
     ship_passengers,
     strength,
     tabletop_on,
 )
-from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.play import (
-    CardPlay,
-    can_act,
-    card_options,
-    event_deck,
-    inside_nobles,
-    lift_sieges,
-    siege_defence,
-)
-from roses.games.kingmaker.setup import hand
+from roses.games.kingmaker.ops import free_captive, place_active
+from roses.games.kingmaker.play import CardPlay, card_options, lift_sieges
+from roses.games.kingmaker.queries import can_act, event_deck, hand, inside_nobles, siege_defence
 
 BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK, SEA = (
     "battle", "ambush", "siege", "storm", "town", "town_attack", "sea_battle")
@@ -64,7 +57,7 @@ BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK, SEA = (
 
 # ============================================================================ the combat phase
 def attackers_at(state: State, p: int, sq: str) -> list[int]:
-    """Nobles of ``p`` in the open of ``sq`` who may attack now (L195: once per round, in
+    """Nobles of ``p`` in the open of ``sq`` who may attack now (§Combat Phase: once per round, in
     his turn; not vacillating)."""
     nsq, nin, nship, nfo = state["nsq"], state["nin"], state["nship"], state["nfo"]
     tno = state["tno"]
@@ -74,14 +67,14 @@ def attackers_at(state: State, p: int, sq: str) -> list[int]:
 
 def defenders_at(state: State, q: int, sq: str) -> list[int]:
     """The force of ``q`` in the open of ``sq``: his nobles and allies under his command
-    (L197, L308)."""
+    (§Combat Phase, §Alliances)."""
     nsq, nin, nship = state["nsq"], state["nin"], state["nship"]
     return [n for n in controlled_nobles(state, q) if nsq[n] == sq and nin[n] is None and nship[n] < 0]
 
 
 def at_peace(state: State, p: int, q: int, sq: str) -> bool:
-    """A King's peace in ``sq`` (after Parliament, L388; E2 Diets) or the round of peace after
-    an alliance ends (L311)."""
+    """A King's peace in ``sq`` (after Parliament, §King's peace; E2 Diets) or the round of peace after
+    an alliance ends (§Alliances)."""
     if any(x[0] == sq for x in state["peace"]):
         return True
     return any({x[0], x[1]} == {p, q} and x[2] >= state["tno"] for x in state["truce"])
@@ -108,14 +101,14 @@ def combat_options(state: State, p: int) -> list[Action]:
             d = [n for n in defenders_at(state, q, sq) if n not in state["defended"]]
             if not d:
                 continue
-            verb = BATTLE if power >= strength(state, d) else AMBUSH  # L247
+            verb = BATTLE if power >= strength(state, d) else AMBUSH  # §Ambush
             out.append((verb, [sq, role_of(state, q)]))
         for pl in b.places_at.get(sq, ()):
             if not place_active(state, pl) or place_owner(state, pl) == p:
                 continue
             besieger = state["siege"].get(pl)
             if besieger is not None and besieger != p:
-                continue  # L232: beat the besieger in battle first
+                continue  # §Siege: beat the besieger in battle first
             if any(x[0] == sq for x in state["peace"]):
                 continue
             need = siege_defence(state, pl, p)
@@ -132,7 +125,7 @@ def combat_options(state: State, p: int) -> list[Action]:
         out.append(("town_fight", pl))
     for pl in sorted(owner_town_attacks(state, p)):
         out.append((TOWN_ATTACK, pl))
-    # L172-174: passengers landed in a neutral or unfriendly port must besiege it (if they
+    # §Sea Transportation: passengers landed in a neutral or unfriendly port must besiege it (if they
     # still can: otherwise they simply stay in the open).
     owed = [pl for kind, pl in state["obliged"] if kind == "siege" and (SIEGE, pl) in out]
     owed += [sq for kind, sq in state["obliged"] if kind == "sea" and any(
@@ -143,7 +136,7 @@ def combat_options(state: State, p: int) -> list[Action]:
 
 
 def sally_places(state: State, p: int) -> set[str]:
-    """L232: nobles inside a place under siege may sally out against the besiegers."""
+    """§Siege: nobles inside a place under siege may sally out against the besiegers."""
     out = set()
     tno = state["tno"]
     for n in free_nobles(state, p):
@@ -157,13 +150,13 @@ def sally_places(state: State, p: int) -> set[str]:
 
 
 def refuge_port_first(state: State, p: int, sq: str) -> bool:
-    """E1 L150: in a refuge holding a port, the port must be taken before a force in the open
-    there may be attacked."""
+    """E1 §Refuges: in a refuge holding a port, the port must be taken before a force in the open
+    there may be attacked. Under E2 Ireland is no refuge (ruling K6), so there it does not apply."""
     if state["level"] < 1:
         return False
     w = W(state)
-    area = w.board.squares[sq].area
-    if not w.board.areas[area].refuge:
+    area = refuge_area(state, sq)
+    if area is None:
         return False
     return any(place_owner(state, pl) != p for pl in w.board.places_in_area(area)
                if w.board.places[pl].port and place_active(state, pl))
@@ -174,7 +167,7 @@ def ships_at(state: State, q: int, sq: str) -> list[int]:
 
 
 def sea_battle_options(state: State, p: int) -> list[Action]:
-    """E1 (L263-267): ships that entered a sea square holding another faction's ships (not in
+    """E1 (§Sea Battles): ships that entered a sea square holding another faction's ships (not in
     port) may attack them."""
     w = W(state)
     out: list[Action] = []
@@ -191,7 +184,7 @@ def sea_battle_options(state: State, p: int) -> list[Action]:
 
 
 def town_obligations(state: State, p: int) -> set[str]:
-    """L251-259, situations 1-2: nobles of ``p`` inside a place that is not friendly must
+    """§Town Fighting, situations 1-2: nobles of ``p`` inside a place that is not friendly must
     fight the garrison and the unfriendly nobles inside in their turn."""
     out = set()
     for n in free_nobles(state, p):
@@ -202,7 +195,7 @@ def town_obligations(state: State, p: int) -> set[str]:
 
 
 def owner_town_attacks(state: State, p: int) -> set[str]:
-    """L261 (ruling K16): the owner of a place may attack unfriendly nobles inside it."""
+    """§Town Fighting (ruling K16): the owner of a place may attack unfriendly nobles inside it."""
     out = set()
     w = W(state)
     nin, cz, ch, ncap = state["nin"], state["cz"], state["ch"], state["ncap"]
@@ -217,7 +210,7 @@ def owner_town_attacks(state: State, p: int) -> set[str]:
 
 
 class CombatPhase(CardPlay):
-    """The combat phase of the current player (L195)."""
+    """The combat phase of the current player (§Combat Phase)."""
 
     name = "combat"
     phase = "combat"
@@ -277,7 +270,7 @@ class CombatPhase(CardPlay):
         self._place(state, frame, STORM, arg)
 
     def on_announce(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        """E1 (L240): an announced siege is not resolved this turn: "under siege" at once."""
+        """E1 (§Town Acquisition): an announced siege is not resolved this turn: "under siege" at once."""
         w = W(state)
         p = frame["p"]
         sq = w.board.places[arg].square
@@ -321,8 +314,8 @@ class CombatPhase(CardPlay):
 
 # ============================================================================ a battle
 def defence(state: State, frame: Frame) -> int:
-    """The defending strength: nobles, plus the garrison when a place is fought for (L220,
-    L238, L257)."""
+    """The defending strength: nobles, plus the garrison when a place is fought for (§Siege,
+    §Siege, §Town Fighting)."""
     d = strength(state, frame["d"])
     if frame["kind"] in (SIEGE, STORM, TOWN):
         pl = W(state).board.places[frame["place"]]
@@ -337,13 +330,13 @@ def attack_power(state: State, frame: Frame) -> int:
         return sum(W(state).ships[s].capacity for s in frame["sa"])
     a = strength(state, frame["a"], attack=True)
     if frame["kind"] == TOWN_ATTACK:
-        a += W(state).board.places[frame["place"]].garrison  # L261: with the garrison
+        a += W(state).board.places[frame["place"]].garrison  # §Town Fighting: with the garrison
     return a
 
 
 class Battle(Step):
-    """One combat: the attacker may leave nobles out or call it off before the draw (L243);
-    then the Event card decides (L205-214, L228-230, L249)."""
+    """One combat: the attacker may leave nobles out or call it off before the draw (§Siege);
+    then the Event card decides (§Battle, §Siege, §Ambush)."""
 
     name = "battle"
     phase = "combat"
@@ -391,7 +384,7 @@ class Battle(Step):
 
 
 def survivor_needed(combat: Frame) -> dict[str, list[int]]:
-    """Ruling K74 (L203), for a combat fought on a table: the results the umpire may enter only
+    """Ruling K74 (§Battle), for a combat fought on a table: the results the umpire may enter only
     while one of the listed nobles is left alive. A side that fought with nobles wins only with
     one of them alive; a side of ships without nobles has no such condition, and neither has a
     besieged place, whose garrison may hold it with every noble inside killed. Indecisive is
@@ -403,9 +396,9 @@ def survivor_needed(combat: Frame) -> dict[str, list[int]]:
 
 
 def draw_combat_card(state: State, p: int, frame: Frame | None = None) -> int:
-    """L243, ruling K25/K36: draw until a card with a combat half; a Free Move or Writ is kept
+    """§Siege, ruling K25/K36: draw until a card with a combat half; a Free Move or Writ is kept
     by the drawer, any other card without one is discarded unplayed. E1: a Vacillating
-    Allegiance card drawn for a combat is resolved (L291-302) and another card drawn; -1 means
+    Allegiance card drawn for a combat is resolved (§Vacillating Allegiance) and another card drawn; -1 means
     "treat as Bad Weather" (equal sides)."""
     deck = event_deck(state)
     for _ in range(10_000):
@@ -429,7 +422,7 @@ def draw_combat_card(state: State, p: int, frame: Frame | None = None) -> int:
     raise RuntimeError("no combat result in the Event deck")
 
 
-#: The Vacillating Allegiance table (L295): the highest roll that sends the noble home, by odds.
+#: The Vacillating Allegiance table (§Attack Odds): the highest roll that sends the noble home, by odds.
 HOME_MAX = {"Majority": 6, "5-4": 5, "3-2": 4, "2-1": 3, "3-1": 2, "4-1": 1}
 
 
@@ -444,7 +437,7 @@ def odds_column(a: int, b: int) -> str:
 
 
 def vacillating_noble(state: State, frame: Frame, combat: str, force: str) -> tuple[int, str, int] | str:
-    """E1 L293-302 (ruling K19): the noble Vacillating Allegiance strikes in a combat: equal
+    """E1 §Attack Odds (ruling K19): the noble Vacillating Allegiance strikes in a combat: equal
     sides: "weather" (Bad Weather, no further card); else d6 1-4 the weaker side, 5-6 the
     stronger; a side with one noble or none: "again" (ignored); else (the d6, the side "a" or
     "d", a random noble of it)."""
@@ -464,7 +457,7 @@ def vacillating_noble(state: State, frame: Frame, combat: str, force: str) -> tu
 
 
 def vacillate(state: State, frame: Frame) -> str:
-    """E1 L291-302 (rulings K19): equal sides: Bad Weather, no further card; else d6 1-4 the
+    """E1 §Vacillating Allegiance (rulings K19): equal sides: Bad Weather, no further card; else d6 1-4 the
     weaker force, 5-6 the stronger; a force with one noble ignores the card; a random noble
     of it goes home or changes sides by the table, then a new card is drawn."""
     w = W(state)
@@ -489,7 +482,7 @@ def vacillate(state: State, frame: Frame) -> str:
 
 
 def vacillate_at_sea(state: State, frame: Frame) -> str:
-    """E1 L269 with L293-302 (ruling K58): in a sea battle the affected force and noble are
+    """E1 §Sea Battles with §Attack Odds (ruling K58): in a sea battle the affected force and noble are
     found as on land (fleets' capacities for strength); the card is ignored unless the noble
     makes up the majority of his ship's capacity. Then, by the table, the noble goes home and
     his ship leaves the battle for a port of the opposing player's choice (step ``vac_port``),
@@ -521,7 +514,7 @@ def vacillate_at_sea(state: State, frame: Frame) -> str:
             push(state, {"step": "vac_port", "p": other, "ship": s})
     else:
         state["ch"][n] = other
-        state["sctl"][s] = other  # with him aboard until port (L181)
+        state["sctl"][s] = other  # with him aboard until port (§Sea Transportation)
         frame["d" if side == "a" else "a"].append(n)
         frame[other_ships].append(s)
         log.public(state, f"d6 {r}, then {r2} at {col}: {card_name(w, n)} changes sides to {role_of(state, other)} "
@@ -532,7 +525,7 @@ def vacillate_at_sea(state: State, frame: Frame) -> str:
 
 
 class VacPort(Step):
-    """E1 L269: the opposing player chooses the port a ship leaves a sea battle for when its
+    """E1 §Sea Battles: the opposing player chooses the port a ship leaves a sea battle for when its
     vacillating noble goes home (default: the first, the nearest)."""
 
     name = "vac_port"
@@ -588,7 +581,7 @@ def resolve(state: State, frame: Frame) -> None:
 
 def engage(state: State, frame: Frame) -> None:
     """The attackers have attacked this round and the defenders been attacked this turn
-    (L200), whoever or whatever then decides the combat."""
+    (§Battle), whoever or whatever then decides the combat."""
     tno = state["tno"]
     for n in frame["a"]:
         state["nfo"][n] = state["nact"][n] = tno
@@ -597,7 +590,7 @@ def engage(state: State, frame: Frame) -> None:
 
 
 def resolve_combat(state: State, frame: Frame) -> None:
-    """The combat decided by the Event card (L205-214, L228-230, L249)."""
+    """The combat decided by the Event card (§Battle, §Siege, §Ambush)."""
     w = W(state)
     kind, p = frame["kind"], frame["att"]
     engage(state, frame)
@@ -620,15 +613,15 @@ def resolve_combat(state: State, frame: Frame) -> None:
             state["siege"][frame["place"]] = p
             log.public(state, f"{place_name(w, frame['place'])} is under siege.", log.BATTLE)
         return
-    # Killed list (L212): every participant named dies, whatever the result.
+    # Killed list (§Battle): every participant named dies, whatever the result.
     named = set(card.killed)
     if kind == AMBUSH:
-        bottom = card.killed[-1] if card.killed else None  # L249: only the last on the list
+        bottom = card.killed[-1] if card.killed else None  # §Ambush: only the last on the list
         named = {bottom} if bottom else set()
     if kind == AMBUSH:
-        outcome = DEFENDER  # L249 (ruling K15, literal): the ambushing force is captured
+        outcome = DEFENDER  # §Ambush (ruling K15, literal): the ambushing force is captured
     elif kind == SIEGE:
-        outcome = ATTACKER  # L228: a siege always succeeds but on Bad Weather
+        outcome = ATTACKER  # §Siege: a siege always succeeds but on Bad Weather
     else:
         big, small = max(A, D), min(A, D)
         assert card.ratio is not None
@@ -646,7 +639,7 @@ ATTACKER, DEFENDER, INDECISIVE = "attacker", "defender", "indecisive"
 
 
 def apply_outcome(state: State, frame: Frame, outcome: str, named: set[str], A: int, D: int) -> None:
-    """What a combat's outcome does (L205-262): the named participants die, then the victor
+    """What a combat's outcome does (§Combat Phase): the named participants die, then the victor
     captures the beaten nobles and heirs, takes the place fought for, or throws the losers out.
     ``A`` and ``D`` are the strengths before the deaths (for the Booty, K28). Used by the
     Event card and by the umpire's result of a combat fought on a table (umpire.py)."""
@@ -692,7 +685,7 @@ def apply_outcome(state: State, frame: Frame, outcome: str, named: set[str], A: 
             take_place(state, p, frame["place"], a, d)
         else:
             for n in a:
-                state["nin"][n] = None  # L259: expelled into the open
+                state["nin"][n] = None  # §Town Fighting: expelled into the open
             log.public(state, f"{role_of(state, p)}'s nobles are thrown out of {place_name(w, frame['place'])}.", log.BATTLE)
         return
     if kind == TOWN_ATTACK:
@@ -710,7 +703,7 @@ def apply_outcome(state: State, frame: Frame, outcome: str, named: set[str], A: 
 
 
 def sea_capture(state: State, p: int, ships: list[int], losers: list[int], victors: list[int]) -> None:
-    """E1 (L267-271): the winner takes the beaten ships with their nobles and heirs; a Ship
+    """E1 (§Sea Battles): the winner takes the beaten ships with their nobles and heirs; a Ship
     card goes to one of his noble passengers (else to his faction); the Admiral's and
     Warden's ships stay his until they touch port, when they return to their office, unless
     he scuttles them (a step, default: keep)."""
@@ -737,7 +730,7 @@ def sea_capture(state: State, p: int, ships: list[int], losers: list[int], victo
 
 
 class Scuttle(Step):
-    """E1 (L269): the victor may scuttle captured Admiral's or Warden's ships (default: keep)."""
+    """E1 (§Sea Battles): the victor may scuttle captured Admiral's or Warden's ships (default: keep)."""
 
     name = "scuttle"
     phase = "combat"
@@ -773,7 +766,7 @@ class Scuttle(Step):
 
 
 def _use_french_aid(state: State, a: list[int]) -> None:
-    """L463: French Aid is used once in an attack or siege, then discarded."""
+    """§Crown Card Key: French Aid is used once in an attack or siege, then discarded."""
     w = W(state)
     for n in a:
         for c in awards(state, n):
@@ -783,7 +776,7 @@ def _use_french_aid(state: State, a: list[int]) -> None:
 
 
 def _booty(state: State, winner: int, loser: int, beaten: int) -> None:
-    """E1 (L317): defeating a force of 100 or more by battle or siege gives the loser's next
+    """E1 (§Booty): defeating a force of 100 or more by battle or siege gives the loser's next
     Crown draw to the winner (ruling K28: the strength beaten, garrison included)."""
     if state["level"] >= 1 and loser >= 0 and loser != winner and beaten >= 100:
         state["booty"].setdefault(str(loser), []).append(winner)
@@ -792,7 +785,7 @@ def _booty(state: State, winner: int, loser: int, beaten: int) -> None:
 
 
 def take_place(state: State, p: int, place: str, a: list[int], d: list[int]) -> None:
-    """L230, L245-247: the place falls with every noble and heir inside; the victors end their
+    """§Siege, §Town Acquisition: the place falls with every noble and heir inside; the victors end their
     turn inside it and it becomes theirs."""
     w = W(state)
     inside_foes = [n for n in inside_nobles(state, place) if state["ch"][n] != p and state["ncap"][n] < 0]
@@ -807,20 +800,25 @@ def take_place(state: State, p: int, place: str, a: list[int], d: list[int]) -> 
 
 # ============================================================================ capture
 def capture(state: State, p: int, losers: list[int], victors: list[int]) -> None:
-    """L277-285, L439-441: the losers are captured; their heirs and transferable cards go to
-    the victors at once; then each captive is ransomed or executed in this turn."""
+    """§Capture of Royal Heirs, §Capture of Noble Counters, §Transfers: the losers are captured;
+    their heirs (ruling K76) and transferable cards go to the victors at once; then each captive
+    is ransomed or executed in this turn."""
     w = W(state)
     losers = [n for n in losers if state["cz"][n] == Z_NOBLE]
-    victors = [n for n in victors if state["cz"][n] == Z_NOBLE and state["ncap"][n] < 0] or \
-        [n for n in free_nobles(state, p) if state["nsq"][n] is not None][:1]
+    survivors = [n for n in victors if state["cz"][n] == Z_NOBLE and state["ncap"][n] < 0]
+    # Cards are no counters: with every victor dead they go to the faction's first noble on
+    # the board; an heir is a counter and passes only to a noble on the field (ruling K76).
+    victors = survivors or [n for n in free_nobles(state, p) if state["nsq"][n] is not None][:1]
     if not losers:
         return
     for n in losers:
         state["ncap"][n] = p
         log.public(state, f"{card_name(w, n)} is captured by {role_of(state, p)}.", log.BATTLE)
+        keepers = survivors or [m for m in free_nobles(state, p) if (state["nsq"][m], state["nin"][m], state["nship"][m])
+                                == (state["nsq"][n], state["nin"][n], state["nship"][n])]
         for h in escorted_by(state, n):
-            if victors and may_hold(state, p, h):
-                state["hesc"][h] = victors[0]
+            if keepers and may_hold(state, p, h):
+                state["hesc"][h] = keepers[0]
                 log.public(state, f"{w.heirs[h].name} passes to {role_of(state, p)}.", log.POLITICAL)
                 if state["both_since"][p] < 0 and ops.controls_both_houses(state, p):
                     state["both_since"][p] = state["round"]
@@ -845,7 +843,7 @@ def _give_spoil(state: State, c: int, n: int) -> None:
 
 
 class Spoils(Step):
-    """L441, L315: the captor shares the captured transferables among his victorious nobles."""
+    """§Transfers, §Alliances: the captor shares the captured transferables among his victorious nobles."""
 
     name = "spoils"
     phase = "combat"
@@ -877,7 +875,7 @@ def _owner_hand_crown(state: State, p: int) -> list[int]:
 
 
 class Captive(Step):
-    """The captor disposes of each captive (L285): ransom, release or execution."""
+    """The captor disposes of each captive (§Capture of Noble Counters): ransom, release or execution."""
 
     name = "captive"
     phase = "combat"
@@ -895,7 +893,7 @@ class Captive(Step):
         for k in range(1, min(3, held) + 1):
             out.append(("ransom", [nid, k]))
         if state["level"] >= 1:
-            # E1 L317: future Crown draws may be the ransom (ruling K65).
+            # E1 §Booty: future Crown draws may be the ransom (ruling K65).
             for k in (1, 2):
                 out.append(("ransom_draws", [nid, k]))
                 out.append(("ransom_draws_held", [nid, k]))
@@ -908,7 +906,7 @@ class Captive(Step):
                 "(cards from his owner's hand), release him, or execute him (default: execute).")
 
     def published_default(self, state: State, frame: Frame, role: str) -> Action:
-        """L285: "Any Noble not ransomed in the turn of capture must be executed" (ruling K73)."""
+        """§Capture of Noble Counters: "Any Noble not ransomed in the turn of capture must be executed" (ruling K73)."""
         return ("execute", W(state).cards[frame["queue"][0]].id)
 
     def _next(self, state: State, frame: Frame) -> None:
@@ -933,7 +931,7 @@ class Captive(Step):
         self._ask_draws(state, frame, role, arg, held=False)
 
     def on_ransom_draws_held(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        """E1 L317: the same demand, the captor keeping the noble until every draw is taken."""
+        """E1 §Booty: the same demand, the captor keeping the noble until every draw is taken."""
         self._ask_draws(state, frame, role, arg, held=True)
 
     def _ask_draws(self, state: State, frame: Frame, role: str, arg: Any, held: bool) -> None:
@@ -955,7 +953,7 @@ class Captive(Step):
 
 
 def execute_or_pardon(state: State, n: int, role: str) -> None:
-    """L445, L465: execution, unless the owner plays a King's Pardon (asked as a step)."""
+    """§Transfers, §Crown Card Key: execution, unless the owner plays a King's Pardon (asked as a step)."""
     if pardons_of(state, state["ch"][n]):
         push(state, {"step": "pardon", "n": n, "by": role})
     else:
@@ -967,20 +965,8 @@ def pardons_of(state: State, p: int) -> list[int]:
     return [c for c in hand(state, p) if w.cards[c].kind == K.PARDON]
 
 
-def free_captive(state: State, n: int, why: str) -> None:
-    """A ransomed, released or pardoned noble returns to his owner with his titles and offices
-    (L285), in the open of the square where he was taken (ruling K26)."""
-    state["ncap"][n] = -1
-    state["nin"][n] = None
-    state["nact"][n] = state["tno"]
-    if state["nship"][n] >= 0:
-        # E1 (L289): freed at sea, they keep the ship they are on until it touches port.
-        state["sctl"][state["nship"][n]] = state["ch"][n]
-    log.public(state, why + ".", log.BATTLE)
-
-
 class Ransom(Step):
-    """The captive's owner answers a ransom demand (L285); default: refuse (execution)."""
+    """The captive's owner answers a ransom demand (§Capture of Noble Counters); default: refuse (execution)."""
 
     name = "ransom"
     phase = "combat"
@@ -1004,7 +990,7 @@ class Ransom(Step):
 
     def on_pay(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         if frame.get("draws"):
-            # E1 L317 (ruling K65): the captor takes the agreed Crown draws as they come (the
+            # E1 §Booty (ruling K65): the captor takes the agreed Crown draws as they come (the
             # engine holds the debtor to them). Held: the noble stays his prisoner, and may no
             # longer be executed, until the last of them is taken (play.receive_crown); else
             # he is freed at once.
@@ -1068,7 +1054,7 @@ class RansomPay(Step):
 
 
 class Pardon(Step):
-    """The owner of a noble about to be executed may play a King's Pardon (L465, ruling K26:
+    """The owner of a noble about to be executed may play a King's Pardon (§Crown Card Key, ruling K26:
     the noble returns to him); default: play it."""
 
     name = "pardon"

@@ -1,21 +1,7 @@
 """Kingmaker: the world tables (board + cards) and the state helpers every module uses.
 
-State layout (one JSON dict; cards, heirs and ships are ints, squares and places are the
-board's string ids):
-
-* ``cz[c]``/``ch[c]``: the zone of Crown card ``c`` and its holder (see ``Z_*``): a player for a
-  hand, a noble in play or a faction asset, a noble card for an award, -1 otherwise.
-  ``cdeck``/``cdisc``/``chancery``: the ordered piles (top of a deck = end of the list).
-* ``ez[e]``/``eh[e]``, ``edeck``/``edisc``: the same for Event cards (hand, discard, in use).
-* nobles, by card: ``nsq`` square (None off the board or at sea), ``nin`` place he is inside
-  (None in the open), ``nship`` ship he is aboard (-1), ``ncap`` captor (-1), ``nmv`` turn
-  number of his last move, ``nact`` of his last move or attack (one per round, L313).
-* heirs: ``hsq``/``hin``/``hship`` when alone, ``hesc`` escorting noble (-1: not captured),
-  ``hdead``, ``hcrown``.
-* ships: ``spos`` a sea square, a port place id, or None off the board; ``sctl`` a player
-  keeping control until the ship next touches port (L181, captured Admiral ships), ``smv``.
-* places: ``pown[place]`` = player who captured it (or -1: neutral by conquest/loss),
-  overriding card control; ``siege[place]`` = the player besieging it ("under siege").
+The state is one JSON dict whose keys are explained, part by part, in ``state.py``
+(``KingmakerState``): cards, heirs and ships are ints, squares and places the board's ids.
 """
 
 from __future__ import annotations
@@ -151,7 +137,7 @@ def has_umpire(state: State) -> bool:
 
 
 def tabletop_on(state: State) -> bool:
-    """Whether the umpire decides, before each combat, if it is fought on a table (L203)."""
+    """Whether the umpire decides, before each combat, if it is fought on a table (§Battle)."""
     return has_umpire(state) and bool(state["opts"].get("tabletop"))
 
 
@@ -221,7 +207,7 @@ def free_nobles(state: State, p: int) -> list[int]:
 
 
 def commander_of(state: State, n: int) -> int:
-    """The allied commander noble ``n`` serves under (L308-310), -1 if none: he must be in
+    """The allied commander noble ``n`` serves under (§Alliances), -1 if none: he must be in
     play, allied, free and beside him (nobles who separate leave his command)."""
     c = state["command"].get(str(n), -1)
     if c < 0 or state["cz"][c] != Z_NOBLE or state["ncap"][c] >= 0 or state["ncap"][n] >= 0:
@@ -235,7 +221,7 @@ def commander_of(state: State, n: int) -> int:
 
 def controlled_nobles(state: State, p: int) -> list[int]:
     """The free nobles player ``p`` moves and fights: his own not under an ally's command, and
-    allies' nobles under one of his commanders (L308-310)."""
+    allies' nobles under one of his commanders (§Alliances)."""
     cz, ch, ncap = state["cz"], state["ch"], state["ncap"]
     out = []
     for n in W(state).nobles:
@@ -333,7 +319,7 @@ def escorted_by(state: State, n: int) -> list[int]:
 
 
 def leave_heir_alone(state: State, h: int) -> None:
-    """An heir loses its escort: it stays where the escort was (L279: no longer captured)."""
+    """An heir loses its escort: it stays where the escort was (§Capture of Royal Heirs: no longer captured)."""
     sq, pl, sh = heir_loc(state, h)
     state["hsq"][h], state["hin"][h], state["hship"][h] = sq, pl, sh
     state["hesc"][h] = -1
@@ -341,7 +327,7 @@ def leave_heir_alone(state: State, h: int) -> None:
 
 # ----- ships ---------------------------------------------------------------------------------------
 def ship_controller(state: State, s: int) -> int:
-    """Who moves ship ``s``: a temporary controller (L181), else the holder of its card or office."""
+    """Who moves ship ``s``: a temporary controller (§Sea Transportation), else the holder of its card or office."""
     w = W(state)
     t = state["sctl"][s]
     if t >= 0:
@@ -362,7 +348,7 @@ def is_port_pos(pos: str | None, w: World) -> bool:
 
 # ----- places --------------------------------------------------------------------------------------
 def place_owner(state: State, p: str) -> int:
-    """The player who controls place ``p``, -1 if neutral (L23-29, L447): a captured place
+    """The player who controls place ``p``, -1 if neutral (§Faction, §Transfers): a captured place
     belongs to its captor; otherwise the faction holding a card naming it (a town card, or a
     castle/see printed on a noble, title, office or bishop card) controls it."""
     own = state["pown"].get(p)
@@ -393,7 +379,7 @@ def catastrophe(state: State) -> bool:
 
 def noble_strength(state: State, n: int, attack: bool = False, sq: str | None = None,
                    amap: dict[int, list[int]] | None = None) -> int:
-    """Troops of noble ``n`` (L21-45, Crown Card Key): his card, his title, office, bishop
+    """Troops of noble ``n`` (§Faction, Crown Card Key): his card, his title, office, bishop
     and mercenary cards, regional bonuses where he stands; in attack (E1) +20 per town card
     awarded to him (Bristol +30) inside England. Catastrophe (E1) suspends the troops of
     titles, offices and bishoprics (not a titled noble's own troops)."""
@@ -409,7 +395,7 @@ def noble_strength(state: State, n: int, attack: bool = False, sq: str | None = 
     fresh = state["fresh"]
     for c in (amap.get(n, ()) if amap is not None else awards(state, n)):
         if fresh and c in fresh:
-            continue  # L436: a transferred card is not used in the turn of transfer
+            continue  # §Transfers: a transferred card is not used in the turn of transfer
         card = cards[c]
         k = card.kind
         if k in (K.TITLE, K.OFFICE, K.BISHOP):
@@ -420,7 +406,7 @@ def noble_strength(state: State, n: int, attack: bool = False, sq: str | None = 
                 total += card.bonus_troops
         elif k == K.MERCENARY:
             if card.lies_in == "ireland":
-                # Irish Kerns (E2, L49): 50 of the Lieutenant's 200, usable only outside
+                # Irish Kerns (E2, §Faction): 50 of the Lieutenant's 200, usable only outside
                 # Ireland (ruling K4): in Ireland the office's +200 already counts them.
                 if "ireland" not in zones:
                     total += card.troops
@@ -461,7 +447,7 @@ def kings(state: State) -> list[int]:
 
 def sole_king(state: State) -> int | None:
     """The sole King (heir index, -2 for Beaufort), None if there are none or two (unless
-    Parliament has supported one, L386)."""
+    Parliament has supported one, §Voting on Cards Distributed)."""
     ks = kings(state)
     if len(ks) == 1:
         return ks[0]
@@ -472,7 +458,7 @@ def sole_king(state: State) -> int | None:
 
 
 def may_hold(state: State, p: int, h: int) -> bool:
-    """L432: once Beaufort is crowned his faction may not control a Yorkist heir."""
+    """§Victory Conditions: once Beaufort is crowned his faction may not control a Yorkist heir."""
     if not state["beaufort_crowned"] or W(state).heirs[h].house != "york":
         return True
     return owner_of_card(state, W(state).beaufort) != p
@@ -510,7 +496,7 @@ def nearest(state: State, start: str, ok: Any) -> list[str]:
 
 
 def refuge_area(state: State, sq: str) -> str | None:
-    """The refuge area of a square (E1 L140), None outside refuges (E2: Ireland is none, L150)."""
+    """The refuge area of a square (E1 §Refuges), None outside refuges (E2: Ireland is none, §Refuges)."""
     b = W(state).board
     a = b.areas[b.squares[sq].area]
     if not a.refuge:

@@ -1,19 +1,19 @@
-"""Kingmaker dealings between players (Transfers L434-452, Alliances L304-313): offers that the
+"""Kingmaker dealings between players (Transfers §Transfers, Alliances §Alliances): offers that the
 receiver accepts or declines (a step for him; the published default is to decline).
 
 Offered in one's own turn (at each of one's decisions, ruling K47):
-    ``offer_card`` [card, role, "gift"|"trade"]  give an unplayed hand card (L448); a trade asks
+    ``offer_card`` [card, role, "gift"|"trade"]  give an unplayed hand card (§Transfers); a trade asks
                                one card back, which the receiver picks
-    ``lend_ship`` [ship, role] lend a ship (L450): the borrower moves it until it is recalled
+    ``lend_ship`` [ship, role] lend a ship (§Transfers): the borrower moves it until it is recalled
     ``recall`` ship            take a lent ship back
     ``transfer`` [card, noble] give a town, ship or mercenary card of one's noble to a noble in
-                               the same square (L436); to another faction it is an offer
+                               the same square (§Transfers); to another faction it is an offer
     ``give_heir`` [heir, noble] hand a captured heir to another faction's noble beside him
-                               (L283: the alternative to execution)
+                               (§Capture of Noble Counters: the alternative to execution)
     ``give_place`` [place, role] give a captured place to a faction with a noble in its square
-                               (L446)
+                               (§Transfers)
     ``ally`` role / ``end_alliance`` role   alliances are public; ending one brings one round
-                               of peace (L311)
+                               of peace (§Alliances)
 The receiver (``offer`` step): ``accept`` / ``decline``; after a traded card, ``give_back`` card.
 """
 
@@ -44,14 +44,14 @@ from roses.games.kingmaker.common import (
     ship_controller,
     ship_passengers,
 )
-from roses.games.kingmaker.setup import hand
+from roses.games.kingmaker.queries import free_moves, hand
 
 TRANSFERABLE = (K.TOWN, K.SHIP, K.MERCENARY, K.ROYAL_CASTLE)
 
 
 def has_deals(state: State, p: int) -> bool:
     """Whether player ``p`` has a dealing verb (the ``deal`` menu is offered): always when there
-    is another player, since an alliance may be proposed or ended at any time (L306, L311)
+    is another player, since an alliance may be proposed or ended at any time (§Alliances)
     (pinned to :func:`deal_options` by a test)."""
     return len(state["roles"]) > 1
 
@@ -109,7 +109,7 @@ def deal_options(state: State, p: int) -> list[Action]:
             out.append(("end_alliance", role_of(state, q)))
         else:
             out.append(("ally", role_of(state, q)))
-    # L308-310: an ally's noble beside one of mine may serve under him (the ally accepts).
+    # §Alliances: an ally's noble beside one of mine may serve under him (the ally accepts).
     for c in mine:
         loc = (state["nsq"][c], state["nin"][c], state["nship"][c])
         for m in W(state).nobles:
@@ -193,7 +193,7 @@ class Dealing:
         for key, c in list(state["command"].items()):
             if {state["ch"][int(key)], state["ch"][c]} == {p, q}:
                 del state["command"][key]
-        # L311: one round of peace between the former allies, from now.
+        # §Alliances: one round of peace between the former allies, from now.
         state["truce"].append([p, q, state["tno"] + len(state["roles"])])
         log.public(state, f"{role} ends the alliance with {arg}; one round of peace follows.", log.POLITICAL)
 
@@ -283,13 +283,11 @@ class Offer(Step):
         elif kind == "command":
             state["command"][str(frame["noble"])] = frame["commander"]
         elif kind == "free_move":
-            from roses.games.kingmaker.play import free_moves  # play imports this module
-
             n = frame["noble"]
             ops.discard_event(state, free_moves(state, q)[0])
             state["nmv"][n] = -1
             state["freed"].append(n)
-            log.public(state, f"{role} provides a Free Move for {card_name(w, n)} (L313).", log.MOVE)
+            log.public(state, f"{role} provides a Free Move for {card_name(w, n)} (§Alliances).", log.MOVE)
         else:
             state["ally"][p][q] = state["ally"][q][p] = 1
             log.public(state, f"{role_of(state, p)} and {role} are allied.", log.POLITICAL)

@@ -1,4 +1,4 @@
-"""Kingmaker events (Event Card Key, L476-518; the Chance phase L114-120).
+"""Kingmaker events (§Event Card Key; the Chance phase §Chance Phase).
 
 :func:`chance` draws the top Event card for the current player and resolves it. Events that
 ask a player something push a step: the port of a storm-driven ship when two are equally
@@ -39,6 +39,7 @@ from roses.games.kingmaker.common import (
     owner_of_card,
     place_name,
     place_owner,
+    refuge_area,
     role_of,
     senior_heir,
     ship_controller,
@@ -46,13 +47,12 @@ from roses.games.kingmaker.common import (
     sole_king,
 )
 from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.play import besieged_inside, event_deck, refuge_area
-from roses.games.kingmaker.setup import hand
+from roses.games.kingmaker.queries import besieged_inside, event_deck, hand
 
 #: Areas whose nobles cannot answer a summons (Raid and Revolt, Embassy notes).
 FAR_AREAS = ("pale_of_calais", "ireland", "scotland", "continent")
 
-#: Royal Death table (L495-507): 2d6 -> heir id.
+#: Royal Death table (§Royal Death Table): 2d6 -> heir id.
 ROYAL_DEATH = {2: "edmund_of_rutland", 3: "richard_of_gloucester", 4: "edmund_of_rutland", 5: "margaret",
                6: "richard_of_york", 7: "henry_vi", 8: "edward_of_march", 9: "george_of_clarence",
                10: "edward_of_lancaster", 11: "richard_of_gloucester", 12: "edward_of_lancaster"}
@@ -60,7 +60,7 @@ ROYAL_DEATH = {2: "edmund_of_rutland", 3: "richard_of_gloucester", 4: "edmund_of
 
 
 class Chance(Step):
-    """L114: the top Event card is drawn and its event resolved."""
+    """§Chance Phase: the top Event card is drawn and its event resolved."""
 
     name = "chance"
     phase = "chance"
@@ -79,7 +79,7 @@ def title(card: K.EventCard) -> str:
 
 
 def chance(state: State, p: int) -> None:
-    """L114: draw and resolve (played cards go to the discard, L53)."""
+    """§Chance Phase: draw and resolve (played cards go to the discard, §Preparing to Play)."""
     e = ops.draw_event(state)
     card = event_deck(state).cards[e]
     role = role_of(state, p)
@@ -123,7 +123,7 @@ def plague(state: State, p: int, e: int, card: K.EventCard) -> None:
 
 def storms(state: State, p: int, e: int, card: K.EventCard) -> None:
     """Every ship at sea goes to its closest port (ties: its controller chooses; E1: a refuge
-    port only when it is the only closest, L154)."""
+    port only when it is the only closest, §Refuges)."""
     ops.discard_event(state, e)
     w = W(state)
     frames = []
@@ -158,7 +158,7 @@ def closest_ports(state: State, sea_sq: str) -> list[str]:
 
 def driven_to_port(state: State, s: int, port: str) -> None:
     """A ship driven into port by an event; its passengers land in the open and must besiege
-    a neutral or unfriendly port if they can (L174)."""
+    a neutral or unfriendly port if they can (§Sea Transportation)."""
     w = W(state)
     state["spos"][s] = port
     state["blockades"].pop(w.ships[s].id, None)
@@ -169,7 +169,7 @@ def driven_to_port(state: State, s: int, port: str) -> None:
     for n in ship_passengers(state, s):
         ops.put_noble(state, n, sq, None)
         if area is not None:
-            # E1 L240 (ruling K63): trapped there by a storm, no penalty, but out at the first
+            # E1 §Town Acquisition (ruling K63): trapped there by a storm, no penalty, but out at the first
             # opportunity: by the end of his player's next turn.
             state["raiders"].append([n, area, state["tno"]])
 
@@ -212,7 +212,7 @@ def can_answer(state: State, n: int) -> bool:
 
 def called_noble(state: State, cid: str) -> int:
     """The noble a called card means: the noble himself, or the holder of a title, office or
-    bishopric (L478)."""
+    bishopric (§Event Card Key)."""
     w = W(state)
     c = w.codec.get(cid)
     if c < 0:
@@ -249,14 +249,14 @@ def raid(state: State, p: int, e: int, card: K.EventCard) -> None:
     if card.ireland:
         kerns = w.codec.get("irish_kerns")
         if kerns >= 0 and state["cz"][kerns] in (Z_AWARD, Z_LYING):
-            ops.discard_crown(state, kerns)  # E2 L49: the Kerns go
+            ops.discard_crown(state, kerns)  # E2 §Faction: the Kerns go
     seen: list[int] = []
     for cid in card.called:
         n = called_noble(state, cid)
         if n >= 0 and n not in seen:
             seen.append(n)
     if card.french:
-        state["treaty"] = -1  # E2 L319: a French Raid ends the Treaty
+        state["treaty"] = -1  # E2 §Breaking a Treaty: a French Raid ends the Treaty
     if seen:
         push(state, {"step": "summons", "place": card.place, "queue": seen, "asking": -1, "min": 0})
 
@@ -267,7 +267,7 @@ def writs_of(state: State, q: int) -> list[int]:
 
 
 def substitutes(state: State, n: int, least: int, place: str) -> list[int]:
-    """L116-118: nobles of the summoned noble's player, free to answer, at least as strong
+    """§Chance Phase: nobles of the summoned noble's player, free to answer, at least as strong
     as he is (French Siege: at least 50), who may be commissioned with a Writ."""
     q = state["ch"][n]
     need = max(least, noble_strength(state, n)) if least == 0 else least
@@ -276,7 +276,7 @@ def substitutes(state: State, n: int, least: int, place: str) -> list[int]:
 
 class Summons(Step):
     """Raid and Revolt (and French Siege): each summoned noble answers in turn; his player
-    may instead commission substitutes with a Writ (L116-118; ruling K60: one noble at least
+    may instead commission substitutes with a Writ (§Chance Phase; ruling K60: one noble at least
     as strong, one Writ per summoned noble). Default: the noble himself answers; one who
     cannot answer (at sea, besieged...) is asked only whether a substitute goes, and by
     default none does: the Writ "can be used" (ruling K73)."""
@@ -356,7 +356,7 @@ class Summons(Step):
 def embassy(state: State, p: int, e: int, card: K.EventCard) -> None:
     """The sole King goes to the place on the card (ignored with none or two Kings), with the
     noble escorting him (ruling K24); not from the sea, an island, Calais, the Continent,
-    Ireland or Scotland. E1 (L120): the Crown deck is reshuffled with its discard."""
+    Ireland or Scotland. E1 (§Chance Phase): the Crown deck is reshuffled with its discard."""
     ops.discard_event(state, e)
     w = W(state)
     if state["level"] >= 1:
@@ -480,7 +480,7 @@ class Treachery(Step):
 
 def gales(state: State, p: int, e: int, card: K.EventCard) -> None:
     """E1: every ship at sea sinks with all aboard; ship cards to the discard; the Admiral's
-    and Warden's ships are lost but the offices stay (L178-183)."""
+    and Warden's ships are lost but the offices stay (§Sea Transportation)."""
     ops.discard_event(state, e)
     w = W(state)
     for s in range(len(w.ships)):
@@ -502,7 +502,7 @@ def gales(state: State, p: int, e: int, card: K.EventCard) -> None:
 
 
 def vacillating(state: State, p: int, e: int, card: K.EventCard) -> None:
-    """E1 (L287, ruling K18): a random noble of the drawer loses this turn (no move, no
+    """E1 (§Vacillating Allegiance, ruling K18): a random noble of the drawer loses this turn (no move, no
     attack; his ship is becalmed); ignored with one noble or none."""
     ops.discard_event(state, e)
     mine = [n for n in free_nobles(state, p) if state["nsq"][n] is not None or state["nship"][n] >= 0]
@@ -635,7 +635,7 @@ def papal_diet(state: State, p: int, e: int, card: K.EventCard) -> None:
 
 
 def excommunication(state: State, p: int, e: int, card: K.EventCard) -> None:
-    """E2 (L321-325, ruling K21): the drawer's faction loses its bishoprics (to Chancery) and
+    """E2 (§Excommunication Restrictions, ruling K21): the drawer's faction loses its bishoprics (to Chancery) and
     town cards (to the discard); its nobles inside those towns go into the open; until it
     draws a town card or a bishopric it may not enter a cathedral place or the squares of
     Salisbury, Wells and St Davids, and may not crown."""
@@ -769,7 +769,7 @@ def heir_escapes(state: State, p: int, e: int, card: K.EventCard) -> None:
 
 
 def treaty(state: State, p: int, e: int, card: K.EventCard) -> None:
-    """E2 (L319): the sole King goes to France and signs the Treaty: Calais returns to English
+    """E2 (§Breaking a Treaty): the sole King goes to France and signs the Treaty: Calais returns to English
     control, his faction's; that faction may enter the Continent freely."""
     ops.discard_event(state, e)
     w = W(state)
@@ -893,9 +893,13 @@ def scots_invasion(state: State, p: int, e: int, card: K.EventCard) -> None:
     """E2 (ruling K29): the called nobles go north; a noble called to several places covers
     them all (he goes to the first); a place already occupied is covered; an uncovered place is
     lost to the Scots (neutral, to be retaken by siege). The Event deck is shuffled (with its
-    discard); the Treaty ends; if every place was covered the card leaves play."""
+    discard); the Treaty ends. A place already neutral is not lost (ruling K77); if the Scots
+    fail on the first try (nothing lost the first time the card is drawn) the card leaves play,
+    and failing later it is discarded as usual."""
     w = W(state)
     state["treaty"] = -1
+    first = not state.get("scots_tried", False)
+    state["scots_tried"] = True
     failed = True
     for cid, named in SCOTS_CALLS:
         places = tuple(pl for pl in named if w.square_of(pl) is not None)
@@ -916,12 +920,17 @@ def scots_invasion(state: State, p: int, e: int, card: K.EventCard) -> None:
         for pl in places:
             if pl in covered or pl not in w.board.places or not place_active(state, pl):
                 continue
+            if place_owner(state, pl) < 0:
+                continue  # already neutral: the Scots take nothing from anyone
             failed = False
             ops.set_place_owner(state, pl, -1)
             log.public(state, f"The Scots take {place_name(w, pl)}.", log.EVENT)
-    if failed:
+    if failed and first:
         state["ez"][e], state["eh"][e] = E_REMOVED, -1
         log.public(state, "The Scots fail; the card leaves play.", log.EVENT)
+    elif failed:
+        log.public(state, "The Scots fail.", log.EVENT)
+        ops.discard_event(state, e)
     else:
         ops.discard_event(state, e)
     for x in state["edisc"]:

@@ -49,7 +49,8 @@ from roses.games.kingmaker.common import (
     ship_controller,
     ship_passengers,
 )
-from roses.games.kingmaker.setup import hand
+from roses.games.kingmaker.ops import free_captive
+from roses.games.kingmaker.queries import hand
 
 #: The players' standing verbs (this module).
 VERBS = ("propose_exchange", "accept_exchange", "decline_exchange", "withdraw_exchange")
@@ -297,8 +298,6 @@ def accept(state: State, role: str, arg: Any) -> None:
 
 def _apply(state: State, side: dict[str, Any], giver: int, receiver: int) -> str:
     """Carry out one side of an accepted exchange; the public words for it."""
-    from roses.games.kingmaker.combat import free_captive  # combat imports the rules' modules
-
     w = W(state)
     gr, rr = role_of(state, giver), role_of(state, receiver)
     parts = []

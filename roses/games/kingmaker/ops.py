@@ -1,6 +1,6 @@
 """Kingmaker state changes shared by setup, the turn, events and combat: putting counters on
-the board, drawing cards, deaths, captures, heirs and place control. Rule references are to
-lines of ``kingmaker-campaign-rules.txt`` (L<n>) and to RULINGS.md (K<n>)."""
+the board, drawing cards, deaths, captures, heirs and place control. Rule references name sections of
+the campaign rules (``§<heading>``, rulebook.py) and rulings of RULINGS.md (K<n>)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from roses.games.kingmaker.common import (
 
 
 def place_active(state: State, pid: str) -> bool:
-    """Whether a board place exists in this game (Dublin only with E2, L153)."""
+    """Whether a board place exists in this game (Dublin only with E2, §Refuges)."""
     pl = W(state).board.places.get(pid)
     return pl is not None and LEVEL_OF[pl.level] <= state["level"]
 
@@ -59,7 +59,7 @@ def lift_off(state: State, n: int) -> None:
 
 
 def enter_play(state: State, n: int) -> None:
-    """A noble card played from the hand (L400): his counter enters at one of his castles if
+    """A noble card played from the hand (§Crown Deck Phase): his counter enters at one of his castles if
     friendly, else at the nearest friendly town, city or castle; with none, in the open of
     his first castle's square (ruling K37)."""
     w = W(state)
@@ -80,7 +80,7 @@ def enter_play(state: State, n: int) -> None:
 
 
 def ship_to_port(state: State, s: int) -> None:
-    """A ship counter is placed in its home port (L88; an office's ships with the office)."""
+    """A ship counter is placed in its home port (§Setting out Counters; an office's ships with the office)."""
     w = W(state)
     port = w.ships[s].port
     if place_active(state, port):
@@ -90,8 +90,8 @@ def ship_to_port(state: State, s: int) -> None:
 
 
 def touch_port(state: State, s: int) -> None:
-    """A ship touching port goes back to its owner's control (L181), or stays with the player
-    it is lent to (L450)."""
+    """A ship touching port goes back to its owner's control (§Sea Transportation), or stays with the player
+    it is lent to (§Transfers)."""
     lent = state["lent"].get(W(state).ships[s].id)
     state["sctl"][s] = lent[1] if lent else -1
 
@@ -141,7 +141,7 @@ def to_chancery(state: State, c: int) -> None:
 
 
 def draw_event(state: State) -> int:
-    """The top Event card; the discard is reshuffled when the deck is empty (L53)."""
+    """The top Event card; the discard is reshuffled when the deck is empty (§Preparing to Play)."""
     if not state["edeck"]:
         state["edeck"] = state["edisc"]
         state["edisc"] = []
@@ -164,7 +164,7 @@ def event_to_hand(state: State, e: int, p: int) -> None:
 
 
 def reshuffle_crown_with_discard(state: State) -> None:
-    """E1 (L120): on an Embassy card the whole Crown deck is reshuffled with its discard."""
+    """E1 (§Chance Phase): on an Embassy card the whole Crown deck is reshuffled with its discard."""
     for c in state["cdisc"]:
         state["cz"][c] = Z_DECK
     state["tdisc"] = []
@@ -175,7 +175,7 @@ def reshuffle_crown_with_discard(state: State) -> None:
 
 # ----- deaths -----------------------------------------------------------------------------------
 def release_awards(state: State, n: int) -> None:
-    """A dead or executed noble's awards (L275, L445, ruling K20): titles, offices and
+    """A dead or executed noble's awards (§Nobles Killed, §Transfers, ruling K20): titles, offices and
     bishoprics to Chancery; town, ship and mercenary cards to the Crown discard."""
     w = W(state)
     for c in awards(state, n):
@@ -189,7 +189,7 @@ def release_awards(state: State, n: int) -> None:
 
 def card_leaves(state: State, c: int) -> None:
     """Side effects of a card leaving its faction: its ship counters leave the board (office
-    ships with the office), carried passengers excepted (L181: the ship stays under its
+    ships with the office), carried passengers excepted (§Sea Transportation: the ship stays under its
     controller until it next touches port)."""
     w = W(state)
     ships = []
@@ -199,7 +199,7 @@ def card_leaves(state: State, c: int) -> None:
     for s in ships:
         pos = state["spos"][s]
         if pos is not None and pos not in w.board.places and ship_passengers(state, s):
-            # at sea with passengers: the old controller keeps it until port (L181)
+            # at sea with passengers: the old controller keeps it until port (§Sea Transportation)
             old = owner_of_card(state, ship_passengers(state, s)[0])
             state["sctl"][s] = old
         else:
@@ -207,7 +207,7 @@ def card_leaves(state: State, c: int) -> None:
 
 
 def kill_noble(state: State, n: int, why: str) -> None:
-    """A noble dies (L275) or is executed (L445): counter off, card to the Crown discard,
+    """A noble dies (§Nobles Killed) or is executed (§Transfers): counter off, card to the Crown discard,
     awards to their piles; heirs he escorted pass to a fellow noble beside him or are left
     alone; the Chancellor's death discards the Parliament cards (Event Card Key)."""
     w = W(state)
@@ -227,6 +227,11 @@ def kill_noble(state: State, n: int, why: str) -> None:
     state["ncap"][n] = -1
     discard_crown(state, n)
     if n == w.beaufort:
+        if state["beaufort_crowned"]:
+            # E2 Breaking a Treaty (a): "the king dies", a crowned Beaufort as any King.
+            state["treaty"] = -1
+            if state.get("supported") == -2:
+                state["supported"] = None
         state["beaufort_crowned"] = False
     if chancellor_dies:
         for e, z in enumerate(state["ez"]):
@@ -241,7 +246,7 @@ def _event_kind(state: State, e: int) -> str:
 
 def kill_heir(state: State, h: int, why: str) -> None:
     """An heir dies (plague, Royal Death, execution...). The Plantagenet card of his house
-    follows the succession (L467, ruling K5); a King's death ends the Treaty (E2, L319)."""
+    follows the succession (§Crown Card Key, ruling K5); a King's death ends the Treaty (E2, §Breaking a Treaty)."""
     w = W(state)
     if state["hdead"][h]:
         return
@@ -260,7 +265,7 @@ def kill_heir(state: State, h: int, why: str) -> None:
 
 
 def plantagenet_follow(state: State, house: str) -> None:
-    """L467 (ruling K5): the Plantagenet card of ``house`` belongs to the faction controlling
+    """§Crown Card Key (ruling K5): the Plantagenet card of ``house`` belongs to the faction controlling
     that house's senior living heir; it comes into play (at the heir's place) when a faction
     first controls him and passes, with its awards, to the controller of the next heir when
     the senior heir dies. With no controlled senior heir it stays where it is."""
@@ -290,7 +295,7 @@ def plantagenet_follow(state: State, house: str) -> None:
 
 # ----- capture -------------------------------------------------------------------------------------
 def capture_heirs(state: State, p: int, sq: str | None, inside: str | None, ship: int = -1) -> None:
-    """L279: a faction captures an uncontrolled heir where one of its nobles stands (same open
+    """§Capture of Royal Heirs: a faction captures an uncontrolled heir where one of its nobles stands (same open
     area or same place) at the end of a move."""
     w = W(state)
     mates = [n for n in faction_nobles(state, p) if state["ncap"][n] < 0 and state["nsq"][n] == sq
@@ -324,7 +329,7 @@ def set_place_owner(state: State, place: str, p: int) -> None:
     state["pown"][place] = p
     state["siege"].pop(place, None)
     state["guests"].pop(place, None)
-    # L427: a town card goes to the faction that captures its town. A town lost to nobody (the
+    # §Transfers: a town card goes to the faction that captures its town. A town lost to nobody (the
     # Scots of Scots Invasion, a sacked town) is no faction's capture: the card stays where it
     # is (ruling K75).
     if p < 0:
@@ -355,3 +360,15 @@ def nearest_land(state: State, sea_sq: str) -> str:
                     nxt.append(t)
         todo = sorted(nxt)
     return sea_sq
+
+
+def free_captive(state: State, n: int, why: str) -> None:
+    """A ransomed, released or pardoned noble returns to his owner with his titles and offices
+    (§Capture of Noble Counters), in the open of the square where he was taken (ruling K26)."""
+    state["ncap"][n] = -1
+    state["nin"][n] = None
+    state["nact"][n] = state["tno"]
+    if state["nship"][n] >= 0:
+        # E1 (§Capture of Noble Counters): freed at sea, they keep the ship they are on until it touches port.
+        state["sctl"][state["nship"][n]] = state["ch"][n]
+    log.public(state, why + ".", log.BATTLE)

@@ -19,19 +19,19 @@ it does not name: a question it does not fit is asked as usual. The kinds (:data
 
 ``permit``, ``permit:<role>``  ``allow`` or ``deny``: a request of any player (or of that one,
     which wins over ``permit``) to enter a place of yours or to let a ship leave your port
-    (L35, L138, L191);
-``ransom_answer``  0-3: pay a ransom demand of at most so many cards (or Crown draws, E1 L317)
-    for a noble of yours, refuse a larger one (L283-285, ruling K27: a refusal means execution);
+    (§Faction, §Ship Counters, §Town, Cities, and Castles);
+``ransom_answer``  0-3: pay a ransom demand of at most so many cards (or Crown draws, E1 §Booty)
+    for a noble of yours, refuse a larger one (§Capture of Noble Counters, ruling K27: a refusal means execution);
     when it pays in hand cards it gives those other than nobles first, in hand order (ruling K70);
 ``ransom_demand``  ``execute``, ``release`` or 1-3: what you, as captor, do with each captive
     (ask so many cards of his owner's hand, when he holds as many);
 ``storm_port``  a port or a list of ports in order of preference: the first of them among the
-    equally close ports a storm drives your ship to (Storms at Sea, L480);
+    equally close ports a storm drives your ship to (Storms at Sea, §Event Card Key);
 ``vote:<motion>``  ``yes``, ``no`` or ``abstain`` on a kind of motion in Parliament
-    (``victory``, ``award``, ``bishop``, ``pardon``, ``ships``; L366-368, L181);
-``accept_award``  ``accept`` or ``decline`` a Chancery card proposed for a noble of yours (L370);
+    (``victory``, ``award``, ``bishop``, ``pardon``, ``ships``; §Voting on Cards Distributed, §Sea Transportation);
+``accept_award``  ``accept`` or ``decline`` a Chancery card proposed for a noble of yours (§Voting on Cards Distributed);
 ``pardon``  ``pardon`` or ``decline``: whether to play your King's Pardon for a noble about to
-    be executed (L468).
+    be executed (§Crown Card Key).
 
 Standing orders are private: kept in the state under ``standing`` by seat, shown only in that
 seat's view (``standing_orders``) and logged only to it when set; each setting is an action of
@@ -46,6 +46,7 @@ from typing import Any
 from roses.engine import log
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.errors import IllegalAction, NotYourTurn
+from roses.games.kingmaker import views
 from roses.games.kingmaker.common import UMPIRE, W, has_umpire, player_of_role, role_of
 
 #: The verb the server sends when a deadline passes (deadlines.py), and its arguments.
@@ -56,7 +57,7 @@ VERBS = ("set_order", "clear_order")
 #: The motions a ``vote:`` order may name (parliament.push_vote).
 MOTIONS = ("victory", "award", "bishop", "pardon", "ships")
 #: Steps whose answer is secret: their public log line does not name it (a ballot, a card given
-#: back in a trade, Treachery's face-down pick, a ransom card, which passes unseen, L285).
+#: back in a trade, Treachery's face-down pick, a ransom card, which passes unseen, §Capture of Noble Counters).
 SECRET_STEPS = frozenset(("vote", "trade_back", "treachery", "ransom_pay"))
 #: The log kind of an answer, by the step it answers (the page styles lines by kind).
 STEP_KINDS = {"permit": log.MOVE, "vote": log.POLITICAL, "propose": log.POLITICAL, "accept": log.POLITICAL,
@@ -71,8 +72,6 @@ MAX_ANSWERS = 10_000
 # ============================================================================ defaults by deadline
 def play_default(rules: Any, state: State, role: str, reason: Any) -> None:
     """``by_default``: play ``role``'s published default now and log it as such."""
-    from roses.games.kingmaker import views
-
     if state["result"] is not None:
         raise IllegalAction("The game is over.")
     why = "deadline" if reason is None else reason
@@ -108,19 +107,19 @@ def kinds(state: State, role: str) -> dict[str, dict[str, Any]]:
     others = [r for r in state["roles"] if r != role]
     allow = ["allow", "deny"]
     out: dict[str, dict[str, Any]] = {
-        "permit": {"text": "Anyone asks to enter your place or leave your port (L35, L138, L191)", "values": allow}}
+        "permit": {"text": "Anyone asks to enter your place or leave your port (§Faction, §Ship Counters, §Town, Cities, and Castles)", "values": allow}}
     for r in others:
         out[f"permit:{r}"] = {"text": f"{r} asks to enter your place or leave your port", "values": allow}
-    out["ransom_answer"] = {"text": "Ransom asked for your noble: pay at most (L285)", "values": [0, 1, 2, 3]}
-    out["ransom_demand"] = {"text": "Your captive: execute, release or ask cards (L285)",
+    out["ransom_answer"] = {"text": "Ransom asked for your noble: pay at most (§Capture of Noble Counters)", "values": [0, 1, 2, 3]}
+    out["ransom_demand"] = {"text": "Your captive: execute, release or ask cards (§Capture of Noble Counters)",
                             "values": ["execute", "release", 1, 2, 3]}
     out["storm_port"] = {"text": "Storm: your ship's port, by preference", "values": [], "ports": True}
     names = {"victory": "one and only King", "award": "title or office", "bishop": "bishopric",
              "pardon": "King's Pardon to the discard", "ships": "lost ships restored"}
     for m in MOTIONS:
-        out[f"vote:{m}"] = {"text": f"Vote on: {names[m]} (L366)", "values": ["yes", "no", "abstain"]}
-    out["accept_award"] = {"text": "Chancery card proposed for your noble (L370)", "values": ["accept", "decline"]}
-    out["pardon"] = {"text": "Play your King's Pardon (L468)", "values": ["pardon", "decline"]}
+        out[f"vote:{m}"] = {"text": f"Vote on: {names[m]} (§Voting on Cards Distributed)", "values": ["yes", "no", "abstain"]}
+    out["accept_award"] = {"text": "Chancery card proposed for your noble (§Voting on Cards Distributed)", "values": ["accept", "decline"]}
+    out["pardon"] = {"text": "Play your King's Pardon (§Crown Card Key)", "values": ["pardon", "decline"]}
     return out
 
 
@@ -247,8 +246,6 @@ def pending(steps: Any, state: State) -> tuple[str, Action] | None:
 def apply_standing(steps: Any, state: State) -> None:
     """Play every answer the standing orders give, one decision after another (called after
     each settling: ``KingmakerSteps.settle``, which passes ``settle`` without this step)."""
-    from roses.games.kingmaker import views
-
     for _ in range(MAX_ANSWERS):
         found = pending(steps, state)
         if found is None:

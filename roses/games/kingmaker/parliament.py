@@ -1,4 +1,4 @@
-"""Kingmaker Parliament (L327-388; E1 ship vote L178-181; King's Pardon L465).
+"""Kingmaker Parliament (§Parliament Phase; E1 ship vote §Sea Transportation; King's Pardon §Crown Card Key).
 
 The Parliament phase (``parliament`` step) lets the controller of the sole King, or with two
 Kings or none the Chancellor's player holding a Parliament card, summon Parliament to a town or
@@ -8,18 +8,18 @@ stands. A session (``session`` step) then runs the agenda:
 1. summonses: one Writ card per noble of another player (the King's controller needs only Writs,
    ruling K10); the summoned move there at once;
 2. voluntary attendance (every player at once, ``attend`` noble / ``done``);
-3. with two crowned Kings, the vote of support (L386);
+3. with two crowned Kings, the vote of support (§Voting on Cards Distributed);
 4. the motion that the sole King's controller's King be the one and only King: with a Commons
-   majority (half the total + 1) and most Lords votes he wins (L404, ruling K31);
-5. E1: the vote to restore lost Admiral's/Warden's ships (L178);
+   majority (half the total + 1) and most Lords votes he wins (§Victory Conditions, ruling K31);
+5. E1: the vote to restore lost Admiral's/Warden's ships (§Sea Transportation);
 6. Chancery: each card in turn is proposed by the summoner, then (after a refusal) by the largest
-   Commons holder, then the second-largest Lords holder (L356-360, ruling K12); the recipient's
+   Commons holder, then the second-largest Lords holder (§Distributing Cards, ruling K12); the recipient's
    player may decline; titles and offices need both Houses, bishops the Lords only; King's Pardons
    are voted back to the discard or kept in Chancery;
-7. the King's peace in the square and the free move home (L388, L390).
+7. the King's peace in the square and the free move home (§King's peace, §Ending Parliament).
 
 Votes (``vote`` step): every player with votes answers at once ``yes``/``no``/``abstain``
-(default: abstain); nothing is shown until all have answered. A tie is a refusal (L366).
+(default: abstain); nothing is shown until all have answered. A tie is a refusal (§Voting on Cards Distributed).
 
 Verbs: ``summon`` place / ``pass`` (phase); ``writ`` noble / ``open`` (summons); ``attend``
 noble / ``done``; ``propose`` noble / ``pass`` (proposal); ``accept`` / ``decline`` (recipient,
@@ -36,7 +36,6 @@ from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops, refusals
 from roses.games.kingmaker.common import (
-    E_HAND,
     Z_ASIDE,
     Z_ASSET,
     Z_AWARD,
@@ -49,126 +48,36 @@ from roses.games.kingmaker.common import (
     heir_controller,
     heir_loc,
     king_controller,
-    noble_strength,
-    noble_title,
     owner_of_card,
     place_name,
     place_owner,
     player_of_role,
     role_of,
     senior_heir,
-    ship_controller,
-    ship_passengers,
     sole_king,
 )
 from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.play import besieged_inside, event_deck
-
-HENRY = "henry_vi"
-
+from roses.games.kingmaker.queries import (
+    HENRY,
+    besieged_inside,
+    landing_port,
+    needs_ship,
+    parliament_cards,
+    parliament_places,
+    parliament_ship,
+    parliament_ships,
+    recipients,
+    summoner_figure,
+    writs,
+)
 
 # ============================================================================ who may summon
-def summoner_figure(state: State, p: int) -> tuple[str | None, str | None] | None:
-    """Where the figure that lets ``p`` summon stands (the sole King he controls, or his
-    Chancellor when there is no sole King), or None if ``p`` may not summon (L329)."""
-    w = W(state)
-    k = sole_king(state)
-    if k is not None:
-        if king_controller(state, k) != p:
-            return None
-        if k == -2:
-            n = w.beaufort
-            return state["nsq"][n], state["nin"][n]
-        sq, inside, ship = heir_loc(state, k)
-        return None if ship >= 0 else (sq, inside)
-    c = w.chancellor
-    n = state["ch"][c] if state["cz"][c] == Z_AWARD else -1
-    if n < 0 or owner_of_card(state, c) != p or state["ncap"][n] >= 0 or not parliament_cards(state, p):
-        return None
-    return state["nsq"][n], state["nin"][n]
-
-
-def parliament_cards(state: State, p: int) -> list[int]:
-    deck = event_deck(state)
-    return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "parliament"]
-
-
-def writs(state: State, p: int) -> list[int]:
-    deck = event_deck(state)
-    return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "writ"]
-
-
-def parliament_places(state: State, sq: str | None, inside: str | None) -> list[str]:
-    """Places where Parliament may meet for a figure at (sq, inside) (L331, ruling K11)."""
-    if sq is None:
-        return []
-    w = W(state)
-    out = []
-    for pl in w.board.places_at.get(sq, ()):
-        place = w.board.places[pl]
-        if not place_active(state, pl) or not place.parliament or pl in state["siege"]:
-            continue
-        if inside == pl or (inside is None and not place.fortified):
-            out.append(pl)
-    return out
-
-
-#: The mainland a ship carrying nobles to Parliament lands on (L334).
-MAINLAND = ("england", "wales", "scotland")
-
-
-def parliament_ship(state: State, n: int) -> int:
-    """L334: the ship that may carry noble ``n``, on an island or in Calais, to Parliament: an
-    empty ship his faction controls (its own or lent to it), in port on his island or in
-    Calais, large enough for his troops; the first such ship, -1 if none (ruling K41)."""
-    w = W(state)
-    b = w.board
-    sq = state["nsq"][n]
-    if sq is None:
-        return -1
-    area = b.squares[sq].area
-    need = noble_strength(state, n)
-    for s, piece in enumerate(w.ships):
-        pos = state["spos"][s]
-        if (pos in b.places and b.places[pos].area == area and ship_controller(state, s) == state["ch"][n]
-                and piece.capacity >= need and not ship_passengers(state, s)):
-            return s
-    return -1
-
-
-def landing_port(state: State, n: int, sq: str) -> str | None:
-    """L334: where the ship carrying noble ``n`` to Parliament (in square ``sq``) ends its
-    move: a friendly or unfortified port on the mainland, the nearest to the Parliament by
-    land (ties by id; ruling K41)."""
-    b = W(state).board
-    dist = b.land_distances(sq)
-    best: tuple[int, str] | None = None
-    for pid in b.ports:
-        pl = b.places[pid]
-        if pl.area not in MAINLAND or not place_active(state, pid):
-            continue
-        if pl.fortified and place_owner(state, pid) != state["ch"][n]:
-            continue
-        d = dist.get(pl.square)
-        if d is not None and (best is None or (d, pid) < best):
-            best = (d, pid)
-    return best[1] if best else None
-
-
-def needs_ship(state: State, n: int) -> bool:
-    """Whether noble ``n`` is on an island or in Calais (L334)."""
-    b = W(state).board
-    sq = state["nsq"][n]
-    if sq is None:
-        return False
-    area = b.areas[b.squares[sq].area]
-    return area.island or area.id == "pale_of_calais"
 
 
 def summonable(state: State, p: int, sq: str) -> list[int]:
-    """Other players' nobles a Writ may summon (L335-339): not at sea, captive, under siege, not
+    """Other players' nobles a Writ may summon (§Calling Parliament): not at sea, captive, under siege, not
     already there; on an island or in Calais only with a ship to carry him to a mainland port
-    (L334); never from Scotland, Ireland or the Continent (ruling K41)."""
+    (§Calling Parliament); never from Scotland, Ireland or the Continent (ruling K41)."""
     w = W(state)
     b = w.board
     out = []
@@ -191,11 +100,11 @@ def summonable(state: State, p: int, sq: str) -> list[int]:
 
 
 class ParliamentPhase(Step):
-    """L327: the Parliament phase of the current player."""
+    """§Parliament Phase: the Parliament phase of the current player."""
 
     name = "parliament"
     phase = "parliament"
-    rule = "L329-331"
+    rule = "§Calling Parliament"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -257,11 +166,11 @@ def session_view(state: State) -> dict[str, Any] | None:
     """The public Parliament screen while a session is on the stack (None otherwise): where it
     sits and who summoned it, the decision being made (``stage``: summons, attendance, vote,
     proposal, acceptance, or agenda between them), the Chancery card debated (drawn face up,
-    L356), the motion put to the vote with its choices (the vote between two Kings, L386), the
-    votes of each player in both Houses (L341-353: the tally the vote was opened with, else
+    §Distributing Cards), the motion put to the vote with its choices (the vote between two Kings, §Voting on Cards Distributed), the
+    votes of each player in both Houses (§Who Votes: the tally the vote was opened with, else
     the tally now), who may vote and who has answered. The ballots themselves are never in
     it: the result and its figures are published in the minutes when every voter has answered
-    (L366; ``Vote`` shows nothing before)."""
+    (§Voting on Cards Distributed; ``Vote`` shows nothing before)."""
     stack = state["stack"]
     session: Frame | None = None
     vote: Frame | None = None
@@ -312,7 +221,7 @@ def attending(state: State, n: int, sq: str) -> bool:
 
 
 def tally(state: State, session: Frame) -> list[tuple[int, int]]:
-    """(Commons, Lords) of every player now (L341-353, rulings K13, K42)."""
+    """(Commons, Lords) of every player now (§Who Votes, rulings K13, K42)."""
     w = W(state)
     cards = w.cards
     n_players = len(state["roles"])
@@ -332,7 +241,7 @@ def tally(state: State, session: Frame) -> list[tuple[int, int]]:
         if w.chancellor in new:
             holder = -1
     # Senior Yorkist / Lancastrian: 10 in Commons (on the board), 10 in Lords (attending);
-    # L380: a player holding both houses' senior heirs counts one house only (the better).
+    # §King's peace: a player holding both houses' senior heirs counts one house only (the better).
     seniors: dict[int, list[tuple[int, int]]] = {}
     for house in ("lancaster", "york"):
         h = senior_heir(state, house)
@@ -391,7 +300,7 @@ class Vote(Step):
 
     name = "vote"
     phase = "parliament"
-    rule = "L366-368"
+    rule = "§Voting on Cards Distributed"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -463,21 +372,6 @@ def decide(state: State, session: Frame, frame: Frame) -> Any:
 
 
 # ============================================================================ the session
-def recipients(state: State, c: int) -> list[int]:
-    """Nobles (of any player) who may receive Chancery card ``c`` (L60-66 limits)."""
-    w = W(state)
-    card = w.cards[c]
-    out = []
-    for n in w.nobles:
-        if state["cz"][n] != Z_NOBLE or state["ncap"][n] >= 0 or (state["nsq"][n] is None and state["nship"][n] < 0):
-            continue
-        if card.kind == K.TITLE and noble_title(state, n):
-            continue
-        if card.kind == K.OFFICE and (not noble_title(state, n) or any(
-                w.cards[a].kind == K.OFFICE for a in awards(state, n))):
-            continue
-        out.append(n)
-    return out
 
 
 class Session(Step):
@@ -485,7 +379,7 @@ class Session(Step):
 
     name = "session"
     phase = "parliament"
-    rule = "L332-334"
+    rule = "§Calling Parliament"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -596,7 +490,7 @@ class Session(Step):
             return
         if stage == "end":
             pop(state)
-            state["peace"].append([frame["sq"], frame["p"]])  # L388: until the summoner's next turn
+            state["peace"].append([frame["sq"], frame["p"]])  # §King's peace: until the summoner's next turn
             state["new_awards"] = []
             push(state, {"step": "disperse", "sq": frame["sq"], "done": [False] * len(state["roles"])})
             log.public(state, "Parliament is dissolved; a King's peace holds in its square.", log.POLITICAL)
@@ -668,7 +562,7 @@ class Session(Step):
 
 
 def proposers(state: State, frame: Frame, bishop: bool) -> list[int]:
-    """L356-362 (ruling K12): the summoner, then the largest Commons holder, then the holder
+    """§Distributing Cards (ruling K12): the summoner, then the largest Commons holder, then the holder
     of the second-largest Lords vote (ties: the earlier in turn order); bishops only the
     summoner."""
     p = frame["p"]
@@ -685,20 +579,21 @@ def proposers(state: State, frame: Frame, bishop: bool) -> list[int]:
 
 
 def go_to_parliament(state: State, n: int, session: Frame) -> None:
-    """Summoned or attending nobles move at once, ignoring movement limits (L337-339), inside
+    """Summoned or attending nobles move at once, ignoring movement limits (§Calling Parliament), inside
     the place if friendly, else in the open of its square."""
     place = session["place"]
     inside = place if place_owner(state, place) == state["ch"][n] else None
     if needs_ship(state, n):
-        # L334: an empty ship of his faction carries him to the mainland and ends its move
+        # §Calling Parliament: an empty ship of his faction carries him to the mainland and ends its move
         # in a friendly or unfortified port there.
-        s, port = parliament_ship(state, n), landing_port(state, n, session["sq"])
-        if s >= 0 and port is not None:
+        ships, port = parliament_ships(state, n), landing_port(state, n, session["sq"])
+        if ships and port is not None:
             w = W(state)
-            state["spos"][s] = port
-            state["smv"][s] = state["tno"]
-            log.public(state, f"The {w.ships[s].name} carries {card_name(w, n)} to {place_name(w, port)} "
-                       "on his way to Parliament.", log.MOVE)
+            for s in ships:
+                state["spos"][s] = port
+                state["smv"][s] = state["tno"]
+                log.public(state, f"The {w.ships[s].name} carries {card_name(w, n)} to {place_name(w, port)} "
+                           "on his way to Parliament.", log.MOVE)
     ops.put_noble(state, n, session["sq"], inside)
 
 
@@ -707,7 +602,7 @@ class Propose(Step):
 
     name = "propose"
     phase = "parliament"
-    rule = "L355-370"
+    rule = "§Distributing Cards, §Voting on Cards Distributed"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -755,11 +650,11 @@ def _to_vote(state: State, frame: Frame, n: int) -> None:
 
 
 class Accept(Step):
-    """L368: the proposed recipient's player may decline; the proposer then names another."""
+    """§Voting on Cards Distributed: the proposed recipient's player may decline; the proposer then names another."""
 
     name = "accept"
     phase = "parliament"
-    rule = "L370"
+    rule = "§Voting on Cards Distributed"
     always_decides = True
     default: Action = ("accept", None)
 
@@ -799,10 +694,10 @@ class EveryPlayer(Step):
 
 
 class Attend(EveryPlayer):
-    """Voluntary attendance (L339): every player at once sends nobles, or is done."""
+    """Voluntary attendance (§Calling Parliament): every player at once sends nobles, or is done."""
 
     name = "attend"
-    rule = "L334"
+    rule = "§Calling Parliament"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -825,26 +720,41 @@ class Attend(EveryPlayer):
         log.public(state, f"{card_name(w, n)} attends Parliament.", log.POLITICAL)
 
 
+def home_places(state: State, n: int) -> list[str]:
+    """Ending Parliament: noble ``n``'s homes, the castles printed on his card and the towns
+    and cities of the town cards awarded to him (ruling K77)."""
+    w = W(state)
+    out = [c for c in w.home.get(n, ()) if place_active(state, c)]
+    for c in awards(state, n):
+        pl = w.cards[c].place
+        if w.cards[c].kind == K.TOWN and pl in w.board.places and place_active(state, pl) and pl not in out:
+            out.append(pl)
+    return out
+
+
 class Disperse(EveryPlayer):
-    """L388-390: after Parliament every player may move nobles in its square home free."""
+    """Ending Parliament (and the note to its steps): every noble in play may move home free,
+    to a castle on his card or a town or city of his, or stay (ruling K77)."""
 
     name = "disperse"
-    rule = "L384"
+    rule = "§Ending Parliament"
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         w = W(state)
         p = player_of_role(state, role)
         out: list[Action] = []
         for n in faction_nobles(state, p):
-            if state["ncap"][n] >= 0 or state["nsq"][n] != frame["sq"]:
-                continue
-            for c in w.home.get(n, ()):
-                if place_active(state, c) and w.board.places[c].square != frame["sq"]:
+            sq = state["nsq"][n]
+            if (state["ncap"][n] >= 0 or sq is None or state["nship"][n] >= 0 or besieged_inside(state, n)
+                    or n in frame.get("gone", ())):
+                continue  # one free move home each
+            for c in home_places(state, n):
+                if w.board.places[c].square != sq:
                     out.append(("home", [w.cards[n].id, c]))
         return out + [("done", None)]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
-        return "After Parliament: send nobles home to a castle on their card, or stay (default: stay)."
+        return "After Parliament: send nobles home to a castle on their card or a town of theirs, or stay (default: stay)."
 
     def on_home(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
@@ -852,6 +762,7 @@ class Disperse(EveryPlayer):
         place = arg[1]
         inside = place if place_owner(state, place) == state["ch"][n] else None
         ops.put_noble(state, n, w.board.places[place].square, inside)
+        frame.setdefault("gone", []).append(n)
         log.public(state, f"{card_name(w, n)} goes home to {place_name(w, place)}.", log.POLITICAL)
         ops.capture_heirs(state, state["ch"][n], state["nsq"][n], inside)
 

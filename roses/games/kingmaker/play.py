@@ -1,27 +1,27 @@
-"""Kingmaker: the sequence of play (L92-112) and the phases of a turn other than combat
+"""Kingmaker: the sequence of play (§Sequence of Play) and the phases of a turn other than combat
 resolution (combat.py) and the events (events.py).
 
 Verbs (arguments are ids: cards, nobles and ships by card/ship id, squares by square id,
 places by place id, heirs by heir id, players by role):
 
-Movement phase (L122-183)
+Movement phase (§Movement Phase)
     ``select`` noble        pick a noble to move; then ``to`` square|place (a place: end the
                             move inside that friendly place) or ``back``
     ``sail`` ship           pick a ship to sail; then ``to`` sea square|port or ``back``
-    ``embark`` [noble, ship]   put a noble aboard a ship in port (L168-172)
+    ``embark`` [noble, ship]   put a noble aboard a ship in port (§Sea Transportation)
     ``enter`` [noble, place]   go inside a place of the square: free if friendly, with the
                                owner's permission if unfriendly (a step for him, default: no)
     ``leave`` noble         step out of a place into the open of its square
-    ``escort`` [heir, noble]   hand a captured heir to another noble beside him (L279)
+    ``escort`` [heir, noble]   hand a captured heir to another noble beside him (§Capture of Royal Heirs)
     ``end``                 end the phase
 Any time in one's own turn (movement, combat choice, crown phase)
-    ``assign`` [card, noble|"faction"]   award a hand card (L41, L60-66)
-    ``play`` noble          put a noble card of the hand into play (L400)
-    ``execute_heir`` heir   execute a captured heir (L279)
-Combat phase (L195-261): ``battle`` / ``ambush`` [square, role], ``siege`` / ``storm`` /
+    ``assign`` [card, noble|"faction"]   award a hand card (§Faction, §Preparing to Play)
+    ``play`` noble          put a noble card of the hand into play (§Crown Deck Phase)
+    ``execute_heir`` heir   execute a captured heir (§Capture of Royal Heirs)
+Combat phase (§Combat Phase): ``battle`` / ``ambush`` [square, role], ``siege`` / ``storm`` /
     ``announce`` / ``town_fight`` / ``town_attack`` place, ``end``; then combat.py's verbs.
-Coronation phase (L390): ``crown`` heir (or "beaufort"), ``pass``.
-Crown deck phase (L398): the card is drawn, then ``assign``/``play`` or ``end``.
+Coronation phase (§Coronation Phase): ``crown`` heir (or "beaufort"), ``pass``.
+Crown deck phase (§Crown Deck Phase): the card is drawn, then ``assign``/``play`` or ``end``.
 """
 
 from __future__ import annotations
@@ -68,10 +68,27 @@ from roses.games.kingmaker.common import (
     strength,
 )
 from roses.games.kingmaker.deals import has_deals
-from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.setup import award_targets, hand
-
-MOVE_SQUARES = 5  # L124: a noble moves up to 5 squares; L162: a ship too
+from roses.games.kingmaker.ops import free_captive, place_active
+from roses.games.kingmaker.queries import (
+    award_targets,
+    besieged_inside,
+    blockaded_from,
+    event_deck,
+    fits,
+    free_moves,
+    hand,
+    land_moves,
+    movable,
+    move_dests,
+    refuge_exempt,
+    refuge_exempt_office,
+    ship_can_act,
+    ship_dests,
+    siege_defence,
+)
+from roses.games.kingmaker.queries import blocked_areas as blocked_areas
+from roses.games.kingmaker.queries import can_act as can_act
+from roses.games.kingmaker.queries import inside_nobles as inside_nobles
 
 
 def current(state: State) -> int:
@@ -81,8 +98,8 @@ def current(state: State) -> int:
 
 # ============================================================================ the turn
 class Turn(Step):
-    """The automatic step that runs the six phases of the current player's turn (L102-112)
-    and passes the turn on; a new round starts after the last player (L94)."""
+    """The automatic step that runs the six phases of the current player's turn (§Sequence of Play)
+    and passes the turn on; a new round starts after the last player (§Sequence of Play)."""
 
     name = "turn"
     phase = "turn"
@@ -99,7 +116,7 @@ class Turn(Step):
             purge = purge_frame(state, p)
             if purge:
                 push(state, purge)
-            elif has_nobles:  # L37: a player with no noble plays only Chance and Crown
+            elif has_nobles:  # §Faction: a player with no noble plays only Chance and Crown
                 push(state, {"step": "move", "p": p, "sel": None, "ship": None})
         elif stage == 2:
             if has_nobles:
@@ -130,11 +147,11 @@ def start_turn(state: State, p: int) -> None:
     state["fresh"] = []
     state["traded"] = []
     for key in [k for k in state["command"] if commander_of(state, int(k)) < 0]:
-        del state["command"][key]  # L310: nobles who separated left their commander
+        del state["command"][key]  # §Alliances: nobles who separated left their commander
     state["sail_leave"] = []
     state["sail_denied"] = []
     state["truce"] = [x for x in state["truce"] if x[2] >= state["tno"]]
-    # King's peace after Parliament lasts until the summoner's next turn (L388).
+    # King's peace after Parliament lasts until the summoner's next turn (§King's peace).
     state["peace"] = [x for x in state["peace"] if x[1] != p]
     log.public(state, f"Round {state['round']}: {role_of(state, p)}'s turn.", log.TURN)
     refuge_upkeep(state, p)
@@ -173,7 +190,7 @@ def refuge_upkeep(state: State, p: int) -> None:
 
 
 def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
-    """E1 (L142): a noble entering a refuge area without an exemption uses a Refuge card of
+    """E1 (§Refuges): a noble entering a refuge area without an exemption uses a Refuge card of
     his player (ruling K43: the one with the most turns); its use is public, its turns not."""
     if state["level"] < 1:
         return
@@ -185,7 +202,7 @@ def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
     deck = event_deck(state)
     held = [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "refuge"]
     if not held:
-        # L146-148: in without a card to fight or take there; he must leave the turn after.
+        # §Refuges: in without a card to fight or take there; he must leave the turn after.
         state["raiders"].append([n, area, state["tno"]])
         return
     e = max(held, key=lambda x: (deck.cards[x].turns, -x))
@@ -196,7 +213,7 @@ def enter_refuge(state: State, p: int, n: int, sq: str) -> None:
 
 
 def lift_sieges(state: State) -> None:
-    """L232: a siege ends when the besiegers left in the open of its square no longer match
+    """§Siege: a siege ends when the besiegers left in the open of its square no longer match
     the defence (checked at every turn's start and after every combat)."""
     w = W(state)
     for pl, q in sorted(state["siege"].items()):
@@ -209,7 +226,7 @@ def lift_sieges(state: State) -> None:
 
 
 def raiders_leave(state: State, p: int) -> None:
-    """E1 L148 (ruling K62): nobles who entered a refuge without a card must be out of it by
+    """E1 §Refuges (ruling K62): nobles who entered a refuge without a card must be out of it by
     the end of their player's next turn; one still there is killed, as when a Refuge runs out."""
     w = W(state)
     keep = []
@@ -239,7 +256,7 @@ def end_turn(state: State, p: int) -> None:
         state["defeatism"][key] -= 1
         if not state["defeatism"][key]:
             del state["defeatism"][key]
-    # L176: nobles may not stay aboard a ship in port: they land.
+    # §Sea Transportation: nobles may not stay aboard a ship in port: they land.
     w = W(state)
     for s, pos in enumerate(state["spos"]):
         if pos is not None and pos in w.board.places:
@@ -262,7 +279,7 @@ def end_turn(state: State, p: int) -> None:
 
 
 def purge_frame(state: State, p: int) -> Frame | None:
-    """L283: a faction may not control heirs of both houses for more than two rounds."""
+    """§Capture of Noble Counters: a faction may not control heirs of both houses for more than two rounds."""
     since = state["both_since"][p]
     if since < 0:
         return None
@@ -275,7 +292,7 @@ def purge_frame(state: State, p: int) -> Frame | None:
 
 
 class Purge(Step):
-    """The player executes the heirs of one house (L283; transfers are offers, see deals)."""
+    """The player executes the heirs of one house (§Capture of Noble Counters; transfers are offers, see deals)."""
 
     name = "purge"
     phase = "movement"
@@ -302,298 +319,10 @@ class Purge(Step):
 
 
 # ============================================================================ movement
-def ship_can_act(state: State, s: int) -> bool:
-    """L313 (L450 for lent ships): a ship moves in one turn of a round at most."""
-    m = state["smv"][s]
-    return m < state["rstart"] and m != state["tno"]
-
-
-def can_act(state: State, n: int) -> bool:
-    """L313: no counter moves or attacks in more than one turn of a round."""
-    a = state["nact"][n]
-    return a < 0 or a == state["tno"] or a < state["rstart"]
-
-
-def besieged_inside(state: State, n: int) -> bool:
-    pl = state["nin"][n]
-    if pl is None:
-        return False
-    b = state["siege"].get(pl)
-    return b is not None and b != state["ch"][n]
-
-
-def movable(state: State, n: int) -> bool:
-    return (state["ncap"][n] < 0 and state["nsq"][n] is not None and state["nmv"][n] != state["tno"]
-            and state["nvac"][n] != state["tno"] and can_act(state, n) and not besieged_inside(state, n))
-
-
-def land_moves(state: State, n: int) -> list[str]:
-    """Squares noble ``n`` may move to (L124-136): up to 5 steps in 8 directions, rivers
-    crossed, estuaries not; entering forest from open ends the move (ruling K9: forest to
-    forest does not); from a road square, along the road without limit until a neutral or
-    unfriendly place (ruling K8, literal reading). E1 refuges need a Refuge card or an
-    exemption (L142) and the Menai crossing needs a start in the Caernarvon square (L156)."""
-    w = W(state)
-    b = w.board
-    p = state["ch"][n]
-    start = state["nsq"][n]
-    blocked = blocked_areas(state, p, n)
-    reached = set(normal_moves(w, start, blocked))
-    squares = b.squares
-    if blocked:
-        # E1 L146: into a refuge without a card only to besiege, attack or capture there.
-        for t in normal_moves(w, start, ()) - reached:
-            if squares[t].area in blocked and refuge_target(state, p, t):
-                reached.add(t)
-    if squares[start].road:
-        todo = [start]
-        seen = {start}
-        while todo:
-            s = todo.pop()
-            for t, e in b.road_steps[s]:
-                if t in seen or e.estuary is not None or not squares[t].land:
-                    continue
-                if squares[t].area in blocked:
-                    continue
-                seen.add(t)
-                reached.add(t)
-                if not _road_blocked(state, p, t):
-                    todo.append(t)
-    reached.discard(start)
-    if p in state["excommunicated"]:
-        reached -= excommunicated_squares(state)
-    return sorted(reached)
-
-
-def refuge_target(state: State, p: int, sq: str) -> bool:
-    """Something in refuge square ``sq`` that noble of ``p`` may enter to fight or take (L146):
-    a place not his, a force in the open (not in Scotland or the Continent), an heir alone."""
-    w = W(state)
-    for pl in w.board.places_at.get(sq, ()):
-        if place_active(state, pl) and place_owner(state, pl) != p:
-            return True
-    area = w.board.squares[sq].area
-    if area not in ("scotland", "continent"):
-        for m in w.nobles:
-            if (state["cz"][m] == Z_NOBLE and state["nsq"][m] == sq and state["nin"][m] is None
-                    and state["ch"][m] != p and state["ncap"][m] < 0 and not allied(state, p, state["ch"][m])):
-                return True
-    return any(not state["hdead"][h] and state["hesc"][h] < 0 and state["hsq"][h] == sq
-               for h in range(len(w.heirs)))
-
-
-def excommunicated_squares(state: State) -> set[str]:
-    """E2 (L325): squares an excommunicated faction may not enter."""
-    w = W(state)
-    return {sq for sq in (w.square_of(x) for x in ("salisbury", "wells", "st_davids")) if sq is not None}
-
-
-def normal_moves(w: Any, start: str, blocked: tuple[str, ...]) -> frozenset[str]:
-    """The squares within 5 steps by the terrain rules alone (cached per board, start and
-    the areas the noble may not enter)."""
-    key = ("moves", start, blocked)
-    cache = w.cache
-    got = cache.get(key)
-    if got is not None:
-        out: frozenset[str] = got
-        return out
-    b = w.board
-    squares = b.squares
-    reached: set[str] = set()
-    frontier = [start]
-    seen_go = {start}
-    for step in range(MOVE_SQUARES):
-        nxt: list[str] = []
-        for s in frontier:
-            steps = list(b.land_steps[s])
-            if step == 0:
-                steps += _crossings(b, s)
-            forest_from = squares[s].forest
-            for t, _e in steps:
-                if squares[t].area in blocked:
-                    continue
-                reached.add(t)
-                stop = squares[t].forest and not forest_from
-                if not stop and t not in seen_go:
-                    seen_go.add(t)
-                    nxt.append(t)
-        frontier = nxt
-    reached.discard(start)
-    res = frozenset(reached)
-    cache[key] = res
-    return res
-
-
-def blocked_areas(state: State, p: int, n: int) -> tuple[str, ...]:
-    """E1 (L142-148): the refuge areas noble ``n`` may not enter now (none in basic; none
-    when the faction holds a Refuge card, which is then used on entry)."""
-    if state["level"] < 1:
-        return ()
-    w = W(state)
-    cur = state["nsq"][n]
-    here = w.board.squares[cur].area if cur is not None else None
-    if holds_refuge(state, p):
-        return ()
-    out = []
-    for area in w.refuge_areas:
-        if area == here or (area == "ireland" and state["level"] >= 2):
-            continue
-        if not refuge_exempt(state, p, n, area):
-            out.append(area)
-    return tuple(out)
-
-
-def _crossings(b: Any, s: str) -> list[tuple[str, Any]]:
-    """Named crossings of a water barrier from ``s`` (L156: Caernarvon to Anglesey)."""
-    return [(t, b.edges[(s, t)]) for t in b.neighbours[s] if b.edges[(s, t)].crossing and b.squares[t].land]
-
-
-def _road_blocked(state: State, p: int, sq: str) -> bool:
-    for pl in W(state).board.places_at.get(sq, ()):
-        if place_active(state, pl) and place_owner(state, pl) != p:
-            return True
-    return False
-
-
-REFUGE_EXEMPT = {"ireland": "lieutenant_of_ireland", "continent": "captain_of_calais",
-                 "anglesey": "treasurer", "man": "stanley"}
-
-
-def refuge_exempt(state: State, p: int, n: int, area: str) -> bool:
-    w = W(state)
-    cid = REFUGE_EXEMPT.get(area)
-    if cid == "stanley":
-        return w.cards[n].id == "stanley"
-    if cid is not None:
-        c = w.codec.id(cid)
-        if state["cz"][c] == Z_AWARD and state["ch"][c] == n:
-            return True
-    if area == "wight":
-        c = w.codec.get("royal_castle_carisbrooke")
-        if c >= 0 and state["cz"][c] == Z_AWARD and state["ch"][c] == n:
-            return True
-    if area == "continent" and state.get("treaty", -1) == p:
-        return True  # E2 Treaty with France: the King's faction enters the Continent freely
-    # L152: a faction holding a captured refuge port has free refuge there.
-    b = w.board
-    return any(state["pown"].get(pl) == p for pl in b.places_in_area(area))
-
-
-def holds_refuge(state: State, p: int) -> bool:
-    deck = event_deck(state)
-    return any(z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "refuge"
-               for e, z in enumerate(state["ez"]))
-
-
-def event_deck(state: State) -> K.EventDeck:
-    return K.deck_for(state["deck_key"], state["deck_data"])
-
-
-def move_dests(state: State, n: int) -> list[str]:
-    """Squares, and friendly places in them (to end inside), noble ``n`` may move to."""
-    w = W(state)
-    p = state["ch"][n]
-    out: list[str] = []
-    banned = p in state["excommunicated"]
-    own = noble_strength(state, n)
-    for sq in land_moves(state, n):
-        out.append(sq)
-        for pl in w.board.places_at.get(sq, ()):
-            if place_active(state, pl) and place_owner(state, pl) == p and not (
-                    banned and w.board.places[pl].cathedral) and fits(state, pl, own):
-                out.append(pl)
-    return out
-
-
-def fits(state: State, place: str, troops: int) -> bool:
-    """L193: a place holds only so many troops (the board's capacity; ruling K61: the nobles'
-    troops inside, counted when one enters voluntarily)."""
-    inside = sum(noble_strength(state, m) for m in inside_nobles(state, place) if state["ncap"][m] < 0)
-    return inside + troops <= W(state).board.places[place].capacity
-
-
-def ship_dests(state: State, s: int) -> list[str]:
-    """Sea squares and ports ship ``s`` may reach this move (L162-172): 5 squares, a port
-    counting as one; a friendly or unfortified port, or (with passengers strong enough to
-    besiege it) a neutral or unfriendly one (L172)."""
-    w = W(state)
-    b = w.board
-    pos = state["spos"][s]
-    p = ship_controller(state, s)
-    held = blockaded_from(state, s)
-    if held:
-        return held  # E1 L273: leaving a blockaded port, the ship stops by the blockaders
-    dist = sea_reach(w, pos)
-    out = [sq for sq in dist if sq != pos]
-    passengers = ship_passengers(state, s)
-    power = strength(state, passengers, attack=True)
-    for sq, d in dist.items():
-        if d + 1 > MOVE_SQUARES:
-            continue
-        for port in b.ports_at_sea.get(sq, ()):
-            if port == pos or port in out or not place_active(state, port):
-                continue
-            pl = b.places[port]
-            own = place_owner(state, port)
-            refuge = state["level"] >= 1 and refuge_area(state, pl.square) is not None
-            if (own == p or not pl.fortified) and not (refuge and own != p) or passengers and power >= siege_defence(state, port, p):
-                out.append(port)
-    return sorted(out)
-
-
-def sea_reach(w: Any, pos: str) -> dict[str, int]:
-    """Sea squares a ship at ``pos`` (a port or a sea square) reaches in 5 moves, with the
-    moves used (cached per board)."""
-    key = ("sea", pos)
-    got = w.cache.get(key)
-    if got is not None:
-        out: dict[str, int] = got
-        return out
-    b = w.board
-    dist: dict[str, int] = {}
-    if pos in b.places:
-        for sq in b.places[pos].port:
-            dist[sq] = 1
-    else:
-        dist[pos] = 0
-    todo = sorted(dist, key=lambda x: dist[x])
-    i = 0
-    while i < len(todo):
-        sq = todo[i]
-        i += 1
-        d = dist[sq]
-        if d >= MOVE_SQUARES:
-            continue
-        for t in b.sea_steps[sq]:
-            if t not in dist:
-                dist[t] = d + 1
-                todo.append(t)
-    w.cache[key] = dist
-    return dist
-
-
-def blockaded_from(state: State, s: int) -> list[str]:
-    """E1 L271-273: the sea squares where a ship leaving its port must stop to fight the ships
-    blockading that port (empty when it is not blockaded)."""
-    w = W(state)
-    pos = state["spos"][s]
-    if pos not in w.board.places:
-        return []
-    p = ship_controller(state, s)
-    out = set()
-    for sid, port in state["blockades"].items():
-        if port != pos:
-            continue
-        t = w.ship_codec.id(sid)
-        q = ship_controller(state, t)
-        where = state["spos"][t]
-        if q >= 0 and q != p and not allied(state, p, q) and where in w.board.places[pos].port:
-            out.add(where)
-    return sorted(out)
 
 
 def blockade_options(state: State, p: int) -> list[Action]:
-    """E1 L271: a ship on a sea square next to a port may name that port as blockaded."""
+    """E1 §Blockade: a ship on a sea square next to a port may name that port as blockaded."""
     w = W(state)
     out: list[Action] = []
     for s, piece in enumerate(w.ships):
@@ -604,27 +333,6 @@ def blockade_options(state: State, p: int) -> list[Action]:
             if place_active(state, port) and state["blockades"].get(piece.id) != port and place_owner(state, port) != p:
                 out.append(("blockade", [piece.id, port]))
     return out
-
-
-def siege_defence(state: State, place: str, attacker: int) -> int:
-    """L220-224: the garrison plus the strongest single faction inside (defenders' choice,
-    ruling K39: the strongest)."""
-    w = W(state)
-    pl = w.board.places[place]
-    rogue = state["rogue"]
-    if rogue and rogue["place"] == place:
-        return 100  # E2 French Treachery: "a simple vs. 100 troop siege"
-    by: dict[int, int] = {}
-    for m in inside_nobles(state, place):
-        o = state["ch"][m]
-        if o != attacker and state["ncap"][m] < 0:
-            by[o] = by.get(o, 0) + noble_strength(state, m)
-    return pl.garrison + max(by.values(), default=0)
-
-
-def inside_nobles(state: State, place: str) -> list[int]:
-    nin, cz = state["nin"], state["cz"]
-    return [n for n in W(state).nobles if cz[n] == Z_NOBLE and nin[n] == place]
 
 
 def land_passenger(state: State, n: int, port: str) -> None:
@@ -664,7 +372,8 @@ def move_options(state: State, frame: Frame) -> list[Action]:
         pos = state["spos"][s]
         if pos is None or ship_controller(state, s) != p or not ship_can_act(state, s):
             continue
-        if pos in b.places:
+        # Sea Transportation: a ship embarks nobles only in a friendly or unfortified port.
+        if pos in b.places and (place_owner(state, pos) == p or not b.places[pos].fortified):
             port_sq = b.places[pos].square
             used = sum(noble_strength(state, m) for m in ship_passengers(state, s))
             for n in mine:
@@ -684,7 +393,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
     freed = state["freed"]
     holders = {q for q in {state["ch"][n] for n in mine} if free_moves(state, q)}
     for n in mine:
-        # L313: a noble under an ally's commander uses a Free Move his own faction provides
+        # §Alliances: a noble under an ally's commander uses a Free Move his own faction provides
         # (asked once a turn: an offer to that player, default no).
         q = state["ch"][n]
         if (q in holders and state["nmv"][n] == state["tno"] and n not in freed and state["nsq"][n] is not None
@@ -701,8 +410,8 @@ def move_options(state: State, frame: Frame) -> list[Action]:
 
 
 def pick_up_mercenaries(state: State, n: int) -> None:
-    """E1 L47: the first noble to enter Scotland or Berwick takes the Scottish Foot lying
-    there; E2 L49: only the Lieutenant of Ireland, in Ireland, takes the Irish Kerns."""
+    """E1 §Faction: the first noble to enter Scotland or Berwick takes the Scottish Foot lying
+    there; E2 §Faction: only the Lieutenant of Ireland, in Ireland, takes the Irish Kerns."""
     w = W(state)
     sq = state["nsq"][n]
     if sq is None:
@@ -719,18 +428,8 @@ def pick_up_mercenaries(state: State, n: int) -> None:
         log.public(state, f"{card_name(w, n)} takes the {card.name} into his pay.", log.RECRUIT)
 
 
-def refuge_exempt_office(state: State, n: int, office: str) -> bool:
-    c = W(state).codec.get(office)
-    return c >= 0 and state["cz"][c] == Z_AWARD and state["ch"][c] == n
-
-
-def free_moves(state: State, p: int) -> list[int]:
-    deck = event_deck(state)
-    return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "free_move"]
-
-
 def card_options(state: State, p: int) -> list[Action]:
-    """Hand cards the player may play now (L41, L60-66, L400) and heirs he may execute."""
+    """Hand cards the player may play now (§Faction, §Preparing to Play, §Crown Deck Phase) and heirs he may execute."""
     w = W(state)
     out: list[Action] = []
     for c in hand(state, p):
@@ -803,12 +502,12 @@ def assign(state: State, p: int, cid: str, target: str) -> None:
 
 
 class Move(CardPlay):
-    """The movement phase of the current player (L122-183)."""
+    """The movement phase of the current player (§Movement Phase)."""
 
     name = "move"
     phase = "movement"
     always_decides = True
-    rule = "L122-193"
+    rule = "§Movement Phase"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -865,7 +564,7 @@ class Move(CardPlay):
         if pos in w.board.places:
             o = place_owner(state, pos)
             if o >= 0 and o != frame["p"] and not allied(state, o, frame["p"]) and arg not in state["sail_leave"]:
-                # L170: a ship in an unfriendly port leaves only with its owner's permission.
+                # §Sea Transportation: a ship in an unfriendly port leaves only with its owner's permission.
                 push(state, {"step": "permit", "p": o, "asker": frame["p"], "ship": arg, "place": pos})
                 return
         frame["ship"] = arg
@@ -956,8 +655,8 @@ class Move(CardPlay):
 
 
 def sail(state: State, p: int, s: int, dest: str) -> None:
-    """Move a ship (L162-176); entering a port ends its move and lands its passengers in the
-    open of the port's square; in a neutral or unfriendly port they must besiege it (L172)."""
+    """Move a ship (§Sea Transportation); entering a port ends its move and lands its passengers in the
+    open of the port's square; in a neutral or unfriendly port they must besiege it (§Sea Transportation)."""
     w = W(state)
     b = w.board
     held = blockaded_from(state, s)
@@ -986,7 +685,7 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
 
 
 class Permit(Step):
-    """The owner of a place answers a request to enter it (L23-29, L191); default: no."""
+    """The owner of a place answers a request to enter it (§Faction, §Town, Cities, and Castles); default: no."""
 
     name = "permit"
     phase = "movement"
@@ -1037,10 +736,10 @@ class Permit(Step):
 
 # ============================================================================ coronation
 def coronation_options(state: State, p: int) -> list[Action]:
-    """L390-396: the senior surviving member of a house, controlled by ``p``, inside a
+    """§Coronation Phase: the senior surviving member of a house, controlled by ``p``, inside a
     cathedral with nobles of ``p`` holding an archbishop or two bishops there (ruling K32:
-    Richard of York too). One King per house (L428); Beaufort when every Lancastrian heir is
-    dead (L432)."""
+    Richard of York too). One King per house (§Victory Conditions); Beaufort when every Lancastrian heir is
+    dead (§Victory Conditions)."""
     w = W(state)
     out: list[Action] = []
     if (state["defeatism"].get(str(p), 0) > 0 or p in state["excommunicated"]
@@ -1109,7 +808,7 @@ class Coronation(Step):
             state["hcrown"][h] = True
             log.public(state, f"{role} crowns {w.heirs[h].name}"
                        + (" Queen Regent" if arg == "margaret" else " King of England") + ".", log.POLITICAL)
-        # L386: a Parliament-supported King keeps his support only until another is crowned.
+        # §Voting on Cards Distributed: a Parliament-supported King keeps his support only until another is crowned.
         state["supported"] = None
         pop(state)
 
@@ -1119,7 +818,7 @@ class Coronation(Step):
 
 # ============================================================================ crown deck phase
 class CrownPhase(CardPlay):
-    """L398-400: draw the top Crown card into the hand; then play cards or end the turn."""
+    """§Crown Deck Phase: draw the top Crown card into the hand; then play cards or end the turn."""
 
     name = "crown"
     phase = "crown"
@@ -1149,7 +848,7 @@ class CrownPhase(CardPlay):
 
 
 def _claim(state: State, p: int) -> int | None:
-    """Who takes player ``p``'s Crown draw now (E1 L317): the first claim on it, booty (a
+    """Who takes player ``p``'s Crown draw now (E1 §Booty): the first claim on it, booty (a
     player) or a ransom for a noble held until it is paid ([captor, noble]); a ransom claim
     for a noble no longer held (dead) is void and skipped. The last claim for a held noble
     frees him at once."""
@@ -1165,8 +864,6 @@ def _claim(state: State, p: int) -> int | None:
             continue
         taker = cap
         if not any(isinstance(e, list) and e[1] == n for e in claims):
-            from roses.games.kingmaker.combat import free_captive  # combat imports this module
-
             free_captive(state, n, f"The ransom is paid: {card_name(W(state), n)} is freed")
     if claims == []:
         state["booty"].pop(str(p))
@@ -1175,7 +872,7 @@ def _claim(state: State, p: int) -> int | None:
 
 def receive_crown(state: State, p: int, c: int) -> None:
     """A drawn Crown card goes to the hand, except: Scottish Foot (E1) and Irish Kerns (E2)
-    are placed in Scotland / Ireland (L47-49); a Plantagenet goes to the controller of his
+    are placed in Scotland / Ireland (§Faction); a Plantagenet goes to the controller of his
     house's senior heir, or is set aside again (ruling K5); E1 Booty may redirect it."""
     w = W(state)
     card = w.cards[c]
@@ -1197,14 +894,14 @@ def receive_crown(state: State, p: int, c: int) -> None:
     state["cz"][c], state["ch"][c] = Z_HAND, p
     log.public(state, f"{role} draws a Crown card.", log.CARD)
     if p in state["excommunicated"] and card.kind in (K.TOWN, K.BISHOP):
-        state["excommunicated"].remove(p)  # E2 L325: until a town or religious office is drawn
+        state["excommunicated"].remove(p)  # E2 §Excommunication Restrictions: until a town or religious office is drawn
         log.public(state, f"{role}'s excommunication is lifted.", log.EVENT)
     log.private(state, role, f"You draw {card_name(w, c)}.", log.CARD)
 
 
 # ============================================================================ victory
 def check_victory(state: State) -> None:
-    """L404-432: a player wins who controls the last royal heir, crowned (Beaufort counts
+    """§Victory Conditions: a player wins who controls the last royal heir, crowned (Beaufort counts
     once crowned; a last Yorkist wins only if Beaufort is not in play)."""
     if state["result"] is not None or not state["stack"]:
         return

@@ -138,8 +138,8 @@ class KingmakerRules(StepRules):
 
     def milestones(self, state: State) -> list[str]:
         """How a finished campaign ended, by rule (``end_`` + the kind): ``end_last_heir_crowned``
-        or ``end_beaufort_crowned`` (L404-432), ``end_parliament`` (victory voted by
-        Parliament, L404), ``end_round_limit`` (the round limit the players chose, K50), or
+        or ``end_beaufort_crowned`` (§Victory Conditions), ``end_parliament`` (victory voted by
+        Parliament, §Victory Conditions), ``end_round_limit`` (the round limit the players chose, K50), or
         ``end_other`` (ended outside the rules: resignation, adjudication)."""
         if state["result"] is None:
             return []

@@ -1,17 +1,17 @@
-"""Kingmaker setup (campaign rules L51-112): options, the deal, arranging the factions, the
+"""Kingmaker setup (campaign rules §Setup): options, the deal, arranging the factions, the
 heirs' and nobles' starting places, the ships, the first player.
 
 Verbs of the setup steps (arguments are card, noble, place and ship ids):
     ``give`` [card, noble]   arrange: award a title, office, bishop, mercenary, town or ship
-                             card of the hand to a noble (L62-65)
-    ``asset`` card           arrange: keep a town or ship card as a faction asset (L65)
+                             card of the hand to a noble (§Preparing to Play)
+    ``asset`` card           arrange: keep a town or ship card as a faction asset (§Preparing to Play)
     ``done``                 arrange: finished (surplus titles and offices go to Chancery)
-    ``place`` [noble, place] choose a noble's starting castle among those on his cards (L86)
+    ``place`` [noble, place] choose a noble's starting castle among those on his cards (§Setting out Counters)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from roses.engine import log, rng
 from roses.engine.contract import Action, State
@@ -36,13 +36,14 @@ from roses.games.kingmaker.common import (
     card_name,
     faction_nobles,
     noble_strength,
-    noble_title,
     owner_of_card,
     player_of_role,
     role_of,
     world,
 )
 from roses.games.kingmaker.ops import place_active
+from roses.games.kingmaker.queries import award_targets, hand
+from roses.games.kingmaker.state import KingmakerState
 
 SCENARIO = "campaign"
 
@@ -61,7 +62,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                    "label": "An Event deck in the roses-kingmaker-events/1 format (default: the open deck)"},
 }
 
-#: Cards dealt by player count (L59): 36 for 2-6 players, 35 for 7, 40 for 8.
+#: Cards dealt by player count (§Preparing to Play): 36 for 2-6 players, 35 for 7, 40 for 8.
 def deal_size(players: int) -> int:
     return 35 if players == 7 else 40 if players == 8 else 36
 
@@ -116,8 +117,8 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
     nc = len(w.cards)
     ne = len(deck.cards)
     nh = len(w.heirs)
-    state: State = {
-        "roles": role_names(n), "log": [], "result": None, "end": None, "stack": [],
+    record: KingmakerState = {  # every key is explained in state.py
+        "roles": role_names(n), "log": [], "result": None, "end": None, "stack": [], "rng": 0, "rolls": 0, "rigged": [],
         "opts": {k: v for k, v in opts.items() if k != "event_deck"},
         "level": lv, "board": board_path, "deck_key": deck_key, "deck_data": deck_data,
         "round": 0, "tno": 0, "rstart": 0, "order": list(range(n)), "turn": 0,
@@ -131,11 +132,12 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
         "pown": {}, "siege": {}, "ally": [[0] * n for _ in range(n)],
         "catastrophe": 0, "both_since": [-1] * n, "refuges": [], "peace": [],
         "new_awards": [], "defended": [], "obliged": [], "guests": {}, "nfo": [-1] * nc,
-        "treaty": -1, "booty": {}, "tdisc": [], "freed": [],
+        "treaty": -1, "scots_tried": False, "booty": {}, "tdisc": [], "freed": [],
         "excommunicated": [], "defeatism": {}, "rogue": None, "lent": {}, "truce": [], "sfought": [], "sail_leave": [], "sail_denied": [], "raiders": [], "fresh": [], "traded": [], "blockades": {}, "command": {},
     }
+    state: State = cast(State, record)
     rng.seed_state(state, seed)
-    # Event deck (L53): the cards of the rules level in play, shuffled.
+    # Event deck (§Preparing to Play): the cards of the rules level in play, shuffled.
     for e, card in enumerate(deck.cards):
         if LEVEL_OF[card.level] <= lv and not (card.dublin and lv < 2):
             state["ez"][e] = E_DECK
@@ -146,7 +148,7 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
 
 
 def _deal(state: State, w: World, n: int, lv: int) -> None:
-    """L55-70: set aside the Plantagenets, French Aid, the Pardons (and E1/E2 mercenaries),
+    """§Preparing to Play: set aside the Plantagenets, French Aid, the Pardons (and E1/E2 mercenaries),
     deal, redraw for a player without a noble, put the set-aside cards back (ruling K5: the
     Plantagenets stay aside) and reshuffle."""
     cz, ch = state["cz"], state["ch"]
@@ -179,7 +181,7 @@ def _deal(state: State, w: World, n: int, lv: int) -> None:
                 drawn_back.append(c)
         deck.extend(drawn_back)
         for c in hands[p]:
-            # L61: nobles are placed face up at once; the rest is arranged (Arrange).
+            # §Preparing to Play: nobles are placed face up at once; the rest is arranged (Arrange).
             cz[c], ch[c] = (Z_NOBLE if w.cards[c].is_noble else Z_HAND), p
     for c in aside:
         if w.cards[c].kind != K.PLANTAGENET:
@@ -194,58 +196,6 @@ def _deal(state: State, w: World, n: int, lv: int) -> None:
 
 
 # ------------------------------------------------------------------------------ arranging
-def hand(state: State, p: int) -> list[int]:
-    cz, ch = state["cz"], state["ch"]
-    return [c for c in range(len(cz)) if cz[c] == Z_HAND and ch[c] == p]
-
-
-def award_targets(state: State, p: int, c: int, setup: bool = False) -> list[int]:
-    """The nobles of player ``p`` that may receive card ``c`` (L60-66, L455-474)."""
-    w = W(state)
-    card = w.cards[c]
-    nobles = [n for n in faction_nobles(state, p) if state["ncap"][n] < 0]
-    if not setup:
-        # L41: not to a noble under siege or at sea.
-        nobles = [n for n in nobles if state["nship"][n] < 0 and not _besieged(state, n)]
-        if c in state["traded"]:
-            # L448: a traded card is not given to a noble in combat in the turn of the trade.
-            nobles = [n for n in nobles if state["nfo"][n] != state["tno"] and n not in state["defended"]]
-    k = card.kind
-    if k == K.TITLE:
-        return [n for n in nobles if not noble_title(state, n)]
-    if k == K.OFFICE:
-        return [n for n in nobles if noble_title(state, n) and not _has(state, n, K.OFFICE)]
-    if k in (K.BISHOP, K.MERCENARY, K.TOWN, K.ROYAL_CASTLE, K.SHIP):
-        if card.lies_in == "ireland":
-            return [n for n in nobles if _has_id(state, n, "lieutenant_of_ireland")]
-        return nobles
-    if k == K.FRENCH_AID:
-        # L463: only to a noble in Calais or on the Continent.
-        b = w.board
-        out = []
-        for n in nobles:
-            sq = state["nsq"][n]
-            if sq is not None and b.squares[sq].area in ("pale_of_calais", "continent"):
-                out.append(n)
-        return out
-    return []
-
-
-def _has(state: State, n: int, kind: str) -> bool:
-    cards = W(state).cards
-    cz, ch = state["cz"], state["ch"]
-    return any(cz[c] == Z_AWARD and ch[c] == n and cards[c].kind == kind for c in range(len(cz)))
-
-
-def _has_id(state: State, n: int, cid: str) -> bool:
-    w = W(state)
-    c = w.codec.get(cid)
-    return c >= 0 and state["cz"][c] == Z_AWARD and state["ch"][c] == n
-
-
-def _besieged(state: State, n: int) -> bool:
-    pl = state["nin"][n]
-    return pl is not None and pl in state["siege"] and state["siege"][pl] != state["ch"][n]
 
 
 def arrange_options(state: State, p: int) -> list[Action]:
@@ -265,7 +215,7 @@ def arrange_options(state: State, p: int) -> list[Action]:
 
 
 def _arranged(state: State, p: int) -> bool:
-    """L60-66: every title that can go to an untitled noble, every office that can go to a
+    """§Preparing to Play: every title that can go to an untitled noble, every office that can go to a
     titled one, and every bishop, mercenary, town and ship card is placed."""
     w = W(state)
     for c in hand(state, p):
@@ -281,12 +231,12 @@ def _arranged(state: State, p: int) -> bool:
 
 
 class Arrange(Step):
-    """Every player arranges his dealt cards at once (L60-66); the placements are public,
+    """Every player arranges his dealt cards at once (§Preparing to Play); the placements are public,
     what goes to Chancery is not."""
 
     name = "arrange"
     phase = "setup"
-    rule = "L60-66"
+    rule = "§Preparing to Play"
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason an order is refused, naming the rule (refusals.py)."""
@@ -336,7 +286,7 @@ class Arrange(Step):
 
 # ---------------------------------------------------------------------- counters on the board
 def start_places(state: State, n: int) -> list[str]:
-    """The castles on noble ``n``'s own, title and office cards (L86) present on this board."""
+    """The castles on noble ``n``'s own, title and office cards (§Setting out Counters) present on this board."""
     w = W(state)
     out: list[str] = []
     for c in [n, *[a for a in range(len(state["cz"])) if state["cz"][a] == Z_AWARD and state["ch"][a] == n]]:
@@ -376,7 +326,7 @@ def finish_setup(state: State) -> None:
 
 
 def place_heirs(state: State) -> None:
-    """L73-84: each heir's place by 1d6 (E2: an Edmund rolled to Ireland starts in Dublin;
+    """§Setting out Counters: each heir's place by 1d6 (E2: an Edmund rolled to Ireland starts in Dublin;
     without E2 Dublin is no place and he stands in the open of its square)."""
     w = W(state)
     for h, heir in enumerate(w.heirs):
@@ -391,11 +341,11 @@ def place_heirs(state: State) -> None:
         state["hin"][h] = place if place_active(state, place) else None
         log.public(state, f"{heir.name} (d6 {r}) starts at {w.board.places[place].name}.", log.SETUP)
     henry = w.heir_codec.id("henry_vi")
-    state["hcrown"][henry] = True  # L420: Henry VI is King at the start
+    state["hcrown"][henry] = True  # §Victory Conditions: Henry VI is King at the start
 
 
 class PlaceNobles(Step):
-    """Each player puts his nobles in one of the castles on their cards (L86)."""
+    """Each player puts his nobles in one of the castles on their cards (§Setting out Counters)."""
 
     name = "place"
     phase = "setup"
@@ -425,7 +375,7 @@ class PlaceNobles(Step):
 
 
 def first_player(state: State) -> int:
-    """L98-100: the Chancellor's player; else the senior bishop's; else the most troops
+    """§Sequence of Play: the Chancellor's player; else the senior bishop's; else the most troops
     (ties: the lower seat)."""
     w = W(state)
     for c in (w.chancellor, *w.bishops_senior):

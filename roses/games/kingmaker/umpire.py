@@ -1,16 +1,16 @@
-"""The campaign umpire (L7-13, L203, L226, L271; research §5 item 13), an optional seat.
+"""The campaign umpire (§The Campaign Umpire is Always Correct, §Battle, §Siege, §Sea Battles; research §5 item 13), an optional seat.
 
 With the game option ``umpire`` a role ``umpire`` sits at the table beside the players. He
 sees every hand and the Chancery (never the order of a deck), and everything he decides is an
 action of the game, so the action log holds it and a replay reproduces it:
 
-* **Rulings** (L7 "the Campaign Umpire is always correct", L13): at any time while the game
+* **Rulings** (§The Campaign Umpire is Always Correct "the Campaign Umpire is always correct", §The Campaign Umpire is Always Correct): at any time while the game
   runs, ``rule`` with a text publishes a ruling on a question. It is logged for everyone and
   kept in ``state["rulings"]`` (round, text). A ruling changes no piece by itself: where the
   rules leave a choice to the umpire, the engine asks him as a step (below).
 * **Adjudication**: at any time, ``adjudicate`` with a player's role (he wins) or ``"Draw"``
   ends the campaign by the umpire's decision (the end kind ``umpire``).
-* **Tabletop combats** (L203: the campaign's aim is tabletop battles; L226, L271: sieges and
+* **Tabletop combats** (§Battle: the campaign's aim is tabletop battles; §Siege, §Sea Battles: sieges and
   sea battles seldom). With the option ``tabletop`` as well, every combat about to be decided
   is first put to the umpire (step ``tabletop``): ``cards`` lets the Event card decide as
   usual (the published default, also open at every later stage), ``table`` marks it to be
@@ -104,7 +104,7 @@ def table_outcomes(state: State, frame: Frame) -> list[str]:
 
 class Tabletop(Step):
     """The umpire decides whether a combat is fought on a table and enters its result
-    (L203, L226, L271). Default: the Event card decides."""
+    (§Battle, §Siege, §Sea Battles). Default: the Event card decides."""
 
     name = "tabletop"
     phase = "combat"

@@ -158,7 +158,7 @@ def umpire_parts(state: State) -> dict[str, Any]:
 
 
 #: What each outcome of a combat fought on a table does, by kind of combat (the effects of
-#: combat.apply_outcome: L205-262).
+#: combat.apply_outcome: §Combat Phase).
 OUTCOME_WORDS: dict[str, dict[str, str]] = {
     SIEGE: {ATTACKER: "the attacker won: the place is taken", DEFENDER: "the defender held: it stays under siege",
             INDECISIVE: "indecisive: it stays under siege"},
@@ -176,7 +176,7 @@ for _kind in (BATTLE, AMBUSH, SEA):
 
 
 def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, Any]:
-    """The combat put to the umpire (umpire.Tabletop, L203, L226, L271), for every seat: its
+    """The combat put to the umpire (umpire.Tabletop, §Battle, §Siege, §Sea Battles), for every seat: its
     kind and place, each side's player, strength and nobles (public on the board), the stage
     (``mark``: the umpire chooses the Event card or a table; ``killed``, ``outcome``: it is
     fought on a table and he enters the result), what each outcome does and which outcomes
