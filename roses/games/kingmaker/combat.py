@@ -371,7 +371,7 @@ class Battle(Step):
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)
-        where = place_name(w, frame["place"]) if frame["place"] else frame["sq"]
+        where = place_name(w, frame["place"] or frame["sq"])
         return (f"{frame['kind'].replace('_', ' ').title()} at {where}: "
                 f"{attack_power(state, frame)} against {defence(state, frame)}. Fight, leave nobles out, or call it off.")
 
@@ -604,7 +604,7 @@ def resolve_combat(state: State, frame: Frame) -> None:
     e = draw_combat_card(state, p, frame)
     a = list(frame["a"])
     A, D = attack_power(state, frame), defence(state, frame)
-    where = place_name(w, frame["place"]) if frame["place"] else frame["sq"]
+    where = place_name(w, frame["place"] or frame["sq"])
     if e < 0:
         if kind == SIEGE:
             state["siege"][frame["place"]] = p

@@ -13,6 +13,7 @@ in use by another player. Tags are shown only in the holder's hand (``c#012``, `
 
 from __future__ import annotations
 
+import re
 from itertools import compress
 from typing import Any
 
@@ -452,22 +453,26 @@ def check_invariants(state: State) -> list[str]:
 
 
 # ======================================================================= labels, description
-def _arg_name(w: World, x: Any) -> str:
+def _arg_name(w: World, x: Any, roles: tuple[str, ...] | list[str] = ()) -> str:
     """The words for an action's argument in a label: a card, heir, ship or place by name, a
-    list of them joined (a function of the module, not a closure: a closure calling itself
-    is a reference cycle left for the garbage collector at every label)."""
+    square in words (names.py: never its grid id), a seat by its role (a role such as "P2" is
+    also a square's id: ``roles`` come first), a list of them joined (a function of the
+    module, not a closure: a closure calling itself is a reference cycle left for the garbage
+    collector at every label)."""
     if isinstance(x, str):
+        if x in roles:
+            return x
         if x in w.codec:
             return card_name(w, w.codec.id(x))
         if x in w.heir_codec:
             return w.heirs[w.heir_codec.id(x)].name
         if x in w.ship_codec:
             return w.ships[w.ship_codec.id(x)].name
-        if x in w.board.places:
+        if x in w.board.places or x in w.board.squares:
             return place_name(w, x)
         return x
     if isinstance(x, list):
-        return ", ".join(_arg_name(w, y) for y in x)
+        return ", ".join(_arg_name(w, y, roles) for y in x)
     return str(x)
 
 
@@ -491,11 +496,82 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
             return "no one else was killed"
         if verb == "outcome":
             return OUTCOME_WORDS.get(top["combat"]["kind"], _PLAIN_OUTCOMES).get(arg, str(arg))
-    words = {"to": "move to", "select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
+    roles = state["roles"]
+    if verb == "to" and top is not None and top.get("ship") is not None:
+        return f"sail to {_arg_name(w, arg, roles)}"
+    if verb == "to" and isinstance(arg, str) and arg in w.board.places:
+        return f"move into {place_name(w, arg)}"
+    if verb == "leave" and isinstance(arg, str) and arg in w.codec:
+        n = w.codec.id(arg)
+        inside = state["nin"][n]
+        return f"{card_name(w, n)} steps out of {place_name(w, inside)} into the open" if inside \
+            else f"{card_name(w, n)} steps out into the open"
+    if verb == "offer_card" and isinstance(arg, list) and len(arg) == 3:
+        card, to, how = (_arg_name(w, x, roles) for x in arg)
+        return f"offer {card} to {to} in trade for a card" if arg[2] == "trade" else f"give {card} to {to}"
+    if verb == "assign" and isinstance(arg, list) and len(arg) == 2 and arg[1] == "faction":
+        return f"keep {_arg_name(w, arg[0], roles)} as a faction asset"
+    template = LABELS.get(verb)
+    if template is not None:
+        parts = arg if isinstance(arg, list) else [] if arg is None else [arg]
+        if len(re.findall(r"\{\d?\}", template)) == len(parts):
+            return template.format(*(_arg_name(w, x, roles) for x in parts))
+    words = {"select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
     head = words.get(verb, verb.replace("_", " "))
     if arg is None:
         return head
-    return f"{head} {_arg_name(w, arg)}"
+    return f"{head} {_arg_name(w, arg, roles)}"
+
+
+#: Plain words for the verbs, by their arguments in order (label; the verbs are in play.py,
+#: deals.py, setup.py, combat.py, parliament.py, events.py). A verb whose argument count does
+#: not match its template is named by the generic words instead.
+LABELS: dict[str, str] = {
+    "to": "move to {}",
+    "embark": "{} boards the {}",
+    "enter": "{} goes into {}",
+    "escort": "hand {} to {}",
+    "assign": "award {} to {}",
+    "give": "award {} to {}",
+    "asset": "keep {} as a faction asset",
+    "play": "bring {} into play",
+    "execute_heir": "execute {}",
+    "battle": "attack {1} in {0}",
+    "ambush": "ambush {1} in {0}",
+    "siege": "besiege {}",
+    "storm": "storm {}",
+    "announce": "announce a siege of {} (resolved next turn)",
+    "town_fight": "fight inside {}",
+    "town_attack": "attack the nobles inside {}",
+    "crown": "crown {}",
+    "lend_ship": "lend the {} to {}",
+    "recall": "take back the {}",
+    "transfer": "transfer {} to {}",
+    "give_heir": "hand {} over to {}",
+    "give_place": "give {} to {}",
+    "ally": "propose an alliance to {}",
+    "end_alliance": "end the alliance with {}",
+    "give_back": "give {} back",
+    "command": "ask that {} serve under {}",
+    "place": "{} starts at {}",
+    "home": "{} goes home to {}",
+    "drop": "leave {} out of the fight",
+    "call_off": "call off the attack",
+    "execute": "execute {}",
+    "release": "release {}",
+    "give_card": "pay with {}",
+    "deal": "deal with another player (cards, ships, places, alliances)",
+    "free_move": "Free Move for {}",
+    "meet": "Parliament meets at {}",
+    "summon": "summon Parliament to {}",
+    "attend": "{} attends Parliament",
+    "writ": "send a Writ of summons to {}",
+    "propose": "propose {}",
+    "join": "{} joins the hunt",
+    "send": "commission {} with a Writ",
+    "port": "driven into port at {}",
+    "go": "go to {}",
+}
 
 
 def describe(view: View) -> str:
