@@ -124,33 +124,33 @@ def _square_reason(state: State, n: int, sq: str) -> str | None:
     if start is None:
         return f"{name} is not on land"
     if sq == start:
-        return f"{name} is already in {place_name(w, sq)}"
+        return f"{name} is already in square {sq}"
     if sq in land_moves(state, n):
         return None
     if not b.squares[sq].land:
-        return (f"{place_name(w, sq)} is a sea square: a noble goes to sea only aboard a ship, embarking in a port of his "
+        return (f"{sq} is a sea square: a noble goes to sea only aboard a ship, embarking in a port of his "
                 "square (L162-164)")
     p = state["ch"][n]
     if p in state["excommunicated"] and sq in excommunicated_squares(state):
         return "an excommunicated faction may not enter the squares of Salisbury, Wells or St Davids (L325)"
     area = b.squares[sq].area
     if area in blocked_areas(state, p, n):
-        return (f"{place_name(w, sq)} is in {area.replace('_', ' ').title()}, a refuge: entering needs a Refuge card or the "
+        return (f"{sq} is in {area.replace('_', ' ').title()}, a refuge: entering needs a Refuge card or the "
                 "office that exempts (E1, L140-148), or a place to besiege, a force to attack or an heir "
                 "to capture there (L150)")
     strict = _land_reach(state, start, forest_stops=True, estuaries=True)
     if sq in strict:
         return None
     if sq in _land_reach(state, start, forest_stops=False, estuaries=True):
-        return (f"moving from an open square into a forest square ends the move (L128; ruling K9), so {place_name(w, sq)} "
-                f"cannot be reached from {place_name(w, start)} this move")
+        return (f"moving from an open square into a forest square ends the move (L128; ruling K9), so {sq} "
+                f"cannot be reached from {start} this move")
     if sq in _land_reach(state, start, forest_stops=False, estuaries=False):
         if area == "anglesey" or b.squares[start].area == "anglesey":
             return ("Anglesey is crossed to only by nobles who start the move in the Caernarvon square "
                     "(L154)")
-        return f"an estuary lies between {place_name(w, start)} and {place_name(w, sq)}: rivers may be crossed, estuaries not (L130)"
+        return f"an estuary lies between {start} and {sq}: rivers may be crossed, estuaries not (L130)"
     road = " (a road is followed without limit only from a road square, until a neutral or unfriendly place, L129)"
-    return f"{place_name(w, sq)} is more than {MOVE_SQUARES} squares from {place_name(w, start)} by land (L126){road}"
+    return f"{sq} is more than {MOVE_SQUARES} squares from {start} by land (L126){road}"
 
 
 def _place_reason(state: State, n: int, pl: str) -> str | None:
@@ -163,13 +163,13 @@ def _place_reason(state: State, n: int, pl: str) -> str | None:
         return f"{place.name} is not in play with these rules"
     why = _square_reason(state, n, place.square)
     if why:
-        return f"{place.name}: {why}"
+        return f"{place.name} is in square {place.square}: {why}"
     p = state["ch"][n]
     o = place_owner(state, pl)
     if o != p:
         kind = "neutral" if o < 0 else "unfriendly"
         return (f"{place.name} is {kind}: a noble ends his move inside only a town, city or castle of his "
-                f"faction (L35, L191); move to {place_name(w, place.square)} and besiege it"
+                f"faction (L35, L191); move to square {place.square} and besiege it"
                 + (", or ask its holder to let him enter (enter)" if o >= 0 else ""))
     if p in state["excommunicated"] and place.cathedral:
         return "an excommunicated faction may not enter a town or city with a cathedral (L325)"
