@@ -124,13 +124,90 @@ def _hands(state: State) -> tuple[list[list[dict[str, Any]]], list[list[dict[str
     ch, eh = state["ch"], state["eh"]
     for c, z in enumerate(state["cz"]):
         if z == Z_HAND:
-            hands[ch[c]].append({"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind})
+            hands[ch[c]].append({"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind,
+                                 "text": card_text(w, c)})
     for e, z in enumerate(state["ez"]):
         if z == E_HAND:
             card = deck.cards[e]
-            event_hands[eh[e]].append({"tag": etag(e), "id": card.id, "title": event_title(card),
+            event_hands[eh[e]].append({"tag": etag(e), "id": card.id, "title": event_title(card), "text": event_text(card),
                                        **({"turns": card.turns} if card.kind == "refuge" else {})})
     return hands, event_hands
+
+
+def _castles(w: World, ids: tuple[str, ...]) -> str:
+    names = [w.board.places[c].name for c in ids if c in w.board.places]
+    return ", ".join(names)
+
+
+def card_text(w: World, c: int) -> str:
+    """What a Crown card does, in a sentence or two (Crown Card Key, L454-474; Setup L61-66;
+    Transfers L421-437): shown on the card in its holder's hand."""
+    card = w.cards[c]
+    k = card.kind
+    seats = _castles(w, card.castles)
+    seat = f" Its counter starts at {seats}." if seats else ""
+    held = f" Its holder may start at {seats}." if seats else ""
+    votes = []
+    if card.lords:
+        votes.append(f"{card.lords} vote{'s' if card.lords != 1 else ''} in the Lords")
+    if card.commons:
+        votes.append(f"{card.commons} vote{'s' if card.commons != 1 else ''} in the Commons")
+    vote = f" {' and '.join(votes)}." if votes else ""
+    zone = w.board.zone_names.get(card.bonus_zone, card.bonus_zone)
+    zone = "the " + zone[4:] if zone.startswith("The ") else zone
+    bonus = (f" +{card.bonus_troops} troops in {zone}."
+             if card.bonus_troops else "")
+    if k == K.NOBLE:
+        titled = f" Titled ({card.title}): may take an office, not a title." if card.title \
+            else " Untitled: may take one title."
+        return f"A noble: play him to put his counter on the board. {card.troops} troops.{vote}{titled}{seat}"
+    if k == K.PLANTAGENET:
+        return (f"The {card.title}: goes to the faction holding the senior {card.house.title()} heir; a titled "
+                f"noble of {card.troops} troops.{seat}")
+    if k == K.TITLE:
+        return f"A title for an untitled noble: +{card.troops} troops.{vote}{held}"
+    if k == K.OFFICE:
+        ships = f" Brings {card.ships} ship{'s' if card.ships != 1 else ''}." if card.ships else ""
+        return f"An office for a titled noble (one each): +{card.troops} troops.{vote}{bonus}{ships}{held}"
+    if k == K.BISHOP:
+        see = w.board.places[card.cathedral].name if card.cathedral in w.board.places else card.cathedral
+        crown = "an archbishop crowns a King" if card.archbishop else "two bishops together crown a King"
+        return f"{'Archbishop' if card.archbishop else 'Bishop'} for any noble: {card.lords} votes in the Lords; " \
+               f"{crown} in a cathedral. Cathedral: {see}.{bonus}"
+    if k == K.SHIP:
+        port = w.board.places[card.port].name if card.port in w.board.places else card.port
+        return f"A ship carrying {card.capacity} troops by sea; starts in {port}. A faction asset or a noble's."
+    if k == K.TOWN:
+        name = w.board.places[card.place].name if card.place in w.board.places else card.name
+        attack = f" E1: +{card.attack} troops in attack in England." if card.attack else ""
+        return f"{name} is yours: your nobles may enter it; {card.commons} votes in the Commons.{attack}"
+    if k == K.ROYAL_CASTLE:
+        name = w.board.places[card.place].name if card.place in w.board.places else card.name
+        return f"The royal castle of {name} is yours: your nobles may enter it."
+    if k == K.MERCENARY:
+        return f"Mercenaries for any noble: +{card.troops} troops (they go home on a Mercenaries Go Home card)."
+    if k == K.FRENCH_AID:
+        return (f"+{card.troops} troops for one attack or siege, then discarded; only for a noble in Calais or "
+                "on the Continent.")
+    if k == K.PARDON:
+        return "Saves a captured noble of yours from execution; then goes to Chancery."
+    return f"{card.troops} troops." if card.troops else ""
+
+
+#: What an Event card in hand does (Event Card Key, L476-519).
+EVENT_TEXTS = {
+    "writ": "Give to a noble to summon Parliament, or to commission a noble in place of one summoned by a "
+            "raid. Discarded when used.",
+    "free_move": "One extra move for one counter this turn (a ship with its passengers counts as one). "
+                 "Discarded when used.",
+    "refuge": "Lets a force stay in a Refuge (Ireland, Scotland, the Continent, Anglesey, Wight, Man) for the "
+              "turns shown; the others see you use it, not the number.",
+    "parliament": "The Chancellor plays it to summon Parliament. Discarded when played.",
+}
+
+
+def event_text(card: K.EventCard) -> str:
+    return EVENT_TEXTS.get(card.kind, "")
 
 
 def umpire_parts(state: State) -> dict[str, Any]:
@@ -235,6 +312,7 @@ def public_parts(state: State) -> dict[str, Any]:
     for q in compress(state["eh"], map(E_HAND.__eq__, state["ez"])):  # the holders of Event cards in hand
         events[q] += 1
     players: list[dict[str, Any]] = [{"role": role_of(state, q), "nobles": [], "assets": assets[q],
+                                      "asset_names": [card_name(w, w.codec.id(a)) for a in assets[q]],
                                       "hand": hands[q], "events": events[q]} for q in range(n_players)]
     # each noble's entry is kept while what it shows is the same: his place, ship and captor,
     # and his troops (noble_strength: his awards, those transferred this turn, the square's
@@ -254,10 +332,12 @@ def public_parts(state: State) -> dict[str, Any]:
         else:
             entry = {
                 "id": cards[n].id, "name": card_name(w, n), "square": nsq[n], "inside": nin[n],
+                "where": _where(w, nin[n] or nsq[n], nship[n]),
                 "ship": w.ships[nship[n]].id if nship[n] >= 0 else None,
                 "captive_of": role_of(state, ncap[n]) if ncap[n] >= 0 else None,
                 "troops": noble_strength(state, n, amap=amap),
                 "awards": [cards[c].id for c in aw],
+                "award_names": [card_name(w, c) for c in aw],
             }
             kept[n] = (key, entry)
         players[ch[n]]["nobles"].append(entry)
@@ -267,6 +347,7 @@ def public_parts(state: State) -> dict[str, Any]:
         ctl = heir_controller(state, h)
         heirs.append({"id": heir.id, "name": heir.name, "house": heir.house, "dead": state["hdead"][h],
                       "crowned": state["hcrown"][h], "square": sq, "inside": inside,
+                      "where": "dead" if state["hdead"][h] else _where(w, inside or sq, ship),
                       "ship": w.ships[ship].id if ship >= 0 else None,
                       "controller": role_of(state, ctl) if ctl >= 0 else None})
     # the ships and the places change with fewer actions than the rest: each is kept while
@@ -278,20 +359,29 @@ def public_parts(state: State) -> dict[str, Any]:
     places = memo.kept("places", w, (cards_key, tuple(state["pown"].items()), tuple(state["siege"].items())),
                    lambda: _places_part(state))
     lying = [cards[c].id for c in compress(range(len(cz)), map(Z_LYING.__eq__, cz))]
+    lying_names = [card_name(w, w.codec.id(c)) for c in lying]
     edisc = state["edisc"]
     parts: dict[str, Any] = {
         "round": state["round"], "turn_of": role_of(state, state["order"][state["turn"]]) if state["round"] else None,
         "order": [role_of(state, q) for q in state["order"]], "rules": state["opts"]["rules"],
-        "players": players, "heirs": heirs, "ships": ships, "places": places, "lying": lying,
+        "players": players, "heirs": heirs, "ships": ships, "places": places, "lying": lying, "lying_names": lying_names,
         "crown_deck": len(state["cdeck"]), "crown_discard": len(state["cdisc"]), "chancery": len(state["chancery"]),
         "event_deck": len(state["edeck"]), "event_discard": len(edisc),
         "last_event": deck.cards[edisc[-1]].id if edisc else None,
+        "last_event_title": event_title(deck.cards[edisc[-1]]) if edisc else None,
         "refuges": [{"role": role_of(state, r["p"]), "area": r["area"]} for r in state["refuges"]],
         "catastrophe": state["catastrophe"] > 0,
         "rulings": [list(r) for r in state.get("rulings", ())],
         "parliament": parliament.session_view(state),
     }
     return parts
+
+
+def _where(w: World, at: str | None, ship: int) -> str:
+    """Where a counter is, in words: a place by name, a square in words, aboard a ship."""
+    if ship >= 0:
+        return f"aboard the {w.ships[ship].name}"
+    return place_name(w, at) if at else "off the board"
 
 
 def _ships_part(state: State) -> list[dict[str, Any]]:
@@ -325,7 +415,7 @@ def _places_part(state: State) -> dict[str, dict[str, str | None]]:
             continue
         o = place_owner(state, pl)
         if o >= 0 or pl in siege:
-            places[pl] = {"owner": role_of(state, o) if o >= 0 else None,
+            places[pl] = {"name": w.board.places[pl].name, "owner": role_of(state, o) if o >= 0 else None,
                           "besieged_by": role_of(state, siege[pl]) if pl in siege else None}
     return places
 
