@@ -373,8 +373,22 @@ def public_parts(state: State) -> dict[str, Any]:
         "catastrophe": state["catastrophe"] > 0,
         "rulings": [list(r) for r in state.get("rulings", ())],
         "parliament": parliament.session_view(state),
+        "end": state.get("end"),
+        "end_text": END_TEXTS.get(state.get("end") or "", None),
     }
     return parts
+
+
+#: How the campaign ended, by ``state["end"]``, in words with the rule (Victory Conditions,
+#: L402-419): what a page says under "who won".
+END_TEXTS = {
+    "last_heir_crowned": "controls the last royal heir, crowned King (Victory Conditions: the last royal heir)",
+    "beaufort_crowned": "controls Beaufort crowned King, the last of the royal line (Victory Conditions: Beaufort)",
+    "parliament": "Parliament supported his King as the one and only King of England: a majority of the Commons "
+                  "and the most votes in the Lords (Victory Conditions: Parliament)",
+    "round_limit": "the campaign reached the round limit set for this game undecided: a draw",
+    "umpire": "the umpire adjudicated the campaign",
+}
 
 
 def _where(w: World, at: str | None, ship: int) -> str:

@@ -16,6 +16,14 @@ import { actionLabel } from "../actions.js";
 const FACTION = ["#a61f1a", "#1a4fd6", "#0b6b2f", "#b8860b", "#6b3fa0", "#c2571a", "#00796b", "#4a4a4a"];
 const TERRAIN_FILL = { ".": "#bcd7e6", o: "#efe6cf", f: "#bcd19f" };
 const SQUARE_ID = /^[A-Z]+[1-9][0-9]*$/;
+/** A square's id on the page ("sq:Y25"): squares, places, cards and seats ("P2") have ids in
+ * one name space in the rules' arguments; on the page a square's id is prefixed, so a choice of
+ * seat P2 never outlines the square P2. */
+const SQ = "sq:";
+export const sqRef = (id) => SQ + id;
+const unRef = (ref) => (typeof ref === "string" && ref.startsWith(SQ) ? ref.slice(SQ.length) : ref);
+/** Choices that cannot be taken back and kill: asked once more before they are sent. */
+const GRAVE = new Set(["execute_heir", "execute"]);
 /** Verbs whose argument (or first element) is a card of the player's hand. */
 const CARD_VERBS = new Set(["play", "assign", "asset", "give", "offer_card", "discard", "use", "keep"]);
 
@@ -49,11 +57,17 @@ export async function create(page) {
 }
 
 const SMALL_WORDS = new Set(["of", "the", "and", "in", "to"]);
+/** The kinds of cards in words. */
+const KIND_WORDS = { noble: "Noble", plantagenet: "Noble (Plantagenet)", title: "Title", office: "Office", bishop: "Bishop",
+  ship: "Ship", town: "Town", royal_castle: "Royal castle", mercenary: "Mercenaries", french_aid: "French Aid",
+  pardon: "King's Pardon", event: "Event" };
 /** A card or place id as words: "earl_of_essex" -> "Earl of Essex", "burgundians_2" -> "Burgundians 2". */
 const pretty = (id) => String(id).split("_").map((w, i) => (i && SMALL_WORDS.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 const abbrev = (name, n = 4) => {
-  const words = String(name).replace(/^(Earl|Duke|Lord|Bishop|Archbishop) of /, "").split(/[\s-]+/);
-  return words.length > 1 && words[0].length <= 2 ? words.slice(0, 2).join("").slice(0, n) : words[0].slice(0, n);
+  const plain = String(name).replace(/^(Earl|Duke|Lord|Bishop|Archbishop) of /, "").replace(/,/g, "");
+  if (plain.length <= n) return plain;
+  const words = plain.split(/[\s-]+/);
+  return words.length > 1 && words[0].length <= 2 ? words.slice(0, 2).join(" ").slice(0, n) : words[0].slice(0, n);
 };
 
 export class Kingmaker {
@@ -65,6 +79,7 @@ export class Kingmaker {
     this.focused = false;
     this.nodes = {};
     this.squares = new Map();  // id -> [col, row, terrain, area code]
+    this.squareNames = board.square_names || {};
     this.codeArea = {};
     for (const [id, a] of Object.entries(board.areas)) this.codeArea[a.code] = id;
     board.terrain.forEach((line, r) => {
@@ -92,20 +107,29 @@ export class Kingmaker {
   point(at) {
     if (!at) return null;
     if (this.board.places[at]) return this.placePoint(at);
-    return this.centre(at);
+    return this.centre(unRef(at));
   }
 
   // ------------------------------------------------------------------ names
   placeName(pid) { const p = this.board.places[pid]; return p ? p.name : String(pid); }
+  /** A place by name, a square in words ("the open ground north of Coventry"): never a grid id. */
   whereText(x) {
     if (!x) return "off the board";
     if (this.board.places[x]) return this.placeName(x);
-    if (this.squares.has(x)) {
-      const [, , t, code] = this.squares.get(x);
+    const id = unRef(x);
+    if (this.squares.has(id)) {
+      if (this.squareNames[id]) return this.squareNames[id];
+      const [, , t, code] = this.squares.get(id);
       const area = this.board.areas[this.codeArea[code]];
-      return `square ${x} (${area ? area.name : "?"}${t === "f" ? ", forest" : ""})`;
+      return `${t === "." ? "a sea square" : t === "f" ? "a forest square" : "open ground"}${area ? ` in ${area.name}` : ""}`;
     }
     return String(x);
+  }
+  /** The area of a square, for the hover label. */
+  areaName(x) {
+    const s = this.squares.get(unRef(x));
+    const area = s ? this.board.areas[this.codeArea[s[3]]] : null;
+    return area ? area.name : "";
   }
   roleIndex(view, role) {
     const i = (view.players || []).findIndex((p) => p.role === role);
@@ -123,16 +147,20 @@ export class Kingmaker {
   }
 
   /** What a click must hit to choose (verb, arg): {kind: card|area|block|button, ref}. */
-  classify(view, verb, arg, pieces, hand) {
-    const isArea = (x) => typeof x === "string" && (this.board.places[x] !== undefined || (SQUARE_ID.test(x) && this.squares.has(x)));
+  classify(view, verb, arg, pieces, hand, seats = new Set()) {
+    // a seat ("P2") is never a square, though square P2 exists
+    const isSquare = (x) => typeof x === "string" && !seats.has(x) && SQUARE_ID.test(x) && this.squares.has(x);
+    const isArea = (x) => typeof x === "string" && (this.board.places[x] !== undefined || isSquare(x));
+    const ref = (x) => (isSquare(x) ? sqRef(x) : x);
     if (typeof arg === "string") {
       if (hand.has(arg) && (CARD_VERBS.has(verb) || !pieces.has(arg))) return { kind: "card", ref: arg };
-      if (isArea(arg)) return { kind: "area", ref: arg };
+      if (isArea(arg)) return { kind: "area", ref: ref(arg) };
       if (pieces.has(arg)) return { kind: "block", ref: arg };
     } else if (Array.isArray(arg) && arg.length) {
       const [a, b] = arg;
       if (typeof a === "string" && hand.has(a)) return { kind: "card", ref: a };
-      if (isArea(b)) return { kind: "area", ref: b };
+      if (isArea(b)) return { kind: "area", ref: ref(b) };
+      if (isArea(a) && !pieces.has(a)) return { kind: "area", ref: ref(a) };
       if (typeof a === "string" && pieces.has(a)) return { kind: "block", ref: a };
     }
     return { kind: "button", ref: null };
@@ -143,12 +171,16 @@ export class Kingmaker {
   choices(view) {
     const pieces = this.pieceIds(view);
     const hand = new Set((view.hand || []).map((c) => c.id));
+    const seats = new Set([...(view.players || []).map((p) => p.role), ...(view.order || []), ...(view.active || [])]);
     const out = [];
     for (const [verb, args] of Object.entries(view.actions || {})) {
       const list = args === true ? [null] : args || [];
       for (const arg of list) {
-        const { kind, ref } = this.classify(view, verb, arg, pieces, hand);
-        out.push({ verb, arg, kind, ref, label: this.label(view, verb, arg) });
+        const { kind, ref } = this.classify(view, verb, arg, pieces, hand, seats);
+        const c = { verb, arg, kind, ref, label: this.label(view, verb, arg) };
+        // a grave choice that cannot be taken back is asked once more (game.js)
+        if (GRAVE.has(verb)) c.confirm = `${c.label.charAt(0).toUpperCase()}${c.label.slice(1)}? This cannot be undone.`;
+        out.push(c);
       }
     }
     return out;
@@ -173,15 +205,16 @@ export class Kingmaker {
     this.nodes.squares = {};
     for (const [id, [c, r, t, code]] of this.squares) {
       const area = b.areas[this.codeArea[code]] || {};
-      const g = el("g", { class: `area km-sq km-${t === "." ? "sea" : t === "f" ? "forest" : "open"}${area.refuge ? " km-refuge" : ""}`, "data-area": id, tabindex: "-1" }, grid);
+      const ref = sqRef(id);
+      const g = el("g", { class: `area km-sq km-${t === "." ? "sea" : t === "f" ? "forest" : "open"}${area.refuge ? " km-refuge" : ""}`, "data-area": ref, tabindex: "-1" }, grid);
       el("rect", { x: c * k, y: r * k, width: k, height: k, class: "area-shape", fill: TERRAIN_FILL[t] }, g);
       if (t === "f") el("path", { d: treePath(c * k, r * k, k), class: "km-trees" }, g);
       el("title", {}, g).textContent = this.whereText(id);
       // an empty label at the centre: where a person clicks a square (tests find it too)
-      el("text", { x: (c + 0.5) * k, y: (r + 0.5) * k, class: "area-label km-sq-label" }, el("g", { class: "area-features", "data-area": id }, g));
-      g.addEventListener("click", (ev) => { if (this.dragged()) return; this.page.onArea && this.page.onArea(id, ev); });
-      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(id, ev); } });
-      this.nodes.squares[id] = g;
+      el("text", { x: (c + 0.5) * k, y: (r + 0.5) * k, class: "area-label km-sq-label" }, el("g", { class: "area-features", "data-area": ref }, g));
+      g.addEventListener("click", (ev) => { if (this.dragged()) return; this.page.onArea && this.page.onArea(ref, ev); });
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(ref, ev); } });
+      this.nodes.squares[ref] = g;
     }
     // borders between areas and the coast
     const lines = el("g", { class: "km-borders", "aria-hidden": "true" }, root);
@@ -245,6 +278,7 @@ export class Kingmaker {
     const places = el("g", { class: "km-places" }, root);
     this.nodes.places = {};
     const onSquare = {};  // places already drawn on each square: a second one is named above its mark
+    this.covered = {};  // square -> [[top, bottom]] in the square's own units, covered by marks and names
     for (const [pid, p] of Object.entries(b.places)) {
       const [x, y] = this.placePoint(pid);
       const nth = (onSquare[p.square] = (onSquare[p.square] || 0) + 1);
@@ -258,17 +292,83 @@ export class Kingmaker {
       const named = el("g", { class: "area-features", "data-area": pid }, g);
       const below = nth % 2 === 1;
       const ly = below ? y + (p.type === "city" ? 26 : 23) : y - (p.cathedral ? 26 : 14);
+      // the band of the square the mark and its name cover (counters keep clear of it)
+      const top0 = Math.min(y - (p.cathedral ? 24 : 12), ly - 15) - this.squares.get(p.square)[1] * k;
+      const bottom0 = Math.max(y + 12, ly + 3) - this.squares.get(p.square)[1] * k;
+      (this.covered[p.square] = this.covered[p.square] || []).push([top0, bottom0]);
       el("text", { x, y: ly, "text-anchor": "middle", class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, named).textContent = p.name;
       el("g", { class: "km-place-marks" }, g);
-      g.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.dragged()) return; this.page.onArea && this.page.onArea(pid, ev); });
-      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(pid, ev); } });
+      // a click on the mark or the name picks the place; when the place is not a choice but its
+      // square is (a move into its open ground), the square: never the square the name lies over
+      const pick = (ev) => { if (this.page.onArea) this.page.onArea(this.choiceAt(pid), ev); };
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.dragged()) return; pick(ev); });
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
       this.nodes.places[pid] = g;
     }
     this.nodes.pieces = el("g", { class: "km-pieces" }, root);
     this.svg = svg;
+    this.hoverLabel(svg);
   }
 
   dragged() { return this.svg && this.svg.dataset.dragged === "1"; }
+
+  /** What a click on place `pid` chooses: the place, or its square when only the square is a choice. */
+  choiceAt(pid) {
+    const legal = this.legalAreas || new Set();
+    const sq = sqRef(this.board.places[pid].square);
+    return !legal.has(pid) && legal.has(sq) ? sq : pid;
+  }
+
+  /** The label that follows the pointer over the map: the name of the square or place under
+   * it, and what a click there does. */
+  hoverLabel(svg) {
+    const holder = svg.parentElement;
+    if (!holder || this.hoverBox) return;
+    if (getComputedStyle(holder).position === "static") holder.style.position = "relative";
+    const box = document.createElement("div");
+    box.className = "km-hover";
+    box.hidden = true;
+    box.setAttribute("role", "status");
+    holder.appendChild(box);
+    this.hoverBox = box;
+    svg.addEventListener("pointermove", (ev) => {
+      if (ev.pointerType === "touch") return;
+      const hit = ev.target.closest ? ev.target.closest("g.km-piece, g.km-place, g.km-sq") : null;
+      if (!hit) { box.hidden = true; return; }
+      let name;
+      let ref;
+      if (hit.classList.contains("km-piece")) {
+        const t = hit.querySelector("title");
+        name = t ? t.textContent : "";
+        ref = null;
+      } else {
+        ref = hit.dataset.area;
+        name = this.board.places[ref] ? this.placeName(ref) : this.whereText(ref);
+        if (!this.board.places[ref]) {
+          const area = this.areaName(ref);
+          if (area && !name.includes(area)) name += ` (${area})`;
+        } else ref = this.choiceAt(ref);
+      }
+      const acts = ref && this.choiceLabels ? this.choiceLabels.get(ref) : null;
+      box.replaceChildren();
+      const head = document.createElement("strong");
+      head.textContent = name.charAt(0).toUpperCase() + name.slice(1);
+      box.appendChild(head);
+      if (acts && acts.length) {
+        const more = document.createElement("span");
+        more.textContent = ` — click: ${acts.join("; ")}`;
+        box.appendChild(more);
+      }
+      box.dataset.area = ref || "";
+      box.hidden = false;
+      const r = holder.getBoundingClientRect();
+      const x = ev.clientX - r.left + 14;
+      const y = ev.clientY - r.top + 16;
+      box.style.left = `${Math.min(x, Math.max(0, r.width - box.offsetWidth - 4))}px`;
+      box.style.top = `${y + box.offsetHeight > r.height ? ev.clientY - r.top - box.offsetHeight - 10 : y}px`;
+    });
+    svg.addEventListener("pointerleave", () => { box.hidden = true; });
+  }
 
   placeText(pid, view = null) {
     const p = this.board.places[pid];
@@ -298,6 +398,8 @@ export class Kingmaker {
       bucket.get(c.ref).push(c);
     }
     this.byPiece = byPiece;
+    this.legalAreas = new Set(byArea.keys());
+    this.choiceLabels = new Map([...byArea].map(([ref, cs]) => [ref, cs.map((c) => c.label)]));
     const mark = (g, name, text) => {
       const legal = byArea.has(name);
       g.classList.toggle("legal", legal);
@@ -386,15 +488,27 @@ export class Kingmaker {
       add(sq, { kind: "heir", id: hh.id, role: hh.controller, data: hh });
     }
     for (const s of view.ships || []) add(squareOf(s.at), { kind: "ship", id: s.id, role: s.controller, data: s });
-    const cw = k * 0.48;
-    const ch = k * 0.3;
     for (const [sq, items] of groups) {
       const s = this.squares.get(sq);
       if (!s) continue;
       items.sort((a, b) => (a.role === view.role ? 0 : 1) - (b.role === view.role ? 0 : 1) || String(a.role).localeCompare(String(b.role)) || a.id.localeCompare(b.id));
+      // every counter inside its square, however many: one column of wide counters up to
+      // three, then two columns, smaller as the stack grows
+      const n = items.length;
+      const cols = n <= 2 ? 1 : 2;
+      const rows = Math.ceil(n / cols);
+      const gap = 2;
+      const cw = cols === 1 ? k * 0.94 : (k * 0.94 - gap) / 2;
+      const ch = Math.min(k * 0.3, (k - 6 - (rows - 1) * gap) / rows);
+      const height = rows * ch + (rows - 1) * gap;
+      // the stack at the top or the bottom of the square, whichever hides less of the places' marks and names
+      const covered = (this.covered || {})[sq] || [];
+      const overlap = (a, b) => covered.reduce((sum, [c0, c1]) => sum + Math.max(0, Math.min(b, c1) - Math.max(a, c0)), 0);
+      const top = overlap(k - 3 - height, k - 3) < overlap(3, 3 + height) ? k - 3 - height : 3;
+      const left = (k - cols * cw - (cols - 1) * gap) / 2;
       items.forEach((item, i) => {
-        const x = s[0] * k + 2 + (i % 2) * (cw + 1) + cw / 2;
-        const y = s[1] * k + 2 + Math.floor(i / 2) * (ch + 1) + ch / 2;
+        const x = s[0] * k + left + (i % cols) * (cw + gap) + cw / 2;
+        const y = s[1] * k + top + Math.floor(i / cols) * (ch + gap) + ch / 2;
         this.drawPiece(layer, view, ui, item, x, y, cw, ch);
         this.nodes.pieceAt[item.id] = [x, y];
       });
@@ -404,7 +518,9 @@ export class Kingmaker {
   drawPiece(layer, view, ui, item, x, y, w, hgt) {
     const d = item.data;
     const name = d.name;
-    const g = el("g", { class: `block km-piece km-${item.kind}`, "data-block": item.id, transform: `translate(${x},${y})` }, layer);
+    const at = item.kind === "ship" ? d.at : d.square || d.inside;
+    const square = this.board.places[at] ? this.board.places[at].square : at;
+    const g = el("g", { class: `block km-piece km-${item.kind}`, "data-block": item.id, "data-square": square ? sqRef(square) : "", transform: `translate(${x},${y})` }, layer);
     const text = this.pieceText(view, item);
     el("title", {}, g).textContent = text;
     const colour = item.role ? this.colour(view, item.role) : "#8a8270";
@@ -417,8 +533,21 @@ export class Kingmaker {
       if (d.inside) g.classList.add("km-inside");
       if (d.captive_of) g.classList.add("km-captive");
     }
-    el("text", { x: 0, y: 5, "text-anchor": "middle", class: "km-piece-name" }, g).textContent = item.kind === "heir" ? abbrev(name.replace(/^(Edward|Richard|Henry|George|Edmund)\b/, (m) => m[0]), 5) : abbrev(name);
-    if (item.kind === "noble") el("text", { x: w / 2 - 1, y: -hgt / 2 - 1, "text-anchor": "end", class: "km-troops" }, g).textContent = String(d.troops);
+    // the name as long as the counter allows, and a noble's troops, inside the counter
+    const troops = item.kind === "noble" ? String(d.troops) : "";
+    const tsize = Math.max(7, Math.min(10, hgt * 0.5));
+    const room = w - 6 - (troops ? troops.length * tsize * 0.6 + 3 : 0);  // map units for the name
+    const full = abbrev(item.kind === "heir" ? name : name, 40);
+    const fit = room / (full.length * 0.66);
+    let size = Math.min(12.5, hgt * 0.62, fit);
+    let short = full;
+    if (size < 9) {  // too long for the counter: the first letters at a readable size
+      size = Math.min(12.5, hgt * 0.62);
+      short = abbrev(item.kind === "heir" ? name.replace(/^(Edward|Richard|Henry|George|Edmund)\b/, (m) => m[0]) : name, Math.max(3, Math.floor(room / (size * 0.66))));
+    }
+    const nameX = troops ? -w / 2 + 3 : 0;
+    el("text", { x: nameX, y: size * 0.36, "text-anchor": troops ? "start" : "middle", class: "km-piece-name", "font-size": size.toFixed(1) }, g).textContent = short;
+    if (troops) el("text", { x: w / 2 - 3, y: tsize * 0.36, "text-anchor": "end", class: "km-troops", "font-size": tsize.toFixed(1) }, g).textContent = troops;
     const mine = (this.byPiece && this.byPiece.get(item.id)) || [];
     if (mine.length) {
       g.classList.add("legal");
@@ -436,7 +565,8 @@ export class Kingmaker {
       g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); act(ev); } });
     } else {
       // a click on a piece without choices shows its square
-      const sq = item.kind === "ship" ? d.at : d.square;
+      const at = item.kind === "ship" ? d.at : d.square;
+      const sq = at && !this.board.places[at] ? sqRef(at) : at;
       g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.dragged() && this.page.onArea && sq) this.page.onArea(sq, ev); });
     }
   }
@@ -446,7 +576,7 @@ export class Kingmaker {
     if (item.kind === "noble") {
       const parts = [`${d.name} (${item.role}), ${d.troops} troops`, d.ship ? `aboard ${this.shipName(view, d.ship)}` : `at ${this.whereText(d.inside || d.square)}`];
       if (d.captive_of) parts.push(`captive of ${d.captive_of}`);
-      if (d.awards && d.awards.length) parts.push(`with ${d.awards.map(pretty).join(", ")}`);
+      if (d.awards && d.awards.length) parts.push(`with ${(d.award_names || d.awards.map(pretty)).join(", ")}`);
       return parts.join(", ");
     }
     if (item.kind === "heir") {
@@ -454,6 +584,8 @@ export class Kingmaker {
     }
     return `Ship ${d.name} (capacity ${d.capacity}) at ${this.whereText(d.at)}${d.controller ? `, of ${d.controller}` : ""}${d.passengers && d.passengers.length ? `, carrying ${d.passengers.map(pretty).join(", ")}` : ""}`;
   }
+
+  areaTitle(id) { const a = this.board.areas[id]; return a ? a.name : pretty(id); }
 
   shipName(view, sid) {
     const s = (view.ships || []).find((x) => x.id === sid);
@@ -468,12 +600,18 @@ export class Kingmaker {
     if (view.order && view.order.length) facts.push(["Order", view.order.join(", ")]);
     facts.push(["Rules", { basic: "basic", e1: "basic + E1", e2: "basic + E1 + E2" }[view.rules] || String(view.rules)]);
     facts.push(["Crown cards", `${view.crown_deck} in the deck, ${view.crown_discard} discarded, ${view.chancery} in Chancery`]);
-    facts.push(["Event cards", `${view.event_deck} in the deck, ${view.event_discard} discarded${view.last_event ? ` (last: ${pretty(view.last_event)})` : ""}`]);
+    facts.push(["Event cards", `${view.event_deck} in the deck, ${view.event_discard} discarded${view.last_event ? ` (last: ${view.last_event_title || pretty(view.last_event)})` : ""}`]);
     if (view.catastrophe) facts.push(["Catastrophe", "in force"]);
-    for (const r of view.refuges || []) facts.push(["Refuge", `${r.role} in ${pretty(r.area)}`]);
+    for (const r of view.refuges || []) facts.push(["Refuge", `${r.role} in ${this.areaTitle(r.area)}`]);
     if (view.default) facts.push(["Default if the deadline passes", actionLabel(view, view.default[0], view.default[1])]);
     for (const [round, text] of view.rulings || []) facts.push([`Ruling (round ${round})`, text]);
     facts.push(["Board", this.board.name]);
+    if (view.end_text) facts.unshift(["Result", `${view.result && view.result !== "Draw" ? `${view.result} wins: ` : ""}${view.end_text}`]);
+    const cfg = pageConfig();
+    if (cfg.gameId !== undefined) {
+      const q = cfg.invite ? `?invite=${encodeURIComponent(cfg.invite)}` : "";
+      facts.push(["Gazette", h("a", { href: `/games/${encodeURIComponent(cfg.gameId)}/gazette${q}`, class: "km-gazette-link" }, "Read the gazette: one edition per round")]);
+    }
     return facts;
   }
 
@@ -490,8 +628,9 @@ export class Kingmaker {
       const opts = byCard.get(c.id) || [];
       const node = h(opts.length ? "button" : "div", {
         class: `card km-card km-card-${kind}${opts.length ? " legal" : ""}`, type: opts.length ? "button" : null,
-        dataset: { card: c.id }, "aria-label": `${title}${opts.length ? ` — ${opts.map((o) => o.label).join("; ")}` : ""}`,
-      }, h("span", { class: "card-name" }, title), h("span", { class: "card-kind" }, pretty(kind)));
+        dataset: { card: c.id }, "aria-label": `${title}${c.text ? `: ${c.text}` : ""}${opts.length ? ` — ${opts.map((o) => o.label).join("; ")}` : ""}`,
+      }, h("span", { class: "card-name" }, title), h("span", { class: "card-kind" }, KIND_WORDS[kind] || pretty(kind)),
+      c.text ? h("span", { class: "card-text km-card-text" }, c.text) : null);
       if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
       return node;
     };
@@ -611,16 +750,16 @@ export class Kingmaker {
       const me = p.role === view.role;
       const rows = p.nobles.map((n) => h("tr", { dataset: { noble: n.id } },
         h("td", {}, n.name), h("td", { class: "num" }, String(n.troops)),
-        h("td", {}, n.ship ? `aboard ${this.shipName(view, n.ship)}` : this.whereText(n.inside || n.square)),
-        h("td", {}, [...(n.awards || []).map(pretty), n.captive_of ? `captive of ${n.captive_of}` : null].filter(Boolean).join(", "))));
+        h("td", {}, n.where || (n.ship ? `aboard ${this.shipName(view, n.ship)}` : this.whereText(n.inside || n.square))),
+        h("td", {}, [...(n.award_names || (n.awards || []).map(pretty)), n.captive_of ? `captive of ${n.captive_of}` : null].filter(Boolean).join(", "))));
       out.push(h("section", { class: "km-faction", dataset: { role: p.role } },
         h("h3", {}, h("span", { class: `km-swatch km-seat-${this.roleIndex(view, p.role)}`, "aria-hidden": "true" }), `${p.role}${me ? " (you)" : ""}`),
-        h("p", { class: "small" }, `${p.nobles.length} nobles; ${p.hand} Crown card${p.hand === 1 ? "" : "s"} and ${p.events} Event card${p.events === 1 ? "" : "s"} in hand${p.assets.length ? `; assets: ${p.assets.map(pretty).join(", ")}` : ""}`),
+        h("p", { class: "small" }, `${p.nobles.length} nobles; ${p.hand} Crown card${p.hand === 1 ? "" : "s"} and ${p.events} Event card${p.events === 1 ? "" : "s"} in hand${p.assets.length ? `; assets: ${(p.asset_names || p.assets.map(pretty)).join(", ")}` : ""}`),
         rows.length ? h("table", { class: "km-nobles" }, h("thead", {}, h("tr", {}, h("th", {}, "Noble"), h("th", {}, "Troops"), h("th", {}, "Where"), h("th", {}, "Cards"))), h("tbody", {}, rows)) : null));
     }
     const heirs = (view.heirs || []).map((hh) => h("li", {}, `${hh.name}${hh.crowned ? " (King)" : ""}: ${hh.dead ? "dead" : `${hh.ship ? `aboard ${this.shipName(view, hh.ship)}` : this.whereText(hh.inside || hh.square)}${hh.controller ? `, held by ${hh.controller}` : ""}`}`));
     out.push(h("section", { class: "km-heirs" }, h("h3", {}, "Royal heirs"), h("ul", {}, heirs)));
-    if ((view.lying || []).length) out.push(h("p", { class: "small" }, `Lying on the board: ${view.lying.map(pretty).join(", ")}`));
+    if ((view.lying || []).length) out.push(h("p", { class: "small" }, `Lying on the board: ${(view.lying_names || view.lying.map(pretty)).join(", ")}`));
     return out;
   }
 
@@ -774,11 +913,15 @@ export class Kingmaker {
       if (here.length) items.push(h("p", {}, h("strong", {}, "Inside: "), here.join(", ")));
       return items;
     }
-    if (!this.squares.has(name)) return null;
-    const items = [h("p", {}, h("strong", {}, `Square ${name}`), `: ${this.whereText(name).replace(/^square \S+ /, "")}`)];
-    const places = Object.entries(this.board.places).filter(([, p]) => p.square === name).map(([pid]) => this.placeText(pid, view));
+    const sq = unRef(name);
+    if (!this.squares.has(sq)) return null;
+    const words = this.whereText(sq);
+    const t = this.squares.get(sq)[2];
+    const items = [h("p", {}, h("strong", {}, words.charAt(0).toUpperCase() + words.slice(1)),
+      ` (${t === "." ? "sea" : t === "f" ? "forest" : "open ground"}, ${this.areaName(sq)})`)];
+    const places = Object.entries(this.board.places).filter(([, p]) => p.square === sq).map(([pid]) => this.placeText(pid, view));
     if (places.length) items.push(h("ul", {}, places.map((t) => h("li", {}, t))));
-    const here = this.piecesAt(view, (n) => n.square === name);
+    const here = this.piecesAt(view, (n) => n.square === sq);
     if (here.length) items.push(h("p", {}, h("strong", {}, "Here: "), here.join(", ")));
     return items;
   }
@@ -796,7 +939,7 @@ export class Kingmaker {
       h("p", { class: "small" }, `${this.board.name}. ${this.board.notice || ""}`),
       h("ul", {},
         row("km-key-open", "open land"), row("km-key-forest", "forest"), row("km-key-sea", "sea"),
-        row("km-key-river", "river"), row("km-key-estuary", "estuary"), row("km-key-road", "road (movement: rules L122-138)"),
+        row("km-key-river", "river (may be crossed)"), row("km-key-estuary", "estuary (may not be crossed)"), row("km-key-road", "road (a noble starting on a road may follow it further)"),
         row("km-key-castle", "castle (square mark), town (circle), city (large circle); filled in the holder's colour"),
         row("km-key-piece", "a noble (troops above it), a heir (rounded), a ship (hull); coloured by faction")));
   }
