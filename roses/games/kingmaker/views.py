@@ -374,7 +374,7 @@ def public_parts(state: State) -> dict[str, Any]:
         "rulings": [list(r) for r in state.get("rulings", ())],
         "parliament": parliament.session_view(state),
         "end": state.get("end"),
-        "end_text": END_TEXTS.get(state.get("end") or "", None),
+        "end_text": END_TEXTS.get(state.get("end") or ""),
     }
     return parts
 
