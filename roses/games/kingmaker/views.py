@@ -602,7 +602,7 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
             return OUTCOME_WORDS.get(top["combat"]["kind"], _PLAIN_OUTCOMES).get(arg, str(arg))
     roles = state["roles"]
     if verb == "to" and top is not None and top.get("ship") is not None:
-        return f"sail to {_arg_name(w, arg, roles)}"
+        return f"sail to {_arg_name(w, arg)}"
     if verb == "to" and isinstance(arg, str) and arg in w.board.places:
         return f"move into {place_name(w, arg)}"
     if verb == "leave" and isinstance(arg, str) and arg in w.codec:
@@ -619,13 +619,18 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
     if template is not None:
         parts = arg if isinstance(arg, list) else [] if arg is None else [arg]
         if len(re.findall(r"\{\d?\}", template)) == len(parts):
-            return template.format(*(_arg_name(w, x, roles) for x in parts))
+            # where a square is expected (a move, a battle's square) "P2" is the square, not the seat
+            return template.format(*(_arg_name(w, x, () if (verb, i) in SQUARE_ARGS else roles)
+                                     for i, x in enumerate(parts)))
     words = {"select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
     head = words.get(verb, verb.replace("_", " "))
     if arg is None:
         return head
     return f"{head} {_arg_name(w, arg, roles)}"
 
+
+#: The arguments that are squares (or places), by verb and position: never read as a seat.
+SQUARE_ARGS = {("to", 0), ("battle", 0), ("ambush", 0)}
 
 #: Plain words for the verbs, by their arguments in order (label; the verbs are in play.py,
 #: deals.py, setup.py, combat.py, parliament.py, events.py). A verb whose argument count does

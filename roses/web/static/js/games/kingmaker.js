@@ -22,6 +22,8 @@ const SQUARE_ID = /^[A-Z]+[1-9][0-9]*$/;
 const SQ = "sq:";
 export const sqRef = (id) => SQ + id;
 const unRef = (ref) => (typeof ref === "string" && ref.startsWith(SQ) ? ref.slice(SQ.length) : ref);
+/** Verbs whose argument (or its first element) is a square: a move, a battle or ambush in a square. */
+const SQUARE_VERBS = new Set(["to", "battle", "ambush"]);
 /** Choices that cannot be taken back and kill: asked once more before they are sent. */
 const GRAVE = new Set(["execute_heir", "execute"]);
 /** Verbs whose argument (or first element) is a card of the player's hand. */
@@ -148,8 +150,11 @@ export class Kingmaker {
 
   /** What a click must hit to choose (verb, arg): {kind: card|area|block|button, ref}. */
   classify(view, verb, arg, pieces, hand, seats = new Set()) {
-    // a seat ("P2") is never a square, though square P2 exists
-    const isSquare = (x) => typeof x === "string" && !seats.has(x) && SQUARE_ID.test(x) && this.squares.has(x);
+    // a seat ("P2") is never a square, though square P2 exists; but the square of a move or a
+    // battle ([square, seat]) is a square
+    const squareAt = SQUARE_VERBS.has(verb);
+    if (squareAt && Array.isArray(arg) && typeof arg[0] === "string" && this.squares.has(arg[0])) return { kind: "area", ref: sqRef(arg[0]) };
+    const isSquare = (x) => typeof x === "string" && (squareAt || !seats.has(x)) && SQUARE_ID.test(x) && this.squares.has(x);
     const isArea = (x) => typeof x === "string" && (this.board.places[x] !== undefined || isSquare(x));
     const ref = (x) => (isSquare(x) ? sqRef(x) : x);
     if (typeof arg === "string") {
@@ -277,11 +282,9 @@ export class Kingmaker {
     // places: the click targets for places
     const places = el("g", { class: "km-places" }, root);
     this.nodes.places = {};
-    const onSquare = {};  // places already drawn on each square: a second one is named above its mark
     this.covered = {};  // square -> [[top, bottom]] in the square's own units, covered by marks and names
     for (const [pid, p] of Object.entries(b.places)) {
       const [x, y] = this.placePoint(pid);
-      const nth = (onSquare[p.square] = (onSquare[p.square] || 0) + 1);
       const g = el("g", { class: `area km-place km-${p.type}`, "data-area": pid, tabindex: "-1", role: "button", "aria-label": this.placeText(pid) }, places);
       el("title", {}, g).textContent = this.placeText(pid);
       if (p.type === "castle") el("rect", { x: x - 8, y: y - 8, width: 16, height: 16, class: "area-shape km-mark" }, g);
@@ -290,7 +293,8 @@ export class Kingmaker {
       if (p.cathedral) el("path", { d: `M${x - 2} ${y - 22}h4v5h5v4h-5v8h-4v-8h-5v-4h5z`, class: "km-cathedral" }, g);
       if (p.port && p.port.length) el("path", { d: `M${x + 12} ${y - 2}v10m-4 -7h8m-10 4c1 5 11 5 12 0`, class: "km-port" }, g);
       const named = el("g", { class: "area-features", "data-area": pid }, g);
-      const below = nth % 2 === 1;
+      // named below its mark, unless another place of the square lies below it: then above
+      const below = !Object.values(b.places).some((q) => q !== p && q.square === p.square && q.at[1] > p.at[1]);
       const ly = below ? y + (p.type === "city" ? 26 : 23) : y - (p.cathedral ? 26 : 14);
       // the band of the square the mark and its name cover (counters keep clear of it)
       const top0 = Math.min(y - (p.cathedral ? 24 : 12), ly - 15) - this.squares.get(p.square)[1] * k;
@@ -534,20 +538,32 @@ export class Kingmaker {
       if (d.captive_of) g.classList.add("km-captive");
     }
     // the name as long as the counter allows, and a noble's troops, inside the counter
-    const troops = item.kind === "noble" ? String(d.troops) : "";
-    const tsize = Math.max(7, Math.min(10, hgt * 0.5));
-    const room = w - 6 - (troops ? troops.length * tsize * 0.6 + 3 : 0);  // map units for the name
-    const full = abbrev(item.kind === "heir" ? name : name, 40);
-    const fit = room / (full.length * 0.66);
-    let size = Math.min(12.5, hgt * 0.62, fit);
-    let short = full;
-    if (size < 9) {  // too long for the counter: the first letters at a readable size
-      size = Math.min(12.5, hgt * 0.62);
-      short = abbrev(item.kind === "heir" ? name.replace(/^(Edward|Richard|Henry|George|Edmund)\b/, (m) => m[0]) : name, Math.max(3, Math.floor(room / (size * 0.66))));
+    // a noble's troops at the right, his name as long as the rest allows (measured: a smaller
+    // size down to 9, then the first letters), all inside the counter
+    const tsize = Math.max(6, Math.min(10, hgt * 0.5));
+    let troopsW = 0;
+    if (item.kind === "noble") {
+      const t = el("text", { x: w / 2 - 3, y: tsize * 0.36, "text-anchor": "end", class: "km-troops", "font-size": tsize.toFixed(1) }, g);
+      t.textContent = String(d.troops);
+      troopsW = t.getComputedTextLength() + 3;
+      if (troopsW > w * 0.5) { t.remove(); troopsW = 0; }
     }
-    const nameX = troops ? -w / 2 + 3 : 0;
-    el("text", { x: nameX, y: size * 0.36, "text-anchor": troops ? "start" : "middle", class: "km-piece-name", "font-size": size.toFixed(1) }, g).textContent = short;
-    if (troops) el("text", { x: w / 2 - 3, y: tsize * 0.36, "text-anchor": "end", class: "km-troops", "font-size": tsize.toFixed(1) }, g).textContent = troops;
+    const room = w - 6 - troopsW;
+    const size = Math.min(12.5, hgt * 0.62);
+    const label = el("text", { x: troopsW ? -w / 2 + 3 : 0, y: size * 0.36, "text-anchor": troopsW ? "start" : "middle", class: "km-piece-name", "font-size": size.toFixed(1) }, g);
+    label.textContent = abbrev(name, 40);
+    let width = label.getComputedTextLength();
+    if (width > room && size * room / width >= 9) {
+      label.setAttribute("font-size", (size * room / width).toFixed(1));
+      label.setAttribute("y", (size * room / width * 0.36).toFixed(1));
+    } else if (width > room) {
+      const short = item.kind === "heir" ? name.replace(/^(Edward|Richard|Henry|George|Edmund)\b/, (m) => m[0]) : name;
+      for (let n = Math.max(1, Math.floor(abbrev(short, 40).length * room / width)); n >= 1; n--) {
+        label.textContent = abbrev(short, n);
+        width = label.getComputedTextLength();
+        if (width <= room) break;
+      }
+    }
     const mine = (this.byPiece && this.byPiece.get(item.id)) || [];
     if (mine.length) {
       g.classList.add("legal");
