@@ -338,7 +338,7 @@ def test_a_live_game_reads_in_words_links_its_gazette_and_asks_before_a_grave_ch
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    players.signup(page, f"kmr{str(int(time.time() * 1000))[-6:]}")
+    players.signup(page, base, f"kmr{str(int(time.time() * 1000))[-6:]}")
     game_id = _create(page)
     page.goto(f"{base}/games/{game_id}")
     page.wait_for_selector("svg#map g.km-place", timeout=60000)
