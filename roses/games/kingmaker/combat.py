@@ -612,7 +612,7 @@ def resolve_combat(state: State, frame: Frame) -> None:
     card = event_deck(state).cards[e]
     log.public(state, f"{kind.replace('_', ' ').title()} at {where}: {role_of(state, p)} {A} against {D}; "
                f"the card reads {result_text(card)}"
-               + (f", killed: {', '.join(card.killed)}" if card.killed else "") + ".", log.BATTLE)
+               + (f", killed: {', '.join(card_name(w, w.codec.id(k)) if k in w.codec else k for k in card.killed)}" if card.killed else "") + ".", log.BATTLE)
     ops.discard_event(state, e)
     _use_french_aid(state, a)
     if card.bad_weather:

@@ -503,7 +503,8 @@ export class Kingmaker {
       const rows = Math.ceil(n / cols);
       const gap = 2;
       const cw = cols === 1 ? k * 0.94 : (k * 0.94 - gap) / 2;
-      const ch = Math.min(k * 0.3, (k - 6 - (rows - 1) * gap) / rows);
+      // a counter alone in its square has room for two lines: the name, and the troops under it
+      const ch = n === 1 ? k * 0.42 : Math.min(k * 0.3, (k - 6 - (rows - 1) * gap) / rows);
       const height = rows * ch + (rows - 1) * gap;
       // the stack at the top or the bottom of the square, whichever hides less of the places' marks and names
       const covered = (this.covered || {})[sq] || [];
@@ -540,22 +541,24 @@ export class Kingmaker {
     // the name as long as the counter allows, and a noble's troops, inside the counter
     // a noble's troops at the right, his name as long as the rest allows (measured: a smaller
     // size down to 9, then the first letters), all inside the counter
-    const tsize = Math.max(6, Math.min(10, hgt * 0.5));
+    const two = hgt >= this.board.cell * 0.4;  // two lines: the name over the troops
+    const tsize = two ? 10 : Math.max(6, Math.min(10, hgt * 0.5));
     let troopsW = 0;
     if (item.kind === "noble") {
-      const t = el("text", { x: w / 2 - 3, y: tsize * 0.36, "text-anchor": "end", class: "km-troops", "font-size": tsize.toFixed(1) }, g);
-      t.textContent = String(d.troops);
-      troopsW = t.getComputedTextLength() + 3;
+      const t = el("text", two ? { x: 0, y: hgt / 2 - 3, "text-anchor": "middle", class: "km-troops", "font-size": tsize }
+        : { x: w / 2 - 3, y: tsize * 0.36, "text-anchor": "end", class: "km-troops", "font-size": tsize.toFixed(1) }, g);
+      t.textContent = two ? `${d.troops} troops` : String(d.troops);
+      troopsW = two ? 0 : t.getComputedTextLength() + 3;
       if (troopsW > w * 0.5) { t.remove(); troopsW = 0; }
     }
     const room = w - 6 - troopsW;
-    const size = Math.min(12.5, hgt * 0.62);
-    const label = el("text", { x: troopsW ? -w / 2 + 3 : 0, y: size * 0.36, "text-anchor": troopsW ? "start" : "middle", class: "km-piece-name", "font-size": size.toFixed(1) }, g);
+    const size = Math.min(13, hgt * 0.62);
+    const label = el("text", { x: troopsW ? -w / 2 + 3 : 0, y: two ? -1 : size * 0.36, "text-anchor": troopsW ? "start" : "middle", class: "km-piece-name", "font-size": size.toFixed(1) }, g);
     label.textContent = abbrev(name, 40);
     let width = label.getComputedTextLength();
     if (width > room && size * room / width >= 9) {
       label.setAttribute("font-size", (size * room / width).toFixed(1));
-      label.setAttribute("y", (size * room / width * 0.36).toFixed(1));
+      if (!two) label.setAttribute("y", (size * room / width * 0.36).toFixed(1));
     } else if (width > room) {
       const short = item.kind === "heir" ? name.replace(/^(Edward|Richard|Henry|George|Edmund)\b/, (m) => m[0]) : name;
       for (let n = Math.max(1, Math.floor(abbrev(short, 40).length * room / width)); n >= 1; n--) {
