@@ -368,14 +368,24 @@ def test_a_live_game_reads_in_words_links_its_gazette_and_asks_before_a_grave_ch
     first = opts[0]
     page.evaluate("() => { const c = window.roses.choices[0]; c.confirm = 'Execute? This cannot be undone.'; }")
     asked: list[str] = []
-    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+
+    def answer(accept: bool) -> Any:
+        def on_dialog(dialog: Any) -> None:
+            asked.append(dialog.message)
+            if accept:
+                dialog.accept()
+            else:
+                dialog.dismiss()
+        return on_dialog
+
+    page.once("dialog", answer(False))
     before = players.version(page)
     page.evaluate("([v, a]) => { const b = [...document.querySelectorAll('#buttons button.choice')]"
                   ".find(x => x.dataset.verb === v && (x.dataset.arg === undefined ? a === null : x.dataset.arg === JSON.stringify(a))); b.click(); }",
                   [first["verb"], first["arg"]])
     time.sleep(1.0)
     assert asked == ["Execute? This cannot be undone."] and players.version(page) == before
-    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.once("dialog", answer(True))
     page.evaluate("([v, a]) => { const b = [...document.querySelectorAll('#buttons button.choice')]"
                   ".find(x => x.dataset.verb === v && (x.dataset.arg === undefined ? a === null : x.dataset.arg === JSON.stringify(a))); b.click(); }",
                   [first["verb"], first["arg"]])
