@@ -88,6 +88,31 @@ def test_labels_prompts_and_the_log_name_places_never_grid_ids() -> None:
             assert n["where"] and not GRID_ID.search(n["where"])
 
 
+def test_the_gazette_tells_what_changed_in_words() -> None:
+    """The gazette's "what changed since the last edition" (server/gazette.py) from the views'
+    words: nobles move between named places and squares in words, places by their names."""
+    from roses.engine.contract import OBSERVER
+    from roses.server.gazette import changes
+
+    rnd = random.Random(11)
+    state = RULES.setup(11, "campaign", {"players": 3})
+    before = None
+    lines: list[str] = []
+    for _ in range(500):
+        if RULES.result(state) is not None or not RULES.active(state):
+            break
+        if state["round"] and before is None:
+            before = RULES.view(state, OBSERVER)
+        role = rnd.choice(RULES.active(state))
+        state = RULES.apply_legal(state, role, *rnd.choice(RULES.legal_actions(state, role)))
+    assert before is not None
+    lines = changes(before, RULES.view(state, OBSERVER))
+    assert any(" moves from " in t for t in lines), lines
+    for t in lines:
+        assert not GRID_ID.search(t), t
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", t), t  # no ids such as "tower_of_london"
+
+
 def test_a_seat_is_a_seat_in_a_label_not_the_square_of_the_same_id() -> None:
     """Square P2 exists (Scotland): "ally P2" proposes an alliance to the seat P2 (L304)."""
     state = RULES.setup(1, "campaign", {"players": 3})

@@ -452,15 +452,17 @@ export class Kingmaker {
    * out of view are brought into view. */
   focus(view, ui, payload) {
     if (!this.pan) return;
+    const targets = (ui.choices || []).map((c) => (c.kind === "area" ? this.point(c.ref) : c.kind === "block" ? (this.nodes.pieceAt || {})[c.ref] : null)).filter(Boolean);
     if (!this.focused && payload.status !== "open") {
+      // the first view: where the player has something to choose, else his own nobles
       this.focused = true;
       const me = (view.players || []).find((p) => p.role === view.role);
-      const pts = (me ? me.nobles : []).map((n) => this.point(n.inside || n.square)).filter(Boolean);
+      const own = (me ? me.nobles : []).map((n) => this.point(n.inside || n.square)).filter(Boolean);
+      const pts = targets.length ? targets : own;
       const [cx, cy] = pts.length ? centroid(pts) : this.point("london") || [this.board.viewBox[2] / 2, this.board.viewBox[3] / 2];
       this.pan.readable(cx, cy);
-    } else if (ui.choices && ui.choices.length) {
-      const targets = ui.choices.map((c) => (c.kind === "area" ? this.point(c.ref) : c.kind === "block" ? (this.nodes.pieceAt || {})[c.ref] : null)).filter(Boolean);
-      if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
+    } else if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) {
+      this.pan.show(...centroid(targets));
     }
   }
 
