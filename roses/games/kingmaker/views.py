@@ -683,17 +683,22 @@ LABELS: dict[str, str] = {
 }
 
 
+def _at(piece: dict[str, Any]) -> str:
+    where = piece.get("where") or piece["inside"] or piece["square"] or piece["ship"]
+    return where if str(where).startswith("aboard ") else f"at {where}"
+
+
 def describe(view: View) -> str:
     lines = [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."
              if view.get("round") else "Setup: the factions are arranged and placed."]
     for pl in view.get("players", []):
-        nobles = "; ".join(f"{n['name']} {n['troops']} at {n.get('where') or n['inside'] or n['square'] or n['ship']}"
+        nobles = "; ".join(f"{n['name']} {n['troops']} {_at(n)}"
                            + (f" (captive of {n['captive_of']})" if n["captive_of"] else "")
                            + (f" [{', '.join(n['awards'])}]" if n["awards"] else "")
                            for n in pl["nobles"])
         lines.append(f"{pl['role']}: {nobles or 'no nobles'}; hand {pl['hand']}, events {pl['events']}"
                      + (f"; assets {', '.join(pl['assets'])}" if pl["assets"] else ""))
-    heirs = "; ".join(f"{h['name']}{' (King)' if h['crowned'] else ''} at {h.get('where') or h['inside'] or h['square'] or h['ship']}"
+    heirs = "; ".join(f"{h['name']}{' (King)' if h['crowned'] else ''} {_at(h)}"
                       + (f" held by {h['controller']}" if h["controller"] else "")
                       for h in view.get("heirs", []) if not h["dead"])
     lines.append(f"Heirs: {heirs or 'none alive'}")
