@@ -694,10 +694,10 @@ def describe(view: View) -> str:
     for pl in view.get("players", []):
         nobles = "; ".join(f"{n['name']} {n['troops']} {_at(n)}"
                            + (f" (captive of {n['captive_of']})" if n["captive_of"] else "")
-                           + (f" [{', '.join(n['awards'])}]" if n["awards"] else "")
+                           + (f" [{', '.join(n.get('award_names') or n['awards'])}]" if n["awards"] else "")
                            for n in pl["nobles"])
         lines.append(f"{pl['role']}: {nobles or 'no nobles'}; hand {pl['hand']}, events {pl['events']}"
-                     + (f"; assets {', '.join(pl['assets'])}" if pl["assets"] else ""))
+                     + (f"; assets {', '.join(pl.get('asset_names') or pl['assets'])}" if pl["assets"] else ""))
     heirs = "; ".join(f"{h['name']}{' (King)' if h['crowned'] else ''} {_at(h)}"
                       + (f" held by {h['controller']}" if h["controller"] else "")
                       for h in view.get("heirs", []) if not h["dead"])
