@@ -546,7 +546,9 @@ export class Kingmaker {
     const two = hgt >= this.board.cell * 0.4;  // two lines: the name over the troops
     const tsize = two ? 10 : Math.max(6, Math.min(10, hgt * 0.5));
     let troopsW = 0;
-    if (item.kind === "noble") {
+    // a narrow counter (a stack of three or more) shows the name only: the troops are in its
+    // hover label, its title and the Forces panel
+    if (item.kind === "noble" && w >= this.board.cell * 0.6) {
       const t = el("text", two ? { x: 0, y: hgt / 2 - 3, "text-anchor": "middle", class: "km-troops", "font-size": tsize }
         : { x: w / 2 - 3, y: tsize * 0.36, "text-anchor": "end", class: "km-troops", "font-size": tsize.toFixed(1) }, g);
       t.textContent = two ? `${d.troops} troops` : String(d.troops);
