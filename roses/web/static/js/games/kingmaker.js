@@ -549,7 +549,7 @@ export class Kingmaker {
     // a narrow counter (a stack of three or more) shows the name only: the troops are in its
     // hover label, its title and the Forces panel
     if (item.kind === "noble" && w >= this.board.cell * 0.6) {
-      const t = el("text", two ? { x: 0, y: hgt / 2 - 3, "text-anchor": "middle", class: "km-troops", "font-size": tsize }
+      const t = el("text", two ? { x: 0, y: hgt / 2 - 4.5, "text-anchor": "middle", class: "km-troops", "font-size": tsize }
         : { x: w / 2 - 3, y: tsize * 0.36, "text-anchor": "end", class: "km-troops", "font-size": tsize.toFixed(1) }, g);
       t.textContent = two ? `${d.troops} troops` : String(d.troops);
       troopsW = two ? 0 : t.getComputedTextLength() + 3;
