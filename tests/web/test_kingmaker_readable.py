@@ -427,3 +427,38 @@ def test_a_live_game_reads_in_words_links_its_gazette_and_asks_before_a_grave_ch
         assert word not in text
     assert not errors, errors
     ctx.close()
+
+
+@pytest.mark.browser
+def test_the_create_form_takes_an_event_deck_from_a_file_not_a_json_box(browser: Any, live_server: LiveServer) -> None:
+    """The Event deck option: "the standard one" or "my own, from a file…" (a file chooser);
+    no box to type JSON into. A chosen file is sent as the game's deck."""
+    from roses.games.kingmaker.board import DATA_DIR
+
+    base = live_server.url
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    players.signup(page, base, f"kmf{str(int(time.time() * 1000))[-6:]}")
+    page.goto(f"{base}/lobby?preview=1")
+    page.select_option("#create-game", "kingmaker")
+    assert page.locator("#create-options textarea").count() == 0
+    source = page.locator("#create-options select[name=opt-event_deck-source]")
+    assert source.locator("option").all_inner_texts() == ["the standard one", "my own, from a file…"]
+    options_text = page.inner_text("#create-options")
+    assert "JSON" not in options_text and "roses-kingmaker-events/1" not in options_text
+    assert page.locator("#create-options input[name=opt-event_deck]").is_hidden()
+    source.select_option("file")
+    page.set_input_files("#create-options input[name=opt-event_deck]", str(DATA_DIR / "events-default.json"))
+    page.wait_for_function("document.querySelector('#create-options input[name=opt-event_deck]').parsed !== undefined")
+    page.fill("#create-form input[name=opt-players]", "2")
+    page.dispatch_event("#create-form input[name=opt-players]", "change")
+    page.wait_for_function("document.querySelectorAll('#create-role option').length === 4")  # random, P1, P2, none
+    page.select_option("#create-role", "P1")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url("**/games/*")
+    game_id = int(page.url.split("/games/")[1].split("?")[0])
+    info = page.evaluate("async ([gid]) => (await fetch(`/api/games/${gid}`)).json()", [game_id])
+    deck = json.loads((DATA_DIR / "events-default.json").read_text())
+    assert info["options"]["event_deck"]["cards"] == deck["cards"]
+    assert not errors, errors
