@@ -559,14 +559,29 @@ export class Kingmaker {
     const size = Math.min(13, hgt * 0.62);
     const label = el("text", { x: troopsW ? -w / 2 + 3 : 0, y: two ? -1 : size * 0.36, "text-anchor": troopsW ? "start" : "middle", class: "km-piece-name", "font-size": size.toFixed(1) }, g);
     label.textContent = abbrev(name, 40);
-    let width = label.getComputedTextLength();
-    if (width > room && size * room / width >= 9) {
-      label.setAttribute("font-size", (size * room / width).toFixed(1));
-      if (!two) label.setAttribute("y", (size * room / width * 0.36).toFixed(1));
-    } else if (width > room) {
-      const short = item.kind === "heir" ? name.replace(/^(Edward|Richard|Henry|George|Edmund)\b/, (m) => m[0]) : name;
-      for (let n = Math.max(1, Math.floor(abbrev(short, 40).length * room / width)); n >= 1; n--) {
-        label.textContent = abbrev(short, n);
+    // the full name, else (a heir) his first name and house or title ("Richard York"), at a
+    // size of 9 or more; else the first letters
+    const words = String(name).replace(/,/g, "").split(/\s+/);
+    const forms = [abbrev(name, 40)];
+    if (item.kind === "heir" && words.length > 2) forms.push(`${words[0]} ${words[words.length - 1]}`);
+    let width = 0;
+    let fitted = false;
+    for (const form of forms) {
+      label.textContent = form;
+      width = label.getComputedTextLength();
+      if (width <= room || size * room / width >= 9) {
+        if (width > room) {
+          label.setAttribute("font-size", (size * room / width).toFixed(1));
+          if (!two) label.setAttribute("y", (size * room / width * 0.36).toFixed(1));
+        }
+        fitted = true;
+        break;
+      }
+    }
+    if (!fitted) {
+      const short = forms[forms.length - 1];
+      for (let n = Math.max(1, Math.floor(short.length * room / width)); n >= 1; n--) {
+        label.textContent = short.slice(0, n);
         width = label.getComputedTextLength();
         if (width <= room) break;
       }
