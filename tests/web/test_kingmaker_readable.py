@@ -462,3 +462,19 @@ def test_the_create_form_takes_an_event_deck_from_a_file_not_a_json_box(browser:
     deck = json.loads((DATA_DIR / "events-default.json").read_text())
     assert info["options"]["event_deck"]["cards"] == deck["cards"]
     assert not errors, errors
+
+
+@pytest.mark.browser
+def test_the_game_panel_says_who_won_and_by_which_rule(browser: Any, static_server: str) -> None:
+    """Victory Conditions (L404): the Game panel's first fact is the result with its rule."""
+    from roses.games.kingmaker import play
+
+    state = RULES.setup(4, "campaign", {"players": 3})
+    play.win(state, 1, "controls Henry VI, the last royal heir, crowned", "last_heir_crowned")
+    data = kingmaker_board.board_data(load_board())
+    page = _page(browser, static_server, PHONE)
+    facts = page.evaluate("""([b, v]) => new window.Kingmaker(b, {}).statusFacts(v).map(([k, x]) => [k, String(x.textContent ?? x)])""",
+                          [data, RULES.view(state, "P1")])
+    assert facts[0][0] == "Result"
+    assert facts[0][1].startswith("P2 wins: controls the last royal heir, crowned King (Victory Conditions")
+    assert not page.errors, page.errors
