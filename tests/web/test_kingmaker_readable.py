@@ -478,3 +478,19 @@ def test_the_game_panel_says_who_won_and_by_which_rule(browser: Any, static_serv
     assert facts[0][0] == "Result"
     assert facts[0][1].startswith("P2 wins: controls the last royal heir, crowned King (Victory Conditions")
     assert not page.errors, page.errors
+
+
+def test_the_umpire_panel_names_the_cards_it_shows_and_only_those() -> None:
+    """The umpire's view (umpire.py) names the cards of the hands, the Chancery and the
+    face-down Treachery discards (for his panel), never a card still in a deck."""
+    from roses.games.kingmaker.common import Z_DECK
+
+    state = RULES.setup(6, "campaign", {"players": 3, "umpire": True})
+    view = RULES.view(state, "umpire")
+    names = view["card_names"]
+    shown = {c for ids in view["hands"].values() for c in ids} | set(view["chancery_cards"])
+    assert shown and shown <= set(names)
+    w = W(state)
+    in_deck = {w.cards[c].id for c, z in enumerate(state["cz"]) if z == Z_DECK}
+    assert not in_deck & set(names)
+    assert names["archbishop_of_canterbury"] == "Archbishop of Canterbury" or "archbishop_of_canterbury" not in shown

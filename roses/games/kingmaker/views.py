@@ -226,7 +226,10 @@ def umpire_parts(state: State) -> dict[str, Any]:
     for e, z in enumerate(ez):
         if z in (E_HAND, E_USE):
             events[role_of(state, eh[e])].append(deck.cards[e].id)
-    return {"hands": hands, "event_hands": events,
+    names = {cards[c].id: card_name(w, c) for c, z in enumerate(cz) if z in (Z_HAND, Z_CHANC)}
+    names.update((cards[c].id, card_name(w, c)) for c in state["tdisc"])
+    names.update((deck.cards[e].id, event_title(deck.cards[e])) for e, z in enumerate(ez) if z in (E_HAND, E_USE))
+    return {"hands": hands, "event_hands": events, "card_names": dict(sorted(names.items())),
             "chancery_cards": sorted(cards[c].id for c in state["chancery"]),
             "treachery_discards": [cards[c].id for c in state["tdisc"]],
             "refuge_turns": [{"role": role_of(state, r["p"]), "area": r["area"], **{k: v for k, v in r.items()

@@ -748,12 +748,13 @@ export class Kingmaker {
   /** The umpire's panel: every hand, the Chancery, the face-down Treachery cards, the Refuge
    * turns (his view only), and a form to publish a ruling (his standing verb `rule`). */
   renderUmpire(view, ui = {}) {
-    const list = (ids) => (ids && ids.length ? ids.map(pretty).join(", ") : "none");
+    const names = view.card_names || {};
+    const list = (ids) => (ids && ids.length ? ids.map((id) => names[id] || pretty(id)).join(", ") : "none");
     const out = [h("h3", {}, "Chancery (umpire only)"), h("p", { class: "km-chancery" }, list(view.chancery_cards))];
     out.push(h("h3", {}, "Hands"), h("dl", { class: "facts km-hands" }, Object.entries(view.hands || {}).flatMap(([role, ids]) => [
       h("dt", {}, role), h("dd", {}, `${list(ids)}; events: ${list((view.event_hands || {})[role])}`)])));
     if ((view.treachery_discards || []).length) out.push(h("p", {}, h("strong", {}, "Discarded face down by Treachery: "), list(view.treachery_discards)));
-    for (const r of view.refuge_turns || []) out.push(h("p", { class: "small" }, `${r.role}: Refuge in ${pretty(r.area)}${r.turns !== undefined ? `, ${r.turns} turns left` : ""}`));
+    for (const r of view.refuge_turns || []) out.push(h("p", { class: "small" }, `${r.role}: Refuge in ${this.areaTitle(r.area)}${r.turns !== undefined ? `, ${r.turns} turns left` : ""}`));
     const bySeat = (view.standing_orders && view.standing_orders.by_seat) || {};
     for (const [role, orders] of Object.entries(bySeat)) {
       const text = Object.entries(orders).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(", ") : v}`).join("; ");
