@@ -494,3 +494,21 @@ def test_the_umpire_panel_names_the_cards_it_shows_and_only_those() -> None:
     in_deck = {w.cards[c].id for c, z in enumerate(state["cz"]) if z == Z_DECK}
     assert not in_deck & set(names)
     assert names["archbishop_of_canterbury"] == "Archbishop of Canterbury" or "archbishop_of_canterbury" not in shown
+
+
+def test_a_battle_in_the_open_put_to_the_umpire_is_named_in_words(tmp_path: Any) -> None:
+    """L203 with the umpire's table: the prompt, the view's ``tabletop.where`` and the log say
+    where the battle is by the square's words, not its id."""
+    from tests.kingmaker.test_umpire import _table_battle
+
+    state, _, _ = _table_battle(tmp_path)
+    RULES.action(state, "P1", "battle", ["C2", "P2"])
+    RULES.action(state, "P1", "fight")
+    RULES.action(state, "umpire", "table")
+    words = square_names(W(state).board)["C2"]
+    view = RULES.view(state, "P1")
+    assert view["tabletop"]["where"] == words
+    assert words in RULES.view(state, "umpire")["prompt"]
+    assert any(f"at {words} fought on a table" in str(e[1]) for e in state["log"])
+    for text in [view["prompt"], *(str(e[1]) for e in state["log"])]:
+        assert "C2" not in text, text

@@ -273,7 +273,7 @@ def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, A
 
     out: dict[str, Any] = {
         "kind": c["kind"], "place": c["place"], "square": c["sq"],
-        "where": place_name(w, c["place"]) if c["place"] else c["sq"],
+        "where": place_name(w, c["place"] or c["sq"]),
         "attacker": role_of(state, c["att"]), "defender": role_of(state, c["def"]) if c["def"] >= 0 else None,
         "attack": attack_power(state, c), "defence": defence(state, c),
         "attackers": side(c["a"]), "defenders": side(c["d"]), "stage": frame["stage"],
