@@ -168,8 +168,9 @@ def changes(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
         r0, n0 = a[nid]
         if r0 != role:
             out.append(f"{n['name']} passes from {r0} to {role}.")
-        where0 = n0.get("inside") or n0.get("square") or n0.get("ship")
-        where1 = n.get("inside") or n.get("square") or n.get("ship")
+        # "where": the game's words for the place (a square is never shown by its grid id)
+        where0 = n0.get("where") or n0.get("inside") or n0.get("square") or n0.get("ship")
+        where1 = n.get("where") or n.get("inside") or n.get("square") or n.get("ship")
         if where0 != where1:
             out.append(f"{n['name']} ({role}) moves from {where0} to {where1}.")
         if n0.get("troops") != n.get("troops"):
@@ -184,7 +185,8 @@ def changes(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
     for pid in sorted(set(p0) | set(p1)):
         o0, o1 = (p0.get(pid) or {}).get("owner"), (p1.get(pid) or {}).get("owner")
         if o0 != o1:
-            out.append(f"{pid}: held by {o1}." if o1 else f"{pid}: no longer held by {o0}.")
+            name = (p1.get(pid) or p0.get(pid) or {}).get("name") or pid
+            out.append(f"{name}: held by {o1}." if o1 else f"{name}: no longer held by {o0}.")
     h0 = {h["id"]: h for h in before.get("heirs") or []}
     for h in after.get("heirs") or []:
         old = h0.get(h["id"])

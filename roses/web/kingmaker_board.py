@@ -5,13 +5,14 @@ board or on a supplied one. So the browser does not load a fixed drawing: the pa
 ``/games/{id}/kingmaker/board.json``, which this module builds from the board the game uses
 (:func:`roses.games.kingmaker.board.load_board` of the game's ``board`` option, the shipped
 board when there is none). Everything in it is public component data: the grid (terrain, areas,
-the regional zones' names), rivers, estuaries, roads and crossings, the places with their
+the regional zones' names, each square in words), rivers, estuaries, roads and crossings, the places with their
 garrisons, capacities, ports and Commons class, and the landmarks. Pieces and cards come only
 from the role's view (the client draws them: ``static/js/games/kingmaker.js``).
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from roses.games.kingmaker.board import Board, BoardError, load_board
+from roses.games.kingmaker.names import square_names
 
 #: Map units per square (the client draws each square as a CELL x CELL box).
 CELL = 72
@@ -44,7 +46,7 @@ def board_data(board: Board) -> dict[str, Any]:
     }
     return {
         "format": "roses-kingmaker-board-drawing", "id": board.id, "name": board.name,
-        "notice": board.notice, "columns": board.columns, "rows": board.rows, "cell": CELL,
+        "notice": plain_notice(board.notice), "columns": board.columns, "rows": board.rows, "cell": CELL,
         "viewBox": [0, 0, board.columns * CELL, board.rows * CELL],
         "terrain": ["".join(r) for r in terrain], "area_map": ["".join(r) for r in area_rows],
         "areas": {a.id: {"code": a.code, "name": a.name, "kind": a.kind, "refuge": a.refuge,
@@ -53,7 +55,16 @@ def board_data(board: Board) -> dict[str, Any]:
         "features": features,
         "places": places,
         "landmarks": {m.id: {"name": m.name, "square": m.square} for m in board.landmarks.values()},
+        # every square in words, as labels and the log name it (names.py): the map never shows
+        # a square's grid id to a player
+        "square_names": dict(square_names(board)),
     }
+
+
+def plain_notice(text: str) -> str:
+    """A board's notice without the file paths it may cite (words for players, not developers):
+    "drawn by roses/games/kingmaker/data/make_board.py over ..." -> "drawn over ..."."""
+    return re.sub(r"\s+by\s+\S+\.py\b", "", text or "")
 
 
 @lru_cache(maxsize=8)

@@ -123,7 +123,7 @@ def test_kept_parts_follow_a_change_by_hand() -> None:
     state["pown"][place] = 1  # captured by P2, by hand
     memo.forget()
     after = views.public_parts(state)
-    assert after["places"][place] == {"owner": "P2", "besieged_by": None}
+    assert after["places"][place] == {"name": W(state).board.places[place].name, "owner": "P2", "besieged_by": None}
     assert canonical_json(after) == _fresh_public(state)
     ship = next(s for s in range(len(w.ships)) if state["spos"][s] is not None)
     state["sctl"][ship] = 2  # a temporary controller (L181), by hand

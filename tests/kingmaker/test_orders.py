@@ -113,7 +113,7 @@ def test_ransom_cards_given_by_default_are_not_nobles_first_k73(tmp_path: Path) 
     assert state["cz"][d] == Z_NOBLE and state["ncap"][d] < 0
     assert "P2's deadline passed: the published default is played." in public_lines(state)
     assert not [line for line in public_lines(state) if "Kent" in line]  # the card passes unseen (L285)
-    assert "The published default played for you: give card Earl of Kent." in visible_log(state["log"], "P2")
+    assert "The published default played for you: pay with Earl of Kent." in visible_log(state["log"], "P2")
 
 
 def test_a_summoned_noble_who_cannot_answer_sends_no_one_by_default_l116_k73(tmp_path: Path) -> None:
@@ -254,7 +254,7 @@ def test_standing_storm_port_preference(tmp_path: Path) -> None:
     turn_of(state, 1, {"step": "chance", "p": 1}, stage=1)
     RULES.steps.settle(state)
     assert state["spos"][ship] == "kings_lynn"
-    assert "P1 answers by standing order: port King's Lynn." in public_lines(state)
+    assert "P1 answers by standing order: driven into port at King's Lynn." in public_lines(state)
 
 
 def test_bad_orders_are_refused_and_change_nothing(tmp_path: Path) -> None:

@@ -220,7 +220,7 @@ def test_a_supplied_board_draws_from_its_own_data(browser: Any, static_server: s
     assert page.locator("svg#map g.km-sq").count() == len(board.squares)
     assert page.locator("svg#map g.km-place").count() == len(board.places)
     for pid, p in board.places.items():  # each place on its own square
-        assert page.locator(f'svg#map g.km-sq[data-area="{p.square}"]').count() == 1
+        assert page.locator(f'svg#map g.km-sq[data-area="sq:{p.square}"]').count() == 1
         assert page.locator(f'svg#map g.km-place[data-area="{pid}"]').count() == 1
     kinds = {f.kind for f in board.features.values()}
     for kind in kinds - {"road"}:

@@ -364,7 +364,7 @@ class Battle(Step):
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)
-        where = place_name(w, frame["place"]) if frame["place"] else frame["sq"]
+        where = place_name(w, frame["place"] or frame["sq"])
         return (f"{frame['kind'].replace('_', ' ').title()} at {where}: "
                 f"{attack_power(state, frame)} against {defence(state, frame)}. Fight, leave nobles out, or call it off.")
 
@@ -597,7 +597,7 @@ def resolve_combat(state: State, frame: Frame) -> None:
     e = draw_combat_card(state, p, frame)
     a = list(frame["a"])
     A, D = attack_power(state, frame), defence(state, frame)
-    where = place_name(w, frame["place"]) if frame["place"] else frame["sq"]
+    where = place_name(w, frame["place"] or frame["sq"])
     if e < 0:
         if kind == SIEGE:
             state["siege"][frame["place"]] = p
@@ -605,7 +605,7 @@ def resolve_combat(state: State, frame: Frame) -> None:
     card = event_deck(state).cards[e]
     log.public(state, f"{kind.replace('_', ' ').title()} at {where}: {role_of(state, p)} {A} against {D}; "
                f"the card reads {result_text(card)}"
-               + (f", killed: {', '.join(card.killed)}" if card.killed else "") + ".", log.BATTLE)
+               + (f", killed: {', '.join(card_name(w, w.codec.id(k)) if k in w.codec else k for k in card.killed)}" if card.killed else "") + ".", log.BATTLE)
     ops.discard_event(state, e)
     _use_french_aid(state, a)
     if card.bad_weather:

@@ -17,6 +17,7 @@ from roses.engine.codec import IdCodec
 from roses.engine.contract import State
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker.board import Board, load_board
+from roses.games.kingmaker.names import square_name
 
 # ----- zones of Crown cards ------------------------------------------------------------------
 Z_DECK, Z_DISC, Z_CHANC, Z_HAND, Z_NOBLE, Z_AWARD, Z_ASSET, Z_LYING, Z_REMOVED, Z_ASIDE = range(10)
@@ -162,7 +163,7 @@ def place_name(w: World, p: str | None) -> str:
     if p is None:
         return "the open"
     pl = w.board.places.get(p)
-    return pl.name if pl else p
+    return pl.name if pl else square_name(w.board, p)  # a square in words, never its grid id
 
 
 def role_of(state: State, p: int) -> str:

@@ -585,7 +585,7 @@ class Move(CardPlay):
             before = state["nsq"][n]
             ops.put_noble(state, n, sq, inside)
             state["nmv"][n] = state["nact"][n] = state["tno"]
-            log.public(state, f"{card_name(w, n)} moves to {place_name(w, inside) if inside else sq}.", log.MOVE)
+            log.public(state, f"{card_name(w, n)} moves to {place_name(w, inside or sq)}.", log.MOVE)
             owner = state["ch"][n]  # an ally's noble under this player's command stays his
             if before is None or refuge_area(state, before) != refuge_area(state, sq):
                 enter_refuge(state, owner, n, sq)
@@ -681,7 +681,7 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
                 state["obliged"].append(["siege", dest])
             ops.capture_heirs(state, p, b.places[dest].square, None)
     else:
-        log.public(state, f"The {name} sails to sea square {dest}.", log.MOVE)
+        log.public(state, f"The {name} sails to {place_name(w, dest)}.", log.MOVE)
 
 
 class Permit(Step):

@@ -131,7 +131,7 @@ class Tabletop(Step):
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         c = frame["combat"]
         w = W(state)
-        where = place_name(w, c["place"]) if c["place"] else c["sq"]
+        where = place_name(w, c["place"] or c["sq"])
         head = (f"{c['kind'].replace('_', ' ').title()} at {where}: {role_of(state, c['att'])} "
                 f"{attack_power(state, c)} against {defence(state, c)}.")
         if role != UMPIRE:
@@ -151,7 +151,7 @@ class Tabletop(Step):
     def on_table(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         frame["stage"] = "killed"
         c = frame["combat"]
-        where = place_name(W(state), c["place"]) if c["place"] else c["sq"]
+        where = place_name(W(state), c["place"] or c["sq"])
         log.public(state, f"The umpire has the {c['kind'].replace('_', ' ')} at {where} fought on a table.",
                    log.BATTLE)
 

@@ -13,6 +13,7 @@ in use by another player. Tags are shown only in the holder's hand (``c#012``, `
 
 from __future__ import annotations
 
+import re
 from itertools import compress
 from typing import Any
 
@@ -123,13 +124,90 @@ def _hands(state: State) -> tuple[list[list[dict[str, Any]]], list[list[dict[str
     ch, eh = state["ch"], state["eh"]
     for c, z in enumerate(state["cz"]):
         if z == Z_HAND:
-            hands[ch[c]].append({"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind})
+            hands[ch[c]].append({"tag": ctag(c), "id": cards[c].id, "name": card_name(w, c), "kind": cards[c].kind,
+                                 "text": card_text(w, c)})
     for e, z in enumerate(state["ez"]):
         if z == E_HAND:
             card = deck.cards[e]
-            event_hands[eh[e]].append({"tag": etag(e), "id": card.id, "title": event_title(card),
+            event_hands[eh[e]].append({"tag": etag(e), "id": card.id, "title": event_title(card), "text": event_text(card),
                                        **({"turns": card.turns} if card.kind == "refuge" else {})})
     return hands, event_hands
+
+
+def _castles(w: World, ids: tuple[str, ...]) -> str:
+    names = [w.board.places[c].name for c in ids if c in w.board.places]
+    return ", ".join(names)
+
+
+def card_text(w: World, c: int) -> str:
+    """What a Crown card does, in a sentence or two (Crown Card Key, L454-474; Setup L61-66;
+    Transfers L421-437): shown on the card in its holder's hand."""
+    card = w.cards[c]
+    k = card.kind
+    seats = _castles(w, card.castles)
+    seat = f" Its counter starts at {seats}." if seats else ""
+    held = f" Its holder may start at {seats}." if seats else ""
+    votes = []
+    if card.lords:
+        votes.append(f"{card.lords} vote{'s' if card.lords != 1 else ''} in the Lords")
+    if card.commons:
+        votes.append(f"{card.commons} vote{'s' if card.commons != 1 else ''} in the Commons")
+    vote = f" {' and '.join(votes)}." if votes else ""
+    zone = w.board.zone_names.get(card.bonus_zone, card.bonus_zone)
+    zone = "the " + zone[4:] if zone.startswith("The ") else zone
+    bonus = (f" +{card.bonus_troops} troops in {zone}."
+             if card.bonus_troops else "")
+    if k == K.NOBLE:
+        titled = f" Titled ({card.title}): may take an office, not a title." if card.title \
+            else " Untitled: may take one title."
+        return f"A noble: play him to put his counter on the board. {card.troops} troops.{vote}{titled}{seat}"
+    if k == K.PLANTAGENET:
+        return (f"The {card.title}: goes to the faction holding the senior {card.house.title()} heir; a titled "
+                f"noble of {card.troops} troops.{seat}")
+    if k == K.TITLE:
+        return f"A title for an untitled noble: +{card.troops} troops.{vote}{held}"
+    if k == K.OFFICE:
+        ships = f" Brings {card.ships} ship{'s' if card.ships != 1 else ''}." if card.ships else ""
+        return f"An office for a titled noble (one each): +{card.troops} troops.{vote}{bonus}{ships}{held}"
+    if k == K.BISHOP:
+        see = w.board.places[card.cathedral].name if card.cathedral in w.board.places else card.cathedral
+        crown = "an archbishop crowns a King" if card.archbishop else "two bishops together crown a King"
+        return f"{'Archbishop' if card.archbishop else 'Bishop'} for any noble: {card.lords} votes in the Lords; " \
+               f"{crown} in a cathedral. Cathedral: {see}.{bonus}"
+    if k == K.SHIP:
+        port = w.board.places[card.port].name if card.port in w.board.places else card.port
+        return f"A ship carrying {card.capacity} troops by sea; starts in {port}. A faction asset or a noble's."
+    if k == K.TOWN:
+        name = w.board.places[card.place].name if card.place in w.board.places else card.name
+        attack = f" E1: +{card.attack} troops in attack in England." if card.attack else ""
+        return f"{name} is yours: your nobles may enter it; {card.commons} votes in the Commons.{attack}"
+    if k == K.ROYAL_CASTLE:
+        name = w.board.places[card.place].name if card.place in w.board.places else card.name
+        return f"The royal castle of {name} is yours: your nobles may enter it."
+    if k == K.MERCENARY:
+        return f"Mercenaries for any noble: +{card.troops} troops (they go home on a Mercenaries Go Home card)."
+    if k == K.FRENCH_AID:
+        return (f"+{card.troops} troops for one attack or siege, then discarded; only for a noble in Calais or "
+                "on the Continent.")
+    if k == K.PARDON:
+        return "Saves a captured noble of yours from execution; then goes to Chancery."
+    return f"{card.troops} troops." if card.troops else ""
+
+
+#: What an Event card in hand does (Event Card Key, L476-519).
+EVENT_TEXTS = {
+    "writ": "Give to a noble to summon Parliament, or to commission a noble in place of one summoned by a "
+            "raid. Discarded when used.",
+    "free_move": "One extra move for one counter this turn (a ship with its passengers counts as one). "
+                 "Discarded when used.",
+    "refuge": "Lets a force stay in a Refuge (Ireland, Scotland, the Continent, Anglesey, Wight, Man) for the "
+              "turns shown; the others see you use it, not the number.",
+    "parliament": "The Chancellor plays it to summon Parliament. Discarded when played.",
+}
+
+
+def event_text(card: K.EventCard) -> str:
+    return EVENT_TEXTS.get(card.kind, "")
 
 
 def umpire_parts(state: State) -> dict[str, Any]:
@@ -148,7 +226,10 @@ def umpire_parts(state: State) -> dict[str, Any]:
     for e, z in enumerate(ez):
         if z in (E_HAND, E_USE):
             events[role_of(state, eh[e])].append(deck.cards[e].id)
-    return {"hands": hands, "event_hands": events,
+    names = {cards[c].id: card_name(w, c) for c, z in enumerate(cz) if z in (Z_HAND, Z_CHANC)}
+    names.update((cards[c].id, card_name(w, c)) for c in state["tdisc"])
+    names.update((deck.cards[e].id, event_title(deck.cards[e])) for e, z in enumerate(ez) if z in (E_HAND, E_USE))
+    return {"hands": hands, "event_hands": events, "card_names": dict(sorted(names.items())),
             "chancery_cards": sorted(cards[c].id for c in state["chancery"]),
             "treachery_discards": [cards[c].id for c in state["tdisc"]],
             "refuge_turns": [{"role": role_of(state, r["p"]), "area": r["area"], **{k: v for k, v in r.items()
@@ -192,7 +273,7 @@ def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, A
 
     out: dict[str, Any] = {
         "kind": c["kind"], "place": c["place"], "square": c["sq"],
-        "where": place_name(w, c["place"]) if c["place"] else c["sq"],
+        "where": place_name(w, c["place"] or c["sq"]),
         "attacker": role_of(state, c["att"]), "defender": role_of(state, c["def"]) if c["def"] >= 0 else None,
         "attack": attack_power(state, c), "defence": defence(state, c),
         "attackers": side(c["a"]), "defenders": side(c["d"]), "stage": frame["stage"],
@@ -234,6 +315,7 @@ def public_parts(state: State) -> dict[str, Any]:
     for q in compress(state["eh"], map(E_HAND.__eq__, state["ez"])):  # the holders of Event cards in hand
         events[q] += 1
     players: list[dict[str, Any]] = [{"role": role_of(state, q), "nobles": [], "assets": assets[q],
+                                      "asset_names": [card_name(w, w.codec.id(a)) for a in assets[q]],
                                       "hand": hands[q], "events": events[q]} for q in range(n_players)]
     # each noble's entry is kept while what it shows is the same: his place, ship and captor,
     # and his troops (noble_strength: his awards, those transferred this turn, the square's
@@ -253,10 +335,12 @@ def public_parts(state: State) -> dict[str, Any]:
         else:
             entry = {
                 "id": cards[n].id, "name": card_name(w, n), "square": nsq[n], "inside": nin[n],
+                "where": _where(w, nin[n] or nsq[n], nship[n]),
                 "ship": w.ships[nship[n]].id if nship[n] >= 0 else None,
                 "captive_of": role_of(state, ncap[n]) if ncap[n] >= 0 else None,
                 "troops": noble_strength(state, n, amap=amap),
                 "awards": [cards[c].id for c in aw],
+                "award_names": [card_name(w, c) for c in aw],
             }
             kept[n] = (key, entry)
         players[ch[n]]["nobles"].append(entry)
@@ -266,6 +350,7 @@ def public_parts(state: State) -> dict[str, Any]:
         ctl = heir_controller(state, h)
         heirs.append({"id": heir.id, "name": heir.name, "house": heir.house, "dead": state["hdead"][h],
                       "crowned": state["hcrown"][h], "square": sq, "inside": inside,
+                      "where": "dead" if state["hdead"][h] else _where(w, inside or sq, ship),
                       "ship": w.ships[ship].id if ship >= 0 else None,
                       "controller": role_of(state, ctl) if ctl >= 0 else None})
     # the ships and the places change with fewer actions than the rest: each is kept while
@@ -277,20 +362,43 @@ def public_parts(state: State) -> dict[str, Any]:
     places = memo.kept("places", w, (cards_key, tuple(state["pown"].items()), tuple(state["siege"].items())),
                    lambda: _places_part(state))
     lying = [cards[c].id for c in compress(range(len(cz)), map(Z_LYING.__eq__, cz))]
+    lying_names = [card_name(w, w.codec.id(c)) for c in lying]
     edisc = state["edisc"]
     parts: dict[str, Any] = {
         "round": state["round"], "turn_of": role_of(state, state["order"][state["turn"]]) if state["round"] else None,
         "order": [role_of(state, q) for q in state["order"]], "rules": state["opts"]["rules"],
-        "players": players, "heirs": heirs, "ships": ships, "places": places, "lying": lying,
+        "players": players, "heirs": heirs, "ships": ships, "places": places, "lying": lying, "lying_names": lying_names,
         "crown_deck": len(state["cdeck"]), "crown_discard": len(state["cdisc"]), "chancery": len(state["chancery"]),
         "event_deck": len(state["edeck"]), "event_discard": len(edisc),
         "last_event": deck.cards[edisc[-1]].id if edisc else None,
+        "last_event_title": event_title(deck.cards[edisc[-1]]) if edisc else None,
         "refuges": [{"role": role_of(state, r["p"]), "area": r["area"]} for r in state["refuges"]],
         "catastrophe": state["catastrophe"] > 0,
         "rulings": [list(r) for r in state.get("rulings", ())],
         "parliament": parliament.session_view(state),
+        "end": state.get("end"),
+        "end_text": END_TEXTS.get(state.get("end") or ""),
     }
     return parts
+
+
+#: How the campaign ended, by ``state["end"]``, in words with the rule (Victory Conditions,
+#: L402-419): what a page says under "who won".
+END_TEXTS = {
+    "last_heir_crowned": "controls the last royal heir, crowned King (Victory Conditions: the last royal heir)",
+    "beaufort_crowned": "controls Beaufort crowned King, the last of the royal line (Victory Conditions: Beaufort)",
+    "parliament": "Parliament supported his King as the one and only King of England: a majority of the Commons "
+                  "and the most votes in the Lords (Victory Conditions: Parliament)",
+    "round_limit": "the campaign reached the round limit set for this game undecided: a draw",
+    "umpire": "the umpire adjudicated the campaign",
+}
+
+
+def _where(w: World, at: str | None, ship: int) -> str:
+    """Where a counter is, in words: a place by name, a square in words, aboard a ship."""
+    if ship >= 0:
+        return f"aboard the {w.ships[ship].name}"
+    return place_name(w, at) if at else "off the board"
 
 
 def _ships_part(state: State) -> list[dict[str, Any]]:
@@ -324,7 +432,7 @@ def _places_part(state: State) -> dict[str, dict[str, str | None]]:
             continue
         o = place_owner(state, pl)
         if o >= 0 or pl in siege:
-            places[pl] = {"owner": role_of(state, o) if o >= 0 else None,
+            places[pl] = {"name": w.board.places[pl].name, "owner": role_of(state, o) if o >= 0 else None,
                           "besieged_by": role_of(state, siege[pl]) if pl in siege else None}
     return places
 
@@ -452,22 +560,26 @@ def check_invariants(state: State) -> list[str]:
 
 
 # ======================================================================= labels, description
-def _arg_name(w: World, x: Any) -> str:
+def _arg_name(w: World, x: Any, roles: tuple[str, ...] | list[str] = ()) -> str:
     """The words for an action's argument in a label: a card, heir, ship or place by name, a
-    list of them joined (a function of the module, not a closure: a closure calling itself
-    is a reference cycle left for the garbage collector at every label)."""
+    square in words (names.py: never its grid id), a seat by its role (a role such as "P2" is
+    also a square's id: ``roles`` come first), a list of them joined (a function of the
+    module, not a closure: a closure calling itself is a reference cycle left for the garbage
+    collector at every label)."""
     if isinstance(x, str):
+        if x in roles:
+            return x
         if x in w.codec:
             return card_name(w, w.codec.id(x))
         if x in w.heir_codec:
             return w.heirs[w.heir_codec.id(x)].name
         if x in w.ship_codec:
             return w.ships[w.ship_codec.id(x)].name
-        if x in w.board.places:
+        if x in w.board.places or x in w.board.squares:
             return place_name(w, x)
         return x
     if isinstance(x, list):
-        return ", ".join(_arg_name(w, y) for y in x)
+        return ", ".join(_arg_name(w, y, roles) for y in x)
     return str(x)
 
 
@@ -491,24 +603,105 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
             return "no one else was killed"
         if verb == "outcome":
             return OUTCOME_WORDS.get(top["combat"]["kind"], _PLAIN_OUTCOMES).get(arg, str(arg))
-    words = {"to": "move to", "select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
+    roles = state["roles"]
+    if verb == "to" and top is not None and top.get("ship") is not None:
+        return f"sail to {_arg_name(w, arg)}"
+    if verb == "to" and isinstance(arg, str) and arg in w.board.places:
+        return f"move into {place_name(w, arg)}"
+    if verb == "leave" and isinstance(arg, str) and arg in w.codec:
+        n = w.codec.id(arg)
+        inside = state["nin"][n]
+        return f"{card_name(w, n)} steps out of {place_name(w, inside)} into the open" if inside \
+            else f"{card_name(w, n)} steps out into the open"
+    if verb == "offer_card" and isinstance(arg, list) and len(arg) == 3:
+        card, to, how = (_arg_name(w, x, roles) for x in arg)
+        return f"offer {card} to {to} in trade for a card" if arg[2] == "trade" else f"give {card} to {to}"
+    if verb == "assign" and isinstance(arg, list) and len(arg) == 2 and arg[1] == "faction":
+        return f"keep {_arg_name(w, arg[0], roles)} as a faction asset"
+    template = LABELS.get(verb)
+    if template is not None:
+        parts = arg if isinstance(arg, list) else [] if arg is None else [arg]
+        if len(re.findall(r"\{\d?\}", template)) == len(parts):
+            # where a square is expected (a move, a battle's square) "P2" is the square, not the seat
+            return template.format(*(_arg_name(w, x, () if (verb, i) in SQUARE_ARGS else roles)
+                                     for i, x in enumerate(parts)))
+    words = {"select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
     head = words.get(verb, verb.replace("_", " "))
     if arg is None:
         return head
-    return f"{head} {_arg_name(w, arg)}"
+    return f"{head} {_arg_name(w, arg, roles)}"
+
+
+#: The arguments that are squares (or places), by verb and position: never read as a seat.
+SQUARE_ARGS = {("to", 0), ("battle", 0), ("ambush", 0)}
+
+#: Plain words for the verbs, by their arguments in order (label; the verbs are in play.py,
+#: deals.py, setup.py, combat.py, parliament.py, events.py). A verb whose argument count does
+#: not match its template is named by the generic words instead.
+LABELS: dict[str, str] = {
+    "to": "move to {}",
+    "embark": "{} boards the {}",
+    "enter": "{} goes into {}",
+    "escort": "hand {} to {}",
+    "assign": "award {} to {}",
+    "give": "award {} to {}",
+    "asset": "keep {} as a faction asset",
+    "play": "bring {} into play",
+    "execute_heir": "execute {}",
+    "battle": "attack {1} in {0}",
+    "ambush": "ambush {1} in {0}",
+    "siege": "besiege {}",
+    "storm": "storm {}",
+    "announce": "announce a siege of {} (resolved next turn)",
+    "town_fight": "fight inside {}",
+    "town_attack": "attack the nobles inside {}",
+    "crown": "crown {}",
+    "lend_ship": "lend the {} to {}",
+    "recall": "take back the {}",
+    "transfer": "transfer {} to {}",
+    "give_heir": "hand {} over to {}",
+    "give_place": "give {} to {}",
+    "ally": "propose an alliance to {}",
+    "end_alliance": "end the alliance with {}",
+    "give_back": "give {} back",
+    "command": "ask that {} serve under {}",
+    "place": "{} starts at {}",
+    "home": "{} goes home to {}",
+    "drop": "leave {} out of the fight",
+    "call_off": "call off the attack",
+    "execute": "execute {}",
+    "release": "release {}",
+    "give_card": "pay with {}",
+    "deal": "deal with another player (cards, ships, places, alliances)",
+    "free_move": "Free Move for {}",
+    "meet": "Parliament meets at {}",
+    "summon": "summon Parliament to {}",
+    "attend": "{} attends Parliament",
+    "writ": "send a Writ of summons to {}",
+    "propose": "propose {}",
+    "join": "{} joins the hunt",
+    "send": "commission {} with a Writ",
+    "port": "driven into port at {}",
+    "go": "go to {}",
+}
+
+
+def _at(piece: dict[str, Any]) -> str:
+    where = piece.get("where") or piece["inside"] or piece["square"] or piece["ship"]
+    return where if str(where).startswith("aboard ") else f"at {where}"
 
 
 def describe(view: View) -> str:
     lines = [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."
              if view.get("round") else "Setup: the factions are arranged and placed."]
     for pl in view.get("players", []):
-        nobles = "; ".join(f"{n['name']} {n['troops']} at {n['inside'] or n['square'] or n['ship']}"
+        nobles = "; ".join(f"{n['name']} {n['troops']} {_at(n)}"
                            + (f" (captive of {n['captive_of']})" if n["captive_of"] else "")
-                           + (f" [{', '.join(n['awards'])}]" if n["awards"] else "")
+                           + (f" [{', '.join(n.get('award_names') or n['awards'])}]" if n["awards"] else "")
                            for n in pl["nobles"])
         lines.append(f"{pl['role']}: {nobles or 'no nobles'}; hand {pl['hand']}, events {pl['events']}"
-                     + (f"; assets {', '.join(pl['assets'])}" if pl["assets"] else ""))
-    heirs = "; ".join(f"{h['name']}{' (King)' if h['crowned'] else ''} at {h['inside'] or h['square'] or h['ship']}"
+                     + (f"; assets {', '.join(pl.get('asset_names') or pl['assets'])}" if pl["assets"] else ""))
+    heirs = "; ".join(f"{h['name']}{' (King)' if h['crowned'] else ''} {_at(h)}"
                       + (f" held by {h['controller']}" if h["controller"] else "")
                       for h in view.get("heirs", []) if not h["dead"])
     lines.append(f"Heirs: {heirs or 'none alive'}")

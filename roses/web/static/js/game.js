@@ -307,6 +307,9 @@ function actionKey() {
 async function send(verb, arg, key = actionKey()) {
   const p = state.payload;
   if (!p || state.pending) return;
+  // a grave choice that cannot be taken back (the game module marks it) is asked once more
+  const grave = state.choices.find((c) => c.confirm && c.verb === verb && JSON.stringify(c.arg) === JSON.stringify(arg));
+  if (grave && !window.confirm(grave.confirm)) return;
   // on a phone, a card played from the Hand tab leads back to the board (where the moves are)
   if (phone() && layout.dataset.tab === "hand") showTab("board");
   showError(errorBox, null);

@@ -28,8 +28,19 @@ function fillScenarios() {
     } else if (o.choices) {
       optBox.appendChild(h("label", {}, `${label} `, h("select", { name: `opt-${name}` },
         o.choices.map((c) => h("option", { value: c, selected: c === o.default }, String(c))))));
-    } else if (o.type === "object") {  // JSON (e.g. a supplied deck); empty: the default
-      optBox.appendChild(h("label", {}, `${label} (JSON, optional) `, h("textarea", { name: `opt-${name}`, rows: 2 })));
+    } else if (o.type === "object") {  // data (e.g. a supplied Event deck): the default, or a file the person chooses
+      const file = h("input", { type: "file", name: `opt-${name}`, accept: ".json,application/json", hidden: true });
+      const status = h("span", { class: "small muted", role: "status" });
+      const pick = h("select", { name: `opt-${name}-source`, "aria-label": label },
+        h("option", { value: "" }, "the standard one"), h("option", { value: "file" }, "my own, from a file…"));
+      pick.addEventListener("change", () => { file.hidden = pick.value !== "file"; if (file.hidden) { file.value = ""; file.parsed = undefined; status.textContent = ""; } });
+      file.addEventListener("change", async () => {
+        file.parsed = undefined;
+        const f = file.files && file.files[0];
+        if (!f) { status.textContent = ""; return; }
+        try { file.parsed = JSON.parse(await f.text()); status.textContent = ` ${f.name} read.`; } catch (e) { status.textContent = ` ${f.name} is not a file of this kind.`; }
+      });
+      optBox.appendChild(h("label", {}, `${label.replace(/\s*\(default: [^)]*\)$/, "").replace(/ in the [a-z0-9-]+\/\d+ format/, "")}: `, pick, file, status));
     } else if (o.type === "int") {
       optBox.appendChild(h("label", {}, `${label} `, h("input", { name: `opt-${name}`, type: "number", min: o.min, max: o.max, value: o.default ?? "" })));
     } else {
@@ -47,7 +58,7 @@ function readOptions() {
     const el = form.elements[`opt-${name}`];
     if (!el) continue;
     if (el.type === "checkbox") options[name] = el.checked;
-    else if (o.type === "object") { if (el.value.trim()) options[name] = JSON.parse(el.value); }
+    else if (o.type === "object") { if (el.parsed !== undefined) options[name] = el.parsed; }
     else if (o.type === "int" || typeof o.default === "number") options[name] = Number(el.value);
     else options[name] = el.value;
   }

@@ -16,6 +16,16 @@ import { actionLabel } from "../actions.js";
 const FACTION = ["#a61f1a", "#1a4fd6", "#0b6b2f", "#b8860b", "#6b3fa0", "#c2571a", "#00796b", "#4a4a4a"];
 const TERRAIN_FILL = { ".": "#bcd7e6", o: "#efe6cf", f: "#bcd19f" };
 const SQUARE_ID = /^[A-Z]+[1-9][0-9]*$/;
+/** A square's id on the page ("sq:Y25"): squares, places, cards and seats ("P2") have ids in
+ * one name space in the rules' arguments; on the page a square's id is prefixed, so a choice of
+ * seat P2 never outlines the square P2. */
+const SQ = "sq:";
+export const sqRef = (id) => SQ + id;
+const unRef = (ref) => (typeof ref === "string" && ref.startsWith(SQ) ? ref.slice(SQ.length) : ref);
+/** Verbs whose argument (or its first element) is a square: a move, a battle or ambush in a square. */
+const SQUARE_VERBS = new Set(["to", "battle", "ambush"]);
+/** Choices that cannot be taken back and kill: asked once more before they are sent. */
+const GRAVE = new Set(["execute_heir", "execute"]);
 /** Verbs whose argument (or first element) is a card of the player's hand. */
 const CARD_VERBS = new Set(["play", "assign", "asset", "give", "offer_card", "discard", "use", "keep"]);
 
@@ -49,11 +59,17 @@ export async function create(page) {
 }
 
 const SMALL_WORDS = new Set(["of", "the", "and", "in", "to"]);
+/** The kinds of cards in words. */
+const KIND_WORDS = { noble: "Noble", plantagenet: "Noble (Plantagenet)", title: "Title", office: "Office", bishop: "Bishop",
+  ship: "Ship", town: "Town", royal_castle: "Royal castle", mercenary: "Mercenaries", french_aid: "French Aid",
+  pardon: "King's Pardon", event: "Event" };
 /** A card or place id as words: "earl_of_essex" -> "Earl of Essex", "burgundians_2" -> "Burgundians 2". */
 const pretty = (id) => String(id).split("_").map((w, i) => (i && SMALL_WORDS.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 const abbrev = (name, n = 4) => {
-  const words = String(name).replace(/^(Earl|Duke|Lord|Bishop|Archbishop) of /, "").split(/[\s-]+/);
-  return words.length > 1 && words[0].length <= 2 ? words.slice(0, 2).join("").slice(0, n) : words[0].slice(0, n);
+  const plain = String(name).replace(/^(Earl|Duke|Lord|Bishop|Archbishop) of /, "").replace(/,/g, "");
+  if (plain.length <= n) return plain;
+  const words = plain.split(/[\s-]+/);
+  return words.length > 1 && words[0].length <= 2 ? words.slice(0, 2).join(" ").slice(0, n) : words[0].slice(0, n);
 };
 
 export class Kingmaker {
@@ -65,6 +81,7 @@ export class Kingmaker {
     this.focused = false;
     this.nodes = {};
     this.squares = new Map();  // id -> [col, row, terrain, area code]
+    this.squareNames = board.square_names || {};
     this.codeArea = {};
     for (const [id, a] of Object.entries(board.areas)) this.codeArea[a.code] = id;
     board.terrain.forEach((line, r) => {
@@ -92,20 +109,29 @@ export class Kingmaker {
   point(at) {
     if (!at) return null;
     if (this.board.places[at]) return this.placePoint(at);
-    return this.centre(at);
+    return this.centre(unRef(at));
   }
 
   // ------------------------------------------------------------------ names
   placeName(pid) { const p = this.board.places[pid]; return p ? p.name : String(pid); }
+  /** A place by name, a square in words ("the open ground north of Coventry"): never a grid id. */
   whereText(x) {
     if (!x) return "off the board";
     if (this.board.places[x]) return this.placeName(x);
-    if (this.squares.has(x)) {
-      const [, , t, code] = this.squares.get(x);
+    const id = unRef(x);
+    if (this.squares.has(id)) {
+      if (this.squareNames[id]) return this.squareNames[id];
+      const [, , t, code] = this.squares.get(id);
       const area = this.board.areas[this.codeArea[code]];
-      return `square ${x} (${area ? area.name : "?"}${t === "f" ? ", forest" : ""})`;
+      return `${t === "." ? "a sea square" : t === "f" ? "a forest square" : "open ground"}${area ? ` in ${area.name}` : ""}`;
     }
     return String(x);
+  }
+  /** The area of a square, for the hover label. */
+  areaName(x) {
+    const s = this.squares.get(unRef(x));
+    const area = s ? this.board.areas[this.codeArea[s[3]]] : null;
+    return area ? area.name : "";
   }
   roleIndex(view, role) {
     const i = (view.players || []).findIndex((p) => p.role === role);
@@ -123,16 +149,23 @@ export class Kingmaker {
   }
 
   /** What a click must hit to choose (verb, arg): {kind: card|area|block|button, ref}. */
-  classify(view, verb, arg, pieces, hand) {
-    const isArea = (x) => typeof x === "string" && (this.board.places[x] !== undefined || (SQUARE_ID.test(x) && this.squares.has(x)));
+  classify(view, verb, arg, pieces, hand, seats = new Set()) {
+    // a seat ("P2") is never a square, though square P2 exists; but the square of a move or a
+    // battle ([square, seat]) is a square
+    const squareAt = SQUARE_VERBS.has(verb);
+    if (squareAt && Array.isArray(arg) && typeof arg[0] === "string" && this.squares.has(arg[0])) return { kind: "area", ref: sqRef(arg[0]) };
+    const isSquare = (x) => typeof x === "string" && (squareAt || !seats.has(x)) && SQUARE_ID.test(x) && this.squares.has(x);
+    const isArea = (x) => typeof x === "string" && (this.board.places[x] !== undefined || isSquare(x));
+    const ref = (x) => (isSquare(x) ? sqRef(x) : x);
     if (typeof arg === "string") {
       if (hand.has(arg) && (CARD_VERBS.has(verb) || !pieces.has(arg))) return { kind: "card", ref: arg };
-      if (isArea(arg)) return { kind: "area", ref: arg };
+      if (isArea(arg)) return { kind: "area", ref: ref(arg) };
       if (pieces.has(arg)) return { kind: "block", ref: arg };
     } else if (Array.isArray(arg) && arg.length) {
       const [a, b] = arg;
       if (typeof a === "string" && hand.has(a)) return { kind: "card", ref: a };
-      if (isArea(b)) return { kind: "area", ref: b };
+      if (isArea(b)) return { kind: "area", ref: ref(b) };
+      if (isArea(a) && !pieces.has(a)) return { kind: "area", ref: ref(a) };
       if (typeof a === "string" && pieces.has(a)) return { kind: "block", ref: a };
     }
     return { kind: "button", ref: null };
@@ -143,12 +176,16 @@ export class Kingmaker {
   choices(view) {
     const pieces = this.pieceIds(view);
     const hand = new Set((view.hand || []).map((c) => c.id));
+    const seats = new Set([...(view.players || []).map((p) => p.role), ...(view.order || []), ...(view.active || [])]);
     const out = [];
     for (const [verb, args] of Object.entries(view.actions || {})) {
       const list = args === true ? [null] : args || [];
       for (const arg of list) {
-        const { kind, ref } = this.classify(view, verb, arg, pieces, hand);
-        out.push({ verb, arg, kind, ref, label: this.label(view, verb, arg) });
+        const { kind, ref } = this.classify(view, verb, arg, pieces, hand, seats);
+        const c = { verb, arg, kind, ref, label: this.label(view, verb, arg) };
+        // a grave choice that cannot be taken back is asked once more (game.js)
+        if (GRAVE.has(verb)) c.confirm = `${c.label.charAt(0).toUpperCase()}${c.label.slice(1)}? This cannot be undone.`;
+        out.push(c);
       }
     }
     return out;
@@ -173,15 +210,16 @@ export class Kingmaker {
     this.nodes.squares = {};
     for (const [id, [c, r, t, code]] of this.squares) {
       const area = b.areas[this.codeArea[code]] || {};
-      const g = el("g", { class: `area km-sq km-${t === "." ? "sea" : t === "f" ? "forest" : "open"}${area.refuge ? " km-refuge" : ""}`, "data-area": id, tabindex: "-1" }, grid);
+      const ref = sqRef(id);
+      const g = el("g", { class: `area km-sq km-${t === "." ? "sea" : t === "f" ? "forest" : "open"}${area.refuge ? " km-refuge" : ""}`, "data-area": ref, tabindex: "-1" }, grid);
       el("rect", { x: c * k, y: r * k, width: k, height: k, class: "area-shape", fill: TERRAIN_FILL[t] }, g);
       if (t === "f") el("path", { d: treePath(c * k, r * k, k), class: "km-trees" }, g);
       el("title", {}, g).textContent = this.whereText(id);
       // an empty label at the centre: where a person clicks a square (tests find it too)
-      el("text", { x: (c + 0.5) * k, y: (r + 0.5) * k, class: "area-label km-sq-label" }, el("g", { class: "area-features", "data-area": id }, g));
-      g.addEventListener("click", (ev) => { if (this.dragged()) return; this.page.onArea && this.page.onArea(id, ev); });
-      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(id, ev); } });
-      this.nodes.squares[id] = g;
+      el("text", { x: (c + 0.5) * k, y: (r + 0.5) * k, class: "area-label km-sq-label" }, el("g", { class: "area-features", "data-area": ref }, g));
+      g.addEventListener("click", (ev) => { if (this.dragged()) return; this.page.onArea && this.page.onArea(ref, ev); });
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(ref, ev); } });
+      this.nodes.squares[ref] = g;
     }
     // borders between areas and the coast
     const lines = el("g", { class: "km-borders", "aria-hidden": "true" }, root);
@@ -244,10 +282,9 @@ export class Kingmaker {
     // places: the click targets for places
     const places = el("g", { class: "km-places" }, root);
     this.nodes.places = {};
-    const onSquare = {};  // places already drawn on each square: a second one is named above its mark
+    this.covered = {};  // square -> [[top, bottom]] in the square's own units, covered by marks and names
     for (const [pid, p] of Object.entries(b.places)) {
       const [x, y] = this.placePoint(pid);
-      const nth = (onSquare[p.square] = (onSquare[p.square] || 0) + 1);
       const g = el("g", { class: `area km-place km-${p.type}`, "data-area": pid, tabindex: "-1", role: "button", "aria-label": this.placeText(pid) }, places);
       el("title", {}, g).textContent = this.placeText(pid);
       if (p.type === "castle") el("rect", { x: x - 8, y: y - 8, width: 16, height: 16, class: "area-shape km-mark" }, g);
@@ -256,19 +293,86 @@ export class Kingmaker {
       if (p.cathedral) el("path", { d: `M${x - 2} ${y - 22}h4v5h5v4h-5v8h-4v-8h-5v-4h5z`, class: "km-cathedral" }, g);
       if (p.port && p.port.length) el("path", { d: `M${x + 12} ${y - 2}v10m-4 -7h8m-10 4c1 5 11 5 12 0`, class: "km-port" }, g);
       const named = el("g", { class: "area-features", "data-area": pid }, g);
-      const below = nth % 2 === 1;
+      // named below its mark, unless another place of the square lies below it: then above
+      const below = !Object.values(b.places).some((q) => q !== p && q.square === p.square && q.at[1] > p.at[1]);
       const ly = below ? y + (p.type === "city" ? 26 : 23) : y - (p.cathedral ? 26 : 14);
+      // the band of the square the mark and its name cover (counters keep clear of it)
+      const top0 = Math.min(y - (p.cathedral ? 24 : 12), ly - 15) - this.squares.get(p.square)[1] * k;
+      const bottom0 = Math.max(y + 12, ly + 3) - this.squares.get(p.square)[1] * k;
+      (this.covered[p.square] = this.covered[p.square] || []).push([top0, bottom0]);
       el("text", { x, y: ly, "text-anchor": "middle", class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, named).textContent = p.name;
       el("g", { class: "km-place-marks" }, g);
-      g.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.dragged()) return; this.page.onArea && this.page.onArea(pid, ev); });
-      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.page.onArea && this.page.onArea(pid, ev); } });
+      // a click on the mark or the name picks the place; when the place is not a choice but its
+      // square is (a move into its open ground), the square: never the square the name lies over
+      const pick = (ev) => { if (this.page.onArea) this.page.onArea(this.choiceAt(pid), ev); };
+      g.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.dragged()) return; pick(ev); });
+      g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
       this.nodes.places[pid] = g;
     }
     this.nodes.pieces = el("g", { class: "km-pieces" }, root);
     this.svg = svg;
+    this.hoverLabel(svg);
   }
 
   dragged() { return this.svg && this.svg.dataset.dragged === "1"; }
+
+  /** What a click on place `pid` chooses: the place, or its square when only the square is a choice. */
+  choiceAt(pid) {
+    const legal = this.legalAreas || new Set();
+    const sq = sqRef(this.board.places[pid].square);
+    return !legal.has(pid) && legal.has(sq) ? sq : pid;
+  }
+
+  /** The label that follows the pointer over the map: the name of the square or place under
+   * it, and what a click there does. */
+  hoverLabel(svg) {
+    const holder = svg.parentElement;
+    if (!holder || this.hoverBox) return;
+    if (getComputedStyle(holder).position === "static") holder.style.position = "relative";
+    const box = document.createElement("div");
+    box.className = "km-hover";
+    box.hidden = true;
+    box.setAttribute("role", "status");
+    holder.appendChild(box);
+    this.hoverBox = box;
+    svg.addEventListener("pointermove", (ev) => {
+      if (ev.pointerType === "touch") return;
+      const hit = ev.target.closest ? ev.target.closest("g.km-piece, g.km-place, g.km-sq") : null;
+      if (!hit) { box.hidden = true; return; }
+      let name;
+      let ref;
+      if (hit.classList.contains("km-piece")) {
+        const t = hit.querySelector("title");
+        name = t ? t.textContent : "";
+        ref = null;
+      } else {
+        ref = hit.dataset.area;
+        name = this.board.places[ref] ? this.placeName(ref) : this.whereText(ref);
+        if (!this.board.places[ref]) {
+          const area = this.areaName(ref);
+          if (area && !name.includes(area)) name += ` (${area})`;
+        } else ref = this.choiceAt(ref);
+      }
+      const acts = ref && this.choiceLabels ? this.choiceLabels.get(ref) : null;
+      box.replaceChildren();
+      const head = document.createElement("strong");
+      head.textContent = name.charAt(0).toUpperCase() + name.slice(1);
+      box.appendChild(head);
+      if (acts && acts.length) {
+        const more = document.createElement("span");
+        more.textContent = ` — click: ${acts.join("; ")}`;
+        box.appendChild(more);
+      }
+      box.dataset.area = ref || "";
+      box.hidden = false;
+      const r = holder.getBoundingClientRect();
+      const x = ev.clientX - r.left + 14;
+      const y = ev.clientY - r.top + 16;
+      box.style.left = `${Math.min(x, Math.max(0, r.width - box.offsetWidth - 4))}px`;
+      box.style.top = `${y + box.offsetHeight > r.height ? ev.clientY - r.top - box.offsetHeight - 10 : y}px`;
+    });
+    svg.addEventListener("pointerleave", () => { box.hidden = true; });
+  }
 
   placeText(pid, view = null) {
     const p = this.board.places[pid];
@@ -298,6 +402,8 @@ export class Kingmaker {
       bucket.get(c.ref).push(c);
     }
     this.byPiece = byPiece;
+    this.legalAreas = new Set(byArea.keys());
+    this.choiceLabels = new Map([...byArea].map(([ref, cs]) => [ref, cs.map((c) => c.label)]));
     const mark = (g, name, text) => {
       const legal = byArea.has(name);
       g.classList.toggle("legal", legal);
@@ -346,15 +452,17 @@ export class Kingmaker {
    * out of view are brought into view. */
   focus(view, ui, payload) {
     if (!this.pan) return;
+    const targets = (ui.choices || []).map((c) => (c.kind === "area" ? this.point(c.ref) : c.kind === "block" ? (this.nodes.pieceAt || {})[c.ref] : null)).filter(Boolean);
     if (!this.focused && payload.status !== "open") {
+      // the first view: where the player has something to choose, else his own nobles
       this.focused = true;
       const me = (view.players || []).find((p) => p.role === view.role);
-      const pts = (me ? me.nobles : []).map((n) => this.point(n.inside || n.square)).filter(Boolean);
+      const own = (me ? me.nobles : []).map((n) => this.point(n.inside || n.square)).filter(Boolean);
+      const pts = targets.length ? targets : own;
       const [cx, cy] = pts.length ? centroid(pts) : this.point("london") || [this.board.viewBox[2] / 2, this.board.viewBox[3] / 2];
       this.pan.readable(cx, cy);
-    } else if (ui.choices && ui.choices.length) {
-      const targets = ui.choices.map((c) => (c.kind === "area" ? this.point(c.ref) : c.kind === "block" ? (this.nodes.pieceAt || {})[c.ref] : null)).filter(Boolean);
-      if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
+    } else if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) {
+      this.pan.show(...centroid(targets));
     }
   }
 
@@ -386,15 +494,28 @@ export class Kingmaker {
       add(sq, { kind: "heir", id: hh.id, role: hh.controller, data: hh });
     }
     for (const s of view.ships || []) add(squareOf(s.at), { kind: "ship", id: s.id, role: s.controller, data: s });
-    const cw = k * 0.48;
-    const ch = k * 0.3;
     for (const [sq, items] of groups) {
       const s = this.squares.get(sq);
       if (!s) continue;
       items.sort((a, b) => (a.role === view.role ? 0 : 1) - (b.role === view.role ? 0 : 1) || String(a.role).localeCompare(String(b.role)) || a.id.localeCompare(b.id));
+      // every counter inside its square, however many: one column of wide counters up to
+      // three, then two columns, smaller as the stack grows
+      const n = items.length;
+      const cols = n <= 2 ? 1 : 2;
+      const rows = Math.ceil(n / cols);
+      const gap = 2;
+      const cw = cols === 1 ? k * 0.94 : (k * 0.94 - gap) / 2;
+      // a counter alone in its square has room for two lines: the name, and the troops under it
+      const ch = n === 1 ? k * 0.42 : Math.min(k * 0.3, (k - 6 - (rows - 1) * gap) / rows);
+      const height = rows * ch + (rows - 1) * gap;
+      // the stack at the top or the bottom of the square, whichever hides less of the places' marks and names
+      const covered = (this.covered || {})[sq] || [];
+      const overlap = (a, b) => covered.reduce((sum, [c0, c1]) => sum + Math.max(0, Math.min(b, c1) - Math.max(a, c0)), 0);
+      const top = overlap(k - 3 - height, k - 3) < overlap(3, 3 + height) ? k - 3 - height : 3;
+      const left = (k - cols * cw - (cols - 1) * gap) / 2;
       items.forEach((item, i) => {
-        const x = s[0] * k + 2 + (i % 2) * (cw + 1) + cw / 2;
-        const y = s[1] * k + 2 + Math.floor(i / 2) * (ch + 1) + ch / 2;
+        const x = s[0] * k + left + (i % cols) * (cw + gap) + cw / 2;
+        const y = s[1] * k + top + Math.floor(i / cols) * (ch + gap) + ch / 2;
         this.drawPiece(layer, view, ui, item, x, y, cw, ch);
         this.nodes.pieceAt[item.id] = [x, y];
       });
@@ -404,7 +525,9 @@ export class Kingmaker {
   drawPiece(layer, view, ui, item, x, y, w, hgt) {
     const d = item.data;
     const name = d.name;
-    const g = el("g", { class: `block km-piece km-${item.kind}`, "data-block": item.id, transform: `translate(${x},${y})` }, layer);
+    const at = item.kind === "ship" ? d.at : d.square || d.inside;
+    const square = this.board.places[at] ? this.board.places[at].square : at;
+    const g = el("g", { class: `block km-piece km-${item.kind}`, "data-block": item.id, "data-square": square ? sqRef(square) : "", transform: `translate(${x},${y})` }, layer);
     const text = this.pieceText(view, item);
     el("title", {}, g).textContent = text;
     const colour = item.role ? this.colour(view, item.role) : "#8a8270";
@@ -417,8 +540,52 @@ export class Kingmaker {
       if (d.inside) g.classList.add("km-inside");
       if (d.captive_of) g.classList.add("km-captive");
     }
-    el("text", { x: 0, y: 5, "text-anchor": "middle", class: "km-piece-name" }, g).textContent = item.kind === "heir" ? abbrev(name.replace(/^(Edward|Richard|Henry|George|Edmund)\b/, (m) => m[0]), 5) : abbrev(name);
-    if (item.kind === "noble") el("text", { x: w / 2 - 1, y: -hgt / 2 - 1, "text-anchor": "end", class: "km-troops" }, g).textContent = String(d.troops);
+    // the name as long as the counter allows, and a noble's troops, inside the counter
+    // a noble's troops at the right, his name as long as the rest allows (measured: a smaller
+    // size down to 9, then the first letters), all inside the counter
+    const two = hgt >= this.board.cell * 0.4;  // two lines: the name over the troops
+    const tsize = two ? 10 : Math.max(6, Math.min(10, hgt * 0.5));
+    let troopsW = 0;
+    // a narrow counter (a stack of three or more) shows the name only: the troops are in its
+    // hover label, its title and the Forces panel
+    if (item.kind === "noble" && w >= this.board.cell * 0.6) {
+      const t = el("text", two ? { x: 0, y: hgt / 2 - 4.5, "text-anchor": "middle", class: "km-troops", "font-size": tsize }
+        : { x: w / 2 - 3, y: tsize * 0.36, "text-anchor": "end", class: "km-troops", "font-size": tsize.toFixed(1) }, g);
+      t.textContent = two ? `${d.troops} troops` : String(d.troops);
+      troopsW = two ? 0 : t.getComputedTextLength() + 3;
+      if (troopsW > w * 0.5) { t.remove(); troopsW = 0; }
+    }
+    const room = w - 6 - troopsW;
+    const size = Math.min(13, hgt * 0.62);
+    const label = el("text", { x: troopsW ? -w / 2 + 3 : 0, y: two ? -1 : size * 0.36, "text-anchor": troopsW ? "start" : "middle", class: "km-piece-name", "font-size": size.toFixed(1) }, g);
+    label.textContent = abbrev(name, 40);
+    // the full name, else (a heir) his first name and house or title ("Richard York"), at a
+    // size of 9 or more; else the first letters
+    const words = String(name).replace(/,/g, "").split(/\s+/);
+    const forms = [abbrev(name, 40)];
+    if (item.kind === "heir" && words.length > 2) forms.push(`${words[0]} ${words[words.length - 1]}`);
+    let width = 0;
+    let fitted = false;
+    for (const form of forms) {
+      label.textContent = form;
+      width = label.getComputedTextLength();
+      if (width <= room || size * room / width >= 9) {
+        if (width > room) {
+          label.setAttribute("font-size", (size * room / width).toFixed(1));
+          if (!two) label.setAttribute("y", (size * room / width * 0.36).toFixed(1));
+        }
+        fitted = true;
+        break;
+      }
+    }
+    if (!fitted) {
+      const short = forms[forms.length - 1];
+      for (let n = Math.max(1, Math.floor(short.length * room / width)); n >= 1; n--) {
+        label.textContent = short.slice(0, n);
+        width = label.getComputedTextLength();
+        if (width <= room) break;
+      }
+    }
     const mine = (this.byPiece && this.byPiece.get(item.id)) || [];
     if (mine.length) {
       g.classList.add("legal");
@@ -436,7 +603,8 @@ export class Kingmaker {
       g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); act(ev); } });
     } else {
       // a click on a piece without choices shows its square
-      const sq = item.kind === "ship" ? d.at : d.square;
+      const at = item.kind === "ship" ? d.at : d.square;
+      const sq = at && !this.board.places[at] ? sqRef(at) : at;
       g.addEventListener("click", (ev) => { ev.stopPropagation(); if (!this.dragged() && this.page.onArea && sq) this.page.onArea(sq, ev); });
     }
   }
@@ -446,7 +614,7 @@ export class Kingmaker {
     if (item.kind === "noble") {
       const parts = [`${d.name} (${item.role}), ${d.troops} troops`, d.ship ? `aboard ${this.shipName(view, d.ship)}` : `at ${this.whereText(d.inside || d.square)}`];
       if (d.captive_of) parts.push(`captive of ${d.captive_of}`);
-      if (d.awards && d.awards.length) parts.push(`with ${d.awards.map(pretty).join(", ")}`);
+      if (d.awards && d.awards.length) parts.push(`with ${(d.award_names || d.awards.map(pretty)).join(", ")}`);
       return parts.join(", ");
     }
     if (item.kind === "heir") {
@@ -454,6 +622,8 @@ export class Kingmaker {
     }
     return `Ship ${d.name} (capacity ${d.capacity}) at ${this.whereText(d.at)}${d.controller ? `, of ${d.controller}` : ""}${d.passengers && d.passengers.length ? `, carrying ${d.passengers.map(pretty).join(", ")}` : ""}`;
   }
+
+  areaTitle(id) { const a = this.board.areas[id]; return a ? a.name : pretty(id); }
 
   shipName(view, sid) {
     const s = (view.ships || []).find((x) => x.id === sid);
@@ -468,12 +638,18 @@ export class Kingmaker {
     if (view.order && view.order.length) facts.push(["Order", view.order.join(", ")]);
     facts.push(["Rules", { basic: "basic", e1: "basic + E1", e2: "basic + E1 + E2" }[view.rules] || String(view.rules)]);
     facts.push(["Crown cards", `${view.crown_deck} in the deck, ${view.crown_discard} discarded, ${view.chancery} in Chancery`]);
-    facts.push(["Event cards", `${view.event_deck} in the deck, ${view.event_discard} discarded${view.last_event ? ` (last: ${pretty(view.last_event)})` : ""}`]);
+    facts.push(["Event cards", `${view.event_deck} in the deck, ${view.event_discard} discarded${view.last_event ? ` (last: ${view.last_event_title || pretty(view.last_event)})` : ""}`]);
     if (view.catastrophe) facts.push(["Catastrophe", "in force"]);
-    for (const r of view.refuges || []) facts.push(["Refuge", `${r.role} in ${pretty(r.area)}`]);
+    for (const r of view.refuges || []) facts.push(["Refuge", `${r.role} in ${this.areaTitle(r.area)}`]);
     if (view.default) facts.push(["Default if the deadline passes", actionLabel(view, view.default[0], view.default[1])]);
     for (const [round, text] of view.rulings || []) facts.push([`Ruling (round ${round})`, text]);
     facts.push(["Board", this.board.name]);
+    if (view.end_text) facts.unshift(["Result", `${view.result && view.result !== "Draw" ? `${view.result} wins: ` : ""}${view.end_text}`]);
+    const cfg = pageConfig();
+    if (cfg.gameId !== undefined) {
+      const q = cfg.invite ? `?invite=${encodeURIComponent(cfg.invite)}` : "";
+      facts.push(["Gazette", h("a", { href: `/games/${encodeURIComponent(cfg.gameId)}/gazette${q}`, class: "km-gazette-link" }, "Read the gazette: one edition per round")]);
+    }
     return facts;
   }
 
@@ -490,8 +666,9 @@ export class Kingmaker {
       const opts = byCard.get(c.id) || [];
       const node = h(opts.length ? "button" : "div", {
         class: `card km-card km-card-${kind}${opts.length ? " legal" : ""}`, type: opts.length ? "button" : null,
-        dataset: { card: c.id }, "aria-label": `${title}${opts.length ? ` — ${opts.map((o) => o.label).join("; ")}` : ""}`,
-      }, h("span", { class: "card-name" }, title), h("span", { class: "card-kind" }, pretty(kind)));
+        dataset: { card: c.id }, "aria-label": `${title}${c.text ? `: ${c.text}` : ""}${opts.length ? ` — ${opts.map((o) => o.label).join("; ")}` : ""}`,
+      }, h("span", { class: "card-name" }, title), h("span", { class: "card-kind" }, KIND_WORDS[kind] || pretty(kind)),
+      c.text ? h("span", { class: "card-text km-card-text" }, c.text) : null);
       if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
       return node;
     };
@@ -571,12 +748,13 @@ export class Kingmaker {
   /** The umpire's panel: every hand, the Chancery, the face-down Treachery cards, the Refuge
    * turns (his view only), and a form to publish a ruling (his standing verb `rule`). */
   renderUmpire(view, ui = {}) {
-    const list = (ids) => (ids && ids.length ? ids.map(pretty).join(", ") : "none");
+    const names = view.card_names || {};
+    const list = (ids) => (ids && ids.length ? ids.map((id) => names[id] || pretty(id)).join(", ") : "none");
     const out = [h("h3", {}, "Chancery (umpire only)"), h("p", { class: "km-chancery" }, list(view.chancery_cards))];
     out.push(h("h3", {}, "Hands"), h("dl", { class: "facts km-hands" }, Object.entries(view.hands || {}).flatMap(([role, ids]) => [
       h("dt", {}, role), h("dd", {}, `${list(ids)}; events: ${list((view.event_hands || {})[role])}`)])));
     if ((view.treachery_discards || []).length) out.push(h("p", {}, h("strong", {}, "Discarded face down by Treachery: "), list(view.treachery_discards)));
-    for (const r of view.refuge_turns || []) out.push(h("p", { class: "small" }, `${r.role}: Refuge in ${pretty(r.area)}${r.turns !== undefined ? `, ${r.turns} turns left` : ""}`));
+    for (const r of view.refuge_turns || []) out.push(h("p", { class: "small" }, `${r.role}: Refuge in ${this.areaTitle(r.area)}${r.turns !== undefined ? `, ${r.turns} turns left` : ""}`));
     const bySeat = (view.standing_orders && view.standing_orders.by_seat) || {};
     for (const [role, orders] of Object.entries(bySeat)) {
       const text = Object.entries(orders).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(", ") : v}`).join("; ");
@@ -611,16 +789,16 @@ export class Kingmaker {
       const me = p.role === view.role;
       const rows = p.nobles.map((n) => h("tr", { dataset: { noble: n.id } },
         h("td", {}, n.name), h("td", { class: "num" }, String(n.troops)),
-        h("td", {}, n.ship ? `aboard ${this.shipName(view, n.ship)}` : this.whereText(n.inside || n.square)),
-        h("td", {}, [...(n.awards || []).map(pretty), n.captive_of ? `captive of ${n.captive_of}` : null].filter(Boolean).join(", "))));
+        h("td", {}, n.where || (n.ship ? `aboard ${this.shipName(view, n.ship)}` : this.whereText(n.inside || n.square))),
+        h("td", {}, [...(n.award_names || (n.awards || []).map(pretty)), n.captive_of ? `captive of ${n.captive_of}` : null].filter(Boolean).join(", "))));
       out.push(h("section", { class: "km-faction", dataset: { role: p.role } },
         h("h3", {}, h("span", { class: `km-swatch km-seat-${this.roleIndex(view, p.role)}`, "aria-hidden": "true" }), `${p.role}${me ? " (you)" : ""}`),
-        h("p", { class: "small" }, `${p.nobles.length} nobles; ${p.hand} Crown card${p.hand === 1 ? "" : "s"} and ${p.events} Event card${p.events === 1 ? "" : "s"} in hand${p.assets.length ? `; assets: ${p.assets.map(pretty).join(", ")}` : ""}`),
+        h("p", { class: "small" }, `${p.nobles.length} nobles; ${p.hand} Crown card${p.hand === 1 ? "" : "s"} and ${p.events} Event card${p.events === 1 ? "" : "s"} in hand${p.assets.length ? `; assets: ${(p.asset_names || p.assets.map(pretty)).join(", ")}` : ""}`),
         rows.length ? h("table", { class: "km-nobles" }, h("thead", {}, h("tr", {}, h("th", {}, "Noble"), h("th", {}, "Troops"), h("th", {}, "Where"), h("th", {}, "Cards"))), h("tbody", {}, rows)) : null));
     }
     const heirs = (view.heirs || []).map((hh) => h("li", {}, `${hh.name}${hh.crowned ? " (King)" : ""}: ${hh.dead ? "dead" : `${hh.ship ? `aboard ${this.shipName(view, hh.ship)}` : this.whereText(hh.inside || hh.square)}${hh.controller ? `, held by ${hh.controller}` : ""}`}`));
     out.push(h("section", { class: "km-heirs" }, h("h3", {}, "Royal heirs"), h("ul", {}, heirs)));
-    if ((view.lying || []).length) out.push(h("p", { class: "small" }, `Lying on the board: ${view.lying.map(pretty).join(", ")}`));
+    if ((view.lying || []).length) out.push(h("p", { class: "small" }, `Lying on the board: ${(view.lying_names || view.lying.map(pretty)).join(", ")}`));
     return out;
   }
 
@@ -774,11 +952,15 @@ export class Kingmaker {
       if (here.length) items.push(h("p", {}, h("strong", {}, "Inside: "), here.join(", ")));
       return items;
     }
-    if (!this.squares.has(name)) return null;
-    const items = [h("p", {}, h("strong", {}, `Square ${name}`), `: ${this.whereText(name).replace(/^square \S+ /, "")}`)];
-    const places = Object.entries(this.board.places).filter(([, p]) => p.square === name).map(([pid]) => this.placeText(pid, view));
+    const sq = unRef(name);
+    if (!this.squares.has(sq)) return null;
+    const words = this.whereText(sq);
+    const t = this.squares.get(sq)[2];
+    const items = [h("p", {}, h("strong", {}, words.charAt(0).toUpperCase() + words.slice(1)),
+      ` (${t === "." ? "sea" : t === "f" ? "forest" : "open ground"}, ${this.areaName(sq)})`)];
+    const places = Object.entries(this.board.places).filter(([, p]) => p.square === sq).map(([pid]) => this.placeText(pid, view));
     if (places.length) items.push(h("ul", {}, places.map((t) => h("li", {}, t))));
-    const here = this.piecesAt(view, (n) => n.square === name);
+    const here = this.piecesAt(view, (n) => n.square === sq);
     if (here.length) items.push(h("p", {}, h("strong", {}, "Here: "), here.join(", ")));
     return items;
   }
@@ -796,7 +978,7 @@ export class Kingmaker {
       h("p", { class: "small" }, `${this.board.name}. ${this.board.notice || ""}`),
       h("ul", {},
         row("km-key-open", "open land"), row("km-key-forest", "forest"), row("km-key-sea", "sea"),
-        row("km-key-river", "river"), row("km-key-estuary", "estuary"), row("km-key-road", "road (movement: rules L122-138)"),
+        row("km-key-river", "river (may be crossed)"), row("km-key-estuary", "estuary (may not be crossed)"), row("km-key-road", "road (a noble starting on a road may follow it further)"),
         row("km-key-castle", "castle (square mark), town (circle), city (large circle); filled in the holder's colour"),
         row("km-key-piece", "a noble (troops above it), a heir (rounded), a ship (hull); coloured by faction")));
   }
