@@ -584,19 +584,36 @@ def test_l30_merchants_failed_check_leaves_the_markers_1_4_2() -> None:
 
 def test_y8_exile_pact_event_yorkist_to_a_friendly_exile_box_for_one_action_4_2_2() -> None:
     """Y8 Exile Pact in effect: a Yorkist Lord spends one Command action to go to a Friendly
-    Exile box (Ireland, Burgundy in Ia), no Influence spent; never a Lancastrian box (RULINGS R78)."""
+    Exile box (in Ia, York's by the Allied Networks: Ireland), no Influence spent; never a
+    Lancastrian box (RULINGS R78)."""
     s = ia()
     place(s, "york", "Ely")
     activate(s, "york", 2)
     assert verbs(s, "exile_pact") == []
     in_effect(s, "Y8")
-    assert verbs(s, "exile_pact") == ["Burgundy", "Ireland"]
+    assert verbs(s, "exile_pact") == ["Ireland"]
     inf = s["influence"]
     act(s, "exile_pact", "Ireland")
     d = s["lords"]["york"]
     assert d["where"] == Where.MAP and d["locale"] == "Ireland" and s["influence"] == inf
     assert s["stack"][-1]["left"] == 1
     ok(s)
+
+
+@pytest.mark.parametrize("scenario", ["ia-henry-vi", "wars-of-the-roses"])
+def test_y8_exile_pact_only_to_the_allied_network_box_1_3_1_3_3_1(scenario: str) -> None:
+    """Y8 Exile Pact with the Allied Networks of Ia and War I (1.3.1, 3.3.1: each badge's one
+    Exile box): York may go only to Ireland and March only to Burgundy (RULINGS R78)."""
+    s = RULES.setup(3, scenario)
+    s["stack"] = []
+    in_effect(s, "Y8")
+    for lord, box in (("york", "Ireland"), ("march", "Burgundy")):
+        place(s, lord, "Ely")
+        activate(s, lord, 2)
+        assert verbs(s, "exile_pact") == [box] == sv.exile_boxes_for(s, lord)
+        act(s, "exile_pact", box)
+        assert s["lords"][lord]["locale"] == box
+        s["stack"] = []
 
 
 def test_y8_exile_pact_not_for_lancastrians_4_2_2() -> None:

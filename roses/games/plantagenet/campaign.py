@@ -690,13 +690,14 @@ def agitator_targets(state: State, lord: str) -> list[str]:
 
 def exile_pact_boxes(state: State, frame: Frame) -> list[str]:
     """Y8 Exile Pact in effect: a Yorkist Lord on the map may spend one Command action to move
-    his cylinder to a Friendly Exile box free of Enemy Lords, at no Influence cost (RULINGS R78)."""
+    his cylinder to a Friendly Exile box free of Enemy Lords, at no Influence cost (RULINGS R78);
+    with Allied Networks (Ia, War I) only to his badge's box (1.3.1, 3.3.1)."""
     side = frame["side"]
     if side != "York" or not state["aow"]["York"]["in_effect"] or not fx.event_on(state, "exile_pact", "York"):
         return []
-    here = state["lords"][frame["lord"]]["locale"]
-    return [box for box, s in sorted(state["exile_boxes"].items())
-            if s == side and box != here and not sv.enemy_lords_at(state, box, side)]
+    lord = frame["lord"]
+    here = state["lords"][lord]["locale"]
+    return [box for box in sv.exile_boxes_for(state, lord) if box != here and not sv.enemy_lords_at(state, box, side)]
 
 
 def merchants_choices(state: State, lord: str) -> list[str]:
