@@ -656,7 +656,7 @@ def test_y12_parliaments_truce_held_event_in_own_actions_no_approach_no_intercep
 
 def test_l20_parliaments_truce_at_the_approach_sends_the_approachers_back_4_3_5() -> None:
     """L20 Parliament's Truce played by the Approached side at the Approach: no Approach; the
-    Marching Lords go back where they came from, still Moved, and their card is over (R79)."""
+    Marching Lords go back where they came from, still Moved (R79)."""
     s = ia()
     _hold(s, "L20")
     _march_into_henry(s)
@@ -664,8 +664,46 @@ def test_l20_parliaments_truce_at_the_approach_sends_the_approachers_back_4_3_5(
     assert top["step"] == "react" and top["window"] == "approach" and top["side"] == "Lancaster"
     act(s, "play", "L20")
     assert s["lords"]["york"]["locale"] == "Ely" and s["lords"]["york"]["where"] == Where.MAP
-    assert _find(s, "approach") is None and _find(s, "actions") is None and s["battle"] is None
+    assert _find(s, "approach") is None and s["battle"] is None
     assert "york" in s["moved"] and "L20" in s["aow"]["Lancaster"]["in_effect"]
+    ok(s)
+
+
+def test_l20_truce_at_the_approach_leaves_the_card_its_other_actions_4_3_5() -> None:
+    """Parliament's Truce says only "No Approach and no Intercept for the rest of this Campaign";
+    4.3.5 skips a card's remaining actions after an Exile or a Battle, and neither happens. So the
+    Marching Lord, back where he came from, goes on with his card's other actions (unlike L15
+    King's Parley, whose text ends the card; RULINGS R79)."""
+    s = ia()
+    _hold(s, "L20")
+    _march_into_henry(s)  # York at Ely, 3 actions: the March into Cambridge spends one
+    act(s, "play", "L20")
+    top = s["stack"][-1]
+    assert top["step"] == "actions" and top["lord"] == "york" and top["left"] == 2 and top["highway"] is None
+    assert RULES.active(s) == ["York"]
+    marches = verbs(s, "march")
+    assert marches and "Cambridge" not in marches  # no Approach while the Truce is in effect
+    act(s, "march", marches[0])
+    assert s["lords"]["york"]["locale"] == marches[0] and s["stack"][-1]["left"] == 1
+    ok(s)
+
+
+def test_y12_truce_at_an_intercept_into_enemy_lords_leaves_the_card_its_other_actions_4_3_4() -> None:
+    """The Truce played against an Intercept of a March into Enemy Lords: no Intercept, no
+    Approach, the Marching Lord goes back, and his card goes on (RULINGS R79)."""
+    s = ia()
+    _hold(s, "Y12")
+    place(s, "york", "London")
+    place(s, "henry_vi", "St Albans")
+    place(s, "exeter_1", "Bedford")
+    activate(s, "york", 3)
+    act(s, "march", "St Albans")
+    act(s, "intercept", "exeter_1")
+    act(s, "play", "Y12")
+    assert s["lords"]["york"]["locale"] == "London" and s["battle"] is None
+    top = s["stack"][-1]
+    assert top["step"] == "actions" and top["lord"] == "york" and top["left"] == 2 and top["highway"] is None
+    assert "St Albans" not in verbs(s, "march")
     ok(s)
 
 

@@ -1128,10 +1128,12 @@ def _approach_frame(state: State) -> Frame | None:
     return next((f for f in reversed(state["stack"]) if f["step"] == "approach"), None)
 
 
-def cancel_approach(state: State, why: str) -> None:
+def cancel_approach(state: State, why: str, *, card_goes_on: bool = False) -> None:
     """The Approach is cancelled (Y12/L20 Parliament's Truce, L15 King's Parley): the frames of
-    the Approach go, the Approaching Lords go back where they came from (still Moved), and their
-    Command card stays over (4.3.5 RECOVERY; RULINGS R79, R81)."""
+    the Approach go and the Approaching Lords go back where they came from (still Moved). L15
+    ends their Command card ("and end their Command card", RULINGS R81); after the Truce, which
+    says only "No Approach", the card goes on with its remaining actions, since 4.3.5 RECOVERY
+    follows an Exile or a Battle and there is neither (``card_goes_on``, RULINGS R79)."""
     stack = state["stack"]
     at = max(i for i, f in enumerate(stack) if f["step"] == "approach")
     frame = stack[at]
@@ -1139,12 +1141,15 @@ def cancel_approach(state: State, why: str) -> None:
     campaign.send_back(state, frame["attackers"], frame["locale"], frame["from"])
     public(state, f"{why}: {', '.join(name(lid) for lid in frame['attackers'])} do not Approach "
                   f"{frame['locale']} and go back to {frame['from']} (4.3.5).", EVENT)
+    card = frame.get("card")
+    if card_goes_on and card is not None:
+        push(state, {**card, "highway": None})
 
 
 def _approach_play(state: State, frame: Frame, cid: str) -> None:
     if fx.EVENT_KEYS[cid] == "truce":
         arts.play_held(state, frame["side"], cid)
-        cancel_approach(state, f"Parliament's Truce ({cid})")
+        cancel_approach(state, f"Parliament's Truce ({cid})", card_goes_on=True)
         return
     _blocked_ford(state, frame, cid)
 
