@@ -510,6 +510,24 @@ def test_l33_surprise_landing_event_free_march_after_sail_to_a_port_4_6_1() -> N
     ok(s)
 
 
+@pytest.mark.parametrize("port", ["Harlech", "Pembroke"])
+def test_l33_surprise_landing_not_offered_where_no_march_can_follow_4_3_4_6_1(port: str) -> None:
+    """L33 Surprise Landing gives one March; after a Sail (the card's first action) a Path may
+    not be Marched (4.3, Path only as a card's first action), and Harlech and Pembroke have
+    only Paths: the card could do nothing there, so it is not offered (RULINGS R75)."""
+    s = ia()
+    s["favour"].update({"Bristol": "Lancaster", port: "Lancaster"})
+    place(s, "somerset_1", "Bristol", provender=0, ships=2, carts=0)
+    _hold(s, "L33")
+    activate(s, "somerset_1", 2)
+    assert port in verbs(s, "sail")
+    act(s, "sail", port)
+    assert s["lords"]["somerset_1"]["locale"] == port
+    assert all(not (f["step"] == "react" and f["window"] == "surprise_landing") for f in s["stack"])
+    assert "L33" in s["aow"]["Lancaster"]["held"]
+    ok(s)
+
+
 def test_l33_surprise_landing_pass_ends_the_card_4_6_1() -> None:
     s = ia()
     s["favour"].update({"Bristol": "Lancaster", "Harlech": "Lancaster"})

@@ -1314,9 +1314,19 @@ def _surprise_landing(state: State, frame: Frame, cid: str) -> None:
                   "for free (4.3).", EVENT)
 
 
+def _surprise_landing_can_march(state: State, frame: Frame) -> bool:
+    """The free March of L33 would have somewhere to go (public: the Ways of the Port, Lords,
+    Parliament's Truce...). After a Sail no Path may be Marched (4.3), so at Harlech and
+    Pembroke, Path-only Ports, the card could do nothing and is not offered (RULINGS R75)."""
+    af = next((f for f in reversed(state["stack"]) if f["step"] == "actions"), None)
+    if af is None:  # pragma: no cover - the window is pushed only inside a Command card
+        return False
+    return bool(campaign.march_options(state, {**af, "left": af["left"] + 1, "highway": None}))
+
+
 reactions.register("surprise_landing", reactions.Window(
     moment="after this Sail to a Port (Surprise Landing)", events=frozenset({"surprise_landing"}),
-    on_play=_surprise_landing))
+    public=_surprise_landing_can_march, on_play=_surprise_landing))
 
 
 # ----- 6.2.2 REPLACE: Gloucester becomes Richard III -----------------------------------------
