@@ -480,7 +480,9 @@ class Muster(Step):
         if king_richard_possible(state, side):
             out.append(("king_richard", None))
         out += reactions.own_time_options(state, side, "muster")  # Y24, Y20, Y13 (RULINGS R51)
-        return out + [("end", None)] if out else []
+        if out or reactions.could_play_own_time(state, side, "muster"):  # the same wait whatever is held
+            out.append(("end", None))
+        return out
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame.get("lords") is None:
@@ -496,8 +498,10 @@ class Muster(Step):
         for lid in frame["lords"]:
             if lrec[lid]["where"] == Where.MAP:
                 return [frame["side"]]
+        # No Lord left: open for King Richard or Held Events, judged on what the other side can
+        # know, so that the wait does not tell which Events the side holds (RULINGS R50, R51)
         decides = king_richard_possible(state, frame["side"]) \
-            or bool(reactions.own_time_options(state, frame["side"], "muster"))
+            or reactions.could_play_own_time(state, frame["side"], "muster")
         return [frame["side"]] if decides else []
 
     def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
