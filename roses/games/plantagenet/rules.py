@@ -15,13 +15,14 @@ before every automatic step and after every action (:class:`PlantagenetSteps`).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
 from roses.engine.steps import MAX_AUTOMATIC, Frame, Step, StepRules, Steps, push_all, top
-from roses.games.plantagenet import ai, battle, campaign, cards, levy, reactions, wars
+from roses.games.plantagenet import ai, battle, campaign, cards, hidden, levy, reactions, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
@@ -228,6 +229,10 @@ class PlantagenetRules(StepRules):
         for part in PARTS:
             out |= part.secrets_part(state, role)
         return out
+
+    def hidden_variants(self, state: State, role: str, rnd: random.Random) -> list[tuple[str, State]]:
+        """Held and drawn cards, Plans and hidden mats swapped (:mod:`.hidden`)."""
+        return hidden.hidden_variants(state, role, rnd)
 
     # ----- invariants -----------------------------------------------------------------------
     def check_invariants(self, state: State) -> list[str]:
