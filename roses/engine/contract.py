@@ -136,6 +136,9 @@ class Rules(ABC):
     preview: bool = False
     #: How search bots may save work or judge lines in this game (:class:`SearchHints`).
     search_hints: ClassVar[SearchHints] = SearchHints()
+    #: Whether the swap check (:mod:`roses.engine.swapcheck`) also compares the views after the
+    #: next action: sound only where every reveal of hidden information marks one (mark_reveal).
+    swap_after_action: ClassVar[bool] = True
 
     # ----- setup --------------------------------------------------------------------
     def scenario_names(self) -> dict[str, str]:

@@ -13,13 +13,12 @@ that, in each of them,
 * the role's view (prompt, log, who is active, its own actions: everything it is sent) is the
   same, byte for byte (canonical JSON), and so is :meth:`Rules.active`;
 * after the action the game is about to take (when it is legal in the variant too), and if
-  that action revealed nothing (neither state's ``reveals`` count moved: every reveal of hidden
-  information marks one, :func:`roses.engine.contract.mark_reveal`), the role's view and who
-  is active are again the same. This catches the decisions taken on hidden things while the
-  game settles after an action (a step that ends at once, or waits, depending on a hand).
-
-Dice are the same in both states (the generator is copied with them), so a roll after the
-action cannot make the views differ by itself.
+  that action revealed nothing and drew on no chance (neither state's ``reveals`` nor ``rolls``
+  count moved: every reveal of hidden information marks one, :func:`roses.engine.contract.mark_reveal`,
+  and a shuffle of a swapped deck, or a deal from it, rightly gives other cards), the role's
+  view and who is active are again the same. This catches the decisions taken on hidden things
+  while the game settles after an action (a step that ends at once, or waits, depending on a
+  hand).
 
 The check uses only the contract, so it runs for every game; ``roses fuzz`` runs it at every
 few steps (:func:`roses.engine.fuzz.fuzz`, ``swap_every``).
@@ -31,6 +30,11 @@ import random
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Rules, State, canonical_json
+
+
+def _counts(state: State) -> tuple[Any, Any]:
+    """The state's counts of reveals and of random events (dice, shuffles)."""
+    return state.get("reveals", 0), state.get("rolls", 0)
 
 
 def _seen(rules: Rules, state: State, role: str) -> str:
@@ -57,7 +61,7 @@ def swap_problems(rules: Rules, state: State, roles: list[str], rnd: random.Rand
             if _seen(rules, variant, role) != seen:
                 problems.append(f"{role}'s view (or who is active) changes when {label}")
                 continue
-            if action is None:
+            if action is None or not rules.swap_after_action:
                 continue
             actor, verb, arg = action
             if (verb, arg) not in [tuple(a) for a in rules.legal_actions(variant, actor)]:
@@ -65,9 +69,8 @@ def swap_problems(rules: Rules, state: State, roles: list[str], rnd: random.Rand
             if after is None:
                 after = rules.action(rules.copy_state(state), actor, verb, arg)
             moved = rules.action(rules.copy_state(variant), actor, verb, arg)
-            if after.get("reveals", 0) != state.get("reveals", 0) or \
-                    moved.get("reveals", 0) != variant.get("reveals", 0):
-                continue  # something was revealed: the views may rightly differ
+            if _counts(after) != _counts(state) or _counts(moved) != _counts(variant):
+                continue  # something was revealed, or a shuffle or die used: the views may rightly differ
             if _seen(rules, moved, role) != _seen(rules, after, role):
                 problems.append(f"{role}'s view (or who is active) after {actor} {verb} {arg!r} "
                                 f"changes when {label}")

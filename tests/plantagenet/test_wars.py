@@ -10,14 +10,22 @@ from typing import Any
 import pytest
 
 from roses.engine import rng
-from roses.engine.steps import find, push
 from roses.engine.contract import DRAW
+from roses.engine.steps import find, push
 from roses.games.plantagenet import RULES, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import load
 from roses.games.plantagenet.levy import muster_lord
 from roses.games.plantagenet.records import Where
-from tests.plantagenet.helpers import act, approach, place, play_until, run_frames, set_troops, war_state
+from tests.plantagenet.helpers import (
+    act,
+    approach,
+    place,
+    play_until,
+    run_frames,
+    set_troops,
+    war_state,
+)
 
 State = dict[str, Any]
 
