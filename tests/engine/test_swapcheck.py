@@ -102,6 +102,7 @@ def _positions(rules: Rules, scenario: str, steps: int, every: int,
 @pytest.mark.parametrize(("game", "scenario", "options", "steps", "every"), [
     ("plantagenet", "ia-henry-vi", None, 400, 3),
     ("plantagenet", "ii-warwicks-rebellion", {"hidden_mats": True}, 400, 3),
+    ("plantagenet", "bosworth", None, 40, 1),
     ("richard3", "wars-of-the-roses", None, 300, 3),
     ("kingmaker", "campaign", None, 150, 5),
 ])

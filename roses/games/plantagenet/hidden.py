@@ -2,11 +2,13 @@
 :mod:`roses.engine.swapcheck`; :meth:`Rules.hidden_variants`).
 
 Hidden from a side are the other side's Held Events (only their number is shown; 3.1.3), its
-Plan's order and, while the Plans are built, its draft (4.1.2), and under Hidden Mats (1.5.3)
-the contents of its mats outside Battle. The decks are kept in card order and shuffled when
+Plan's order and, while the Plans are built, its draft (4.1.2), On Bosworth Field its chosen
+Capabilities and Front until both lock in, and under Hidden Mats (1.5.3) the contents of its
+mats outside Battle. The decks are kept in card order and shuffled when
 drawn (3.1.1), so they have no order to swap. Each variant changes one of these things in a copy
-of the state: a Held card exchanged with a card of the deck, two cards of a Plan or draft
-exchanged, one more Coin or Provender on a hidden mat.
+of the state: a Held card exchanged with a card of the deck, two cards of a Plan or draft (or
+two Bosworth choices, two Front positions) exchanged, one more Coin or Provender on a hidden
+mat.
 
 Cards just drawn (``drawn``) are not swapped: they are dealt with at once, Events implemented
 and shown (3.1.3), first-Levy Capabilities deployed (3.1.2), where the side is asked only when
@@ -88,6 +90,18 @@ def hidden_variants(state: State, role: str, rnd: random.Random) -> list[tuple[s
             at = state["stack"].index(frame)
             out.append(_reorder(state, side, frame["drafts"][side], "Plan draft", rnd,
                                 ("stack", at, "drafts", side)))
+        bos = find(state, "bosworth")
+        if bos is not None:  # On Bosworth Field: the choices behind the screen, until both lock in
+            at = state["stack"].index(bos)
+            out.append(_reorder(state, side, bos["picks"][side], "Bosworth Capabilities", rnd,
+                                ("stack", at, "picks", side)))
+            front = bos["front"][side]
+            if len(front) >= 2:
+                a, b = rnd.sample(sorted(front), 2)
+                v = _copy(state)
+                f = v["stack"][at]["front"][side]
+                f[a], f[b] = f[b], f[a]
+                out.append((f"{side}'s Bosworth front has {a} and {b} exchanged", v))
         if state["options"].get("hidden_mats"):
             lords = _hidden_mat_lords(state, role, side)
             if lords:
