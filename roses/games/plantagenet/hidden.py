@@ -10,6 +10,9 @@ of the state: a Held card exchanged with a card of the deck, two cards of a Plan
 two Bosworth choices, two Front positions) exchanged, one more Coin or Provender on a hidden
 mat.
 
+A side that chose quick reactions (game option ``quick_reactions_<side>``, RULINGS R50) accepts
+that its waits tell when it holds a card it can play: its Held Events are not swapped.
+
 Cards just drawn (``drawn``) are not swapped: they are dealt with at once, Events implemented
 and shown (3.1.3), first-Levy Capabilities deployed (3.1.2), where the side is asked only when
 the card has more than one eligible Lord, and the deployment that follows names the card (with
@@ -23,6 +26,7 @@ from typing import Any
 
 from roses.engine.contract import State
 from roses.engine.steps import find
+from roses.games.plantagenet import reactions
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, load
 
@@ -82,7 +86,8 @@ def hidden_variants(state: State, role: str, rnd: random.Random) -> list[tuple[s
     for side in SIDES:
         if side == role:
             continue
-        out.append(_exchange(state, side, "held", rnd))
+        if not reactions.quick(state, side):  # quick reactions: the side lets its waits tell (R50)
+            out.append(_exchange(state, side, "held", rnd))
         plan = state["command"][side]["plan"]
         out.append(_reorder(state, side, plan, "Plan", rnd, ("command", side, "plan")))
         frame = find(state, "plan")
