@@ -14,9 +14,10 @@ A side that chose quick reactions (game option ``quick_reactions_<side>``, RULIN
 that its waits tell when it holds a card it can play: its Held Events are not swapped.
 
 Cards just drawn (``drawn``) are not swapped: they are dealt with at once, Events implemented
-and shown (3.1.3), first-Levy Capabilities deployed (3.1.2), where the side is asked only when
-the card has more than one eligible Lord, and the deployment that follows names the card (with
-open mats; under Hidden Mats the wait alone tells that the card had a choice of Lords).
+and shown (3.1.3), first-Levy Capabilities deployed (3.1.2) or, when no Lord can take one,
+discarded and named. With open mats the deployment names the card; under Hidden Mats the side
+is asked whenever a Lord can take it (RULINGS R88), so its wait tells only what the discard of
+a card nobody can take would show anyway.
 """
 
 from __future__ import annotations

@@ -91,12 +91,16 @@ class ArtsOfWar(Step):
         return arts.eligible_lords(state, frame["side"], drawn[0])
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        """The side decides when the card has more than one eligible Lord (:meth:`_candidates`)."""
+        """The side decides when the card has more than one eligible Lord (:meth:`_candidates`);
+        under Hidden Mats whenever it has one, so that the wait does not tell the other side
+        how many Lords the hidden card could go to (RULINGS R88)."""
         side = frame["side"]
         drawn = state["aow"][side]["drawn"]
         if not (frame.get("drawn") and drawn and state["first_turn"]):
             return []
-        return [side] if arts.several_eligible(state, side, drawn[0]) else []
+        if arts.several_eligible(state, side, drawn[0]):
+            return [side]
+        return [side] if hidden_mats(state) and arts.eligible_lords(state, side, drawn[0]) else []
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return [("assign", lid) for lid in self._candidates(state, frame) or []]
