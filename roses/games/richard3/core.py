@@ -327,6 +327,11 @@ class Richard3Rules(StepRules):
     def secrets(self, state: State, role: str) -> set[str]:
         return views.secrets(self, state, role)
 
+    #: The swap check compares the views of each position only: a Plague (Event Cards) takes a
+    #: step from every block of a city without a die, eliminating those at one step in sight of
+    #: all, as the physical game shows it, but without marking a reveal.
+    swap_after_action = False
+
     def hidden_variants(self, state: State, role: str, rnd: random.Random) -> list[tuple[str, State]]:
         return hidden.hidden_variants(state, role, rnd)
 
