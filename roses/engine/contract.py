@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 import json
 import pickle
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -135,6 +136,9 @@ class Rules(ABC):
     preview: bool = False
     #: How search bots may save work or judge lines in this game (:class:`SearchHints`).
     search_hints: ClassVar[SearchHints] = SearchHints()
+    #: Whether the swap check (:mod:`roses.engine.swapcheck`) also compares the views after the
+    #: next action: sound only where every reveal of hidden information marks one (mark_reveal).
+    swap_after_action: ClassVar[bool] = True
 
     # ----- setup --------------------------------------------------------------------
     def scenario_names(self) -> dict[str, str]:
@@ -237,6 +241,13 @@ class Rules(ABC):
     def secrets(self, state: State, role: str) -> set[str]:
         """Strings that must not appear in anything sent to ``role`` now."""
         return set()
+
+    def hidden_variants(self, state: State, role: str, rnd: random.Random) -> list[tuple[str, State]]:
+        """Copies of ``state`` that differ from it only in something hidden from ``role`` (a held
+        card exchanged with one of its deck, a deck's order, a hidden mat's contents...), each
+        with a label saying what was swapped, for the swap check (:mod:`roses.engine.swapcheck`):
+        ``role``'s view must be the same in each. ``rnd`` picks the swaps. Default: none."""
+        return []
 
     def check_invariants(self, state: State) -> list[str]:
         """Broken invariants of ``state`` (empty when all hold); used by fuzzing."""

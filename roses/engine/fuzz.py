@@ -20,6 +20,7 @@ from typing import Any
 from roses.engine.contract import OBSERVER, Action, Rules, State, actions_to_list, canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.game import Game, digest
+from roses.engine.swapcheck import swap_problems
 
 DEFAULT_MAX_ACTIONS = 50_000
 
@@ -167,8 +168,10 @@ def fuzz(
     replay_every: int = 10,
     check_views_every: int = 1,
     save_dir: Path | None = Path("fuzz-failures"),
+    swap_every: int = 5,
 ) -> FuzzReport:
-    """Play ``games`` seeded random games, checking invariants at every step."""
+    """Play ``games`` seeded random games, checking invariants at every step (and, every
+    ``swap_every`` steps, that swapping hidden things changes no other view: :mod:`.swapcheck`)."""
     rules.check_scenario(scenario)
     report = FuzzReport(rules.id, scenario)
     for index in range(games):
@@ -201,6 +204,11 @@ def fuzz(
                     failure = Failure("error", index, gseed, step, f"game longer than {max_actions} actions")
                     break
                 role, (verb, arg) = picked
+                if swap_every and step % swap_every == 0:
+                    leaks = swap_problems(rules, state, roles, random.Random(gseed + step), (role, verb, arg))
+                    if leaks:
+                        failure = Failure("invariant", index, gseed, step, "; ".join(leaks[:5]))
+                        break
                 if step % 97 == 13:
                     # Bad input must be refused and change nothing.
                     before = digest(state)

@@ -510,6 +510,24 @@ def test_l33_surprise_landing_event_free_march_after_sail_to_a_port_4_6_1() -> N
     ok(s)
 
 
+@pytest.mark.parametrize("port", ["Harlech", "Pembroke"])
+def test_l33_surprise_landing_not_offered_where_no_march_can_follow_4_3_4_6_1(port: str) -> None:
+    """L33 Surprise Landing gives one March; after a Sail (the card's first action) a Path may
+    not be Marched (4.3, Path only as a card's first action), and Harlech and Pembroke have
+    only Paths: the card could do nothing there, so it is not offered (RULINGS R75)."""
+    s = ia()
+    s["favour"].update({"Bristol": "Lancaster", port: "Lancaster"})
+    place(s, "somerset_1", "Bristol", provender=0, ships=2, carts=0)
+    _hold(s, "L33")
+    activate(s, "somerset_1", 2)
+    assert port in verbs(s, "sail")
+    act(s, "sail", port)
+    assert s["lords"]["somerset_1"]["locale"] == port
+    assert all(not (f["step"] == "react" and f["window"] == "surprise_landing") for f in s["stack"])
+    assert "L33" in s["aow"]["Lancaster"]["held"]
+    ok(s)
+
+
 def test_l33_surprise_landing_pass_ends_the_card_4_6_1() -> None:
     s = ia()
     s["favour"].update({"Bristol": "Lancaster", "Harlech": "Lancaster"})
@@ -584,19 +602,36 @@ def test_l30_merchants_failed_check_leaves_the_markers_1_4_2() -> None:
 
 def test_y8_exile_pact_event_yorkist_to_a_friendly_exile_box_for_one_action_4_2_2() -> None:
     """Y8 Exile Pact in effect: a Yorkist Lord spends one Command action to go to a Friendly
-    Exile box (Ireland, Burgundy in Ia), no Influence spent; never a Lancastrian box (RULINGS R78)."""
+    Exile box (in Ia, York's by the Allied Networks: Ireland), no Influence spent; never a
+    Lancastrian box (RULINGS R78)."""
     s = ia()
     place(s, "york", "Ely")
     activate(s, "york", 2)
     assert verbs(s, "exile_pact") == []
     in_effect(s, "Y8")
-    assert verbs(s, "exile_pact") == ["Burgundy", "Ireland"]
+    assert verbs(s, "exile_pact") == ["Ireland"]
     inf = s["influence"]
     act(s, "exile_pact", "Ireland")
     d = s["lords"]["york"]
     assert d["where"] == Where.MAP and d["locale"] == "Ireland" and s["influence"] == inf
     assert s["stack"][-1]["left"] == 1
     ok(s)
+
+
+@pytest.mark.parametrize("scenario", ["ia-henry-vi", "wars-of-the-roses"])
+def test_y8_exile_pact_only_to_the_allied_network_box_1_3_1_3_3_1(scenario: str) -> None:
+    """Y8 Exile Pact with the Allied Networks of Ia and War I (1.3.1, 3.3.1: each badge's one
+    Exile box): York may go only to Ireland and March only to Burgundy (RULINGS R78)."""
+    s = RULES.setup(3, scenario)
+    s["stack"] = []
+    in_effect(s, "Y8")
+    for lord, box in (("york", "Ireland"), ("march", "Burgundy")):
+        place(s, lord, "Ely")
+        activate(s, lord, 2)
+        assert verbs(s, "exile_pact") == [box] == sv.exile_boxes_for(s, lord)
+        act(s, "exile_pact", box)
+        assert s["lords"][lord]["locale"] == box
+        s["stack"] = []
 
 
 def test_y8_exile_pact_not_for_lancastrians_4_2_2() -> None:
@@ -639,7 +674,7 @@ def test_y12_parliaments_truce_held_event_in_own_actions_no_approach_no_intercep
 
 def test_l20_parliaments_truce_at_the_approach_sends_the_approachers_back_4_3_5() -> None:
     """L20 Parliament's Truce played by the Approached side at the Approach: no Approach; the
-    Marching Lords go back where they came from, still Moved, and their card is over (R79)."""
+    Marching Lords go back where they came from, still Moved (R79)."""
     s = ia()
     _hold(s, "L20")
     _march_into_henry(s)
@@ -647,8 +682,46 @@ def test_l20_parliaments_truce_at_the_approach_sends_the_approachers_back_4_3_5(
     assert top["step"] == "react" and top["window"] == "approach" and top["side"] == "Lancaster"
     act(s, "play", "L20")
     assert s["lords"]["york"]["locale"] == "Ely" and s["lords"]["york"]["where"] == Where.MAP
-    assert _find(s, "approach") is None and _find(s, "actions") is None and s["battle"] is None
+    assert _find(s, "approach") is None and s["battle"] is None
     assert "york" in s["moved"] and "L20" in s["aow"]["Lancaster"]["in_effect"]
+    ok(s)
+
+
+def test_l20_truce_at_the_approach_leaves_the_card_its_other_actions_4_3_5() -> None:
+    """Parliament's Truce says only "No Approach and no Intercept for the rest of this Campaign";
+    4.3.5 skips a card's remaining actions after an Exile or a Battle, and neither happens. So the
+    Marching Lord, back where he came from, goes on with his card's other actions (unlike L15
+    King's Parley, whose text ends the card; RULINGS R79)."""
+    s = ia()
+    _hold(s, "L20")
+    _march_into_henry(s)  # York at Ely, 3 actions: the March into Cambridge spends one
+    act(s, "play", "L20")
+    top = s["stack"][-1]
+    assert top["step"] == "actions" and top["lord"] == "york" and top["left"] == 2 and top["highway"] is None
+    assert RULES.active(s) == ["York"]
+    marches = verbs(s, "march")
+    assert marches and "Cambridge" not in marches  # no Approach while the Truce is in effect
+    act(s, "march", marches[0])
+    assert s["lords"]["york"]["locale"] == marches[0] and s["stack"][-1]["left"] == 1
+    ok(s)
+
+
+def test_y12_truce_at_an_intercept_into_enemy_lords_leaves_the_card_its_other_actions_4_3_4() -> None:
+    """The Truce played against an Intercept of a March into Enemy Lords: no Intercept, no
+    Approach, the Marching Lord goes back, and his card goes on (RULINGS R79)."""
+    s = ia()
+    _hold(s, "Y12")
+    place(s, "york", "London")
+    place(s, "henry_vi", "St Albans")
+    place(s, "exeter_1", "Bedford")
+    activate(s, "york", 3)
+    act(s, "march", "St Albans")
+    act(s, "intercept", "exeter_1")
+    act(s, "play", "Y12")
+    assert s["lords"]["york"]["locale"] == "London" and s["battle"] is None
+    top = s["stack"][-1]
+    assert top["step"] == "actions" and top["lord"] == "york" and top["left"] == 2 and top["highway"] is None
+    assert "St Albans" not in verbs(s, "march")
     ok(s)
 
 

@@ -626,6 +626,47 @@ def test_l13_aspielles_held_event_inspects_a_hidden_mat_1_5_3() -> None:
     assert any(isinstance(e, list) and e[0] == "Lancaster" and "York's mat" in e[1] for e in s["log"])
 
 
+def _muster_after_the_last_lord(card: str, quick: bool = False) -> State:
+    """Ia, a later Levy: Lancaster's Muster with no Lancastrian Lord on the map (none left to
+    act) while Lancaster holds ``card`` as its one Held Event."""
+    s = setup_state(3, "ia-henry-vi", {"quick_reactions_lancaster": True} if quick else None)
+    s["stack"], s["box"], s["first_turn"] = [], 2, False
+    for lid in ("henry_vi", "somerset_1"):
+        to_calendar(s, lid, 9)
+    hold(s, card)
+    return run_frames(s, {"step": "muster", "side": "Lancaster"}, {"step": "end_levy"})
+
+
+def test_muster_wait_looks_the_same_whatever_the_side_holds_3_4_r50_r51() -> None:
+    """3.4 and RULINGS R50/R51: after the side's last Lord, its Muster stays open for the Held
+    Events it may play there (L13 Aspielles); whether it waits may depend only on what the other
+    side can know (it holds an Event, and Aspielles is not known elsewhere), not on which Event
+    it holds: York sees the same wait, prompt and view with L13 or L20 in Lancaster's hand."""
+    seen = []
+    for card in ("L13", "L20"):  # Aspielles may be played in the Muster, Parliament's Truce not
+        s = _muster_after_the_last_lord(card)
+        assert RULES.active(s) == ["Lancaster"]
+        seen.append((RULES.active(s), RULES.view(s, "York")))
+        assert ("end", None) in options(s)
+        assert (("event", card) in options(s)) == (card == "L13")
+        act(s, "end")
+        assert s["stack"] == [] and card in s["aow"]["Lancaster"]["held"]
+    assert seen[0] == seen[1]
+
+
+def test_muster_no_wait_without_held_events_or_with_quick_reactions_3_4_r50() -> None:
+    """With no Held Event (public) the Muster ends after the last Lord; with the side's quick
+    reactions chosen it waits only for a card it can play (RULINGS R50)."""
+    s = setup_state(3, "ia-henry-vi")
+    s["stack"], s["box"], s["first_turn"] = [], 2, False
+    for lid in ("henry_vi", "somerset_1"):
+        to_calendar(s, lid, 9)
+    run_frames(s, {"step": "muster", "side": "Lancaster"}, {"step": "end_levy"})
+    assert s["stack"] == []
+    assert _muster_after_the_last_lord("L20", quick=True)["stack"] == []
+    assert RULES.active(_muster_after_the_last_lord("L13", quick=True)) == ["Lancaster"]
+
+
 # ----- Capabilities in the Levy and their ratings (1.5.2, 3.4) -----------------------------------
 def test_y12_soldiers_of_fortune_capability_mercenaries_for_a_coin_3_4_4() -> None:
     s = fresh()

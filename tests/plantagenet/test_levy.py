@@ -93,6 +93,24 @@ def test_first_levy_capability_single_candidate_or_discarded_3_1_2() -> None:
     assert any("discards the Capability Fair Arbiter (Y22)" in line for line in RULES.log_for(s, "Lancaster"))
 
 
+def test_hidden_mats_first_levy_capability_asked_even_with_one_lord_1_5_3_3_1_2() -> None:
+    """1.5.3 Hidden Mats, 3.1.2, RULINGS R88: the first Levy's Capability is deployed out of
+    sight, so York is asked for it whenever a Lord can take it, one or several: Lancaster sees
+    the same wait with Y20 (March only) as with Y7 (March or York). With open mats a single
+    candidate takes it at once (the deployment names the card anyway)."""
+    seen = []
+    for card, choices in (("Y20", [("assign", "march")]), ("Y7", [("assign", "march"), ("assign", "york")])):
+        s = setup_state(3, "ia-henry-vi", {"hidden_mats": True})
+        s["stack"], s["box"], s["first_turn"] = [], 1, True
+        _drawn(s, "York", card)
+        run_frames(s, {"step": "arts_of_war", "side": "York", "drawn": True})
+        assert RULES.active(s) == ["York"] and options(s) == choices
+        seen.append(canonical_json(RULES.view(s, "Lancaster")))
+        act(s, "assign", "march")
+        assert s["lords"]["march"]["mat"]["capabilities"] == [card] and s["stack"] == []
+    assert seen[0] == seen[1]
+
+
 def test_capability_limits_two_per_lord_no_same_name_3_4_6() -> None:
     s = _ia()
     s["lords"]["march"]["mat"]["capabilities"] = ["Y1"]

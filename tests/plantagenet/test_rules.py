@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -309,3 +310,25 @@ def test_brief_rebellion_skips_waste_ic() -> None:
         mat["assets"]["provender"] = 9
         run_frames(s, {"step": "waste"})
         assert mat["assets"]["provender"] == (9 if rule else 5)
+
+
+@pytest.mark.parametrize("options", [None, {"hidden_mats": True}])
+def test_views_together_are_each_roles_view_and_share_the_public_parts(options: dict[str, Any] | None) -> None:
+    """`views` makes the parts every role sees alike once (the board, the tracks; the Lords
+    unless mats are hidden, 1.5.3) and gives each role exactly its own `view`."""
+    from roses.engine.fuzz import game_seed
+
+    pick = random.Random(2)
+    s = RULES.setup(game_seed(4, 0), "ii-warwicks-rebellion", options)
+    roles = ["York", "Lancaster", "Observer"]
+    for _ in range(400):
+        if RULES.result(s) is not None:
+            break
+        together = RULES.views(s, roles)
+        assert [canonical_json(v) for v in together] == [canonical_json(RULES.view(s, r)) for r in roles]
+        assert together[0]["favour"] is together[1]["favour"]
+        assert (together[0]["lords"] is together[1]["lords"]) == (options is None)
+        active = RULES.active(s)
+        role = active[0] if len(active) == 1 else pick.choice(active)
+        legal = RULES.legal_actions(s, role)
+        s = RULES.action(s, role, *legal[pick.randrange(len(legal))])

@@ -11,12 +11,21 @@ import pytest
 
 from roses.engine import rng
 from roses.engine.contract import DRAW
+from roses.engine.steps import find, push
 from roses.games.plantagenet import RULES, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import load
 from roses.games.plantagenet.levy import muster_lord
 from roses.games.plantagenet.records import Where
-from tests.plantagenet.helpers import act, approach, place, run_frames, war_state
+from tests.plantagenet.helpers import (
+    act,
+    approach,
+    place,
+    play_until,
+    run_frames,
+    set_troops,
+    war_state,
+)
 
 State = dict[str, Any]
 
@@ -146,19 +155,52 @@ def test_heir_dying_in_battle_succession_after_the_battle_6_2_2() -> None:
     assert RULES.check_invariants(s) == []
 
 
+def test_henry_vi_dies_in_a_battle_in_play_succession_before_tides_of_war_6_2_2() -> None:
+    """6.2.2 and 6.3 War I ("remove L15 and L17 from play (wherever they are)"), RULINGS R61:
+    Henry VI Dies in a Battle fought in the first Campaign of the Wars of the Roses, reached by
+    play; the moment that Battle is over, with the Turn's Tides of War and Disembark still to
+    come, Margaret is in the next Calendar box and the cards are exchanged."""
+    s = play_until(RULES.setup(1, "wars-of-the-roses"),
+                   lambda s: bool(s["stack"]) and s["stack"][-1]["step"] == "actions")
+    assert s["box"] == 1 and [f["step"] for f in s["stack"][-4:-1]] == ["disembark", "tides_of_war", "command"]
+    place(s, "york", "Ely")
+    place(s, "henry_vi", "Cambridge")
+    set_troops(s, "henry_vi", militia=1)
+    set_troops(s, "york", men_at_arms=2, longbowmen=12)
+    push(s, {"step": "actions", "side": "York", "lord": "york", "left": 3, "used": 0, "highway": None})
+    act(s, "march", "Cambridge")
+    rng.rig(s, [6] * 40)  # every Protection and Valour reroll fails; the Death check kills
+    for _ in range(100):  # Lancaster fights; each side takes its first choice, York's Hits on Longbowmen
+        if s["battle"] is None and s["lords"]["henry_vi"]["where"] == Where.REMOVED:
+            break
+        role = RULES.active(s)[0]
+        legal = RULES.legal_actions(s, role)
+        act(s, *legal[-1 if role == "York" and legal[0][0] == "hit" else 0])
+    assert any("Death check for Henry VI: 6: he Dies" in line for line in RULES.log_for(s, "York"))
+    assert s["lords"]["york"]["where"] == Where.MAP
+    assert find(s, "tides_of_war") is not None and find(s, "disembark") is not None  # the Turn goes on
+    assert s["wars"]["pending"] == []
+    m = s["lords"]["margaret"]
+    assert m["where"] == Where.CALENDAR and m["box"] == 2
+    assert zone_of(s, "L15") is None and zone_of(s, "L17") is None
+    assert zone_of(s, "L27") == "deck" and zone_of(s, "L31") == "deck"
+    assert RULES.check_invariants(s) == []
+
+
 def test_succession_waits_for_the_battle_to_end_6_2_2() -> None:
     """RULINGS R61: while a Battle (or a Disembark) is under way the removal is recorded and
-    the War Victory checked, but the new Lords and cards come when it is over."""
+    the War Victory checked, but the new Lords and cards come when it is over; a Disembark
+    merely queued for the end of the Campaign does not hold them back."""
     s = wotr()
     s["battle"] = {"locale": "London", "events": [], "lords": {}}
     sv.remove_lord(s, "henry_vi")
     wars.watch(s)
     assert s["wars"]["pending"] and s["lords"]["margaret"]["where"] == Where.UNUSED and zone_of(s, "L15")
-    s["stack"] = [{"step": "disembark"}]
+    s["stack"] = [{"step": "disembark", "todo": []}, {"step": "land", "side": "York", "lord": "york", "ports": []}]
     s["battle"] = None
     wars.watch(s)
     assert s["lords"]["margaret"]["where"] == Where.UNUSED
-    s["stack"] = []
+    s["stack"] = [{"step": "disembark"}]  # queued for the end of the Campaign, not under way
     wars.watch(s)
     assert not s["wars"]["pending"] and s["lords"]["margaret"]["where"] == Where.CALENDAR
     assert zone_of(s, "L15") is None

@@ -3,6 +3,7 @@ basic / E1 / E2 switches, written on the engine's decision framework (steps.py).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from roses.engine.contract import Action, State, View, copy_json
@@ -12,6 +13,7 @@ from roses.games.kingmaker import (
     combat,
     deals,
     events,
+    hidden,
     memo,
     offers,
     orders,
@@ -144,6 +146,13 @@ class KingmakerRules(StepRules):
         if state["result"] is None:
             return []
         return [f"end_{state.get('end') or 'other'}"]
+
+    #: The swap check compares the views of each position only: some actions reveal a hand's
+    #: make-up without marking a reveal (the cards a player puts into the Chancery).
+    swap_after_action = False
+
+    def hidden_variants(self, state: State, role: str, rnd: random.Random) -> list[tuple[str, State]]:
+        return hidden.hidden_variants(state, role, rnd)
 
     def check_invariants(self, state: State) -> list[str]:
         return views.check_invariants(state)

@@ -690,13 +690,14 @@ def agitator_targets(state: State, lord: str) -> list[str]:
 
 def exile_pact_boxes(state: State, frame: Frame) -> list[str]:
     """Y8 Exile Pact in effect: a Yorkist Lord on the map may spend one Command action to move
-    his cylinder to a Friendly Exile box free of Enemy Lords, at no Influence cost (RULINGS R78)."""
+    his cylinder to a Friendly Exile box free of Enemy Lords, at no Influence cost (RULINGS R78);
+    with Allied Networks (Ia, War I) only to his badge's box (1.3.1, 3.3.1)."""
     side = frame["side"]
     if side != "York" or not state["aow"]["York"]["in_effect"] or not fx.event_on(state, "exile_pact", "York"):
         return []
-    here = state["lords"][frame["lord"]]["locale"]
-    return [box for box, s in sorted(state["exile_boxes"].items())
-            if s == side and box != here and not sv.enemy_lords_at(state, box, side)]
+    lord = frame["lord"]
+    here = state["lords"][lord]["locale"]
+    return [box for box in sv.exile_boxes_for(state, lord) if box != here and not sv.enemy_lords_at(state, box, side)]
 
 
 def merchants_choices(state: State, lord: str) -> list[str]:
@@ -1323,18 +1324,23 @@ class Arrive(Step):
         if not sv.enemy_lords_at(state, locale, side):
             return
         af = find(state, "actions")
-        if af is not None and state["stack"][-1] is af:
-            pop(state)  # 4.3.5 RECOVERY: the card's remaining actions are skipped
+        card = af if af is not None and state["stack"][-1] is af else None
         attackers = [lid for lid in frame["lords"] if state["lords"][lid]["locale"] == locale]
         back = frame.get("from")
-        if truce(state) and back is not None:  # Truce played at the Intercept: the card ends too (R79)
+        if truce(state) and back is not None:  # Truce played at the Intercept: no Approach (R79)
             send_back(state, attackers, locale, back)
+            if card is not None:  # no Exile, no Battle: the card goes on (4.3.5 RECOVERY does not apply)
+                card["highway"] = None
             public(state, f"Parliament's Truce: no Approach; {names(attackers)} go back to {back}.", MOVE)
             return
+        if card is not None:
+            pop(state)  # 4.3.5 RECOVERY: the card's remaining actions are skipped
         public(state, f"{names(attackers)} Approach {names(sv.lords_at(state, locale, other(side)))} "
                       f"at {locale} (4.3.5).", MOVE)
         approach: Frame = {"step": "approach", "locale": locale, "attacker": side, "attackers": attackers,
                            "from": back}
+        if card is not None:  # kept for Parliament's Truce, which cancels the Approach but not the card (R79)
+            approach["card"] = card
         if frame.get("flank"):  # Y2/L2 Flank Attack: the Interceptors Attack in the Battle (R80)
             approach["battle_attacker"] = frame["flank"]
         push(state, approach)

@@ -1128,10 +1128,12 @@ def _approach_frame(state: State) -> Frame | None:
     return next((f for f in reversed(state["stack"]) if f["step"] == "approach"), None)
 
 
-def cancel_approach(state: State, why: str) -> None:
+def cancel_approach(state: State, why: str, *, card_goes_on: bool = False) -> None:
     """The Approach is cancelled (Y12/L20 Parliament's Truce, L15 King's Parley): the frames of
-    the Approach go, the Approaching Lords go back where they came from (still Moved), and their
-    Command card stays over (4.3.5 RECOVERY; RULINGS R79, R81)."""
+    the Approach go and the Approaching Lords go back where they came from (still Moved). L15
+    ends their Command card ("and end their Command card", RULINGS R81); after the Truce, which
+    says only "No Approach", the card goes on with its remaining actions, since 4.3.5 RECOVERY
+    follows an Exile or a Battle and there is neither (``card_goes_on``, RULINGS R79)."""
     stack = state["stack"]
     at = max(i for i, f in enumerate(stack) if f["step"] == "approach")
     frame = stack[at]
@@ -1139,12 +1141,15 @@ def cancel_approach(state: State, why: str) -> None:
     campaign.send_back(state, frame["attackers"], frame["locale"], frame["from"])
     public(state, f"{why}: {', '.join(name(lid) for lid in frame['attackers'])} do not Approach "
                   f"{frame['locale']} and go back to {frame['from']} (4.3.5).", EVENT)
+    card = frame.get("card")
+    if card_goes_on and card is not None:
+        push(state, {**card, "highway": None})
 
 
 def _approach_play(state: State, frame: Frame, cid: str) -> None:
     if fx.EVENT_KEYS[cid] == "truce":
         arts.play_held(state, frame["side"], cid)
-        cancel_approach(state, f"Parliament's Truce ({cid})")
+        cancel_approach(state, f"Parliament's Truce ({cid})", card_goes_on=True)
         return
     _blocked_ford(state, frame, cid)
 
@@ -1309,9 +1314,19 @@ def _surprise_landing(state: State, frame: Frame, cid: str) -> None:
                   "for free (4.3).", EVENT)
 
 
+def _surprise_landing_can_march(state: State, frame: Frame) -> bool:
+    """The free March of L33 would have somewhere to go (public: the Ways of the Port, Lords,
+    Parliament's Truce...). After a Sail no Path may be Marched (4.3), so at Harlech and
+    Pembroke, Path-only Ports, the card could do nothing and is not offered (RULINGS R75)."""
+    af = next((f for f in reversed(state["stack"]) if f["step"] == "actions"), None)
+    if af is None:  # pragma: no cover - the window is pushed only inside a Command card
+        return False
+    return bool(campaign.march_options(state, {**af, "left": af["left"] + 1, "highway": None}))
+
+
 reactions.register("surprise_landing", reactions.Window(
     moment="after this Sail to a Port (Surprise Landing)", events=frozenset({"surprise_landing"}),
-    on_play=_surprise_landing))
+    public=_surprise_landing_can_march, on_play=_surprise_landing))
 
 
 # ----- 6.2.2 REPLACE: Gloucester becomes Richard III -----------------------------------------

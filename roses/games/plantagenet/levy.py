@@ -91,12 +91,16 @@ class ArtsOfWar(Step):
         return arts.eligible_lords(state, frame["side"], drawn[0])
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        """The side decides when the card has more than one eligible Lord (:meth:`_candidates`)."""
+        """The side decides when the card has more than one eligible Lord (:meth:`_candidates`);
+        under Hidden Mats whenever it has one, so that the wait does not tell the other side
+        how many Lords the hidden card could go to (RULINGS R88)."""
         side = frame["side"]
         drawn = state["aow"][side]["drawn"]
         if not (frame.get("drawn") and drawn and state["first_turn"]):
             return []
-        return [side] if arts.several_eligible(state, side, drawn[0]) else []
+        if arts.several_eligible(state, side, drawn[0]):
+            return [side]
+        return [side] if hidden_mats(state) and arts.eligible_lords(state, side, drawn[0]) else []
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return [("assign", lid) for lid in self._candidates(state, frame) or []]
@@ -480,7 +484,9 @@ class Muster(Step):
         if king_richard_possible(state, side):
             out.append(("king_richard", None))
         out += reactions.own_time_options(state, side, "muster")  # Y24, Y20, Y13 (RULINGS R51)
-        return out + [("end", None)] if out else []
+        if out or reactions.could_play_own_time(state, side, "muster"):  # the same wait whatever is held
+            out.append(("end", None))
+        return out
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame.get("lords") is None:
@@ -496,8 +502,10 @@ class Muster(Step):
         for lid in frame["lords"]:
             if lrec[lid]["where"] == Where.MAP:
                 return [frame["side"]]
+        # No Lord left: open for King Richard or Held Events, judged on what the other side can
+        # know, so that the wait does not tell which Events the side holds (RULINGS R50, R51)
         decides = king_richard_possible(state, frame["side"]) \
-            or bool(reactions.own_time_options(state, frame["side"], "muster"))
+            or reactions.could_play_own_time(state, frame["side"], "muster")
         return [frame["side"]] if decides else []
 
     def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:

@@ -271,6 +271,21 @@ def own_time_options(state: State, side: str, where: str) -> list[Action]:
     return out
 
 
+def could_play_own_time(state: State, side: str, where: str) -> bool:
+    """Whether ``side``'s own decision at ``where`` stays open for Held Events after everything
+    else is done, from what the other side can know (RULINGS R50, R51): the side holds Events and
+    one of the cards it could play there now (public conditions) is not known to be elsewhere.
+    With the side's quick reactions, only when it really holds one."""
+    if not state["aow"][side]["held"]:
+        return False
+    if quick(state, side):
+        return bool(own_time_options(state, side, where))
+    cards = frozenset(cid for key, spec in OWN_TIME.items() if where in spec.where
+                      for cid in fx.event_cards(key)
+                      if fx.card_side(cid) == side and spec.condition(state, side, cid))
+    return could_hold(state, side, cards)
+
+
 def play_own_time(state: State, side: str, cid: str) -> None:
     OWN_TIME[fx.EVENT_KEYS[cid]].play(state, side, cid)
 

@@ -15,13 +15,24 @@ before every automatic step and after every action (:class:`PlantagenetSteps`).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any
 
 from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
-from roses.engine.steps import MAX_AUTOMATIC, Frame, Step, StepRules, Steps, push_all, top
-from roses.games.plantagenet import ai, battle, campaign, cards, levy, reactions, wars
+from roses.engine.steps import (
+    MAX_AUTOMATIC,
+    Frame,
+    Step,
+    StepRules,
+    Steps,
+    options_map,
+    push_all,
+    top,
+)
+from roses.games.plantagenet import ai, battle, campaign, cards, hidden, levy, reactions, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
@@ -161,6 +172,16 @@ class PlantagenetRules(StepRules):
         return True
 
     def view(self, state: State, role: str) -> View:
+        return self._view(state, role, self._public(state))
+
+    def views(self, state: State, roles: Sequence[str]) -> list[View]:
+        """Each role's :meth:`view`, with the parts that are the same for every role (the
+        board, the tracks, the Lords when no mat is hidden) made once and shared, read only."""
+        public = self._public(state)
+        return [self._view(state, role, public) for role in roles]
+
+    def _lords(self, state: State, role: str | None) -> dict[str, Any]:
+        """The Lords' part of a view; ``role`` None: every mat shown (no Hidden Mats)."""
         c = load()
         lords: dict[str, Any] = {}
         for lid, d in state["lords"].items():
@@ -168,8 +189,40 @@ class PlantagenetRules(StepRules):
                                      "where": d["where"], "locale": d["locale"], "box": d["box"],
                                      "exile": d["exile"]}
             if d["mat"] is not None:
-                entry["mat"] = d["mat"] if self._mat_visible(state, role, lid) else "hidden"
+                entry["mat"] = d["mat"] if role is None or self._mat_visible(state, role, lid) else "hidden"
             lords[lid] = entry
+        return lords
+
+    def _public(self, state: State) -> dict[str, Any]:
+        """The parts of a view that are the same for every role."""
+        nsf = sv.net_stronghold_favour(state)
+        out: dict[str, Any] = {
+            "phase": self.steps.phase(state),
+            "active": self.active(state),
+            "result": self.result(state),
+            "step": current_step(state),
+            "scenario": state["scenario"],
+            "king": state["king"], "rebel": state["rebel"],
+            "box": state["box"],
+            "first_box": state["first_box"], "last_box": state["last_box"],
+            "influence": {"net": state["influence"], "York": sv.influence_of(state, "York"),
+                          "Lancaster": sv.influence_of(state, "Lancaster")},
+            "threshold": threshold(state) if state["box"] is not None else None,
+            "favour": dict(sorted(state["favour"].items())),
+            "stronghold_markers": {t: {"side": s, "value": n} for t, (s, n) in nsf.items()},
+            "exhaustion": dict(sorted(state["exhaustion"].items())),
+            "exile_boxes": dict(state["exile_boxes"]),
+            "seats": dict(state["seats"]),
+            "vassals": {vid: dict(d) for vid, d in state["vassals"].items()},
+            "special_rules": list(state["special_rules"]),
+            "options": dict(state["options"]),
+        }
+        if not state["options"].get("hidden_mats"):
+            out["lords"] = self._lords(state, None)
+        return out
+
+    def _view(self, state: State, role: str, public: dict[str, Any]) -> View:
+        """:meth:`view`, given the :meth:`_public` parts (shared, never changed here)."""
         aow: dict[str, Any] = {}
         command: dict[str, Any] = {}
         for side in SIDES:
@@ -183,30 +236,14 @@ class PlantagenetRules(StepRules):
             command[side] = {"deck": list(cm["deck"]) if mine else len(cm["deck"]),
                              "plan": list(cm["plan"]) if mine else len(cm["plan"]),
                              "revealed": list(cm["revealed"])}
-        nsf = sv.net_stronghold_favour(state)
-        v = self.step_view(
-            state, role,
-            prompt=self.prompt(state, role),
-            step=current_step(state),
-            scenario=state["scenario"],
-            king=state["king"], rebel=state["rebel"],
-            box=state["box"],
-            first_box=state["first_box"], last_box=state["last_box"],
-            influence={"net": state["influence"], "York": sv.influence_of(state, "York"),
-                       "Lancaster": sv.influence_of(state, "Lancaster")},
-            threshold=threshold(state) if state["box"] is not None else None,
-            favour=dict(sorted(state["favour"].items())),
-            stronghold_markers={t: {"side": s, "value": n} for t, (s, n) in nsf.items()},
-            exhaustion=dict(sorted(state["exhaustion"].items())),
-            exile_boxes=dict(state["exile_boxes"]),
-            seats=dict(state["seats"]),
-            lords=lords,
-            vassals={vid: dict(d) for vid, d in state["vassals"].items()},
-            aow=aow,
-            command=command,
-            special_rules=list(state["special_rules"]),
-            options=dict(state["options"]),
-        )
+        # the engine's step_view, without the prompt and log it would make and this view replaces
+        v: View = {"role": role, **public, "prompt": self.prompt(state, role)}
+        if role in public["active"]:
+            v["actions"] = options_map(self.legal_actions(state, role))
+        if "lords" not in public:
+            v["lords"] = self._lords(state, role)
+        v["aow"] = aow
+        v["command"] = command
         for part in PARTS:
             v.update(part.view_part(state, role))
         v.update(log_view(state["log"], role))  # the recent lines only; the whole log is log_for
@@ -228,6 +265,10 @@ class PlantagenetRules(StepRules):
         for part in PARTS:
             out |= part.secrets_part(state, role)
         return out
+
+    def hidden_variants(self, state: State, role: str, rnd: random.Random) -> list[tuple[str, State]]:
+        """Held and drawn cards, Plans and hidden mats swapped (:mod:`.hidden`)."""
+        return hidden.hidden_variants(state, role, rnd)
 
     # ----- invariants -----------------------------------------------------------------------
     def check_invariants(self, state: State) -> list[str]:

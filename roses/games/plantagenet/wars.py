@@ -308,8 +308,11 @@ def record_removal(state: State, lord: str, by: str) -> dict[str, Any]:
 
 
 def quiet(state: State) -> bool:
-    """No Battle and no Disembark under way (RULINGS R61)."""
-    return state.get("battle") is None and not any(f["step"] in ("disembark", "land") for f in state["stack"])
+    """No Battle and no Disembark under way (RULINGS R61). Every Turn's Campaign queues its
+    Disembark frame at the start; it is under way only once it has listed the Lords at Sea
+    (its ``todo``) or while one of them lands."""
+    return state.get("battle") is None and not any(
+        f["step"] == "land" or (f["step"] == "disembark" and f.get("todo") is not None) for f in state["stack"])
 
 
 def dynastic_loser(state: State) -> str | None:

@@ -29,6 +29,7 @@ Political Turn (8.x): ``home`` area (where a block goes home), ``disband`` b (ex
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import Any, TypedDict
@@ -51,7 +52,7 @@ from roses.engine.log import (
     public,
 )
 from roses.engine.steps import Frame, Step, StepRules, Steps
-from roses.games.richard3 import ai, battle, views
+from roses.games.richard3 import ai, battle, hidden, views
 from roses.games.richard3 import common as C
 from roses.games.richard3.common import NONE, Moved
 from roses.games.richard3.data import (
@@ -325,6 +326,14 @@ class Richard3Rules(StepRules):
 
     def secrets(self, state: State, role: str) -> set[str]:
         return views.secrets(self, state, role)
+
+    #: The swap check compares the views of each position only: a Plague (Event Cards) takes a
+    #: step from every block of a city without a die, eliminating those at one step in sight of
+    #: all, as the physical game shows it, but without marking a reveal.
+    swap_after_action = False
+
+    def hidden_variants(self, state: State, role: str, rnd: random.Random) -> list[tuple[str, State]]:
+        return hidden.hidden_variants(state, role, rnd)
 
     def check_invariants(self, state: State) -> list[str]:
         return views.check_invariants(self, state)
