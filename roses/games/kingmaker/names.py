@@ -8,7 +8,7 @@ gazette) names a square by what is drawn on it or near it instead:
 - a square holding a landmark: "the Cheviots";
 - any other land square: its terrain, distance and direction from the nearest named place or
   landmark, "the open ground north of Coventry", "the forest two squares west-north-west of
-  Kenilworth" (distance in squares counted as a noble moves, with the 8 neighbours, L126);
+  Kenilworth" (distance in squares counted as a noble moves, with the 8 neighbours, §Noble Counters);
 - a sea square: its sea zone and where it lies from the nearest place, "the Irish Sea three
   squares west of Beaumaris".
 

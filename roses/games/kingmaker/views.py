@@ -140,8 +140,8 @@ def _castles(w: World, ids: tuple[str, ...]) -> str:
 
 
 def card_text(w: World, c: int) -> str:
-    """What a Crown card does, in a sentence or two (Crown Card Key, L454-474; Setup L61-66;
-    Transfers L421-437): shown on the card in its holder's hand."""
+    """What a Crown card does, in a sentence or two (§Appendix - Crown Card Key; §Preparing to Play;
+    §Transfers): shown on the card in its holder's hand."""
     card = w.cards[c]
     k = card.kind
     seats = _castles(w, card.castles)
@@ -194,7 +194,7 @@ def card_text(w: World, c: int) -> str:
     return f"{card.troops} troops." if card.troops else ""
 
 
-#: What an Event card in hand does (Event Card Key, L476-519).
+#: What an Event card in hand does (§Appendix - Event Card Key).
 EVENT_TEXTS = {
     "writ": "Give to a noble to summon Parliament, or to commission a noble in place of one summoned by a "
             "raid. Discarded when used.",
@@ -382,8 +382,8 @@ def public_parts(state: State) -> dict[str, Any]:
     return parts
 
 
-#: How the campaign ended, by ``state["end"]``, in words with the rule (Victory Conditions,
-#: L402-419): what a page says under "who won".
+#: How the campaign ended, by ``state["end"]``, in words with the rule (§Victory Conditions):
+#: what a page says under "who won".
 END_TEXTS = {
     "last_heir_crowned": "controls the last royal heir, crowned King (Victory Conditions: the last royal heir)",
     "beaufort_crowned": "controls Beaufort crowned King, the last of the royal line (Victory Conditions: Beaufort)",
