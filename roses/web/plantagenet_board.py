@@ -6,8 +6,13 @@ that it is up to date and agrees with the game's data.
 
 The game's data (``roses/games/plantagenet/data``) has no map coordinates, so every Locale is
 placed here at the longitude and latitude of the real town (Exile boxes, Seas: a free place
-near the country or sea they stand for) and projected like the Richard III map
-(:mod:`roses.web.mapgen`), whose coastline polygons draw the land under it. The board adds,
+near the country or sea they stand for). The land under them is the real coastline of Britain,
+Ireland and the coast of France and Flanders, traced from a global land mask (the
+``global-land-mask`` package of the ``board`` extra, as the Kingmaker open board) by marching
+squares at 1/50 degree and simplified; the borders of Wales and Scotland follow the real ones
+in outline; the three Seas (1.3.1) are tinted zones of the water split where the rules split
+them (the Strait of Dover, Land's End). Run with the ``board`` extra installed: the traced
+coastline is written into the board file, and a rebuild without the extra keeps it. The board adds,
 in the open North Sea east of England, the Calendar (15 boxes, 2.2) and, above the map, the
 Influence track (1.4.1). The game's own facts (Stronghold types, Areas, Ports, Ways, Lords,
 Vassals, the Arts of War cards in our own words, the Calendar table) are copied from
@@ -22,7 +27,6 @@ from typing import Any
 
 from roses.games.plantagenet.components import load
 from roses.games.plantagenet.setup import scenario_data
-from roses.web import mapgen
 
 OUT = Path(__file__).parent / "static" / "plantagenet" / "board.json"
 
@@ -43,11 +47,11 @@ def proj(p: Pt) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------- where things are (lon, lat)
-#: Each Stronghold at its real town (Ravenspur: the lost port at Spurn Head).
+#: Each Stronghold at its real town (Ravenspur: the lost port by Spurn Head, on the Holderness shore).
 TOWNS: dict[str, Pt] = {
-    "Lynn": (0.40, 52.75), "Ravenspur": (0.11, 53.60), "Ipswich": (1.15, 52.06),
-    "Newcastle": (-1.61, 54.97), "Scarborough": (-0.40, 54.28), "Calais": (1.86, 50.95),
-    "Exeter": (-3.53, 50.72), "Dorchester": (-2.44, 50.71), "Plymouth": (-4.14, 50.37),
+    "Lynn": (0.40, 52.75), "Ravenspur": (0.04, 53.67), "Ipswich": (1.15, 52.06),
+    "Newcastle": (-1.61, 54.97), "Scarborough": (-0.42, 54.27), "Calais": (1.86, 50.95),
+    "Exeter": (-3.53, 50.72), "Dorchester": (-2.44, 50.71), "Plymouth": (-4.14, 50.39),
     "Truro": (-5.05, 50.26), "Arundel": (-0.55, 50.85), "Dover": (1.31, 51.13),
     "Hastings": (0.57, 50.86), "Southampton": (-1.40, 50.90), "Bristol": (-2.59, 51.45),
     "Pembroke": (-4.91, 51.67), "Harlech": (-4.11, 52.86), "Chester": (-2.89, 53.19),
@@ -101,15 +105,148 @@ CALENDAR_BOTTOM_RIGHT: Pt = (5.5, 51.3)
 
 
 # ---------------------------------------------------------------- building
-def _land() -> dict[str, list[list[float]]]:
-    """The coastline polygons of the Richard III map (England, Wales, Scotland, Ireland, the
-    Isle of Man, France, the Low Countries' coast), reprojected."""
-    out: dict[str, list[list[float]]] = {}
-    for name, poly in mapgen.AREAS.items():
-        out[name] = [list(proj(p)) for p in mapgen.resolve(poly)]
-    for name, pts in mapgen.DECOR.items():
-        out[name] = [list(proj(p)) for p in pts]
+#: The frame of the traced coastline (lon, lat), a little larger than the board, and its step.
+COAST_FRAME = (-6.9, 6.0, 49.1, 56.5)
+COAST_STEP = 0.02
+#: Rings smaller than this (square map units) are dropped (specks of rock, tiny lakes).
+COAST_MIN_AREA = 60.0
+#: Douglas-Peucker tolerance of the simplified coastline (map units).
+COAST_TOLERANCE = 1.2
+
+#: The real borders in outline (lon, lat), drawn dashed: England-Wales (Dee estuary to the
+#: Severn) and England-Scotland (Solway Firth to the Tweed).
+BORDERS: dict[str, list[Pt]] = {
+    "Wales": [(-3.08, 53.25), (-2.93, 53.12), (-2.73, 52.98), (-3.12, 52.75), (-3.05, 52.55),
+              (-3.15, 52.35), (-2.98, 52.13), (-3.05, 51.98), (-2.83, 51.90), (-2.66, 51.62)],
+    "Scotland": [(-3.08, 54.97), (-2.95, 55.05), (-2.68, 55.17), (-2.46, 55.34), (-2.21, 55.45),
+                 (-2.30, 55.63), (-2.03, 55.79)],
+}
+
+#: Country names (faint capitals) on the land around the board.
+COUNTRY_AT: dict[str, Pt] = {"SCOTLAND": (-4.1, 55.85), "IRELAND": (-6.05, 54.35),
+                             "ENGLAND": (-1.55, 52.95), "FRANCE": (2.45, 50.2), "FLANDERS": (3.7, 51.05)}
+
+#: The three Seas as zones of the water (lon, lat): the land is drawn over them, so only their
+#: water shows. The North Sea meets the Channel at the Strait of Dover; the Channel meets the
+#: Irish Sea (with the Bristol Channel) at Land's End.
+SEA_ZONES: dict[str, list[Pt]] = {
+    "North Sea": [(-3.6, 56.6), (6.2, 56.6), (6.2, 51.2), (1.92, 50.98), (1.38, 51.16), (0.2, 51.45),
+                  (-1.3, 51.7), (-2.2, 51.75), (-2.9, 53.0), (-2.6, 54.5), (-3.0, 55.4)],
+    "English Channel": [(-7.2, 48.9), (6.2, 48.9), (6.2, 51.2), (1.92, 50.98), (1.38, 51.16), (0.2, 51.45),
+                        (-1.3, 51.7), (-2.2, 51.75), (-3.4, 51.0), (-4.4, 50.55), (-5.3, 50.15),
+                        (-5.72, 50.05), (-7.2, 50.05)],
+    "Irish Sea": [(-7.2, 50.05), (-5.72, 50.05), (-5.3, 50.15), (-4.4, 50.55), (-3.4, 51.0), (-2.2, 51.75),
+                  (-2.9, 53.0), (-2.6, 54.5), (-3.0, 55.4), (-3.6, 56.6), (-7.2, 56.6)],
+}
+
+
+def _rings_of(mask: list[list[bool]], lon0: float, lat0: float, step: float) -> list[list[Pt]]:
+    """The outlines of the land cells of ``mask`` (rows from ``lat0`` north, columns from
+    ``lon0`` east) by marching squares, as closed rings of (lon, lat), the frame padded with
+    water so that every ring closes."""
+    rows, cols = len(mask), len(mask[0])
+
+    def land(r: int, c: int) -> bool:
+        return 0 <= r < rows and 0 <= c < cols and mask[r][c]
+
+    # each cell corner is a sample; an edge midpoint is (r, c, "h"|"v")
+    def mid(r: int, c: int, d: str) -> Pt:
+        if d == "h":  # between (r, c) and (r, c + 1)
+            return (lon0 + (c + 0.5) * step, lat0 + r * step)
+        return (lon0 + c * step, lat0 + (r + 0.5) * step)
+
+    nxt: dict[tuple[int, int, str], tuple[int, int, str]] = {}
+    for r in range(-1, rows):
+        for c in range(-1, cols):
+            a, b, cc, d = land(r, c), land(r, c + 1), land(r + 1, c + 1), land(r + 1, c)
+            code = (a << 0) | (b << 1) | (cc << 2) | (d << 3)
+            if code in (0, 15):
+                continue
+            bottom, right, top, left = (r, c, "h"), (r, c + 1, "v"), (r + 1, c, "h"), (r, c, "v")
+            # segments oriented with land on the left (a consistent walk)
+            segs = {
+                1: [(left, bottom)], 2: [(bottom, right)], 3: [(left, right)], 4: [(right, top)],
+                5: [(left, top), (right, bottom)], 6: [(bottom, top)], 7: [(left, top)],
+                8: [(top, left)], 9: [(top, bottom)], 10: [(top, right), (bottom, left)],
+                11: [(top, right)], 12: [(right, left)], 13: [(right, bottom)], 14: [(bottom, left)],
+            }[code]
+            for s0, s1 in segs:
+                nxt[s0] = s1
+    rings: list[list[Pt]] = []
+    seen: set[tuple[int, int, str]] = set()
+    for start in sorted(nxt):
+        if start in seen:
+            continue
+        ring: list[Pt] = []
+        cur = start
+        while cur not in seen:
+            seen.add(cur)
+            ring.append(mid(*cur))
+            cur = nxt[cur]
+        rings.append(ring)
+    return rings
+
+
+def _simplify(pts: list[tuple[float, float]], tol: float) -> list[tuple[float, float]]:
+    """Douglas-Peucker on an open polyline (its two ends kept)."""
+    if len(pts) < 3:
+        return pts
+    keep = [False] * len(pts)
+    keep[0] = keep[-1] = True
+    stack = [(0, len(pts) - 1)]
+    while stack:
+        i, j = stack.pop()
+        (x1, y1), (x2, y2) = pts[i], pts[j]
+        dx, dy = x2 - x1, y2 - y1
+        norm = (dx * dx + dy * dy) ** 0.5
+        best, at = 0.0, -1
+        for k in range(i + 1, j):
+            x, y = pts[k]
+            d = abs(dy * (x - x1) - dx * (y - y1)) / norm if norm else ((x - x1) ** 2 + (y - y1) ** 2) ** 0.5
+            if d > best:
+                best, at = d, k
+        if at >= 0 and best > tol:
+            keep[at] = True
+            stack += [(i, at), (at, j)]
+    return [p for p, k in zip(pts, keep, strict=True) if k]
+
+
+def _area(ring: list[list[float]]) -> float:
+    return sum(ring[i - 1][0] * ring[i][1] - ring[i][0] * ring[i - 1][1] for i in range(len(ring))) / 2
+
+
+def trace_coast() -> list[list[list[float]]]:
+    """The coastline rings in map units (needs the ``board`` extra: global-land-mask, numpy).
+    Land rings and lake rings alike; the client fills them even-odd."""
+    import numpy as np
+    from global_land_mask import globe
+
+    lon_a, lon_b, lat_a, lat_b = COAST_FRAME
+    ncol = round((lon_b - lon_a) / COAST_STEP) + 1
+    nrow = round((lat_b - lat_a) / COAST_STEP) + 1
+    lats = np.array([lat_a + r * COAST_STEP for r in range(nrow)])
+    lons = np.array([lon_a + c * COAST_STEP for c in range(ncol)])
+    grid = globe.is_land(*np.meshgrid(lats, lons, indexing="ij"))
+    mask = [[bool(v) for v in row] for row in grid]
+    out = []
+    for ring in _rings_of(mask, lon_a, lat_a, COAST_STEP):
+        xy = [proj(p) for p in ring]
+        closed = _simplify([*xy, xy[0]], COAST_TOLERANCE)[:-1]
+        if len(closed) < 3:
+            continue
+        pts = [[round(x, 1), round(y, 1)] for x, y in closed]
+        if abs(_area(pts)) >= COAST_MIN_AREA:
+            out.append(pts)
+    out.sort(key=lambda r: -abs(_area(r)))
     return out
+
+
+def _committed_coast() -> list[list[list[float]]] | None:
+    """The coastline already in the board file (kept by a rebuild without the ``board`` extra)."""
+    if not OUT.exists():
+        return None
+    coast = json.loads(OUT.read_text(encoding="utf-8")).get("coast")
+    return coast if isinstance(coast, list) else None
 
 
 def _calendar() -> dict[str, Any]:
@@ -159,8 +296,11 @@ def _hull(points: list[tuple[float, float]], pad: float) -> list[list[float]]:
     return out
 
 
-def build() -> dict[str, Any]:
+def build(coast: list[list[list[float]]] | None = None) -> dict[str, Any]:
+    """The board; ``coast`` the traced coastline (default: the one in the board file)."""
     c = load()
+    if coast is None:
+        coast = _committed_coast() or []
     locales: dict[str, Any] = {}
     for name, d in c.locales.items():
         if d["kind"] == "stronghold":
@@ -187,10 +327,13 @@ def build() -> dict[str, Any]:
              for cid, d in c.cards.items()}
     return {
         "game": "plantagenet",
-        "comment": "Plantagenet board drawn for Roses (not publisher art): Locales at their real "
-                   "towns. Generated by roses/web/plantagenet_board.py.",
+        "comment": "Plantagenet board drawn for Roses (not publisher art): the real coastline, "
+                   "Locales at their real towns. Generated by roses/web/plantagenet_board.py.",
         "viewBox": [0, 0, W, H],
-        "land": _land(),
+        "coast": coast,
+        "borders": {k: [list(proj(p)) for p in v] for k, v in BORDERS.items()},
+        "countries": {k: list(proj(p)) for k, p in COUNTRY_AT.items()},
+        "sea_zones": {k: [list(proj(p)) for p in v] for k, v in SEA_ZONES.items()},
         "locales": locales,
         "ways": [list(w) for w in c.ways],
         "one_way": [list(w) for w in c.one_way],
@@ -210,10 +353,15 @@ def build() -> dict[str, Any]:
 
 
 def main() -> None:
-    data = build()
+    try:
+        coast = trace_coast()
+    except ImportError:
+        print("global-land-mask is not installed (pip install -e '.[board]'): keeping the traced coastline")
+        coast = None
+    data = build(coast)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"wrote {OUT} ({len(data['locales'])} locales, {len(data['ways'])} ways)")
+    print(f"wrote {OUT} ({len(data['locales'])} locales, {len(data['ways'])} ways, {len(data['coast'])} coast rings)")
 
 
 if __name__ == "__main__":

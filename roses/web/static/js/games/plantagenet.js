@@ -15,6 +15,7 @@ const SIDES = ["York", "Lancaster"];
 const SIDE_LETTER = { York: "Y", Lancaster: "L" };
 const FILL = { York: "#f7f3e8", Lancaster: "#a61f1a", null: "#d7d1c2" };
 const INK = { York: "#1d1a14", Lancaster: "#ffffff", null: "#1d1a14" };
+const SEA_TINT = { "North Sea": "#cbe2ea", "English Channel": "#cfdcf3", "Irish Sea": "#dcd3ea" };
 const SEA_COLOUR = { "North Sea": "#0f5e7a", "English Channel": "#1a4fd6", "Irish Sea": "#6a3d9a" };
 const WAY_STYLE = {
   Highway: { width: 7, dash: null, colour: "#7a5a2e", label: "Highway: wide solid line (a March may follow two, 4.3.2)" },
@@ -157,11 +158,22 @@ export class Plantagenet {
     const root = el("g", { class: "pl-root" }, svg);
     const [, , W, H] = b.viewBox;
     el("rect", { x: -2000, y: -2000, width: W + 4000, height: H + 4000, fill: "#cfe3ef" }, root);
-    // land: every polygon stroked thick first, then filled on top, so only the coast shows
+    // the three Seas (1.3.1): tinted zones of the water, the land drawn over them
+    const zones = el("g", { class: "pl-sea-zones", "aria-hidden": "true" }, root);
+    for (const [name, pts] of Object.entries(b.sea_zones || {})) {
+      el("polygon", { points: pts.map((q) => q.join(",")).join(" "), class: "pl-sea-zone", fill: SEA_TINT[name] || "#cfe3ef", "data-sea": name }, zones);
+    }
+    // the land: the real coastline (lakes as holes), stroked under, filled over
     const land = el("g", { class: "pl-land", "aria-hidden": "true" }, root);
-    const polys = Object.values(b.land).map((p) => p.map((q) => q.join(",")).join(" "));
-    for (const pts of polys) el("polygon", { points: pts, fill: "none", stroke: "#6f8ea3", "stroke-width": 5, "stroke-linejoin": "round" }, land);
-    for (const pts of polys) el("polygon", { points: pts, fill: "#efe6cf", stroke: "#efe6cf", "stroke-width": 1.2 }, land);
+    const d = (b.coast || []).map((ring) => `M${ring.map((q) => q.join(" ")).join("L")}Z`).join("");
+    el("path", { d, fill: "none", stroke: "#6f8ea3", "stroke-width": 5, "stroke-linejoin": "round" }, land);
+    el("path", { d, "fill-rule": "evenodd", fill: "#efe6cf", stroke: "#efe6cf", "stroke-width": 1, class: "pl-coast" }, land);
+    for (const [, pts] of Object.entries(b.borders || {})) {
+      el("polyline", { points: pts.map((q) => q.join(",")).join(" "), class: "pl-border" }, land);
+    }
+    for (const [name, [x, y]] of Object.entries(b.countries || {})) {
+      el("text", { x, y, class: "pl-country", "text-anchor": "middle" }, land).textContent = name;
+    }
     // Areas (1.3.1): a faint outline around their Strongholds
     const areas = el("g", { class: "pl-areas", "aria-hidden": "true" }, root);
     for (const [name, a] of Object.entries(b.areas)) {
