@@ -47,6 +47,7 @@ export async function create(page) {
   const game = new Plantagenet(board, page);
   if (page.svg) {
     game.drawBoard(page.svg);
+    game.drawTracks(page.svg.parentElement);
     game.pan = enablePanZoom(page.svg, board, page.zoom);
   }
   if (page.legend) page.legend.replaceChildren(legend());
@@ -180,9 +181,6 @@ export class Plantagenet {
       el("polygon", { points: a.hull.map((q) => q.join(",")).join(" "), class: `pl-area pl-area-${name}` }, areas);
       el("text", { x: a.label[0], y: a.label[1], class: "pl-area-label", "text-anchor": "middle" }, areas).textContent = name.toUpperCase();
     }
-    // the Influence track and the Calendar frames
-    this.drawInfluenceFrame(root);
-    this.drawCalendarFrame(root);
     // Seas
     const seas = el("g", { class: "pl-seas", "aria-hidden": "true" }, root);
     for (const [name, s] of Object.entries(b.locales)) {
@@ -206,6 +204,8 @@ export class Plantagenet {
       const start = p.kind === "exile" ? edgePoint(p, q, p.w / 2, p.h / 2) : edgePoint(p, q);
       el("line", { x1: start[0], y1: start[1], x2: q.x - (dx / d) * 16, y2: q.y - (dy / d) * 16, stroke: WAY_STYLE.Path.colour, "stroke-width": 3, "stroke-dasharray": WAY_STYLE.Path.dash, "stroke-linecap": "round", "marker-end": "url(#pl-arrow)", class: "pl-way pl-way-oneway" }, ways);
     }
+    // the plates of the Locales with Lords (under the markers, drawn with each view)
+    this.nodes.plates = el("g", { class: "pl-plates", "aria-hidden": "true" }, root);
     // Exile boxes and Locales: the click targets
     const places = el("g", { class: "pl-places" }, root);
     this.nodes.locales = {};
@@ -220,7 +220,7 @@ export class Plantagenet {
         const len = Math.hypot(sea.x - ex, sea.y - ey) || 1;
         const reach = Math.min(70, len);
         el("line", { x1: ex, y1: ey, x2: ex + ((sea.x - ex) / len) * reach, y2: ey + ((sea.y - ey) / len) * reach, class: "pl-exile-sea", "marker-end": "url(#pl-sea-arrow)" }, places);
-        el("rect", { x: d.x - d.w / 2, y: d.y - d.h / 2, width: d.w, height: d.h, rx: 8, class: "area-shape pl-exile-box" }, g);
+        el("rect", { x: d.x - d.w / 2, y: d.y - d.h / 2, width: d.w, height: d.h, rx: 8, class: "area-shape pl-exile-box", "data-place": name }, g);
         const named = el("g", { class: "area-features", "data-area": name }, g);
         el("text", { x: d.x, y: d.y - d.h / 2 + 19, "text-anchor": "middle", class: "area-label pl-exile-name" }, named).textContent = `${name} (Exile)`;
         el("text", { x: d.x, y: d.y + d.h / 2 - 8, "text-anchor": "middle", class: "pl-exile-side" }, g);
@@ -242,47 +242,47 @@ export class Plantagenet {
       this.nodes.locales[name] = g;
     }
     this.nodes.pieces = el("g", { class: "pl-pieces" }, root);
-    this.nodes.calendar = el("g", { class: "pl-calendar-pieces" }, root);
-    this.nodes.influence = el("g", { class: "pl-influence-pieces", "aria-hidden": "true" }, root);
     this.svg = svg;
   }
 
   dragged() { return this.svg && this.svg.dataset.dragged === "1"; }
 
-  drawInfluenceFrame(root) {
-    const t = this.board.influence;
-    const g = el("g", { class: "pl-influence", "aria-hidden": "true" }, root);
-    el("rect", { x: t.x - 20, y: t.y - 22, width: t.w + 40, height: t.h + 40, rx: 10, class: "pl-panel" }, g);
-    el("text", { x: t.x, y: t.y - 4, class: "pl-panel-title" }, g).textContent = "Influence (1.4.1)";
-    const n = t.cap * 2 + 1;
-    const cw = t.w / n;
-    for (let i = 0; i < n; i++) {
-      const v = i - t.cap;
-      const x = t.x + i * cw;
-      el("rect", { x, y: t.y + 6, width: cw, height: 26, class: `pl-track-cell${v === 0 ? " zero" : v % 5 === 0 ? " five" : ""}`, fill: v > 0 ? "#f4efe0" : v < 0 ? "#f1d8d4" : "#ffffff" }, g);
-      if (v % 5 === 0) el("text", { x: x + cw / 2, y: t.y + 48, "text-anchor": "middle", class: "pl-track-num" }, g).textContent = String(Math.abs(v));
-    }
-    el("text", { x: t.x + t.w, y: t.y - 4, "text-anchor": "end", class: "pl-panel-title" }, g).textContent = "York leads →";
-    el("text", { x: t.x + 260, y: t.y - 4, class: "pl-panel-title" }, g).textContent = "← Lancaster leads";
-  }
-
-  drawCalendarFrame(root) {
-    const cal = this.board.calendar;
-    const g = el("g", { class: "pl-calendar", "aria-hidden": "true" }, root);
-    el("rect", { x: cal.x - 12, y: cal.y - 40, width: cal.w + 24, height: cal.h + 52, rx: 10, class: "pl-panel" }, g);
-    el("text", { x: cal.x, y: cal.y - 14, class: "pl-panel-title" }, g).textContent = "Calendar (2.2)";
+  /** The Influence track (1.4.1) and the Calendar (2.2) in a strip along the top of the board,
+   * outside the pan and zoom, so that both are always in view (on a phone the Calendar scrolls
+   * sideways to the present box). */
+  drawTracks(holder) {
+    if (!holder) return;
+    const old = holder.querySelector(".pl-tracks");
+    if (old) old.remove();
+    const strip = h("div", { class: "pl-tracks", role: "group", "aria-label": "Influence track and Calendar" });
+    const inf = h("div", { class: "pl-influence" },
+      h("span", { class: "pl-track-title" }, "Influence"),
+      h("span", { class: "pl-track-end" }, "Lancaster"),
+      h("div", { class: "pl-inf-bar" }),
+      h("span", { class: "pl-track-end" }, "York"),
+      h("span", { class: "pl-inf-text" }));
+    const cal = h("ol", { class: "pl-cal", "aria-label": "Calendar" });
     this.nodes.calRows = {};
-    for (const r of cal.rows) {
-      const row = el("g", { class: "pl-cal-row", "data-box": r.box }, g);
-      el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, class: "pl-cal-box" }, row);
-      el("text", { x: r.x + 8, y: r.y + 24, class: "pl-cal-num" }, row).textContent = String(r.box);
-      const marks = [r.season, `Plan ${r.plan}`];
+    for (const r of this.board.calendar.rows) {
+      const marks = [];
       if (r.gain_lords) marks.push("Lords' Influence");
       if (r.grow) marks.push("Grow");
       if (r.waste) marks.push("Waste");
-      el("text", { x: r.x + 8, y: r.y + r.h - 7, class: "pl-cal-season" }, row).textContent = marks.join(" · ");
-      this.nodes.calRows[r.box] = row;
+      const li = h("li", { class: "pl-cal-box", "data-place": `Calendar box ${r.box}`, dataset: { box: r.box },
+        title: `Calendar box ${r.box}: ${r.season}, Plans of ${r.plan} cards${marks.length ? `; ${marks.join(", ")}` : ""}` },
+      h("span", { class: "pl-cal-head" }, h("b", {}, String(r.box)), ` ${r.season.replace(/-/g, "–")}`),
+      h("span", { class: "pl-cal-marks" }, [`Plan ${r.plan}`, ...marks].join(" · ")),
+      h("span", { class: "pl-cal-pieces" }));
+      cal.appendChild(li);
+      this.nodes.calRows[r.box] = li;
     }
+    strip.append(inf, cal);
+    holder.prepend(strip);
+    holder.classList.add("pl-has-tracks");
+    const size = () => holder.style.setProperty("--pl-tracks-h", `${strip.offsetHeight}px`);
+    size();
+    if (window.ResizeObserver) new ResizeObserver(size).observe(strip);
+    this.nodes.tracks = strip;
   }
 
   // ------------------------------------------------------------------ descriptions
@@ -415,6 +415,8 @@ export class Plantagenet {
   drawLords(view, ui) {
     const layer = this.nodes.pieces;
     layer.replaceChildren();
+    const plates = this.nodes.plates;
+    plates.replaceChildren();
     this.nodes.lordAt = {};
     const me = view.role;
     const moved = new Set(view.moved || []);
@@ -423,11 +425,35 @@ export class Plantagenet {
     for (const [lid, l] of Object.entries(view.lords || {})) {
       if ((l.where === "map" || l.where === "sea") && l.locale) (groups[l.locale] = groups[l.locale] || []).push(lid);
     }
+    // Exile boxes take their Lords inside and grow to hold them
+    for (const [name, g] of Object.entries(this.nodes.locales)) {
+      const d = this.board.locales[name];
+      if (d.kind !== "exile") continue;
+      const box = this.exileBox(d, (groups[name] || []).map((lid) => this.pillWidth(lid)));
+      const rect = g.querySelector(".pl-exile-box");
+      rect.setAttribute("y", box.y);
+      rect.setAttribute("height", box.h);
+      rect.setAttribute("x", box.x);
+      rect.setAttribute("width", box.w);
+      g.querySelector(".pl-exile-side").setAttribute("y", box.y + box.h - 8);
+    }
     for (const [loc, lids] of Object.entries(groups)) {
       const d = this.board.locales[loc];
       if (!d) continue;
+      // your own Lords first (in front, never under the enemy's), then by name
       lids.sort((a, b) => (view.lords[a].side === me ? 0 : 1) - (view.lords[b].side === me ? 0 : 1) || a.localeCompare(b));
-      const places = this.lordPlaces(d, lids.length);
+      const widths = lids.map((lid) => this.pillWidth(lid));
+      const places = this.lordPlaces(d, widths);
+      if (d.kind !== "exile") {
+        // the Locale's plate: the marker and every Lord standing there (the place's shape)
+        const xs = [d.x - 20, d.x + 20];
+        const ys = [d.y - 20, d.y + 20];
+        places.forEach(([x, y], i) => { xs.push(x - widths[i] / 2, x + widths[i] / 2 + 6); ys.push(y - 26, y + 13); });
+        const x0 = Math.min(...xs) - 5;
+        const y0 = Math.min(...ys) - 5;
+        el("rect", { x: x0, y: y0, width: Math.max(...xs) + 5 - x0, height: Math.max(...ys) + 5 - y0, rx: 12,
+          class: `pl-plate${d.kind === "sea" ? " pl-sea-plate" : ""}`, "data-place": loc }, plates);
+      }
       lids.forEach((lid, i) => {
         const [x, y] = places[i];
         this.nodes.lordAt[lid] = [x, y];
@@ -436,22 +462,43 @@ export class Plantagenet {
     }
   }
 
-  /** Centres for n cylinders at a Locale: above the marker (below it when its name is above),
-   * rows of two; inside an Exile box, in a row; at Sea, under the Sea's name. */
-  lordPlaces(d, n) {
+  /** The width of a Lord's cylinder (map units). */
+  pillWidth(lid) { return Math.max(58, this.lordLabel(lid).length * 8.4 + 16); }
+
+  /** An Exile box grown to hold Lords of these widths in rows of two under its name. */
+  exileBox(d, widths) {
+    const rows = Math.ceil(widths.length / 2);
+    let w = d.w;
+    for (let r = 0; r < rows; r++) w = Math.max(w, widths.slice(r * 2, r * 2 + 2).reduce((a, x) => a + x + 8, 0) + 12);
+    const h = Math.max(d.h, 50 + rows * 30 + 20);
+    return { x: d.x - w / 2, y: d.y - d.h / 2, w, h };
+  }
+
+  /** Centres for Lords of these widths at a Locale: above the marker (below it when its name
+   * is above, and at Sea under the Sea's name), rows of two; in an Exile box under its name. */
+  lordPlaces(d, widths) {
     const out = [];
+    const n = widths.length;
     if (d.kind === "exile") {
-      for (let i = 0; i < n; i++) out.push([d.x - ((Math.min(n, 2) - 1) * 42) + (i % 2) * 84, d.y + 10 + Math.floor(i / 2) * 26 - (n > 2 ? 10 : 0)]);
+      const top = d.y - d.h / 2 + 50;
+      for (let i = 0; i < n; i++) {
+        const row = Math.floor(i / 2);
+        const pair = widths.slice(row * 2, row * 2 + 2);
+        const rowW = pair.reduce((a, x) => a + x, 0) + (pair.length - 1) * 8;
+        const left = d.x - rowW / 2;
+        const x = i % 2 === 0 ? left + pair[0] / 2 : left + pair[0] + 8 + pair[1] / 2;
+        out.push([x, top + row * 30 + 12]);
+      }
       return out;
     }
     const down = d.kind === "sea" || d.label === "n";
-    const perRow = 2;
     for (let i = 0; i < n; i++) {
-      const row = Math.floor(i / perRow);
-      const inRow = Math.min(perRow, n - row * perRow);
-      const col = i % perRow;
-      const x = d.x + (col - (inRow - 1) / 2) * 80;
-      const y = down ? d.y + 30 + row * 27 : d.y - 30 - row * 27;
+      const row = Math.floor(i / 2);
+      const pair = widths.slice(row * 2, row * 2 + 2);
+      const rowW = pair.reduce((a, x) => a + x, 0) + (pair.length - 1) * 6;
+      const left = d.x - rowW / 2;
+      const x = i % 2 === 0 ? left + pair[0] / 2 : left + pair[0] + 6 + pair[1] / 2;
+      const y = down ? d.y + 36 + row * 30 : d.y - 36 - row * 30;
       out.push([x, y]);
     }
     return out;
@@ -460,8 +507,8 @@ export class Plantagenet {
   drawLord(layer, view, ui, lid, x, y, opts = {}) {
     const l = view.lords[lid];
     const label = this.lordLabel(lid);
-    const w = Math.max(58, label.length * 8.4 + 16);
-    const g = el("g", { class: `block pl-lord block-${l.side}`, "data-block": lid, transform: `translate(${x},${y})` }, layer);
+    const w = this.pillWidth(lid);
+    const g = el("g", { class: `block pl-lord block-${l.side}`, "data-block": lid, "data-at": opts.place || opts.at || "", transform: `translate(${x},${y})` }, layer);
     const title = el("title", {}, g);
     title.textContent = this.lordText(view, lid);
     el("rect", { x: -w / 2, y: -12, width: w, height: 24, rx: 11, class: "block-body" }, g);
@@ -513,75 +560,67 @@ export class Plantagenet {
   }
 
   drawCalendar(view, ui) {
-    const layer = this.nodes.calendar;
-    layer.replaceChildren();
-    const cal = this.board.calendar;
-    for (const r of cal.rows) {
+    if (!this.nodes.calRows) return;
+    const current = view.box;
+    for (const r of this.board.calendar.rows) {
       const row = this.nodes.calRows[r.box];
-      row.classList.toggle("current", r.box === view.box);
+      row.classList.toggle("current", r.box === current);
       row.classList.toggle("outside", view.first_box !== undefined && view.first_box !== null && (r.box < view.first_box || r.box > view.last_box));
-      row.classList.toggle("threshold", false);
+      row.querySelector(".pl-cal-pieces").replaceChildren();
     }
-    const perBox = {};
-    const push = (box, item) => { (perBox[box] = perBox[box] || []).push(item); };
-    for (const [lid, l] of Object.entries(view.lords || {})) {
-      if (l.where === "calendar" && l.box !== null && l.box !== undefined) push(Math.max(0, Math.min(16, l.box)), { kind: "lord", id: lid });
+    const me = view.role;
+    const lords = Object.entries(view.lords || {}).filter(([, l]) => l.where === "calendar" && l.box !== null && l.box !== undefined)
+      .sort(([a, la], [b, lb]) => (la.side === me ? 0 : 1) - (lb.side === me ? 0 : 1) || a.localeCompare(b));
+    const clampBox = (n) => Math.max(1, Math.min(15, n));
+    for (const [lid, l] of lords) {
+      const row = this.nodes.calRows[clampBox(l.box)];
+      const opts = (ui.choices || []).filter((c) => c.kind === "block" && c.ref === lid);
+      const label = this.lordLabel(lid);
+      const text = this.lordText(view, lid);
+      const chip = h(opts.length ? "button" : "span", {
+        type: opts.length ? "button" : null, class: `pl-cal-lord block pl-lord block-${l.side}${opts.length ? " legal" : ""}${l.exile ? " in-exile" : ""}`,
+        dataset: { block: lid, at: `Calendar box ${clampBox(l.box)}` }, title: text,
+        "aria-label": opts.length ? `${text} — ${opts.map((c) => c.label).join("; ")}` : text,
+      }, label);
+      if (opts.length && ui.onChoices) chip.addEventListener("click", () => ui.onChoices(opts, chip));
+      row.querySelector(".pl-cal-pieces").appendChild(chip);
     }
-    for (const [vid, v] of Object.entries(view.vassals || {})) {
-      if ((v.where === "calendar" || v.where === "mat") && v.box !== null && v.box !== undefined) push(Math.max(0, Math.min(16, v.box)), { kind: "vassal", id: vid, v });
+    for (const [vid, v] of Object.entries(view.vassals || {}).sort(([a], [b]) => a.localeCompare(b))) {
+      if (!((v.where === "calendar" || v.where === "mat") && v.box !== null && v.box !== undefined)) continue;
+      const side = v.lord && view.lords[v.lord] ? view.lords[v.lord].side : null;
+      const name = this.vassalName(vid);
+      const row = this.nodes.calRows[clampBox(v.box)];
+      row.querySelector(".pl-cal-pieces").appendChild(h("span", {
+        class: `pl-cal-vassal${side ? ` side-${side}` : ""}`, dataset: { vassal: vid, at: `Calendar box ${clampBox(v.box)}` },
+        title: `Vassal ${name}: ${v.where === "mat" ? `serves ${this.lordName(v.lord)} until box ${v.box}` : `ready in box ${v.box}`}`,
+      }, name));
     }
-    for (const [box, items] of Object.entries(perBox)) {
-      const n = Number(box);
-      const r = cal.rows[Math.max(1, Math.min(15, n)) - 1];
-      let x = r.x + 40;
-      let y = r.y + 18;
-      if (n < 1 || n > 15) {
-        el("text", { x: r.x + r.w - 6, y: r.y + 14, "text-anchor": "end", class: "pl-cal-season" }, layer).textContent = n < 1 ? "off the start" : "off the end";
-      }
-      for (const it of items) {
-        if (it.kind === "lord") {
-          const label = this.lordLabel(it.id);
-          const w = Math.max(58, label.length * 8.4 + 16);
-          if (x + w > r.x + r.w - 4) { x = r.x + 40; y += 25; }
-          this.drawLord(layer, view, ui, it.id, x + w / 2, y);
-          this.nodes.lordAt[it.id] = [x + w / 2, y];
-          x += w + 6;
-        } else {
-          const side = it.v.lord && view.lords[it.v.lord] ? view.lords[it.v.lord].side : null;
-          const name = this.vassalName(it.id);
-          const w = name.length * 7.2 + 14;
-          if (x + w > r.x + r.w - 4) { x = r.x + 40; y += 25; }
-          const g = el("g", { class: `pl-vassal-marker${side ? ` side-${side}` : ""}`, transform: `translate(${x},${y})` }, layer);
-          el("title", {}, g).textContent = `Vassal ${name}: ${it.v.where === "mat" ? `serves ${this.lordName(it.v.lord)} until box ${it.v.box}` : `ready in box ${it.v.box}`}`;
-          el("rect", { x: 0, y: -10, width: w, height: 20, rx: 3 }, g);
-          el("text", { x: w / 2, y: 5, "text-anchor": "middle" }, g).textContent = name;
-          x += w + 6;
-        }
-      }
+    if (current && this.nodes.calRows[current] && this.nodes.tracks) {
+      const cal = this.nodes.tracks.querySelector(".pl-cal");
+      const li = this.nodes.calRows[current];
+      if (cal.scrollWidth > cal.clientWidth) cal.scrollLeft = Math.max(0, li.offsetLeft - cal.offsetLeft - 8);
     }
   }
 
   drawInfluence(view) {
-    const layer = this.nodes.influence;
-    layer.replaceChildren();
+    if (!this.nodes.tracks) return;
     const t = this.board.influence;
-    const n = t.cap * 2 + 1;
-    const cw = t.w / n;
-    const cellX = (v) => t.x + (Math.max(-t.cap, Math.min(t.cap, v)) + t.cap) * cw;
-    if (view.threshold) {
-      for (const v of [view.threshold, -view.threshold]) {
-        if (Math.abs(v) > t.cap) continue;
-        const x = cellX(v);
-        el("rect", { x, y: t.y + 2, width: cw, height: 34, class: "pl-threshold" }, layer);
-      }
-      el("text", { x: cellX(view.threshold) + cw / 2, y: t.y - 4, "text-anchor": "middle", class: "pl-threshold-text" }, layer).textContent = `${view.threshold}`;
-    }
+    const bar = this.nodes.tracks.querySelector(".pl-inf-bar");
+    const pct = (v) => `${((Math.max(-t.cap, Math.min(t.cap, v)) + t.cap) / (2 * t.cap)) * 100}%`;
     const net = view.influence ? view.influence.net : 0;
-    const x = cellX(net) + cw / 2;
     const side = net > 0 ? "York" : net < 0 ? "Lancaster" : null;
-    const g = el("g", { class: "pl-influence-marker", transform: `translate(${x},${t.y + 19})` }, layer);
-    el("circle", { r: 15, fill: FILL[side], stroke: "#1d1a14", "stroke-width": 2.5 }, g);
-    el("text", { y: 5, "text-anchor": "middle", fill: INK[side], class: "pl-influence-value" }, g).textContent = String(Math.abs(net));
+    // placed through the style object (inline style attributes are not allowed by the page's policy)
+    const at = (node, v) => { node.style.left = pct(v); return node; };
+    const parts = [at(h("span", { class: "pl-inf-zero" }), 0)];
+    if (view.threshold) {
+      for (const v of [view.threshold, -view.threshold]) parts.push(at(h("span", { class: "pl-inf-threshold", title: `Victory threshold ${view.threshold} (5.2)` }), v));
+    }
+    // Lancaster's lead to the left, York's to the right
+    parts.push(at(h("span", { class: `pl-inf-marker side-${side || "none"}` }, String(Math.abs(net))), net));
+    bar.replaceChildren(...parts);
+    const words = net === 0 ? "even" : `${side} ahead by ${Math.abs(net)}`;
+    this.nodes.tracks.querySelector(".pl-inf-text").textContent = `${words}${view.threshold ? ` · a side wins at ${view.threshold} (5.2)` : ""}`;
+    this.nodes.tracks.querySelector(".pl-influence").title = `Influence (1.4.1): ${words}`;
   }
 
   // ------------------------------------------------------------------ panels
