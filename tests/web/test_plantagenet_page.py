@@ -110,7 +110,7 @@ def _board_drawn(page: Any) -> None:
     page.wait_for_selector("svg#map g.pl-locale", timeout=40000)
     assert page.locator("svg#map g.pl-stronghold").count() == 54
     assert page.locator("svg#map g.pl-exile").count() == 4
-    assert page.locator("svg#map .pl-cal-row").count() == 15
+    assert page.locator(".map-holder .pl-tracks .pl-cal-box").count() == 15  # the Calendar (2.2) along the board
     assert page.locator("svg#map .pl-way").count() == 83
     assert page.locator("svg#map g.pl-lord").count() > 0  # the Lords on the map and the Calendar
     assert page.locator(".no-board").count() == 0
@@ -235,7 +235,7 @@ def test_clicking_an_outlined_lord_or_locale_sends_that_action(browser: Any, liv
             choice = rnd.choice(on_board)
             before = players.version(a)
             if choice["kind"] == "block":
-                node = a.locator(f'svg#map g.pl-lord.legal[data-block="{choice["ref"]}"]').first
+                node = a.locator(f'.map-holder .pl-lord.legal[data-block="{choice["ref"]}"]').first
             else:
                 node = a.locator(f'svg#map g.pl-locale.legal[data-area="{choice["ref"]}"] .area-shape').first
             assert node.count(), choice

@@ -448,7 +448,7 @@ export class Plantagenet {
         // the Locale's plate: the marker and every Lord standing there (the place's shape)
         const xs = [d.x - 20, d.x + 20];
         const ys = [d.y - 20, d.y + 20];
-        places.forEach(([x, y], i) => { xs.push(x - widths[i] / 2, x + widths[i] / 2 + 6); ys.push(y - 26, y + 13); });
+        places.forEach(([x, y], i) => { xs.push(x - widths[i] / 2, x + widths[i] / 2 + 6); ys.push(y - 19, y + 13); });
         const x0 = Math.min(...xs) - 5;
         const y0 = Math.min(...ys) - 5;
         el("rect", { x: x0, y: y0, width: Math.max(...xs) + 5 - x0, height: Math.max(...ys) + 5 - y0, rx: 12,
@@ -463,14 +463,14 @@ export class Plantagenet {
   }
 
   /** The width of a Lord's cylinder (map units). */
-  pillWidth(lid) { return Math.max(58, this.lordLabel(lid).length * 8.4 + 16); }
+  pillWidth(lid) { return Math.max(66, this.lordLabel(lid).length * 8.4 + 28); }
 
   /** An Exile box grown to hold Lords of these widths in rows of two under its name. */
   exileBox(d, widths) {
     const rows = Math.ceil(widths.length / 2);
     let w = d.w;
     for (let r = 0; r < rows; r++) w = Math.max(w, widths.slice(r * 2, r * 2 + 2).reduce((a, x) => a + x + 8, 0) + 12);
-    const h = Math.max(d.h, 50 + rows * 30 + 20);
+    const h = Math.max(d.h, 50 + rows * 33 + 22);
     return { x: d.x - w / 2, y: d.y - d.h / 2, w, h };
   }
 
@@ -487,7 +487,7 @@ export class Plantagenet {
         const rowW = pair.reduce((a, x) => a + x, 0) + (pair.length - 1) * 8;
         const left = d.x - rowW / 2;
         const x = i % 2 === 0 ? left + pair[0] / 2 : left + pair[0] + 8 + pair[1] / 2;
-        out.push([x, top + row * 30 + 12]);
+        out.push([x, top + row * 33 + 19]);
       }
       return out;
     }
@@ -498,7 +498,7 @@ export class Plantagenet {
       const rowW = pair.reduce((a, x) => a + x, 0) + (pair.length - 1) * 6;
       const left = d.x - rowW / 2;
       const x = i % 2 === 0 ? left + pair[0] / 2 : left + pair[0] + 6 + pair[1] / 2;
-      const y = down ? d.y + 36 + row * 30 : d.y - 36 - row * 30;
+      const y = down ? d.y + 34 + row * 33 : d.y - 34 - row * 33;
       out.push([x, y]);
     }
     return out;
@@ -512,8 +512,8 @@ export class Plantagenet {
     const title = el("title", {}, g);
     title.textContent = this.lordText(view, lid);
     el("rect", { x: -w / 2, y: -12, width: w, height: 24, rx: 11, class: "block-body" }, g);
-    el("text", { x: 0, y: 5, "text-anchor": "middle", class: "pl-lord-name" }, g).textContent = label;
-    el("text", { x: -w / 2 + 3, y: -14, class: "pl-lord-side" }, g).textContent = SIDE_LETTER[l.side];
+    el("text", { x: 6, y: 5, "text-anchor": "middle", class: "pl-lord-name" }, g).textContent = label;
+    el("text", { x: -w / 2 + 5, y: 4.5, class: "pl-lord-side" }, g).textContent = SIDE_LETTER[l.side];
     if (opts.moved) {
       const m = el("g", { class: "pl-moved", transform: `translate(${w / 2 - 2},-11)` }, g);
       el("circle", { r: 7.5 }, m);
