@@ -21,7 +21,7 @@ from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
 from roses.engine.steps import MAX_AUTOMATIC, Frame, Step, StepRules, Steps, push_all, top
-from roses.games.plantagenet import ai, battle, campaign, cards, levy, reactions, wars
+from roses.games.plantagenet import ai, battle, campaign, cards, endings, levy, reactions, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
@@ -206,6 +206,7 @@ class PlantagenetRules(StepRules):
             command=command,
             special_rules=list(state["special_rules"]),
             options=dict(state["options"]),
+            end=endings.end_cause(state),
         )
         for part in PARTS:
             v.update(part.view_part(state, role))
