@@ -383,6 +383,7 @@ export class Plantagenet {
     this.drawLords(view, ui);
     this.drawCalendar(view, ui);
     this.drawInfluence(view);
+    this.drawEnd(view);
     this.focus(view, ui, payload, battleAt);
   }
 
@@ -598,8 +599,21 @@ export class Plantagenet {
     if (current && this.nodes.calRows[current] && this.nodes.tracks) {
       const cal = this.nodes.tracks.querySelector(".pl-cal");
       const li = this.nodes.calRows[current];
-      if (cal.scrollWidth > cal.clientWidth) cal.scrollLeft = Math.max(0, li.offsetLeft - cal.offsetLeft - 8);
+      // bring the present box into view only when it is not (the strip scrolls on a phone)
+      const left = li.offsetLeft - cal.offsetLeft;
+      if (left < cal.scrollLeft || left + li.offsetWidth > cal.scrollLeft + cal.clientWidth) cal.scrollLeft = Math.max(0, left - 8);
     }
+  }
+
+  /** A finished game: who won and by which rule, along the top of the board (the board stays as it ended). */
+  drawEnd(view) {
+    if (!this.nodes.tracks) return;
+    let node = this.nodes.tracks.querySelector(".pl-end");
+    const end = view.end;
+    if (!end) { if (node) node.remove(); return; }
+    if (!node) { node = h("p", { class: "pl-end", role: "status" }); this.nodes.tracks.prepend(node); }
+    node.replaceChildren(h("strong", {}, end.winner === "Draw" ? "The game ends in a draw" : `${end.winner} wins`),
+      ` by ${end.title} (${end.rule}): ${end.why}`);
   }
 
   drawInfluence(view) {
@@ -626,6 +640,7 @@ export class Plantagenet {
   // ------------------------------------------------------------------ panels
   statusFacts(view) {
     const facts = [];
+    if (view.end) facts.push(["Result", `${view.end.winner === "Draw" ? "A draw" : `${view.end.winner} wins`} by ${view.end.title} (${view.end.rule}): ${view.end.why}`]);
     if (view.scenario) facts.push(["Scenario", this.board.scenarios[view.scenario] || view.scenario]);
     if (view.box !== null && view.box !== undefined) {
       const r = this.board.calendar.rows[view.box - 1];
@@ -635,7 +650,7 @@ export class Plantagenet {
     if (view.king) facts.push(["Sides", `${view.king} is the King's side, ${view.rebel} the Rebels`]);
     if (view.influence) {
       const i = view.influence;
-      facts.push(["Influence", i.net === 0 ? "level" : `${i.net > 0 ? "York" : "Lancaster"} leads by ${Math.abs(i.net)}${view.threshold ? ` (Victory at ${view.threshold})` : ""}`]);
+      facts.push(["Influence", i.net === 0 ? "even" : `${i.net > 0 ? "York" : "Lancaster"} leads by ${Math.abs(i.net)}${view.threshold ? ` (Victory at ${view.threshold})` : ""}`]);
     }
     if (view.stronghold_markers) {
       facts.push(["Strongholds", Object.entries(view.stronghold_markers).map(([t, m]) => `${t} ${m.side ? `${m.side} +${m.value}` : "even"}`).join(", ")]);
@@ -674,7 +689,7 @@ export class Plantagenet {
     const title = this.commandTitle(cid);
     const node = h(opts.length ? "button" : "span", {
       type: opts.length ? "button" : null, class: `chip pl-command side-${side}${opts.length ? " card legal" : ""}`, dataset: { card: cid },
-      "aria-label": opts.length ? opts.map((o) => o.label).join("; ") : `${title} (${cid})`, title: cid,
+      "aria-label": opts.length ? opts.map((o) => o.label).join("; ") : `Command card: ${title}`,
     }, title);
     if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
     return node;
@@ -732,14 +747,14 @@ export class Plantagenet {
     return { played: played.length ? h("div", {}, played) : null, hand };
   }
 
-  /** A Lord's mat as the view gives it (own Lords fully; the other side's under Hidden Mats only
-   * in Battle, 1.5.3). */
+  /** A Lord's mat (1.5.3) drawn as a mat: his card's ratings on top, then the spaces for
+   * Troops (Forces), Vassals, Assets and Capabilities. Own Lords fully; the other side's under
+   * Hidden Mats only in Battle (the rest of the mat is a blank). */
   matNodes(view, lid, ui, battleLord = null) {
     const l = view.lords[lid];
     const mat = l.mat;
     if (mat === undefined) return [];
-    if (mat === "hidden") return [h("p", { class: "muted small" }, "Mat hidden (Hidden Mats, 1.5.3).")];
-    const out = [];
+    if (mat === "hidden") return [h("div", { class: "pl-mat pl-mat-hidden" }, h("span", { class: "muted small" }, "Mat hidden: Hidden Mats (1.5.3) show it only in Battle."))];
     const hits = (ui.choices || []).filter((c) => c.verb === "hit" && typeof c.arg === "string" && c.arg.startsWith(`${lid}:`));
     const unit = (u, text, routed = false) => {
       const opts = hits.filter((c) => c.arg === `${lid}:${u}`);
@@ -750,22 +765,31 @@ export class Plantagenet {
       }
       return h("span", { class: `chip${routed ? " pl-routed" : ""}`, dataset: { unit: `${lid}:${u}` } }, text);
     };
-    const units = [];
-    if (battleLord) units.push(unit("retinue", battleLord.retinue_routed ? "Retinue (Routed)" : "Retinue", battleLord.retinue_routed));
-    for (const v of [...mat.vassals, ...mat.special_vassals]) {
-      const routed = battleLord && battleLord.vassals_routed.includes(v);
-      units.push(unit(v, `${this.vassalName(v)}${routed ? " (Routed)" : ""}`, routed));
-    }
+    const space = (title, cls, items, empty = "none") => h("div", { class: `pl-mat-space ${cls}` }, h("span", { class: "pl-mat-label" }, title),
+      h("div", { class: "pl-mat-items" }, items.length ? items : h("span", { class: "muted small" }, empty)));
+    // Forces: the Retinue (in Battle), each Troop type as a stack with its count
+    const troops = [];
+    if (battleLord) troops.push(unit("retinue", battleLord.retinue_routed ? "Retinue (Routed)" : "Retinue", battleLord.retinue_routed));
     for (const t of this.board.troop_types) {
-      if (mat.troops[t]) units.push(unit(t, `${mat.troops[t]} ${TROOP_NAMES[t]}`));
-      if (mat.routed[t]) units.push(h("span", { class: "chip pl-routed" }, `${mat.routed[t]} ${TROOP_NAMES[t]} Routed`));
+      if (mat.troops[t]) troops.push(unit(t, `${mat.troops[t]} ${TROOP_NAMES[t]}`));
+      if (mat.routed[t]) troops.push(h("span", { class: "chip pl-routed", title: "Routed (4.4.2)" }, `${mat.routed[t]} ${TROOP_NAMES[t]} Routed`));
     }
-    if (units.length) out.push(h("p", { class: "chips" }, units));
-    const assets = Object.entries(mat.assets).filter(([, n]) => n).map(([k, n]) => `${n} ${ASSET_NAMES[k] || k}`);
-    out.push(h("p", { class: "small" }, h("strong", {}, "Assets: "), assets.join(", ") || "none"));
-    if (mat.capabilities.length) out.push(h("p", { class: "small" }, h("strong", {}, "Capabilities: "), mat.capabilities.map((cid) => h("span", { class: "pl-cap", title: this.board.cards[cid] ? this.board.cards[cid].capability.effect : cid }, `${cid} ${this.board.cards[cid] ? this.board.cards[cid].capability.title : ""}`)).reduce((acc, n, i) => (i ? [...acc, ", ", n] : [n]), [])));
-    if (mat.events.length) out.push(h("p", { class: "small" }, h("strong", {}, "Events: "), mat.events.map((cid) => `${cid} ${this.board.cards[cid] ? this.board.cards[cid].event.title : ""}`).join(", ")));
-    return out;
+    const vassals = [...mat.vassals, ...mat.special_vassals].map((v) => {
+      const routed = battleLord && battleLord.vassals_routed.includes(v);
+      return unit(v, `${this.vassalName(v)}${routed ? " (Routed)" : ""}`, routed);
+    });
+    const assets = Object.keys(ASSET_NAMES).map((k) => h("span", { class: `pl-asset${mat.assets[k] ? "" : " none"}`, title: ASSET_NAMES[k] },
+      h("b", {}, String(mat.assets[k] || 0)), ` ${ASSET_NAMES[k]}`));
+    const caps = mat.capabilities.map((cid) => {
+      const c = this.board.cards[cid];
+      return h("span", { class: "pl-cap", title: c ? c.capability.effect : "" }, c ? c.capability.title : "Capability");
+    });
+    const events = mat.events.map((cid) => { const c = this.board.cards[cid]; return h("span", { class: "pl-cap", title: c ? c.event.effect : "" }, c ? c.event.title : "Event"); });
+    return [h("div", { class: `pl-mat side-${l.side}`, dataset: { mat: lid } },
+      space("Forces", "pl-mat-troops", troops),
+      space("Vassals", "pl-mat-vassals", vassals),
+      space("Assets", "pl-mat-assets", assets),
+      space("Capabilities", "pl-mat-caps", [...caps, ...events]))];
   }
 
   /** A Lord's name: a button when a choice is about him. */
@@ -781,14 +805,17 @@ export class Plantagenet {
     return h("span", { class: `chip side-${l.side}`, dataset: { block: lid } }, text);
   }
 
+  /** Where a Lord is, in words. */
+  whereText(l) {
+    if (l.where === "map") return `${this.board.locales[l.locale] && this.board.locales[l.locale].kind === "exile" ? "in Exile in " : "at "}${l.locale}`;
+    if (l.where === "sea") return `at Sea (${l.locale})`;
+    if (l.where === "calendar") return `on the Calendar, box ${l.box}${l.exile ? " (in Exile)" : ""}`;
+    return { removed: "removed from the game", held: "held captive", unused: "not in this scenario", ready: "ready to be Mustered" }[l.where] || l.where;
+  }
+
   renderForces(view, ui = {}) {
     const out = [];
     const me = view.role;
-    // Influence and Calendar in words (the board shows them too)
-    if (view.influence) {
-      out.push(h("p", {}, h("strong", {}, "Influence: "), view.influence.net === 0 ? "level" : `${view.influence.net > 0 ? "York" : "Lancaster"} leads by ${Math.abs(view.influence.net)}`,
-        view.threshold ? ` · Victory threshold ${view.threshold} (5.2)` : ""));
-    }
     const order = [...SIDES].sort((a, b) => (a === me ? -1 : b === me ? 1 : 0));
     for (const side of order) {
       const lords = Object.entries(view.lords || {}).filter(([, l]) => l.side === side && l.where !== "unused");
@@ -797,55 +824,75 @@ export class Plantagenet {
       const list = h("ul", { class: "pl-lords" });
       for (const [lid] of lords) {
         const l = view.lords[lid];
-        const where = l.where === "map" ? `${this.board.locales[l.locale] && this.board.locales[l.locale].kind === "exile" ? "in Exile, " : ""}${l.locale}`
-          : l.where === "sea" ? `at Sea (${l.locale})` : l.where === "calendar" ? `Calendar box ${l.box}${l.exile ? " (Exile)" : ""}` : l.where;
         const c = this.board.lords[lid] || {};
-        list.appendChild(h("li", { dataset: { lord: lid } }, this.lordChip(view, lid, ui), ` ${where}`,
-          (view.moved || []).includes(lid) ? " · Moved/Fought" : "",
-          h("span", { class: "muted small", title: "Lordship, Command, Valour, Influence (1.5.2)" },
-            ` · Lordship ${c.lordship}, Command ${c.command}, Valour ${c.valour}, Influence ${c.influence}`),
+        list.appendChild(h("li", { dataset: { lord: lid } },
+          h("div", { class: `pl-mat-head side-${l.side}` }, this.lordChip(view, lid, ui), h("span", { class: "small" }, ` ${this.whereText(l)}`),
+            (view.moved || []).includes(lid) ? h("span", { class: "small" }, " · has Moved or Fought") : null,
+            h("span", { class: "pl-ratings", title: "The Lord's card (1.5.2)" },
+              ["Lordship", "Command", "Valour", "Influence"].map((k) => h("span", { class: "pl-rating" }, h("b", {}, String(c[k.toLowerCase()] ?? "")), ` ${k}`)))),
           this.matNodes(view, lid, ui)));
       }
       out.push(list);
-    }
-    // the Calendar as text
-    const boxes = {};
-    for (const [lid, l] of Object.entries(view.lords || {})) if (l.where === "calendar") (boxes[l.box] = boxes[l.box] || []).push(`${l.name} (${l.side}${l.exile ? ", Exile" : ""})`);
-    for (const [vid, v] of Object.entries(view.vassals || {})) if (v.where === "calendar" || (v.where === "mat" && v.box)) (boxes[v.box] = boxes[v.box] || []).push(`Vassal ${this.vassalName(vid)}${v.lord ? ` (${this.lordName(v.lord)})` : ""}`);
-    const keys = Object.keys(boxes).map(Number).sort((a, b) => a - b);
-    if (keys.length) {
-      out.push(h("h3", {}, "Calendar"), h("ul", { class: "small" }, keys.map((k) => h("li", {}, h("strong", {}, `Box ${k}${k === view.box ? " (now)" : ""}: `), boxes[k].join(", ")))));
     }
     return out;
   }
 
   renderBattle(view, ui = {}) {
     const b = view.battle;
-    if (!b) return null;
+    if (!b) return this.battleSummary(view);
     const parts = [];
     parts.push(h("p", { class: "battle-head" }, h("strong", {}, b.locale ? `Battle at ${b.locale}` : "On Bosworth Field"),
-      b.round ? ` — Round ${b.round}` : " — Array", `. ${b.attacker} Attacks, ${b.defender} Defends.`));
+      b.round ? ` — Round ${b.round}` : " — the sides Array", `. ${b.attacker} Attacks, ${b.defender} Defends.`));
     if (b.strike) {
       parts.push(h("p", { class: "pl-strike" }, `${cap(b.strike.kind)}: `, Object.entries(b.strike.hits).map(([s, n]) => `${s} takes ${plural(n, "Hit")}`).join(", "), " (4.4.2)."));
     }
     if (b.winner) parts.push(h("p", {}, h("strong", {}, `${b.winner} wins the Battle.`)));
+    // the Battle mat: the Defender's array across the top, facing the Attacker's below it
+    const mat = h("div", { class: "pl-battle-mat" });
     for (const side of [b.defender, b.attacker]) {
-      parts.push(h("h3", {}, `${side} (${side === b.attacker ? "Attacker" : "Defender"})`));
       const front = b.front[side] || {};
-      const rows = [];
+      const row = h("div", { class: `pl-battle-side side-${side}` }, h("div", { class: "pl-battle-side-name" }, `${side} — ${side === b.attacker ? "Attacker" : "Defender"}`));
+      const grid = h("div", { class: "pl-battle-row" });
       for (const slot of ["left", "center", "right"]) {
         const lid = front[slot];
-        rows.push(h("li", { dataset: { slot: `${side}:${slot}` } }, h("strong", {}, `Front ${slot}: `), lid ? this.battleLord(view, lid, ui) : "empty"));
+        grid.appendChild(h("div", { class: `pl-battle-slot${lid ? "" : " empty"}`, dataset: { slot: `${side}:${slot}` } },
+          h("span", { class: "pl-slot-name" }, `Front ${slot === "center" ? "centre" : slot}`), lid ? this.battleLord(view, lid, ui) : h("span", { class: "muted small" }, "empty")));
       }
-      for (const lid of b.reserve[side] || []) rows.push(h("li", {}, h("strong", {}, "Reserve: "), this.battleLord(view, lid, ui)));
-      const placed = new Set([...Object.values(front), ...(b.reserve[side] || [])]);
-      for (const [lid, d] of Object.entries(b.lords)) if (d.side === side && !placed.has(lid)) rows.push(h("li", {}, h("strong", {}, lid === b.late ? "Late: " : "Not arrayed: "), this.battleLord(view, lid, ui)));
-      parts.push(h("ul", { class: "pl-array" }, rows));
+      const reserve = b.reserve[side] || [];
+      const placed = new Set([...Object.values(front), ...reserve]);
+      const others = Object.entries(b.lords).filter(([lid, d]) => d.side === side && !placed.has(lid)).map(([lid]) => lid);
+      grid.appendChild(h("div", { class: `pl-battle-slot pl-reserve${reserve.length || others.length ? "" : " empty"}`, dataset: { slot: `${side}:reserve` } },
+        h("span", { class: "pl-slot-name" }, "Reserve"),
+        reserve.length || others.length ? [...reserve.map((lid) => this.battleLord(view, lid, ui)),
+          ...others.map((lid) => h("div", {}, h("span", { class: "small" }, lid === b.late ? "Late: " : "Not arrayed: "), this.battleLord(view, lid, ui)))]
+          : h("span", { class: "muted small" }, "empty")));
+      row.appendChild(grid);
+      mat.appendChild(row);
     }
+    parts.push(mat);
     if (b.engagements && b.engagements.length) {
-      parts.push(h("h3", {}, "Engagements"), h("ol", {}, b.engagements.map((eng, i) => h("li", { class: b.strike && b.strike.engagement === i ? "pl-current" : "" }, eng.map((lid) => this.lordName(lid)).join(" vs ")))));
+      parts.push(h("h3", {}, "Engagements"), h("ol", {}, b.engagements.map((eng, i) => h("li", { class: b.strike && b.strike.engagement === i ? "pl-current" : "" }, eng.map((lid) => this.lordName(lid)).join(" against ")))));
     }
     return parts;
+  }
+
+  /** After a Battle: its story from the log (who fought, who Fled or Routed, the winner, the
+   * Influence, Spoils and losses), kept until the next Battle or the next Campaign card. */
+  battleSummary(view) {
+    const lines = (view.log || []).map((l) => (typeof l === "string" ? l : Array.isArray(l) ? l[l.length - 1] : String(l)));
+    const kinds = view.log_kinds || [];
+    let start = -1;
+    for (let i = lines.length - 1; i >= 0; i--) if (/^Battle at .*\(4\.4\)|^On Bosworth Field/.test(lines[i])) { start = i; break; }
+    if (start < 0) return null;
+    const story = [];
+    for (let i = start; i < lines.length; i++) {
+      if (i > start && kinds[i] && kinds[i] !== "battle" && kinds[i] !== "event" && kinds[i] !== "card") break;
+      story.push(lines[i]);
+    }
+    const won = story.find((t) => /wins the Battle|both sides lose the Battle/.test(t));
+    return [h("div", { class: "pl-battle-summary" },
+      h("p", {}, h("strong", {}, "The last Battle is over"), won ? `: ${won}` : "."),
+      h("ol", { class: "small" }, story.map((t) => h("li", {}, t))))];
   }
 
   battleLord(view, lid, ui) {
