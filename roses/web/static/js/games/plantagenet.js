@@ -27,7 +27,7 @@ const TROOP_NAMES = {
 };
 const ASSET_NAMES = { provender: "Provender", coin: "Coin", carts: "Carts", ships: "Ships" };
 const TIMING = { hold: "Hold", this_levy: "This Levy", this_campaign: "This Campaign", now: "Now" };
-const STAGE_NAMES = { levy: "Levy", campaign: "Campaign", battle: "Battle" };
+const STAGE_NAMES = { levy: "Levy", campaign: "Campaign", battle: "Battle", over: "Game over" };
 // Verbs whose argument is a Vassal (not a Lord: some ids are both, e.g. "oxford").
 const VASSAL_VERBS = new Set(["levy_vassal"]);
 const AOW_CARD = /^[YL]\d+$/;
