@@ -76,7 +76,7 @@ LABEL_SIDE: dict[str, str] = {
     "Pembroke": "w", "Harlech": "w", "Chester": "w", "Bristol": "w", "Cardiff": "w",
     "Hereford": "w", "Ludlow": "w", "Shrewsbury": "w", "Worcester": "e", "Gloucester": "e",
     "Wells": "w", "Ely": "e", "Cambridge": "s", "Bury St Edmunds": "e", "Norwich": "e",
-    "St Albans": "n", "London": "s", "Rochester": "e", "Canterbury": "e", "Hastings": "e",
+    "St Albans": "w", "London": "s", "Rochester": "e", "Canterbury": "e", "Hastings": "e",
     "Arundel": "s", "Southampton": "s", "Winchester": "n", "Salisbury": "w", "Newbury": "n",
     "Oxford": "w", "Bedford": "w", "Northampton": "w", "Leicester": "e", "Coventry": "w",
     "Lichfield": "w", "Derby": "w", "Nottingham": "e", "Lincoln": "e", "York": "e",
@@ -296,17 +296,35 @@ def _hull(points: list[tuple[float, float]], pad: float) -> list[list[float]]:
     return out
 
 
+def _stack_sides(points: dict[str, tuple[float, float]], labels: dict[str, str]) -> dict[str, str]:
+    """Where each Stronghold's Lords stand: above its marker ("n") or below it ("s"), on the
+    side with more room before the next Stronghold (a name above forces them below)."""
+    out = {}
+    for name, (x, y) in points.items():
+        if labels.get(name, "s") == "n":
+            out[name] = "s"
+            continue
+
+        def room(dy: float, x: float = x, y: float = y, name: str = name) -> float:
+            cx, cy = x, y + dy
+            return min(((px - cx) ** 2 / 4 + (py - cy) ** 2) ** 0.5 for n, (px, py) in points.items() if n != name)
+
+        out[name] = "s" if room(64.0) > room(-48.0) + 12 else "n"
+    return out
+
+
 def build(coast: list[list[list[float]]] | None = None) -> dict[str, Any]:
     """The board; ``coast`` the traced coastline (default: the one in the board file)."""
     c = load()
     if coast is None:
         coast = _committed_coast() or []
     locales: dict[str, Any] = {}
+    stack = _stack_sides({n: proj(TOWNS[n]) for n, d in c.locales.items() if d["kind"] == "stronghold"}, LABEL_SIDE)
     for name, d in c.locales.items():
         if d["kind"] == "stronghold":
             x, y = proj(TOWNS[name])
             locales[name] = {"kind": "stronghold", "type": d["type"], "area": d["area"], "port": d["port"],
-                             "x": x, "y": y, "label": LABEL_SIDE.get(name, "s")}
+                             "x": x, "y": y, "label": LABEL_SIDE.get(name, "s"), "stack": stack[name]}
         elif d["kind"] == "exile":
             x, y = proj(EXILE_AT[name])
             locales[name] = {"kind": "exile", "sea": d["sea"], "x": x, "y": y,

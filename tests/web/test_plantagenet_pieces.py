@@ -93,7 +93,7 @@ def _open(browser: Any, server: LiveServer, game: Game, viewport: dict[str, int]
     gid = server.services.games.import_record(record, private=False)
     page.goto(f"{server.url}/games/{gid}")
     page.wait_for_selector("svg#map g.pl-locale", state="attached", timeout=40000)
-    page.wait_for_function("window.roses && window.roses.payload && window.roses.payload.view", timeout=40000)
+    page.wait_for_function("() => !!(window.roses && window.roses.payload && window.roses.payload.view)", timeout=40000)
     page.wait_for_timeout(300)
     return ctx, page, errors
 

@@ -475,8 +475,8 @@ export class Plantagenet {
     return { x: d.x - w / 2, y: d.y - d.h / 2, w, h };
   }
 
-  /** Centres for Lords of these widths at a Locale: above the marker (below it when its name
-   * is above, and at Sea under the Sea's name), rows of two; in an Exile box under its name. */
+  /** Centres for Lords of these widths at a Locale: on the side of the marker with more room
+   * (the board's "stack"; at Sea under the Sea's name), rows of two; in an Exile box under its name. */
   lordPlaces(d, widths) {
     const out = [];
     const n = widths.length;
@@ -492,14 +492,16 @@ export class Plantagenet {
       }
       return out;
     }
-    const down = d.kind === "sea" || d.label === "n";
+    const down = d.kind === "sea" || d.stack === "s";
+    // below a marker whose name is below it, the Lords stand under the name
+    const first = down && d.kind !== "sea" && d.label === "s" ? 52 : 34;
     for (let i = 0; i < n; i++) {
       const row = Math.floor(i / 2);
       const pair = widths.slice(row * 2, row * 2 + 2);
       const rowW = pair.reduce((a, x) => a + x, 0) + (pair.length - 1) * 6;
       const left = d.x - rowW / 2;
       const x = i % 2 === 0 ? left + pair[0] / 2 : left + pair[0] + 6 + pair[1] / 2;
-      const y = down ? d.y + 34 + row * 33 : d.y - 34 - row * 33;
+      const y = down ? d.y + first + row * 33 : d.y - 34 - row * 33;
       out.push([x, y]);
     }
     return out;
