@@ -12,9 +12,9 @@ Ireland and the coast of France and Flanders, traced from a global land mask (th
 squares at 1/50 degree and simplified; the borders of Wales and Scotland follow the real ones
 in outline; the three Seas (1.3.1) are tinted zones of the water split where the rules split
 them (the Strait of Dover, Land's End). Run with the ``board`` extra installed: the traced
-coastline is written into the board file, and a rebuild without the extra keeps it. The board adds,
-in the open North Sea east of England, the Calendar (15 boxes, 2.2) and, above the map, the
-Influence track (1.4.1). The game's own facts (Stronghold types, Areas, Ports, Ways, Lords,
+coastline is written into the board file, and a rebuild without the extra keeps it. The board
+file also holds the Calendar's 15 boxes (2.2) and the Influence track's cap (1.4.1), which the
+page draws in a strip along the top of the board. The game's own facts (Stronghold types, Areas, Ports, Ways, Lords,
 Vassals, the Arts of War cards in our own words, the Calendar table) are copied from
 :func:`roses.games.plantagenet.components.load`, so the client needs no other file.
 """
@@ -36,7 +36,7 @@ Pt = tuple[float, float]
 LON0, LON1 = -6.5, 5.6
 LAT0, LAT1 = 56.1, 49.45
 SX, SY = 160.0, 266.0  # map units per degree (about cos 53° between them)
-TOP = 130.0  # the band above the map for the Influence track
+TOP = 0.0  # no band above the map (the Influence track and Calendar are drawn by the page above the board)
 W = round((LON1 - LON0) * SX)
 H = round((LAT0 - LAT1) * SY + TOP)
 
@@ -99,14 +99,11 @@ SEA_AT: dict[str, Pt] = {
 #: Area names (1.3.1), written faintly near their Strongholds.
 AREA_LABEL_AT: dict[str, Pt] = {"North": (-2.3, 55.35), "Wales": (-3.85, 52.35), "South": (-0.05, 50.62)}
 
-#: The Calendar (2.2): 15 boxes in a column in the open sea east of England.
-CALENDAR_TOP_LEFT: Pt = (2.25, 55.95)
-CALENDAR_BOTTOM_RIGHT: Pt = (5.5, 51.3)
 
 
 # ---------------------------------------------------------------- building
 #: The frame of the traced coastline (lon, lat), a little larger than the board, and its step.
-COAST_FRAME = (-6.9, 6.0, 49.1, 56.5)
+COAST_FRAME = (-7.6, 6.8, 48.5, 57.0)
 COAST_STEP = 0.02
 #: Rings smaller than this (square map units) are dropped (specks of rock, tiny lakes).
 COAST_MIN_AREA = 60.0
@@ -123,20 +120,20 @@ BORDERS: dict[str, list[Pt]] = {
 }
 
 #: Country names (faint capitals) on the land around the board.
-COUNTRY_AT: dict[str, Pt] = {"SCOTLAND": (-4.1, 55.85), "IRELAND": (-6.05, 54.35),
+COUNTRY_AT: dict[str, Pt] = {"SCOTLAND": (-4.1, 55.85), "IRELAND": (-5.55, 54.85),
                              "ENGLAND": (-1.55, 52.95), "FRANCE": (2.45, 50.2), "FLANDERS": (3.7, 51.05)}
 
 #: The three Seas as zones of the water (lon, lat): the land is drawn over them, so only their
 #: water shows. The North Sea meets the Channel at the Strait of Dover; the Channel meets the
 #: Irish Sea (with the Bristol Channel) at Land's End.
 SEA_ZONES: dict[str, list[Pt]] = {
-    "North Sea": [(-3.6, 56.6), (6.2, 56.6), (6.2, 51.2), (1.92, 50.98), (1.38, 51.16), (0.2, 51.45),
+    "North Sea": [(-3.6, 58.0), (7.5, 58.0), (7.5, 51.2), (1.92, 50.98), (1.38, 51.16), (0.2, 51.45),
                   (-1.3, 51.7), (-2.2, 51.75), (-2.9, 53.0), (-2.6, 54.5), (-3.0, 55.4)],
-    "English Channel": [(-7.2, 48.9), (6.2, 48.9), (6.2, 51.2), (1.92, 50.98), (1.38, 51.16), (0.2, 51.45),
+    "English Channel": [(-8.0, 47.5), (7.5, 47.5), (7.5, 51.2), (1.92, 50.98), (1.38, 51.16), (0.2, 51.45),
                         (-1.3, 51.7), (-2.2, 51.75), (-3.4, 51.0), (-4.4, 50.55), (-5.3, 50.15),
-                        (-5.72, 50.05), (-7.2, 50.05)],
-    "Irish Sea": [(-7.2, 50.05), (-5.72, 50.05), (-5.3, 50.15), (-4.4, 50.55), (-3.4, 51.0), (-2.2, 51.75),
-                  (-2.9, 53.0), (-2.6, 54.5), (-3.0, 55.4), (-3.6, 56.6), (-7.2, 56.6)],
+                        (-5.72, 50.05), (-8.0, 50.05)],
+    "Irish Sea": [(-8.0, 50.05), (-5.72, 50.05), (-5.3, 50.15), (-4.4, 50.55), (-3.4, 51.0), (-2.2, 51.75),
+                  (-2.9, 53.0), (-2.6, 54.5), (-3.0, 55.4), (-3.6, 58.0), (-8.0, 58.0)],
 }
 
 
@@ -250,22 +247,17 @@ def _committed_coast() -> list[list[list[float]]] | None:
 
 
 def _calendar() -> dict[str, Any]:
+    """The Calendar's 15 boxes (2.2): season, Plan size and what happens after each."""
     c = load()
     cal = c.tables["calendar"]
-    x0, y0 = proj(CALENDAR_TOP_LEFT)
-    x1, y1 = proj(CALENDAR_BOTTOM_RIGHT)
-    n = int(cal["boxes"])
     rows = []
-    height = (y1 - y0) / n
     seasons = cal["seasons"]
-    for i in range(n):
-        box = i + 1
+    for box in range(1, int(cal["boxes"]) + 1):
         season = seasons[(box - 1) % len(seasons)]
         rows.append({"box": box, "season": season, "plan": cal["plan_size"][season],
-                     "x": x0, "y": round(y0 + i * height, 1), "w": round(x1 - x0, 1), "h": round(height, 1),
                      "gain_lords": box in cal["gain_lords_influence"], "grow": box in cal["grow"],
                      "waste": box in cal["waste"]})
-    return {"rows": rows, "x": x0, "y": y0, "w": round(x1 - x0, 1), "h": round(y1 - y0, 1)}
+    return {"rows": rows}
 
 
 def _hull(points: list[tuple[float, float]], pad: float) -> list[list[float]]:
@@ -359,7 +351,7 @@ def build(coast: list[list[list[float]]] | None = None) -> dict[str, Any]:
                       "hull": _hull([proj(TOWNS[n]) for n in c.area(a)], 34.0)} for a, p in AREA_LABEL_AT.items()},
         "scenarios": {sid: d["name"] for sid, d in scenario_data().items()},
         "calendar": _calendar(),
-        "influence": {"x": 40.0, "y": 26.0, "w": float(W - 80), "h": 70.0, "cap": c.tables["influence_cap"]},
+        "influence": {"cap": c.tables["influence_cap"]},
         "lords": lords,
         "vassals": vassals,
         "special_vassals": special,
