@@ -20,6 +20,20 @@ from roses.engine import Game, get_rules
 from tests.web import players
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, screenshot_path
 from tests.web.leaks import Secrets, Traffic
+from tests.web.test_plantagenet_pieces import CHECK
+
+#: An internal id in a label: a Command card's "york-1", a snake_case id ("henry_vi").
+INTERNAL = re.compile(r"\b[a-z][a-z_]*-\d\b|\b[a-z]+_[a-z_]+\b")
+
+
+def walk_check(page: Any) -> None:
+    """What a new player sees at every step of a walk: every piece inside its place, every
+    choice in plain words, a board drawn."""
+    out = page.evaluate(CHECK)
+    assert not out["outside"] and not out["overlaps"], out
+    for c in players.choices(page):
+        assert not INTERNAL.search(c["label"]), c["label"]
+    assert page.locator(".no-board").count() == 0
 
 pytestmark = pytest.mark.browser
 
@@ -152,6 +166,7 @@ def test_two_players_click_and_nothing_hidden_leaks(browser: Any, live_server: L
         clicked[choice["kind"]] = clicked.get(choice["kind"], 0) + 1
         role = players.payload(page)["role"]
         steps.append((role, players.version(page), choice))
+        walk_check(page)
 
     def done() -> bool:
         view = players.payload(a).get("view") or {}
@@ -403,6 +418,7 @@ def test_two_players_click_a_march_into_a_battle_and_assign_hits(browser: Any, l
                 players.show_tab_of(p, "#battle-panel")
                 p.screenshot(path=str(screenshot_path(f"plantagenet-battle-hits-{'desktop' if who == 'York' else 'phone'}.png")))
                 players.show_tab_of(p, "svg#map")
+        walk_check(page)
         players.click_choice(page, choice)
         players.wait_version(page, v)
         clicked.append(verb)
