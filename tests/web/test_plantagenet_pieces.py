@@ -1,6 +1,6 @@
-"""Plantagenet in real Chromium, at 1366x768 and 390x844: every Lord and Vassal marker is drawn
-inside its place (a Locale's plate around its marker, an Exile box, a Sea, a Calendar box;
-1.3.1, 2.2), at the first view and after zooming in and out; Lords of one place never cover each
+"""Plantagenet in real Chromium, at 1366x768 and 390x844: every Lord, Seat marker and Vassal
+counter is drawn inside its place (a Locale's plate around its marker, an Exile box, a Sea, a
+Calendar box; 1.3.1, 2.2), at the first view and after zooming in and out; Lords of one place never cover each
 other, and your own stand first; the Influence track (1.4.1) and the Calendar's boxes 1-7 (2.2)
 are in the first view and nothing of them is under the zoom buttons; no label of the board or
 the panels shows an internal id."""
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from roses.engine import Game, get_rules
+from roses.games.plantagenet.components import load
 from tests.web import players
 from tests.web.conftest import PHONE, LiveServer, screenshot_path
 
@@ -121,6 +122,14 @@ def test_every_piece_inside_its_place_at_every_zoom(browser: Any, live_server: L
     # the board draws each Lord where the rules have him, and only there
     drawn = page.evaluate("() => Object.fromEntries([...document.querySelectorAll('.map-holder [data-block][data-at]')].map((p) => [p.dataset.block, p.dataset.at]))")
     assert drawn == _state_lords(game)
+    # the Lords' Seat markers and the Vassal counters waiting at their Seats (1.3.1, 1.5.4)
+    marks = page.evaluate("""() => ({
+        seats: Object.fromEntries([...document.querySelectorAll('svg#map [data-seat]')].map((p) => [p.dataset.seat, p.dataset.at])),
+        vassals: Object.fromEntries([...document.querySelectorAll('svg#map .pl-vassal-counter')].map((p) => [p.dataset.vassal, p.dataset.at])) })""")
+    view = RULES.view(game.state, "York")
+    assert marks["seats"] == view["seats"] and marks["seats"]
+    seat_of = {vid: d["seat"] for vid, d in load().vassals.items()}
+    assert marks["vassals"] == {vid: seat_of[vid] for vid, v in game.state["vassals"].items() if v["where"] == "seat"}
     steps = [("first view", None), ("zoomed in", "zoomIn"), ("zoomed in twice", "zoomIn"),
              ("zoomed out", "zoomOut"), ("whole map", "reset"), ("reading size", "read")]
     for name, button in steps:

@@ -438,22 +438,65 @@ export class Plantagenet {
       rect.setAttribute("width", box.w);
       g.querySelector(".pl-exile-side").setAttribute("y", box.y + box.h - 8);
     }
-    for (const [loc, lids] of Object.entries(groups)) {
+    // markers at a Stronghold besides its Lords (1.3.1): the Lords' Seat markers and the
+    // counters of Vassals waiting at their Seat
+    const tags = {};
+    for (const [lid, loc] of Object.entries(view.seats || {}).sort(([a], [b]) => a.localeCompare(b))) {
+      if (view.lords && view.lords[lid] && this.board.locales[loc]) (tags[loc] = tags[loc] || []).push({ kind: "seat", id: lid });
+    }
+    for (const [vid, v] of Object.entries(view.vassals || {}).sort(([a], [b]) => a.localeCompare(b))) {
+      const seat = this.board.vassals[vid] && this.board.vassals[vid].seat;
+      if (v.where === "seat" && seat && this.board.locales[seat]) (tags[seat] = tags[seat] || []).push({ kind: "vassal", id: vid });
+    }
+    const places = new Set([...Object.keys(groups), ...Object.keys(tags)]);
+    for (const loc of [...places].sort()) {
       const d = this.board.locales[loc];
       if (!d) continue;
+      const lids = groups[loc] || [];
       // your own Lords first (in front, never under the enemy's), then by name
       lids.sort((a, b) => (view.lords[a].side === me ? 0 : 1) - (view.lords[b].side === me ? 0 : 1) || a.localeCompare(b));
       const widths = lids.map((lid) => this.pillWidth(lid));
-      const places = this.lordPlaces(d, widths);
+      // Seat markers and Vassal counters in a column beside the marker, away from its name
+      const tagBoxes = [];
+      const list = tags[loc] || [];
+      const east = d.label !== "e";
+      // small square counters, as on the table: the name is in their title and the Locale's panel
+      list.forEach((t, i) => {
+        const name = t.kind === "seat" ? shortName(this.lordName(t.id)) : this.vassalName(t.id);
+        const w = 15;
+        // in a row beside the marker: on the right under the corner where a Depleted or
+        // Exhausted marker goes, on the left above the Port's anchor
+        const x = east ? d.x + 19 + i * 17 : d.x - 19 - w - i * 17;
+        const y = east ? d.y - 4 : d.y - 19;
+        tagBoxes.push({ ...t, text: name.slice(0, t.kind === "seat" ? 1 : 2), name, x, y, w });
+      });
+      const tagsBottom = tagBoxes.length ? Math.max(...tagBoxes.map((t) => t.y + 15)) - d.y : 0;
+      const places = this.lordPlaces(d, widths, tagsBottom);
       if (d.kind !== "exile") {
-        // the Locale's plate: the marker and every Lord standing there (the place's shape)
+        // the Locale's plate: the marker and every piece standing there (the place's shape)
         const xs = [d.x - 20, d.x + 20];
         const ys = [d.y - 20, d.y + 20];
         places.forEach(([x, y], i) => { xs.push(x - widths[i] / 2, x + widths[i] / 2 + 6); ys.push(y - 19, y + 13); });
+        for (const t of tagBoxes) { xs.push(t.x, t.x + t.w); ys.push(t.y, t.y + 15); }
         const x0 = Math.min(...xs) - 5;
         const y0 = Math.min(...ys) - 5;
         el("rect", { x: x0, y: y0, width: Math.max(...xs) + 5 - x0, height: Math.max(...ys) + 5 - y0, rx: 12,
-          class: `pl-plate${d.kind === "sea" ? " pl-sea-plate" : ""}`, "data-place": loc }, plates);
+          class: `pl-plate${d.kind === "sea" ? " pl-sea-plate" : ""}${lids.length ? "" : " pl-plate-quiet"}`, "data-place": loc }, plates);
+      }
+      for (const t of tagBoxes) {
+        if (t.kind === "seat") {
+          const side = view.lords[t.id].side;
+          const g = el("g", { class: `pl-seat side-${side}`, "data-seat": t.id, "data-at": loc, transform: `translate(${t.x},${t.y})` }, layer);
+          el("title", {}, g).textContent = `Seat of ${this.lordName(t.id)} (${side}, 1.3.1)`;
+          el("path", { d: "M0 0 H15 V8 L7.5 15 L0 8 Z", class: "pl-seat-shield" }, g);
+          el("text", { x: 7.5, y: 9.5, "text-anchor": "middle" }, g).textContent = t.text;
+        } else {
+          const v = this.board.vassals[t.id];
+          const g = el("g", { class: "pl-vassal-counter", "data-vassal": t.id, "data-at": loc, transform: `translate(${t.x},${t.y})` }, layer);
+          el("title", {}, g).textContent = `Vassal ${v.name} at its Seat (Service ${v.service}${v.loyalty ? `, Loyalty ${v.loyalty}` : ""})`;
+          el("rect", { x: 0, y: 0, width: 15, height: 15, rx: 1.5 }, g);
+          el("text", { x: 7.5, y: 11, "text-anchor": "middle" }, g).textContent = t.text;
+        }
       }
       lids.forEach((lid, i) => {
         const [x, y] = places[i];
@@ -477,7 +520,7 @@ export class Plantagenet {
 
   /** Centres for Lords of these widths at a Locale: on the side of the marker with more room
    * (the board's "stack"; at Sea under the Sea's name), rows of two; in an Exile box under its name. */
-  lordPlaces(d, widths) {
+  lordPlaces(d, widths, tagsBottom = 0) {
     const out = [];
     const n = widths.length;
     if (d.kind === "exile") {
@@ -494,7 +537,7 @@ export class Plantagenet {
     }
     const down = d.kind === "sea" || d.stack === "s";
     // below a marker whose name is below it, the Lords stand under the name
-    const first = down && d.kind !== "sea" && d.label === "s" ? 52 : 34;
+    const first = Math.max(down && d.kind !== "sea" && d.label === "s" ? 52 : 34, down ? tagsBottom + 22 : 0);
     for (let i = 0; i < n; i++) {
       const row = Math.floor(i / 2);
       const pair = widths.slice(row * 2, row * 2 + 2);
@@ -971,6 +1014,7 @@ function legend() {
   ul.appendChild(row(`<circle cx="12" cy="9" r="7.5" fill="#d9a441" stroke="#1d1a14"/><text x="12" y="13" text-anchor="middle" font-size="10" font-weight="700">D</text><circle cx="32" cy="9" r="7.5" fill="#5b3a1a" stroke="#1d1a14"/><text x="32" y="13" text-anchor="middle" font-size="10" fill="#fff" font-weight="700">E</text>`, "Depleted / Exhausted (1.3.1)"));
   ul.appendChild(row(`<circle cx="21" cy="9" r="7.5" fill="#fff" stroke="#0f5e7a" stroke-width="1.6"/><path d="M21 5 V13 M18 7 H24 M16.5 10.5 C17.5 14 24.5 14 25.5 10.5" fill="none" stroke="#0f5e7a" stroke-width="1.5"/>`, "Port, coloured by its Sea (North Sea teal, Channel blue, Irish Sea violet)"));
   ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="7" fill="#f7f3e8" stroke="#1d1a14"/><text x="8" y="13" font-size="8" font-weight="800">Y</text><text x="26" y="13" text-anchor="middle" font-size="9">York</text>`, "Lord cylinder: Y York, L Lancaster (M: Moved or Fought)"));
+  ul.appendChild(row(`<path d="M4 2 H17 V9 L10.5 16 L4 9 Z" fill="#a61f1a" stroke="#1d1a14"/><rect x="24" y="2" width="14" height="14" fill="#e9d9a8" stroke="#6f5a3a"/><text x="31" y="12.5" text-anchor="middle" font-size="8">Be</text>`, "Beside a Stronghold: a Lord's Seat (shield in his side's colour, his initial) and a Vassal counter at its Seat (buff, the first letters of its name)"));
   ul.appendChild(row(`<rect x="2" y="1" width="40" height="16" rx="5" fill="#fffcf0" stroke="#8a7650"/><rect x="16" y="5" width="12" height="9" fill="#d7d1c2" stroke="#1d1a14"/>`, "A Locale's Lords stand on a pale plate around its marker"));
   ul.appendChild(row(`<rect x="2" y="3" width="18" height="12" fill="#fff1b8" stroke="#1d1a14"/><rect x="22" y="3" width="18" height="12" fill="#fffdf6" stroke="#8d826c"/>`, "Calendar (top of the board): the present box in yellow; Lords and Vassals due back in their boxes"));
   ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="3" fill="none" stroke="#0b6b2f" stroke-width="3" stroke-dasharray="6 3"/>`, "Outlined in green: you can choose it now"));
