@@ -387,15 +387,18 @@ export class Plantagenet {
     this.focus(view, ui, payload, battleAt);
   }
 
-  /** The first view opens on the player's own Lords at the reading zoom; later, a new Battle or
-   * targets all out of view are brought into view. */
+  /** The first view opens at the reading zoom on the player's Lord acting now, else on his
+   * Lords on the map; later, a new Battle or targets all out of view are brought into view. */
   focus(view, ui, payload, battleAt) {
     if (!this.pan) return;
     const at = (name) => (this.board.locales[name] ? [this.board.locales[name].x, this.board.locales[name].y] : null);
     if (!this.focused && payload.status !== "open") {
       this.focused = true;
+      // the Lord acting now, if he is yours; else your Lords on the map
+      const actingId = view.activation ? view.activation.lord : view.muster ? view.muster.lord : null;
+      const acting = actingId && view.lords && view.lords[actingId] && view.lords[actingId].side === view.role ? at(view.lords[actingId].locale) : null;
       const mine = Object.values(view.lords || {}).filter((l) => l.side === view.role && (l.where === "map" || l.where === "sea")).map((l) => at(l.locale)).filter(Boolean);
-      const [cx, cy] = mine.length ? centroid(mine) : [900, 1100];
+      const [cx, cy] = acting || (mine.length ? centroid(mine) : [900, 1100]);
       this.pan.readable(cx, cy);
     }
     if (battleAt && battleAt !== this.lastBattle && at(battleAt) && !this.pan.inView(...at(battleAt), 60)) {
