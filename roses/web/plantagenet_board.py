@@ -6,10 +6,15 @@ that it is up to date and agrees with the game's data.
 
 The game's data (``roses/games/plantagenet/data``) has no map coordinates, so every Locale is
 placed here at the longitude and latitude of the real town (Exile boxes, Seas: a free place
-near the country or sea they stand for) and projected like the Richard III map
-(:mod:`roses.web.mapgen`), whose coastline polygons draw the land under it. The board adds,
-in the open North Sea east of England, the Calendar (15 boxes, 2.2) and, above the map, the
-Influence track (1.4.1). The game's own facts (Stronghold types, Areas, Ports, Ways, Lords,
+near the country or sea they stand for). The land under them is the real coastline of Britain,
+Ireland and the coast of France and Flanders, traced from a global land mask (the
+``global-land-mask`` package of the ``board`` extra, as the Kingmaker open board) by marching
+squares at 1/50 degree and simplified; the borders of Wales and Scotland follow the real ones
+in outline; the three Seas (1.3.1) are tinted zones of the water split where the rules split
+them (the Strait of Dover, Land's End). Run with the ``board`` extra installed: the traced
+coastline is written into the board file, and a rebuild without the extra keeps it. The board
+file also holds the Calendar's 15 boxes (2.2) and the Influence track's cap (1.4.1), which the
+page draws in a strip along the top of the board. The game's own facts (Stronghold types, Areas, Ports, Ways, Lords,
 Vassals, the Arts of War cards in our own words, the Calendar table) are copied from
 :func:`roses.games.plantagenet.components.load`, so the client needs no other file.
 """
@@ -22,7 +27,6 @@ from typing import Any
 
 from roses.games.plantagenet.components import load
 from roses.games.plantagenet.setup import scenario_data
-from roses.web import mapgen
 
 OUT = Path(__file__).parent / "static" / "plantagenet" / "board.json"
 
@@ -32,7 +36,7 @@ Pt = tuple[float, float]
 LON0, LON1 = -6.5, 5.6
 LAT0, LAT1 = 56.1, 49.45
 SX, SY = 160.0, 266.0  # map units per degree (about cos 53° between them)
-TOP = 130.0  # the band above the map for the Influence track
+TOP = 0.0  # no band above the map (the Influence track and Calendar are drawn by the page above the board)
 W = round((LON1 - LON0) * SX)
 H = round((LAT0 - LAT1) * SY + TOP)
 
@@ -43,11 +47,11 @@ def proj(p: Pt) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------- where things are (lon, lat)
-#: Each Stronghold at its real town (Ravenspur: the lost port at Spurn Head).
+#: Each Stronghold at its real town (Ravenspur: the lost port by Spurn Head, on the Holderness shore).
 TOWNS: dict[str, Pt] = {
-    "Lynn": (0.40, 52.75), "Ravenspur": (0.11, 53.60), "Ipswich": (1.15, 52.06),
-    "Newcastle": (-1.61, 54.97), "Scarborough": (-0.40, 54.28), "Calais": (1.86, 50.95),
-    "Exeter": (-3.53, 50.72), "Dorchester": (-2.44, 50.71), "Plymouth": (-4.14, 50.37),
+    "Lynn": (0.40, 52.75), "Ravenspur": (0.04, 53.67), "Ipswich": (1.15, 52.06),
+    "Newcastle": (-1.61, 54.97), "Scarborough": (-0.42, 54.27), "Calais": (1.86, 50.95),
+    "Exeter": (-3.53, 50.72), "Dorchester": (-2.44, 50.71), "Plymouth": (-4.14, 50.39),
     "Truro": (-5.05, 50.26), "Arundel": (-0.55, 50.85), "Dover": (1.31, 51.13),
     "Hastings": (0.57, 50.86), "Southampton": (-1.40, 50.90), "Bristol": (-2.59, 51.45),
     "Pembroke": (-4.91, 51.67), "Harlech": (-4.11, 52.86), "Chester": (-2.89, 53.19),
@@ -72,7 +76,7 @@ LABEL_SIDE: dict[str, str] = {
     "Pembroke": "w", "Harlech": "w", "Chester": "w", "Bristol": "w", "Cardiff": "w",
     "Hereford": "w", "Ludlow": "w", "Shrewsbury": "w", "Worcester": "e", "Gloucester": "e",
     "Wells": "w", "Ely": "e", "Cambridge": "s", "Bury St Edmunds": "e", "Norwich": "e",
-    "St Albans": "n", "London": "s", "Rochester": "e", "Canterbury": "e", "Hastings": "e",
+    "St Albans": "w", "London": "s", "Rochester": "e", "Canterbury": "e", "Hastings": "e",
     "Arundel": "s", "Southampton": "s", "Winchester": "n", "Salisbury": "w", "Newbury": "n",
     "Oxford": "w", "Bedford": "w", "Northampton": "w", "Leicester": "e", "Coventry": "w",
     "Lichfield": "w", "Derby": "w", "Nottingham": "e", "Lincoln": "e", "York": "e",
@@ -95,40 +99,165 @@ SEA_AT: dict[str, Pt] = {
 #: Area names (1.3.1), written faintly near their Strongholds.
 AREA_LABEL_AT: dict[str, Pt] = {"North": (-2.3, 55.35), "Wales": (-3.85, 52.35), "South": (-0.05, 50.62)}
 
-#: The Calendar (2.2): 15 boxes in a column in the open sea east of England.
-CALENDAR_TOP_LEFT: Pt = (2.25, 55.95)
-CALENDAR_BOTTOM_RIGHT: Pt = (5.5, 51.3)
 
 
 # ---------------------------------------------------------------- building
-def _land() -> dict[str, list[list[float]]]:
-    """The coastline polygons of the Richard III map (England, Wales, Scotland, Ireland, the
-    Isle of Man, France, the Low Countries' coast), reprojected."""
-    out: dict[str, list[list[float]]] = {}
-    for name, poly in mapgen.AREAS.items():
-        out[name] = [list(proj(p)) for p in mapgen.resolve(poly)]
-    for name, pts in mapgen.DECOR.items():
-        out[name] = [list(proj(p)) for p in pts]
+#: The frame of the traced coastline (lon, lat), a little larger than the board, and its step.
+COAST_FRAME = (-7.6, 6.8, 48.5, 57.0)
+COAST_STEP = 0.02
+#: Rings smaller than this (square map units) are dropped (specks of rock, tiny lakes).
+COAST_MIN_AREA = 60.0
+#: Douglas-Peucker tolerance of the simplified coastline (map units).
+COAST_TOLERANCE = 1.2
+
+#: The real borders in outline (lon, lat), drawn dashed: England-Wales (Dee estuary to the
+#: Severn) and England-Scotland (Solway Firth to the Tweed).
+BORDERS: dict[str, list[Pt]] = {
+    "Wales": [(-3.08, 53.25), (-2.93, 53.12), (-2.73, 52.98), (-3.12, 52.75), (-3.05, 52.55),
+              (-3.15, 52.35), (-2.98, 52.13), (-3.05, 51.98), (-2.83, 51.90), (-2.66, 51.62)],
+    "Scotland": [(-3.08, 54.97), (-2.95, 55.05), (-2.68, 55.17), (-2.46, 55.34), (-2.21, 55.45),
+                 (-2.30, 55.63), (-2.03, 55.79)],
+}
+
+#: Country names (faint capitals) on the land around the board.
+COUNTRY_AT: dict[str, Pt] = {"SCOTLAND": (-4.1, 55.85), "IRELAND": (-5.55, 54.85),
+                             "ENGLAND": (-1.55, 52.95), "FRANCE": (2.45, 50.2), "FLANDERS": (3.7, 51.05)}
+
+#: The three Seas as zones of the water (lon, lat): the land is drawn over them, so only their
+#: water shows. The North Sea meets the Channel at the Strait of Dover; the Channel meets the
+#: Irish Sea (with the Bristol Channel) at Land's End.
+SEA_ZONES: dict[str, list[Pt]] = {
+    "North Sea": [(-3.6, 58.0), (7.5, 58.0), (7.5, 51.2), (1.92, 50.98), (1.38, 51.16), (0.2, 51.45),
+                  (-1.3, 51.7), (-2.2, 51.75), (-2.9, 53.0), (-2.6, 54.5), (-3.0, 55.4)],
+    "English Channel": [(-8.0, 47.5), (7.5, 47.5), (7.5, 51.2), (1.92, 50.98), (1.38, 51.16), (0.2, 51.45),
+                        (-1.3, 51.7), (-2.2, 51.75), (-3.4, 51.0), (-4.4, 50.55), (-5.3, 50.15),
+                        (-5.72, 50.05), (-8.0, 50.05)],
+    "Irish Sea": [(-8.0, 50.05), (-5.72, 50.05), (-5.3, 50.15), (-4.4, 50.55), (-3.4, 51.0), (-2.2, 51.75),
+                  (-2.9, 53.0), (-2.6, 54.5), (-3.0, 55.4), (-3.6, 58.0), (-8.0, 58.0)],
+}
+
+
+def _rings_of(mask: list[list[bool]], lon0: float, lat0: float, step: float) -> list[list[Pt]]:
+    """The outlines of the land cells of ``mask`` (rows from ``lat0`` north, columns from
+    ``lon0`` east) by marching squares, as closed rings of (lon, lat), the frame padded with
+    water so that every ring closes."""
+    rows, cols = len(mask), len(mask[0])
+
+    def land(r: int, c: int) -> bool:
+        return 0 <= r < rows and 0 <= c < cols and mask[r][c]
+
+    # each cell corner is a sample; an edge midpoint is (r, c, "h"|"v")
+    def mid(r: int, c: int, d: str) -> Pt:
+        if d == "h":  # between (r, c) and (r, c + 1)
+            return (lon0 + (c + 0.5) * step, lat0 + r * step)
+        return (lon0 + c * step, lat0 + (r + 0.5) * step)
+
+    nxt: dict[tuple[int, int, str], tuple[int, int, str]] = {}
+    for r in range(-1, rows):
+        for c in range(-1, cols):
+            a, b, cc, d = land(r, c), land(r, c + 1), land(r + 1, c + 1), land(r + 1, c)
+            code = (a << 0) | (b << 1) | (cc << 2) | (d << 3)
+            if code in (0, 15):
+                continue
+            bottom, right, top, left = (r, c, "h"), (r, c + 1, "v"), (r + 1, c, "h"), (r, c, "v")
+            # segments oriented with land on the left (a consistent walk)
+            segs = {
+                1: [(left, bottom)], 2: [(bottom, right)], 3: [(left, right)], 4: [(right, top)],
+                5: [(left, top), (right, bottom)], 6: [(bottom, top)], 7: [(left, top)],
+                8: [(top, left)], 9: [(top, bottom)], 10: [(top, right), (bottom, left)],
+                11: [(top, right)], 12: [(right, left)], 13: [(right, bottom)], 14: [(bottom, left)],
+            }[code]
+            for s0, s1 in segs:
+                nxt[s0] = s1
+    rings: list[list[Pt]] = []
+    seen: set[tuple[int, int, str]] = set()
+    for start in sorted(nxt):
+        if start in seen:
+            continue
+        ring: list[Pt] = []
+        cur = start
+        while cur not in seen:
+            seen.add(cur)
+            ring.append(mid(*cur))
+            cur = nxt[cur]
+        rings.append(ring)
+    return rings
+
+
+def _simplify(pts: list[tuple[float, float]], tol: float) -> list[tuple[float, float]]:
+    """Douglas-Peucker on an open polyline (its two ends kept)."""
+    if len(pts) < 3:
+        return pts
+    keep = [False] * len(pts)
+    keep[0] = keep[-1] = True
+    stack = [(0, len(pts) - 1)]
+    while stack:
+        i, j = stack.pop()
+        (x1, y1), (x2, y2) = pts[i], pts[j]
+        dx, dy = x2 - x1, y2 - y1
+        norm = (dx * dx + dy * dy) ** 0.5
+        best, at = 0.0, -1
+        for k in range(i + 1, j):
+            x, y = pts[k]
+            d = abs(dy * (x - x1) - dx * (y - y1)) / norm if norm else ((x - x1) ** 2 + (y - y1) ** 2) ** 0.5
+            if d > best:
+                best, at = d, k
+        if at >= 0 and best > tol:
+            keep[at] = True
+            stack += [(i, at), (at, j)]
+    return [p for p, k in zip(pts, keep, strict=True) if k]
+
+
+def _area(ring: list[list[float]]) -> float:
+    return sum(ring[i - 1][0] * ring[i][1] - ring[i][0] * ring[i - 1][1] for i in range(len(ring))) / 2
+
+
+def trace_coast() -> list[list[list[float]]]:
+    """The coastline rings in map units (needs the ``board`` extra: global-land-mask, numpy).
+    Land rings and lake rings alike; the client fills them even-odd."""
+    import numpy as np
+    from global_land_mask import globe
+
+    lon_a, lon_b, lat_a, lat_b = COAST_FRAME
+    ncol = round((lon_b - lon_a) / COAST_STEP) + 1
+    nrow = round((lat_b - lat_a) / COAST_STEP) + 1
+    lats = np.array([lat_a + r * COAST_STEP for r in range(nrow)])
+    lons = np.array([lon_a + c * COAST_STEP for c in range(ncol)])
+    grid = globe.is_land(*np.meshgrid(lats, lons, indexing="ij"))
+    mask = [[bool(v) for v in row] for row in grid]
+    out = []
+    for ring in _rings_of(mask, lon_a, lat_a, COAST_STEP):
+        xy = [proj(p) for p in ring]
+        closed = _simplify([*xy, xy[0]], COAST_TOLERANCE)[:-1]
+        if len(closed) < 3:
+            continue
+        pts = [[round(x, 1), round(y, 1)] for x, y in closed]
+        if abs(_area(pts)) >= COAST_MIN_AREA:
+            out.append(pts)
+    out.sort(key=lambda r: -abs(_area(r)))
     return out
 
 
+def _committed_coast() -> list[list[list[float]]] | None:
+    """The coastline already in the board file (kept by a rebuild without the ``board`` extra)."""
+    if not OUT.exists():
+        return None
+    coast = json.loads(OUT.read_text(encoding="utf-8")).get("coast")
+    return coast if isinstance(coast, list) else None
+
+
 def _calendar() -> dict[str, Any]:
+    """The Calendar's 15 boxes (2.2): season, Plan size and what happens after each."""
     c = load()
     cal = c.tables["calendar"]
-    x0, y0 = proj(CALENDAR_TOP_LEFT)
-    x1, y1 = proj(CALENDAR_BOTTOM_RIGHT)
-    n = int(cal["boxes"])
     rows = []
-    height = (y1 - y0) / n
     seasons = cal["seasons"]
-    for i in range(n):
-        box = i + 1
+    for box in range(1, int(cal["boxes"]) + 1):
         season = seasons[(box - 1) % len(seasons)]
         rows.append({"box": box, "season": season, "plan": cal["plan_size"][season],
-                     "x": x0, "y": round(y0 + i * height, 1), "w": round(x1 - x0, 1), "h": round(height, 1),
                      "gain_lords": box in cal["gain_lords_influence"], "grow": box in cal["grow"],
                      "waste": box in cal["waste"]})
-    return {"rows": rows, "x": x0, "y": y0, "w": round(x1 - x0, 1), "h": round(y1 - y0, 1)}
+    return {"rows": rows}
 
 
 def _hull(points: list[tuple[float, float]], pad: float) -> list[list[float]]:
@@ -159,14 +288,35 @@ def _hull(points: list[tuple[float, float]], pad: float) -> list[list[float]]:
     return out
 
 
-def build() -> dict[str, Any]:
+def _stack_sides(points: dict[str, tuple[float, float]], labels: dict[str, str]) -> dict[str, str]:
+    """Where each Stronghold's Lords stand: above its marker ("n") or below it ("s"), on the
+    side with more room before the next Stronghold (a name above forces them below)."""
+    out = {}
+    for name, (x, y) in points.items():
+        if labels.get(name, "s") == "n":
+            out[name] = "s"
+            continue
+
+        def room(dy: float, x: float = x, y: float = y, name: str = name) -> float:
+            cx, cy = x, y + dy
+            return min(((px - cx) ** 2 / 4 + (py - cy) ** 2) ** 0.5 for n, (px, py) in points.items() if n != name)
+
+        out[name] = "s" if room(64.0) > room(-48.0) + 12 else "n"
+    return out
+
+
+def build(coast: list[list[list[float]]] | None = None) -> dict[str, Any]:
+    """The board; ``coast`` the traced coastline (default: the one in the board file)."""
     c = load()
+    if coast is None:
+        coast = _committed_coast() or []
     locales: dict[str, Any] = {}
+    stack = _stack_sides({n: proj(TOWNS[n]) for n, d in c.locales.items() if d["kind"] == "stronghold"}, LABEL_SIDE)
     for name, d in c.locales.items():
         if d["kind"] == "stronghold":
             x, y = proj(TOWNS[name])
             locales[name] = {"kind": "stronghold", "type": d["type"], "area": d["area"], "port": d["port"],
-                             "x": x, "y": y, "label": LABEL_SIDE.get(name, "s")}
+                             "x": x, "y": y, "label": LABEL_SIDE.get(name, "s"), "stack": stack[name]}
         elif d["kind"] == "exile":
             x, y = proj(EXILE_AT[name])
             locales[name] = {"kind": "exile", "sea": d["sea"], "x": x, "y": y,
@@ -187,10 +337,13 @@ def build() -> dict[str, Any]:
              for cid, d in c.cards.items()}
     return {
         "game": "plantagenet",
-        "comment": "Plantagenet board drawn for Roses (not publisher art): Locales at their real "
-                   "towns. Generated by roses/web/plantagenet_board.py.",
+        "comment": "Plantagenet board drawn for Roses (not publisher art): the real coastline, "
+                   "Locales at their real towns. Generated by roses/web/plantagenet_board.py.",
         "viewBox": [0, 0, W, H],
-        "land": _land(),
+        "coast": coast,
+        "borders": {k: [list(proj(p)) for p in v] for k, v in BORDERS.items()},
+        "countries": {k: list(proj(p)) for k, p in COUNTRY_AT.items()},
+        "sea_zones": {k: [list(proj(p)) for p in v] for k, v in SEA_ZONES.items()},
         "locales": locales,
         "ways": [list(w) for w in c.ways],
         "one_way": [list(w) for w in c.one_way],
@@ -198,7 +351,7 @@ def build() -> dict[str, Any]:
                       "hull": _hull([proj(TOWNS[n]) for n in c.area(a)], 34.0)} for a, p in AREA_LABEL_AT.items()},
         "scenarios": {sid: d["name"] for sid, d in scenario_data().items()},
         "calendar": _calendar(),
-        "influence": {"x": 40.0, "y": 26.0, "w": float(W - 80), "h": 70.0, "cap": c.tables["influence_cap"]},
+        "influence": {"cap": c.tables["influence_cap"]},
         "lords": lords,
         "vassals": vassals,
         "special_vassals": special,
@@ -210,10 +363,15 @@ def build() -> dict[str, Any]:
 
 
 def main() -> None:
-    data = build()
+    try:
+        coast = trace_coast()
+    except ImportError:
+        print("global-land-mask is not installed (pip install -e '.[board]'): keeping the traced coastline")
+        coast = None
+    data = build(coast)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"wrote {OUT} ({len(data['locales'])} locales, {len(data['ways'])} ways)")
+    print(f"wrote {OUT} ({len(data['locales'])} locales, {len(data['ways'])} ways, {len(data['coast'])} coast rings)")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
+
 from roses.games.plantagenet.components import load
 from roses.web import plantagenet_board
 from tests.web.conftest import STATIC
@@ -89,10 +91,6 @@ def test_calendar_and_influence_track_2_2_1_4_1() -> None:
     assert [r["box"] for r in cal["rows"] if r["waste"]] == c.tables["calendar"]["waste"]
     assert all(r["plan"] == c.tables["calendar"]["plan_size"][r["season"]] for r in cal["rows"])
     assert BOARD["influence"]["cap"] == c.tables["influence_cap"] == 45
-    # the Calendar stands in the open sea: no Stronghold under it
-    for d in BOARD["locales"].values():
-        if d["kind"] == "stronghold":
-            assert not (cal["x"] <= d["x"] <= cal["x"] + cal["w"] and cal["y"] <= d["y"] <= cal["y"] + cal["h"])
 
 
 def test_lords_vassals_and_cards_in_our_words_1_5_1_9() -> None:
@@ -105,3 +103,63 @@ def test_lords_vassals_and_cards_in_our_words_1_5_1_9() -> None:
     for cid, d in BOARD["cards"].items():
         assert d["event"]["effect"] == c.cards[cid]["event"]["effect"]
         assert d["capability"]["title"] == c.cards[cid]["capability"]["title"]
+
+
+def _inside(pt: tuple[float, float], poly: list[list[float]]) -> bool:
+    x, y = pt
+    hit = False
+    for i in range(len(poly)):
+        (x1, y1), (x2, y2) = poly[i], poly[i - 1]
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            hit = not hit
+    return hit
+
+
+def _on_land(pt: tuple[float, float]) -> bool:
+    """Inside the coastline, filled even-odd (a lake ring inside a land ring is water)."""
+    return sum(_inside(pt, ring) for ring in BOARD["coast"]) % 2 == 1
+
+
+def test_the_coastline_is_real_and_every_stronghold_stands_on_land_1_3_1() -> None:
+    """The board is drawn from real geography: Britain, Ireland and France are separate land
+    (the Channel and the Irish Sea between them are water), and every Stronghold, at its real
+    town, stands on the land, Calais on the French side."""
+    assert len(BOARD["coast"]) >= 5
+    for name, d in BOARD["locales"].items():
+        if d["kind"] == "stronghold":
+            assert _on_land((d["x"], d["y"])), name
+    proj = plantagenet_board.proj
+    for water in [(-1.0, 50.3), (-5.0, 53.5), (2.5, 53.5), (-4.2, 51.3), (1.2, 51.5)]:  # Channel, Irish Sea, North Sea, Bristol Channel, Thames mouth
+        assert not _on_land(proj(water)), water
+    for land in [(-6.5, 53.4), (2.5, 50.3), (-4.0, 55.8), (-3.8, 52.3)]:  # Ireland, France, Scotland, Wales
+        assert _on_land(proj(land)), land
+    # the largest ring is Great Britain: London and Newcastle on one island, Calais not
+    gb = BOARD["coast"][0]
+    loc = BOARD["locales"]
+    assert all(_inside((loc[n]["x"], loc[n]["y"]), gb) for n in ("London", "Newcastle", "Pembroke", "Truro"))
+    assert not _inside((loc["Calais"]["x"], loc["Calais"]["y"]), gb)
+
+
+def test_ports_touch_the_water_of_their_sea_1_3_1() -> None:
+    """Each Port stands by the zone of the Sea its Ships sail on (4.6.1): within 40 map units of
+    a point of water in that zone and in no other (Bristol on the Irish Sea, Dover on the Channel)."""
+    zones = BOARD["sea_zones"]
+    assert set(zones) == {d["port"] for d in BOARD["locales"].values() if d.get("port")}
+    for name, d in BOARD["locales"].items():
+        if not d.get("port"):
+            continue
+        near = set()
+        for r in range(8, 44, 4):
+            for k in range(24):
+                pt = (d["x"] + r * math.cos(k * math.pi / 12), d["y"] + r * math.sin(k * math.pi / 12))
+                if _on_land(pt):
+                    continue
+                near |= {sea for sea, poly in zones.items() if _inside(pt, poly)}
+        assert d["port"] in near, (name, near)
+
+
+def test_tracing_the_land_mask_gives_the_committed_coastline() -> None:
+    """With the ``board`` extra (global-land-mask) the generator traces exactly the coastline
+    the board file holds."""
+    pytest.importorskip("global_land_mask")
+    assert plantagenet_board.trace_coast() == BOARD["coast"]

@@ -20,6 +20,20 @@ from roses.engine import Game, get_rules
 from tests.web import players
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, screenshot_path
 from tests.web.leaks import Secrets, Traffic
+from tests.web.test_plantagenet_pieces import CHECK
+
+#: An internal id in a label: a Command card's "york-1", a snake_case id ("henry_vi").
+INTERNAL = re.compile(r"\b[a-z][a-z_]*-\d\b|\b[a-z]+_[a-z_]+\b")
+
+
+def walk_check(page: Any) -> None:
+    """What a new player sees at every step of a walk: every piece inside its place, every
+    choice in plain words, a board drawn."""
+    out = page.evaluate(CHECK)
+    assert not out["outside"] and not out["overlaps"], out
+    for c in players.choices(page):
+        assert not INTERNAL.search(c["label"]), c["label"]
+    assert page.locator(".no-board").count() == 0
 
 pytestmark = pytest.mark.browser
 
@@ -110,7 +124,7 @@ def _board_drawn(page: Any) -> None:
     page.wait_for_selector("svg#map g.pl-locale", timeout=40000)
     assert page.locator("svg#map g.pl-stronghold").count() == 54
     assert page.locator("svg#map g.pl-exile").count() == 4
-    assert page.locator("svg#map .pl-cal-row").count() == 15
+    assert page.locator(".map-holder .pl-tracks .pl-cal-box").count() == 15  # the Calendar (2.2) along the board
     assert page.locator("svg#map .pl-way").count() == 83
     assert page.locator("svg#map g.pl-lord").count() > 0  # the Lords on the map and the Calendar
     assert page.locator(".no-board").count() == 0
@@ -152,6 +166,7 @@ def test_two_players_click_and_nothing_hidden_leaks(browser: Any, live_server: L
         clicked[choice["kind"]] = clicked.get(choice["kind"], 0) + 1
         role = players.payload(page)["role"]
         steps.append((role, players.version(page), choice))
+        walk_check(page)
 
     def done() -> bool:
         view = players.payload(a).get("view") or {}
@@ -235,7 +250,7 @@ def test_clicking_an_outlined_lord_or_locale_sends_that_action(browser: Any, liv
             choice = rnd.choice(on_board)
             before = players.version(a)
             if choice["kind"] == "block":
-                node = a.locator(f'svg#map g.pl-lord.legal[data-block="{choice["ref"]}"]').first
+                node = a.locator(f'.map-holder .pl-lord.legal[data-block="{choice["ref"]}"]').first
             else:
                 node = a.locator(f'svg#map g.pl-locale.legal[data-area="{choice["ref"]}"] .area-shape').first
             assert node.count(), choice
@@ -403,6 +418,7 @@ def test_two_players_click_a_march_into_a_battle_and_assign_hits(browser: Any, l
                 players.show_tab_of(p, "#battle-panel")
                 p.screenshot(path=str(screenshot_path(f"plantagenet-battle-hits-{'desktop' if who == 'York' else 'phone'}.png")))
                 players.show_tab_of(p, "svg#map")
+        walk_check(page)
         players.click_choice(page, choice)
         players.wait_version(page, v)
         clicked.append(verb)

@@ -397,6 +397,11 @@ def plan_menu(deck: list[str], draft: list[str], target: int, passes: int) -> tu
     return hit
 
 
+def _card_no(card: str) -> str:
+    """Which of a Lord's alike Command cards, in words: "york-2" -> "card 2"."""
+    return f"card {card.rsplit('-', 1)[-1]}"
+
+
 def card_title(state: State, side: str, card: str) -> str:
     """The name a Command card shows: its Lord on the map or at Sea (:func:`card_lord`), else the
     first Lord of its badge; "Pass" for a Pass card. Every Plan edit's log line asks it."""
@@ -495,24 +500,24 @@ class Plan(Step):
 
     def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         if verb == "add":
-            return f"Add {card_title(state, role, arg)} ({arg})"
+            return f"Add {card_title(state, role, arg)} ({_card_no(arg)})"
         return {"lock": "Lock in the Plan", "remove": "Take back the last card"}.get(verb, verb)
 
     # Each edit of a Plan is told to its side alone (the other side sees nothing, 4.1.2): its
     # own view then changes with every edit, so a player (or bot) never meets the same view twice.
     def on_add(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         frame["drafts"][role].append(arg)
-        private(state, role, f"You add {card_title(state, role, arg)} ({arg}) to your Plan.", CARD)
+        private(state, role, f"You add {card_title(state, role, arg)} ({_card_no(arg)}) to your Plan.", CARD)
 
     def on_remove(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         cid = frame["drafts"][role].pop()
-        private(state, role, f"You take {card_title(state, role, cid)} ({cid}) back from your Plan.", CARD)
+        private(state, role, f"You take {card_title(state, role, cid)} ({_card_no(cid)}) back from your Plan.", CARD)
 
     def on_lock(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         frame["locked"].append(role)
         draft = frame["drafts"][role]
         private(state, role, "Your Plan, top first: "
-                + ", ".join([f"{card_title(state, role, cid)} ({cid})" for cid in draft]) + ".", CARD)
+                + ", ".join([card_title(state, role, cid) for cid in draft]) + ".", CARD)
         if len(frame["locked"]) < len(SIDES):
             public(state, f"{role} has set its Plan (4.1.2).", CARD)
             return
@@ -566,11 +571,11 @@ class Command(Step):
             lord = card_lord(state, side, card)
             if lord is None:
                 what = "a Pass card" if card.startswith("pass-") else \
-                    f"{card_title(state, side, card)} ({card}), not on the map"
+                    f"{card_title(state, side, card)}, not on the map"
                 public(state, f"{side} reveals {what}: nothing happens (4.2.3).", CARD)
                 continue  # the next card at once (settling again would find nothing new)
             left = sv.modified_rating(state, lord, "command")
-            public(state, f"{side} reveals {card}: {lord_name(lord)} is Active with {left} actions (4.2.1).", CARD)
+            public(state, f"{side} reveals {card_title(state, side, card)}: {lord_name(lord)} is Active with {left} actions (4.2.1).", CARD)
             if left > 0:
                 push(state, {"step": "actions", "side": side, "lord": lord, "left": left, "used": 0,
                              "highway": None})

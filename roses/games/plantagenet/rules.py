@@ -32,7 +32,17 @@ from roses.engine.steps import (
     push_all,
     top,
 )
-from roses.games.plantagenet import ai, battle, campaign, cards, hidden, levy, reactions, wars
+from roses.games.plantagenet import (
+    ai,
+    battle,
+    campaign,
+    cards,
+    endings,
+    hidden,
+    levy,
+    reactions,
+    wars,
+)
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
@@ -216,6 +226,7 @@ class PlantagenetRules(StepRules):
             "vassals": {vid: dict(d) for vid, d in state["vassals"].items()},
             "special_rules": list(state["special_rules"]),
             "options": dict(state["options"]),
+            "end": endings.end_cause(state),
         }
         if not state["options"].get("hidden_mats"):
             out["lords"] = self._lords(state, None)

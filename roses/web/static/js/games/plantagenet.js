@@ -15,6 +15,7 @@ const SIDES = ["York", "Lancaster"];
 const SIDE_LETTER = { York: "Y", Lancaster: "L" };
 const FILL = { York: "#f7f3e8", Lancaster: "#a61f1a", null: "#d7d1c2" };
 const INK = { York: "#1d1a14", Lancaster: "#ffffff", null: "#1d1a14" };
+const SEA_TINT = { "North Sea": "#cbe2ea", "English Channel": "#cfdcf3", "Irish Sea": "#dcd3ea" };
 const SEA_COLOUR = { "North Sea": "#0f5e7a", "English Channel": "#1a4fd6", "Irish Sea": "#6a3d9a" };
 const WAY_STYLE = {
   Highway: { width: 7, dash: null, colour: "#7a5a2e", label: "Highway: wide solid line (a March may follow two, 4.3.2)" },
@@ -26,7 +27,7 @@ const TROOP_NAMES = {
 };
 const ASSET_NAMES = { provender: "Provender", coin: "Coin", carts: "Carts", ships: "Ships" };
 const TIMING = { hold: "Hold", this_levy: "This Levy", this_campaign: "This Campaign", now: "Now" };
-const STAGE_NAMES = { levy: "Levy", campaign: "Campaign", battle: "Battle" };
+const STAGE_NAMES = { levy: "Levy", campaign: "Campaign", battle: "Battle", over: "Game over" };
 // Verbs whose argument is a Vassal (not a Lord: some ids are both, e.g. "oxford").
 const VASSAL_VERBS = new Set(["levy_vassal"]);
 const AOW_CARD = /^[YL]\d+$/;
@@ -46,6 +47,7 @@ export async function create(page) {
   const game = new Plantagenet(board, page);
   if (page.svg) {
     game.drawBoard(page.svg);
+    game.drawTracks(page.svg.parentElement);
     game.pan = enablePanZoom(page.svg, board, page.zoom);
   }
   if (page.legend) page.legend.replaceChildren(legend());
@@ -157,20 +159,28 @@ export class Plantagenet {
     const root = el("g", { class: "pl-root" }, svg);
     const [, , W, H] = b.viewBox;
     el("rect", { x: -2000, y: -2000, width: W + 4000, height: H + 4000, fill: "#cfe3ef" }, root);
-    // land: every polygon stroked thick first, then filled on top, so only the coast shows
+    // the three Seas (1.3.1): tinted zones of the water, the land drawn over them
+    const zones = el("g", { class: "pl-sea-zones", "aria-hidden": "true" }, root);
+    for (const [name, pts] of Object.entries(b.sea_zones || {})) {
+      el("polygon", { points: pts.map((q) => q.join(",")).join(" "), class: "pl-sea-zone", fill: SEA_TINT[name] || "#cfe3ef", "data-sea": name }, zones);
+    }
+    // the land: the real coastline (lakes as holes), stroked under, filled over
     const land = el("g", { class: "pl-land", "aria-hidden": "true" }, root);
-    const polys = Object.values(b.land).map((p) => p.map((q) => q.join(",")).join(" "));
-    for (const pts of polys) el("polygon", { points: pts, fill: "none", stroke: "#6f8ea3", "stroke-width": 5, "stroke-linejoin": "round" }, land);
-    for (const pts of polys) el("polygon", { points: pts, fill: "#efe6cf", stroke: "#efe6cf", "stroke-width": 1.2 }, land);
+    const d = (b.coast || []).map((ring) => `M${ring.map((q) => q.join(" ")).join("L")}Z`).join("");
+    el("path", { d, fill: "none", stroke: "#6f8ea3", "stroke-width": 5, "stroke-linejoin": "round" }, land);
+    el("path", { d, "fill-rule": "evenodd", fill: "#efe6cf", stroke: "#efe6cf", "stroke-width": 1, class: "pl-coast" }, land);
+    for (const [, pts] of Object.entries(b.borders || {})) {
+      el("polyline", { points: pts.map((q) => q.join(",")).join(" "), class: "pl-border" }, land);
+    }
+    for (const [name, [x, y]] of Object.entries(b.countries || {})) {
+      el("text", { x, y, class: "pl-country", "text-anchor": "middle" }, land).textContent = name;
+    }
     // Areas (1.3.1): a faint outline around their Strongholds
     const areas = el("g", { class: "pl-areas", "aria-hidden": "true" }, root);
     for (const [name, a] of Object.entries(b.areas)) {
       el("polygon", { points: a.hull.map((q) => q.join(",")).join(" "), class: `pl-area pl-area-${name}` }, areas);
       el("text", { x: a.label[0], y: a.label[1], class: "pl-area-label", "text-anchor": "middle" }, areas).textContent = name.toUpperCase();
     }
-    // the Influence track and the Calendar frames
-    this.drawInfluenceFrame(root);
-    this.drawCalendarFrame(root);
     // Seas
     const seas = el("g", { class: "pl-seas", "aria-hidden": "true" }, root);
     for (const [name, s] of Object.entries(b.locales)) {
@@ -194,6 +204,8 @@ export class Plantagenet {
       const start = p.kind === "exile" ? edgePoint(p, q, p.w / 2, p.h / 2) : edgePoint(p, q);
       el("line", { x1: start[0], y1: start[1], x2: q.x - (dx / d) * 16, y2: q.y - (dy / d) * 16, stroke: WAY_STYLE.Path.colour, "stroke-width": 3, "stroke-dasharray": WAY_STYLE.Path.dash, "stroke-linecap": "round", "marker-end": "url(#pl-arrow)", class: "pl-way pl-way-oneway" }, ways);
     }
+    // the plates of the Locales with Lords (under the markers, drawn with each view)
+    this.nodes.plates = el("g", { class: "pl-plates", "aria-hidden": "true" }, root);
     // Exile boxes and Locales: the click targets
     const places = el("g", { class: "pl-places" }, root);
     this.nodes.locales = {};
@@ -208,7 +220,7 @@ export class Plantagenet {
         const len = Math.hypot(sea.x - ex, sea.y - ey) || 1;
         const reach = Math.min(70, len);
         el("line", { x1: ex, y1: ey, x2: ex + ((sea.x - ex) / len) * reach, y2: ey + ((sea.y - ey) / len) * reach, class: "pl-exile-sea", "marker-end": "url(#pl-sea-arrow)" }, places);
-        el("rect", { x: d.x - d.w / 2, y: d.y - d.h / 2, width: d.w, height: d.h, rx: 8, class: "area-shape pl-exile-box" }, g);
+        el("rect", { x: d.x - d.w / 2, y: d.y - d.h / 2, width: d.w, height: d.h, rx: 8, class: "area-shape pl-exile-box", "data-place": name }, g);
         const named = el("g", { class: "area-features", "data-area": name }, g);
         el("text", { x: d.x, y: d.y - d.h / 2 + 19, "text-anchor": "middle", class: "area-label pl-exile-name" }, named).textContent = `${name} (Exile)`;
         el("text", { x: d.x, y: d.y + d.h / 2 - 8, "text-anchor": "middle", class: "pl-exile-side" }, g);
@@ -230,47 +242,47 @@ export class Plantagenet {
       this.nodes.locales[name] = g;
     }
     this.nodes.pieces = el("g", { class: "pl-pieces" }, root);
-    this.nodes.calendar = el("g", { class: "pl-calendar-pieces" }, root);
-    this.nodes.influence = el("g", { class: "pl-influence-pieces", "aria-hidden": "true" }, root);
     this.svg = svg;
   }
 
   dragged() { return this.svg && this.svg.dataset.dragged === "1"; }
 
-  drawInfluenceFrame(root) {
-    const t = this.board.influence;
-    const g = el("g", { class: "pl-influence", "aria-hidden": "true" }, root);
-    el("rect", { x: t.x - 20, y: t.y - 22, width: t.w + 40, height: t.h + 40, rx: 10, class: "pl-panel" }, g);
-    el("text", { x: t.x, y: t.y - 4, class: "pl-panel-title" }, g).textContent = "Influence (1.4.1)";
-    const n = t.cap * 2 + 1;
-    const cw = t.w / n;
-    for (let i = 0; i < n; i++) {
-      const v = i - t.cap;
-      const x = t.x + i * cw;
-      el("rect", { x, y: t.y + 6, width: cw, height: 26, class: `pl-track-cell${v === 0 ? " zero" : v % 5 === 0 ? " five" : ""}`, fill: v > 0 ? "#f4efe0" : v < 0 ? "#f1d8d4" : "#ffffff" }, g);
-      if (v % 5 === 0) el("text", { x: x + cw / 2, y: t.y + 48, "text-anchor": "middle", class: "pl-track-num" }, g).textContent = String(Math.abs(v));
-    }
-    el("text", { x: t.x + t.w, y: t.y - 4, "text-anchor": "end", class: "pl-panel-title" }, g).textContent = "York leads →";
-    el("text", { x: t.x + 260, y: t.y - 4, class: "pl-panel-title" }, g).textContent = "← Lancaster leads";
-  }
-
-  drawCalendarFrame(root) {
-    const cal = this.board.calendar;
-    const g = el("g", { class: "pl-calendar", "aria-hidden": "true" }, root);
-    el("rect", { x: cal.x - 12, y: cal.y - 40, width: cal.w + 24, height: cal.h + 52, rx: 10, class: "pl-panel" }, g);
-    el("text", { x: cal.x, y: cal.y - 14, class: "pl-panel-title" }, g).textContent = "Calendar (2.2)";
+  /** The Influence track (1.4.1) and the Calendar (2.2) in a strip along the top of the board,
+   * outside the pan and zoom, so that both are always in view (on a phone the Calendar scrolls
+   * sideways to the present box). */
+  drawTracks(holder) {
+    if (!holder) return;
+    const old = holder.querySelector(".pl-tracks");
+    if (old) old.remove();
+    const strip = h("div", { class: "pl-tracks", role: "group", "aria-label": "Influence track and Calendar" });
+    const inf = h("div", { class: "pl-influence" },
+      h("span", { class: "pl-track-title" }, "Influence"),
+      h("span", { class: "pl-track-end" }, "Lancaster"),
+      h("div", { class: "pl-inf-bar" }),
+      h("span", { class: "pl-track-end" }, "York"),
+      h("span", { class: "pl-inf-text" }));
+    const cal = h("ol", { class: "pl-cal", "aria-label": "Calendar" });
     this.nodes.calRows = {};
-    for (const r of cal.rows) {
-      const row = el("g", { class: "pl-cal-row", "data-box": r.box }, g);
-      el("rect", { x: r.x, y: r.y, width: r.w, height: r.h, class: "pl-cal-box" }, row);
-      el("text", { x: r.x + 8, y: r.y + 24, class: "pl-cal-num" }, row).textContent = String(r.box);
-      const marks = [r.season, `Plan ${r.plan}`];
+    for (const r of this.board.calendar.rows) {
+      const marks = [];
       if (r.gain_lords) marks.push("Lords' Influence");
       if (r.grow) marks.push("Grow");
       if (r.waste) marks.push("Waste");
-      el("text", { x: r.x + 8, y: r.y + r.h - 7, class: "pl-cal-season" }, row).textContent = marks.join(" · ");
-      this.nodes.calRows[r.box] = row;
+      const li = h("li", { class: "pl-cal-box", "data-place": `Calendar box ${r.box}`, dataset: { box: r.box },
+        title: `Calendar box ${r.box}: ${r.season}, Plans of ${r.plan} cards${marks.length ? `; ${marks.join(", ")}` : ""}` },
+      h("span", { class: "pl-cal-head" }, h("b", {}, String(r.box)), ` ${r.season.replace(/-/g, "–")}`),
+      h("span", { class: "pl-cal-marks" }, [`Plan ${r.plan}`, ...marks].join(" · ")),
+      h("span", { class: "pl-cal-pieces" }));
+      cal.appendChild(li);
+      this.nodes.calRows[r.box] = li;
     }
+    strip.append(inf, cal);
+    holder.prepend(strip);
+    holder.classList.add("pl-has-tracks");
+    const size = () => holder.style.setProperty("--pl-tracks-h", `${strip.offsetHeight}px`);
+    size();
+    if (window.ResizeObserver) new ResizeObserver(size).observe(strip);
+    this.nodes.tracks = strip;
   }
 
   // ------------------------------------------------------------------ descriptions
@@ -371,18 +383,22 @@ export class Plantagenet {
     this.drawLords(view, ui);
     this.drawCalendar(view, ui);
     this.drawInfluence(view);
+    this.drawEnd(view);
     this.focus(view, ui, payload, battleAt);
   }
 
-  /** The first view opens on the player's own Lords at the reading zoom; later, a new Battle or
-   * targets all out of view are brought into view. */
+  /** The first view opens at the reading zoom on the player's Lord acting now, else on his
+   * Lords on the map; later, a new Battle or targets all out of view are brought into view. */
   focus(view, ui, payload, battleAt) {
     if (!this.pan) return;
     const at = (name) => (this.board.locales[name] ? [this.board.locales[name].x, this.board.locales[name].y] : null);
     if (!this.focused && payload.status !== "open") {
       this.focused = true;
+      // the Lord acting now, if he is yours; else your Lords on the map
+      const actingId = view.activation ? view.activation.lord : view.muster ? view.muster.lord : null;
+      const acting = actingId && view.lords && view.lords[actingId] && view.lords[actingId].side === view.role ? at(view.lords[actingId].locale) : null;
       const mine = Object.values(view.lords || {}).filter((l) => l.side === view.role && (l.where === "map" || l.where === "sea")).map((l) => at(l.locale)).filter(Boolean);
-      const [cx, cy] = mine.length ? centroid(mine) : [900, 1100];
+      const [cx, cy] = acting || (mine.length ? centroid(mine) : [900, 1100]);
       this.pan.readable(cx, cy);
     }
     if (battleAt && battleAt !== this.lastBattle && at(battleAt) && !this.pan.inView(...at(battleAt), 60)) {
@@ -403,6 +419,8 @@ export class Plantagenet {
   drawLords(view, ui) {
     const layer = this.nodes.pieces;
     layer.replaceChildren();
+    const plates = this.nodes.plates;
+    plates.replaceChildren();
     this.nodes.lordAt = {};
     const me = view.role;
     const moved = new Set(view.moved || []);
@@ -411,11 +429,78 @@ export class Plantagenet {
     for (const [lid, l] of Object.entries(view.lords || {})) {
       if ((l.where === "map" || l.where === "sea") && l.locale) (groups[l.locale] = groups[l.locale] || []).push(lid);
     }
-    for (const [loc, lids] of Object.entries(groups)) {
+    // Exile boxes take their Lords inside and grow to hold them
+    for (const [name, g] of Object.entries(this.nodes.locales)) {
+      const d = this.board.locales[name];
+      if (d.kind !== "exile") continue;
+      const box = this.exileBox(d, (groups[name] || []).map((lid) => this.pillWidth(lid)));
+      const rect = g.querySelector(".pl-exile-box");
+      rect.setAttribute("y", box.y);
+      rect.setAttribute("height", box.h);
+      rect.setAttribute("x", box.x);
+      rect.setAttribute("width", box.w);
+      g.querySelector(".pl-exile-side").setAttribute("y", box.y + box.h - 8);
+    }
+    // markers at a Stronghold besides its Lords (1.3.1): the Lords' Seat markers and the
+    // counters of Vassals waiting at their Seat
+    const tags = {};
+    for (const [lid, loc] of Object.entries(view.seats || {}).sort(([a], [b]) => a.localeCompare(b))) {
+      if (view.lords && view.lords[lid] && this.board.locales[loc]) (tags[loc] = tags[loc] || []).push({ kind: "seat", id: lid });
+    }
+    for (const [vid, v] of Object.entries(view.vassals || {}).sort(([a], [b]) => a.localeCompare(b))) {
+      const seat = this.board.vassals[vid] && this.board.vassals[vid].seat;
+      if (v.where === "seat" && seat && this.board.locales[seat]) (tags[seat] = tags[seat] || []).push({ kind: "vassal", id: vid });
+    }
+    const places = new Set([...Object.keys(groups), ...Object.keys(tags)]);
+    for (const loc of [...places].sort()) {
       const d = this.board.locales[loc];
       if (!d) continue;
+      const lids = groups[loc] || [];
+      // your own Lords first (in front, never under the enemy's), then by name
       lids.sort((a, b) => (view.lords[a].side === me ? 0 : 1) - (view.lords[b].side === me ? 0 : 1) || a.localeCompare(b));
-      const places = this.lordPlaces(d, lids.length);
+      const widths = lids.map((lid) => this.pillWidth(lid));
+      // Seat markers and Vassal counters in a column beside the marker, away from its name
+      const tagBoxes = [];
+      const list = tags[loc] || [];
+      const east = d.label !== "e";
+      // small square counters, as on the table: the name is in their title and the Locale's panel
+      list.forEach((t, i) => {
+        const name = t.kind === "seat" ? shortName(this.lordName(t.id)) : this.vassalName(t.id);
+        const w = 15;
+        // in a row beside the marker: on the right under the corner where a Depleted or
+        // Exhausted marker goes, on the left above the Port's anchor
+        const x = east ? d.x + 19 + i * 17 : d.x - 19 - w - i * 17;
+        const y = east ? d.y - 4 : d.y - 19;
+        tagBoxes.push({ ...t, text: name.slice(0, t.kind === "seat" ? 1 : 2), name, x, y, w });
+      });
+      const tagsBottom = tagBoxes.length ? Math.max(...tagBoxes.map((t) => t.y + 15)) - d.y : 0;
+      const places = this.lordPlaces(d, widths, tagsBottom);
+      if (d.kind !== "exile") {
+        // the Locale's plate: the marker and every piece standing there (the place's shape)
+        const xs = [d.x - 20, d.x + 20];
+        const ys = [d.y - 20, d.y + 20];
+        places.forEach(([x, y], i) => { xs.push(x - widths[i] / 2, x + widths[i] / 2 + 6); ys.push(y - 19, y + 13); });
+        for (const t of tagBoxes) { xs.push(t.x, t.x + t.w); ys.push(t.y, t.y + 15); }
+        const x0 = Math.min(...xs) - 5;
+        const y0 = Math.min(...ys) - 5;
+        el("rect", { x: x0, y: y0, width: Math.max(...xs) + 5 - x0, height: Math.max(...ys) + 5 - y0, rx: 12,
+          class: `pl-plate${d.kind === "sea" ? " pl-sea-plate" : ""}${lids.length ? "" : " pl-plate-quiet"}`, "data-place": loc }, plates);
+      }
+      for (const t of tagBoxes) {
+        if (t.kind === "seat") {
+          const side = view.lords[t.id].side;
+          const g = el("g", { class: `pl-seat side-${side}`, "data-seat": t.id, "data-at": loc, transform: `translate(${t.x},${t.y})` }, layer);
+          el("title", {}, g).textContent = `Seat of ${this.lordName(t.id)} (${side}, 1.3.1)`;
+          el("path", { d: "M0 0 H15 V8 L7.5 15 L0 8 Z", class: "pl-seat-shield" }, g);
+          el("text", { x: 7.5, y: 9.5, "text-anchor": "middle" }, g).textContent = t.text;
+        } else {
+          const v = this.board.vassals[t.id];
+          const g = el("g", { class: "pl-vassal-counter", "data-vassal": t.id, "data-at": loc, transform: `translate(${t.x},${t.y})` }, layer);
+          el("title", {}, g).textContent = `Vassal ${v.name} at its Seat (Service ${v.service}${v.loyalty ? `, Loyalty ${v.loyalty}` : ""})`;
+          el("rect", { x: 0, y: 0, width: 15, height: 15, rx: 1.5 }, g);
+          el("text", { x: 7.5, y: 11, "text-anchor": "middle" }, g).textContent = t.text;
+        }
+      }
       lids.forEach((lid, i) => {
         const [x, y] = places[i];
         this.nodes.lordAt[lid] = [x, y];
@@ -424,22 +509,45 @@ export class Plantagenet {
     }
   }
 
-  /** Centres for n cylinders at a Locale: above the marker (below it when its name is above),
-   * rows of two; inside an Exile box, in a row; at Sea, under the Sea's name. */
-  lordPlaces(d, n) {
+  /** The width of a Lord's cylinder (map units). */
+  pillWidth(lid) { return Math.max(66, this.lordLabel(lid).length * 8.4 + 28); }
+
+  /** An Exile box grown to hold Lords of these widths in rows of two under its name. */
+  exileBox(d, widths) {
+    const rows = Math.ceil(widths.length / 2);
+    let w = d.w;
+    for (let r = 0; r < rows; r++) w = Math.max(w, widths.slice(r * 2, r * 2 + 2).reduce((a, x) => a + x + 8, 0) + 12);
+    const h = Math.max(d.h, 50 + rows * 33 + 22);
+    return { x: d.x - w / 2, y: d.y - d.h / 2, w, h };
+  }
+
+  /** Centres for Lords of these widths at a Locale: on the side of the marker with more room
+   * (the board's "stack"; at Sea under the Sea's name), rows of two; in an Exile box under its name. */
+  lordPlaces(d, widths, tagsBottom = 0) {
     const out = [];
+    const n = widths.length;
     if (d.kind === "exile") {
-      for (let i = 0; i < n; i++) out.push([d.x - ((Math.min(n, 2) - 1) * 42) + (i % 2) * 84, d.y + 10 + Math.floor(i / 2) * 26 - (n > 2 ? 10 : 0)]);
+      const top = d.y - d.h / 2 + 50;
+      for (let i = 0; i < n; i++) {
+        const row = Math.floor(i / 2);
+        const pair = widths.slice(row * 2, row * 2 + 2);
+        const rowW = pair.reduce((a, x) => a + x, 0) + (pair.length - 1) * 8;
+        const left = d.x - rowW / 2;
+        const x = i % 2 === 0 ? left + pair[0] / 2 : left + pair[0] + 8 + pair[1] / 2;
+        out.push([x, top + row * 33 + 19]);
+      }
       return out;
     }
-    const down = d.kind === "sea" || d.label === "n";
-    const perRow = 2;
+    const down = d.kind === "sea" || d.stack === "s";
+    // below a marker whose name is below it, the Lords stand under the name
+    const first = Math.max(down && d.kind !== "sea" && d.label === "s" ? 52 : 34, down ? tagsBottom + 22 : 0);
     for (let i = 0; i < n; i++) {
-      const row = Math.floor(i / perRow);
-      const inRow = Math.min(perRow, n - row * perRow);
-      const col = i % perRow;
-      const x = d.x + (col - (inRow - 1) / 2) * 80;
-      const y = down ? d.y + 30 + row * 27 : d.y - 30 - row * 27;
+      const row = Math.floor(i / 2);
+      const pair = widths.slice(row * 2, row * 2 + 2);
+      const rowW = pair.reduce((a, x) => a + x, 0) + (pair.length - 1) * 6;
+      const left = d.x - rowW / 2;
+      const x = i % 2 === 0 ? left + pair[0] / 2 : left + pair[0] + 6 + pair[1] / 2;
+      const y = down ? d.y + first + row * 33 : d.y - 34 - row * 33;
       out.push([x, y]);
     }
     return out;
@@ -448,13 +556,13 @@ export class Plantagenet {
   drawLord(layer, view, ui, lid, x, y, opts = {}) {
     const l = view.lords[lid];
     const label = this.lordLabel(lid);
-    const w = Math.max(58, label.length * 8.4 + 16);
-    const g = el("g", { class: `block pl-lord block-${l.side}`, "data-block": lid, transform: `translate(${x},${y})` }, layer);
+    const w = this.pillWidth(lid);
+    const g = el("g", { class: `block pl-lord block-${l.side}`, "data-block": lid, "data-at": opts.place || opts.at || "", transform: `translate(${x},${y})` }, layer);
     const title = el("title", {}, g);
     title.textContent = this.lordText(view, lid);
     el("rect", { x: -w / 2, y: -12, width: w, height: 24, rx: 11, class: "block-body" }, g);
-    el("text", { x: 0, y: 5, "text-anchor": "middle", class: "pl-lord-name" }, g).textContent = label;
-    el("text", { x: -w / 2 + 3, y: -14, class: "pl-lord-side" }, g).textContent = SIDE_LETTER[l.side];
+    el("text", { x: 6, y: 5, "text-anchor": "middle", class: "pl-lord-name" }, g).textContent = label;
+    el("text", { x: -w / 2 + 5, y: 4.5, class: "pl-lord-side" }, g).textContent = SIDE_LETTER[l.side];
     if (opts.moved) {
       const m = el("g", { class: "pl-moved", transform: `translate(${w / 2 - 2},-11)` }, g);
       el("circle", { r: 7.5 }, m);
@@ -501,80 +609,86 @@ export class Plantagenet {
   }
 
   drawCalendar(view, ui) {
-    const layer = this.nodes.calendar;
-    layer.replaceChildren();
-    const cal = this.board.calendar;
-    for (const r of cal.rows) {
+    if (!this.nodes.calRows) return;
+    const current = view.box;
+    for (const r of this.board.calendar.rows) {
       const row = this.nodes.calRows[r.box];
-      row.classList.toggle("current", r.box === view.box);
+      row.classList.toggle("current", r.box === current);
       row.classList.toggle("outside", view.first_box !== undefined && view.first_box !== null && (r.box < view.first_box || r.box > view.last_box));
-      row.classList.toggle("threshold", false);
+      row.querySelector(".pl-cal-pieces").replaceChildren();
     }
-    const perBox = {};
-    const push = (box, item) => { (perBox[box] = perBox[box] || []).push(item); };
-    for (const [lid, l] of Object.entries(view.lords || {})) {
-      if (l.where === "calendar" && l.box !== null && l.box !== undefined) push(Math.max(0, Math.min(16, l.box)), { kind: "lord", id: lid });
+    const me = view.role;
+    const lords = Object.entries(view.lords || {}).filter(([, l]) => l.where === "calendar" && l.box !== null && l.box !== undefined)
+      .sort(([a, la], [b, lb]) => (la.side === me ? 0 : 1) - (lb.side === me ? 0 : 1) || a.localeCompare(b));
+    const clampBox = (n) => Math.max(1, Math.min(15, n));
+    for (const [lid, l] of lords) {
+      const row = this.nodes.calRows[clampBox(l.box)];
+      const opts = (ui.choices || []).filter((c) => c.kind === "block" && c.ref === lid);
+      const label = this.lordLabel(lid);
+      const text = this.lordText(view, lid);
+      const chip = h(opts.length ? "button" : "span", {
+        type: opts.length ? "button" : null, class: `pl-cal-lord block pl-lord block-${l.side}${opts.length ? " legal" : ""}${l.exile ? " in-exile" : ""}`,
+        dataset: { block: lid, at: `Calendar box ${clampBox(l.box)}` }, title: text,
+        "aria-label": opts.length ? `${text} — ${opts.map((c) => c.label).join("; ")}` : text,
+      }, label);
+      if (opts.length && ui.onChoices) chip.addEventListener("click", () => ui.onChoices(opts, chip));
+      row.querySelector(".pl-cal-pieces").appendChild(chip);
     }
-    for (const [vid, v] of Object.entries(view.vassals || {})) {
-      if ((v.where === "calendar" || v.where === "mat") && v.box !== null && v.box !== undefined) push(Math.max(0, Math.min(16, v.box)), { kind: "vassal", id: vid, v });
+    for (const [vid, v] of Object.entries(view.vassals || {}).sort(([a], [b]) => a.localeCompare(b))) {
+      if (!((v.where === "calendar" || v.where === "mat") && v.box !== null && v.box !== undefined)) continue;
+      const side = v.lord && view.lords[v.lord] ? view.lords[v.lord].side : null;
+      const name = this.vassalName(vid);
+      const row = this.nodes.calRows[clampBox(v.box)];
+      row.querySelector(".pl-cal-pieces").appendChild(h("span", {
+        class: `pl-cal-vassal${side ? ` side-${side}` : ""}`, dataset: { vassal: vid, at: `Calendar box ${clampBox(v.box)}` },
+        title: `Vassal ${name}: ${v.where === "mat" ? `serves ${this.lordName(v.lord)} until box ${v.box}` : `ready in box ${v.box}`}`,
+      }, name));
     }
-    for (const [box, items] of Object.entries(perBox)) {
-      const n = Number(box);
-      const r = cal.rows[Math.max(1, Math.min(15, n)) - 1];
-      let x = r.x + 40;
-      let y = r.y + 18;
-      if (n < 1 || n > 15) {
-        el("text", { x: r.x + r.w - 6, y: r.y + 14, "text-anchor": "end", class: "pl-cal-season" }, layer).textContent = n < 1 ? "off the start" : "off the end";
-      }
-      for (const it of items) {
-        if (it.kind === "lord") {
-          const label = this.lordLabel(it.id);
-          const w = Math.max(58, label.length * 8.4 + 16);
-          if (x + w > r.x + r.w - 4) { x = r.x + 40; y += 25; }
-          this.drawLord(layer, view, ui, it.id, x + w / 2, y);
-          this.nodes.lordAt[it.id] = [x + w / 2, y];
-          x += w + 6;
-        } else {
-          const side = it.v.lord && view.lords[it.v.lord] ? view.lords[it.v.lord].side : null;
-          const name = this.vassalName(it.id);
-          const w = name.length * 7.2 + 14;
-          if (x + w > r.x + r.w - 4) { x = r.x + 40; y += 25; }
-          const g = el("g", { class: `pl-vassal-marker${side ? ` side-${side}` : ""}`, transform: `translate(${x},${y})` }, layer);
-          el("title", {}, g).textContent = `Vassal ${name}: ${it.v.where === "mat" ? `serves ${this.lordName(it.v.lord)} until box ${it.v.box}` : `ready in box ${it.v.box}`}`;
-          el("rect", { x: 0, y: -10, width: w, height: 20, rx: 3 }, g);
-          el("text", { x: w / 2, y: 5, "text-anchor": "middle" }, g).textContent = name;
-          x += w + 6;
-        }
-      }
+    if (current && this.nodes.calRows[current] && this.nodes.tracks) {
+      const cal = this.nodes.tracks.querySelector(".pl-cal");
+      const li = this.nodes.calRows[current];
+      // bring the present box into view only when it is not (the strip scrolls on a phone)
+      const left = li.offsetLeft - cal.offsetLeft;
+      if (left < cal.scrollLeft || left + li.offsetWidth > cal.scrollLeft + cal.clientWidth) cal.scrollLeft = Math.max(0, left - 8);
     }
   }
 
+  /** A finished game: who won and by which rule, along the top of the board (the board stays as it ended). */
+  drawEnd(view) {
+    if (!this.nodes.tracks) return;
+    let node = this.nodes.tracks.querySelector(".pl-end");
+    const end = view.end;
+    if (!end) { if (node) node.remove(); return; }
+    if (!node) { node = h("p", { class: "pl-end", role: "status" }); this.nodes.tracks.prepend(node); }
+    node.replaceChildren(h("strong", {}, end.winner === "Draw" ? "The game ends in a draw" : `${end.winner} wins`),
+      ` by ${end.title} (${end.rule}): ${end.why}`);
+  }
+
   drawInfluence(view) {
-    const layer = this.nodes.influence;
-    layer.replaceChildren();
+    if (!this.nodes.tracks) return;
     const t = this.board.influence;
-    const n = t.cap * 2 + 1;
-    const cw = t.w / n;
-    const cellX = (v) => t.x + (Math.max(-t.cap, Math.min(t.cap, v)) + t.cap) * cw;
-    if (view.threshold) {
-      for (const v of [view.threshold, -view.threshold]) {
-        if (Math.abs(v) > t.cap) continue;
-        const x = cellX(v);
-        el("rect", { x, y: t.y + 2, width: cw, height: 34, class: "pl-threshold" }, layer);
-      }
-      el("text", { x: cellX(view.threshold) + cw / 2, y: t.y - 4, "text-anchor": "middle", class: "pl-threshold-text" }, layer).textContent = `${view.threshold}`;
-    }
+    const bar = this.nodes.tracks.querySelector(".pl-inf-bar");
+    const pct = (v) => `${((Math.max(-t.cap, Math.min(t.cap, v)) + t.cap) / (2 * t.cap)) * 100}%`;
     const net = view.influence ? view.influence.net : 0;
-    const x = cellX(net) + cw / 2;
     const side = net > 0 ? "York" : net < 0 ? "Lancaster" : null;
-    const g = el("g", { class: "pl-influence-marker", transform: `translate(${x},${t.y + 19})` }, layer);
-    el("circle", { r: 15, fill: FILL[side], stroke: "#1d1a14", "stroke-width": 2.5 }, g);
-    el("text", { y: 5, "text-anchor": "middle", fill: INK[side], class: "pl-influence-value" }, g).textContent = String(Math.abs(net));
+    // placed through the style object (inline style attributes are not allowed by the page's policy)
+    const at = (node, v) => { node.style.left = pct(v); return node; };
+    const parts = [at(h("span", { class: "pl-inf-zero" }), 0)];
+    if (view.threshold) {
+      for (const v of [view.threshold, -view.threshold]) parts.push(at(h("span", { class: "pl-inf-threshold", title: `Victory threshold ${view.threshold} (5.2)` }), v));
+    }
+    // Lancaster's lead to the left, York's to the right
+    parts.push(at(h("span", { class: `pl-inf-marker side-${side || "none"}` }, String(Math.abs(net))), net));
+    bar.replaceChildren(...parts);
+    const words = net === 0 ? "even" : `${side} ahead by ${Math.abs(net)}`;
+    this.nodes.tracks.querySelector(".pl-inf-text").textContent = `${words}${view.threshold ? ` · a side wins at ${view.threshold} (5.2)` : ""}`;
+    this.nodes.tracks.querySelector(".pl-influence").title = `Influence (1.4.1): ${words}`;
   }
 
   // ------------------------------------------------------------------ panels
   statusFacts(view) {
     const facts = [];
+    if (view.end) facts.push(["Result", `${view.end.winner === "Draw" ? "A draw" : `${view.end.winner} wins`} by ${view.end.title} (${view.end.rule}): ${view.end.why}`]);
     if (view.scenario) facts.push(["Scenario", this.board.scenarios[view.scenario] || view.scenario]);
     if (view.box !== null && view.box !== undefined) {
       const r = this.board.calendar.rows[view.box - 1];
@@ -584,7 +698,7 @@ export class Plantagenet {
     if (view.king) facts.push(["Sides", `${view.king} is the King's side, ${view.rebel} the Rebels`]);
     if (view.influence) {
       const i = view.influence;
-      facts.push(["Influence", i.net === 0 ? "level" : `${i.net > 0 ? "York" : "Lancaster"} leads by ${Math.abs(i.net)}${view.threshold ? ` (Victory at ${view.threshold})` : ""}`]);
+      facts.push(["Influence", i.net === 0 ? "even" : `${i.net > 0 ? "York" : "Lancaster"} leads by ${Math.abs(i.net)}${view.threshold ? ` (Victory at ${view.threshold})` : ""}`]);
     }
     if (view.stronghold_markers) {
       facts.push(["Strongholds", Object.entries(view.stronghold_markers).map(([t, m]) => `${t} ${m.side ? `${m.side} +${m.value}` : "even"}`).join(", ")]);
@@ -623,7 +737,7 @@ export class Plantagenet {
     const title = this.commandTitle(cid);
     const node = h(opts.length ? "button" : "span", {
       type: opts.length ? "button" : null, class: `chip pl-command side-${side}${opts.length ? " card legal" : ""}`, dataset: { card: cid },
-      "aria-label": opts.length ? opts.map((o) => o.label).join("; ") : `${title} (${cid})`, title: cid,
+      "aria-label": opts.length ? opts.map((o) => o.label).join("; ") : `Command card: ${title}`,
     }, title);
     if (opts.length && ui.onChoices) node.addEventListener("click", () => ui.onChoices(opts, node));
     return node;
@@ -681,14 +795,14 @@ export class Plantagenet {
     return { played: played.length ? h("div", {}, played) : null, hand };
   }
 
-  /** A Lord's mat as the view gives it (own Lords fully; the other side's under Hidden Mats only
-   * in Battle, 1.5.3). */
+  /** A Lord's mat (1.5.3) drawn as a mat: his card's ratings on top, then the spaces for
+   * Troops (Forces), Vassals, Assets and Capabilities. Own Lords fully; the other side's under
+   * Hidden Mats only in Battle (the rest of the mat is a blank). */
   matNodes(view, lid, ui, battleLord = null) {
     const l = view.lords[lid];
     const mat = l.mat;
     if (mat === undefined) return [];
-    if (mat === "hidden") return [h("p", { class: "muted small" }, "Mat hidden (Hidden Mats, 1.5.3).")];
-    const out = [];
+    if (mat === "hidden") return [h("div", { class: "pl-mat pl-mat-hidden" }, h("span", { class: "muted small" }, "Mat hidden: Hidden Mats (1.5.3) show it only in Battle."))];
     const hits = (ui.choices || []).filter((c) => c.verb === "hit" && typeof c.arg === "string" && c.arg.startsWith(`${lid}:`));
     const unit = (u, text, routed = false) => {
       const opts = hits.filter((c) => c.arg === `${lid}:${u}`);
@@ -699,22 +813,31 @@ export class Plantagenet {
       }
       return h("span", { class: `chip${routed ? " pl-routed" : ""}`, dataset: { unit: `${lid}:${u}` } }, text);
     };
-    const units = [];
-    if (battleLord) units.push(unit("retinue", battleLord.retinue_routed ? "Retinue (Routed)" : "Retinue", battleLord.retinue_routed));
-    for (const v of [...mat.vassals, ...mat.special_vassals]) {
-      const routed = battleLord && battleLord.vassals_routed.includes(v);
-      units.push(unit(v, `${this.vassalName(v)}${routed ? " (Routed)" : ""}`, routed));
-    }
+    const space = (title, cls, items, empty = "none") => h("div", { class: `pl-mat-space ${cls}` }, h("span", { class: "pl-mat-label" }, title),
+      h("div", { class: "pl-mat-items" }, items.length ? items : h("span", { class: "muted small" }, empty)));
+    // Forces: the Retinue (in Battle), each Troop type as a stack with its count
+    const troops = [];
+    if (battleLord) troops.push(unit("retinue", battleLord.retinue_routed ? "Retinue (Routed)" : "Retinue", battleLord.retinue_routed));
     for (const t of this.board.troop_types) {
-      if (mat.troops[t]) units.push(unit(t, `${mat.troops[t]} ${TROOP_NAMES[t]}`));
-      if (mat.routed[t]) units.push(h("span", { class: "chip pl-routed" }, `${mat.routed[t]} ${TROOP_NAMES[t]} Routed`));
+      if (mat.troops[t]) troops.push(unit(t, `${mat.troops[t]} ${TROOP_NAMES[t]}`));
+      if (mat.routed[t]) troops.push(h("span", { class: "chip pl-routed", title: "Routed (4.4.2)" }, `${mat.routed[t]} ${TROOP_NAMES[t]} Routed`));
     }
-    if (units.length) out.push(h("p", { class: "chips" }, units));
-    const assets = Object.entries(mat.assets).filter(([, n]) => n).map(([k, n]) => `${n} ${ASSET_NAMES[k] || k}`);
-    out.push(h("p", { class: "small" }, h("strong", {}, "Assets: "), assets.join(", ") || "none"));
-    if (mat.capabilities.length) out.push(h("p", { class: "small" }, h("strong", {}, "Capabilities: "), mat.capabilities.map((cid) => h("span", { class: "pl-cap", title: this.board.cards[cid] ? this.board.cards[cid].capability.effect : cid }, `${cid} ${this.board.cards[cid] ? this.board.cards[cid].capability.title : ""}`)).reduce((acc, n, i) => (i ? [...acc, ", ", n] : [n]), [])));
-    if (mat.events.length) out.push(h("p", { class: "small" }, h("strong", {}, "Events: "), mat.events.map((cid) => `${cid} ${this.board.cards[cid] ? this.board.cards[cid].event.title : ""}`).join(", ")));
-    return out;
+    const vassals = [...mat.vassals, ...mat.special_vassals].map((v) => {
+      const routed = battleLord && battleLord.vassals_routed.includes(v);
+      return unit(v, `${this.vassalName(v)}${routed ? " (Routed)" : ""}`, routed);
+    });
+    const assets = Object.keys(ASSET_NAMES).map((k) => h("span", { class: `pl-asset${mat.assets[k] ? "" : " none"}`, title: ASSET_NAMES[k] },
+      h("b", {}, String(mat.assets[k] || 0)), ` ${ASSET_NAMES[k]}`));
+    const caps = mat.capabilities.map((cid) => {
+      const c = this.board.cards[cid];
+      return h("span", { class: "pl-cap", title: c ? c.capability.effect : "" }, c ? c.capability.title : "Capability");
+    });
+    const events = mat.events.map((cid) => { const c = this.board.cards[cid]; return h("span", { class: "pl-cap", title: c ? c.event.effect : "" }, c ? c.event.title : "Event"); });
+    return [h("div", { class: `pl-mat side-${l.side}`, dataset: { mat: lid } },
+      space("Forces", "pl-mat-troops", troops),
+      space("Vassals", "pl-mat-vassals", vassals),
+      space("Assets", "pl-mat-assets", assets),
+      space("Capabilities", "pl-mat-caps", [...caps, ...events]))];
   }
 
   /** A Lord's name: a button when a choice is about him. */
@@ -730,14 +853,17 @@ export class Plantagenet {
     return h("span", { class: `chip side-${l.side}`, dataset: { block: lid } }, text);
   }
 
+  /** Where a Lord is, in words. */
+  whereText(l) {
+    if (l.where === "map") return `${this.board.locales[l.locale] && this.board.locales[l.locale].kind === "exile" ? "in Exile in " : "at "}${l.locale}`;
+    if (l.where === "sea") return `at Sea (${l.locale})`;
+    if (l.where === "calendar") return `on the Calendar, box ${l.box}${l.exile ? " (in Exile)" : ""}`;
+    return { removed: "removed from the game", held: "held captive", unused: "not in this scenario", ready: "ready to be Mustered" }[l.where] || l.where;
+  }
+
   renderForces(view, ui = {}) {
     const out = [];
     const me = view.role;
-    // Influence and Calendar in words (the board shows them too)
-    if (view.influence) {
-      out.push(h("p", {}, h("strong", {}, "Influence: "), view.influence.net === 0 ? "level" : `${view.influence.net > 0 ? "York" : "Lancaster"} leads by ${Math.abs(view.influence.net)}`,
-        view.threshold ? ` · Victory threshold ${view.threshold} (5.2)` : ""));
-    }
     const order = [...SIDES].sort((a, b) => (a === me ? -1 : b === me ? 1 : 0));
     for (const side of order) {
       const lords = Object.entries(view.lords || {}).filter(([, l]) => l.side === side && l.where !== "unused");
@@ -746,55 +872,75 @@ export class Plantagenet {
       const list = h("ul", { class: "pl-lords" });
       for (const [lid] of lords) {
         const l = view.lords[lid];
-        const where = l.where === "map" ? `${this.board.locales[l.locale] && this.board.locales[l.locale].kind === "exile" ? "in Exile, " : ""}${l.locale}`
-          : l.where === "sea" ? `at Sea (${l.locale})` : l.where === "calendar" ? `Calendar box ${l.box}${l.exile ? " (Exile)" : ""}` : l.where;
         const c = this.board.lords[lid] || {};
-        list.appendChild(h("li", { dataset: { lord: lid } }, this.lordChip(view, lid, ui), ` ${where}`,
-          (view.moved || []).includes(lid) ? " · Moved/Fought" : "",
-          h("span", { class: "muted small", title: "Lordship, Command, Valour, Influence (1.5.2)" },
-            ` · Lordship ${c.lordship}, Command ${c.command}, Valour ${c.valour}, Influence ${c.influence}`),
+        list.appendChild(h("li", { dataset: { lord: lid } },
+          h("div", { class: `pl-mat-head side-${l.side}` }, this.lordChip(view, lid, ui), h("span", { class: "small" }, ` ${this.whereText(l)}`),
+            (view.moved || []).includes(lid) ? h("span", { class: "small" }, " · has Moved or Fought") : null,
+            h("span", { class: "pl-ratings", title: "The Lord's card (1.5.2)" },
+              ["Lordship", "Command", "Valour", "Influence"].map((k) => h("span", { class: "pl-rating" }, h("b", {}, String(c[k.toLowerCase()] ?? "")), ` ${k}`)))),
           this.matNodes(view, lid, ui)));
       }
       out.push(list);
-    }
-    // the Calendar as text
-    const boxes = {};
-    for (const [lid, l] of Object.entries(view.lords || {})) if (l.where === "calendar") (boxes[l.box] = boxes[l.box] || []).push(`${l.name} (${l.side}${l.exile ? ", Exile" : ""})`);
-    for (const [vid, v] of Object.entries(view.vassals || {})) if (v.where === "calendar" || (v.where === "mat" && v.box)) (boxes[v.box] = boxes[v.box] || []).push(`Vassal ${this.vassalName(vid)}${v.lord ? ` (${this.lordName(v.lord)})` : ""}`);
-    const keys = Object.keys(boxes).map(Number).sort((a, b) => a - b);
-    if (keys.length) {
-      out.push(h("h3", {}, "Calendar"), h("ul", { class: "small" }, keys.map((k) => h("li", {}, h("strong", {}, `Box ${k}${k === view.box ? " (now)" : ""}: `), boxes[k].join(", ")))));
     }
     return out;
   }
 
   renderBattle(view, ui = {}) {
     const b = view.battle;
-    if (!b) return null;
+    if (!b) return this.battleSummary(view);
     const parts = [];
     parts.push(h("p", { class: "battle-head" }, h("strong", {}, b.locale ? `Battle at ${b.locale}` : "On Bosworth Field"),
-      b.round ? ` — Round ${b.round}` : " — Array", `. ${b.attacker} Attacks, ${b.defender} Defends.`));
+      b.round ? ` — Round ${b.round}` : " — the sides Array", `. ${b.attacker} Attacks, ${b.defender} Defends.`));
     if (b.strike) {
       parts.push(h("p", { class: "pl-strike" }, `${cap(b.strike.kind)}: `, Object.entries(b.strike.hits).map(([s, n]) => `${s} takes ${plural(n, "Hit")}`).join(", "), " (4.4.2)."));
     }
     if (b.winner) parts.push(h("p", {}, h("strong", {}, `${b.winner} wins the Battle.`)));
+    // the Battle mat: the Defender's array across the top, facing the Attacker's below it
+    const mat = h("div", { class: "pl-battle-mat" });
     for (const side of [b.defender, b.attacker]) {
-      parts.push(h("h3", {}, `${side} (${side === b.attacker ? "Attacker" : "Defender"})`));
       const front = b.front[side] || {};
-      const rows = [];
+      const row = h("div", { class: `pl-battle-side side-${side}` }, h("div", { class: "pl-battle-side-name" }, `${side} — ${side === b.attacker ? "Attacker" : "Defender"}`));
+      const grid = h("div", { class: "pl-battle-row" });
       for (const slot of ["left", "center", "right"]) {
         const lid = front[slot];
-        rows.push(h("li", { dataset: { slot: `${side}:${slot}` } }, h("strong", {}, `Front ${slot}: `), lid ? this.battleLord(view, lid, ui) : "empty"));
+        grid.appendChild(h("div", { class: `pl-battle-slot${lid ? "" : " empty"}`, dataset: { slot: `${side}:${slot}` } },
+          h("span", { class: "pl-slot-name" }, `Front ${slot === "center" ? "centre" : slot}`), lid ? this.battleLord(view, lid, ui) : h("span", { class: "muted small" }, "empty")));
       }
-      for (const lid of b.reserve[side] || []) rows.push(h("li", {}, h("strong", {}, "Reserve: "), this.battleLord(view, lid, ui)));
-      const placed = new Set([...Object.values(front), ...(b.reserve[side] || [])]);
-      for (const [lid, d] of Object.entries(b.lords)) if (d.side === side && !placed.has(lid)) rows.push(h("li", {}, h("strong", {}, lid === b.late ? "Late: " : "Not arrayed: "), this.battleLord(view, lid, ui)));
-      parts.push(h("ul", { class: "pl-array" }, rows));
+      const reserve = b.reserve[side] || [];
+      const placed = new Set([...Object.values(front), ...reserve]);
+      const others = Object.entries(b.lords).filter(([lid, d]) => d.side === side && !placed.has(lid)).map(([lid]) => lid);
+      grid.appendChild(h("div", { class: `pl-battle-slot pl-reserve${reserve.length || others.length ? "" : " empty"}`, dataset: { slot: `${side}:reserve` } },
+        h("span", { class: "pl-slot-name" }, "Reserve"),
+        reserve.length || others.length ? [...reserve.map((lid) => this.battleLord(view, lid, ui)),
+          ...others.map((lid) => h("div", {}, h("span", { class: "small" }, lid === b.late ? "Late: " : "Not arrayed: "), this.battleLord(view, lid, ui)))]
+          : h("span", { class: "muted small" }, "empty")));
+      row.appendChild(grid);
+      mat.appendChild(row);
     }
+    parts.push(mat);
     if (b.engagements && b.engagements.length) {
-      parts.push(h("h3", {}, "Engagements"), h("ol", {}, b.engagements.map((eng, i) => h("li", { class: b.strike && b.strike.engagement === i ? "pl-current" : "" }, eng.map((lid) => this.lordName(lid)).join(" vs ")))));
+      parts.push(h("h3", {}, "Engagements"), h("ol", {}, b.engagements.map((eng, i) => h("li", { class: b.strike && b.strike.engagement === i ? "pl-current" : "" }, eng.map((lid) => this.lordName(lid)).join(" against ")))));
     }
     return parts;
+  }
+
+  /** After a Battle: its story from the log (who fought, who Fled or Routed, the winner, the
+   * Influence, Spoils and losses), kept until the next Battle or the next Campaign card. */
+  battleSummary(view) {
+    const lines = (view.log || []).map((l) => (typeof l === "string" ? l : Array.isArray(l) ? l[l.length - 1] : String(l)));
+    const kinds = view.log_kinds || [];
+    let start = -1;
+    for (let i = lines.length - 1; i >= 0; i--) if (/^Battle at .*\(4\.4\)|^On Bosworth Field/.test(lines[i])) { start = i; break; }
+    if (start < 0) return null;
+    const story = [];
+    for (let i = start; i < lines.length; i++) {
+      if (i > start && kinds[i] && kinds[i] !== "battle" && kinds[i] !== "event" && kinds[i] !== "card") break;
+      story.push(lines[i]);
+    }
+    const won = story.find((t) => /wins the Battle|both sides lose the Battle/.test(t));
+    return [h("div", { class: "pl-battle-summary" },
+      h("p", {}, h("strong", {}, "The last Battle is over"), won ? `: ${won}` : "."),
+      h("ol", { class: "small" }, story.map((t) => h("li", {}, t))))];
   }
 
   battleLord(view, lid, ui) {
@@ -870,7 +1016,10 @@ function legend() {
   ul.appendChild(row(`<rect x="13" y="1" width="16" height="16" fill="#f7f3e8" stroke="#1d1a14"/><text x="21" y="14" text-anchor="middle" font-size="11" font-weight="700">Y</text><rect x="31" y="1" width="12" height="16" fill="#a61f1a" stroke="#1d1a14"/><text x="37" y="14" text-anchor="middle" font-size="11" fill="#fff" font-weight="700">L</text>`, "Favour: Y York (light), L Lancaster (red); no letter: Neutral"));
   ul.appendChild(row(`<circle cx="12" cy="9" r="7.5" fill="#d9a441" stroke="#1d1a14"/><text x="12" y="13" text-anchor="middle" font-size="10" font-weight="700">D</text><circle cx="32" cy="9" r="7.5" fill="#5b3a1a" stroke="#1d1a14"/><text x="32" y="13" text-anchor="middle" font-size="10" fill="#fff" font-weight="700">E</text>`, "Depleted / Exhausted (1.3.1)"));
   ul.appendChild(row(`<circle cx="21" cy="9" r="7.5" fill="#fff" stroke="#0f5e7a" stroke-width="1.6"/><path d="M21 5 V13 M18 7 H24 M16.5 10.5 C17.5 14 24.5 14 25.5 10.5" fill="none" stroke="#0f5e7a" stroke-width="1.5"/>`, "Port, coloured by its Sea (North Sea teal, Channel blue, Irish Sea violet)"));
-  ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="7" fill="#f7f3e8" stroke="#1d1a14"/><text x="22" y="13" text-anchor="middle" font-size="9">York</text>`, "Lord cylinder (Y/L letter above it; M: Moved/Fought)"));
+  ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="7" fill="#f7f3e8" stroke="#1d1a14"/><text x="8" y="13" font-size="8" font-weight="800">Y</text><text x="26" y="13" text-anchor="middle" font-size="9">York</text>`, "Lord cylinder: Y York, L Lancaster (M: Moved or Fought)"));
+  ul.appendChild(row(`<path d="M4 2 H17 V9 L10.5 16 L4 9 Z" fill="#a61f1a" stroke="#1d1a14"/><rect x="24" y="2" width="14" height="14" fill="#e9d9a8" stroke="#6f5a3a"/><text x="31" y="12.5" text-anchor="middle" font-size="8">Be</text>`, "Beside a Stronghold: a Lord's Seat (shield in his side's colour, his initial) and a Vassal counter at its Seat (buff, the first letters of its name)"));
+  ul.appendChild(row(`<rect x="2" y="1" width="40" height="16" rx="5" fill="#fffcf0" stroke="#8a7650"/><rect x="16" y="5" width="12" height="9" fill="#d7d1c2" stroke="#1d1a14"/>`, "A Locale's Lords stand on a pale plate around its marker"));
+  ul.appendChild(row(`<rect x="2" y="3" width="18" height="12" fill="#fff1b8" stroke="#1d1a14"/><rect x="22" y="3" width="18" height="12" fill="#fffdf6" stroke="#8d826c"/>`, "Calendar (top of the board): the present box in yellow; Lords and Vassals due back in their boxes"));
   ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="3" fill="none" stroke="#0b6b2f" stroke-width="3" stroke-dasharray="6 3"/>`, "Outlined in green: you can choose it now"));
   return ul;
 }
