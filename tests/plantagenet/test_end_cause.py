@@ -33,9 +33,11 @@ def test_no_end_while_the_game_goes_on() -> None:
 
 
 def test_campaign_victory_5_1_names_the_side_without_lords() -> None:
-    """5.1: the game Ia (seed 5) ends when Lancaster has no Lord on the map: York wins by 5.1,
-    and both sides' views and the observer's say so, with the board left as it ended."""
-    game = _finished("ia-henry-vi", 5)
+    """5.1: an Ia game that ends when Lancaster has no Lord on the map (the first such seed of
+    random play): York wins by 5.1, and both sides' views and the observer's say so, with the
+    board left as it ended."""
+    game = next(g for g in (_finished("ia-henry-vi", seed) for seed in range(1, 40))
+                if sv.lacks_lords(g.state, "Lancaster") and not sv.lacks_lords(g.state, "York"))
     assert game.result() == "York"
     assert sv.lacks_lords(game.state, "Lancaster") and not sv.lacks_lords(game.state, "York")
     for role in ("York", "Lancaster", "Observer"):
