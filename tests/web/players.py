@@ -179,7 +179,7 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
             if not inside:
                 page.click("#zoom [data-zoom=reset]")
             on_map.first.scroll_into_view_if_needed()
-            if on_map.first.evaluate("(g) => !!g.closest('g.stack.overlapped')"):
+            if on_map.first.evaluate("(g) => !!g.closest('g.stack.compact')"):
                 # a crowded stack fans out under the pointer first: point at its top block
                 page.locator(f'svg#map g.stack:has(g.block.legal[data-block="{choice["ref"]}"]) g.block').last.hover()
                 page.wait_for_function("(k) => document.querySelector(`svg#map g.stack.fanned g.block[data-block='${k}']`)",

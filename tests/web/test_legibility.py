@@ -79,7 +79,7 @@ CUT_LABELS = """(checkCover) => {
     const w = Number(body.getAttribute('width')), hh = Number(body.getAttribute('height'));
     if (b.x < 1 || b.y < 0 || b.x + b.width > w - 1 || b.y + b.height > hh) out.push([g.dataset.block, t.textContent, 'outside']);
     // a crowded stack overlaps its own blocks at rest; it is checked fanned out
-    if (!checkCover || g.closest('g.stack.overlapped:not(.fanned)')) continue;
+    if (!checkCover || g.closest('g.stack.compact:not(.fanned)')) continue;
     const r = t.getBoundingClientRect();
     const holder = document.getElementById('map').getBoundingClientRect();
     for (const [fx, fy] of [[0.1, 0.5], [0.5, 0.5], [0.9, 0.5]]) {
@@ -226,7 +226,7 @@ def test_board_text_and_labels_at_the_opening_zoom(browser: Any, live_server: Li
     assert page.evaluate(SMALL_PAGE_TEXT) == []
     assert page.evaluate(CUT_LABELS, True) == []
     # a crowded stack (more than four blocks) fans out when pointed at: then no label is covered
-    crowded = page.locator("svg#map g.stack.overlapped")
+    crowded = page.locator("svg#map g.stack.compact")
     if crowded.count():
         page.click("#zoom [data-zoom=reset]")  # the whole map: every stack on screen
     for i in range(crowded.count()):

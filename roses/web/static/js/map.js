@@ -209,14 +209,23 @@ export function drawMap(svg, layout, options = {}) {
     }
     anchors[area.name] = [x, rowY + (icons.length || shields.length ? ICON + 6 : 2)];
   }
-  // two places per area: for a stack of one row (up to two pieces), and for a stack of two
-  // rows where the area has room for one off every name (else the stack keeps to one row)
-  const [boxW, rowH] = options.pieceBox || [137, 67];
-  const tallAnchors = { ...anchors };
-  placePieces(svg, layout, featureLayer, anchors, [boxW, rowH]);
-  placePieces(svg, layout, featureLayer, tallAnchors, [boxW, 2 * rowH - 5], true);
+  const fits = new Map();
+  let cover = null;  // the names and icon rows on the map, measured once laid out
+  /** Where a stack of n pieces of w x h map units (gap between them) stands in an area, at
+   * rest: {scale, places (top-left corners), box}. Every piece lies inside the area's shape
+   * (rules 4.3: a block is in one area), at the largest scale that fits, off the area's names
+   * wherever that can be, then off its icons, near the middle of the area. */
+  const fitStack = (name, n, w, h, gap) => {
+    const key = `${name}|${n}|${w}|${h}|${gap}`;
+    if (fits.has(key)) return fits.get(key);
+    if (!cover) cover = measureCover(featureLayer);
+    const area = layout.areas[name];
+    const fit = area ? stackFit(area, layout.viewBox, n, w, h, gap, cover || { names: [], rows: [] }) : null;
+    if (cover) fits.set(key, fit);
+    return fit;
+  };
 
-  return { svg, root, landLayer, pieceLayer, overLayer, areaNodes, anchors, tallAnchors, layout };
+  return { svg, root, landLayer, pieceLayer, overLayer, areaNodes, anchors, layout, fitStack };
 }
 
 function insidePoly(x, y, poly) {
@@ -229,59 +238,123 @@ function insidePoly(x, y, poly) {
   return inside;
 }
 
-/**
- * Where each area's pieces go: the top centre of a `box` (w, h: one or two rows of two blocks)
- * near the area, that covers no name (area, exile and city names) wherever that can be, then
- * has the middle of its first row inside the area wherever that can be, then covers as little
- * of the icon rows as it can, lies inside the area as far as it can and near the area's own
- * name. Fills `anchors` in place. With `clean`, an area with no place that keeps off every
- * name and has its first row inside the area gets no anchor (the caller draws its stack
- * smaller, in the box of `anchors`).
- */
-function placePieces(svg, layout, featureLayer, anchors, box, clean = false) {
-  const [bw, bh] = box;
-  const rows = [];  // each area's name with its icon row
-  const names = [];  // the texts alone
+/** Rectangles [x0, y0, x1, y1] of the names (area, exile and city names) and of the rows of
+ * icons and shields under them; null when the map is not laid out (a hidden page). */
+function measureCover(featureLayer) {
+  const names = [];
+  const rows = [];
   const rect = (b, m) => [b.x - m, b.y - m, b.x + b.width + m, b.y + b.height + m];
   for (const g of featureLayer.querySelectorAll("g.area-features")) {
     try {
-      const b = g.getBBox();
-      if (b.width) rows.push(rect(b, 4));
-      for (const t of g.querySelectorAll(":scope > text")) { const tb = t.getBBox(); if (tb.width) names.push(rect(tb, 3)); }
+      for (const t of g.querySelectorAll(":scope > text")) { const tb = t.getBBox(); if (tb.width) names.push(rect(tb, 2)); }
+      for (const u of g.querySelectorAll(":scope > use, :scope > g.shield")) { const ub = u.getBBox(); if (ub.width) rows.push(rect(ub, 1)); }
     } catch (e) { /* not rendered */ }
   }
-  if (!rows.length) return;  // not laid out (hidden page): keep the anchors under the names
-  const overlap = (list, x0, y0, x1, y1) => list.reduce((sum, [a0, b0, a1, b1]) =>
-    sum + Math.max(0, Math.min(x1, a1) - Math.max(x0, a0)) * Math.max(0, Math.min(y1, b1) - Math.max(y0, b0)), 0);
-  const [vx, vy, vw, vh] = layout.viewBox;
-  const m = 16;  // how far beyond the area's bounds a stack may reach
-  for (const area of Object.values(layout.areas)) {
-    const xs = area.poly.map((p) => p[0]);
-    const ys = area.poly.map((p) => p[1]);
-    const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    const [lx, ly] = area.label;
-    let best = null;  // [score, cx, cy, share of the box over names, first row outside the area]
-    // places where the whole stack is on the map (an exile area runs off its edge)
-    for (let cy = Math.max(minY - bh - m, vy + 4); cy <= Math.min(maxY + m, vy + vh - bh - 4); cy += 8) {
-      for (let cx = Math.max(minX - bw / 2 - m, vx + bw / 2 + 4); cx <= Math.min(maxX + bw / 2 + m, vx + vw - bw / 2 - 4); cx += 8) {
-        const x0 = cx - bw / 2;
-        const onNames = overlap(names, x0, cy, x0 + bw, cy + bh) / (bw * bh);
-        if (best && onNames > best[3]) continue;
-        // the middle of the first row (where a lone block stands) inside the area
-        const away = insidePoly(cx, cy + Math.min(bh, 67) / 2, area.poly) ? 0 : 1;
-        if (best && onNames === best[3] && away > best[4]) continue;
-        let inside = 0;
-        for (let i = 0; i <= 6; i++) for (let j = 0; j <= 4; j++) if (insidePoly(x0 + (bw * i) / 6, cy + (bh * j) / 4, area.poly)) inside++;
-        const score = (inside / 35) * 10 - (overlap(rows, x0, cy, x0 + bw, cy + bh) / (bw * bh)) * 40 - Math.hypot(cx - lx, cy + bh / 2 - ly) / 120;
-        if (!best || onNames < best[3] || away < best[4] || score > best[0]) best = [score, cx, cy, onNames, away];
+  return names.length ? { names, rows } : null;
+}
+
+/** Pieces' scales tried, largest first: a stack shrinks until it fits inside its area. */
+const FIT_SCALES = [1, 0.9, 0.8, 0.72, 0.65, 0.58, 0.52, 0.46, 0.41, 0.36, 0.32, 0.28, 0.24, 0.2, 0.17, 0.14, 0.12, 0.1];
+/** Below this scale a stack may cover a name rather than shrink further. */
+const NAME_FREE_MIN = 0.46;
+
+/**
+ * The place of a stack of n pieces (w x h map units each, `gap` apart) inside an area's shape:
+ * the area is rasterised in cells of 4 map units (a cell counts when its four corners are
+ * inside the shape and on the map), with summed tables of the cells outside, under names and
+ * under icons, so that every candidate box is checked in constant time. Returns
+ * {scale, places, box: [x0, y0, x1, y1]}.
+ */
+export function stackFit(area, viewBox, n, w, h, gap, cover) {
+  const c = 4;
+  const [vx, vy, vw, vh] = viewBox;
+  const xs = area.poly.map((p) => p[0]);
+  const ys = area.poly.map((p) => p[1]);
+  const x0 = Math.max(Math.min(...xs), vx + 2);
+  const y0 = Math.max(Math.min(...ys), vy + 2);
+  const x1 = Math.min(Math.max(...xs), vx + vw - 2);
+  const y1 = Math.min(Math.max(...ys), vy + vh - 2);
+  const nx = Math.max(1, Math.ceil((x1 - x0) / c));
+  const ny = Math.max(1, Math.ceil((y1 - y0) / c));
+  const corner = new Uint8Array((nx + 1) * (ny + 1));
+  for (let j = 0; j <= ny; j++) for (let i = 0; i <= nx; i++) {
+    const px = x0 + i * c;
+    const py = y0 + j * c;
+    corner[j * (nx + 1) + i] = px <= x1 && py <= y1 && insidePoly(px, py, area.poly) ? 1 : 0;
+  }
+  // summed-area tables (size (nx+1) x (ny+1)) of cells outside, under names, under icons
+  const table = (cellValue) => {
+    const t = new Float64Array((nx + 1) * (ny + 1));
+    for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+      t[(j + 1) * (nx + 1) + i + 1] = cellValue(i, j) + t[j * (nx + 1) + i + 1] + t[(j + 1) * (nx + 1) + i] - t[j * (nx + 1) + i];
+    }
+    return t;
+  };
+  const K = (i, j) => j * (nx + 1) + i;
+  const outside = table((i, j) => (corner[K(i, j)] && corner[K(i + 1, j)] && corner[K(i, j + 1)] && corner[K(i + 1, j + 1)] ? 0 : 1));
+  const hits = (rects) => (i, j) => {
+    const cx0 = x0 + i * c;
+    const cy0 = y0 + j * c;
+    return rects.some(([a0, b0, a1, b1]) => a0 < cx0 + c && a1 > cx0 && b0 < cy0 + c && b1 > cy0) ? 1 : 0;
+  };
+  const near = (rects) => rects.filter(([a0, b0, a1, b1]) => a0 < x1 && a1 > x0 && b0 < y1 && b1 > y0);
+  const names = table(hits(near(cover.names)));
+  const icons = table(hits(near(cover.rows)));
+  const sum = (t, i0, j0, i1, j1) => t[K(i1, j1)] - t[K(i0, j1)] - t[K(i1, j0)] + t[K(i0, j0)];
+  // the heart of the area: the mean of its cells
+  let mx = 0, my = 0, cells = 0;
+  for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) {
+    if (sum(outside, i, j, i + 1, j + 1) === 0) { mx += x0 + (i + 0.5) * c; my += y0 + (j + 0.5) * c; cells++; }
+  }
+  if (cells) { mx /= cells; my /= cells; } else { [mx, my] = area.label; }
+  let withNames = null;
+  let smallest = null;
+  for (const s of FIT_SCALES) {
+    const inset = 1 + 4 * s;  // off the area's outline, and room for the under-block of a counted stack
+    let best = null;  // [cost, bx, by, cols, onNames]
+    for (let cols = 1; cols <= Math.min(n, 4); cols++) {
+      const rows = Math.ceil(n / cols);
+      if (cols > 1 && Math.ceil(n / (cols - 1)) === rows) continue;  // the same rows, wider
+      const bw = cols * w * s + (cols - 1) * gap * s;
+      const bh = rows * h * s + (rows - 1) * gap * s;
+      const ci = Math.ceil((bw + 2 * inset) / c);
+      const cj = Math.ceil((bh + 2 * inset) / c);
+      for (let j = 0; j + cj <= ny; j++) for (let i = 0; i + ci <= nx; i++) {
+        if (sum(outside, i, j, i + ci, j + cj) > 0) continue;
+        const onNames = sum(names, i, j, i + ci, j + cj);
+        const cost = onNames * 1000 + sum(icons, i, j, i + ci, j + cj) * 6
+          + Math.hypot(x0 + (i + ci / 2) * c - mx, y0 + (j + cj / 2) * c - my);
+        if (!best || cost < best[0]) best = [cost, x0 + i * c + (ci * c - bw) / 2, y0 + j * c + (cj * c - bh) / 2, cols, onNames];
       }
     }
-    if (!best || (clean && (best[3] > 0 || best[4] > 0))) {
-      delete anchors[area.name];
-      continue;
-    }
-    anchors[area.name] = [Math.min(vx + vw - bw / 2 - 4, Math.max(vx + bw / 2 + 4, best[1])), Math.min(vy + vh - bh - 4, Math.max(vy + 4, best[2]))];
+    if (!best) continue;
+    const fit = { scale: s, cols: best[3], bx: best[1], by: best[2] };
+    smallest = fit;
+    if (best[4] === 0) { if (!withNames || s >= NAME_FREE_MIN) return layoutStack(fit, n, w, h, gap); }
+    if (!withNames) withNames = fit;
+    if (s < NAME_FREE_MIN && withNames) return layoutStack(withNames, n, w, h, gap);
   }
+  if (withNames || smallest) return layoutStack(withNames || smallest, n, w, h, gap);
+  // nowhere big enough (not so on our map): the smallest stack, centred on the area's heart
+  const s = FIT_SCALES[FIT_SCALES.length - 1];
+  const cols = Math.min(n, 4);
+  return layoutStack({ scale: s, cols, bx: mx - (cols * (w + gap) * s) / 2, by: my - (Math.ceil(n / cols) * (h + gap) * s) / 2 }, n, w, h, gap);
+}
+
+/** The top-left corners of n pieces in rows of `cols` (the last row centred) from (bx, by). */
+function layoutStack({ scale, cols, bx, by }, n, w, h, gap) {
+  const rows = Math.ceil(n / cols);
+  const step = (w + gap) * scale;
+  const places = [];
+  for (let k = 0; k < n; k++) {
+    const row = Math.floor(k / cols);
+    const inRow = row === rows - 1 ? n - row * cols : cols;
+    const offset = ((cols - inRow) * step) / 2;
+    places.push([bx + offset + (k % cols) * step, by + row * (h + gap) * scale]);
+  }
+  const bw = cols * w * scale + (cols - 1) * gap * scale;
+  const bh = rows * h * scale + (rows - 1) * gap * scale;
+  return { scale, places, box: [bx, by, bx + bw, by + bh] };
 }
 
 export function describeArea(area, layout) {

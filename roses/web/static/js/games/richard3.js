@@ -368,20 +368,24 @@ export class Richard3 {
     }
     const selected = view.action && typeof view.action.selected === "string" ? view.action.selected : ui.selectedBlock;
     for (const [area, items] of Object.entries(byArea)) {
-      // a stack of more than two blocks takes two rows where the area has room for them off
-      // every name (map.js); elsewhere it keeps to one row, overlapped until fanned out
-      const tall = items.length > 2 && map.tallAnchors ? map.tallAnchors[area] : null;
-      const anchor = tall || map.anchors[area];
-      if (!anchor) continue;
-      const oneRow = items.length > 2 && !tall;
+      // at rest a stack lies inside its area, its blocks made smaller where the area is small
+      // (map.js fitStack); a reduced stack opens out at full size while pointed at or tapped
+      const fit = map.fitStack(area, items.length, BW, BH, GAP);
+      if (!fit) continue;
+      // own blocks first (drawn first, top left), then the enemy's, then those face down
       items.sort((a, b) => (a.side === me ? 0 : 1) - (b.side === me ? 0 : 1) || (a.down ? 1 : 0) - (b.down ? 1 : 0));
       const stack = el("g", { class: "stack", "data-area": area }, layer);
-      const rest = onMap(stackPlaces(items.length, anchor, false, oneRow), this.layout.viewBox);
-      const fan = onMap(stackPlaces(items.length, anchor, true), this.layout.viewBox);
-      const overlapped = items.length > 4 || oneRow;
-      if (overlapped) stack.classList.add("overlapped");
+      const s = fit.scale;
+      const rest = fit.places.map(([x, y]) => `translate(${x.toFixed(1)},${y.toFixed(1)})${s < 1 ? ` scale(${s})` : ""}`);
+      const [bx0, by0, bx1] = fit.box;
+      const fan = onMap(stackPlaces(items.length, [(bx0 + bx1) / 2, by0], true), this.layout.viewBox)
+        .map(([x, y]) => `translate(${x.toFixed(1)},${y.toFixed(1)})`);
+      const overlapped = s < 1;
+      if (overlapped) stack.classList.add("compact");
+      stack.dataset.scale = String(s);
       const nodes = items.map((item, i) => {
-        const g = this.drawBlock(stack, item, rest[i][0], rest[i][1], me, area);
+        const g = this.drawBlock(stack, item, 0, 0, me, area);
+        g.setAttribute("transform", rest[i]);
         const legal = item.known && legalBlocks.has(item.key);
         // a click on an own block is also a click on its area: the area's land move comes first
         const areaOpts = item.known && item.side === me ? legalAreas.get(area) || [] : [];
@@ -411,10 +415,8 @@ export class Richard3 {
         return g;
       });
       if (overlapped) {
-        // the first blocks (one's own, see the sort above) on top where the stack overlaps
-        for (const g of [...nodes].reverse()) stack.appendChild(g);
-        // a crowded stack overlaps at rest and fans out while pointed at or focused
-        const place = (to) => nodes.forEach((g, i) => g.setAttribute("transform", `translate(${to[i][0]},${to[i][1]})`));
+        // a reduced stack opens out at full size while pointed at or focused
+        const place = (to) => nodes.forEach((g, i) => g.setAttribute("transform", to[i]));
         const open = () => {
           if (stack.classList.contains("fanned")) return;
           stack.classList.add("fanned");
@@ -433,10 +435,12 @@ export class Richard3 {
         stack.addEventListener("focusin", open);
         stack.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse") close(); });
         stack.addEventListener("focusout", () => setTimeout(close, 0));
-        const hit = el("rect", { class: "stack-hit", x: fan[0][0] - GAP, y: fan[0][1] - GAP, width: 1, height: 1 }, stack);
+        const at = stackPlaces(items.length, [(bx0 + bx1) / 2, by0], true);
+        const placed = onMap(at, this.layout.viewBox);
+        const hit = el("rect", { class: "stack-hit", x: placed[0][0] - GAP, y: placed[0][1] - GAP, width: 1, height: 1 }, stack);
         stack.insertBefore(hit, stack.firstChild);
-        const xs = fan.map((p) => p[0]);
-        const ys = fan.map((p) => p[1]);
+        const xs = placed.map((p) => p[0]);
+        const ys = placed.map((p) => p[1]);
         hit.setAttribute("x", Math.min(...xs) - GAP);
         hit.setAttribute("y", Math.min(...ys) - GAP);
         hit.setAttribute("width", Math.max(...xs) - Math.min(...xs) + BW + 2 * GAP);
