@@ -194,11 +194,12 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         frame = stack[-1]
         step = rules.steps.by_name[frame["step"]]
         active = step.actors(state, frame) if result is None else []
-        phase = "over" if result is not None else step.phase
+        played_phase = step.phase
     else:
         frame = None
         active = []
-        phase = "over" if result is not None else ""
+        played_phase = ""
+    phase = "over" if result is not None else played_phase
     king = state["king"]
     loc = state["loc"]
     kb = state["king_block"]
@@ -207,7 +208,9 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     hands = state["hands"]
     mull = state["mulligan_used"]
     p0, p1 = state["played"]
-    both = p0 >= 0 and p1 >= 0 or phase != "card" and phase != "mulligan"
+    # cards are revealed together (1.1); a game that ends (a resignation, a time-out) while one
+    # card lies face down leaves it face down: the phase the game stopped in decides
+    both = p0 >= 0 and p1 >= 0 or played_phase != "card" and played_phase != "mulligan"
     occ = C.occupancy(state)
     atk, main = state["atk"], state["main"]
     bc = state["bc"]
@@ -216,7 +219,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         "scenario": state["scenario"], "campaign": state["campaign"], "last_campaign": state["last_campaign"],
         "turn": state["turn"], "king": ROLES[king], "pretender": ROLES[1 - king],
         "king_block": BLOCK_NAME[kb] if kb >= 0 else None, "pretender_block": BLOCK_NAME[pb] if pb >= 0 else None,
-        "p1": ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None,
+        "p1": ROLES[state["p1"]] if played_phase != "card" and played_phase != "mulligan" else None,
         "minors_owed": {"York": minors[0], "Lancaster": minors[1]}, "prisoner": state["prisoner"] >= 0,
         "heirs": _column(loc, _HEIR_RUNS), "counts": occ,
         "battles": [[a, atk[a], main[a]] for a in cont] if (cont := C.contested(occ)) else [],
