@@ -168,6 +168,19 @@ def game_page(request: Request, game_id: int, role: str | None = None,
                                     "myRoles": mine, "pace": info.get("pace")}))
 
 
+@router.get("/games/{game_id}/log.json")
+def game_log(request: Request, game_id: int, role: str | None = None, invite: str | None = None) -> Response:
+    """The whole log of a game as ``role`` may read it (the game page's Log tab pages through
+    it): the same access as the game's view."""
+    try:
+        out = _games(request).role_log(_user(request), game_id, role, invite)
+    except Exception as exc:
+        status = int(getattr(exc, "status_code", 0) or getattr(exc, "status", 0) or 404)
+        return JSONResponse({"detail": getattr(exc, "message", "No such game."),
+                             "code": getattr(exc, "code", "unknown_game")}, status_code=status if 400 <= status < 500 else 404)
+    return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
+
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 def replay_page(request: Request, game_id: int, role: str | None = None,
                 invite: str | None = None) -> Response:

@@ -46,6 +46,7 @@ from typing import Any
 
 from roses.engine.contract import OBSERVER, Action, Rules, State, View
 from roses.engine.logview import shared_recent_logs
+from roses.engine.log import entry_kind, entry_text, readable
 from roses.engine.steps import StepRules, options_map
 from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
@@ -249,6 +250,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     actor_options: dict[int, list[Action]] = {}  # by the index of the role
     if result is not None:
         prompts = [f"Game over: {result} wins."] * len(roles)
+        common["result_reason"] = result_reason(state["log"])
     elif frame is not None:
         prompts = []
         for i, role in enumerate(roles):
@@ -465,6 +467,20 @@ def _decision(state: State) -> tuple[str, int, int, int] | None:
     if name in ("enter", "execute", "reduce", "home", "disband"):
         return (name, fr["side"], fr["subj"], fr["n"])
     return None
+
+
+def result_reason(log: list[Any]) -> str:
+    """Why the game ended, in the log's public words: the last public line that ends it (9.0:
+    the throne held at the end of the last campaign, or all heirs of a side dead; a
+    resignation or a time-out, logged by the contract's ``finish``)."""
+    for entry in reversed(log):
+        if not readable(entry, OBSERVER):
+            continue
+        text = entry_text(entry)
+        if entry_kind(entry) == "result" or " wins" in text or text.endswith((" resigned.", " out of time.")) \
+                or "ran out of time" in text:
+            return text
+    return ""
 
 
 # ======================================================================= secrets

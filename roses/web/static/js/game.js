@@ -167,13 +167,11 @@ function renderChoices() {
 const layout = document.getElementById("game");
 const tabs = setupTabs();
 const showTab = (name) => tabs.show(name);
-let resultShown = false;
 function markTabs() {
   const battle = document.getElementById("battle-panel");
   tabs.battle(!battle.hidden);
   tabs.news("hand", state.choices.some((c) => c.kind === "card"));
-  const res = state.payload && (state.payload.result || (state.payload.view || {}).result);
-  if (res && !resultShown) { resultShown = true; if (phone()) showTab("game"); }
+  // the end of the game is said over the board (result-banner), which stays on screen as it ended
   // before the start the seats are what matters; once it starts, the board
   const open = state.payload && state.payload.status === "open";
   if (phone() && open !== seatsShown) { seatsShown = open; showTab(open ? "game" : "board"); }

@@ -54,6 +54,8 @@ function defs(svg) {
   el("line", { x1: 0, y1: 0, x2: 0, y2: 10, stroke: "#bdb6a5", "stroke-width": 3 }, hatchY);
   const arrow = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, d);
   el("path", { d: "M0 0 L10 5 L0 10 Z", fill: "#1a4fd6" }, arrow);
+  const lastArrow = el("marker", { id: "arrow-last", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, d);
+  el("path", { d: "M0 0 L10 5 L0 10 Z", fill: "#d35400" }, lastArrow);
   // Icons, drawn in a 20x20 box centred on 0,0.
   const crown = el("symbol", { id: "i-crown", viewBox: "-10 -10 20 20" }, d);
   el("path", { d: "M-8 6 L-9 -5 L-4 0 L0 -8 L4 0 L9 -5 L8 6 Z", fill: "#e0b000", stroke: "#5a4300", "stroke-width": 1.4, "stroke-linejoin": "round" }, crown);

@@ -337,6 +337,16 @@ export class Richard3 {
       el("polyline", { points: pts, class: "move-path", "marker-end": "url(#arrow)" }, map.overLayer);
     }
 
+    // the other side's last moves (from the log's move lines: paths and counts, 5.1), drawn
+    // as dashed orange arrows so a player sees at a glance what the opponent did
+    for (const mv of lastMoves(view, me, this.layout)) {
+      const pts = mv.path.map((a) => { const [x, y] = this.layout.areas[a].label; return `${x},${y - 20}`; }).join(" ");
+      const g = el("g", { class: "last-move", "data-side": mv.side, "data-path": mv.path.join("|") }, map.overLayer);
+      el("title", {}, g).textContent = `${mv.side}'s last move: ${mv.text}`;
+      if (mv.path.length > 1) el("polyline", { points: pts, class: "last-move-path", "marker-end": "url(#arrow-last)" }, g);
+      else { const [x, y] = this.layout.areas[mv.path[0]].label; el("circle", { cx: x, cy: y - 20, r: 16, class: "last-move-muster" }, g); }
+    }
+
     // blocks per area: those the view identifies (own, revealed), then hidden enemy backs
     const byArea = {};
     const push = (area, item) => { (byArea[area] = byArea[area] || []).push(item); };
@@ -752,6 +762,36 @@ export function stackPlaces(n, anchor, fanned, oneRow = false) {
     out.push([ax - width / 2 + (i % perRow) * step, ay + row * (BH + GAP)]);
   }
   return out;
+}
+
+/** The other side's moves in its latest turn of moves, read from the view's log (the move
+ * lines give area paths and counts, never names): [{side, path: [area names], text}]. For
+ * an observer, the moves of the side that moved last. */
+export function lastMoves(view, me, layout) {
+  const lines = view.log || [];
+  const kinds = view.log_kinds || [];
+  const out = [];
+  let side = null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const t = Array.isArray(lines[i]) ? String(lines[i][1]) : String(lines[i]);
+    if (kinds[i] === "turn" && out.length) break;
+    if (kinds[i] !== "move") continue;
+    const m = /^(York|Lancaster) (moves|musters at) (.*)$/.exec(t);
+    if (!m) continue;
+    if (m[1] === me) { if (out.length) break; continue; }
+    if (side && m[1] !== side) break;
+    side = m[1];
+    const rest = m[3].replace(/\.$/, "").replace(/ \(attack\)$/, "");
+    if (m[2] === "musters at") {
+      if (layout.areas[rest]) out.push({ side, path: [rest], text: `musters at ${rest}` });
+      continue;
+    }
+    for (const part of rest.split("; ")) {
+      const path = part.replace(/^\d+ blocks? (by sea )?/, "").split(" → ");
+      if (path.length > 1 && path.every((a) => layout.areas[a])) out.push({ side, path, text: part });
+    }
+  }
+  return out.reverse();
 }
 
 /** Blocks a battle part reveals, whatever the key it uses. */
