@@ -69,7 +69,7 @@ def test_last_moves_whole_log_and_the_end(browser: Any, live_server: LiveServer,
         last = page.locator("#log li").last.bounding_box()
         sheet = page.locator("#promptbar").bounding_box()
         assert last is not None and sheet is not None
-        assert 0 <= last["y"] and last["y"] + last["height"] <= sheet["y"] + 1, (last, sheet)
+        assert last["y"] >= 0 and last["y"] + last["height"] <= sheet["y"] + 1, (last, sheet)
         page.screenshot(path=str(screenshot_path(f"log-tab-{size}.png")))
         page.click('#tabs button[data-tab="game"]')
 

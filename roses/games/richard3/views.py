@@ -45,8 +45,8 @@ from itertools import compress
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Action, Rules, State, View
-from roses.engine.logview import shared_recent_logs
 from roses.engine.log import entry_kind, entry_text, readable
+from roses.engine.logview import shared_recent_logs
 from roses.engine.steps import StepRules, options_map
 from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
