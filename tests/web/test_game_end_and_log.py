@@ -50,6 +50,13 @@ def test_last_moves_whole_log_and_the_end(browser: Any, live_server: LiveServer,
     if phone:
         players.show_tab_of(page, "svg#map")
     page.screenshot(path=str(screenshot_path(f"last-moves-{size}.png")))
+    # End, Pass, Back... are styled apart from the real choices and come after them
+    bar = page.evaluate("""() => [...document.querySelectorAll('#buttons > button.choice:not(#undo)')].map(
+        (b) => [b.textContent.replace(/^\\d/, '').trim(), b.classList.contains('passive')])""")
+    for i, (label, passive) in enumerate(bar):
+        assert passive == label.startswith(("End", "Pass", "Back", "Done", "Stop", "Skip")), bar
+        if passive:
+            assert all(p for _, p in bar[i:]), bar
 
     # the whole log as York may read it (the view carries only the recent lines)
     whole = page.evaluate(players.GET, f"/games/{game_id}/log.json")

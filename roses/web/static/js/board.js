@@ -228,7 +228,7 @@ export function renderView(board, payload, ui) {
     const list = g.statusFacts(view);
     if (payload.role) list.unshift([ui.replay ? "Point of view" : "You are", payload.role]);
     if (payload.active && payload.active.length) list.push(["To act", payload.active.join(", ")]);
-    if (payload.version !== undefined) list.push(["Version", String(payload.version)]);
+    if (payload.version !== undefined) list.push([ui.replay ? "Moves shown" : "Moves made", String(payload.version)]);
     facts.replaceChildren(...list.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
   }
   const res = payload.result || view.result;

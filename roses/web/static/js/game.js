@@ -102,6 +102,13 @@ function commonStart(labels) {
   return out.join(" ").replace(/:$/, "");
 }
 
+/** A choice that ends, skips or steps back rather than does something (its label's first
+ * word): drawn plainer than the real choices and put after them. */
+const PASSIVE = /^(End|Pass|Back|Done|Stop|Skip|Cancel|Decline|Finish)\b/;
+function passive(c) {
+  return c.kind === "button" && PASSIVE.test(String(c.label || ""));
+}
+
 /** Many choices are grouped by verb (a verb with four or more) so the bar stays small: a group
  * is a button that opens its row of choices; at most one row is open. */
 const GROUP_FROM = 10;
@@ -114,10 +121,11 @@ function renderChoices() {
   const bar = document.getElementById("promptbar");
   const busy = !!state.pending;
   // every choice is a button in the choices bar (on the map, in the hand and the panels too)
-  const order = (c) => (c.verb === "undo" ? 2 : c.kind === "button" ? 0 : 1);
+  // the choices that end or skip something (End, Pass, Back...) after the real ones, styled apart
+  const order = (c) => (c.verb === "undo" ? 3 : passive(c) ? 2 : c.kind === "button" ? 0 : 1);
   const list = state.choices.map((c, i) => [c, i]).sort((a, b) => order(a[0]) - order(b[0]) || a[1] - b[1]).map(([c]) => c);
   const button = (c) => h("button", {
-    type: "button", class: `choice ${c.verb === "undo" ? "secondary" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
+    type: "button", class: `choice ${c.verb === "undo" ? "secondary" : passive(c) ? "passive" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
     dataset: c.kind === "button" && c.arg === null ? { verb: c.verb } : { verb: c.verb, arg: JSON.stringify(c.arg) },
     onclick: () => send(c.verb, c.arg),
     onmouseenter: () => hint(c, true), onmouseleave: () => hint(c, false), onfocus: () => hint(c, true), onblur: () => hint(c, false),
@@ -305,6 +313,13 @@ function actionKey() {
 async function send(verb, arg, key = actionKey()) {
   const p = state.payload;
   if (!p || state.pending) return;
+  // a grave choice that cannot be taken back (the game's view lists its verbs in `confirm`)
+  // is asked once more
+  const grave = p.view && Array.isArray(p.view.confirm) && p.view.confirm.includes(verb);
+  if (grave && !state.queued) {
+    const c = state.choices.find((x) => x.verb === verb && JSON.stringify(x.arg) === JSON.stringify(arg));
+    if (!confirm(`${c ? c.label : verb}: this cannot be undone. Are you sure?`)) return;
+  }
   // on a phone, a card played from the Hand tab leads back to the board (where the moves are)
   if (phone() && layout.dataset.tab === "hand") showTab("board");
   showError(errorBox, null);

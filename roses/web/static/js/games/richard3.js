@@ -21,6 +21,11 @@ export async function create(page) {
     fetch("/api/rules/richard3/tables").then((r) => r.json()),
   ]);
   const game = new Richard3(layout, tables);
+  // the scenarios' names (the view gives the scenario's id)
+  try {
+    const info = await fetch("/api/rules/richard3").then((r) => (r.ok ? r.json() : null));
+    for (const s of (info && info.scenarios) || []) game.scenarioNames[s.id] = s.name;
+  } catch (e) { /* the id stays */ }
   game.cardText = page.cardText || (() => "");
   game.map = drawMap(page.svg, layout, { onArea: page.onArea });
   // a fanned-out stack closes with Escape or a tap elsewhere on the map
@@ -64,6 +69,12 @@ export const BW = 66;
 export const BH = 62;
 const GAP = 5;
 const SIDE_LETTER = { York: "Y", Lancaster: "L", Rebel: "R" };
+
+// The phases and decisions of a view, in the words of the rules.
+const PHASE_NAMES = { mulligan: "Card Phase: keep or redeal", card: "Card Phase", action: "Action Phase", battle: "Battle Phase",
+  supply: "Supply Phase", political: "Political Turn", over: "Game over" };
+const DECISION_NAMES = { reduce: "reduce blocks over the limit", disband: "disband blocks", main: "choose the main battle",
+  enter: "enter a minor heir", execute: "execute or keep a prisoner", home: "send nobles home" };
 
 const TYPE_MARK = { heir: "♔", church: "✝", levy: "⚑", merc: "$", bombard: "●", rebel: "✦", noble: "" };
 
@@ -166,6 +177,7 @@ export class Richard3 {
     this.focused = false;
     this.lastBattle = null;
     this.history = { area: null, seen: new Set(), lines: [] };
+    this.scenarioNames = {};
   }
 
   /** The full form of a view (expand), made once per view: every method the page calls with
@@ -514,9 +526,9 @@ export class Richard3 {
   statusFacts(view) {
     view = this.full(view);
     const facts = [];
-    if (view.scenario) facts.push(["Scenario", view.scenario]);
+    if (view.scenario) facts.push(["Scenario", this.scenarioNames[view.scenario] || view.scenario.replace(/-/g, " ")]);
     if (view.campaign) facts.push(["Campaign", `${view.campaign} of ${view.last_campaign || 3}, turn ${view.turn} of 7`]);
-    if (view.phase) facts.push(["Phase", view.phase]);
+    if (view.phase) facts.push(["Phase", PHASE_NAMES[view.phase] || view.phase]);
     if (view.king) facts.push(["King", `${view.king}${view.king_block ? ` (${view.king_block})` : ""}`]);
     if (view.pretender) facts.push(["Pretender", `${view.pretender}${view.pretender_block ? ` (${view.pretender_block})` : ""}`]);
     if (view.p1) facts.push(["Player 1", view.p1]);
@@ -528,7 +540,7 @@ export class Richard3 {
     if (view.counts) {
       facts.push(["Blocks on the map", Object.entries(view.counts).map(([r, arr]) => `${r} ${arr.reduce((s, n) => s + n, 0)}`).join(", ")]);
     }
-    if (view.decision) facts.push(["Decision", `${view.decision.player}: ${view.decision.kind}${view.decision.area !== undefined ? ` in ${this.areaName(view.decision.area)}` : ""}`]);
+    if (view.decision) facts.push(["Decision", `${view.decision.player}: ${DECISION_NAMES[view.decision.kind] || view.decision.kind}${view.decision.area !== undefined ? ` in ${this.areaName(view.decision.area)}` : ""}`]);
     return facts;
   }
 
@@ -612,7 +624,8 @@ export class Richard3 {
       const order = ["pool", "minor", "dead", "off-map"];
       const keys = Object.keys(groups).sort((a, b) => order.indexOf(a) - order.indexOf(b));
       for (const where of keys) {
-        out.push(h("p", { class: "chips" }, h("strong", {}, `${where[0].toUpperCase()}${where.slice(1)}: `), groups[where].map((b) => this.blockChip(view, b, ui))));
+        const name = { pool: "In the pool", minor: "Minor heirs, not yet entered", dead: "Eliminated", "off-map": "Off the map" }[where] || where;
+        out.push(h("p", { class: "chips" }, h("strong", {}, `${name}: `), groups[where].map((b) => this.blockChip(view, b, ui))));
       }
       if (!off.length) out.push(h("p", { class: "muted" }, "None."));
     }
