@@ -135,7 +135,7 @@ def test_richard3_page_speaks_plain_words(browser: Any, live_server: Any, size: 
             bad.extend(f"{where}: {hit}" for hit in internal_ids(text))
 
     check()
-    players.play_until([page], lambda: False if len(bad) == 0 and players.version(page) < 40 else True,
+    players.play_until([page], lambda: bool(bad) or players.version(page) >= 40,
                        max_actions=60, on_step=check)
     assert "Version" not in page.locator("#status").text_content()
     assert sorted(set(bad)) == [], sorted(set(bad))[:20]
