@@ -150,7 +150,9 @@ function renderChoices() {
     top.push({ node, act: toggle });
     rows.push(h("div", { class: "buttons group-row", dataset: { group: c.verb }, hidden: !open, role: "group", "aria-label": name }, cs.map(button)));
   }
-  top.forEach((t, i) => { if (i < 9) t.node.prepend(h("kbd", { "aria-hidden": "true" }, String(i + 1))); });
+  // the number keys' badges, for a keyboard (none on a touch screen)
+  const keys = !window.matchMedia("(hover: none), (pointer: coarse)").matches;
+  top.forEach((t, i) => { if (i < 9 && keys) t.node.prepend(h("kbd", { "aria-hidden": "true" }, String(i + 1))); });
   state.keys = top.map((t) => t.act);
   state.ordered = list;
   const items = top.map((t) => t.node);

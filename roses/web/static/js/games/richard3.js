@@ -248,9 +248,10 @@ export class Richard3 {
   }
 
   // ------------------------------------------------------------------ the board
-  /** Draw the view onto the map. The first view opens at the reading zoom on the player's
-   * own forces (observers: the middle of England); later, a new battle or choices that are
-   * all out of view are brought into view at the present zoom. */
+  /** Draw the view onto the map. The first view shows the whole map (exile areas included)
+   * on a laptop, and opens at the reading zoom on the player's own forces on a phone
+   * (observers: the middle of England); later, a new battle or choices that are all out of
+   * view are brought into view at the present zoom. */
   draw(view, ui, payload = {}) {
     view = this.full(view);
     const map = this.map;
@@ -261,7 +262,8 @@ export class Richard3 {
       this.focused = true;
       const pts = (view.blocks || []).map((b) => at(b.where)).filter(Boolean);
       const [cx, cy] = pts.length ? centroid(pts) : [640, 820];
-      this.pan.readable(cx, cy);
+      if (map.svg.getBoundingClientRect().width > 760) this.pan.reset();
+      else this.pan.readable(cx, cy);
     }
     const battleArea = view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
     if (battleArea && battleArea !== this.lastBattle && at(battleArea)) {
