@@ -81,13 +81,20 @@ function fillSeats() {
   opponentLabel.hidden = many;
   seatBox.replaceChildren(h("legend", {}, "Seats (yours is the side above)"));
   if (!many) return;
+  const mine = roleSel.value;
   for (const role of roles) {
+    if (role === mine) {  // the creator's own seat: a person, never a bot
+      seatBox.appendChild(h("p", { class: "own-seat", dataset: { role } }, h("strong", {}, `${role}: `), "you"));
+      continue;
+    }
     const choices = role === "umpire" ? [] : BOTS;
     seatBox.appendChild(h("label", {}, `${role} `, h("select", { name: `seat-${role}` },
       h("option", { value: "human" }, "A person (open seat, or the invite link)"),
       choices.map(([v, t]) => h("option", { value: v }, t)))));
   }
+  if (mine === "random") seatBox.appendChild(h("p", { class: "muted small" }, "Your seat is drawn among those left to a person."));
 }
+roleSel.addEventListener("change", fillSeats);
 gameSel.addEventListener("change", fillScenarios);
 scenSel.addEventListener("change", refreshRoles);
 optBox.addEventListener("change", refreshRoles);
@@ -144,8 +151,10 @@ function scenarioName(g) {
 // Keep "My games" current (whose turn it is) without reloading the page.
 function gameRow(g) {
   const who = g.seats.map((s) => `${s.role}: ${s.user || (s.bot ? `bot ${s.bot}` : "open")}`).join(", ");
+  const rules = rulesOf(g.game);
   return h("li", { class: `game-row${g.your_turn ? " your-turn" : ""}`, dataset: { game: String(g.id) } },
     h("a", { href: `/games/${g.id}` }, g.title || `Game ${g.id}`), " ",
+    h("span", { class: "game-name" }, rules ? rules.title : g.game), " ",
     g.your_turn ? h("strong", { class: "badge turn" }, "Your turn") : null, " ",
     h("span", { class: "muted" }, `${scenarioName(g)} · ${g.status} · ${who}${g.result ? ` · result: ${g.result}` : ""}`),
     g.status === "finished" ? h("a", { class: "small", href: `/games/${g.id}/replay` }, "Replay") : null);

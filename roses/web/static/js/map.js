@@ -258,7 +258,7 @@ function measureCover(featureLayer) {
 /** Pieces' scales tried, largest first: a stack shrinks until it fits inside its area. */
 const FIT_SCALES = [1, 0.9, 0.8, 0.72, 0.65, 0.58, 0.52, 0.46, 0.41, 0.36, 0.32, 0.28, 0.24, 0.2, 0.17, 0.14, 0.12, 0.1];
 /** Below this scale a stack may cover a name rather than shrink further. */
-const NAME_FREE_MIN = 0.46;
+const NAME_FREE_MIN = 0.28;
 
 /**
  * The place of a stack of n pieces (w x h map units each, `gap` apart) inside an area's shape:
