@@ -79,9 +79,9 @@ def index(request: Request) -> Response:
     offered = []
     for r in catalogue:
         ref = rulesref.reference(r["id"])
-        picture = STATIC_DIR / "img" / f"board-{r['id']}.png"
+        picture = STATIC_DIR / "img" / f"board-{r['id']}.jpg"
         offered.append({**r, "summary": ref.summary if ref is not None else "",
-                        "picture": f"/static/img/board-{r['id']}.png" if picture.is_file() else None})
+                        "picture": f"/static/img/board-{r['id']}.jpg" if picture.is_file() else None})
     games = _safe_list(request, None, status="active")[:10] + _safe_list(request, None, status="finished")[:10]
     return _page(request, "index.html", "Roses", games=_playable(full, games, False),
                  scen=_scenario_names(full), gtitles=_game_titles(full), games_offered=offered)
