@@ -31,7 +31,8 @@ def test_last_moves_whole_log_and_the_end(browser: Any, live_server: LiveServer,
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("dialog", lambda d: d.accept())
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.accept()))
     players.signup(page, live_server.url, f"end{size[:2]}{str(int(time.time() * 1000))[-6:]}")
     game_id = _new_game(page)
     page.goto(f"{live_server.url}/games/{game_id}")
@@ -84,6 +85,7 @@ def test_last_moves_whole_log_and_the_end(browser: Any, live_server: LiveServer,
     page.locator("#resign-panel summary").click()
     page.click("#resign")
     page.wait_for_function("document.body.dataset.status === 'finished'", timeout=20000)
+    assert dialogs and "Resign" in dialogs[-1]  # asked once more
     if phone:
         page.click('#tabs button[data-tab="board"]')
     for attempt in ("live", "reloaded"):
@@ -98,5 +100,42 @@ def test_last_moves_whole_log_and_the_end(browser: Any, live_server: LiveServer,
         assert page.locator("svg#map g.stack g.block").count() > 10
         assert page.evaluate("document.getElementById('game').dataset.tab") == "board"
     page.screenshot(path=str(screenshot_path(f"game-end-{size}.png")))
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_resigning_while_the_other_card_lies_face_down(browser: Any, live_server: LiveServer, size: str) -> None:
+    """1.1: Lancaster (the bot) has played its card face down when York resigns: the end is
+    shown over the board, which stays drawn (the view is not withheld), now and on reload."""
+    phone = size == "phone"
+    ctx = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    players.signup(page, live_server.url, f"fd{size[:2]}{str(int(time.time() * 1000))[-6:]}")
+    game_id = _new_game(page)
+    page.goto(f"{live_server.url}/games/{game_id}")
+    page.wait_for_function("window.roses && window.roses.choices.length > 0", timeout=40000)
+    players.play_until([page], lambda: any(c["verb"] == "play" for c in players.choices(page))
+                       and (players.payload(page)["view"].get("played") or {}).get("Lancaster") == "hidden",
+                       max_actions=10)
+    if phone:
+        page.click('#tabs button[data-tab="game"]')
+    page.locator("#resign-panel summary").click()
+    page.click("#resign")
+    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=20000)
+    if phone:
+        page.click('#tabs button[data-tab="board"]')
+    for attempt in ("live", "reloaded"):
+        if attempt == "reloaded":
+            page.reload()
+            page.wait_for_function("document.body.dataset.status === 'finished'", timeout=20000)
+        assert "York resigned." in page.locator("#result-banner").inner_text()
+        assert "withheld" not in page.locator("#prompt").inner_text()
+        assert page.locator("svg#map g.stack g.block").count() > 10
+        view = players.payload(page)["view"]
+        assert view["played"]["Lancaster"] == "hidden" and not view.get("withheld")
     assert not errors, errors
     ctx.close()

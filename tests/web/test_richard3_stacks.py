@@ -69,9 +69,19 @@ def test_every_block_of_a_scenario_start_is_inside_its_area(browser: Any, static
     for scenario in ("wars-of-the-roses", "kingmaker", "richard-iii"):
         state = Game.new(rules, seed=5, scenario=scenario).state
         for role in ("York", "Lancaster", "Observer"):
-            n = page.evaluate("([v, r]) => draw(v, r)", [rules.view(state, role), role])
+            view = rules.view(state, role)
+            n = page.evaluate("([v, r]) => draw(v, r)", [view, role])
             assert n > 5
             _check(page, role, f"{scenario} as {role}")
+            # the map agrees with the "Blocks per area" table (the view's counts)
+            drawn = page.evaluate("""() => { const out = {};
+                for (const g of document.querySelectorAll('svg#map g.stack g.block:not(.down)')) {
+                  const a = g.closest('g.stack').dataset.area;
+                  out[a] = (out[a] || 0) + Number(g.dataset.count || 1); }
+                return out; }""")
+            table = {AREA_NAMES[a]: view["counts"][0][a] + view["counts"][1][a]
+                     for a in range(len(AREA_NAMES)) if view["counts"][0][a] + view["counts"][1][a]}
+            assert drawn == table, (scenario, role)
     page.screenshot(path=str(screenshot_path(f"stacks-start-{size}.png")))
     assert not errors, errors
     page.close()

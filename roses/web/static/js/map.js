@@ -536,5 +536,6 @@ export function legendHTML() {
     ${row(icon("i-port"), "Major port")}
     ${row('<path transform="translate(22,9)" d="M-7 -7 H7 V0 C7 5 3 7 0 9 C-3 7 -7 5 -7 0 Z" fill="#f7e7a6" stroke="#333"/>', "Shield (initials of the noble; Y / L = house shield)")}
     ${row('<rect x="4" y="2" width="36" height="14" fill="url(#hatch-Lancaster)" stroke="#555"/>', "Exile area (hatched)")}
+    ${row('<line x1="2" y1="9" x2="36" y2="9" stroke="#d35400" stroke-width="4" stroke-dasharray="8 4"/><path d="M36 4 L43 9 L36 14 Z" fill="#d35400"/>', "The other side's last moves")}
   </ul>`;
 }
