@@ -64,8 +64,8 @@ def docs_screenshots(browser: Any, srv: LiveServer) -> None:
                                "bots": {"Lancaster": "easy"}})
         page.goto(f"{srv.url}/games/{game_id}")
         page.wait_for_function("window.roses && window.roses.choices.length > 0", timeout=40000)
-        players.play_until([page], lambda: page.locator('svg#map g.last-move').count() > 0
-                           and bool(players.choices(page)), max_actions=120)
+        players.play_until([page], lambda p=page: p.locator('svg#map g.last-move').count() > 0
+                           and bool(players.choices(p)), max_actions=120)
         page.wait_for_timeout(400)
         page.screenshot(path=str(ROOT / "docs" / "screenshots" / f"board-{size}.png"))
         ctx.close()
