@@ -272,9 +272,31 @@ export class Richard3 {
       this.pan.readable(x, y + 40);
     } else if (ui.choices && ui.choices.length) {
       const targets = ui.choices.map((c) => (c.kind === "area" ? at(c.ref) : c.kind === "block" ? at(this.blockArea(view, c.ref)) : null)).filter(Boolean);
-      if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
+      if (targets.length && !targets.some((p) => this.onScreen(p[0], p[1]))) {
+        // into the part of the map the choices sheet leaves uncovered (phones)
+        const [x, y] = centroid(targets);
+        this.pan.show(x, y + this.sheetCover() / 2 / (this.pan.scale || 1));
+      }
     }
     this.lastBattle = battleArea;
+  }
+
+  /** CSS px of the map's bottom that the choices sheet covers (it lies over the map on
+   * phones), 0 elsewhere. */
+  sheetCover() {
+    const sheet = document.getElementById("promptbar");
+    if (!sheet || getComputedStyle(sheet).position !== "absolute") return 0;
+    const m = this.map.svg.getBoundingClientRect();
+    return Math.max(0, m.bottom - sheet.getBoundingClientRect().top);
+  }
+
+  /** Whether the map point (x, y) is on screen, out of the sheet's way (30 px in). */
+  onScreen(x, y) {
+    const ctm = this.map.svg.getScreenCTM && this.map.svg.getScreenCTM();
+    if (!ctm) return this.pan.inView(x, y, 30);
+    const p = new DOMPoint(x, y).matrixTransform(ctm);
+    const m = this.map.svg.getBoundingClientRect();
+    return p.x >= m.left + 30 && p.x <= m.right - 30 && p.y >= m.top + 30 && p.y <= m.bottom - this.sheetCover() - 30;
   }
 
   /** The area a block the view shows is in, or null. */
