@@ -78,6 +78,10 @@ def test_create_form_keeps_the_creators_seat_for_a_person(browser: Any, live_ser
     page.wait_for_function("document.querySelectorAll('#create-seats select').length >= 2")
     roles = page.evaluate("[...document.querySelectorAll('#create-role option')].map((o) => o.value).filter((v) => v && v !== 'random')")
     assert len(roles) >= 3
+    # no raw JSON box: a supplied Event deck is a file, the default unless one is chosen
+    assert page.locator("#create-options textarea").count() == 0
+    summary = page.locator("#create-options details.option-file summary").inner_text()
+    assert "JSON" not in summary and summary.endswith("the default")
     for role in roles[:3]:
         page.select_option("#create-role", role)
         assert page.locator(f'#create-seats select[name="seat-{role}"]').count() == 0

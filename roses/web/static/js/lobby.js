@@ -28,8 +28,22 @@ function fillScenarios() {
     } else if (o.choices) {
       optBox.appendChild(h("label", {}, `${label} `, h("select", { name: `opt-${name}` },
         o.choices.map((c) => h("option", { value: c, selected: c === o.default }, String(c))))));
-    } else if (o.type === "object") {  // JSON (e.g. a supplied deck); empty: the default
-      optBox.appendChild(h("label", {}, `${label} (JSON, optional) `, h("textarea", { name: `opt-${name}`, rows: 2 })));
+    } else if (o.type === "object") {  // a file of the game's own (e.g. a supplied deck); none: the default
+      const input = h("input", { type: "file", name: `opt-${name}`, accept: ".json,application/json" });
+      const status = h("span", { class: "muted small" }, "");
+      input.addEventListener("change", async () => {
+        delete input.dataset.value;
+        delete input.dataset.bad;
+        status.textContent = "";
+        const file = input.files && input.files[0];
+        if (!file) return;
+        try {
+          input.dataset.value = JSON.stringify(JSON.parse(await file.text()));
+          status.textContent = ` ${file.name} loaded.`;
+        } catch (e) { status.textContent = ` ${file.name} cannot be read: it is not a file of this kind.`; input.dataset.bad = "1"; }
+      });
+      optBox.appendChild(h("details", { class: "option-file" }, h("summary", {}, `${label}: the default`),
+        h("label", {}, "Use a file of your own instead ", input), status));
     } else if (o.type === "int") {
       optBox.appendChild(h("label", {}, `${label} `, h("input", { name: `opt-${name}`, type: "number", min: o.min, max: o.max, value: o.default ?? "" })));
     } else {
@@ -47,7 +61,10 @@ function readOptions() {
     const el = form.elements[`opt-${name}`];
     if (!el) continue;
     if (el.type === "checkbox") options[name] = el.checked;
-    else if (o.type === "object") { if (el.value.trim()) options[name] = JSON.parse(el.value); }
+    else if (o.type === "object") {
+      if (el.dataset.bad) throw new Error(`${o.label || name}: the file chosen cannot be read`);
+      if (el.dataset.value) options[name] = JSON.parse(el.dataset.value);
+    }
     else if (o.type === "int" || typeof o.default === "number") options[name] = Number(el.value);
     else options[name] = el.value;
   }
@@ -105,7 +122,7 @@ form.addEventListener("submit", async (ev) => {
   const err = form.querySelector(".error");
   const r = rulesOf(gameSel.value);
   let options;
-  try { options = readOptions(); } catch (e) { showError(err, new Error(`An option is not valid JSON: ${e.message}`)); return; }
+  try { options = readOptions(); } catch (e) { showError(err, e); return; }
   const body = { game: r.id, scenario: scenSel.value, title: form.elements.title.value || null,
                  private: form.elements.private.checked, options, pace: form.elements.pace.value || null,
                  preview: !!r.preview };
