@@ -188,6 +188,9 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
         page.evaluate("window.scrollTo(0, 0)")
         if not area_visible(page, choice["ref"]):
             page.click("#zoom [data-zoom=reset]")  # show the whole map, as a person would
+        if not area_visible(page, choice["ref"]):  # under the choices sheet (a phone): move the map
+            label = page.locator(f'svg#map g.area-features[data-area="{choice["ref"]}"] text.area-label').first
+            into_view(page, label if label.count() else page.locator(f'svg#map g.area[data-area="{choice["ref"]}"]').first)
         x, y = area_point(page, choice["ref"])
         # Shift+click offers every choice of the area (a plain click makes the usual one)
         page.keyboard.down("Shift")
