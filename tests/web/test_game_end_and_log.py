@@ -63,6 +63,13 @@ def test_last_moves_whole_log_and_the_end(browser: Any, live_server: LiveServer,
     whole = page.evaluate(players.GET, f"/games/{game_id}/log.json")
     assert whole["role"] == "York" and len(whole["log"]) >= len(view["log"])
     assert whole["log"][-len(view["log"]):] == view["log"]
+    # the same access as the view: another person may read the observer's log only
+    stranger = browser.new_context()
+    out = stranger.request.get(f"{live_server.url}/games/{game_id}/log.json?role=York")
+    assert out.status == 403
+    seen = stranger.request.get(f"{live_server.url}/games/{game_id}/log.json").json()
+    assert seen["role"] == "Observer" and len(seen["log"]) <= len(whole["log"])
+    stranger.close()
     if phone:
         page.click('#tabs button[data-tab="log"]')
     if view.get("log_more"):
