@@ -242,7 +242,10 @@ export function renderView(board, payload, ui) {
   if (banner) {
     banner.hidden = !res;
     if (res) {
-      banner.replaceChildren(h("strong", {}, `Game over: ${who}`), reason ? " " : "", ...(reason ? withRuleLinks(reason) : []),
+      // the prompt may say who won already: the banner then gives the cause
+      const said = String(view.prompt || "").includes(who.replace(/\.$/, ""));
+      banner.replaceChildren(said ? "" : h("strong", {}, `Game over: ${who}`), reason && !said ? " " : "",
+        ...(reason ? [h("strong", {}, "Why: "), ...withRuleLinks(reason)] : []),
         player ? h("span", { class: "result-you" }, mine ? " Victory: you won." : " Defeat: you lost.") : "");
     }
   }
