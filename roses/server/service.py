@@ -898,6 +898,30 @@ class GameService:
             out["view"], out["can_undo"] = rendered.view, rendered.can_undo
             return out, rendered.body
 
+    def role_log(self, user: User | None, game_id: int, role: str | None = None,
+                 invite: str | None = None) -> dict[str, Any]:
+        """The whole log ``role`` may read (its own view of hidden things) with each line's
+        kind, for the game page's log (a view carries only the recent lines). Checked against
+        the rules' secrets as a view is; a log that would show one is withheld."""
+        from roses.engine.log import visible_entries
+
+        with self._game_lock(game_id), self.db.read() as conn:
+            row, seats = self._play_row(conn, game_id)
+            if not self._may_see(row, seats, user, invite):
+                raise NotFound(f"There is no game {game_id}.", code="unknown_game")
+            role = self._role_for(seats, user, role)
+            out: dict[str, Any] = {"game_id": game_id, "version": row.version, "role": role,
+                                   "log": [], "log_kinds": []}
+            if row.status == OPEN:
+                return out
+            game = self._load(conn, row, seats)
+        entries = visible_entries(game.state.get("log", []), role)
+        out["log"] = [t for t, _ in entries]
+        out["log_kinds"] = [k for _, k in entries]
+        if not self._view_is_clean(game, game_id, role, _encode(out)):
+            out["log"], out["log_kinds"], out["withheld"] = [], [], True
+        return out
+
     def _pushable(self, user: User | None, game_id: int, role: str, invite: str | None,
                   version: int) -> _Cached | None:
         """The cached game, if it is at ``version`` or later and the cached seats still let

@@ -70,12 +70,41 @@ def _login_redirect(request: Request) -> RedirectResponse:
 
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request) -> Response:
+    """The front page: each game with a picture of its board and what it is, and games to
+    watch. A logged-in player goes to the lobby."""
     if _user(request) is not None:
         return RedirectResponse("/lobby", status_code=303)
-    catalogue = _games(request).catalogue()
-    games = _safe_list(request, None, status="active") + _safe_list(request, None, status="finished")
-    return _page(request, "index.html", "Roses", games=_playable(catalogue, games, False)[:20],
-                 scen=_scenario_names(catalogue))
+    full = _games(request).catalogue()
+    catalogue = [r for r in full if not r.get("preview")]
+    offered = []
+    for r in catalogue:
+        ref = rulesref.reference(r["id"])
+        picture = STATIC_DIR / "img" / f"board-{r['id']}.jpg"
+        offered.append({**r, "summary": ref.summary if ref is not None else "",
+                        "picture": f"/static/img/board-{r['id']}.jpg" if picture.is_file() else None})
+    games = _safe_list(request, None, status="active")[:10] + _safe_list(request, None, status="finished")[:10]
+    return _page(request, "index.html", "Roses", games=_playable(full, games, False),
+                 scen=_scenario_names(full), gtitles=_game_titles(full), games_offered=offered)
+
+
+@router.get("/games", response_class=HTMLResponse)
+def public_games(request: Request, game: str | None = None) -> Response:
+    """Every public game in progress (and the finished ones), for anyone to watch: no login."""
+    full = _games(request).catalogue()
+    catalogue = [r for r in full if not r.get("preview")]
+    game = game if any(r["id"] == game for r in catalogue) else None
+
+    def only(gs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [g for g in _playable(full, gs, False) if game is None or g["game"] == game]
+
+    user = _user(request)
+    return _page(request, "games.html", "Games", active=only(_safe_list(request, user, status="active")),
+                 finished=only(_safe_list(request, user, status="finished"))[:30], catalogue=catalogue,
+                 game=game, scen=_scenario_names(full), gtitles=_game_titles(full))
+
+
+def _game_titles(catalogue: list[dict[str, Any]]) -> dict[str, str]:
+    return {r["id"]: r["title"] for r in catalogue}
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -133,7 +162,7 @@ def lobby(request: Request, preview: bool = False) -> Response:
     in_preview = [r["title"] for r in full if r.get("preview")]
     return _page(request, "lobby.html", "Lobby", mine=mine, open_games=open_games, watch=watch,
                  finished=finished, catalogue=catalogue, catalogue_json=json_script(catalogue),
-                 scen=_scenario_names(full), preview=preview, in_preview=in_preview,
+                 scen=_scenario_names(full), gtitles=_game_titles(full), preview=preview, in_preview=in_preview,
                  preview_ids=[r["id"] for r in full if r.get("preview")])
 
 
@@ -166,6 +195,19 @@ def game_page(request: Request, game_id: int, role: str | None = None,
                  config=json_script({"gameId": game_id, "role": role, "invite": invite,
                                     "user": user.name if user else None, "game": info["game"],
                                     "myRoles": mine, "pace": info.get("pace")}))
+
+
+@router.get("/games/{game_id}/log.json")
+def game_log(request: Request, game_id: int, role: str | None = None, invite: str | None = None) -> Response:
+    """The whole log of a game as ``role`` may read it (the game page's Log tab pages through
+    it): the same access as the game's view."""
+    try:
+        out = _games(request).role_log(_user(request), game_id, role, invite)
+    except Exception as exc:
+        status = int(getattr(exc, "status_code", 0) or getattr(exc, "status", 0) or 404)
+        return JSONResponse({"detail": getattr(exc, "message", "No such game."),
+                             "code": getattr(exc, "code", "unknown_game")}, status_code=status if 400 <= status < 500 else 404)
+    return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)

@@ -2,7 +2,8 @@
 
 A reference is ``roses/web/rules/<game id>.md`` in a small text format:
 
-* a header of ``key: value`` lines (``title``, ``about``) up to the first blank line;
+* a header of ``key: value`` lines (``title``, ``about``, ``summary``: what the game is, for
+  the front page) up to the first blank line;
 * sections opened by ``## <number> <title>`` or ``### <number> <title>`` (the number is the
   rulebook's, e.g. ``6.9``; ``##`` for a chapter, ``###`` for a section in it);
 * paragraphs of text, and lists of lines starting with ``- ``; ``**bold**`` and section
@@ -51,6 +52,7 @@ class Reference:
     about: str
     sections: list[Section]
     cards: dict[str, str]
+    summary: str = ""
 
     def find(self, number: str) -> Section | None:
         """The section ``number``, else its first subsection, else the nearest one above it
@@ -142,7 +144,7 @@ def parse(game: str, text: str) -> Reference:
                     for name in m.group(1).split(", "):
                         cards[name.strip()] = text
     return Reference(game, meta.get("title", game), meta.get("about", ""),
-                     [s for s in sections if s.number != "cards"], cards)
+                     [s for s in sections if s.number != "cards"], cards, meta.get("summary", ""))
 
 
 def inline_html(text: str, game: str) -> str:

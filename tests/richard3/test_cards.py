@@ -48,6 +48,48 @@ def test_c5_cards_secret_until_both_played() -> None:
     assert all(t not in str(v) for t in RULES.secrets(s, L))
 
 
+@pytest.mark.parametrize("resigns", [Y, L])
+def test_a_card_face_down_when_the_game_ends_stays_hidden(resigns: str) -> None:
+    """1.1: cards are revealed together. A game that ends (here a resignation) while one card
+    lies face down leaves it face down: the other side's and an observer's views of the end
+    name no hidden card (the server would withhold such a view, and the board go blank)."""
+    import json
+
+    from roses.server import guard
+
+    s = keep_hands(new())
+    c = s["hands"][1][0]
+    act(s, L, "play", c)
+    s = RULES.resign(s, resigns)
+    assert s["result"] == (L if resigns == Y else Y)
+    for role in (Y, "Observer"):
+        v = RULES.view(s, role)
+        assert v["phase"] == "over"
+        assert v["played"][L] == "hidden"
+        text = json.dumps(v)
+        assert guard.leaks(text, RULES.secrets(s, role), ("richard3", role)) == []
+    assert RULES.view(s, L)["played"][L]["id"] == c
+    # the end view says why the game ended, to every role
+    assert {RULES.view(s, r)["result_reason"] for r in (Y, L, "Observer")} == {f"{resigns} resigned."}
+
+
+def test_the_end_view_gives_the_rule_that_ended_the_game() -> None:
+    """9.0: a side whose heirs are all dead loses at once; every view of the end gives that
+    cause (with its section), not only who won."""
+    from roses.games.richard3 import common, data
+
+    s = keep_hands(new())
+    for b in range(data.N_BLOCKS):
+        if data._BL[b]["type"] == "heir" and data.BLOCK_KEY[b].endswith("/L"):
+            s["loc"][b] = data.DEAD
+    common.check_victory(s)
+    assert s["result"] == Y
+    for role in (Y, L, "Observer"):
+        v = RULES.view(s, role)
+        assert v["phase"] == "over"
+        assert v["result_reason"] == "All heirs of Lancaster are dead: York wins (9.0)."
+
+
 def test_c4_deal_seven_each_eleven_hidden() -> None:
     """C4 (8.5): 7 cards each, the other 11 undealt and hidden from both."""
     s = new()

@@ -152,6 +152,31 @@ def show_tab_of(page: Page, selector: str) -> None:
         page.click(f'#tabs button[data-tab="{tab}"]')
 
 
+def into_view(page: Page, target: Any) -> bool:
+    """Drag the map, as a person would, until ``target`` (a piece on the map) is clear of the
+    map's edges and of the choices sheet lying over the map on a phone; whether it moved."""
+    gap = page.evaluate("""(g) => {
+        const r = g.getBoundingClientRect();
+        const m = document.getElementById('map').getBoundingClientRect();
+        const sheet = document.getElementById('promptbar');
+        let bottom = m.bottom;
+        if (sheet && getComputedStyle(sheet).position === 'absolute') bottom = Math.min(bottom, sheet.getBoundingClientRect().top);
+        const dy = r.bottom > bottom - 8 ? bottom - 24 - r.bottom : r.top < m.top + 8 ? m.top + 24 - r.top : 0;
+        const dx = r.right > m.right - 56 ? m.right - 72 - r.right : r.left < m.left + 8 ? m.left + 24 - r.left : 0;
+        return [dx, dy, (m.left + m.right) / 2, (m.top + bottom) / 2];
+    }""", target.element_handle())
+    dx, dy, cx, cy = gap
+    if not dx and not dy:
+        return False
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx + dx / 2, cy + dy / 2, steps=4)
+    page.mouse.move(cx + dx, cy + dy, steps=4)
+    page.mouse.up()
+    page.wait_for_timeout(50)
+    return True
+
+
 def click_choice(page: Page, choice: dict[str, Any]) -> None:
     """Click the thing on the page that makes this choice (card, area, block, or button)."""
     kind, verb, arg = choice["kind"], choice["verb"], choice["arg"]
@@ -163,6 +188,9 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
         page.evaluate("window.scrollTo(0, 0)")
         if not area_visible(page, choice["ref"]):
             page.click("#zoom [data-zoom=reset]")  # show the whole map, as a person would
+        if not area_visible(page, choice["ref"]):  # under the choices sheet (a phone): move the map
+            label = page.locator(f'svg#map g.area-features[data-area="{choice["ref"]}"] text.area-label').first
+            into_view(page, label if label.count() else page.locator(f'svg#map g.area[data-area="{choice["ref"]}"]').first)
         x, y = area_point(page, choice["ref"])
         # Shift+click offers every choice of the area (a plain click makes the usual one)
         page.keyboard.down("Shift")
@@ -179,11 +207,14 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
             if not inside:
                 page.click("#zoom [data-zoom=reset]")
             on_map.first.scroll_into_view_if_needed()
-            if on_map.first.evaluate("(g) => !!g.closest('g.stack.overlapped')"):
-                # a crowded stack fans out under the pointer first: point at its top block
-                page.locator(f'svg#map g.stack:has(g.block.legal[data-block="{choice["ref"]}"]) g.block').last.hover()
+            into_view(page, on_map.first)
+            if on_map.first.evaluate("(g) => !!g.closest('g.stack.compact')"):
+                # a reduced stack opens out under the pointer first
+                on_map.first.hover()
                 page.wait_for_function("(k) => document.querySelector(`svg#map g.stack.fanned g.block[data-block='${k}']`)",
                                        arg=choice["ref"])
+                if into_view(page, on_map.first):  # the map moved: open it out again
+                    on_map.first.hover()
             on_map.first.click(modifiers=["Shift"])  # every choice of the block, then the one wanted
         else:
             show_tab_of(page, f'button.chip.legal[data-block="{choice["ref"]}"]')

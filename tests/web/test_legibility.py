@@ -44,6 +44,8 @@ SMALL_MAP_TEXT = """() => {
   const out = [];
   for (const t of document.querySelectorAll('svg#map text')) {
     if (!t.textContent.trim() || t.closest('[display="none"]')) continue;
+    // a stack made smaller to lie inside its area is read opened out (pointed at, tapped)
+    if (t.closest('g.stack.compact:not(.fanned)')) continue;
     const m = t.getScreenCTM();
     const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
     if (px < 10.99) out.push([t.textContent, Math.round(px * 100) / 100, t.getAttribute('class')]);
@@ -75,11 +77,12 @@ CUT_LABELS = """(checkCover) => {
     const body = g.querySelector('rect.block-body:not(.block-under)');
     const t = g.querySelector('text.block-name');
     if (!t) continue;
+    // a stack made smaller to lie inside its area is read opened out (its text is checked then)
+    if (checkCover && g.closest('g.stack.compact:not(.fanned)')) continue;
     const b = t.getBBox();
     const w = Number(body.getAttribute('width')), hh = Number(body.getAttribute('height'));
     if (b.x < 1 || b.y < 0 || b.x + b.width > w - 1 || b.y + b.height > hh) out.push([g.dataset.block, t.textContent, 'outside']);
-    // a crowded stack overlaps its own blocks at rest; it is checked fanned out
-    if (!checkCover || g.closest('g.stack.overlapped:not(.fanned)')) continue;
+    if (!checkCover) continue;
     const r = t.getBoundingClientRect();
     const holder = document.getElementById('map').getBoundingClientRect();
     for (const [fx, fy] of [[0.1, 0.5], [0.5, 0.5], [0.9, 0.5]]) {
@@ -172,9 +175,11 @@ LABELS_UNDER_BLOCKS = """() => {
 
 @pytest.mark.parametrize("per_area", [2, 4])
 def test_stacks_sit_beside_area_names(browser: Any, static_server: str, per_area: int) -> None:
-    """Issue 17 item 1 (blocks beside the area's label, names readable): a stack of one row
-    (two blocks) and of two rows (four, e.g. both sides of a battle) in every land and exile
-    area of the board at once covers no area name and no city name."""
+    """Blocks beside the area's label, names readable: a stack of one row (two blocks) and of
+    two rows (four, e.g. both sides of a battle) in every land and exile area of the board at
+    once covers no area name and no city name, but in the Isle of Man, whose name is wider
+    than the island: a stack inside the island (4.3, tests/web/test_richard3_stacks.py) must
+    cross it there."""
     page = browser.new_page(viewport=LAPTOP)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -203,7 +208,7 @@ def test_stacks_sit_beside_area_names(browser: Any, static_server: str, per_area
         return document.querySelectorAll('svg#map g.block rect.block-body').length;
     }""", blocks)
     assert drawn == len(blocks)
-    covered = page.evaluate(LABELS_UNDER_BLOCKS)
+    covered = [c for c in page.evaluate(LABELS_UNDER_BLOCKS) if c[2] != "Isle of Man"]
     assert covered == [], covered
     assert not errors, errors
 
@@ -221,12 +226,21 @@ def test_board_text_and_labels_at_the_opening_zoom(browser: Any, live_server: Li
     page.wait_for_timeout(300)
     page.screenshot(path=str(screenshot_path(f"read-{size}.png")))
     assert page.locator("svg#map text").count() > 100
+    if size == "laptop":
+        # a laptop opens on the whole map (Ireland, Scotland, France and Calais in view);
+        # the reading size is one button away
+        whole = page.evaluate("""() => { const m = document.getElementById('map').getBoundingClientRect();
+            return ['Ireland', 'Scotland', 'France', 'Calais', 'Cornwall', 'Northumbria'].every((a) => {
+              const r = document.querySelector(`svg#map g.area-features[data-area="${a}"] text.area-label`).getBoundingClientRect();
+              return r.left >= m.left && r.right <= m.right && r.top >= m.top && r.bottom <= m.bottom; }); }""")
+        assert whole
+        page.click("#zoom [data-zoom=read]")
     opening = page.evaluate(SCALE)
     assert page.evaluate(SMALL_MAP_TEXT) == []
     assert page.evaluate(SMALL_PAGE_TEXT) == []
     assert page.evaluate(CUT_LABELS, True) == []
     # a crowded stack (more than four blocks) fans out when pointed at: then no label is covered
-    crowded = page.locator("svg#map g.stack.overlapped")
+    crowded = page.locator("svg#map g.stack.compact")
     if crowded.count():
         page.click("#zoom [data-zoom=reset]")  # the whole map: every stack on screen
     for i in range(crowded.count()):
@@ -237,7 +251,8 @@ def test_board_text_and_labels_at_the_opening_zoom(browser: Any, live_server: Li
         else:
             top.hover()
         page.wait_for_function("document.querySelector('svg#map g.stack.fanned') !== null")
-        assert page.evaluate(CUT_LABELS, True) == [], stack.get_attribute("data-area")
+        cut = page.evaluate(CUT_LABELS, True)
+        assert cut == [], (stack.get_attribute("data-area"), cut, page.evaluate("() => [...document.querySelectorAll('svg#map g.stack.fanned')].map((s) => s.dataset.area)"))
         page.mouse.move(2, 2)
         page.keyboard.press("Escape")
     # the whole map is one button away, at a smaller scale than the opening zoom; back to it

@@ -248,7 +248,8 @@ def test_bot_game_to_the_end_then_replay(browser: Any, live_server: LiveServer) 
     page.screenshot(path=str(screenshot_path("end-desktop.png")))
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(f"{live_server.url}/games/{game_id}")
-    phone.wait_for_selector("#result-panel:not([hidden])", timeout=40000)
+    phone.wait_for_selector("#result-banner:not([hidden])", timeout=40000)  # over the board
+    assert info["result"] in phone.locator("#promptbar").inner_text()
     phone.screenshot(path=str(screenshot_path("end-phone.png")))
     phone.context.close()
 
@@ -493,10 +494,10 @@ def test_private_game_by_invite_link_undo_notes_resign(browser: Any, live_server
     b.once("dialog", lambda d: d.accept())
     b.click("#resign")
     for p in (a, b):
-        p.wait_for_selector("#result-panel:not([hidden])", timeout=40000)
-    assert "York wins" in a.inner_text("#result-panel")
-    assert "Victory" in a.inner_text("#result-panel")
-    assert "Defeat" in b.inner_text("#result-panel")
+        p.wait_for_selector("#result-banner:not([hidden])", timeout=40000)
+    assert "York wins" in a.inner_text("#promptbar")
+    assert "Victory" in a.inner_text("#result-banner")
+    assert "Defeat" in b.inner_text("#result-banner")
     ctx_a.close()
     ctx_b.close()
 

@@ -45,6 +45,7 @@ from itertools import compress
 from typing import Any
 
 from roses.engine.contract import OBSERVER, Action, Rules, State, View
+from roses.engine.log import entry_kind, entry_text, readable
 from roses.engine.logview import shared_recent_logs
 from roses.engine.steps import StepRules, options_map
 from roses.games.richard3 import battle
@@ -194,11 +195,12 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         frame = stack[-1]
         step = rules.steps.by_name[frame["step"]]
         active = step.actors(state, frame) if result is None else []
-        phase = "over" if result is not None else step.phase
+        played_phase = step.phase
     else:
         frame = None
         active = []
-        phase = "over" if result is not None else ""
+        played_phase = ""
+    phase = "over" if result is not None else played_phase
     king = state["king"]
     loc = state["loc"]
     kb = state["king_block"]
@@ -207,7 +209,9 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     hands = state["hands"]
     mull = state["mulligan_used"]
     p0, p1 = state["played"]
-    both = p0 >= 0 and p1 >= 0 or phase != "card" and phase != "mulligan"
+    # cards are revealed together (1.1); a game that ends (a resignation, a time-out) while one
+    # card lies face down leaves it face down: the phase the game stopped in decides
+    both = p0 >= 0 and p1 >= 0 or played_phase != "card" and played_phase != "mulligan"
     occ = C.occupancy(state)
     atk, main = state["atk"], state["main"]
     bc = state["bc"]
@@ -216,7 +220,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         "scenario": state["scenario"], "campaign": state["campaign"], "last_campaign": state["last_campaign"],
         "turn": state["turn"], "king": ROLES[king], "pretender": ROLES[1 - king],
         "king_block": BLOCK_NAME[kb] if kb >= 0 else None, "pretender_block": BLOCK_NAME[pb] if pb >= 0 else None,
-        "p1": ROLES[state["p1"]] if phase != "card" and phase != "mulligan" else None,
+        "p1": ROLES[state["p1"]] if played_phase != "card" and played_phase != "mulligan" else None,
         "minors_owed": {"York": minors[0], "Lancaster": minors[1]}, "prisoner": state["prisoner"] >= 0,
         "heirs": _column(loc, _HEIR_RUNS), "counts": occ,
         "battles": [[a, atk[a], main[a]] for a in cont] if (cont := C.contested(occ)) else [],
@@ -246,6 +250,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     actor_options: dict[int, list[Action]] = {}  # by the index of the role
     if result is not None:
         prompts = [f"Game over: {result} wins."] * len(roles)
+        common["result_reason"] = result_reason(state["log"])
     elif frame is not None:
         prompts = []
         for i, role in enumerate(roles):
@@ -462,6 +467,20 @@ def _decision(state: State) -> tuple[str, int, int, int] | None:
     if name in ("enter", "execute", "reduce", "home", "disband"):
         return (name, fr["side"], fr["subj"], fr["n"])
     return None
+
+
+def result_reason(log: list[Any]) -> str:
+    """Why the game ended, in the log's public words: the last public line that ends it (9.0:
+    the throne held at the end of the last campaign, or all heirs of a side dead; a
+    resignation or a time-out, logged by the contract's ``finish``)."""
+    for entry in reversed(log):
+        if not readable(entry, OBSERVER):
+            continue
+        text = entry_text(entry)
+        if entry_kind(entry) == "result" or " wins" in text or text.endswith((" resigned.", " out of time.")) \
+                or "ran out of time" in text:
+            return text
+    return ""
 
 
 # ======================================================================= secrets

@@ -142,7 +142,15 @@ export function setupTabs() {
         b.setAttribute("aria-selected", String(b.dataset.tab === name));
         if (b.dataset.tab === name) b.classList.remove("has-news");
       }
-      if (name === "log") { const log = document.getElementById("log"); if (log) log.scrollTop = log.scrollHeight; }
+      if (name === "log") {
+        // the newest line in view: the list scrolls on a laptop, the side panel on a phone
+        const log = document.getElementById("log");
+        if (log) {
+          log.scrollTop = log.scrollHeight;
+          const side = log.closest(".side");
+          if (side) side.scrollTop = side.scrollHeight;
+        }
+      }
     },
     news(name, on) {
       const b = tabs.querySelector(`[data-tab="${name}"]`);
@@ -220,20 +228,36 @@ export function renderView(board, payload, ui) {
     const list = g.statusFacts(view);
     if (payload.role) list.unshift([ui.replay ? "Point of view" : "You are", payload.role]);
     if (payload.active && payload.active.length) list.push(["To act", payload.active.join(", ")]);
-    if (payload.version !== undefined) list.push(["Version", String(payload.version)]);
+    if (payload.version !== undefined) list.push([ui.replay ? "Moves shown" : "Moves made", String(payload.version)]);
     facts.replaceChildren(...list.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+  }
+  const res = payload.result || view.result;
+  const reason = res ? String(view.result_reason || "") : "";
+  const mine = res && payload.role && res.split(", ").includes(payload.role);
+  const player = !ui.replay && payload.role && payload.role !== "Observer";
+  const who = res ? (res === "Draw" ? "The game is a draw." : `${res} wins.`) : "";
+  // the end over the board, on every tab: who won and why (the game's views give the cause,
+  // `result_reason`, with its rule); the board stays as the game ended
+  const banner = document.getElementById("result-banner");
+  if (banner) {
+    banner.hidden = !res;
+    if (res) {
+      // the prompt may say who won already: the banner then gives the cause
+      const said = String(view.prompt || "").includes(who.replace(/\.$/, ""));
+      banner.replaceChildren(said ? "" : h("strong", {}, `Game over: ${who}`), reason && !said ? " " : "",
+        ...(reason ? [h("strong", {}, "Why: "), ...withRuleLinks(reason)] : []),
+        player ? h("span", { class: "result-you" }, mine ? " Victory: you won." : " Defeat: you lost.") : "");
+    }
   }
   const result = document.getElementById("result-panel");
   if (result) {
-    const res = payload.result || view.result;
     result.hidden = !res;
     if (res) {
-      const mine = payload.role && res.split(", ").includes(payload.role);
-      const player = !ui.replay && payload.role && payload.role !== "Observer";
       const lines = (view.log || []).slice(-3).map(lineText);
       result.replaceChildren(...[
         h("h2", {}, "Game over"),
-        h("p", { class: "result-line" }, res === "Draw" ? "The game is a draw." : `${res} wins.`),
+        h("p", { class: "result-line" }, who),
+        reason ? h("p", { class: "result-reason" }, h("strong", {}, "Why: "), ...withRuleLinks(reason)) : null,
         player ? h("p", { class: "result-you" }, mine ? "Victory: you won." : "Defeat: you lost.") : null,
         lines.length ? h("ul", { class: "result-log" }, lines.map((l) => h("li", {}, l))) : null,
         !ui.replay && payload.game_id !== undefined ? h("p", {}, h("a", { href: `/games/${payload.game_id}/replay` }, "Replay the game step by step")) : null,
@@ -257,10 +281,40 @@ export function renderView(board, payload, ui) {
   if (forces) forces.replaceChildren(...g.renderForces(view, ui));
   const log = document.getElementById("log");
   if (log) {
-    renderLog(log, view.log, view.log_kinds);
-    if (view.log_more) log.prepend(h("li", { class: "muted" }, "Earlier entries are not shown here (the replay has the whole game)."));
+    if (!ui.replay && view.log_more && payload.game_id !== undefined) {
+      // the view carries the recent lines: the whole log (as this role may read it) is asked
+      // for on the Log tab's button, and kept whole from then on
+      if (board.wholeLog) loadWholeLog(board, payload, log);
+      else {
+        renderLog(log, view.log, view.log_kinds);
+        log.prepend(h("li", { class: "log-more" }, h("button", { type: "button", class: "linklike", id: "log-whole",
+          onclick: () => { board.wholeLog = true; loadWholeLog(board, payload, log, true); } }, "Show the whole log")));
+      }
+    } else {
+      renderLog(log, view.log, view.log_kinds);
+      if (view.log_more) log.prepend(h("li", { class: "muted" }, "Earlier entries are not shown here (the replay has the whole game)."));
+    }
   }
   if (board.hasMap) g.draw(view, ui, payload);
+}
+
+/** Fetch the whole log `payload.role` may read (its own view of hidden things) and show it,
+ * newest last; `top` keeps the reader at the start of the game. */
+async function loadWholeLog(board, payload, list, top = false) {
+  const q = new URLSearchParams();
+  if (payload.role) q.set("role", payload.role);
+  const invite = new URLSearchParams(location.search).get("invite");
+  if (invite) q.set("invite", invite);
+  try {
+    const res = await fetch(`/games/${payload.game_id}/log.json?${q}`, { credentials: "same-origin" });
+    if (!res.ok) return;
+    const out = await res.json();
+    if (board.logVersion !== undefined && out.version < board.logVersion) return;  // an older answer
+    board.logVersion = out.version;
+    renderLog(list, out.log, out.log_kinds);
+    list.dataset.whole = "1";
+    if (top) list.scrollTop = 0;
+  } catch (e) { /* offline: the recent lines stay */ }
 }
 
 /** Show what the game module knows about an area (map facts and the pieces the view shows). */

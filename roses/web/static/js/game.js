@@ -102,6 +102,13 @@ function commonStart(labels) {
   return out.join(" ").replace(/:$/, "");
 }
 
+/** A choice that ends, skips or steps back rather than does something (its label's first
+ * word): drawn plainer than the real choices and put after them. */
+const PASSIVE = /^(End|Pass|Back|Done|Stop|Skip|Cancel|Decline|Finish)\b/;
+function passive(c) {
+  return c.kind === "button" && PASSIVE.test(String(c.label || ""));
+}
+
 /** Many choices are grouped by verb (a verb with four or more) so the bar stays small: a group
  * is a button that opens its row of choices; at most one row is open. */
 const GROUP_FROM = 10;
@@ -114,10 +121,11 @@ function renderChoices() {
   const bar = document.getElementById("promptbar");
   const busy = !!state.pending;
   // every choice is a button in the choices bar (on the map, in the hand and the panels too)
-  const order = (c) => (c.verb === "undo" ? 2 : c.kind === "button" ? 0 : 1);
+  // the choices that end or skip something (End, Pass, Back...) after the real ones, styled apart
+  const order = (c) => (c.verb === "undo" ? 3 : passive(c) ? 2 : c.kind === "button" ? 0 : 1);
   const list = state.choices.map((c, i) => [c, i]).sort((a, b) => order(a[0]) - order(b[0]) || a[1] - b[1]).map(([c]) => c);
   const button = (c) => h("button", {
-    type: "button", class: `choice ${c.verb === "undo" ? "secondary" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
+    type: "button", class: `choice ${c.verb === "undo" ? "secondary" : passive(c) ? "passive" : c.kind === "button" ? "primary" : "target"}`, disabled: busy,
     dataset: c.kind === "button" && c.arg === null ? { verb: c.verb } : { verb: c.verb, arg: JSON.stringify(c.arg) },
     onclick: () => send(c.verb, c.arg),
     onmouseenter: () => hint(c, true), onmouseleave: () => hint(c, false), onfocus: () => hint(c, true), onblur: () => hint(c, false),
@@ -142,7 +150,9 @@ function renderChoices() {
     top.push({ node, act: toggle });
     rows.push(h("div", { class: "buttons group-row", dataset: { group: c.verb }, hidden: !open, role: "group", "aria-label": name }, cs.map(button)));
   }
-  top.forEach((t, i) => { if (i < 9) t.node.prepend(h("kbd", { "aria-hidden": "true" }, String(i + 1))); });
+  // the number keys' badges, for a keyboard (none on a touch screen)
+  const keys = !window.matchMedia("(hover: none), (pointer: coarse)").matches;
+  top.forEach((t, i) => { if (i < 9 && keys) t.node.prepend(h("kbd", { "aria-hidden": "true" }, String(i + 1))); });
   state.keys = top.map((t) => t.act);
   state.ordered = list;
   const items = top.map((t) => t.node);
@@ -167,13 +177,11 @@ function renderChoices() {
 const layout = document.getElementById("game");
 const tabs = setupTabs();
 const showTab = (name) => tabs.show(name);
-let resultShown = false;
 function markTabs() {
   const battle = document.getElementById("battle-panel");
   tabs.battle(!battle.hidden);
   tabs.news("hand", state.choices.some((c) => c.kind === "card"));
-  const res = state.payload && (state.payload.result || (state.payload.view || {}).result);
-  if (res && !resultShown) { resultShown = true; if (phone()) showTab("game"); }
+  // the end of the game is said over the board (result-banner), which stays on screen as it ended
   // before the start the seats are what matters; once it starts, the board
   const open = state.payload && state.payload.status === "open";
   if (phone() && open !== seatsShown) { seatsShown = open; showTab(open ? "game" : "board"); }
@@ -307,9 +315,14 @@ function actionKey() {
 async function send(verb, arg, key = actionKey()) {
   const p = state.payload;
   if (!p || state.pending) return;
-  // a grave choice that cannot be taken back (the game module marks it) is asked once more
-  const grave = state.choices.find((c) => c.confirm && c.verb === verb && JSON.stringify(c.arg) === JSON.stringify(arg));
-  if (grave && !window.confirm(grave.confirm)) return;
+  // a grave choice that cannot be taken back is asked once more: the game module marks the
+  // choice (`confirm`: the question), or the game's view lists its verbs in `confirm`
+  const c = state.choices.find((x) => x.verb === verb && JSON.stringify(x.arg) === JSON.stringify(arg));
+  const listed = p.view && Array.isArray(p.view.confirm) && p.view.confirm.includes(verb);
+  if (((c && c.confirm) || listed) && !state.queued) {
+    const question = (c && c.confirm) || `${c ? c.label : verb}: this cannot be undone. Are you sure?`;
+    if (!window.confirm(question)) return;
+  }
   // on a phone, a card played from the Hand tab leads back to the board (where the moves are)
   if (phone() && layout.dataset.tab === "hand") showTab("board");
   showError(errorBox, null);

@@ -33,12 +33,13 @@ function fillScenarios() {
       const status = h("span", { class: "small muted", role: "status" });
       const pick = h("select", { name: `opt-${name}-source`, "aria-label": label },
         h("option", { value: "" }, "the standard one"), h("option", { value: "file" }, "my own, from a file…"));
-      pick.addEventListener("change", () => { file.hidden = pick.value !== "file"; if (file.hidden) { file.value = ""; file.parsed = undefined; status.textContent = ""; } });
+      pick.addEventListener("change", () => { file.hidden = pick.value !== "file"; if (file.hidden) { file.value = ""; file.parsed = undefined; file.bad = false; status.textContent = ""; } });
       file.addEventListener("change", async () => {
         file.parsed = undefined;
         const f = file.files && file.files[0];
         if (!f) { status.textContent = ""; return; }
-        try { file.parsed = JSON.parse(await f.text()); status.textContent = ` ${f.name} read.`; } catch (e) { status.textContent = ` ${f.name} is not a file of this kind.`; }
+        file.bad = false;
+        try { file.parsed = JSON.parse(await f.text()); status.textContent = ` ${f.name} read.`; } catch (e) { file.bad = true; status.textContent = ` ${f.name} is not a file of this kind.`; }
       });
       optBox.appendChild(h("label", {}, `${label.replace(/\s*\(default: [^)]*\)$/, "").replace(/ in the [a-z0-9-]+\/\d+ format/, "")}: `, pick, file, status));
     } else if (o.type === "int") {
@@ -58,7 +59,10 @@ function readOptions() {
     const el = form.elements[`opt-${name}`];
     if (!el) continue;
     if (el.type === "checkbox") options[name] = el.checked;
-    else if (o.type === "object") { if (el.parsed !== undefined) options[name] = el.parsed; }
+    else if (o.type === "object") {
+      if (el.bad) throw new Error(`${o.label || name}: the file chosen cannot be read`);
+      if (el.parsed !== undefined) options[name] = el.parsed;
+    }
     else if (o.type === "int" || typeof o.default === "number") options[name] = Number(el.value);
     else options[name] = el.value;
   }
@@ -92,13 +96,20 @@ function fillSeats() {
   opponentLabel.hidden = many;
   seatBox.replaceChildren(h("legend", {}, "Seats (yours is the side above)"));
   if (!many) return;
+  const mine = roleSel.value;
   for (const role of roles) {
+    if (role === mine) {  // the creator's own seat: a person, never a bot
+      seatBox.appendChild(h("p", { class: "own-seat", dataset: { role } }, h("strong", {}, `${role}: `), "you"));
+      continue;
+    }
     const choices = role === "umpire" ? [] : BOTS;
     seatBox.appendChild(h("label", {}, `${role} `, h("select", { name: `seat-${role}` },
       h("option", { value: "human" }, "A person (open seat, or the invite link)"),
       choices.map(([v, t]) => h("option", { value: v }, t)))));
   }
+  if (mine === "random") seatBox.appendChild(h("p", { class: "muted small" }, "Your seat is drawn among those left to a person."));
 }
+roleSel.addEventListener("change", fillSeats);
 gameSel.addEventListener("change", fillScenarios);
 scenSel.addEventListener("change", refreshRoles);
 optBox.addEventListener("change", refreshRoles);
@@ -109,7 +120,7 @@ form.addEventListener("submit", async (ev) => {
   const err = form.querySelector(".error");
   const r = rulesOf(gameSel.value);
   let options;
-  try { options = readOptions(); } catch (e) { showError(err, new Error(`An option is not valid JSON: ${e.message}`)); return; }
+  try { options = readOptions(); } catch (e) { showError(err, e); return; }
   const body = { game: r.id, scenario: scenSel.value, title: form.elements.title.value || null,
                  private: form.elements.private.checked, options, pace: form.elements.pace.value || null,
                  preview: !!r.preview };
@@ -155,8 +166,10 @@ function scenarioName(g) {
 // Keep "My games" current (whose turn it is) without reloading the page.
 function gameRow(g) {
   const who = g.seats.map((s) => `${s.role}: ${s.user || (s.bot ? `bot ${s.bot}` : "open")}`).join(", ");
+  const rules = rulesOf(g.game);
   return h("li", { class: `game-row${g.your_turn ? " your-turn" : ""}`, dataset: { game: String(g.id) } },
     h("a", { href: `/games/${g.id}` }, g.title || `Game ${g.id}`), " ",
+    h("span", { class: "game-name" }, rules ? rules.title : g.game), " ",
     g.your_turn ? h("strong", { class: "badge turn" }, "Your turn") : null, " ",
     h("span", { class: "muted" }, `${scenarioName(g)} · ${g.status} · ${who}${g.result ? ` · result: ${g.result}` : ""}`),
     g.status === "finished" ? h("a", { class: "small", href: `/games/${g.id}/replay` }, "Replay") : null);

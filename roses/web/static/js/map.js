@@ -54,6 +54,8 @@ function defs(svg) {
   el("line", { x1: 0, y1: 0, x2: 0, y2: 10, stroke: "#bdb6a5", "stroke-width": 3 }, hatchY);
   const arrow = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, d);
   el("path", { d: "M0 0 L10 5 L0 10 Z", fill: "#1a4fd6" }, arrow);
+  const lastArrow = el("marker", { id: "arrow-last", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, d);
+  el("path", { d: "M0 0 L10 5 L0 10 Z", fill: "#d35400" }, lastArrow);
   // Icons, drawn in a 20x20 box centred on 0,0.
   const crown = el("symbol", { id: "i-crown", viewBox: "-10 -10 20 20" }, d);
   el("path", { d: "M-8 6 L-9 -5 L-4 0 L0 -8 L4 0 L9 -5 L8 6 Z", fill: "#e0b000", stroke: "#5a4300", "stroke-width": 1.4, "stroke-linejoin": "round" }, crown);
@@ -256,7 +258,7 @@ function measureCover(featureLayer) {
 /** Pieces' scales tried, largest first: a stack shrinks until it fits inside its area. */
 const FIT_SCALES = [1, 0.9, 0.8, 0.72, 0.65, 0.58, 0.52, 0.46, 0.41, 0.36, 0.32, 0.28, 0.24, 0.2, 0.17, 0.14, 0.12, 0.1];
 /** Below this scale a stack may cover a name rather than shrink further. */
-const NAME_FREE_MIN = 0.46;
+const NAME_FREE_MIN = 0.28;
 
 /**
  * The place of a stack of n pieces (w x h map units each, `gap` apart) inside an area's shape:
@@ -534,5 +536,6 @@ export function legendHTML() {
     ${row(icon("i-port"), "Major port")}
     ${row('<path transform="translate(22,9)" d="M-7 -7 H7 V0 C7 5 3 7 0 9 C-3 7 -7 5 -7 0 Z" fill="#f7e7a6" stroke="#333"/>', "Shield (initials of the noble; Y / L = house shield)")}
     ${row('<rect x="4" y="2" width="36" height="14" fill="url(#hatch-Lancaster)" stroke="#555"/>', "Exile area (hatched)")}
+    ${row('<line x1="2" y1="9" x2="36" y2="9" stroke="#d35400" stroke-width="4" stroke-dasharray="8 4"/><path d="M36 4 L43 9 L36 14 Z" fill="#d35400"/>', "The other side's last moves")}
   </ul>`;
 }

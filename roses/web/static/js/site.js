@@ -1,8 +1,7 @@
 // Roses: behaviour shared by every page (log in, sign up, log out).
 import { api, showError } from "./api.js";
 
-const logout = document.getElementById("logout");
-if (logout) {
+for (const logout of document.querySelectorAll("#logout, button.logout")) {
   logout.addEventListener("click", async () => {
     try { await api("POST", "/api/auth/logout"); } catch (e) { /* already logged out */ }
     location.href = "/";

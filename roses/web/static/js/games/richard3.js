@@ -21,6 +21,11 @@ export async function create(page) {
     fetch("/api/rules/richard3/tables").then((r) => r.json()),
   ]);
   const game = new Richard3(layout, tables);
+  // the scenarios' names (the view gives the scenario's id)
+  try {
+    const info = await fetch("/api/rules/richard3").then((r) => (r.ok ? r.json() : null));
+    for (const s of (info && info.scenarios) || []) game.scenarioNames[s.id] = s.name;
+  } catch (e) { /* the id stays */ }
   game.cardText = page.cardText || (() => "");
   game.map = drawMap(page.svg, layout, { onArea: page.onArea });
   // a fanned-out stack closes with Escape or a tap elsewhere on the map
@@ -64,6 +69,12 @@ export const BW = 66;
 export const BH = 62;
 const GAP = 5;
 const SIDE_LETTER = { York: "Y", Lancaster: "L", Rebel: "R" };
+
+// The phases and decisions of a view, in the words of the rules.
+const PHASE_NAMES = { mulligan: "Card Phase: keep or redeal", card: "Card Phase", action: "Action Phase", battle: "Battle Phase",
+  supply: "Supply Phase", political: "Political Turn", over: "Game over" };
+const DECISION_NAMES = { reduce: "reduce blocks over the limit", disband: "disband blocks", main: "choose the main battle",
+  enter: "enter a minor heir", execute: "execute or keep a prisoner", home: "send nobles home" };
 
 const TYPE_MARK = { heir: "♔", church: "✝", levy: "⚑", merc: "$", bombard: "●", rebel: "✦", noble: "" };
 
@@ -166,6 +177,7 @@ export class Richard3 {
     this.focused = false;
     this.lastBattle = null;
     this.history = { area: null, seen: new Set(), lines: [] };
+    this.scenarioNames = {};
   }
 
   /** The full form of a view (expand), made once per view: every method the page calls with
@@ -236,9 +248,10 @@ export class Richard3 {
   }
 
   // ------------------------------------------------------------------ the board
-  /** Draw the view onto the map. The first view opens at the reading zoom on the player's
-   * own forces (observers: the middle of England); later, a new battle or choices that are
-   * all out of view are brought into view at the present zoom. */
+  /** Draw the view onto the map. The first view shows the whole map (exile areas included)
+   * on a laptop, and opens at the reading zoom on the player's own forces on a phone
+   * (observers: the middle of England); later, a new battle or choices that are all out of
+   * view are brought into view at the present zoom. */
   draw(view, ui, payload = {}) {
     view = this.full(view);
     const map = this.map;
@@ -249,7 +262,8 @@ export class Richard3 {
       this.focused = true;
       const pts = (view.blocks || []).map((b) => at(b.where)).filter(Boolean);
       const [cx, cy] = pts.length ? centroid(pts) : [640, 820];
-      this.pan.readable(cx, cy);
+      if (map.svg.getBoundingClientRect().width > 760) this.pan.reset();
+      else this.pan.readable(cx, cy);
     }
     const battleArea = view.battle && view.battle.area !== undefined ? this.areaName(view.battle.area) : null;
     if (battleArea && battleArea !== this.lastBattle && at(battleArea)) {
@@ -258,9 +272,31 @@ export class Richard3 {
       this.pan.readable(x, y + 40);
     } else if (ui.choices && ui.choices.length) {
       const targets = ui.choices.map((c) => (c.kind === "area" ? at(c.ref) : c.kind === "block" ? at(this.blockArea(view, c.ref)) : null)).filter(Boolean);
-      if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
+      if (targets.length && !targets.some((p) => this.onScreen(p[0], p[1]))) {
+        // into the part of the map the choices sheet leaves uncovered (phones)
+        const [x, y] = centroid(targets);
+        this.pan.show(x, y + this.sheetCover() / 2 / (this.pan.scale || 1));
+      }
     }
     this.lastBattle = battleArea;
+  }
+
+  /** CSS px of the map's bottom that the choices sheet covers (it lies over the map on
+   * phones), 0 elsewhere. */
+  sheetCover() {
+    const sheet = document.getElementById("promptbar");
+    if (!sheet || getComputedStyle(sheet).position !== "absolute") return 0;
+    const m = this.map.svg.getBoundingClientRect();
+    return Math.max(0, m.bottom - sheet.getBoundingClientRect().top);
+  }
+
+  /** Whether the map point (x, y) is on screen, out of the sheet's way (30 px in). */
+  onScreen(x, y) {
+    const ctm = this.map.svg.getScreenCTM && this.map.svg.getScreenCTM();
+    if (!ctm) return this.pan.inView(x, y, 30);
+    const p = new DOMPoint(x, y).matrixTransform(ctm);
+    const m = this.map.svg.getBoundingClientRect();
+    return p.x >= m.left + 30 && p.x <= m.right - 30 && p.y >= m.top + 30 && p.y <= m.bottom - this.sheetCover() - 30;
   }
 
   /** The area a block the view shows is in, or null. */
@@ -335,6 +371,16 @@ export class Richard3 {
     if (path.length > 1) {
       const pts = path.map((a) => { const [x, y] = this.layout.areas[a].label; return `${x},${y - 20}`; }).join(" ");
       el("polyline", { points: pts, class: "move-path", "marker-end": "url(#arrow)" }, map.overLayer);
+    }
+
+    // the other side's last moves (from the log's move lines: paths and counts, 5.1), drawn
+    // as dashed orange arrows so a player sees at a glance what the opponent did
+    for (const mv of lastMoves(view, me, this.layout)) {
+      const pts = mv.path.map((a) => { const [x, y] = this.layout.areas[a].label; return `${x},${y - 20}`; }).join(" ");
+      const g = el("g", { class: "last-move", "data-side": mv.side, "data-path": mv.path.join("|") }, map.overLayer);
+      el("title", {}, g).textContent = `${mv.side}'s last move: ${mv.text}`;
+      if (mv.path.length > 1) el("polyline", { points: pts, class: "last-move-path", "marker-end": "url(#arrow-last)" }, g);
+      else { const [x, y] = this.layout.areas[mv.path[0]].label; el("circle", { cx: x, cy: y - 20, r: 16, class: "last-move-muster" }, g); }
     }
 
     // blocks per area: those the view identifies (own, revealed), then hidden enemy backs
@@ -504,9 +550,9 @@ export class Richard3 {
   statusFacts(view) {
     view = this.full(view);
     const facts = [];
-    if (view.scenario) facts.push(["Scenario", view.scenario]);
+    if (view.scenario) facts.push(["Scenario", this.scenarioNames[view.scenario] || view.scenario.replace(/-/g, " ")]);
     if (view.campaign) facts.push(["Campaign", `${view.campaign} of ${view.last_campaign || 3}, turn ${view.turn} of 7`]);
-    if (view.phase) facts.push(["Phase", view.phase]);
+    if (view.phase) facts.push(["Phase", PHASE_NAMES[view.phase] || view.phase]);
     if (view.king) facts.push(["King", `${view.king}${view.king_block ? ` (${view.king_block})` : ""}`]);
     if (view.pretender) facts.push(["Pretender", `${view.pretender}${view.pretender_block ? ` (${view.pretender_block})` : ""}`]);
     if (view.p1) facts.push(["Player 1", view.p1]);
@@ -518,7 +564,7 @@ export class Richard3 {
     if (view.counts) {
       facts.push(["Blocks on the map", Object.entries(view.counts).map(([r, arr]) => `${r} ${arr.reduce((s, n) => s + n, 0)}`).join(", ")]);
     }
-    if (view.decision) facts.push(["Decision", `${view.decision.player}: ${view.decision.kind}${view.decision.area !== undefined ? ` in ${this.areaName(view.decision.area)}` : ""}`]);
+    if (view.decision) facts.push(["Decision", `${view.decision.player}: ${DECISION_NAMES[view.decision.kind] || view.decision.kind}${view.decision.area !== undefined ? ` in ${this.areaName(view.decision.area)}` : ""}`]);
     return facts;
   }
 
@@ -602,7 +648,8 @@ export class Richard3 {
       const order = ["pool", "minor", "dead", "off-map"];
       const keys = Object.keys(groups).sort((a, b) => order.indexOf(a) - order.indexOf(b));
       for (const where of keys) {
-        out.push(h("p", { class: "chips" }, h("strong", {}, `${where[0].toUpperCase()}${where.slice(1)}: `), groups[where].map((b) => this.blockChip(view, b, ui))));
+        const name = { pool: "In the pool", minor: "Minor heirs, not yet entered", dead: "Eliminated", "off-map": "Off the map" }[where] || where;
+        out.push(h("p", { class: "chips" }, h("strong", {}, `${name}: `), groups[where].map((b) => this.blockChip(view, b, ui))));
       }
       if (!off.length) out.push(h("p", { class: "muted" }, "None."));
     }
@@ -752,6 +799,36 @@ export function stackPlaces(n, anchor, fanned, oneRow = false) {
     out.push([ax - width / 2 + (i % perRow) * step, ay + row * (BH + GAP)]);
   }
   return out;
+}
+
+/** The other side's moves in its latest turn of moves, read from the view's log (the move
+ * lines give area paths and counts, never names): [{side, path: [area names], text}]. For
+ * an observer, the moves of the side that moved last. */
+export function lastMoves(view, me, layout) {
+  const lines = view.log || [];
+  const kinds = view.log_kinds || [];
+  const out = [];
+  let side = null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const t = Array.isArray(lines[i]) ? String(lines[i][1]) : String(lines[i]);
+    if (kinds[i] === "turn" && out.length) break;
+    if (kinds[i] !== "move") continue;
+    const m = /^(York|Lancaster) (moves|musters at) (.*)$/.exec(t);
+    if (!m) continue;
+    if (m[1] === me) { if (out.length) break; continue; }
+    if (side && m[1] !== side) break;
+    side = m[1];
+    const rest = m[3].replace(/\.$/, "").replace(/ \(attack\)$/, "");
+    if (m[2] === "musters at") {
+      if (layout.areas[rest]) out.push({ side, path: [rest], text: `musters at ${rest}` });
+      continue;
+    }
+    for (const part of rest.split("; ")) {
+      const path = part.replace(/^\d+ blocks? (by sea )?/, "").split(" → ");
+      if (path.length > 1 && path.every((a) => layout.areas[a])) out.push({ side, path, text: part });
+    }
+  }
+  return out.reverse();
 }
 
 /** Blocks a battle part reveals, whatever the key it uses. */
