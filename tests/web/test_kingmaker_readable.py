@@ -138,7 +138,7 @@ def test_every_card_in_hand_says_what_it_does() -> None:
 
 
 def test_the_end_of_the_campaign_says_who_won_and_by_which_rule() -> None:
-    """Victory Conditions (L404): the last royal heir, crowned; Parliament's vote; the views
+    """§Victory Conditions: the last royal heir, crowned; Parliament's vote; the views
     give the rule in words (``end_text``) beside the winner."""
     from roses.games.kingmaker import play
 
@@ -147,6 +147,7 @@ def test_the_end_of_the_campaign_says_who_won_and_by_which_rule() -> None:
     view = RULES.view(state, "P1")
     assert view["result"] == "P2" and view["end"] == "last_heir_crowned"
     assert "last royal heir" in view["end_text"] and "Victory Conditions" in view["end_text"]
+    assert view["result_reason"] == view["end_text"]  # what the generic client shows over the board
     assert "Parliament" in views.END_TEXTS["parliament"]
 
 

@@ -378,6 +378,8 @@ def public_parts(state: State) -> dict[str, Any]:
         "parliament": parliament.session_view(state),
         "end": state.get("end"),
         "end_text": END_TEXTS.get(state.get("end") or ""),
+        # the cause the generic client shows over the board when the game is over
+        "result_reason": END_TEXTS.get(state.get("end") or ""),
     }
     return parts
 

@@ -246,7 +246,7 @@ export function renderView(board, payload, ui) {
       const said = String(view.prompt || "").includes(who.replace(/\.$/, ""));
       banner.replaceChildren(said ? "" : h("strong", {}, `Game over: ${who}`), reason && !said ? " " : "",
         ...(reason ? [h("strong", {}, "Why: "), ...withRuleLinks(reason)] : []),
-        player ? h("span", { class: "result-you" }, mine ? " Victory: you won." : " Defeat: you lost.") : "");
+        player ? h("span", { class: "result-you" }, res === "Draw" ? " Nobody won." : mine ? " Victory: you won." : " Defeat: you lost.") : "");
     }
   }
   const result = document.getElementById("result-panel");
@@ -258,7 +258,7 @@ export function renderView(board, payload, ui) {
         h("h2", {}, "Game over"),
         h("p", { class: "result-line" }, who),
         reason ? h("p", { class: "result-reason" }, h("strong", {}, "Why: "), ...withRuleLinks(reason)) : null,
-        player ? h("p", { class: "result-you" }, mine ? "Victory: you won." : "Defeat: you lost.") : null,
+        player ? h("p", { class: "result-you" }, res === "Draw" ? "Nobody won." : mine ? "Victory: you won." : "Defeat: you lost.") : null,
         lines.length ? h("ul", { class: "result-log" }, lines.map((l) => h("li", {}, l))) : null,
         !ui.replay && payload.game_id !== undefined ? h("p", {}, h("a", { href: `/games/${payload.game_id}/replay` }, "Replay the game step by step")) : null,
       ].filter(Boolean));
