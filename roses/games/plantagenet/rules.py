@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roses.engine.contract import DRAW, State, View, canonical_json
+from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
 from roses.engine.steps import MAX_AUTOMATIC, Frame, Step, StepRules, Steps, push_all, top
@@ -313,6 +313,11 @@ class PlantagenetRules(StepRules):
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
+
+    def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
+        from roses.games.plantagenet import research
+
+        return research.action_space(scenario, options)
 
     def copy_state(self, state: State) -> State:
         return ai.copy_state(state)
