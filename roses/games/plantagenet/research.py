@@ -17,7 +17,8 @@ import functools
 from typing import Any
 
 from roses.engine.catalogue import Form, build, sorted_domain
-from roses.engine.contract import Action
+from roses.engine.contract import Action, View
+from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions
 
 #: Fixed words of the rules' choices: battle array positions, hit targets, transport kinds,
 #: the Levy-troops modes.
@@ -95,4 +96,123 @@ def action_space(scenario: str, options: dict[str, Any] | None = None) -> list[A
     return list(_catalogue())
 
 
-__all__ = ["COMPOUND", "VERBS", "WORDS", "action_space", "domains"]
+
+
+# ---------------------------------------------------------------------- observation tensor
+class PlantagenetCodec(TensorCodec):
+    """Plantagenet's observation tensor: every field read from the role's view, from its side
+    ("own" is the role's side; an Observer's vector puts York first). With Hidden Mats the
+    enemy's mats are not in the view, so their fields stay zero."""
+
+    def __init__(self, phases: tuple[str, ...]) -> None:
+        d = domains()
+        lay = Layout()
+        self.lords = d["lord"]
+        self.locales = positions(d["locale"])
+        self.cards = positions(d["card"])
+        self.commands = positions(d["command"])
+        self.phases = positions(phases)
+        n_loc = len(self.locales)
+        self.per = 3 + n_loc + 2 + 2 * len(TROOPS) + len(ASSETS) + 3
+        self.o_scalar = lay.add("scalars", 8, "calendar box/15, first box/15, last box/15, own side is King, own "
+                                "Influence/40, enemy Influence/40, net Influence for own side/40, threshold/40")
+        self.o_phase = lay.add("phase", len(phases), "one-hot phase: " + ", ".join(p or "(none)" for p in phases))
+        self.o_active = lay.add("active", 2, "own, enemy: may act now")
+        self.o_lords = lay.add("lords", len(self.lords) * self.per,
+                               f"per Lord (sorted ids, {len(self.lords)}): own side, enemy side, on the map, one-hot "
+                               f"Locale ({n_loc}), in exile, calendar box/15, troops/10 then routed/10 by type "
+                               f"({', '.join(TROOPS)}), assets/10 ({', '.join(ASSETS)}), vassals/5, capabilities/2, "
+                               "mat shown")
+        self.o_favour = lay.add("favour", 2 * n_loc, "per Locale: own Favour, enemy Favour")
+        self.o_exhaust = lay.add("exhaustion", n_loc, "per Locale: depleted or exhausted")
+        self.o_held = lay.add("aow_held", len(self.cards), "own Arts of War cards held, multi-hot")
+        self.o_effect = lay.add("aow_in_effect", len(self.cards), "Arts of War cards in effect (both sides), multi-hot")
+        self.o_counts = lay.add("aow_counts", 4, "own deck/40, own held/10, enemy deck/40, enemy held/10")
+        self.o_plan = lay.add("plan", len(self.commands), "own Command cards in the plan (draft), multi-hot")
+        self.o_revealed = lay.add("revealed", len(self.commands), "Command cards revealed (both sides), multi-hot")
+        self.layout = lay
+
+    def encode(self, view: View) -> list[float]:
+        out = [0.0] * self.layout.size
+        role = view.get("role")
+        own = role if role in SIDES else SIDES[0]
+        enemy = SIDES[1] if own == SIDES[0] else SIDES[0]
+        infl = view.get("influence") or {}
+        o = self.o_scalar
+        out[o] = float(view.get("box") or 0) / 15
+        out[o + 1] = float(view.get("first_box") or 0) / 15
+        out[o + 2] = float(view.get("last_box") or 0) / 15
+        out[o + 3] = float(view.get("king") == own)
+        out[o + 4] = float(infl.get(own) or 0) / 40
+        out[o + 5] = float(infl.get(enemy) or 0) / 40
+        net = float(infl.get("net") or 0) / 40
+        out[o + 6] = net if own == SIDES[0] else -net
+        out[o + 7] = float(view.get("threshold") or 0) / 40
+        one_hot(out, self.o_phase, self.phases, view.get("phase", ""))
+        active = view.get("active") or []
+        out[self.o_active] = float(own in active)
+        out[self.o_active + 1] = float(enemy in active)
+        lords = view.get("lords") or {}
+        n_loc = len(self.locales)
+        for i, lid in enumerate(self.lords):
+            lord = lords.get(lid)
+            if not isinstance(lord, dict):
+                continue
+            b = self.o_lords + i * self.per
+            out[b] = float(lord.get("side") == own)
+            out[b + 1] = float(lord.get("side") == enemy)
+            out[b + 2] = float(lord.get("where") == "map")
+            one_hot(out, b + 3, self.locales, lord.get("locale"))
+            b += 3 + n_loc
+            out[b] = float(bool(lord.get("exile")))
+            out[b + 1] = float(lord.get("box") or 0) / 15
+            b += 2
+            mat = lord.get("mat")
+            if isinstance(mat, dict):
+                for k, part in enumerate(("troops", "routed")):
+                    counts = mat.get(part) or {}
+                    for j, t in enumerate(TROOPS):
+                        out[b + k * len(TROOPS) + j] = float(counts.get(t) or 0) / 10
+                assets = mat.get("assets") or {}
+                for j, a in enumerate(ASSETS):
+                    out[b + 2 * len(TROOPS) + j] = float(assets.get(a) or 0) / 10
+                e = b + 2 * len(TROOPS) + len(ASSETS)
+                out[e] = float(len(mat.get("vassals") or []) + len(mat.get("special_vassals") or [])) / 5
+                out[e + 1] = float(len(mat.get("capabilities") or [])) / 2
+                out[e + 2] = 1.0
+        for loc, side in (view.get("favour") or {}).items():
+            i = self.locales.get(loc)
+            if i is not None:
+                out[self.o_favour + 2 * i + (0 if side == own else 1)] = 1.0
+        for loc in view.get("exhaustion") or {}:
+            one_hot(out, self.o_exhaust, self.locales, loc)
+        aow = view.get("aow") or {}
+        for k, side in enumerate((own, enemy)):
+            mine = aow.get(side) or {}
+            deck, held = mine.get("deck"), mine.get("held")
+            out[self.o_counts + 2 * k] = float(len(deck) if isinstance(deck, list) else deck or 0) / 40
+            out[self.o_counts + 2 * k + 1] = float(len(held) if isinstance(held, list) else held or 0) / 10
+            if side == own and isinstance(held, list):
+                multi_hot(out, self.o_held, self.cards, held)
+            effect = mine.get("in_effect")
+            if isinstance(effect, list):
+                multi_hot(out, self.o_effect, self.cards, effect)
+        multi_hot(out, self.o_plan, self.commands, [c for c in view.get("plan_draft") or [] if isinstance(c, str)])
+        for side in SIDES:
+            revealed = ((view.get("command") or {}).get(side) or {}).get("revealed")
+            if isinstance(revealed, list):
+                multi_hot(out, self.o_revealed, self.commands, [c for c in revealed if isinstance(c, str)])
+        return out
+
+
+TROOPS = ("men_at_arms", "longbowmen", "militia", "mercenaries", "handgunners")
+ASSETS = ("provender", "coin", "carts", "ships")
+SIDES = ("York", "Lancaster")
+
+
+@functools.cache
+def tensor_codec(phases: tuple[str, ...]) -> PlantagenetCodec:
+    return PlantagenetCodec(phases)
+
+
+__all__ = ["COMPOUND", "VERBS", "WORDS", "PlantagenetCodec", "action_space", "domains", "tensor_codec"]

@@ -319,6 +319,11 @@ class PlantagenetRules(StepRules):
 
         return research.action_space(scenario, options)
 
+    def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
+        from roses.games.plantagenet import research
+
+        return research.tensor_codec(tuple(sorted({"", "over", *(s.phase for s in self.steps.by_name.values())})))
+
     def copy_state(self, state: State) -> State:
         return ai.copy_state(state)
 
