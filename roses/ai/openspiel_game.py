@@ -101,7 +101,7 @@ def resampler(state: Any, player: int) -> Any:
     return state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
 
 
-def load(rules: Rules, scenario: str | None = None, seeds: int = DEFAULT_SEEDS,
+def load(rules: Rules, /, scenario: str | None = None, seeds: int = DEFAULT_SEEDS,
          max_game_length: int = DEFAULT_MAX_LENGTH, **options: Any) -> pyspiel.Game:
     """Register (once) and load the OpenSpiel game of ``rules``; ``options`` are game options."""
     name = register(rules)
@@ -135,7 +135,11 @@ class Spec:
         self.ids = index(self.catalogue)
         if len(self.ids) != len(self.catalogue):
             raise ValueError(f"{rules.title}: the action catalogue has duplicates")
-        self.codec = rules.tensor_codec(scenario, self.options)
+        try:
+            self.codec: Any = rules.tensor_codec(scenario, self.options)
+        except NotImplementedError:  # a game without tensors: strings only
+            self.codec = None
+        self.tensor_size = self.codec.layout.size if self.codec is not None else 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
         return self
@@ -159,7 +163,7 @@ class RosesGame(pyspiel.Game):
             num_players=len(self.roles),
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if len(self.roles) == 2 else None,
+            utility_sum=0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM else None,
             max_game_length=self.max_length + self.spec.chance_nodes,
         )
         super().__init__(game_type, info, self.params)
@@ -284,8 +288,8 @@ class ViewObserver:
         self.game = game.spec
         self.with_log = with_log
         self.public_only = public_only
-        size = self.game.codec.layout.size
-        self.history = HISTORY if with_log else 0
+        size = self.game.tensor_size
+        self.history = HISTORY if with_log and size else 0
         self.tensor = np.zeros(size + self.history, np.float32)
         self.dict: dict[str, Any] = {"observation": self.tensor[:size]}
         if self.history:
@@ -296,9 +300,9 @@ class ViewObserver:
 
     def set_from(self, state: RosesState, player: int) -> None:
         self.tensor.fill(0.0)
-        if state.state is None:
+        if state.state is None or self.game.codec is None:
             return
-        size = self.game.codec.layout.size
+        size = self.game.tensor_size
         self.tensor[:size] = self.game.codec.encode(state.g.rules.view(state.state, self._role(player)))
         if self.history and not self.public_only:
             n = len(self.game.catalogue)

@@ -83,9 +83,11 @@ class RosesAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        codec = self.codec or rules.tensor_codec(self.scenario, options)
-        self._state_codec = codec
-        self.state_space = spaces.Box(-np.inf, np.inf, (codec.layout.size,), np.float32)
+        try:
+            self._state_codec = self.codec or rules.tensor_codec(self.scenario, options)
+            self.state_space = spaces.Box(-np.inf, np.inf, (self._state_codec.layout.size,), np.float32)
+        except NotImplementedError:  # a game without tensors: no state()
+            self._state_codec = None
 
     # ----- spaces -----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -195,6 +197,8 @@ class RosesAECEnv(AECEnv):
     def state(self) -> np.ndarray:
         """The public (Observer's) tensor of the game."""
         assert self._state is not None
+        if self._state_codec is None:
+            raise NotImplementedError(f"{self.rules.title} has no observation tensor")
         return np.asarray(self._state_codec.encode(self.rules.view(self._state, OBSERVER)), np.float32)
 
     def rules_state(self) -> State | None:
