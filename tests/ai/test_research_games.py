@@ -1,0 +1,177 @@
+"""The research adapters on the three games: action catalogues, tensors, and the PettingZoo
+and OpenSpiel test suites (the roses[research] extra)."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import warnings
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from roses.ai.sim import acting
+from roses.engine.catalogue import catalogue_key, index
+from roses.engine.registry import get_rules
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.test.state_test import state_test  # noqa: E402
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # noqa: E402
+
+from roses.ai import openspiel_game  # noqa: E402
+from roses.ai.pettingzoo_env import env as make_env  # noqa: E402
+
+#: (game, scenario, options): every game, Kingmaker at 2, 4 and 8 players.
+CASES = [
+    ("richard3", "richard-iii", None),
+    ("plantagenet", "bosworth", {"hidden_mats": True}),
+    ("plantagenet", "ia-henry-vi", None),
+    ("kingmaker", "campaign", {"players": 2}),
+    ("kingmaker", "campaign", {"players": 4, "rules": "e1"}),
+    ("kingmaker", "campaign", {"players": 8, "rules": "e2"}),
+]
+IDS = [f"{g}-{s}-{o}" for g, s, o in CASES]
+
+
+def _random_game(game: str, scenario: str, options: Any, seed: int, steps: int) -> None:
+    """Every legal action of a random game is in the catalogue; every tensor has the layout's size."""
+    rules = get_rules(game)
+    ids = index(rules.action_space(scenario, options))
+    codec = rules.tensor_codec(scenario, options)
+    state = rules.setup(seed, scenario, options)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        turn = acting(rules, state)
+        if turn is None:
+            break
+        role, legal = turn
+        missing = [a for a in legal if catalogue_key(a) not in ids]
+        assert not missing, missing
+        assert len(codec.encode(rules.view(state, role))) == codec.layout.size
+        verb, arg = rnd.choice(legal)
+        state = rules.action(state, role, verb, arg)
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES, ids=IDS)
+def test_every_legal_action_is_in_the_catalogue(game: str, scenario: str, options: Any) -> None:
+    for seed in range(2):
+        _random_game(game, scenario, options, seed, 400)
+
+
+def test_catalogue_ids_are_stable() -> None:
+    """Ids come from the game's data, sorted, the same for every scenario and option."""
+    pl = get_rules("plantagenet")
+    km = get_rules("kingmaker")
+    assert pl.action_space("bosworth") == pl.action_space("ia-henry-vi", {"hidden_mats": True})
+    assert km.action_space("campaign", {"players": 2}) == km.action_space("campaign", {"players": 8})
+    cat = pl.action_space("bosworth")
+    assert cat[0] == ("add", None) and cat[1] == ("add", 0)
+    assert [v for v, _ in cat] == sorted(v for v, _ in cat)
+    kcat = km.action_space("campaign")
+    assert len(set(map(catalogue_key, kcat))) == len(kcat)
+    assert kcat.index(("to", "A10")) < kcat.index(("to", "A11"))
+
+
+def test_tensor_does_not_see_the_other_sides_hand() -> None:
+    """Richard III: swapping Lancaster's hand with cards York cannot see leaves York's tensor as it was."""
+    rules = get_rules("richard3")
+    codec = rules.tensor_codec("wars-of-the-roses")
+    state = rules.setup(5, "wars-of-the-roses")
+    before = codec.encode(rules.view(state, "York"))
+    other = rules.copy_state(state)
+    hidden = other["hands"][1] + other["deck"]
+    random.Random(1).shuffle(hidden)
+    other["hands"][1], other["deck"] = sorted(hidden[:7]), hidden[7:]
+    assert other["hands"][1] != state["hands"][1]
+    assert codec.encode(rules.view(other, "York")) == before
+    assert codec.encode(rules.view(other, "Lancaster")) != codec.encode(rules.view(state, "Lancaster"))
+
+
+def _env(game: str, scenario: str, options: Any, **kw: Any) -> Any:
+    return make_env(get_rules(game), scenario, options=options, **kw)
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES, ids=IDS)
+def test_pettingzoo_suites(game: str, scenario: str, options: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # style recommendations (agent names, dict spaces)
+        env = _env(game, scenario, options, max_actions=200)
+        api_test(env, num_cycles=100, verbose_progress=False)
+        seed_test(lambda **_: _env(game, scenario, options, max_actions=200), num_cycles=30)
+        env = _env(game, scenario, options, max_actions=200)
+        env.reset(seed=1)
+        state_test(env, turn_based_aec_to_parallel(_env(game, scenario, options, max_actions=200)))
+        parallel_api_test(turn_based_aec_to_parallel(_env(game, scenario, options, max_actions=200)), num_cycles=50)
+        assert env.possible_agents == get_rules(game).roles(scenario, options)
+
+
+def test_pettingzoo_max_cycles_and_illegal_actions() -> None:
+    rules = get_rules("richard3")
+    mod = SimpleNamespace(
+        env=lambda max_cycles: make_env(rules, "richard-iii", max_actions=2 * max_cycles, illegal_action="random"),
+        parallel_env=lambda max_cycles: turn_based_aec_to_parallel(
+            make_env(rules, "richard-iii", max_actions=max_cycles, illegal_action="random")),
+    )
+    max_cycles_test(mod)
+    env = make_env(rules, "richard-iii")
+    env.reset(seed=3)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(env.terminations.values()) and env.rewards[agent] == -1.0
+    assert env.infos[agent]["illegal_move"]
+    with pytest.warns(UserWarning):
+        assert env.render() is None
+
+
+def test_pettingzoo_options_reach_the_game() -> None:
+    env = _env("kingmaker", "campaign", None)
+    env.reset(seed=1, options={"players": 3, "options": 1})
+    assert env.possible_agents == env.agents == ["P1", "P2", "P3"]
+    assert env.rules_state()["roles"] == ["P1", "P2", "P3"]
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES[:4], ids=IDS[:4])
+def test_openspiel_suites(game: str, scenario: str, options: Any) -> None:
+    g = openspiel_game.load(get_rules(game), scenario, max_game_length=150, **(options or {}))
+    pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
+    again = pickle.loads(pickle.dumps(g))
+    assert str(again) == str(g)
+    state = g.new_initial_state()
+    for _ in range(openspiel_game.SEED_BYTES):
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 256
+        state.apply_action(7)
+    p = state.current_player()
+    assert len(state.observation_tensor(p)) == g.observation_tensor_size()
+    assert len(state.information_state_tensor(p)) == g.information_state_tensor_size()
+    public = g.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False,
+                                                           private_info=pyspiel.PrivateInfoType.NONE))
+    assert '"role":"Observer"' in public.string_from(state, p) or "Observer" in public.string_from(state, p)
+
+
+def test_openspiel_rl_environment_learner() -> None:
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    g = openspiel_game.load(get_rules("richard3"), "richard-iii", max_game_length=300)
+    env = rl_environment.Environment(g, seed=1)
+    n = env.action_spec()["num_actions"]
+    agents = [tabular_qlearner.QLearner(player_id=i, num_actions=n) for i in range(2)]
+    steps = 0
+    while steps < 300:
+        ts = env.reset()
+        while not ts.last() and steps < 300:
+            p = ts.observations["current_player"]
+            out = agents[p].step(ts)
+            ts = env.step([out.action])
+            steps += 1
+        if ts.last():
+            for a in agents:
+                a.step(ts)
+    assert steps == 300
