@@ -14,8 +14,9 @@
   ``observation="json"`` its canonical JSON (log left out) in UTF-8, zero padded into a
   ``uint8`` vector of ``obs_size`` bytes. :meth:`RosesAECEnv.view` gives the structured view.
 * ``state()`` is the Observer's (public) tensor, ``state_space`` its Box.
-* Game options: ``env(rules, scenario, options={...})`` or ``reset(options={...})`` (keys the
-  game does not declare are ignored). Rewards are +1 / -1 (0 for a draw) at the end; a game
+* Game options: ``env(rules, scenario, options={...})``, and ``reset(options={...})`` for one
+  game (over the env's own; keys the game does not declare are ignored). Agents and spaces
+  follow the options in force. Rewards are +1 / -1 (0 for a draw) at the end; a game
   longer than ``max_actions`` is truncated.
 """
 
@@ -63,7 +64,8 @@ class RosesAECEnv(AECEnv):
         self.obs_size = obs_size
         self.max_actions = max_actions
         self._state: State | None = None
-        self._configure(game_options(rules, options))
+        self.base_options = game_options(rules, options)
+        self._configure(self.base_options)
 
     def _configure(self, options: dict[str, Any]) -> None:
         rules = self.rules
@@ -98,8 +100,8 @@ class RosesAECEnv(AECEnv):
 
     # ----- the game ---------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if options is not None:
-            wanted = game_options(self.rules, options)
+        if options is not None:  # game options given here apply over the env's own
+            wanted = {**self.base_options, **game_options(self.rules, options)}
             if wanted != self.options:
                 self._configure(wanted)
         if seed is None:
