@@ -180,16 +180,38 @@ class RosesGame(pyspiel.Game):
         return ViewObserver(self, with_log=bool(perfect_recall), public_only=public_only)
 
 
+class _Held:
+    """The engine state inside an OpenSpiel state: OpenSpiel clones a Python state by deep
+    copying its attributes one by one, and this one copies with the rules' fast copy."""
+
+    __slots__ = ("rules", "value")
+
+    def __init__(self, rules: Rules, value: State | None) -> None:
+        self.rules = rules
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.rules, None if self.value is None else self.rules.copy_state(self.value))
+
+
 class RosesState(pyspiel.State):
     def __init__(self, game: RosesGame) -> None:
         super().__init__(game)
         self.g = game.spec
-        self.state: State | None = None
+        self._held = _Held(game.spec.rules, None)
         self.seed = 0
         self.drawn = 0
         self.length = 0
         self._truncated = False
         self.own: list[list[int]] = [[] for _ in self.g.roles]
+
+    @property
+    def state(self) -> State | None:
+        return self._held.value
+
+    @state.setter
+    def state(self, value: State | None) -> None:
+        self._held.value = value
 
     # ----- players ------------------------------------------------------------------------
     def _turn(self) -> tuple[str, list[Action]] | None:
