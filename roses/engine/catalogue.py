@@ -65,23 +65,37 @@ def build(forms: Mapping[str, Sequence[Form]], domains: Mapping[str, Sequence[An
     """The catalogue of ``forms`` (``{verb: [form, ...]}``) over ``domains``; duplicates (an
     argument two forms of a verb both make) are kept once, at their first place."""
     out: list[Action] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, Any]] = set()
     for verb in sorted(forms):
         for form in forms[verb]:
             for arg in expand(form, domains):
-                key = (verb, canonical_json(arg))
+                key = catalogue_key((verb, arg))
                 if key not in seen:
                     seen.add(key)
                     out.append((verb, arg))
     return out
 
 
-def catalogue_key(action: Action) -> tuple[str, str]:
-    """The key of an action in an index of a catalogue (lists and dicts have none of their own)."""
-    return action[0], canonical_json(action[1])
+def _frozen(value: Any) -> Any:
+    t = type(value)
+    if t is list:
+        return tuple(map(_frozen, value))
+    if t is dict:
+        return ("{}", canonical_json(value))
+    return value
 
 
-def index(catalogue: Sequence[Action]) -> dict[tuple[str, str], int]:
+def catalogue_key(action: Action) -> tuple[str, Any]:
+    """The key of an action in an index of a catalogue: the action itself, with its lists made
+    tuples (and a dict its canonical JSON), so that no JSON is encoded for the usual actions."""
+    verb, arg = action
+    t = type(arg)
+    if t is list or t is dict:
+        return verb, _frozen(arg)
+    return verb, arg
+
+
+def index(catalogue: Sequence[Action]) -> dict[tuple[str, Any], int]:
     """``{catalogue_key(action): id}`` for a catalogue."""
     return {catalogue_key(a): i for i, a in enumerate(catalogue)}
 

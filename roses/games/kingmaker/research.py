@@ -53,7 +53,8 @@ SINGLES = (
     "decline", "deny", "done", "drop", "end", "end_alliance", "execute", "execute_heir", "fight",
     "free_move", "give_back", "give_card", "join", "keep", "leave", "meet", "pardon", "pass", "pay",
     "pick", "play", "port", "propose", "recall", "refuse", "release", "sail", "sally", "scuttle",
-    "select", "send", "siege", "storm", "summon", "to", "town_attack", "town_fight", "vote",
+    "select", "send", "siege", "storm", "storm_port", "summon", "to", "town_attack", "town_fight",
+    "vote", "writ",
 )
 
 

@@ -74,30 +74,28 @@ class Richard3Codec(TensorCodec):
             card = played.get(side)
             if isinstance(card, dict):
                 out[self.o_played + k * D.N_CARDS + int(card["id"])] = 1.0
-        for name, off, n, scale in (("counts", self.o_counts, D.N_AREAS, 6.0),
-                                    ("border_counts", self.o_border, D.N_BORDERS, 4.0)):
+        for name, off, n, scale in (("counts", self.o_counts, D.N_AREAS, 1 / 6),
+                                    ("border_counts", self.o_border, D.N_BORDERS, 1 / 4)):
             rows = view.get(name) or []
             for k, s in enumerate(order):
                 if s < len(rows):
-                    for i, c in enumerate(rows[s][:n]):
-                        out[off + k * n + i] = float(c) / scale
+                    row = rows[s][:n]
+                    out[off + k * n: off + k * n + len(row)] = [c * scale for c in row]
         for battle in view.get("battles") or []:
             area = battle[0] if isinstance(battle, list) else battle
             if isinstance(area, int) and 0 <= area < D.N_AREAS:
                 out[self.o_battles + area] = 1.0
-        for i, h in enumerate((view.get("heirs") or [])[:10]):
-            out[self.o_heirs + i] = float(h) / N_WHERE
+        heirs = (view.get("heirs") or [])[:10]
+        out[self.o_heirs: self.o_heirs + len(heirs)] = [h / N_WHERE for h in heirs]
         blocks = view.get("own") or {}
-        fields = [blocks.get(k) or [] for k in ("where", "steps", "down", "moved", "reserve")]
-        for i, where in enumerate(fields[0][:N_OWN]):
-            base = self.o_own + i * self.per
-            if isinstance(where, int) and 0 <= where < N_WHERE:
-                out[base + where] = 1.0
-            out[base + N_WHERE] = float(fields[1][i]) / 4
-            out[base + N_WHERE + 1] = float(fields[2][i])
-            out[base + N_WHERE + 2] = float(fields[3][i]) / 4
-            out[base + N_WHERE + 3] = float(fields[4][i])
-            out[base + N_WHERE + 4] = 1.0
+        if blocks:
+            per, base = self.per, self.o_own
+            for i, (where, steps, down, moved, reserve) in enumerate(zip(
+                    blocks["where"][:N_OWN], blocks["steps"], blocks["down"], blocks["moved"], blocks["reserve"])):
+                b = base + i * per
+                if 0 <= where < N_WHERE:
+                    out[b + where] = 1.0
+                out[b + N_WHERE: b + N_WHERE + 5] = [steps / 4, float(down), moved / 4, float(reserve), 1.0]
         for entry in view.get("shown") or []:
             i = self.keys.get(entry[0]) if isinstance(entry, list) and entry else None
             if i is not None:
