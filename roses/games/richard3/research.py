@@ -91,7 +91,7 @@ class Richard3Codec(TensorCodec):
         if blocks:
             per, base = self.per, self.o_own
             for i, (where, steps, down, moved, reserve) in enumerate(zip(
-                    blocks["where"][:N_OWN], blocks["steps"], blocks["down"], blocks["moved"], blocks["reserve"])):
+                    blocks["where"][:N_OWN], blocks["steps"], blocks["down"], blocks["moved"], blocks["reserve"], strict=False)):
                 b = base + i * per
                 if 0 <= where < N_WHERE:
                     out[b + where] = 1.0
