@@ -20,8 +20,10 @@ from roses.engine.catalogue import Form, build, sorted_domain
 from roses.engine.contract import Action, View
 from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions
 
-#: The fixed words some choices use (a vote, an offer's kind, a faction as holder).
-WORDS = ("abstain", "faction", "gift", "no", "trade", "yes")
+#: The fixed words some choices use (a vote, an offer's kind, a faction as holder, a combat
+#: result the umpire enters, a royal house).
+WORDS = ("abstain", "attacker", "defender", "faction", "gift", "indecisive", "lancaster", "no", "trade", "yes",
+         "york")
 TOKEN: Form = ("$token",)
 INT: Form = ("$int",)
 NONE: Form = ()
@@ -42,6 +44,8 @@ PAIRS: dict[str, tuple[Form, ...]] = {
     "lend_ship": (("[", "$holder", "$player"),),
     "offer_card": (("[", "$card", "$player", "$word"),),
     "place": (("[", "$card", "$place"),),
+    "sea_battle": (("[", "$square", "$player"),),
+    "town": (("[", "$square", "$player"),),
     "ransom": (("[", "$card", "$int"),),
     "ransom_draws": (("[", "$card", "$int"),),
     "ransom_draws_held": (("[", "$card", "$int"),),
@@ -49,9 +53,10 @@ PAIRS: dict[str, tuple[Form, ...]] = {
 }
 #: Verbs whose argument is nothing, a number or one token.
 SINGLES = (
-    "accept", "allow", "ally", "announce", "answer", "asset", "attend", "back", "call_off", "deal",
-    "decline", "deny", "done", "drop", "end", "end_alliance", "execute", "execute_heir", "fight",
-    "free_move", "give_back", "give_card", "join", "keep", "leave", "meet", "pardon", "pass", "pay",
+    "accept", "allow", "ally", "announce", "answer", "asset", "attend", "back", "call_off", "cards",
+    "crown", "deal", "decline", "deny", "done", "drop", "end", "end_alliance", "execute", "execute_heir",
+    "execute_house", "fight", "free_move", "give_back", "give_card", "join", "keep", "kill", "leave",
+    "meet", "open", "outcome", "pardon", "pass", "pay", "table",
     "pick", "play", "port", "propose", "recall", "refuse", "release", "sail", "sally", "scuttle",
     "select", "send", "siege", "storm", "storm_port", "summon", "to", "town_attack", "town_fight",
     "vote", "writ",

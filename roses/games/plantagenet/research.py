@@ -45,18 +45,19 @@ COMPOUND: dict[str, tuple[Form, ...]] = {
     "share": (("$lord", ">", "$lord"),),
     "supply": (("$locale", ":", "$asset"),),
     "tax": (("$lord", ">", "$locale"), ("$lord", ">", "$locale", "+", "$extra")),
+    "warden": (("$lord", ":", "$locale"),),
 }
 #: Every verb the rules offer (the compound ones too).
 VERBS = (
-    "add", "advance", "agitate", "approach", "array", "assign", "cancel", "capability", "card",
+    "add", "advance", "agitate", "approach", "array", "assign", "cade_parley", "cancel", "capability", "card",
     "center", "charge", "charity", "check", "continue", "decline", "disband", "discard", "disembark", "done",
     "end", "engagement", "escape", "event", "exile", "exile_pact", "fight", "fire", "flank", "flee",
     "forage", "free_parley", "free_troops", "front", "give", "give_all", "go", "heralds", "hit",
-    "hold", "intercept", "land", "leave", "levy", "levy_capability", "levy_lord", "levy_transport",
+    "hold", "intercept", "king_richard", "land", "later", "leave", "levy", "levy_capability", "levy_lord", "levy_transport",
     "levy_troops", "levy_troops_by", "levy_vassal", "lock", "lord", "march", "merchants", "muster",
     "muster_exile", "name", "parley", "parley_sure", "pass", "pay", "pillage", "place", "play",
     "regroup", "remove", "reroll", "rout", "sail", "share", "spend", "stand", "supply", "sure_parley",
-    "surrender", "take", "tax", "use", "vanguard",
+    "surrender", "take", "talbot", "tax", "use", "vanguard", "warden", "yeomen",
 )
 
 
