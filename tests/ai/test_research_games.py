@@ -255,3 +255,28 @@ def test_openspiel_rl_environment_learner() -> None:
             for a in agents:
                 a.step(ts)
     assert steps == 300
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES[:4], ids=IDS[:4])
+def test_tensor_is_the_same_in_every_world_the_role_cannot_tell_apart(game: str, scenario: str,
+                                                                        options: Any) -> None:
+    """The hidden-information check for tensors: ``Rules.determinize`` re-deals everything
+    hidden from a role (the other side's cards, hidden mats, the dice to come); the role's
+    tensor must not change, while the states do."""
+    rules = get_rules(game)
+    codec = rules.tensor_codec(scenario, options)
+    state = rules.setup(2, scenario, options)
+    rnd = random.Random(3)
+    changed = 0
+    for i in range(200):
+        turn = acting(rules, state)
+        if turn is None:
+            break
+        if i % 10 == 0:
+            for role in rules.roles(scenario, options):
+                world = rules.determinize(state, role, 1000 + i)
+                changed += world != state
+                assert codec.encode(rules.view(world, role)) == codec.encode(rules.view(state, role)), (i, role)
+        role, legal = turn
+        state = rules.action(state, role, *rnd.choice(legal))
+    assert changed > 0
