@@ -325,7 +325,8 @@ class ViewObserver:
         if state.state is None or self.game.codec is None:
             return
         size = self.game.tensor_size
-        self.tensor[:size] = self.game.codec.encode(state.g.rules.view(state.state, self._role(player)))
+        self.tensor[:size] = np.frombuffer(self.game.codec.encode(state.g.rules.view(state.state, self._role(player))),
+                                           np.float32)
         if self.history and not self.public_only:
             n = len(self.game.catalogue)
             mine = state.own[player][-self.history:]

@@ -30,9 +30,17 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from roses.ai.sim import acting, result_values
+from roses.ai.sim import result_values
 from roses.engine.catalogue import catalogue_key, index
-from roses.engine.contract import OBSERVER, Action, Rules, State, View, canonical_json
+from roses.engine.contract import (
+    OBSERVER,
+    Action,
+    Rules,
+    State,
+    View,
+    actions_to_list,
+    canonical_json,
+)
 
 DEFAULT_OBS_SIZE = 16_384
 
@@ -121,7 +129,7 @@ class RosesAECEnv(AECEnv):
     def _next_turn(self) -> None:
         assert self._state is not None
         self._views = {}
-        turn = acting(self.rules, self._state)
+        turn = self._acting()
         self._legal: dict[str, list[int]] = {}
         if turn is None:
             res = self.rules.result(self._state)
@@ -145,6 +153,18 @@ class RosesAECEnv(AECEnv):
                 ids.append(i)
             self._legal[role] = sorted(ids)
             self.agent_selection = role
+
+    def _acting(self) -> tuple[str, list[Action]] | None:
+        """As roses.ai.sim.acting, with the legal actions read from the acting role's view (the
+        contract makes them the same): the view a learner observes next is rendered once."""
+        assert self._state is not None
+        if self.rules.result(self._state) is not None:
+            return None
+        for role in self.rules.active(self._state):
+            actions = self.view(role).get("actions")
+            if actions:
+                return role, actions_to_list(actions)
+        return None
 
     def view(self, agent: str) -> View:
         """The structured view of ``agent`` now (rendered once per step and kept)."""
@@ -185,7 +205,7 @@ class RosesAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, Any]:
         view = self.view(agent)
         if self.codec is not None:
-            obs = np.asarray(self.codec.encode(view), np.float32)
+            obs = np.frombuffer(self.codec.encode(view), np.float32)
         else:
             data = canonical_json({k: v for k, v in view.items() if k not in ("log", "log_kinds")}).encode("utf-8")
             if len(data) > self.obs_size:
@@ -201,7 +221,7 @@ class RosesAECEnv(AECEnv):
         assert self._state is not None
         if self._state_codec is None:
             raise NotImplementedError(f"{self.rules.title} has no observation tensor")
-        return np.asarray(self._state_codec.encode(self.rules.view(self._state, OBSERVER)), np.float32)
+        return np.frombuffer(self._state_codec.encode(self.rules.view(self._state, OBSERVER)), np.float32)
 
     def rules_state(self) -> State | None:
         """The engine state (the full truth: do not show it to a player's policy)."""

@@ -10,7 +10,8 @@ the role cannot reach it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from array import array
+from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,18 +57,29 @@ class TensorCodec(ABC):
     layout: Layout
 
     @abstractmethod
-    def encode(self, view: View) -> list[float]:
-        """The vector of ``view`` (``layout.size`` numbers)."""
+    def encode(self, view: View) -> array[float]:
+        """The vector of ``view``: ``layout.size`` 32-bit floats (an ``array("f")``, which numpy
+        reads without a copy: ``numpy.frombuffer(v, numpy.float32)``)."""
 
 
-def one_hot(out: list[float], offset: int, domain: dict[Any, int], value: Any) -> None:
+def zeros(size: int) -> array[float]:
+    """A vector of ``size`` 32-bit zeros."""
+    return array("f", bytes(4 * size))
+
+
+def floats(values: Iterable[float]) -> array[float]:
+    """32-bit floats, for a slice of a vector: ``out[a:b] = floats(...)``."""
+    return array("f", values)
+
+
+def one_hot(out: MutableSequence[float], offset: int, domain: dict[Any, int], value: Any) -> None:
     """Set ``out[offset + domain[value]]`` to 1 (nothing for a value outside the domain)."""
     i = domain.get(value)
     if i is not None:
         out[offset + i] = 1.0
 
 
-def multi_hot(out: list[float], offset: int, domain: dict[Any, int], values: Iterable[Any]) -> None:
+def multi_hot(out: MutableSequence[float], offset: int, domain: dict[Any, int], values: Iterable[Any]) -> None:
     for v in values:
         one_hot(out, offset, domain, v)
 
@@ -77,4 +89,4 @@ def positions(values: Sequence[Any]) -> dict[Any, int]:
     return {v: i for i, v in enumerate(values)}
 
 
-__all__ = ["Field", "Layout", "TensorCodec", "multi_hot", "one_hot", "positions"]
+__all__ = ["Field", "Layout", "TensorCodec", "floats", "multi_hot", "one_hot", "positions", "zeros"]

@@ -14,11 +14,12 @@ it: the adapters play the decisions the rules ask for.
 from __future__ import annotations
 
 import functools
+from array import array
 from typing import Any
 
 from roses.engine.catalogue import Form, build, sorted_domain
 from roses.engine.contract import Action, View
-from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions
+from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions, zeros
 
 #: The fixed words some choices use (a vote, an offer's kind, a faction as holder, a combat
 #: result the umpire enters, a royal house).
@@ -156,8 +157,8 @@ class KingmakerCodec(TensorCodec):
         out[at + 1] = cr[1] / self.rows
         return True
 
-    def encode(self, view: View) -> list[float]:
-        out = [0.0] * self.layout.size
+    def encode(self, view: View) -> array[float]:
+        out = zeros(self.layout.size)
         o = self.o_scalar
         out[o] = float(view.get("round") or 0) / 30
         for k, (key, scale) in enumerate((("crown_deck", 80), ("chancery", 20), ("event_deck", 130),

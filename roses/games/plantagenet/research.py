@@ -14,11 +14,12 @@ as well. The catalogue is the same for every scenario and option.
 from __future__ import annotations
 
 import functools
+from array import array
 from typing import Any
 
 from roses.engine.catalogue import Form, build, sorted_domain
 from roses.engine.contract import Action, View
-from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions
+from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions, zeros
 
 #: Fixed words of the rules' choices: battle array positions, hit targets, transport kinds,
 #: the Levy-troops modes.
@@ -133,8 +134,8 @@ class PlantagenetCodec(TensorCodec):
         self.o_revealed = lay.add("revealed", len(self.commands), "Command cards revealed (both sides), multi-hot")
         self.layout = lay
 
-    def encode(self, view: View) -> list[float]:
-        out = [0.0] * self.layout.size
+    def encode(self, view: View) -> array[float]:
+        out = zeros(self.layout.size)
         role = view.get("role")
         own = role if role in SIDES else SIDES[0]
         enemy = SIDES[1] if own == SIDES[0] else SIDES[0]

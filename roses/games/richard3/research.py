@@ -9,9 +9,10 @@ for every scenario.
 from __future__ import annotations
 
 import functools
+from array import array
 
 from roses.engine.contract import View
-from roses.engine.tensor import Layout, TensorCodec, one_hot, positions
+from roses.engine.tensor import Layout, TensorCodec, floats, one_hot, positions, zeros
 from roses.games.richard3 import data as D
 
 #: Where a block may be: an area, or one of the boxes after the areas (pool, dead...).
@@ -43,8 +44,8 @@ class Richard3Codec(TensorCodec):
                                "id: present, steps/4")
         self.layout = lay
 
-    def encode(self, view: View) -> list[float]:
-        out = [0.0] * self.layout.size
+    def encode(self, view: View) -> array[float]:
+        out = zeros(self.layout.size)
         role = view.get("role")
         own = role if role in D.ROLES else D.ROLES[0]
         enemy = D.ROLES[1] if own == D.ROLES[0] else D.ROLES[0]
@@ -80,13 +81,13 @@ class Richard3Codec(TensorCodec):
             for k, s in enumerate(order):
                 if s < len(rows):
                     row = rows[s][:n]
-                    out[off + k * n: off + k * n + len(row)] = [c * scale for c in row]
+                    out[off + k * n: off + k * n + len(row)] = floats(c * scale for c in row)
         for battle in view.get("battles") or []:
             area = battle[0] if isinstance(battle, list) else battle
             if isinstance(area, int) and 0 <= area < D.N_AREAS:
                 out[self.o_battles + area] = 1.0
         heirs = (view.get("heirs") or [])[:10]
-        out[self.o_heirs: self.o_heirs + len(heirs)] = [h / N_WHERE for h in heirs]
+        out[self.o_heirs: self.o_heirs + len(heirs)] = floats(h / N_WHERE for h in heirs)
         blocks = view.get("own") or {}
         if blocks:
             per, base = self.per, self.o_own
@@ -95,7 +96,12 @@ class Richard3Codec(TensorCodec):
                 b = base + i * per
                 if 0 <= where < N_WHERE:
                     out[b + where] = 1.0
-                out[b + N_WHERE: b + N_WHERE + 5] = [steps / 4, float(down), moved / 4, float(reserve), 1.0]
+                b += N_WHERE
+                out[b] = steps / 4
+                out[b + 1] = down
+                out[b + 2] = moved / 4
+                out[b + 3] = reserve
+                out[b + 4] = 1.0
         for entry in view.get("shown") or []:
             i = self.keys.get(entry[0]) if isinstance(entry, list) and entry else None
             if i is not None:
