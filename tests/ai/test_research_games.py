@@ -18,7 +18,7 @@ pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, performance_benchmark, seed_test  # noqa: E402
 from pettingzoo.test.state_test import state_test  # noqa: E402
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # noqa: E402
 
@@ -207,6 +207,15 @@ def test_pettingzoo_illegal_action_ends_the_game() -> None:
     assert all(r == 0.0 for a, r in env.rewards.items() if a != agent)
     with pytest.warns(UserWarning):
         assert env.render() is None
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), [CASES[0], CASES[1], CASES[4]],
+                         ids=[IDS[0], IDS[1], IDS[4]])
+def test_pettingzoo_performance_benchmark(game: str, scenario: str, options: Any,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    performance_benchmark(_env(game, scenario, options, max_actions=500))
+    turns = float(capsys.readouterr().out.split(" turns per second")[0].split()[-1])
+    assert turns > 50  # a loaded 2-core machine does hundreds to thousands
 
 
 def test_pettingzoo_options_reach_the_game() -> None:
