@@ -149,7 +149,7 @@ class KingmakerCodec(TensorCodec):
         self.o_events = lay.add("event_hand", 1, "own Event cards held/5")
         self.layout = lay
 
-    def _square(self, out: list[float], at: int, sid: Any) -> bool:
+    def _square(self, out: array[float], at: int, sid: Any) -> bool:
         cr = self.parse(sid) if isinstance(sid, str) else None
         if cr is None:
             return False

@@ -183,9 +183,9 @@ class PlantagenetCodec(TensorCodec):
                 out[e + 1] = float(len(mat.get("capabilities") or [])) / 2
                 out[e + 2] = 1.0
         for loc, side in (view.get("favour") or {}).items():
-            i = self.locales.get(loc)
-            if i is not None:
-                out[self.o_favour + 2 * i + (0 if side == own else 1)] = 1.0
+            at = self.locales.get(loc)
+            if at is not None:
+                out[self.o_favour + 2 * at + (0 if side == own else 1)] = 1.0
         for loc in view.get("exhaustion") or {}:
             one_hot(out, self.o_exhaust, self.locales, loc)
         aow = view.get("aow") or {}

@@ -103,10 +103,10 @@ class Richard3Codec(TensorCodec):
                 out[b + 3] = reserve
                 out[b + 4] = 1.0
         for entry in view.get("shown") or []:
-            i = self.keys.get(entry[0]) if isinstance(entry, list) and entry else None
-            if i is not None:
-                out[self.o_shown + 2 * i] = 1.0
-                out[self.o_shown + 2 * i + 1] = float(entry[3]) / 4
+            key = self.keys.get(entry[0]) if isinstance(entry, list) and entry else None
+            if key is not None:
+                out[self.o_shown + 2 * key] = 1.0
+                out[self.o_shown + 2 * key + 1] = float(entry[3]) / 4
         return out
 
 
