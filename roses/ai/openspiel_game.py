@@ -184,26 +184,28 @@ class _Held:
     """The engine state inside an OpenSpiel state: OpenSpiel clones a Python state by deep
     copying its attributes one by one, and this one copies with the rules' fast copy."""
 
-    __slots__ = ("rules", "value")
+    __slots__ = ("own", "rules", "value")
 
-    def __init__(self, rules: Rules, value: State | None) -> None:
+    def __init__(self, rules: Rules, value: State | None, own: list[list[int]]) -> None:
         self.rules = rules
         self.value = value
+        #: each player's own actions so far (the information-state tensor's history)
+        self.own = own
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.rules, None if self.value is None else self.rules.copy_state(self.value))
+        return _Held(self.rules, None if self.value is None else self.rules.copy_state(self.value),
+                     [mine[:] for mine in self.own])
 
 
 class RosesState(pyspiel.State):
     def __init__(self, game: RosesGame) -> None:
         super().__init__(game)
         self.g = game.spec
-        self._held = _Held(game.spec.rules, None)
+        self._held = _Held(game.spec.rules, None, [[] for _ in game.spec.roles])
         self.seed = 0
         self.drawn = 0
         self.length = 0
         self._truncated = False
-        self.own: list[list[int]] = [[] for _ in self.g.roles]
 
     @property
     def state(self) -> State | None:
@@ -212,6 +214,10 @@ class RosesState(pyspiel.State):
     @state.setter
     def state(self, value: State | None) -> None:
         self._held.value = value
+
+    @property
+    def own(self) -> list[list[int]]:
+        return self._held.own
 
     # ----- players ------------------------------------------------------------------------
     def _turn(self) -> tuple[str, list[Action]] | None:
