@@ -10,9 +10,10 @@
   (``roses arena``); :mod:`roses.ai.commands` — the CLI (``roses arena``, ``roses bench --ai``);
 * :mod:`roses.ai.checks` — checks of a game's determinisation, for any game's tests;
 * :mod:`roses.ai.openspiel_game`, :mod:`roses.ai.pettingzoo_env` — OpenSpiel game and PettingZoo
-  AEC environment over any game with ``Rules.action_space`` (``pip install -e '.[research]'``).
+  AEC environment over any game with ``Rules.action_space`` and ``Rules.tensor_codec``
+  (``pip install -e '.[research]'``; docs/ai.md).
 
 Game knowledge stays in the game packages, behind the optional contract methods
-``determinize``, ``evaluate``, ``evaluation_terms`` and ``action_space``
+``determinize``, ``evaluate``, ``evaluation_terms``, ``action_space`` and ``tensor_codec``
 (roses/engine/contract.py; Richard III: roses/games/richard3/ai.py).
 """

@@ -1,10 +1,10 @@
 """An OpenSpiel game over any rules module (needs the ``roses[research]`` extra).
 
 Model
-    * One explicit chance node starts the game: it draws the setup seed among ``seeds``
-      equally likely ones (game parameter). All later randomness (dice, shuffles) follows from
-      that seed inside the state, unseen by the players, so the game is otherwise
-      deterministic.
+    * Explicit chance nodes start the game: they draw the setup seed among ``seeds`` equally
+      likely ones (game parameter; 0 means 2**32, drawn as four bytes, one chance node each,
+      so that no information state identifies the seed). All later randomness (dice,
+      shuffles) follows from that seed inside the state, unseen by the players.
     * Moves are sequential: the player to move is the first active role (in the rules' order)
       that has a legal action. Simultaneous hidden choices (e.g. Richard III's card play) thus
       become sequential hidden choices: the second chooser's view does not show the first
@@ -13,6 +13,10 @@ Model
       catalogue, so ids are stable across states and versions of a game's state layout.
     * ``information_state_string(player)`` is the canonical JSON of the role's view (which
       includes its log, hence its history); ``observation_string`` is the view without log.
+      ``observation_tensor`` is the game's tensor of the view (``Rules.tensor_codec``);
+      ``information_state_tensor`` adds the player's own last ``HISTORY`` action ids.
+      An observer without private information (``private_info=NONE``) sees the Observer's
+      view. Game options are game parameters (``players``, ``rules``...), as in the lobby.
     * ``returns()`` are +1 / -1 (0 for a draw) at the end. A game longer than
       ``max_game_length`` actions ends as a draw (so every game ends).
 
@@ -28,16 +32,31 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from roses.ai.sim import acting, action_key, result_values
-from roses.engine.contract import Action, Rules, State, canonical_json
+from roses.ai.sim import acting, result_values
+from roses.engine.catalogue import catalogue_key, index
+from roses.engine.contract import OBSERVER, Action, Rules, State, canonical_json
 
-DEFAULT_SEEDS = 64
+#: ``seeds`` 0: the seed is drawn as this many bytes (2**32 seeds).
+SEED_BYTES = 4
+DEFAULT_SEEDS = 0
 DEFAULT_MAX_LENGTH = 20_000
+#: Own past actions in the information-state tensor.
+HISTORY = 32
 _REGISTERED: dict[str, Rules] = {}
+_TYPES: dict[str, pyspiel.GameType] = {}
 
 
 def short_name(rules: Rules) -> str:
     return f"roses_{rules.id}"
+
+
+def _option_defaults(rules: Rules) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, spec in rules.options_schema().items():
+        default = spec.get("default")
+        if isinstance(default, (bool, int, float, str)):
+            out[name] = default
+    return out
 
 
 def register(rules: Rules, name: str | None = None) -> str:
@@ -48,30 +67,31 @@ def register(rules: Rules, name: str | None = None) -> str:
             raise ValueError(f"OpenSpiel game {name!r} is already registered for other rules")
         return name
     roles_default = rules.roles(rules.scenarios[0])
+    options = _option_defaults(rules)
+    players = rules.options_schema().get("players", {})
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"Roses {rules.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if len(roles_default) == 2
+        utility=pyspiel.GameType.Utility.ZERO_SUM if len(roles_default) == 2 and not players
         else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=len(roles_default),
-        min_num_players=len(roles_default),
+        max_num_players=int(players.get("max", len(roles_default))) + (1 if "umpire" in options else 0),
+        min_num_players=int(players.get("min", len(roles_default))),
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification={"scenario": rules.scenarios[0], "seeds": DEFAULT_SEEDS,
-                                 "max_game_length": DEFAULT_MAX_LENGTH},
+                                 "max_game_length": DEFAULT_MAX_LENGTH, **options},
     )
-
+    _TYPES[name] = game_type
     # A class per registration, as OpenSpiel's own Python games do (a plain closure would be
-    # freed without the GIL when the interpreter exits, which aborts the process).
-    game_class = type(f"RosesGame_{rules.id}", (RosesGame,),
-                      {"_rules": rules, "_game_type": game_type})
-    pyspiel.register_game(game_type, game_class)
+    # freed without the GIL when the interpreter exits, which aborts the process). Games
+    # pickle through RosesGame.__reduce__, so the class need not be importable.
+    pyspiel.register_game(game_type, type(f"RosesGame_{rules.id}", (RosesGame,), {"_rules": rules}))
     _REGISTERED[name] = rules
     return name
 
@@ -81,29 +101,45 @@ def resampler(state: Any, player: int) -> Any:
     return state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
 
 
-def load(rules: Rules, scenario: str | None = None, seeds: int = DEFAULT_SEEDS,
-         max_game_length: int = DEFAULT_MAX_LENGTH) -> pyspiel.Game:
-    """Register (once) and load the OpenSpiel game of ``rules``."""
+def load(rules: Rules, /, scenario: str | None = None, seeds: int = DEFAULT_SEEDS,
+         max_game_length: int = DEFAULT_MAX_LENGTH, **options: Any) -> pyspiel.Game:
+    """Register (once) and load the OpenSpiel game of ``rules``; ``options`` are game options."""
     name = register(rules)
     return pyspiel.load_game(name, {"scenario": scenario or rules.scenarios[0], "seeds": seeds,
-                                    "max_game_length": max_game_length})
+                                    "max_game_length": max_game_length, **options})
+
+
+def _load_by_id(game_id: str, params: dict[str, Any]) -> pyspiel.Game:
+    """Unpickling: the game of the registered rules ``game_id`` (roses.engine.registry)."""
+    from roses.engine.registry import get_rules
+
+    return load(get_rules(game_id), **params)
 
 
 class Spec:
-    """What states share: rules, scenario, roles, action catalogue (never copied by clone)."""
+    """What states share: rules, scenario, options, roles, action catalogue, tensor codec."""
 
     def __init__(self, rules: Rules, params: dict[str, Any]) -> None:
         scenario = str(params.get("scenario", rules.scenarios[0]))
         rules.check_scenario(scenario)
         self.rules = rules
         self.scenario = scenario
-        self.roles = list(rules.roles(scenario))
+        schema = rules.options_schema()
+        self.options = {k: v for k, v in params.items() if k in schema}
+        self.roles = list(rules.roles(scenario, self.options))
         self.seeds = int(params.get("seeds", DEFAULT_SEEDS))
+        self.chance_nodes = 1 if self.seeds > 0 else SEED_BYTES
+        self.chance_outcomes = self.seeds if self.seeds > 0 else 256
         self.max_length = int(params.get("max_game_length", DEFAULT_MAX_LENGTH))
-        self.catalogue: list[Action] = list(rules.action_space(scenario))
-        self.ids = {action_key(a): i for i, a in enumerate(self.catalogue)}
+        self.catalogue: list[Action] = list(rules.action_space(scenario, self.options))
+        self.ids = index(self.catalogue)
         if len(self.ids) != len(self.catalogue):
             raise ValueError(f"{rules.title}: the action catalogue has duplicates")
+        try:
+            self.codec: Any = rules.tensor_codec(scenario, self.options)
+        except NotImplementedError:  # a game without tensors: strings only
+            self.codec = None
+        self.tensor_size = self.codec.layout.size if self.codec is not None else 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
         return self
@@ -111,40 +147,77 @@ class Spec:
 
 class RosesGame(pyspiel.Game):
     _rules: Rules
-    _game_type: pyspiel.GameType
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        rules, game_type = self._rules, self._game_type
+        rules = self._rules
         self.spec = Spec(rules, params or {})
-        scenario, self.roles, self.seeds = self.spec.scenario, self.spec.roles, self.spec.seeds
-        self.max_length, self.catalogue, self.rules = self.spec.max_length, self.spec.catalogue, rules
+        self.rules = rules
+        self.roles, self.seeds = self.spec.roles, self.spec.seeds
+        self.max_length, self.catalogue = self.spec.max_length, self.spec.catalogue
+        self.params = {"scenario": self.spec.scenario, "seeds": self.seeds,
+                       "max_game_length": self.max_length, **self.spec.options}
+        game_type = _TYPES[short_name(rules)]
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.catalogue),
-            max_chance_outcomes=self.seeds,
+            max_chance_outcomes=self.spec.chance_outcomes,
             num_players=len(self.roles),
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if len(self.roles) == 2 else None,
-            max_game_length=self.max_length + 1,
+            utility_sum=0.0 if game_type.utility == pyspiel.GameType.Utility.ZERO_SUM else None,
+            max_game_length=self.max_length + self.spec.chance_nodes,
         )
-        super().__init__(game_type, info, {"scenario": scenario, "seeds": self.seeds,
-                                           "max_game_length": self.max_length})
+        super().__init__(game_type, info, self.params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_load_by_id, (self.rules.id, dict(self.params)))
 
     def new_initial_state(self) -> RosesState:
         return RosesState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ViewObserver:
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return ViewObserver(self, with_log=bool(perfect_recall))
+        public_only = iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        return ViewObserver(self, with_log=bool(perfect_recall), public_only=public_only)
+
+
+class _Held:
+    """The engine state inside an OpenSpiel state: OpenSpiel clones a Python state by deep
+    copying its attributes one by one, and this one copies with the rules' fast copy."""
+
+    __slots__ = ("own", "rules", "value")
+
+    def __init__(self, rules: Rules, value: State | None, own: list[list[int]]) -> None:
+        self.rules = rules
+        self.value = value
+        #: each player's own actions so far (the information-state tensor's history)
+        self.own = own
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.rules, None if self.value is None else self.rules.copy_state(self.value),
+                     [mine[:] for mine in self.own])
 
 
 class RosesState(pyspiel.State):
     def __init__(self, game: RosesGame) -> None:
         super().__init__(game)
         self.g = game.spec
-        self.state: State | None = None
+        self._held = _Held(game.spec.rules, None, [[] for _ in game.spec.roles])
+        self.seed = 0
+        self.drawn = 0
         self.length = 0
         self._truncated = False
+
+    @property
+    def state(self) -> State | None:
+        return self._held.value
+
+    @state.setter
+    def state(self, value: State | None) -> None:
+        self._held.value = value
+
+    @property
+    def own(self) -> list[list[int]]:
+        return self._held.own
 
     # ----- players ------------------------------------------------------------------------
     def _turn(self) -> tuple[str, list[Action]] | None:
@@ -169,31 +242,37 @@ class RosesState(pyspiel.State):
             return []
         ids = []
         for a in turn[1]:
-            key = action_key(a)
-            if key not in self.g.ids:
+            i = self.g.ids.get(catalogue_key(a))
+            if i is None:
                 raise ValueError(f"{self.g.rules.title}: action {a!r} is not in the action catalogue")
-            ids.append(self.g.ids[key])
+            ids.append(i)
         return sorted(ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self.g.seeds
-        return [(i, p) for i in range(self.g.seeds)]
+        n = self.g.chance_outcomes
+        p = 1.0 / n
+        return [(i, p) for i in range(n)]
 
     def _apply_action(self, action: int) -> None:
         if self.state is None:
-            self.state = self.g.rules.setup(int(action), self.g.scenario)
+            self.seed = self.seed * self.g.chance_outcomes + int(action)
+            self.drawn += 1
+            if self.drawn == self.g.chance_nodes:
+                self.state = self.g.rules.setup(self.seed, self.g.scenario, self.g.options)
             return
         turn = self._turn()
         assert turn is not None
         verb, arg = self.g.catalogue[action]
-        self.state = self.g.rules.action(self.state, turn[0], verb, arg)
+        player = self.g.roles.index(turn[0])
+        self.state = self.g.rules.apply_legal(self.state, turn[0], verb, arg)
+        self.own[player].append(int(action))
         self.length += 1
         if self.length >= self.g.max_length and self.g.rules.result(self.state) is None:
             self._truncated = True
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            return f"seed byte {action}" if self.g.seeds == 0 else f"seed {action}"
         verb, arg = self.g.catalogue[action]
         return verb if arg is None else f"{verb} {canonical_json(arg)}"
 
@@ -208,12 +287,13 @@ class RosesState(pyspiel.State):
 
     def __str__(self) -> str:
         if self.state is None:
-            return "(before setup)"
-        return canonical_json(self.g.rules.view(self.state, "Observer"))
+            return f"(before setup: {self.drawn} of {self.g.chance_nodes} seed draws)"
+        return canonical_json(self.g.rules.view(self.state, OBSERVER))
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RosesState:
         """A copy in which everything hidden from ``player_id`` is re-sampled
-        (``Rules.determinize``); for OpenSpiel's ISMCTS and other sampling algorithms."""
+        (``Rules.determinize``); for OpenSpiel's ISMCTS and other sampling algorithms. Its
+        engine state is a determinisation; its ``history()`` is still the true one."""
         clone: RosesState = self.clone()
         if self.state is not None:
             seed = int(float(probability_sampler()) * (1 << 62))
@@ -230,21 +310,38 @@ class RosesState(pyspiel.State):
 
 
 class ViewObserver:
-    """Strings from the role's view; no tensor (the engine's views are structured JSON)."""
+    """Strings and tensors from the role's view (the Observer's for a public-only observer)."""
 
-    def __init__(self, game: RosesGame, with_log: bool) -> None:
+    def __init__(self, game: RosesGame, with_log: bool, public_only: bool = False) -> None:
         self.game = game.spec
         self.with_log = with_log
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+        self.public_only = public_only
+        size = self.game.tensor_size
+        self.history = HISTORY if with_log and size else 0
+        self.tensor = np.zeros(size + self.history, np.float32)
+        self.dict: dict[str, Any] = {"observation": self.tensor[:size]}
+        if self.history:
+            self.dict["own_actions"] = self.tensor[size:]
+
+    def _role(self, player: int) -> str:
+        return OBSERVER if self.public_only else self.game.roles[player]
 
     def set_from(self, state: RosesState, player: int) -> None:
-        pass
+        self.tensor.fill(0.0)
+        if state.state is None or self.game.codec is None:
+            return
+        size = self.game.tensor_size
+        self.tensor[:size] = np.frombuffer(self.game.codec.encode(state.g.rules.view(state.state, self._role(player))),
+                                           np.float32)
+        if self.history and not self.public_only:
+            n = len(self.game.catalogue)
+            mine = state.own[player][-self.history:]
+            self.tensor[size:size + len(mine)] = [(a + 1) / n for a in mine]
 
     def string_from(self, state: RosesState, player: int) -> str:
         if state.state is None:
-            return f"{self.game.roles[player]}: before setup"
-        view = self.game.rules.view(state.state, self.game.roles[player])
+            return f"{self._role(player)}: before setup"
+        view = self.game.rules.view(state.state, self._role(player))
         if not self.with_log:
             view = {k: v for k, v in view.items() if k not in ("log", "log_kinds")}
         return canonical_json(view)

@@ -1,59 +1,103 @@
 """A PettingZoo AEC environment over any rules module (needs the ``roses[research]`` extra).
 
-* Agents are the game's roles; the agent to act is the first active role (in the rules'
-  order) with a legal action, so simultaneous hidden choices are taken one after the other.
-* Actions are ``Discrete(len(Rules.action_space(scenario)))``: indices into the game's fixed
-  action catalogue. ``observe(agent)`` returns ``{"observation": ..., "action_mask": ...}``;
-  the mask is zero for everyone but the agent to act.
-* The observation is the role's view without its log, as canonical JSON in UTF-8, zero
-  padded into a ``uint8`` vector of ``obs_size`` bytes (a generic encoding; longer views
-  are an error, raise ``obs_size``). ``infos[agent]["view"]`` holds the structured view.
-* Rewards are +1 / -1 (0 for a draw) at the end; a game longer than ``max_actions`` is
-  truncated.
+* Agents are the game's roles for the scenario and options (a Kingmaker game of 2 players has
+  agents ``P1``, ``P2``); the agent to act is the first active role (in the rules' order) with
+  a legal action, so simultaneous hidden choices are taken one after the other.
+* Actions are ``Discrete(len(Rules.action_space(scenario, options)))``: ids in the game's fixed
+  action catalogue. An action that is not legal ends the game as PettingZoo's classic games
+  do: the agent that played it gets -1, the others 0, ``infos[agent]["illegal_move"]``
+  (``illegal_action="random"`` plays a random legal action instead, seeded by ``reset``: for
+  test suites that sample actions without the mask).
+* ``observe(agent)`` is ``{"observation": ..., "action_mask": ...}`` (the mask is zero for
+  everyone but the agent to act). The observation is the role's view as the game's tensor
+  (``Rules.tensor_codec``: ``float32``, fixed shape, nothing hidden from the role), or with
+  ``observation="json"`` its canonical JSON (log left out) in UTF-8, zero padded into a
+  ``uint8`` vector of ``obs_size`` bytes. :meth:`RosesAECEnv.view` gives the structured view.
+* ``state()`` is the Observer's (public) tensor, ``state_space`` its Box.
+* Game options: ``env(rules, scenario, options={...})``, and ``reset(options={...})`` for one
+  game (over the env's own; keys the game does not declare are ignored). Agents and spaces
+  follow the options in force. Rewards are +1 / -1 (0 for a draw) at the end; a game
+  longer than ``max_actions`` is truncated.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from roses.ai.sim import acting, action_key, result_values
-from roses.engine.contract import Action, Rules, State, View, canonical_json
+from roses.ai.sim import result_values
+from roses.engine.catalogue import catalogue_key, index
+from roses.engine.contract import (
+    OBSERVER,
+    Action,
+    Rules,
+    State,
+    View,
+    actions_to_list,
+    canonical_json,
+)
 
 DEFAULT_OBS_SIZE = 16_384
+
+
+def game_options(rules: Rules, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The game options among ``options`` (the keys the game declares)."""
+    schema = rules.options_schema()
+    return {k: v for k, v in (options or {}).items() if k in schema}
 
 
 class RosesAECEnv(AECEnv):
     metadata = {"name": "roses_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, rules: Rules, scenario: str | None = None, *, obs_size: int = DEFAULT_OBS_SIZE,
-                 max_actions: int = 20_000, render_mode: str | None = None) -> None:
+    def __init__(self, rules: Rules, scenario: str | None = None, *, options: dict[str, Any] | None = None,
+                 observation: str = "tensor", obs_size: int = DEFAULT_OBS_SIZE, max_actions: int = 20_000,
+                 render_mode: str | None = None, illegal_action: str = "end") -> None:
         super().__init__()
+        if illegal_action not in ("end", "random"):
+            raise ValueError("illegal_action is 'end' or 'random'")
+        self.illegal_action = illegal_action
+        if observation not in ("tensor", "json"):
+            raise ValueError("observation is 'tensor' or 'json'")
         self.rules = rules
         self.scenario = scenario or rules.scenarios[0]
         rules.check_scenario(self.scenario)
         self.metadata = {**self.metadata, "name": f"roses_{rules.id}_v0"}
         self.render_mode = render_mode
+        self.observation_kind = observation
         self.obs_size = obs_size
         self.max_actions = max_actions
-        self.catalogue: list[Action] = list(rules.action_space(self.scenario))
-        self.ids = {action_key(a): i for i, a in enumerate(self.catalogue)}
-        self.possible_agents = list(rules.roles(self.scenario))
+        self._state: State | None = None
+        self.base_options = game_options(rules, options)
+        self._configure(self.base_options)
+
+    def _configure(self, options: dict[str, Any]) -> None:
+        rules = self.rules
+        self.options = options
+        self.catalogue: list[Action] = list(rules.action_space(self.scenario, options))
+        self.ids = index(self.catalogue)
+        self.possible_agents = list(rules.roles(self.scenario, options))
+        self.codec = rules.tensor_codec(self.scenario, options) if self.observation_kind == "tensor" else None
         n = len(self.catalogue)
+        if self.codec is not None:
+            size = self.codec.layout.size
+            obs_space: spaces.Space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
+        else:
+            obs_space = spaces.Box(0, 255, (self.obs_size,), np.uint8)
         self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(0, 255, (obs_size,), np.uint8),
-                "action_mask": spaces.Box(0, 1, (n,), np.int8),
-            }) for a in self.possible_agents
+            a: spaces.Dict({"observation": obs_space, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
+            for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.state: State | None = None
-        self.length = 0
-        self._legal: dict[str, list[int]] = {}
+        try:
+            self._state_codec = self.codec or rules.tensor_codec(self.scenario, options)
+            self.state_space = spaces.Box(-np.inf, np.inf, (self._state_codec.layout.size,), np.float32)
+        except NotImplementedError:  # a game without tensors: no state()
+            self._state_codec = None
 
     # ----- spaces -----------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -64,9 +108,14 @@ class RosesAECEnv(AECEnv):
 
     # ----- the game ---------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if options is not None:  # game options given here apply over the env's own
+            wanted = {**self.base_options, **game_options(self.rules, options)}
+            if wanted != self.options:
+                self._configure(wanted)
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
-        self.state = self.rules.setup(int(seed), self.scenario, options)
+        self._rng = np.random.default_rng(int(seed))
+        self._state = self.rules.setup(int(seed), self.scenario, self.options)
         self.length = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -74,14 +123,16 @@ class RosesAECEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._views: dict[str, View] = {}
         self._next_turn()
 
     def _next_turn(self) -> None:
-        assert self.state is not None
-        turn = acting(self.rules, self.state)
-        self._legal = {}
+        assert self._state is not None
+        self._views = {}
+        turn = self._acting()
+        self._legal: dict[str, list[int]] = {}
         if turn is None:
-            res = self.rules.result(self.state)
+            res = self.rules.result(self._state)
             values = result_values(res, self.agents) if res is not None else {}
             for a in self.agents:
                 self.rewards[a] = values.get(a, 0.0)
@@ -96,27 +147,53 @@ class RosesAECEnv(AECEnv):
             role, legal = turn
             ids = []
             for act in legal:
-                key = action_key(act)
-                if key not in self.ids:
+                i = self.ids.get(catalogue_key(act))
+                if i is None:
                     raise ValueError(f"{self.rules.title}: action {act!r} is not in the action catalogue")
-                ids.append(self.ids[key])
-            self._legal[role] = ids
+                ids.append(i)
+            self._legal[role] = sorted(ids)
             self.agent_selection = role
-        for a in self.agents:
-            self.infos[a] = {"view": self.rules.view(self.state, a)}
+
+    def _acting(self) -> tuple[str, list[Action]] | None:
+        """As roses.ai.sim.acting, with the legal actions read from the acting role's view (the
+        contract makes them the same): the view a learner observes next is rendered once."""
+        assert self._state is not None
+        if self.rules.result(self._state) is not None:
+            return None
+        for role in self.rules.active(self._state):
+            actions = self.view(role).get("actions")
+            if actions:
+                return role, actions_to_list(actions)
+        return None
+
+    def view(self, agent: str) -> View:
+        """The structured view of ``agent`` now (rendered once per step and kept)."""
+        assert self._state is not None
+        v = self._views.get(agent)
+        if v is None:
+            v = self._views[agent] = self.rules.view(self._state, agent)
+        return v
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.state is not None
-        index = int(action)
-        if index not in self._legal.get(agent, []):
-            raise ValueError(f"action {index} is not legal for {agent} now")
+        assert self._state is not None
         self._cumulative_rewards[agent] = 0.0
-        verb, arg = self.catalogue[index]
-        self.state = self.rules.action(self.state, agent, verb, arg)
+        index_ = int(action)
+        legal = self._legal.get(agent, [])
+        if index_ not in legal and self.illegal_action == "random" and legal:
+            index_ = legal[int(self._rng.integers(len(legal)))]
+        if index_ not in legal:
+            for a in self.agents:
+                self.rewards[a] = -1.0 if a == agent else 0.0
+                self.terminations[a] = True
+            self.infos[agent] = {"illegal_move": True}
+            self._accumulate_rewards()
+            return
+        verb, arg = self.catalogue[index_]
+        self._state = self.rules.apply_legal(self._state, agent, verb, arg)
         self.length += 1
         for a in self.agents:
             self.rewards[a] = 0.0
@@ -126,22 +203,38 @@ class RosesAECEnv(AECEnv):
             print(self.render())
 
     def observe(self, agent: str) -> dict[str, Any]:
-        assert self.state is not None
-        view: View = self.rules.view(self.state, agent)
-        data = canonical_json({k: v for k, v in view.items() if k not in ("log", "log_kinds")}).encode("utf-8")
-        if len(data) > self.obs_size:
-            raise ValueError(f"view of {agent} is {len(data)} bytes; make obs_size larger")
-        obs = np.zeros(self.obs_size, np.uint8)
-        obs[: len(data)] = np.frombuffer(data, np.uint8)
+        view = self.view(agent)
+        if self.codec is not None:
+            obs = np.frombuffer(self.codec.encode(view), np.float32)
+        else:
+            data = canonical_json({k: v for k, v in view.items() if k not in ("log", "log_kinds")}).encode("utf-8")
+            if len(data) > self.obs_size:
+                raise ValueError(f"view of {agent} is {len(data)} bytes; make obs_size larger")
+            obs = np.zeros(self.obs_size, np.uint8)
+            obs[: len(data)] = np.frombuffer(data, np.uint8)
         mask = np.zeros(len(self.catalogue), np.int8)
-        for i in self._legal.get(agent, []):
-            mask[i] = 1
+        mask[self._legal.get(agent, [])] = 1
         return {"observation": obs, "action_mask": mask}
 
-    def render(self) -> str:
-        if self.state is None:
+    def state(self) -> np.ndarray:
+        """The public (Observer's) tensor of the game."""
+        assert self._state is not None
+        if self._state_codec is None:
+            raise NotImplementedError(f"{self.rules.title} has no observation tensor")
+        return np.frombuffer(self._state_codec.encode(self.rules.view(self._state, OBSERVER)), np.float32)
+
+    def rules_state(self) -> State | None:
+        """The engine state (the full truth: do not show it to a player's policy)."""
+        return self._state
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode; make the env with render_mode='ansi'",
+                          stacklevel=2)
+            return None
+        if self._state is None:
             return ""
-        return self.rules.describe(self.rules.view(self.state, "Observer"))
+        return self.rules.describe(self.rules.view(self._state, OBSERVER))
 
     def close(self) -> None:
         pass

@@ -320,6 +320,12 @@ class Rules(ABC):
         """
         raise NotImplementedError(f"{self.title or self.id} has no action catalogue yet")
 
+    def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
+        """A :class:`roses.engine.tensor.TensorCodec`: a fixed-shape vector of a role's view for
+        games of ``scenario`` with ``options`` (the research adapters' observation tensor).
+        It reads only the view, so nothing hidden from the role enters it."""
+        raise NotImplementedError(f"{self.title or self.id} has no observation tensor yet")
+
     # ----- shared behaviour -----------------------------------------------------------
     def log_for(self, state: State, role: str, start: int = 0) -> list[str]:
         return visible_log(state.get("log", []), role, start)

@@ -38,6 +38,7 @@ def test_openspiel_random_simulation_checks(game: Any) -> None:
 def test_openspiel_game_shape_and_information_states(game: Any) -> None:
     g = game
     assert g.get_type().short_name == "roses_toyai"
+    assert openspiel_game.DEFAULT_SEEDS == 0  # 2**32 seeds unless a test asks for fewer
     assert g.num_distinct_actions() == len(RULES.action_space("short"))
     state = g.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 8
@@ -73,12 +74,12 @@ def test_openspiel_register_is_idempotent() -> None:
 def test_pettingzoo_api_test() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # style recommendations (agent names, dict spaces)
-        api_test(make_env(RULES, "short", obs_size=512), num_cycles=300, verbose_progress=False)
-        seed_test(lambda **_: make_env(RULES, "short", obs_size=512), num_cycles=50)
+        api_test(make_env(RULES, "short", observation="json", obs_size=512), num_cycles=300, verbose_progress=False)
+        seed_test(lambda **_: make_env(RULES, "short", observation="json", obs_size=512), num_cycles=50)
 
 
 def test_pettingzoo_game_plays_to_the_end_with_masks() -> None:
-    env = make_env(RULES, "standard", obs_size=512)
+    env = make_env(RULES, "standard", observation="json", obs_size=512)
     env.reset(seed=4)
     rng = np.random.default_rng(1)
     steps = 0
@@ -87,7 +88,7 @@ def test_pettingzoo_game_plays_to_the_end_with_masks() -> None:
         if terminated or truncated:
             env.step(None)
             continue
-        assert "view" in info and obs["action_mask"].sum() >= 1
+        assert "prompt" in env.view(_agent) and obs["action_mask"].sum() >= 1
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(rng.choice(legal)))
         steps += 1

@@ -175,6 +175,16 @@ class KingmakerRules(StepRules):
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
 
+    def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
+        from roses.games.kingmaker import research
+
+        return research.action_space(scenario, options)
+
+    def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
+        from roses.games.kingmaker import research
+
+        return research.tensor_codec(tuple(sorted({"", "over", *(s.phase for s in self.steps.by_name.values())})))
+
     def default_action(self, state: State, role: str) -> Action | None:
         """The published default of the decision ``role`` faces now (views.default_action)."""
         return views.default_action(self, state, role)

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from roses.engine.contract import DRAW, State, View, canonical_json
+from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import log_view
 from roses.engine.steps import (
@@ -365,6 +365,16 @@ class PlantagenetRules(StepRules):
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
+
+    def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
+        from roses.games.plantagenet import research
+
+        return research.action_space(scenario, options)
+
+    def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
+        from roses.games.plantagenet import research
+
+        return research.tensor_codec(tuple(sorted({"", "over", *(s.phase for s in self.steps.by_name.values())})))
 
     def copy_state(self, state: State) -> State:
         return ai.copy_state(state)

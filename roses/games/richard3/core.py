@@ -363,6 +363,11 @@ class Richard3Rules(StepRules):
     def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
         return ai.action_space(scenario, options)
 
+    def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
+        from roses.games.richard3 import research
+
+        return research.tensor_codec(tuple(sorted({"", "over", *(s.phase for s in self.steps.by_name.values())})))
+
 
 # ======================================================================= cards (1.1, 5.1, 8.5)
 def _deal(state: State) -> None:

@@ -1,0 +1,84 @@
+"""Research adapters against the engine: random play through the PettingZoo env (step, and
+the acting agent's observation: tensor and mask, as a learner reads it) against the engine's
+own step with every view rendered (``roses bench GAME --views``), and OpenSpiel's ``clone()``
+against ``Rules.copy_state``. Rates are per second of this process's CPU time. Run: ``.venv/bin/python bench/research.py [--seconds T]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from roses.ai import openspiel_game
+from roses.ai.pettingzoo_env import env as make_env
+from roses.engine.fuzz import bench
+from roses.engine.registry import get_rules
+
+CASES: list[tuple[str, str, dict[str, Any] | None]] = [
+    ("richard3", "wars-of-the-roses", None),
+    ("plantagenet", "ia-henry-vi", None),
+    ("kingmaker", "campaign", {"players": 4}),
+]
+
+
+def adapter_rate(game: str, scenario: str, options: dict[str, Any] | None, seconds: float) -> float:
+    rules = get_rules(game)
+    env = make_env(rules, scenario, options=options)
+    pick = random.Random(1)
+    actions = 0
+    seed = 0
+    start = time.perf_counter()
+    cpu = time.process_time()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed)
+        seed += 1
+        while env.agents and time.perf_counter() - start < seconds:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+            mask = env.observe(agent)["action_mask"]
+            legal = mask.nonzero()[0]
+            env.step(int(legal[pick.randrange(len(legal))]))
+            actions += 1
+    return actions / (time.process_time() - cpu)
+
+
+def clone_us(game: str, scenario: str, options: dict[str, Any] | None) -> tuple[float, float]:
+    rules = get_rules(game)
+    g = openspiel_game.load(rules, scenario, **(options or {}))
+    state = g.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(1)
+    pick = random.Random(2)
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        state.apply_action(pick.choice(state.legal_actions()))
+    n = 200
+    t = time.perf_counter()
+    for _ in range(n):
+        state.clone()
+    clone = (time.perf_counter() - t) / n * 1e6
+    t = time.perf_counter()
+    for _ in range(n):
+        rules.copy_state(state.rules_state())
+    return clone, (time.perf_counter() - t) / n * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=10.0)
+    args = ap.parse_args()
+    for game, scenario, options in CASES:
+        engine = bench(get_rules(game), scenario, args.seconds, options=options, views=True)["actions_per_cpu_s"]
+        adapter = adapter_rate(game, scenario, options, args.seconds)
+        clone, copy = clone_us(game, scenario, options)
+        print(json.dumps({"game": game, "scenario": scenario, "engine_views_per_cpu_s": round(engine),
+                          "adapter_per_cpu_s": round(adapter), "ratio": round(engine / adapter, 2),
+                          "clone_us": round(clone), "copy_state_us": round(copy)}))
+
+
+if __name__ == "__main__":
+    main()

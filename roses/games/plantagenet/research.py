@@ -1,0 +1,220 @@
+"""Plantagenet's action catalogue for the research adapters (roses.ai): every ``(verb, arg)``
+the game's decisions can offer, built from the game's data (roses.engine.catalogue).
+
+Domains (each sorted): ``lord``, ``vassal`` (regular and special), ``locale`` (strongholds,
+exile boxes and seas), ``card`` (Arts of War), ``command`` (the Command cards of both sides,
+``york-1``... ``pass-4``), ``unit`` (troop types, ``retinue`` and the vassals: what a hit
+lands on), ``asset``, ``word`` (the fixed words some choices use), ``extra`` (the extra
+Command a Parley or Levy may spend, 1 and 3), ``digit`` (0..9), ``int`` (0..63) and
+``token``: every name above. Every verb takes nothing, a number or a token; the verbs whose
+argument is a compound string (``"L10:oxford"``, ``"york>London+1"``) take the listed forms
+as well. The catalogue is the same for every scenario and option.
+"""
+
+from __future__ import annotations
+
+import functools
+from array import array
+from typing import Any
+
+from roses.engine.catalogue import Form, build, sorted_domain
+from roses.engine.contract import Action, View
+from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions, zeros
+
+#: Fixed words of the rules' choices: battle array positions, hit targets, transport kinds,
+#: the Levy-troops modes.
+WORDS = ("at", "both", "carts", "center", "commons", "here", "left", "merc", "militia5", "mode", "right", "ship")
+#: Verbs whose argument is a compound string, with its forms.
+COMPOUND: dict[str, tuple[Form, ...]] = {
+    "add": (("$lord", ":", "$word"), ("$lord", ":", "$unit"), ("$lord", ":", "$digit"), ("$lord", ":", "$digit", ":", "$digit")),
+    "capability": (("$card", ":", "$lord"),),
+    "check": (("$lord", ">", "$lord"), ("$lord", ">", "$lord", "+", "$extra")),
+    "fire": (("$card", ":", "$lord"),),
+    "free_parley": (("$locale", "+", "$extra"),),
+    "front": (("$word", ":", "$lord"),),
+    "hit": (("$lord", ":", "$unit"),),
+    "levy": (("$lord", ">", "$vassal"), ("$lord", ">", "$vassal", "+", "$extra")),
+    "levy_lord": (("$lord", "+", "$extra"),),
+    "levy_troops_by": (("$word", "=", "$locale"), ("$word", "=", "$digit"), ("$word", "=", "$word"),
+                       ("commons=", "$digit", ",merc=", "$digit")),
+    "levy_vassal": (("$vassal", "+", "$extra"),),
+    "merchants": (("$locale", "+", "$locale"),),
+    "muster_exile": (("$lord", "@", "$locale"),),
+    "name": (("$vassal", "@", "$lord"),),
+    "parley": (("$locale", "+", "$extra"),),
+    "remove": (("$lord", ":", "$unit"),),
+    "share": (("$lord", ">", "$lord"),),
+    "supply": (("$locale", ":", "$asset"),),
+    "tax": (("$lord", ">", "$locale"), ("$lord", ">", "$locale", "+", "$extra")),
+    "warden": (("$lord", ":", "$locale"),),
+}
+#: Every verb the rules offer (the compound ones too).
+VERBS = (
+    "add", "advance", "agitate", "approach", "array", "assign", "cade_parley", "cancel", "capability", "card",
+    "center", "charge", "charity", "check", "continue", "decline", "disband", "discard", "disembark", "done",
+    "end", "engagement", "escape", "event", "exile", "exile_pact", "fight", "fire", "flank", "flee",
+    "forage", "free_parley", "free_troops", "front", "give", "give_all", "go", "heralds", "hit",
+    "hold", "intercept", "king_richard", "land", "later", "leave", "levy", "levy_capability", "levy_lord", "levy_transport",
+    "levy_troops", "levy_troops_by", "levy_vassal", "lock", "lord", "march", "merchants", "muster",
+    "muster_exile", "name", "parley", "parley_sure", "pass", "pay", "pillage", "place", "play",
+    "regroup", "remove", "reroll", "rout", "sail", "share", "spend", "stand", "supply", "sure_parley",
+    "surrender", "take", "talbot", "tax", "use", "vanguard", "warden", "yeomen",
+)
+
+
+@functools.cache
+def domains() -> dict[str, tuple[Any, ...]]:
+    from roses.games.plantagenet.components import ASSET_TYPES, TROOP_TYPES, load
+
+    c = load()
+    vassals = (*c.vassals, *c.special_vassals)
+    out: dict[str, tuple[Any, ...]] = {
+        "lord": sorted_domain(c.lords),
+        "vassal": sorted_domain(vassals),
+        "locale": sorted_domain((*c.locales, *c.seas)),
+        "card": sorted_domain(c.cards),
+        "command": sorted_domain(x for cards in c.command_cards.values() for x in cards),
+        "unit": sorted_domain((*TROOP_TYPES, "retinue", *vassals)),
+        "asset": sorted_domain(ASSET_TYPES),
+        "word": sorted_domain(WORDS),
+        "extra": (1, 3),
+        "digit": tuple(range(10)),
+        "int": tuple(range(64)),
+    }
+    out["token"] = sorted_domain(v for k in ("lord", "vassal", "locale", "card", "command", "unit", "asset", "word")
+                                 for v in out[k])
+    return out
+
+
+@functools.cache
+def _catalogue() -> tuple[Action, ...]:
+    base: tuple[Form, ...] = ((), ("$int",), ("$token",))
+    forms = {v: (*base, *COMPOUND.get(v, ())) for v in VERBS}
+    return tuple(build(forms, domains()))
+
+
+def action_space(scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
+    """The catalogue (the same for every scenario and option)."""
+    return list(_catalogue())
+
+
+
+
+# ---------------------------------------------------------------------- observation tensor
+class PlantagenetCodec(TensorCodec):
+    """Plantagenet's observation tensor: every field read from the role's view, from its side
+    ("own" is the role's side; an Observer's vector puts York first). With Hidden Mats the
+    enemy's mats are not in the view, so their fields stay zero."""
+
+    def __init__(self, phases: tuple[str, ...]) -> None:
+        d = domains()
+        lay = Layout()
+        self.lords = d["lord"]
+        self.locales = positions(d["locale"])
+        self.cards = positions(d["card"])
+        self.commands = positions(d["command"])
+        self.phases = positions(phases)
+        n_loc = len(self.locales)
+        self.per = 3 + n_loc + 2 + 2 * len(TROOPS) + len(ASSETS) + 3
+        self.o_scalar = lay.add("scalars", 8, "calendar box/15, first box/15, last box/15, own side is King, own "
+                                "Influence/40, enemy Influence/40, net Influence for own side/40, threshold/40")
+        self.o_phase = lay.add("phase", len(phases), "one-hot phase: " + ", ".join(p or "(none)" for p in phases))
+        self.o_active = lay.add("active", 2, "own, enemy: may act now")
+        self.o_lords = lay.add("lords", len(self.lords) * self.per,
+                               f"per Lord (sorted ids, {len(self.lords)}): own side, enemy side, on the map, one-hot "
+                               f"Locale ({n_loc}), in exile, calendar box/15, troops/10 then routed/10 by type "
+                               f"({', '.join(TROOPS)}), assets/10 ({', '.join(ASSETS)}), vassals/5, capabilities/2, "
+                               "mat shown")
+        self.o_favour = lay.add("favour", 2 * n_loc, "per Locale: own Favour, enemy Favour")
+        self.o_exhaust = lay.add("exhaustion", n_loc, "per Locale: depleted or exhausted")
+        self.o_held = lay.add("aow_held", len(self.cards), "own Arts of War cards held, multi-hot")
+        self.o_effect = lay.add("aow_in_effect", len(self.cards), "Arts of War cards in effect (both sides), multi-hot")
+        self.o_counts = lay.add("aow_counts", 4, "own deck/40, own held/10, enemy deck/40, enemy held/10")
+        self.o_plan = lay.add("plan", len(self.commands), "own Command cards in the plan (draft), multi-hot")
+        self.o_revealed = lay.add("revealed", len(self.commands), "Command cards revealed (both sides), multi-hot")
+        self.layout = lay
+
+    def encode(self, view: View) -> array[float]:
+        out = zeros(self.layout.size)
+        role = view.get("role")
+        own = role if role in SIDES else SIDES[0]
+        enemy = SIDES[1] if own == SIDES[0] else SIDES[0]
+        infl = view.get("influence") or {}
+        o = self.o_scalar
+        out[o] = float(view.get("box") or 0) / 15
+        out[o + 1] = float(view.get("first_box") or 0) / 15
+        out[o + 2] = float(view.get("last_box") or 0) / 15
+        out[o + 3] = float(view.get("king") == own)
+        out[o + 4] = float(infl.get(own) or 0) / 40
+        out[o + 5] = float(infl.get(enemy) or 0) / 40
+        net = float(infl.get("net") or 0) / 40
+        out[o + 6] = net if own == SIDES[0] else -net
+        out[o + 7] = float(view.get("threshold") or 0) / 40
+        one_hot(out, self.o_phase, self.phases, view.get("phase", ""))
+        active = view.get("active") or []
+        out[self.o_active] = float(own in active)
+        out[self.o_active + 1] = float(enemy in active)
+        lords = view.get("lords") or {}
+        n_loc = len(self.locales)
+        for i, lid in enumerate(self.lords):
+            lord = lords.get(lid)
+            if not isinstance(lord, dict):
+                continue
+            b = self.o_lords + i * self.per
+            out[b] = float(lord.get("side") == own)
+            out[b + 1] = float(lord.get("side") == enemy)
+            out[b + 2] = float(lord.get("where") == "map")
+            one_hot(out, b + 3, self.locales, lord.get("locale"))
+            b += 3 + n_loc
+            out[b] = float(bool(lord.get("exile")))
+            out[b + 1] = float(lord.get("box") or 0) / 15
+            b += 2
+            mat = lord.get("mat")
+            if isinstance(mat, dict):
+                for k, part in enumerate(("troops", "routed")):
+                    counts = mat.get(part) or {}
+                    for j, t in enumerate(TROOPS):
+                        out[b + k * len(TROOPS) + j] = float(counts.get(t) or 0) / 10
+                assets = mat.get("assets") or {}
+                for j, a in enumerate(ASSETS):
+                    out[b + 2 * len(TROOPS) + j] = float(assets.get(a) or 0) / 10
+                e = b + 2 * len(TROOPS) + len(ASSETS)
+                out[e] = float(len(mat.get("vassals") or []) + len(mat.get("special_vassals") or [])) / 5
+                out[e + 1] = float(len(mat.get("capabilities") or [])) / 2
+                out[e + 2] = 1.0
+        for loc, side in (view.get("favour") or {}).items():
+            at = self.locales.get(loc)
+            if at is not None:
+                out[self.o_favour + 2 * at + (0 if side == own else 1)] = 1.0
+        for loc in view.get("exhaustion") or {}:
+            one_hot(out, self.o_exhaust, self.locales, loc)
+        aow = view.get("aow") or {}
+        for k, side in enumerate((own, enemy)):
+            mine = aow.get(side) or {}
+            deck, held = mine.get("deck"), mine.get("held")
+            out[self.o_counts + 2 * k] = float(len(deck) if isinstance(deck, list) else deck or 0) / 40
+            out[self.o_counts + 2 * k + 1] = float(len(held) if isinstance(held, list) else held or 0) / 10
+            if side == own and isinstance(held, list):
+                multi_hot(out, self.o_held, self.cards, held)
+            effect = mine.get("in_effect")
+            if isinstance(effect, list):
+                multi_hot(out, self.o_effect, self.cards, effect)
+        multi_hot(out, self.o_plan, self.commands, [c for c in view.get("plan_draft") or [] if isinstance(c, str)])
+        for side in SIDES:
+            revealed = ((view.get("command") or {}).get(side) or {}).get("revealed")
+            if isinstance(revealed, list):
+                multi_hot(out, self.o_revealed, self.commands, [c for c in revealed if isinstance(c, str)])
+        return out
+
+
+TROOPS = ("men_at_arms", "longbowmen", "militia", "mercenaries", "handgunners")
+ASSETS = ("provender", "coin", "carts", "ships")
+SIDES = ("York", "Lancaster")
+
+
+@functools.cache
+def tensor_codec(phases: tuple[str, ...]) -> PlantagenetCodec:
+    return PlantagenetCodec(phases)
+
+
+__all__ = ["COMPOUND", "VERBS", "WORDS", "PlantagenetCodec", "action_space", "domains", "tensor_codec"]

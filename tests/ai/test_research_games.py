@@ -1,0 +1,304 @@
+"""The research adapters on the three games: action catalogues, tensors, and the PettingZoo
+and OpenSpiel test suites (the roses[research] extra)."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import warnings
+from typing import Any
+
+import pytest
+
+from roses.ai.sim import acting
+from roses.engine.catalogue import catalogue_key, index
+from roses.engine.registry import get_rules
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, parallel_api_test, performance_benchmark, seed_test  # noqa: E402
+from pettingzoo.test.state_test import state_test  # noqa: E402
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # noqa: E402
+
+from roses.ai import openspiel_game  # noqa: E402
+from roses.ai.pettingzoo_env import env as make_env  # noqa: E402
+
+#: (game, scenario, options): every game, Kingmaker at 2, 4 and 8 players.
+CASES = [
+    ("richard3", "richard-iii", None),
+    ("plantagenet", "bosworth", {"hidden_mats": True}),
+    ("plantagenet", "ia-henry-vi", None),
+    ("kingmaker", "campaign", {"players": 2}),
+    ("kingmaker", "campaign", {"players": 4, "rules": "e1"}),
+    ("kingmaker", "campaign", {"players": 8, "rules": "e2"}),
+]
+IDS = [f"{g}-{s}-{o}" for g, s, o in CASES]
+
+
+def _every_scenario() -> list[tuple[str, str, Any]]:
+    out: list[tuple[str, str, Any]] = []
+    for game in ("richard3", "plantagenet"):
+        out += [(game, s, None) for s in get_rules(game).scenarios]
+    out += [("plantagenet", "iii-my-kingdom-for-a-horse", {"king_richard_at_setup": True, "hidden_mats": True}),
+            ("kingmaker", "campaign", {"players": 2}), ("kingmaker", "campaign", {"players": 8, "rules": "e2"}),
+            ("kingmaker", "campaign", {"players": 3, "rules": "e1", "umpire": True, "tabletop": True})]
+    return out
+
+
+EVERY = _every_scenario()
+
+
+def _random_game(game: str, scenario: str, options: Any, seed: int, steps: int) -> None:
+    """Every legal action of a random game is in the catalogue; every tensor has the layout's size."""
+    rules = get_rules(game)
+    ids = index(rules.action_space(scenario, options))
+    codec = rules.tensor_codec(scenario, options)
+    state = rules.setup(seed, scenario, options)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        turn = acting(rules, state)
+        if turn is None:
+            break
+        role, legal = turn
+        missing = [a for a in legal if catalogue_key(a) not in ids]
+        assert not missing, missing
+        assert len(codec.encode(rules.view(state, role))) == codec.layout.size
+        verb, arg = rnd.choice(legal)
+        state = rules.action(state, role, verb, arg)
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), EVERY, ids=[f"{g}-{s}-{o}" for g, s, o in EVERY])
+def test_every_legal_action_is_in_the_catalogue(game: str, scenario: str, options: Any) -> None:
+    for seed in range(2):
+        _random_game(game, scenario, options, seed, 400)
+
+
+def test_catalogue_ids_are_stable() -> None:
+    """Ids come from the game's data, sorted, the same for every scenario and option."""
+    pl = get_rules("plantagenet")
+    km = get_rules("kingmaker")
+    assert pl.action_space("bosworth") == pl.action_space("ia-henry-vi", {"hidden_mats": True})
+    assert km.action_space("campaign", {"players": 2}) == km.action_space("campaign", {"players": 8})
+    cat = pl.action_space("bosworth")
+    assert cat[0] == ("add", None) and cat[1] == ("add", 0)
+    assert [v for v, _ in cat] == sorted(v for v, _ in cat)
+    kcat = km.action_space("campaign")
+    assert len(set(map(catalogue_key, kcat))) == len(kcat)
+    assert kcat.index(("to", "A10")) < kcat.index(("to", "A11"))
+
+
+#: The catalogues' digests and sizes: a change here changes action ids that learners and saved
+#: policies rely on (docs/ai.md says how ids are made); change it only with the data.
+PINNED = {
+    "richard3": (10329, "8d025183acc6c3a6", ("pass", None), 3960),
+    "plantagenet": (57087, "d3ae3cd2550206cc", ("pass", None), 40891),
+    "kingmaker": (195094, "f70504c4a00db25c", ("pass", None), 118663),
+}
+
+
+@pytest.mark.parametrize("game", sorted(PINNED))
+def test_catalogue_is_pinned(game: str) -> None:
+    import hashlib
+
+    from roses.engine.contract import canonical_json
+
+    rules = get_rules(game)
+    size, digest, action, action_id = PINNED[game]
+    for scenario in rules.scenarios:
+        cat = rules.action_space(scenario)
+        assert len(cat) == size
+        assert hashlib.sha256(canonical_json(cat).encode()).hexdigest()[:16] == digest
+        assert cat.index(action) == action_id
+
+
+_RECORD = """
+import json, random, sys
+from roses.ai.sim import acting
+from roses.engine.catalogue import catalogue_key, index
+from roses.engine.registry import get_rules
+game, scenario, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+rules = get_rules(game)
+ids = index(rules.action_space(scenario, options))
+state = rules.setup(11, scenario, options)
+rnd = random.Random(11)
+out = []
+for _ in range(300):
+    turn = acting(rules, state)
+    if turn is None:
+        break
+    role, legal = turn
+    act = rnd.choice(legal)
+    out.append(ids[catalogue_key(act)])
+    state = rules.action(state, role, *act)
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), [CASES[0], CASES[1], CASES[3]], ids=[IDS[0], IDS[1], IDS[3]])
+def test_a_game_recorded_as_ids_in_another_process_replays(game: str, scenario: str, options: Any) -> None:
+    """Ids are the same across processes: a game recorded as ids elsewhere replays here."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _RECORD, game, scenario, json.dumps(options)],
+                          capture_output=True, text=True, check=True, timeout=300)
+    recorded = json.loads(done.stdout)
+    rules = get_rules(game)
+    cat = rules.action_space(scenario, options)
+    state = rules.setup(11, scenario, options)
+    rnd = random.Random(11)
+    for action_id in recorded:
+        turn = acting(rules, state)
+        assert turn is not None
+        role, legal = turn
+        expected = rnd.choice(legal)
+        assert catalogue_key(cat[action_id]) == catalogue_key(expected)
+        state = rules.action(state, role, *cat[action_id])
+    assert len(recorded) > 20
+
+
+def test_tensor_does_not_see_the_other_sides_hand() -> None:
+    """Richard III: swapping Lancaster's hand with cards York cannot see leaves York's tensor as it was."""
+    rules = get_rules("richard3")
+    codec = rules.tensor_codec("wars-of-the-roses")
+    state = rules.setup(5, "wars-of-the-roses")
+    before = codec.encode(rules.view(state, "York"))
+    other = rules.copy_state(state)
+    hidden = other["hands"][1] + other["deck"]
+    random.Random(1).shuffle(hidden)
+    other["hands"][1], other["deck"] = sorted(hidden[:7]), hidden[7:]
+    assert other["hands"][1] != state["hands"][1]
+    assert codec.encode(rules.view(other, "York")) == before
+    assert codec.encode(rules.view(other, "Lancaster")) != codec.encode(rules.view(state, "Lancaster"))
+
+
+def _env(game: str, scenario: str, options: Any, **kw: Any) -> Any:
+    return make_env(get_rules(game), scenario, options=options, **kw)
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES, ids=IDS)
+def test_pettingzoo_suites(game: str, scenario: str, options: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # style recommendations (agent names, dict spaces)
+        env = _env(game, scenario, options, max_actions=200)
+        api_test(env, num_cycles=100, verbose_progress=False)
+        seed_test(lambda **_: _env(game, scenario, options, max_actions=200), num_cycles=30)
+        env = _env(game, scenario, options, max_actions=200)
+        env.reset(seed=1)
+        state_test(env, turn_based_aec_to_parallel(_env(game, scenario, options, max_actions=200)))
+        parallel_api_test(turn_based_aec_to_parallel(_env(game, scenario, options, max_actions=200)), num_cycles=50)
+        assert env.possible_agents == get_rules(game).roles(scenario, options)
+
+
+def test_pettingzoo_max_cycles() -> None:
+    """What PettingZoo's max_cycles_test checks first: through the turn-based parallel wrapper,
+    a game stops after ``max_actions`` steps, every agent truncated (its per-agent turn counts
+    assume every agent moves once per cycle, which a block game where one side moves many times
+    running does not do, so that half of it is not run)."""
+    for game, scenario, options in CASES:
+        par = turn_based_aec_to_parallel(_env(game, scenario, options, max_actions=4, illegal_action="random"))
+        par.reset(seed=2)
+        steps = 0
+        while par.agents:
+            par.step({a: par.action_space(a).sample() for a in par.agents})
+            steps += 1
+        assert steps == 4, (game, steps)
+        assert all(par.aec_env.truncations.values())
+
+
+def test_pettingzoo_illegal_action_ends_the_game() -> None:
+    env = make_env(get_rules("richard3"), "richard-iii")
+    env.reset(seed=3)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(env.terminations.values()) and env.rewards[agent] == -1.0
+    assert env.infos[agent]["illegal_move"]
+    assert all(r == 0.0 for a, r in env.rewards.items() if a != agent)
+    with pytest.warns(UserWarning):
+        assert env.render() is None
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), [CASES[0], CASES[1], CASES[4]],
+                         ids=[IDS[0], IDS[1], IDS[4]])
+def test_pettingzoo_performance_benchmark(game: str, scenario: str, options: Any,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    performance_benchmark(_env(game, scenario, options, max_actions=500))
+    turns = float(capsys.readouterr().out.split(" turns per second")[0].split()[-1])
+    assert turns > 50  # a loaded 2-core machine does hundreds to thousands
+
+
+def test_pettingzoo_options_reach_the_game() -> None:
+    env = _env("kingmaker", "campaign", None)
+    env.reset(seed=1, options={"players": 3, "options": 1})
+    assert env.possible_agents == env.agents == ["P1", "P2", "P3"]
+    assert env.rules_state()["roles"] == ["P1", "P2", "P3"]
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES[:4], ids=IDS[:4])
+def test_openspiel_suites(game: str, scenario: str, options: Any) -> None:
+    g = openspiel_game.load(get_rules(game), scenario, max_game_length=150, **(options or {}))
+    pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
+    again = pickle.loads(pickle.dumps(g))
+    assert str(again) == str(g)
+    state = g.new_initial_state()
+    for _ in range(openspiel_game.SEED_BYTES):
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 256
+        state.apply_action(7)
+    p = state.current_player()
+    assert len(state.observation_tensor(p)) == g.observation_tensor_size()
+    assert len(state.information_state_tensor(p)) == g.information_state_tensor_size()
+    public = g.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False,
+                                                           private_info=pyspiel.PrivateInfoType.NONE))
+    assert '"role":"Observer"' in public.string_from(state, p) or "Observer" in public.string_from(state, p)
+
+
+def test_openspiel_rl_environment_learner() -> None:
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    g = openspiel_game.load(get_rules("richard3"), "richard-iii", max_game_length=300)
+    env = rl_environment.Environment(g, seed=1)
+    n = env.action_spec()["num_actions"]
+    agents = [tabular_qlearner.QLearner(player_id=i, num_actions=n) for i in range(2)]
+    steps = 0
+    while steps < 300:
+        ts = env.reset()
+        while not ts.last() and steps < 300:
+            p = ts.observations["current_player"]
+            out = agents[p].step(ts)
+            ts = env.step([out.action])
+            steps += 1
+        if ts.last():
+            for a in agents:
+                a.step(ts)
+    assert steps == 300
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES[:4], ids=IDS[:4])
+def test_tensor_is_the_same_in_every_world_the_role_cannot_tell_apart(game: str, scenario: str,
+                                                                        options: Any) -> None:
+    """The hidden-information check for tensors: ``Rules.determinize`` re-deals everything
+    hidden from a role (the other side's cards, hidden mats, the dice to come); the role's
+    tensor must not change, while the states do."""
+    rules = get_rules(game)
+    codec = rules.tensor_codec(scenario, options)
+    state = rules.setup(2, scenario, options)
+    rnd = random.Random(3)
+    changed = 0
+    for i in range(200):
+        turn = acting(rules, state)
+        if turn is None:
+            break
+        if i % 10 == 0:
+            for role in rules.roles(scenario, options):
+                world = rules.determinize(state, role, 1000 + i)
+                changed += world != state
+                assert codec.encode(rules.view(world, role)) == codec.encode(rules.view(state, role)), (i, role)
+        role, legal = turn
+        state = rules.action(state, role, *rnd.choice(legal))
+    assert changed > 0
