@@ -20,6 +20,8 @@ from typing import Any
 from roses.engine.catalogue import Form, build, sorted_domain
 from roses.engine.contract import Action, View
 from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions, zeros
+from roses.games.kingmaker.board import load_board, parse_square_id
+from roses.games.kingmaker.cards import crown_data
 
 #: The fixed words some choices use (a vote, an offer's kind, a faction as holder, a combat
 #: result the umpire enters, a royal house).
@@ -66,8 +68,6 @@ SINGLES = (
 
 @functools.cache
 def domains() -> dict[str, tuple[Any, ...]]:
-    from roses.games.kingmaker.board import load_board
-    from roses.games.kingmaker.cards import crown_data
 
     board = load_board()
     crown = crown_data()
@@ -113,8 +113,6 @@ class KingmakerCodec(TensorCodec):
     absolute (P1..P8; unused seats stay zero), with the viewer's own seat marked."""
 
     def __init__(self, phases: tuple[str, ...]) -> None:
-        from roses.games.kingmaker.board import load_board, parse_square_id
-        from roses.games.kingmaker.cards import crown_data
 
         d = domains()
         board = load_board()

@@ -20,6 +20,7 @@ from roses.games.kingmaker import (
     parliament,
     play,
     refusals,
+    research,
     setup,
     umpire,
     views,
@@ -176,13 +177,9 @@ class KingmakerRules(StepRules):
         return ai.determinize(state, role, seed)
 
     def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
-        from roses.games.kingmaker import research
-
         return research.action_space(scenario, options)
 
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
-        from roses.games.kingmaker import research
-
         return research.tensor_codec(tuple(sorted({"", "over", *(s.phase for s in self.steps.by_name.values())})))
 
     def default_action(self, state: State, role: str) -> Action | None:
