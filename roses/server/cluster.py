@@ -47,7 +47,8 @@ HEADER = """\
 
 BODY = """
 global
-    maxconn 20000
+    # connections at once (each takes two file descriptors: raise `ulimit -n` for more)
+    maxconn 8000
 
 defaults
     mode http
