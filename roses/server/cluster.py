@@ -140,6 +140,17 @@ class Cluster:
         log.close()
         _wait_port(self.port, self.haproxy, timeout)
 
+    def rss_bytes(self) -> int:
+        """Resident memory of the servers (not HAProxy)."""
+        return sum(s.rss_bytes() for s in self.servers)
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the servers and of HAProxy so far."""
+        from roses.server.loadbench import _cpu
+
+        own = _cpu(self.haproxy.pid) if self.haproxy is not None else 0.0
+        return own + sum(s.cpu_seconds() for s in self.servers)
+
     def stop(self) -> None:
         if self.haproxy is not None and self.haproxy.poll() is None:
             self.haproxy.send_signal(signal.SIGTERM)
