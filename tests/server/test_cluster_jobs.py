@@ -1,13 +1,15 @@
 """Scheduled work with several server processes on one database: the leader lock
 (:mod:`roses.server.leader`) lets one process at a time run the attendance tick and poll the
 mail-in mailbox, and is taken over when its holder dies; the gazette's mailer queues each
-edition once when two servers mail the same game at once."""
+edition once when two servers mail the same game at once; two servers' clock schedulers play a
+passed deadline's published default once."""
 
 from __future__ import annotations
 
 import asyncio
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -15,12 +17,16 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from roses.server import db, gazette
+from roses.server import db, deadlines, gazette
+from roses.server.clocks import ClockScheduler
 from roses.server.db import Database
 from roses.server.gazette import GazetteMailer
 from roses.server.jobs import PeriodicJob
 from roses.server.leader import Leader
+from roses.server.service import GameService
 from tests.server.conftest import build_client, make_database, user
+from tests.server.test_clocks import FakeTime, fake_time  # noqa: F401 - the fixture
+from tests.server.test_deadlines import _game, _play_until
 from tests.server.test_gazette import _play_api
 from tests.server.test_notify import Mailbox, mailbox, wait_for  # noqa: F401 - the fixture
 
@@ -36,6 +42,7 @@ HOLD = """
 import sys, time
 from roses.server.db import Database
 from roses.server.leader import Leader
+from roses.server.service import GameService
 leader = Leader(Database(sys.argv[1]), "attendance")
 print(leader.held(), flush=True)
 time.sleep(60)
@@ -145,3 +152,39 @@ def test_two_servers_mailing_one_game_queue_each_edition_once(sqlite_db: Databas
         assert a.mail_game(gid) == 0
         assert calls == [4]  # two editions (setup, round 1) for two readers
         assert queued() == 4
+
+
+def test_a_deadline_is_handled_once_by_two_servers_schedulers(database: Database, fake_time: FakeTime,  # noqa: F811
+                                                              request: pytest.FixtureRequest) -> None:
+    """Two servers' clock schedulers (two services, two connection pools) find the same passed
+    deadline of a decision with a published default at once: the default is played once, and
+    marked once (roses/server/deadlines.py)."""
+    svc, gid, users = _game(database, "600+600")
+    role, payload = _play_until(svc, gid, users, lambda v: bool(v.get("default")))
+    version = payload["version"]
+    fake_time.t += 601
+    if database.dialect == "postgresql":
+        schema = request.getfixturevalue("pg_schema")[1]
+        other_db = Database(database.url, connect_args={"options": f"-csearch_path={schema}"})
+    else:
+        other_db = Database(database.url)
+    workers = [ClockScheduler(GameService(d), clock=fake_time) for d in (database, other_db)]
+    barrier = threading.Barrier(2)
+
+    def run(s: ClockScheduler) -> None:
+        barrier.wait()
+        for _ in range(3):
+            s.run_once()
+
+    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(workers[0].handled + workers[1].handled) == [gid]
+    with database.read() as conn:
+        after = conn.execute(sa.select(db.actions.c.seq, db.actions.c.role, db.actions.c.verb)
+                             .where(db.actions.c.game_id == gid, db.actions.c.seq > version)).all()
+    assert [(int(r.seq), r.role, r.verb) for r in after] == [(version + 1, role, "by_default")]
+    assert deadlines.defaults_of(svc, gid)[-1:] == [{"seq": version + 1, "role": role, "reason": "deadline"}]
+    other_db.dispose()
