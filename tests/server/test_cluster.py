@@ -2,7 +2,7 @@
 PostgreSQL schema behind HAProxy with the configuration of ``deploy/haproxy.cfg``
 (:mod:`roses.server.cluster`). Bots play Richard III games with a clock through the balancer;
 one server is killed with SIGKILL mid-play. Its games go on on the other servers within
-seconds (the players retry by themselves), every game ends (on time, the clock scheduler
+seconds (the players retry by themselves, observers' sockets open again), every game ends (on time, the clock scheduler
 playing ``.finish``), no acknowledged action is lost or stored twice, and each game's time-out
 is in its log exactly once, whichever server's scheduler found it."""
 
@@ -106,6 +106,29 @@ async def _seat(client: httpx.AsyncClient, base: str, gid: int, role: str, token
             table.errors.append(f"game {gid} {role} {verb} {arg!r}: {res.status_code} {res.text[:200]}")
 
 
+async def _watch(port: int, gid: int, seen: dict[int, dict[str, Any]], end: float) -> None:
+    """An observer's socket on the game through the balancer, opened again whenever it closes,
+    until the game is over: which servers it was on, the last version pushed to it."""
+    import websockets
+
+    mine = seen.setdefault(gid, {"servers": [], "version": 0, "over": False})
+    while time.monotonic() < end:
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/api/games/{gid}/ws", open_timeout=10,
+                                          ping_interval=None) as ws:
+                assert ws.response is not None
+                mine["servers"].append(ws.response.headers.get("X-Roses-Server", "?"))
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg.get("type") == "state":
+                        mine["version"] = max(mine["version"], int(msg["version"]))
+                        if msg.get("status") != "active":
+                            mine["over"] = True
+                            return
+        except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
+            await asyncio.sleep(0.1)
+
+
 async def _create(client: httpx.AsyncClient, base: str, tokens: list[tuple[str, str]]) -> list[tuple[int, dict[str, str]]]:
     out = []
     for i in range(GAMES):
@@ -134,6 +157,7 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
     cluster = Cluster(url, 3, workdir=tmp_path, env=env, inter="300ms")
     table = Table()
     killed: dict[str, Any] = {}
+    sockets: dict[int, dict[str, Any]] = {}
 
     async def play() -> list[tuple[int, dict[str, str]]]:
         async with httpx.AsyncClient(timeout=30) as client:
@@ -143,6 +167,7 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
             tasks = [asyncio.create_task(_seat(client, cluster.base, gid, role, token, random.Random(rng.random()),
                                                table, end))
                      for gid, seat in games for role, token in seat.items()]
+            tasks += [asyncio.create_task(_watch(cluster.port, gid, sockets, end)) for gid, _ in games]
             while len(table.accepted) < GAMES * TARGET // 3 and not all(t.done() for t in tasks):
                 await asyncio.sleep(0.02)
             # kill the server that serves the most games, mid-play
@@ -216,6 +241,17 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
             assert gid in after and killed["name"] not in after[gid], (gid, after.get(gid))
         elif gid in after:
             assert after[gid] == before[gid], (gid, before[gid], after[gid])
+    # Sticky sockets: an observer's socket stays on its game's server and is told of every
+    # change, whichever server made it (the players' actions, a scheduler's time-out); the
+    # sockets on the killed server were opened again, on the others.
+    final = {(g, seq) for g, seq in stored}
+    for gid in ids:
+        watched = sockets[gid]
+        assert watched["over"] and watched["version"] == max(seq for g, seq in final if g == gid), (gid, watched)
+        if gid in killed["games"]:
+            assert watched["servers"][0] == killed["name"] and killed["name"] not in watched["servers"][1:], watched
+        else:
+            assert len(set(watched["servers"])) == 1, watched
     recovery = max(first_after[gid] - killed["at"] for gid in killed["games"])
     print(f"\ncluster: {len(table.accepted)} actions acknowledged, {len(table.cut)} cut off by the kill, "
           f"{len(killed['games'])} games moved, recovered within {recovery:.2f} s, lost 0, duplicated 0")
