@@ -27,8 +27,6 @@ from roses.server.cluster import Cluster, haproxy_config
 from roses.server.db import Database
 from roses.server.loadbench import Accepted, choices, make_players
 
-pytestmark = pytest.mark.postgres
-
 GAMES = 6
 #: Actions per game before the players stop and let the clocks run out.
 TARGET = 24
@@ -145,6 +143,7 @@ async def _create(client: httpx.AsyncClient, base: str, tokens: list[tuple[str, 
 
 
 @pytest.mark.slow
+@pytest.mark.postgres
 def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     _need_haproxy()
     pg_url, schema = request.getfixturevalue("pg_schema")
