@@ -181,6 +181,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     cluster = Cluster(args.db, args.servers, port=args.port, first_port=args.first_port, workdir=args.workdir,
                       log_level="info")
+    def _stop(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _stop)  # stopped by a service manager: stop everything
     cluster.start()
     print(f"{args.servers} servers behind http://127.0.0.1:{args.port}/ (config and logs: {cluster.workdir})",
           flush=True)
