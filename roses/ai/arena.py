@@ -92,7 +92,8 @@ def _labels(names: list[str]) -> list[str]:
 def arena(rules: Rules, scenario: str, bot_names: list[str], games: int, seed: int = 1,
           options: dict[str, Any] | None = None, max_actions: int = DEFAULT_MAX_ACTIONS,
           progress: Callable[[int, GameOutcome], None] | None = None,
-          make: Callable[[str, int], Bot] = make_bot, jobs: int = 1) -> dict[str, Any]:
+          make: Callable[[str, int], Bot] = make_bot, jobs: int = 1,
+          cluster: str | None = None) -> dict[str, Any]:
     """Play ``games`` games between two bots, seats swapped every other game.
 
     Games ``2k`` and ``2k+1`` use the same setup seed with the bots in swapped seats, so
@@ -100,6 +101,7 @@ def arena(rules: Rules, scenario: str, bot_names: list[str], games: int, seed: i
     ``jobs > 1`` the games run in that many processes (``rules`` and ``make`` must pickle);
     results are counted in game order, so the report is the same as with one process (but
     for times, and for bots whose budget is time, which then think on a shared machine).
+    With ``cluster`` (a Ray address) the games are Ray tasks instead (:mod:`roses.ai.cluster`).
     """
     rules.check_scenario(scenario)
     roles = rules.roles(scenario, options)
@@ -115,9 +117,13 @@ def arena(rules: Rules, scenario: str, bot_names: list[str], games: int, seed: i
     start = time.perf_counter()
     tasks = [(rules, scenario, roles, labels, bot_names, seed, g, options, max_actions, make)
              for g in range(games)]
-    pool = ProcessPoolExecutor(max_workers=min(jobs, games)) if jobs > 1 and games > 1 else None
+    pool = ProcessPoolExecutor(max_workers=min(jobs, games)) if jobs > 1 and games > 1 and cluster is None else None
     try:
         outcomes = pool.map(_arena_game, tasks) if pool is not None else map(_arena_game, tasks)
+        if cluster is not None:
+            from roses.ai.cluster import ray_map
+
+            outcomes = ray_map(_arena_game, tasks, cluster)
         for g, out in enumerate(outcomes):  # in game order, as they finish
             total_length += out.length
             for lab in labels:

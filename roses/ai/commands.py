@@ -48,7 +48,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
             print(f"game {g + 1}/{args.games}: {out.seats} -> {out.result} in {out.length} actions "
                   f"({out.seconds:.1f} s)", file=sys.stderr, flush=True)
     report = arena(rules, scenario, names, args.games, args.seed,
-                   max_actions=args.max_actions, progress=progress, jobs=args.jobs)
+                   max_actions=args.max_actions, progress=progress, jobs=args.jobs,
+                   cluster=getattr(args, "cluster", None))
     print(json.dumps(report) if args.json else format_report(report))
     return 0
 
@@ -116,6 +117,9 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
     p.add_argument("--progress", action="store_true", help="one line per game on stderr")
     p.add_argument("--jobs", type=int, default=1,
                    help="games played at once in separate processes (one per free core)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games as tasks on Ray (auto, ray://HOST:10001, or local; "
+                        "needs the cluster extra)")
     p.set_defaults(func=cmd_arena)
 
     bench = sub.choices.get("bench")

@@ -51,6 +51,7 @@ from roses.server.deps import optional_user, require_user, services
 from roses.server.errors import BadRequest, Forbidden, NotFound
 from roses.server.events import GAME_CHANGED, Event
 from roses.server.jobs import PeriodicJob
+from roses.server.leader import Leader
 from roses.server.notify import REMINDER
 
 if TYPE_CHECKING:
@@ -254,6 +255,7 @@ class AttendanceJob(PeriodicJob):
 
 def install(app: FastAPI, games: GameService) -> AttendanceJob:
     job = AttendanceJob(games, interval=float(os.environ.get("ROSES_ATTENDANCE_INTERVAL", "30")))
+    job.leader = Leader(games.db, "attendance")  # one server at a time runs it (vacation defaults)
     background = getattr(app.state, "background", None)
     if background is None:
         background = app.state.background = []

@@ -247,6 +247,9 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--workers", type=int, default=1,
                    help="server processes behind the one port (server bench; several need PostgreSQL "
                         "for live updates between them)")
+    g.add_argument("--balancer", type=int, default=0, metavar="N",
+                   help="run N servers behind HAProxy and play through it (server bench; PostgreSQL "
+                        "only; deploy/haproxy.cfg)")
     g.add_argument("--http-actions", action="store_true",
                    help="send the actions as HTTP requests instead of over the game's socket (server bench)")
     g.add_argument("--no-pin", action="store_true",

@@ -466,8 +466,18 @@ class GazetteMailer(PeriodicJob):
                                  "attempts": 0, "next_at": now, "created_at": now,
                                  "payload": json.dumps({"subject": f"Gazette: {title}, {ed['title']} (game #{game_id})",
                                                         "text": text, "gazette": mark})})
-        if rows:
-            with self.games.db.write() as conn:
+        if not rows:
+            return 0
+        # Checked again and queued in one write transaction with the game's row locked: two
+        # servers mailing the same game at once (each told of one of its turns) queue each
+        # edition once.
+        with self.games.db.write() as conn:
+            if self.games.db.dialect == "postgresql":
+                conn.execute(sa.select(db.games.c.id).where(db.games.c.id == game_id).with_for_update())
+            rows = [r for r in rows if conn.execute(sa.select(db.outbox.c.id).where(
+                db.outbox.c.user_id == r["user_id"],
+                db.outbox.c.payload.like(f'%"gazette": "{json.loads(str(r["payload"]))["gazette"]}"%')).limit(1)).first() is None]
+            if rows:
                 conn.execute(db.outbox.insert(), rows)
         return len(rows)
 

@@ -5,6 +5,10 @@ seconds while the app is up (the app's lifespan starts and stops every job in
 ``app.state.background``). An error in one tick is logged and the loop goes on; stopping sets a
 flag as well as cancelling, so a cancellation lost in a race cannot keep the app from shutting
 down.
+
+A job with a :attr:`PeriodicJob.leader` (:mod:`roses.server.leader`) ticks only in the server
+process that holds that lock: with several servers on one database it runs in one of them, and
+in another one when that one dies.
 """
 
 from __future__ import annotations
@@ -14,7 +18,10 @@ import contextlib
 import logging
 import threading
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from roses.server.leader import Leader
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +31,8 @@ class PeriodicJob(ABC):
 
     #: Names the task and the log line of a failed tick.
     label = "job"
+    #: When set, the job ticks only while this process holds the lock.
+    leader: Leader | None = None
 
     def __init__(self, interval: float) -> None:
         self.interval = interval
@@ -47,11 +56,14 @@ class PeriodicJob(ABC):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
             self._task = None
+        if self.leader is not None:
+            self.leader.release()
 
     async def _loop(self) -> None:
         while not self._stop.is_set():
             try:
-                await asyncio.to_thread(self.run_once)
+                if self.leader is None or await asyncio.to_thread(self.leader.held):
+                    await asyncio.to_thread(self.run_once)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - keep ticking; the error is logged

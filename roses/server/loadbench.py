@@ -632,13 +632,17 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         scenario: str | None = None, moves: int = 10, think: float = 10.0, seconds: float = 300.0,
         seed: int = 1, log_path: Path | None = None, use_ws: bool = True,
         workers: int = 1, server_env: dict[str, str] | None = None, options: dict[str, Any] | None = None,
-        ws_actions: bool = True, pin: bool = True) -> dict[str, Any]:
+        ws_actions: bool = True, pin: bool = True, balancer: int = 0) -> dict[str, Any]:
     """Run the benchmark; returns the figures (see module doc). ``server_env`` is added to the
     server's environment (e.g. ``PYTHONPATH`` of another checkout, to compare two versions
     of the server with the same client); ``options`` are the games' options (e.g.
     ``{"players": 8}``); ``ws_actions`` False sends the actions as HTTP requests; ``pin``
-    puts one server process and the client on different cores (:func:`split_cpus`)."""
+    puts one server process and the client on different cores (:func:`split_cpus`);
+    ``balancer`` N > 0 runs N servers behind HAProxy (:mod:`roses.server.cluster`; PostgreSQL
+    only) and plays through it."""
     game = pick_game(game)
+    if balancer > 0 and not (db_url or "").startswith("postgresql"):
+        raise SystemExit("--balancer needs a PostgreSQL database (--db postgresql://...)")
     tmp = tempfile.TemporaryDirectory(prefix="roses-bench-")
     try:
         url = db_url or f"sqlite:///{tmp.name}/bench.db"
@@ -646,14 +650,21 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
         options = dict(options or {})
         per = len(rules.roles(scenario or rules.scenarios[0], options))
         env = dict(server_env or {})
-        if workers > 1:
+        processes = workers * max(1, balancer)
+        if processes > 1:
             # Several processes share the database's connections (PostgreSQL: 100 by default).
             for var, total in (("ROSES_DB_POOL_SIZE", 60), ("ROSES_DB_MAX_OVERFLOW", 20)):
                 if var not in env and var not in os.environ:
-                    env[var] = str(max(2, total // workers))
-        split = split_cpus(workers) if pin else None
-        server = ServerProcess(url, log_path=log_path or Path(tmp.name) / "server.log", workers=workers,
-                               env=env, cpus=None if split is None else split[0])
+                    env[var] = str(max(2, total // processes))
+        split = split_cpus(processes) if pin else None
+        server: Any
+        if balancer > 0:
+            from roses.server.cluster import Cluster
+
+            server = Cluster(url, balancer, workdir=Path(tmp.name), env=env)
+        else:
+            server = ServerProcess(url, log_path=log_path or Path(tmp.name) / "server.log", workers=workers,
+                                   env=env, cpus=None if split is None else split[0])
         client_cpus = os.sched_getaffinity(0) if split is not None else None
         rss_after = 0
         #: (server CPU, client CPU, database CPU, machine busy ticks, machine ticks) at the
@@ -716,7 +727,7 @@ def run(games: int = 200, *, db_url: str | None = None, game: str | None = None,
             "lost": lost, "duplicated": duplicated, "conflicts": stats.conflicts,
             "refused": stats.refused, "ws_states": stats.ws_states,
             "errors": stats.errors[:10], "think_s": think, "moves_per_game": moves,
-            "workers": workers, "server_rss_mb": round(rss_after / 2**20, 1),
+            "workers": workers, "balancer": balancer, "server_rss_mb": round(rss_after / 2**20, 1),
             "memory_per_game_kb": round(max(0, rss_after - rss_idle) / games / 1024, 1) if games else 0.0,
             # Server CPU (all its processes) while the games were played, per accepted action:
             # on a shared machine this varies far less than the rates and latencies.
@@ -753,7 +764,8 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
     out = run(args.games, db_url=args.db, game=args.game, scenario=args.scenario, moves=args.moves,
               think=args.think, seconds=args.max_seconds, seed=args.seed,
               workers=getattr(args, "workers", 1), options=_options(args),
-              ws_actions=not getattr(args, "http_actions", False), pin=not getattr(args, "no_pin", False))
+              ws_actions=not getattr(args, "http_actions", False), pin=not getattr(args, "no_pin", False),
+              balancer=getattr(args, "balancer", 0))
     if args.json:
         print(json.dumps(out))
     else:
@@ -765,7 +777,9 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
               f"p50 {out['after_open_p50_ms']:.1f} ms, p99 {out['after_open_p99_ms']:.1f} ms over "
               f"{out['after_open_actions']} actions; lost {out['lost']}, duplicated {out['duplicated']}, "
               f"stale-version conflicts {out['conflicts']}, refused {out['refused']}; "
-              f"{out['workers']} server process(es), {out['server_rss_mb']:.0f} MB resident, "
+              f"{out['workers']} server process(es)"
+              + (f" on each of {out['balancer']} servers behind HAProxy" if out["balancer"] else "")
+              + f", {out['server_rss_mb']:.0f} MB resident, "
               f"{out['memory_per_game_kb']:.0f} KB per game; server CPU "
               f"{out['server_cpu_ms_per_action']:.1f} ms per action; client CPU {out['client_cpu_s']:.1f} s, "
               f"database CPU {out['database_cpu_s']:.1f} s, machine {100 * out['machine_busy']:.0f} % busy "

@@ -26,6 +26,9 @@ Matching (nothing else is trusted):
   seat checks, legality, undo rules, notifications and the hidden-information guard are the
   API's.
 
+With several server processes on one database only the one holding the ``mailin`` lock
+(:mod:`roses.server.leader`) polls; when it dies another one takes over.
+
 Delivery is at most once: a message is marked ``\\Seen`` before its orders are played, so a
 crash may lose a message (the player gets no answer and sends it again) but never plays it
 twice. Replies go out by SMTP with the notification settings (``ROSES_SMTP_*``); they hold only
@@ -64,6 +67,7 @@ from roses.engine.labels import arg_key, fallback_label
 from roses.server import db, exchanges, standing
 from roses.server.auth import User
 from roses.server.errors import ServerError
+from roses.server.leader import Leader
 from roses.server.notify import NotifyConfig
 
 if TYPE_CHECKING:
@@ -317,6 +321,8 @@ class MailIn:
         self.ignored = 0  # messages from unknown or unconfirmed senders
         self._task: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None  # created in start()
+        #: Only the server process holding it polls (:mod:`roses.server.leader`).
+        self.leader = Leader(games.db, "mailin")
 
     # ----- one message ------------------------------------------------------------------
     def sender_user(self, address: str) -> User | None:
@@ -560,7 +566,9 @@ class MailIn:
         assert self._stop is not None
         while not self._stop.is_set():
             try:
-                await asyncio.to_thread(self.poll_once)
+                # one server at a time reads the mailbox: two would both play an unseen message
+                if await asyncio.to_thread(self.leader.held):
+                    await asyncio.to_thread(self.poll_once)
             except Exception as exc:  # noqa: BLE001 - the mail server may be away: try again later
                 log.warning("mail-in: polling %s failed: %s", self.config.imap_host, type(exc).__name__)
             with contextlib.suppress(asyncio.TimeoutError):

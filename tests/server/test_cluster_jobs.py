@@ -1,0 +1,190 @@
+"""Scheduled work with several server processes on one database: the leader lock
+(:mod:`roses.server.leader`) lets one process at a time run the attendance tick and poll the
+mail-in mailbox, and is taken over when its holder dies; the gazette's mailer queues each
+edition once when two servers mail the same game at once; two servers' clock schedulers play a
+passed deadline's published default once."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from roses.server import db, deadlines, gazette
+from roses.server.clocks import ClockScheduler
+from roses.server.db import Database
+from roses.server.gazette import GazetteMailer
+from roses.server.jobs import PeriodicJob
+from roses.server.leader import Leader
+from roses.server.service import GameService
+from tests.server.conftest import build_client, make_database, user
+from tests.server.test_clocks import FakeTime, fake_time  # noqa: F401 - the fixture
+from tests.server.test_deadlines import _game, _play_until
+from tests.server.test_gazette import _play_api
+from tests.server.test_notify import Mailbox, mailbox, wait_for  # noqa: F401 - the fixture
+
+
+def _url(database: Database, request: pytest.FixtureRequest, backend: str) -> str:
+    if backend == "sqlite":
+        return database.url
+    _, schema = request.getfixturevalue("pg_schema")
+    return database.url + ("&" if "?" in database.url else "?") + f"options=-csearch_path%3D{schema}"
+
+
+HOLD = """
+import sys, time
+from roses.server.db import Database
+from roses.server.leader import Leader
+from roses.server.service import GameService
+leader = Leader(Database(sys.argv[1]), "attendance")
+print(leader.held(), flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_one_holder_at_a_time_and_taken_over_when_it_dies(backend: str, tmp_path: Path,
+                                                          request: pytest.FixtureRequest) -> None:
+    database = make_database(backend, tmp_path, request, name="leader")
+    url = _url(database, request, backend)
+    other = Database(url)
+    # another server process holds the lock
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, url], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "True"
+        mine = Leader(other, "attendance")
+        assert not mine.held()
+        assert Leader(other, "mailin").held()  # another name is another lock
+        proc.kill()  # SIGKILL: no shutdown code runs; the lock goes with the process
+        proc.wait(10)
+        deadline = time.monotonic() + 10
+        while not mine.held():
+            assert time.monotonic() < deadline, "the lock of a dead process was not freed"
+            time.sleep(0.05)
+        assert mine.held()  # kept
+        mine.release()
+    finally:
+        proc.kill()
+        proc.wait(10)
+        other.dispose()
+        database.dispose()
+
+
+class _Count(PeriodicJob):
+    label = "count"
+
+    def __init__(self) -> None:
+        super().__init__(0.01)
+        self.ticks = 0
+
+    def run_once(self) -> Any:
+        self.ticks += 1
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_a_job_with_a_leader_ticks_in_one_process_only(backend: str, tmp_path: Path,
+                                                       request: pytest.FixtureRequest) -> None:
+    database = make_database(backend, tmp_path, request, name="leader")
+    url = _url(database, request, backend)
+    first, second = Database(url), Database(url)
+    a, b = _Count(), _Count()
+    a.leader, b.leader = Leader(first, "attendance"), Leader(second, "attendance")
+
+    async def run() -> None:
+        await a.start()
+        await asyncio.sleep(0.3)
+        await b.start()
+        await asyncio.sleep(0.5)
+        assert a.ticks > 0 and b.ticks == 0
+        await a.stop()  # releases the lock: the other process takes the work over
+        await asyncio.sleep(0.5)
+        await b.stop()
+
+    asyncio.run(run())
+    assert b.ticks > 0
+    for d in (first, second, database):
+        d.dispose()
+
+
+def test_two_servers_mailing_one_game_queue_each_edition_once(sqlite_db: Database, mailbox: Mailbox,  # noqa: F811
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    with build_client(sqlite_db) as client:
+        alice, bob = user(client, "alice"), user(client, "bob")
+        with sqlite_db.write() as conn:
+            for name in ("alice", "bob"):
+                conn.execute(db.users.update().where(db.users.c.name == name).values(
+                    email=f"{name}@example.test", email_verified=True, notify=True))
+        gid = client.post("/api/games", json={"game": "kingmaker", "role": "P1", "preview": True, "title": "Barnet",
+                                               "options": {"players": 2}}, headers=alice).json()["id"]
+        client.post(f"/api/games/{gid}/join", json={"role": "P2"}, headers=bob)
+        _play_api(client, gid, {"P1": alice, "P2": bob}, 2, seed=6)
+        games = client.app.state.roses.games  # type: ignore[attr-defined]
+        marked = db.outbox.c.payload.like('%"gazette": %')
+
+        def queued() -> int:
+            with sqlite_db.read() as conn:
+                return int(conn.execute(sa.select(sa.func.count()).select_from(db.outbox).where(marked)).scalar_one())
+
+        wait_for(lambda: queued() >= 4)
+        time.sleep(1.5)  # the app's own mailer has nothing more to do
+        with sqlite_db.write() as conn:
+            conn.execute(db.outbox.delete().where(marked))
+        # Server A renders its mails; meanwhile server B queues the same editions.
+        a, b = GazetteMailer(games), GazetteMailer(games)
+        render = gazette.edition_text
+        calls: list[int] = []
+        busy: list[bool] = []
+
+        def meanwhile(*args: Any, **kwargs: Any) -> str:
+            if not busy:
+                busy.append(True)
+                calls.append(b.mail_game(gid))
+            return render(*args, **kwargs)
+
+        monkeypatch.setattr(gazette, "edition_text", meanwhile)
+        assert a.mail_game(gid) == 0
+        assert calls == [4]  # two editions (setup, round 1) for two readers
+        assert queued() == 4
+
+
+def test_a_deadline_is_handled_once_by_two_servers_schedulers(database: Database, fake_time: FakeTime,  # noqa: F811
+                                                              request: pytest.FixtureRequest) -> None:
+    """Two servers' clock schedulers (two services, two connection pools) find the same passed
+    deadline of a decision with a published default at once: the default is played once, and
+    marked once (roses/server/deadlines.py)."""
+    svc, gid, users = _game(database, "600+600")
+    role, payload = _play_until(svc, gid, users, lambda v: bool(v.get("default")))
+    version = payload["version"]
+    fake_time.t += 601
+    if database.dialect == "postgresql":
+        schema = request.getfixturevalue("pg_schema")[1]
+        other_db = Database(database.url, connect_args={"options": f"-csearch_path={schema}"})
+    else:
+        other_db = Database(database.url)
+    workers = [ClockScheduler(GameService(d), clock=fake_time) for d in (database, other_db)]
+    barrier = threading.Barrier(2)
+
+    def run(s: ClockScheduler) -> None:
+        barrier.wait()
+        for _ in range(3):
+            s.run_once()
+
+    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(workers[0].handled + workers[1].handled) == [gid]
+    with database.read() as conn:
+        after = conn.execute(sa.select(db.actions.c.seq, db.actions.c.role, db.actions.c.verb)
+                             .where(db.actions.c.game_id == gid, db.actions.c.seq > version)).all()
+    assert [(int(r.seq), r.role, r.verb) for r in after] == [(version + 1, role, "by_default")]
+    assert deadlines.defaults_of(svc, gid)[-1:] == [{"seq": version + 1, "role": role, "reason": "deadline"}]
+    other_db.dispose()
