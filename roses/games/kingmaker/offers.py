@@ -1,4 +1,4 @@
-"""Kingmaker negotiation: exchanges proposed and answered at any time (issue 20 item 4).
+"""Kingmaker negotiation: exchanges proposed and answered at any time.
 
 Besides the dealing verbs of one's own turn (deals.py), a player may put an **exchange** to
 another player at any moment while the campaign runs: what he gives and what he asks in

@@ -1,4 +1,4 @@
-"""Kingmaker standing orders and defaults played for a seat (issue 20 items 2 and 3).
+"""Kingmaker standing orders and defaults played for a seat.
 
 A campaign by mail stalls on the questions put to a player in the middle of someone else's
 turn: may this noble enter your castle, will you pay this ransom, which port does the storm

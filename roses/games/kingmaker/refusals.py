@@ -1,5 +1,4 @@
-"""Why a Kingmaker order is refused, naming the rule (issue 20 item 9: "the exact reason for
-refusal"). A player at the board, by e-mail or in the terminal may send an order that is not
+"""Why a Kingmaker order is refused, naming the rule: the exact reason for a refusal. A player at the board, by e-mail or in the terminal may send an order that is not
 one of his options now; the steps' ``refusal`` (play.py, setup.py, parliament.py) asks the
 functions here for the reason, naming the section of the campaign rules (``§<heading>``,
 rulebook.py), and falls back to the engine's generic refusal when none applies.
