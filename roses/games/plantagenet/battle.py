@@ -212,6 +212,8 @@ def start_battle(state: State, locale: str | None, attacker: str, lords: dict[st
         for lid in lords[side]:
             blords[lid] = {"side": side, "valour": max(0, sv.modified_rating(state, lid, "valour")),
                            "routed": False, "fled": False, "retinue_routed": False, "vassals_routed": []}
+    # by Lord id, the order a reloaded state has: the stages go through the Lords in this order
+    blords = {lid: blords[lid] for lid in sorted(blords)}
     late = None
     if "norfolk_is_late" in state["special_rules"] and not state.get("norfolk_late_used") \
             and "norfolk" in blords and len(battle_lords({"lords": blords}, "York")) > 1:
