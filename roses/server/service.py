@@ -673,6 +673,7 @@ class GameService:
             row, seats = self._visible_row(conn, game_id, user, invite)
             info = self._game_info(row, seats, user)
             info["owner"] = self._owner_name(conn, row.owner_id)
+            info["seat_changes"] = seat_changes(conn, game_id)
             return info
 
     def list_games(self, user: User | None, *, mine: bool = False, status: str | None = None,
@@ -718,6 +719,10 @@ class GameService:
             row, seats = self._visible_row(conn, game_id, user, invite, lock=True)
             if row.status != OPEN:
                 raise Conflict("The game has already started.", code="not_open")
+            held = [s.role for s in seats if s.user_id == user.id]
+            if held and self._rules(row.game).roles_hide_from_each_other:
+                raise Conflict(f"You already hold the seat of {held[0]}: in this game each role hides "
+                               "things from the others, so a person holds one seat.", code="one_seat")
             free = [s for s in seats if not s.taken]
             if role is None:
                 if not free:
@@ -1642,6 +1647,15 @@ class _Repeated(Exception):  # noqa: N818 - a signal inside the service, not an 
     def __init__(self, version: int, verb: str, arg_json: str) -> None:
         super().__init__(version)
         self.version, self.verb, self.arg_json = version, verb, arg_json
+
+
+def seat_changes(conn: Connection, game_id: int) -> list[dict[str, Any]]:
+    """The public record of a running game's seat changes, oldest first (``roses.server.tables``)."""
+    c = db.seat_changes.c
+    rows = conn.execute(sa.select(c.role, c.from_name, c.to_name, c.text, c.created_at)
+                        .where(c.game_id == game_id).order_by(c.id)).all()
+    return [{"role": r.role, "from": r.from_name, "to": r.to_name, "text": r.text, "at": r.created_at}
+            for r in rows]
 
 
 def _arg_json(arg: Any) -> str:
