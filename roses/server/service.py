@@ -1484,7 +1484,9 @@ class GameService:
         if bot is not None:
             _check_bot(bot, self.bot_caps)
         with self._game_lock(game_id), self.db.write() as conn:
-            self._row(conn, game_id)
+            running = self._row(conn, game_id).status != OPEN
+            before = conn.execute(sa.select(db.seats.c.user_id, db.seats.c.bot).where(
+                db.seats.c.game_id == game_id, db.seats.c.role == role)).first()
             uid = None
             if user_name is not None:
                 uid = conn.execute(sa.select(db.users.c.id).where(
@@ -1493,8 +1495,18 @@ class GameService:
                     raise NotFound(f"There is no user {user_name!r}.", code="unknown_user")
             done = conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role)
                                 .values(user_id=uid, bot=bot)).rowcount
-            if not done:
+            if not done or before is None:
                 raise BadRequest(f"Game {game_id} has no role {role!r}.")
+            if running:  # in the game's public record, as every seat change of a running game
+                names = dict(conn.execute(sa.select(db.users.c.id, db.users.c.name).where(
+                    db.users.c.id.in_([i for i in (before.user_id, uid) if i is not None]))).all())
+                old_name = names.get(before.user_id) or (f"the bot {before.bot}" if before.bot else "nobody")
+                new_name = names.get(uid) or (f"the bot {bot}" if bot else "nobody")
+                conn.execute(db.seat_changes.insert().values(
+                    game_id=game_id, role=role, from_user_id=before.user_id, from_name=names.get(before.user_id),
+                    to_user_id=uid, to_name=names.get(uid), created_at=_now(),
+                    text=f"{role}'s seat passed from {old_name} to {new_name}: the server's administrator "
+                         "gave it."))
         self._forget_seats(game_id)
         self.bus.publish(Event(GAME_CHANGED, game_id))
         with self.db.read() as conn:

@@ -179,3 +179,12 @@ def test_the_api_refuses_the_creators_vacate_with_a_clear_409(client: TestClient
     seats = client.get(f"/api/games/{gid}", headers=bob).json()
     assert {s["role"]: s["user"] for s in seats["seats"]}["Lancaster"] == "apibob"
     assert seats["seat_changes"] == []
+
+
+def test_the_administrators_seat_change_is_in_the_public_record(database: Database) -> None:
+    """``roses admin seat`` on a running game: done, and recorded like every seat change."""
+    svc, gid, (owner, other, newcomer) = _two_player(database, "richard3", {}, "York", "Lancaster", "adm")
+    svc.admin_seat(gid, "Lancaster", user_name=newcomer.name)
+    (change,) = svc.game(owner, gid)["seat_changes"]
+    assert change["text"] == (f"Lancaster's seat passed from {other.name} to {newcomer.name}: "
+                              "the server's administrator gave it.")
