@@ -1481,6 +1481,7 @@ class GameService:
             "options": json.loads(row.options), "seed": row.seed, "actions": acts,
             "title": row.title, "status": row.status, "result": row.result, "private": bool(row.is_private),
             "players": [{"role": s.role, "user": s.user_name, "bot": s.bot} for s in seats],
+            "seat_changes": seat_changes(conn, row.id),
             "version": row.version,
             "digest": digest(stored),
             "created_at": row.created_at, "started_at": row.started_at, "finished_at": row.finished_at,

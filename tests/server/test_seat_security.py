@@ -188,3 +188,11 @@ def test_the_administrators_seat_change_is_in_the_public_record(database: Databa
     (change,) = svc.game(owner, gid)["seat_changes"]
     assert change["text"] == (f"Lancaster's seat passed from {other.name} to {newcomer.name}: "
                               "the server's administrator gave it.")
+
+
+def test_the_seat_changes_are_in_the_exported_record(database: Database) -> None:
+    svc, gid, (owner, other, newcomer) = _two_player(database, "richard3", {}, "York", "Lancaster", "exp")
+    tables.vacate(svc, other, gid, "Lancaster")
+    record = svc.admin_export(gid)
+    assert [c["text"] for c in record["seat_changes"]] == [
+        f"Lancaster's seat passed from {other.name} to nobody: {other.name} left."]
