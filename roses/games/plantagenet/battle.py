@@ -1572,7 +1572,7 @@ def describe_battle(view: dict[str, Any]) -> list[str]:
         state = "Fled" if d["fled"] else "Routed" if d["routed"] else f"Valour {d['valour']}"
         forces = ""
         if isinstance(mat, dict):
-            up = [f"{n} {TROOP_NAMES[t]}" for t, n in mat["troops"].items() if n]
+            up = [f"{n} {TROOP_NAMES[t]}" for t in TROOP_TYPES if (n := mat["troops"].get(t))]
             down = sum(mat["routed"].values())
             vassals = [v for v in [*mat["vassals"], *mat["special_vassals"]] if v not in d["vassals_routed"]]
             forces = ": " + ", ".join(["Retinue" if not d["retinue_routed"] else "Retinue Routed", *up,
