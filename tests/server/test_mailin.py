@@ -2,7 +2,7 @@
 private Dovecot started by the test (tests/server/imapserver.py). Orders sent to the mailbox
 in the terminal's order language are applied through the game service; a wrong order gets
 the rules' own refusal; mail from unknown or unconfirmed addresses is not answered; orders need
-the seat's order key, which is mailed only to the confirmed address (a forged From plays
+the seat's order key of the moment, which only the seat's holder gets (a forged From plays
 nothing); a seat is only played by its holder; no reply holds what the seat may not know."""
 
 from __future__ import annotations
