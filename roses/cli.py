@@ -83,12 +83,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     scenarios = list(rules.scenarios) if args.scenario == "all" else [args.scenario or rules.scenarios[0]]
     totals: dict[str, Any] = {"games": 0, "actions": 0, "dead_ends": 0, "errors": 0,
                               "invariant_failures": 0, "ended_by_rule": 0, "results": {}, "milestones": {}}
+    if args.reload_check:
+        totals["divergences"] = 0
     details = []
     for scenario in scenarios:
         report = fuzz(
             rules, scenario, args.games, args.seed, _options(args),
             replay_every=args.replay_every, check_views_every=args.views_every,
-            save_dir=Path(args.save_dir),
+            save_dir=Path(args.save_dir), reload_check=args.reload_check,
         )
         for key in totals:
             if key in ("results", "milestones"):
@@ -100,7 +102,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"{rules.id} {scenario}: {report.games} games, {report.actions} actions, "
                   f"{report.dead_ends} dead ends, {report.errors} errors, "
-                  f"{report.invariant_failures} invariant failures; "
+                  f"{report.invariant_failures} invariant failures"
+                  + (f" ({report.divergences} reload divergences)" if args.reload_check else "") + "; "
                   f"{report.ended_by_rule} ended by a rule {dict(sorted(report.results.items()))}"
                   + (f"; milestones {dict(sorted(report.milestones.items()))}" if report.milestones else ""))
             for f in report.failures[:10]:
@@ -175,6 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replay-every", type=int, default=10, help="replay-check every Nth game (0: never)")
     p.add_argument("--views-every", type=int, default=1, help="check views every Nth step (0: never)")
     p.add_argument("--save-dir", default="fuzz-failures", help="where failing games are saved")
+    p.add_argument("--reload-check", action="store_true",
+                   help="also play a copy reloaded from its stored JSON (sorted keys) before every step; "
+                        "it must stay byte-identical to the copy in memory (state and log)")
     _add_option_args(p)
     p.set_defaults(func=cmd_fuzz)
 

@@ -104,6 +104,19 @@ def canonical_json(value: Any) -> str:
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
+def keys_sorted(value: Any) -> Any:
+    """``value`` with the keys of every dict in it, at any depth, in sorted order: the order a
+    state read back from the store (canonical JSON) has. A game that sets up its state this way
+    iterates its dicts in the same order before and after a restart. Lists keep their order;
+    strings and numbers are shared."""
+    t = type(value)
+    if t is dict:
+        return {k: keys_sorted(value[k]) for k in sorted(value)}
+    if t is list:
+        return [keys_sorted(x) for x in value]
+    return value
+
+
 def copy_json(value: Any) -> Any:
     """An independent copy of a part of a state: its lists and dicts made anew at any depth
     (a list or dict of scalars in one C-level copy), strings and numbers shared; any other
@@ -139,6 +152,10 @@ class Rules(ABC):
     #: Whether the swap check (:mod:`roses.engine.swapcheck`) also compares the views after the
     #: next action: sound only where every reveal of hidden information marks one (mark_reveal).
     swap_after_action: ClassVar[bool] = True
+    #: Whether a role may hold what another may not see (blocks, hands, Hidden Mats). Then a
+    #: server lets a person hold one seat of a game, and never another one of the same game
+    #: once it has started (he would know both roles' secrets).
+    roles_hide_from_each_other: ClassVar[bool] = True
 
     # ----- setup --------------------------------------------------------------------
     def scenario_names(self) -> dict[str, str]:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from roses.engine.contract import OBSERVER, Action, Rules, State, actions_to_list, canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.game import Game, digest
@@ -48,7 +50,7 @@ def random_choice(rules: Rules, state: State, active: list[str],
 
 @dataclass
 class Failure:
-    kind: str  # "dead_end" | "error" | "invariant"
+    kind: str  # "dead_end" | "error" | "invariant" | "divergence"
     game_index: int
     seed: int
     step: int
@@ -65,6 +67,12 @@ class FuzzReport:
     dead_ends: int = 0
     errors: int = 0
     invariant_failures: int = 0
+    #: Games whose copy reloaded from its stored form after every step (``reload_check``) came
+    #: to a different state or log than the copy kept in memory (counted among the invariant
+    #: failures too).
+    divergences: int = 0
+    #: Whether the reload check ran.
+    reload_checked: bool = False
     #: Games that reached a result by the rules, counted by result (a role, or "draw").
     results: dict[str, int] = field(default_factory=dict)
     #: Games that reached each of the rules' milestones (``Rules.milestones`` at the game's end).
@@ -89,6 +97,7 @@ class FuzzReport:
             "dead_ends": self.dead_ends,
             "errors": self.errors,
             "invariant_failures": self.invariant_failures,
+            **({"divergences": self.divergences} if self.reload_checked else {}),
             "results": dict(sorted(self.results.items())),
             "ended_by_rule": self.ended_by_rule,
             "milestones": dict(sorted(self.milestones.items())),
@@ -148,6 +157,38 @@ def _view_problems(rules: Rules, state: State, roles: list[str], active: list[st
     return problems
 
 
+def stored_text(state: State) -> str:
+    """The state as the server's store writes it: JSON with sorted keys
+    (``roses.server.store.state_text``; what ``canonical_json`` gives, faster)."""
+    try:
+        return orjson.dumps(state, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+    except TypeError:
+        return canonical_json(state)
+
+
+def reloaded(state: State) -> State:
+    """A copy of ``state`` read back from its stored form, as a server has it after a restart:
+    every dict's keys come back sorted, so a rule that follows a dict's order sees another one."""
+    loaded: State = json.loads(stored_text(state))
+    return loaded
+
+
+def divergence(kept: State, twin: State) -> str | None:
+    """None when the state kept in memory and its reloaded twin are the same, byte for byte;
+    otherwise what differs first (a log line when the logs differ)."""
+    a, b = stored_text(kept), stored_text(twin)
+    if a == b:
+        return None
+    log_a, log_b = kept.get("log"), twin.get("log")
+    if isinstance(log_a, list) and isinstance(log_b, list) and log_a != log_b:
+        for i, (x, y) in enumerate(zip(log_a, log_b, strict=False)):
+            if x != y:
+                return f"log line {i} differs: in memory {x!r}, reloaded {y!r}"
+        return f"logs differ in length: in memory {len(log_a)}, reloaded {len(log_b)}"
+    keys = sorted(k for k in set(kept) | set(twin) if kept.get(k) != twin.get(k))
+    return f"states differ in {', '.join(map(str, keys[:5]))}"
+
+
 def _save(save_dir: Path | None, record: dict[str, Any], failure: Failure) -> None:
     if save_dir is None:
         return
@@ -169,11 +210,18 @@ def fuzz(
     check_views_every: int = 1,
     save_dir: Path | None = Path("fuzz-failures"),
     swap_every: int = 5,
+    reload_check: bool = False,
 ) -> FuzzReport:
     """Play ``games`` seeded random games, checking invariants at every step (and, every
-    ``swap_every`` steps, that swapping hidden things changes no other view: :mod:`.swapcheck`)."""
+    ``swap_every`` steps, that swapping hidden things changes no other view: :mod:`.swapcheck`).
+
+    With ``reload_check`` a twin of each game is played beside it: before each action the
+    twin is reloaded from its stored form (:func:`reloaded`: JSON with sorted keys, as the
+    server stores a state), then given the same action; after each action the twin and the
+    game kept in memory must be the same byte for byte (state and log). A rule or log line that
+    follows the order of a dict or set breaks it (a "divergence")."""
     rules.check_scenario(scenario)
-    report = FuzzReport(rules.id, scenario)
+    report = FuzzReport(rules.id, scenario, reload_checked=reload_check)
     for index in range(games):
         gseed = game_seed(seed, index)
         picker = fuzz_picker(gseed)
@@ -182,6 +230,9 @@ def fuzz(
         record: dict[str, Any] = {"game": rules.id, "seed": gseed, "scenario": scenario,
                                   "options": dict(options or {}), "actions": []}
         failure: Failure | None = None
+        twin: State | None = reloaded(state) if reload_check else None
+        if twin is not None and (problem := divergence(state, twin)) is not None:
+            failure = Failure("divergence", index, gseed, 0, f"reloaded setup differs: {problem}")
         step = 0
         while failure is None:
             try:
@@ -224,6 +275,16 @@ def fuzz(
                 record["actions"].append({"role": role, "verb": verb, "arg": arg})
                 state = rules.action(state, role, verb, arg)
                 step += 1
+                if twin is not None:
+                    try:
+                        twin = rules.action(reloaded(twin), role, verb, arg)
+                        problem = divergence(state, twin)
+                    except IllegalAction as exc:
+                        problem = f"the action is refused there: {exc}"
+                    if problem is not None:
+                        failure = Failure("divergence", index, gseed, step,
+                                          f"reloaded copy diverged after {role} {verb} {arg!r}: {problem}")
+                        break
             except Exception as exc:  # noqa: BLE001 - the fuzzer reports every crash
                 tb = traceback.format_exc(limit=6)
                 failure = Failure("error", index, gseed, step, f"{type(exc).__name__}: {exc}\n{tb}")
@@ -247,6 +308,8 @@ def fuzz(
             elif failure.kind == "error":
                 report.errors += 1
             else:
+                if failure.kind == "divergence":
+                    report.divergences += 1
                 report.invariant_failures += 1
             _save(save_dir, record, failure)
             report.failures.append(failure)

@@ -197,6 +197,7 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     app.include_router(tables.router)  # /api/games/{id}/seats/{role}/vacate, claim, assign
     app.include_router(umpiring.router)  # /api/games/{id}/umpire/pause, resume, extend, rule
     app.include_router(messages.router)  # /api/games/{id}/messages: private messages between seats
+    app.include_router(mailin.router)  # /api/games/{id}/order-key: the key of orders by e-mail
     gazette.install(app)  # /api/games/{id}/gazette..., /games/{id}/gazette...
     app.include_router(kingmaker_board.router)  # /games/{id}/kingmaker/board.json
     pages.install(app)  # the browser client: /, /lobby, /games/{id}, /static, ...

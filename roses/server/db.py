@@ -270,7 +270,29 @@ channel_messages = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
-ALL_TABLES = ("channel_messages", "channels", "defaults_played", "reminders_sent", "vacations", "throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
+# Migration 0012: every change of a running game's seats, public to whoever may see the game
+# (roses.server.tables); e-mail orders already processed, by Message-ID and content digest
+# (roses.server.mailin).
+seat_changes = sa.Table(
+    "seat_changes", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("role", sa.String(40), nullable=False),
+    sa.Column("from_user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("from_name", sa.String(80), nullable=True),
+    sa.Column("to_user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("to_name", sa.String(80), nullable=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+mail_seen = sa.Table(
+    "mail_seen", metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False, index=True),
+)
+
+ALL_TABLES = ("mail_seen", "seat_changes", "channel_messages", "channels", "defaults_played", "reminders_sent", "vacations", "throttle", "login_devices", "outbox", "presence", "notes", "chat", "log_entries", "snapshots", "actions", "seats", "games", "api_tokens", "sessions", "users")
 
 
 def default_sqlite_path() -> Path:

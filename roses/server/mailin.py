@@ -17,10 +17,22 @@ Matching (nothing else is trusted):
 - the game is named in the subject or the text, ``game #12`` (the notification e-mails say
   ``(game #12)``, so a reply quoting them names it); the seat is the user's only seat in that
   game, or the one named by ``role P2`` (several seats, hot seat);
-- a ``From`` line is easily forged, so orders also need the seat's **order key**
-  (:func:`order_key`, an HMAC under the server key): a message without it is answered, to the
-  confirmed address only, with the key and nothing applied; every reply carries the game, the
-  seat and the key in its subject, so answering a reply is enough;
+- a ``From`` line is easily forged, so orders also need a fresh **order key** of the seat
+  (:func:`order_key`, an HMAC under the server key over the user, the game, the seat and the
+  game's version it answers, written ``V-KEY``): it is valid until the seat next moves, so a
+  message cannot be played twice nor replayed later. The key of the moment comes with every
+  reply to orders that were accepted (in its subject, so answering the reply is enough) and on
+  the game's page (``GET /api/games/{id}/order-key``); a message without a valid key, or with
+  one that is out of date, is answered (to the confirmed address) with the reason only: never
+  a key, never the seat's view;
+- a message already processed (the same ``Message-ID``, or the same sender, subject and text:
+  table ``mail_seen``) is never played again; the answer says so;
+- no answer at all to automatic mail (RFC 3834: ``Auto-Submitted`` other than ``no``, a
+  ``Precedence`` of bulk, list or junk, ``List-Id``, a delivery report, an empty or daemon
+  sender): an autoresponder and the server never write to each other; every answer carries
+  ``Auto-Submitted: auto-replied``;
+- answers are limited per sender address and per seat (:data:`REPLY_LIMITS`), and refusals
+  more tightly (:data:`REFUSAL_LIMIT`): a flood of forged mail makes a handful of answers;
 - every order goes through the same service path as the API (:meth:`GameService.act`, the
   version the order was read against; refused orders through :meth:`GameService.explain`), so
   seat checks, legality, undo rules, notifications and the hidden-information guard are the
@@ -55,19 +67,24 @@ import os
 import re
 import smtplib
 import ssl
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import parseaddr
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import sqlalchemy as sa
+from fastapi import APIRouter, Depends, Request
+from fastapi import Path as PathParam
 
 from roses.engine.labels import arg_key, fallback_label
 from roses.server import db, exchanges, standing
 from roses.server.auth import User
-from roses.server.errors import ServerError
+from roses.server.deps import require_user, services
+from roses.server.errors import Conflict, Forbidden, ServerError
 from roses.server.leader import Leader
+from roses.server.limits import Throttle
 from roses.server.notify import NotifyConfig
 
 if TYPE_CHECKING:
@@ -88,9 +105,18 @@ GAME_RE = re.compile(r"\bgame\s*#\s*(\d{1,12})\b", re.IGNORECASE)
 ROLE_RE = re.compile(r"^\s*(?:role|seat)\s*[:=]?\s*([A-Za-z0-9_ -]{1,40}?)\s*$", re.IGNORECASE | re.MULTILINE)
 SUBJECT_ROLE_RE = re.compile(r"\b(?:role|seat)\s*[:=]?\s*([A-Za-z0-9_]{1,40})\b", re.IGNORECASE)
 MESSAGE_ID_RE = re.compile(r"^<[^<>\s]{1,250}>$")
-KEY_RE = re.compile(r"\border key\s*[:=]?\s*([0-9a-f]{16})\b", re.IGNORECASE)
+KEY_RE = re.compile(r"\border key\s*[:=]?\s*(\d{1,10}-[0-9a-f]{16})\b", re.IGNORECASE)
 #: The tag replies put in their subject (taken out again before a reply to a reply is tagged).
-TAG_RE = re.compile(r"\s*\(game #\d+ role \S+ order key [0-9a-f]{16}\)", re.IGNORECASE)
+TAG_RE = re.compile(r"\s*\(game #\d+ role \S+ order key \d{1,10}-[0-9a-f]{16}\)", re.IGNORECASE)
+#: Answers at most per window (seconds): per sender address, per seat (game and role).
+REPLY_LIMITS = {"sender": 20, "seat": 30}
+REPLY_WINDOW = 3600.0
+#: Answers at most per sender and window that refuse a message (no valid key, out of date,
+#: already processed): a forger gets the player only a few.
+REFUSAL_LIMIT = 3
+#: Senders that are mail systems, not people (RFC 3834 section 2).
+DAEMON_RE = re.compile(r"^(mailer-daemon|postmaster|listserv|majordomo|owner-.*|.*-request|.*-bounces?(\+.*)?)@",
+                       re.IGNORECASE)
 #: Lines that end the orders: a signature, or the quoted message a mail program adds.
 STOP_RE = re.compile(r"^(--\s*|-----\s*original message\s*-----|on .{0,200} wrote:|end|end of orders)$", re.IGNORECASE)
 PUNCT_RE = re.compile(r"[,;:()\[\]\"'`]+")
@@ -167,13 +193,32 @@ def game_and_role(subject: str, text: str) -> tuple[int | None, str | None]:
     return game, role
 
 
-def order_key(user_id: int, game_id: int, role: str) -> str:
-    """The seat's order key: 16 hex digits of an HMAC under the server key, so only the server
-    can make it; it is mailed only to the seat holder's confirmed address."""
+def order_key(user_id: int, game_id: int, role: str, version: int) -> str:
+    """The seat's order key for orders answering the game's ``version``: ``V-`` and 16 hex
+    digits of an HMAC under the server key over the user, game, seat and version, so only the
+    server can make it. It is valid until the seat next moves (:meth:`MailIn.handle`)."""
     from roses.server.audit import server_key
 
-    msg = f"roses-orders/1|{int(user_id)}|{int(game_id)}|{role}".encode()
-    return hmac.new(server_key(), msg, hashlib.sha256).hexdigest()[:16]
+    msg = f"roses-orders/2|{int(user_id)}|{int(game_id)}|{role}|{int(version)}".encode()
+    return f"{int(version)}-" + hmac.new(server_key(), msg, hashlib.sha256).hexdigest()[:16]
+
+
+def automatic(msg: EmailMessage, address: str) -> str | None:
+    """Why ``msg`` is automatic mail that gets no answer (RFC 3834), or None."""
+    auto = str(msg.get("Auto-Submitted", "")).strip().lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return "Auto-Submitted"
+    if str(msg.get("Precedence", "")).strip().lower() in ("bulk", "list", "junk"):
+        return "Precedence"
+    if any(msg.get(h) is not None for h in ("List-Id", "List-Unsubscribe", "List-Post", "X-Autoreply",
+                                            "X-Autorespond")):
+        return "a mailing list or autoresponder"
+    if msg.get_content_type() == "multipart/report" or "delivery-status" in msg.get_content_type():
+        return "a delivery report"
+    return_path = str(msg.get("Return-Path", "")).strip()
+    if return_path == "<>" or not address or DAEMON_RE.match(address):
+        return "a mail system"
+    return None
 
 
 def given_key(subject: str, text: str) -> str | None:
@@ -319,6 +364,9 @@ class MailIn:
         self.send = send or smtp_sender(NotifyConfig.from_env())
         self.from_address = from_address
         self.ignored = 0  # messages from unknown or unconfirmed senders
+        self.automatic = 0  # automatic mail (RFC 3834): never answered
+        self.unanswered = 0  # answers held back by the limits
+        self.throttle = Throttle(games.db)
         self._task: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None  # created in start()
         #: Only the server process holding it polls (:mod:`roses.server.leader`).
@@ -344,6 +392,11 @@ class MailIn:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         assert isinstance(msg, EmailMessage)
         _, address = parseaddr(str(msg.get("From", "")))
+        why_auto = automatic(msg, address)
+        if why_auto is not None:
+            self.automatic += 1
+            log.info("mail-in: automatic mail (%s) was not answered", why_auto)
+            return Outcome(reply=None)
         user = self.sender_user(address)
         if user is None:
             self.ignored += 1
@@ -352,39 +405,49 @@ class MailIn:
         subject = " ".join(str(msg.get("Subject", "")).split())[:200]
         out = Outcome(reply=None, user=user.name)
         if len(raw) > MAX_BYTES:
-            return self._reply(out, msg, address, subject, [f"Your message is too large (over {MAX_BYTES // 1000} kB): "
+            return self._refuse(out, msg, address, subject, [f"Your message is too large (over {MAX_BYTES // 1000} kB): "
                                                           "send the orders alone, as plain text."])
         text = plain_text(msg)
+        if not self._first_time(msg, address, subject, text):
+            return self._refuse(out, msg, address, subject, [
+                "This message was processed already: nothing in it is applied again."])
         game_id, role = game_and_role(subject, text)
         if game_id is None:
-            return self._reply(out, msg, address, subject, [
+            return self._refuse(out, msg, address, subject, [
                 "Which game? Put \"game #N\" (the number of the game) in the subject or on a line of its own."])
         out.game_id = game_id
         try:
             info = self.games.game(user, game_id)
         except ServerError:
-            return self._reply(out, msg, address, subject, [f"You have no game #{game_id}."])
+            return self._refuse(out, msg, address, subject, [f"You have no game #{game_id}."])
         mine = list(info.get("my_roles") or [])
         if not mine:
-            return self._reply(out, msg, address, subject, [f"You hold no seat in game #{game_id}."])
+            return self._refuse(out, msg, address, subject, [f"You hold no seat in game #{game_id}."])
         if role is None:
             if len(mine) > 1:
-                return self._reply(out, msg, address, subject, [
+                return self._refuse(out, msg, address, subject, [
                     f"You hold several seats in game #{game_id} ({', '.join(mine)}): add a line \"role X\"."])
             role = mine[0]
         match_role = next((r for r in mine if r.lower() == role.lower()), None)
         if match_role is None:
-            return self._reply(out, msg, address, subject, [f"You do not hold the seat {role!r} in game #{game_id}."])
+            return self._refuse(out, msg, address, subject, [f"You do not hold the seat {role!r} in game #{game_id}."])
         out.role = role = match_role
-        key = order_key(user.id, game_id, role)
-        out.key = key
-        if not hmac.compare_digest(given_key(subject, text) or "", key):
+        given = given_key(subject, text) or ""
+        answered = int(given.split("-", 1)[0]) if given else -1
+        version = int(info.get("version") or 0)
+        if not (0 <= answered <= version and hmac.compare_digest(given, order_key(user.id, game_id, role, answered))):
             # The sender's address is not proof enough (a From line is easily forged): the
-            # orders need the seat's key, which goes only to the confirmed address, here.
-            return self._reply(out, msg, address, subject, [
-                f"Game #{game_id}, {role}: your orders were not applied: orders by e-mail need your seat's order key.",
-                f"Put this line in your messages, or answer this e-mail (its subject carries it): order key {key}",
-                "", *self._now(user, game_id, role)])
+            # answer says why, and holds neither a key nor the seat's view.
+            return self._refuse(out, msg, address, subject, [
+                f"Game #{game_id}, {role}: your orders were not applied: they need a valid order key of your seat.",
+                "Answer the latest e-mail the server sent you about this game (its subject carries the key), "
+                "or take the key from the game's page (Orders by e-mail)."])
+        if self._moved_since(game_id, role, answered):
+            return self._refuse(out, msg, address, subject, [
+                f"Game #{game_id}, {role}: your orders were not applied: they answer version {answered} of the "
+                "game, and your seat has moved since (they were already applied, or are out of date).",
+                "Answer the latest e-mail the server sent you about this game, or take the key of the moment "
+                "from the game's page."])
         lines = [f"Game #{game_id} ({info.get('title') or info.get('game')}), you are {role}.", ""]
         orders = order_lines(text)
         if not orders:
@@ -401,7 +464,59 @@ class MailIn:
             out.applied.append(done)
         lines.append("")
         lines.extend(self._now(user, game_id, role))
-        return self._reply(out, msg, address, subject, lines)
+        try:
+            now_version = int(self.games.game(user, game_id)["version"])
+            out.key = order_key(user.id, game_id, role, now_version)
+        except ServerError:
+            out.key = None
+        return self._reply(out, msg, address, subject, lines, seat=(game_id, role))
+
+    def _first_time(self, msg: EmailMessage, address: str, subject: str, text: str) -> bool:
+        """Record the message as processed (its Message-ID, and a digest of its sender,
+        subject and text); False when either was seen before."""
+        mid = str(msg.get("Message-ID", "")).strip()
+        body = f"{address.lower()}\n{subject}\n{text}"
+        keys = ["body:" + hashlib.sha256(body.encode("utf-8", "replace")).hexdigest()[:58]]
+        if mid:
+            keys.append("mid:" + hashlib.sha256(mid.encode("utf-8", "replace")).hexdigest()[:59])
+        t = db.mail_seen
+        now = time.time()
+        with self.games.db.write() as conn:
+            if conn.execute(sa.select(t.c.key).where(t.c.key.in_(keys))).first() is not None:
+                return False
+            conn.execute(t.insert(), [{"key": k, "created_at": now} for k in keys])
+        return True
+
+    def _moved_since(self, game_id: int, role: str, version: int) -> bool:
+        """Whether ``role`` has moved since the game's ``version`` (its key of then is spent)."""
+        a = db.actions.c
+        with self.games.db.read() as conn:
+            return conn.execute(sa.select(a.seq).where(a.game_id == game_id, a.role == role, a.seq > version)
+                                .limit(1)).first() is not None
+
+    def _allowed(self, address: str, seat: tuple[int, str] | None, refusal: bool) -> bool:
+        """Whether one more answer may go out (:data:`REPLY_LIMITS`, :data:`REFUSAL_LIMIT`)."""
+        from roses.server.errors import TooManyRequests
+
+        checks = [(f"mail-reply:{address.lower()}", REPLY_LIMITS["sender"])]
+        if seat is not None:
+            checks.append((f"mail-reply-seat:{seat[0]}:{seat[1]}", REPLY_LIMITS["seat"]))
+        if refusal:
+            checks.append((f"mail-refusal:{address.lower()}", REFUSAL_LIMIT))
+        try:
+            for key, limit in checks:
+                self.throttle.hit(key, limit, REPLY_WINDOW, "answers")
+        except TooManyRequests:
+            self.unanswered += 1
+            log.info("mail-in: an answer was held back by the limits")
+            return False
+        return True
+
+    def _refuse(self, out: Outcome, msg: EmailMessage, address: str, subject: str, lines: list[str]) -> Outcome:
+        """An answer that applies nothing: no key, no view, and a tighter limit."""
+        out.key = None
+        seat = (out.game_id, out.role) if out.game_id is not None and out.role else None
+        return self._reply(out, msg, address, subject, lines, seat=seat, refusal=True)
 
     def _play(self, user: User, game_id: int, role: str, order: str) -> tuple[tuple[str, Any] | None, str]:
         """Apply one order: ((verb, arg), "done: ...") or (None, the reason it is refused)."""
@@ -481,8 +596,13 @@ class MailIn:
             out.append(f"If the deadline passes: {_label(view, d[0], d[1] if len(d) > 1 else None)}.")
         return out + standing.help_lines(view) + exchanges.help_lines(view)
 
-    def _reply(self, out: Outcome, msg: EmailMessage, address: str, subject: str, lines: list[str]) -> Outcome:
+    def _reply(self, out: Outcome, msg: EmailMessage, address: str, subject: str, lines: list[str],
+               seat: tuple[int, str] | None = None, refusal: bool = False) -> Outcome:
+        if not self._allowed(address, seat, refusal):
+            out.reply = None
+            return out
         reply = EmailMessage()
+        reply["Auto-Submitted"] = "auto-replied"  # RFC 3834: autoresponders do not answer it
         reply["From"] = self.from_address
         reply["To"] = address
         subj = subject if subject.lower().startswith("re:") else f"Re: {subject}" if subject else "Your orders"
@@ -573,6 +693,29 @@ class MailIn:
                 log.warning("mail-in: polling %s failed: %s", self.config.imap_host, type(exc).__name__)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), timeout=self.config.poll)
+
+
+router = APIRouter(prefix="/api", tags=["play"])
+
+
+@router.get("/games/{game_id}/order-key")
+def get_order_key(request: Request, game_id: Annotated[int, PathParam(ge=-db.INT_MAX, le=db.INT_MAX)],
+                  user: Annotated[User, Depends(require_user)], role: str | None = None) -> dict[str, Any]:
+    """The order key of the moment of the caller's seat (orders by e-mail): valid until the
+    seat next moves. Only the seat's holder gets it."""
+    games = services(request).games
+    info = games.game(user, game_id)
+    mine = list(info.get("my_roles") or [])
+    if role is None and len(mine) == 1:
+        role = mine[0]
+    if role not in mine:
+        raise Forbidden("You hold no such seat in this game.", code="not_seated")
+    if info.get("status") not in ("active", "paused"):
+        raise Conflict("The game is not running.", code="not_running")
+    assert role is not None
+    key = order_key(user.id, game_id, role, int(info["version"]))
+    return {"game_id": game_id, "role": role, "version": info["version"], "key": key,
+            "line": f"order key {key}", "subject": f"Orders (game #{game_id} role {role} order key {key})"}
 
 
 def install(app: FastAPI, games: GameService, config: MailInConfig | None = None) -> MailIn | None:

@@ -96,6 +96,16 @@ class SeatOut(BaseModel):
     active: bool
 
 
+class SeatChangeOut(BaseModel):
+    role: str
+    from_: str | None = Field(default=None, alias="from", description="Who left the seat.")
+    to: str | None = Field(default=None, description="Who took it.")
+    text: str
+    at: float
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
 class GameOut(BaseModel):
     id: int
     game: str
@@ -116,6 +126,8 @@ class GameOut(BaseModel):
     your_turn: bool
     invite_token: str | None = Field(default=None, description="Only for the owner of a private game.")
     invite_link: str | None = Field(default=None, description="Path of the invitation page (owner only).")
+    seat_changes: list[SeatChangeOut] = Field(
+        default_factory=list, description="Every change of a seat since the start, oldest first (public).")
 
 
 class JoinIn(BaseModel):

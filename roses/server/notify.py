@@ -569,6 +569,7 @@ class Notifier:
         msg["From"] = c.smtp_from
         msg["To"] = to
         msg["Subject"] = str(body.get("subject", "Roses"))
+        msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: autoresponders do not answer it
         msg.set_content(str(body.get("text", "")))
         await aiosmtplib.send(msg, hostname=c.smtp_host, port=c.smtp_port, username=c.smtp_user,
                               password=c.smtp_password, use_tls=c.smtp_tls == "ssl",

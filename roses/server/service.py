@@ -381,7 +381,8 @@ class GameService:
                 else:
                     view, undo = views[role], game.can_undo(role)
                 view_text = _encode(view)
-                if self.guard_views and not self._view_is_clean(game, game_id, role, view_text):
+                if self.guard_views and not self._view_is_clean(game, game_id, role, view_text,
+                                                                 self._written_texts):
                     view, undo = _withheld_view(game, role), False
                     view_text = _encode(view)
                 fresh[role] = Rendered(view, undo, _view_body(game_id, version, role, result, active, view_text, undo))
@@ -469,9 +470,12 @@ class GameService:
         return [Seat(r.role, r.position, r.user_id, r.name, r.bot) for r in rows]
 
     @staticmethod
-    def _view_is_clean(game: Game, game_id: int, role: str, text: str) -> bool:
+    def _view_is_clean(game: Game, game_id: int, role: str, text: str,
+                       written: Callable[[int], list[str]] | None = None) -> bool:
         """False (and logged, without the tokens) if ``text`` (the encoded view that is about
-        to be sent) shows a secret of ``role``."""
+        to be sent) shows a secret of ``role``. What players wrote themselves into the game
+        (``written``: e.g. the umpire's rulings, who sees every hand) is not the rules showing
+        a secret: a secret found only inside such a text does not withhold the view."""
         try:
             tokens = game.rules.secrets(game.state, role)
             if not tokens:
@@ -480,10 +484,24 @@ class GameService:
             log.error("checking the view of %s in game %s failed: %s", role, game_id, where(exc))
             return False
         leaked = len(guard.leaks(text, tokens, (game.rules.id, role)))  # a pass per anchor
+        if leaked and written is not None:
+            rest = text
+            for free in written(game_id):
+                rest = rest.replace(_encode(free)[1:-1], "")
+            leaked = len(guard.leaks(rest, tokens))
         if leaked:
             log.error("the rules' view of %s in game %s shows %d hidden item(s): withheld "
                       "(a rules bug; run `roses fuzz` on this game)", role, game_id, leaked)
         return not leaked
+
+    def _written_texts(self, game_id: int) -> list[str]:
+        """The free texts written into the game by its players' actions (a text argument
+        with a space: a ruling, a note), longest first."""
+        a = db.actions.c
+        with self.db.read() as conn:
+            rows = conn.execute(sa.select(a.arg).where(a.game_id == game_id, a.arg.like('"% %"'))).all()
+        texts = {t for (arg,) in rows if isinstance(t := json.loads(arg), str)}
+        return sorted(texts, key=lambda t: (-len(t), t))
 
     @staticmethod
     def _seats_of(conn: Connection, game_ids: list[int]) -> dict[int, list[Seat]]:
@@ -673,6 +691,7 @@ class GameService:
             row, seats = self._visible_row(conn, game_id, user, invite)
             info = self._game_info(row, seats, user)
             info["owner"] = self._owner_name(conn, row.owner_id)
+            info["seat_changes"] = seat_changes(conn, game_id)
             return info
 
     def list_games(self, user: User | None, *, mine: bool = False, status: str | None = None,
@@ -718,6 +737,10 @@ class GameService:
             row, seats = self._visible_row(conn, game_id, user, invite, lock=True)
             if row.status != OPEN:
                 raise Conflict("The game has already started.", code="not_open")
+            held = [s.role for s in seats if s.user_id == user.id]
+            if held and self._rules(row.game).roles_hide_from_each_other:
+                raise Conflict(f"You already hold the seat of {held[0]}: in this game each role hides "
+                               "things from the others, so a person holds one seat.", code="one_seat")
             free = [s for s in seats if not s.taken]
             if role is None:
                 if not free:
@@ -966,6 +989,9 @@ class GameService:
         passes the same secret guard as a refused action's."""
         if not isinstance(verb, str) or not verb or len(verb) > 80 or verb.startswith("."):
             raise BadRequest("verb must be a game action of at most 80 characters.")
+        _check_text(verb, "verb")
+        if len(_arg_json(arg)) > 10_000:
+            raise BadRequest("arg is too large.")
         with self._game_lock(game_id), self.db.read() as conn:
             row, seats = self._visible_row(conn, game_id, user, invite)
             role = self._role_for(seats, user, role)
@@ -1037,6 +1063,7 @@ class GameService:
         """The action's verb (``undo`` as the engine's) and its argument's JSON, checked."""
         if not isinstance(verb, str) or not verb or len(verb) > 80:
             raise BadRequest("verb must be a non-empty string of at most 80 characters.")
+        _check_text(verb, "verb")
         if verb == "undo":
             verb = UNDO
         elif verb.startswith(".") and verb not in (UNDO, RESIGN) and not (system and verb == FINISH_VERB):
@@ -1478,6 +1505,7 @@ class GameService:
             "options": json.loads(row.options), "seed": row.seed, "actions": acts,
             "title": row.title, "status": row.status, "result": row.result, "private": bool(row.is_private),
             "players": [{"role": s.role, "user": s.user_name, "bot": s.bot} for s in seats],
+            "seat_changes": seat_changes(conn, row.id),
             "version": row.version,
             "digest": digest(stored),
             "created_at": row.created_at, "started_at": row.started_at, "finished_at": row.finished_at,
@@ -1503,7 +1531,9 @@ class GameService:
         if bot is not None:
             _check_bot(bot, self.bot_caps)
         with self._game_lock(game_id), self.db.write() as conn:
-            self._row(conn, game_id)
+            running = self._row(conn, game_id).status != OPEN
+            before = conn.execute(sa.select(db.seats.c.user_id, db.seats.c.bot).where(
+                db.seats.c.game_id == game_id, db.seats.c.role == role)).first()
             uid = None
             if user_name is not None:
                 uid = conn.execute(sa.select(db.users.c.id).where(
@@ -1512,8 +1542,18 @@ class GameService:
                     raise NotFound(f"There is no user {user_name!r}.", code="unknown_user")
             done = conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role)
                                 .values(user_id=uid, bot=bot)).rowcount
-            if not done:
+            if not done or before is None:
                 raise BadRequest(f"Game {game_id} has no role {role!r}.")
+            if running:  # in the game's public record, as every seat change of a running game
+                names = dict(conn.execute(sa.select(db.users.c.id, db.users.c.name).where(
+                    db.users.c.id.in_([i for i in (before.user_id, uid) if i is not None]))).all())
+                old_name = names.get(before.user_id) or (f"the bot {before.bot}" if before.bot else "nobody")
+                new_name = names.get(uid) or (f"the bot {bot}" if bot else "nobody")
+                conn.execute(db.seat_changes.insert().values(
+                    game_id=game_id, role=role, from_user_id=before.user_id, from_name=names.get(before.user_id),
+                    to_user_id=uid, to_name=names.get(uid), created_at=_now(),
+                    text=f"{role}'s seat passed from {old_name} to {new_name}: the server's administrator "
+                         "gave it."))
         self._forget_seats(game_id)
         self.bus.publish(Event(GAME_CHANGED, game_id))
         with self.db.read() as conn:
@@ -1668,6 +1708,23 @@ class _Repeated(Exception):  # noqa: N818 - a signal inside the service, not an 
         self.version, self.verb, self.arg_json = version, verb, arg_json
 
 
+def seat_changes(conn: Connection, game_id: int) -> list[dict[str, Any]]:
+    """The public record of a running game's seat changes, oldest first (``roses.server.tables``)."""
+    c = db.seat_changes.c
+    rows = conn.execute(sa.select(c.role, c.from_name, c.to_name, c.text, c.created_at)
+                        .where(c.game_id == game_id).order_by(c.id)).all()
+    return [{"role": r.role, "from": r.from_name, "to": r.to_name, "text": r.text, "at": r.created_at}
+            for r in rows]
+
+
+def _check_text(text: str, what: str) -> None:
+    """BadRequest unless ``text`` can be written as UTF-8 (no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise BadRequest(f"{what} must be text: it holds a lone surrogate.") from exc
+
+
 def _arg_json(arg: Any) -> str:
     """An action's argument as stored (``actions.arg``); BadRequest if it is not plain JSON.
     The arguments most actions have (none, a number, a plain ASCII string) are written
@@ -1680,9 +1737,15 @@ def _arg_json(arg: Any) -> str:
     if kind is str and arg.isascii() and not _NEEDS_ESCAPE.search(arg):
         return f'"{arg}"'
     try:
-        return json.dumps(arg, sort_keys=True, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(arg, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise BadRequest("arg must be plain JSON.") from exc
+    if "\\ud" in text:  # an escaped surrogate: a pair (a character beyond the BMP) or a lone one
+        try:
+            json.dumps(arg, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise BadRequest("arg must be text: it holds a lone surrogate.") from exc
+    return text
 
 
 #: What ``json.dumps`` escapes in an ASCII string.
@@ -1767,6 +1830,16 @@ def _check_options(rules: Rules, options: dict[str, Any]) -> None:
     if unknown:
         known = ", ".join(sorted(schema)) or "none"
         raise BadOptions(f"Unknown option(s) {', '.join(unknown)}; this game's options: {known}.")
+    # JSON values of the schema's types, as sent: a number given as a string is refused (the
+    # rules may read "3" from a command line, a request says 3)
+    kinds: dict[str, tuple[type, ...]] = {"int": (int,), "bool": (bool,), "object": (dict, type(None))}
+    for name, value in options.items():
+        kind = kinds.get(str(schema[name].get("type")))
+        if kind is None:
+            continue
+        if (isinstance(value, bool) and bool not in kind) or not isinstance(value, kind):
+            want = {"int": "a whole number", "bool": "true or false", "object": "a JSON object"}[schema[name]["type"]]
+            raise BadOptions(f"Option {name!r} must be {want}, not {json.dumps(value)[:40]}.")
 
 
 def _check_bot(name: str, caps: BotCaps) -> None:

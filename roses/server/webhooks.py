@@ -53,12 +53,21 @@ def literal_address(host: str) -> Address | None:
         return None
 
 
+#: IPv6 prefixes whose last 32 bits are an IPv4 address: NAT64's well-known and local-use
+#: prefixes (RFC 6052, RFC 8215) and the IPv4-compatible addresses (``::a.b.c.d``, RFC 4291).
+_IPV4_IN_LAST_32 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("64:ff9b:1::/48"),
+                    ipaddress.IPv6Network("::/96"))
+
+
 def _embedded(ip: Address) -> Address:
-    """The IPv4 address inside an IPv4-mapped, 6to4 or Teredo IPv6 address."""
+    """The IPv4 address inside an IPv4-mapped, 6to4, Teredo, NAT64 or IPv4-compatible IPv6
+    address (``::`` and ``::1`` are themselves)."""
     if isinstance(ip, ipaddress.IPv6Address):
         inner = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
         if inner is not None:
             return inner
+        if int(ip) > 1 and any(ip in net for net in _IPV4_IN_LAST_32):
+            return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
     return ip
 
 

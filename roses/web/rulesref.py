@@ -90,7 +90,7 @@ def available() -> list[str]:
 @cache
 def reference(game: str) -> Reference | None:
     """The parsed reference of ``game``, or None when it has none."""
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", game):
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", game):  # a game id; a longer name is no file name
         return None
     path = RULES_DIR / f"{game}.md"
     if not path.is_file():

@@ -83,7 +83,7 @@ def test_battle_of_london_worked_example_4_4() -> None:
     # 4.4.1 Array: Henry alone must be at Front center (placed without a question); York opposite.
     assert s["battle"]["front"]["Lancaster"] == [None, "henry_vi", None]
     assert RULES.active(s) == ["York"]
-    assert opts(s) == [("place", "center:york"), ("place", "center:march")]
+    assert opts(s) == [("place", "center:march"), ("place", "center:york")]  # Battle Lords by id
     act(s, "place", "center:york")
     assert opts(s) == [("place", "right:march"), ("place", "left:march")]
     act(s, "place", "right:march")  # "March on York's Right"
@@ -130,9 +130,10 @@ def test_battle_of_london_worked_example_4_4() -> None:
                                                    "mercenaries": 0, "handgunners": 0}
     assert b["round"] == 2 and step(s) == "flee" and RULES.active(s) == ["Lancaster"]
     # Round 2: Henry Flees; the whole side has Routed, so the Battle ends at once. Then the
-    # Losses rolls (York's 2 Men-at-Arms, 2 Longbowmen, 3 Militia; March's Men-at-Arms and
-    # Militia: only one of York's Militia rolls a 1) and Henry's Death check: 3, -2 for Fleeing.
-    rng.rig(s, [4, 5, 2, 2, 1, 2, 3, 6, 4, 3])
+    # Losses rolls, the Battle's Lords by id (March's Men-at-Arms and Militia; York's 2
+    # Men-at-Arms, 2 Longbowmen, 3 Militia: only one of York's Militia rolls a 1) and Henry's
+    # Death check: 3, -2 for Fleeing.
+    rng.rig(s, [6, 4, 4, 5, 2, 2, 1, 2, 3, 3])
     act(s, "flee", "henry_vi")
     assert not s["rigged"]
     assert s["stack"] == [] and s["battle"] is None
@@ -196,7 +197,7 @@ def test_approach_some_exile_others_fight_4_3_5() -> None:
     assert sorted(opts(s)) == sorted([("fight", "york"), ("exile", "york"), ("fight", "march"), ("exile", "march")])
     act(s, "exile", "march")
     act(s, "fight", "york")
-    assert step(s) != "approach" and list(s["battle"]["lords"]) == ["york", "henry_vi"]
+    assert step(s) != "approach" and sorted(s["battle"]["lords"]) == ["henry_vi", "york"]
     assert s["battle"]["attacker"] == "Lancaster" and s["battle"]["locale"] == "Ely"
 
 
@@ -432,7 +433,7 @@ def test_situation_13_death_checks_fled_minus_two_order_by_owner_4_4_3() -> None
     act(s, "flee", "devon")
     act(s, "flee", "pembroke")  # the whole side Fled: the Battle ends at once
     assert step(s) == "death" and RULES.active(s) == ["York"]
-    assert opts(s) == [("check", "pembroke"), ("check", "devon")]
+    assert opts(s) == [("check", "devon"), ("check", "pembroke")]  # Battle Lords by id
     rng.rig(s, [3, 5])  # Devon 3-2 = 1 survives; Pembroke 5-2 = 3 dies
     act(s, "check", "devon")  # then Pembroke's check, the last, makes itself
     assert not s["rigged"] and s["stack"] == []
@@ -537,7 +538,7 @@ def test_situation_19_capture_of_the_king_ia() -> None:
     _rout_henry(s)
     RULES.steps.settle(s)
     assert step(s) == "capture" and RULES.active(s) == ["York"]
-    assert opts(s) == [("hold", "york"), ("hold", "march")]
+    assert opts(s) == [("hold", "march"), ("hold", "york")]  # Battle Lords by id
     before_rolls = s["rolls"]
     act(s, "hold", "march")
     assert s["rolls"] == before_rolls  # no Death check roll

@@ -110,7 +110,7 @@ def test_war_i_removal_of_somerset_1_adds_somerset_2_6_3() -> None:
     assert "somerset-1" in s["command"]["Lancaster"]["deck"]
     sv.remove_lord(s, "march")
     wars.watch(s)
-    assert [d["where"] for lid, d in s["lords"].items() if lid in ("york", "rutland")] == [Where.MAP, Where.CALENDAR]
+    assert [s["lords"][lid]["where"] for lid in ("york", "rutland")] == [Where.MAP, Where.CALENDAR]
     assert RULES.check_invariants(s) == []
 
 

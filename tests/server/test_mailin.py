@@ -2,7 +2,7 @@
 private Dovecot started by the test (tests/server/imapserver.py). Orders sent to the mailbox
 in the terminal's order language are applied through the game service; a wrong order gets
 the rules' own refusal; mail from unknown or unconfirmed addresses is not answered; orders need
-the seat's order key, which is mailed only to the confirmed address (a forged From plays
+the seat's order key of the moment, which only the seat's holder gets (a forged From plays
 nothing); a seat is only played by its holder; no reply holds what the seat may not know."""
 
 from __future__ import annotations
@@ -41,9 +41,11 @@ def server_key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _key(database: Database, name: str, gid: int, role: str) -> str:
+    """The seat's order key of the moment (for the game's current version)."""
     with database.read() as conn:
         uid = conn.execute(sa.select(db.users.c.id).where(db.users.c.name == name)).scalar_one()
-    return order_key(int(uid), gid, role)
+        version = conn.execute(sa.select(db.games.c.version).where(db.games.c.id == gid)).scalar_one()
+    return order_key(int(uid), gid, role, int(version))
 
 
 @pytest.fixture
@@ -128,16 +130,23 @@ def test_orders_in_the_mailbox_are_applied_and_acknowledged(campaign: dict[str, 
     verb, arg = RULES.legal_actions(after, "P1")[-1]  # what the second order may be
     second = " ".join([verb.upper(), *([] if arg is None else [arg] if isinstance(arg, str) else arg)])
     body = f"{give_label}\n{second}\n\n-- \nAlice\n> It is your turn in Towton (game #{c['gid']}).\n"
-    # the first message has no order key: nothing is applied, the key goes to her confirmed address
+    # the first message has no order key: nothing is applied, and the answer (to her confirmed
+    # address) says why, with neither a key nor her view
     imap.deliver(_mail("alice@example.test", f"Re: Your turn: Towton (game #{c['gid']})", body))
     sent: list[EmailMessage] = []
     first = _reader(c, imap, sent).poll_once()
     assert first[0].applied == [] and _view(c, "alice", "P1")["version"] == before["version"]
     key = _key(c["db"], "alice", c["gid"], "P1")
-    assert sent[0]["To"] == "alice@example.test" and f"order key {key}" in sent[0].get_content()
-    assert sent[0]["Subject"].endswith(f"(game #{c['gid']} role P1 order key {key})")
-    # she answers that reply (its subject carries the game, the seat and the key)
-    imap.deliver(_mail("alice@example.test", sent[0]["Subject"], body))
+    assert sent[0]["To"] == "alice@example.test" and "valid order key" in sent[0].get_content()
+    assert key not in sent[0].as_string() and give_label not in sent[0].get_content()
+    assert sent[0]["Auto-Submitted"] == "auto-replied"
+    # she takes the key of the moment from the game's page and sends her orders with it
+    r = c["client"].get(f"/api/games/{c['gid']}/order-key", headers=c["alice"])
+    assert r.status_code == 200 and r.json()["key"] == key
+    assert r.json()["subject"].endswith(f"(game #{c['gid']} role P1 order key {key})")
+    assert c["client"].get(f"/api/games/{c['gid']}/order-key", params={"role": "P2"},
+                           headers=c["alice"]).status_code == 403
+    imap.deliver(_mail("alice@example.test", r.json()["subject"], body))
     sent.clear()
     outcomes = _reader(c, imap, sent).poll_once()
     assert len(outcomes) == 1 and outcomes[0].applied == [("give", give), (verb, arg)], outcomes
@@ -290,7 +299,7 @@ def test_order_lines_stop_at_the_signature_and_the_quote() -> None:
     text = "role P2\ngame #4\n\nmove to AF23\n# a comment\n> quoted\nend alliance P3\n-- \nme\nlater line\n"
     assert order_lines(text) == ["move to AF23", "end alliance P3"]
     assert order_lines("done\nOn Tue, 3 Mar 2026, Roses wrote:\n> select percy\n") == ["done"]
-    assert order_lines("order key 0123456789abcdef\ndone\n") == ["done"]
+    assert order_lines("order key 12-0123456789abcdef\ndone\n") == ["done"]
 
 
 def test_game_and_seat_from_subject_or_text() -> None:
@@ -334,6 +343,7 @@ def test_standing_orders_by_e_mail(campaign: dict[str, Any], imap: ImapServer) -
     text = sent[0].get_content()
     assert "Order 2, 'standing vote:victory no': done (standing order)." in text
     assert "vote:victory (yes, no, abstain): set to no" in text
+    key = _key(c["db"], "bob", c["gid"], "P2")  # the key of the moment: his seat has moved
     imap.deliver(_mail("bob@example.test", f"orders for game #{c['gid']}", f"order key {key}\nstanding permit:P1 perhaps\n"))
     sent.clear()
     outcomes = _reader(c, imap, sent).poll_once()

@@ -61,12 +61,14 @@ def test_an_alliance_proposed_and_accepted_by_e_mail(campaign: dict[str, Any], i
     assert _view(c, "alice", "P1")["view"]["negotiation"]["alliances"] == []
     # Once a player's own turn is reached, the same line is applied.
     _play_to_a_turn(c["client"], c["gid"], {"P1": c["alice"], "P2": c["bob"]})
+    akey = _key(c["db"], "alice", c["gid"], "P1")  # the key of the moment: her seat has moved
     imap.deliver(_mail("alice@example.test", f"orders for game #{c['gid']}", f"order key {akey}\nexchange accept 1\n"))
     sent.clear()
     outcomes = _reader(c, imap, sent).poll_once()
     assert [a[0] for a in outcomes[0].applied] == ["accept_exchange"], sent[0].get_content()
     assert _view(c, "bob", "P2")["view"]["negotiation"]["alliances"] == [["P1", "P2"]]
     assert "Alliances: P1 and P2." in sent[0].get_content()
+    akey = _key(c["db"], "alice", c["gid"], "P1")
     imap.deliver(_mail("alice@example.test", f"orders for game #{c['gid']}", f"order key {akey}\nexchange P9 ally\n"))
     sent.clear()
     outcomes = _reader(c, imap, sent).poll_once()

@@ -195,13 +195,15 @@ def test_chat_and_notes(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}/notes/South", headers=south).json()["text"] == ""
 
 
-def test_hot_seat_user_must_name_role(client: TestClient) -> None:
+def test_one_person_holds_one_seat_of_a_game_with_hidden_choices(client: TestClient) -> None:
+    """The toy game's picks are hidden from the other side: no hot seat, the second join is
+    refused (409 ``one_seat``) and the game waits for another player."""
     solo = user(client, "solo")
     g = new_game(client, solo, role="North")
-    client.post(f"/api/games/{g['id']}/join", json={"role": "South"}, headers=solo)
-    r = client.post(f"/api/games/{g['id']}/action", json={"verb": "pick", "arg": 1, "version": 0}, headers=solo)
-    assert r.status_code == 400 and r.json()["code"] == "which_role"
-    assert act(client, g["id"], solo, "pick", 1, version=0, role="South").status_code == 200
+    r = client.post(f"/api/games/{g['id']}/join", json={"role": "South"}, headers=solo)
+    assert r.status_code == 409 and r.json()["code"] == "one_seat"
+    info = client.get(f"/api/games/{g['id']}", headers=solo).json()
+    assert info["status"] == "open" and info["my_roles"] == ["North"]
 
 
 def test_websocket_reports_seats_filling(client: TestClient) -> None:

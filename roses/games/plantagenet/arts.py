@@ -27,7 +27,7 @@ from roses.engine.steps import Frame, Step, pop
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN
-from roses.games.plantagenet.components import load
+from roses.games.plantagenet.components import SIDES, load
 from roses.games.plantagenet.records import Where
 
 #: What a side may hold in each zone: the order of zones in views and invariants.
@@ -264,7 +264,8 @@ def discard_in_effect(state: State, kind: str) -> list[str]:
     """End the Events of type ``kind`` ("this_levy" after Muster, 3.4.6 NOTE; "this_campaign"
     at Reset, 4.8.6): they return to their decks. Returns the cards discarded."""
     gone: list[str] = []
-    for side, zones in state["aow"].items():
+    for side in SIDES:  # York's first, whatever order the stored state's keys come back in
+        zones = state["aow"][side]
         for cid in [c for c in zones["in_effect"] if fx.duration(c) == kind]:
             zones["in_effect"].remove(cid)
             to_deck(state, side, cid)

@@ -212,6 +212,8 @@ def start_battle(state: State, locale: str | None, attacker: str, lords: dict[st
         for lid in lords[side]:
             blords[lid] = {"side": side, "valour": max(0, sv.modified_rating(state, lid, "valour")),
                            "routed": False, "fled": False, "retinue_routed": False, "vassals_routed": []}
+    # by Lord id, the order a reloaded state has: the stages go through the Lords in this order
+    blords = {lid: blords[lid] for lid in sorted(blords)}
     late = None
     if "norfolk_is_late" in state["special_rules"] and not state.get("norfolk_late_used") \
             and "norfolk" in blords and len(battle_lords({"lords": blords}, "York")) > 1:
@@ -1570,7 +1572,7 @@ def describe_battle(view: dict[str, Any]) -> list[str]:
         state = "Fled" if d["fled"] else "Routed" if d["routed"] else f"Valour {d['valour']}"
         forces = ""
         if isinstance(mat, dict):
-            up = [f"{n} {TROOP_NAMES[t]}" for t, n in mat["troops"].items() if n]
+            up = [f"{n} {TROOP_NAMES[t]}" for t in TROOP_TYPES if (n := mat["troops"].get(t))]
             down = sum(mat["routed"].values())
             vassals = [v for v in [*mat["vassals"], *mat["special_vassals"]] if v not in d["vassals_routed"]]
             forces = ": " + ", ".join(["Retinue" if not d["retinue_routed"] else "Retinue Routed", *up,

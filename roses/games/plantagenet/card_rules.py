@@ -66,7 +66,8 @@ def add_troops(state: State, lord: str, troops: dict[str, int]) -> dict[str, int
 def troops_text(got: dict[str, int]) -> str:
     names = {"men_at_arms": "Men-at-Arms", "longbowmen": "Longbowmen", "militia": "Militia",
              "mercenaries": "Mercenaries", "handgunners": "Handgunners"}
-    return ", ".join(f"{n} {names[t]}" for t, n in got.items()) or "none (the pool is empty)"
+    order = [t for t in names if t in got]  # the rulebook's order, whatever the dict's
+    return ", ".join(f"{got[t]} {names[t]}" for t in order) or "none (the pool is empty)"
 
 
 # ----- 3.4 Muster: Levy actions that spend no Lordship -------------------------------------

@@ -48,7 +48,7 @@ from functools import cache
 from typing import Any
 
 from roses.engine import rng
-from roses.engine.contract import copy_json
+from roses.engine.contract import copy_json, keys_sorted
 from roses.engine.errors import BadOptions
 from roses.engine.log import public
 from roses.games.plantagenet.components import DATA_DIR, SIDES, TROOP_TYPES, Components, load
@@ -393,7 +393,10 @@ def _new_state(seed: int, scenario: str, opts: dict[str, Any], d: dict[str, Any]
                 state["special_vassals"][sv] = lid
                 state["lords"][lid]["mat"]["special_vassals"].append(sv)
     public(state, f"Scenario {d['name']}: {king} is the King's side, {other(king)} the Rebels.")
-    return state
+    # Every dict in the order a reloaded state has (sorted keys): the rules iterate the Lords,
+    # Vassals and card zones, and must meet them in the same order after a restart.
+    result: State = keys_sorted(state)
+    return result
 
 
 def new_war_record(d: dict[str, Any]) -> dict[str, Any] | None:
