@@ -1,4 +1,4 @@
-"""Reminders before a deadline, and vacation mode (issue 20 item 2).
+"""Reminders before a deadline, and vacation mode.
 
 **Reminders.** In a game with a pace (:mod:`roses.server.clocks`) a seat's deadline is the
 moment its bank runs out. When a seat held by a person has less than the *lead* left

@@ -1,6 +1,6 @@
 """Deadlines with published defaults: when a seat's time runs out on a decision that has a
 published default (a ransom offer unanswered, permission asked, a storm port, a vote...), the
-server plays that default for the seat instead of ending the game (issue 20 item 2).
+server plays that default for the seat instead of ending the game.
 
 The rules say which decisions have a default: ``Rules.default_action(state, role)`` (Kingmaker:
 ``roses/games/kingmaker/views.py``; "no ransom means execution", "permission denied", abstain...).

@@ -1,4 +1,4 @@
-"""Negotiated exchanges written as text (issue 20 item 4), for orders by e-mail (mailin.py).
+"""Negotiated exchanges written as text, for orders by e-mail (mailin.py).
 
 A game whose view gives a player ``negotiation.standing`` (Kingmaker's ``offers.py``) lets him
 propose and answer exchanges with his verbs ``propose_exchange`` / ``accept_exchange`` /

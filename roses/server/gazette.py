@@ -1,5 +1,5 @@
 """The gazette: after each round, a public account of what happened, and a private report to
-each seat of what only it may know (issue 20 item 6; research section 5 item 7).
+each seat of what only it may know.
 
 An edition is built from the game's action log, replayed from its seed (the same replay as
 the record and ``roses replay``):

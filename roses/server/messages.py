@@ -1,4 +1,4 @@
-"""Private messages between the seats of a game (issue 20 item 4: negotiation), any game.
+"""Private messages between the seats of a game (negotiation), any game.
 
 A **channel** is a set of seats (two for a one-to-one conversation, more for a group), with a
 flag that copies it to the umpire's seat (a game with a seat ``umpire``, e.g. Kingmaker with

@@ -1,4 +1,4 @@
-"""Standing orders written as text (issue 20 item 3), for orders by e-mail (mailin.py).
+"""Standing orders written as text, for orders by e-mail (mailin.py).
 
 A game whose view gives a seat ``standing_orders`` (``{"orders": {...}, "kinds": {kind:
 {"text", "values"}}}``, Kingmaker's ``orders.py``) lets its player set them with his standing

@@ -1,4 +1,4 @@
-"""Seats of a running game (issue 20 item 1): a player who leaves a started game, and the
+"""Seats of a running game: a player who leaves a started game, and the
 newcomer who takes his seat.
 
 Before the start the lobby's join, leave and bot routes manage the seats. Once a game runs

@@ -1,4 +1,4 @@
-"""The umpire's controls on the server (issue 20 item 5): pause and resume a game, extend a
+"""The umpire's controls on the server: pause and resume a game, extend a
 seat's deadline, and publish a ruling while the game is paused.
 
 They belong to the holder of the seat ``umpire`` (a Kingmaker game created with the option
