@@ -53,16 +53,17 @@ async function draw() {
     }
   }
   if (config.user && info.owner === config.user) {
-    // the creator replaces a player who has left: takes his seat back (empty, or to a stand-in
-    // bot), or gives a seat no person holds (empty or a bot's) to a user by name
+    // the creator replaces a player who is away (the server frees a seat only when it has
+    // waited a week for its player's decision), or gives a seat no person holds (empty or a
+    // bot's) to a user by name
     const rows = [];
     for (const s of info.seats) {
       if (s.user && !mine.includes(s.role)) {
         const f = h("form", { class: "row take-form", dataset: { role: s.role } }, `${s.role} (${s.user}): `, botSelect("bot"), " ",
-          h("button", { type: "submit" }, "Take the seat from its player"));
+          h("button", { type: "submit", title: "Only once the seat has waited 7 days for its player's decision" }, "Free the seat of an absent player"));
         f.addEventListener("submit", (ev) => {
           ev.preventDefault();
-          if (!confirm(`Take the seat ${s.role} from ${s.user}, who has left the game?`)) return;
+          if (!confirm(`Free the seat ${s.role}? This is possible only if ${s.user} has left it to wait 7 days for a decision; every player will read that you freed it.`)) return;
           run("POST", `/api/games/${gameId}/seats/${encodeURIComponent(s.role)}/vacate`, { bot: f.elements.bot.value || null });
         });
         rows.push(f);
@@ -105,6 +106,11 @@ async function draw() {
     out.push(h("h3", {}, "Away"), h("ul", { id: "vacations" }, vacations.map((v) => h("li", {},
       `${v.role}: until ${new Date(v.until * 1000).toLocaleString()}${v.bot ? ` (bot ${v.bot} plays)` : " (defaults are played)"} `,
       mine.includes(v.role) ? h("button", { type: "button", class: "linklike", onclick: () => run("DELETE", `/api/games/${gameId}/vacations/${v.id}`) }, "I am back") : null))));
+  }
+  if (info.seat_changes && info.seat_changes.length) {
+    // every change of a seat in a running game is public (who left, who came, why)
+    out.push(h("h3", {}, "Seats that changed hands"),
+      h("ul", { id: "seat-changes" }, info.seat_changes.map((c) => h("li", {}, c.text))));
   }
   box.replaceChildren(...out);
 }
