@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from roses.engine import Game, get_rules
+from roses.games.plantagenet import services as sv
 from tests.web import players
 from tests.web.conftest import PHONE, LiveServer, screenshot_path
 from tests.web.test_plantagenet_pieces import CHECK, LAPTOP, _open, _state_lords
@@ -36,6 +37,17 @@ def _game(seed: int, scenario: str, stop: Any, limit: int = 3000) -> Game:
         marches = [a for a in good if a[0] == "march"]
         game.apply(role, *(rnd.choice(marches) if marches and rnd.random() < 0.7 else rnd.choice(good)))
     return game
+
+
+def _first(scenario: str, stop: Any, accept: Any) -> Game:
+    """The game of the first seed (1-40) of this random play that ``accept`` takes, played until
+    ``stop``: which seed gives such a position moves with every rules change, the position
+    wanted does not."""
+    for seed in range(1, 41):
+        game = _game(seed, scenario, stop() if stop is _after_battle else stop)
+        if accept(game):
+            return game
+    raise AssertionError("no seed of 1-40 gives the position wanted")
 
 
 def _in_battle(game: Game) -> bool:
@@ -81,8 +93,7 @@ def test_lord_mats_drawn_as_mats_and_hidden_ones_blank_1_5_3(browser: Any, live_
 
 @pytest.mark.parametrize("viewport", SIZES, ids=IDS)
 def test_battle_mat_as_the_arrays_then_a_summary_4_4(browser: Any, live_server: LiveServer, viewport: dict[str, int]) -> None:
-    game = _game(3, "ia-henry-vi", _in_battle)
-    assert _in_battle(game)
+    game = _first("ia-henry-vi", _in_battle, _in_battle)
     b = game.state["battle"]
     ctx, page, errors = _open(browser, live_server, game, viewport, "b")
     players.show_tab_of(page, "#battle-panel")
@@ -102,14 +113,15 @@ def test_battle_mat_as_the_arrays_then_a_summary_4_4(browser: Any, live_server: 
     page.screenshot(path=str(screenshot_path(f"plantagenet-battle-mat-{viewport['width']}x{viewport['height']}.png")))
     ctx.close()
     # once it is over: the summary, with the winner (4.4.3)
-    game = _game(3, "ia-henry-vi", _after_battle())
-    assert not game.state.get("battle") and game.result() is None
+    game = _first("ia-henry-vi", _after_battle, lambda g: not g.state.get("battle") and g.result() is None)
+    won = [e[1] for e in game.state["log"] if "wins the Battle" in e[1] or "both sides lose the Battle" in e[1]][-1]
+    where = [e[1] for e in game.state["log"] if e[1].startswith("Battle at ")][-1].split(" (")[0].rstrip(".:")
     ctx, page, errors2 = _open(browser, live_server, game, viewport, "s")
     players.show_tab_of(page, "#battle-panel")
     summary = page.locator("#battle .pl-battle-summary")
     assert summary.count() == 1
     text = summary.inner_text()
-    assert "The last Battle is over: York wins the Battle" in text and "Battle at Cambridge" in text
+    assert f"The last Battle is over: {won}" in text and where in text
     page.screenshot(path=str(screenshot_path(f"plantagenet-battle-summary-{viewport['width']}x{viewport['height']}.png")))
     assert not errors and not errors2, errors + errors2
     ctx.close()
@@ -118,8 +130,7 @@ def test_battle_mat_as_the_arrays_then_a_summary_4_4(browser: Any, live_server: 
 @pytest.mark.parametrize("viewport", SIZES, ids=IDS)
 def test_the_end_says_who_won_and_by_which_rule_over_the_board_as_it_ended_5_1(
         browser: Any, live_server: LiveServer, viewport: dict[str, int]) -> None:
-    game = _game(5, "ia-henry-vi", lambda g: False)
-    assert game.result() == "York"
+    game = _first("ia-henry-vi", lambda g: False, lambda g: g.result() == "York" and sv.lacks_lords(g.state, "Lancaster"))
     ctx, page, errors = _open(browser, live_server, game, viewport, "e")
     players.show_tab_of(page, "svg#map")
     banner = page.locator(".pl-tracks .pl-end")
