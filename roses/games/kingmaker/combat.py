@@ -52,9 +52,12 @@ from roses.games.kingmaker.play import (
     can_act,
     card_options,
     event_deck,
+    idle,
     inside_nobles,
     lift_sieges,
+    mark_idle,
     siege_defence,
+    trip_key,
 )
 from roses.games.kingmaker.setup import hand
 
@@ -222,12 +225,15 @@ class CombatPhase(CardPlay):
     name = "combat"
     phase = "combat"
     always_decides = True
+    opens = frozenset(("battle", "ambush", "sally", "sea_battle", "siege", "storm", "town_attack"))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return combat_options(state, frame["p"]) + card_options(state, frame["p"])
+        done = idle(frame)  # ruling K90: an attack called off is not offered again until a change
+        return ([a for a in combat_options(state, frame["p"]) if trip_key(*a) not in done]
+                + card_options(state, frame["p"], frame))
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role != role_of(state, frame["p"]):
@@ -381,9 +387,16 @@ class Battle(Step):
     def on_call_off(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         log.public(state, f"{role} calls off the attack.", log.BATTLE)
         pop(state)
+        if "via" in frame and state["stack"]:
+            mark_idle(state["stack"][-1], frame["via"])  # ruling K90: not offered again until a change
 
     def on_fight(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
+        if state["stack"] and "via" in frame:
+            state["stack"][-1].pop("idle", None)  # the combat changes the position
+        self._fight(state, frame)
+
+    def _fight(self, state: State, frame: Frame) -> None:
         if tabletop_on(state):  # the umpire decides how it is fought (umpire.Tabletop)
             push(state, {"step": "tabletop", "stage": "mark", "combat": frame, "killed": []})
         else:
