@@ -11,6 +11,7 @@ from roses.games.kingmaker import (
     ai,
     combat,
     deals,
+    evaluation,
     events,
     memo,
     offers,
@@ -165,6 +166,19 @@ class KingmakerRules(StepRules):
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
+
+    #: How the search bots save work and judge lines (ai.py).
+    search_hints = ai.SEARCH_HINTS
+
+    def evaluate(self, state: State, role: str) -> float:
+        """What ``state`` is worth to ``role`` (evaluation.py: heirs, the crown, troops...)."""
+        return evaluation.evaluate(state, role)
+
+    def evaluate_all(self, state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
+        return evaluation.evaluate_all(state, roles, horizon)
+
+    def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
+        return evaluation.evaluation_terms(state, role)
 
     def default_action(self, state: State, role: str) -> Action | None:
         """The published default of the decision ``role`` faces now (views.default_action)."""
