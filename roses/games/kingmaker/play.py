@@ -702,8 +702,8 @@ def move_options(state: State, frame: Frame) -> list[Action]:
             if m != e and (state["nsq"][m], state["nin"][m], state["nship"][m]) == (
                     state["nsq"][e], state["nin"][e], state["nship"][e]):
                 out.append(("escort", [w.heirs[h].id, w.cards[m].id]))
-    if state["level"] >= 1:
-        out += blockade_options(state, p)
+    if state["level"] >= 1:  # ruling K90: a ship names a port blockaded once a movement phase
+        out += [a for a in blockade_options(state, p) if f"{a[1][0]}@{a[1][1]}" not in inout]
     freed = state["freed"]
     holders = {q for q in {state["ch"][n] for n in mine} if free_moves(state, q)}
     for n in mine:
@@ -795,6 +795,8 @@ class CardPlay(Step):
         if verb not in ROUND_TRIP and verb not in self.opens:
             frame.pop("idle", None)
         if verb == "enter" and isinstance(arg, list) and len(arg) == 2:
+            frame.setdefault("inout", []).append(f"{arg[0]}@{arg[1]}")
+        elif verb == "blockade" and isinstance(arg, list) and len(arg) == 2:
             frame.setdefault("inout", []).append(f"{arg[0]}@{arg[1]}")
         elif verb == "leave" and isinstance(arg, str):
             n = W(state).codec.get(arg)
