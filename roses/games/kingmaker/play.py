@@ -700,7 +700,8 @@ def move_options(state: State, frame: Frame) -> list[Action]:
         e = state["hesc"][h]
         for m in mine:
             if m != e and (state["nsq"][m], state["nin"][m], state["nship"][m]) == (
-                    state["nsq"][e], state["nin"][e], state["nship"][e]):
+                    state["nsq"][e], state["nin"][e], state["nship"][e]) and (
+                    f"{w.heirs[h].id}@{w.cards[m].id}" not in inout):  # ruling K90: not back to his escort
                 out.append(("escort", [w.heirs[h].id, w.cards[m].id]))
     if state["level"] >= 1:  # ruling K90: a ship names a port blockaded once a movement phase
         out += [a for a in blockade_options(state, p) if f"{a[1][0]}@{a[1][1]}" not in inout]
@@ -794,9 +795,7 @@ class CardPlay(Step):
         (ruling K90); entering or leaving a place is remembered for the phase."""
         if verb not in ROUND_TRIP and verb not in self.opens:
             frame.pop("idle", None)
-        if verb == "enter" and isinstance(arg, list) and len(arg) == 2:
-            frame.setdefault("inout", []).append(f"{arg[0]}@{arg[1]}")
-        elif verb == "blockade" and isinstance(arg, list) and len(arg) == 2:
+        if verb in ("enter", "blockade") and isinstance(arg, list) and len(arg) == 2:
             frame.setdefault("inout", []).append(f"{arg[0]}@{arg[1]}")
         elif verb == "leave" and isinstance(arg, str):
             n = W(state).codec.get(arg)
@@ -996,7 +995,10 @@ class Move(CardPlay):
 
     def on_escort(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
-        state["hesc"][w.heir_codec.id(arg[0])] = w.cid(arg[1])
+        h = w.heir_codec.id(arg[0])
+        if state["hesc"][h] >= 0:  # ruling K90: the heir is not handed back to him this phase
+            frame.setdefault("inout", []).append(f"{arg[0]}@{w.cards[state['hesc'][h]].id}")
+        state["hesc"][h] = w.cid(arg[1])
 
     def on_end(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
