@@ -7,8 +7,9 @@ less the best of the other players' scores, squashed into (-1, 1):
 
 ``claim``      an heir held, one senior in his house (the only one who may be crowned, L392),
                one crowned (L404): the steps to the crown;
-``heirs``      further heirs held (denied to the others, worth less once one is crowned: they
-               then stand between him and victory, and executing them is the way to win);
+``heirs``      further heirs held (denied to the others), worth less than a rival heir dead:
+               each stands between the faction and victory, so a bot keeps its senior heir
+               and executes the others it holds (L283);
 ``rivals``     every other heir alive (L415: each must die before the last one wins);
 ``coronation`` the route to a coronation of the senior heir held: the cathedral nearest to
                him (L394), archbishop or two bishops among the faction's nobles, both at
@@ -54,7 +55,7 @@ from roses.games.kingmaker.common import (
 
 #: Weights of the terms (a win is 1.0).
 CLAIM_HELD, CLAIM_SENIOR, CLAIM_CROWNED = 0.12, 0.08, 0.16
-EXTRA_HEIR, EXTRA_HEIR_CROWNED = 0.07, 0.01
+EXTRA_HEIR, EXTRA_HEIR_CROWNED = 0.03, 0.0
 RIVAL = 0.05
 CORONATION_BISHOPS, CORONATION_NEAR, CORONATION_READY = 0.02, 0.04, 0.06
 TROOPS = 0.16
