@@ -7,9 +7,10 @@ import pytest
 
 from roses.ai.bot import Determinizer
 from roses.ai.factory import make_bot
-from roses.engine.contract import canonical_json
+from roses.engine.contract import State, canonical_json
 from roses.engine.game import Game
-from roses.games.kingmaker import RULES
+from roses.games.kingmaker import RULES, ai, evaluation
+from roses.games.kingmaker.common import Z_NOBLE, W
 
 
 def test_random_and_search_bots_play_a_few_turns() -> None:
@@ -86,3 +87,81 @@ def test_select_and_back_is_not_offered_again_until_something_changes_k90() -> N
         to = next(a for a in RULES.legal_actions(game.state, role) if a[0] == "to")
         game.apply(role, *to)
         assert ("select", noble) in RULES.legal_actions(game.state, role)
+
+
+def _first_movement() -> Game:
+    """A 3-player E2 game played (first legal action each time) to its first movement phase."""
+    game = Game.new(RULES, 5, "campaign", {"players": 3, "rules": "e2"})
+    for _ in range(600):
+        state = game.state
+        if state["stack"] and state["stack"][-1]["step"] == "move":
+            return game
+        role = game.active()[0]
+        legal = RULES.legal_actions(state, role)
+        game.apply(role, *legal[-1] if legal[-1][0] == "end" else legal[0])
+    raise AssertionError("no movement phase")
+
+
+def _noble_of(state: State, p: int) -> int:
+    w = W(state)
+    return next(n for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ch"][n] == p
+                and state["nsq"][n] is not None and state["ncap"][n] < 0)
+
+
+def test_evaluation_values_heirs_seniority_the_crown_and_rival_heirs_dead_l404() -> None:
+    """L404-415: victory is the last royal heir, crowned. The evaluation rises with an heir
+    held, more with the senior one of his house (the only one who may be crowned, L392), more
+    again once he is crowned; it rises when a rival heir dies; and once his King is crowned a
+    faction gains by executing the other heirs it holds (each stands between it and victory)."""
+    state = _first_movement().state
+    w = W(state)
+    henry, margaret, york = (w.heir_codec.id(x) for x in ("henry_vi", "margaret", "richard_of_york"))
+    for h in range(len(w.heirs)):
+        state["hesc"][h], state["hcrown"][h] = -1, False
+    base = evaluation.evaluate(state, "P1")
+    state["hesc"][margaret] = _noble_of(state, 0)
+    junior = evaluation.evaluate(state, "P1")
+    state["hesc"][margaret] = -1
+    state["hesc"][henry] = _noble_of(state, 0)
+    senior = evaluation.evaluate(state, "P1")
+    state["hcrown"][henry] = True
+    crowned = evaluation.evaluate(state, "P1")
+    assert base < junior < senior < crowned
+    state["hdead"][york] = True  # a rival heir dies
+    assert evaluation.evaluate(state, "P1") > crowned
+    state["hesc"][margaret] = _noble_of(state, 0)  # a second heir held, besides the crowned King
+    holding = evaluation.evaluate(state, "P1")
+    state["hdead"][margaret], state["hesc"][margaret] = True, -1  # ... executed
+    assert evaluation.evaluate(state, "P1") > holding
+    # The other players see the same position from the other side.
+    assert evaluation.evaluate(state, "P2") < 0 < evaluation.evaluate(state, "P1")
+    terms = evaluation.evaluation_terms(state, "P1")
+    assert terms["claim"] > 0 and terms["fallen"] > 0
+
+
+def test_evaluation_is_the_result_once_the_game_is_over() -> None:
+    state = _first_movement().state
+    state["result"] = "P2"
+    assert RULES.evaluate_all(state, ["P1", "P2", "P3"]) == {"P1": -1.0, "P2": 1.0, "P3": -1.0}
+
+
+def test_bots_deal_only_in_their_crown_phase_and_ally_only_with_a_player_without_heirs() -> None:
+    """Bots (ai.search_choices) do not open the dealing menu while moving; in the menu they
+    propose an alliance only to a player who holds no heir (the evaluation's alliance term)."""
+    game = _first_movement()
+    state = game.state
+    legal = RULES.legal_actions(state, "P" + str(state["stack"][-1]["p"] + 1))
+    role = "P" + str(state["stack"][-1]["p"] + 1)
+    assert ("deal", None) in legal
+    assert ("deal", None) not in ai.search_choices(state, role, legal)
+    game.apply(role, "deal")
+    state = game.state
+    p = state["stack"][-1]["p"]
+    w = W(state)
+    for h in range(len(w.heirs)):
+        state["hesc"][h] = -1
+    q = (p + 1) % 3
+    state["hesc"][w.heir_codec.id("henry_vi")] = _noble_of(state, q)
+    picked = ai.search_choices(state, role, RULES.legal_actions(state, role))
+    allies = {a for v, a in picked if v == "ally"}
+    assert "P" + str(q + 1) not in allies and "P" + str((p + 2) % 3 + 1) in allies

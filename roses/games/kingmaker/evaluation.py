@@ -10,7 +10,8 @@ less the best of the other players' scores, squashed into (-1, 1):
 ``heirs``      further heirs held (denied to the others), worth less than a rival heir dead:
                each stands between the faction and victory, so a bot keeps its senior heir
                and executes the others it holds (L283);
-``rivals``     every other heir alive (L415: each must die before the last one wins);
+``fallen``     for a faction holding an heir: every royal heir dead (L404, L415: each other
+               heir must die before the last one wins; the others gain nothing by it);
 ``coronation`` the route to a coronation of the senior heir held: the cathedral nearest to
                him (L394), archbishop or two bishops among the faction's nobles, both at
                hand (the coronation phase follows combat in the same turn);
@@ -142,7 +143,7 @@ def scores(state: State) -> dict[int, dict[str, float]]:
                 claim += CLAIM_CROWNED
         t["claim"] = claim
         t["heirs"] = max(0, len(mine) - 1) * (EXTRA_HEIR_CROWNED if crowned else EXTRA_HEIR)
-        t["rivals"] = -RIVAL * (len(alive) - (1 if mine else 0))
+        t["fallen"] = RIVAL * (len(w.heirs) - len(alive)) if (mine or bf_owner == p) else 0.0
         t["coronation"] = _coronation(state, p, mine, seniors, nobles[p], amap) if not crowned else 0.0
         t["troops"] = TROOPS * troops[p] / all_troops
         offices = 0
