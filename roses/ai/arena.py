@@ -210,8 +210,10 @@ def _arena_game(task: tuple[Any, ...]) -> GameOutcome:
     shift = g % len(labels)
     order = labels[shift:] + labels[:shift]
     names = dict(zip(labels, bot_names, strict=True))
-    seats = {role: (lab, make(names[lab], gseed * 4 + i)) for i, (role, lab)
-             in enumerate(zip(roles, order, strict=True))}
+    # A bot's seed: with two roles by seat (as always); with more, by bot, so that identical
+    # bots rotated over the seats of one setup still play different games.
+    seats = {role: (lab, make(names[lab], gseed * 4 + i if len(labels) <= 2 else gseed * 16 + labels.index(lab)))
+             for i, (role, lab) in enumerate(zip(roles, order, strict=True))}
     return play_game(rules, scenario, seats, gseed, options, max_actions)
 
 
