@@ -224,11 +224,7 @@ def format_report(report: dict[str, Any]) -> str:
              + f": {report['games']} games (seed {report['seed']}, seats rotated), mean length "
              f"{report['mean_length']:.1f} actions, {report['draws']} draws, {report['unfinished']} unfinished, "
              f"{report['seconds']:.0f} s"]
-    if report.get("ended"):
-        lines.append("  ended: " + ", ".join(f"{k} {v}" for k, v in report["ended"].items()))
-    if report.get("rounds"):
-        r = report["rounds"]
-        lines.append(f"  rounds per game: mean {r['mean']:.1f}, median {r['median']:.0f}, max {r['max']:.0f}")
+
     for lab, b in report["bots"].items():
         lo, hi = b["ci95"]
         sides = ", ".join(f"{w}/{b['games_as'][r]} as {r}" for r, w in b["wins_as"].items())
@@ -239,4 +235,9 @@ def format_report(report: dict[str, Any]) -> str:
         if c and c["n"]:
             lines.append(f"  {'':>16}  s per decision with a choice: median {c['median']:.3f}, "
                          f"p95 {c['p95']:.3f}, max {c['max']:.3f} ({c['n']} decisions)")
+    if report.get("ended"):
+        lines.append("  ended: " + ", ".join(f"{k} {v}" for k, v in report["ended"].items()))
+    if report.get("rounds"):
+        r = report["rounds"]
+        lines.append(f"  rounds per game: mean {r['mean']:.1f}, median {r['median']:.0f}, max {r['max']:.0f}")
     return "\n".join(lines)
