@@ -165,3 +165,20 @@ def test_bots_deal_only_in_their_crown_phase_and_ally_only_with_a_player_without
     picked = ai.search_choices(state, role, RULES.legal_actions(state, role))
     allies = {a for v, a in picked if v == "ally"}
     assert "P" + str(q + 1) not in allies and "P" + str((p + 2) % 3 + 1) in allies
+
+
+def test_bots_summon_parliament_only_while_holding_a_crowned_king_l404() -> None:
+    """L404: Parliament's support for a crowned King under one's control wins; a bot summons
+    it (its Parliament phase) only while it controls a crowned King, and passes otherwise."""
+    state = _first_movement().state
+    w = W(state)
+    p = state["stack"][-1]["p"]
+    role = f"P{p + 1}"
+    actions = [("summon", "london"), ("summon", "york"), ("pass", None)]
+    state["stack"].append({"step": "parliament", "p": p})
+    for h in range(len(w.heirs)):
+        state["hesc"][h], state["hcrown"][h] = -1, False
+    assert ai.search_choices(state, role, actions) == [("pass", None)]
+    henry = w.heir_codec.id("henry_vi")
+    state["hesc"][henry], state["hcrown"][henry] = _noble_of(state, p), True
+    assert ai.search_choices(state, role, actions) == [("summon", "london")]

@@ -30,6 +30,8 @@ from roses.games.kingmaker.common import (
     heir_controller,
     heir_loc,
     heirs_of,
+    king_controller,
+    kings,
     player_of_role,
 )
 from roses.games.kingmaker.play import event_deck
@@ -102,7 +104,8 @@ BOT_DEALS = frozenset(("ally", "end_alliance", "back"))
 
 def search_choices(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The actions a search bot chooses among. It never backs out of a noble or ship it chose
-    to move (it chooses what it wants in the first place), opens the dealing menu only in its
+    to move (it chooses what it wants in the first place), summons Parliament when (and only
+    when) it controls a crowned King, opens the dealing menu only in its
     Crown phase (once a turn, so it proposes to a player at most once a round), and there only
     proposes an alliance to a player who holds no heir, or ends one with a player who now holds
     one (the alliance term of the evaluation, evaluation.py)."""
@@ -114,6 +117,10 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return destinations(state, role, [a for a in actions if a[0] != "back"])
     if step == "deal":
         return [a for a in actions if a[0] in BOT_DEALS and _deal_helps(state, role, a)]
+    if step == "parliament":  # L404: summon Parliament while holding a crowned King (a vote may win)
+        p = player_of_role(state, role)
+        mine = any(king_controller(state, k) == p for k in kings(state))
+        return [a for a in actions if (a[0] == "summon") == mine][:1] or actions
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
