@@ -117,7 +117,7 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return destinations(state, role, [a for a in actions if a[0] != "back"])
     if step == "deal":
         return [a for a in actions if a[0] in BOT_DEALS and _deal_helps(state, role, a)]
-    if step == "parliament":  # L404: summon Parliament while holding a crowned King (a vote may win)
+    if step == "parliament":  # §Victory Conditions: summon Parliament while holding a crowned King (a vote may win)
         p = player_of_role(state, role)
         mine = any(king_controller(state, k) == p for k in kings(state))
         return [a for a in actions if (a[0] == "summon") == mine][:1] or actions

@@ -1,19 +1,19 @@
 """Kingmaker for bots: what a position is worth (the contract's ``evaluate``, roses.ai).
 
 The campaign is won by the player who controls the last royal heir alive, crowned, or by a
-vote of Parliament for his crowned King (L404-432). So the evaluation counts, for each
+vote of Parliament for his crowned King (§Victory Conditions). So the evaluation counts, for each
 player, a *score* made of these terms (:func:`terms`), and a player's value is his score
 less the best of the other players' scores, squashed into (-1, 1):
 
-``claim``      an heir held, one senior in his house (the only one who may be crowned, L392),
-               one crowned (L404): the steps to the crown;
+``claim``      an heir held, one senior in his house (the only one who may be crowned, §Coronation Phase),
+               one crowned (§Victory Conditions): the steps to the crown;
 ``heirs``      further heirs held (denied to the others), worth less than a rival heir dead:
                each stands between the faction and victory, so a bot keeps its senior heir
-               and executes the others it holds (L283);
-``fallen``     for a faction holding an heir: every royal heir dead (L404, L415: each other
+               and executes the others it holds (§Capture of Noble Counters);
+``fallen``     for a faction holding an heir: every royal heir dead (§Victory Conditions: each other
                heir must die before the last one wins; the others gain nothing by it);
 ``coronation`` the route to a coronation of the senior heir held: the cathedral nearest to
-               him (L394), archbishop or two bishops among the faction's nobles, both at
+               him (§Coronation Phase), archbishop or two bishops among the faction's nobles, both at
                hand (the coronation phase follows combat in the same turn);
 ``troops``     the faction's troops on the board (nobles, titles, offices, bishops,
                mercenaries: noble_strength), against all troops in play;
@@ -23,7 +23,7 @@ less the best of the other players' scores, squashed into (-1, 1):
 ``risk``       nobles (and heirs) in the open where an enemy stack at most one square away
                is stronger: what a battle may cost next turn;
 ``reach``      how near the faction's strongest stacks are to the heirs held by no one or by
-               a weaker enemy (captured by standing with them, L279, or by winning a battle);
+               a weaker enemy (captured by standing with them, §Capture of Royal Heirs, or by winning a battle);
 ``alliances``  an alliance with a player who holds no heir (he cannot win before us);
                one with a rival claimant is worth less than none.
 
@@ -162,7 +162,7 @@ def scores(state: State) -> dict[int, dict[str, float]]:
 
 def _coronation(state: State, p: int, mine: list[int], seniors: set[int], nobles: list[int],
                 amap: dict[int, list[int]]) -> float:
-    """How far the faction is on the way to crowning its senior heir (L390-396)."""
+    """How far the faction is on the way to crowning its senior heir (§Coronation Phase)."""
     w = W(state)
     b = w.board
     crowned_houses = {w.heirs[h].house for h in live_heirs(state) if state["hcrown"][h]}
