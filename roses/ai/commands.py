@@ -36,18 +36,82 @@ def load_rules(game: str) -> Rules:
     return rules
 
 
+def arena_options(rules: Rules, args: argparse.Namespace) -> dict[str, Any]:
+    """The game options of ``roses arena``: ``--option K=V`` (repeatable), ``--players N`` and
+    ``--rules R`` (the options ``players`` and ``rules``), typed by the game's options schema."""
+    schema = rules.options_schema()
+    raw: list[tuple[str, str]] = []
+    for item in args.option or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--option {item!r}: use KEY=VALUE")
+        raw.append((key.strip(), value.strip()))
+    if args.players is not None:
+        raw.append(("players", str(args.players)))
+    if args.rules is not None:
+        raw.append(("rules", args.rules))
+    out: dict[str, Any] = {}
+    for key, value in raw:
+        spec = schema.get(key)
+        if spec is None:
+            known = ", ".join(sorted(schema)) or "none"
+            raise ValueError(f"{rules.title} has no option {key!r} (its options: {known})")
+        kind = spec.get("type")
+        if kind == "int":
+            try:
+                out[key] = int(value)
+            except ValueError:
+                raise ValueError(f"option {key!r} must be a whole number, not {value!r}") from None
+        elif kind == "bool":
+            if value.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError(f"option {key!r} must be true or false, not {value!r}")
+            out[key] = value.lower() in ("1", "true", "yes", "on")
+        elif kind == "object":
+            out[key] = json.loads(value)
+        else:
+            out[key] = value
+    return out
+
+
+def bot_list(text: str) -> list[str]:
+    """``--bots``: names separated by commas; ``NAME*K`` stands for K seats of NAME."""
+    out: list[str] = []
+    for item in (n.strip() for n in text.split(",")):
+        if not item:
+            continue
+        name, star, count = item.rpartition("*")
+        if star and count.strip().isdigit() and name.strip():
+            out += [name.strip()] * int(count)
+        else:
+            out.append(item)
+    return out
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     rules = load_rules(args.game)
     scenario = args.scenario or rules.scenarios[0]
-    names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    for name in names:
-        make_bot(name)  # fail early on a bad name
+    names = bot_list(args.bots)
+    try:
+        options = arena_options(rules, args)
+        for name in names:
+            make_bot(name)  # fail early on a bad name
+        rules.check_scenario(scenario)
+        roles = rules.roles(scenario, options)
+    except Exception as exc:  # noqa: BLE001 - bad options or names: a message, not a traceback
+        print(f"roses arena: error: {exc}", file=sys.stderr)
+        return 2
+    if len(names) != len(roles):
+        print(f"roses arena: error: {rules.title} needs {len(roles)} bots, one per role ({', '.join(roles)}); "
+              f"--bots gave {len(names)}", file=sys.stderr)
+        return 2
     progress = None
     if args.progress:
         def progress(g: int, out: Any) -> None:
-            print(f"game {g + 1}/{args.games}: {out.seats} -> {out.result} in {out.length} actions "
+            how = f" ({', '.join(out.ended)})" if out.ended else ""
+            rounds = f", round {out.rounds}" if out.rounds is not None else ""
+            print(f"game {g + 1}/{args.games}: {out.seats} -> {out.result}{how} in {out.length} actions{rounds} "
                   f"({out.seconds:.1f} s)", file=sys.stderr, flush=True)
-    report = arena(rules, scenario, names, args.games, args.seed,
+    report = arena(rules, scenario, names, args.games, args.seed, options=options or None,
                    max_actions=args.max_actions, progress=progress, jobs=args.jobs,
                    cluster=getattr(args, "cluster", None))
     print(json.dumps(report) if args.json else format_report(report))
@@ -104,12 +168,16 @@ def bench_ai(rules: Rules, scenario: str, seconds: float, seed: int, budget: str
 
 
 def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("arena", help="bot against bot, sides swapped: win rates with 95%% CIs")
+    p = sub.add_parser("arena", help="bots against each other, seats rotated: win rates with 95%% CIs")
     p.add_argument("game", help="a game id, or package.module:ATTR naming a Rules object")
     p.add_argument("--scenario")
     p.add_argument("--bots", required=True,
-                   help="two bot names, e.g. ismcts:0.5,random (NAME, NAME:SECONDS or NAME:iITERATIONS; "
-                        "levels easy, medium, hard)")
+                   help="one bot per role, e.g. ismcts:0.5,random or heuristic,random*3 (NAME, NAME:SECONDS "
+                        "or NAME:iITERATIONS; levels easy, medium, hard; NAME*K for K seats)")
+    p.add_argument("--players", type=int, help="the game's option 'players' (e.g. Kingmaker: 2 to 8)")
+    p.add_argument("--rules", help="the game's option 'rules' (e.g. Kingmaker: basic, e1, e2)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="a game option (repeatable), e.g. --option rounds=30")
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--max-actions", type=int, default=20_000, help="count a longer game as unfinished")

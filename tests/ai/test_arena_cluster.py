@@ -24,6 +24,7 @@ def _arena(*extra: str) -> dict[str, Any]:
     report.pop("seconds")
     for bot in report["bots"].values():
         bot.pop("think_s_per_move")
+        bot.pop("think_s_per_choice", None)
     return report
 
 

@@ -104,6 +104,10 @@ def test_transfer_and_heir_handover(tmp_path: Path) -> None:
     RULES.action(state, "P1", "give_heir", ["margaret", "grey"])
     RULES.action(state, "P2", "decline")
     assert heir_controller(state, h) == 0
+    RULES.action(state, "P1", "deal")  # ruling K90: a declined offer is not repeated in the same decision
+    assert ("give_heir", ["margaret", "grey"]) not in RULES.legal_actions(state, "P1")
+    RULES.action(state, "P1", "back")
+    RULES.action(state, "P1", "end")  # the combat phase: a new decision
     RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "give_heir", ["margaret", "grey"])
     RULES.action(state, "P2", "accept")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pickle
 import random
 
-from roses.engine.contract import State
+from roses.engine.contract import Action, SearchHints, State
 from roses.engine.log import readable_entries
 from roses.games.kingmaker import orders
 from roses.games.kingmaker.common import (
@@ -24,6 +24,14 @@ from roses.games.kingmaker.common import (
     Z_CHANC,
     Z_DECK,
     Z_HAND,
+    Z_NOBLE,
+    W,
+    allied,
+    heir_controller,
+    heir_loc,
+    heirs_of,
+    king_controller,
+    kings,
     player_of_role,
 )
 from roses.games.kingmaker.play import event_deck
@@ -87,3 +95,102 @@ def determinize(state: State, role: str, seed: int) -> State:
     out["rng"] = r.getrandbits(64)
     out["rigged"] = []
     return out
+
+
+# ----- search hints (Rules.search_hints, roses.engine.contract.SearchHints) -----------------------
+#: Dealing verbs a bot uses (an alliance proposed or ended); its other offers are for people.
+BOT_DEALS = frozenset(("ally", "end_alliance", "back"))
+
+
+def search_choices(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The actions a search bot chooses among. It never backs out of a noble or ship it chose
+    to move (it chooses what it wants in the first place), summons Parliament when (and only
+    when) it controls a crowned King, opens the dealing menu only in its
+    Crown phase (once a turn, so it proposes to a player at most once a round), and there only
+    proposes an alliance to a player who holds no heir, or ends one with a player who now holds
+    one (the alliance term of the evaluation, evaluation.py)."""
+    stack = state.get("stack")
+    if not stack:
+        return actions
+    step = stack[-1]["step"]
+    if step == "move" and (stack[-1]["sel"] is not None or stack[-1]["ship"] is not None):
+        return destinations(state, role, [a for a in actions if a[0] != "back"])
+    if step == "deal":
+        return [a for a in actions if a[0] in BOT_DEALS and _deal_helps(state, role, a)]
+    if step == "parliament":  # §Victory Conditions: summon Parliament while holding a crowned King (a vote may win)
+        p = player_of_role(state, role)
+        mine = any(king_controller(state, k) == p for k in kings(state))
+        return [a for a in actions if (a[0] == "summon") == mine][:1] or actions
+    if step != "crown":
+        return [a for a in actions if a[0] != "deal"]
+    return actions
+
+
+def _deal_helps(state: State, role: str, action: Action) -> bool:
+    verb, arg = action
+    if verb == "back":
+        return True
+    q = player_of_role(state, str(arg))
+    return bool(heirs_of(state, q)) == (verb == "end_alliance")
+
+
+#: Destinations of a noble or ship a search bot weighs (the nearest to its goals).
+KEEP_DESTINATIONS = 10
+
+
+def follow_actions(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The actions the heuristic bot's follow-up search tries after a move: where the noble
+    or ship it chose goes (the destinations nearest its goals), and fighting a combat it
+    opened; nothing else (a decision is worth its own result: the evaluation already counts
+    what a position promises). The move itself is still chosen among all actions."""
+    stack = state.get("stack")
+    if not stack:
+        return []
+    frame = stack[-1]
+    if frame["step"] == "move" and (frame["sel"] is not None or frame["ship"] is not None):
+        return destinations(state, role, [a for a in actions if a[0] == "to"])
+    if frame["step"] == "battle":
+        return [a for a in actions if a[0] == "fight"]
+    return []
+
+
+def destinations(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The ``to`` actions of the noble or ship chosen, nearest first to the mover's goals (heirs
+    it does not hold, a cathedral for the senior heir it escorts, weaker enemy stacks), at most
+    :data:`KEEP_DESTINATIONS`; other actions are kept."""
+    tos = [a for a in actions if a[0] == "to"]
+    if len(tos) <= KEEP_DESTINATIONS:
+        return actions
+    w = W(state)
+    b = w.board
+    p = player_of_role(state, role)
+    goals: set[str] = set()
+    for h in range(len(w.heirs)):
+        if state["hdead"][h]:
+            continue
+        q = heir_controller(state, h)
+        if q != p and (q < 0 or not allied(state, p, q)):
+            sq = heir_loc(state, h)[0]
+            if sq is not None:
+                goals.add(sq)
+    frame = state["stack"][-1]
+    if frame["sel"] is not None:
+        n = w.cid(frame["sel"])
+        if any(state["hesc"][h] == n for h in heirs_of(state, p)):
+            goals.update(b.places[pl].square for pl in sorted(b.places) if b.places[pl].cathedral)
+    if not goals:  # no heir to take: the enemy's nobles
+        goals = {sq for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ch"][n] != p
+                 and (sq := state["nsq"][n]) is not None}
+    goal_dist = [b.land_distances(g) for g in sorted(goals)]
+
+    def far(a: Action) -> tuple[int, str]:
+        dest = str(a[1])
+        sq = b.places[dest].square if dest in b.places else dest
+        return (min((d.get(sq, 99) for d in goal_dist), default=99), dest)
+
+    keep = {str(a[1]) for a in sorted(tos, key=far)[:KEEP_DESTINATIONS]}
+    return [a for a in actions if a[0] != "to" or str(a[1]) in keep]
+
+
+SEARCH_HINTS = SearchHints(follow_worlds=1, follow_filter=follow_actions, best_on_line=True,
+                           choices=search_choices)

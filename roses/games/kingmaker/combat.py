@@ -48,7 +48,14 @@ from roses.games.kingmaker.common import (
     tabletop_on,
 )
 from roses.games.kingmaker.ops import free_captive, place_active
-from roses.games.kingmaker.play import CardPlay, card_options, lift_sieges
+from roses.games.kingmaker.play import (
+    CardPlay,
+    card_options,
+    idle,
+    lift_sieges,
+    mark_idle,
+    trip_key,
+)
 from roses.games.kingmaker.queries import can_act, event_deck, hand, inside_nobles, siege_defence
 
 BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK, SEA = (
@@ -215,12 +222,15 @@ class CombatPhase(CardPlay):
     name = "combat"
     phase = "combat"
     always_decides = True
+    opens = frozenset(("battle", "ambush", "sally", "sea_battle", "siege", "storm", "town_attack"))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return combat_options(state, frame["p"]) + card_options(state, frame["p"])
+        done = idle(frame)  # ruling K90: an attack called off is not offered again until a change
+        return ([a for a in combat_options(state, frame["p"]) if trip_key(*a) not in done]
+                + card_options(state, frame["p"], frame))
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role != role_of(state, frame["p"]):
@@ -374,9 +384,16 @@ class Battle(Step):
     def on_call_off(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         log.public(state, f"{role} calls off the attack.", log.BATTLE)
         pop(state)
+        if "via" in frame and state["stack"]:
+            mark_idle(state["stack"][-1], frame["via"])  # ruling K90: not offered again until a change
 
     def on_fight(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
+        if state["stack"] and "via" in frame:
+            state["stack"][-1].pop("idle", None)  # the combat changes the position
+        self._fight(state, frame)
+
+    def _fight(self, state: State, frame: Frame) -> None:
         if tabletop_on(state):  # the umpire decides how it is fought (umpire.Tabletop)
             push(state, {"step": "tabletop", "stage": "mark", "combat": frame, "killed": []})
         else:

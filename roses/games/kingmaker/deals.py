@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from roses.engine import log
-from roses.engine.contract import Action, State
+from roses.engine.contract import Action, State, canonical_json
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops
@@ -335,15 +335,33 @@ class DealMenu(Dealing, Step):
         return [role_of(state, frame["p"])]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return deal_options(state, frame["p"]) + [("back", None)]
+        """The dealing verbs but those already used in this decision since it last changed
+        (ruling K90: an offer declined, or an alliance made and ended, is not made again)."""
+        done = _parent(state).get("idle", ())
+        return [a for a in deal_options(state, frame["p"]) if deal_key(*a) not in done] + [("back", None)]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         return "Deal with another player: an offer he accepts or declines, or back."
 
     def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
         pop(state)
+        parent = _parent(state)
+        parent.setdefault("idle", []).append("deal" if verb == "back" else deal_key(verb, arg))  # ruling K90
         if verb != "back":
             super().handle(state, frame, role, verb, arg)
 
     def on_back(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         """Close the menu (the frame is popped by :meth:`handle`)."""
+
+
+def deal_key(verb: str, arg: Any) -> str:
+    """How a dealing action is remembered in its decision's ``idle`` list (ruling K90; as
+    play.trip_key, which imports this module)."""
+    return f"{verb}:{canonical_json(arg)}"
+
+
+def _parent(state: State) -> Frame:
+    """The decision the dealing menu was opened from (below the menu's frame, or the top once
+    the menu's frame is popped)."""
+    frames = state["stack"]
+    return frames[-2] if frames and frames[-1]["step"] == "deal" else frames[-1]

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from roses.engine import log
-from roses.engine.contract import Action, State
+from roses.engine.contract import Action, State, canonical_json
 from roses.engine.steps import Frame, Step, pop, push, replace
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops, refusals
@@ -340,9 +340,31 @@ def land_passenger(state: State, n: int, port: str) -> None:
     ops.put_noble(state, n, w.board.places[port].square, None)
 
 
+#: Verbs that open or close a choice without changing the position (ruling K90): what they
+#: backed out of is remembered in the decision's frame (``idle``) and not offered again until
+#: another action of that decision changes something.
+ROUND_TRIP = frozenset(("select", "sail", "back", "deal"))
+
+
+def idle(frame: Frame | None) -> list[str]:
+    """The round trips already made (and backed out of) in ``frame`` since its last change (ruling K90)."""
+    return frame.get("idle", []) if frame is not None else []
+
+
+def mark_idle(frame: Frame, key: str) -> None:
+    frame.setdefault("idle", []).append(key)
+
+
+def trip_key(verb: str, arg: Any) -> str:
+    """How an action backed out of is remembered in its decision's ``idle`` list (ruling K90)."""
+    return f"{verb}:{canonical_json(arg)}"
+
+
 def move_options(state: State, frame: Frame) -> list[Action]:
     w = W(state)
     p = frame["p"]
+    done = idle(frame)
+    inout = frame.get("inout", ())
     if frame["sel"] is not None:
         n = w.cid(frame["sel"])
         return [("to", d) for d in move_dests(state, n)] + [("back", None)]
@@ -353,7 +375,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
     b = w.board
     mine = controlled_nobles(state, p)
     for n in mine:
-        if movable(state, n) and land_moves(state, n):
+        if movable(state, n) and land_moves(state, n) and w.cards[n].id not in done:
             out.append(("select", w.cards[n].id))
     for n in mine:
         sq, inside = state["nsq"][n], state["nin"][n]
@@ -364,9 +386,10 @@ def move_options(state: State, frame: Frame) -> list[Action]:
                 if not place_active(state, pl):
                     continue
                 o = place_owner(state, pl)
-                if (o == p or (o >= 0 and pl not in state["siege"])) and fits(state, pl, noble_strength(state, n)):
+                if ((o == p or (o >= 0 and pl not in state["siege"])) and fits(state, pl, noble_strength(state, n))
+                        and f"{w.cards[n].id}@{pl}" not in inout):  # ruling K90: not back where he left
                     out.append(("enter", [w.cards[n].id, pl]))
-        elif not besieged_inside(state, n):
+        elif not besieged_inside(state, n) and f"{w.cards[n].id}@{inside}" not in inout:
             out.append(("leave", w.cards[n].id))
     for s, piece in enumerate(w.ships):
         pos = state["spos"][s]
@@ -380,16 +403,17 @@ def move_options(state: State, frame: Frame) -> list[Action]:
                 if (state["nsq"][n] == port_sq and movable(state, n)
                         and used + noble_strength(state, n) <= piece.capacity):
                     out.append(("embark", [w.cards[n].id, piece.id]))
-        if piece.id not in state["sail_denied"] and ship_dests(state, s):
+        if piece.id not in state["sail_denied"] and piece.id not in done and ship_dests(state, s):
             out.append(("sail", piece.id))
     for h in heirs_of(state, p):
         e = state["hesc"][h]
         for m in mine:
             if m != e and (state["nsq"][m], state["nin"][m], state["nship"][m]) == (
-                    state["nsq"][e], state["nin"][e], state["nship"][e]):
+                    state["nsq"][e], state["nin"][e], state["nship"][e]) and (
+                    f"{w.heirs[h].id}@{w.cards[m].id}" not in inout):  # ruling K90: not back to his escort
                 out.append(("escort", [w.heirs[h].id, w.cards[m].id]))
-    if state["level"] >= 1:
-        out += blockade_options(state, p)
+    if state["level"] >= 1:  # ruling K90: a ship names a port blockaded once a movement phase
+        out += [a for a in blockade_options(state, p) if f"{a[1][0]}@{a[1][1]}" not in inout]
     freed = state["freed"]
     holders = {q for q in {state["ch"][n] for n in mine} if free_moves(state, q)}
     for n in mine:
@@ -404,7 +428,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
             if (state["spos"][s] is not None and ship_controller(state, s) == p and state["smv"][s] == state["tno"]
                     and piece.id not in freed):
                 out.append(("free_move", piece.id))
-    out += card_options(state, p)
+    out += card_options(state, p, frame)
     out.append(("end", None))
     return out
 
@@ -428,8 +452,10 @@ def pick_up_mercenaries(state: State, n: int) -> None:
         log.public(state, f"{card_name(w, n)} takes the {card.name} into his pay.", log.RECRUIT)
 
 
-def card_options(state: State, p: int) -> list[Action]:
-    """Hand cards the player may play now (§Faction, §Preparing to Play, §Crown Deck Phase) and heirs he may execute."""
+def card_options(state: State, p: int, frame: Frame | None = None) -> list[Action]:
+    """Hand cards the player may play now (§Faction, §Preparing to Play, §Crown Deck Phase) and
+    heirs he may execute; the dealing menu unless ``frame`` (the decision offering it) has just
+    backed out of it (K90)."""
     w = W(state)
     out: list[Action] = []
     for c in hand(state, p):
@@ -443,7 +469,7 @@ def card_options(state: State, p: int) -> list[Action]:
             out.append(("assign", [card.id, "faction"]))
     for h in heirs_of(state, p):
         out.append(("execute_heir", w.heirs[h].id))
-    if has_deals(state, p):
+    if has_deals(state, p) and "deal" not in idle(frame):
         out.append(("deal", None))
     return out
 
@@ -456,9 +482,29 @@ class CardPlay(Step):
     """Mixin: the verbs of playing hand cards, executing heirs and opening the dealing menu,
     in one's own turn (ruling K47)."""
 
+    #: Verbs that open a choice which may be backed out of (a combat that may be called off):
+    #: they keep the round trips remembered (ruling K90).
+    opens: frozenset[str] = frozenset()
+
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """The reason a card order is refused, naming the rule (refusals.py)."""
         return refusals.explain(self, state, frame, role, verb, arg, _card_reason)
+
+    def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
+        """As :meth:`Step.handle`; an action that is no round trip forgets the round trips made
+        (ruling K90); entering or leaving a place is remembered for the phase."""
+        if verb not in ROUND_TRIP and verb not in self.opens:
+            frame.pop("idle", None)
+        if verb in ("enter", "blockade") and isinstance(arg, list) and len(arg) == 2:
+            frame.setdefault("inout", []).append(f"{arg[0]}@{arg[1]}")
+        elif verb == "leave" and isinstance(arg, str):
+            n = W(state).codec.get(arg)
+            if n >= 0 and state["nin"][n] is not None:
+                frame.setdefault("inout", []).append(f"{arg}@{state['nin'][n]}")
+        super().handle(state, frame, role, verb, arg)
+        top = state["stack"][-1] if state["stack"] else None
+        if verb in self.opens and top is not None and top is not frame:
+            top["via"] = trip_key(verb, arg)  # what a call-off backs out of (Battle.on_call_off)
 
     def on_deal(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         push(state, {"step": "deal", "p": player_of_role(state, role)})
@@ -539,7 +585,7 @@ class Move(CardPlay):
             n = w.codec.get(arg)
             return (n >= 0 and w.cards[n].is_noble and state["cz"][n] == Z_NOBLE
                     and n in controlled_nobles(state, frame["p"])
-                    and movable(state, n) and bool(land_moves(state, n)))
+                    and movable(state, n) and bool(land_moves(state, n)) and arg not in idle(frame))
         if verb == "end":
             return arg is None
         return super().is_legal(state, frame, role, verb, arg)
@@ -570,6 +616,7 @@ class Move(CardPlay):
         frame["ship"] = arg
 
     def on_back(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        mark_idle(frame, frame["sel"] if frame["sel"] is not None else frame["ship"])  # ruling K90
         frame["sel"] = frame["ship"] = None
 
     def on_to(self, state: State, frame: Frame, role: str, arg: Any) -> None:
@@ -648,7 +695,10 @@ class Move(CardPlay):
 
     def on_escort(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
-        state["hesc"][w.heir_codec.id(arg[0])] = w.cid(arg[1])
+        h = w.heir_codec.id(arg[0])
+        if state["hesc"][h] >= 0:  # ruling K90: the heir is not handed back to him this phase
+            frame.setdefault("inout", []).append(f"{arg[0]}@{w.cards[state['hesc'][h]].id}")
+        state["hesc"][h] = w.cid(arg[1])
 
     def on_end(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
@@ -838,7 +888,7 @@ class CrownPhase(CardPlay):
         receive_crown(state, p, c)
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return card_options(state, frame["p"]) + [("end", None)]
+        return card_options(state, frame["p"], frame) + [("end", None)]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         return "Crown deck phase: play cards from your hand, or end your turn."

@@ -12,6 +12,7 @@ from roses.games.kingmaker import (
     ai,
     combat,
     deals,
+    evaluation,
     events,
     hidden,
     memo,
@@ -181,6 +182,19 @@ class KingmakerRules(StepRules):
 
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         return research.tensor_codec(tuple(sorted({"", "over", *(s.phase for s in self.steps.by_name.values())})))
+
+    #: How the search bots save work and judge lines (ai.py).
+    search_hints = ai.SEARCH_HINTS
+
+    def evaluate(self, state: State, role: str) -> float:
+        """What ``state`` is worth to ``role`` (evaluation.py: heirs, the crown, troops...)."""
+        return evaluation.evaluate(state, role)
+
+    def evaluate_all(self, state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
+        return evaluation.evaluate_all(state, roles, horizon)
+
+    def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
+        return evaluation.evaluation_terms(state, role)
 
     def default_action(self, state: State, role: str) -> Action | None:
         """The published default of the decision ``role`` faces now (views.default_action)."""

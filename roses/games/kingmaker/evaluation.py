@@ -1,0 +1,293 @@
+"""Kingmaker for bots: what a position is worth (the contract's ``evaluate``, roses.ai).
+
+The campaign is won by the player who controls the last royal heir alive, crowned, or by a
+vote of Parliament for his crowned King (§Victory Conditions). So the evaluation counts, for each
+player, a *score* made of these terms (:func:`terms`), and a player's value is his score
+less the best of the other players' scores, squashed into (-1, 1):
+
+``claim``      an heir held, one senior in his house (the only one who may be crowned, §Coronation Phase),
+               one crowned (§Victory Conditions): the steps to the crown;
+``heirs``      further heirs held (denied to the others), worth less than a rival heir dead:
+               each stands between the faction and victory, so a bot keeps its senior heir
+               and executes the others it holds (§Capture of Noble Counters);
+``fallen``     for a faction holding an heir: every royal heir dead (§Victory Conditions: each other
+               heir must die before the last one wins; the others gain nothing by it);
+``coronation`` the route to a coronation of the senior heir held: the cathedral nearest to
+               him (§Coronation Phase), archbishop or two bishops among the faction's nobles, both at
+               hand (the coronation phase follows combat in the same turn);
+``troops``     the faction's troops on the board (nobles, titles, offices, bishops,
+               mercenaries: noble_strength), against all troops in play;
+``offices``    titles, offices and bishops held (votes in Parliament, troops, Chancery);
+``places``     towns, cities and castles the faction owns, ships it controls;
+``hand``       Crown cards in hand (worth less than played: playing them adds troops);
+``risk``       nobles (and heirs) in the open where an enemy stack at most one square away
+               is stronger: what a battle may cost next turn;
+``reach``      how near the faction's strongest stacks are to the heirs held by no one or by
+               a weaker enemy (captured by standing with them, §Capture of Royal Heirs, or by winning a battle);
+``alliances``  an alliance with a player who holds no heir (he cannot win before us);
+               one with a rival claimant is worth less than none.
+
+Everything is read from the state that a determinisation gives (roses.ai), so only what the
+role may know (its own hand; other hands re-sampled) reaches the value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from roses.engine.contract import DRAW, State
+from roses.games.kingmaker import cards as K
+from roses.games.kingmaker.common import (
+    Z_AWARD,
+    Z_HAND,
+    Z_NOBLE,
+    W,
+    allied,
+    heir_controller,
+    heir_loc,
+    live_heirs,
+    noble_strength,
+    owner_of_card,
+    player_of_role,
+    senior_heir,
+    ship_controller,
+)
+
+#: Weights of the terms (a win is 1.0).
+CLAIM_HELD, CLAIM_SENIOR, CLAIM_CROWNED = 0.12, 0.08, 0.16
+EXTRA_HEIR, EXTRA_HEIR_CROWNED = 0.03, 0.0
+RIVAL = 0.05
+CORONATION_BISHOPS, CORONATION_NEAR, CORONATION_READY = 0.02, 0.04, 0.06
+TROOPS = 0.16
+OFFICE = 0.006
+PLACE, SHIP = 0.003, 0.004
+HAND = 0.003
+RISK = 0.08
+REACH = 0.05
+ALLY = 0.02
+#: How far (in land steps) the reach of a stack is worth counting.
+REACH_STEPS = 8
+
+
+def _players(state: State) -> Iterable[int]:
+    return range(len(state["roles"]))
+
+
+def _faction_nobles(state: State) -> dict[int, list[int]]:
+    """Nobles in play by faction (captives excluded)."""
+    cz, ch, ncap = state["cz"], state["ch"], state["ncap"]
+    out: dict[int, list[int]] = {p: [] for p in _players(state)}
+    for n in W(state).nobles:
+        if cz[n] == Z_NOBLE and ncap[n] < 0 and ch[n] in out:
+            out[ch[n]].append(n)
+    return out
+
+
+def _awards_by_noble(state: State) -> dict[int, list[int]]:
+    cz, ch = state["cz"], state["ch"]
+    out: dict[int, list[int]] = {}
+    for c, z in enumerate(cz):
+        if z == Z_AWARD:
+            out.setdefault(ch[c], []).append(c)
+    return out
+
+
+def scores(state: State) -> dict[int, dict[str, float]]:
+    """The named terms of every player's score (module docs)."""
+    w = W(state)
+    players = list(_players(state))
+    nobles = _faction_nobles(state)
+    amap = _awards_by_noble(state)
+    strength = {n: noble_strength(state, n, amap=amap) for p in players for n in nobles[p]}
+    on_board = {p: [n for n in nobles[p] if state["nsq"][n] is not None] for p in players}
+    troops = {p: sum(strength[n] for n in nobles[p]) for p in players}
+    all_troops = sum(troops.values()) or 1
+    alive = live_heirs(state)
+    held: dict[int, list[int]] = {p: [] for p in players}
+    holder: dict[int, int] = {}
+    for h in alive:
+        q = heir_controller(state, h)
+        holder[h] = q
+        if q in held:
+            held[q].append(h)
+    seniors = {senior_heir(state, "lancaster"), senior_heir(state, "york")} - {-1}
+    bf = w.beaufort
+    bf_owner = owner_of_card(state, bf) if state["beaufort_crowned"] and state["cz"][bf] == Z_NOBLE else -1
+    # Stacks in the open: (square, player) -> strength (for risk and reach).
+    stacks: dict[tuple[str, int], int] = {}
+    for p in players:
+        for n in on_board[p]:
+            if state["nin"][n] is None:
+                key = (state["nsq"][n], p)
+                stacks[key] = stacks.get(key, 0) + strength[n]
+    by_sq: dict[str, list[tuple[int, int]]] = {}
+    for (sq, q), v in sorted(stacks.items()):
+        by_sq.setdefault(sq, []).append((q, v))
+    ships: dict[int, int] = {}
+    for sh in range(len(w.ships)):
+        if state["spos"][sh] is not None:
+            q = ship_controller(state, sh)
+            ships[q] = ships.get(q, 0) + 1
+    out: dict[int, dict[str, float]] = {}
+    for p in players:
+        t: dict[str, float] = {}
+        mine = held[p]
+        crowned = any(state["hcrown"][h] for h in mine) or bf_owner == p
+        claim = 0.0
+        if mine or bf_owner == p:
+            claim += CLAIM_HELD
+            if any(h in seniors for h in mine) or bf_owner == p:
+                claim += CLAIM_SENIOR
+            if crowned:
+                claim += CLAIM_CROWNED
+        t["claim"] = claim
+        t["heirs"] = max(0, len(mine) - 1) * (EXTRA_HEIR_CROWNED if crowned else EXTRA_HEIR)
+        t["fallen"] = RIVAL * (len(w.heirs) - len(alive)) if (mine or bf_owner == p) else 0.0
+        t["coronation"] = _coronation(state, p, mine, seniors, nobles[p], amap) if not crowned else 0.0
+        t["troops"] = TROOPS * troops[p] / all_troops
+        offices = 0
+        for n in nobles[p]:
+            offices += sum(1 for c in amap.get(n, ()) if w.cards[c].kind in (K.TITLE, K.OFFICE, K.BISHOP))
+        t["offices"] = OFFICE * offices
+        places = sum(1 for o in state["pown"].values() if o == p)
+        t["places"] = PLACE * min(places, 20) + SHIP * ships.get(p, 0)
+        t["hand"] = HAND * sum(1 for c, z in enumerate(state["cz"]) if z == Z_HAND and state["ch"][c] == p)
+        t["risk"] = -_risk(state, p, on_board[p], strength, stacks, mine, by_sq)
+        t["reach"] = _reach(state, p, stacks, holder, troops, players)
+        t["alliances"] = sum((ALLY if not held[q] else -ALLY) for q in players if q != p and allied(state, p, q))
+        out[p] = t
+    return out
+
+
+def _coronation(state: State, p: int, mine: list[int], seniors: set[int], nobles: list[int],
+                amap: dict[int, list[int]]) -> float:
+    """How far the faction is on the way to crowning its senior heir (§Coronation Phase)."""
+    w = W(state)
+    b = w.board
+    crowned_houses = {w.heirs[h].house for h in live_heirs(state) if state["hcrown"][h]}
+    cands = [h for h in mine if h in seniors and w.heirs[h].house not in crowned_houses]
+    if not cands:
+        return 0.0
+    bishops_at: dict[tuple[str | None, str | None], int] = {}
+    total = 0
+    for n in nobles:
+        worth = sum(2 if w.cards[c].archbishop else 1 for c in amap.get(n, ()) if w.cards[c].kind == K.BISHOP)
+        if worth:
+            loc = (state["nsq"][n], state["nin"][n])
+            bishops_at[loc] = bishops_at.get(loc, 0) + worth
+            total += worth
+    value = CORONATION_BISHOPS * min(total, 2)
+    best = 0.0
+    for h in cands:
+        sq, inside, ship = heir_loc(state, h)
+        if sq is None:
+            continue
+        if inside is not None and b.places[inside].cathedral and bishops_at.get((sq, inside), 0) >= 2:
+            return value + CORONATION_NEAR + CORONATION_READY
+        dist = b.land_distances(sq)
+        d = min((dist[b.places[pl].square] for pl in _cathedrals(state) if b.places[pl].square in dist), default=None)
+        if d is not None:
+            near = CORONATION_NEAR / (1 + d) if total >= 2 else CORONATION_NEAR / (3 + d)
+            best = max(best, near)
+    return value + best
+
+
+def _cathedrals(state: State) -> list[str]:
+    w = W(state)
+    key = "eval_cathedrals"
+    found = w.cache.get(key)
+    if found is None:
+        found = sorted(pl for pl, d in w.board.places.items() if d.cathedral)
+        w.cache[key] = found
+    out: list[str] = found
+    return out
+
+
+def _risk(state: State, p: int, mine: list[int], strength: dict[int, int], stacks: dict[tuple[str, int], int],
+          heirs: list[int], by_sq: dict[str, list[tuple[int, int]]]) -> float:
+    """Troops (and heirs) of ``p`` in the open next to a stronger enemy stack."""
+    b = W(state).board
+    at_risk = 0.0
+    total = sum(strength[n] for n in mine) or 1
+    seen: set[str] = set()
+
+    for n in mine:
+        sq = state["nsq"][n]
+        if state["nin"][n] is not None or sq in seen:
+            continue
+        seen.add(sq)
+        own = stacks.get((sq, p), 0)
+        near = (sq, *b.neighbours.get(sq, ()))
+        threat = 0
+        for s in near:
+            for q, v in by_sq.get(s, ()):
+                if v > threat and q != p and not allied(state, p, q):
+                    threat = v
+        if threat > own:
+            share = own / total
+            escorted = sum(1 for h in heirs if state["hesc"][h] >= 0 and state["nsq"][state["hesc"][h]] == sq)
+            at_risk += share + 0.5 * escorted
+    return RISK * min(at_risk, 2.0)
+
+
+def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], holder: dict[int, int],
+           troops: dict[int, int], players: list[int]) -> float:
+    """Nearness of ``p``'s strongest stacks to heirs he could take (held by no one, or by a
+    faction with fewer troops)."""
+    b = W(state).board
+    mine = sorted(((v, sq) for (sq, q), v in stacks.items() if q == p), reverse=True)[:3]
+    if not mine:
+        return 0.0
+    value = 0.0
+    for h, q in sorted(holder.items()):
+        if q == p or (q >= 0 and (allied(state, p, q) or troops[q] >= troops[p])):
+            continue
+        sq, _, ship = heir_loc(state, h)
+        if sq is None:
+            continue
+        best = REACH_STEPS
+        for _, s in mine:
+            d = b.land_distances(s).get(sq)
+            if d is not None and d < best:
+                best = d
+        if best < REACH_STEPS:
+            value += (REACH_STEPS - best) / REACH_STEPS
+    return REACH * min(value, 2.0) / 2.0
+
+
+def _squash(x: float) -> float:
+    return math.tanh(2.0 * x)
+
+
+def evaluate_all(state: State, roles: list[str], horizon: int = 1) -> dict[str, float]:
+    """Each role's value in (-1, 1): its score less the best other score (module docs); the
+    result once the game is over (a draw, the round limit, is 0 for all)."""
+    res = state["result"]
+    if res is not None:
+        winners = set(str(res).split(", "))
+        return {r: (1.0 if r in winners else (0.0 if res == DRAW else -1.0)) for r in roles}
+    s = scores(state)
+    total = {p: sum(t.values()) for p, t in s.items()}
+    out: dict[str, float] = {}
+    for r in roles:
+        if r not in state["roles"]:
+            out[r] = 0.0
+            continue
+        p = player_of_role(state, r)
+        others = [v for q, v in total.items() if q != p]
+        out[r] = _squash(total[p] - (max(others) if others else 0.0))
+    return out
+
+
+def evaluate(state: State, role: str) -> float:
+    return evaluate_all(state, [role])[role]
+
+
+def evaluation_terms(state: State, role: str) -> dict[str, float]:
+    """The named terms of ``role``'s score (for bots' rationales)."""
+    if role not in state["roles"] or state["result"] is not None:
+        return {}
+    return dict(scores(state)[player_of_role(state, role)])
+
+
