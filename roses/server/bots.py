@@ -36,12 +36,16 @@ from roses.engine.contract import Action, View
 from roses.server.botcaps import FALLBACK, BotCaps
 from roses.server.errors import Conflict, ServerError
 from roses.server.events import where
+from roses.server.leader import Leader
 from roses.server.service import GameService
 
 log = logging.getLogger("roses.server")
 
 #: How often a think process checks that its server still runs (seconds).
 WATCH_PARENT = 0.5
+#: How often (and after how long without a move) a game waiting for a bot is scheduled again
+#: by the sweeping server (seconds): the move of a server that died is taken over.
+SWEEP_EVERY = 30.0
 
 # In a think process: set when the server shuts down (a multiprocessing Event from the
 # pool's initializer); in the server: a threading Event per runner.
@@ -91,7 +95,8 @@ class BotRunner:
     """Runs bot moves for games whose active roles include bot seats (see the module docs)."""
 
     def __init__(self, service: GameService, think: Executor | None = None, threads: int = 2,
-                 caps: BotCaps | None = None, stop_event: Any = None) -> None:
+                 caps: BotCaps | None = None, stop_event: Any = None,
+                 sweep_every: float = SWEEP_EVERY) -> None:
         self.service = service
         #: Where bots think (a process pool for search bots); None: in the worker threads.
         self.think = think
@@ -108,8 +113,32 @@ class BotRunner:
         service.on_bot_turn = self.schedule
         self._threads = [threading.Thread(target=self._work, name=f"roses-bot-{i}", daemon=True)
                          for i in range(max(1, threads))]
+        #: Only the server process holding it sweeps (roses.server.leader).
+        self._leader = Leader(service.db, "bots")
+        if sweep_every > 0:
+            self._threads.append(threading.Thread(target=self._sweeper, args=(sweep_every,),
+                                                  name="roses-bot-sweep", daemon=True))
         for t in self._threads:
             t.start()
+
+    def _sweeper(self, every: float) -> None:
+        while not self._stop.wait(every):
+            try:
+                self.sweep(every)
+            except Exception:  # noqa: BLE001 - the next sweep tries again
+                log.exception("bot sweep failed")
+
+    def sweep(self, older_than: float = SWEEP_EVERY) -> list[int]:
+        """Schedule the bot moves of games that waited ``older_than`` seconds for a bot: a move
+        is scheduled on the server that made the game's last action, so when that server dies
+        (one of several behind a balancer) another must take it over. One server sweeps at a
+        time (the ``bots`` leader lock); a move made twice is refused once as stale."""
+        if not self._leader.held():
+            return []
+        games = self.service.stalled_bot_games(older_than)
+        for gid in games:
+            self.schedule(gid)
+        return games
 
     @property
     def _pending(self) -> set[int]:
@@ -234,6 +263,7 @@ class BotRunner:
         # again once shut down), and the resource tracker then warns of leaked semaphores.
         self.think = None
         self._stop_event = None
+        self._leader.release()
 
 
 def _think_process(stop: Any, parent: int) -> None:

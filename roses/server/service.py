@@ -1365,6 +1365,16 @@ class GameService:
                                 .where(db.games.c.status == ACTIVE, db.seats.c.bot.is_not(None))).all()
         return sorted({r.id for r in rows})
 
+    def stalled_bot_games(self, older_than: float) -> list[int]:
+        """Running games where a bot seat is to act and nothing happened for ``older_than``
+        seconds: their bot's move was left to a server that is gone (or never scheduled)."""
+        with self.db.read() as conn:
+            rows = conn.execute(sa.select(db.games.c.id, db.games.c.active, db.seats.c.role)
+                                .join(db.seats, db.seats.c.game_id == db.games.c.id)
+                                .where(db.games.c.status == ACTIVE, db.seats.c.bot.is_not(None),
+                                       db.games.c.updated_at <= _now() - older_than)).all()
+        return sorted({r.id for r in rows if r.role in _active_list(r.active)})
+
     # ----- chat and notes ----------------------------------------------------------------
     def visible_play_row(self, conn: Connection, game_id: int, user: User | None,
                          invite: str | None = None) -> tuple[PlayRow, list[Seat]]:

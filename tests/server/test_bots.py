@@ -66,6 +66,29 @@ def test_bot_moves_resume_after_restart(sqlite_db: Database) -> None:
         assert info["status"] == "finished"
 
 
+def test_a_bot_move_left_by_a_server_that_died_is_taken_over(sqlite_db: Database) -> None:
+    """Behind a balancer a bot's move is scheduled on the server that made the last action; if
+    that server dies, the sweeping server (the ``bots`` leader) schedules it once the game has
+    waited: here a game whose bots were never scheduled (bots off when it was made)."""
+    with build_client(sqlite_db, bots=False) as c:
+        a = user(c, "human")
+        g = new_game(c, a, role="North", bots={"South": "random"})
+        assert "South" in c.get(f"/api/games/{g['id']}").json()["active"]  # the bot's pick waits
+    svc = GameService(sqlite_db)
+    assert svc.stalled_bot_games(0) == [g["id"]]
+    assert svc.stalled_bot_games(3600) == []  # not yet waited long enough
+    runner = bots.BotRunner(svc, threads=1, sweep_every=0)
+    try:
+        assert g["id"] in runner.sweep(0)
+        assert runner.wait_idle(60)
+        with build_client(sqlite_db, bots=False) as c:
+            info = c.get(f"/api/games/{g['id']}").json()
+        assert info["version"] == 1 and info["active"] == ["North"]  # the bot picked; the human's turn
+        assert g["id"] not in svc.stalled_bot_games(0)  # a human to act: nothing to sweep
+    finally:
+        runner.close()
+
+
 def test_a_failing_bot_falls_back_to_random_moves(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     real = botmod.make_bot
 
