@@ -50,6 +50,7 @@ from roses.engine.errors import (
 from roses.engine.game import FINISH as FINISH_VERB
 from roses.engine.game import RESIGN, UNDO, digest
 from roses.engine.labels import fallback_label
+from roses.engine.log import visible_entries
 from roses.server import clocks, db, guard, store
 from roses.server.auth import User
 from roses.server.botcaps import BotBudgetError, BotCaps, check_budget
@@ -903,13 +904,18 @@ class GameService:
         """(the view as :meth:`view` gives it, its encoded JSON body)."""
         return self._view(user, game_id, role, invite)
 
+    def _seen_row(self, conn: Connection, game_id: int, user: User | None, role: str | None,
+                  invite: str | None) -> tuple[PlayRow, list[Seat], str]:
+        """The game's row and seats if ``user`` may see it, and the role he sees it as."""
+        row, seats = self._play_row(conn, game_id)
+        if not self._may_see(row, seats, user, invite):
+            raise NotFound(f"There is no game {game_id}.", code="unknown_game")
+        return row, seats, self._role_for(seats, user, role)
+
     def _view(self, user: User | None, game_id: int, role: str | None,
               invite: str | None) -> tuple[dict[str, Any], str]:
         with self._game_lock(game_id), self.db.read() as conn:
-            row, seats = self._play_row(conn, game_id)
-            if not self._may_see(row, seats, user, invite):
-                raise NotFound(f"There is no game {game_id}.", code="unknown_game")
-            role = self._role_for(seats, user, role)
+            row, seats, role = self._seen_row(conn, game_id, user, role, invite)
             out: dict[str, Any] = {"game_id": game_id, "version": row.version, "role": role,
                                    "status": row.status, "result": row.result,
                                    "active": _active_list(row.active), "view": None,
@@ -926,13 +932,8 @@ class GameService:
         """The whole log ``role`` may read (its own view of hidden things) with each line's
         kind, for the game page's log (a view carries only the recent lines). Checked against
         the rules' secrets as a view is; a log that would show one is withheld."""
-        from roses.engine.log import visible_entries
-
         with self._game_lock(game_id), self.db.read() as conn:
-            row, seats = self._play_row(conn, game_id)
-            if not self._may_see(row, seats, user, invite):
-                raise NotFound(f"There is no game {game_id}.", code="unknown_game")
-            role = self._role_for(seats, user, role)
+            row, seats, role = self._seen_row(conn, game_id, user, role, invite)
             out: dict[str, Any] = {"game_id": game_id, "version": row.version, "role": role,
                                    "log": [], "log_kinds": []}
             if row.status == OPEN:
