@@ -60,6 +60,30 @@ def _clock(database: Database, gid: int, now: float) -> dict[str, Any]:
         return clocks_of(conn, gid, now)
 
 
+def run_two_schedulers(database: Database, request: Any, fake_time: Any) -> list[ClockScheduler]:
+    """Two clock schedulers (two services, two connection pools on the same database, as on two
+    servers) each run three passes, starting together; returned once both are done."""
+    if database.dialect == "postgresql":
+        schema = request.getfixturevalue("pg_schema")[1]
+        other_db = Database(database.url, connect_args={"options": f"-csearch_path={schema}"})
+    else:
+        other_db = Database(database.url)
+    workers = [ClockScheduler(GameService(d), clock=fake_time) for d in (database, other_db)]
+    barrier = threading.Barrier(2)
+
+    def run(s: ClockScheduler) -> None:
+        barrier.wait()
+        for _ in range(3):
+            s.run_once()
+
+    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return workers
+
+
 def test_paces() -> None:
     assert parse_pace(None) is None and parse_pace("none") is None
     daily = parse_pace("daily")
@@ -163,24 +187,7 @@ def test_two_schedulers_race(database: Database, fake_time: FakeTime,
     north, south = _players(database)
     ids = [_toy_game(svc, north, south, "10+0") for _ in range(12)]
     fake_time.t += 100
-    if database.dialect == "postgresql":
-        schema = request.getfixturevalue("pg_schema")[1]
-        other_db = Database(database.url, connect_args={"options": f"-csearch_path={schema}"})
-    else:
-        other_db = Database(database.url)
-    workers = [ClockScheduler(GameService(d), clock=fake_time) for d in (database, other_db)]
-    barrier = threading.Barrier(2)
-
-    def run(s: ClockScheduler) -> None:
-        barrier.wait()
-        for _ in range(3):
-            s.run_once()
-
-    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    workers = run_two_schedulers(database, request, fake_time)
     a, b = set(workers[0].handled), set(workers[1].handled)
     assert not a & b
     assert a | b == set(ids)
@@ -189,7 +196,7 @@ def test_two_schedulers_race(database: Database, fake_time: FakeTime,
                                 .where(db.actions.c.verb == ".finish")
                                 .group_by(db.actions.c.game_id)).all()
     assert {int(g): int(n) for g, n in finishes} == dict.fromkeys(ids, 1)
-    other_db.dispose()
+    workers[1].games.db.dispose()  # the second server's pool
 
 
 def test_lease_is_exclusive(sqlite_db: Database, fake_time: FakeTime) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -18,14 +17,12 @@ import pytest
 import sqlalchemy as sa
 
 from roses.server import db, deadlines, gazette
-from roses.server.clocks import ClockScheduler
 from roses.server.db import Database
 from roses.server.gazette import GazetteMailer
 from roses.server.jobs import PeriodicJob
 from roses.server.leader import Leader
-from roses.server.service import GameService
 from tests.server.conftest import build_client, make_database, user
-from tests.server.test_clocks import FakeTime, fake_time  # noqa: F401 - the fixture
+from tests.server.test_clocks import FakeTime, fake_time, run_two_schedulers  # noqa: F401 - the fixture
 from tests.server.test_deadlines import _game, _play_until
 from tests.server.test_gazette import _play_api
 from tests.server.test_notify import Mailbox, mailbox, wait_for  # noqa: F401 - the fixture
@@ -163,28 +160,11 @@ def test_a_deadline_is_handled_once_by_two_servers_schedulers(database: Database
     role, payload = _play_until(svc, gid, users, lambda v: bool(v.get("default")))
     version = payload["version"]
     fake_time.t += 601
-    if database.dialect == "postgresql":
-        schema = request.getfixturevalue("pg_schema")[1]
-        other_db = Database(database.url, connect_args={"options": f"-csearch_path={schema}"})
-    else:
-        other_db = Database(database.url)
-    workers = [ClockScheduler(GameService(d), clock=fake_time) for d in (database, other_db)]
-    barrier = threading.Barrier(2)
-
-    def run(s: ClockScheduler) -> None:
-        barrier.wait()
-        for _ in range(3):
-            s.run_once()
-
-    threads = [threading.Thread(target=run, args=(w,)) for w in workers]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    workers = run_two_schedulers(database, request, fake_time)
     assert sorted(workers[0].handled + workers[1].handled) == [gid]
     with database.read() as conn:
         after = conn.execute(sa.select(db.actions.c.seq, db.actions.c.role, db.actions.c.verb)
                              .where(db.actions.c.game_id == gid, db.actions.c.seq > version)).all()
     assert [(int(r.seq), r.role, r.verb) for r in after] == [(version + 1, role, "by_default")]
     assert deadlines.defaults_of(svc, gid)[-1:] == [{"seq": version + 1, "role": role, "reason": "deadline"}]
-    other_db.dispose()
+    workers[1].games.db.dispose()  # the second server's pool
