@@ -110,3 +110,30 @@ def test_the_table_panel_pauses_extends_resumes_and_sends_a_player_on_vacation(b
     p1.wait_for_selector("#vacations", state="detached")
     assert _api(p1, "GET", f"/api/games/{gid}/vacations") == []
     assert not errors
+
+
+def test_the_table_panel_lists_every_seat_that_changed_hands(browser: Any, live_server: LiveServer) -> None:
+    """A seat of a running game changes hands only in the open: when the umpire leaves his
+    seat, every player's Table panel lists the change, who left and why."""
+    base = live_server.url
+    ump = browser.new_context(viewport=DESKTOP).new_page()
+    p1 = browser.new_context(viewport=DESKTOP).new_page()
+    errors: list[str] = []
+    p1.on("pageerror", lambda e: errors.append(str(e)))
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(ump, base, f"kmv{stamp}")
+    players.signup(p1, base, f"kmw{stamp}")
+    gid = _api(p1, "POST", "/api/games", {"game": "kingmaker", "role": "P1", "preview": True, "pace": "86400+86400",
+                                          "options": {"players": 2, "umpire": True}, "bots": {"P2": "random"}})["id"]
+    _api(ump, "POST", f"/api/games/{gid}/join", {"role": "umpire"})
+    p1.goto(f"{base}/games/{gid}")
+    p1.wait_for_selector("form.vacation-form")
+    assert p1.locator("#seat-changes").count() == 0  # nothing changed hands yet
+    _api(ump, "POST", f"/api/games/{gid}/seats/umpire/vacate", {"bot": None})
+    p1.reload()
+    p1.wait_for_selector("#seat-changes li")
+    text = p1.inner_text("#seat-changes")
+    assert f"kmv{stamp}" in text and "left" in text, text
+    p1.locator("#seat-changes").scroll_into_view_if_needed()
+    p1.screenshot(path=str(screenshot_path("kingmaker-seat-changes.png")))
+    assert not errors
