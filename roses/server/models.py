@@ -124,6 +124,8 @@ class GameOut(BaseModel):
     seats: list[SeatOut]
     my_roles: list[str]
     your_turn: bool
+    one_seat: bool = Field(default=True, description="A person may hold only one seat of this game "
+                           "(its roles hide things from each other).")
     invite_token: str | None = Field(default=None, description="Only for the owner of a private game.")
     invite_link: str | None = Field(default=None, description="Path of the invitation page (owner only).")
     seat_changes: list[SeatChangeOut] = Field(

@@ -605,6 +605,7 @@ class GameService:
             "my_roles": mine,
             # a game the umpire has paused (roses.server.umpiring) waits for nobody
             "your_turn": row.status == ACTIVE and any(r in active for r in mine),
+            "one_seat": get_rules(row.game).roles_hide_from_each_other,
         }
         if user is not None and row.owner_id == user.id and row.invite_token:
             info["invite_token"] = row.invite_token

@@ -134,6 +134,7 @@ def test_the_table_panel_lists_every_seat_that_changed_hands(browser: Any, live_
     p1.wait_for_selector("#seat-changes li")
     text = p1.inner_text("#seat-changes")
     assert f"kmv{stamp}" in text and "left" in text, text
+    assert p1.locator("button.claim").count() == 0  # a player is not offered the umpire's empty seat
     p1.locator("#seat-changes").scroll_into_view_if_needed()
     p1.screenshot(path=str(screenshot_path("kingmaker-seat-changes.png")))
     assert not errors

@@ -80,7 +80,9 @@ async function draw() {
     }
     if (rows.length) out.push(h("h3", {}, "Seats (you created this game)"), ...rows);
   }
-  const empty = info.seats.filter((s) => !s.user && !s.bot);
+  // a person holds one seat of a game whose roles hide things from each other (the server
+  // refuses a second): a seated player is not offered another
+  const empty = info.one_seat && mine.length ? [] : info.seats.filter((s) => !s.user && !s.bot);
   for (const s of empty) {
     out.push(h("button", { type: "button", class: "claim", onclick: () => run("POST", `/api/games/${gameId}/seats/${encodeURIComponent(s.role)}/claim${inv}`) }, `Take the empty seat ${s.role}`));
   }
