@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from roses.engine.contract import canonical_json
 from roses.games.kingmaker import RULES, parliament
 from roses.games.kingmaker.common import E_HAND, Z_AWARD, Z_CHANC, Z_DISC, W
 from tests.kingmaker.helpers import award, eid, make_deck, put, staged, take, turn_of
@@ -108,7 +109,10 @@ def test_summon_needs_the_sole_king_or_chancellor_and_a_writ_l329(tmp_path: Path
     to_hand(state, eid(state, "parl"), 0)
     turn_of(state, 0, {"step": "parliament", "p": 0}, stage=4)
     RULES.steps.settle(state)
-    assert state["stack"][-1]["step"] != "parliament"  # no Writ: the phase passes
+    # no Writ: he may only pass, but he is asked (he holds an Event card; ruling K91)
+    assert RULES.active(state) == ["P1"] and RULES.legal_actions(state, "P1") == [("pass", None)]
+    RULES.action(state, "P1", "pass")
+    assert state["stack"][-1]["step"] != "parliament"
     to_hand(state, eid(state, "writ"), 0)
     turn_of(state, 0, {"step": "parliament", "p": 0}, stage=4)
     assert ("summon", "london") in RULES.legal_actions(state, "P1")
@@ -169,3 +173,38 @@ def test_island_noble_needs_an_empty_ship_of_his_own_faction_l334(tmp_path: Path
     grey = put(state, 1, "grey", "H6")
     state["nship"][grey], state["nsq"][grey] = s, None  # someone aboard: not empty
     assert parliament.parliament_ship(state, mowbray) == -1
+
+
+def test_who_is_asked_to_summon_does_not_tell_who_holds_a_writ_k91(tmp_path: Path) -> None:
+    """§Calling Parliament, ruling K91: the Chancellor's player holding a Parliament card is asked
+    in his Parliament phase whether he holds a Writ or another Event card, so the other players
+    see the same wait (and the same views) either way; without a Writ he may only pass. A player
+    with no Event card at all cannot summon, and is not asked."""
+    deck = make_deck({"id": "parl", "kind": "parliament", "level": "basic",
+                      "combat": {"ratio": [3, 2], "killed": []}},
+                     {"id": "writ", "kind": "writ", "level": "basic"},
+                     {"id": "other", "kind": "parliament", "level": "basic",
+                      "combat": {"ratio": [3, 2], "killed": []}})
+    seen = []
+    for second in ("writ", "other"):
+        state = staged(tmp_path, deck=deck)
+        state["pown"]["london"] = 0
+        put(state, 0, "neville", "B5", "london")
+        award(state, "chancellor", "neville")
+        put(state, 1, "mowbray", "C4")
+        to_hand(state, eid(state, "parl"), 0)
+        to_hand(state, eid(state, second), 0)
+        to_hand(state, eid(state, "other" if second == "writ" else "writ"), 2)  # the same zones in both runs
+        turn_of(state, 0, {"step": "parliament", "p": 0}, stage=4)
+        RULES.steps.settle(state)
+        assert RULES.active(state) == ["P1"]
+        summons = [a for a in RULES.legal_actions(state, "P1") if a[0] == "summon"]
+        assert bool(summons) == (second == "writ")
+        seen.append((RULES.active(state), canonical_json(RULES.view(state, "P2"))))
+    assert seen[0] == seen[1]  # P2 cannot tell the Writ from the other card
+    state = staged(tmp_path, deck=deck)
+    put(state, 0, "neville", "B5", "london")
+    award(state, "chancellor", "neville")
+    turn_of(state, 0, {"step": "parliament", "p": 0}, stage=4)
+    RULES.steps.settle(state)
+    assert state["stack"][-1]["step"] != "parliament"  # no Event card: nothing to ask

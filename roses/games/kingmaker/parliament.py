@@ -60,6 +60,7 @@ from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.queries import (
     HENRY,
     besieged_inside,
+    event_cards_held,
     landing_port,
     needs_ship,
     parliament_cards,
@@ -111,12 +112,15 @@ class ParliamentPhase(Step):
         return refusals.explain(self, state, frame, role, verb, arg, refusals.summon_reason)
 
 
-    def _places(self, state: State, frame: Frame) -> list[str]:
+    def _places(self, state: State, frame: Frame, cards: bool = True) -> list[str]:
+        """Where the phase's player may summon Parliament; ``cards`` False: as far as the other
+        players know (his King or Chancellor, the places, the nobles a Writ could reach),
+        whatever Event cards he holds."""
         p = frame["p"]
         if state["defeatism"].get(str(p), 0) > 0 or (state["rogue"] and state["rogue"]["employer"] == p):
             return []
-        fig = summoner_figure(state, p)
-        if fig is None or not writs(state, p):
+        fig = summoner_figure(state, p, cards)
+        if fig is None or (cards and not writs(state, p)):
             return []
         sq, inside = fig
         places = parliament_places(state, sq, inside)
@@ -125,7 +129,13 @@ class ParliamentPhase(Step):
         return places
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        return [role_of(state, frame["p"])] if self._places(state, frame) else []
+        """Ruling K91: the player is asked whenever he could summon as far as the others know
+        and holds an Event card, so that being asked does not tell them he holds a Writ; without
+        the cards he may only pass."""
+        p = frame["p"]
+        if self._places(state, frame, cards=False) and event_cards_held(state, p):
+            return [role_of(state, p)]
+        return []
 
     def run(self, state: State, frame: Frame) -> None:
         pop(state)

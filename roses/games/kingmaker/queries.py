@@ -422,9 +422,10 @@ def free_moves(state: State, p: int) -> list[int]:
 HENRY = "henry_vi"
 
 
-def summoner_figure(state: State, p: int) -> tuple[str | None, str | None] | None:
+def summoner_figure(state: State, p: int, cards: bool = True) -> tuple[str | None, str | None] | None:
     """Where the figure that lets ``p`` summon stands (the sole King he controls, or his
-    Chancellor when there is no sole King), or None if ``p`` may not summon (§Calling Parliament)."""
+    Chancellor when there is no sole King), or None if ``p`` may not summon (§Calling Parliament).
+    ``cards`` False: as far as the other players know, without looking at his hidden cards."""
     w = W(state)
     k = sole_king(state)
     if k is not None:
@@ -437,7 +438,7 @@ def summoner_figure(state: State, p: int) -> tuple[str | None, str | None] | Non
         return None if ship >= 0 else (sq, inside)
     c = w.chancellor
     n = state["ch"][c] if state["cz"][c] == Z_AWARD else -1
-    if n < 0 or owner_of_card(state, c) != p or state["ncap"][n] >= 0 or not parliament_cards(state, p):
+    if n < 0 or owner_of_card(state, c) != p or state["ncap"][n] >= 0 or (cards and not parliament_cards(state, p)):
         return None
     return state["nsq"][n], state["nin"][n]
 
@@ -445,6 +446,11 @@ def summoner_figure(state: State, p: int) -> tuple[str | None, str | None] | Non
 def parliament_cards(state: State, p: int) -> list[int]:
     deck = event_deck(state)
     return [e for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p and deck.cards[e].kind == "parliament"]
+
+
+def event_cards_held(state: State, p: int) -> int:
+    """How many Event cards ``p`` holds (a public count; which cards they are is hidden)."""
+    return sum(1 for e, z in enumerate(state["ez"]) if z == E_HAND and state["eh"][e] == p)
 
 
 def writs(state: State, p: int) -> list[int]:
