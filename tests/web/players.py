@@ -177,8 +177,34 @@ def into_view(page: Page, target: Any) -> bool:
     return True
 
 
-def click_choice(page: Page, choice: dict[str, Any]) -> None:
-    """Click the thing on the page that makes this choice (card, area, block, or button)."""
+#: Whether the page took up a click: an action is on its way or was answered, or an error is
+#: shown.
+TAKEN = """(before) => !!(window.roses && (window.roses.pending || window.roses.queued))
+    || Number(document.body.dataset.version ?? -1) > before
+    || !!(document.getElementById('action-error') && document.getElementById('action-error').textContent.trim())"""
+
+
+def click_choice(page: Page, choice: dict[str, Any], tries: int = 3) -> None:
+    """Click the thing on the page that makes this choice (card, area, block, or button).
+
+    A click that the page did not take up at all (nothing sent, no menu, no error: the map
+    moved or was redrawn under the pointer between aiming and clicking) is made again, as a
+    person would click again; a click that sent something is never repeated."""
+    before = version(page)
+    for attempt in range(tries):
+        _click_once(page, choice)
+        try:
+            page.wait_for_function(TAKEN, arg=before, timeout=3000)
+            return
+        except Exception:
+            if attempt == tries - 1:
+                raise
+            if version(page) != before or not any(
+                    c["verb"] == choice["verb"] and c["arg"] == choice["arg"] for c in choices(page)):
+                return  # the position moved on: the caller sees it was overtaken
+
+
+def _click_once(page: Page, choice: dict[str, Any]) -> None:
     kind, verb, arg = choice["kind"], choice["verb"], choice["arg"]
     if kind == "card":
         show_tab_of(page, f'#hand button.card[data-card="{arg}"]')
@@ -232,8 +258,11 @@ def click_choice(page: Page, choice: dict[str, Any]) -> None:
         btn.first.scroll_into_view_if_needed()
         btn.first.click()
     popup = page.locator(".popup")
-    if popup.count():
-        popup.get_by_role("button", name=choice["label"], exact=True).click()
+    if popup.count():  # a menu of the thing's choices: the one wanted (gone if the page was redrawn)
+        try:
+            popup.get_by_role("button", name=choice["label"], exact=True).click(timeout=5000)
+        except Exception:
+            pass
 
 
 Policy = Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]
