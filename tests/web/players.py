@@ -6,6 +6,7 @@ own view and the choices built from it).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -259,10 +260,8 @@ def _click_once(page: Page, choice: dict[str, Any]) -> None:
         btn.first.click()
     popup = page.locator(".popup")
     if popup.count():  # a menu of the thing's choices: the one wanted (gone if the page was redrawn)
-        try:
+        with contextlib.suppress(Exception):
             popup.get_by_role("button", name=choice["label"], exact=True).click(timeout=5000)
-        except Exception:
-            pass
 
 
 Policy = Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]
