@@ -1,10 +1,12 @@
 """The multi-host deployment, end to end on loopback: three ``roses serve`` processes on one
 PostgreSQL schema behind HAProxy with the configuration of ``deploy/haproxy.cfg``
-(:mod:`roses.server.cluster`). Bots play Richard III games with a clock through the balancer;
-one server is killed with SIGKILL mid-play. Its games go on on the other servers within
-seconds (the players retry by themselves, observers' sockets open again), every game ends (on time, the clock scheduler
-playing ``.finish``), no acknowledged action is lost or stored twice, and each game's time-out
-is in its log exactly once, whichever server's scheduler found it."""
+(:mod:`roses.server.cluster`). Bots play Richard III games with a clock through the balancer,
+and Kingmaker games whose players leave every decision with a published default to its
+deadline; one server is killed with SIGKILL mid-play. Its games go on on the other servers within
+seconds (the players retry by themselves, observers' sockets open again), every game ends (on
+time, the clock scheduler playing ``.finish``), no acknowledged action is lost or stored twice,
+each game's time-out is in its log exactly once, and each lapsed deadline had its published
+default played exactly once, when the seat's time was up, whichever server's scheduler found it."""
 
 from __future__ import annotations
 
@@ -32,6 +34,16 @@ GAMES = 6
 TARGET = 24
 #: Bank + bonus per move (seconds), and the cap: a game ends this long after its last move.
 PACE = "6+2"
+#: Kingmaker games (2 players): their seats answer at once every decision without a published
+#: default, and let the deadline play every one that has one; they stop once a deadline has
+#: been played by default and the game is at ``KM_TARGET`` actions.
+KM_GAMES = 2
+KM_TARGET = 40
+#: A seat's bank, its bonus per move and its cap (seconds). A seat earns its bonus when it
+#: stops being active, and in Kingmaker's setup both seats stay active for some 40 actions:
+#: the bank covers that on a loaded machine.
+KM_PACE = "12+12"
+KM_BANK = 12.0
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 
@@ -61,10 +73,12 @@ class Table:
         #: every answer from a server.
         self.served: list[tuple[int, float, float, str]] = []
         self.unavailable = 0
+        #: Games where a deadline has been played by default (their log says so).
+        self.lapsed: set[int] = set()
 
 
 async def _seat(client: httpx.AsyncClient, base: str, gid: int, role: str, token: str, rng: random.Random,
-                table: Table, end: float) -> None:
+                table: Table, end: float, target: int) -> None:
     heads = {"Authorization": f"Bearer {token}"}
     while time.monotonic() < end:
         asked = time.monotonic()
@@ -82,9 +96,14 @@ async def _seat(client: httpx.AsyncClient, base: str, gid: int, role: str, token
         state = res.json()
         if state["status"] != "active":
             return
-        options = choices(state.get("view") or {})
-        if state["version"] >= TARGET or role not in state.get("active", []) or not options:
-            await asyncio.sleep(0.3 if state["version"] >= TARGET else 0.03)
+        view = state.get("view") or {}
+        options = choices(view)
+        waits = bool(view.get("default"))  # a decision with a published default: its deadline plays it
+        if any("deadline passed" in str(line) for line in view.get("log") or []):
+            table.lapsed.add(gid)
+        over = state["version"] >= target and (target == TARGET or gid in table.lapsed)
+        if over or role not in state.get("active", []) or not options or waits:
+            await asyncio.sleep(0.3 if over or waits else 0.03)
             continue
         verb, arg = rng.choice(options)
         sent = Accepted(gid, int(state["version"]) + 1, role, verb, arg)
@@ -139,6 +158,17 @@ async def _create(client: httpx.AsyncClient, base: str, tokens: list[tuple[str, 
                                    headers={"Authorization": f"Bearer {seat['Lancaster']}"})
         joined.raise_for_status()
         out.append((gid, seat))
+    for i in range(KM_GAMES):
+        seat = {"P1": tokens[2 * (GAMES + i)][1], "P2": tokens[2 * (GAMES + i) + 1][1]}
+        res = await client.post(f"{base}/api/games", headers={"Authorization": f"Bearer {seat['P1']}"},
+                                json={"game": "kingmaker", "role": "P1", "pace": KM_PACE, "title": f"cluster km {i}",
+                                      "options": {"players": 2}, "preview": True})
+        res.raise_for_status()
+        gid = int(res.json()["id"])
+        joined = await client.post(f"{base}/api/games/{gid}/join", json={"role": "P2"},
+                                   headers={"Authorization": f"Bearer {seat['P2']}"})
+        joined.raise_for_status()
+        out.append((gid, seat))
     return out
 
 
@@ -151,7 +181,7 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
     with database.write() as conn:
         conn.execute(sa.text("TRUNCATE " + ", ".join(db.ALL_TABLES) + " RESTART IDENTITY CASCADE"))
     url = database.url + ("&" if "?" in database.url else "?") + f"options=-csearch_path%3D{schema}"
-    tokens = make_players(database, GAMES * 2)
+    tokens = make_players(database, (GAMES + KM_GAMES) * 2)
     env = {"ROSES_CLOCK_INTERVAL": "0.3", "ROSES_BOT_PROCESSES": "0"}
     cluster = Cluster(url, 3, workdir=tmp_path, env=env, inter="300ms")
     table = Table()
@@ -162,9 +192,9 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
         async with httpx.AsyncClient(timeout=30) as client:
             games = await _create(client, cluster.base, tokens)
             rng = random.Random(51)
-            end = time.monotonic() + 45
+            end = time.monotonic() + 80
             tasks = [asyncio.create_task(_seat(client, cluster.base, gid, role, token, random.Random(rng.random()),
-                                               table, end))
+                                               table, end, KM_TARGET if "P1" in seat else TARGET))
                      for gid, seat in games for role, token in seat.items()]
             tasks += [asyncio.create_task(_watch(cluster.port, gid, sockets, end)) for gid, _ in games]
             while len(table.accepted) < GAMES * TARGET // 3 and not all(t.done() for t in tasks):
@@ -174,7 +204,7 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
             killed["start"] = time.monotonic()
             victim = max(cluster.names(), key=lambda n: (sum(1 for s in where.values() if s == n), n))
             cluster.servers[cluster.names().index(victim)].kill()
-            killed.update(name=victim, at=time.monotonic(), games=sorted(g for g, s in where.items() if s == victim),
+            killed.update(name=victim, at=time.monotonic(), wall=time.time(), games=sorted(g for g, s in where.items() if s == victim),
                           accepted=len(table.accepted))
             await asyncio.gather(*tasks)
             return games
@@ -193,11 +223,15 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
     with database.read() as conn:
         status = dict(conn.execute(sa.select(db.games.c.id, db.games.c.status).where(db.games.c.id.in_(ids))).all())
         log = conn.execute(sa.select(db.actions.c.game_id, db.actions.c.seq, db.actions.c.role, db.actions.c.verb,
-                                     db.actions.c.arg).where(db.actions.c.game_id.in_(ids))
+                                     db.actions.c.arg, db.actions.c.user_id, db.actions.c.created_at)
+                           .where(db.actions.c.game_id.in_(ids))
                            .order_by(db.actions.c.game_id, db.actions.c.seq)).all()
+        marks = conn.execute(sa.select(db.defaults_played).where(db.defaults_played.c.game_id.in_(ids))).all()
     database.dispose()
     assert all(status[gid] == "finished" for gid in ids), status
     stored = {(r.game_id, r.seq): (r.role, r.verb, json.loads(r.arg)) for r in log}
+    when = {(r.game_id, r.seq): float(r.created_at) for r in log}
+    by_server = {(r.game_id, r.seq) for r in log if r.user_id is None}
     for gid in ids:
         seqs = sorted(seq for g, seq in stored if g == gid)
         assert seqs == list(range(1, len(seqs) + 1)), (gid, seqs)
@@ -215,11 +249,29 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
     cut = {(c.game_id, c.seq): (c.role, c.verb, c.arg) for c in table.cut}
     duplicated = sum(1 for n in claims.values() if n > 1)
     for key, entry in stored.items():
-        if claims.get(key) or entry[1] == ".finish":
+        if claims.get(key) or entry[1] in (".finish", "by_default"):
             continue
         if cut.get(key) != entry:
             duplicated += 1
     assert (lost, duplicated) == (0, 0)
+
+    # Deadlines with published defaults (the Kingmaker games): every lapsed one was played
+    # exactly once, by the server (no user), marked once as a default, never before the seat's
+    # time was up (a seat's bank is full after each of its moves: a second scheduler playing the
+    # same deadline again would play the next decision's default at once), and some were played
+    # after the kill by the servers left.
+    km = [gid for gid, seat in games if "P1" in seat]
+    defaults = sorted(k for k, e in stored.items() if k[0] in km and e[1] == "by_default")
+    assert {(m.game_id, m.seq): m.role for m in marks} == {k: stored[k][0] for k in defaults}
+    assert all(stored[k][2] == "deadline" and k in by_server for k in defaults)
+    for gid in km:
+        assert any(g == gid for g, _ in defaults), (f"game {gid}: no deadline lapsed", sorted(k for k in stored if k[0] == gid)[-3:])
+    assert any(when[k] > killed["wall"] for k in defaults), "no deadline was handled after the kill"
+    for gid, seq in defaults:
+        role = stored[(gid, seq)][0]
+        mine = [when[(gid, s)] for s in range(1, seq) if stored[(gid, s)][0] == role]
+        if mine:
+            assert when[(gid, seq)] - mine[-1] >= KM_BANK - 0.5, (gid, seq, when[(gid, seq)] - mine[-1])
 
     # The balancer: before the kill each game was served by one server; after it (requests sent
     # after the kill), the games of the killed server were served by the others (by any, while
@@ -253,5 +305,6 @@ def test_three_servers_behind_haproxy_one_killed_mid_play(tmp_path: Path, reques
             assert len(set(watched["servers"])) == 1, watched
     recovery = max(first_after[gid] - killed["at"] for gid in killed["games"])
     print(f"\ncluster: {len(table.accepted)} actions acknowledged, {len(table.cut)} cut off by the kill, "
-          f"{len(killed['games'])} games moved, recovered within {recovery:.2f} s, lost 0, duplicated 0")
+          f"{len(killed['games'])} games moved, recovered within {recovery:.2f} s, lost 0, duplicated 0, "
+          f"{len(defaults)} deadlines played by default once each")
     assert recovery < 10
