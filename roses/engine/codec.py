@@ -41,13 +41,6 @@ class IdCodec:
     def name(self, i: int) -> str:
         return self.names[i]
 
-    def encode_all(self, names: Iterable[str]) -> list[int]:
-        return [self.id(n) for n in names]
-
-    def decode_all(self, ids: Iterable[int]) -> list[str]:
-        names = self.names
-        return [names[i] for i in ids]
-
     def __contains__(self, name: object) -> bool:
         return type(name) is str and name in self.ids
 

@@ -181,11 +181,3 @@ class Game:
             raise ReplayMismatch("Replaying the action log gave a different state.")
         return rebuilt.state
 
-    def states(self) -> list[State]:
-        """The state after setup and after each logged action (for replay viewers)."""
-        game = Game.new(self.rules, self.seed, self.scenario, self.options)
-        out = [self.rules.copy_state(game.state)]
-        for entry in self.actions:
-            game.apply(entry["role"], entry["verb"], entry.get("arg"))
-            out.append(self.rules.copy_state(game.state))
-        return out

@@ -55,10 +55,6 @@ def roll(state: State, sides: int = 6) -> int:
     return randbelow(state, sides) + 1
 
 
-def roll_many(state: State, n: int, sides: int = 6) -> list[int]:
-    return [roll(state, sides) for _ in range(n)]
-
-
 def shuffle(state: State, items: MutableSequence[T]) -> None:
     """Fisher-Yates shuffle in place: for i from the end down to 1, swap item i with item
     :func:`randbelow` (i + 1). The generator is run inline here (the same draws, the same
