@@ -27,6 +27,9 @@ from roses.games.kingmaker import (
     views,
 )
 
+#: State keys no rule ever changes (the data of an uploaded board or Event deck): copies share them.
+_SHARED = frozenset(("board_data", "deck_data"))
+
 
 class KingmakerSteps(Steps):
     def watch(self, state: State) -> None:
@@ -170,9 +173,10 @@ class KingmakerRules(StepRules):
         append to the log (roses.engine.log) and never change an entry, so nothing they do to
         ``state`` reaches the copy, and the copy's cost does not grow with the game (in a long
         game the log is most of the state). Also the copy a game keeps to undo to
-        (``Rules.undo_copy``). The rest is copied by ``copy_json``."""
+        (``Rules.undo_copy``). The board's and Event deck's data, which nothing changes, are
+        shared. The rest is copied by ``copy_json``."""
         log = state["log"]
-        return {k: (log[:] if k == "log" else copy_json(v)) for k, v in state.items()}
+        return {k: (log[:] if k == "log" else v if k in _SHARED else copy_json(v)) for k, v in state.items()}
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)

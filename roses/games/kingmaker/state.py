@@ -39,7 +39,9 @@ class Setting(TypedDict):
     """The rules level and the data the campaign was set up with."""
 
     level: int                  # 0 basic, 1 first expansion (E1), 2 second expansion (E2)
-    board: str                  # the board file (docs/kingmaker/board.md)
+    board: str | None           # the board (docs/kingmaker/board.md): None for the open board, a
+                                # file's path, or "upload:" + hash for a board given as data
+    board_data: Any             # that board's data when it was given as data (else None)
     deck_key: str               # the Event deck's identity (``cards.load_deck_option``)
     deck_data: Any              # the Event deck itself when it is not the shipped one
 

@@ -367,6 +367,9 @@ def public_parts(state: State) -> dict[str, Any]:
     parts: dict[str, Any] = {
         "round": state["round"], "turn_of": role_of(state, state["order"][state["turn"]]) if state["round"] else None,
         "order": [role_of(state, q) for q in state["order"]], "rules": state["opts"]["rules"],
+        # the board the campaign is played on (its drawing: board.board_of_option of the
+        # game's option ``board``)
+        "board": {"id": w.board.id, "name": w.board.name, "columns": w.board.columns, "rows": w.board.rows},
         "players": players, "heirs": heirs, "ships": ships, "places": places, "lying": lying, "lying_names": lying_names,
         "crown_deck": len(state["cdeck"]), "crown_discard": len(state["cdisc"]), "chancery": len(state["chancery"]),
         "event_deck": len(state["edeck"]), "event_discard": len(edisc),
@@ -694,7 +697,8 @@ def _at(piece: dict[str, Any]) -> str:
 
 
 def describe(view: View) -> str:
-    lines = [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."
+    lines = [f"Board: {view['board']['name']}."] if view.get("board") else []
+    lines += [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."
              if view.get("round") else "Setup: the factions are arranged and placed."]
     for pl in view.get("players", []):
         nobles = "; ".join(f"{n['name']} {n['troops']} {_at(n)}"
