@@ -11,6 +11,7 @@ from roses.engine.steps import StepRules, Steps
 from roses.games.kingmaker import (
     ai,
     combat,
+    corrections,
     deals,
     evaluation,
     events,
@@ -117,7 +118,23 @@ class KingmakerRules(StepRules):
             return state
         if offers.is_player(state, role):
             super().check_turn(state, role)
+        if corrections.watching(state, role):
+            return self._remembered(state, role, verb, arg, super().action)
         return super().action(state, role, verb, arg)
+
+    def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:
+        if corrections.watching(state, role):
+            return self._remembered(state, role, verb, arg, super().apply_legal)
+        return super().apply_legal(state, role, verb, arg)
+
+    def _remembered(self, state: State, role: str, verb: str, arg: Any, apply: Any) -> State:
+        """``apply`` a player's order, keeping what it changed for the umpire's takeback
+        (corrections.py)."""
+        before = corrections.snapshot(state, corrections.META | corrections.FLOW)
+        what = views.label(state, role, verb, arg)
+        apply(state, role, verb, arg)
+        corrections.remember_order(state, role, before, what)
+        return state
 
     def setup(self, seed: int, scenario: str, options: dict[str, Any] | None = None) -> State:
         self.check_scenario(scenario)

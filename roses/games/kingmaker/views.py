@@ -288,8 +288,10 @@ def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, A
 
 def standing_options(state: State) -> dict[str, Any]:
     """What the umpire's standing verbs take (umpire.py)."""
+    from roses.games.kingmaker import corrections
+
     return {"rule": f"a ruling: a text of 1 to {MAX_RULING} characters",
-            "adjudicate": [*state["roles"], DRAW]}
+            "adjudicate": [*state["roles"], DRAW], "correct": corrections.options(state)}
 
 
 def public_parts(state: State) -> dict[str, Any]:
@@ -378,6 +380,8 @@ def public_parts(state: State) -> dict[str, Any]:
         "refuges": [{"role": role_of(state, r["p"]), "area": r["area"]} for r in state["refuges"]],
         "catastrophe": state["catastrophe"] > 0,
         "rulings": [list(r) for r in state.get("rulings", ())],
+        "corrections": [{k: c[k] for k in ("round", "kind", "text", "reason", "undone")}
+                        for c in state.get("corrections", ())],
         "parliament": parliament.session_view(state),
         "end": state.get("end"),
         "end_text": END_TEXTS.get(state.get("end") or ""),
