@@ -168,6 +168,7 @@ class Optional(TypedDict, total=False):
     offer_seq: int
     reveals: int               # count of private reveals between two players
     rulings: list[list[Any]]   # the umpire's rulings: [round, text] (umpire.py)
+    refused: list[list[Any]]   # requests refused in this turn: [turn number, asker, key, stamp] (stalling.py)
     corrections: list[dict[str, Any]]  # the umpire's corrections with what each changed (corrections.py)
     last_orders: dict[str, dict[str, Any]]  # with an umpire: each player's last order's changes (corrections.py)
 

@@ -108,6 +108,8 @@ def view(rules: StepRules, state: State, role: str) -> View:
     if role in out.get("active", ()) and state["stack"]:
         default = default_action(rules, state, role)
         out["default"] = list(default) if default is not None else None
+        if default is not None:  # what a lapse plays, in words (the server adds the deadline)
+            out["default_label"] = label(state, role, default[0], default[1])
     return out
 
 
