@@ -614,6 +614,14 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
             return "no one else was killed"
         if verb == "outcome":
             return OUTCOME_WORDS.get(top["combat"]["kind"], _PLAIN_OUTCOMES).get(arg, str(arg))
+    if top is not None and top["step"] == "ransom":  # a ransom negotiated (combat.Ransom, ruling K95)
+        if verb in ("ransom", "ransom_draws") and isinstance(arg, list) and len(arg) == 2:
+            what = f"your next {arg[1]} Crown draw(s)" if verb == "ransom_draws" else f"{arg[1]} card(s) of your hand"
+            return f"counter: offer {what} for {_arg_name(w, arg[0])}"
+        words = {"accept": "accept the counter-offer", "decline": "hold to your demand",
+                 "pay": "pay the ransom", "refuse": "refuse the ransom (he is executed)"}
+        if verb in words:
+            return words[verb]
     roles = state["roles"]
     if verb == "to" and top is not None and top.get("ship") is not None:
         return f"sail to {_arg_name(w, arg)}"
