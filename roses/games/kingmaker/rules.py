@@ -21,6 +21,7 @@ from roses.games.kingmaker import (
     orders,
     parliament,
     play,
+    reading,
     refusals,
     research,
     setup,
@@ -155,6 +156,12 @@ class KingmakerRules(StepRules):
         standing = orders.view_part(state, role)
         if standing is not None:
             out["standing_orders"] = standing
+        actions = out.get("actions")
+        if actions:  # reading aids for a person choosing from the list (reading.py)
+            out["verb_help"] = reading.verb_help(actions)
+            notes = reading.option_notes(state, actions)
+            if notes:
+                out["option_notes"] = notes
         return out
 
     def secrets(self, state: State, role: str) -> set[str]:

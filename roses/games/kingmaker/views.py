@@ -707,10 +707,16 @@ LABELS: dict[str, str] = {
 
 def _at(piece: dict[str, Any]) -> str:
     where = piece.get("where") or piece["inside"] or piece["square"] or piece["ship"]
+    if where is None or where == "off the board":
+        return "off the board"
     return where if str(where).startswith("aboard ") else f"at {where}"
 
 
 def describe(view: View) -> str:
+    """The view in words for a person at a terminal: the round and whose turn, each faction
+    (nobles with troops, place, awards; hand and Event cards as counts; assets), the heirs, the
+    places held and besieged, the alliances, the pending offers the role may see, who is asked
+    now and the default if he does not answer, and the role's own hand."""
     lines = [f"Board: {view['board']['name']}."] if view.get("board") else []
     lines += [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."
              if view.get("round") else "Setup: the factions are arranged and placed."]
@@ -719,15 +725,40 @@ def describe(view: View) -> str:
                            + (f" (captive of {n['captive_of']})" if n["captive_of"] else "")
                            + (f" [{', '.join(n.get('award_names') or n['awards'])}]" if n["awards"] else "")
                            for n in pl["nobles"])
-        lines.append(f"{pl['role']}: {nobles or 'no nobles'}; hand {pl['hand']}, events {pl['events']}"
+        lines.append(f"{pl['role']}: {nobles or 'no nobles'}; hand {pl['hand']} card(s), "
+                     f"{pl['events']} Event card(s)"
                      + (f"; assets {', '.join(pl.get('asset_names') or pl['assets'])}" if pl["assets"] else ""))
     heirs = "; ".join(f"{h['name']}{' (King)' if h['crowned'] else ''} {_at(h)}"
                       + (f" held by {h['controller']}" if h["controller"] else "")
                       for h in view.get("heirs", []) if not h["dead"])
-    lines.append(f"Heirs: {heirs or 'none alive'}")
+    if view.get("round"):
+        lines.append(f"Heirs: {heirs or 'none alive'}")
+    else:
+        lines.append("Heirs: placed by dice when the factions are arranged (§Setting out Counters).")
+    places = view.get("places") or {}
+    held: dict[str, list[str]] = {}
+    for pl_ in places.values():
+        if pl_.get("owner"):
+            held.setdefault(pl_["owner"], []).append(pl_["name"])
+    if held:
+        lines.append("Places held: " + "; ".join(f"{r}: {', '.join(names)}" for r, names in sorted(held.items())))
+    sieges = [f"{p['name']} ({p['owner'] or 'neutral'}) besieged by {p['besieged_by']}"
+              for p in places.values() if p.get("besieged_by")]
+    if sieges:
+        lines.append("Sieges: " + "; ".join(sieges))
+    neg = view.get("negotiation") or {}
+    alliances = [" and ".join(pair) for pair in neg.get("alliances", ())]
+    lines.append("Alliances: " + ("; ".join(alliances) if alliances else "none"))
+    for o in neg.get("offers", ()):
+        lines.append(f"Pending offer {o['id']} from {o['from']} to {o['to']}: {o['text']}.")
+    active = view.get("active") or []
+    if active and view.get("role") not in active:
+        lines.append(f"Waiting for {', '.join(active)}: {view.get('prompt', '')}")
     if view.get("hand") is not None:
         lines.append("Your hand: " + (", ".join(c["name"] for c in view["hand"]) or "empty")
-                     + "; events: " + (", ".join(e["title"] for e in view.get("event_hand", [])) or "none"))
+                     + "; your Event cards: " + (", ".join(e["title"] for e in view.get("event_hand", [])) or "none"))
+    if view.get("default_label"):
+        lines.append(f"If you do not answer in time: {view['default_label']} (the published default).")
     return "\n".join(lines)
 
 
