@@ -234,3 +234,47 @@ def test_only_the_umpire_corrects() -> None:
     with pytest.raises(IllegalAction):
         game.apply("P1", "correct", {"kind": "track", "track": "round", "value": 3, "reason": "I say so."})
     assert game.state["round"] == 1
+
+
+def test_corrections_keep_the_invariants_and_replay_on_an_uploaded_board() -> None:
+    """Every kind of correction, in a campaign played by bots on the small uploaded board
+    (tests/kingmaker/data/small-board.json), leaves a position the invariants accept, and the
+    record replays to the same state."""
+    import json
+    from pathlib import Path
+
+    from roses.ai.bot import RandomBot
+
+    board = json.loads((Path(__file__).parent / "data" / "small-board.json").read_text())
+    game = Game.new(RULES, 8, "campaign", {"players": 3, "board": board, "umpire": True})
+    bots = {r: RandomBot(seed=i) for i, r in enumerate(("P1", "P2", "P3"))}
+    for _ in range(150):
+        if game.state["result"] is not None:
+            break
+        role = game.active()[0]
+        game.apply(role, *bots[role].choose(RULES, game.view(role), role))
+    s = game.state
+    w = W(s)
+    assert s["round"] >= 1
+    noble = next(w.cards[n].id for n in w.nobles if s["cz"][n] == Z_NOBLE and s["ncap"][n] < 0)
+    award = next((w.cards[c].id for c in range(len(s["cz"])) if s["cz"][c] == Z_AWARD), None)
+    deck_card = next(w.cards[c].id for c in s["cdeck"] if not w.cards[c].is_noble)
+    corrections = [
+        {"kind": "move", "piece": noble, "to": "london"},
+        {"kind": "card", "card": deck_card, "to": "P2"},
+        {"kind": "card", "card": deck_card, "to": "chancery"},
+        {"kind": "place", "place": "york", "to": "P3"},
+        {"kind": "track", "track": "catastrophe", "value": 2},
+        {"kind": "undo"},
+        {"kind": "remove", "piece": noble},
+    ]
+    if award is not None:
+        corrections.insert(3, {"kind": "card", "card": award, "to": "deck"})
+    mover = next((r for r in ("P1", "P2", "P3") if r in s.get("last_orders", {})), None)
+    if mover is not None:
+        corrections.append({"kind": "takeback", "role": mover})
+    for c in corrections:
+        game.apply("umpire", "correct", {**c, "reason": "A test of every kind."})
+        assert RULES.check_invariants(game.state) == [], c
+    assert len(game.state["corrections"]) == len(corrections)
+    assert Game.from_record(RULES, game.record()).digest() == game.digest()

@@ -20,7 +20,7 @@ from typing import Any
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import memo, parliament
+from roses.games.kingmaker import corrections, memo, parliament
 from roses.games.kingmaker.combat import (
     AMBUSH,
     ATTACKER,
@@ -290,8 +290,6 @@ def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, A
 
 def standing_options(state: State) -> dict[str, Any]:
     """What the umpire's standing verbs take (umpire.py)."""
-    from roses.games.kingmaker import corrections
-
     return {"rule": f"a ruling: a text of 1 to {MAX_RULING} characters",
             "adjudicate": [*state["roles"], DRAW], "correct": corrections.options(state)}
 
@@ -618,8 +616,7 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
         if verb in ("ransom", "ransom_draws") and isinstance(arg, list) and len(arg) == 2:
             what = f"your next {arg[1]} Crown draw(s)" if verb == "ransom_draws" else f"{arg[1]} card(s) of your hand"
             return f"counter: offer {what} for {_arg_name(w, arg[0])}"
-        words = {"accept": "accept the counter-offer", "decline": "hold to your demand",
-                 "pay": "pay the ransom", "refuse": "refuse the ransom (he is executed)"}
+        words = {"accept": "accept the counter-offer", "decline": "hold to your demand"}
         if verb in words:
             return words[verb]
     roles = state["roles"]
