@@ -130,3 +130,29 @@ def test_the_same_board_uploaded_twice_is_one_board_and_the_upload_is_not_change
     assert data == before
     c = RULES.copy_state(a)
     assert c["board_data"] is a["board_data"]  # shared by copies: no rule changes it
+
+
+def test_the_server_creates_a_game_on_an_uploaded_board_and_refuses_a_bad_one(tmp_path: Path) -> None:
+    """Through the API: ``options.board`` is accepted as a JSON object, the game's drawing is
+    the uploaded board's, and a faulty board is refused with a 400 naming every fault."""
+    from roses.server.db import Database
+    from tests.server.conftest import build_client, user
+
+    database = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    database.migrate()
+    with build_client(database) as client:
+        alice = user(client, "alice")
+        r = client.post("/api/games", json={"game": "kingmaker", "role": "P1",
+                                             "options": {"players": 3, "board": small_board()}}, headers=alice)
+        assert r.status_code == 201, r.text
+        drawing = client.get(f"/games/{r.json()['id']}/kingmaker/board.json", headers=alice)
+        assert drawing.status_code == 200 and drawing.json()["name"] == "The Vale (test board)"
+        bad = small_board()
+        bad["places"][4]["garrison"] = 100  # an open town with a garrison
+        bad["places"][0]["square"] = "Z9"  # off the grid
+        r = client.post("/api/games", json={"game": "kingmaker", "role": "P1",
+                                             "options": {"players": 3, "board": bad}}, headers=alice)
+        assert r.status_code == 400
+        detail = r.json()["detail"]
+        assert detail.startswith("Board: 2 fault(s)") and "'york'" in detail and "'coventry'" in detail, detail
+    database.dispose()
