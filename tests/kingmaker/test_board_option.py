@@ -156,3 +156,14 @@ def test_the_server_creates_a_game_on_an_uploaded_board_and_refuses_a_bad_one(tm
         detail = r.json()["detail"]
         assert detail.startswith("Board: 2 fault(s)") and "'york'" in detail and "'coventry'" in detail, detail
     database.dispose()
+
+
+def test_a_card_naming_a_zone_the_uploaded_board_lacks_says_it_in_words_k92() -> None:
+    from roses.games.kingmaker.views import card_text
+
+    state = RULES.setup(1, "campaign", {"players": 2, "board": small_board()})
+    w = C.W(state)
+    warden = w.cid("warden_of_the_marches")
+    assert "north_of_tees" not in w.board.zone_names
+    text = card_text(w, warden)
+    assert "north of tees" in text and "north_of_tees" not in text

@@ -155,7 +155,8 @@ def card_text(w: World, c: int) -> str:
     if card.commons:
         votes.append(f"{card.commons} vote{'s' if card.commons != 1 else ''} in the Commons")
     vote = f" {' and '.join(votes)}." if votes else ""
-    zone = w.board.zone_names.get(card.bonus_zone, card.bonus_zone)
+    # a zone this board lacks (a board given as an option, ruling K92) is named in words all the same
+    zone = w.board.zone_names.get(card.bonus_zone) or (card.bonus_zone or "").replace("_", " ")
     zone = "the " + zone[4:] if zone.startswith("The ") else zone
     bonus = (f" +{card.bonus_troops} troops in {zone}."
              if card.bonus_troops else "")
