@@ -21,17 +21,19 @@ kind           takes
 ``track``      ``track``: ``round`` (the round counter, read by the round limit) or
                ``catastrophe`` (E1 Catastrophe's turns left), ``value`` (a whole number >= 0).
 ``takeback``   ``role``: that player's last order is taken back, even after others acted: every
-               piece, card, place and counter it changed is put back as it was, unless something
-               since changed it again (that part is kept and the log says so). Whose turn it
-               is does not change.
-``undo``       nothing: the umpire's last correction not yet undone is undone the same way.
+               piece, card, place and counter it changed is put back as it was. Refused when
+               something it changed has changed again since (the umpire then corrects those
+               parts one by one). Whose turn it is does not change.
+``undo``       nothing: the umpire's last correction not yet undone is undone the same way (refused
+               likewise when what it changed has changed again).
 =============  =====================================================================================
 
 Each correction is an action of the game (the action log holds it, a replay repeats it), logged
 for every player with its reason ("The umpire corrects: ... Reason: ..."). A card whose face
 is hidden (in a hand, the deck or Chancery, before or after) is named only to the players whose
 hand it leaves or joins and to the umpire; the others read "a card". Bad input is refused
-(``IllegalAction``) and changes nothing. ``state["corrections"]`` keeps each correction: its
+(``IllegalAction``) and changes nothing, and so is a correction that would leave a position the
+rules' invariants reject (a card in two places, a pile out of step with its cards). ``state["corrections"]`` keeps each correction: its
 round, kind, public text, reason, whether it was undone, and what it changed (the ``patch``
 that ``undo`` puts back); views show the first four (``view["corrections"]``).
 
@@ -43,6 +45,7 @@ an umpire, each player's last order that changed the position keeps its patch in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from roses.engine import log, rng
@@ -107,6 +110,22 @@ def diff(before: dict[str, Any], state: State, skip: frozenset[str]) -> dict[str
     return patch
 
 
+def conflicts(state: State, patch: dict[str, Any]) -> int:
+    """How many parts of what ``patch`` changed were changed again since."""
+    n = 0
+    for k, (how, *rest) in sorted(patch.items()):
+        cur = state.get(k)
+        if how == "items":
+            n += sum(1 for i, _, new in rest[0] if not (isinstance(cur, list) and i < len(cur) and cur[i] == new))
+        elif how == "keys":
+            n += 1 if not isinstance(cur, dict) else sum(
+                1 for x, _, _, has, new in rest[0] if (x in cur, cur.get(x)) != (has, new if has else None))
+        else:
+            has, new = rest[2], rest[3]
+            n += (k in state, cur) != (has, new if has else None)
+    return n
+
+
 def revert(state: State, patch: dict[str, Any]) -> int:
     """Put back what ``patch`` changed, where it is still as the patch left it; returns how many
     parts were changed again since and are kept."""
@@ -157,8 +176,10 @@ def remember_order(state: State, role: str, before: dict[str, Any], what: str) -
 
 
 # ----------------------------------------------------------------------------- the verb
-def correct(state: State, arg: Any) -> None:
-    """Apply the umpire's correction ``arg``; IllegalAction (nothing changed) for bad input."""
+def correct(state: State, arg: Any, check_invariants: Callable[[State], list[str]]) -> None:
+    """Apply the umpire's correction ``arg``; IllegalAction (nothing changed) for bad input, and
+    for a correction after which ``check_invariants`` (views.check_invariants) finds the
+    position impossible."""
     if state["result"] is not None:
         raise IllegalAction("The game is over.")
     if not isinstance(arg, dict) or arg.get("kind") not in KINDS:
@@ -174,6 +195,10 @@ def correct(state: State, arg: Any) -> None:
     work["log"] = []
     before = snapshot(work, META)
     text, private = _APPLY[kind](work, arg)
+    problems = check_invariants(work)
+    if problems:
+        raise IllegalAction("That correction would leave an impossible position (" + "; ".join(problems[:3])
+                            + "): correct it another way.")
     patch = diff(before, work, META)
     # everything checked and done on the copy: now the state itself
     lines = work["log"]
@@ -314,16 +339,18 @@ def _do_card(state: State, arg: dict[str, Any]) -> tuple[str, Private]:
     p = player_of_role(state, to) if isinstance(to, str) and to in state["roles"] else -1
     asset = player_of_role(state, to[6:]) if isinstance(to, str) and to.startswith("asset:") else -1
     target = _noble(state, to)
+    if z0 == Z_NOBLE and p < 0:
+        raise IllegalAction(f"{card_name(w, c)} is in play: he changes faction (to a player's role) or is removed "
+                            "(kind remove).")
     if p >= 0 and z0 == Z_NOBLE:
         if h0 == p:
             raise IllegalAction(f"{card_name(w, c)} is already {to}'s.")
-        state["ch"][c] = p  # his awards follow him
+        state["ch"][c] = p  # his awards and the heirs he escorts follow him
     elif p >= 0:
-        if card.is_noble and z0 != Z_NOBLE or not card.is_noble:
-            _take(state, c)
-            state["cz"][c], state["ch"][c] = Z_HAND, p
         if z0 == Z_HAND and h0 == p:
             raise IllegalAction(f"That card is already in {to}'s hand.")
+        _take(state, c)
+        state["cz"][c], state["ch"][c] = Z_HAND, p
     elif asset >= 0:
         if card.kind not in (K.TOWN, K.SHIP, K.ROYAL_CASTLE):
             raise IllegalAction("Only a town, ship or royal castle card is kept as a faction asset.")
@@ -343,9 +370,6 @@ def _do_card(state: State, arg: dict[str, Any]) -> tuple[str, Private]:
         for s in w.office_ships.get(c, ()):
             ops.ship_to_port(state, s)
     elif to in ("deck", "discard", "chancery"):
-        if z0 == Z_NOBLE:
-            ops.release_awards(state, c)
-            ops.lift_off(state, c)
         _take(state, c)
         if to == "deck":
             state["cz"][c], state["ch"][c] = Z_DECK, -1
@@ -357,9 +381,6 @@ def _do_card(state: State, arg: dict[str, Any]) -> tuple[str, Private]:
             ops.to_chancery(state, c)
     else:
         raise IllegalAction("A card goes to a player's role, 'asset:<role>', a noble, 'deck', 'discard' or 'chancery'.")
-    if z0 == Z_NOBLE and state["cz"][c] == Z_HAND:
-        ops.release_awards(state, c)
-        ops.lift_off(state, c)
     dst = _holder_text(state, c)
     name = card_name(w, c)
     hidden = z0 in HIDDEN_ZONES or state["cz"][c] in HIDDEN_ZONES
@@ -404,10 +425,17 @@ def _do_takeback(state: State, arg: dict[str, Any]) -> tuple[str, Private]:
     last = state.get("last_orders", {}).get(role) if isinstance(role, str) else None
     if last is None:
         raise IllegalAction(f"{role!r} has no order to take back.")
+    _refuse_conflicts(state, last["patch"], f"{role}'s last order ({last['what']})")
     del state["last_orders"][role]
-    kept = revert(state, last["patch"])
-    text = f"{role}'s last order ({last['what']}) is taken back"
-    return text + (f"; {kept} part(s) changed since are kept" if kept else ""), []
+    revert(state, last["patch"])
+    return f"{role}'s last order ({last['what']}) is taken back", []
+
+
+def _refuse_conflicts(state: State, patch: dict[str, Any], what: str) -> None:
+    n = conflicts(state, patch)
+    if n:
+        raise IllegalAction(f"{what} changed things that have changed again since ({n} part(s)): correct them "
+                            "one by one instead (move, card, place, track).")
 
 
 def _do_undo(state: State, arg: dict[str, Any]) -> tuple[str, Private]:
@@ -415,10 +443,10 @@ def _do_undo(state: State, arg: dict[str, Any]) -> tuple[str, Private]:
     if not todo:
         raise IllegalAction("There is no correction to undo.")
     last = todo[-1]
+    _refuse_conflicts(state, last["patch"], f"The correction \u201c{last['text']}\u201d")
     last["undone"] = True
-    kept = revert(state, last["patch"])
-    return f"the correction \u201c{last['text']}\u201d is undone" + (
-        f"; {kept} part(s) changed since are kept" if kept else ""), []
+    revert(state, last["patch"])
+    return f"the correction \u201c{last['text']}\u201d is undone", []
 
 
 _APPLY = {"move": _do_move, "remove": _do_remove, "card": _do_card, "place": _do_place, "track": _do_track,

@@ -60,7 +60,7 @@ from roses.games.kingmaker.common import (
     role_of,
 )
 from roses.games.kingmaker.play import lift_sieges
-from roses.games.kingmaker.views import MAX_RULING, standing_options
+from roses.games.kingmaker.views import MAX_RULING, check_invariants, standing_options
 
 #: Verbs the umpire may use at any time while the game runs.
 STANDING_VERBS = ("rule", "adjudicate", "correct")
@@ -84,7 +84,7 @@ def standing_action(state: State, verb: str, arg: Any) -> None:
         log.public(state, f"The umpire rules: {text}", log.RESULT)
         return
     if verb == "correct":
-        corrections.correct(state, arg)
+        corrections.correct(state, arg, check_invariants)
         return
     if verb == "adjudicate":
         if arg not in standing_options(state)["adjudicate"]:
