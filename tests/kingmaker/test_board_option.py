@@ -167,3 +167,13 @@ def test_a_card_naming_a_zone_the_uploaded_board_lacks_says_it_in_words_k92() ->
     assert "north_of_tees" not in w.board.zone_names
     text = card_text(w, warden)
     assert "north of tees" in text and "north_of_tees" not in text
+
+
+def test_the_option_summary_names_the_board_for_a_lobby() -> None:
+    assert RULES.option_summary({"players": 3, "board": small_board(), "umpire": True}) == [
+        "Board: The Vale (test board)", "Event deck: the open deck", "3 players, basic rules, round limit 30",
+        "An umpire"]
+    assert RULES.option_summary({"players": 2})[0] == "Board: Roses open board"
+    bad = small_board()
+    bad["places"][4]["garrison"] = 100
+    assert RULES.option_summary({"board": bad}) == ["Board: not a valid board"]

@@ -84,6 +84,12 @@ class KingmakerRules(StepRules):
     def options_schema(self) -> dict[str, Any]:
         return {k: dict(v) for k, v in setup.OPTIONS_SCHEMA.items()}
 
+    def option_summary(self, options: dict[str, Any] | None = None) -> list[str]:
+        """What a game's options mean, in words, for a lobby or a gazette to show beside its
+        title: the board it is played on (its name), the Event deck, the players, the rules
+        level, the umpire (setup.option_summary)."""
+        return setup.option_summary(options)
+
     def roles(self, scenario: str, options: dict[str, Any] | None = None) -> list[str]:
         """The players P1..Pn, and the umpire's seat last when the option ``umpire`` is on
         (umpire.py; ``state["roles"]`` holds the players only)."""

@@ -116,6 +116,24 @@ class BadBoard(BadOptions, BoardError):
     as well as BadOptions, so the caller may show the list)."""
 
 
+def option_summary(options: dict[str, Any] | None) -> list[str]:
+    """The options in words (KingmakerRules.option_summary): "Board: <its name>" first."""
+    try:
+        opts = normalise_options(options)
+        _, _, w = load_board_option(opts["board"])
+        board = w.board.name
+    except BadOptions:
+        return ["Board: not a valid board"]
+    deck = opts["event_deck"]
+    cards = len(deck.get("cards", ())) if isinstance(deck, dict) else 0
+    level = {"basic": "basic rules", "e1": "basic rules and the first expansion",
+             "e2": "basic rules and both expansions"}[opts["rules"]]
+    return [f"Board: {board}",
+            f"Event deck: {'their own (' + str(cards) + ' cards)' if deck else 'the open deck'}",
+            f"{opts['players']} players, {level}" + (", round limit " + str(opts["rounds"]) if opts["rounds"] else ""),
+            *(["An umpire" + (", combats fought on a table" if opts["tabletop"] else "")] if opts["umpire"] else [])]
+
+
 def load_board_option(option: Any) -> tuple[str | None, dict[str, Any] | None, World]:
     """The option ``board`` as (key, data, world): the open board is ``(None, None, ...)``; a
     board file's path is ``(path, None, ...)`` (the file is read again when the state is
