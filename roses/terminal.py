@@ -1,4 +1,13 @@
-"""Play a game in the terminal: numbered choices, hot-seat or against a bot."""
+"""Play a game in the terminal: numbered choices, hot-seat or against a bot.
+
+What a person sees comes from the game's view and its declarations: ``rules.describe(view)``
+(the position in words), ``rules.label`` (each choice), and, when the view carries them,
+``verb_help`` (what a verb does: printed the first time the verb is offered) and
+``option_notes`` (``{verb: {JSON of the argument: text}}``, e.g. what stands on a square a move
+offers: printed after the choice's label). In a hot-seat game (more than one person at the
+terminal) the screen is cleared, and the next player asked to take the keyboard, whenever the
+seat to play changes, so nobody sees another's hand.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from roses.ai.bot import Bot, Determinizer
-from roses.engine.contract import OBSERVER, Rules, actions_to_list
+from roses.engine.contract import OBSERVER, Rules, actions_to_list, canonical_json
 from roses.engine.errors import RosesError
 from roses.engine.game import Game
+
+#: The terminal's "clear the screen and its scrollback, go to the top" (ANSI).
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 
 
 def play_terminal(
@@ -34,6 +46,8 @@ def play_terminal(
     readers = human_roles or [OBSERVER]
     write(f"{rules.title}: {rules.scenario_names().get(scenario, scenario)} (seed {seed})")
     steps = 0
+    explained: set[str] = set()  # verbs whose help was printed
+    at_keyboard: str | None = None  # the person who played last (hot-seat)
     try:
         while game.result() is None and steps < max_steps:
             steps += 1
@@ -52,6 +66,12 @@ def play_terminal(
                         write(f"  {line}")
                     seen[reader] = len(lines)
                 continue
+            if len(human_roles) > 1 and at_keyboard is not None and role != at_keyboard:
+                write(CLEAR)  # hot-seat: the last player's hand and log leave the screen
+                if read(f"{role}: your turn to play. Press Enter when only you can see the screen (q to quit) ") \
+                        .strip().lower() in ("q", "quit", "exit"):
+                    break
+            at_keyboard = role
             view = game.view(role)
             lines = rules.log_for(game.state, role)
             for line in lines[seen.get(role, 0):]:
@@ -61,8 +81,16 @@ def play_terminal(
             write(rules.describe(view))
             write(f"== {role}: {view.get('prompt', '')}")
             choices = actions_to_list(view.get("actions", {}))
+            helps = view.get("verb_help") or {}
+            for verb in dict.fromkeys(v for v, _ in choices):
+                if verb in helps and verb not in explained:
+                    explained.add(verb)
+                    write(f"  ({verb}: {helps[verb]})")
+            notes = view.get("option_notes") or {}
             for i, (verb, arg) in enumerate(choices, 1):
-                write(f"  {i:3d}. {rules.label(game.state, role, verb, arg) if verb != 'undo' else 'undo'}")
+                text = rules.label(game.state, role, verb, arg) if verb != "undo" else "undo"
+                note = (notes.get(verb) or {}).get(canonical_json(arg))
+                write(f"  {i:3d}. {text}" + (f" — {note}" if note else ""))
             hint = ", standing ... for a standing order" if view.get("standing_orders") else ""
             hint += ", exchange ... for an offer" if isinstance(view.get("negotiation"), dict) else ""
             typed = read(f"{role} [1-{len(choices)}, q to quit{hint}]> ").strip()

@@ -19,7 +19,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from roses.games.kingmaker.board import Board, BoardError, load_board
+from roses.games.kingmaker.board import Board, BoardError, board_of_option, load_board
 from roses.games.kingmaker.names import square_names
 
 #: Map units per square (the client draws each square as a CELL x CELL box).
@@ -99,7 +99,9 @@ def game_board(request: Request, game_id: int, invite: str | None = None) -> Res
     if info.get("game") != "kingmaker":
         return JSONResponse({"detail": "Not a Kingmaker game.", "code": "not_kingmaker"}, status_code=404)
     try:
-        data = board_data_for(game_board_path(info.get("options")))
+        option = (info.get("options") or {}).get("board")
+        data = (board_data(board_of_option(option)) if isinstance(option, dict)  # an uploaded board
+                else board_data_for(game_board_path(info.get("options"))))
     except (BoardError, OSError):
         return JSONResponse({"detail": "This game's board file cannot be read.", "code": "bad_board"},
                             status_code=500)

@@ -109,6 +109,11 @@ def test_transfer_and_heir_handover(tmp_path: Path) -> None:
     RULES.action(state, "P1", "back")
     RULES.action(state, "P1", "end")  # the combat phase: a new decision
     RULES.action(state, "P1", "deal")
+    # ruling K93: nor in another decision of the same turn, the position being the same
+    assert ("give_heir", ["margaret", "grey"]) not in RULES.legal_actions(state, "P1")
+    RULES.action(state, "P1", "ally", "P2")  # the position changes: an alliance
+    RULES.action(state, "P2", "accept")
+    RULES.action(state, "P1", "deal")
     RULES.action(state, "P1", "give_heir", ["margaret", "grey"])
     RULES.action(state, "P2", "accept")
     assert heir_controller(state, h) == 1

@@ -24,6 +24,7 @@ places §Town, Cities, and Castles, Parliament §Parliament Phase.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import deque
@@ -431,6 +432,41 @@ def _load(path: str, rulebook: bool) -> Board:
     if faults:
         raise BoardError(faults, path)
     return build_board(data)
+
+
+def board_key(data: Mapping[str, Any]) -> str:
+    """The identity of a board given as data (an uploaded board): ``upload:`` and a hash of its
+    canonical JSON, so the same board uploaded twice is one board."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "upload:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def board_from_data(data: Any, *, rulebook: bool = False, source: str = "board") -> Board:
+    """The board a game option gives as data (the format above), validated by
+    :func:`check_board` (``rulebook=False``: the checks of ``check-board --no-rulebook
+    --no-cards``, since the engine plays on a board that lacks places; ruling K92). Raises
+    :class:`BoardError` listing every fault."""
+    faults = check_board(data, rulebook=rulebook)
+    if faults:
+        raise BoardError(faults, source)
+    return build_board(data)
+
+
+_UPLOADED_BOARDS: dict[str, Board] = {}
+
+
+def board_of_option(option: Any) -> Board:
+    """The board of a game's option ``board`` (what a client draws): the open board for None, a
+    board file's path, or a board given as a JSON object (checked as :func:`board_from_data`)."""
+    if option is None or option == "":
+        return load_board()
+    if isinstance(option, str):
+        return load_board(option, rulebook=False)
+    key = board_key(option)
+    board = _UPLOADED_BOARDS.get(key)
+    if board is None:
+        board = _UPLOADED_BOARDS[key] = board_from_data(option)
+    return board
 
 
 def build_board(data: Mapping[str, Any]) -> Board:

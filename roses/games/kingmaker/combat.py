@@ -983,29 +983,88 @@ def pardons_of(state: State, p: int) -> list[int]:
 
 
 class Ransom(Step):
-    """The captive's owner answers a ransom demand (§Capture of Noble Counters); default: refuse (execution)."""
+    """A ransom negotiated (§Capture of Noble Counters: "ransomed back ... for some consideration";
+    E1 §Booty: "the defeated player may trade one or more of his future draws"; ruling K95).
+
+    The captor has asked (``k`` cards of the owner's hand, or ``k`` future Crown draws). The
+    owner pays, refuses (his noble is then executed), or once counters with another ransom:
+    ``ransom`` [noble, k] (k cards of his hand, 1 to 3, as many as he holds) or, with E1,
+    ``ransom_draws`` [noble, k] (his next 1 or 2 draws). The captor then ``accept``s the
+    counter (it is paid as if he had asked it) or ``decline``s it and holds to his demand,
+    which the owner pays or refuses with no further counter. Defaults: the owner refuses (the
+    noble is executed, ruling K27); the captor holds to his demand."""
 
     name = "ransom"
     phase = "combat"
     always_decides = True
-    default: Action = ("refuse", None)
 
     def actors(self, state: State, frame: Frame) -> list[str]:
+        if frame.get("stage") == "captor":
+            return [role_of(state, frame["cap"])]
         return [role_of(state, state["ch"][frame["n"]])]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        if frame.get("stage") == "captor":
+            return [("accept", None), ("decline", None)]
+        owner = state["ch"][frame["n"]]
+        held = len(hand(state, owner))
         out: list[Action] = [("refuse", None)]
-        if frame.get("draws") or len(hand(state, state["ch"][frame["n"]])) >= frame["k"]:
+        if frame.get("draws") or held >= frame["k"]:
             out.insert(0, ("pay", None))
+        if not frame.get("countered"):
+            nid = W(state).cards[frame["n"]].id
+            asked = ("draws" if frame.get("draws") else "cards", frame["k"])
+            out += [("ransom", [nid, k]) for k in range(1, min(3, held) + 1) if asked != ("cards", k)]
+            if state["level"] >= 1:
+                out += [("ransom_draws", [nid, k]) for k in (1, 2) if asked != ("draws", k)]
         return out
+
+    def published_default(self, state: State, frame: Frame, role: str) -> Action:
+        """The owner refuses (the noble is executed, ruling K27); the captor holds to his demand."""
+        return ("decline", None) if frame.get("stage") == "captor" else ("refuse", None)
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)
-        what = f"your next {frame['k']} Crown draw(s)" if frame.get("draws") else f"{frame['k']} card(s) of your hand"
-        return (f"{role_of(state, frame['cap'])} asks {what} to free "
-                f"{card_name(w, frame['n'])}. Pay, or refuse (he is then executed)? (default: refuse)")
+        noble = card_name(w, frame["n"])
+        if frame.get("stage") == "captor":
+            c = frame["counter"]
+            return (f"{role_of(state, state['ch'][frame['n']])} offers {_ransom_words(c['draws'], c['k'], 'his')} "
+                    f"for {noble} instead of the {_ransom_words(frame.get('draws', False), frame['k'], 'his')} you "
+                    "asked. Accept, or hold to your demand? (default: hold to it)")
+        what = _ransom_words(frame.get("draws", False), frame["k"], "your")
+        counter = "" if frame.get("countered") else ", counter with another ransom"
+        return (f"{role_of(state, frame['cap'])} asks {what} to free {noble}. Pay{counter}, or refuse "
+                "(he is then executed)? (default: refuse)")
+
+    def on_ransom(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._counter(state, frame, role, False, int(arg[1]))
+
+    def on_ransom_draws(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._counter(state, frame, role, True, int(arg[1]))
+
+    def _counter(self, state: State, frame: Frame, role: str, draws: bool, k: int) -> None:
+        frame["counter"] = {"draws": draws, "k": k}
+        frame["countered"] = True
+        frame["stage"] = "captor"
+        log.public(state, f"{role} counters: {_ransom_words(draws, k, 'his')} for {card_name(W(state), frame['n'])}.",
+                   log.BATTLE)
+
+    def on_accept(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        c = frame.pop("counter")
+        frame.pop("stage")
+        frame["k"], frame["draws"], frame["held"] = c["k"], c["draws"], False
+        log.public(state, f"{role} accepts the counter-offer.", log.BATTLE)
+        self._pay(state, frame, role_of(state, state["ch"][frame["n"]]))
+
+    def on_decline(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        frame.pop("counter")
+        frame.pop("stage")
+        log.public(state, f"{role} holds to his demand.", log.BATTLE)
 
     def on_pay(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        self._pay(state, frame, role)
+
+    def _pay(self, state: State, frame: Frame, role: str) -> None:
         if frame.get("draws"):
             # E1 §Booty (ruling K65): the captor takes the agreed Crown draws as they come (the
             # engine holds the debtor to them). Held: the noble stays his prisoner, and may no
@@ -1030,6 +1089,10 @@ class Ransom(Step):
         pop(state)
         log.public(state, f"{role} refuses the ransom.", log.BATTLE)
         execute_or_pardon(state, frame["n"], role_of(state, frame["cap"]))
+
+
+def _ransom_words(draws: bool, k: int, whose: str) -> str:
+    return f"{whose} next {k} Crown draw(s)" if draws else f"{k} card(s) of {whose} hand"
 
 
 class RansomPay(Step):

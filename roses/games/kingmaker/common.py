@@ -16,7 +16,7 @@ from typing import Any
 from roses.engine.codec import IdCodec
 from roses.engine.contract import State
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker.board import Board, load_board
+from roses.games.kingmaker.board import Board, board_from_data, load_board
 from roses.games.kingmaker.names import square_name
 
 # ----- zones of Crown cards ------------------------------------------------------------------
@@ -89,6 +89,20 @@ def world(board_path: str | None) -> World:
     return make_world(board)
 
 
+#: The worlds of boards given as data (the game option ``board`` as a JSON object), by key
+#: (board.board_key). A state names its board by that key and carries the data
+#: (``state["board_data"]``), so a state read back in a new process finds its board again.
+_UPLOADED: dict[str, World] = {}
+
+
+def uploaded_world(key: str, data: Any) -> World:
+    """The world of an uploaded board, built (and checked) once per key."""
+    w = _UPLOADED.get(key)
+    if w is None:
+        w = _UPLOADED[key] = make_world(board_from_data(data))
+    return w
+
+
 def make_world(board: Board) -> World:
     crown = K.crown_data()
     cards = crown.cards
@@ -143,7 +157,10 @@ def tabletop_on(state: State) -> bool:
 
 
 def W(state: State) -> World:
-    return world(state["board"])
+    key = state["board"]
+    if key is not None and key.startswith("upload:"):
+        return _UPLOADED.get(key) or uploaded_world(key, state["board_data"])
+    return world(key)
 
 
 def level(state: State) -> int:

@@ -25,7 +25,7 @@ from roses.engine import log
 from roses.engine.contract import Action, State, canonical_json
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops
+from roses.games.kingmaker import ops, stalling
 from roses.games.kingmaker.common import (
     Z_AWARD,
     Z_HAND,
@@ -252,6 +252,8 @@ class Offer(Step):
     def on_decline(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
         log.public(state, f"{role} declines the offer.", log.CARD)
+        if "req" in frame:
+            stalling.refuse(state, frame["from"], frame["req"])  # ruling K93
 
     def on_accept(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
@@ -337,7 +339,7 @@ class DealMenu(Dealing, Step):
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         """The dealing verbs but those already used in this decision since it last changed
         (ruling K90: an offer declined, or an alliance made and ended, is not made again)."""
-        done = _parent(state).get("idle", ())
+        done = set(_parent(state).get("idle", ())) | stalling.blocked(state, frame["p"])  # and ruling K93
         return [a for a in deal_options(state, frame["p"]) if deal_key(*a) not in done] + [("back", None)]
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -349,6 +351,9 @@ class DealMenu(Dealing, Step):
         parent.setdefault("idle", []).append("deal" if verb == "back" else deal_key(verb, arg))  # ruling K90
         if verb != "back":
             super().handle(state, frame, role, verb, arg)
+            top = state["stack"][-1] if state["stack"] else None
+            if top is not None and top["step"] == "offer":
+                top["req"] = deal_key(verb, arg)  # remembered if declined (ruling K93)
 
     def on_back(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         """Close the menu (the frame is popped by :meth:`handle`)."""

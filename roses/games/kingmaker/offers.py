@@ -34,9 +34,9 @@ from __future__ import annotations
 from typing import Any
 
 from roses.engine import log
-from roses.engine.contract import State
+from roses.engine.contract import State, canonical_json
 from roses.engine.errors import IllegalAction
-from roses.games.kingmaker import memo
+from roses.games.kingmaker import memo, stalling
 from roses.games.kingmaker.common import (
     UMPIRE,
     Z_HAND,
@@ -239,6 +239,9 @@ def propose(state: State, role: str, arg: Any) -> None:
         if w.cid(cid) in own or cid in offer["give"]["cards"]:
             raise IllegalAction(f"{card_name(w, w.cid(cid))} is in your own hand.")
     _check_public(state, offer, p, q)
+    if exchange_key(q, offer) in stalling.blocked(state, p):
+        raise IllegalAction(f"{offer['to']} declined this offer in this turn: it may be made again once the "
+                            "position changes (ruling K93).")
     seq = int(state.get("offer_seq", 0)) + 1
     state["offer_seq"] = seq
     record = {"id": seq, "from": p, "to": q, "round": state["round"], **{k: offer[k] for k in ("give", "ask", "ally")}}
@@ -246,6 +249,12 @@ def propose(state: State, role: str, arg: Any) -> None:
     text = describe(state, record)
     log.private(state, role, f"You propose to {offer['to']} (offer {seq}): {text}.", log.POLITICAL)
     log.private(state, offer["to"], f"{role} proposes (offer {seq}): {text}.", log.POLITICAL)
+    mine = state.get("standing", {}).get(offer["to"], {})
+    if mine.get(f"exchange:{role}", mine.get("exchange")) == "decline":  # a standing order (ruling K94)
+        state["offers"].remove(record)
+        stalling.refuse(state, p, exchange_key(q, record))
+        for r in (role, offer["to"]):
+            log.private(state, r, f"{offer['to']} declines offer {seq} by standing order.", log.POLITICAL)
 
 
 def accept(state: State, role: str, arg: Any) -> None:
@@ -341,10 +350,17 @@ def close(state: State, role: str, verb: str, arg: Any) -> None:
     if verb == "withdraw" and p != offer["from"]:
         raise IllegalAction(f"Offer {offer['id']} is not yours to withdraw.")
     offers(state).remove(offer)
+    if verb == "decline":
+        stalling.refuse(state, offer["from"], exchange_key(offer["to"], offer))  # ruling K93
     pr, qr = role_of(state, offer["from"]), role_of(state, offer["to"])
     what = "declines" if verb == "decline" else "withdraws"
     for r in (pr, qr):
         log.private(state, r, f"{role} {what} offer {offer['id']}.", log.POLITICAL)
+
+
+def exchange_key(to: int, offer: dict[str, Any]) -> str:
+    """How a declined exchange is remembered (ruling K93): to whom, what is given and asked."""
+    return "exchange:" + canonical_json([to, offer["give"], offer["ask"], offer["ally"]])
 
 
 # ----- what is shown ---------------------------------------------------------------------------

@@ -31,7 +31,14 @@ it does not name: a question it does not fit is asked as usual. The kinds (:data
     (``victory``, ``award``, ``bishop``, ``pardon``, ``ships``; §Voting on Cards Distributed, §Sea Transportation);
 ``accept_award``  ``accept`` or ``decline`` a Chancery card proposed for a noble of yours (§Voting on Cards Distributed);
 ``pardon``  ``pardon`` or ``decline``: whether to play your King's Pardon for a noble about to
-    be executed (§Crown Card Key).
+    be executed (§Crown Card Key);
+``alliance``, ``alliance:<role>``  ``accept`` or ``decline`` an alliance proposed from the
+    dealing menu (§Alliances; ruling K94);
+``offer``, ``offer:<role>``  ``accept`` or ``decline`` any other offer of the dealing menu: a card,
+    a ship lent, a transferable for a noble, an heir, a place, a command (§Transfers, §Alliances);
+``exchange``, ``exchange:<role>``  ``decline``: a negotiated exchange (offers.py) proposed to
+    you is declined at once (its acceptance needs the cards you choose, so it is never
+    accepted in advance).
 
 Standing orders are private: kept in the state under ``standing`` by seat, shown only in that
 seat's view (``standing_orders``) and logged only to it when set; each setting is an action of
@@ -120,6 +127,18 @@ def kinds(state: State, role: str) -> dict[str, dict[str, Any]]:
         out[f"vote:{m}"] = {"text": f"Vote on: {names[m]} (§Voting on Cards Distributed)", "values": ["yes", "no", "abstain"]}
     out["accept_award"] = {"text": "Chancery card proposed for your noble (§Voting on Cards Distributed)", "values": ["accept", "decline"]}
     out["pardon"] = {"text": "Play your King's Pardon (§Crown Card Key)", "values": ["pardon", "decline"]}
+    answers = ["accept", "decline"]
+    out["alliance"] = {"text": "Anyone proposes an alliance (§Alliances)", "values": answers}
+    for r in others:
+        out[f"alliance:{r}"] = {"text": f"{r} proposes an alliance", "values": answers}
+    out["offer"] = {"text": "Anyone offers a card, a ship, a place, an heir or a command (§Transfers, §Alliances)",
+                    "values": answers}
+    for r in others:
+        out[f"offer:{r}"] = {"text": f"{r} offers a card, a ship, a place, an heir or a command", "values": answers}
+    out["exchange"] = {"text": "Anyone proposes a negotiated exchange: decline it at once", "values": ["decline"]}
+    for r in others:
+        out[f"exchange:{r}"] = {"text": f"{r} proposes a negotiated exchange: decline it at once",
+                                "values": ["decline"]}
     return out
 
 
@@ -184,6 +203,10 @@ def describe(state: State, role: str, kind: str, value: Any) -> str:
         return f"captives: {value}" if isinstance(value, str) else f"captives: ask a ransom of {value} card(s)"
     if kind.startswith("vote:"):
         return f"vote {value} on motions of kind {kind.split(':', 1)[1]}"
+    if kind.split(":", 1)[0] in ("alliance", "offer", "exchange"):
+        base, _, who = kind.partition(":")
+        what = {"alliance": "alliances", "offer": "offers", "exchange": "negotiated exchanges"}[base]
+        return f"{value} {what} proposed by {who or 'any player'}"
     return f"{kind.replace('_', ' ')}: {value}"
 
 
@@ -225,6 +248,10 @@ def answer(state: State, role: str, legal: list[Action]) -> Action | None:
         got = (v, None) if v else None
     elif step == "pardon":
         v = mine.get("pardon")
+        got = (v, None) if v else None
+    elif step == "offer":  # ruling K94: alliances and offers answered in advance
+        kind = "alliance" if frame["kind"] == "alliance" else "offer"
+        v = mine.get(f"{kind}:{role_of(state, frame['from'])}", mine.get(kind))
         got = (v, None) if v else None
     return got if got is not None and got in legal else None
 

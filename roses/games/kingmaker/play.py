@@ -32,7 +32,7 @@ from roses.engine import log
 from roses.engine.contract import Action, State, canonical_json
 from roses.engine.steps import Frame, Step, pop, push, replace
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops, refusals
+from roses.games.kingmaker import ops, refusals, stalling
 from roses.games.kingmaker.common import (
     E_HAND,
     E_USE,
@@ -150,6 +150,7 @@ def start_turn(state: State, p: int) -> None:
         del state["command"][key]  # §Alliances: nobles who separated left their commander
     state["sail_leave"] = []
     state["sail_denied"] = []
+    stalling.new_turn(state)  # ruling K93: the refusals of the last turn are forgotten
     state["truce"] = [x for x in state["truce"] if x[2] >= state["tno"]]
     # King's peace after Parliament lasts until the summoner's next turn (§King's peace).
     state["peace"] = [x for x in state["peace"] if x[1] != p]
@@ -371,6 +372,7 @@ def move_options(state: State, frame: Frame) -> list[Action]:
     if frame["ship"] is not None:
         s = w.ship_codec.id(frame["ship"])
         return [("to", d) for d in ship_dests(state, s)] + [("back", None)]
+    refused = stalling.blocked(state, p)  # ruling K93: an entry refused in this turn
     out: list[Action] = []
     b = w.board
     mine = controlled_nobles(state, p)
@@ -387,7 +389,8 @@ def move_options(state: State, frame: Frame) -> list[Action]:
                     continue
                 o = place_owner(state, pl)
                 if ((o == p or (o >= 0 and pl not in state["siege"])) and fits(state, pl, noble_strength(state, n))
-                        and f"{w.cards[n].id}@{pl}" not in inout):  # ruling K90: not back where he left
+                        and f"{w.cards[n].id}@{pl}" not in inout  # ruling K90: not back where he left
+                        and (o == p or f"enter:{pl}" not in refused)):
                     out.append(("enter", [w.cards[n].id, pl]))
         elif not besieged_inside(state, n) and f"{w.cards[n].id}@{inside}" not in inout:
             out.append(("leave", w.cards[n].id))
@@ -781,6 +784,7 @@ class Permit(Step):
             return
         log.public(state, f"{role} refuses {card_name(w, w.cid(frame['n']))} entry to "
                    f"{place_name(w, frame['place'])}.", log.MOVE)
+        stalling.refuse(state, frame["asker"], f"enter:{frame['place']}")  # ruling K93
         pop(state)
 
 

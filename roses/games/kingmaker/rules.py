@@ -11,6 +11,7 @@ from roses.engine.steps import StepRules, Steps
 from roses.games.kingmaker import (
     ai,
     combat,
+    corrections,
     deals,
     evaluation,
     events,
@@ -20,12 +21,16 @@ from roses.games.kingmaker import (
     orders,
     parliament,
     play,
+    reading,
     refusals,
     research,
     setup,
     umpire,
     views,
 )
+
+#: State keys no rule ever changes (the data of an uploaded board or Event deck): copies share them.
+_SHARED = frozenset(("board_data", "deck_data"))
 
 
 class KingmakerSteps(Steps):
@@ -79,6 +84,12 @@ class KingmakerRules(StepRules):
     def options_schema(self) -> dict[str, Any]:
         return {k: dict(v) for k, v in setup.OPTIONS_SCHEMA.items()}
 
+    def option_summary(self, options: dict[str, Any] | None = None) -> list[str]:
+        """What a game's options mean, in words, for a lobby or a gazette to show beside its
+        title: the board it is played on (its name), the Event deck, the players, the rules
+        level, the umpire (setup.option_summary)."""
+        return setup.option_summary(options)
+
     def roles(self, scenario: str, options: dict[str, Any] | None = None) -> list[str]:
         """The players P1..Pn, and the umpire's seat last when the option ``umpire`` is on
         (umpire.py; ``state["roles"]`` holds the players only)."""
@@ -114,7 +125,23 @@ class KingmakerRules(StepRules):
             return state
         if offers.is_player(state, role):
             super().check_turn(state, role)
+        if corrections.watching(state, role):
+            return self._remembered(state, role, verb, arg, super().action)
         return super().action(state, role, verb, arg)
+
+    def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:
+        if corrections.watching(state, role):
+            return self._remembered(state, role, verb, arg, super().apply_legal)
+        return super().apply_legal(state, role, verb, arg)
+
+    def _remembered(self, state: State, role: str, verb: str, arg: Any, apply: Any) -> State:
+        """``apply`` a player's order, keeping what it changed for the umpire's takeback
+        (corrections.py)."""
+        before = corrections.snapshot(state, corrections.META | corrections.FLOW)
+        what = views.label(state, role, verb, arg)
+        apply(state, role, verb, arg)
+        corrections.remember_order(state, role, before, what)
+        return state
 
     def setup(self, seed: int, scenario: str, options: dict[str, Any] | None = None) -> State:
         self.check_scenario(scenario)
@@ -135,6 +162,12 @@ class KingmakerRules(StepRules):
         standing = orders.view_part(state, role)
         if standing is not None:
             out["standing_orders"] = standing
+        actions = out.get("actions")
+        if actions:  # reading aids for a person choosing from the list (reading.py)
+            out["verb_help"] = reading.verb_help(actions)
+            notes = reading.option_notes(state, actions)
+            if notes:
+                out["option_notes"] = notes
         return out
 
     def secrets(self, state: State, role: str) -> set[str]:
@@ -170,9 +203,10 @@ class KingmakerRules(StepRules):
         append to the log (roses.engine.log) and never change an entry, so nothing they do to
         ``state`` reaches the copy, and the copy's cost does not grow with the game (in a long
         game the log is most of the state). Also the copy a game keeps to undo to
-        (``Rules.undo_copy``). The rest is copied by ``copy_json``."""
+        (``Rules.undo_copy``). The board's and Event deck's data, which nothing changes, are
+        shared. The rest is copied by ``copy_json``."""
         log = state["log"]
-        return {k: (log[:] if k == "log" else copy_json(v)) for k, v in state.items()}
+        return {k: (log[:] if k == "log" else v if k in _SHARED else copy_json(v)) for k, v in state.items()}
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)

@@ -14,11 +14,12 @@ from __future__ import annotations
 from typing import Any, cast
 
 from roses.engine import log, rng
-from roses.engine.contract import Action, State
+from roses.engine.contract import Action, State, copy_json
 from roses.engine.errors import BadOptions
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops, refusals
+from roses.games.kingmaker.board import BoardError, board_from_data, board_key
 from roses.games.kingmaker.common import (
     E_DECK,
     E_REMOVED,
@@ -39,6 +40,7 @@ from roses.games.kingmaker.common import (
     owner_of_card,
     player_of_role,
     role_of,
+    uploaded_world,
     world,
 )
 from roses.games.kingmaker.ops import place_active
@@ -46,6 +48,10 @@ from roses.games.kingmaker.queries import award_targets, hand
 from roses.games.kingmaker.state import KingmakerState
 
 SCENARIO = "campaign"
+
+#: The schema's mark of an option given as an uploaded file (its ``contentMediaType`` says
+#: which kind): a generic client offers a file field and sends the parsed JSON object.
+UPLOAD = "roses-upload"
 
 OPTIONS_SCHEMA: dict[str, Any] = {
     "players": {"type": "int", "default": 4, "min": 2, "max": 8,
@@ -58,8 +64,11 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                "label": "An umpire's seat: he sees every hand and the Chancery, publishes rulings and may end the campaign"},
     "tabletop": {"type": "bool", "default": False,
                  "label": "With an umpire: before each combat he decides whether it is fought on a table, and enters its result"},
-    "event_deck": {"type": "object", "default": None,
-                   "label": "An Event deck in the roses-kingmaker-events/1 format (default: the open deck)"},
+    "event_deck": {"type": "object", "default": None, "format": UPLOAD, "contentMediaType": "application/json",
+                   "label": "An Event deck file in the roses-kingmaker-events/1 format (default: the open deck)"},
+    "board": {"type": "object", "default": None, "format": UPLOAD, "contentMediaType": "application/json",
+              "label": "A board file in the roses-kingmaker-board format of docs/kingmaker/board.md "
+                       "(default: the open board); checked as `roses kingmaker check-board` does"},
 }
 
 #: Cards dealt by player count (§Preparing to Play): 36 for 2-6 players, 35 for 7, 40 for 8.
@@ -73,11 +82,10 @@ def role_names(players: int) -> list[str]:
 
 def normalise_options(options: dict[str, Any] | None) -> dict[str, Any]:
     opts: dict[str, Any] = {k: v["default"] for k, v in OPTIONS_SCHEMA.items()}
-    opts["board"] = None
     for k, v in (options or {}).items():
         if k == "board":
-            if v is not None and not isinstance(v, str):
-                raise BadOptions("Option 'board' must be a file path.")
+            if v is not None and not isinstance(v, (str, dict)):
+                raise BadOptions("Option 'board' must be a board (a JSON object) or a board file's path.")
             opts[k] = v
             continue
         if k not in OPTIONS_SCHEMA:
@@ -103,14 +111,60 @@ def normalise_options(options: dict[str, Any] | None) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- the new state
+class BadBoard(BadOptions, BoardError):
+    """The option ``board`` is not a valid board: ``faults`` lists every problem (a ValueError
+    as well as BadOptions, so the caller may show the list)."""
+
+
+def option_summary(options: dict[str, Any] | None) -> list[str]:
+    """The options in words (KingmakerRules.option_summary): "Board: <its name>" first."""
+    try:
+        opts = normalise_options(options)
+        _, _, w = load_board_option(opts["board"])
+        board = w.board.name
+    except BadOptions:
+        return ["Board: not a valid board"]
+    deck = opts["event_deck"]
+    cards = len(deck.get("cards", ())) if isinstance(deck, dict) else 0
+    level = {"basic": "basic rules", "e1": "basic rules and the first expansion",
+             "e2": "basic rules and both expansions"}[opts["rules"]]
+    return [f"Board: {board}",
+            f"Event deck: {'their own (' + str(cards) + ' cards)' if deck else 'the open deck'}",
+            f"{opts['players']} players, {level}" + (", round limit " + str(opts["rounds"]) if opts["rounds"] else ""),
+            *(["An umpire" + (", combats fought on a table" if opts["tabletop"] else "")] if opts["umpire"] else [])]
+
+
+def load_board_option(option: Any) -> tuple[str | None, dict[str, Any] | None, World]:
+    """The option ``board`` as (key, data, world): the open board is ``(None, None, ...)``; a
+    board file's path is ``(path, None, ...)`` (the file is read again when the state is
+    loaded: local games and tests); a board given as a JSON object (uploaded) is checked as
+    ``roses kingmaker check-board --no-rulebook --no-cards`` checks a file (ruling K92) and
+    kept in the state, keyed by its hash."""
+    if option is None or option == "":
+        return None, None, world(None)
+    if isinstance(option, str):
+        try:
+            return option, None, world(option)
+        except BoardError as exc:
+            raise BadBoard(exc.faults, "Board") from exc
+        except OSError as exc:
+            raise BadOptions(f"Board: cannot read {option!r} ({exc.strerror}).") from exc
+    try:
+        board_from_data(option, source="Board")
+    except BoardError as exc:
+        raise BadBoard(exc.faults, "Board") from exc
+    data = copy_json(option)
+    key = board_key(data)
+    return key, data, uploaded_world(key, data)
+
+
 def new_state(seed: int, options: dict[str, Any] | None) -> State:
     opts = normalise_options(options)
     try:
         deck_key, deck_data = K.load_deck_option(opts["event_deck"])
     except (OSError, ValueError) as exc:
         raise BadOptions(f"Event deck: {exc}") from exc
-    board_path = opts["board"]
-    w = world(board_path)
+    board_key, board_data, w = load_board_option(opts["board"])
     n = int(opts["players"])
     lv = LEVEL_OF[opts["rules"]]
     deck = K.deck_for(deck_key, deck_data)
@@ -119,8 +173,8 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
     nh = len(w.heirs)
     record: KingmakerState = {  # every key is explained in state.py
         "roles": role_names(n), "log": [], "result": None, "end": None, "stack": [], "rng": 0, "rolls": 0, "rigged": [],
-        "opts": {k: v for k, v in opts.items() if k != "event_deck"},
-        "level": lv, "board": board_path, "deck_key": deck_key, "deck_data": deck_data,
+        "opts": {**{k: v for k, v in opts.items() if k != "event_deck"}, "board": board_key},
+        "level": lv, "board": board_key, "board_data": board_data, "deck_key": deck_key, "deck_data": deck_data,
         "round": 0, "tno": 0, "rstart": 0, "order": list(range(n)), "turn": 0,
         "cz": [Z_REMOVED] * nc, "ch": [-1] * nc, "cdeck": [], "cdisc": [], "chancery": [],
         "ez": [E_REMOVED] * ne, "eh": [-1] * ne, "edeck": [], "edisc": [],
@@ -137,6 +191,8 @@ def new_state(seed: int, options: dict[str, Any] | None) -> State:
     }
     state: State = cast(State, record)
     rng.seed_state(state, seed)
+    if board_key is not None:
+        log.public(state, f"The campaign is played on the board {w.board.name}.", log.SETUP)
     # Event deck (§Preparing to Play): the cards of the rules level in play, shuffled.
     for e, card in enumerate(deck.cards):
         if LEVEL_OF[card.level] <= lv and not (card.dublin and lv < 2):

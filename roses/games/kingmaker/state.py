@@ -39,7 +39,9 @@ class Setting(TypedDict):
     """The rules level and the data the campaign was set up with."""
 
     level: int                  # 0 basic, 1 first expansion (E1), 2 second expansion (E2)
-    board: str                  # the board file (docs/kingmaker/board.md)
+    board: str | None           # the board (docs/kingmaker/board.md): None for the open board, a
+                                # file's path, or "upload:" + hash for a board given as data
+    board_data: Any             # that board's data when it was given as data (else None)
     deck_key: str               # the Event deck's identity (``cards.load_deck_option``)
     deck_data: Any              # the Event deck itself when it is not the shipped one
 
@@ -166,6 +168,9 @@ class Optional(TypedDict, total=False):
     offer_seq: int
     reveals: int               # count of private reveals between two players
     rulings: list[list[Any]]   # the umpire's rulings: [round, text] (umpire.py)
+    refused: list[list[Any]]   # requests refused in this turn: [turn number, asker, key, stamp] (stalling.py)
+    corrections: list[dict[str, Any]]  # the umpire's corrections with what each changed (corrections.py)
+    last_orders: dict[str, dict[str, Any]]  # with an umpire: each player's last order's changes (corrections.py)
 
 
 class KingmakerState(Envelope, Setting, Clock, CrownCards, EventCards, Nobles, Heirs, Ships, Places, Factions,

@@ -8,6 +8,10 @@ action of the game, so the action log holds it and a replay reproduces it:
   runs, ``rule`` with a text publishes a ruling on a question. It is logged for everyone and
   kept in ``state["rulings"]`` (round, text). A ruling changes no piece by itself: where the
   rules leave a choice to the umpire, the engine asks him as a step (below).
+* **Corrections** (§The Campaign Umpire is Always Correct: his decisions are fact): at any time,
+  ``correct`` with an object (a kind, what it takes, a reason) moves or removes a piece, changes
+  who holds a card or a place, returns a card to the deck, sets a track, takes back a player's
+  last order or undoes his last correction (corrections.py).
 * **Adjudication**: at any time, ``adjudicate`` with a player's role (he wins) or ``"Draw"``
   ends the campaign by the umpire's decision (the end kind ``umpire``).
 * **Tabletop combats** (§Battle: the campaign's aim is tabletop battles; §Siege, §Sea Battles: sieges and
@@ -19,7 +23,7 @@ action of the game, so the action log holds it and a replay reproduces it:
   otherwise it stays under siege). The result has the effects of a result drawn by card
   (combat.apply_outcome): captures, places taken, Booty.
 
-The umpire's standing verbs (``rule``, ``adjudicate``) are not listed among his legal actions,
+The umpire's standing verbs (``rule``, ``adjudicate``, ``correct``) are not listed among his legal actions,
 since a text cannot be listed; his view names them under ``umpire`` with what they take, and
 the rules accept them from him at any time (``KingmakerRules.check_turn``/``action``).
 """
@@ -32,6 +36,7 @@ from roses.engine import log
 from roses.engine.contract import DRAW, Action, State
 from roses.engine.errors import IllegalAction
 from roses.engine.steps import Frame, Step, pop
+from roses.games.kingmaker import corrections
 from roses.games.kingmaker.combat import (
     ATTACKER,
     DEFENDER,
@@ -55,10 +60,10 @@ from roses.games.kingmaker.common import (
     role_of,
 )
 from roses.games.kingmaker.play import lift_sieges
-from roses.games.kingmaker.views import MAX_RULING, standing_options
+from roses.games.kingmaker.views import MAX_RULING, check_invariants, standing_options
 
 #: Verbs the umpire may use at any time while the game runs.
-STANDING_VERBS = ("rule", "adjudicate")
+STANDING_VERBS = ("rule", "adjudicate", "correct")
 
 
 __all__ = ["MAX_RULING", "STANDING_VERBS", "UMPIRE", "Tabletop", "has_umpire", "standing_action",
@@ -77,6 +82,9 @@ def standing_action(state: State, verb: str, arg: Any) -> None:
         text = arg.strip()
         state.setdefault("rulings", []).append([state["round"], text])
         log.public(state, f"The umpire rules: {text}", log.RESULT)
+        return
+    if verb == "correct":
+        corrections.correct(state, arg, check_invariants)
         return
     if verb == "adjudicate":
         if arg not in standing_options(state)["adjudicate"]:

@@ -20,7 +20,7 @@ from typing import Any
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import memo, parliament
+from roses.games.kingmaker import corrections, memo, parliament
 from roses.games.kingmaker.combat import (
     AMBUSH,
     ATTACKER,
@@ -108,6 +108,8 @@ def view(rules: StepRules, state: State, role: str) -> View:
     if role in out.get("active", ()) and state["stack"]:
         default = default_action(rules, state, role)
         out["default"] = list(default) if default is not None else None
+        if default is not None:  # what a lapse plays, in words (the server adds the deadline)
+            out["default_label"] = label(state, role, default[0], default[1])
     return out
 
 
@@ -153,7 +155,8 @@ def card_text(w: World, c: int) -> str:
     if card.commons:
         votes.append(f"{card.commons} vote{'s' if card.commons != 1 else ''} in the Commons")
     vote = f" {' and '.join(votes)}." if votes else ""
-    zone = w.board.zone_names.get(card.bonus_zone, card.bonus_zone)
+    # a zone this board lacks (a board given as an option, ruling K92) is named in words all the same
+    zone = w.board.zone_names.get(card.bonus_zone) or (card.bonus_zone or "").replace("_", " ")
     zone = "the " + zone[4:] if zone.startswith("The ") else zone
     bonus = (f" +{card.bonus_troops} troops in {zone}."
              if card.bonus_troops else "")
@@ -289,7 +292,7 @@ def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, A
 def standing_options(state: State) -> dict[str, Any]:
     """What the umpire's standing verbs take (umpire.py)."""
     return {"rule": f"a ruling: a text of 1 to {MAX_RULING} characters",
-            "adjudicate": [*state["roles"], DRAW]}
+            "adjudicate": [*state["roles"], DRAW], "correct": corrections.options(state)}
 
 
 def public_parts(state: State) -> dict[str, Any]:
@@ -367,6 +370,9 @@ def public_parts(state: State) -> dict[str, Any]:
     parts: dict[str, Any] = {
         "round": state["round"], "turn_of": role_of(state, state["order"][state["turn"]]) if state["round"] else None,
         "order": [role_of(state, q) for q in state["order"]], "rules": state["opts"]["rules"],
+        # the board the campaign is played on (its drawing: board.board_of_option of the
+        # game's option ``board``)
+        "board": {"id": w.board.id, "name": w.board.name, "columns": w.board.columns, "rows": w.board.rows},
         "players": players, "heirs": heirs, "ships": ships, "places": places, "lying": lying, "lying_names": lying_names,
         "crown_deck": len(state["cdeck"]), "crown_discard": len(state["cdisc"]), "chancery": len(state["chancery"]),
         "event_deck": len(state["edeck"]), "event_discard": len(edisc),
@@ -375,6 +381,8 @@ def public_parts(state: State) -> dict[str, Any]:
         "refuges": [{"role": role_of(state, r["p"]), "area": r["area"]} for r in state["refuges"]],
         "catastrophe": state["catastrophe"] > 0,
         "rulings": [list(r) for r in state.get("rulings", ())],
+        "corrections": [{k: c[k] for k in ("round", "kind", "text", "reason", "undone")}
+                        for c in state.get("corrections", ())],
         "parliament": parliament.session_view(state),
         "end": state.get("end"),
         "end_text": END_TEXTS.get(state.get("end") or ""),
@@ -605,6 +613,13 @@ def label(state: State, role: str, verb: str, arg: Any) -> str:
             return "no one else was killed"
         if verb == "outcome":
             return OUTCOME_WORDS.get(top["combat"]["kind"], _PLAIN_OUTCOMES).get(arg, str(arg))
+    if top is not None and top["step"] == "ransom":  # a ransom negotiated (combat.Ransom, ruling K95)
+        if verb in ("ransom", "ransom_draws") and isinstance(arg, list) and len(arg) == 2:
+            what = f"your next {arg[1]} Crown draw(s)" if verb == "ransom_draws" else f"{arg[1]} card(s) of your hand"
+            return f"counter: offer {what} for {_arg_name(w, arg[0])}"
+        words = {"accept": "accept the counter-offer", "decline": "hold to your demand"}
+        if verb in words:
+            return words[verb]
     roles = state["roles"]
     if verb == "to" and top is not None and top.get("ship") is not None:
         return f"sail to {_arg_name(w, arg)}"
@@ -690,26 +705,58 @@ LABELS: dict[str, str] = {
 
 def _at(piece: dict[str, Any]) -> str:
     where = piece.get("where") or piece["inside"] or piece["square"] or piece["ship"]
+    if where is None or where == "off the board":
+        return "off the board"
     return where if str(where).startswith("aboard ") else f"at {where}"
 
 
 def describe(view: View) -> str:
-    lines = [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."
+    """The view in words for a person at a terminal: the round and whose turn, each faction
+    (nobles with troops, place, awards; hand and Event cards as counts; assets), the heirs, the
+    places held and besieged, the alliances, the pending offers the role may see, who is asked
+    now and the default if he does not answer, and the role's own hand."""
+    lines = [f"Board: {view['board']['name']}."] if view.get("board") else []
+    lines += [f"Round {view.get('round')}, {view.get('turn_of')}'s turn; phase {view.get('phase')}."
              if view.get("round") else "Setup: the factions are arranged and placed."]
     for pl in view.get("players", []):
         nobles = "; ".join(f"{n['name']} {n['troops']} {_at(n)}"
                            + (f" (captive of {n['captive_of']})" if n["captive_of"] else "")
                            + (f" [{', '.join(n.get('award_names') or n['awards'])}]" if n["awards"] else "")
                            for n in pl["nobles"])
-        lines.append(f"{pl['role']}: {nobles or 'no nobles'}; hand {pl['hand']}, events {pl['events']}"
+        lines.append(f"{pl['role']}: {nobles or 'no nobles'}; hand {pl['hand']} card(s), "
+                     f"{pl['events']} Event card(s)"
                      + (f"; assets {', '.join(pl.get('asset_names') or pl['assets'])}" if pl["assets"] else ""))
     heirs = "; ".join(f"{h['name']}{' (King)' if h['crowned'] else ''} {_at(h)}"
                       + (f" held by {h['controller']}" if h["controller"] else "")
                       for h in view.get("heirs", []) if not h["dead"])
-    lines.append(f"Heirs: {heirs or 'none alive'}")
+    if view.get("round"):
+        lines.append(f"Heirs: {heirs or 'none alive'}")
+    else:
+        lines.append("Heirs: placed by dice when the factions are arranged (§Setting out Counters).")
+    places = view.get("places") or {}
+    held: dict[str, list[str]] = {}
+    for pl_ in places.values():
+        if pl_.get("owner"):
+            held.setdefault(pl_["owner"], []).append(pl_["name"])
+    if held:
+        lines.append("Places held: " + "; ".join(f"{r}: {', '.join(names)}" for r, names in sorted(held.items())))
+    sieges = [f"{p['name']} ({p['owner'] or 'neutral'}) besieged by {p['besieged_by']}"
+              for p in places.values() if p.get("besieged_by")]
+    if sieges:
+        lines.append("Sieges: " + "; ".join(sieges))
+    neg = view.get("negotiation") or {}
+    alliances = [" and ".join(pair) for pair in neg.get("alliances", ())]
+    lines.append("Alliances: " + ("; ".join(alliances) if alliances else "none"))
+    for o in neg.get("offers", ()):
+        lines.append(f"Pending offer {o['id']} from {o['from']} to {o['to']}: {o['text']}.")
+    active = view.get("active") or []
+    if active and view.get("role") not in active:
+        lines.append(f"Waiting for {', '.join(active)}: {view.get('prompt', '')}")
     if view.get("hand") is not None:
         lines.append("Your hand: " + (", ".join(c["name"] for c in view["hand"]) or "empty")
-                     + "; events: " + (", ".join(e["title"] for e in view.get("event_hand", [])) or "none"))
+                     + "; your Event cards: " + (", ".join(e["title"] for e in view.get("event_hand", [])) or "none"))
+    if view.get("default_label"):
+        lines.append(f"If you do not answer in time: {view['default_label']} (the published default).")
     return "\n".join(lines)
 
 
