@@ -8,9 +8,9 @@
 // card is outlined when choosing it makes one of them; every choice is also a button.
 // Our own drawing: no publisher art.
 
-import { el, enablePanZoom } from "../map.js";
+import { centroid, el, enablePanZoom } from "../mapkit.js";
 import { h } from "../api.js";
-import { actionLabel } from "../actions.js";
+import { actionLabel, byRef, choicesOf } from "../actions.js";
 
 /** Faction colours by seat (P1..P8): distinct, and each with a letter drawn on its pieces. */
 const FACTION = ["#a61f1a", "#1a4fd6", "#0b6b2f", "#b8860b", "#6b3fa0", "#c2571a", "#00796b", "#4a4a4a"];
@@ -177,17 +177,9 @@ export class Kingmaker {
     const pieces = this.pieceIds(view);
     const hand = new Set((view.hand || []).map((c) => c.id));
     const seats = new Set([...(view.players || []).map((p) => p.role), ...(view.order || []), ...(view.active || [])]);
-    const out = [];
-    for (const [verb, args] of Object.entries(view.actions || {})) {
-      const list = args === true ? [null] : args || [];
-      for (const arg of list) {
-        const { kind, ref } = this.classify(view, verb, arg, pieces, hand, seats);
-        const c = { verb, arg, kind, ref, label: this.label(view, verb, arg) };
-        // a grave choice that cannot be taken back is asked once more (game.js)
-        if (GRAVE.has(verb)) c.confirm = `${c.label.charAt(0).toUpperCase()}${c.label.slice(1)}? This cannot be undone.`;
-        out.push(c);
-      }
-    }
+    const out = choicesOf(view, (verb, arg) => this.classify(view, verb, arg, pieces, hand, seats));
+    // a grave choice that cannot be taken back is asked once more (game.js)
+    for (const c of out) if (GRAVE.has(c.verb)) c.confirm = `${c.label.charAt(0).toUpperCase()}${c.label.slice(1)}? This cannot be undone.`;
     return out;
   }
 
@@ -393,14 +385,8 @@ export class Kingmaker {
   draw(view, ui, payload = {}) {
     if (!this.svg) return;
     const choices = ui.choices || [];
-    const byArea = new Map();
-    const byPiece = new Map();
-    for (const c of choices) {
-      const bucket = c.kind === "area" ? byArea : c.kind === "block" ? byPiece : null;
-      if (!bucket) continue;
-      if (!bucket.has(c.ref)) bucket.set(c.ref, []);
-      bucket.get(c.ref).push(c);
-    }
+    const byArea = byRef(choices, "area");
+    const byPiece = byRef(choices, "block");
     this.byPiece = byPiece;
     this.legalAreas = new Set(byArea.keys());
     this.choiceLabels = new Map([...byArea].map(([ref, cs]) => [ref, cs.map((c) => c.label)]));
@@ -656,12 +642,7 @@ export class Kingmaker {
   renderCards(view, ui = {}) {
     if (view.chancery_cards !== undefined) return this.renderUmpire(view, ui);
     if (!view.hand && !view.event_hand) return null;
-    const byCard = new Map();
-    for (const c of ui.choices || []) {
-      if (c.kind !== "card") continue;
-      if (!byCard.has(c.ref)) byCard.set(c.ref, []);
-      byCard.get(c.ref).push(c);
-    }
+    const byCard = byRef(ui.choices, "card");
     const card = (c, kind, title) => {
       const opts = byCard.get(c.id) || [];
       const node = h(opts.length ? "button" : "div", {
@@ -1010,9 +991,4 @@ function treePath(x, y, k) {
     d += `M${tx} ${ty - 8}l6 10h-12z`;
   }
   return d;
-}
-
-function centroid(pts) {
-  const n = pts.length;
-  return [pts.reduce((s, p) => s + p[0], 0) / n, pts.reduce((s, p) => s + p[1], 0) / n];
 }

@@ -7,9 +7,9 @@
 // Battle is outlined when choosing it makes one of them; everything is also a button.
 // Our own drawing: no publisher art.
 
-import { el, enablePanZoom } from "../map.js";
+import { centroid, el, enablePanZoom } from "../mapkit.js";
 import { h } from "../api.js";
-import { actionLabel } from "../actions.js";
+import { actionLabel, byRef, choicesOf } from "../actions.js";
 
 const SIDES = ["York", "Lancaster"];
 const SIDE_LETTER = { York: "Y", Lancaster: "L" };
@@ -126,15 +126,7 @@ export class Plantagenet {
   label(view, verb, arg) { return actionLabel(view, verb, arg); }
 
   choices(view) {
-    const out = [];
-    for (const [verb, args] of Object.entries(view.actions || {})) {
-      const list = args === true ? [null] : args || [];
-      for (const arg of list) {
-        const { kind, ref } = this.classify(view, verb, arg);
-        out.push({ verb, arg, kind, ref, label: this.label(view, verb, arg) });
-      }
-    }
-    return out;
+    return choicesOf(view, (verb, arg) => this.classify(view, verb, arg));
   }
 
   /** Several choices on one thing: a Lord's own turn to act (Muster) before the rest; else a menu. */
@@ -338,14 +330,8 @@ export class Plantagenet {
   draw(view, ui, payload = {}) {
     if (!this.svg) return;
     const choices = ui.choices || [];
-    const byArea = new Map();
-    const byLord = new Map();
-    for (const c of choices) {
-      const bucket = c.kind === "area" ? byArea : c.kind === "block" ? byLord : null;
-      if (!bucket) continue;
-      if (!bucket.has(c.ref)) bucket.set(c.ref, []);
-      bucket.get(c.ref).push(c);
-    }
+    const byArea = byRef(choices, "area");
+    const byLord = byRef(choices, "block");
     this.byLord = byLord;
     const battleAt = view.battle && view.battle.locale ? view.battle.locale : null;
     // Locales: Favour, markers, targets
@@ -952,10 +938,6 @@ export class Plantagenet {
 }
 
 function count(x) { return Array.isArray(x) ? x.length : Number(x) || 0; }
-
-function centroid(pts) {
-  return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
-}
 
 /** Where the line from box `p` (half sizes hw, hh; 0 for a point) toward `q` leaves the box. */
 function edgePoint(p, q, hw = 0, hh = 0) {
