@@ -188,3 +188,71 @@ export function enablePanZoom(svg, layout, controls = null) {
   }
   return api;
 }
+
+// ------------------------------------------------------------------ the other players' last moves
+
+/** The other players' moves since this player's own last move, read from the view's log (the
+ * lines of kind "move", newest last), so that a player sees at a glance what was done while he
+ * waited; for an observer (`seated` false) the moves of the one side that moved last.
+ * `parse(text)` reads a move line: [{side, ...}] (the game's own fields: where from, where to),
+ * or null for a line that moves nothing on the board. A line of kind "turn" ends the walk once
+ * a move is found; with `turnOf(text)` (games where each player has his own turn), only the
+ * start of one of this player's own turns does (at the start of his turn, he sees what the
+ * others did since his last one). Returns the moves, oldest first. */
+export function lastMoves(view, me, parse, { seated = true, turnOf = null } = {}) {
+  const lines = view.log || [];
+  const kinds = view.log_kinds || [];
+  const out = [];
+  let side = null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const t = Array.isArray(lines[i]) ? String(lines[i][1]) : String(lines[i]);
+    if (kinds[i] === "turn") {
+      if (turnOf && seated) { if (turnOf(t) === me && out.length) break; continue; }
+      if (out.length) break;
+      continue;
+    }
+    if (kinds[i] !== "move") continue;
+    const moves = parse(t) || [];
+    if (!moves.length || !moves[0].side) continue;
+    const s = moves[0].side;
+    if (s === me) { if (out.length) break; continue; }
+    if (!seated) {
+      if (side && s !== side) break;
+      side = s;
+    }
+    for (let k = moves.length - 1; k >= 0; k--) out.push(moves[k]);
+  }
+  return out.reverse();
+}
+
+/** The arrow head of the last moves' arrows, defined once in `svg`. */
+export function lastMoveMarker(svg, id = "arrow-last") {
+  if (svg.querySelector(`marker#${id}`)) return id;
+  const defs = svg.querySelector("defs") || el("defs", {}, svg);
+  const m = el("marker", { id, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, defs);
+  el("path", { d: "M0 0 L10 5 L0 10 Z", fill: "#d35400" }, m);
+  return id;
+}
+
+/** Draw `moves` into `layer` (emptied first), each a group `g.last-move` with its text as title:
+ * a dashed arrow from `from` to `to` (map points; the ends drawn `gap` map units short of the
+ * points, off the markers there), and a dashed ring of radius `ring` around `to`. A move's
+ * `side`, `place` and `fromPlace` go on the group's data (data-side, data-to, data-from). */
+export function drawLastMoves(layer, moves, { marker = "arrow-last", ring = 16, gap = 0, label = null } = {}) {
+  layer.replaceChildren();
+  for (const m of moves) {
+    if (!m.to) continue;
+    const g = el("g", { class: "last-move", "data-side": m.side, "data-to": m.place || "", "data-from": m.fromPlace || "" }, layer);
+    el("title", {}, g).textContent = label ? label(m) : `${m.side}'s last move: ${m.text}`;
+    const [x1, y1] = m.to;
+    if (m.from && (m.from[0] !== x1 || m.from[1] !== y1)) {
+      const [x0, y0] = m.from;
+      const d = Math.hypot(x1 - x0, y1 - y0);
+      const cut = Math.min(gap, d / 3);
+      const ux = (x1 - x0) / d;
+      const uy = (y1 - y0) / d;
+      el("line", { x1: x0 + ux * cut, y1: y0 + uy * cut, x2: x1 - ux * cut, y2: y1 - uy * cut, class: "last-move-path", "marker-end": `url(#${marker})` }, g);
+    }
+    if (ring) el("circle", { cx: x1, cy: y1, r: ring, class: "last-move-to" }, g);
+  }
+}

@@ -8,7 +8,7 @@
 // card is outlined when choosing it makes one of them; every choice is also a button.
 // Our own drawing: no publisher art.
 
-import { centroid, el, enablePanZoom } from "../mapkit.js";
+import { centroid, drawLastMoves, el, enablePanZoom, lastMoveMarker, lastMoves } from "../mapkit.js";
 import { h } from "../api.js";
 import { actionLabel, byRef, choicesOf } from "../actions.js";
 
@@ -301,6 +301,9 @@ export class Kingmaker {
       g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
       this.nodes.places[pid] = g;
     }
+    // the other players' last moves: over the places, under the counters
+    this.nodes.lastMoves = el("g", { class: "km-last-moves", "aria-hidden": "true" }, root);
+    lastMoveMarker(svg);
     this.nodes.pieces = el("g", { class: "km-pieces" }, root);
     this.svg = svg;
     this.hoverLabel(svg);
@@ -431,7 +434,66 @@ export class Kingmaker {
       }
     }
     this.drawPieces(view, ui);
+    this.drawLastMoves(view);
     this.focus(view, ui, payload);
+  }
+
+  /** Where each piece stands in this view ({id: place or square}), and where a piece that this
+   * page saw move stood before (this.cameFrom): the start of a last move's arrow. */
+  notePositions(view) {
+    const now = {};
+    for (const p of view.players || []) for (const n of p.nobles) if (n.inside || n.square) now[n.id] = n.inside || n.square;
+    for (const s of view.ships || []) if (s.at) now[s.id] = s.at;
+    this.cameFrom = this.cameFrom || {};
+    for (const [id, at] of Object.entries(now)) {
+      const before = (this.seenAt || {})[id];
+      if (before && before !== at) this.cameFrom[id] = [before, at];
+    }
+    this.seenAt = now;
+  }
+
+  /** The other players' moves since this player's last move or the start of his turn (for an
+   * observer, the last player's), read from the view's log: nobles' moves (§Movement) and
+   * ships' voyages (§Sea Transportation), [{side, piece, place, fromPlace, from, to, text}]. */
+  lastMoves(view) {
+    const byName = new Map();
+    for (const p of view.players || []) for (const n of p.nobles) byName.set(n.name, { id: n.id, side: p.role });
+    for (const s of view.ships || []) byName.set(`The ${s.name}`, { id: s.id, side: s.controller || null });
+    if (!this.atByName) {
+      this.atByName = new Map();
+      for (const [id, name] of Object.entries(this.squareNames)) this.atByName.set(name, id);
+      for (const [pid, pl] of Object.entries(this.board.places)) this.atByName.set(pl.name, pid);
+    }
+    const parse = (t) => {
+      const m = /^(.+?) (?:moves to|sails to|sails into) (.+)\.$/.exec(t);
+      const piece = m ? byName.get(m[1]) : null;
+      const at = m ? this.atByName.get(m[2]) : null;
+      return piece && at ? [{ side: piece.side, piece: piece.id, place: at, text: t }] : null;
+    };
+    const seated = (view.players || []).some((p) => p.role === view.role);
+    const turnOf = (t) => { const m = /^Round \d+: (.+)'s turn\.$/.exec(t); return m ? m[1] : null; };
+    const moves = lastMoves(view, view.role, parse, { seated, turnOf });
+    const came = this.cameFrom || {};
+    for (const mv of moves) {
+      const seen = came[mv.piece];
+      mv.fromPlace = seen && seen[1] === mv.place ? seen[0] : null;
+      mv.from = mv.fromPlace ? this.point(mv.fromPlace) : null;
+      mv.to = this.point(mv.place);
+      mv.place = this.board.places[mv.place] ? mv.place : sqRef(mv.place);
+      if (mv.fromPlace && !this.board.places[mv.fromPlace]) mv.fromPlace = sqRef(mv.fromPlace);
+    }
+    return moves;
+  }
+
+  drawLastMoves(view) {
+    if (!this.nodes.lastMoves) return;
+    this.notePositions(view);
+    const moves = this.lastMoves(view);
+    const key = JSON.stringify(moves.map((m) => [m.side, m.fromPlace, m.place, m.text]));
+    if (key === this.lastMovesDrawn) return;
+    this.lastMovesDrawn = key;
+    const k = this.board.cell;
+    drawLastMoves(this.nodes.lastMoves, moves, { ring: k * 0.6, gap: k * 0.3 });
   }
 
   /** The first view opens on the player's own nobles at the reading zoom; later, targets all

@@ -7,7 +7,7 @@
 // Battle is outlined when choosing it makes one of them; everything is also a button.
 // Our own drawing: no publisher art.
 
-import { centroid, el, enablePanZoom } from "../mapkit.js";
+import { centroid, drawLastMoves, el, enablePanZoom, lastMoveMarker, lastMoves } from "../mapkit.js";
 import { h } from "../api.js";
 import { actionLabel, byRef, choicesOf } from "../actions.js";
 
@@ -198,6 +198,9 @@ export class Plantagenet {
     }
     // the plates of the Locales with Lords (under the markers, drawn with each view)
     this.nodes.plates = el("g", { class: "pl-plates", "aria-hidden": "true" }, root);
+    // the other side's last moves: over the Ways and plates, under the markers and the Lords
+    this.nodes.lastMoves = el("g", { class: "pl-last-moves", "aria-hidden": "true" }, root);
+    lastMoveMarker(svg);
     // Exile boxes and Locales: the click targets
     const places = el("g", { class: "pl-places" }, root);
     this.nodes.locales = {};
@@ -367,6 +370,7 @@ export class Plantagenet {
       }
     }
     this.drawLords(view, ui);
+    this.drawLastMoves(view);
     this.drawCalendar(view, ui);
     this.drawInfluence(view);
     this.drawEnd(view);
@@ -394,6 +398,51 @@ export class Plantagenet {
       if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
     }
     this.lastBattle = battleAt;
+  }
+
+  /** The other side's last moves (4.3 March, 4.3.4 Intercept, 4.6.1 Sail, 4.8.2 landing), read
+   * from the view's log: [{side, lords, fromPlace, place, from, to, text}], oldest first. */
+  lastMoves(view) {
+    const b = this.board;
+    const point = (name) => (b.locales[name] ? [b.locales[name].x, b.locales[name].y] : null);
+    // a Lord's side by the name the log gives him: the Lords in play first (a name such as
+    // "Warwick" belongs to two Lords of the box, one of them in a scenario)
+    const sideOf = (name) => {
+      for (const l of Object.values(view.lords || {})) if (l.name === name && l.side) return l.side;
+      for (const l of Object.values(b.lords)) if (l.name === name) return l.side;
+      return null;
+    };
+    const lordsOf = (list) => list.split(", ").map((n) => n.trim()).filter(Boolean);
+    const seated = view.role === "York" || view.role === "Lancaster";
+    const parse = (t) => {
+      let m = /^(.+?) (March|Intercept|Sail) from (.+?) to (.+?)(?: by |: | \(|\.$)/.exec(t);
+      if (m && b.locales[m[3]] && b.locales[m[4]]) {
+        const lords = lordsOf(m[1]);
+        return [{ side: sideOf(lords[0]), lords, fromPlace: m[3], place: m[4], text: t.replace(/ \([0-9.]+\)\.$/, ".") }];
+      }
+      m = /^(.+?) March on along a second Highway to (.+?) \(/.exec(t);
+      if (m && b.locales[m[2]]) {
+        const lords = lordsOf(m[1]);
+        return [{ side: sideOf(lords[0]), lords, fromPlace: null, place: m[2], text: t.replace(/ \([0-9.]+\)\.$/, "."), chained: true }];
+      }
+      m = /^(.+?) lands at (.+?) and must Feed/.exec(t);
+      if (m && b.locales[m[2]]) return [{ side: sideOf(m[1]), lords: [m[1]], fromPlace: b.locales[m[2]].port || null, place: m[2], text: `${m[1]} lands at ${m[2]}.` }];
+      return null;
+    };
+    const moves = lastMoves(view, view.role, parse, { seated });
+    // a second Highway goes on from where the first March ended (4.3.3)
+    moves.forEach((mv, i) => { if (mv.chained && !mv.fromPlace && i > 0) mv.fromPlace = moves[i - 1].place; });
+    for (const mv of moves) { mv.from = mv.fromPlace ? point(mv.fromPlace) : null; mv.to = point(mv.place); }
+    return moves;
+  }
+
+  drawLastMoves(view) {
+    if (!this.nodes.lastMoves) return;
+    const moves = this.lastMoves(view);
+    const key = JSON.stringify(moves.map((m) => [m.side, m.fromPlace, m.place, m.text]));
+    if (key === this.lastMovesDrawn) return;
+    this.lastMovesDrawn = key;
+    drawLastMoves(this.nodes.lastMoves, moves, { ring: 24, gap: 26 });
   }
 
   /** Where a Lord is drawn (map units), or null. */
