@@ -1023,7 +1023,8 @@ export class Kingmaker {
         row("km-key-open", "open land"), row("km-key-forest", "forest"), row("km-key-sea", "sea"),
         row("km-key-river", "river (may be crossed)"), row("km-key-estuary", "estuary (may not be crossed)"), row("km-key-road", "road (a noble starting on a road may follow it further)"),
         row("km-key-castle", "castle (square mark), town (circle), city (large circle); filled in the holder's colour"),
-        row("km-key-piece", "a noble (troops above it), a heir (rounded), a ship (hull); coloured by faction")));
+        row("km-key-piece", "a noble (troops above it), a heir (rounded), a ship (hull); coloured by faction"),
+        row("km-key-last", "the other players' moves since yours: the square reached ringed in orange, an arrow from where the page saw the counter stand")));
   }
 }
 

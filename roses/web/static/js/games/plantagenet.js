@@ -1052,6 +1052,7 @@ function legend() {
   ul.appendChild(row(`<rect x="2" y="1" width="40" height="16" rx="5" fill="#fffcf0" stroke="#8a7650"/><rect x="16" y="5" width="12" height="9" fill="#d7d1c2" stroke="#1d1a14"/>`, "A Locale's Lords stand on a pale plate around its marker"));
   ul.appendChild(row(`<rect x="2" y="3" width="18" height="12" fill="#fff1b8" stroke="#1d1a14"/><rect x="22" y="3" width="18" height="12" fill="#fffdf6" stroke="#8d826c"/>`, "Calendar (top of the board): the present box in yellow; Lords and Vassals due back in their boxes"));
   ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="3" fill="none" stroke="#0b6b2f" stroke-width="3" stroke-dasharray="6 3"/>`, "Outlined in green: you can choose it now"));
+  ul.appendChild(row(`<line x1="2" y1="9" x2="26" y2="9" stroke="#d35400" stroke-width="3" stroke-dasharray="6 3"/><circle cx="35" cy="9" r="7" fill="none" stroke="#d35400" stroke-width="2" stroke-dasharray="3 2"/>`, "The other side's last moves: from where the Lords left to the Locale they reached (ringed)"));
   return ul;
 }
 
