@@ -275,6 +275,7 @@ export class Kingmaker {
     const places = el("g", { class: "km-places" }, root);
     this.nodes.places = {};
     this.covered = {};  // square -> [[top, bottom]] in the square's own units, covered by marks and names
+    const named = this.nameSides();
     for (const [pid, p] of Object.entries(b.places)) {
       const [x, y] = this.placePoint(pid);
       const g = el("g", { class: `area km-place km-${p.type}`, "data-area": pid, tabindex: "-1", role: "button", "aria-label": this.placeText(pid) }, places);
@@ -284,15 +285,13 @@ export class Kingmaker {
       if (!p.fortified) g.classList.add("km-open-town");
       if (p.cathedral) el("path", { d: `M${x - 2} ${y - 22}h4v5h5v4h-5v8h-4v-8h-5v-4h5z`, class: "km-cathedral" }, g);
       if (p.port && p.port.length) el("path", { d: `M${x + 12} ${y - 2}v10m-4 -7h8m-10 4c1 5 11 5 12 0`, class: "km-port" }, g);
-      const named = el("g", { class: "area-features", "data-area": pid }, g);
-      // named below its mark, unless another place of the square lies below it: then above
-      const below = !Object.values(b.places).some((q) => q !== p && q.square === p.square && q.at[1] > p.at[1]);
-      const ly = below ? y + (p.type === "city" ? 26 : 23) : y - (p.cathedral ? 26 : 14);
+      const nameG = el("g", { class: "area-features", "data-area": pid }, g);
+      const [lx, ly, anchor] = named[pid].at;
       // the band of the square the mark and its name cover (counters keep clear of it)
       const top0 = Math.min(y - (p.cathedral ? 24 : 12), ly - 15) - this.squares.get(p.square)[1] * k;
       const bottom0 = Math.max(y + 12, ly + 3) - this.squares.get(p.square)[1] * k;
       (this.covered[p.square] = this.covered[p.square] || []).push([top0, bottom0]);
-      el("text", { x, y: ly, "text-anchor": "middle", class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, named).textContent = p.name;
+      el("text", { x: lx, y: ly, "text-anchor": anchor, class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, nameG).textContent = p.name;
       el("g", { class: "km-place-marks" }, g);
       // a click on the mark or the name picks the place; when the place is not a choice but its
       // square is (a move into its open ground), the square: never the square the name lies over
@@ -307,6 +306,48 @@ export class Kingmaker {
     this.nodes.pieces = el("g", { class: "km-pieces" }, root);
     this.svg = svg;
     this.hoverLabel(svg);
+  }
+
+  /** Where each place's name goes ({pid: {side, at: [x, y, anchor]}}): below its mark, or
+   * above it when another place of the square lies below; when that name would cross another
+   * place's name or mark, the first side of below, above, right and left where it crosses
+   * none (widths measured with the names' font). Deterministic: places in the board's order. */
+  nameSides() {
+    const b = this.board;
+    const ctx = document.createElement("canvas").getContext("2d");
+    const family = '"DejaVu Sans", "Segoe UI", Arial, sans-serif';
+    const marks = {};
+    const spots = {};
+    for (const [pid, p] of Object.entries(b.places)) {
+      const [x, y] = this.placePoint(pid);
+      const r = p.type === "city" ? 11 : 8;
+      marks[pid] = [x - r, y - (p.cathedral ? 24 : r), x + r + (p.port && p.port.length ? 12 : 0), y + r];
+      if (ctx) ctx.font = p.type === "city" ? `800 18px ${family}` : `600 15px ${family}`;
+      const w = ctx ? ctx.measureText(p.name).width : p.name.length * 9;
+      const hgt = p.type === "city" ? 18 : 15;
+      const box = ([lx, ly, anchor]) => {
+        const x0 = anchor === "middle" ? lx - w / 2 : anchor === "end" ? lx - w : lx;
+        // the font's ascent and descent, and a margin for fonts a little wider
+        return [x0 - 4, ly - hgt * 0.95 - 1, x0 + w + 4, ly + hgt * 0.25 + 1];
+      };
+      const below = [x, y + (p.type === "city" ? 26 : 23), "middle"];
+      const above = [x, y - (p.cathedral ? 26 : 14), "middle"];
+      const right = [x + r + (p.port && p.port.length ? 16 : 5), y + 5, "start"];
+      const left = [x - r - 5, y + 5, "end"];
+      const under = Object.values(b.places).some((q) => q !== p && q.square === p.square && q.at[1] > p.at[1]);
+      const first = under ? above : below;
+      spots[pid] = [first, below, above, right, left].map((at) => ({ at, box: box(at) }));
+    }
+    const overlaps = (a, c) => a[0] < c[2] && c[0] < a[2] && a[1] < c[3] && c[1] < a[3];
+    const out = {};
+    for (const pid of Object.keys(b.places)) out[pid] = spots[pid][0];
+    const free = (pid, box) => Object.keys(b.places).every((q) => q === pid || (!overlaps(box, out[q].box) && !overlaps(box, marks[q])));
+    for (const pid of Object.keys(b.places)) {
+      if (free(pid, out[pid].box)) continue;
+      const spot = spots[pid].find((sp) => free(pid, sp.box));
+      if (spot) out[pid] = spot;
+    }
+    return out;
   }
 
   dragged() { return this.svg && this.svg.dataset.dragged === "1"; }

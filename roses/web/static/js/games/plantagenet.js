@@ -66,6 +66,7 @@ const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 export class Plantagenet {
   constructor(board, page = {}) {
     this.board = board;
+    clearLabels(board);
     this.page = page;
     this.hasMap = true;
     this.pan = null;
@@ -259,14 +260,15 @@ export class Plantagenet {
     const cal = h("ol", { class: "pl-cal", "aria-label": "Calendar" });
     this.nodes.calRows = {};
     for (const r of this.board.calendar.rows) {
-      const marks = [];
-      if (r.gain_lords) marks.push("Lords' Influence");
-      if (r.grow) marks.push("Grow");
-      if (r.waste) marks.push("Waste");
+      // what the box does, each on its own line in full (the title says it in a sentence)
+      const marks = [[`Plan ${r.plan}`, `Plans of ${r.plan} cards`]];
+      if (r.gain_lords) marks.push(["Influence", "Gain Lords Influence: at the turn's end each side gains its Lords' Influence ratings (4.8.1)"]);
+      if (r.grow) marks.push(["Grow", "Grow: at the turn's end Depleted markers go, Exhausted become Depleted (4.8.4)"]);
+      if (r.waste) marks.push(["Waste", "Waste: at the turn's end Lords halve Provender, Carts and Ships and go back to their card's Coin and Troops (4.8.5)"]);
       const li = h("li", { class: "pl-cal-box", "data-place": `Calendar box ${r.box}`, dataset: { box: r.box },
-        title: `Calendar box ${r.box}: ${r.season}, Plans of ${r.plan} cards${marks.length ? `; ${marks.join(", ")}` : ""}` },
-      h("span", { class: "pl-cal-head" }, h("b", {}, String(r.box)), ` ${r.season.replace(/-/g, "–")}`),
-      h("span", { class: "pl-cal-marks" }, [`Plan ${r.plan}`, ...marks].join(" · ")),
+        title: `Calendar box ${r.box}: ${r.season}; ${marks.map(([, t]) => t).join("; ")}` },
+      h("span", { class: "pl-cal-head" }, h("b", {}, String(r.box)), " ", h("span", { class: "pl-cal-season" }, r.season.replace(/-/g, "–"))),
+      h("span", { class: "pl-cal-marks" }, marks.map(([m]) => h("span", { class: "pl-cal-mark" }, m))),
       h("span", { class: "pl-cal-pieces" }));
       cal.appendChild(li);
       this.nodes.calRows[r.box] = li;
@@ -1023,6 +1025,57 @@ function tower(x, y, r) {
 }
 
 /** Where a Locale's name goes: [x, y, text-anchor]. */
+/** A Locale's name drawn on side `side` of its marker: the box it covers (map units). */
+function labelBox(d, side, width) {
+  const [x, y, anchor] = labelAt({ ...d, label: side });
+  const x0 = anchor === "middle" ? x - width / 2 : anchor === "end" ? x - width : x;
+  const size = d.type === "London" ? 20 : 16;  // the font's ascent and descent, and a margin
+  return [x0 - 4, y - size * 0.95 - 1, x0 + width + 4, y + size * 0.25 + 1];
+}
+
+const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+
+/** Every Locale's name clear of the other names and of the other Strongholds' markers and
+ * Ports: a name that would cross one is drawn on another side of its marker (the board's
+ * side first, then east, west, north, south), never on the side where its Lords stand (the
+ * board's "stack"). Sets `label` of the board's Locales, which the whole drawing follows;
+ * widths measured with the names' font. Deterministic: Locales in the board's order. */
+function clearLabels(board) {
+  if (board.labelsCleared) return;
+  board.labelsCleared = true;
+  const ctx = document.createElement("canvas").getContext("2d");
+  const family = '"DejaVu Sans", "Segoe UI", Arial, sans-serif';
+  const names = Object.entries(board.locales).filter(([, d]) => d.kind === "stronghold");
+  const width = {};
+  for (const [name, d] of names) {
+    ctx.font = d.type === "London" ? `800 20px ${family}` : `600 16px ${family}`;
+    width[name] = ctx ? ctx.measureText(name).width : name.length * 10;
+  }
+  const marks = [];
+  for (const [name, d] of Object.entries(board.locales)) {
+    if (d.kind === "exile") marks.push([name, [d.x - d.w / 2, d.y - d.h / 2, d.x + d.w / 2, d.y + d.h / 2]]);
+    if (d.kind !== "stronghold") continue;
+    const r = d.type === "London" ? 18 : 16;
+    marks.push([name, [d.x - r, d.y - r, d.x + r, d.y + r]]);
+    if (d.port) marks.push([name, [d.x - 28, d.y + 4, d.x - 10, d.y + 22]]);
+    // where its first row of Lords stands (lordPlaces): another Locale's name is not put there
+    marks.push([name, d.stack === "s" ? [d.x - 66, d.y + 22, d.x + 66, d.y + 46] : [d.x - 66, d.y - 46, d.x + 66, d.y - 22]]);
+  }
+  const box = {};
+  for (const [name, d] of names) box[name] = labelBox(d, d.label, width[name]);
+  const free = (name, b) => !names.some(([n]) => n !== name && overlaps(b, box[n]))
+    && !marks.some(([n, m]) => n !== name && overlaps(b, m));
+  for (const [name, d] of names) {
+    if (free(name, box[name])) continue;
+    for (const side of [d.label, "e", "w", "n", "s"]) {
+      if (side === d.stack) continue;
+      const b = labelBox(d, side, width[name]);
+      if (free(name, b)) { d.label = side; box[name] = b; break; }
+    }
+    if (!free(name, box[name])) board.crowdedLabels = [...(board.crowdedLabels || []), name];
+  }
+}
+
 function labelAt(d) {
   const big = d.type === "London" ? 22 : 16;
   switch (d.label) {
