@@ -82,7 +82,13 @@ def docs_screenshots(browser: Any, srv: LiveServer) -> None:
         players.play_until([page], lambda p=page: p.locator('svg#map g.last-move').count() > 0
                            and bool(players.choices(p)), max_actions=120)
         _shot(page, f"board-{size}.png")
-        # on to the first battle: the Battle panel (its tab on a phone) with the blocks fighting
+        ctx.close()
+        # a new game to its first battle: the Battle panel (its tab on a phone) with the blocks fighting
+        ctx, page = _person(browser, srv, vp, f"dobt{size[:3]}")
+        game_id = _game(page, {"game": "richard3", "scenario": "wars-of-the-roses", "role": "York",
+                               "bots": {"Lancaster": "easy"}})
+        page.goto(f"{srv.url}/games/{game_id}")
+        page.wait_for_function("window.roses && window.roses.choices.length > 0", timeout=40000)
         players.play_until([page], lambda p=page: bool((players.payload(p).get("view") or {}).get("battle"))
                            and bool(players.choices(p)), max_actions=200, timeout=900)
         if vp is PHONE:
