@@ -5,6 +5,7 @@ server. Run again after a change to a board: ``.venv/bin/python -m tests.web.pic
 
 from __future__ import annotations
 
+import random
 import sys
 import tempfile
 import time
@@ -68,9 +69,10 @@ def _shot(page: Any, name: str) -> None:
 
 def docs_screenshots(browser: Any, srv: LiveServer) -> None:
     """The README's screenshots at 1366x768 and 390x844: Richard III as York against a bot a few
-    turns in (the bot's last moves marked) and at its first battle (the Battle tab on a phone);
+    turns in (the bot's last moves marked) and at its first battle (and the Battle tab on a phone);
     Plantagenet as York just after a Lancastrian March (marked on the map); Kingmaker as P1
     after the other seats moved, choosing where a noble goes, and his cards in hand."""
+    from tests.web.test_board_walk import _r3_policy
     from tests.web.test_last_moves_board import _km_game, _pl_game, _zoom_on_last
 
     for size, vp in (("1366x768", LAPTOP), ("390x844", PHONE)):
@@ -90,12 +92,12 @@ def docs_screenshots(browser: Any, srv: LiveServer) -> None:
         page.goto(f"{srv.url}/games/{game_id}")
         page.wait_for_function("window.roses && window.roses.choices.length > 0", timeout=40000)
         players.play_until([page], lambda p=page: bool((players.payload(p).get("view") or {}).get("battle"))
-                           and bool(players.choices(p)), max_actions=200, timeout=900)
+                           and bool(players.choices(p)), policy=_r3_policy(random.Random(46)), max_actions=200, timeout=900)
+        players.show_tab_of(page, "svg#map")
+        _shot(page, f"battle-{size}.png")
         if vp is PHONE:
             players.show_tab_of(page, "#battle-panel")
             _shot(page, f"battle-panel-{size}.png")
-        else:
-            _shot(page, f"battle-{size}.png")
         ctx.close()
 
         ctx, page = _person(browser, srv, vp, f"dopl{size[:3]}")
@@ -104,7 +106,13 @@ def docs_screenshots(browser: Any, srv: LiveServer) -> None:
         page.goto(f"{srv.url}/games/{game_id}")
         page.wait_for_function("window.roses && window.roses.choices.length > 0", timeout=40000)
         players.show_tab_of(page, "svg#map")
-        _zoom_on_last(page)
+        if vp is PHONE:  # the reading zoom, the choices sheet folded, the map dragged to the march
+            page.click("#sheet-toggle")
+            page.click("#zoom [data-zoom=read]")
+            for _ in range(3):
+                players.into_view(page, page.locator("svg#map g.last-move circle").last)
+        else:
+            _zoom_on_last(page)
         _shot(page, f"plantagenet-{size}.png")
         ctx.close()
 
