@@ -94,6 +94,9 @@ def docs_screenshots(browser: Any, srv: LiveServer) -> None:
         players.play_until([page], lambda p=page: bool((players.payload(p).get("view") or {}).get("battle"))
                            and bool(players.choices(p)), policy=_r3_policy(random.Random(46)), max_actions=200, timeout=900)
         players.show_tab_of(page, "svg#map")
+        if vp is not PHONE:  # the side column at its Battle panel
+            page.locator("#battle-panel").evaluate("(n) => n.scrollIntoView({block: 'start'})")
+            page.evaluate("window.scrollTo(0, 0)")
         _shot(page, f"battle-{size}.png")
         if vp is PHONE:
             players.show_tab_of(page, "#battle-panel")
