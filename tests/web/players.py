@@ -207,9 +207,10 @@ def click_choice(page: Page, choice: dict[str, Any], tries: int = 3) -> None:
 
 def _click_once(page: Page, choice: dict[str, Any]) -> None:
     kind, verb, arg = choice["kind"], choice["verb"], choice["arg"]
-    if kind == "card":
-        show_tab_of(page, f'#hand button.card[data-card="{arg}"]')
-        page.click(f'#hand button.card[data-card="{arg}"]')
+    if kind == "card":  # the card the choice is on (its ref: the argument may be [card, noble])
+        card = choice.get("ref") or arg
+        show_tab_of(page, f'#hand button.card[data-card="{card}"]')
+        page.click(f'#hand button.card[data-card="{card}"]')
     elif kind == "area":
         show_tab_of(page, "svg#map")
         page.evaluate("window.scrollTo(0, 0)")

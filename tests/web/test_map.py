@@ -24,7 +24,8 @@ MAP_PAGE = """<!doctype html>
 </head>
 <body><svg id="map"></svg>
 <script type="module">
-import { drawMap, enablePanZoom } from "../js/map.js";
+import { drawMap } from "../js/map.js";
+import { enablePanZoom } from "../js/mapkit.js";
 const layout = await (await fetch("layout.json")).json();
 const svg = document.getElementById("map");
 window.mapApi = drawMap(svg, layout);

@@ -32,3 +32,21 @@ export function listActions(view) {
   }
   return out;
 }
+
+/** The view's actions as the page's choices, [{verb, arg, label, kind, ref}] in the view's
+ * order: `classify(verb, arg)` gives what a click must hit, {kind: "card"|"area"|"block"|
+ * "button", ref} (a game module knows its own pieces and places). */
+export function choicesOf(view, classify) {
+  return listActions(view).map((c) => ({ ...c, ...classify(c.verb, c.arg) }));
+}
+
+/** The choices of one kind by what they are on: Map(ref -> [choice, ...]), in their order. */
+export function byRef(choices, kind) {
+  const out = new Map();
+  for (const c of choices || []) {
+    if (c.kind !== kind) continue;
+    if (!out.has(c.ref)) out.set(c.ref, []);
+    out.get(c.ref).push(c);
+  }
+  return out;
+}

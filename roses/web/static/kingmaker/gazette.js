@@ -2,7 +2,7 @@
 // game's board (from /games/{id}/kingmaker/board.json) with the pieces of the observer's view
 // at the end of the round, which the page carries. Read only: nothing to choose.
 
-import { enablePanZoom } from "../js/map.js";
+import { enablePanZoom } from "../js/mapkit.js";
 import { Kingmaker } from "../js/games/kingmaker.js";
 
 const cfg = JSON.parse(document.getElementById("config").textContent);

@@ -3,7 +3,7 @@
 // as text.
 
 import { h } from "../api.js";
-import { actionLabel, listActions } from "../actions.js";
+import { actionLabel, choicesOf } from "../actions.js";
 
 const SKIP = ["prompt", "log", "log_kinds", "log_more", "actions", "labels", "active", "role"];
 
@@ -19,7 +19,7 @@ export class GenericGame {
   label(view, verb, arg) { return actionLabel(view, verb, arg); }
 
   choices(view) {
-    return listActions(view).map((c) => ({ ...c, kind: "button", ref: null }));
+    return choicesOf(view, () => ({ kind: "button", ref: null }));
   }
 
   areaName(x) { return String(x); }

@@ -8,9 +8,9 @@
 // card is outlined when choosing it makes one of them; every choice is also a button.
 // Our own drawing: no publisher art.
 
-import { el, enablePanZoom } from "../map.js";
+import { centroid, drawLastMoves, el, enablePanZoom, lastMoveMarker, lastMoves } from "../mapkit.js";
 import { h } from "../api.js";
-import { actionLabel } from "../actions.js";
+import { actionLabel, byRef, choicesOf } from "../actions.js";
 
 /** Faction colours by seat (P1..P8): distinct, and each with a letter drawn on its pieces. */
 const FACTION = ["#a61f1a", "#1a4fd6", "#0b6b2f", "#b8860b", "#6b3fa0", "#c2571a", "#00796b", "#4a4a4a"];
@@ -177,17 +177,9 @@ export class Kingmaker {
     const pieces = this.pieceIds(view);
     const hand = new Set((view.hand || []).map((c) => c.id));
     const seats = new Set([...(view.players || []).map((p) => p.role), ...(view.order || []), ...(view.active || [])]);
-    const out = [];
-    for (const [verb, args] of Object.entries(view.actions || {})) {
-      const list = args === true ? [null] : args || [];
-      for (const arg of list) {
-        const { kind, ref } = this.classify(view, verb, arg, pieces, hand, seats);
-        const c = { verb, arg, kind, ref, label: this.label(view, verb, arg) };
-        // a grave choice that cannot be taken back is asked once more (game.js)
-        if (GRAVE.has(verb)) c.confirm = `${c.label.charAt(0).toUpperCase()}${c.label.slice(1)}? This cannot be undone.`;
-        out.push(c);
-      }
-    }
+    const out = choicesOf(view, (verb, arg) => this.classify(view, verb, arg, pieces, hand, seats));
+    // a grave choice that cannot be taken back is asked once more (game.js)
+    for (const c of out) if (GRAVE.has(c.verb)) c.confirm = `${c.label.charAt(0).toUpperCase()}${c.label.slice(1)}? This cannot be undone.`;
     return out;
   }
 
@@ -283,6 +275,7 @@ export class Kingmaker {
     const places = el("g", { class: "km-places" }, root);
     this.nodes.places = {};
     this.covered = {};  // square -> [[top, bottom]] in the square's own units, covered by marks and names
+    const named = this.nameSides();
     for (const [pid, p] of Object.entries(b.places)) {
       const [x, y] = this.placePoint(pid);
       const g = el("g", { class: `area km-place km-${p.type}`, "data-area": pid, tabindex: "-1", role: "button", "aria-label": this.placeText(pid) }, places);
@@ -292,15 +285,13 @@ export class Kingmaker {
       if (!p.fortified) g.classList.add("km-open-town");
       if (p.cathedral) el("path", { d: `M${x - 2} ${y - 22}h4v5h5v4h-5v8h-4v-8h-5v-4h5z`, class: "km-cathedral" }, g);
       if (p.port && p.port.length) el("path", { d: `M${x + 12} ${y - 2}v10m-4 -7h8m-10 4c1 5 11 5 12 0`, class: "km-port" }, g);
-      const named = el("g", { class: "area-features", "data-area": pid }, g);
-      // named below its mark, unless another place of the square lies below it: then above
-      const below = !Object.values(b.places).some((q) => q !== p && q.square === p.square && q.at[1] > p.at[1]);
-      const ly = below ? y + (p.type === "city" ? 26 : 23) : y - (p.cathedral ? 26 : 14);
+      const nameG = el("g", { class: "area-features", "data-area": pid }, g);
+      const [lx, ly, anchor] = named[pid].at;
       // the band of the square the mark and its name cover (counters keep clear of it)
       const top0 = Math.min(y - (p.cathedral ? 24 : 12), ly - 15) - this.squares.get(p.square)[1] * k;
       const bottom0 = Math.max(y + 12, ly + 3) - this.squares.get(p.square)[1] * k;
       (this.covered[p.square] = this.covered[p.square] || []).push([top0, bottom0]);
-      el("text", { x, y: ly, "text-anchor": "middle", class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, named).textContent = p.name;
+      el("text", { x: lx, y: ly, "text-anchor": anchor, class: `area-label km-place-name${p.type === "city" ? " km-city-name" : ""}` }, nameG).textContent = p.name;
       el("g", { class: "km-place-marks" }, g);
       // a click on the mark or the name picks the place; when the place is not a choice but its
       // square is (a move into its open ground), the square: never the square the name lies over
@@ -309,9 +300,54 @@ export class Kingmaker {
       g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(ev); } });
       this.nodes.places[pid] = g;
     }
+    // the other players' last moves: over the places, under the counters
+    this.nodes.lastMoves = el("g", { class: "km-last-moves", "aria-hidden": "true" }, root);
+    lastMoveMarker(svg);
     this.nodes.pieces = el("g", { class: "km-pieces" }, root);
     this.svg = svg;
     this.hoverLabel(svg);
+  }
+
+  /** Where each place's name goes ({pid: {side, at: [x, y, anchor]}}): below its mark, or
+   * above it when another place of the square lies below; when that name would cross another
+   * place's name or mark, the first side of below, above, right and left where it crosses
+   * none (widths measured with the names' font). Deterministic: places in the board's order. */
+  nameSides() {
+    const b = this.board;
+    const ctx = document.createElement("canvas").getContext("2d");
+    const family = '"DejaVu Sans", "Segoe UI", Arial, sans-serif';
+    const marks = {};
+    const spots = {};
+    for (const [pid, p] of Object.entries(b.places)) {
+      const [x, y] = this.placePoint(pid);
+      const r = p.type === "city" ? 11 : 8;
+      marks[pid] = [x - r, y - (p.cathedral ? 24 : r), x + r + (p.port && p.port.length ? 12 : 0), y + r];
+      if (ctx) ctx.font = p.type === "city" ? `800 18px ${family}` : `600 15px ${family}`;
+      const w = ctx ? ctx.measureText(p.name).width : p.name.length * 9;
+      const hgt = p.type === "city" ? 18 : 15;
+      const box = ([lx, ly, anchor]) => {
+        const x0 = anchor === "middle" ? lx - w / 2 : anchor === "end" ? lx - w : lx;
+        // the font's ascent and descent, and a margin for fonts a little wider
+        return [x0 - 4, ly - hgt * 0.95 - 1, x0 + w + 4, ly + hgt * 0.25 + 1];
+      };
+      const below = [x, y + (p.type === "city" ? 26 : 23), "middle"];
+      const above = [x, y - (p.cathedral ? 26 : 14), "middle"];
+      const right = [x + r + (p.port && p.port.length ? 16 : 5), y + 5, "start"];
+      const left = [x - r - 5, y + 5, "end"];
+      const under = Object.values(b.places).some((q) => q !== p && q.square === p.square && q.at[1] > p.at[1]);
+      const first = under ? above : below;
+      spots[pid] = [first, below, above, right, left].map((at) => ({ at, box: box(at) }));
+    }
+    const overlaps = (a, c) => a[0] < c[2] && c[0] < a[2] && a[1] < c[3] && c[1] < a[3];
+    const out = {};
+    for (const pid of Object.keys(b.places)) out[pid] = spots[pid][0];
+    const free = (pid, box) => Object.keys(b.places).every((q) => q === pid || (!overlaps(box, out[q].box) && !overlaps(box, marks[q])));
+    for (const pid of Object.keys(b.places)) {
+      if (free(pid, out[pid].box)) continue;
+      const spot = spots[pid].find((sp) => free(pid, sp.box));
+      if (spot) out[pid] = spot;
+    }
+    return out;
   }
 
   dragged() { return this.svg && this.svg.dataset.dragged === "1"; }
@@ -393,14 +429,8 @@ export class Kingmaker {
   draw(view, ui, payload = {}) {
     if (!this.svg) return;
     const choices = ui.choices || [];
-    const byArea = new Map();
-    const byPiece = new Map();
-    for (const c of choices) {
-      const bucket = c.kind === "area" ? byArea : c.kind === "block" ? byPiece : null;
-      if (!bucket) continue;
-      if (!bucket.has(c.ref)) bucket.set(c.ref, []);
-      bucket.get(c.ref).push(c);
-    }
+    const byArea = byRef(choices, "area");
+    const byPiece = byRef(choices, "block");
     this.byPiece = byPiece;
     this.legalAreas = new Set(byArea.keys());
     this.choiceLabels = new Map([...byArea].map(([ref, cs]) => [ref, cs.map((c) => c.label)]));
@@ -445,7 +475,66 @@ export class Kingmaker {
       }
     }
     this.drawPieces(view, ui);
+    this.drawLastMoves(view);
     this.focus(view, ui, payload);
+  }
+
+  /** Where each piece stands in this view ({id: place or square}), and where a piece that this
+   * page saw move stood before (this.cameFrom): the start of a last move's arrow. */
+  notePositions(view) {
+    const now = {};
+    for (const p of view.players || []) for (const n of p.nobles) if (n.inside || n.square) now[n.id] = n.inside || n.square;
+    for (const s of view.ships || []) if (s.at) now[s.id] = s.at;
+    this.cameFrom = this.cameFrom || {};
+    for (const [id, at] of Object.entries(now)) {
+      const before = (this.seenAt || {})[id];
+      if (before && before !== at) this.cameFrom[id] = [before, at];
+    }
+    this.seenAt = now;
+  }
+
+  /** The other players' moves since this player's last move or the start of his turn (for an
+   * observer, the last player's), read from the view's log: nobles' moves (§Movement) and
+   * ships' voyages (§Sea Transportation), [{side, piece, place, fromPlace, from, to, text}]. */
+  lastMoves(view) {
+    const byName = new Map();
+    for (const p of view.players || []) for (const n of p.nobles) byName.set(n.name, { id: n.id, side: p.role });
+    for (const s of view.ships || []) byName.set(`The ${s.name}`, { id: s.id, side: s.controller || null });
+    if (!this.atByName) {
+      this.atByName = new Map();
+      for (const [id, name] of Object.entries(this.squareNames)) this.atByName.set(name, id);
+      for (const [pid, pl] of Object.entries(this.board.places)) this.atByName.set(pl.name, pid);
+    }
+    const parse = (t) => {
+      const m = /^(.+?) (?:moves to|sails to|sails into) (.+)\.$/.exec(t);
+      const piece = m ? byName.get(m[1]) : null;
+      const at = m ? this.atByName.get(m[2]) : null;
+      return piece && at ? [{ side: piece.side, piece: piece.id, place: at, text: t }] : null;
+    };
+    const seated = (view.players || []).some((p) => p.role === view.role);
+    const turnOf = (t) => { const m = /^Round \d+: (.+)'s turn\.$/.exec(t); return m ? m[1] : null; };
+    const moves = lastMoves(view, view.role, parse, { seated, turnOf });
+    const came = this.cameFrom || {};
+    for (const mv of moves) {
+      const seen = came[mv.piece];
+      mv.fromPlace = seen && seen[1] === mv.place ? seen[0] : null;
+      mv.from = mv.fromPlace ? this.point(mv.fromPlace) : null;
+      mv.to = this.point(mv.place);
+      mv.place = this.board.places[mv.place] ? mv.place : sqRef(mv.place);
+      if (mv.fromPlace && !this.board.places[mv.fromPlace]) mv.fromPlace = sqRef(mv.fromPlace);
+    }
+    return moves;
+  }
+
+  drawLastMoves(view) {
+    if (!this.nodes.lastMoves) return;
+    this.notePositions(view);
+    const moves = this.lastMoves(view);
+    const key = JSON.stringify(moves.map((m) => [m.side, m.fromPlace, m.place, m.text]));
+    if (key === this.lastMovesDrawn) return;
+    this.lastMovesDrawn = key;
+    const k = this.board.cell;
+    drawLastMoves(this.nodes.lastMoves, moves, { ring: k * 0.6, gap: k * 0.3 });
   }
 
   /** The first view opens on the player's own nobles at the reading zoom; later, targets all
@@ -656,12 +745,7 @@ export class Kingmaker {
   renderCards(view, ui = {}) {
     if (view.chancery_cards !== undefined) return this.renderUmpire(view, ui);
     if (!view.hand && !view.event_hand) return null;
-    const byCard = new Map();
-    for (const c of ui.choices || []) {
-      if (c.kind !== "card") continue;
-      if (!byCard.has(c.ref)) byCard.set(c.ref, []);
-      byCard.get(c.ref).push(c);
-    }
+    const byCard = byRef(ui.choices, "card");
     const card = (c, kind, title) => {
       const opts = byCard.get(c.id) || [];
       const node = h(opts.length ? "button" : "div", {
@@ -980,7 +1064,8 @@ export class Kingmaker {
         row("km-key-open", "open land"), row("km-key-forest", "forest"), row("km-key-sea", "sea"),
         row("km-key-river", "river (may be crossed)"), row("km-key-estuary", "estuary (may not be crossed)"), row("km-key-road", "road (a noble starting on a road may follow it further)"),
         row("km-key-castle", "castle (square mark), town (circle), city (large circle); filled in the holder's colour"),
-        row("km-key-piece", "a noble (troops above it), a heir (rounded), a ship (hull); coloured by faction")));
+        row("km-key-piece", "a noble (troops above it), a heir (rounded), a ship (hull); coloured by faction"),
+        row("km-key-last", "the other players' moves since yours: the square reached ringed in orange, an arrow from where the page saw the counter stand")));
   }
 }
 
@@ -1010,9 +1095,4 @@ function treePath(x, y, k) {
     d += `M${tx} ${ty - 8}l6 10h-12z`;
   }
   return d;
-}
-
-function centroid(pts) {
-  const n = pts.length;
-  return [pts.reduce((s, p) => s + p[0], 0) / n, pts.reduce((s, p) => s + p[1], 0) / n];
 }

@@ -7,9 +7,9 @@
 // Battle is outlined when choosing it makes one of them; everything is also a button.
 // Our own drawing: no publisher art.
 
-import { el, enablePanZoom } from "../map.js";
+import { centroid, drawLastMoves, el, enablePanZoom, lastMoveMarker, lastMoves } from "../mapkit.js";
 import { h } from "../api.js";
-import { actionLabel } from "../actions.js";
+import { actionLabel, byRef, choicesOf } from "../actions.js";
 
 const SIDES = ["York", "Lancaster"];
 const SIDE_LETTER = { York: "Y", Lancaster: "L" };
@@ -66,6 +66,7 @@ const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 export class Plantagenet {
   constructor(board, page = {}) {
     this.board = board;
+    clearLabels(board);
     this.page = page;
     this.hasMap = true;
     this.pan = null;
@@ -126,15 +127,7 @@ export class Plantagenet {
   label(view, verb, arg) { return actionLabel(view, verb, arg); }
 
   choices(view) {
-    const out = [];
-    for (const [verb, args] of Object.entries(view.actions || {})) {
-      const list = args === true ? [null] : args || [];
-      for (const arg of list) {
-        const { kind, ref } = this.classify(view, verb, arg);
-        out.push({ verb, arg, kind, ref, label: this.label(view, verb, arg) });
-      }
-    }
-    return out;
+    return choicesOf(view, (verb, arg) => this.classify(view, verb, arg));
   }
 
   /** Several choices on one thing: a Lord's own turn to act (Muster) before the rest; else a menu. */
@@ -206,6 +199,9 @@ export class Plantagenet {
     }
     // the plates of the Locales with Lords (under the markers, drawn with each view)
     this.nodes.plates = el("g", { class: "pl-plates", "aria-hidden": "true" }, root);
+    // the other side's last moves: over the Ways and plates, under the markers and the Lords
+    this.nodes.lastMoves = el("g", { class: "pl-last-moves", "aria-hidden": "true" }, root);
+    lastMoveMarker(svg);
     // Exile boxes and Locales: the click targets
     const places = el("g", { class: "pl-places" }, root);
     this.nodes.locales = {};
@@ -264,14 +260,15 @@ export class Plantagenet {
     const cal = h("ol", { class: "pl-cal", "aria-label": "Calendar" });
     this.nodes.calRows = {};
     for (const r of this.board.calendar.rows) {
-      const marks = [];
-      if (r.gain_lords) marks.push("Lords' Influence");
-      if (r.grow) marks.push("Grow");
-      if (r.waste) marks.push("Waste");
+      // what the box does, each on its own line in full (the title says it in a sentence)
+      const marks = [[`Plan ${r.plan}`, `Plans of ${r.plan} cards`]];
+      if (r.gain_lords) marks.push(["Influence", "Gain Lords Influence: at the turn's end each side gains its Lords' Influence ratings (4.8.1)"]);
+      if (r.grow) marks.push(["Grow", "Grow: at the turn's end Depleted markers go, Exhausted become Depleted (4.8.4)"]);
+      if (r.waste) marks.push(["Waste", "Waste: at the turn's end Lords halve Provender, Carts and Ships and go back to their card's Coin and Troops (4.8.5)"]);
       const li = h("li", { class: "pl-cal-box", "data-place": `Calendar box ${r.box}`, dataset: { box: r.box },
-        title: `Calendar box ${r.box}: ${r.season}, Plans of ${r.plan} cards${marks.length ? `; ${marks.join(", ")}` : ""}` },
-      h("span", { class: "pl-cal-head" }, h("b", {}, String(r.box)), ` ${r.season.replace(/-/g, "–")}`),
-      h("span", { class: "pl-cal-marks" }, [`Plan ${r.plan}`, ...marks].join(" · ")),
+        title: `Calendar box ${r.box}: ${r.season}; ${marks.map(([, t]) => t).join("; ")}` },
+      h("span", { class: "pl-cal-head" }, h("b", {}, String(r.box)), " ", h("span", { class: "pl-cal-season" }, r.season.replace(/-/g, "–"))),
+      h("span", { class: "pl-cal-marks" }, marks.map(([m]) => h("span", { class: "pl-cal-mark" }, m))),
       h("span", { class: "pl-cal-pieces" }));
       cal.appendChild(li);
       this.nodes.calRows[r.box] = li;
@@ -338,14 +335,8 @@ export class Plantagenet {
   draw(view, ui, payload = {}) {
     if (!this.svg) return;
     const choices = ui.choices || [];
-    const byArea = new Map();
-    const byLord = new Map();
-    for (const c of choices) {
-      const bucket = c.kind === "area" ? byArea : c.kind === "block" ? byLord : null;
-      if (!bucket) continue;
-      if (!bucket.has(c.ref)) bucket.set(c.ref, []);
-      bucket.get(c.ref).push(c);
-    }
+    const byArea = byRef(choices, "area");
+    const byLord = byRef(choices, "block");
     this.byLord = byLord;
     const battleAt = view.battle && view.battle.locale ? view.battle.locale : null;
     // Locales: Favour, markers, targets
@@ -381,6 +372,7 @@ export class Plantagenet {
       }
     }
     this.drawLords(view, ui);
+    this.drawLastMoves(view);
     this.drawCalendar(view, ui);
     this.drawInfluence(view);
     this.drawEnd(view);
@@ -408,6 +400,51 @@ export class Plantagenet {
       if (targets.length && !targets.some((p) => this.pan.inView(p[0], p[1], 30))) this.pan.show(...centroid(targets));
     }
     this.lastBattle = battleAt;
+  }
+
+  /** The other side's last moves (4.3 March, 4.3.4 Intercept, 4.6.1 Sail, 4.8.2 landing), read
+   * from the view's log: [{side, lords, fromPlace, place, from, to, text}], oldest first. */
+  lastMoves(view) {
+    const b = this.board;
+    const point = (name) => (b.locales[name] ? [b.locales[name].x, b.locales[name].y] : null);
+    // a Lord's side by the name the log gives him: the Lords in play first (a name such as
+    // "Warwick" belongs to two Lords of the box, one of them in a scenario)
+    const sideOf = (name) => {
+      for (const l of Object.values(view.lords || {})) if (l.name === name && l.side) return l.side;
+      for (const l of Object.values(b.lords)) if (l.name === name) return l.side;
+      return null;
+    };
+    const lordsOf = (list) => list.split(", ").map((n) => n.trim()).filter(Boolean);
+    const seated = view.role === "York" || view.role === "Lancaster";
+    const parse = (t) => {
+      let m = /^(.+?) (March|Intercept|Sail) from (.+?) to (.+?)(?: by |: | \(|\.$)/.exec(t);
+      if (m && b.locales[m[3]] && b.locales[m[4]]) {
+        const lords = lordsOf(m[1]);
+        return [{ side: sideOf(lords[0]), lords, fromPlace: m[3], place: m[4], text: t.replace(/ \([0-9.]+\)\.$/, ".") }];
+      }
+      m = /^(.+?) March on along a second Highway to (.+?) \(/.exec(t);
+      if (m && b.locales[m[2]]) {
+        const lords = lordsOf(m[1]);
+        return [{ side: sideOf(lords[0]), lords, fromPlace: null, place: m[2], text: t.replace(/ \([0-9.]+\)\.$/, "."), chained: true }];
+      }
+      m = /^(.+?) lands at (.+?) and must Feed/.exec(t);
+      if (m && b.locales[m[2]]) return [{ side: sideOf(m[1]), lords: [m[1]], fromPlace: b.locales[m[2]].port || null, place: m[2], text: `${m[1]} lands at ${m[2]}.` }];
+      return null;
+    };
+    const moves = lastMoves(view, view.role, parse, { seated });
+    // a second Highway goes on from where the first March ended (4.3.3)
+    moves.forEach((mv, i) => { if (mv.chained && !mv.fromPlace && i > 0) mv.fromPlace = moves[i - 1].place; });
+    for (const mv of moves) { mv.from = mv.fromPlace ? point(mv.fromPlace) : null; mv.to = point(mv.place); }
+    return moves;
+  }
+
+  drawLastMoves(view) {
+    if (!this.nodes.lastMoves) return;
+    const moves = this.lastMoves(view);
+    const key = JSON.stringify(moves.map((m) => [m.side, m.fromPlace, m.place, m.text]));
+    if (key === this.lastMovesDrawn) return;
+    this.lastMovesDrawn = key;
+    drawLastMoves(this.nodes.lastMoves, moves, { ring: 24, gap: 26 });
   }
 
   /** Where a Lord is drawn (map units), or null. */
@@ -953,10 +990,6 @@ export class Plantagenet {
 
 function count(x) { return Array.isArray(x) ? x.length : Number(x) || 0; }
 
-function centroid(pts) {
-  return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
-}
-
 /** Where the line from box `p` (half sizes hw, hh; 0 for a point) toward `q` leaves the box. */
 function edgePoint(p, q, hw = 0, hh = 0) {
   const dx = q.x - p.x;
@@ -992,6 +1025,57 @@ function tower(x, y, r) {
 }
 
 /** Where a Locale's name goes: [x, y, text-anchor]. */
+/** A Locale's name drawn on side `side` of its marker: the box it covers (map units). */
+function labelBox(d, side, width) {
+  const [x, y, anchor] = labelAt({ ...d, label: side });
+  const x0 = anchor === "middle" ? x - width / 2 : anchor === "end" ? x - width : x;
+  const size = d.type === "London" ? 20 : 16;  // the font's ascent and descent, and a margin
+  return [x0 - 4, y - size * 0.95 - 1, x0 + width + 4, y + size * 0.25 + 1];
+}
+
+const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+
+/** Every Locale's name clear of the other names and of the other Strongholds' markers and
+ * Ports: a name that would cross one is drawn on another side of its marker (the board's
+ * side first, then east, west, north, south), never on the side where its Lords stand (the
+ * board's "stack"). Sets `label` of the board's Locales, which the whole drawing follows;
+ * widths measured with the names' font. Deterministic: Locales in the board's order. */
+function clearLabels(board) {
+  if (board.labelsCleared) return;
+  board.labelsCleared = true;
+  const ctx = document.createElement("canvas").getContext("2d");
+  const family = '"DejaVu Sans", "Segoe UI", Arial, sans-serif';
+  const names = Object.entries(board.locales).filter(([, d]) => d.kind === "stronghold");
+  const width = {};
+  for (const [name, d] of names) {
+    ctx.font = d.type === "London" ? `800 20px ${family}` : `600 16px ${family}`;
+    width[name] = ctx ? ctx.measureText(name).width : name.length * 10;
+  }
+  const marks = [];
+  for (const [name, d] of Object.entries(board.locales)) {
+    if (d.kind === "exile") marks.push([name, [d.x - d.w / 2, d.y - d.h / 2, d.x + d.w / 2, d.y + d.h / 2]]);
+    if (d.kind !== "stronghold") continue;
+    const r = d.type === "London" ? 18 : 16;
+    marks.push([name, [d.x - r, d.y - r, d.x + r, d.y + r]]);
+    if (d.port) marks.push([name, [d.x - 28, d.y + 4, d.x - 10, d.y + 22]]);
+    // where its first row of Lords stands (lordPlaces): another Locale's name is not put there
+    marks.push([name, d.stack === "s" ? [d.x - 66, d.y + 22, d.x + 66, d.y + 46] : [d.x - 66, d.y - 46, d.x + 66, d.y - 22]]);
+  }
+  const box = {};
+  for (const [name, d] of names) box[name] = labelBox(d, d.label, width[name]);
+  const free = (name, b) => !names.some(([n]) => n !== name && overlaps(b, box[n]))
+    && !marks.some(([n, m]) => n !== name && overlaps(b, m));
+  for (const [name, d] of names) {
+    if (free(name, box[name])) continue;
+    for (const side of [d.label, "e", "w", "n", "s"]) {
+      if (side === d.stack) continue;
+      const b = labelBox(d, side, width[name]);
+      if (free(name, b)) { d.label = side; box[name] = b; break; }
+    }
+    if (!free(name, box[name])) board.crowdedLabels = [...(board.crowdedLabels || []), name];
+  }
+}
+
 function labelAt(d) {
   const big = d.type === "London" ? 22 : 16;
   switch (d.label) {
@@ -1021,6 +1105,7 @@ function legend() {
   ul.appendChild(row(`<rect x="2" y="1" width="40" height="16" rx="5" fill="#fffcf0" stroke="#8a7650"/><rect x="16" y="5" width="12" height="9" fill="#d7d1c2" stroke="#1d1a14"/>`, "A Locale's Lords stand on a pale plate around its marker"));
   ul.appendChild(row(`<rect x="2" y="3" width="18" height="12" fill="#fff1b8" stroke="#1d1a14"/><rect x="22" y="3" width="18" height="12" fill="#fffdf6" stroke="#8d826c"/>`, "Calendar (top of the board): the present box in yellow; Lords and Vassals due back in their boxes"));
   ul.appendChild(row(`<rect x="2" y="2" width="40" height="14" rx="3" fill="none" stroke="#0b6b2f" stroke-width="3" stroke-dasharray="6 3"/>`, "Outlined in green: you can choose it now"));
+  ul.appendChild(row(`<line x1="2" y1="9" x2="26" y2="9" stroke="#d35400" stroke-width="3" stroke-dasharray="6 3"/><circle cx="35" cy="9" r="7" fill="none" stroke="#d35400" stroke-width="2" stroke-dasharray="3 2"/>`, "The other side's last moves: from where the Lords left to the Locale they reached (ringed)"));
   return ul;
 }
 

@@ -5,9 +5,10 @@
 // (the layout's area_order / borders list give the names). Action texts come from the
 // server's `labels` (the rules' label()), through actions.js.
 
-import { describeArea, drawMap, el, enablePanZoom, legendHTML } from "../map.js";
+import { describeArea, drawMap, legendHTML } from "../map.js";
+import { centroid, el, enablePanZoom } from "../mapkit.js";
 import { h } from "../api.js";
-import { actionLabel } from "../actions.js";
+import { actionLabel, byRef, choicesOf } from "../actions.js";
 
 // Verbs whose argument is a card id; every other argument is an area name, a block key, a
 // sea zone, or a list [acting block, target] (battle turns, retreats, regroups).
@@ -236,15 +237,7 @@ export class Richard3 {
   /** Flatten view.actions into [{verb, arg, kind, ref, label}]. */
   choices(view) {
     view = this.full(view);
-    const out = [];
-    for (const [verb, args] of Object.entries(view.actions || {})) {
-      const list = args === true ? [null] : args || [];
-      for (const arg of list) {
-        const { kind, ref } = this.classify(view, verb, arg);
-        out.push({ verb, arg, kind, ref, label: this.label(view, verb, arg) });
-      }
-    }
-    return out;
+    return choicesOf(view, (verb, arg) => this.classify(view, verb, arg));
   }
 
   // ------------------------------------------------------------------ the board
@@ -331,14 +324,8 @@ export class Richard3 {
     layer.replaceChildren();
     const me = view.role || ui.role;
     const choices = ui.choices || [];
-    const legalAreas = new Map();
-    const legalBlocks = new Map();
-    for (const c of choices) {
-      const bucket = c.kind === "area" ? legalAreas : c.kind === "block" ? legalBlocks : null;
-      if (!bucket) continue;
-      if (!bucket.has(c.ref)) bucket.set(c.ref, []);
-      bucket.get(c.ref).push(c);
-    }
+    const legalAreas = byRef(choices, "area");
+    const legalBlocks = byRef(choices, "block");
     // areas: legal ones outlined and focusable
     for (const [name, node] of Object.entries(map.areaNodes)) {
       const legal = legalAreas.has(name);
@@ -773,10 +760,6 @@ function onMap(places, [vx, vy, vw, vh]) {
   const dx = Math.max(0, vx + 2 - Math.min(...xs)) - Math.max(0, Math.max(...xs) + BW - (vx + vw - 2));
   const dy = Math.max(0, vy + 2 - Math.min(...ys)) - Math.max(0, Math.max(...ys) + BH - (vy + vh - 2));
   return places.map(([x, y]) => [x + dx, y + dy]);
-}
-
-function centroid(pts) {
-  return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
 }
 
 /** Top-left corners for n blocks of a stack whose top centre is `anchor`. At rest: one row of
