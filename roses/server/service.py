@@ -594,9 +594,11 @@ class GameService:
     def _game_info(self, row: Any, seats: list[Seat], user: User | None) -> dict[str, Any]:
         active = _active_list(row.active)
         mine = [s.role for s in seats if user is not None and s.user_id == user.id]
+        rules = get_rules(row.game)
+        options = json.loads(row.options)
         info: dict[str, Any] = {
             "id": row.id, "game": row.game, "scenario": row.scenario,
-            "options": json.loads(row.options), "title": row.title, "status": row.status,
+            "options": options, "title": row.title, "status": row.status,
             "private": bool(row.is_private), "version": row.version, "active": active,
             "result": row.result, "owner": None, "pace": row.pace,
             "created_at": row.created_at, "updated_at": row.updated_at,
@@ -605,7 +607,8 @@ class GameService:
             "my_roles": mine,
             # a game the umpire has paused (roses.server.umpiring) waits for nobody
             "your_turn": row.status == ACTIVE and any(r in active for r in mine),
-            "one_seat": get_rules(row.game).roles_hide_from_each_other,
+            "one_seat": rules.roles_hide_from_each_other,
+            "played_with": rules.played_with(options),
         }
         if user is not None and row.owner_id == user.id and row.invite_token:
             info["invite_token"] = row.invite_token
@@ -657,6 +660,8 @@ class GameService:
             raise BadRequest(str(exc), code="bad_setup") from exc
         except RosesError as exc:
             raise BadRequest(str(exc), code="bad_setup") from exc
+        except ValueError as exc:  # the rules refuse an option's content (an uploaded file, say)
+            raise setup_refused(exc) from exc
         title = (title or "").strip() or f"{rules.title}: {rules.scenario_names().get(scenario, scenario)}"
         if len(title) > 120:
             raise BadRequest("A title has at most 120 characters.")
@@ -1081,7 +1086,7 @@ class GameService:
         """The action applied to the game in memory (game lock held, the request checked
         against ``row`` and ``seats``), with the write that stores it."""
         game = entry.game
-        if not system and verb == getattr(game.rules, "default_verb", None):
+        if not system and game.rules.default_verb is not None and verb == game.rules.default_verb:
             # "the published default, by deadline" is the server's to play (deadlines.py)
             raise BadRequest(f"Only the server plays {verb!r}, when a deadline passes.", code="server_only")
         before = list(game.active())
@@ -1833,7 +1838,28 @@ def _describe_rules(rules: Rules) -> dict[str, Any]:
     return {"id": rules.id, "title": rules.title,
             "scenarios": [{"id": s, "name": names.get(s, s), "roles": list(rules.roles(s))}
                           for s in rules.scenarios],
-            "options": rules.options_schema(), "preview": rules.preview}
+            "options": rules.options_schema(), "preview": rules.preview,
+            "umpire": None if rules.umpire is None else rules.umpire.role, "rounds": rules.rounds,
+            "client": None if rules.client_module is None else f"/static/{rules.client_module}"}
+
+
+#: The largest uploaded option (its canonical JSON), e.g. a board file.
+MAX_UPLOAD = 2_000_000
+#: The ``format`` of an option the player uploads as a file (:meth:`Rules.options_schema`).
+UPLOAD = "roses-upload"
+
+
+def setup_refused(exc: ValueError) -> BadRequest:
+    """The 400 for options the rules' setup refused with ``exc``: its first line as the detail,
+    and each fault it lists as ``errors`` (its ``errors`` attribute when it has one, else the
+    lines of its message after the first, as "- fault")."""
+    text = str(exc).strip() or "The rules refused these options."
+    given = getattr(exc, "errors", None)
+    if isinstance(given, list) and all(isinstance(e, str) for e in given):
+        errors = list(given)
+    else:
+        errors = [ln.strip()[1:].strip() for ln in text.splitlines()[1:] if ln.strip().startswith("-")]
+    return BadRequest(text.splitlines()[0], code="bad_setup", errors=errors[:200] or None)
 
 
 def _check_options(rules: Rules, options: dict[str, Any]) -> None:
@@ -1852,6 +1878,23 @@ def _check_options(rules: Rules, options: dict[str, Any]) -> None:
         if (isinstance(value, bool) and bool not in kind) or not isinstance(value, kind):
             want = {"int": "a whole number", "bool": "true or false", "object": "a JSON object"}[schema[name]["type"]]
             raise BadOptions(f"Option {name!r} must be {want}, not {json.dumps(value)[:40]}.")
+    for name, value in options.items():
+        if schema[name].get("format") == UPLOAD and value is not None:
+            _check_upload(name, schema[name], value)
+
+
+def _check_upload(name: str, spec: dict[str, Any], value: Any) -> None:
+    """An uploaded option: a JSON document (an object, for ``application/json``) of at most
+    :data:`MAX_UPLOAD` bytes, with no number JSON cannot hold."""
+    label = spec.get("label") or name
+    if spec.get("contentMediaType", "application/json") == "application/json" and not isinstance(value, dict):
+        raise BadOptions(f"{label}: the file must hold a JSON object.")
+    try:
+        size = len(json.dumps(value, allow_nan=False, separators=(",", ":")).encode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise BadOptions(f"{label}: the file is not plain JSON.") from exc
+    if size > MAX_UPLOAD:
+        raise BadOptions(f"{label}: the file is too large ({size // 1000} kB; at most {MAX_UPLOAD // 1000} kB).")
 
 
 def _check_bot(name: str, caps: BotCaps) -> None:

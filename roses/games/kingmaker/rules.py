@@ -26,6 +26,7 @@ from roses.games.kingmaker import (
     umpire,
     views,
 )
+from roses.games.kingmaker.platform import KingmakerPlatform
 
 
 class KingmakerSteps(Steps):
@@ -55,7 +56,7 @@ class KingmakerSteps(Steps):
             super().act(state, role, verb, arg, check)
 
 
-class KingmakerRules(StepRules):
+class KingmakerRules(KingmakerPlatform, StepRules):
     id = "kingmaker"
     title = "Kingmaker (campaign rules)"
     scenarios = (setup.SCENARIO,)
