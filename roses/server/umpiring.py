@@ -39,7 +39,7 @@ from sqlalchemy.engine import Connection
 from roses.engine.contract import UmpireSeat
 from roses.engine.registry import get_rules
 from roses.server import clocks, db
-from roses.server import service as game_service
+from roses.server import gamestore as game_service
 from roses.server.auth import User
 from roses.server.deps import optional_user, require_user, services
 from roses.server.errors import BadRequest, Conflict, Forbidden

@@ -6,71 +6,22 @@ and its client module and other declarations in the catalogue."""
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from roses.engine.contract import State, UmpireSeat
-from roses.engine.registry import get_rules
-from roses.server import service
-from tests.engine.toygame import ToyRules
+from roses.server import gamestore, service
 from tests.server.conftest import build_client, user
-
-#: A small board in the stub game's own format: a name and a list of squares.
-SMALL_BOARD = {"name": "The Tiny Shire", "squares": ["a1", "a2", "b1"]}
-
-
-class BoardFaults(ValueError):
-    """The stub game's refusal of a board: every fault at once (as a real game's board check)."""
-
-    def __init__(self, faults: list[str]) -> None:
-        self.errors = faults
-        super().__init__(f"board: {len(faults)} fault(s)")
-
-
-class PluggedRules(ToyRules):
-    id = "plugged"
-    title = "Plugged"
-    rounds: ClassVar[bool] = True
-    umpire: ClassVar[UmpireSeat | None] = UmpireSeat(role="Referee", rule_verb="decree")
-    client_module: ClassVar[str | None] = "js/games/plugged.js"
-
-    def options_schema(self) -> dict[str, Any]:
-        return {"board": {"type": "object", "default": None, "format": "roses-upload",
-                          "contentMediaType": "application/json", "label": "The board (a JSON file)"}}
-
-    def setup(self, seed: int, scenario: str, options: dict[str, Any] | None = None) -> State:
-        board = (options or {}).get("board")
-        if board is not None:
-            faults = [] if isinstance(board.get("name"), str) else ["the board has no name"]
-            faults += [f"square {s!r} is not a square id" for s in board.get("squares") or []
-                       if not (isinstance(s, str) and len(s) == 2)]
-            if faults:
-                raise BoardFaults(faults)
-        return super().setup(seed, scenario, options)
-
-    def board_data(self, options: dict[str, Any] | None) -> dict[str, Any] | None:
-        board = (options or {}).get("board") or {"name": "The standard board", "squares": []}
-        return {"format": "plugged-drawing", "name": board["name"], "squares": sorted(board["squares"])}
-
-    def played_with(self, options: dict[str, Any] | None) -> str:
-        board = (options or {}).get("board")
-        return f"Board: {board['name']}" if board else ""
+from tests.server.plugged import SMALL_BOARD, register, unregister
 
 
 @pytest.fixture
 def plugged() -> Iterator[None]:
-    module = types.ModuleType("roses.games.plugged")
-    module.RULES = PluggedRules()  # type: ignore[attr-defined]
-    sys.modules["roses.games.plugged"] = module
-    get_rules.cache_clear()
+    register()
     yield
-    sys.modules.pop("roses.games.plugged", None)
-    get_rules.cache_clear()
+    unregister()
 
 
 @pytest.fixture
@@ -116,7 +67,7 @@ def test_upload_must_be_a_json_object_of_bounded_size(pclient: TestClient, monke
     alice = user(pclient, "alice")
     r = _create(pclient, alice, board=["a1"])
     assert r.status_code == 400 and "JSON object" in r.json()["detail"]
-    monkeypatch.setattr(service, "MAX_UPLOAD", 100)
+    monkeypatch.setattr(gamestore, "MAX_UPLOAD", 100)
     r = _create(pclient, alice, board={"name": "Big", "squares": [f"{c}{n}" for c in "abcdefgh" for n in range(1, 9)]})
     assert r.status_code == 400 and "too large" in r.json()["detail"]
     assert pclient.get("/api/games?status=open", headers=alice).json() == []
@@ -132,7 +83,7 @@ def test_a_message_lists_the_faults_of_its_further_lines() -> None:
 
 def test_catalogue_carries_the_declarations(pclient: TestClient) -> None:
     rules = {g: pclient.get(f"/api/rules/{g}").json() for g in ("plugged", "toy")}
-    assert rules["plugged"]["client"] == "/static/js/games/plugged.js"
+    assert rules["plugged"]["client"] == "/static/js/games/generic.js"
     assert rules["plugged"]["rounds"] is True and rules["plugged"]["umpire"] == "Referee"
     assert rules["plugged"]["options"]["board"]["format"] == "roses-upload"
     assert rules["toy"]["client"] is None and rules["toy"]["umpire"] is None and rules["toy"]["rounds"] is False
