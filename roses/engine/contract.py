@@ -193,8 +193,8 @@ class Rules(ABC):
     default_verb: ClassVar[str | None] = None
     #: The verbs that set and clear a seat's standing order, ``(set, clear)``, when the game
     #: has standing orders: then a view gives the seat ``standing_orders`` (``{"orders",
-    #: "kinds": {kind: {"text", "values"}}}``) and the set verb takes ``[kind, value]``, the
-    #: clear verb a kind, at any time. None: no standing orders.
+    #: "kinds": {kind: {"text", "values"}}}``) and the set verb takes ``{"kind", "value"}``,
+    #: the clear verb a kind, at any time. None: no standing orders.
     standing_verbs: ClassVar[tuple[str, str] | None] = None
     #: The game's umpire's seat (:class:`UmpireSeat`), or None.
     umpire: ClassVar[UmpireSeat | None] = None

@@ -787,17 +787,20 @@ MAX_UPLOAD = 2_000_000
 UPLOAD = "roses-upload"
 
 
-def setup_refused(exc: ValueError) -> BadRequest:
-    """The 400 for options the rules' setup refused with ``exc``: its first line as the detail,
-    and each fault it lists as ``errors`` (its ``errors`` attribute when it has one, else the
-    lines of its message after the first, as "- fault")."""
+def setup_refused(exc: Exception) -> BadRequest:
+    """The 400 for options the rules' setup refused with ``exc`` (a ``ValueError`` or
+    :class:`RosesError`): each fault it lists as ``errors`` (its ``errors`` attribute when it has
+    one, else the lines of its message after the first that begin with "-"), with its first line
+    as the detail; a message that lists none is the detail whole."""
     text = str(exc).strip() or "The rules refused these options."
     given = getattr(exc, "errors", None)
     if isinstance(given, list) and all(isinstance(e, str) for e in given):
         errors = list(given)
     else:
         errors = [ln.strip()[1:].strip() for ln in text.splitlines()[1:] if ln.strip().startswith("-")]
-    return BadRequest(text.splitlines()[0], code="bad_setup", errors=errors[:200] or None)
+    if not errors:
+        return BadRequest(text, code="bad_setup")
+    return BadRequest(text.splitlines()[0], code="bad_setup", errors=errors[:200])
 
 
 def _check_options(rules: Rules, options: dict[str, Any]) -> None:

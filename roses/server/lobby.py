@@ -14,9 +14,7 @@ import sqlalchemy as sa
 from roses.engine import Game
 from roses.engine.contract import canonical_json
 from roses.engine.errors import (
-    BadOptions,
     RosesError,
-    UnknownScenario,
 )
 from roses.server import clocks, db, gamestore, store
 from roses.server.auth import User
@@ -70,11 +68,7 @@ class Lobby(GameStore):
             _check_options(rules, opts)
             roles = list(rules.roles(scenario, opts))
             rules.setup(0, scenario, opts)  # refuses bad options before anyone joins
-        except (UnknownScenario, BadOptions) as exc:
-            raise BadRequest(str(exc), code="bad_setup") from exc
-        except RosesError as exc:
-            raise BadRequest(str(exc), code="bad_setup") from exc
-        except ValueError as exc:  # the rules refuse an option's content (an uploaded file, say)
+        except (RosesError, ValueError) as exc:  # bad options, or an option's content (a file)
             raise setup_refused(exc) from exc
         title = (title or "").strip() or f"{rules.title}: {rules.scenario_names().get(scenario, scenario)}"
         if len(title) > 120:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from roses.engine.errors import BadOptions
 from roses.server import gamestore, service
 from tests.server.conftest import build_client, user
 from tests.server.plugged import SMALL_BOARD, register, unregister
@@ -79,6 +80,11 @@ def test_a_message_lists_the_faults_of_its_further_lines() -> None:
     assert (exc.status, exc.message, exc.errors) == (400, "board.json: 2 fault(s)", ["no grid", "area 'x' unknown"])
     plain = service.setup_refused(ValueError("bad deck"))
     assert (plain.message, plain.errors) == ("bad deck", None)
+    # the rules' own option error (a RosesError) is read the same way
+    wrapped = service.setup_refused(BadOptions("Board: 1 fault(s)\n  - place 'x' off the grid"))
+    assert (wrapped.message, wrapped.errors) == ("Board: 1 fault(s)", ["place 'x' off the grid"])
+    two_lines = service.setup_refused(BadOptions("Event deck: unreadable\nsee the format"))
+    assert (two_lines.message, two_lines.errors) == ("Event deck: unreadable\nsee the format", None)
 
 
 def test_catalogue_carries_the_declarations(pclient: TestClient) -> None:
