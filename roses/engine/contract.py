@@ -211,6 +211,11 @@ class Rules(ABC):
     gazette_module: ClassVar[str | None] = None
     #: Stylesheets (paths under ``/static``) the gazette's board picture needs.
     client_styles: ClassVar[tuple[str, ...]] = ()
+    #: Keys of the observer's view left out of a gazette edition's board beside the log, the
+    #: actions and the prompt: parts that are not the board (a screen shown only during some
+    #: phase, say), or that came later and would change the digest of editions published
+    #: before.
+    gazette_skip: ClassVar[tuple[str, ...]] = ()
 
     def declares(self, hook: str) -> bool:
         """Whether this game overrides the contract's method ``hook`` (e.g. ``"default_action"``):

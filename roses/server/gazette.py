@@ -63,14 +63,9 @@ GameId = Annotated[int, PathParam(ge=-db.INT_MAX, le=db.INT_MAX)]
 Round = Annotated[int, PathParam(ge=0, le=100_000)]
 OptionalUser = Annotated[User | None, Depends(optional_user)]
 
-#: View keys left out of the edition's board (the log is the edition's own text).
-#: Not part of an edition's board. ``negotiation`` (Kingmaker's offers and alliances, a later
-#: part of the view) is left out so that editions published before keep their digest; an
-#: alliance is in the edition's lines (the public log says when it is made or ended). So is
-#: ``parliament`` (Kingmaker's Parliament screen, only during a session: an edition's board is
-#: taken between rounds, where it is empty; its minutes are in the edition's lines).
-_VIEW_SKIP = ("log", "log_kinds", "log_more", "actions", "labels", "prompt", "active", "default", "negotiation",
-              "parliament")
+#: View keys left out of every edition's board (the log is the edition's own text), beside
+#: those the game's rules name (``Rules.gazette_skip``).
+_VIEW_SKIP = ("log", "log_kinds", "log_more", "actions", "labels", "prompt", "active", "default")
 
 
 @dataclass
@@ -119,7 +114,8 @@ class Builder:
 
     def _board(self) -> dict[str, Any]:
         view = self.rules.view(self.game.state, OBSERVER)
-        return {k: v for k, v in view.items() if k not in _VIEW_SKIP}
+        skip = set(_VIEW_SKIP) | set(self.rules.gazette_skip)
+        return {k: v for k, v in view.items() if k not in skip}
 
     def feed(self, entry: dict[str, Any]) -> None:
         state = self.game.state

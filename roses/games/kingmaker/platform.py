@@ -23,6 +23,11 @@ class KingmakerPlatform(Rules):
     client_module: ClassVar[str | None] = "js/games/kingmaker.js"
     gazette_module: ClassVar[str | None] = "kingmaker/gazette.js"
     client_styles: ClassVar[tuple[str, ...]] = ("css/map.css", "kingmaker/kingmaker.css")
+    #: ``negotiation`` (offers and alliances) came later than the first editions, which keep
+    #: their digest; an alliance is in an edition's lines (the public log says when it is made
+    #: or ended). ``parliament`` is the Parliament screen, only during a session (an edition's
+    #: board is taken between rounds, where it is empty; the minutes are in the lines).
+    gazette_skip: ClassVar[tuple[str, ...]] = ("negotiation", "parliament")
 
     def gazette_changes(self, before: View | None, after: View) -> list[str]:
         return gazette.changes(before, after)
