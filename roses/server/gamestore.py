@@ -599,6 +599,9 @@ class GameStore:
             "your_turn": row.status == ACTIVE and any(r in active for r in mine),
             "one_seat": rules.roles_hide_from_each_other,
             "played_with": rules.played_with(options),
+            # the umpire's seat the rules declare, when the game has it
+            "umpire": (rules.umpire.role if rules.umpire is not None
+                       and any(s.role == rules.umpire.role for s in seats) else None),
         }
         if user is not None and row.owner_id == user.id and row.invite_token:
             info["invite_token"] = row.invite_token

@@ -131,6 +131,7 @@ class GameOut(BaseModel):
                            "(its roles hide things from each other).")
     played_with: str = Field(default="", description="What the game is played with (e.g. the board a group "
                              "supplied), in words; empty when there is nothing to say.")
+    umpire: str | None = Field(default=None, description="The role of the game's umpire's seat, if it has one.")
     invite_token: str | None = Field(default=None, description="Only for the owner of a private game.")
     invite_link: str | None = Field(default=None, description="Path of the invitation page (owner only).")
     seat_changes: list[SeatChangeOut] = Field(

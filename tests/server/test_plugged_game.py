@@ -41,6 +41,7 @@ def test_uploaded_board_reaches_the_rules_and_the_board_route(pclient: TestClien
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     assert r.json()["played_with"] == "Board: The Tiny Shire"
+    assert r.json()["umpire"] is None  # declared, but this game's roles have no such seat
     res = pclient.get(f"/games/{gid}/board.json", headers=alice)
     assert res.status_code == 200
     assert res.json() == {"format": "plugged-drawing", "name": "The Tiny Shire", "squares": ["a1", "a2", "b1"]}
