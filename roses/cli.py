@@ -1,8 +1,8 @@
 """The ``roses`` command: serve, play, fuzz, bench, replay, and what other packages add.
 
 Packages that bring their own sub-commands (the server, the AI) expose
-``register(subparsers)`` in a module listed in ``EXTENSIONS``; a missing optional module is
-simply skipped.
+``register(subparsers, parser)`` in a module listed in ``EXTENSIONS``; a game names its own such module
+in its rules (``Rules.cli_commands``). A missing optional module is simply skipped.
 """
 
 from __future__ import annotations
@@ -19,15 +19,12 @@ from roses.engine.fuzz import bench, fuzz
 from roses.engine.game import Game
 from roses.engine.registry import available_games, get_rules
 
-#: Modules that add sub-commands, each with ``register(subparsers) -> None``.
-EXTENSIONS = ("roses.server.commands", "roses.ai.commands", "roses.games.kingmaker.commands")
+#: Modules that add sub-commands, each with ``register(subparsers, parser) -> None``; the games' own
+#: come after them (:func:`extensions`).
+EXTENSIONS = ("roses.server.commands", "roses.ai.commands")
 
 #: Handlers for ``roses bench TARGET`` when TARGET is not a game id (e.g. "server").
 BENCH_TARGETS: dict[str, Any] = {}
-
-
-def _default_scenario(game_id: str) -> str:
-    return get_rules(game_id).scenarios[0]
 
 
 def _add_option_args(p: argparse.ArgumentParser) -> None:
@@ -208,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("games", help="list the installed games and scenarios")
     p.set_defaults(func=lambda a: _list_games())
 
-    for name in EXTENSIONS:
+    for name in extensions():
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -217,6 +214,13 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub, parser)
     return parser
+
+
+def extensions() -> list[str]:
+    """The modules that add sub-commands: :data:`EXTENSIONS`, then each installed game's
+    (its rules' ``cli_commands``), in the order of the games."""
+    games = [get_rules(gid).cli_commands for gid in available_games()]
+    return list(EXTENSIONS) + [m for m in games if m]
 
 
 def _list_games() -> int:

@@ -102,7 +102,7 @@ def play_terminal(
                 # "standing KIND VALUE" / "standing clear KIND" (roses/server/standing.py).
                 from roses.server.standing import help_lines, parse
 
-                order = parse(view, typed)
+                order = parse(view, typed, rules.standing_verbs)
                 if not isinstance(order, tuple):
                     write(f"Not allowed: {order}" if order else "")
                     for line in help_lines(view):

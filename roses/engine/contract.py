@@ -29,6 +29,18 @@ Undo
     Undo is handled generically by :class:`roses.engine.game.Game`. A rules module only has
     to make every reveal of hidden information call :func:`mark_reveal` (dice and shuffles
     through :mod:`roses.engine.rng` count by themselves).
+
+What a game offers the platform
+    The server, the web client and the CLI know a game only by what it declares here, each
+    with a default that offers nothing: rounds and a gazette (:attr:`Rules.rounds`,
+    :meth:`Rules.gazette_changes`), published defaults for a lapsed deadline
+    (:meth:`Rules.default_action`, :attr:`Rules.default_verb`), standing orders
+    (:attr:`Rules.standing_verbs`), an umpire's seat (:attr:`Rules.umpire`), its own CLI
+    commands (:attr:`Rules.cli_commands`), its board data (:meth:`Rules.board_data`, served
+    at ``/games/{id}/board.json``), what a game is played with (:meth:`Rules.played_with`),
+    its client modules (:attr:`Rules.client_module`, :attr:`Rules.gazette_module`,
+    :attr:`Rules.client_styles`), and options a player uploads as a file
+    (:meth:`Rules.options_schema`: ``"format": "roses-upload"``).
 """
 
 from __future__ import annotations
@@ -96,6 +108,20 @@ class SearchHints:
     choices: Callable[[State, str, list[Action]], list[Action]] | None = None
 
 
+@dataclass(frozen=True)
+class UmpireSeat:
+    """A seat that referees a game (:attr:`Rules.umpire`): the server gives its holder the
+    umpire's controls (pause, resume, extend a seat's time, publish a ruling) and lets players
+    copy their private messages to it. The seat is there only when :meth:`Rules.roles` lists it
+    (a game may make it an option)."""
+
+    #: The seat's role name.
+    role: str = "umpire"
+    #: The umpire's verb that publishes a ruling: its argument is the ruling's text, which the
+    #: rules write in every player's log. The server plays it for each of his controls.
+    rule_verb: str = "rule"
+
+
 def canonical_json(value: Any) -> str:
     """The canonical JSON text of a value: sorted keys, no spaces."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -157,6 +183,70 @@ class Rules(ABC):
     #: once it has started (he would know both roles' secrets).
     roles_hide_from_each_other: ClassVar[bool] = True
 
+    # ----- what the game offers the platform (module docstring); all optional ----------
+    #: Whether the game is played in rounds (``state["round"]``, an int, 0 during setup) and
+    #: the server publishes a gazette of each round (:mod:`roses.server.gazette`) and mails it.
+    rounds: ClassVar[bool] = False
+    #: A verb the server sends for a seat whose deadline has lapsed on a decision with a
+    #: published default (:meth:`default_action`); its argument is the reason (``"deadline"``
+    #: or ``"vacation"``). None: the server sends the default action itself.
+    default_verb: ClassVar[str | None] = None
+    #: The verbs that set and clear a seat's standing order, ``(set, clear)``, when the game
+    #: has standing orders: then a view gives the seat ``standing_orders`` (``{"orders",
+    #: "kinds": {kind: {"text", "values"}}}``) and the set verb takes ``{"kind", "value"}``,
+    #: the clear verb a kind, at any time. None: no standing orders.
+    standing_verbs: ClassVar[tuple[str, str] | None] = None
+    #: The game's umpire's seat (:class:`UmpireSeat`), or None.
+    umpire: ClassVar[UmpireSeat | None] = None
+    #: A module that adds ``roses`` sub-commands for this game: it has ``register(subparsers, parser)``
+    #: (loaded by the CLI on start). None: none.
+    cli_commands: ClassVar[str | None] = None
+    #: The browser client's module for this game's views, a path under the web client's
+    #: ``/static`` (e.g. ``"js/games/<id>.js"``): an ES module exporting ``create(page)`` as
+    #: ``static/js/games/index.js`` describes. None: the generic client (buttons, log, facts).
+    client_module: ClassVar[str | None] = None
+    #: The module (a path under ``/static``) that draws a gazette edition's board on its page
+    #: from the page's ``#config`` (``{"gameId", "invite", "game", "board"}``: ``board`` is the
+    #: observer's view at the round's end), into ``svg#map``. None: the edition has no picture.
+    gazette_module: ClassVar[str | None] = None
+    #: Stylesheets (paths under ``/static``) the gazette's board picture needs.
+    client_styles: ClassVar[tuple[str, ...]] = ()
+    #: Keys of the observer's view left out of a gazette edition's board beside the log, the
+    #: actions and the prompt: parts that are not the board (a screen shown only during some
+    #: phase, say), or that came later and would change the digest of editions published
+    #: before.
+    gazette_skip: ClassVar[tuple[str, ...]] = ()
+
+    def declares(self, hook: str) -> bool:
+        """Whether this game overrides the contract's method ``hook`` (e.g. ``"default_action"``):
+        a caller may skip work for a hook a game does not declare."""
+        return getattr(type(self), hook, None) is not getattr(Rules, hook, None)
+
+    def default_action(self, state: State, role: str) -> Action | None:
+        """The published default of the decision ``role`` faces now, which a server plays when
+        the seat's deadline lapses (instead of the seat losing on time); None when that decision
+        has none (a player's own turn, say). Default: no decision has one."""
+        return None
+
+    def gazette_changes(self, before: View | None, after: View) -> list[str]:
+        """Sentences saying what changed on the board between two observer views taken at the
+        ends of two rounds (a gazette's "what changed" list; ``before`` is None for the first
+        edition). Only public facts: both views are the observer's. Default: none."""
+        return []
+
+    def board_data(self, options: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The public drawing data of the board a game created with ``options`` is played on
+        (JSON, the same for every role), which the web client's module fetches from
+        ``/games/{id}/board.json``; None when the client needs none from the server. Raises
+        ``ValueError`` (or ``OSError``) when the game's board cannot be read."""
+        return None
+
+    def played_with(self, options: dict[str, Any] | None) -> str:
+        """What a game created with ``options`` is played with, in a few words for the lobby
+        and the gazette (e.g. the board or deck a group supplied); "" when there is nothing to
+        say beyond the game's title. Default: ""."""
+        return ""
+
     # ----- setup --------------------------------------------------------------------
     def scenario_names(self) -> dict[str, str]:
         """Human names of the scenarios, by id."""
@@ -169,7 +259,15 @@ class Rules(ABC):
             )
 
     def options_schema(self) -> dict[str, Any]:
-        """Options a game may be created with: ``{name: {"type", "default", "label", ...}}``."""
+        """Options a game may be created with: ``{name: {"type", "default", "label", ...}}``.
+
+        An option a player uploads as a file (a board, a deck) has ``"type": "object"``,
+        ``"format": "roses-upload"`` and ``"contentMediaType": "application/json"``: the lobby
+        offers a file field for it, the server checks that it is a JSON object of bounded size,
+        and :meth:`setup` judges its content. A ``ValueError`` from :meth:`setup` refuses the
+        options; the server answers 400 with its first line, and lists its faults (its
+        ``errors`` attribute, a list of strings, else its message's further lines that begin
+        with "-")."""
         return {}
 
     @abstractmethod

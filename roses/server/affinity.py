@@ -462,7 +462,7 @@ def _worker_main(channel_fd: int, index: int, settings: dict[str, Any]) -> None:
                 asyncio.get_running_loop().remove_reader(channel.fileno())
             await super().shutdown(sockets=sockets)
 
-    config = uvicorn.Config("roses.server.app:app_from_env", factory=True, **settings)
+    config = uvicorn.Config("roses.app:app_from_env", factory=True, **settings)
     HandedServer(config).run()
 
 

@@ -337,8 +337,8 @@ def post_action(request: Request, game_id: GameId, body: ActionIn, user: Require
     ``undo`` (listed in the view's actions when allowed) takes back your last action.
     """
     role = _acting_role(request, game_id, user, body.role)
-    reply, text = services(request).games.act_body(user, game_id, role, body.verb, body.arg, body.version)
-    return _json(text) if text is not None else reply
+    acted = services(request).games.act(user, game_id, role, body.verb, body.arg, body.version)
+    return _json(acted.body) if acted.body is not None else acted
 
 
 def _json(text: str) -> Response:

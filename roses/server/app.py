@@ -1,4 +1,6 @@
-"""The ASGI application: ``create_app()`` (uvicorn factory) builds it from settings."""
+"""The server's ASGI application: ``create_api()`` builds the JSON API, the WebSocket and the
+server's jobs from settings. The whole site (with the browser pages of :mod:`roses.web`) is
+assembled in :mod:`roses.app`, which imports both; the server never imports the web layer."""
 
 from __future__ import annotations
 
@@ -19,7 +21,6 @@ from roses.server import (
     audit,
     clocks,
     gazette,
-    gcpolicy,
     mailin,
     messages,
     notify,
@@ -37,7 +38,6 @@ from roses.server.events import EventBus, LocalBus, Notifiers, where
 from roses.server.limits import Throttle
 from roses.server.pgbus import PgBus
 from roses.server.service import GameService
-from roses.web import kingmaker_board, pages
 
 log = logging.getLogger("roses.server")
 
@@ -119,8 +119,10 @@ class HideInternalErrors:
                 await response(scope, receive, tracking_send)
 
 
-def create_app(settings: Settings | None = None, *, database: Database | None = None,
+def create_api(settings: Settings | None = None, *, database: Database | None = None,
                bus: EventBus | None = None, notifiers: Notifiers | None = None) -> FastAPI:
+    """The server without pages: the API, the WebSocket, the gazette's API and mailer, and the
+    background jobs (notifications, clocks, attendance, orders by e-mail, ratings)."""
     settings = settings or Settings()
     database = database or Database(settings.database_url or "")
     if bus is None and database.dialect == "postgresql":
@@ -179,8 +181,10 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyRequests) else None
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status,
-                            headers=headers)
+        body: dict[str, Any] = {"detail": exc.message, "code": exc.code}
+        if exc.errors:
+            body["errors"] = list(exc.errors)
+        return JSONResponse(body, status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -198,16 +202,5 @@ def create_app(settings: Settings | None = None, *, database: Database | None = 
     app.include_router(umpiring.router)  # /api/games/{id}/umpire/pause, resume, extend, rule
     app.include_router(messages.router)  # /api/games/{id}/messages: private messages between seats
     app.include_router(mailin.router)  # /api/games/{id}/order-key: the key of orders by e-mail
-    gazette.install(app)  # /api/games/{id}/gazette..., /games/{id}/gazette...
-    app.include_router(kingmaker_board.router)  # /games/{id}/kingmaker/board.json
-    pages.install(app)  # the browser client: /, /lobby, /games/{id}, /static, ...
-
-    return app
-
-
-def app_from_env() -> FastAPI:
-    """Factory for ``uvicorn --factory roses.server.app:app_from_env`` (settings from env);
-    each server process also gets the garbage-collection policy of roses.server.gcpolicy."""
-    app = create_app(Settings(migrate=False))
-    gcpolicy.install()
+    gazette.install(app)  # /api/games/{id}/gazette..., and the gazette's mailer
     return app

@@ -45,7 +45,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
 from roses.server import clocks, db, deadlines
-from roses.server import service as game_service
+from roses.server import gamestore as game_service
 from roses.server.auth import User
 from roses.server.deps import optional_user, require_user, services
 from roses.server.errors import BadRequest, Forbidden, NotFound

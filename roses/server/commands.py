@@ -75,7 +75,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers > 1 and affinity.available():
         # one dispatcher on the port, each game's connections in one worker (affinity.py)
         return affinity.serve(args.host, args.port, args.workers, settings)
-    uvicorn.run("roses.server.app:app_from_env", factory=True, host=args.host, port=args.port,
+    uvicorn.run("roses.app:app_from_env", factory=True, host=args.host, port=args.port,
                 workers=args.workers, **settings)
     return 0
 
@@ -239,7 +239,7 @@ def _register_bench(sub: argparse._SubParsersAction) -> None:
     g = bench.add_argument_group("roses bench server")
     g.add_argument("--games", type=int, default=200, help="games played at once (server bench)")
     g.add_argument("--db", help="database URL (server bench; default: a temporary SQLite file)")
-    g.add_argument("--game", help="game to play (server bench; default: richard3 if playable)")
+    g.add_argument("--game", help="game to play (server bench; default: the first installed game)")
     g.add_argument("--moves", type=int, default=10, help="actions per game at most (server bench)")
     g.add_argument("--think", type=float, default=10.0,
                    help="mean think time of a bot before each action, seconds (server bench)")

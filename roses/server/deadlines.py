@@ -2,17 +2,18 @@
 published default (a ransom offer unanswered, permission asked, a storm port, a vote...), the
 server plays that default for the seat instead of ending the game.
 
-The rules say which decisions have a default: ``Rules.default_action(state, role)`` (Kingmaker:
-``roses/games/kingmaker/views.py``; "no ransom means execution", "permission denied", abstain...).
-A game without that method, or a decision without a default (a player's own turn), keeps the
-clock's rule: the seat loses on time (:mod:`roses.server.clocks`).
+The rules say which decisions have a default: the contract's hook ``Rules.default_action(state,
+role)`` (e.g. "no ransom means execution", "permission denied", abstain). A game that does not
+declare it, or a decision without a default (a player's own turn), keeps the clock's rule: the
+seat loses on time (:mod:`roses.server.clocks`).
 
 The default is played through the service's normal path as the seat's action, on the version
 the time-out was found at (a move made meanwhile wins), so it is in the action log, replays, and
-is told to the players like any move. A game whose rules name a ``default_verb`` (Kingmaker's
-``by_default``, with the reason ``deadline`` or ``vacation`` as its argument) gets that verb
-instead: the rules play the same default and write in the game's own log that it was one. With a pace whose bonus refills the bank (``S+S``, e.g.
-``86400+86400``: a day per decision), every decision gets the same deadline.
+is told to the players like any move. A game whose rules declare a ``default_verb`` (with the
+reason ``deadline`` or ``vacation`` as its argument) gets that verb instead: the rules play the
+same default and write in the game's own log that it was one. With a pace whose bonus refills
+the bank (``S+S``, e.g. ``86400+86400``: a day per decision), every decision gets the same
+deadline.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
+from roses.engine.contract import Rules
 from roses.engine.errors import RosesError
 from roses.engine.game import Game
 from roses.engine.registry import get_rules
@@ -45,7 +47,7 @@ def published_default(svc: GameService, game_id: int, role: str, version: int) -
         if row is None or row.status != "active" or int(row.version) != version or row.seed is None:
             return None
         rules = get_rules(row.game)
-        if not callable(getattr(rules, "default_action", None)):
+        if not rules.declares("default_action"):
             return None
         acts = [{"role": a.role, "verb": a.verb, "arg": json.loads(a.arg)} for a in conn.execute(
             sa.select(db.actions.c.role, db.actions.c.verb, db.actions.c.arg)
@@ -53,7 +55,7 @@ def published_default(svc: GameService, game_id: int, role: str, version: int) -
     try:
         game = Game.from_record(rules, {"seed": int(row.seed), "scenario": row.scenario,
                                         "options": json.loads(row.options), "actions": acts})
-        found = rules.default_action(game.state, role)  # type: ignore[attr-defined]
+        found = rules.default_action(game.state, role)
     except RosesError:
         return None
     if found is None:
@@ -62,7 +64,7 @@ def published_default(svc: GameService, game_id: int, role: str, version: int) -
     return str(verb), arg
 
 
-def default_rules(svc: GameService, game_id: int) -> Any:
+def default_rules(svc: GameService, game_id: int) -> Rules | None:
     """The rules object of the game ``game_id`` (None for an unknown game)."""
     with svc.db.read() as conn:
         game = conn.execute(sa.select(db.games.c.game).where(db.games.c.id == game_id)).scalar()
@@ -88,12 +90,13 @@ def play_default(svc: GameService, game_id: int, role: str, version: int, reason
         conn.execute(db.defaults_played.delete().where(mark.game_id == game_id, mark.seq == version + 1))
         conn.execute(db.defaults_played.insert().values(game_id=game_id, seq=version + 1, role=role, reason=reason,
                                                         created_at=time.time()))
-    # A game whose rules take a verb for "the published default, by deadline" (Kingmaker's
-    # ``by_default``: it plays the default and says so in the game's own log) gets that verb;
-    # any other game gets the default action itself.
-    verb = getattr(default_rules(svc, game_id), "default_verb", None)
+    # A game whose rules declare a verb for "the published default, by deadline" (it plays the
+    # default and says so in the game's own log) gets that verb; any other game gets the
+    # default action itself.
+    rules = default_rules(svc, game_id)
+    verb = None if rules is None else rules.default_verb
     try:
-        if isinstance(verb, str) and verb:
+        if verb:
             svc.act(None, game_id, role, verb, reason, version, system=True)
         else:
             svc.act(None, game_id, role, action[0], action[1], version, system=True)

@@ -11,11 +11,14 @@ class ServerError(Exception):
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: str | None = None, errors: list[str] | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code:
             self.code = code
+        #: Each fault found, one message each (e.g. every problem of an uploaded file), when
+        #: there are several: sent as ``errors`` beside ``detail``.
+        self.errors = errors
 
 
 class BadRequest(ServerError):

@@ -10,8 +10,8 @@ the record and ``roses replay``):
   (the next round has begun, or the game has ended): the round in progress has none;
 - **public**: the log lines every observer may read, in order (events, moves, combats and the
   cards drawn, captures, ransoms, executions, Parliament's minutes with the votes), what changed
-  on the board since the previous edition, and the board as an observer sees it at the end of
-  the round (the page draws it with the game's board module);
+  on the board since the previous edition (the rules' ``gazette_changes``), and the board as an
+  observer sees it at the end of the round (the page draws it with the game's board module);
 - **private** (``/report``): the lines of that round only the seat may read.
 
 Published history never changes: an edition depends only on the actions of its round and those
@@ -20,12 +20,13 @@ round's end). Each edition carries the SHA-256 ``digest`` of its content and the
 edition's digest, a chain a reader can keep to see that nothing was rewritten. The commitment to
 the seed (:mod:`roses.server.audit`) is printed in every edition.
 
-By e-mail (:class:`GazetteMailer`): each edition, once, to every seated player whose address is
-confirmed and who turned notifications on, with his own seats' private reports.
+By e-mail (:class:`GazetteMailer`), for a game whose rules declare ``rounds``: each edition,
+once, to every seated player whose address is confirmed and who turned notifications on, with his own seats' private reports.
 
 Routes: ``GET /api/games/{id}/gazette`` (the list), ``/gazette/{round}`` (an edition),
-``/gazette/{round}/report?role=R`` (the seat's private report, for its holder); pages
-``/games/{id}/gazette`` and ``/games/{id}/gazette/{round}``.
+``/gazette/{round}/report?role=R`` (the seat's private report, for its holder). The pages
+``/games/{id}/gazette`` and ``/games/{id}/gazette/{round}`` are the web layer's
+(``roses/web/gazette.py``).
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse, Response
 
 from roses.engine import log as L
 from roses.engine.contract import OBSERVER, canonical_json
@@ -52,7 +52,7 @@ from roses.engine.registry import get_rules
 from roses.server import db
 from roses.server.auth import User
 from roses.server.deps import optional_user, services
-from roses.server.errors import Forbidden, NotFound, ServerError
+from roses.server.errors import Forbidden, NotFound
 from roses.server.events import FINISHED, STARTED, TURN, Event
 from roses.server.jobs import PeriodicJob
 
@@ -63,14 +63,9 @@ GameId = Annotated[int, PathParam(ge=-db.INT_MAX, le=db.INT_MAX)]
 Round = Annotated[int, PathParam(ge=0, le=100_000)]
 OptionalUser = Annotated[User | None, Depends(optional_user)]
 
-#: View keys left out of the edition's board (the log is the edition's own text).
-#: Not part of an edition's board. ``negotiation`` (Kingmaker's offers and alliances, a later
-#: part of the view) is left out so that editions published before keep their digest; an
-#: alliance is in the edition's lines (the public log says when it is made or ended). So is
-#: ``parliament`` (Kingmaker's Parliament screen, only during a session: an edition's board is
-#: taken between rounds, where it is empty; its minutes are in the edition's lines).
-_VIEW_SKIP = ("log", "log_kinds", "log_more", "actions", "labels", "prompt", "active", "default", "negotiation",
-              "parliament")
+#: View keys left out of every edition's board (the log is the edition's own text), beside
+#: those the game's rules name (``Rules.gazette_skip``).
+_VIEW_SKIP = ("log", "log_kinds", "log_more", "actions", "labels", "prompt", "active", "default")
 
 
 @dataclass
@@ -119,7 +114,8 @@ class Builder:
 
     def _board(self) -> dict[str, Any]:
         view = self.rules.view(self.game.state, OBSERVER)
-        return {k: v for k, v in view.items() if k not in _VIEW_SKIP}
+        skip = set(_VIEW_SKIP) | set(self.rules.gazette_skip)
+        return {k: v for k, v in view.items() if k not in skip}
 
     def feed(self, entry: dict[str, Any]) -> None:
         state = self.game.state
@@ -151,58 +147,9 @@ def build(rules_id: str, record: dict[str, Any], finished: bool) -> Gazette:
     return b.gazette(finished)
 
 
-def changes(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
-    """What changed on the board between two observer views (nobles, places, heirs)."""
-    if before is None:
-        return []
-    out: list[str] = []
-
-    def nobles(view: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
-        return {n["id"]: (p["role"], n) for p in view.get("players") or [] for n in p.get("nobles") or []}
-
-    a, b = nobles(before), nobles(after)
-    for nid, (role, n) in sorted(b.items()):
-        if nid not in a:
-            out.append(f"{n['name']} enters play for {role}.")
-            continue
-        r0, n0 = a[nid]
-        if r0 != role:
-            out.append(f"{n['name']} passes from {r0} to {role}.")
-        # "where": the game's words for the place (a square is never shown by its grid id)
-        where0 = n0.get("where") or n0.get("inside") or n0.get("square") or n0.get("ship")
-        where1 = n.get("where") or n.get("inside") or n.get("square") or n.get("ship")
-        if where0 != where1:
-            out.append(f"{n['name']} ({role}) moves from {where0} to {where1}.")
-        if n0.get("troops") != n.get("troops"):
-            out.append(f"{n['name']} ({role}) has {n.get('troops')} troops (was {n0.get('troops')}).")
-        if n0.get("captive_of") != n.get("captive_of"):
-            out.append(f"{n['name']} ({role}) is captive of {n['captive_of']}." if n.get("captive_of")
-                       else f"{n['name']} ({role}) is free.")
-    for nid, (role, n) in sorted(a.items()):
-        if nid not in b:
-            out.append(f"{n['name']} ({role}) is out of play.")
-    p0, p1 = before.get("places") or {}, after.get("places") or {}
-    for pid in sorted(set(p0) | set(p1)):
-        o0, o1 = (p0.get(pid) or {}).get("owner"), (p1.get(pid) or {}).get("owner")
-        if o0 != o1:
-            name = (p1.get(pid) or p0.get(pid) or {}).get("name") or pid
-            out.append(f"{name}: held by {o1}." if o1 else f"{name}: no longer held by {o0}.")
-    h0 = {h["id"]: h for h in before.get("heirs") or []}
-    for h in after.get("heirs") or []:
-        old = h0.get(h["id"])
-        if old is None:
-            continue
-        if h.get("dead") and not old.get("dead"):
-            out.append(f"{h['name']} is dead.")
-        if h.get("crowned") and not old.get("crowned"):
-            out.append(f"{h['name']} is crowned.")
-        if h.get("controller") != old.get("controller") and not h.get("dead"):
-            out.append(f"{h['name']} is held by {h.get('controller') or 'nobody'}.")
-    return out
-
-
 def render(gz: Gazette, commitment: str | None) -> list[dict[str, Any]]:
     """The public editions, each with its digest and the previous one's (module docstring)."""
+    rules = get_rules(gz.game)
     out: list[dict[str, Any]] = []
     previous: str | None = None
     prev_board: dict[str, Any] | None = None
@@ -210,7 +157,7 @@ def render(gz: Gazette, commitment: str | None) -> list[dict[str, Any]]:
         lines = [{"text": L.entry_text(e), "kind": L.entry_kind(e) or None}
                  for e in gz.log[ed.start:ed.end] if L.readable(e, OBSERVER)]
         body = {"round": ed.round, "title": "Setup" if ed.round == 0 else f"Round {ed.round}",
-                "lines": lines, "changes": changes(prev_board, ed.board), "board": ed.board,
+                "lines": lines, "changes": rules.gazette_changes(prev_board, ed.board), "board": ed.board,
                 "seed_commitment": commitment, "previous": previous}
         if gz.defaults.get(ed.round):  # only when there are some: older editions keep their digest
             body["defaults"] = list(gz.defaults[ed.round])
@@ -317,7 +264,7 @@ def list_editions(request: Request, game_id: GameId, user: OptionalUser, invite:
             "editions": [{k: e[k] for k in ("round", "title", "digest", "previous")} for e in gz.public]}
 
 
-def _edition(gz: Gazette, round_no: int) -> dict[str, Any]:
+def edition(gz: Gazette, round_no: int) -> dict[str, Any]:
     ed = next((e for e in gz.public if e["round"] == round_no), None)
     if ed is None:
         raise NotFound(f"Round {round_no} has no edition (yet): an edition is published when its round is over.",
@@ -329,7 +276,7 @@ def _edition(gz: Gazette, round_no: int) -> dict[str, Any]:
 def get_edition(request: Request, game_id: GameId, round_no: Round, user: OptionalUser,
                 invite: str | None = None) -> dict[str, Any]:
     gz, _ = gazette_of(request, user, game_id, invite)
-    return _edition(gz, round_no)
+    return edition(gz, round_no)
 
 
 @api.get("/games/{game_id}/gazette/{round_no}/report")
@@ -342,58 +289,8 @@ def get_report(request: Request, game_id: GameId, round_no: Round, user: Optiona
     return report(gz, round_no, role)
 
 
-# ---------------------------------------------------------------------------- pages
-pages = APIRouter(include_in_schema=False)
-
-
-def _page(request: Request, template: str, title: str, **context: Any) -> Response:
-    from roses.web.pages import _user, templates
-
-    return templates.TemplateResponse(request, template, {"title": title, "user": _user(request), **context})
-
-
-def _error(request: Request, exc: ServerError) -> Response:
-    from roses.web.pages import _user, templates
-
-    return templates.TemplateResponse(request, "error.html", {"title": "No gazette", "user": _user(request),
-                                                              "message": exc.message}, status_code=exc.status)
-
-
-@pages.get("/games/{game_id}/gazette", response_class=HTMLResponse)
-def gazette_index(request: Request, game_id: GameId, invite: str | None = None) -> Response:
-    from roses.web.pages import _user
-
-    try:
-        gz, info = gazette_of(request, _user(request), game_id, invite)
-    except ServerError as exc:
-        return _error(request, exc)
-    return _page(request, "gazette.html", f"Gazette: {info.get('title') or game_id}", game=info, gazette=gz,
-                 edition=None, invite=invite or "")
-
-
-@pages.get("/games/{game_id}/gazette/{round_no}", response_class=HTMLResponse)
-def gazette_page(request: Request, game_id: GameId, round_no: Round, invite: str | None = None) -> Response:
-    from roses.web.pages import _user, json_script
-
-    user = _user(request)
-    try:
-        gz, info = gazette_of(request, user, game_id, invite)
-        ed = _edition(gz, round_no)
-    except ServerError as exc:
-        return _error(request, exc)
-    mine = [r for r in (info.get("my_roles") or [])]
-    reports = [report(gz, round_no, r) for r in mine]
-    config = json_script({"gameId": game_id, "invite": invite, "game": info["game"], "board": ed["board"]})
-    return _page(request, "gazette.html", f"Gazette: {info.get('title') or game_id}, {ed['title']}", game=info,
-                 gazette=gz, edition=ed, reports=reports, config=config, invite=invite or "")
-
-
 # ---------------------------------------------------------------------------- by e-mail
 log = logging.getLogger("roses.server.gazette")
-
-#: Games whose rules count rounds (``state["round"]``): the gazette is published for them.
-GAZETTE_GAMES = ("kingmaker",)
-
 
 def edition_text(ed: dict[str, Any], reports: list[dict[str, Any]], title: str, link: str) -> str:
     """An edition as plain text (the e-mail), with the reader's own private reports."""
@@ -437,7 +334,8 @@ class GazetteMailer(PeriodicJob):
         with self.games.db.read() as conn:
             row = conn.execute(sa.select(db.games.c.game, db.games.c.status, db.games.c.title)
                                .where(db.games.c.id == game_id)).first()
-            if row is None or row.game not in GAZETTE_GAMES or row.status == "open":
+            # only games whose rules declare rounds have editions to mail
+            if row is None or not get_rules(row.game).rounds or row.status == "open":
                 return 0
             u, st = db.users.c, db.seats.c
             readers = conn.execute(sa.select(u.id, u.email, st.role).join_from(db.seats, db.users, st.user_id == u.id)
@@ -498,9 +396,9 @@ class GazetteMailer(PeriodicJob):
 
 
 def install(app: Any) -> None:
-    """Add the gazette's API routes and pages to the app, and its mailer (a notifier)."""
+    """Add the gazette's API routes to the app, and its mailer (a notifier). The pages are the
+    web layer's (``roses/web/gazette.py``)."""
     app.include_router(api)
-    app.include_router(pages)
     games = app.state.roses.games
     mailer = GazetteMailer(games)
     games.notifiers.add(mailer)

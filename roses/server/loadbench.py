@@ -47,8 +47,6 @@ from roses.server import auth, db
 from roses.server.db import Database
 from roses.server.gcpolicy import NEVER
 
-DEFAULT_GAME = "richard3"
-
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -57,18 +55,11 @@ def free_port() -> int:
 
 
 def pick_game(name: str | None) -> str:
-    """``name``, else Richard III if it is installed and sets up, else the first game."""
+    """``name``, else the first installed game (the registry's order)."""
     games = available_games()
     if name:
         get_rules(name)
         return name
-    if DEFAULT_GAME in games:
-        try:
-            rules = get_rules(DEFAULT_GAME)
-            rules.setup(1, rules.scenarios[0], {})
-            return DEFAULT_GAME
-        except Exception:  # noqa: BLE001 - not playable: fall back
-            pass
     if not games:
         raise SystemExit("no game is installed")
     return games[0]

@@ -79,6 +79,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
 
 from roses.engine.labels import arg_key, fallback_label
+from roses.engine.registry import get_rules
 from roses.server import db, exchanges, standing
 from roses.server.auth import User
 from roses.server.deps import require_user, services
@@ -453,7 +454,7 @@ class MailIn:
         if not orders:
             lines.append("No orders were found in your message.")
         for i, order in enumerate(orders, 1):
-            done, report = self._play(user, game_id, role, order)
+            done, report = self._play(user, game_id, role, order, get_rules(str(info["game"])).standing_verbs)
             lines.append(f"Order {i}, {order!r}: {report}")
             if done is None:
                 out.refused = report
@@ -518,7 +519,8 @@ class MailIn:
         seat = (out.game_id, out.role) if out.game_id is not None and out.role else None
         return self._reply(out, msg, address, subject, lines, seat=seat, refusal=True)
 
-    def _play(self, user: User, game_id: int, role: str, order: str) -> tuple[tuple[str, Any] | None, str]:
+    def _play(self, user: User, game_id: int, role: str, order: str,
+              standing_verbs: tuple[str, str] | None) -> tuple[tuple[str, Any] | None, str]:
         """Apply one order: ((verb, arg), "done: ...") or (None, the reason it is refused)."""
         try:
             payload = self.games.view(user, game_id, role)
@@ -528,7 +530,7 @@ class MailIn:
             return None, "refused: the game is not running."
         view = payload.get("view") or {}
         # A standing order (roses/server/standing.py) may be set at any time, asked or not.
-        standing_order = standing.parse(view, order)
+        standing_order = standing.parse(view, order, standing_verbs)
         if isinstance(standing_order, str):
             return None, f"refused: {standing_order}"
         if standing_order is not None:

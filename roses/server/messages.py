@@ -1,8 +1,8 @@
 """Private messages between the seats of a game (negotiation), any game.
 
 A **channel** is a set of seats (two for a one-to-one conversation, more for a group), with a
-flag that copies it to the umpire's seat (a game with a seat ``umpire``, e.g. Kingmaker with
-the option ``umpire``). Messages belong to seats, not to the people holding them: whoever holds
+flag that copies it to the umpire's seat (a game whose rules declare one, ``Rules.umpire``, and
+whose roles include it). Messages belong to seats, not to the people holding them: whoever holds
 a member seat reads the channel, and a newcomer to a seat reads what that seat was sent, never
 another seat's (as the seat's view and log).
 
@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
 
 from roses.engine import OBSERVER
+from roses.engine.registry import get_rules
 from roses.server import db
 from roses.server.auth import User
 from roses.server.deps import require_user, services
@@ -47,7 +48,6 @@ from roses.server.service import GameService, Seat, _now
 from roses.server.store import SELECT_CHANNELS
 
 MESSAGE = "message"
-UMPIRE = "umpire"
 MAX_TEXT = 2000
 MAX_TO = 8
 
@@ -64,31 +64,46 @@ class MessageIn(BaseModel):
     text: str = Field(min_length=1, max_length=MAX_TEXT)
 
 
-def readers(members: list[str], umpire: bool) -> list[str]:
-    """The seats that read a channel."""
-    return sorted(set(members) | ({UMPIRE} if umpire else set()))
+def readers(members: list[str], umpire: str | None) -> list[str]:
+    """The seats that read a channel: its members, and ``umpire`` (the umpire's seat, when the
+    channel is copied to him)."""
+    return sorted(set(members) | ({umpire} if umpire else set()))
+
+
+def umpire_role(game: str, roles: list[str]) -> str | None:
+    """The umpire's seat of a game of ``game`` with ``roles`` (the rules' declaration), or None."""
+    seat = get_rules(game).umpire
+    return seat.role if seat is not None and seat.role in roles else None
 
 
 def _seat_of(svc: GameService, conn: Connection, game_id: int, user: User, role: str | None) -> tuple[str, list[Seat]]:
     """The seat ``user`` speaks or reads for (a seat he holds), and the game's seats."""
+    role, seats, _ = _seat_and_game(svc, conn, game_id, user, role)
+    return role, seats
+
+
+def _seat_and_game(svc: GameService, conn: Connection, game_id: int, user: User,
+                   role: str | None) -> tuple[str, list[Seat], str | None]:
+    """:func:`_seat_of`, and the game's umpire's seat (None: it has none)."""
     row, seats = svc.visible_play_row(conn, game_id, user)  # refuses a game the user may not see
+    umpire = umpire_role(row.game, [s.role for s in seats])
     mine = [s.role for s in seats if s.user_id == user.id]
     if not mine:
         raise Forbidden("Only the game's players may send or read private messages.", code="not_seated")
     if role is None:
         if len(mine) != 1:
             raise BadRequest("You hold several seats: say which role speaks.", code="which_role")
-        return mine[0], seats
+        return mine[0], seats, umpire
     if role == OBSERVER or role not in mine:
         raise Forbidden(f"You do not play {role} in this game.", code="not_your_seat")
-    return role, seats
+    return role, seats, umpire
 
 
-def _channel_rows(conn: Connection, game_id: int, role: str) -> list[dict[str, Any]]:
+def _channel_rows(conn: Connection, game_id: int, role: str, umpire_seat: str | None) -> list[dict[str, Any]]:
     out = []
     for cid, members_json, umpire in SELECT_CHANNELS.all(conn, (game_id,)):
         members = json.loads(members_json)
-        if role in readers(members, bool(umpire)):
+        if role in readers(members, umpire_seat if umpire else None):
             out.append({"id": int(cid), "members": members, "umpire": bool(umpire)})
     return out
 
@@ -103,8 +118,8 @@ def read_in(svc: GameService, conn: Connection, user: User, game_id: int, role: 
             since: int = 0) -> dict[str, Any]:
     """:func:`read` inside the caller's read transaction."""
     m, u = db.channel_messages.c, db.users.c
-    role, _ = _seat_of(svc, conn, game_id, user, role)
-    channels = _channel_rows(conn, game_id, role)
+    role, _, umpire_seat = _seat_and_game(svc, conn, game_id, user, role)
+    channels = _channel_rows(conn, game_id, role, umpire_seat)
     ids = [c["id"] for c in channels]
     rows = conn.execute(
         sa.select(m.id, m.channel_id, m.role, m.text, m.created_at, u.name)
@@ -129,7 +144,7 @@ def post(svc: GameService, user: User, game_id: int, role: str | None, to: list[
         row = svc._row(conn, game_id)
         if row.status not in ("active", "paused", "finished"):
             raise BadRequest("Private messages open when the game starts.", code="not_started")
-        role, seats = _seat_of(svc, conn, game_id, user, role)
+        role, seats, umpire_seat = _seat_and_game(svc, conn, game_id, user, role)
     roles = [s.role for s in seats]
     unknown = [r for r in to if r not in roles]
     if unknown:
@@ -137,9 +152,9 @@ def post(svc: GameService, user: User, game_id: int, role: str | None, to: list[
     members = sorted(set(to) | {role}, key=roles.index)
     if len(members) < 2:
         raise BadRequest("Send to at least one other seat.")
-    if umpire and UMPIRE not in roles:
+    if umpire and umpire_seat is None:
         raise BadRequest("This game has no umpire's seat to copy.", code="no_umpire")
-    if umpire and UMPIRE in members:
+    if umpire and umpire_seat in members:
         umpire = False  # he is a member already
     if svc.limit_chat is not None:
         svc.limit_chat(user)
@@ -156,7 +171,7 @@ def post(svc: GameService, user: User, game_id: int, role: str | None, to: list[
         mid = conn.execute(db.channel_messages.insert().values(
             game_id=game_id, channel_id=cid, role=role, user_id=user.id, text=text, created_at=now)
             .returning(db.channel_messages.c.id)).scalar_one()
-    seen = readers(members, umpire)
+    seen = readers(members, umpire_seat if umpire else None)
     svc.bus.publish(Event(MESSAGE, game_id, data={"readers": seen}))
     # The notifications (roses/server/notify.py) tell the other readers who are not connected
     # that a message came, never its text.

@@ -73,11 +73,14 @@ class RulesOut(BaseModel):
     options: dict[str, Any]
     preview: bool = Field(default=False, description=(
         "In development: games of it are created only with preview=true (the lobby's preview switch)."))
+    umpire: str | None = Field(default=None, description="The role of the game's umpire's seat, if it has one.")
+    rounds: bool = Field(default=False, description="Played in rounds, with a gazette of each.")
+    client: str | None = Field(default=None, description="The browser client's module for this game's views.")
 
 
 class CreateGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=40, description="Game id, e.g. richard3.")
+    game: str = Field(max_length=40, description="Game id (GET /api/rules lists them).")
     scenario: str | None = Field(default=None, max_length=80)
     options: dict[str, Any] = Field(default_factory=dict)
     title: str | None = Field(default=None, max_length=120)
@@ -126,6 +129,9 @@ class GameOut(BaseModel):
     your_turn: bool
     one_seat: bool = Field(default=True, description="A person may hold only one seat of this game "
                            "(its roles hide things from each other).")
+    played_with: str = Field(default="", description="What the game is played with (e.g. the board a group "
+                             "supplied), in words; empty when there is nothing to say.")
+    umpire: str | None = Field(default=None, description="The role of the game's umpire's seat, if it has one.")
     invite_token: str | None = Field(default=None, description="Only for the owner of a private game.")
     invite_link: str | None = Field(default=None, description="Path of the invitation page (owner only).")
     seat_changes: list[SeatChangeOut] = Field(

@@ -35,6 +35,7 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from roses.engine.registry import available_games
 from roses.server import db
 from roses.server.deps import optional_user
 from roses.server.errors import NotFound
@@ -330,12 +331,15 @@ def ratings(request: Request) -> Ratings:
 
 
 @router.get("/ratings", response_model=list[RatingRow])
-async def leaderboard(request: Request, game: str = "richard3", scenario: str | None = None,
+async def leaderboard(request: Request, game: str | None = None, scenario: str | None = None,
                       role: str | None = None,
                       limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict[str, Any]]:
-    """The best ratings of one role in one game and scenario (defaults: the first scenario and
-    role that has rated games)."""
+    """The best ratings of one role in one game and scenario (defaults: the first installed
+    game, and its first scenario and role that has rated games)."""
     r = ratings(request)
+    if game is None:
+        installed = available_games()
+        game = installed[0] if installed else ""
 
     def run() -> list[dict[str, Any]]:
         tables = [t for t in r.tables() if t[0] == game and (scenario is None or t[1] == scenario)

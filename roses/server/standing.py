@@ -1,8 +1,9 @@
 """Standing orders written as text, for orders by e-mail (mailin.py).
 
-A game whose view gives a seat ``standing_orders`` (``{"orders": {...}, "kinds": {kind:
-{"text", "values"}}}``, Kingmaker's ``orders.py``) lets its player set them with his standing
-verbs ``set_order`` / ``clear_order`` at any time. By e-mail they are written one per line:
+A game whose rules declare standing orders (``Rules.standing_verbs``: the verbs that set and
+clear one) and whose view gives a seat ``standing_orders`` (``{"orders": {...}, "kinds": {kind:
+{"text", "values"}}}``) lets its player set them with those verbs at any time. By e-mail they
+are written one per line:
 
 ``standing permit:P3 allow``        set the order of that kind to that value
 ``standing ransom_answer 2``        (numbers as numbers)
@@ -21,18 +22,19 @@ from typing import Any
 WORD = "standing"
 
 
-def parse(view: dict[str, Any], line: str) -> tuple[str, Any] | str | None:
-    """The standing verb of an order ``line``: ``(verb, arg)``; a text saying what is wrong; or
-    None when the line is not a standing order (or the view has none)."""
+def parse(view: dict[str, Any], line: str, verbs: tuple[str, str] | None) -> tuple[str, Any] | str | None:
+    """The standing verb of an order ``line``: ``(verb, arg)`` with ``verbs`` (the rules' set and
+    clear verbs); a text saying what is wrong; or None when the line is not a standing order."""
     words = line.split()
     if not words or words[0].lower() != WORD:
         return None
     so = view.get("standing_orders")
-    if not isinstance(so, dict) or not isinstance(so.get("kinds"), dict):
+    if verbs is None or not isinstance(so, dict) or not isinstance(so.get("kinds"), dict):
         return "this seat has no standing orders."
+    set_verb, clear_verb = verbs
     kinds: dict[str, Any] = so["kinds"]
     if len(words) == 3 and words[1].lower() == "clear":
-        return ("clear_order", words[2]) if words[2] in kinds else f"there is no standing order {words[2]!r}."
+        return (clear_verb, words[2]) if words[2] in kinds else f"there is no standing order {words[2]!r}."
     if len(words) < 3:
         return "write: standing KIND VALUE, or standing clear KIND (kinds: " + ", ".join(kinds) + ")."
     kind = words[1]
@@ -42,8 +44,9 @@ def parse(view: dict[str, Any], line: str) -> tuple[str, Any] | str | None:
     allowed = kinds[kind].get("values") or []
     lowered = {str(a).lower(): a for a in allowed}
     values = [lowered.get(str(v).lower(), v) for v in values]
-    value: Any = values if kind == "storm_port" else values[0] if len(values) == 1 else values
-    return "set_order", {"kind": kind, "value": value}
+    # a kind whose values are ports takes a list, in order of preference
+    value: Any = values if kinds[kind].get("ports") else values[0] if len(values) == 1 else values
+    return set_verb, {"kind": kind, "value": value}
 
 
 def help_lines(view: dict[str, Any]) -> list[str]:

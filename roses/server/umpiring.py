@@ -1,10 +1,11 @@
 """The umpire's controls on the server: pause and resume a game, extend a
 seat's deadline, and publish a ruling while the game is paused.
 
-They belong to the holder of the seat ``umpire`` (a Kingmaker game created with the option
-``umpire``, ``roses/games/kingmaker/umpire.py``) or to a server administrator. Each control is
-logged as the umpire's ruling (his standing verb ``rule``): it is an action of the action log,
-so it is in every player's log, in the gazette of its round, and a replay reproduces it.
+They belong to the holder of the umpire's seat that the game's rules declare (the contract's
+``Rules.umpire``, an :class:`~roses.engine.contract.UmpireSeat`, present when the game's roles
+list it) or to a server administrator. Each control is logged as the umpire's ruling (the
+seat's ``rule_verb``): it is an action of the action log, so it is in every player's log, in
+the gazette of its round, and a replay reproduces it.
 
 - **Pause**: the ruling is played, then the game's status becomes ``paused`` in the same game
   lock: every seat's clock stops (the time used so far is charged, ``active_since`` is cleared,
@@ -35,15 +36,16 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 from sqlalchemy.engine import Connection
 
+from roses.engine.contract import UmpireSeat
+from roses.engine.registry import get_rules
 from roses.server import clocks, db
-from roses.server import service as game_service
+from roses.server import gamestore as game_service
 from roses.server.auth import User
 from roses.server.deps import optional_user, require_user, services
 from roses.server.errors import BadRequest, Conflict, Forbidden
 from roses.server.events import GAME_CHANGED, Event
 from roses.server.service import GameService
 
-UMPIRE = "umpire"
 PAUSED = "paused"
 ACTIVE = "active"
 #: The longest single extension (a season of e-mail turns).
@@ -64,16 +66,22 @@ def _status(svc: GameService, game_id: int) -> tuple[str, int, list[str], str | 
     return str(row.status), int(row.version), json.loads(row.active) if row.active else [], row.pace
 
 
-def _check_umpire(svc: GameService, user: User, game_id: int) -> None:
+def umpire_seat(game: str, roles: list[str]) -> UmpireSeat | None:
+    """The umpire's seat the rules of ``game`` declare, if the game's ``roles`` include it."""
+    seat = get_rules(game).umpire
+    return seat if seat is not None and seat.role in roles else None
+
+
+def _check_umpire(svc: GameService, user: User, game_id: int) -> UmpireSeat:
     info = svc.game(user, game_id)  # refuses a game the user may not see
-    seats = {s["role"]: s for s in info["seats"]}
-    if UMPIRE not in seats:
-        raise BadRequest("This game has no umpire's seat: it was created without the option umpire.",
-                         code="no_umpire")
-    if not user.is_admin and UMPIRE not in info["my_roles"]:
+    seat = umpire_seat(info["game"], [s["role"] for s in info["seats"]])
+    if seat is None:
+        raise BadRequest("This game has no umpire's seat: it was created without one.", code="no_umpire")
+    if not user.is_admin and seat.role not in info["my_roles"]:
         raise Forbidden("Only the umpire may do that.", code="not_umpire")
     if info["status"] not in (ACTIVE, PAUSED):
         raise Conflict("The game is not running.", code="not_running")
+    return seat
 
 
 def _set_status(conn: Connection, game_id: int, old: str, new: str) -> bool:
@@ -115,7 +123,7 @@ def _changed(svc: GameService, game_id: int) -> None:
     svc.bus.publish(Event(GAME_CHANGED, game_id))
 
 
-def _rule(svc: GameService, user: User, game_id: int, text: str) -> int:
+def _rule(svc: GameService, user: User, game_id: int, seat: UmpireSeat, text: str) -> int:
     """Play the umpire's ruling ``text`` (under the game lock); a paused game stays paused.
     Returns the game's new version."""
     with svc._game_lock(game_id):
@@ -126,29 +134,29 @@ def _rule(svc: GameService, user: User, game_id: int, text: str) -> int:
                     raise Conflict("The game changed meanwhile: try again.", code="stale")
             svc._evict(game_id)
             try:
-                reply = svc.act(user, game_id, UMPIRE, "rule", text, version, system=user.is_admin)
+                reply = svc.act(user, game_id, seat.role, seat.rule_verb, text, version, system=user.is_admin)
             finally:
                 with svc.db.write() as conn:
                     _set_status(conn, game_id, ACTIVE, PAUSED)
                 _changed(svc, game_id)
         else:
-            reply = svc.act(user, game_id, UMPIRE, "rule", text, version, system=user.is_admin)
+            reply = svc.act(user, game_id, seat.role, seat.rule_verb, text, version, system=user.is_admin)
         return int(reply["version"])
 
 
 def rule(svc: GameService, user: User, game_id: int, text: str) -> dict[str, Any]:
     """The umpire's ruling, also while the game is paused."""
-    _check_umpire(svc, user, game_id)
-    return {"version": _rule(svc, user, game_id, text), "paused": is_paused(svc, game_id)}
+    seat = _check_umpire(svc, user, game_id)
+    return {"version": _rule(svc, user, game_id, seat, text), "paused": is_paused(svc, game_id)}
 
 
 def pause(svc: GameService, user: User, game_id: int, reason: str = "") -> dict[str, Any]:
-    _check_umpire(svc, user, game_id)
+    seat = _check_umpire(svc, user, game_id)
     reason = " ".join(reason.split())[:300]
     with svc._game_lock(game_id):
         if _status(svc, game_id)[0] == PAUSED:
             raise Conflict("The game is already paused.", code="paused")
-        version = _rule(svc, user, game_id, "The umpire pauses the game" + (f": {reason}" if reason else "."))
+        version = _rule(svc, user, game_id, seat, "The umpire pauses the game" + (f": {reason}" if reason else "."))
         now = game_service._now()
         with svc.db.write() as conn:
             if not conn.execute(db.games.update().where(db.games.c.id == game_id, db.games.c.status == ACTIVE,
@@ -161,7 +169,7 @@ def pause(svc: GameService, user: User, game_id: int, reason: str = "") -> dict[
 
 
 def resume(svc: GameService, user: User, game_id: int) -> dict[str, Any]:
-    _check_umpire(svc, user, game_id)
+    seat = _check_umpire(svc, user, game_id)
     with svc._game_lock(game_id):
         status, _, active, _ = _status(svc, game_id)
         if status != PAUSED:
@@ -171,7 +179,7 @@ def resume(svc: GameService, user: User, game_id: int) -> dict[str, Any]:
                 raise Conflict("The game changed meanwhile: try again.", code="stale")
             _start_clocks(conn, game_id, active, game_service._now())
         _changed(svc, game_id)
-        version = _rule(svc, user, game_id, "The umpire resumes the game.")
+        version = _rule(svc, user, game_id, seat, "The umpire resumes the game.")
     with svc.db.read() as conn:
         seats = svc._seats(conn, game_id)
         active = json.loads(conn.execute(sa.select(db.games.c.active).where(db.games.c.id == game_id)).scalar()
@@ -194,7 +202,7 @@ def _duration(seconds: float) -> str:
 
 def extend(svc: GameService, user: User, game_id: int, role: str, seconds: float) -> dict[str, Any]:
     """Add ``seconds`` to ``role``'s time bank (its deadline moves by as much)."""
-    _check_umpire(svc, user, game_id)
+    seat = _check_umpire(svc, user, game_id)
     if not isinstance(seconds, (int, float)) or not 0 < float(seconds) <= MAX_EXTEND:
         raise BadRequest(f"seconds is a number above 0 and at most {MAX_EXTEND:g} (90 days).")
     seconds = float(seconds)
@@ -204,10 +212,10 @@ def extend(svc: GameService, user: User, game_id: int, role: str, seconds: float
             raise BadRequest("This game has no clock: there is no deadline to extend.", code="no_clock")
         with svc.db.read() as conn:
             roles = [s.role for s in svc._seats(conn, game_id)]
-        if role not in roles or role == UMPIRE:
+        if role not in roles or role == seat.role:
             raise BadRequest(f"This game has no player {role!r}; players: "
-                             f"{', '.join(r for r in roles if r != UMPIRE)}.")
-        version = _rule(svc, user, game_id, f"The umpire extends {role}'s time by {_duration(seconds)}.")
+                             f"{', '.join(r for r in roles if r != seat.role)}.")
+        version = _rule(svc, user, game_id, seat, f"The umpire extends {role}'s time by {_duration(seconds)}.")
         with svc.db.write() as conn:
             conn.execute(db.seats.update().where(db.seats.c.game_id == game_id, db.seats.c.role == role,
                                                  db.seats.c.clock.is_not(None))
@@ -238,7 +246,8 @@ class RuleIn(BaseModel):
 @router.get("/games/{game_id}/umpire")
 def umpire_state(request: Request, game_id: GameId, user: OptionalUser, invite: str | None = None) -> dict[str, Any]:
     info = services(request).games.game(user, game_id, invite)
-    seat = next((s for s in info["seats"] if s["role"] == UMPIRE), None)
+    declared = umpire_seat(info["game"], [s["role"] for s in info["seats"]])
+    seat = None if declared is None else next(s for s in info["seats"] if s["role"] == declared.role)
     return {"paused": info["status"] == PAUSED, "umpire": None if seat is None else seat.get("user")}
 
 

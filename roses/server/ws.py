@@ -52,7 +52,7 @@ from roses.server.auth import User
 from roses.server.deps import find_auth, services
 from roses.server.errors import BadRequest, ServerError
 from roses.server.events import CHAT, Event, where
-from roses.server.service import state_message
+from roses.server.service import Acted, state_message
 
 log = logging.getLogger("roses.server")
 
@@ -158,17 +158,22 @@ async def _in_thread(fn: Callable[..., T], *args: Any) -> T:
     return await _acts.submit(asyncio.get_running_loop(), fn, *args)
 
 
+def _act_in_thread(games: Any, user: User, game_id: int, role: str, verb: str, arg: Any, version: int,
+                   key: Any) -> Acted:
+    out: Acted = games.act(user, game_id, role, verb, arg, version, key=key)
+    return out
+
+
 async def _act(games: Any, user: User, game_id: int, role: str, verb: str, arg: Any, version: int,
-               key: Any) -> tuple[int, int, bool, str]:
-    """A socket's ``act``, as ``GameService.act_keyed`` answers it. When the game is in memory
-    at the version named and its lock is free, the action is applied and its views rendered
-    here on the event loop, which waits for the group commit without a thread of its own
-    (``act_begin``, ``act_commit``, ``act_end``); otherwise (a database read, a lock to wait
-    for, a key seen before) ``act_keyed`` runs in a thread of the pool."""
+               key: Any) -> Acted:
+    """A socket's action, as ``GameService.act`` answers it. When the game is in memory at the
+    version named and its lock is free, the action is applied and its views rendered here on
+    the event loop, which waits for the group commit without a thread of its own (``act``'s
+    steps ``act_begin``, ``act_commit``, ``act_end``); otherwise (a database read, a lock to
+    wait for, a key seen before) ``act`` runs in a thread of the pool."""
     pending = games.act_begin(user, game_id, role, verb, arg, version, key)
     if pending is None:
-        out: tuple[int, int, bool, str] = await _in_thread(
-            games.act_keyed, user, game_id, role, verb, arg, version, key)
+        out: Acted = await _in_thread(_act_in_thread, games, user, game_id, role, verb, arg, version, key)
         return out
     loop = asyncio.get_running_loop()
     written: asyncio.Future[BaseException | None] = loop.create_future()
@@ -191,7 +196,7 @@ async def _act(games: Any, user: User, game_id: int, role: str, verb: str, arg: 
         # The socket closed meanwhile: the action still ends, its lock released, once written.
         written.add_done_callback(lambda done: _end_quietly(games, pending, done))
         raise
-    ended: tuple[int, int, bool, str] = games.act_end(pending, error)
+    ended: Acted = games.act_end(pending, error)
     return ended
 
 
@@ -419,11 +424,12 @@ async def _reader(ws: WebSocket, send: Any, send_view: Any, user: User | None, g
                     raise BadRequest("An action needs a 'verb'.")
                 idle.clear()
                 try:
-                    seq, shown, repeated, body = await _act(
-                        games, user, game_id, role, verb, msg.get("arg"), version, msg.get("key"))
-                    head = (f'{{"type":"result","id":{orjson.dumps(request_id).decode()},"seq":{seq},'
-                            f'"duplicate":{"true" if repeated else "false"},')
-                    await send_view(head + body[1:], shown, always=True)
+                    acted = await _act(games, user, game_id, role, verb, msg.get("arg"), version, msg.get("key"))
+                    body = acted.body
+                    assert body is not None  # a user's action always gets its view
+                    head = (f'{{"type":"result","id":{orjson.dumps(request_id).decode()},"seq":{acted.seq},'
+                            f'"duplicate":{"true" if acted.repeated else "false"},')
+                    await send_view(head + body[1:], int(acted["version"]), always=True)
                 finally:
                     idle.set()
                 continue

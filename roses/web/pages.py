@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from roses.engine.registry import get_rules
 from roses.server.deps import find_auth
 from roses.web import rulesref
 
@@ -38,7 +39,7 @@ templates.env.filters["datetime"] = _datetime
 router = APIRouter(include_in_schema=False)
 
 
-def _user(request: Request) -> Any:
+def user_of(request: Request) -> Any:
     """The logged-in user, or None (an unknown/expired cookie counts as logged out)."""
     try:
         found = find_auth(request)
@@ -58,7 +59,7 @@ def _games(request: Request) -> Any:
 
 
 def _page(request: Request, template: str, title: str, **context: Any) -> HTMLResponse:
-    user = _user(request)
+    user = user_of(request)
     return templates.TemplateResponse(
         request, template, {"title": title, "user": user, **context})
 
@@ -72,7 +73,7 @@ def _login_redirect(request: Request) -> RedirectResponse:
 def index(request: Request) -> Response:
     """The front page: each game with a picture of its board and what it is, and games to
     watch. A logged-in player goes to the lobby."""
-    if _user(request) is not None:
+    if user_of(request) is not None:
         return RedirectResponse("/lobby", status_code=303)
     full = _games(request).catalogue()
     catalogue = [r for r in full if not r.get("preview")]
@@ -97,7 +98,7 @@ def public_games(request: Request, game: str | None = None) -> Response:
     def only(gs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [g for g in _playable(full, gs, False) if game is None or g["game"] == game]
 
-    user = _user(request)
+    user = user_of(request)
     return _page(request, "games.html", "Games", active=only(_safe_list(request, user, status="active")),
                  finished=only(_safe_list(request, user, status="finished"))[:30], catalogue=catalogue,
                  game=game, scen=_scenario_names(full), gtitles=_game_titles(full))
@@ -149,7 +150,7 @@ def _playable(catalogue: list[dict[str, Any]], games: list[dict[str, Any]],
 
 @router.get("/lobby", response_class=HTMLResponse)
 def lobby(request: Request, preview: bool = False) -> Response:
-    user = _user(request)
+    user = user_of(request)
     if user is None:
         return _login_redirect(request)
     games = _games(request)
@@ -172,7 +173,7 @@ def _scenario_names(catalogue: list[dict[str, Any]]) -> dict[str, dict[str, str]
 
 @router.get("/profile", response_class=HTMLResponse)
 def profile(request: Request) -> Response:
-    if _user(request) is None:
+    if user_of(request) is None:
         return _login_redirect(request)
     return _page(request, "profile.html", "Profile", sends_mail=_sends_mail(request))
 
@@ -180,7 +181,7 @@ def profile(request: Request) -> Response:
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game_id: int, role: str | None = None,
               invite: str | None = None) -> Response:
-    user = _user(request)
+    user = user_of(request)
     try:
         info = _games(request).game(user, game_id, invite)
     except Exception as exc:  # unknown or private game
@@ -194,7 +195,7 @@ def game_page(request: Request, game_id: int, role: str | None = None,
                  role=role or "", invite=invite or "", my_roles=mine, rules=rules,
                  config=json_script({"gameId": game_id, "role": role, "invite": invite,
                                     "user": user.name if user else None, "game": info["game"],
-                                    "myRoles": mine, "pace": info.get("pace")}))
+                                    "client": rules.get("client"), "myRoles": mine, "pace": info.get("pace")}))
 
 
 @router.get("/games/{game_id}/log.json")
@@ -202,7 +203,7 @@ def game_log(request: Request, game_id: int, role: str | None = None, invite: st
     """The whole log of a game as ``role`` may read it (the game page's Log tab pages through
     it): the same access as the game's view."""
     try:
-        out = _games(request).role_log(_user(request), game_id, role, invite)
+        out = _games(request).role_log(user_of(request), game_id, role, invite)
     except Exception as exc:
         status = int(getattr(exc, "status_code", 0) or getattr(exc, "status", 0) or 404)
         return JSONResponse({"detail": getattr(exc, "message", "No such game."),
@@ -210,18 +211,38 @@ def game_log(request: Request, game_id: int, role: str | None = None, invite: st
     return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
 
+@router.get("/games/{game_id}/board.json")
+def game_board(request: Request, game_id: int, invite: str | None = None) -> Response:
+    """The board a game is played on, as its rules give it (``Rules.board_data`` of the game's
+    options): public data, for anyone who may see the game. 404 for a game whose rules serve
+    none."""
+    try:
+        info = _games(request).game(user_of(request), game_id, invite)
+    except Exception as exc:
+        return JSONResponse({"detail": getattr(exc, "message", "No such game."), "code": "not_found"},
+                            status_code=404)
+    try:
+        data = get_rules(info["game"]).board_data(info.get("options"))
+    except (ValueError, OSError):
+        return JSONResponse({"detail": "This game's board cannot be read.", "code": "bad_board"}, status_code=500)
+    if data is None:
+        return JSONResponse({"detail": "This game has no board data.", "code": "no_board"}, status_code=404)
+    return JSONResponse(data, headers={"Cache-Control": "private, max-age=300"})
+
+
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 def replay_page(request: Request, game_id: int, role: str | None = None,
                 invite: str | None = None) -> Response:
-    user = _user(request)
+    user = user_of(request)
     try:
         info = _games(request).game(user, game_id, invite)
     except Exception as exc:
         return _page(request, "error.html", "Game not found",
                      message=getattr(exc, "message", "No such game."))
+    rules: dict[str, Any] = next((r for r in _games(request).catalogue() if r["id"] == info["game"]), {})
     return _page(request, "replay.html", f"Replay: {info['title'] or game_id}", game=info,
-                 config=json_script({"gameId": game_id, "role": role, "invite": invite,
-                                    "game": info["game"], "roles": [s["role"] for s in info["seats"]]}))
+                 config=json_script({"gameId": game_id, "role": role, "invite": invite, "game": info["game"],
+                                    "client": rules.get("client"), "roles": [s["role"] for s in info["seats"]]}))
 
 
 def _ratings(request: Request) -> Any:
@@ -236,7 +257,7 @@ def _titles(request: Request) -> tuple[dict[str, str], dict[str, dict[str, str]]
 @router.get("/players/{name}", response_class=HTMLResponse)
 def player_page(request: Request, name: str) -> Response:
     """A player's record: ratings per game, scenario and role, statistics, finished games."""
-    viewer = _user(request)
+    viewer = user_of(request)
     ratings = _ratings(request)
     try:
         uid, real, joined = ratings.user_id(name)
@@ -265,7 +286,7 @@ def leaderboard_page(request: Request, game: str | None = None, scenario: str | 
     titles, scen = _titles(request)
     catalogue = [r for r in _games(request).catalogue() if not r.get("preview")]
     tables = ratings.tables()
-    game = game if game in titles else (tables[0][0] if tables else "richard3")
+    game = game if game in titles else (tables[0][0] if tables else next(iter(titles), ""))
     rules = next((r for r in _games(request).catalogue() if r["id"] == game), None)
     scenarios = [s["id"] for s in rules["scenarios"]] if rules else []
     rated = [s for s in scenarios if any(t[0] == game and t[1] == s for t in tables)]

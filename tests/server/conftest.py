@@ -17,8 +17,8 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from roses.app import create_app
 from roses.engine.registry import get_rules
-from roses.server.app import create_app
 from roses.server.config import Settings
 from roses.server.db import ALL_TABLES, Database, normalize_url
 from tests.engine import toygame

@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from roses.server import db
+from roses.server import db, ws
 from roses.server.db import Database
 from roses.server.errors import StaleVersion
 from roses.server.service import LOCK_STRIPES, GameService, _GameLock
@@ -33,15 +33,16 @@ def _seqs(database: Database, gid: int) -> list[int]:
 
 
 def _counting_threads(games: GameService, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Calls of ``act_keyed`` (the action's way through a thread), counted."""
+    """A socket's actions that went through a thread (``act`` there), counted."""
     calls: list[int] = []
-    keyed = games.act_keyed
+    in_thread = ws._act_in_thread
 
     def counted(*args: Any, **kwargs: Any) -> Any:
+        assert args[0] is games
         calls.append(1)
-        return keyed(*args, **kwargs)
+        return in_thread(*args, **kwargs)
 
-    monkeypatch.setattr(games, "act_keyed", counted)
+    monkeypatch.setattr(ws, "_act_in_thread", counted)
     return calls
 
 

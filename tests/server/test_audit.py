@@ -1,4 +1,4 @@
-"""Auditable chance on the server (roses/server/audit.py, issue 20 item 7): the commitment to
+"""Auditable chance on the server (roses/server/audit.py): the commitment to
 the seed is public from the start and never changes; the seed and its nonce are published only
 when the game is over; the audit record passes ``roses replay`` and a tampered one fails."""
 

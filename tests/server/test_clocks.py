@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from roses.server import clocks, db, service
+from roses.server import clocks, db, gamestore
 from roses.server.auth import create_user
 from roses.server.clocks import PACES, ClockScheduler, clocks_of, parse_pace
 from roses.server.db import Database
@@ -40,7 +40,7 @@ class Recorder:
 @pytest.fixture
 def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     clock = FakeTime()
-    monkeypatch.setattr(service, "_now", clock)
+    monkeypatch.setattr(gamestore, "_now", clock)
     return clock
 
 

@@ -1,5 +1,5 @@
-"""Deadlines with published defaults (roses/server/deadlines.py, issue 20 item 2): when a seat's
-time runs out on a Kingmaker decision that has a published default (issue 14 item 3), the
+"""Deadlines with published defaults (roses/server/deadlines.py): when a seat's
+time runs out on a Kingmaker decision that has a published default, the
 scheduler plays that default for it through the action log, and the game goes on; on a decision
 without one (a player's own turn) the seat loses on time as before."""
 

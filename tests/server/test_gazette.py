@@ -1,4 +1,4 @@
-"""The gazette (roses/server/gazette.py, issue 20 item 6): one public edition per finished round
+"""The gazette (roses/server/gazette.py): one public edition per finished round
 built from the public log lines, the changes on the board and the observer's board; a private
 report per seat; editions never change as play goes on (digest chain); no edition, report or
 page holds what its reader may not know (Rules.secrets of every seat)."""

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from roses.server import app as app_module
+from roses import app as app_module
 from roses.server import gcpolicy
 
 

@@ -1,4 +1,4 @@
-"""Reminders before a deadline and vacation mode (issue 20 item 2, roses/server/attendance.py)."""
+"""Reminders before a deadline and vacation mode (roses/server/attendance.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kingmaker standing orders through the server (issue 20 item 3; roses/games/kingmaker/orders.py):
+"""Kingmaker standing orders through the server (roses/games/kingmaker/orders.py):
 a seat sets one with the ordinary action route at any time, not only when asked; it is in that
 seat's view payload and log only, never in another seat's or an observer's (the server's views
 are the boundary of hidden information); bad orders are refused with a reason and change nothing."""

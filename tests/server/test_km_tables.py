@@ -1,4 +1,4 @@
-"""Kingmaker tables of 2 to 8 on the server (issue 20 item 1): seats for N players, bots in any
+"""Kingmaker tables of 2 to 8 on the server: seats for N players, bots in any
 seat, invitations, the seat order published at the start from the game's seed, and a player
 who leaves replaced by a newcomer who sees only that seat's view (roses/server/tables.py)."""
 

@@ -1,4 +1,4 @@
-"""The umpire's controls on the server (issue 20 item 5, roses/server/umpiring.py): pause and
+"""The umpire's controls on the server (roses/server/umpiring.py): pause and
 resume (the clocks stop, players' actions are refused with the reason, the umpire may still
 rule), extend a seat's deadline; each control is the umpire's logged ruling, so it is in
 every player's log and a replay reproduces it."""
@@ -212,3 +212,14 @@ def test_the_gazette_of_the_round_shows_the_umpires_controls(sqlite_db: Database
               "The umpire resumes the game."]
     found = [next(i for i, t in enumerate(texts) if w in t) for w in wanted]
     assert found == sorted(found)
+
+
+def test_the_umpire_seat_is_the_rules_declaration(sqlite_db: Database) -> None:
+    """The server finds the umpire's seat through the rules (Rules.umpire), and says in a game's
+    description which seat it is; a game created without the seat has none."""
+    svc, gid, people = _game(sqlite_db, None)
+    assert RULES.umpire is not None and RULES.umpire.role == "umpire"
+    assert svc.game(people["P1"], gid)["umpire"] == "umpire"
+    other = svc.create_game(people["P1"], "kingmaker", options={"players": 2}, role="P1", preview=True)
+    assert other["umpire"] is None
+    assert svc.describe("kingmaker")["umpire"] == "umpire"

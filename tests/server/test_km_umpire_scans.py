@@ -1,6 +1,5 @@
-"""Hidden information in a Kingmaker campaign with an umpire's seat (issue 20, "Done when":
-hidden-information scans of every payload, gazette and e-mail for each seat and for the
-umpire's Chancery).
+"""Hidden information in a Kingmaker campaign with an umpire's seat: hidden-information scans of
+every payload, gazette and e-mail for each seat and for the umpire's Chancery.
 
 Three players and the umpire, each a person with a confirmed address and notifications on,
 play through the API to round 2 (the umpire publishes a ruling on the way). Every payload each

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from roses.server.app import create_app
+from roses.app import create_app
 from roses.server.config import Settings
 from roses.server.db import Database
 from roses.server.loadbench import ServerProcess

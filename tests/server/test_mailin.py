@@ -1,4 +1,4 @@
-"""Orders by e-mail (roses/server/mailin.py, issue 20 item 9), against a real IMAP server: a
+"""Orders by e-mail (roses/server/mailin.py), against a real IMAP server: a
 private Dovecot started by the test (tests/server/imapserver.py). Orders sent to the mailbox
 in the terminal's order language are applied through the game service; a wrong order gets
 the rules' own refusal; mail from unknown or unconfirmed addresses is not answered; orders need

@@ -1,4 +1,4 @@
-"""Negotiated exchanges by e-mail (issue 20 items 4 and 9; roses/server/exchanges.py): a player
+"""Negotiated exchanges by e-mail (roses/server/exchanges.py): a player
 proposes an exchange with an "exchange ..." line whether or not he is asked anything, the other
 accepts with "exchange accept N"; a wrong line is refused with the reason; the replies list the
 seat's own pending offers, never another seat's."""

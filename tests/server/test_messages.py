@@ -1,5 +1,5 @@
-"""Private messages between seats and negotiated exchanges on the server (issue 20 item 4,
-roses/server/messages.py, roses/games/kingmaker/offers.py): a message reaches only its
+"""Private messages between seats and negotiated exchanges on the server
+(roses/server/messages.py, roses/games/kingmaker/offers.py): a message reaches only its
 channel's seats (and the umpire when copied), over HTTP and the WebSocket; its text is in no
 other seat's traffic (views, chat, messages, the game's log and gazette, e-mails); an exchange
 proposed by one seat and accepted by another is an action of the log, private until accepted."""

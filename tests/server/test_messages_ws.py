@@ -1,6 +1,6 @@
 """Private messages over the play WebSocket (roses/server/ws.py, roses/server/messages.py):
 the sockets of a channel's seats receive a new message; another seat's socket receives nothing
-of it (issue 20 item 4)."""
+of it."""
 
 from __future__ import annotations
 

@@ -152,7 +152,7 @@ class LiveServer:
 
         import uvicorn
 
-        from roses.server.app import create_app
+        from roses.app import create_app
         from roses.server.config import Settings
         from roses.web import pages
 

@@ -26,7 +26,7 @@ from tests.web.conftest import DESKTOP, LiveServer
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    from roses.server.app import create_app
+    from roses.app import create_app
     from roses.server.config import Settings
 
     db = Path(tmp_path_factory.mktemp("faults")) / "roses.sqlite3"

@@ -1,14 +1,14 @@
-"""The Kingmaker board drawing data (roses/web/kingmaker_board.py): built from the game's own
+"""The Kingmaker board drawing data (roses/games/kingmaker/board_web.py): built from the game's own
 board module, so the shipped open board and a supplied board (docs/kingmaker/board.md) draw
-the same way; served per game at /games/{id}/kingmaker/board.json."""
+the same way; served per game at /games/{id}/board.json."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from roses.games.kingmaker import board_web as kingmaker_board
 from roses.games.kingmaker.board import DATA_DIR, load_board
-from roses.web import kingmaker_board
 from tests.server.conftest import build_client, user
 
 
@@ -53,12 +53,12 @@ def test_game_board_route(tmp_path: Path) -> None:
                                              "options": {"players": 3}}, headers=alice)
         assert r.status_code == 201, r.text
         gid = r.json()["id"]
-        res = client.get(f"/games/{gid}/kingmaker/board.json", headers=alice)
+        res = client.get(f"/games/{gid}/board.json", headers=alice)
         assert res.status_code == 200, res.text
         _check_drawing(res.json(), None)
-        assert client.get("/games/999999/kingmaker/board.json", headers=alice).status_code == 404
+        assert client.get("/games/999999/board.json", headers=alice).status_code == 404
         toy = client.post("/api/games", json={"game": "richard3", "role": "York"}, headers=alice)
         assert toy.status_code == 201, toy.text
-        other = client.get(f"/games/{toy.json()['id']}/kingmaker/board.json", headers=alice)
-        assert other.status_code == 404 and other.json()["code"] == "not_kingmaker"
+        other = client.get(f"/games/{toy.json()['id']}/board.json", headers=alice)
+        assert other.status_code == 404 and other.json()["code"] == "no_board"
     database.dispose()

@@ -46,7 +46,7 @@ import pytest
 from roses.ai.bot import view_actions
 from roses.engine import Game
 from roses.games.kingmaker import RULES
-from roses.server import service as service_module
+from roses.server import lobby as lobby_module
 from roses.server.clocks import DAY, ClockScheduler
 from tests.web import players
 from tests.web.conftest import DESKTOP, LiveServer, screenshot_path
@@ -238,7 +238,7 @@ def find_plan(game_id: int, scenario: str, options: dict[str, Any]) -> Plan:
 
 
 class FixedSeed:
-    """Stands in for the module ``secrets`` in roses.server.service: the game's seed (drawn
+    """Stands in for the module ``secrets`` in roses.server.lobby: the game's seed (drawn
     with ``randbelow(2**31 - 1) + 1`` at the start) is the planned one; the rest is ``secrets``."""
 
     def __init__(self, seed: int) -> None:
@@ -358,7 +358,7 @@ def test_a_four_player_campaign_with_two_people_and_two_bots(browser: Any, live_
     assert {s["role"]: s["bot"] for s in info["seats"]} == {"P1": None, "P2": None, "P3": "random", "P4": "random"}
 
     plan = find_plan(game_id, info["scenario"], info["options"])
-    monkeypatch.setattr(service_module, "secrets", FixedSeed(plan.seed))
+    monkeypatch.setattr(lobby_module, "secrets", FixedSeed(plan.seed))
     scans = {r: Scan(plan, r, pages[r], game_id) for r in PEOPLE}
 
     # The second person joins from the game page: every seat is taken, the game starts.

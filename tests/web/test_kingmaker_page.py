@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from roses.engine import Game, get_rules
+from roses.games.kingmaker import board_web as kingmaker_board
 from roses.games.kingmaker.board import DATA_DIR, load_board
-from roses.web import kingmaker_board
 from tests.web import players
 from tests.web.conftest import DESKTOP, PHONE, LiveServer, screenshot_path
 from tests.web.leaks import Secrets, Traffic

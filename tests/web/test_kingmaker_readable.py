@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from roses.engine import get_rules
+from roses.games.kingmaker import board_web as kingmaker_board
 from roses.games.kingmaker import views
 from roses.games.kingmaker.board import load_board
 from roses.games.kingmaker.common import W
 from roses.games.kingmaker.names import COMPASS, square_names
-from roses.web import kingmaker_board
 from tests.web import players
 from tests.web.conftest import LiveServer
 
@@ -92,8 +92,6 @@ def test_the_gazette_tells_what_changed_in_words() -> None:
     """The gazette's "what changed since the last edition" (server/gazette.py) from the views'
     words: nobles move between named places and squares in words, places by their names."""
     from roses.engine.contract import OBSERVER
-    from roses.server.gazette import changes
-
     rnd = random.Random(11)
     state = RULES.setup(11, "campaign", {"players": 3})
     before = None
@@ -106,7 +104,7 @@ def test_the_gazette_tells_what_changed_in_words() -> None:
         role = rnd.choice(RULES.active(state))
         state = RULES.apply_legal(state, role, *rnd.choice(RULES.legal_actions(state, role)))
     assert before is not None
-    lines = changes(before, RULES.view(state, OBSERVER))
+    lines = RULES.gazette_changes(before, RULES.view(state, OBSERVER))
     assert any(" moves from " in t for t in lines), lines
     for t in lines:
         assert not GRID_ID.search(t), t

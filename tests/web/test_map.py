@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from roses.web import mapgen
+from roses.games.richard3 import map_drawing as mapgen
 from tests.web.conftest import DESKTOP, PHONE, STATIC, screenshot_path
 
 LAYOUT = json.loads((STATIC / "richard3" / "layout.json").read_text(encoding="utf-8"))
@@ -49,7 +49,7 @@ def open_map_page(browser: Any, static_server: str, size: dict[str, int],
 
 
 def test_layout_file_is_up_to_date() -> None:
-    assert mapgen.build() == LAYOUT, "run: python -m roses.web.mapgen"
+    assert mapgen.build() == LAYOUT, "run: python -m roses.games.richard3.map_drawing"
 
 
 def test_33_areas_62_borders_3_seas() -> None:

@@ -14,7 +14,7 @@ from roses.web import pages
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    from roses.server.app import create_app
+    from roses.app import create_app
     from roses.server.config import Settings
 
     db = Path(tmp_path_factory.mktemp("pages")) / "roses.sqlite3"

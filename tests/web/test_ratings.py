@@ -55,7 +55,7 @@ def test_draws_bots_and_unrated_games() -> None:
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    from roses.server.app import create_app
+    from roses.app import create_app
     from roses.server.config import Settings
 
     db = Path(tmp_path_factory.mktemp("ratings")) / "roses.sqlite3"

@@ -85,7 +85,7 @@ def test_kingmaker_reference_covers_the_phases_and_every_event_kind() -> None:
 
 @pytest.mark.parametrize("game", ["plantagenet", "kingmaker"])
 def test_rules_pages_serve_the_reference(game: str, tmp_path: Path) -> None:
-    from roses.server.app import create_app
+    from roses.app import create_app
     from roses.server.config import Settings
 
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'roses.sqlite3'}", bots=False,

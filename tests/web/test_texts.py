@@ -66,7 +66,7 @@ def test_treason_roll_ready_and_kept_notes() -> None:
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    from roses.server.app import create_app
+    from roses.app import create_app
     from roses.server.config import Settings
 
     db = Path(tmp_path_factory.mktemp("why")) / "roses.sqlite3"

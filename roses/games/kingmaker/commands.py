@@ -1,4 +1,4 @@
-"""``roses kingmaker ...``: Kingmaker sub-commands (loaded by roses.cli through EXTENSIONS).
+"""``roses kingmaker ...``: Kingmaker sub-commands (the rules declare it, cli_commands: roses.cli loads it).
 
 ``roses kingmaker check-board FILE`` validates a board file (``docs/kingmaker/board.md``): the
 format, every reference, land connectivity, ports linked to the sea, the places, areas and

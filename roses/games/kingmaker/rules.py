@@ -28,6 +28,7 @@ from roses.games.kingmaker import (
     umpire,
     views,
 )
+from roses.games.kingmaker.platform import KingmakerPlatform
 
 #: State keys no rule ever changes (the data of an uploaded board or Event deck): copies share them.
 _SHARED = frozenset(("board_data", "deck_data"))
@@ -60,7 +61,7 @@ class KingmakerSteps(Steps):
             super().act(state, role, verb, arg, check)
 
 
-class KingmakerRules(StepRules):
+class KingmakerRules(KingmakerPlatform, StepRules):
     id = "kingmaker"
     title = "Kingmaker (campaign rules)"
     scenarios = (setup.SCENARIO,)

@@ -9,10 +9,11 @@ export function cookie(name) {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, detail) {
+  constructor(status, code, detail, errors = null) {
     super(detail || `HTTP ${status}`);
     this.status = status;
     this.code = code;
+    this.errors = Array.isArray(errors) ? errors : null;  // each fault, when the server lists them
   }
 }
 
@@ -36,7 +37,7 @@ export async function api(method, path, body = undefined) {
   if (res.status === 204) return null;
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) throw new ApiError(res.status, data && data.code, (data && data.detail) || res.statusText);
+  if (!res.ok) throw new ApiError(res.status, data && data.code, (data && data.detail) || res.statusText, data && data.errors);
   return data;
 }
 
@@ -60,5 +61,6 @@ export function h(tag, attrs = {}, ...children) {
 export function showError(el, err) {
   if (!el) return;
   el.textContent = err ? (err.message || String(err)) : "";
+  if (err && err.errors && err.errors.length) el.appendChild(h("ul", { class: "error-list" }, err.errors.map((e) => h("li", {}, e))));
   el.hidden = !err;
 }

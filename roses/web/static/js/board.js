@@ -171,9 +171,9 @@ export function setupTabs() {
 /** Whether the page has the small-screen layout (tabs, bottom sheet). */
 export const smallScreen = () => window.matchMedia("(max-width: 760px)").matches;
 
-/** Load the module of `gameType` and let it set up the map container. */
-export async function loadBoard(gameId, handlers = {}, gameType = "richard3") {
-  const [mod] = await Promise.all([gameModule(gameType), loadRules(gameType)]);
+/** Load the module of `gameType` (`client`: the one its rules name) and let it set up the map container. */
+export async function loadBoard(gameId, handlers = {}, gameType = "richard3", client = null) {
+  const [mod] = await Promise.all([gameModule(gameType, client), loadRules(gameType)]);
   const game = await mod.create({
     svg: document.getElementById("map"),
     holder: document.querySelector(".map-holder"),

@@ -30,7 +30,7 @@ function query() {
   return s ? `?${s}` : "";
 }
 
-const board = await loadBoard(gameId, { onArea: (name, ev) => onArea(name, ev) }, config.game);
+const board = await loadBoard(gameId, { onArea: (name, ev) => onArea(name, ev) }, config.game, config.client);
 
 // ------------------------------------------------------------------ choices
 function onArea(name, ev) {

@@ -28,8 +28,9 @@ function fillScenarios() {
     } else if (o.choices) {
       optBox.appendChild(h("label", {}, `${label} `, h("select", { name: `opt-${name}` },
         o.choices.map((c) => h("option", { value: c, selected: c === o.default }, String(c))))));
-    } else if (o.type === "object") {  // data (e.g. a supplied Event deck): the default, or a file the person chooses
-      const file = h("input", { type: "file", name: `opt-${name}`, accept: ".json,application/json", hidden: true });
+    } else if (o.format === "roses-upload" || o.type === "object") {  // a file the person chooses (a board, a deck), or the default
+      const json = (o.contentMediaType || "application/json") === "application/json";
+      const file = h("input", { type: "file", name: `opt-${name}`, accept: json ? ".json,application/json" : o.contentMediaType, hidden: true });
       const status = h("span", { class: "small muted", role: "status" });
       const pick = h("select", { name: `opt-${name}-source`, "aria-label": label },
         h("option", { value: "" }, "the standard one"), h("option", { value: "file" }, "my own, from a file…"));
@@ -39,7 +40,11 @@ function fillScenarios() {
         const f = file.files && file.files[0];
         if (!f) { status.textContent = ""; return; }
         file.bad = false;
-        try { file.parsed = JSON.parse(await f.text()); status.textContent = ` ${f.name} read.`; } catch (e) { file.bad = true; status.textContent = ` ${f.name} is not a file of this kind.`; }
+        try {
+          file.parsed = JSON.parse(await f.text());
+          if (json && (typeof file.parsed !== "object" || file.parsed === null || Array.isArray(file.parsed))) throw new Error("not an object");
+          status.textContent = ` ${f.name} read.`;
+        } catch (e) { file.parsed = undefined; file.bad = true; status.textContent = ` ${f.name} is not a file of this kind.`; }
       });
       optBox.appendChild(h("label", {}, `${label.replace(/\s*\(default: [^)]*\)$/, "").replace(/ in the [a-z0-9-]+\/\d+ format/, "")}: `, pick, file, status));
     } else if (o.type === "int") {
@@ -59,7 +64,7 @@ function readOptions() {
     const el = form.elements[`opt-${name}`];
     if (!el) continue;
     if (el.type === "checkbox") options[name] = el.checked;
-    else if (o.type === "object") {
+    else if (o.format === "roses-upload" || o.type === "object") {
       if (el.bad) throw new Error(`${o.label || name}: the file chosen cannot be read`);
       if (el.parsed !== undefined) options[name] = el.parsed;
     }
@@ -102,7 +107,7 @@ function fillSeats() {
       seatBox.appendChild(h("p", { class: "own-seat", dataset: { role } }, h("strong", {}, `${role}: `), "you"));
       continue;
     }
-    const choices = role === "umpire" ? [] : BOTS;
+    const choices = role === rulesOf(gameSel.value).umpire ? [] : BOTS;  // the umpire is a person
     seatBox.appendChild(h("label", {}, `${role} `, h("select", { name: `seat-${role}` },
       h("option", { value: "human" }, "A person (open seat, or the invite link)"),
       choices.map(([v, t]) => h("option", { value: v }, t)))));
@@ -171,7 +176,7 @@ function gameRow(g) {
     h("a", { href: `/games/${g.id}` }, g.title || `Game ${g.id}`), " ",
     h("span", { class: "game-name" }, rules ? rules.title : g.game), " ",
     g.your_turn ? h("strong", { class: "badge turn" }, "Your turn") : null, " ",
-    h("span", { class: "muted" }, `${scenarioName(g)} · ${g.status} · ${who}${g.result ? ` · result: ${g.result}` : ""}`),
+    h("span", { class: "muted" }, `${scenarioName(g)}${g.played_with ? ` · ${g.played_with}` : ""} · ${g.status} · ${who}${g.result ? ` · result: ${g.result}` : ""}`),
     g.status === "finished" ? h("a", { class: "small", href: `/games/${g.id}/replay` }, "Replay") : null);
 }
 async function refreshMine() {

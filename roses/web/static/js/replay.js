@@ -9,7 +9,7 @@ const config = JSON.parse(document.getElementById("config").textContent);
 const gameId = config.gameId;
 const inv = config.invite ? `&invite=${encodeURIComponent(config.invite)}` : "";
 let shown = null;
-const board = await loadBoard(gameId, { onArea: (name) => shown && showAreaInfo(board, name, shown.view || {}) }, config.game);
+const board = await loadBoard(gameId, { onArea: (name) => shown && showAreaInfo(board, name, shown.view || {}) }, config.game, config.client);
 const tabs = setupTabs();
 let resultShown = false;
 const slider = document.getElementById("step");

@@ -33,8 +33,9 @@ async function draw() {
   const out = [];
   if (info.status === "paused") out.push(h("p", { class: "km-paused", role: "status" }, "The umpire has paused the game: no move until he resumes it."));
   const mine = info.my_roles || [];
-  if (mine.includes("umpire")) {
-    const players = info.seats.map((s) => s.role).filter((r) => r !== "umpire");
+  const umpire = info.umpire;  // the umpire's seat the game's rules declare, or null
+  if (umpire && mine.includes(umpire)) {
+    const players = info.seats.map((s) => s.role).filter((r) => r !== umpire);
     const paused = info.status === "paused";
     out.push(h("div", { class: "row" },
       h("button", { type: "button", id: "umpire-pause", onclick: () => run("POST", `/api/games/${gameId}/umpire/${paused ? "resume" : "pause"}`, paused ? undefined : { reason: document.getElementById("umpire-reason").value }) },
@@ -86,7 +87,7 @@ async function draw() {
   for (const s of empty) {
     out.push(h("button", { type: "button", class: "claim", onclick: () => run("POST", `/api/games/${gameId}/seats/${encodeURIComponent(s.role)}/claim${inv}`) }, `Take the empty seat ${s.role}`));
   }
-  for (const role of mine.filter((r) => r !== "umpire")) {
+  for (const role of mine.filter((r) => r !== umpire)) {
     const f = h("form", { class: "row vacation-form", dataset: { role } },
       h("label", {}, `${role} away for `, h("input", { name: "days", type: "number", min: 1, max: 60, value: 7 }), " days, "),
       botSelect("bot"), " ", h("button", { type: "submit" }, "Go on vacation"));

@@ -1,5 +1,5 @@
 // Roses: the board picture of a Kingmaker gazette edition (/games/{id}/gazette/{round}): the
-// game's board (from /games/{id}/kingmaker/board.json) with the pieces of the observer's view
+// game's board (from /games/{id}/board.json) with the pieces of the observer's view
 // at the end of the round, which the page carries. Read only: nothing to choose.
 
 import { enablePanZoom } from "../js/mapkit.js";
@@ -9,7 +9,7 @@ const cfg = JSON.parse(document.getElementById("config").textContent);
 const svg = document.getElementById("map");
 if (svg && cfg.board) {
   const q = cfg.invite ? `?invite=${encodeURIComponent(cfg.invite)}` : "";
-  const res = await fetch(`/games/${encodeURIComponent(cfg.gameId)}/kingmaker/board.json${q}`);
+  const res = await fetch(`/games/${encodeURIComponent(cfg.gameId)}/board.json${q}`);
   if (res.ok) {
     const board = await res.json();
     const game = new Kingmaker(board, {});

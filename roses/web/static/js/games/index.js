@@ -13,7 +13,8 @@
 //   draw(view, ui, payload)      pieces on the map (when hasMap)
 //   areaInfo(name, view)         nodes describing an area, or null
 //
-// Adding a game: write games/<id>.js and add one line below. Games without a module get the
+// Adding a game: write its module and name it in the game's rules (`client_module`: the page's
+// config carries it as `client`), or add one line below. Games without a module get the
 // generic one (buttons, log, the view's facts as text).
 
 const MODULES = {
@@ -22,7 +23,8 @@ const MODULES = {
   kingmaker: () => import("./kingmaker.js"),
 };
 
-export async function gameModule(id) {
+export async function gameModule(id, client = null) {
+  if (client) return import(client);
   const load = MODULES[id];
   return load ? load() : import("./generic.js");
 }

@@ -1,5 +1,5 @@
 // Roses: Kingmaker on the page (the game module for "kingmaker", see index.js). Loads the board
-// the game is played on (/games/{id}/kingmaker/board.json, built by roses/web/kingmaker_board.py
+// the game is played on (/games/{id}/board.json, built by roses/games/kingmaker/board_web.py
 // from the game's board module, so a supplied board draws like the shipped open one) and draws
 // one role's view, and nothing else, on it: the grid of squares (sea, open, forest; areas),
 // rivers, estuaries, roads, places (owner, siege, ports, cathedrals), the nobles' stacks, the
@@ -46,7 +46,7 @@ export async function create(page) {
   addStyles();
   const cfg = pageConfig();
   const q = cfg.invite ? `?invite=${encodeURIComponent(cfg.invite)}` : "";
-  const res = await fetch(`/games/${encodeURIComponent(cfg.gameId)}/kingmaker/board.json${q}`);
+  const res = await fetch(`/games/${encodeURIComponent(cfg.gameId)}/board.json${q}`);
   if (!res.ok) throw new Error(`the board of this game could not be loaded (${res.status})`);
   const board = await res.json();
   const game = new Kingmaker(board, page);

@@ -1,5 +1,5 @@
 // Roses: Plantagenet on the page (the game module for "plantagenet", see index.js). Loads the
-// board data (static/plantagenet/board.json, made by roses/web/plantagenet_board.py: Locales at
+// board data (static/plantagenet/board.json, made by roses/games/plantagenet/board_drawing.py: Locales at
 // their real towns, Ways, Seas, Exile boxes, the Calendar and the Influence track, and the
 // game's Lords, Vassals and Arts of War cards in our own words) and draws one role's view, and
 // nothing else, onto the board and the side panels. Choices come only from the view's actions

@@ -2,7 +2,7 @@
 
 Kingmaker's board is data (``docs/kingmaker/board.md``): a game may be played on the shipped open
 board or on a supplied one. So the browser does not load a fixed drawing: the page asks for
-``/games/{id}/kingmaker/board.json``, which this module builds from the board the game uses
+``/games/{id}/board.json`` (the rules' ``board_data``), which this module builds from the board the game uses
 (:func:`roses.games.kingmaker.board.load_board` of the game's ``board`` option, the shipped
 board when there is none). Everything in it is public component data: the grid (terrain, areas,
 the regional zones' names, each square in words), rivers, estuaries, roads and crossings, the places with their
@@ -12,20 +12,17 @@ from the role's view (the client draws them: ``static/js/games/kingmaker.js``).
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
-
-from roses.games.kingmaker.board import Board, BoardError, board_of_option, load_board
+from roses.engine.contract import canonical_json
+from roses.games.kingmaker.board import Board, board_of_option, load_board
 from roses.games.kingmaker.names import square_names
 
 #: Map units per square (the client draws each square as a CELL x CELL box).
 CELL = 72
-
-router = APIRouter(include_in_schema=False)
 
 
 def board_data(board: Board) -> dict[str, Any]:
@@ -75,34 +72,29 @@ def board_data_for(path: str | None) -> dict[str, Any]:
     return board_data(load_board(path))
 
 
-def game_board_path(options: dict[str, Any] | None) -> str | None:
-    """The board file a game uses: its ``board`` option, or None for the shipped board."""
-    path = (options or {}).get("board")
-    return path if isinstance(path, str) and path else None
+@lru_cache(maxsize=8)
+def _board_data_of_text(text: str) -> dict[str, Any]:
+    # the board as the game's setup reads it (board_of_option: the same checks)
+    return board_data(board_of_option(json.loads(text)))
 
 
-@router.get("/games/{game_id}/kingmaker/board.json")
-def game_board(request: Request, game_id: int, invite: str | None = None) -> Response:
-    """The board drawing of a Kingmaker game (anyone who may see the game may see its board)."""
-    from roses.server.deps import find_auth
+def game_board_data(options: dict[str, Any] | None) -> dict[str, Any]:
+    """The drawing data of the board a game uses: its ``board`` option (a file path, or the
+    board itself as a JSON object), the shipped board when there is none. Raises
+    :class:`BoardError` (a ``ValueError``) or ``OSError`` when it cannot be read."""
+    value = (options or {}).get("board")
+    if isinstance(value, dict):
+        return _board_data_of_text(canonical_json(value))
+    return board_data_for(value if isinstance(value, str) and value else None)
 
+
+def board_name(options: dict[str, Any] | None) -> str:
+    """The name of the board a game uses (the shipped one when the option is not given), or ""
+    when it cannot be read."""
+    value = (options or {}).get("board")
+    if isinstance(value, dict):
+        return str(value.get("name") or "")
     try:
-        found = find_auth(request)
-    except Exception:  # a bad Bearer header: treat as logged out, like the pages
-        found = None
-    user = None if found is None else found.user
-    try:
-        info = request.app.state.roses.games.game(user, game_id, invite)
-    except Exception as exc:
-        return JSONResponse({"detail": getattr(exc, "message", "No such game."), "code": "not_found"},
-                            status_code=404)
-    if info.get("game") != "kingmaker":
-        return JSONResponse({"detail": "Not a Kingmaker game.", "code": "not_kingmaker"}, status_code=404)
-    try:
-        option = (info.get("options") or {}).get("board")
-        data = (board_data(board_of_option(option)) if isinstance(option, dict)  # an uploaded board
-                else board_data_for(game_board_path(info.get("options"))))
-    except (BoardError, OSError):
-        return JSONResponse({"detail": "This game's board file cannot be read.", "code": "bad_board"},
-                            status_code=500)
-    return JSONResponse(data, headers={"Cache-Control": "private, max-age=300"})
+        return load_board(value if isinstance(value, str) and value else None).name
+    except (ValueError, OSError):
+        return ""
