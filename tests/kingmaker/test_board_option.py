@@ -82,7 +82,7 @@ def test_bots_play_a_game_on_the_uploaded_board_and_its_replay_is_identical_k92(
 
 
 def test_the_drawing_comes_from_the_games_board_option_not_the_default_file_k92() -> None:
-    from roses.web.kingmaker_board import board_data
+    from roses.games.kingmaker.board_web import board_data
 
     drawing = board_data(board_of_option(small_board()))
     assert drawing["name"] == "The Vale (test board)" and (drawing["columns"], drawing["rows"]) == (8, 6)
@@ -145,7 +145,7 @@ def test_the_server_creates_a_game_on_an_uploaded_board_and_refuses_a_bad_one(tm
         r = client.post("/api/games", json={"game": "kingmaker", "role": "P1",
                                              "options": {"players": 3, "board": small_board()}}, headers=alice)
         assert r.status_code == 201, r.text
-        drawing = client.get(f"/games/{r.json()['id']}/kingmaker/board.json", headers=alice)
+        drawing = client.get(f"/games/{r.json()['id']}/board.json", headers=alice)
         assert drawing.status_code == 200 and drawing.json()["name"] == "The Vale (test board)"
         bad = small_board()
         bad["places"][4]["garrison"] = 100  # an open town with a garrison
@@ -153,8 +153,10 @@ def test_the_server_creates_a_game_on_an_uploaded_board_and_refuses_a_bad_one(tm
         r = client.post("/api/games", json={"game": "kingmaker", "role": "P1",
                                              "options": {"players": 3, "board": bad}}, headers=alice)
         assert r.status_code == 400
-        detail = r.json()["detail"]
-        assert detail.startswith("Board: 2 fault(s)") and "'york'" in detail and "'coventry'" in detail, detail
+        body = r.json()
+        assert body["detail"].startswith("Board: 2 fault(s)"), body
+        errors = body["errors"]  # each fault listed
+        assert len(errors) == 2 and any("'york'" in e for e in errors) and any("'coventry'" in e for e in errors), errors
     database.dispose()
 
 

@@ -215,7 +215,7 @@ def test_kingmaker_marks_the_other_seats_last_moves(browser: Any, live_server: L
     _open(page, base, game_id)
     view = players.payload(page)["view"]
     expected = _km_expected(view, "P1")
-    board = page.evaluate(players.GET, f"/games/{game_id}/kingmaker/board.json")
+    board = page.evaluate(players.GET, f"/games/{game_id}/board.json")
     by_name = {words: f"sq:{sq}" for sq, words in board["square_names"].items()}
     by_name.update({p["name"]: pid for pid, p in board["places"].items()})
     marks = page.evaluate(MARKS)
