@@ -12,7 +12,7 @@ import functools
 from array import array
 
 from roses.engine.contract import View
-from roses.engine.tensor import Layout, TensorCodec, floats, one_hot, positions, zeros
+from roses.engine.tensor import Kept, Layout, TensorCodec, one_hot, positions, scaled, zeros
 from roses.games.richard3 import data as D
 
 #: Where a block may be: an area, or one of the boxes after the areas (pool, dead...).
@@ -43,9 +43,28 @@ class Richard3Codec(TensorCodec):
         self.o_shown = lay.add("shown", 2 * D.N_BLOCKS, "blocks of the other side revealed now (in battle), by block "
                                "id: present, steps/4")
         self.layout = lay
+        self.blank = zeros(lay.size)
+        # conversions kept by content (roses.engine.tensor.Kept): rows of counts and the
+        # columns of the own blocks mostly repeat from one step to the next
+        self.rows = (("counts", self.o_counts, D.N_AREAS, scaled(1 / 6)),
+                     ("border_counts", self.o_border, D.N_BORDERS, scaled(1 / 4)))
+        self.where_kept = Kept(self._where)
+        self.column_kept = (scaled(1 / 4), scaled(1), scaled(1 / 4), scaled(1))
+
+    def _where(self, where: tuple[int, ...]) -> array[float]:
+        """The own blocks' part for the blocks at ``where``: one-hot place, present."""
+        per = self.per
+        seg = zeros(len(where) * per)
+        for i, w in enumerate(where):
+            if 0 <= w < N_WHERE:
+                seg[i * per + w] = 1.0
+            seg[i * per + N_WHERE + 4] = 1.0
+        return seg
 
     def encode(self, view: View) -> array[float]:
-        out = zeros(self.layout.size)
+        # Runs of numbers go in by slice assignment from C iterators (``map`` of a bound
+        # float method), a block column by one extended slice: no Python frame per number.
+        out = self.blank[:]
         role = view.get("role")
         own = role if role in D.ROLES else D.ROLES[0]
         enemy = D.ROLES[1] if own == D.ROLES[0] else D.ROLES[0]
@@ -75,33 +94,28 @@ class Richard3Codec(TensorCodec):
             card = played.get(side)
             if isinstance(card, dict):
                 out[self.o_played + k * D.N_CARDS + int(card["id"])] = 1.0
-        for name, off, n, scale in (("counts", self.o_counts, D.N_AREAS, 1 / 6),
-                                    ("border_counts", self.o_border, D.N_BORDERS, 1 / 4)):
+        for name, off, n, kept in self.rows:
             rows = view.get(name) or []
             for k, s in enumerate(order):
                 if s < len(rows):
-                    row = rows[s][:n]
-                    out[off + k * n: off + k * n + len(row)] = floats(c * scale for c in row)
+                    row = tuple(rows[s][:n])
+                    out[off + k * n: off + k * n + len(row)] = kept(row)
         for battle in view.get("battles") or []:
             area = battle[0] if isinstance(battle, list) else battle
             if isinstance(area, int) and 0 <= area < D.N_AREAS:
                 out[self.o_battles + area] = 1.0
         heirs = (view.get("heirs") or [])[:10]
-        out[self.o_heirs: self.o_heirs + len(heirs)] = floats(h / N_WHERE for h in heirs)
+        out[self.o_heirs: self.o_heirs + len(heirs)] = array("f", map(N_WHERE.__rtruediv__, heirs))
         blocks = view.get("own") or {}
         if blocks:
-            per, base = self.per, self.o_own
-            for i, (where, steps, down, moved, reserve) in enumerate(zip(
-                    blocks["where"][:N_OWN], blocks["steps"], blocks["down"], blocks["moved"], blocks["reserve"], strict=False)):
-                b = base + i * per
-                if 0 <= where < N_WHERE:
-                    out[b + where] = 1.0
-                b += N_WHERE
-                out[b] = steps / 4
-                out[b + 1] = down
-                out[b + 2] = moved / 4
-                out[b + 3] = reserve
-                out[b + 4] = 1.0
+            where = tuple(blocks["where"][:N_OWN])
+            columns = [tuple(blocks[c]) for c in ("steps", "down", "moved", "reserve")]
+            n = min(len(where), *map(len, columns))
+            seg = self.where_kept(where[:n])[:]
+            per = self.per
+            for j, (column, kept) in enumerate(zip(columns, self.column_kept, strict=True)):
+                seg[N_WHERE + j::per] = kept(column[:n])
+            out[self.o_own:self.o_own + len(seg)] = seg
         for entry in view.get("shown") or []:
             key = self.keys.get(entry[0]) if isinstance(entry, list) and entry else None
             if key is not None:
