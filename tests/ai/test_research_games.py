@@ -302,3 +302,58 @@ def test_tensor_is_the_same_in_every_world_the_role_cannot_tell_apart(game: str,
         role, legal = turn
         state = rules.action(state, role, *rnd.choice(legal))
     assert changed > 0
+
+
+def _played_openspiel(game: str, scenario: str, options: Any, moves: int, seed: int = 0) -> Any:
+    g = openspiel_game.load(get_rules(game), scenario, max_game_length=300, **(options or {}))
+    state = g.new_initial_state()
+    for b in (9, 8, 7, 6):  # the true seed's four draws
+        state.apply_action(b)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        state.apply_action(rnd.choice(state.legal_actions()))
+    return state
+
+
+def test_resample_draws_the_chance_model_again_and_keeps_no_true_seed() -> None:
+    """resample_from_infostate: the same information state for the player; the seed draws at
+    the head of history() are the new seed's (not the true 9, 8, 7, 6); the moves after them
+    are the game's; the hand the player cannot see is dealt again from the cards it has not
+    seen (never its own); the new state plays on to an end."""
+    state = _played_openspiel("richard3", "richard-iii", None, 5)
+    p = state.current_player()
+    other = 1 - p
+    true_hand = state.rules_state()["hands"][other]
+    mine = set(state.rules_state()["hands"][p])
+    hands = set()
+    for k in range(12):
+        value = (k + 0.5) / 12
+        world = state.resample_from_infostate(p, lambda v=value: v)
+        seed = int(value * (1 << 62))
+        assert world.history()[:4] == [(seed >> s) & 0xFF for s in (24, 16, 8, 0)] != [9, 8, 7, 6]
+        assert world.history()[4:] == state.history()[4:]
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.observation_tensor(p) == state.observation_tensor(p)
+        assert world.legal_actions() == state.legal_actions()
+        hand = world.rules_state()["hands"][other]
+        assert len(hand) == len(true_hand) and not mine & set(hand)
+        hands.add(tuple(hand))
+        again = state.resample_from_infostate(p, lambda v=value: v)
+        assert again.rules_state()["hands"] == world.rules_state()["hands"]  # same draw, same world
+    assert len(hands) > 6  # dealt anew, not the true hand each time
+    world = state.resample_from_infostate(p, lambda: 0.25)
+    rnd = random.Random(1)
+    while not world.is_terminal():
+        world.apply_action(rnd.choice(world.legal_actions()))
+    assert sorted(world.returns()) == [-1.0, 1.0]
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), [CASES[2], CASES[3]], ids=[IDS[2], IDS[3]])
+def test_resample_keeps_the_information_state(game: str, scenario: str, options: Any) -> None:
+    state = _played_openspiel(game, scenario, options, 40, seed=2)
+    p = state.current_player()
+    for value in (0.1, 0.6):
+        world = state.resample_from_infostate(p, lambda v=value: v)
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.history()[4:] == state.history()[4:] and world.history()[:4] != [9, 8, 7, 6]
+        assert world.current_player() == p and world.legal_actions() == state.legal_actions()
