@@ -44,6 +44,7 @@ DEFAULT_MAX_LENGTH = 20_000
 HISTORY = 32
 _REGISTERED: dict[str, Rules] = {}
 _TYPES: dict[str, pyspiel.GameType] = {}
+_SPECS: dict[tuple[str, str], Spec] = {}
 
 
 def short_name(rules: Rules) -> str:
@@ -150,7 +151,11 @@ class RosesGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         rules = self._rules
-        self.spec = Spec(rules, params or {})
+        key = (short_name(rules), canonical_json(params or {}))
+        spec = _SPECS.get(key)
+        if spec is None or spec.rules is not rules:  # one catalogue and index per game and parameters
+            spec = _SPECS[key] = Spec(rules, params or {})
+        self.spec = spec
         self.rules = rules
         self.roles, self.seeds = self.spec.roles, self.spec.seeds
         self.max_length, self.catalogue = self.spec.max_length, self.spec.catalogue
