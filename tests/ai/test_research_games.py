@@ -359,3 +359,26 @@ def test_resample_keeps_the_information_state(game: str, scenario: str, options:
         assert world.information_state_string(p) == state.information_state_string(p)
         assert world.history()[4:] == state.history()[4:] and world.history()[:4] != [9, 8, 7, 6]
         assert world.current_player() == p and world.legal_actions() == state.legal_actions()
+
+
+def test_richard3_tensor_does_not_depend_on_what_was_encoded_before() -> None:
+    """The Richard III codec keeps parts of past vectors (per side, by content): every vector
+    is the one a new codec makes of the same view, over two games encoded turn about."""
+    from roses.games.richard3.research import Richard3Codec
+
+    rules = get_rules("richard3")
+    shared = rules.tensor_codec("wars-of-the-roses")
+    states = [rules.setup(seed, "wars-of-the-roses") for seed in (1, 2)]
+    rnds = [random.Random(1), random.Random(2)]
+    checked = 0
+    for _ in range(150):
+        for k in (0, 1):
+            turn = acting(rules, states[k])
+            if turn is None:
+                continue
+            for role in ("York", "Lancaster", "Observer"):
+                view = rules.view(states[k], role)
+                assert shared.encode(view) == Richard3Codec(tuple(shared.phases)).encode(view)
+                checked += 1
+            states[k] = rules.action(states[k], turn[0], *rnds[k].choice(turn[1]))
+    assert checked > 600
