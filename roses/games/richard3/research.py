@@ -27,9 +27,11 @@ N_OWN = max(len(D.BLOCKS_OF[0]), len(D.BLOCKS_OF[1])) + 1  # a side's blocks and
 def _pair(n: int, scale: float, rows: tuple[tuple[int, ...], tuple[int, ...]]) -> array[float]:
     """Own and enemy rows of ``n`` counts (each may be shorter) times ``scale``."""
     out = zeros(2 * n)
-    mul = scale.__mul__
-    for k, row in enumerate(rows):
-        out[k * n:k * n + len(row)] = array("f", map(mul, row))
+    for k, row in enumerate(rows):  # mostly zeros: only the others are set (array's own
+        at = k * n                  # conversion of a whole row takes longer)
+        for i, c in enumerate(row):
+            if c:
+                out[at + i] = c * scale
     return out
 
 
