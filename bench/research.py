@@ -23,7 +23,10 @@ CASES: list[tuple[str, str, dict[str, Any] | None]] = [
 ]
 
 
-def adapter_rate(game: str, scenario: str, options: dict[str, Any] | None, seconds: float) -> float:
+def adapter_rate(game: str, scenario: str, options: dict[str, Any] | None, seconds: float,
+                 fixed_games: int | None = None) -> float:
+    """Actions per CPU second through the env (with ``fixed_games``: that many games, whatever
+    the time; returns the number of actions, for counting instructions)."""
     rules = get_rules(game)
     env = make_env(rules, scenario, options=options)
     pick = random.Random(1)
@@ -31,17 +34,21 @@ def adapter_rate(game: str, scenario: str, options: dict[str, Any] | None, secon
     seed = 0
     start = time.perf_counter()
     cpu = time.process_time()
-    while time.perf_counter() - start < seconds:
+    if fixed_games is not None:
+        seconds = float("inf")
+    while time.perf_counter() - start < seconds and (fixed_games is None or seed < fixed_games):
         env.reset(seed=seed)
         seed += 1
         while env.agents and time.perf_counter() - start < seconds:
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 break
-            mask = env.observe(agent)["action_mask"]
-            legal = mask.nonzero()[0]
-            env.step(int(legal[pick.randrange(len(legal))]))
+            env.observe(agent)  # the tensor and the mask, as a learner reads them
+            legal = env.legal_actions(agent)  # the mask's ids, without a scan of the mask
+            env.step(legal[pick.randrange(len(legal))])
             actions += 1
+    if fixed_games is not None:
+        return actions
     return actions / (time.process_time() - cpu)
 
 
@@ -70,7 +77,15 @@ def clone_us(game: str, scenario: str, options: dict[str, Any] | None) -> tuple[
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--fixed-games", type=int, metavar="N",
+                    help="only the adapter, on N games of --case (for bench/instructions.sh-style counts)")
+    ap.add_argument("--case", type=int, default=0, help="index into CASES, with --fixed-games")
     args = ap.parse_args()
+    if args.fixed_games is not None:
+        game, scenario, options = CASES[args.case]
+        print(json.dumps({"game": game, "scenario": scenario, "games": args.fixed_games,
+                          "actions": adapter_rate(game, scenario, options, 0, args.fixed_games)}))
+        return
     for game, scenario, options in CASES:
         engine = bench(get_rules(game), scenario, args.seconds, options=options, views=True)["actions_per_cpu_s"]
         adapter = adapter_rate(game, scenario, options, args.seconds)

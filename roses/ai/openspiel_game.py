@@ -44,6 +44,7 @@ DEFAULT_MAX_LENGTH = 20_000
 HISTORY = 32
 _REGISTERED: dict[str, Rules] = {}
 _TYPES: dict[str, pyspiel.GameType] = {}
+_SPECS: dict[tuple[str, str], Spec] = {}
 
 
 def short_name(rules: Rules) -> str:
@@ -150,7 +151,11 @@ class RosesGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         rules = self._rules
-        self.spec = Spec(rules, params or {})
+        key = (short_name(rules), canonical_json(params or {}))
+        spec = _SPECS.get(key)
+        if spec is None or spec.rules is not rules:  # one catalogue and index per game and parameters
+            spec = _SPECS[key] = Spec(rules, params or {})
+        self.spec = spec
         self.rules = rules
         self.roles, self.seeds = self.spec.roles, self.spec.seeds
         self.max_length, self.catalogue = self.spec.max_length, self.spec.catalogue
@@ -184,13 +189,15 @@ class _Held:
     """The engine state inside an OpenSpiel state: OpenSpiel clones a Python state by deep
     copying its attributes one by one, and this one copies with the rules' fast copy."""
 
-    __slots__ = ("own", "rules", "value")
+    __slots__ = ("own", "rules", "turn", "value")
 
     def __init__(self, rules: Rules, value: State | None, own: list[list[int]]) -> None:
         self.rules = rules
         self.value = value
         #: each player's own actions so far (the information-state tensor's history)
         self.own = own
+        #: the mover and its legal actions, worked out once per position (False: not yet)
+        self.turn: Any = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return _Held(self.rules, None if self.value is None else self.rules.copy_state(self.value),
@@ -206,6 +213,8 @@ class RosesState(pyspiel.State):
         self.drawn = 0
         self.length = 0
         self._truncated = False
+        #: while resample_from_infostate records a history: the movers still to record, last first
+        self._replay: list[int] = []
 
     @property
     def state(self) -> State | None:
@@ -214,6 +223,7 @@ class RosesState(pyspiel.State):
     @state.setter
     def state(self, value: State | None) -> None:
         self._held.value = value
+        self._held.turn = False
 
     @property
     def own(self) -> list[list[int]]:
@@ -221,11 +231,16 @@ class RosesState(pyspiel.State):
 
     # ----- players ------------------------------------------------------------------------
     def _turn(self) -> tuple[str, list[Action]] | None:
-        if self.state is None or self._truncated:
-            return None
-        return acting(self.g.rules, self.state)
+        """The mover and its legal actions (``acting``), kept until the next action: OpenSpiel
+        asks ``current_player``, ``is_terminal`` and ``legal_actions`` of one position."""
+        held = self._held
+        if held.turn is False:
+            held.turn = None if held.value is None or self._truncated else acting(self.g.rules, held.value)
+        return held.turn
 
     def current_player(self) -> int:
+        if self._replay:  # resample_from_infostate recording a history: the recorded mover
+            return self._replay[-1]
         if self.state is None:
             return int(pyspiel.PlayerId.CHANCE)
         turn = self._turn()
@@ -254,6 +269,12 @@ class RosesState(pyspiel.State):
         return [(i, p) for i in range(n)]
 
     def _apply_action(self, action: int) -> None:
+        if self._replay:  # recorded only (resample_from_infostate sets the engine state after)
+            player = self._replay.pop()
+            if player >= 0:
+                self.own[player].append(int(action))
+                self.length += 1
+            return
         if self.state is None:
             self.seed = self.seed * self.g.chance_outcomes + int(action)
             self.drawn += 1
@@ -264,7 +285,7 @@ class RosesState(pyspiel.State):
         assert turn is not None
         verb, arg = self.g.catalogue[action]
         player = self.g.roles.index(turn[0])
-        self.state = self.g.rules.apply_legal(self.state, turn[0], verb, arg)
+        self.state = self.g.rules.apply_legal(self.state, turn[0], verb, arg)  # (and forgets the turn)
         self.own[player].append(int(action))
         self.length += 1
         if self.length >= self.g.max_length and self.g.rules.result(self.state) is None:
@@ -291,14 +312,38 @@ class RosesState(pyspiel.State):
         return canonical_json(self.g.rules.view(self.state, OBSERVER))
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RosesState:
-        """A copy in which everything hidden from ``player_id`` is re-sampled
-        (``Rules.determinize``); for OpenSpiel's ISMCTS and other sampling algorithms. Its
-        engine state is a determinisation; its ``history()`` is still the true one."""
-        clone: RosesState = self.clone()
-        if self.state is not None:
-            seed = int(float(probability_sampler()) * (1 << 62))
-            clone.state = self.g.rules.determinize(self.state, self.g.roles[player_id], seed)
-        return clone
+        """A state with the same information state for ``player_id`` in which everything hidden
+        from it is drawn anew, for OpenSpiel's ISMCTS and other sampling algorithms.
+
+        The chance model's draws are made again: one ``probability_sampler()`` value gives a
+        seed, the new state's seed draws (its first chance outcomes) are that seed's, and its
+        engine state is ``Rules.determinize(state, role, seed)``: the cards the player cannot
+        see dealt again from those it has not seen, the dice and shuffles to come drawn from
+        the new seed. So neither the true seed nor anything drawn from it is in the new state
+        or in its ``history()``, which is the new seed draws followed by the game's action ids
+        (the same moves: the player's information state is unchanged; an action the player
+        did not see keeps its id there, as in OpenSpiel's own games' resampling)."""
+        if self.state is None:  # before setup nothing has been seen: any seed draws do
+            return self.clone()
+        g = self.g
+        seed = int(float(probability_sampler()) * (1 << 62))
+        world = g.rules.determinize(self.state, g.roles[player_id], seed)
+        fresh: RosesState = self.get_game().new_initial_state()
+        if g.seeds > 0:
+            draws = [seed % g.seeds]
+        else:
+            draws = [(seed >> (8 * k)) & 0xFF for k in range(g.chance_nodes - 1, -1, -1)]
+        moves = [(int(pa.player), int(pa.action)) for pa in self.full_history()[g.chance_nodes:]]
+        chance = int(pyspiel.PlayerId.CHANCE)
+        fresh._replay = [p for p, _ in reversed(moves)] + [chance] * len(draws)
+        for a in [*draws, *(a for _, a in moves)]:
+            fresh.apply_action(a)
+        fresh.seed, fresh.drawn = 0, g.chance_nodes
+        for d in draws:
+            fresh.seed = fresh.seed * g.chance_outcomes + d
+        fresh._truncated = self._truncated
+        fresh.state = world
+        return fresh
 
     # ----- the engine's objects, for research code ----------------------------------------
     def rules_state(self) -> State | None:

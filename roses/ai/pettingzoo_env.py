@@ -31,14 +31,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from roses.ai.sim import result_values
-from roses.engine.catalogue import catalogue_key, index
+from roses.engine.catalogue import index, legal_ids, verb_index
 from roses.engine.contract import (
     OBSERVER,
     Action,
     Rules,
     State,
     View,
-    actions_to_list,
     canonical_json,
 )
 
@@ -80,6 +79,7 @@ class RosesAECEnv(AECEnv):
         self.options = options
         self.catalogue: list[Action] = list(rules.action_space(self.scenario, options))
         self.ids = index(self.catalogue)
+        self.verb_ids = verb_index(self.ids)
         self.possible_agents = list(rules.roles(self.scenario, options))
         self.codec = rules.tensor_codec(self.scenario, options) if self.observation_kind == "tensor" else None
         n = len(self.catalogue)
@@ -129,8 +129,8 @@ class RosesAECEnv(AECEnv):
     def _next_turn(self) -> None:
         assert self._state is not None
         self._views = {}
-        turn = self._acting()
         self._legal: dict[str, list[int]] = {}
+        turn = self._acting()
         if turn is None:
             res = self.rules.result(self._state)
             values = result_values(res, self.agents) if res is not None else {}
@@ -144,26 +144,23 @@ class RosesAECEnv(AECEnv):
                 self.truncations[a] = True
             self.agent_selection = self.agents[0]
         else:
-            role, legal = turn
-            ids = []
-            for act in legal:
-                i = self.ids.get(catalogue_key(act))
-                if i is None:
-                    raise ValueError(f"{self.rules.title}: action {act!r} is not in the action catalogue")
-                ids.append(i)
-            self._legal[role] = sorted(ids)
+            role, ids = turn
+            self._legal[role] = ids
             self.agent_selection = role
 
-    def _acting(self) -> tuple[str, list[Action]] | None:
+    def _acting(self) -> tuple[str, list[int]] | None:
         """As roses.ai.sim.acting, with the legal actions read from the acting role's view (the
-        contract makes them the same): the view a learner observes next is rendered once."""
+        contract makes them the same) as sorted catalogue ids: the view a learner observes next
+        is rendered once, and the legal actions are listed once."""
         assert self._state is not None
         if self.rules.result(self._state) is not None:
             return None
         for role in self.rules.active(self._state):
             actions = self.view(role).get("actions")
             if actions:
-                return role, actions_to_list(actions)
+                ids = legal_ids(self.verb_ids, actions, self.rules.title)
+                if ids:
+                    return role, ids
         return None
 
     def view(self, agent: str) -> View:
@@ -182,7 +179,7 @@ class RosesAECEnv(AECEnv):
         assert self._state is not None
         self._cumulative_rewards[agent] = 0.0
         index_ = int(action)
-        legal = self._legal.get(agent, [])
+        legal = self._legal.get(agent, ())
         if index_ not in legal and self.illegal_action == "random" and legal:
             index_ = legal[int(self._rng.integers(len(legal)))]
         if index_ not in legal:
@@ -195,8 +192,9 @@ class RosesAECEnv(AECEnv):
         verb, arg = self.catalogue[index_]
         self._state = self.rules.apply_legal(self._state, agent, verb, arg)
         self.length += 1
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
         self._next_turn()
         self._accumulate_rewards()
         if self.render_mode == "ansi":
@@ -212,9 +210,19 @@ class RosesAECEnv(AECEnv):
                 raise ValueError(f"view of {agent} is {len(data)} bytes; make obs_size larger")
             obs = np.zeros(self.obs_size, np.uint8)
             obs[: len(data)] = np.frombuffer(data, np.uint8)
-        mask = np.zeros(len(self.catalogue), np.int8)
-        mask[self._legal.get(agent, [])] = 1
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": obs, "action_mask": self.action_mask(agent)}
+
+    def legal_actions(self, agent: str) -> list[int]:
+        """The legal action ids of ``agent`` now, sorted (empty unless it is to act): what its
+        ``action_mask`` marks, without a scan of the mask (for a learner sampling among them)."""
+        return list(self._legal.get(agent, ()))
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """``observe(agent)["action_mask"]`` alone (``int8``, one per catalogue id)."""
+        mask = bytearray(len(self.catalogue))  # a few legal ids: set one by one, no numpy call per id list
+        for i in self._legal.get(agent, ()):
+            mask[i] = 1
+        return np.frombuffer(mask, np.int8)
 
     def state(self) -> np.ndarray:
         """The public (Observer's) tensor of the game."""

@@ -100,4 +100,42 @@ def index(catalogue: Sequence[Action]) -> dict[tuple[str, Any], int]:
     return {catalogue_key(a): i for i, a in enumerate(catalogue)}
 
 
-__all__ = ["LIST", "Form", "build", "catalogue_key", "expand", "index", "sorted_domain"]
+def verb_index(ids: Mapping[tuple[str, Any], int]) -> dict[str, dict[Any, int]]:
+    """An index of a catalogue by verb: ``{verb: {key of the argument: id}}`` (the argument's
+    key as in :func:`catalogue_key`), for :func:`legal_ids`."""
+    out: dict[str, dict[Any, int]] = {}
+    for (verb, arg), i in ids.items():
+        out.setdefault(verb, {})[arg] = i
+    return out
+
+
+def legal_ids(by_verb: Mapping[str, Mapping[Any, int]], actions: Mapping[str, Any], title: str = "") -> list[int]:
+    """The sorted catalogue ids of a view's ``actions`` (``{verb: True | [arg, ...]}``);
+    ``ValueError`` for an action the catalogue lacks. Plain arguments (numbers, strings) are
+    looked up by C calls; a list or dict argument goes through :func:`catalogue_key`."""
+    out: list[int] = []
+    for verb, args in actions.items():
+        if not args:
+            continue
+        table = by_verb.get(verb)
+        try:
+            if table is None:
+                raise KeyError(verb)
+            if args is True:
+                out.append(table[None])
+            else:
+                try:
+                    got = list(map(table.__getitem__, args))
+                except TypeError:  # a list or dict argument: not hashable as it is
+                    got = [table[catalogue_key((verb, a))[1]] for a in args]
+                out += got
+        except KeyError:
+            missing = [a for a in ([None] if args is True else args)
+                       if table is None or table.get(catalogue_key((verb, a))[1]) is None]
+            raise ValueError(f"{title}: actions {[(verb, a) for a in missing]!r} are not in the action "
+                             "catalogue") from None
+    out.sort()
+    return out
+
+
+__all__ = ["LIST", "Form", "build", "catalogue_key", "expand", "index", "legal_ids", "sorted_domain", "verb_index"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from array import array
-from collections.abc import Iterable, MutableSequence, Sequence
+from collections.abc import Callable, Hashable, Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,9 +84,39 @@ def multi_hot(out: MutableSequence[float], offset: int, domain: dict[Any, int], 
         one_hot(out, offset, domain, v)
 
 
+class Kept:
+    """Vectors made from a part of a view by ``make``, kept by the part's content (a tuple, or
+    anything hashable) for the next views that hold the same part: a side's block counts or a
+    column of its blocks repeat from one step to the next more often than not, and converting
+    numbers one by one is what an encoder spends its time on. The result depends only on the
+    content (equal keys make equal vectors), never on what was kept before; at most ``limit``
+    results are kept (then all are dropped). Callers must not change a vector they are given."""
+
+    __slots__ = ("kept", "limit", "make")
+
+    def __init__(self, make: Callable[[Any], array[float]], limit: int = 4096) -> None:
+        self.make = make
+        self.limit = limit
+        self.kept: dict[Hashable, array[float]] = {}
+
+    def __call__(self, key: Hashable) -> array[float]:
+        got = self.kept.get(key)
+        if got is None:
+            if len(self.kept) >= self.limit:
+                self.kept.clear()
+            got = self.kept[key] = self.make(key)
+        return got
+
+
+def scaled(scale: float) -> Kept:
+    """A :class:`Kept` of ``values`` (a tuple of numbers) times ``scale`` as 32-bit floats."""
+    mul = float(scale).__mul__
+    return Kept(lambda values: array("f", map(mul, values)))
+
+
 def positions(values: Sequence[Any]) -> dict[Any, int]:
     """``{value: index}`` of a domain."""
     return {v: i for i, v in enumerate(values)}
 
 
-__all__ = ["Field", "Layout", "TensorCodec", "floats", "multi_hot", "one_hot", "positions", "zeros"]
+__all__ = ["Field", "Kept", "Layout", "TensorCodec", "floats", "multi_hot", "one_hot", "positions", "scaled", "zeros"]

@@ -10,14 +10,47 @@ from __future__ import annotations
 
 import functools
 from array import array
+from typing import Any
 
 from roses.engine.contract import View
-from roses.engine.tensor import Layout, TensorCodec, floats, one_hot, positions, zeros
+from roses.engine.tensor import Kept, Layout, TensorCodec, one_hot, positions, zeros
 from roses.games.richard3 import data as D
 
 #: Where a block may be: an area, or one of the boxes after the areas (pool, dead...).
 N_WHERE = max(D.N_AREAS, D.POOL, D.DEAD, D.OFF, D.PRISON) + 1
+#: The view's columns of the own blocks (``view["own"]``), where first.
+OWN_COLUMNS = ("where", "steps", "down", "moved", "reserve")
+OWN_SCALES = (1.0, 1 / 4, 1.0, 1 / 4, 1.0)
 N_OWN = max(len(D.BLOCKS_OF[0]), len(D.BLOCKS_OF[1])) + 1  # a side's blocks and the rebel
+
+
+def _pair(n: int, scale: float, rows: tuple[tuple[int, ...], tuple[int, ...]]) -> array[float]:
+    """Own and enemy rows of ``n`` counts (each may be shorter) times ``scale``."""
+    out = zeros(2 * n)
+    for k, row in enumerate(rows):  # mostly zeros: only the others are set (array's own
+        at = k * n                  # conversion of a whole row takes longer)
+        for i, c in enumerate(row):
+            if c:
+                out[at + i] = c * scale
+    return out
+
+
+class _BlockBytes(dict[tuple[Any, ...], bytes]):
+    """``{(where, steps, down, moved, reserve): the block's numbers as 32-bit float bytes}``,
+    made when first asked (a few thousand at most: the values are small)."""
+
+    def __init__(self, per: int) -> None:
+        super().__init__()
+        self.per = per
+
+    def __missing__(self, key: tuple[Any, ...]) -> bytes:
+        where, steps, down, moved, reserve = key
+        seg = zeros(self.per)
+        if 0 <= where < N_WHERE:
+            seg[where] = 1.0
+        seg[N_WHERE:] = array("f", (steps / 4, down, moved / 4, reserve, 1.0))
+        got = self[key] = seg.tobytes()
+        return got
 
 
 class Richard3Codec(TensorCodec):
@@ -43,31 +76,76 @@ class Richard3Codec(TensorCodec):
         self.o_shown = lay.add("shown", 2 * D.N_BLOCKS, "blocks of the other side revealed now (in battle), by block "
                                "id: present, steps/4")
         self.layout = lay
+        self.blank = zeros(lay.size)
+        # conversions kept by content (roses.engine.tensor.Kept): rows of counts and the
+        # columns of the own blocks mostly repeat from one step to the next
+        #: (view key, offset, row length, kept vectors, {side: (rows of its last view, vector)})
+        self.rows: tuple[tuple[str, int, int, Kept, dict[str, tuple[Any, array[float]]]], ...] = (
+            ("counts", self.o_counts, D.N_AREAS, Kept(functools.partial(_pair, D.N_AREAS, 1 / 6)), {}),
+            ("border_counts", self.o_border, D.N_BORDERS, Kept(functools.partial(_pair, D.N_BORDERS, 1 / 4)), {}))
+        self.head_kept = Kept(self._head)
+        self.block_bytes = _BlockBytes(per)
+        #: per side: the own columns of its last view and their numbers
+        self.last_own: dict[str, list[Any]] = {}
+
+    def _head(self, key: tuple[Any, ...]) -> array[float]:
+        """The first fields (scalars to active) from their inputs, as :meth:`encode` keys them."""
+        out = zeros(self.o_hand)
+        o = self.o_scalar
+        for k, scale in enumerate((3, 3, 7)):
+            out[o + k] = float(key[k] or 0) / scale
+        out[o + 3: o + 6] = array("f", key[3:6])
+        out[o + 6] = float(key[6]) / 7
+        out[o + 7] = float(key[7]) / 7
+        out[self.o_mull: self.o_mull + 2] = array("f", key[8:10])
+        one_hot(out, self.o_phase, self.phases, key[10])
+        out[self.o_active: self.o_active + 2] = array("f", key[11:13])
+        return out
+
+    def _own(self, side: str, columns: list[Any]) -> array[float]:
+        """The own blocks' field from the view's columns (:data:`OWN_COLUMNS`): kept per side
+        with the columns it was made from, and brought up to date column by column (a step
+        moves a few blocks: only their place changes); made afresh when the blocks differ."""
+        last = self.last_own.get(side)
+        n = len(columns[0])
+        if last is not None and n <= N_OWN and all(len(c) == n for c in columns) and len(last[1]) == n * self.per:
+            old, seg = last
+            if old != columns:
+                per = self.per
+                if columns[0] != old[0]:
+                    for i, (w, w0) in enumerate(zip(columns[0], old[0], strict=True)):
+                        if w != w0:
+                            if 0 <= w0 < N_WHERE:
+                                seg[i * per + w0] = 0.0
+                            if 0 <= w < N_WHERE:
+                                seg[i * per + w] = 1.0
+                for j in range(1, len(OWN_COLUMNS)):
+                    if columns[j] != old[j]:
+                        scale = OWN_SCALES[j]
+                        seg[N_WHERE + j - 1::per] = array("f", columns[j] if scale == 1.0 else map(scale.__mul__, columns[j]))
+                last[0] = [list(c) for c in columns]
+            return seg
+        # each block's numbers depend on its five values only: bytes made once per values
+        seg = array("f", b"".join(map(self.block_bytes.__getitem__, zip(*[c[:N_OWN] for c in columns], strict=False))))
+        self.last_own[side] = [[list(c) for c in columns], seg]
+        return seg
 
     def encode(self, view: View) -> array[float]:
-        out = zeros(self.layout.size)
-        role = view.get("role")
-        own = role if role in D.ROLES else D.ROLES[0]
-        enemy = D.ROLES[1] if own == D.ROLES[0] else D.ROLES[0]
-        s_own = D.ROLES.index(own)
-        order = (s_own, 1 - s_own)
-        sizes = view.get("hand_size") or {}
-        o = self.o_scalar
-        out[o] = float(view.get("campaign") or 0) / 3
-        out[o + 1] = float(view.get("last_campaign") or 0) / 3
-        out[o + 2] = float(view.get("turn") or 0) / 7
-        out[o + 3] = float(view.get("king") == own)
-        out[o + 4] = float(view.get("p1") == own)
-        out[o + 5] = float(bool(view.get("prisoner")))
-        out[o + 6] = float(sizes.get(own, 0)) / 7
-        out[o + 7] = float(sizes.get(enemy, 0)) / 7
-        mull = view.get("mulligan_used") or {}
-        out[self.o_mull] = float(bool(mull.get(own)))
-        out[self.o_mull + 1] = float(bool(mull.get(enemy)))
-        one_hot(out, self.o_phase, self.phases, view.get("phase", ""))
-        active = view.get("active") or []
-        out[self.o_active] = float(own in active)
-        out[self.o_active + 1] = float(enemy in active)
+        # Runs of numbers go in by slice assignment, made once per content and kept (Kept):
+        # converting numbers one by one is what an encoder spends its time on.
+        out = self.blank[:]
+        get = view.get
+        if get("role") == "Lancaster":
+            own, enemy, s_own = "Lancaster", "York", 1
+        else:
+            own, enemy, s_own = "York", "Lancaster", 0
+        sizes = get("hand_size") or {}
+        mull = get("mulligan_used") or {}
+        active = get("active") or ()
+        out[:self.o_hand] = self.head_kept((
+            get("campaign"), get("last_campaign"), get("turn"), get("king") == own, get("p1") == own,
+            bool(get("prisoner")), sizes.get(own, 0), sizes.get(enemy, 0), bool(mull.get(own)),
+            bool(mull.get(enemy)), get("phase", ""), own in active, enemy in active))
         for card in view.get("hand") or []:
             out[self.o_hand + int(card["id"])] = 1.0
         played = view.get("played") or {}
@@ -75,33 +153,26 @@ class Richard3Codec(TensorCodec):
             card = played.get(side)
             if isinstance(card, dict):
                 out[self.o_played + k * D.N_CARDS + int(card["id"])] = 1.0
-        for name, off, n, scale in (("counts", self.o_counts, D.N_AREAS, 1 / 6),
-                                    ("border_counts", self.o_border, D.N_BORDERS, 1 / 4)):
-            rows = view.get(name) or []
-            for k, s in enumerate(order):
-                if s < len(rows):
-                    row = rows[s][:n]
-                    out[off + k * n: off + k * n + len(row)] = floats(c * scale for c in row)
+        for name, off, n, kept, last in self.rows:
+            rows = get(name)
+            if rows:
+                seen = last.get(own)
+                if seen is not None and seen[0] == rows:  # as in this side's last view
+                    got = seen[1]
+                else:
+                    got = kept((tuple(rows[s_own][:n]), tuple(rows[1 - s_own][:n]) if len(rows) > 1 else ()))
+                    last[own] = (tuple(r[:] for r in rows), got)
+                out[off:off + len(got)] = got
         for battle in view.get("battles") or []:
             area = battle[0] if isinstance(battle, list) else battle
             if isinstance(area, int) and 0 <= area < D.N_AREAS:
                 out[self.o_battles + area] = 1.0
         heirs = (view.get("heirs") or [])[:10]
-        out[self.o_heirs: self.o_heirs + len(heirs)] = floats(h / N_WHERE for h in heirs)
-        blocks = view.get("own") or {}
+        out[self.o_heirs: self.o_heirs + len(heirs)] = array("f", map(N_WHERE.__rtruediv__, heirs))
+        blocks = get("own")
         if blocks:
-            per, base = self.per, self.o_own
-            for i, (where, steps, down, moved, reserve) in enumerate(zip(
-                    blocks["where"][:N_OWN], blocks["steps"], blocks["down"], blocks["moved"], blocks["reserve"], strict=False)):
-                b = base + i * per
-                if 0 <= where < N_WHERE:
-                    out[b + where] = 1.0
-                b += N_WHERE
-                out[b] = steps / 4
-                out[b + 1] = down
-                out[b + 2] = moved / 4
-                out[b + 3] = reserve
-                out[b + 4] = 1.0
+            seg = self._own(own, [blocks[c] for c in OWN_COLUMNS])
+            out[self.o_own:self.o_own + len(seg)] = seg
         for entry in view.get("shown") or []:
             key = self.keys.get(entry[0]) if isinstance(entry, list) and entry else None
             if key is not None:
