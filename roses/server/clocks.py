@@ -179,8 +179,21 @@ def clocks_of(conn: Connection, game_id: int, now: float | None = None) -> dict[
             continue
         running = s.active_since is not None and row.status == "active"
         left = float(s.clock) - (now - float(s.active_since) if running else 0.0)
-        out["clocks"][s.role] = {"left": round(left, 3), "running": running}
+        out["clocks"][s.role] = {"left": round(left, 3), "running": running,
+                                 # the moment the bank runs out (a published default is then played)
+                                 "deadline": round(float(s.active_since) + float(s.clock), 3) if running else None}
     return out
+
+
+def seat_deadline(conn: Connection, game_id: int, role: str) -> float | None:
+    """When ``role``'s running clock runs out (``seats.active_since + seats.clock``, Unix
+    seconds), or None: no pace, the seat is not active, or the game is paused."""
+    row = conn.execute(sa.select(db.games.c.status, db.seats.c.clock, db.seats.c.active_since)
+                       .select_from(db.games.join(db.seats, db.seats.c.game_id == db.games.c.id))
+                       .where(db.games.c.id == game_id, db.seats.c.role == role)).first()
+    if row is None or row.status != "active" or row.clock is None or row.active_since is None:
+        return None
+    return round(float(row.active_since) + float(row.clock), 3)
 
 
 # ----- row leases and the scheduler -------------------------------------------------------

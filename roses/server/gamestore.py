@@ -33,7 +33,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from roses.engine import OBSERVER, Game, available_games, get_rules
-from roses.engine.contract import Rules
+from roses.engine.contract import Rules, canonical_json
 from roses.engine.errors import (
     BadOptions,
     UnknownGame,
@@ -788,6 +788,25 @@ def _describe_rules(rules: Rules) -> dict[str, Any]:
 MAX_UPLOAD = 2_000_000
 #: The ``format`` of an option the player uploads as a file (:meth:`Rules.options_schema`).
 UPLOAD = "roses-upload"
+
+
+def listed_options(rules: Rules, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as a listing of games shows them: an uploaded option (its schema's
+    ``format`` is :data:`UPLOAD`, or a JSON object option, e.g. a board file of up to
+    :data:`MAX_UPLOAD`) is replaced by a short stand-in, ``{"uploaded": true, "name": its
+    "name" if it has one, "bytes": the size of its canonical JSON}``; the game's own
+    description, export and record keep it whole."""
+    schema = rules.options_schema()
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        spec = schema.get(key) or {}
+        if isinstance(value, (dict, list)) and (spec.get("format") == UPLOAD or spec.get("type") == "object"):
+            name = value.get("name") if isinstance(value, dict) else None
+            out[key] = {"uploaded": True, "name": name if isinstance(name, str) else None,
+                        "bytes": len(canonical_json(value).encode("utf-8"))}
+        else:
+            out[key] = value
+    return out
 
 
 def setup_refused(exc: Exception) -> BadRequest:

@@ -39,6 +39,7 @@ from roses.server.gamestore import (
     _check_options,
     _estimate_bytes,
     _log_len,
+    listed_options,
     seat_changes,
     setup_refused,
 )
@@ -139,6 +140,8 @@ class Lobby(GameStore):
             for row in rows:
                 info = self._game_info(row, seats_of.get(row.id, []), user)
                 info["owner"] = owners.get(row.owner_id)
+                # an uploaded board (up to 2 MB) is not sent in every listing: a stand-in
+                info["options"] = listed_options(self._rules(row.game), info["options"])
                 info.pop("invite_token", None)
                 info.pop("invite_link", None)
                 out.append(info)

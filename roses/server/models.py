@@ -178,6 +178,9 @@ class ViewOut(BaseModel):
     active: list[str]
     view: dict[str, Any] | None = Field(description="Rules.view for this role (null before the start).")
     can_undo: bool
+    deadline: float | None = Field(None, description="When the role's open decision with a published default "
+                                   "(view.default) is played for it: its clock's end, Unix seconds "
+                                   "(only while that clock runs).")
 
 
 class ChatIn(BaseModel):

@@ -124,6 +124,14 @@ class Play(GameStore):
             game = self._load(conn, row, seats)
             rendered = self._rendered(game, game_id, row.version, role)
             out["view"], out["can_undo"] = rendered.view, rendered.can_undo
+            view = rendered.view if isinstance(rendered.view, dict) else {}
+            if view.get("default") is not None and role in out["active"]:
+                # an open decision with a published default: when its deadline falls (the seat's
+                # clock), added at each request since the clock is not part of the cached view
+                deadline = clocks.seat_deadline(conn, game_id, role)
+                if deadline is not None:
+                    out["deadline"] = deadline
+                    return out, rendered.body[:-1] + f',"deadline":{_encode(deadline)}}}'
             return out, rendered.body
 
     def role_log(self, user: User | None, game_id: int, role: str | None = None,

@@ -104,17 +104,18 @@ def test_bank_bonus_and_cap(database: Database, fake_time: FakeTime) -> None:
     gid = _toy_game(svc, north, south, "100+10")
     c = _clock(database, gid, t0)
     assert c["deadline"] == pytest.approx(t0 + 100)
-    assert c["clocks"] == {"North": {"left": 100.0, "running": True}, "South": {"left": 100.0, "running": True}}
+    assert c["clocks"] == {"North": {"left": 100.0, "running": True, "deadline": t0 + 100},
+                           "South": {"left": 100.0, "running": True, "deadline": t0 + 100}}
     fake_time.t = t0 + 30
     svc.act(north, gid, "North", "pick", 1, 0)  # North leaves the (simultaneous) pick: 100-30+10
     c = _clock(database, gid, fake_time.t)
-    assert c["clocks"]["North"] == {"left": 80.0, "running": False}
+    assert c["clocks"]["North"] == {"left": 80.0, "running": False, "deadline": None}
     assert c["clocks"]["South"]["running"] and c["deadline"] == pytest.approx(t0 + 100)
     fake_time.t = t0 + 50
     svc.act(south, gid, "South", "pick", 2, 1)  # South: 100-50+10; North's turn starts
     c = _clock(database, gid, fake_time.t)
-    assert c["clocks"]["South"] == {"left": 60.0, "running": False}
-    assert c["clocks"]["North"] == {"left": 80.0, "running": True}
+    assert c["clocks"]["South"] == {"left": 60.0, "running": False, "deadline": None}
+    assert c["clocks"]["North"] == {"left": 80.0, "running": True, "deadline": t0 + 50 + 80}
     assert c["deadline"] == pytest.approx(t0 + 50 + 80)
     fake_time.t = t0 + 52
     svc.act(north, gid, "North", "roll", None, 2)  # 80-2+10 = 88 (under the cap)

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from roses.engine import Game, get_rules
 from roses.server import db
 from roses.server.auth import create_user
-from roses.server.clocks import ClockScheduler
+from roses.server.clocks import ClockScheduler, clocks_of
 from roses.server.db import Database
 from roses.server.errors import BadRequest
 from roses.server.service import GameService
@@ -107,3 +107,41 @@ def test_a_decision_without_default_still_loses_on_time(database: Database, fake
     assert ClockScheduler(svc, clock=fake_time).run_once() == [gid]
     info = svc.game(users["P1"], gid)
     assert info["status"] == "finished" and info["result"] != role
+
+
+def test_an_open_decision_with_a_default_says_when_its_deadline_falls(database: Database, fake_time: FakeTime) -> None:  # noqa: F811
+    """The view of a seat whose open decision has a published default carries ``deadline``:
+    its clock's end (``seats.active_since + seats.clock``), the moment the scheduler plays the
+    default; the clocks say the same; a seat not asked has none."""
+    svc, gid, users = _game(database, "600+600")
+    role, _ = _play_until(svc, gid, users, lambda v: bool(v.get("default")))
+    fake_time.t += 100
+    payload = json.loads(svc.view_body(users[role], gid, role)[1])
+    assert payload["view"]["default"] and payload["view"]["default_label"]
+    with database.read() as conn:
+        seat = conn.execute(sa.select(db.seats).where(db.seats.c.game_id == gid, db.seats.c.role == role)).one()
+        clocks = clocks_of(conn, gid, now=fake_time.t)
+    assert seat.active_since is not None
+    due = float(seat.active_since) + float(seat.clock)
+    assert payload["deadline"] == round(due, 3)
+    assert payload["deadline"] - fake_time.t == 500  # 600 s from when he was asked, 100 s of it spent
+    assert clocks["clocks"][role]["deadline"] == round(due, 3) and clocks["clocks"][role]["running"]
+    other = next(r for r in ("P1", "P2") if r != role)
+    if other not in payload["active"]:
+        assert "deadline" not in json.loads(svc.view_body(users[other], gid, other)[1])
+        assert clocks["clocks"][other]["deadline"] is None
+    # at that moment, not before, the default is played
+    sched = ClockScheduler(svc, clock=fake_time)
+    fake_time.t = due - 1
+    assert sched.run_once() == []
+    fake_time.t = due
+    assert sched.run_once() == [gid]
+
+
+def test_a_decision_without_default_carries_no_deadline_in_its_view(database: Database) -> None:
+    svc, gid, users = _game(database, "600+600")
+    info = svc.game(users["P1"], gid)
+    for role in info["active"]:
+        payload = json.loads(svc.view_body(users[role], gid, role)[1])
+        if not payload["view"].get("default"):
+            assert "deadline" not in payload

@@ -458,3 +458,49 @@ def test_a_standing_order_set_online_is_the_seats_own(browser: Any, live_server:
     scan(Secrets(live_server, game_id, RULES), "P1", page, traffic)
     assert not errors, errors
     ctx.close()
+
+
+def test_the_umpire_correction_form_sends_what_the_rules_take(browser: Any, static_server: str) -> None:
+    """The umpire's correction form (docs/kingmaker/umpire.md, his standing verb ``correct``) is
+    built from his view: the kinds it offers (no undo before a correction, no takeback before a
+    player's order), the pieces and places to choose from; it sends ``{kind, piece, to, reason}``,
+    which the rules apply; the next view offers undo."""
+    data = kingmaker_board.board_data(load_board())
+    game = Game.new(RULES, 5, RULES.scenarios[0], options={"players": 2, "umpire": True})
+    view = RULES.view(game.state, "umpire")
+    page = _module_page(browser, static_server)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    draw = """([b, v]) => { if (!window.km) window.km = new window.Kingmaker(b, {}); window.sent = [];
+        document.querySelectorAll('#hand-box').forEach(e => e.remove());
+        const box = document.createElement('div'); box.id = 'hand-box'; document.body.append(box);
+        const out = window.km.renderCards(v, { onChoices: (list) => window.sent.push(...list.map(c => [c.verb, c.arg])) });
+        box.append(...out.hand); }"""
+    page.evaluate(draw, [data, view])
+    kinds = page.eval_on_selector_all("form.km-correct select[name=kind] option", "os => os.map(o => o.value)")
+    assert kinds == ["move", "remove", "card", "place", "track"]
+    noble = next(n for p in view["players"] for n in p["nobles"])
+    page.select_option("form.km-correct select[name=kind]", "move")
+    pieces = page.eval_on_selector_all("form.km-correct select[name=piece] option", "os => os.map(o => o.value)")
+    assert noble["id"] in pieces
+    page.select_option("form.km-correct select[name=piece]", noble["id"])
+    page.select_option("form.km-correct select[name=to]", "york")
+    page.click("form.km-correct button[type=submit]")
+    assert page.evaluate("window.sent") == []  # no reason given: nothing is sent
+    page.fill("form.km-correct textarea[name=reason]", "He rode there last evening.")
+    page.click("form.km-correct button[type=submit]")
+    sent = page.evaluate("window.sent")
+    assert sent == [["correct", {"kind": "move", "piece": noble["id"], "to": "york",
+                                 "reason": "He rode there last evening."}]]
+    game.apply("umpire", *sent[0])
+    assert "York" in str(game.state["log"][-1])
+    page.evaluate(draw, [data, RULES.view(game.state, "umpire")])
+    kinds = page.eval_on_selector_all("form.km-correct select[name=kind] option", "os => os.map(o => o.value)")
+    assert kinds[-1] == "undo"
+    page.select_option("form.km-correct select[name=kind]", "undo")
+    assert page.locator("form.km-correct .km-correct-fields select").count() == 0
+    page.select_option("form.km-correct select[name=kind]", "track")
+    assert page.eval_on_selector_all("form.km-correct select[name=track] option", "os => os.map(o => o.value)") == [
+        "round", "catastrophe"]
+    assert not errors, errors
+    page.close()

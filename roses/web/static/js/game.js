@@ -251,6 +251,7 @@ function apply(payload) {
     const again = focusKey && document.querySelector(`#game [data-block="${CSS.escape(focusKey)}"][tabindex="0"], #game button[data-block="${CSS.escape(focusKey)}"], #buttons [data-verb="${CSS.escape(focusKey)}"]`);
     (again || document.getElementById("prompt")).focus();
   }
+  drawDeadline();
   if (payload.status !== "open" && config.pace) loadClocks();  // a game without a pace has no clocks
   setupSeatTools(payload);
   document.title = `${view.actions ? "▶ Your turn · " : ""}${config.title || document.title.replace(/^▶ Your turn · /, "")}`;
@@ -284,6 +285,22 @@ function fmt(sec) {
   if (hh) return `${hh} h ${String(m).padStart(2, "0")} min`;
   return `${m}:${String(s).padStart(2, "0")}`;
 }
+// An open decision with a published default (view.default): when the seat's clock runs out, the
+// default is played for it. The moment comes with the view (payload.deadline) or the clocks.
+function drawDeadline() {
+  const note = document.getElementById("deadline-note");
+  const p = state.payload;
+  const view = (p && p.view) || {};
+  const mine = p && p.role && p.role !== "Observer" && (p.active || []).includes(p.role);
+  const clock = clockData && clockData.clocks ? clockData.clocks[p && p.role] : null;
+  const at = p && p.deadline ? p.deadline : (clock && clock.running ? clock.deadline : null);
+  if (!mine || !view.default || !at || p.status !== "active") { note.hidden = true; return; }
+  const when = new Date(at * 1000);
+  const text = when.toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  note.textContent = `If you do not answer by ${text}, ${view.default_label || "the published default"} is played.`;
+  note.dataset.deadline = String(at);
+  note.hidden = false;
+}
 function drawClocks() {
   const box = document.getElementById("clocks");
   if (!clockData || !clockData.pace || !Object.keys(clockData.clocks || {}).length) { box.hidden = true; return; }
@@ -298,6 +315,7 @@ async function loadClocks() {
     clockData = await api("GET", `/api/games/${gameId}/clocks${config.invite ? `?invite=${encodeURIComponent(config.invite)}` : ""}`);
     clockAt = Date.now();
     drawClocks();
+    drawDeadline();
   } catch (e) { /* no clocks on this server */ }
 }
 if (config.pace) setInterval(drawClocks, 1000);

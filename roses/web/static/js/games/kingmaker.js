@@ -864,7 +864,84 @@ export class Kingmaker {
       }
       out.push(h("h3", {}, "Rulings"), this.rulingForm);
     }
+    if (standing.correct && ui.onChoices) out.push(h("h3", {}, "Corrections"), this.correctionForm(view));
     return { played: null, hand: out };
+  }
+
+  /** The umpire's correction (his standing verb `correct`, corrections.py): a kind from the
+   * view's `umpire.standing.correct`, what it applies to (chosen among the pieces, cards, places
+   * and roles of the view) and the stated reason. Like the ruling form it is one form for the
+   * page, kept across the redraws at the players' moves; the fields follow the chosen kind. */
+  correctionForm(view) {
+    this.correctionView = view;
+    const opts = (view.umpire.standing.correct) || {};
+    const kinds = (opts.kinds || []).filter((k) => (k === "takeback" ? (opts.takeback || []).length : k === "undo" ? opts.undo : true));
+    if (!this.correctForm) {
+      const kind = h("select", { name: "kind", "aria-label": "Correction" });
+      const fields = h("div", { class: "km-correct-fields" });
+      const reason = h("textarea", { name: "reason", rows: "2", maxlength: "2000", "aria-label": "Reason" });
+      const form = h("form", { class: "km-correct" },
+        h("label", {}, "Correct the game ", kind), fields,
+        h("label", {}, "Reason (logged for everyone)", reason),
+        h("button", { type: "submit" }, "Make the correction"));
+      kind.addEventListener("change", () => this.correctionFields());
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const text = reason.value.trim();
+        if (!text || !kind.value || !this.umpireUi || !this.umpireUi.onChoices) return;
+        const arg = { kind: kind.value, reason: text };
+        for (const f of fields.querySelectorAll("select, input")) arg[f.name] = f.type === "number" ? Number(f.value) : f.value;
+        reason.value = "";
+        this.umpireUi.onChoices([{ verb: "correct", arg, kind: "button", ref: null, label: "Make the correction" }], form);
+      });
+      this.correctForm = form;
+    }
+    const sel = this.correctForm.elements.kind;
+    const labels = { move: "move a piece", remove: "remove a piece", card: "give a card", place: "give a place", track: "set a track", takeback: "take back a player's last order", undo: "undo my last correction" };
+    const keys = kinds.join(",");
+    if (sel.dataset.kinds !== keys) {
+      const was = sel.value;
+      sel.replaceChildren(...kinds.map((k) => h("option", { value: k }, labels[k] || k)));
+      if (kinds.includes(was)) sel.value = was;
+      sel.dataset.kinds = keys;
+      this.correctionFields();
+    } else if (!this.correctForm.contains(document.activeElement)) this.correctionFields();
+    return this.correctForm;
+  }
+
+  /** The fields of the chosen kind of correction, from the latest view (values kept when still offered). */
+  correctionFields() {
+    const view = this.correctionView;
+    const form = this.correctForm;
+    const opts = view.umpire.standing.correct || {};
+    const names = view.card_names || {};
+    const roles = (view.players || []).map((p) => p.role);
+    const places = Object.entries(this.board.places || {}).map(([id, p]) => [id, p.name || pretty(id)])
+      .sort((a, b) => a[1].localeCompare(b[1]));
+    const nobles = (view.players || []).flatMap((p) => p.nobles.map((n) => [n.id, `${n.name} (${p.role})`]));
+    const cards = [...new Set([...Object.values(view.hands || {}).flat(), ...(view.chancery_cards || []),
+      ...(view.players || []).flatMap((p) => [...(p.assets || []), ...p.nobles.flatMap((n) => n.awards || [])])])]
+      .map((id) => [id, names[id] || pretty(id)]).sort((a, b) => a[1].localeCompare(b[1]));
+    const cardTo = [...roles.map((r) => [r, `${r}'s hand`]), ...roles.map((r) => [`asset:${r}`, `${r}'s assets`]),
+      ...nobles, ["deck", "the Crown deck"], ["discard", "the discard pile"], ["chancery", "the Chancery"]];
+    const spec = {
+      move: [["piece", "Piece", nobles], ["to", "To", places]],
+      remove: [["piece", "Piece", nobles]],
+      card: [["card", "Card", cards], ["to", "To", cardTo]],
+      place: [["place", "Place", places], ["to", "Held by", [...roles.map((r) => [r, r]), ["none", "no one"]]]],
+      track: [["track", "Track", (opts.tracks || []).map((t) => [t, t])], ["value", "Value", null]],
+      takeback: [["role", "Player", (opts.takeback || []).map((r) => [r, r])]],
+      undo: [],
+    }[form.elements.kind.value] || [];
+    const box = form.querySelector(".km-correct-fields");
+    const before = Object.fromEntries([...box.querySelectorAll("select, input")].map((f) => [f.name, f.value]));
+    box.replaceChildren(...spec.map(([name, text, choices]) => {
+      const field = choices
+        ? h("select", { name }, choices.map(([v, l]) => h("option", { value: v }, l)))
+        : h("input", { name, type: "number", min: "0", value: "0" });
+      if (before[name] !== undefined && (!choices || choices.some(([v]) => v === before[name]))) field.value = before[name];
+      return h("label", {}, `${text} `, field);
+    }));
   }
 
   renderForces(view) {
