@@ -13,7 +13,15 @@ are left...). The :class:`Step` object, stateless like the rules, says for a fra
   :meth:`Step.is_legal` accepts: a fast check that a test pins to membership of the options)
   and a view lists them;
 * :meth:`Step.prompt`: what the acting role is asked;
-* one handler per verb, a method named ``on_<verb>(state, frame, role, arg)``.
+* one handler per verb, a method named ``on_<verb>(state, frame, role, arg)``;
+* what the engine asks of every decision, declared on the step with defaults that fit most:
+  :meth:`Step.label` (the text of one option, for menus and buttons), :meth:`Step.why_not`
+  (why an action is refused, in the words of the rules), :meth:`Step.default_option` (the action a
+  lapsed deadline plays, if the rules publish one) and :attr:`Step.rule` (the rule section).
+
+:class:`Choice` is a decision of one role that makes itself when there is no real choice (no
+option, or one). :class:`StepRules` works out a position's options once (:meth:`Steps.options_of`)
+and reuses them to check an action, to list the options in a view and to label them.
 
 A handler may change the frame, :func:`pop` it (the decision is over: the frame below it
 becomes the current decision again, so the game resumes where it was), :func:`push` new
@@ -71,6 +79,7 @@ plays this one).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -151,7 +160,10 @@ class Step:
         head = refusal(role, verb, arg)[:-1]
         verbs = list(dict.fromkeys(v for v, _ in self.options(state, frame, role)))
         where = f" ({self.rule})" if self.rule else ""
-        if verb in verbs:
+        reason = self.why_not(state, frame, role, verb, arg)
+        if reason is not None:
+            why = reason.rstrip(".")
+        elif verb in verbs:
             why = f"that is not one of the {verb.replace('_', ' ')} choices open now{where}"
         else:
             why = f"{verb.replace('_', ' ')} is not a choice at this point{where}"
@@ -160,6 +172,23 @@ class Step:
         if verbs:
             text += " You may: " + ", ".join(v.replace("_", " ") for v in verbs) + "."
         return text
+
+    def label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        """The text of the option ``(verb, arg)`` of ``role`` (a menu entry, a button), or
+        None for the rules' generic label (:meth:`StepRules.label`)."""
+        return None
+
+    def why_not(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        """Why ``role``, who may act, may not take ``(verb, arg)`` now, in the rules' words (one
+        sentence naming the rule, e.g. "no action points are left (1.2)."), or None for the
+        generic reason. It must speak only of what ``role`` may know. :meth:`refusal` uses it."""
+        return None
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The option a lapsed deadline plays for ``role`` (an actor), when the rules publish
+        one for this decision (e.g. "no answer means no"); None: no default, the seat loses on
+        time."""
+        return None
 
     def run(self, state: State, frame: Frame) -> None:
         """Resolve an automatic step (no actors): it must pop or replace its frame, push
@@ -173,6 +202,47 @@ class Step:
         if handler is None:
             raise IllegalAction(refusal(role, verb, arg))
         handler(self, state, frame, role, arg)
+
+
+class Choice(Step):
+    """A decision of one role (:meth:`chooser`) that makes itself when there is no real choice:
+    with no option it is over (:meth:`finish`, by default :func:`pop`), and where
+    :meth:`decides_itself` says so (by default: a single option) its first option is played
+    for the role (:meth:`handle`), as if chosen. Override :meth:`choices` (the options), and
+    :meth:`decides_itself` for another rule (e.g. "every candidate must go anyway")."""
+
+    def chooser(self, state: State, frame: Frame) -> str:
+        """The role that decides (by default the frame's ``role``)."""
+        role: str = frame["role"]
+        return role
+
+    def choices(self, state: State, frame: Frame) -> list[Action]:
+        """The options of :meth:`chooser`."""
+        return []
+
+    def decides_itself(self, state: State, frame: Frame, choices: list[Action]) -> bool:
+        """Whether the decision, whose options are ``choices`` (not empty), has no real choice:
+        then its first option is played."""
+        return len(choices) == 1
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        opts = self.choices(state, frame)
+        return [self.chooser(state, frame)] if opts and not self.decides_itself(state, frame, opts) else []
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return self.choices(state, frame)
+
+    def run(self, state: State, frame: Frame) -> None:
+        opts = self.choices(state, frame)
+        if not opts:
+            self.finish(state, frame)
+        else:
+            verb, arg = opts[0]
+            self.handle(state, frame, self.chooser(state, frame), verb, arg)
+
+    def finish(self, state: State, frame: Frame) -> None:
+        """The decision has no option left: it is over."""
+        pop(state)
 
 
 # ----- the stack ------------------------------------------------------------------------------
@@ -221,10 +291,54 @@ def find(state: State, name: str) -> Frame | None:
 class Steps:
     """The steps of one game, by name, and the machinery that runs them."""
 
+    #: Keep the options made for a view or ``legal_actions`` and check the next action against
+    #: them (:meth:`options_of`). For a game whose state changes only through :meth:`act`
+    #: (no fork of it), at no cost to correctness: what is kept is that state's and frame's,
+    #: made in this thread, and dropped at every action.
+    keep_options: bool = False
+
     def __init__(self, *steps: Step) -> None:
         self.by_name: dict[str, Step] = {}
+        self._known = threading.local()
         for step in steps:
             self.add(step)
+
+    def options_of(self, state: State, frame: Frame, step: Step, role: str) -> list[Action]:
+        """:meth:`Step.options` of ``role`` (an actor) at the current position. With
+        :attr:`keep_options` they are kept, and the legality check of the next action (:meth:`act`)
+        reuses them instead of asking the step again: a position's options are worked out once
+        for the view (or ``legal_actions``) and the check. The list is shared: read it only."""
+        opts = step.options(state, frame, role)
+        if self.keep_options:
+            self._keep(state, frame, role, opts)
+        return opts
+
+    def prompt_and_options_of(self, state: State, frame: Frame, step: Step, role: str) -> tuple[str, list[Action]]:
+        """:meth:`Step.prompt_and_options`, keeping the options as :meth:`options_of` does."""
+        prompt, opts = step.prompt_and_options(state, frame, role)
+        if self.keep_options:
+            self._keep(state, frame, role, opts)
+        return prompt, opts
+
+    def _keep(self, state: State, frame: Frame, role: str, opts: list[Action]) -> None:
+        known = getattr(self._known, "last", None)
+        if known is not None and known[0] is state and known[1] is frame:
+            known[2][role] = opts
+        else:
+            self._known.last = (state, frame, {role: opts})
+
+    def kept_options(self, state: State, frame: Frame, role: str) -> list[Action] | None:
+        """The options :meth:`options_of` kept for this position and role, or None."""
+        known = getattr(self._known, "last", None)
+        if known is not None and known[0] is state and known[1] is frame:
+            opts: list[Action] | None = known[2].get(role)
+            return opts
+        return None
+
+    def forget(self) -> None:
+        """Drop the kept options (done at every action; a caller that changes a position by
+        hand between making its options and acting on it calls it too)."""
+        self._known.last = None
 
     def add(self, step: Step) -> Step:
         if not step.name:
@@ -262,8 +376,18 @@ class Steps:
         if check:
             if role not in step.actors(state, frame):
                 raise NotYourTurn(f"It is not {role}'s turn.")
-            if not step.is_legal(state, frame, role, verb, arg):
+            opts = self.kept_options(state, frame, role) if self.keep_options else None
+            if opts is None:
+                legal = step.is_legal(state, frame, role, verb, arg)
+            else:
+                try:
+                    legal = (verb, arg) in opts
+                except TypeError:  # an unhashable or odd argument
+                    legal = False
+            if not legal:
                 raise IllegalAction(step.refusal(state, frame, role, verb, arg))
+        if self.keep_options:
+            self._known.last = None
         step.handle(state, frame, role, verb, arg)
         self.settle(state)
 
@@ -321,6 +445,26 @@ class StepRules(Rules):
         self.steps.settle(state)
         return state
 
+    def label(self, state: State, role: str, verb: str, arg: Any) -> str:
+        """The current step's :meth:`Step.label` of the option, else the generic label."""
+        if state["result"] is None and state["stack"]:
+            frame = state["stack"][-1]
+            text = self.steps.by_name[frame["step"]].label(state, frame, role, verb, arg)
+            if text is not None:
+                return text
+        return super().label(state, role, verb, arg)
+
+    def default_action(self, state: State, role: str) -> Action | None:
+        """The option a lapsed deadline plays for ``role``: the current step's
+        :meth:`Step.default_option` (None when ``role`` does not decide now or there is none)."""
+        if state["result"] is not None or not state["stack"]:
+            return None
+        frame = state["stack"][-1]
+        step = self.steps.by_name[frame["step"]]
+        if role not in step.actors(state, frame):
+            return None
+        return step.default_option(state, frame, role)
+
     def active(self, state: State) -> list[str]:
         if state["result"] is not None or not state["stack"]:
             return []
@@ -334,7 +478,7 @@ class StepRules(Rules):
         step = self.steps.by_name[frame["step"]]
         if role not in step.actors(state, frame):
             return []
-        return step.options(state, frame, role)
+        return list(self.steps.options_of(state, frame, step, role))
 
     def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
         self.steps.act(state, role, verb, arg)
@@ -352,7 +496,8 @@ class StepRules(Rules):
                       "prompt": self.steps.prompt(state, role), "active": active,
                       "result": self.result(state), **log_view(state["log"], role)}
         if role in active:
-            view["actions"] = options_map(self.legal_actions(state, role))
+            frame = state["stack"][-1]
+            view["actions"] = options_map(self.steps.options_of(state, frame, self.steps.by_name[frame["step"]], role))
         view.update(parts)
         return view
 
