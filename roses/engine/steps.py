@@ -15,7 +15,7 @@ are left...). The :class:`Step` object, stateless like the rules, says for a fra
 * :meth:`Step.prompt`: what the acting role is asked;
 * one handler per verb, a method named ``on_<verb>(state, frame, role, arg)``;
 * what the engine asks of every decision, declared on the step with defaults that fit most:
-  :meth:`Step.label` (the text of one option, for menus and buttons), :meth:`Step.why_not`
+  :meth:`Step.option_label` (the text of one option, for menus and buttons), :meth:`Step.why_not`
   (why an action is refused, in the words of the rules), :meth:`Step.default_option` (the action a
   lapsed deadline plays, if the rules publish one) and :attr:`Step.rule` (the rule section).
 
@@ -173,7 +173,7 @@ class Step:
             text += " You may: " + ", ".join(v.replace("_", " ") for v in verbs) + "."
         return text
 
-    def label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         """The text of the option ``(verb, arg)`` of ``role`` (a menu entry, a button), or
         None for the rules' generic label (:meth:`StepRules.label`)."""
         return None
@@ -348,6 +348,10 @@ class Steps:
         self.by_name[step.name] = step
         return step
 
+    def handling(self, verb: str) -> list[Step]:
+        """The steps with a handler of ``verb``, in the order they were added."""
+        return [step for step in self.by_name.values() if verb in step.verbs]
+
     def __getitem__(self, name: str) -> Step:
         return self.by_name[name]
 
@@ -446,12 +450,20 @@ class StepRules(Rules):
         return state
 
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:
-        """The current step's :meth:`Step.label` of the option, else the generic label."""
-        if state["result"] is None and state["stack"]:
-            frame = state["stack"][-1]
-            text = self.steps.by_name[frame["step"]].label(state, frame, role, verb, arg)
+        """The :meth:`Step.option_label` of the current step; for a verb it does not label, that of
+        the first step (in the order of :attr:`steps`) with a handler of ``verb`` that labels it
+        (given the current frame); else the generic label."""
+        frame = state["stack"][-1] if state["stack"] else None
+        if frame is not None:
+            current = self.steps.by_name[frame["step"]]
+            text = current.option_label(state, frame, role, verb, arg)
             if text is not None:
                 return text
+            for step in self.steps.handling(verb):
+                if step is not current:
+                    text = step.option_label(state, frame, role, verb, arg)
+                    if text is not None:
+                        return text
         return super().label(state, role, verb, arg)
 
     def default_action(self, state: State, role: str) -> Action | None:

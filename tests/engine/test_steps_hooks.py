@@ -33,7 +33,7 @@ class Take(Step):
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         return "Take stones."
 
-    def label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         return f"Take {arg} stone{'s' if arg != 1 else ''}" if verb == "take" else None
 
     def why_not(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
