@@ -209,7 +209,13 @@ class Choice(Step):
     with no option it is over (:meth:`finish`, by default :func:`pop`), and where
     :meth:`decides_itself` says so (by default: a single option) its first option is played
     for the role (:meth:`handle`), as if chosen. Override :meth:`choices` (the options), and
-    :meth:`decides_itself` for another rule (e.g. "every candidate must go anyway")."""
+    :meth:`decides_itself` for another rule (e.g. "every candidate must go anyway").
+
+    The step is automatic until :meth:`run` finds a real choice; it then marks the frame
+    (``frame["ask"] = True``) and the role is asked, its options worked out when asked. Each
+    answer clears the mark, so a decision with answers left (several blocks to pick) is looked
+    at again: asked while there is a choice, made by itself once there is none.
+    """
 
     def chooser(self, state: State, frame: Frame) -> str:
         """The role that decides (by default the frame's ``role``)."""
@@ -226,8 +232,7 @@ class Choice(Step):
         return len(choices) == 1
 
     def actors(self, state: State, frame: Frame) -> list[str]:
-        opts = self.choices(state, frame)
-        return [self.chooser(state, frame)] if opts and not self.decides_itself(state, frame, opts) else []
+        return [self.chooser(state, frame)] if frame.get("ask") else []
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return self.choices(state, frame)
@@ -236,9 +241,15 @@ class Choice(Step):
         opts = self.choices(state, frame)
         if not opts:
             self.finish(state, frame)
-        else:
+        elif self.decides_itself(state, frame, opts):
             verb, arg = opts[0]
             self.handle(state, frame, self.chooser(state, frame), verb, arg)
+        else:
+            frame["ask"] = True
+
+    def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
+        frame["ask"] = False
+        super().handle(state, frame, role, verb, arg)
 
     def finish(self, state: State, frame: Frame) -> None:
         """The decision has no option left: it is over."""

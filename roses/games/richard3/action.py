@@ -22,6 +22,7 @@ from roses.engine import steps
 from roses.engine.contract import Action, State
 from roses.engine.log import BATTLE, EVENT, MOVE, RECRUIT, TURN, private, public
 from roses.engine.steps import Frame
+from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
 from roses.games.richard3.base import (
     RichardStep,
@@ -198,8 +199,6 @@ def set_main(state: State, a: int, bid: int) -> None:
 
 
 def _next_player(state: State) -> None:
-    from roses.games.richard3 import battle
-
     s = phase_frame(state)["side"]
     public(state, kind=TURN, text=f"{ROLES[s]} ends the Action Phase.")
     if s == state["p1"]:
@@ -439,12 +438,14 @@ class Main(_ActionStep):
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         """The groups that may move (5.2), the blocks that may move by sea (5.3) and those
         that may be recruited (5.4), in one pass over the side's blocks, area by area."""
+        ev = frame["event"]
+        ap = frame["ap"]
+        if ap <= 0 and not frame["pairs"]:  # no action point and no open port pair (1.2, 5.31)
+            return [_END_ACT]
         s = frame["side"]
         occ = C.occupancy(state)
         loc, moved, down = state["loc"], state["moved"], state["down"]
         foe = 1 - s
-        ev = frame["event"]
-        ap = frame["ap"]
         theirs = occ[foe]
         atk = state["atk"]
         acts: list[Action] = []

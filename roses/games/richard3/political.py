@@ -13,7 +13,7 @@ from roses.engine import steps
 from roses.engine.contract import State
 from roses.engine.log import POLITICAL, RESULT, public
 from roses.engine.steps import Frame
-from roses.games.richard3 import cards
+from roses.games.richard3 import cards, supply
 from roses.games.richard3 import common as C
 from roses.games.richard3.base import RichardStep, owner
 from roses.games.richard3.data import (
@@ -43,7 +43,6 @@ from roses.games.richard3.data import (
     WELSH,
 )
 from roses.games.richard3.state import Decision, PoliticalFrame
-from roses.games.richard3.supply import exile_extras
 
 ISLE_OF_MAN = AREA_ID["Isle of Man"]
 MIDDLESEX = AREA_ID["Middlesex"]
@@ -109,7 +108,7 @@ def _disband_and_usurp(state: State) -> list[Decision]:
 def _going_home(side: int, state: State) -> list[Decision]:
     """8.3 (the Pretender), 8.4 (the King): nobles, church blocks and heirs go home."""
     loc = state["loc"]
-    return [Decision(step="home", side=side, subj=b, n=0) for b in range(N_BLOCKS)
+    return [Decision(step="home", side=side, subj=b, n=0, ask=False) for b in range(N_BLOCKS)
             if loc[b] < N_AREAS and AREA_KIND[loc[b]] != EXILE and owner(state, b) == side
             and B_TYPE[b] in (HEIR, NOBLE, CHURCH)]
 
@@ -127,9 +126,9 @@ def _exile_limits(state: State) -> list[Decision]:
     todo = []
     for side in (1 - state["king"], state["king"]):
         for a in EXILE_AREAS[side]:
-            extra = len(exile_extras(state, side, a)) - EXILE_LIMIT[a]
+            extra = len(supply.exile_extras(state, side, a)) - EXILE_LIMIT[a]
             if extra > 0:
-                todo.append(Decision(step="disband", side=side, subj=a, n=extra))
+                todo.append(Decision(step="disband", side=side, subj=a, n=extra, ask=False))
     return todo
 
 

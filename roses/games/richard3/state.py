@@ -198,9 +198,10 @@ class Decision(TypedDict):
     (``subj`` the heir, or -1 for the senior minor; ``n`` 1 when he enters as the new King),
     ``execute`` a defector (``subj`` the block), ``reduce`` supply losses in area ``subj``
     (``n`` left), ``home`` for block ``subj``, ``disband`` exiles from area ``subj`` (``n``
-    left)."""
+    left). ``ask`` is set while the side is asked (a real choice; the engine's Choice)."""
 
     step: str
     side: int
     subj: int
     n: int
+    ask: bool

@@ -16,6 +16,7 @@ from roses.engine import steps
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import POLITICAL, SUPPLY, private, public
 from roses.engine.steps import Choice, Frame
+from roses.games.richard3 import cards, political
 from roses.games.richard3 import common as C
 from roses.games.richard3.base import RichardStep, area_of, block_of, log_eliminations
 from roses.games.richard3.common import NONE
@@ -80,19 +81,19 @@ def _new_king(state: State, king: int) -> list[Decision]:
             public(state, kind=SUPPLY, text=f"{BLOCK_NAME[h]} becomes King in {AREA_NAMES[lh]} (6.81).")
             return []
         if lh == MINOR:
-            return [Decision(step="enter", side=king, subj=h, n=1)]
+            return [Decision(step="enter", side=king, subj=h, n=1, ask=False)]
     return []
 
 
 def _minors(state: State, king: int) -> list[Decision]:
     """6.82: minor heirs owed to each side enter."""
-    return [Decision(step="enter", side=side, subj=NONE, n=0)
+    return [Decision(step="enter", side=side, subj=NONE, n=0, ask=False)
             for side in (king, 1 - king) if state["minors_owed"][side] > 0]
 
 
 def _executions(state: State, king: int) -> list[Decision]:
     """9.1: a defected Clarence or Exeter may be executed."""
-    return [Decision(step="execute", side=side, subj=b, n=0)
+    return [Decision(step="execute", side=side, subj=b, n=0, ask=False)
             for b, side in ((CLARENCE_L, 1), (EXETER_Y, 0))
             if state["loc"][b] < N_AREAS or state["loc"][b] == POOL]
 
@@ -112,7 +113,7 @@ def _supply_limits(state: State, king: int) -> list[Decision]:
             else:
                 extra = n - SUPPLY_LIMIT[a]
             if extra > 0:
-                todo.append(Decision(step="reduce", side=side, subj=a, n=extra))
+                todo.append(Decision(step="reduce", side=side, subj=a, n=extra, ask=False))
     return todo
 
 
@@ -128,8 +129,6 @@ class Supply(RichardStep):
     phase = "supply"
 
     def run(self, state: State, frame: Frame) -> None:
-        from roses.games.richard3 import cards, political
-
         st = frame["stage"]
         frame["stage"] = st + 1
         if st < len(_STAGES):
