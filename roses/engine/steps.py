@@ -121,11 +121,15 @@ class Step:
 
     #: The handler of each verb (the ``on_<verb>`` functions), filled with :attr:`verbs`.
     _handlers: ClassVar[dict[str, Callable[..., None]]] = {}
+    #: The refusal reason of each verb that has one (the ``why_not_<verb>`` functions).
+    _reasons: ClassVar[dict[str, Callable[..., str | None]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._handlers = {n[3:]: getattr(cls, n) for n in dir(cls) if n.startswith("on_") and callable(getattr(cls, n))}
         cls.verbs = frozenset(cls._handlers)
+        cls._reasons = {n[8:]: getattr(cls, n) for n in dir(cls)
+                        if n.startswith("why_not_") and callable(getattr(cls, n))}
 
     # ----- what a step says ---------------------------------------------------------------
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -181,8 +185,13 @@ class Step:
     def why_not(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         """Why ``role``, who may act, may not take ``(verb, arg)`` now, in the rules' words (one
         sentence naming the rule, e.g. "no action points are left (1.2)."), or None for the
-        generic reason. It must speak only of what ``role`` may know. :meth:`refusal` uses it."""
-        return None
+        generic reason. It must speak only of what ``role`` may know. :meth:`refusal` uses it.
+
+        By default: the step's method ``why_not_<verb>(state, frame, role, arg)``, declared
+        beside ``on_<verb>`` (a verb of another step may have one too: e.g. why a card cannot
+        be played now)."""
+        reason = self._reasons.get(verb) if isinstance(verb, str) else None
+        return None if reason is None else reason(self, state, frame, role, arg)
 
     def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The option a lapsed deadline plays for ``role`` (an actor), when the rules publish

@@ -517,13 +517,68 @@ class Main(_ActionStep):
         acts.append(_END_ACT)
         return acts
 
-    def why_not(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-        if verb not in self.verbs:
-            return super().why_not(state, frame, role, verb, arg)
-        reason = _main_reason(state, frame, frame["side"], verb, arg)
-        if reason is None:
-            reason = f"it is not one of the choices of {self.what} ({self.rule}); the highlighted ones are."
-        return reason
+    def _not_a_choice(self) -> str:
+        return f"it is not one of the choices of {self.what} ({self.rule}); the highlighted ones are."
+
+    def why_not_move(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        if not isinstance(arg, str):
+            return self._not_a_choice()
+        s = frame["side"]
+        a = AREA_ID.get(arg, -1)
+        if a < 0:
+            return f"{arg} is not an area of the map."
+        if frame["event"] == "Piracy":
+            return "the Piracy event gives sea moves only (its card text)."
+        if frame["ap"] <= 0:
+            return "no action points are left on this turn's card (1.2)."
+        if not _has_unmoved(state, s, a):
+            return (f"you have no block in {arg} that may still move: a block moves once in an Action "
+                    "Phase, and a block recruited this turn stays where it was placed (1.2, 5.2).")
+        if not _may_leave(state, s, a, C.occupancy(state)):
+            return f"your blocks in {arg} are pinned: the attackers there hold them (5.22)."
+        return f"no border out of {arg} can be crossed now (border limits, 5.21; pinning, 5.22)."
+
+    def why_not_sea(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        b = self._own_block(state, frame, arg)
+        if not isinstance(b, int):
+            return b
+        ev = frame["event"]
+        if ev not in ("", "Surprise", "Piracy"):
+            return f"the {ev} event gives no sea moves (its card text)."
+        if b in NO_SEA:
+            return f"{arg} never moves by sea (5.3)."
+        if b not in movable(state, frame["side"]):
+            return f"{arg} has moved already or may not move this turn (1.2, 5.1)."
+        return (f"{arg} has no sea move now: it must start in a port area and land in a friendly "
+                "or vacant port of the same sea, for one action point, two to go round (5.3, 5.31).")
+
+    def why_not_recruit(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        b = self._own_block(state, frame, arg)
+        if not isinstance(b, int):
+            return b
+        if frame["event"]:
+            return f"the action points of the {frame['event']} event cannot recruit (its card text)."
+        if frame["ap"] <= 0:
+            return "no action points are left on this turn's card (1.2)."
+        if state["loc"][b] != POOL:
+            return f"{arg} is on the map already: only blocks in your pool are recruited (5.4)."
+        if B_TYPE[b] == HEIR:
+            return f"{arg} is an heir: heirs come into play by succession, never by recruiting (5.4)."
+        if state["down"][b]:
+            return f"{arg} was eliminated this campaign and waits face down in the pool (5.4, 6.8)."
+        return f"{arg} has no friendly area it may deploy to (5.4)."
+
+    def why_not_end(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return self._not_a_choice()
+
+    def _own_block(self, state: State, frame: Frame, arg: Any) -> int | str:
+        """The block ``arg`` names if it is one of the side's, else why not."""
+        if not isinstance(arg, str):
+            return self._not_a_choice()
+        b = BLOCK_ID.get(arg, -1)
+        if b < 0 or b not in C.owned_blocks(frame["side"], state["king"]):
+            return f"{arg} is not one of your blocks."
+        return b
 
     def on_move(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         a = area_of(arg)
@@ -543,51 +598,6 @@ class Main(_ActionStep):
 
     def on_end(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         _end_action(state)
-
-
-def _main_reason(state: State, fr: Frame, s: int, verb: str, arg: Any) -> str | None:
-    """Why the main step of the Action Phase refuses ``(verb, arg)`` (1.2, 5.1-5.4)."""
-    ev, ap = fr["event"], fr["ap"]
-    occ = C.occupancy(state)
-    if verb == "move" and isinstance(arg, str):
-        a = AREA_ID.get(arg, -1)
-        if a < 0:
-            return f"{arg} is not an area of the map."
-        if ev == "Piracy":
-            return "the Piracy event gives sea moves only (its card text)."
-        if ap <= 0:
-            return "no action points are left on this turn's card (1.2)."
-        if not _has_unmoved(state, s, a):
-            return (f"you have no block in {arg} that may still move: a block moves once in an Action "
-                    "Phase, and a block recruited this turn stays where it was placed (1.2, 5.2).")
-        if not _may_leave(state, s, a, occ):
-            return f"your blocks in {arg} are pinned: the attackers there hold them (5.22)."
-        return f"no border out of {arg} can be crossed now (border limits, 5.21; pinning, 5.22)."
-    if verb in ("sea", "recruit") and isinstance(arg, str):
-        b = BLOCK_ID.get(arg, -1)
-        if b < 0 or b not in C.owned_blocks(s, state["king"]):
-            return f"{arg} is not one of your blocks."
-        if verb == "sea":
-            if ev not in ("", "Surprise", "Piracy"):
-                return f"the {ev} event gives no sea moves (its card text)."
-            if b in NO_SEA:
-                return f"{arg} never moves by sea (5.3)."
-            if b not in movable(state, s):
-                return f"{arg} has moved already or may not move this turn (1.2, 5.1)."
-            return (f"{arg} has no sea move now: it must start in a port area and land in a friendly "
-                    "or vacant port of the same sea, for one action point, two to go round (5.3, 5.31).")
-        if ev:
-            return f"the action points of the {ev} event cannot recruit (its card text)."
-        if ap <= 0:
-            return "no action points are left on this turn's card (1.2)."
-        if state["loc"][b] != POOL:
-            return f"{arg} is on the map already: only blocks in your pool are recruited (5.4)."
-        if B_TYPE[b] == HEIR:
-            return f"{arg} is an heir: heirs come into play by succession, never by recruiting (5.4)."
-        if state["down"][b]:
-            return f"{arg} was eliminated this campaign and waits face down in the pool (5.4, 6.8)."
-        return f"{arg} has no friendly area it may deploy to (5.4)."
-    return None
 
 
 # ----- a land move (5.2) ------------------------------------------------------------------

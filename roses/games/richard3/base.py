@@ -9,7 +9,7 @@ A step declares:
 * ``doing``: what each of its verbs does, in the list of what may be done instead;
 * ``labels``: the button text of each verb (``{block}`` the block's name and where it stands,
   ``{area}`` the area named, ``{arg}`` the argument as sent);
-* :meth:`~roses.engine.steps.Step.why_not` for the reasons its rules give.
+* ``why_not_<verb>`` methods for the reasons its rules give (:meth:`~roses.engine.steps.Step.why_not`).
 """
 
 from __future__ import annotations
@@ -82,11 +82,9 @@ class RichardStep(Step):
         text = ", ".join(self.doing.get(v, v) for v in verbs)
         return f" You may {text}." if text else ""
 
-    def why_not(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-        if verb == "play":
-            return (f"cards are played only in the Card Phase at the start of a game turn (1.1); "
-                    f"this is {self.what} ({self.rule}).{self.instead(state, frame, role)}")
-        return None
+    def why_not_play(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return (f"cards are played only in the Card Phase at the start of a game turn (1.1); "
+                f"this is {self.what} ({self.rule}).{self.instead(state, frame, role)}")
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         """What was refused, the rule that stops it and why, and what may be done now."""

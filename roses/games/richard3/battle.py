@@ -902,6 +902,17 @@ class _BattleStep(Step):
     always_decides = True
     reason: ClassVar[str] = ""
     waiting: ClassVar[str] = ""
+    #: The label of each verb: ``{block}`` the (first) block's name, ``{other}`` the second
+    #: block's, ``{to}`` the area named second.
+    labels: ClassVar[dict[str, str]] = {}
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        text = self.labels.get(verb)
+        if text is None:
+            return None
+        if isinstance(arg, (list, tuple)):
+            return text.format(block=_nm(arg[0]), other=_nm(arg[1]), to=arg[1])
+        return text.format(block=_nm(arg))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [ROLES[frame["side"]]]
@@ -945,6 +956,8 @@ class TurnStep(_BattleStep):
               "within a letter (6.2); the block whose turn it is may fire, pass, retreat, charge "
               "(the senior heir, 6.5) or try treachery (6.9), and only that block.")
     waiting = "Battle of {area}, round {round}: {acting} takes battle turns."
+    labels = {"fire": "{block}: fire", "pass": "{block}: pass", "retreat": "{block}: retreat to {to}",
+              "charge": "{block}: charge {other}", "treachery": "{block}: treachery roll on {other}"}
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return _turn_actions(state, state["battle"])
@@ -961,16 +974,6 @@ class TurnStep(_BattleStep):
         return (f"Battle of {area}, round {bt['round']}: choose a battle turn for one of your "
                 f"{bt['letter']} blocks ({verbs}).")
 
-    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-        if verb in ("fire", "pass"):
-            return f"{_nm(arg)}: {verb}"
-        if verb == "retreat":
-            return f"{_nm(arg[0])}: retreat to {arg[1]}"
-        if verb == "charge":
-            return f"{_nm(arg[0])}: charge {_nm(arg[1])}"
-        if verb == "treachery":
-            return f"{_nm(arg[0])}: treachery roll on {_nm(arg[1])}"
-        return None
 
     def on_fire(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         _fire(state, state["battle"], _block_id(arg))
@@ -1007,6 +1010,7 @@ class HitsStep(_BattleStep):
     reason = ("hits go to the strongest of your blocks in the battle; among equally strong ones "
               "you choose which one takes the next hit (6.4).")
     waiting = "Battle of {area}: {acting} chooses which block takes the hits."
+    labels = {"hit": "{block} takes the hits"}
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return [("hit", BLOCK_KEY[b]) for b in _tied(state, state["battle"], frame["side"])]
@@ -1014,8 +1018,6 @@ class HitsStep(_BattleStep):
     def ask(self, state: State, frame: Frame, bt: dict[str, Any], area: str, options: list[Action] | None) -> str:
         return f"Battle of {area}: {bt['pend']} hit(s): choose which of your strongest blocks takes them (6.4)."
 
-    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-        return f"{_nm(arg)} takes the hits" if verb == "hit" else None
 
     def on_hit(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         bt = state["battle"]
@@ -1038,6 +1040,7 @@ class RegroupStep(_BattleStep):
     reason = ("the victor's blocks regroup only into adjacent friendly or vacant areas, within "
               "the border limits (6.7).")
     waiting = "{acting} won the battle of {area} and may regroup."
+    labels = {"regroup": "{block}: regroup to {to}", "end_regroup": "End the regroup"}
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         acts = _regroup_actions(state, state["battle"])
@@ -1047,10 +1050,6 @@ class RegroupStep(_BattleStep):
     def ask(self, state: State, frame: Frame, bt: dict[str, Any], area: str, options: list[Action] | None) -> str:
         return f"You won the battle of {area}: regroup blocks to adjacent friendly or vacant areas, or end (6.7)."
 
-    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-        if verb == "regroup":
-            return f"{_nm(arg[0])}: regroup to {arg[1]}"
-        return "End the regroup" if verb == "end_regroup" else None
 
     def on_regroup(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         bt = state["battle"]
@@ -1070,6 +1069,7 @@ class TreasonStep(_BattleStep):
     reason = ("the Treason card's roll targets an enemy block with a loyalty number in this "
               "battle (6.9, card text); or keep the card.")
     waiting = "Battle of {area}: {acting} may make a Treason roll."
+    labels = {"treason": "Treason roll on {block}", "keep_treason": "No Treason roll in this battle"}
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         bt = state["battle"]
@@ -1082,10 +1082,6 @@ class TreasonStep(_BattleStep):
     def ask(self, state: State, frame: Frame, bt: dict[str, Any], area: str, options: list[Action] | None) -> str:
         return f"Battle of {area}: Treason: choose an enemy block for a Treachery roll, or keep the roll."
 
-    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-        if verb == "treason":
-            return f"Treason roll on {_nm(arg)}"
-        return "No Treason roll in this battle" if verb == "keep_treason" else None
 
     def on_treason(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         bt = state["battle"]

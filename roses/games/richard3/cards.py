@@ -105,11 +105,9 @@ class Mulligan(RichardStep):
             return "Keep your hand, or ask for a redeal (hands of 13 AP or less, once per campaign)."
         return "Waiting for the mulligan decisions."
 
-    def why_not(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-        if verb == "redeal":
-            return ("a redeal may be asked only for a hand of 13 action points or less, once "
-                    f"in a campaign (5.1).{self.instead(state, frame, role)}")
-        return super().why_not(state, frame, role, verb, arg)
+    def why_not_redeal(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return ("a redeal may be asked only for a hand of 13 action points or less, once "
+                f"in a campaign (5.1).{self.instead(state, frame, role)}")
 
     def on_keep(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         self._answer(state, frame, side_of(role), 0)
@@ -243,10 +241,8 @@ class CardPhase(RichardStep):
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         return "Play a card." if role in self.actors(state, frame) else "Waiting for the other card."
 
-    def why_not(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-        if verb == "play":
-            return "that card is not in your hand; play one of the cards you hold (1.1)."
-        return None
+    def why_not_play(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return "that card is not in your hand; play one of the cards you hold (1.1)."
 
     def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         if verb != "play":
