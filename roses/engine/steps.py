@@ -15,13 +15,15 @@ are left...). The :class:`Step` object, stateless like the rules, says for a fra
 * :meth:`Step.prompt`: what the acting role is asked;
 * one handler per verb, a method named ``on_<verb>(state, frame, role, arg)``;
 * what the engine asks of every decision, declared on the step with defaults that fit most:
-  :meth:`Step.option_label` (the text of one option, for menus and buttons), :meth:`Step.why_not`
-  (why an action is refused, in the words of the rules), :meth:`Step.default_option` (the action a
-  lapsed deadline plays, if the rules publish one) and :attr:`Step.rule` (the rule section).
+  :meth:`Step.option_label` (the text of one option, for menus and buttons), one
+  ``why_not_<verb>(state, frame, role, arg)`` per verb that has a reason to give (why it is
+  refused now, in the words of the rules; :meth:`Step.why_not` finds it),
+  :meth:`Step.default_option` (the action a lapsed deadline plays, if the rules publish one)
+  and :attr:`Step.rule` (the rule section).
 
 :class:`Choice` is a decision of one role that makes itself when there is no real choice (no
-option, or one). :class:`StepRules` works out a position's options once (:meth:`Steps.options_of`)
-and reuses them to check an action, to list the options in a view and to label them.
+option, or one). With :attr:`Steps.keep_options`, the options a view or ``legal_actions`` made
+for a position are kept and check the next action (:meth:`Steps.options_of`): worked out once.
 
 A handler may change the frame, :func:`pop` it (the decision is over: the frame below it
 becomes the current decision again, so the game resumes where it was), :func:`push` new
