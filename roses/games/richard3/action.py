@@ -116,29 +116,30 @@ _END_GROUP_ACT: Action = ("end_group", None)
 
 def phase_frame(state: State) -> ActionFrame:
     """The Action Phase frame (the bottom of the stack while the phase lasts)."""
-    return cast(ActionFrame, state["stack"][0])
+    frame: ActionFrame = state["stack"][0]
+    return frame
+
+
+def move_in_progress(state: State) -> tuple[int, int, list[int]]:
+    """The land group moving now (its area), the block picked (a path, a sea move, a recruit)
+    and its path so far: -1, -1 and [] for none."""
+    stack = state["stack"]
+    grp = sel = NONE
+    path: list[int] = []
+    for fr in stack[1:]:
+        name = fr["step"]
+        if name == "group":
+            grp = fr["area"]
+        elif name in _PICKING:
+            sel = fr["block"]
+            if name == "path":
+                path = fr["path"]
+    return grp, sel, path
 
 
 def selected(state: State) -> int:
     """The block picked for a move now (a path, a sea move, a recruit), or -1."""
-    top = state["stack"][-1] if state["stack"] else None
-    if top is not None and top["step"] in _PICKING:
-        return int(top["block"])
-    return NONE
-
-
-def moving_group(state: State) -> int:
-    """The area of the land group moving now, or -1."""
-    for fr in state["stack"][1:3]:
-        if fr["step"] == "group":
-            return int(fr["area"])
-    return NONE
-
-
-def moving_path(state: State) -> list[int]:
-    """The areas the picked block has moved through (its start first), or []."""
-    top = state["stack"][-1] if state["stack"] else None
-    return top["path"] if top is not None and top["step"] == "path" else []
+    return move_in_progress(state)[1]
 
 
 # ======================================================================= starting and ending
@@ -247,7 +248,7 @@ def _attack_ok(state: State, s: int, q: int, bid: int, occ: C.Occupancy) -> bool
 def next_steps(state: State, s: int, occ: C.Occupancy, path: list[int], first: bool = False) -> list[int]:
     """Areas a block of s that moved along ``path`` may move to next (5.2, 5.21, 5.22, events);
     with ``first``, only the first such area."""
-    fr = phase_frame(state)
+    fr = state["stack"][0]  # the phase frame (phase_frame, inlined: this is the hot path)
     p = path[-1]
     d = len(path) - 1
     event = fr["event"]
@@ -317,7 +318,7 @@ def group_may_move(state: State, s: int, a: int, occ: C.Occupancy) -> bool:
 def sea_dests(state: State, s: int, b: int, occ: C.Occupancy, first: bool = False) -> list[int]:
     """Where b may sea move now (5.3, 5.31, Piracy), considering AP and port pairs; with
     ``first``, only the first such area."""
-    fr = phase_frame(state)
+    fr = state["stack"][0]  # the phase frame
     a = state["loc"][b]
     if b in NO_SEA or not AREA_SEAS[a]:
         return []
@@ -421,6 +422,10 @@ class _ActionStep(RichardStep):
         return ""
 
 
+#: The main step's prompts made so far, by action points and event.
+_MAIN_PROMPTS: dict[tuple[int, str], str] = {}
+
+
 class Main(_ActionStep):
     """Spend the card's AP (5.2-5.4) or end the Action Phase (the phase frame)."""
 
@@ -432,12 +437,16 @@ class Main(_ActionStep):
               "end": "End the Action Phase"}
 
     def ask(self, state: State, frame: Frame) -> str:
-        event = f" ({frame['event']})" if frame["event"] else ""
-        return f"Action Phase: {frame['ap']} AP left{event}: move a group, sea move, recruit, or end."
+        key = (frame["ap"], frame["event"])
+        text = _MAIN_PROMPTS.get(key)
+        if text is None:  # a few dozen texts in all: kept once made
+            event = f" ({frame['event']})" if frame["event"] else ""
+            text = _MAIN_PROMPTS[key] = f"Action Phase: {frame['ap']} AP left{event}: move a group, sea move, recruit, or end."
+        return text
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         """The groups that may move (5.2), the blocks that may move by sea (5.3) and those
-        that may be recruited (5.4), in one pass over the side's blocks, area by area."""
+        that may be recruited (5.4), then ``end``."""
         ev = frame["event"]
         ap = frame["ap"]
         if ap <= 0 and not frame["pairs"]:  # no action point and no open port pair (1.2, 5.31)
@@ -445,75 +454,29 @@ class Main(_ActionStep):
         s = frame["side"]
         occ = C.occupancy(state)
         loc, moved, down = state["loc"], state["moved"], state["down"]
-        foe = 1 - s
-        theirs = occ[foe]
-        atk = state["atk"]
-        acts: list[Action] = []
         owned = C.owned_blocks(s, state["king"])
         mobile = [b for b in owned if loc[b] < N_AREAS and not moved[b] and not down[b]]
-        if mobile:
-            # per area: may its blocks leave (pinning, 5.22), and the borders they may not
-            # cross back (6.6: those the attackers came through)
-            ent_foe = state["ent"][foe]
-            free: dict[int, bool] = {}
-            banned: dict[int, list[int]] = {}
-            for a in dict.fromkeys(map(loc.__getitem__, mobile)):
-                if atk[a] == foe and theirs[a]:
-                    free[a] = _may_leave(state, s, a, occ)
-                    banned[a] = ent_foe[a]
-                else:
-                    free[a] = True
-            if ev != "Piracy" and ap > 0:
-                bonus = 1 if ev == "Surprise" else 0
-                bc = state["bc"][s]
-                ent_s = ENTERABLE[s]
-                starts = []
-                for a, ok in free.items():  # a first step out of a (next_steps with first=True)
-                    if not ok:
-                        continue
-                    no = banned.get(a, ())
-                    for q, bid in ADJ[a]:
-                        if not ent_s[q] or bc[bid] >= BORDER_LIMIT[bid] + bonus or bid in no:
-                            continue
-                        if theirs[q] and not _attack_ok(state, s, q, bid, occ):
-                            continue
-                        starts.append(a)
-                        break
-                starts.sort()
-                acts.extend(map(_MOVE_ACT.__getitem__, starts))
-            # a sea move costs 1 AP, or nothing as the second of a port pair (5.3, 5.31)
-            if (ev == "" or ev == "Surprise" or ev == "Piracy") and (ap > 0 or frame["pairs"]):
-                by_area: dict[int, bool] = {}
-                plain = ev != "Piracy" and ap >= 1  # no attack by sea: any friendly or vacant port will do
-                for b in mobile:
-                    if b in NO_SEA:
-                        continue
-                    a = loc[b]
-                    known = by_area.get(a)
-                    if known is None:
-                        if not free[a] or not AREA_SEAS[a]:
-                            known = False
-                        elif plain and a not in banned:
-                            known = not all(map(theirs.__getitem__, _SEA_OPEN[s][a]))
-                        else:
-                            known = bool(sea_dests(state, s, b, occ, True))
-                        by_area[a] = known
-                    if known:
-                        acts.append(_SEA_ACT[b])
-        if ev == "" and ap > 0:
-            mine = occ[s]
-            ent_s = ENTERABLE[s]
-            for b in owned:  # pool blocks (not heirs, 5.4) with an area to deploy to
-                if loc[b] != POOL or down[b]:
+        acts: list[Action] = []
+        if ev != "Piracy" and ap > 0:  # a group that may leave its area and take a first step
+            for a in sorted(dict.fromkeys(map(loc.__getitem__, mobile))):
+                if _may_leave(state, s, a, occ) and _can_start(state, s, a, occ):
+                    acts.append(_MOVE_ACT[a])
+        if ev == "" or ev == "Surprise" or ev == "Piracy":
+            # whether a block may move by sea depends only on where it stands: asked per area
+            by_area: dict[int, bool] = {}
+            for b in mobile:
+                if b in NO_SEA:
                     continue
-                t = B_TYPE[b]
-                if t == HEIR:
-                    continue
-                for a in _RECRUIT_AREAS[b]:
-                    if not ent_s[a] or theirs[a] or (not mine[a] if t == BOMBARD else t == REBEL_T and mine[a]):
-                        continue
+                a = loc[b]
+                ok = by_area.get(a)
+                if ok is None:
+                    ok = by_area[a] = bool(sea_dests(state, s, b, occ, True))
+                if ok:
+                    acts.append(_SEA_ACT[b])
+        if ev == "" and ap > 0:  # a pool block (never an heir) with an area to deploy to
+            for b in owned:
+                if loc[b] == POOL and not down[b] and B_TYPE[b] != HEIR and recruit_areas(state, s, b, occ, True):
                     acts.append(_RECRUIT_ACT[b])
-                    break
         acts.append(_END_ACT)
         return acts
 

@@ -240,11 +240,11 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     if phase == "action":
         fr = stack[0]
         acting = fr["side"]
-        sel = moves.selected(state)
-        grp, tgt = moves.moving_group(state), fr["target"]
+        grp, sel, path = moves.move_in_progress(state)
+        tgt = fr["target"]
         action = {"player": ROLES[acting], "ap": fr["ap"], "event": fr["event"] or None,
                   "group": AREA_NAMES[grp] if grp >= 0 else None,
-                  "path": [AREA_NAMES[a] for a in moves.moving_path(state)], "selected": None,
+                  "path": [AREA_NAMES[a] for a in path], "selected": None,
                   "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
     decision = _decision(state)
     treason = state.get("treason", -1) if result is None else -1
