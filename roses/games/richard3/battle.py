@@ -1,11 +1,14 @@
-"""Richard III battles (rules 1.02, section 6 with 2.2-2.6, 3.1x, 5.22, 5.3, Piracy, Treason).
+"""The Battle Phase and its battles (rules 1.02, section 6 with 2.2-2.6, 3.1x, 5.22, 5.3,
+Piracy, Treason).
 
-The Battle Phase (core.py) calls :func:`start_battle` when a battle is fought. It pushes a
-:class:`BattleFrame` on the decision stack (:mod:`roses.engine.steps`); the battle's steps
-(:data:`STEPS`: ``treason``, ``turn``, ``hits``, ``regroup``) say who acts, the options, the
-prompt and what each verb does. When the battle and the victor's regroup are over this module
-pops its frame and sets ``state["battle"] = None``; the Battle Phase frame below resumes.
-:func:`view_part`, :func:`secrets_part` and :func:`label_part` serve the views.
+The Battle Phase (:class:`Battles`, C13) fights the battles one by one: :func:`start_battle`
+pushes a :class:`~roses.games.richard3.state.BattleFrame` on the decision stack
+(:mod:`roses.engine.steps`); the battle's steps (:data:`STEPS`: ``treason``, ``turn``,
+``hits``, ``regroup``) each say who acts, the options, the prompt, the labels, the rule a
+refused action meets and what each verb does (``on_<verb>``). The battle's next decision
+replaces its frame (:func:`_decide`). When the battle and the victor's regroup are over this
+module pops its frame and sets ``state["battle"] = None``; the Battle Phase frame below
+resumes. :func:`view_part` and :func:`secrets_part` serve the views.
 
 Battle state (``state["battle"]``, a small JSON dict)
     ``area``      the battle area (int)

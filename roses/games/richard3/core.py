@@ -1,4 +1,10 @@
-"""Richard III rules (rules 1.02): everything but the battle itself (battle.py).
+"""Richard III rules (rules 1.02): the rules object, the setup and the table of steps.
+
+The sequence of play is written as steps (:mod:`roses.engine.steps`), one module per phase:
+``cards.py`` (the deal and mulligan, 5.1; the Card Phase, 1.1), ``action.py`` (the Action
+Phase, 5.x), ``battle.py`` (the Battle Phase, 6.x), ``supply.py`` (the Supply Phase, 6.81-7.x,
+and its decisions), ``political.py`` (the Political Turn, 8.x). ``state.py`` types the state and
+its frames; ``base.py`` holds what the steps share (refusals, labels).
 
 Action verbs (every argument is an int or None)
 -----------------------------------------------
