@@ -315,13 +315,16 @@ class Steps:
 
     #: Keep the options made for a view or ``legal_actions`` and check the next action against
     #: them (:meth:`options_of`). For a game whose state changes only through :meth:`act`
-    #: (no fork of it), at no cost to correctness: what is kept is that state's and frame's,
-    #: made in this thread, and dropped at every action.
+    #: (no fork of it). What a thread keeps is that state's and frame's, and only until the
+    #: next action on any state in any thread (:attr:`_acts` counts the actions begun and
+    #: ended), so a position changed meanwhile by another thread is never checked against
+    #: options made before.
     keep_options: bool = False
 
     def __init__(self, *steps: Step) -> None:
         self.by_name: dict[str, Step] = {}
         self._known = threading.local()
+        self._acts = 0
         for step in steps:
             self.add(step)
 
@@ -330,30 +333,35 @@ class Steps:
         :attr:`keep_options` they are kept, and the legality check of the next action (:meth:`act`)
         reuses them instead of asking the step again: a position's options are worked out once
         for the view (or ``legal_actions``) and the check. The list is shared: read it only."""
+        if not self.keep_options:
+            return step.options(state, frame, role)
+        acts = self._acts
         opts = step.options(state, frame, role)
-        if self.keep_options:
-            self._keep(state, frame, role, opts)
+        self._keep(state, frame, acts, role, opts)
         return opts
 
     def prompt_and_options_of(self, state: State, frame: Frame, step: Step, role: str) -> tuple[str, list[Action]]:
         """:meth:`Step.prompt_and_options`, keeping the options as :meth:`options_of` does."""
+        if not self.keep_options:
+            return step.prompt_and_options(state, frame, role)
+        acts = self._acts
         prompt, opts = step.prompt_and_options(state, frame, role)
-        if self.keep_options:
-            self._keep(state, frame, role, opts)
+        self._keep(state, frame, acts, role, opts)
         return prompt, opts
 
-    def _keep(self, state: State, frame: Frame, role: str, opts: list[Action]) -> None:
+    def _keep(self, state: State, frame: Frame, acts: int, role: str, opts: list[Action]) -> None:
         known = getattr(self._known, "last", None)
-        if known is not None and known[0] is state and known[1] is frame:
-            known[2][role] = opts
+        if known is not None and known[0] is state and known[1] is frame and known[2] == acts:
+            known[3][role] = opts
         else:
-            self._known.last = (state, frame, {role: opts})
+            self._known.last = (state, frame, acts, {role: opts})
 
     def kept_options(self, state: State, frame: Frame, role: str) -> list[Action] | None:
-        """The options :meth:`options_of` kept for this position and role, or None."""
+        """The options :meth:`options_of` kept for this position and role, or None (none kept,
+        or an action began since they were made)."""
         known = getattr(self._known, "last", None)
-        if known is not None and known[0] is state and known[1] is frame:
-            opts: list[Action] | None = known[2].get(role)
+        if known is not None and known[0] is state and known[1] is frame and known[2] == self._acts:
+            opts: list[Action] | None = known[3].get(role)
             return opts
         return None
 
@@ -410,12 +418,20 @@ class Steps:
                     legal = (verb, arg) in opts
                 except TypeError:  # an unhashable or odd argument
                     legal = False
+                if not legal:  # (the step's own check may read an argument more widely)
+                    legal = step.is_legal(state, frame, role, verb, arg)
             if not legal:
                 raise IllegalAction(step.refusal(state, frame, role, verb, arg))
-        if self.keep_options:
-            self._known.last = None
-        step.handle(state, frame, role, verb, arg)
-        self.settle(state)
+        if not self.keep_options:
+            step.handle(state, frame, role, verb, arg)
+            self.settle(state)
+            return
+        self._acts += 1  # what any thread kept is out of date from now on
+        try:
+            step.handle(state, frame, role, verb, arg)
+            self.settle(state)
+        finally:
+            self._acts += 1
 
     def watch(self, state: State) -> None:
         """Called before every settling check: a game whose rules end it the moment a

@@ -172,3 +172,34 @@ def test_kept_options_refuse_what_they_do_not_hold_and_are_dropped_by_forget() -
     nim.steps.forget()
     nim.action(state, "North", "bag", None)
     assert state["pile"] == 7
+
+
+def test_options_kept_by_a_thread_are_out_of_date_once_another_thread_acts() -> None:
+    """A server renders a view in one thread and takes the next action in another: options a
+    thread kept never check an action made after another thread changed the position."""
+    import threading
+
+    nim = KeptNim()
+    state = nim.setup(1, "seven")
+    state["pile"] = 5
+    outcome: list[str] = []
+    viewed, moved = threading.Event(), threading.Event()
+
+    def worker() -> None:  # one thread: views, waits, then acts on what it saw
+        assert nim.view(state, "North")["actions"] == {"take": [1, 2]}
+        viewed.set()
+        moved.wait(10)
+        try:
+            nim.action(state, "North", "take", 2)  # legal when its options were made
+            outcome.append("taken")
+        except IllegalAction:
+            outcome.append("refused")
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    viewed.wait(10)
+    nim.action(state, "North", "take", 2)  # this thread: 3 left
+    nim.action(state, "South", "take", 2)  # 1 left; the same frame, North to move again
+    moved.set()
+    thread.join(10)
+    assert outcome == ["refused"] and state["pile"] == 1
