@@ -528,7 +528,9 @@ class StepRules(Rules):
         step = self.steps.by_name[frame["step"]]
         if role not in step.actors(state, frame):
             return []
-        return list(self.steps.options_of(state, frame, step, role))
+        if not self.steps.keep_options:
+            return step.options(state, frame, role)
+        return list(self.steps.options_of(state, frame, step, role))  # a copy: the kept list is shared
 
     def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
         self.steps.act(state, role, verb, arg)
