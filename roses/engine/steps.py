@@ -325,6 +325,7 @@ class Steps:
         self.by_name: dict[str, Step] = {}
         self._known = threading.local()
         self._acts = 0
+        self._handling: dict[str, tuple[Step, ...]] = {}
         for step in steps:
             self.add(step)
 
@@ -376,11 +377,15 @@ class Steps:
         if step.name in self.by_name:
             raise ValueError(f"two steps are named {step.name!r}")
         self.by_name[step.name] = step
+        self._handling.clear()
         return step
 
-    def handling(self, verb: str) -> list[Step]:
+    def handling(self, verb: str) -> tuple[Step, ...]:
         """The steps with a handler of ``verb``, in the order they were added."""
-        return [step for step in self.by_name.values() if verb in step.verbs]
+        found = self._handling.get(verb)
+        if found is None:
+            found = self._handling[verb] = tuple(step for step in self.by_name.values() if verb in step.verbs)
+        return found
 
     def __getitem__(self, name: str) -> Step:
         return self.by_name[name]
