@@ -82,7 +82,7 @@ from roses.games.richard3.data import (
     WARWICK,
     ZONE_AREAS,
 )
-from roses.games.richard3.state import BattleFrame, BattlesFrame
+from roses.games.richard3.state import BattleData, BattleFrame, BattlesFrame
 
 LETTERS = ("A", "B", "C", "D")
 _ROLLER_NAME = {C.KING: "the King", C.PRETENDER: "the Pretender", C.WARWICK_ROLL: "Warwick",
@@ -151,7 +151,7 @@ def _enemy_areas(state: State, side: int) -> set[int]:
     return out
 
 
-def _firepower(state: State, bt: dict[str, Any], b: int, side: int, present: Sequence[int]) -> int:
+def _firepower(state: State, bt: BattleData, b: int, side: int, present: Sequence[int]) -> int:
     """Firepower (3.12) plus the defence bonus for defenders only (2.2-2.6, 6.4, C94)."""
     fp = B_FIRE[b]
     if side != bt["att"]:
@@ -168,7 +168,7 @@ def _senior_heir(state: State, side: int, present: Sequence[int]) -> int:
     return -1
 
 
-def _rollers(state: State, bt: dict[str, Any], b: int) -> list[str]:
+def _rollers(state: State, bt: BattleData, b: int) -> list[str]:
     """Treachery rolls block b may still make in this battle (6.9): King, Pretender, Warwick."""
     used = bt["used"]
     out = []
@@ -181,13 +181,13 @@ def _rollers(state: State, bt: dict[str, Any], b: int) -> list[str]:
     return out
 
 
-def _treachery_targets(state: State, bt: dict[str, Any], enemies: Sequence[int], roller: str) -> list[int]:
+def _treachery_targets(state: State, bt: BattleData, enemies: Sequence[int], roller: str) -> list[int]:
     """Non-Reserve enemy blocks with a loyalty number that did not defect in this battle (6.9)."""
     dfc = bt["defected"]
     return [t for t in enemies if t not in dfc and C.treachery_dice(state, t, roller) > 0]
 
 
-def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regroup: bool,
+def _retreat_options(state: State, bt: BattleData, b: int, side: int, regroup: bool,
                      theirs: set[int]) -> list[int]:
     """Areas block b may retreat (6.6) or regroup (6.7) to.
 
@@ -245,7 +245,7 @@ def start_battle(state: State, area: int) -> None:
         state["atk"][area] = att
     y_act, l_act, y_res, l_res = _split(state, area)
     acts = (y_act, l_act)
-    bt: dict[str, Any] = {
+    bt: BattleData = {
         "area": area, "revealed": sorted(y_act + l_act), "round": 1, "att": att,
         "letter": "A", "acted": [], "used": [], "defected": [], "rc": [], "pend": 0, "last": None,
     }
@@ -340,7 +340,7 @@ def _advance(state: State) -> None:
         _new_round(state, bt)
 
 
-def _deploy(state: State, bt: dict[str, Any], s: int, rsv: list[int]) -> None:
+def _deploy(state: State, bt: BattleData, s: int, rsv: list[int]) -> None:
     """All of a side's fighting blocks are gone: its Reserves deploy at once (6.3, C89). They
     cannot fire this round but can be hit. In round 1, if it is the Defender, control changes:
     the Defender becomes the Attacker (C90)."""
@@ -360,7 +360,7 @@ def _deploy(state: State, bt: dict[str, Any], s: int, rsv: list[int]) -> None:
         public(state, kind=BATTLE, text=f"Control changes (6.3): {ROLES[s]} is now the Attacker and must retreat in round 4.")
 
 
-def _new_round(state: State, bt: dict[str, Any]) -> None:
+def _new_round(state: State, bt: BattleData) -> None:
     """Start the next round: Reserves (and defectors) join (6.3, 6.9); retreat counts reset (6.6)."""
     bt["round"] += 1
     bt["acted"] = []
@@ -384,7 +384,7 @@ def _new_round(state: State, bt: dict[str, Any]) -> None:
                 public(state, kind=BATTLE, text=f"{ROLES[s]}'s Reserves join the battle: {names}.")
 
 
-def _end_round4(state: State, bt: dict[str, Any]) -> None:
+def _end_round4(state: State, bt: BattleData) -> None:
     """After round 4 the Attacker is gone (6.2). Defensive fallback: any attacking block still
     there (it cannot have had a turn) is eliminated, as it could not retreat (6.6)."""
     area = bt["area"]
@@ -511,7 +511,7 @@ def label_part(state: State, role: str, verb: str, arg: Any) -> str:
     return verb if arg is None else f"{verb} {arg}"
 
 
-def _group(state: State, bt: dict[str, Any], s: int) -> list[int]:
+def _group(state: State, bt: BattleData, s: int) -> list[int]:
     acted = bt["acted"]
     rnd = bt["round"]
     letter = bt["letter"]
@@ -561,7 +561,7 @@ def _fighting(state: State, area: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return out
 
 
-def _turn_actions(state: State, bt: dict[str, Any]) -> list[Action]:
+def _turn_actions(state: State, bt: BattleData) -> list[Action]:
     """Battle turns of the current group (6.2): Fire, Pass, Retreat (from round 2), Charge (6.5),
     Treachery (6.9). Attacking blocks in round 4 may only retreat (6.2, ruling A7)."""
     s = _fr(state)["side"]
@@ -599,7 +599,7 @@ def _turn_actions(state: State, bt: dict[str, Any]) -> list[Action]:
     return out
 
 
-def _tied(state: State, bt: dict[str, Any], s: int) -> list[int]:
+def _tied(state: State, bt: BattleData, s: int) -> list[int]:
     """Blocks of side s sharing the highest current strength among those that can be hit."""
     steps = state["steps"]
     targets = _active_blocks(state, bt["area"], s)
@@ -609,7 +609,7 @@ def _tied(state: State, bt: dict[str, Any], s: int) -> list[int]:
     return [b for b in targets if steps[b] == mx]
 
 
-def _regroup_actions(state: State, bt: dict[str, Any]) -> list[Action]:
+def _regroup_actions(state: State, bt: BattleData) -> list[Action]:
     s = _fr(state)["side"]
     theirs = _enemy_areas(state, s)
     out: list[Action] = []
@@ -634,7 +634,7 @@ def _why(state: State, role: str, verb: str) -> str:
 
 
 # ======================================================================= battle turns
-def _fire(state: State, bt: dict[str, Any], b: int) -> None:
+def _fire(state: State, bt: BattleData, b: int) -> None:
     """Fire (6.4): one die per step, each die <= firepower hits; all hits go to the enemy's
     strongest block, surplus to the next strongest; the owner breaks ties (C92-C94)."""
     s = _owner(state, b)
@@ -650,7 +650,7 @@ def _fire(state: State, bt: dict[str, Any], b: int) -> None:
         _allocate(state, bt, 1 - s, hits)
 
 
-def _allocate(state: State, bt: dict[str, Any], ts: int, n: int) -> bool:
+def _allocate(state: State, bt: BattleData, ts: int, n: int) -> bool:
     """Apply n hits to side ts (6.4). Returns False if the owner must choose among tied blocks
     first (step "hits"); True when every hit is applied or lost. Unjoined Reserves cannot be hit
     (6.3); hits left when no block can take them are lost (so Reserves that deploy because this
@@ -673,7 +673,7 @@ def _allocate(state: State, bt: dict[str, Any], ts: int, n: int) -> bool:
     return True
 
 
-def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
+def _charge(state: State, bt: BattleData, b: int, t: int) -> None:
     """Heir Charge (6.5, C95): the senior present heir fires at a named enemy block; surplus hits
     are lost; a surviving target fires back once at the charger at once (its own turn stays)."""
     s = _owner(state, b)
@@ -683,8 +683,9 @@ def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
     fp = _firepower(state, bt, b, s, mine)
     dice = _roll(state, state["steps"][b])
     hits = sum(1 for d in dice if d <= fp)
-    bt["last"] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
-                  "target": BLOCK_KEY[t]}
+    last: dict[str, Any] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
+                            "target": BLOCK_KEY[t]}
+    bt["last"] = last
     public(state, kind=BATTLE, text=f"{_name(b)} charges {_name(t)}, {_combat(b, bt['round'], fp)}: "
                   f"{' '.join(map(str, dice))}, {hits} hit(s).")
     if hits:
@@ -699,13 +700,13 @@ def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
     fp2 = _firepower(state, bt, t, 1 - s, theirs)
     dice2 = _roll(state, state["steps"][t])
     hits2 = sum(1 for d in dice2 if d <= fp2)
-    bt["last"].update({"reply": dice2, "reply_fp": fp2, "reply_hits": hits2})
+    last.update({"reply": dice2, "reply_fp": fp2, "reply_hits": hits2})
     public(state, kind=BATTLE, text=f"{_name(t)} fires back at the charger (6.5): {' '.join(map(str, dice2))}, {hits2} hit(s).")
     if hits2:
         _damage(state, b, min(hits2, state["steps"][b]))
 
 
-def _treachery(state: State, bt: dict[str, Any], t: int, roller: str, b: int) -> None:
+def _treachery(state: State, bt: BattleData, t: int, roller: str, b: int) -> None:
     """Treachery roll (6.9, 6.91, C107-C111; Treason card C135): one die per loyalty point; if all
     are even the target is swapped for its other version at the same strength, into the roller's
     Reserve, fighting from the next round."""
@@ -731,7 +732,7 @@ def _treachery(state: State, bt: dict[str, Any], t: int, roller: str, b: int) ->
     public(state, kind=BATTLE, text=f"{_name(new)} joins {ROLES[_owner(state, new)]}'s Reserve at strength {state['steps'][new]}.")
 
 
-def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) -> None:
+def _retreat(state: State, bt: BattleData, b: int, q: int, regroup: bool) -> None:
     """Move b out of the battle area to q (6.6 retreat / 6.7 regroup), counting the border."""
     s = _owner(state, b)
     area = bt["area"]
@@ -938,7 +939,7 @@ class _BattleStep(Step):
             return self.prompt(state, frame, role), options
         return self.ask(state, frame, bt, AREA_NAMES[bt["area"]], options), options
 
-    def ask(self, state: State, frame: Frame, bt: dict[str, Any], area: str, options: list[Action] | None) -> str:
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
         """What the acting side is asked (``options``: its options, if already made)."""
         return "Battle."
 
@@ -969,7 +970,7 @@ class TurnStep(_BattleStep):
         # a pair sent as a tuple is the list of the options
         return super().is_legal(state, frame, role, verb, list(arg) if isinstance(arg, tuple) else arg)
 
-    def ask(self, state: State, frame: Frame, bt: dict[str, Any], area: str, options: list[Action] | None) -> str:
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
         if bt["round"] == 4 and frame["side"] == bt["att"]:
             return f"Battle of {area}, round 4: your attacking {bt['letter']} blocks must retreat (6.2)."
         offered = {v for v, _ in (_turn_actions(state, bt) if options is None else options)}
@@ -1018,7 +1019,7 @@ class HitsStep(_BattleStep):
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return [("hit", BLOCK_KEY[b]) for b in _tied(state, state["battle"], frame["side"])]
 
-    def ask(self, state: State, frame: Frame, bt: dict[str, Any], area: str, options: list[Action] | None) -> str:
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
         return f"Battle of {area}: {bt['pend']} hit(s): choose which of your strongest blocks takes them (6.4)."
 
 
@@ -1050,7 +1051,7 @@ class RegroupStep(_BattleStep):
         acts.append(("end_regroup", None))
         return acts
 
-    def ask(self, state: State, frame: Frame, bt: dict[str, Any], area: str, options: list[Action] | None) -> str:
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
         return f"You won the battle of {area}: regroup blocks to adjacent friendly or vacant areas, or end (6.7)."
 
 
@@ -1082,7 +1083,7 @@ class TreasonStep(_BattleStep):
         acts.append(("keep_treason", None))
         return acts
 
-    def ask(self, state: State, frame: Frame, bt: dict[str, Any], area: str, options: list[Action] | None) -> str:
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
         return f"Battle of {area}: Treason: choose an enemy block for a Treachery roll, or keep the roll."
 
 

@@ -81,9 +81,30 @@ class R3State(TypedDict):
     #: ``ent[side][area]``: the borders ``side`` entered ``area`` through this turn (6.3, 6.6).
     ent: list[list[list[int]]]
     #: The battle being fought (battle.py), or None.
-    battle: dict[str, Any] | None
+    battle: BattleData | None
     #: The battles still to fight this Battle Phase, by area.
     battles: list[int]
+
+
+class BattleData(TypedDict):
+    """The battle being fought (``state["battle"]``, 6.x): its ``area``, the blocks ``revealed``
+    to both sides, the ``round`` (1-4), the attacking side ``att`` now, the initiative
+    ``letter`` of the group whose turn it is, the blocks that ``acted`` this round, the
+    treachery rollers ``used`` and the blocks that ``defected`` (6.9), the border crossings
+    ``rc`` of retreats this round (6.6, 6.7), the hits ``pend``-ing a tie choice (6.4) and the
+    ``last`` roll, for the view (battle.py's docstring details each)."""
+
+    area: int
+    revealed: list[int]
+    round: int
+    att: int
+    letter: str
+    acted: list[int]
+    used: list[str]
+    defected: list[int]
+    rc: list[int]
+    pend: int
+    last: dict[str, Any] | None
 
 
 class MulliganFrame(TypedDict):
