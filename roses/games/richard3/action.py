@@ -330,11 +330,8 @@ def sea_dests(state: State, s: int, b: int, occ: C.Occupancy, first: bool = Fals
     ap = fr["ap"]
     pirate = fr["event"] == "Piracy"
     pairs = fr["pairs"]
-    ent_s = ENTERABLE[s]
     out = []
-    for d in SEA_DEST[a]:
-        if not ent_s[d]:
-            continue
+    for d in _SEA_OPEN[s][a]:
         if banned:
             zones = shared_zones(a, d)
             if all((SEA_BORDER + z) in banned for z in range(3) if zones >> z & 1):
