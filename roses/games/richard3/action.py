@@ -98,6 +98,15 @@ for _b in range(N_BLOCKS):
         _RECRUIT_AREAS.append(())
 
 
+#: ``_RECRUIT_OPEN[side][b]``: the recruit areas of block b (5.4) that ``side`` may enter (2.7).
+_RECRUIT_OPEN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(a for a in _RECRUIT_AREAS[b] if ENTERABLE[s][a]) for b in range(N_BLOCKS)) for s in (0, 1))
+#: ``_ADJ_OPEN[side][a]``: the ``(neighbour, border)`` pairs of area a (``data.ADJ``) whose
+#: neighbour ``side`` may enter (2.7).
+_ADJ_OPEN: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(tuple((q, bid) for q, bid in ADJ[a] if ENTERABLE[s][q]) for a in range(N_AREAS)) for s in (0, 1))
+
+
 #: The options of the Action Phase as constant tuples, by area or block id: a step's options
 #: are made of these rather than of new tuples (the same values: actions are immutable).
 _MOVE_ACT = tuple(("move", n) for n in AREA_NAMES)
@@ -262,10 +271,9 @@ def next_steps(state: State, s: int, occ: C.Occupancy, path: list[int], first: b
     if d == 0 and state["atk"][origin] == 1 - s and occ[1 - s][origin]:
         banned = state["ent"][1 - s][origin]
     target = fr["target"]
-    ent_s = ENTERABLE[s]
     out = []
-    for q, bid in ADJ[p]:
-        if not ent_s[q] or q in path or bc[bid] >= BORDER_LIMIT[bid] + bonus or bid in banned:
+    for q, bid in _ADJ_OPEN[s][p]:
+        if q in path or bc[bid] >= BORDER_LIMIT[bid] + bonus or bid in banned:
             continue
         enemy_there = occ[1 - s][q] > 0
         if target >= 0:
@@ -374,10 +382,9 @@ def recruit_areas(state: State, s: int, b: int, occ: C.Occupancy, first: bool = 
     """Deployment areas for a pool block (5.4); with ``first``, only the first one."""
     t = B_TYPE[b]
     mine, theirs = occ[s], occ[1 - s]
-    ent_s = ENTERABLE[s]
     out = []
-    for a in _RECRUIT_AREAS[b]:
-        if not ent_s[a] or theirs[a]:
+    for a in _RECRUIT_OPEN[s][b]:
+        if theirs[a]:
             continue
         if t == BOMBARD:
             if not mine[a]:
