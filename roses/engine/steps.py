@@ -13,7 +13,17 @@ are left...). The :class:`Step` object, stateless like the rules, says for a fra
   :meth:`Step.is_legal` accepts: a fast check that a test pins to membership of the options)
   and a view lists them;
 * :meth:`Step.prompt`: what the acting role is asked;
-* one handler per verb, a method named ``on_<verb>(state, frame, role, arg)``.
+* one handler per verb, a method named ``on_<verb>(state, frame, role, arg)``;
+* what the engine asks of every decision, declared on the step with defaults that fit most:
+  :meth:`Step.option_label` (the text of one option, for menus and buttons), one
+  ``why_not_<verb>(state, frame, role, arg)`` per verb that has a reason to give (why it is
+  refused now, in the words of the rules; :meth:`Step.why_not` finds it),
+  :meth:`Step.default_option` (the action a lapsed deadline plays, if the rules publish one)
+  and :attr:`Step.rule` (the rule section).
+
+:class:`Choice` is a decision of one role that makes itself when there is no real choice (no
+option, or one). With :attr:`Steps.keep_options`, the options a view or ``legal_actions`` made
+for a position are kept and check the next action (:meth:`Steps.options_of`): worked out once.
 
 A handler may change the frame, :func:`pop` it (the decision is over: the frame below it
 becomes the current decision again, so the game resumes where it was), :func:`push` new
@@ -71,6 +81,7 @@ plays this one).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -112,11 +123,15 @@ class Step:
 
     #: The handler of each verb (the ``on_<verb>`` functions), filled with :attr:`verbs`.
     _handlers: ClassVar[dict[str, Callable[..., None]]] = {}
+    #: The refusal reason of each verb that has one (the ``why_not_<verb>`` functions).
+    _reasons: ClassVar[dict[str, Callable[..., str | None]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._handlers = {n[3:]: getattr(cls, n) for n in dir(cls) if n.startswith("on_") and callable(getattr(cls, n))}
         cls.verbs = frozenset(cls._handlers)
+        cls._reasons = {n[8:]: getattr(cls, n) for n in dir(cls)
+                        if n.startswith("why_not_") and callable(getattr(cls, n))}
 
     # ----- what a step says ---------------------------------------------------------------
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -151,7 +166,10 @@ class Step:
         head = refusal(role, verb, arg)[:-1]
         verbs = list(dict.fromkeys(v for v, _ in self.options(state, frame, role)))
         where = f" ({self.rule})" if self.rule else ""
-        if verb in verbs:
+        reason = self.why_not(state, frame, role, verb, arg)
+        if reason is not None:
+            why = reason.rstrip(".")
+        elif verb in verbs:
             why = f"that is not one of the {verb.replace('_', ' ')} choices open now{where}"
         else:
             why = f"{verb.replace('_', ' ')} is not a choice at this point{where}"
@@ -160,6 +178,28 @@ class Step:
         if verbs:
             text += " You may: " + ", ".join(v.replace("_", " ") for v in verbs) + "."
         return text
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        """The text of the option ``(verb, arg)`` of ``role`` (a menu entry, a button), or
+        None for the rules' generic label (:meth:`StepRules.label`)."""
+        return None
+
+    def why_not(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        """Why ``role``, who may act, may not take ``(verb, arg)`` now, in the rules' words (one
+        sentence naming the rule, e.g. "no action points are left (1.2)."), or None for the
+        generic reason. It must speak only of what ``role`` may know. :meth:`refusal` uses it.
+
+        By default: the step's method ``why_not_<verb>(state, frame, role, arg)``, declared
+        beside ``on_<verb>`` (a verb of another step may have one too: e.g. why a card cannot
+        be played now)."""
+        reason = self._reasons.get(verb) if isinstance(verb, str) else None
+        return None if reason is None else reason(self, state, frame, role, arg)
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The option a lapsed deadline plays for ``role`` (an actor), when the rules publish
+        one for this decision (e.g. "no answer means no"); None: no default, the seat loses on
+        time."""
+        return None
 
     def run(self, state: State, frame: Frame) -> None:
         """Resolve an automatic step (no actors): it must pop or replace its frame, push
@@ -173,6 +213,58 @@ class Step:
         if handler is None:
             raise IllegalAction(refusal(role, verb, arg))
         handler(self, state, frame, role, arg)
+
+
+class Choice(Step):
+    """A decision of one role (:meth:`chooser`) that makes itself when there is no real choice:
+    with no option it is over (:meth:`finish`, by default :func:`pop`), and where
+    :meth:`decides_itself` says so (by default: a single option) its first option is played
+    for the role (:meth:`handle`), as if chosen. Override :meth:`choices` (the options), and
+    :meth:`decides_itself` for another rule (e.g. "every candidate must go anyway").
+
+    The step is automatic until :meth:`run` finds a real choice; it then marks the frame
+    (``frame["ask"] = True``) and the role is asked, its options worked out when asked. Each
+    answer clears the mark, so a decision with answers left (several blocks to pick) is looked
+    at again: asked while there is a choice, made by itself once there is none.
+    """
+
+    def chooser(self, state: State, frame: Frame) -> str:
+        """The role that decides (by default the frame's ``role``)."""
+        role: str = frame["role"]
+        return role
+
+    def choices(self, state: State, frame: Frame) -> list[Action]:
+        """The options of :meth:`chooser`."""
+        return []
+
+    def decides_itself(self, state: State, frame: Frame, choices: list[Action]) -> bool:
+        """Whether the decision, whose options are ``choices`` (not empty), has no real choice:
+        then its first option is played."""
+        return len(choices) == 1
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        return [self.chooser(state, frame)] if frame.get("ask") else []
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return self.choices(state, frame)
+
+    def run(self, state: State, frame: Frame) -> None:
+        opts = self.choices(state, frame)
+        if not opts:
+            self.finish(state, frame)
+        elif self.decides_itself(state, frame, opts):
+            verb, arg = opts[0]
+            self.handle(state, frame, self.chooser(state, frame), verb, arg)
+        else:
+            frame["ask"] = True
+
+    def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
+        frame["ask"] = False
+        super().handle(state, frame, role, verb, arg)
+
+    def finish(self, state: State, frame: Frame) -> None:
+        """The decision has no option left: it is over."""
+        pop(state)
 
 
 # ----- the stack ------------------------------------------------------------------------------
@@ -221,10 +313,63 @@ def find(state: State, name: str) -> Frame | None:
 class Steps:
     """The steps of one game, by name, and the machinery that runs them."""
 
+    #: Keep the options made for a view or ``legal_actions`` and check the next action against
+    #: them (:meth:`options_of`). For a game whose state changes only through :meth:`act`
+    #: (no fork of it). What a thread keeps is that state's and frame's, and only until the
+    #: next action on any state in any thread (:attr:`_acts` counts the actions begun and
+    #: ended), so a position changed meanwhile by another thread is never checked against
+    #: options made before.
+    keep_options: bool = False
+
     def __init__(self, *steps: Step) -> None:
         self.by_name: dict[str, Step] = {}
+        self._known = threading.local()
+        self._acts = 0
+        self._handling: dict[str, tuple[Step, ...]] = {}
         for step in steps:
             self.add(step)
+
+    def options_of(self, state: State, frame: Frame, step: Step, role: str) -> list[Action]:
+        """:meth:`Step.options` of ``role`` (an actor) at the current position. With
+        :attr:`keep_options` they are kept, and the legality check of the next action (:meth:`act`)
+        reuses them instead of asking the step again: a position's options are worked out once
+        for the view (or ``legal_actions``) and the check. The list is shared: read it only."""
+        if not self.keep_options:
+            return step.options(state, frame, role)
+        acts = self._acts
+        opts = step.options(state, frame, role)
+        self._keep(state, frame, acts, role, opts)
+        return opts
+
+    def prompt_and_options_of(self, state: State, frame: Frame, step: Step, role: str) -> tuple[str, list[Action]]:
+        """:meth:`Step.prompt_and_options`, keeping the options as :meth:`options_of` does."""
+        if not self.keep_options:
+            return step.prompt_and_options(state, frame, role)
+        acts = self._acts
+        prompt, opts = step.prompt_and_options(state, frame, role)
+        self._keep(state, frame, acts, role, opts)
+        return prompt, opts
+
+    def _keep(self, state: State, frame: Frame, acts: int, role: str, opts: list[Action]) -> None:
+        known = getattr(self._known, "last", None)
+        if known is not None and known[0] is state and known[1] is frame and known[2] == acts:
+            known[3][role] = opts
+        else:
+            self._known.last = (state, frame, acts, {role: opts})
+
+    def kept_options(self, state: State, frame: Frame, role: str) -> list[Action] | None:
+        """The options :meth:`options_of` kept for this position and role, or None (none kept,
+        or an action began since they were made)."""
+        known = getattr(self._known, "last", None)
+        if known is not None and known[0] is state and known[1] is frame and known[2] == self._acts:
+            opts: list[Action] | None = known[3].get(role)
+            return opts
+        return None
+
+    def forget(self) -> None:
+        """Drop the kept options (done at every action; a caller that changes a position by
+        hand between making its options and acting on it calls it too)."""
+        self._known.last = None
 
     def add(self, step: Step) -> Step:
         if not step.name:
@@ -232,7 +377,15 @@ class Steps:
         if step.name in self.by_name:
             raise ValueError(f"two steps are named {step.name!r}")
         self.by_name[step.name] = step
+        self._handling.clear()
         return step
+
+    def handling(self, verb: str) -> tuple[Step, ...]:
+        """The steps with a handler of ``verb``, in the order they were added."""
+        found = self._handling.get(verb)
+        if found is None:
+            found = self._handling[verb] = tuple(step for step in self.by_name.values() if verb in step.verbs)
+        return found
 
     def __getitem__(self, name: str) -> Step:
         return self.by_name[name]
@@ -262,10 +415,28 @@ class Steps:
         if check:
             if role not in step.actors(state, frame):
                 raise NotYourTurn(f"It is not {role}'s turn.")
-            if not step.is_legal(state, frame, role, verb, arg):
+            opts = self.kept_options(state, frame, role) if self.keep_options else None
+            if opts is None:
+                legal = step.is_legal(state, frame, role, verb, arg)
+            else:
+                try:
+                    legal = (verb, arg) in opts
+                except TypeError:  # an unhashable or odd argument
+                    legal = False
+                if not legal:  # (the step's own check may read an argument more widely)
+                    legal = step.is_legal(state, frame, role, verb, arg)
+            if not legal:
                 raise IllegalAction(step.refusal(state, frame, role, verb, arg))
-        step.handle(state, frame, role, verb, arg)
-        self.settle(state)
+        if not self.keep_options:
+            step.handle(state, frame, role, verb, arg)
+            self.settle(state)
+            return
+        self._acts += 1  # what any thread kept is out of date from now on
+        try:
+            step.handle(state, frame, role, verb, arg)
+            self.settle(state)
+        finally:
+            self._acts += 1
 
     def watch(self, state: State) -> None:
         """Called before every settling check: a game whose rules end it the moment a
@@ -321,6 +492,34 @@ class StepRules(Rules):
         self.steps.settle(state)
         return state
 
+    def label(self, state: State, role: str, verb: str, arg: Any) -> str:
+        """The :meth:`Step.option_label` of the current step; for a verb it does not label, that of
+        the first step (in the order of :attr:`steps`) with a handler of ``verb`` that labels it
+        (given the current frame); else the generic label."""
+        frame = state["stack"][-1] if state["stack"] else None
+        if frame is not None:
+            current = self.steps.by_name[frame["step"]]
+            text = current.option_label(state, frame, role, verb, arg)
+            if text is not None:
+                return text
+            for step in self.steps.handling(verb):
+                if step is not current:
+                    text = step.option_label(state, frame, role, verb, arg)
+                    if text is not None:
+                        return text
+        return super().label(state, role, verb, arg)
+
+    def default_action(self, state: State, role: str) -> Action | None:
+        """The option a lapsed deadline plays for ``role``: the current step's
+        :meth:`Step.default_option` (None when ``role`` does not decide now or there is none)."""
+        if state["result"] is not None or not state["stack"]:
+            return None
+        frame = state["stack"][-1]
+        step = self.steps.by_name[frame["step"]]
+        if role not in step.actors(state, frame):
+            return None
+        return step.default_option(state, frame, role)
+
     def active(self, state: State) -> list[str]:
         if state["result"] is not None or not state["stack"]:
             return []
@@ -334,7 +533,9 @@ class StepRules(Rules):
         step = self.steps.by_name[frame["step"]]
         if role not in step.actors(state, frame):
             return []
-        return step.options(state, frame, role)
+        if not self.steps.keep_options:
+            return step.options(state, frame, role)
+        return list(self.steps.options_of(state, frame, step, role))  # a copy: the kept list is shared
 
     def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
         self.steps.act(state, role, verb, arg)
@@ -352,7 +553,8 @@ class StepRules(Rules):
                       "prompt": self.steps.prompt(state, role), "active": active,
                       "result": self.result(state), **log_view(state["log"], role)}
         if role in active:
-            view["actions"] = options_map(self.legal_actions(state, role))
+            frame = state["stack"][-1]
+            view["actions"] = options_map(self.steps.options_of(state, frame, self.steps.by_name[frame["step"]], role))
         view.update(parts)
         return view
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from roses.engine.contract import State
 from roses.games.richard3 import RULES
-from roses.games.richard3 import core as core
 from roses.games.richard3.data import (
     AREA_ID,
     AREA_NAMES,
@@ -189,5 +188,5 @@ def to_battle_or_supply(state: State) -> None:
 
 
 __all__ = ["A", "AREA_NAMES", "B", "L", "RULES", "Y", "act", "args", "bid", "blocks_at", "card", "clear_map",
-           "core", "keep_hands", "phase", "step_name", "todo", "legal", "move", "new", "play", "put", "remove", "set_hands",
+           "keep_hands", "phase", "step_name", "todo", "legal", "move", "new", "play", "put", "remove", "set_hands",
            "to_battle_or_supply"]

@@ -12,6 +12,7 @@ from roses.engine.contract import canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.game import digest
 from roses.games.richard3 import battle as BT
+from roses.games.richard3 import common as C
 from roses.games.richard3.data import AREA_ID, BLOCK_ID, BLOCK_NAME, N_BLOCKS
 from tests.richard3 import helpers as H
 from tests.richard3.helpers import phase
@@ -192,8 +193,8 @@ def test_random_battles_keep_invariants_and_secrets() -> None:
         json.dumps(s)
         if s["result"] is None:
             assert all(s["reserve"][b] == 0 for b in range(N_BLOCKS) if s["loc"][b] == area)
-            assert not (any(s["loc"][b] == area and H.core._owner(s, b) == 0 for b in range(N_BLOCKS))
-                        and any(s["loc"][b] == area and H.core._owner(s, b) == 1 for b in range(N_BLOCKS)))
+            assert not (any(s["loc"][b] == area and C.owner(s, b) == 0 for b in range(N_BLOCKS))
+                        and any(s["loc"][b] == area and C.owner(s, b) == 1 for b in range(N_BLOCKS)))
 
 
 def test_group_and_turn_helpers_agree_with_active() -> None:

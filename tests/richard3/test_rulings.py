@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from roses.ai.sim import acting
+from roses.games.richard3 import action as moves
 from roses.games.richard3 import common as C
-from roses.games.richard3 import core
+from roses.games.richard3 import political, supply
 from roses.games.richard3.data import (
     AREA_ID,
     B_STEPS,
@@ -83,7 +84,7 @@ def test_a3_kingmaker_one_campaign_prince_edward_pretender() -> None:
     assert s["loc"][B("Henry VI/L")] == PRISON and s["prisoner"] == B("Henry VI/L")
     assert C.pretender_block(s) == B("Prince Edward/L")
     assert C.king_block(s) == B("March/Y")
-    counts = core._usurpation_counts(s)
+    counts = political.usurpation_counts(s)
     assert counts[1] == 1  # only the prisoner: everything else Lancastrian is in exile or the pool
     occ = C.occupancy(s)
     assert occ[0][AREA_ID["Middlesex"]] == 1 and occ[1][AREA_ID["Middlesex"]] == 0
@@ -144,7 +145,7 @@ def test_a8_heirs_never_disbanded_to_pool() -> None:
         put(s, k, "Scotland")
     frame = {"step": "disband", "side": 1, "subj": A("Scotland"), "n": 3}
     s["stack"] = [{"step": "political", "stage": 4}, frame]
-    assert [a for _, a in core._decision_options(s, frame)] == ["Oxford/L"]
+    assert [a for _, a in RULES.steps["disband"].options(s, frame, L)] == ["Oxford/L"]
 
 
 def test_a9_all_extras_disbanded_at_reset() -> None:
@@ -154,7 +155,7 @@ def test_a9_all_extras_disbanded_at_reset() -> None:
         put(s, k, "Ireland")
     frame = {"step": "political", "stage": 3}
     s["stack"] = [frame]
-    core._political_stage(s, frame)
+    RULES.steps["political"].run(s, frame)
     assert todo(s) == [["disband", 0, A("Ireland"), 2]]
 
 
@@ -180,7 +181,7 @@ def test_e2_royal_minor_without_crown_goes_to_exile() -> None:
     s["loc"][B("Henry VI/L")] = AREA_ID["Lincoln"]
     assert all(C.occupancy(s)[0][a] for a in CROWN_AREAS[:len(york)])
     assert len(york) == len(CROWN_AREAS)
-    assert core._entry_areas(s, 1, B("Prince Edward/L")) == [AREA_ID["Scotland"], AREA_ID["France"]]
+    assert supply.entry_areas(s, 1, B("Prince Edward/L")) == [AREA_ID["Scotland"], AREA_ID["France"]]
 
 
 def test_a8_auto_disband_all_non_heirs_then_reset() -> None:
@@ -222,7 +223,7 @@ def test_k1_sides_remember_blocks_they_saw() -> None:
             verb, arg = options[picker.randrange(len(options))]
             before = s["battle"]
             revealed = list(before["revealed"]) if before else []
-            sel = s["stack"][0].get("sel", -1)
+            sel = moves.selected(s)
             RULES.action(s, role, verb, arg)
             if verb == "place":
                 recruits += 1
@@ -245,8 +246,8 @@ def test_k1_named_heirs_and_campaign_reset_are_remembered() -> None:
     heir, noble = B("March/Y"), B("Warwick/Y")
     C.forget(s, heir)
     C.forget(s, noble)
-    core._go_home(s, 0, heir, A("Middlesex"))
-    core._go_home(s, 0, noble, A("Calais"))
+    supply.go_home(s, 0, heir, A("Middlesex"))
+    supply.go_home(s, 0, noble, A("Calais"))
     assert s["known"][1][heir] == s["steps"][heir] and s["known"][1][noble] == 0
     # 8.5: the Burgundians lie face-down at home (eliminated, unknown to Lancaster); Kent was
     # last seen at one step.

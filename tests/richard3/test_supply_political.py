@@ -160,7 +160,7 @@ def test_c117_usurpation_and_c124_final_king_wins() -> None:
 
 def test_c117_ties_to_the_king() -> None:
     """C117: a tie in the Usurpation count goes to the King."""
-    from roses.games.richard3.core import _usurpation_counts
+    from roses.games.richard3.political import usurpation_counts as _usurpation_counts
     s = new("richard-iii")
     c = _usurpation_counts(s)
     assert c[0] > c[1]
@@ -169,16 +169,16 @@ def test_c117_ties_to_the_king() -> None:
 def test_c129_defected_heirs_go_home() -> None:
     """C129 (9.1): going home as enemy nobles, Exeter goes to Cornwall and Clarence to a vacant York
     shield, otherwise to the friendly pool."""
-    from roses.games.richard3 import core
+    from roses.games.richard3 import supply
     s = new()
     put(s, "Clarence/L", "Essex")
     put(s, "Exeter/Y", "Kent")
-    opts_c = core._home_options(s, 1, B("Clarence/L"))
+    opts_c = supply.home_options(s, 1, B("Clarence/L"))
     assert sorted(opts_c) == sorted([A("South Yorks"), A("Hereford"), A("Rutland")])
     put(s, "Norfolk/Y", "Hereford")
-    assert A("Hereford") not in core._home_options(s, 1, B("Clarence/L"))  # not vacant
-    assert core._home_options(s, 0, B("Exeter/Y")) == []  # Cornwall is Lancastrian: pool
+    assert A("Hereford") not in supply.home_options(s, 1, B("Clarence/L"))  # not vacant
+    assert supply.home_options(s, 0, B("Exeter/Y")) == []  # Cornwall is Lancastrian: pool
     put(s, "Exeter/L", "Dorset")  # (the heir version cannot coexist; put() keeps one in play)
     put(s, "Exeter/Y", "Kent")
     put(s, "Devon/L", "Dorset")
-    assert core._home_options(s, 0, B("Exeter/Y")) == [A("Cornwall")]
+    assert supply.home_options(s, 0, B("Exeter/Y")) == [A("Cornwall")]

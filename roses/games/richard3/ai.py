@@ -47,6 +47,7 @@ from typing import Any
 from roses.engine import rng, steps
 from roses.engine.contract import Action
 from roses.engine.log import readable_entries
+from roses.games.richard3 import action as moves
 from roses.games.richard3.common import copy_state, occupancy
 from roses.games.richard3.data import (
     AREA_NAMES,
@@ -190,9 +191,8 @@ def _slots(state: State, blocks: list[int]) -> dict[int, tuple[int, ...]]:
     supply = steps.find(state, "supply")
     for b in supply["marked"] if supply is not None else ():
         refs[b] = 2
-    stack = state["stack"]
-    sel = stack[0].get("sel") if stack else None
-    if isinstance(sel, int) and sel >= 0:
+    sel = moves.selected(state)
+    if sel >= 0:
         refs[sel] = 1
     loc = state["loc"]
     fields = [state.get(f) for f in _SLOT_FIELDS]
@@ -319,7 +319,7 @@ def determinizer(state: State, role: str) -> Callable[[int], State]:
 
 #: Pending decisions (frames on the stack) whose ``subj`` is a block the other side may not know.
 _PENDING_BLOCK_KINDS = ("home",)
-#: The steps of pending decisions, first to be decided first (see core.Decision, core.DeclareFrame).
+#: The steps of pending decisions, first to be decided first (see state.Decision, state.DeclareFrame).
 _DECISION_STEPS = frozenset(("enter", "execute", "reduce", "home", "disband", "declare"))
 
 
@@ -332,9 +332,9 @@ def _remap(out: State, pi: dict[int, int]) -> None:
     """Rename hidden blocks in the frames of the decision stack that refer to blocks."""
     if not pi:
         return
-    stack = out["stack"]
-    if stack and isinstance(stack[0].get("sel"), int) and stack[0]["sel"] in pi:
-        stack[0]["sel"] = pi[stack[0]["sel"]]
+    for fr in out["stack"]:
+        if fr["step"] in ("path", "sea", "recruit"):  # the block picked for a move (action.py)
+            fr["block"] = pi.get(fr["block"], fr["block"])
     supply = steps.find(out, "supply")
     if supply is not None:
         supply["marked"] = [pi.get(b, b) for b in supply["marked"]]
@@ -581,7 +581,7 @@ _ROLLER_KEYS = (*_HEIR_KEYS, *(BLOCK_KEY[b] for b in WARWICK))
 #: Every verb the rules use, with the kind of its argument, in a fixed order. New verbs are
 #: appended only, so the ids of existing actions never change.
 VERBS: tuple[tuple[str, str], ...] = (
-    # core.py: mulligan, cards, action phase, battle choice, supply, political turn
+    # cards.py, action.py, battle.py (the Battle Phase), supply.py, political.py
     ("keep", "plain"), ("redeal", "plain"), ("play", "plain"), ("move", "plain"),
     ("block", "plain"), ("to", "plain"), ("stop", "plain"), ("end_group", "plain"),
     ("sea", "plain"), ("sea_to", "plain"), ("recruit", "plain"), ("place", "plain"),

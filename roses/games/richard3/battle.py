@@ -1,11 +1,14 @@
-"""Richard III battles (rules 1.02, section 6 with 2.2-2.6, 3.1x, 5.22, 5.3, Piracy, Treason).
+"""The Battle Phase and its battles (rules 1.02, section 6 with 2.2-2.6, 3.1x, 5.22, 5.3,
+Piracy, Treason).
 
-The Battle Phase (core.py) calls :func:`start_battle` when a battle is fought. It pushes a
-:class:`BattleFrame` on the decision stack (:mod:`roses.engine.steps`); the battle's steps
-(:data:`STEPS`: ``treason``, ``turn``, ``hits``, ``regroup``) say who acts, the options, the
-prompt and what each verb does. When the battle and the victor's regroup are over this module
-pops its frame and sets ``state["battle"] = None``; the Battle Phase frame below resumes.
-:func:`view_part`, :func:`secrets_part` and :func:`label_part` serve the views.
+The Battle Phase (:class:`Battles`, C13) fights the battles one by one: :func:`start_battle`
+pushes a :class:`~roses.games.richard3.state.BattleFrame` on the decision stack
+(:mod:`roses.engine.steps`); the battle's steps (:data:`STEPS`: ``treason``, ``turn``,
+``hits``, ``regroup``) each say who acts, the options, the prompt, the labels, the rule a
+refused action meets and what each verb does (``on_<verb>``). The battle's next decision
+replaces its frame (:func:`_decide`). When the battle and the victor's regroup are over this
+module pops its frame and sets ``state["battle"] = None``; the Battle Phase frame below
+resumes. :func:`view_part` and :func:`secrets_part` serve the views.
 
 Battle state (``state["battle"]``, a small JSON dict)
     ``area``      the battle area (int)
@@ -39,14 +42,16 @@ Action verbs (blocks by key, areas by name)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any, ClassVar
 
-from roses.engine import rng
+from roses.engine import rng, steps
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.errors import IllegalAction
 from roses.engine.log import BATTLE, public
-from roses.engine.steps import Frame, Step, pop, push
+from roses.engine.steps import Frame, Step
 from roses.games.richard3 import common as C
+from roses.games.richard3 import supply
+from roses.games.richard3.base import RichardStep, check_rescue
 from roses.games.richard3.data import (
     ADJ,
     AREA_ID,
@@ -77,6 +82,7 @@ from roses.games.richard3.data import (
     WARWICK,
     ZONE_AREAS,
 )
+from roses.games.richard3.state import BattleData, BattleFrame, BattlesFrame
 
 LETTERS = ("A", "B", "C", "D")
 _ROLLER_NAME = {C.KING: "the King", C.PRETENDER: "the Pretender", C.WARWICK_ROLL: "Warwick",
@@ -145,7 +151,7 @@ def _enemy_areas(state: State, side: int) -> set[int]:
     return out
 
 
-def _firepower(state: State, bt: dict[str, Any], b: int, side: int, present: Sequence[int]) -> int:
+def _firepower(state: State, bt: BattleData, b: int, side: int, present: Sequence[int]) -> int:
     """Firepower (3.12) plus the defence bonus for defenders only (2.2-2.6, 6.4, C94)."""
     fp = B_FIRE[b]
     if side != bt["att"]:
@@ -162,7 +168,7 @@ def _senior_heir(state: State, side: int, present: Sequence[int]) -> int:
     return -1
 
 
-def _rollers(state: State, bt: dict[str, Any], b: int) -> list[str]:
+def _rollers(state: State, bt: BattleData, b: int) -> list[str]:
     """Treachery rolls block b may still make in this battle (6.9): King, Pretender, Warwick."""
     used = bt["used"]
     out = []
@@ -175,13 +181,13 @@ def _rollers(state: State, bt: dict[str, Any], b: int) -> list[str]:
     return out
 
 
-def _treachery_targets(state: State, bt: dict[str, Any], enemies: Sequence[int], roller: str) -> list[int]:
+def _treachery_targets(state: State, bt: BattleData, enemies: Sequence[int], roller: str) -> list[int]:
     """Non-Reserve enemy blocks with a loyalty number that did not defect in this battle (6.9)."""
     dfc = bt["defected"]
     return [t for t in enemies if t not in dfc and C.treachery_dice(state, t, roller) > 0]
 
 
-def _retreat_options(state: State, bt: dict[str, Any], b: int, side: int, regroup: bool,
+def _retreat_options(state: State, bt: BattleData, b: int, side: int, regroup: bool,
                      theirs: set[int]) -> list[int]:
     """Areas block b may retreat (6.6) or regroup (6.7) to.
 
@@ -239,13 +245,13 @@ def start_battle(state: State, area: int) -> None:
         state["atk"][area] = att
     y_act, l_act, y_res, l_res = _split(state, area)
     acts = (y_act, l_act)
-    bt: dict[str, Any] = {
+    bt: BattleData = {
         "area": area, "revealed": sorted(y_act + l_act), "round": 1, "att": att,
         "letter": "A", "acted": [], "used": [], "defected": [], "rc": [], "pend": 0, "last": None,
     }
     state["battle"] = bt
     frame: BattleFrame = {"step": "turn", "side": att}
-    push(state, frame)
+    steps.push(state, frame)
     mark_reveal(state)
     d = 1 - att
     rsv = (len(y_res), len(l_res))
@@ -257,8 +263,7 @@ def start_battle(state: State, area: int) -> None:
         public(state, kind=BATTLE, text=f"{ROLES[s]} reveals: {shown}{extra}.")
     tr = state.get("treason", -1)
     if tr in (0, 1) and _treachery_targets(state, bt, acts[1 - tr], C.TREASON):
-        _fr(state)["step"] = "treason"
-        _fr(state)["side"] = tr
+        _decide(state, "treason", tr)
         return
     _advance(state)
 
@@ -321,8 +326,7 @@ def _advance(state: State) -> None:
                                 break
                         found = True  # re-scan from the top
                         break
-                _fr(state)["step"] = "turn"
-                _fr(state)["side"] = s
+                _decide(state, "turn", s)
                 bt["letter"] = letter
                 return
             if found:
@@ -336,7 +340,7 @@ def _advance(state: State) -> None:
         _new_round(state, bt)
 
 
-def _deploy(state: State, bt: dict[str, Any], s: int, rsv: list[int]) -> None:
+def _deploy(state: State, bt: BattleData, s: int, rsv: list[int]) -> None:
     """All of a side's fighting blocks are gone: its Reserves deploy at once (6.3, C89). They
     cannot fire this round but can be hit. In round 1, if it is the Defender, control changes:
     the Defender becomes the Attacker (C90)."""
@@ -356,7 +360,7 @@ def _deploy(state: State, bt: dict[str, Any], s: int, rsv: list[int]) -> None:
         public(state, kind=BATTLE, text=f"Control changes (6.3): {ROLES[s]} is now the Attacker and must retreat in round 4.")
 
 
-def _new_round(state: State, bt: dict[str, Any]) -> None:
+def _new_round(state: State, bt: BattleData) -> None:
     """Start the next round: Reserves (and defectors) join (6.3, 6.9); retreat counts reset (6.6)."""
     bt["round"] += 1
     bt["acted"] = []
@@ -380,7 +384,7 @@ def _new_round(state: State, bt: dict[str, Any]) -> None:
                 public(state, kind=BATTLE, text=f"{ROLES[s]}'s Reserves join the battle: {names}.")
 
 
-def _end_round4(state: State, bt: dict[str, Any]) -> None:
+def _end_round4(state: State, bt: BattleData) -> None:
     """After round 4 the Attacker is gone (6.2). Defensive fallback: any attacking block still
     there (it cannot have had a turn) is eliminated, as it could not retreat (6.6)."""
     area = bt["area"]
@@ -403,8 +407,7 @@ def _finish(state: State, victor: int) -> None:
         _close(state)
         return
     public(state, kind=BATTLE, text=f"{ROLES[victor]} wins the battle of {AREA_NAMES[area]}.")
-    _fr(state)["step"] = "regroup"
-    _fr(state)["side"] = victor
+    _decide(state, "regroup", victor)
     bt["rc"] = []
     bt["pend"] = 0
     if not _regroup_actions(state, bt):
@@ -425,7 +428,7 @@ def _close(state: State, quiet: bool = False) -> None:
         C.learn(state, b)  # both sides remember the blocks they saw in the battle
     state["battle"] = None
     if state["stack"] and state["stack"][-1]["step"] in STEP_NAMES:
-        pop(state)
+        steps.pop(state)
     if not quiet:
         public(state, kind=BATTLE, text=f"The battle of {AREA_NAMES[area]} is over; its blocks stand up again.")
 
@@ -462,6 +465,13 @@ def _fr(state: State) -> Frame:
     return frame
 
 
+def _decide(state: State, step: str, side: int) -> None:
+    """The battle's next decision: ``step`` (treason, turn, hits, regroup) of ``side``, in place
+    of the battle's frame on top."""
+    frame: BattleFrame = {"step": step, "side": side}
+    steps.replace(state, frame)
+
+
 def active(state: State) -> list[str]:
     """The role deciding in the battle now (none when no battle is being fought)."""
     bt = state["battle"]
@@ -471,29 +481,37 @@ def active(state: State) -> list[str]:
 
 
 def legal_actions(state: State, role: str) -> list[Action]:
-    """The battle actions of ``role`` now (those of the battle step on top of the stack)."""
-    bt = state["battle"]
-    if bt is None or state["result"] is not None or role != ROLES[_fr(state)["side"]]:
+    """The battle actions of ``role`` now (the options of the battle step on top)."""
+    if state["battle"] is None or state["result"] is not None or role not in active(state):
         return []
-    step = _fr(state)["step"]
-    if step == "turn":
-        return _turn_actions(state, bt)
-    if step == "hits":
-        return [("hit", BLOCK_KEY[b]) for b in _tied(state, bt, _fr(state)["side"])]
-    if step == "regroup":
-        acts = _regroup_actions(state, bt)
-        acts.append(("end_regroup", None))
-        return acts
-    if step == "treason":
-        s = _fr(state)["side"]
-        enemies = _active_blocks(state, bt["area"], 1 - s)
-        acts = [("treason", BLOCK_KEY[t]) for t in _treachery_targets(state, bt, enemies, C.TREASON)]
-        acts.append(("keep_treason", None))
-        return acts
-    return []
+    frame = _fr(state)
+    return BY_NAME[frame["step"]].options(state, frame, role)
 
 
-def _group(state: State, bt: dict[str, Any], s: int) -> list[int]:
+def apply(state: State, role: str, verb: str, arg: Any) -> None:
+    """Apply one battle action; raise IllegalAction (state untouched) if it is not legal now
+    (the game goes through the steps; tests drive a battle alone with this)."""
+    if state["battle"] is None or state["result"] is not None or role not in active(state):
+        raise IllegalAction(_why(state, role, verb))
+    frame = _fr(state)
+    step = BY_NAME[frame["step"]]
+    if not step.is_legal(state, frame, role, verb, arg):
+        raise IllegalAction(_why(state, role, verb))
+    step.handle(state, frame, role, verb, arg)
+
+
+def label_part(state: State, role: str, verb: str, arg: Any) -> str:
+    """Button text for a battle action (the label of the battle step that handles ``verb``)."""
+    frame = _fr(state)
+    for step in STEPS:
+        if verb in step.verbs:
+            text = step.option_label(state, frame, role, verb, arg)
+            if text is not None:
+                return text
+    return verb if arg is None else f"{verb} {arg}"
+
+
+def _group(state: State, bt: BattleData, s: int) -> list[int]:
     acted = bt["acted"]
     rnd = bt["round"]
     letter = bt["letter"]
@@ -543,20 +561,16 @@ def _fighting(state: State, area: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return out
 
 
-def _turn_actions(state: State, bt: dict[str, Any], only: int = -1) -> list[Action]:
+def _turn_actions(state: State, bt: BattleData) -> list[Action]:
     """Battle turns of the current group (6.2): Fire, Pass, Retreat (from round 2), Charge (6.5),
-    Treachery (6.9). Attacking blocks in round 4 may only retreat (6.2, ruling A7).
-    only >= 0 limits the list to that block's turns (used to validate an action cheaply)."""
+    Treachery (6.9). Attacking blocks in round 4 may only retreat (6.2, ruling A7)."""
     s = _fr(state)["side"]
     rnd = bt["round"]
     fighting = _fighting(state, bt["area"])
     mine = fighting[s]
     acted = bt["acted"]
     letter = bt["letter"]
-    if only >= 0:
-        group = [only] if only in mine and only not in acted and _letter(only, rnd) == letter else []
-    else:
-        group = [b for b in mine if b not in acted and _letter(b, rnd) == letter]
+    group = [b for b in mine if b not in acted and _letter(b, rnd) == letter]
     if not group:
         return []
     theirs = _enemy_areas(state, s)
@@ -585,7 +599,7 @@ def _turn_actions(state: State, bt: dict[str, Any], only: int = -1) -> list[Acti
     return out
 
 
-def _tied(state: State, bt: dict[str, Any], s: int) -> list[int]:
+def _tied(state: State, bt: BattleData, s: int) -> list[int]:
     """Blocks of side s sharing the highest current strength among those that can be hit."""
     steps = state["steps"]
     targets = _active_blocks(state, bt["area"], s)
@@ -595,7 +609,7 @@ def _tied(state: State, bt: dict[str, Any], s: int) -> list[int]:
     return [b for b in targets if steps[b] == mx]
 
 
-def _regroup_actions(state: State, bt: dict[str, Any]) -> list[Action]:
+def _regroup_actions(state: State, bt: BattleData) -> list[Action]:
     s = _fr(state)["side"]
     theirs = _enemy_areas(state, s)
     out: list[Action] = []
@@ -606,106 +620,21 @@ def _regroup_actions(state: State, bt: dict[str, Any]) -> list[Action]:
     return out
 
 
-def _turn_is_legal(state: State, verb: str, arg: Any) -> bool:
-    """Whether a battle turn is one of :func:`_turn_actions`, checking only the named block's
-    turns (tests/richard3/test_steps.py pins it to membership)."""
-    if isinstance(arg, tuple):
-        arg = list(arg)
-    first = arg[0] if isinstance(arg, list) and arg else arg
-    b0 = _block_id(first)
-    try:
-        return b0 >= 0 and (verb, arg) in _turn_actions(state, state["battle"], only=b0)
-    except TypeError:
-        return False
-
-
-def apply(state: State, role: str, verb: str, arg: Any) -> None:
-    """Apply one battle action; raise IllegalAction (state untouched) if it is not legal now.
-    (The game itself goes through the battle steps, which check first and then call
-    :func:`_apply`.)"""
-    bt = state["battle"]
-    if bt is None or state["result"] is not None or role not in active(state):
-        raise IllegalAction(_why(state, role, verb))
-    if _fr(state)["step"] == "turn":
-        ok = _turn_is_legal(state, verb, arg)
-    else:
-        ok = (verb, list(arg) if isinstance(arg, tuple) else arg) in legal_actions(state, role)
-    if not ok:
-        raise IllegalAction(_why(state, role, verb))
-    _apply(state, role, verb, arg)
-
-
-def _apply(state: State, role: str, verb: str, arg: Any) -> None:
-    """Apply one legal battle action."""
-    if isinstance(arg, tuple):
-        arg = list(arg)
-    bt = state["battle"]
-    if verb == "fire":
-        _fire(state, bt, _block_id(arg))
-    elif verb == "pass":
-        b = _block_id(arg)
-        bt["acted"].append(b)
-        public(state, kind=BATTLE, text=f"{_name(b)} passes.")
-    elif verb == "retreat":
-        _retreat(state, bt, _block_id(arg[0]), _area_id(arg[1]), False)
-    elif verb == "charge":
-        _charge(state, bt, _block_id(arg[0]), _block_id(arg[1]))
-    elif verb == "treachery":
-        b = _block_id(arg[0])
-        bt["acted"].append(b)
-        # a block is at most one of King, Pretender, Warwick (Warwick is never an heir)
-        _treachery(state, bt, _block_id(arg[1]), _rollers(state, bt, b)[0], b)
-    elif verb == "hit":
-        n = bt["pend"]
-        b = _block_id(arg)
-        take = min(n, state["steps"][b])
-        bt["pend"] = 0
-        _fr(state)["step"] = "turn"
-        _damage(state, b, take)
-        if state["result"] is None and n > take:
-            _allocate(state, bt, _owner(state, b), n - take)
-    elif verb == "treason":
-        state["treason"] = -1
-        _treachery(state, bt, _block_id(arg), C.TREASON, -1)
-        if state["result"] is None:
-            _fr(state)["step"] = "turn"
-            _fr(state)["side"] = bt["att"]
-    elif verb == "keep_treason":
-        _fr(state)["step"] = "turn"
-        public(state, kind=BATTLE, text=f"{ROLES[_fr(state)['side']]} makes no Treason roll in this battle.")
-    elif verb == "regroup":
-        _retreat(state, bt, _block_id(arg[0]), _area_id(arg[1]), True)
-        if state["battle"] is not None and not _regroup_actions(state, bt):
-            _close(state)
-        return
-    elif verb == "end_regroup":
-        _close(state)
-        return
-    if _fr(state)["step"] == "hits" and state["result"] is None:
-        return
-    _advance(state)
-
-
 def _why(state: State, role: str, verb: str) -> str:
+    """Why a battle action is refused: not ``role``'s turn, or the rule of the step on top."""
     bt = state["battle"]
     if bt is None:
         return "There is no battle now."
-    if role != ROLES[_fr(state)["side"]]:
+    frame = _fr(state)
+    if role != ROLES[frame["side"]]:
         return f"It is not {role}'s turn in the battle."
-    texts = {"turn": "blocks act in combat-rating order, A before B before C before D, defenders first "
-                     "within a letter (6.2); the block whose turn it is may fire, pass, retreat, charge "
-                     "(the senior heir, 6.5) or try treachery (6.9), and only that block.",
-             "hits": "hits go to the strongest of your blocks in the battle; among equally strong ones "
-                     "you choose which one takes the next hit (6.4).",
-             "regroup": "the victor's blocks regroup only into adjacent friendly or vacant areas, within "
-                        "the border limits (6.7).",
-             "treason": "the Treason card's roll targets an enemy block with a loyalty number in this "
-                        "battle (6.9, card text); or keep the card."}
-    return f"{role} cannot {verb} now: {texts.get(_fr(state)['step'], 'that is not a choice of this battle (6.0).')}"
+    step = BY_NAME.get(frame["step"])
+    reason = step.reason if step is not None else "that is not a choice of this battle (6.0)."
+    return f"{role} cannot {verb} now: {reason}"
 
 
 # ======================================================================= battle turns
-def _fire(state: State, bt: dict[str, Any], b: int) -> None:
+def _fire(state: State, bt: BattleData, b: int) -> None:
     """Fire (6.4): one die per step, each die <= firepower hits; all hits go to the enemy's
     strongest block, surplus to the next strongest; the owner breaks ties (C92-C94)."""
     s = _owner(state, b)
@@ -721,7 +650,7 @@ def _fire(state: State, bt: dict[str, Any], b: int) -> None:
         _allocate(state, bt, 1 - s, hits)
 
 
-def _allocate(state: State, bt: dict[str, Any], ts: int, n: int) -> bool:
+def _allocate(state: State, bt: BattleData, ts: int, n: int) -> bool:
     """Apply n hits to side ts (6.4). Returns False if the owner must choose among tied blocks
     first (step "hits"); True when every hit is applied or lost. Unjoined Reserves cannot be hit
     (6.3); hits left when no block can take them are lost (so Reserves that deploy because this
@@ -734,8 +663,7 @@ def _allocate(state: State, bt: dict[str, Any], ts: int, n: int) -> bool:
         mx = max(steps[t] for t in targets)
         tied = [t for t in targets if steps[t] == mx]
         if len(tied) > 1 and n < mx * len(tied):
-            _fr(state)["step"] = "hits"
-            _fr(state)["side"] = ts
+            _decide(state, "hits", ts)
             bt["pend"] = n
             return False
         t = tied[0]
@@ -745,7 +673,7 @@ def _allocate(state: State, bt: dict[str, Any], ts: int, n: int) -> bool:
     return True
 
 
-def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
+def _charge(state: State, bt: BattleData, b: int, t: int) -> None:
     """Heir Charge (6.5, C95): the senior present heir fires at a named enemy block; surplus hits
     are lost; a surviving target fires back once at the charger at once (its own turn stays)."""
     s = _owner(state, b)
@@ -755,8 +683,9 @@ def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
     fp = _firepower(state, bt, b, s, mine)
     dice = _roll(state, state["steps"][b])
     hits = sum(1 for d in dice if d <= fp)
-    bt["last"] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
-                  "target": BLOCK_KEY[t]}
+    last: dict[str, Any] = {"what": "charge", "block": BLOCK_KEY[b], "dice": dice, "fp": fp, "hits": hits,
+                            "target": BLOCK_KEY[t]}
+    bt["last"] = last
     public(state, kind=BATTLE, text=f"{_name(b)} charges {_name(t)}, {_combat(b, bt['round'], fp)}: "
                   f"{' '.join(map(str, dice))}, {hits} hit(s).")
     if hits:
@@ -771,13 +700,13 @@ def _charge(state: State, bt: dict[str, Any], b: int, t: int) -> None:
     fp2 = _firepower(state, bt, t, 1 - s, theirs)
     dice2 = _roll(state, state["steps"][t])
     hits2 = sum(1 for d in dice2 if d <= fp2)
-    bt["last"].update({"reply": dice2, "reply_fp": fp2, "reply_hits": hits2})
+    last.update({"reply": dice2, "reply_fp": fp2, "reply_hits": hits2})
     public(state, kind=BATTLE, text=f"{_name(t)} fires back at the charger (6.5): {' '.join(map(str, dice2))}, {hits2} hit(s).")
     if hits2:
         _damage(state, b, min(hits2, state["steps"][b]))
 
 
-def _treachery(state: State, bt: dict[str, Any], t: int, roller: str, b: int) -> None:
+def _treachery(state: State, bt: BattleData, t: int, roller: str, b: int) -> None:
     """Treachery roll (6.9, 6.91, C107-C111; Treason card C135): one die per loyalty point; if all
     are even the target is swapped for its other version at the same strength, into the roller's
     Reserve, fighting from the next round."""
@@ -803,7 +732,7 @@ def _treachery(state: State, bt: dict[str, Any], t: int, roller: str, b: int) ->
     public(state, kind=BATTLE, text=f"{_name(new)} joins {ROLES[_owner(state, new)]}'s Reserve at strength {state['steps'][new]}.")
 
 
-def _retreat(state: State, bt: dict[str, Any], b: int, q: int, regroup: bool) -> None:
+def _retreat(state: State, bt: BattleData, b: int, q: int, regroup: bool) -> None:
     """Move b out of the battle area to q (6.6 retreat / 6.7 regroup), counting the border."""
     s = _owner(state, b)
     area = bt["area"]
@@ -892,7 +821,7 @@ def view_parts(state: State, roles: Sequence[str], prompts: Sequence[str] | None
             "blocks": blocks, "hidden_reserves": {ROLES[0]: hidden[0], ROLES[1]: hidden[1]},
             "last": last, "pending_hits": bt["pend"] if step == "hits" else 0,
             "treachery_used": used,
-            "prompt": prompts[i] if prompts is not None else _prompt(state, bt, role, acting),
+            "prompt": prompts[i] if prompts is not None else BY_NAME[step].prompt(state, fr, role),
         })
     return parts
 
@@ -906,32 +835,6 @@ def _copy_last(last: dict[str, Any] | None) -> dict[str, Any] | None:
         if isinstance(v, list):
             out[k] = [list(x) if isinstance(x, list) else x for x in v]
     return out
-
-
-def _prompt(state: State, bt: dict[str, Any], role: str, acting: str, options: list[Action] | None = None) -> str:
-    """What ``role`` is asked or told in the battle step on top; ``options``: the actor's, if
-    already made (:func:`legal_actions`)."""
-    area = AREA_NAMES[bt["area"]]
-    step = _fr(state)["step"]
-    if role != acting:
-        return {"turn": f"Battle of {area}, round {bt['round']}: {acting} takes battle turns.",
-                "hits": f"Battle of {area}: {acting} chooses which block takes the hits.",
-                "regroup": f"{acting} won the battle of {area} and may regroup.",
-                "treason": f"Battle of {area}: {acting} may make a Treason roll."}.get(step, "Battle.")
-    if step == "turn":
-        if bt["round"] == 4 and _fr(state)["side"] == bt["att"]:
-            return f"Battle of {area}, round 4: your attacking {bt['letter']} blocks must retreat (6.2)."
-        offered = {v for v, _ in (_turn_actions(state, bt) if options is None else options)}
-        verbs = ", ".join(v for v in ("fire", "charge", "treachery", "retreat", "pass") if v in offered)
-        return (f"Battle of {area}, round {bt['round']}: choose a battle turn for one of your "
-                f"{bt['letter']} blocks ({verbs}).")
-    if step == "hits":
-        return f"Battle of {area}: {bt['pend']} hit(s): choose which of your strongest blocks takes them (6.4)."
-    if step == "regroup":
-        return f"You won the battle of {area}: regroup blocks to adjacent friendly or vacant areas, or end (6.7)."
-    if step == "treason":
-        return f"Battle of {area}: Treason: choose an enemy block for a Treachery roll, or keep the roll."
-    return "Battle."
 
 
 def secrets_part(state: State, role: str) -> set[str]:
@@ -989,76 +892,62 @@ def check_invariants_part(state: State) -> list[str]:
     return p
 
 
-def label_part(state: State, role: str, verb: str, arg: Any) -> str:
-    """Button text for a battle action (the core may delegate its label() here)."""
-    def nm(k: Any) -> str:
-        b = _block_id(k)
-        return BLOCK_NAME[b] if b >= 0 else str(k)
-    if verb == "fire":
-        return f"{nm(arg)}: fire"
-    if verb == "pass":
-        return f"{nm(arg)}: pass"
-    if verb == "retreat":
-        return f"{nm(arg[0])}: retreat to {arg[1]}"
-    if verb == "charge":
-        return f"{nm(arg[0])}: charge {nm(arg[1])}"
-    if verb == "treachery":
-        return f"{nm(arg[0])}: treachery roll on {nm(arg[1])}"
-    if verb == "hit":
-        return f"{nm(arg)} takes the hits"
-    if verb == "treason":
-        return f"Treason roll on {nm(arg)}"
-    if verb == "keep_treason":
-        return "No Treason roll in this battle"
-    if verb == "regroup":
-        return f"{nm(arg[0])}: regroup to {arg[1]}"
-    if verb == "end_regroup":
-        return "End the regroup"
-    return verb if arg is None else f"{verb} {arg}"
-
-
 # ======================================================================= the battle steps
-class BattleFrame(TypedDict):
-    """The decision of a battle now (the battle's data is ``state["battle"]``): ``step`` is
-    ``treason`` (the Treason card roll before round 1, C135), ``turn`` (a group's battle turns,
-    6.2), ``hits`` (the owner picks among tied blocks, 6.4) or ``regroup`` (the victor, 6.7);
-    ``side`` decides it."""
-
-    step: str
-    side: int
+def _nm(k: Any) -> str:
+    b = _block_id(k)
+    return BLOCK_NAME[b] if b >= 0 else str(k)
 
 
 class _BattleStep(Step):
+    """A decision of the battle on top (its frame is a :class:`BattleFrame`): its ``reason``
+    is the rule a refused action meets; ``waiting`` what the other side is told."""
+
     phase = "battle"
     always_decides = True
+    reason: ClassVar[str] = ""
+    waiting: ClassVar[str] = ""
+    #: The label of each verb: ``{block}`` the (first) block's name, ``{other}`` the second
+    #: block's, ``{to}`` the area named second.
+    labels: ClassVar[dict[str, str]] = {}
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        text = self.labels.get(verb)
+        if text is None:
+            return None
+        if isinstance(arg, (list, tuple)):
+            return text.format(block=_nm(arg[0]), other=_nm(arg[1]), to=arg[1])
+        return text.format(block=_nm(arg))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [ROLES[frame["side"]]]
-
-    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return legal_actions(state, role)
 
     def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
         return _why(state, role, verb)
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
-        return _prompt(state, state["battle"], role, ROLES[frame["side"]])
+        bt = state["battle"]
+        acting = ROLES[frame["side"]]
+        area = AREA_NAMES[bt["area"]]
+        if role != acting:
+            return self.waiting.format(area=area, round=bt["round"], acting=acting)
+        return self.ask(state, frame, bt, area, None)
 
     def prompt_and_options(self, state: State, frame: Frame, role: str) -> tuple[str, list[Action]]:
-        options = legal_actions(state, role)
-        return _prompt(state, state["battle"], role, ROLES[frame["side"]], options), options
+        options = self.options(state, frame, role)
+        bt = state["battle"]
+        if role != ROLES[frame["side"]]:
+            return self.prompt(state, frame, role), options
+        return self.ask(state, frame, bt, AREA_NAMES[bt["area"]], options), options
 
-    def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
-        if verb not in self.moves:
-            raise IllegalAction(_why(state, role, verb))
-        _apply(state, role, verb, arg)
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
+        """What the acting side is asked (``options``: its options, if already made)."""
+        return "Battle."
 
-    moves: tuple[str, ...] = ()
-
-
-def is_battle_step(step: Step) -> bool:
-    """Whether ``step`` is one of the battle's (its prompt is :func:`_prompt`)."""
-    return isinstance(step, _BattleStep)
+    def go_on(self, state: State) -> None:
+        """After a battle action: the battle runs on (unless a hit choice waits)."""
+        if _fr(state)["step"] == "hits" and state["result"] is None:
+            return
+        _advance(state)
 
 
 class TurnStep(_BattleStep):
@@ -1066,32 +955,234 @@ class TurnStep(_BattleStep):
     treachery (6.2, 6.4-6.6, 6.9)."""
 
     name = "turn"
-    moves = ("fire", "pass", "retreat", "charge", "treachery")
+    rule = "6.2"
+    reason = ("blocks act in combat-rating order, A before B before C before D, defenders first "
+              "within a letter (6.2); the block whose turn it is may fire, pass, retreat, charge "
+              "(the senior heir, 6.5) or try treachery (6.9), and only that block.")
+    waiting = "Battle of {area}, round {round}: {acting} takes battle turns."
+    labels = {"fire": "{block}: fire", "pass": "{block}: pass", "retreat": "{block}: retreat to {to}",
+              "charge": "{block}: charge {other}", "treachery": "{block}: treachery roll on {other}"}
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return _turn_actions(state, state["battle"])
 
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
-        return _turn_is_legal(state, verb, arg)
+        # a pair sent as a tuple is the list of the options
+        return super().is_legal(state, frame, role, verb, list(arg) if isinstance(arg, tuple) else arg)
+
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
+        if bt["round"] == 4 and frame["side"] == bt["att"]:
+            return f"Battle of {area}, round 4: your attacking {bt['letter']} blocks must retreat (6.2)."
+        offered = {v for v, _ in (_turn_actions(state, bt) if options is None else options)}
+        verbs = ", ".join(v for v in ("fire", "charge", "treachery", "retreat", "pass") if v in offered)
+        return (f"Battle of {area}, round {bt['round']}: choose a battle turn for one of your "
+                f"{bt['letter']} blocks ({verbs}).")
+
+
+    def on_fire(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        _fire(state, state["battle"], _block_id(arg))
+        self.go_on(state)
+
+    def on_pass(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        b = _block_id(arg)
+        state["battle"]["acted"].append(b)
+        public(state, kind=BATTLE, text=f"{_name(b)} passes.")
+        self.go_on(state)
+
+    def on_retreat(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        _retreat(state, state["battle"], _block_id(arg[0]), _area_id(arg[1]), False)
+        self.go_on(state)
+
+    def on_charge(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        _charge(state, state["battle"], _block_id(arg[0]), _block_id(arg[1]))
+        self.go_on(state)
+
+    def on_treachery(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        bt = state["battle"]
+        b = _block_id(arg[0])
+        bt["acted"].append(b)
+        # a block is at most one of King, Pretender, Warwick (Warwick is never an heir)
+        _treachery(state, bt, _block_id(arg[1]), _rollers(state, bt, b)[0], b)
+        self.go_on(state)
 
 
 class HitsStep(_BattleStep):
     """The owner picks which of its tied strongest blocks takes the hits (6.4)."""
 
     name = "hits"
-    moves = ("hit",)
+    rule = "6.4"
+    reason = ("hits go to the strongest of your blocks in the battle; among equally strong ones "
+              "you choose which one takes the next hit (6.4).")
+    waiting = "Battle of {area}: {acting} chooses which block takes the hits."
+    labels = {"hit": "{block} takes the hits"}
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("hit", BLOCK_KEY[b]) for b in _tied(state, state["battle"], frame["side"])]
+
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
+        return f"Battle of {area}: {bt['pend']} hit(s): choose which of your strongest blocks takes them (6.4)."
+
+
+    def on_hit(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        bt = state["battle"]
+        n = bt["pend"]
+        b = _block_id(arg)
+        take = min(n, state["steps"][b])
+        bt["pend"] = 0
+        _decide(state, "turn", frame["side"])
+        _damage(state, b, take)
+        if state["result"] is None and n > take:
+            _allocate(state, bt, _owner(state, b), n - take)
+        self.go_on(state)
 
 
 class RegroupStep(_BattleStep):
     """The victor regroups (6.7)."""
 
     name = "regroup"
-    moves = ("regroup", "end_regroup")
+    rule = "6.7"
+    reason = ("the victor's blocks regroup only into adjacent friendly or vacant areas, within "
+              "the border limits (6.7).")
+    waiting = "{acting} won the battle of {area} and may regroup."
+    labels = {"regroup": "{block}: regroup to {to}", "end_regroup": "End the regroup"}
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        acts = _regroup_actions(state, state["battle"])
+        acts.append(("end_regroup", None))
+        return acts
+
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
+        return f"You won the battle of {area}: regroup blocks to adjacent friendly or vacant areas, or end (6.7)."
+
+
+    def on_regroup(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        bt = state["battle"]
+        _retreat(state, bt, _block_id(arg[0]), _area_id(arg[1]), True)
+        if state["battle"] is not None and not _regroup_actions(state, bt):
+            _close(state)
+
+    def on_end_regroup(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        _close(state)
 
 
 class TreasonStep(_BattleStep):
     """The holder of the Treason card rolls for treachery before round 1, or keeps it (C135)."""
 
     name = "treason"
-    moves = ("treason", "keep_treason")
+    rule = "6.9"
+    reason = ("the Treason card's roll targets an enemy block with a loyalty number in this "
+              "battle (6.9, card text); or keep the card.")
+    waiting = "Battle of {area}: {acting} may make a Treason roll."
+    labels = {"treason": "Treason roll on {block}", "keep_treason": "No Treason roll in this battle"}
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        bt = state["battle"]
+        s = frame["side"]
+        enemies = _active_blocks(state, bt["area"], 1 - s)
+        acts: list[Action] = [("treason", BLOCK_KEY[t]) for t in _treachery_targets(state, bt, enemies, C.TREASON)]
+        acts.append(("keep_treason", None))
+        return acts
+
+    def ask(self, state: State, frame: Frame, bt: BattleData, area: str, options: list[Action] | None) -> str:
+        return f"Battle of {area}: Treason: choose an enemy block for a Treachery roll, or keep the roll."
 
 
-STEPS: tuple[Step, ...] = (TreasonStep(), TurnStep(), HitsStep(), RegroupStep())
+    def on_treason(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        bt = state["battle"]
+        state["treason"] = -1
+        _treachery(state, bt, _block_id(arg), C.TREASON, -1)
+        if state["result"] is None:
+            _decide(state, "turn", bt["att"])
+        self.go_on(state)
+
+    def on_keep_treason(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        _decide(state, "turn", frame["side"])
+        public(state, kind=BATTLE, text=f"{ROLES[frame['side']]} makes no Treason roll in this battle.")
+        self.go_on(state)
+
+
+def is_battle_step(step: Step) -> bool:
+    """Whether ``step`` is one of a battle's (its prompt is in the battle's part of a view)."""
+    return isinstance(step, _BattleStep)
+
+
+STEPS: tuple[_BattleStep, ...] = (TreasonStep(), TurnStep(), HitsStep(), RegroupStep())
 STEP_NAMES = frozenset(step.name for step in STEPS)
+BY_NAME: dict[str, _BattleStep] = {step.name: step for step in STEPS}
+
+
+# ======================================================================= the Battle Phase (6.x)
+def start_battle_phase(state: State) -> None:
+    """The Battle Phase: the battles are fought one by one, Player 1 choosing the order (C13)."""
+    frame: BattlesFrame = {"step": "battles", "fighting": False}
+    state["stack"] = [frame]
+    state["battles"] = C.contested_areas(state)
+    if not state["battles"]:
+        supply.start_supply(state)
+        return
+    public(state, kind=BATTLE, text="Battle Phase.")
+    if len(state["battles"]) == 1:
+        _choose_battle(state, state["stack"][-1], state["battles"][0])
+
+
+def _choose_battle(state: State, frame: Frame, a: int) -> None:
+    """Fight the battle in area a (C13): :func:`start_battle` pushes the battle's steps on top
+    of the Battle Phase frame, which resumes (``fighting``: see :class:`Battles`) when the
+    battle is over."""
+    state["battles"].remove(a)
+    public(state, kind=BATTLE, text=f"Battle in {AREA_NAMES[a]}.")
+    frame["fighting"] = True
+    start_battle(state, a)
+    if state["battle"] is not None or state["result"] is not None:
+        return
+    _after_battle(state, frame)
+
+
+def _after_battle(state: State, frame: Frame) -> None:
+    frame["fighting"] = False
+    check_rescue(state)
+    if state["result"] is not None:
+        return
+    occ = C.occupancy(state)
+    state["battles"] = [a for a in state["battles"] if occ[0][a] and occ[1][a]]
+    if not state["battles"]:
+        supply.start_supply(state)
+    elif len(state["battles"]) == 1:
+        _choose_battle(state, frame, state["battles"][0])
+
+
+class Battles(RichardStep):
+    """The Battle Phase (6.x): Player 1 picks the next battle (C13); a single one is fought at
+    once; after a battle pushed on top ends, the phase goes on (:func:`_after_battle`)."""
+
+    name = "battles"
+    phase = "battle"
+    rule = "6.1"
+    what = "the choice of the next battle"
+    doing = {"battle": "choose a battle"}
+    labels = {"battle": "Fight the battle in {area}"}
+
+    def actors(self, state: State, frame: Frame) -> list[str]:
+        if frame["fighting"] or len(state["battles"]) < 2:
+            return []
+        return [ROLES[state["p1"]]]
+
+    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
+        return [("battle", AREA_NAMES[a]) for a in state["battles"]]
+
+    def prompt(self, state: State, frame: Frame, role: str) -> str:
+        return "Choose the next battle." if role in self.actors(state, frame) else "Player 1 chooses the next battle."
+
+    def run(self, state: State, frame: Frame) -> None:
+        if frame["fighting"]:
+            _after_battle(state, frame)
+        elif not state["battles"]:
+            supply.start_supply(state)
+        else:
+            _choose_battle(state, frame, state["battles"][0])
+
+    def on_battle(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        _choose_battle(state, frame, _area_id(arg))
+
+
+PHASE_STEPS = (Battles(),)

@@ -146,7 +146,7 @@ def copy_state(state: State, log: bool = True, shared_ent: bool = False) -> Stat
 def undo_copy(state: State) -> State:
     """The copy a game keeps to go back to on undo (Rules.undo_copy): as :func:`copy_state`,
     but the lists of ``ent[side][area]`` are shared, since the rules replace them and never
-    change them in place (``core._enter``). Those are some 140 lists; the copy is made before
+    change them in place (``action._enter``). Those are some 140 lists; the copy is made before
     every action that may begin a run of undoable actions."""
     return copy_state(state, shared_ent=True)
 

@@ -1,4 +1,4 @@
-"""Views, secrets, invariants, text rendering and action labels for Richard III.
+"""Views, secrets, invariants and text rendering for Richard III (each step labels its own actions).
 
 Hidden information (4.2; RULINGS.md, log policy and K1): a role sees its own blocks in full; of enemy blocks only the
 number per area (plus what battle.py reveals in the current battle); its own hand and pool; the
@@ -48,6 +48,7 @@ from roses.engine.contract import OBSERVER, Action, Rules, State, View
 from roses.engine.log import entry_kind, entry_text, readable
 from roses.engine.logview import shared_recent_logs
 from roses.engine.steps import StepRules, options_map
+from roses.games.richard3 import action as moves
 from roses.games.richard3 import battle
 from roses.games.richard3 import common as C
 from roses.games.richard3.data import (
@@ -239,11 +240,11 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
     if phase == "action":
         fr = stack[0]
         acting = fr["side"]
-        sel = fr["sel"]
-        grp, tgt = fr["grp"], fr["target"]
+        grp, sel, path = moves.move_in_progress(state)
+        tgt = fr["target"]
         action = {"player": ROLES[acting], "ap": fr["ap"], "event": fr["event"] or None,
                   "group": AREA_NAMES[grp] if grp >= 0 else None,
-                  "path": [AREA_NAMES[a] for a in fr["path"]], "selected": None,
+                  "path": [AREA_NAMES[a] for a in path], "selected": None,
                   "muster": AREA_NAMES[tgt] if tgt >= 0 else None}
     decision = _decision(state)
     treason = state.get("treason", -1) if result is None else -1
@@ -255,7 +256,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         prompts = []
         for i, role in enumerate(roles):
             if role in active:
-                prompt, actor_options[i] = step.prompt_and_options(state, frame, role)
+                prompt, actor_options[i] = rules.steps.prompt_and_options_of(state, frame, step, role)
             else:
                 prompt = step.prompt(state, frame, role)
             prompts.append(prompt)
@@ -649,35 +650,4 @@ def describe(view: View) -> str:
     return "\n".join(lines)
 
 
-_PLAIN_LABELS = {"keep": "Keep the hand", "redeal": "Ask for a redeal", "stop": "Stop here",
-                 "end_group": "End this group", "end": "End the Action Phase", "execute": "Execute him",
-                 "spare": "Spare him"}
-_BLOCK_VERBS = {"block": "Move", "sea": "Sea move", "recruit": "Recruit", "reduce": "Reduce",
-                "disband": "Send to the pool"}
-_AREA_VERBS = {"move": "Activate the group in", "to": "Move to", "sea_to": "Sea move to", "place": "Deploy in",
-               "muster": "Muster at", "plague": "Plague on", "battle": "Fight the battle in", "enter": "Enter in",
-               "home": "Send home to"}
-
-
-def label(state: State, role: str, verb: str, arg: Any) -> str:
-    if state["battle"] is not None:
-        return battle.label_part(state, role, verb, arg)
-    if arg is None:
-        return _PLAIN_LABELS.get(verb) or verb.replace("_", " ")
-    block_verb = _BLOCK_VERBS.get(verb)
-    if block_verb is not None and arg in BLOCK_ID:
-        b = BLOCK_ID[arg]
-        where = state["loc"][b]
-        return f"{block_verb} {BLOCK_NAME[b]} ({_where(where)})" if where < N_AREAS else f"{block_verb} {BLOCK_NAME[b]}"
-    if verb == "play":
-        if isinstance(arg, int) and 0 <= arg < N_CARDS:
-            return f"Play {CARD_NAME[arg]} ({CARD_AP[arg]} AP{', event' if CARD_EVENT[arg] else ''})"
-        return f"Play card {arg}"
-    if verb == "main":
-        return f"Main Attack from {arg}" if arg in AREA_ID else f"Main Attack from the {arg}"
-    if isinstance(arg, str) and arg in AREA_ID:
-        return f"{_AREA_VERBS.get(verb, verb)} {arg}"
-    return f"{verb} {arg}"
-
-
-__all__ = ["build_view", "check_invariants", "describe", "expand", "label", "secrets", "OBSERVER"]
+__all__ = ["build_view", "check_invariants", "describe", "expand", "secrets", "OBSERVER"]
