@@ -226,15 +226,18 @@ def _containers(x: Any, out: list[Any]) -> list[Any]:
     return out
 
 
-@pytest.mark.parametrize("scenario,hidden", [("ia-henry-vi", True), ("ib-towton", False), ("bosworth", False)])
+@pytest.mark.parametrize("scenario,hidden", [("ia-henry-vi", True), ("ib-towton", False), ("bosworth", False),
+                                             ("wars-of-the-roses", False), ("iii-my-kingdom-for-a-horse", True)])
 def test_copy_state_is_equal_and_shares_no_dict_or_list(scenario: str, hidden: bool) -> None:
-    """ai.copy_state copies the Lords by shape: a Lord's entry holds scalars and his mat, whose
-    values are scalars or flat dicts and lists (checked here on random play); the copy equals
-    the state and shares no dict or list with it but the log's entries (never changed)."""
+    """ai.copy_state copies each field by its shape: a Lord's entry holds scalars and his mat,
+    whose values are scalars or flat dicts and lists (checked here on random play); the copy
+    equals the state and shares no dict or list with it but the log's entries (never changed).
+    ai.search_copy is the same with an empty log, sharing only the fields the rules never change
+    in place; a search played on it plays as on the state itself."""
     options = {"hidden_mats": hidden} if scenario != "bosworth" else None
     pick = random.Random(2)
     s = RULES.setup(4, scenario, options)
-    for n in range(400):
+    for n in range(1500):
         if RULES.result(s) is not None:
             break
         if n % 7 == 0:
@@ -246,13 +249,23 @@ def test_copy_state_is_equal_and_shares_no_dict_or_list(scenario: str, hidden: b
                             assert not any(isinstance(x, (dict, list)) for x in inner), part
                     else:
                         assert not isinstance(v, (dict, list)), (k, v)
+            log_entries = {id(e) for e in s["log"]}
+            kept = _containers({k: v for k, v in s.items() if k != "log"}, [])  # alive: ids unique
+            mine = {id(x) for x in kept}
             c = ai.copy_state(s)
             assert c == s
-            log_entries = {id(e) for e in s["log"]}
-            mine = {id(x) for x in _containers({k: v for k, v in s.items() if k != "log"}, [])}
             theirs = [x for x in _containers(c, []) if id(x) not in log_entries]
             assert not any(id(x) in mine for x in theirs)
             assert c["log"] is not s["log"]
+            sc = ai.search_copy(s)
+            assert sc == {**s, "log": []}
+            shared = {id(x) for k in ai._NEVER_CHANGED if k in s for x in _containers(s[k], [])}
+            assert not any(id(x) in mine and id(x) not in shared for x in _containers(sc, []))
+            role = RULES.active(s)[0]
+            legal = RULES.legal_actions(s, role)
+            action = legal[n % len(legal)]
+            played, searched = RULES.action(RULES.copy_state(s), role, *action), RULES.action(sc, role, *action)
+            assert {**played, "log": []} == {**searched, "log": []}
         role = RULES.active(s)[0]
         legal = RULES.legal_actions(s, role)
         s = RULES.action(s, role, *pick.choice(legal))

@@ -53,13 +53,12 @@ The evaluation
 from __future__ import annotations
 
 import math
-import pickle
 import random
 from functools import cache
 from typing import Any
 
 from roses.engine import rng
-from roses.engine.contract import DRAW, Action, SearchHints
+from roses.engine.contract import DRAW, Action, SearchHints, copy_json
 from roses.engine.log import readable_entries
 from roses.engine.steps import find, top
 from roses.games.plantagenet import arts
@@ -79,33 +78,83 @@ TRIES = 12
 
 
 # ----- helpers ------------------------------------------------------------------------------
-_NESTED = (dict, list)
-
-
 def copy_state(state: State) -> State:
-    """An independent copy of ``state`` for simulations (``Rules.copy_state``). The log list
-    is copied and its entries shared (they are never changed once written: roses.engine.log
-    only appends). The Lords, the bulk of a state, are copied by shape: a Lord's entry holds
+    """An independent copy of ``state`` for simulations (``Rules.copy_state``), field by field
+    (:func:`_copy_field`). The log list is copied and its entries shared (they are never changed
+    once written: roses.engine.log only appends)."""
+    return {k: _copy_field(k, v) for k, v in state.items()}
+
+
+def search_copy(state: State) -> State:
+    """A copy for a search to play on with these rules (``Rules.search_copy``): as
+    :func:`copy_state`, but the log starts empty (the rules only append to it and never read
+    it; the views and the determinisation, which read it, are made from real states) and the
+    fields the rules never change in place (:data:`_NEVER_CHANGED`) are shared."""
+    return {k: [] if k == "log" else v if k in _NEVER_CHANGED else _copy_field(k, v)
+            for k, v in state.items()}
+
+
+def _copy_field(key: str, value: Any) -> Any:
+    """A copy of one field of a state, by its shape (:data:`_SHAPES`; unknown fields by
+    ``copy_json``). The Lords, the bulk of a state, are copied by shape: a Lord's entry holds
     scalars and his mat, whose values are scalars or dicts and lists of scalars
-    (setup.new_mat; tests/plantagenet/test_ai.py checks the shape). The rest is deep-copied
-    by pickle."""
-    shell = dict(state)
-    log = shell.get("log")
-    lords = shell.get("lords")
-    shell["log"] = None
-    shell["lords"] = None
-    copied: State = pickle.loads(pickle.dumps(shell, protocol=pickle.HIGHEST_PROTOCOL))
-    copied["log"] = None if log is None else list(log)
-    copied["lords"] = None if lords is None else {lid: _copy_lord(d) for lid, d in lords.items()}
-    return copied
+    (setup.new_mat); tests/plantagenet/test_ai.py checks every shape on random play."""
+    t = type(value)
+    if t is dict or t is list:
+        shape = _SHAPES.get(key)
+        return copy_json(value) if shape is None else shape(value)
+    return value
+
+
+def _flat(value: Any) -> Any:
+    return value.copy()
+
+
+def _records(value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {k: v.copy() for k, v in value.items()}
+
+
+def _zones(value: dict[str, dict[str, list[str]]]) -> dict[str, dict[str, list[str]]]:
+    return {side: {zone: cards[:] for zone, cards in zones.items()} for side, zones in value.items()}
+
+
+def _lords(value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {lid: _copy_lord(d) for lid, d in value.items()}
+
+
+def _frames(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [copy_json(f) for f in value]
+
+
+#: How each field of a state is copied: flat dicts and lists (of scalars) by one C-level copy,
+#: dicts of flat records, the card zones of each side, the Lords, the stack's frames.
+_SHAPES: dict[str, Any] = {
+    **dict.fromkeys(("favour", "exhaustion", "seats", "special_vassals", "exile_boxes", "allied_networks",
+                     "options", "captured", "log", "moved", "heirs_removed", "rigged", "roles",
+                     "special_rules"), _flat),
+    "vassals": _records, "aow": _zones, "command": _zones, "lords": _lords, "stack": _frames,
+}
+
+#: Fields the rules never change in place (they may replace them): a search copy shares them.
+_NEVER_CHANGED = frozenset(("options", "allied_networks", "special_rules", "roles", "exile_boxes"))
 
 
 def _copy_lord(d: dict[str, Any]) -> dict[str, Any]:
-    lord = dict(d)
-    mat = lord.get("mat")
+    lord = d.copy()
+    mat = lord["mat"]
     if mat is not None:
-        lord["mat"] = {k: (v.copy() if type(v) in _NESTED else v) for k, v in mat.items()}
+        if len(mat) == len(_MAT_KEYS):  # the fields of setup.new_mat, each a flat dict or list
+            lord["mat"] = {"troops": mat["troops"].copy(), "routed": mat["routed"].copy(),
+                           "assets": mat["assets"].copy(), "vassals": mat["vassals"][:],
+                           "special_vassals": mat["special_vassals"][:],
+                           "capabilities": mat["capabilities"][:], "events": mat["events"][:]}
+        else:
+            lord["mat"] = copy_json(mat)
     return lord
+
+
+#: The fields of a mat (setup.new_mat), in their order.
+_MAT_KEYS = ("troops", "routed", "assets", "vassals", "special_vassals", "capabilities", "events")
 
 
 _copy = copy_state

@@ -379,6 +379,9 @@ class PlantagenetRules(StepRules):
     def copy_state(self, state: State) -> State:
         return ai.copy_state(state)
 
+    def search_copy(self, state: State) -> State:
+        return ai.search_copy(state)
+
     def evaluate(self, state: State, role: str) -> float:
         return ai.evaluate(state, role)
 
