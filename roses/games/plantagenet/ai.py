@@ -80,9 +80,12 @@ TRIES = 12
 # ----- helpers ------------------------------------------------------------------------------
 def copy_state(state: State) -> State:
     """An independent copy of ``state`` for simulations (``Rules.copy_state``), field by field
-    (:func:`_copy_field`). The log list is copied and its entries shared (they are never changed
-    once written: roses.engine.log only appends)."""
-    return {k: _copy_field(k, v) for k, v in state.items()}
+    by its shape (:func:`_layout`). The log list is copied and its entries shared (they are
+    never changed once written: roses.engine.log only appends)."""
+    out = state.copy()  # the scalars, shared
+    for key, copier in _layout(tuple(state), False):
+        out[key] = copier(out[key])
+    return out
 
 
 def search_copy(state: State) -> State:
@@ -90,24 +93,45 @@ def search_copy(state: State) -> State:
     :func:`copy_state`, but the log starts empty (the rules only append to it and never read
     it; the views and the determinisation, which read it, are made from real states) and the
     fields the rules never change in place (:data:`_NEVER_CHANGED`) are shared."""
-    return {k: [] if k == "log" else v if k in _NEVER_CHANGED else _copy_field(k, v)
-            for k, v in state.items()}
+    out = state.copy()
+    for key, copier in _layout(tuple(state), True):
+        out[key] = copier(out[key])
+    return out
 
 
-def _copy_field(key: str, value: Any) -> Any:
-    """A copy of one field of a state, by its shape (:data:`_SHAPES`; unknown fields by
-    ``copy_json``). The Lords, the bulk of a state, are copied by shape: a Lord's entry holds
-    scalars and his mat, whose values are scalars or dicts and lists of scalars
-    (setup.new_mat); tests/plantagenet/test_ai.py checks every shape on random play."""
-    t = type(value)
-    if t is dict or t is list:
-        shape = _SHAPES.get(key)
-        return copy_json(value) if shape is None else shape(value)
-    return value
+def _layout(keys: tuple[str, ...], search: bool) -> tuple[tuple[str, Any], ...]:
+    """The fields of a state with these keys that a copy must make anew, each with its copier:
+    every field but the scalars (:data:`_SCALAR_FIELDS`), by its shape (:data:`_SHAPES`) or
+    else by ``copy_json``; for a search copy the log is emptied and the fields of
+    :data:`_NEVER_CHANGED` are shared."""
+    kept = _LAYOUTS.get((keys, search))
+    if kept is None:
+        fields: list[tuple[str, Any]] = []
+        for key in keys:
+            if key in _SCALAR_FIELDS or search and key in _NEVER_CHANGED:
+                continue
+            fields.append((key, _empty if search and key == "log" else _SHAPES.get(key, copy_json)))
+        kept = tuple(fields)
+        if len(_LAYOUTS) >= 64:  # a few layouts in practice (fields added by the Wars, old records)
+            _LAYOUTS.clear()
+        _LAYOUTS[(keys, search)] = kept
+    return kept
+
+
+_LAYOUTS: dict[tuple[tuple[str, ...], bool], tuple[tuple[str, Any], ...]] = {}
+
+#: Fields whose values are always numbers, strings, booleans or None: shared by the copies.
+_SCALAR_FIELDS = frozenset(("game", "scenario", "box", "first_box", "last_box", "first_turn", "influence",
+                            "king", "rebel", "result", "rng", "rolls", "reveals", "war",
+                            "london_for_york", "norfolk_late_used"))
+
+
+def _empty(value: Any) -> list[Any]:
+    return []
 
 
 def _flat(value: Any) -> Any:
-    return value.copy()
+    return None if value is None else value.copy()
 
 
 def _records(value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -127,7 +151,10 @@ def _frames(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 #: How each field of a state is copied: flat dicts and lists (of scalars) by one C-level copy,
-#: dicts of flat records, the card zones of each side, the Lords, the stack's frames.
+#: dicts of flat records, the card zones of each side, the Lords, the stack's frames. The
+#: Lords, the bulk of a state, are copied by shape: a Lord's entry holds scalars and his mat,
+#: whose values are scalars or dicts and lists of scalars (setup.new_mat);
+#: tests/plantagenet/test_ai.py checks every shape on random play.
 _SHAPES: dict[str, Any] = {
     **dict.fromkeys(("favour", "exhaustion", "seats", "special_vassals", "exile_boxes", "allied_networks",
                      "options", "captured", "log", "moved", "heirs_removed", "rigged", "roles",

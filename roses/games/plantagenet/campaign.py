@@ -1652,16 +1652,30 @@ CAMPAIGN_STEPS: list[Step] = [
 def view_part(state: State, role: str) -> dict[str, Any]:
     """Entries this part adds to ``role``'s view (already redacted for ``role``): the role's own
     Plan while it is being built (4.1.2), the Active Lord and the Moved/Fought markers."""
+    return {**public_view_part(state), **own_view_part(state, role)}
+
+
+def public_view_part(state: State) -> dict[str, Any]:
+    """The entries of :func:`view_part` that are the same for every role: the Moved/Fought
+    markers, who has locked in a Plan, the Active Lord."""
     out: dict[str, Any] = {"moved": list(state["moved"])}
     plan = find(state, "plan")
     if plan is not None:
         out["plan_locked"] = list(plan["locked"])
-        if role in plan["drafts"]:
-            out["plan_draft"] = list(plan["drafts"][role])
     af = find(state, "actions")
     if af is not None:
         out["activation"] = {"side": af["side"], "lord": af["lord"], "left": af["left"]}
     return out
+
+
+def own_view_part(state: State, role: str, plan: Frame | None = None) -> dict[str, Any]:
+    """The entries of :func:`view_part` that only ``role`` sees: its Plan being built (4.1.2).
+    ``plan``: the Plan frame if the caller has it (else it is looked for)."""
+    if plan is None:
+        plan = find(state, "plan")
+    if plan is not None and role in plan["drafts"]:
+        return {"plan_draft": list(plan["drafts"][role])}
+    return {}
 
 
 def secrets_part(state: State, role: str) -> set[str]:
