@@ -64,6 +64,7 @@ from roses.engine.steps import find, top
 from roses.games.plantagenet import arts
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.records import LordRecord, Mat
 from roses.games.plantagenet.setup import new_mat, other, scenario_data, threshold
 
 State = dict[str, Any]
@@ -142,7 +143,7 @@ def _zones(value: dict[str, dict[str, list[str]]]) -> dict[str, dict[str, list[s
     return {side: {zone: cards[:] for zone, cards in zones.items()} for side, zones in value.items()}
 
 
-def _lords(value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def _lords(value: dict[str, LordRecord]) -> dict[str, LordRecord]:
     return {lid: _copy_lord(d) for lid, d in value.items()}
 
 
@@ -166,18 +167,20 @@ _SHAPES: dict[str, Any] = {
 _NEVER_CHANGED = frozenset(("options", "allied_networks", "special_rules", "roles", "exile_boxes"))
 
 
-def _copy_lord(d: dict[str, Any]) -> dict[str, Any]:
+def _copy_lord(d: LordRecord) -> LordRecord:
     lord = d.copy()
-    mat = lord["mat"]
-    if mat is not None:
-        if len(mat) == len(_MAT_KEYS):  # the fields of setup.new_mat, each a flat dict or list
-            lord["mat"] = {"troops": mat["troops"].copy(), "routed": mat["routed"].copy(),
-                           "assets": mat["assets"].copy(), "vassals": mat["vassals"][:],
-                           "special_vassals": mat["special_vassals"][:],
-                           "capabilities": mat["capabilities"][:], "events": mat["events"][:]}
-        else:
-            lord["mat"] = copy_json(mat)
+    if lord["mat"] is not None:
+        lord["mat"] = _copy_mat(lord["mat"])
     return lord
+
+
+def _copy_mat(mat: Mat) -> Mat:
+    if len(mat) != len(_MAT_KEYS):  # not the fields of setup.new_mat
+        out: Mat = copy_json(mat)
+        return out
+    return {"troops": mat["troops"].copy(), "routed": mat["routed"].copy(), "assets": mat["assets"].copy(),
+            "vassals": mat["vassals"][:], "special_vassals": mat["special_vassals"][:],
+            "capabilities": mat["capabilities"][:], "events": mat["events"][:]}
 
 
 #: The fields of a mat (setup.new_mat), in their order.
@@ -252,7 +255,7 @@ def _snapshot(world: State, foe: str, hidden: list[str]) -> dict[str, Any]:
     zones = world["aow"][foe]
     return {
         "zones": {k: list(zones[k]) for k in ("deck", "drawn", "held")},
-        "mats": {lid: _copy_lord(world["lords"][lid])["mat"] for lid in hidden},
+        "mats": {lid: _copy_mat(world["lords"][lid]["mat"]) for lid in hidden},
         "special_vassals": dict(world["special_vassals"]),
     }
 
@@ -263,7 +266,7 @@ def _restore(world: State, foe: str, snap: dict[str, Any]) -> None:
     for k, cards in snap["zones"].items():
         zones[k] = list(cards)
     for lid, mat in snap["mats"].items():
-        world["lords"][lid]["mat"] = _copy_lord({"mat": mat})["mat"]
+        world["lords"][lid]["mat"] = _copy_mat(mat)
     world["special_vassals"] = dict(snap["special_vassals"])
 
 

@@ -29,6 +29,7 @@ and hands over to the Battle part (:mod:`battle`) with ``{"step": "approach", ..
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -43,7 +44,7 @@ from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN, end_game, side_frames
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
-from roses.games.plantagenet.records import Where
+from roses.games.plantagenet.records import CommandFrame, PlanFrame, StepFrame, Where
 from roses.games.plantagenet.setup import other
 
 #: Forces units one Ship carries, and Provender or Carts (4.6.1).
@@ -1630,14 +1631,14 @@ class Reset(Step):
         pop(state)
 
 
-def campaign_frames(state: State) -> list[Frame]:
+def campaign_frames(state: State) -> list[Mapping[str, Any]]:
     """The frames of one Turn's Campaign, in order (4.0, 4.8; player order 2.2.4)."""
-    return [
-        {"step": "begin_campaign"},
-        {"step": "plan", "drafts": {s: [] for s in SIDES}, "locked": []},
-        {"step": "command", "next": state["rebel"], "feed": 0, "started": False},
-        *[{"step": s} for s in ("tides_of_war", "disembark", "victory_check", "grow", "waste", "reset")],
-    ]
+    begin: StepFrame = {"step": "begin_campaign"}
+    plan: PlanFrame = {"step": "plan", "drafts": {s: [] for s in SIDES}, "locked": []}
+    command: CommandFrame = {"step": "command", "next": state["rebel"], "feed": 0, "started": False}
+    end: list[StepFrame] = [{"step": s} for s in ("tides_of_war", "disembark", "victory_check", "grow", "waste",
+                                                   "reset")]
+    return [begin, plan, command, *end]
 
 
 #: The Campaign's steps, for the game's step table.

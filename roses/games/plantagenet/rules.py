@@ -56,7 +56,7 @@ from roses.games.plantagenet.common import (
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.decks import cards_in_game, held_cards
 from roses.games.plantagenet.levy import LEVY_STEPS, levy_frames
-from roses.games.plantagenet.records import VassalWhere, Where
+from roses.games.plantagenet.records import VassalWhere, Where, typed
 from roses.games.plantagenet.setup import (
     OPTIONS_SCHEMA,
     SCENARIOS,
@@ -144,9 +144,10 @@ def _card_faces(state: State) -> tuple[dict[str, Any], dict[str, Any]]:
     hidden zone, the cards of the open ones (1.9)."""
     aow: dict[str, Any] = {}
     command: dict[str, Any] = {}
+    st = typed(state)
     for side in SIDES:
-        a = state["aow"][side]
-        cm = state["command"][side]
+        a = st["aow"][side]
+        cm = st["command"][side]
         aow[side] = {"deck": len(a["deck"]), "drawn": len(a["drawn"]), "held": len(a["held"]),
                      "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])}
         command[side] = {"deck": len(cm["deck"]), "plan": len(cm["plan"]), "revealed": list(cm["revealed"])}
@@ -155,8 +156,9 @@ def _card_faces(state: State) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _own_card_faces(state: State, side: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A side's Arts of War and Command cards as it sees them itself."""
-    a = state["aow"][side]
-    cm = state["command"][side]
+    st = typed(state)
+    a = st["aow"][side]
+    cm = st["command"][side]
     return ({"deck": list(a["deck"]), "drawn": list(a["drawn"]), "held": list(a["held"]),
              "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])},
             {"deck": list(cm["deck"]), "plan": list(cm["plan"]), "revealed": list(cm["revealed"])})
@@ -269,10 +271,11 @@ class PlantagenetRules(StepRules):
         """The Lords' part of a view; ``role`` None: every mat shown (no Hidden Mats). A mat is
         shown to its side, and with Hidden Mats to the other side only in Battle (1.5.3); an
         entry has no ``mat`` while the Lord has none."""
+        st = typed(state)
         names = _lord_names_and_sides()
-        hide = role is not None and bool(state["options"].get("hidden_mats"))
+        hide = role is not None and bool(st["options"].get("hidden_mats"))
         lords: dict[str, Any] = {}
-        for lid, d in state["lords"].items():
+        for lid, d in st["lords"].items():
             name, side = names[lid]
             entry: dict[str, Any] = {"name": name, "side": side, **d}  # where, locale, box, exile, mat
             if d["mat"] is None:
@@ -284,8 +287,9 @@ class PlantagenetRules(StepRules):
 
     def _public(self, state: State) -> dict[str, Any]:
         """The parts of a view that are the same for every role."""
-        result = state["result"]
-        frames = state["stack"]
+        st = typed(state)
+        result = st["result"]
+        frames = st["stack"]
         if result is not None or not frames:
             phase = "over" if result is not None else ""
             active: list[str] = []
@@ -296,31 +300,31 @@ class PlantagenetRules(StepRules):
             step = self.steps.by_name[step_name]
             phase = step.phase
             active = step.actors(state, frame)
-        net = state["influence"]
-        box = state["box"]
+        net = st["influence"]
+        box = st["box"]
         nsf = sv.net_stronghold_favour(state)
         out: dict[str, Any] = {
             "phase": phase,
             "active": active,
             "result": None if result is None else str(result),
             "step": step_name,
-            "scenario": state["scenario"],
-            "king": state["king"], "rebel": state["rebel"],
+            "scenario": st["scenario"],
+            "king": st["king"], "rebel": st["rebel"],
             "box": box,
-            "first_box": state["first_box"], "last_box": state["last_box"],
+            "first_box": st["first_box"], "last_box": st["last_box"],
             "influence": {"net": net, "York": max(0, int(net)), "Lancaster": max(0, -int(net))},  # 1.4.1
             "threshold": threshold(state) if box is not None else None,
-            "favour": dict(sorted(state["favour"].items())),
+            "favour": dict(sorted(st["favour"].items())),
             "stronghold_markers": {t: {"side": s, "value": n} for t, (s, n) in nsf.items()},
-            "exhaustion": dict(sorted(state["exhaustion"].items())),
-            "exile_boxes": dict(state["exile_boxes"]),
-            "seats": dict(state["seats"]),
-            "vassals": {vid: d.copy() for vid, d in state["vassals"].items()},
-            "special_rules": list(state["special_rules"]),
-            "options": dict(state["options"]),
+            "exhaustion": dict(sorted(st["exhaustion"].items())),
+            "exile_boxes": dict(st["exile_boxes"]),
+            "seats": dict(st["seats"]),
+            "vassals": {vid: d.copy() for vid, d in st["vassals"].items()},
+            "special_rules": list(st["special_rules"]),
+            "options": dict(st["options"]),
             "end": None if result is None else endings.end_cause(state),
         }
-        if not state["options"].get("hidden_mats"):
+        if not st["options"].get("hidden_mats"):
             out["lords"] = self._lords(state, None)
         for public_part in PUBLIC_PARTS:
             out.update(public_part(state))
