@@ -55,7 +55,8 @@ from __future__ import annotations
 import math
 import random
 from functools import cache
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from roses.engine import rng
 from roses.engine.contract import DRAW, Action, SearchHints, copy_json
@@ -64,7 +65,7 @@ from roses.engine.steps import find, top
 from roses.games.plantagenet import arts
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
-from roses.games.plantagenet.records import LordRecord, Mat
+from roses.games.plantagenet.records import FRAME_TYPES, LordRecord, Mat
 from roses.games.plantagenet.setup import new_mat, other, scenario_data, threshold
 
 State = dict[str, Any]
@@ -148,7 +149,20 @@ def _lords(value: dict[str, LordRecord]) -> dict[str, LordRecord]:
 
 
 def _frames(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [copy_json(f) for f in value]
+    flat = _FLAT_FRAMES
+    return [f.copy() if f["step"] in flat else copy_json(f) for f in value]
+
+
+def _scalar(hint: Any) -> bool:
+    """Whether a field of type ``hint`` holds only a number, string, boolean or None."""
+    if get_origin(hint) in (Union, UnionType):
+        return all(_scalar(h) for h in get_args(hint))
+    return hint in (str, int, bool, float, type(None), None)
+
+
+#: The steps whose frames hold only scalars (their types in records.FRAME_TYPES): copied flat.
+_FLAT_FRAMES = frozenset(step for step, kind in FRAME_TYPES.items()
+                         if all(_scalar(h) for h in get_type_hints(kind).values()))
 
 
 #: How each field of a state is copied: flat dicts and lists (of scalars) by one C-level copy,
@@ -535,13 +549,47 @@ def _tides_estimate(state: State, at: dict[str, set[str]], influence: dict[str, 
     """The Influence the next Tides of War would bring each side (4.8.1), read in one pass:
     Lords in and Domination of Areas, London, Calais and Harlech, most Favour by type and the
     Lords' Influence in the boxes that count it (card bonuses left out). ``at``: the Locales
-    of each side's Lords on the map; ``influence``: the sum of their printed Influence."""
+    of each side's Lords on the map; ``influence``: the sum of their printed Influence. What
+    depends on the Favour markers alone is kept by their placement (:func:`_favour_tides`)."""
     t = _tables()
-    ltype, larea, sizes = t["type"], t["area"], t["area_size"]
+    larea = t["area"]
+    favour = state["favour"]
+    key = tuple(favour.items())
+    fixed = _FAVOUR_TIDES.get(key)
+    if fixed is None:
+        fixed = _favour_tides(favour)
+        if len(_FAVOUR_TIDES) >= 4096:  # bounded
+            _FAVOUR_TIDES.clear()
+        _FAVOUR_TIDES[key] = fixed
+    gain = state["box"] in t["gain_lords"]
+    tides = t["tides"]
+    base, specials = fixed
+    out: dict[str, int] = {}
+    for s in SIDES:
+        foe = other(s)
+        n = len({larea[loc] for loc in at[s] if larea.get(loc)})
+        n += base[s]
+        n += sum(tides[loc] for loc, owner in specials if owner == s and loc not in at[foe])
+        if gain:
+            n += influence[s]
+        out[s] = n
+    return out
+
+
+#: :func:`_favour_tides` by the Favour markers' placement (their items, in order).
+_FAVOUR_TIDES: dict[tuple[tuple[str, str], ...], tuple[dict[str, int], tuple[tuple[str, str], ...]]] = {}
+
+
+def _favour_tides(favour: dict[str, str]) -> tuple[dict[str, int], tuple[tuple[str, str], ...]]:
+    """What the Favour markers alone bring each side at Tides of War (4.8.1): Domination of
+    Areas and most Favour by Stronghold type; and who holds London, Calais and Harlech (they
+    count unless an Enemy Lord is there)."""
+    t = _tables()
+    ltype, larea, sizes, tides = t["type"], t["area"], t["area_size"], t["tides"]
     by_type = {s: {"City": 0, "Town": 0, "Fortress": 0} for s in SIDES}
     by_area: dict[str, dict[str, int]] = {s: {} for s in SIDES}
     specials: dict[str, str] = {}
-    for loc, s in state["favour"].items():
+    for loc, s in favour.items():
         kind = ltype[loc]
         counts = by_type[s]
         if kind in counts:
@@ -552,19 +600,13 @@ def _tides_estimate(state: State, at: dict[str, set[str]], influence: dict[str, 
         if area:
             held = by_area[s]
             held[area] = held.get(area, 0) + 1
-    gain = state["box"] in t["gain_lords"]
-    tides = t["tides"]
-    out: dict[str, int] = {}
+    base: dict[str, int] = {}
     for s in SIDES:
         foe = other(s)
-        n = len({larea[loc] for loc in at[s] if larea.get(loc)})
-        n += sum(2 for area, held in by_area[s].items() if held == sizes[area])
-        n += sum(tides[loc] for loc, owner in specials.items() if owner == s and loc not in at[foe])
+        n = sum(2 for area, held in by_area[s].items() if held == sizes[area])
         n += sum(tides[k] for k in ("City", "Town", "Fortress") if by_type[s][k] > by_type[foe][k])
-        if gain:
-            n += influence[s]
-        out[s] = n
-    return out
+        base[s] = n
+    return base, tuple(specials.items())
 
 
 def _plan_quality(state: State, placed: dict[str, set[str]]) -> dict[str, float]:
