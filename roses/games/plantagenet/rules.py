@@ -156,12 +156,29 @@ def _card_faces(state: State) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _own_card_faces(state: State, side: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A side's Arts of War and Command cards as it sees them itself."""
-    st = typed(state)
-    a = st["aow"][side]
-    cm = st["command"][side]
+    a = state["aow"][side]
+    cm = state["command"][side]
     return ({"deck": list(a["deck"]), "drawn": list(a["drawn"]), "held": list(a["held"]),
              "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])},
             {"deck": list(cm["deck"]), "plan": list(cm["plan"]), "revealed": list(cm["revealed"])})
+
+
+def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
+    """The Favour markers as views give them (by Locale) and the Net Stronghold Favour markers
+    they make (1.3.1), kept by the markers' placement: they change far less often than views
+    are made (read only, shared by the views that show them)."""
+    key = tuple(favour.items())
+    kept = _FAVOUR_VIEWS.get(key)
+    if kept is None:
+        nsf = sv.net_stronghold_favour({"favour": favour})
+        kept = (dict(sorted(favour.items())), {t: {"side": s, "value": n} for t, (s, n) in nsf.items()})
+        if len(_FAVOUR_VIEWS) >= 1024:  # bounded
+            _FAVOUR_VIEWS.clear()
+        _FAVOUR_VIEWS[key] = kept
+    return kept
+
+
+_FAVOUR_VIEWS: dict[tuple[tuple[str, str], ...], tuple[dict[str, str], dict[str, Any]]] = {}
 
 
 @cache
@@ -302,7 +319,7 @@ class PlantagenetRules(StepRules):
             active = step.actors(state, frame)
         net = st["influence"]
         box = st["box"]
-        nsf = sv.net_stronghold_favour(state)
+        favour, markers = _favour_view(st["favour"])
         out: dict[str, Any] = {
             "phase": phase,
             "active": active,
@@ -314,8 +331,8 @@ class PlantagenetRules(StepRules):
             "first_box": st["first_box"], "last_box": st["last_box"],
             "influence": {"net": net, "York": max(0, int(net)), "Lancaster": max(0, -int(net))},  # 1.4.1
             "threshold": threshold(state) if box is not None else None,
-            "favour": dict(sorted(st["favour"].items())),
-            "stronghold_markers": {t: {"side": s, "value": n} for t, (s, n) in nsf.items()},
+            "favour": favour,
+            "stronghold_markers": markers,
             "exhaustion": dict(sorted(st["exhaustion"].items())),
             "exile_boxes": dict(st["exile_boxes"]),
             "seats": dict(st["seats"]),
