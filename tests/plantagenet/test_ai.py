@@ -337,3 +337,22 @@ def test_search_bots_leave_out_take_backs_of_a_plan_or_a_march_4_1_2_4_3_1() -> 
     assert RULES.search_hints.choices is ai.search_choices
     kings_name = [("cancel", None), ("pass", None)]
     assert ai.search_choices({"stack": [{"step": "card_pick", "kind": "kings_name"}]}, "York", kings_name) == kings_name
+
+
+def test_evaluation_is_the_same_with_the_tides_estimate_kept_or_not_4_8_1() -> None:
+    """The evaluation keeps what the Favour markers alone bring at Tides of War (4.8.1) by
+    their placement: on random play every evaluation equals the one made with nothing kept."""
+    pick = random.Random(5)
+    s = RULES.setup(3, "ii-warwicks-rebellion")
+    seen = 0
+    for _ in range(300):
+        if RULES.result(s) is not None:
+            break
+        warm = ai.evaluation_terms(s, "York")
+        ai._FAVOUR_TIDES.clear()
+        cold = ai.evaluation_terms(s, "York")
+        assert warm == cold
+        seen += 1
+        role = RULES.active(s)[0]
+        s = RULES.action(s, role, *pick.choice(RULES.legal_actions(s, role)))
+    assert seen > 50
