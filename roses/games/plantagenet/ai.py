@@ -85,7 +85,12 @@ def copy_state(state: State) -> State:
     by its shape (:func:`_layout`). The log list is copied and its entries shared (they are
     never changed once written: roses.engine.log only appends)."""
     out = state.copy()  # the scalars, shared
-    for key, copier in _layout(tuple(state), False):
+    flat, others = _layout(tuple(state), False)
+    for key in flat:
+        value = out[key]
+        if value is not None:
+            out[key] = value.copy()
+    for key, copier in others:
         out[key] = copier(out[key])
     return out
 
@@ -96,31 +101,45 @@ def search_copy(state: State) -> State:
     it; the views and the determinisation, which read it, are made from real states) and the
     fields the rules never change in place (:data:`_NEVER_CHANGED`) are shared."""
     out = state.copy()
-    for key, copier in _layout(tuple(state), True):
+    flat, others = _layout(tuple(state), True)
+    for key in flat:
+        value = out[key]
+        if value is not None:
+            out[key] = value.copy()
+    for key, copier in others:
         out[key] = copier(out[key])
     return out
 
 
-def _layout(keys: tuple[str, ...], search: bool) -> tuple[tuple[str, Any], ...]:
-    """The fields of a state with these keys that a copy must make anew, each with its copier:
-    every field but the scalars (:data:`_SCALAR_FIELDS`), by its shape (:data:`_SHAPES`) or
-    else by ``copy_json``; for a search copy the log is emptied and the fields of
-    :data:`_NEVER_CHANGED` are shared."""
+_Layout = tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]
+
+
+def _layout(keys: tuple[str, ...], search: bool) -> _Layout:
+    """The fields of a state with these keys that a copy must make anew: those copied by one
+    C-level copy (flat dicts and lists of scalars, :func:`_flat`), and the others, each with its
+    copier: every field but the scalars (:data:`_SCALAR_FIELDS`), by its shape
+    (:data:`_SHAPES`) or else by ``copy_json``; for a search copy the log is emptied and the
+    fields of :data:`_NEVER_CHANGED` are shared."""
     kept = _LAYOUTS.get((keys, search))
     if kept is None:
-        fields: list[tuple[str, Any]] = []
+        flat: list[str] = []
+        others: list[tuple[str, Any]] = []
         for key in keys:
             if key in _SCALAR_FIELDS or search and key in _NEVER_CHANGED:
                 continue
-            fields.append((key, _empty if search and key == "log" else _SHAPES.get(key, copy_json)))
-        kept = tuple(fields)
+            copier = _empty if search and key == "log" else _SHAPES.get(key, copy_json)
+            if copier is _flat:
+                flat.append(key)
+            else:
+                others.append((key, copier))
+        kept = (tuple(flat), tuple(others))
         if len(_LAYOUTS) >= 64:  # a few layouts in practice (fields added by the Wars, old records)
             _LAYOUTS.clear()
         _LAYOUTS[(keys, search)] = kept
     return kept
 
 
-_LAYOUTS: dict[tuple[tuple[str, ...], bool], tuple[tuple[str, Any], ...]] = {}
+_LAYOUTS: dict[tuple[tuple[str, ...], bool], _Layout] = {}
 
 #: Fields whose values are always numbers, strings, booleans or None: shared by the copies.
 _SCALAR_FIELDS = frozenset(("game", "scenario", "box", "first_box", "last_box", "first_turn", "influence",
@@ -205,7 +224,14 @@ _copy = copy_state
 
 
 def _card_key(cid: str) -> int:
-    return int(load().card_ids.id(cid))
+    return _card_numbers()[cid]
+
+
+@cache
+def _card_numbers() -> dict[str, int]:
+    """Each card's number in the data's order (components.card_ids), computed once."""
+    ids = load().card_ids
+    return {cid: int(ids.id(cid)) for cid in load().cards}
 
 
 def _in_battle(state: State, lord: str) -> bool:
