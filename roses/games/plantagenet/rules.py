@@ -371,16 +371,17 @@ class PlantagenetRules(StepRules):
     # ----- invariants -----------------------------------------------------------------------
     def check_invariants(self, state: State) -> list[str]:
         c = load()
+        st = typed(state)
         bad: list[str] = []
-        if not isinstance(state["influence"], int) or abs(state["influence"]) > sv.INFLUENCE_CAP:
+        if not isinstance(st["influence"], int) or abs(st["influence"]) > sv.INFLUENCE_CAP:
             bad.append(f"influence {state['influence']} out of range (1.4.1)")
-        for frame in state["stack"]:
+        for frame in st["stack"]:
             if frame.get("step") not in self.steps:
                 bad.append(f"unknown step in the stack: {frame.get('step')!r}")
         zones: dict[str, str] = {}
         for side in SIDES:
             for zone in ("deck", "drawn", "held", "in_effect", "set_aside"):
-                for cid in state["aow"][side][zone]:
+                for cid in st["aow"][side][zone]:
                     if cid in zones:
                         bad.append(f"card {cid} in two zones")
                     if c.cards[cid]["side"] != side:
@@ -388,19 +389,20 @@ class PlantagenetRules(StepRules):
                     zones[cid] = f"{side} {zone}"
         totals = dict.fromkeys(TROOP_TYPES, 0)
         ship_lords = 0
-        for lid, d in state["lords"].items():
+        for lid, d in st["lords"].items():
             if d["where"] not in Where.ALL:
                 bad.append(f"{lid}: bad where")
             if d["where"] in (Where.MAP, Where.BATTLE) and d["mat"] is None:
                 bad.append(f"{lid}: on the map without a mat")
             if d["where"] == Where.MAP and d["locale"] not in c.locale_ids:
                 bad.append(f"{lid}: on the map at no Locale")
-            if d["where"] == Where.MAP and c.locales[d["locale"]]["kind"] == "exile" \
-                    and state["exile_boxes"].get(d["locale"]) != sv.side_of(lid):
+            locale = d["locale"]
+            if d["where"] == Where.MAP and locale is not None and c.locales.get(locale, {}).get("kind") == "exile" \
+                    and st["exile_boxes"].get(locale) != sv.side_of(lid):
                 bad.append(f"{lid}: in an Exile box not Friendly to him (1.3.1)")
             if d["where"] == Where.CALENDAR and (d["mat"] is not None or d["box"] not in CALENDAR_POSITIONS):
                 bad.append(f"{lid}: bad Calendar entry")
-            if d["where"] == Where.REMOVED and lid in state["seats"]:
+            if d["where"] == Where.REMOVED and lid in st["seats"]:
                 bad.append(f"{lid}: removed but his Seat remains")
             mat = d["mat"]
             if mat:
@@ -416,11 +418,11 @@ class PlantagenetRules(StepRules):
                         bad.append(f"card {cid} in two zones")
                     zones[cid] = f"mat of {lid}"
                 for vid in mat["vassals"]:
-                    if state["vassals"][vid]["where"] != VassalWhere.MAT or state["vassals"][vid]["lord"] != lid:
+                    if st["vassals"][vid]["where"] != VassalWhere.MAT or st["vassals"][vid]["lord"] != lid:
                         bad.append(f"vassal {vid} on {lid}'s mat but not recorded there")
         for side in SIDES:
             mine = sorted((cid for cid in zones if c.cards[cid]["side"] == side), key=c.card_ids.id)
-            if mine != sorted(state["aow"][side]["in_game"], key=c.card_ids.id):
+            if mine != sorted(st["aow"][side]["in_game"], key=c.card_ids.id):
                 bad.append(f"{side} Arts of War cards lost or added outside the rules")
             if held_cards(state, side) != cards_in_game(state, side):
                 bad.append(f"{side} Command cards are not those of the Lords in play (1.9.2, 6.2.2)")
@@ -429,14 +431,15 @@ class PlantagenetRules(StepRules):
                 bad.append(f"{n} {t} on mats, pool has {c.tables['troop_pool'][t]} (1.6)")
         if ship_lords > c.tables["max_ship_lords"]:
             bad.append("more than 9 Lords with Ships (1.7.3)")
-        for loc, s in state["favour"].items():
+        for loc, s in st["favour"].items():
             if c.locales.get(loc, {}).get("kind") != "stronghold" or s not in SIDES:
                 bad.append(f"bad Favour {loc}={s}")
-        for loc, m in state["exhaustion"].items():
+        for loc, m in st["exhaustion"].items():
             if loc not in c.locale_ids or m not in ("depleted", "exhausted"):
                 bad.append(f"bad marker {loc}={m}")
-        if state["result"] is None and scenario_data()[state["scenario"]]["victory"] != "battle" \
-                and not state["first_box"] <= state["box"] <= state["last_box"]:
+        first, box, last = st["first_box"], st["box"], st["last_box"]
+        if st["result"] is None and scenario_data()[st["scenario"]]["victory"] != "battle" \
+                and (first is None or box is None or last is None or not first <= box <= last):
             bad.append(f"box {state['box']} outside the scenario")
         for part in PARTS:
             bad += part.invariants_part(state)
