@@ -91,3 +91,12 @@ def test_recorded_games_conform_to_the_typed_records(scenario: str) -> None:
             state = RULES.action(state, role, verb, arg)
             found = state_problems(state)
             assert not found, (record["seed"], n, found[:5])
+
+
+def test_invariants_report_a_lord_on_the_map_at_no_locale() -> None:
+    """What the types allow but the rules never make (a Lord on the map with no Locale,
+    ``LordRecord.locale`` None) is reported by the invariants, not raised."""
+    state = RULES.setup(1, "ia-henry-vi")
+    lord = next(lid for lid, d in state["lords"].items() if d["where"] == "map")
+    state["lords"][lord]["locale"] = None
+    assert f"{lord}: on the map at no Locale" in RULES.check_invariants(state)

@@ -1704,7 +1704,7 @@ def invariants_part(state: State) -> list[str]:
                 bad.append(f"{lid}: at Sea but not at a Sea")
             if not campaign_on:
                 bad.append(f"{lid}: at Sea outside the Campaign (4.8.2)")
-        elif d["where"] == Where.MAP and c.locales[d["locale"]]["kind"] == "sea":
+        elif d["where"] == Where.MAP and c.locales.get(d["locale"], {}).get("kind") == "sea":
             bad.append(f"{lid}: on the map at a Sea")
     if state["box"] is not None:
         size = sv.plan_size(state["box"])

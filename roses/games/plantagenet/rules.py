@@ -437,7 +437,7 @@ class PlantagenetRules(StepRules):
         for loc, m in st["exhaustion"].items():
             if loc not in c.locale_ids or m not in ("depleted", "exhausted"):
                 bad.append(f"bad marker {loc}={m}")
-        first, box, last = st["first_box"], st["box"], st["last_box"]
+        first, box, last = st["first_box"], st["box"], st["last_box"]  # ints but On Bosworth Field
         if st["result"] is None and scenario_data()[st["scenario"]]["victory"] != "battle" \
                 and (first is None or box is None or last is None or not first <= box <= last):
             bad.append(f"box {state['box']} outside the scenario")
