@@ -356,3 +356,31 @@ def test_evaluation_is_the_same_with_the_tides_estimate_kept_or_not_4_8_1() -> N
         role = RULES.active(s)[0]
         s = RULES.action(s, role, *pick.choice(RULES.legal_actions(s, role)))
     assert seen > 50
+
+
+def test_a_copy_shares_nothing_where_pay_of_troops_keeps_what_is_owed_3_2_1() -> None:
+    """Found by the fuzzer's swap check (wars-of-the-roses, fuzz seed 1, game 77): at step 295
+    York shares out what his Lords owe for their Troops (3.2.1), the Pay frame holding the
+    amounts owed (``owed``). A copy of that position shares no dict or list with it, so the
+    swap check's variants play on by themselves and find no difference."""
+    import random as _random
+
+    from roses.engine.fuzz import fuzz_picker, game_seed, random_choice
+    from roses.engine.swapcheck import swap_problems
+
+    gseed = game_seed(1, 77)
+    picker = fuzz_picker(gseed)
+    s = RULES.setup(gseed, "wars-of-the-roses")
+    for _ in range(295):
+        role, (verb, arg) = random_choice(RULES, s, RULES.active(s), picker)  # type: ignore[misc]
+        s = RULES.action(s, role, verb, arg)
+    frame = s["stack"][-1]
+    assert frame["step"] == "pay_troops" and frame["owed"]
+    kept = _containers({k: v for k, v in s.items() if k != "log"}, [])
+    mine = {id(x) for x in kept}
+    copied = ai.copy_state(s)
+    assert not any(id(x) in mine for x in _containers({k: v for k, v in copied.items() if k != "log"}, []))
+    picked = random_choice(RULES, s, RULES.active(s), picker)
+    assert picked is not None
+    role, (verb, arg) = picked
+    assert swap_problems(RULES, s, list(s["roles"]), _random.Random(gseed + 295), (role, verb, arg)) == []

@@ -55,8 +55,7 @@ from __future__ import annotations
 import math
 import random
 from functools import cache
-from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 from roses.engine import rng
 from roses.engine.contract import DRAW, Action, SearchHints, copy_json
@@ -65,7 +64,7 @@ from roses.engine.steps import find, top
 from roses.games.plantagenet import arts
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
-from roses.games.plantagenet.records import FRAME_TYPES, LordRecord, Mat
+from roses.games.plantagenet.records import LordRecord, Mat
 from roses.games.plantagenet.setup import new_mat, other, scenario_data, threshold
 
 State = dict[str, Any]
@@ -168,20 +167,7 @@ def _lords(value: dict[str, LordRecord]) -> dict[str, LordRecord]:
 
 
 def _frames(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    flat = _FLAT_FRAMES
-    return [f.copy() if f["step"] in flat else copy_json(f) for f in value]
-
-
-def _scalar(hint: Any) -> bool:
-    """Whether a field of type ``hint`` holds only a number, string, boolean or None."""
-    if get_origin(hint) in (Union, UnionType):
-        return all(_scalar(h) for h in get_args(hint))
-    return hint in (str, int, bool, float, type(None), None)
-
-
-#: The steps whose frames hold only scalars (their types in records.FRAME_TYPES): copied flat.
-_FLAT_FRAMES = frozenset(step for step, kind in FRAME_TYPES.items()
-                         if all(_scalar(h) for h in get_type_hints(kind).values()))
+    return [copy_json(f) for f in value]  # a frame of scalars in one C-level copy
 
 
 #: How each field of a state is copied: flat dicts and lists (of scalars) by one C-level copy,

@@ -237,8 +237,8 @@ class StepFrame(TypedDict):
 
 
 class SideFrame(TypedDict):
-    """A frame of one side's decision with nothing more to keep (``exiles``, the Pay steps,
-    ``discard_held`` and the Battle's ``flee``, ``center``, ``order``, ``array``, ``advance``,
+    """A frame of one side's decision with nothing more to keep (``exiles``, Pay Lords and Pay
+    Vassals, ``discard_held`` and the Battle's ``flee``, ``center``, ``order``, ``array``, ``advance``,
     ``death``)."""
 
     step: str
@@ -386,13 +386,14 @@ class LandFrame(TypedDict):
     ports: list[str]
 
 
-class FeedFrame(TypedDict):
-    """4.7 Feed (and Pay of Troops, 3.2.1): the Lords still to Feed."""
+class UpkeepFrame(TypedDict):
+    """3.2.1 Pay of Troops and 4.7 Feed (upkeep.py): what each Lord still owes, once the
+    automatic part has run; a Feed may name the Lords it Feeds (4.8.2 Disembark)."""
 
     step: str
     side: str
-    lords: NotRequired[list[str]]
     owed: NotRequired[dict[str, int] | None]
+    lords: NotRequired[list[str]]
 
 
 ApproachFrame = TypedDict("ApproachFrame", {
@@ -505,13 +506,13 @@ class ReactFrame(TypedDict):
 FRAME_TYPES: dict[str, type] = {
     **dict.fromkeys(("calendar", "begin_campaign", "end_levy", "grow", "waste", "victory_check",
                      "ready_vassals", "skip_pay"), StepFrame),
-    **dict.fromkeys(("exiles", "pay_lords", "pay_troops", "pay_vassals", "discard_held", "flee", "center",
+    **dict.fromkeys(("exiles", "pay_lords", "pay_vassals", "discard_held", "flee", "center",
                      "order", "array", "advance", "death"), SideFrame),
     "reset": ResetFrame, "tides_of_war": TidesFrame, "disembark": DisembarkFrame,
     "arts_of_war": ArtsOfWarFrame, "muster": MusterFrame, "place_lord": PlaceLordFrame,
     "plan": PlanFrame, "command": CommandFrame, "actions": ActionsFrame, "boost": BoostFrame,
     "group": GroupFrame, "move": MoveFrame, "discard": DiscardFrame, "arrive": ArriveFrame,
-    "intercept": InterceptFrame, "intercept_roll": InterceptRollFrame, "land": LandFrame, "feed": FeedFrame,
+    "intercept": InterceptFrame, "intercept_roll": InterceptRollFrame, "land": LandFrame, "feed": UpkeepFrame, "pay_troops": UpkeepFrame,
     "approach": ApproachFrame, "battle": BattleFrame, "battle_event": BattleEventFrame, "hits": HitsFrame,
     "valour": ValourFrame, "flank": FlankFrame, "spoils": SpoilsFrame, "capture": CaptureFrame,
     "bosworth": BosworthFrame, "card_pick": CardPickFrame, "react": ReactFrame,
