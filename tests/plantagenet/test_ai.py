@@ -226,15 +226,18 @@ def _containers(x: Any, out: list[Any]) -> list[Any]:
     return out
 
 
-@pytest.mark.parametrize("scenario,hidden", [("ia-henry-vi", True), ("ib-towton", False), ("bosworth", False)])
+@pytest.mark.parametrize("scenario,hidden", [("ia-henry-vi", True), ("ib-towton", False), ("bosworth", False),
+                                             ("wars-of-the-roses", False), ("iii-my-kingdom-for-a-horse", True)])
 def test_copy_state_is_equal_and_shares_no_dict_or_list(scenario: str, hidden: bool) -> None:
-    """ai.copy_state copies the Lords by shape: a Lord's entry holds scalars and his mat, whose
-    values are scalars or flat dicts and lists (checked here on random play); the copy equals
-    the state and shares no dict or list with it but the log's entries (never changed)."""
+    """ai.copy_state copies each field by its shape: a Lord's entry holds scalars and his mat,
+    whose values are scalars or flat dicts and lists (checked here on random play); the copy
+    equals the state and shares no dict or list with it but the log's entries (never changed).
+    ai.search_copy is the same with an empty log, sharing only the fields the rules never change
+    in place; a search played on it plays as on the state itself."""
     options = {"hidden_mats": hidden} if scenario != "bosworth" else None
     pick = random.Random(2)
     s = RULES.setup(4, scenario, options)
-    for n in range(400):
+    for n in range(1500):
         if RULES.result(s) is not None:
             break
         if n % 7 == 0:
@@ -246,13 +249,23 @@ def test_copy_state_is_equal_and_shares_no_dict_or_list(scenario: str, hidden: b
                             assert not any(isinstance(x, (dict, list)) for x in inner), part
                     else:
                         assert not isinstance(v, (dict, list)), (k, v)
+            log_entries = {id(e) for e in s["log"]}
+            kept = _containers({k: v for k, v in s.items() if k != "log"}, [])  # alive: ids unique
+            mine = {id(x) for x in kept}
             c = ai.copy_state(s)
             assert c == s
-            log_entries = {id(e) for e in s["log"]}
-            mine = {id(x) for x in _containers({k: v for k, v in s.items() if k != "log"}, [])}
             theirs = [x for x in _containers(c, []) if id(x) not in log_entries]
             assert not any(id(x) in mine for x in theirs)
             assert c["log"] is not s["log"]
+            sc = ai.search_copy(s)
+            assert sc == {**s, "log": []}
+            shared = {id(x) for k in ai._NEVER_CHANGED if k in s for x in _containers(s[k], [])}
+            assert not any(id(x) in mine and id(x) not in shared for x in _containers(sc, []))
+            role = RULES.active(s)[0]
+            legal = RULES.legal_actions(s, role)
+            action = legal[n % len(legal)]
+            played, searched = RULES.action(RULES.copy_state(s), role, *action), RULES.action(sc, role, *action)
+            assert {**played, "log": []} == {**searched, "log": []}
         role = RULES.active(s)[0]
         legal = RULES.legal_actions(s, role)
         s = RULES.action(s, role, *pick.choice(legal))
@@ -324,3 +337,50 @@ def test_search_bots_leave_out_take_backs_of_a_plan_or_a_march_4_1_2_4_3_1() -> 
     assert RULES.search_hints.choices is ai.search_choices
     kings_name = [("cancel", None), ("pass", None)]
     assert ai.search_choices({"stack": [{"step": "card_pick", "kind": "kings_name"}]}, "York", kings_name) == kings_name
+
+
+def test_evaluation_is_the_same_with_the_tides_estimate_kept_or_not_4_8_1() -> None:
+    """The evaluation keeps what the Favour markers alone bring at Tides of War (4.8.1) by
+    their placement: on random play every evaluation equals the one made with nothing kept."""
+    pick = random.Random(5)
+    s = RULES.setup(3, "ii-warwicks-rebellion")
+    seen = 0
+    for _ in range(300):
+        if RULES.result(s) is not None:
+            break
+        warm = ai.evaluation_terms(s, "York")
+        ai._FAVOUR_TIDES.clear()
+        cold = ai.evaluation_terms(s, "York")
+        assert warm == cold
+        seen += 1
+        role = RULES.active(s)[0]
+        s = RULES.action(s, role, *pick.choice(RULES.legal_actions(s, role)))
+    assert seen > 50
+
+
+def test_a_copy_shares_nothing_where_pay_of_troops_keeps_what_is_owed_3_2_1() -> None:
+    """Found by the fuzzer's swap check (wars-of-the-roses, fuzz seed 1, game 77): at step 295
+    York shares out what his Lords owe for their Troops (3.2.1), the Pay frame holding the
+    amounts owed (``owed``). A copy of that position shares no dict or list with it, so the
+    swap check's variants play on by themselves and find no difference."""
+    import random as _random
+
+    from roses.engine.fuzz import fuzz_picker, game_seed, random_choice
+    from roses.engine.swapcheck import swap_problems
+
+    gseed = game_seed(1, 77)
+    picker = fuzz_picker(gseed)
+    s = RULES.setup(gseed, "wars-of-the-roses")
+    for _ in range(295):
+        role, (verb, arg) = random_choice(RULES, s, RULES.active(s), picker)  # type: ignore[misc]
+        s = RULES.action(s, role, verb, arg)
+    frame = s["stack"][-1]
+    assert frame["step"] == "pay_troops" and frame["owed"]
+    kept = _containers({k: v for k, v in s.items() if k != "log"}, [])
+    mine = {id(x) for x in kept}
+    copied = ai.copy_state(s)
+    assert not any(id(x) in mine for x in _containers({k: v for k, v in copied.items() if k != "log"}, []))
+    picked = random_choice(RULES, s, RULES.active(s), picker)
+    assert picked is not None
+    role, (verb, arg) = picked
+    assert swap_problems(RULES, s, list(s["roles"]), _random.Random(gseed + 295), (role, verb, arg)) == []

@@ -53,18 +53,18 @@ The evaluation
 from __future__ import annotations
 
 import math
-import pickle
 import random
 from functools import cache
 from typing import Any
 
 from roses.engine import rng
-from roses.engine.contract import DRAW, Action, SearchHints
+from roses.engine.contract import DRAW, Action, SearchHints, copy_json
 from roses.engine.log import readable_entries
 from roses.engine.steps import find, top
 from roses.games.plantagenet import arts
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.records import LordRecord, Mat
 from roses.games.plantagenet.setup import new_mat, other, scenario_data, threshold
 
 State = dict[str, Any]
@@ -79,40 +79,145 @@ TRIES = 12
 
 
 # ----- helpers ------------------------------------------------------------------------------
-_NESTED = (dict, list)
-
-
 def copy_state(state: State) -> State:
-    """An independent copy of ``state`` for simulations (``Rules.copy_state``). The log list
-    is copied and its entries shared (they are never changed once written: roses.engine.log
-    only appends). The Lords, the bulk of a state, are copied by shape: a Lord's entry holds
-    scalars and his mat, whose values are scalars or dicts and lists of scalars
-    (setup.new_mat; tests/plantagenet/test_ai.py checks the shape). The rest is deep-copied
-    by pickle."""
-    shell = dict(state)
-    log = shell.get("log")
-    lords = shell.get("lords")
-    shell["log"] = None
-    shell["lords"] = None
-    copied: State = pickle.loads(pickle.dumps(shell, protocol=pickle.HIGHEST_PROTOCOL))
-    copied["log"] = None if log is None else list(log)
-    copied["lords"] = None if lords is None else {lid: _copy_lord(d) for lid, d in lords.items()}
-    return copied
+    """An independent copy of ``state`` for simulations (``Rules.copy_state``), field by field
+    by its shape (:func:`_layout`). The log list is copied and its entries shared (they are
+    never changed once written: roses.engine.log only appends)."""
+    out = state.copy()  # the scalars, shared
+    flat, others = _layout(tuple(state), False)
+    for key in flat:
+        value = out[key]
+        if value is not None:
+            out[key] = value.copy()
+    for key, copier in others:
+        out[key] = copier(out[key])
+    return out
 
 
-def _copy_lord(d: dict[str, Any]) -> dict[str, Any]:
-    lord = dict(d)
-    mat = lord.get("mat")
-    if mat is not None:
-        lord["mat"] = {k: (v.copy() if type(v) in _NESTED else v) for k, v in mat.items()}
+def search_copy(state: State) -> State:
+    """A copy for a search to play on with these rules (``Rules.search_copy``): as
+    :func:`copy_state`, but the log starts empty (the rules only append to it and never read
+    it; the views and the determinisation, which read it, are made from real states) and the
+    fields the rules never change in place (:data:`_NEVER_CHANGED`) are shared."""
+    out = state.copy()
+    flat, others = _layout(tuple(state), True)
+    for key in flat:
+        value = out[key]
+        if value is not None:
+            out[key] = value.copy()
+    for key, copier in others:
+        out[key] = copier(out[key])
+    return out
+
+
+_Layout = tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]
+
+
+def _layout(keys: tuple[str, ...], search: bool) -> _Layout:
+    """The fields of a state with these keys that a copy must make anew: those copied by one
+    C-level copy (flat dicts and lists of scalars, :func:`_flat`), and the others, each with its
+    copier: every field but the scalars (:data:`_SCALAR_FIELDS`), by its shape
+    (:data:`_SHAPES`) or else by ``copy_json``; for a search copy the log is emptied and the
+    fields of :data:`_NEVER_CHANGED` are shared."""
+    kept = _LAYOUTS.get((keys, search))
+    if kept is None:
+        flat: list[str] = []
+        others: list[tuple[str, Any]] = []
+        for key in keys:
+            if key in _SCALAR_FIELDS or search and key in _NEVER_CHANGED:
+                continue
+            copier = _empty if search and key == "log" else _SHAPES.get(key, copy_json)
+            if copier is _flat:
+                flat.append(key)
+            else:
+                others.append((key, copier))
+        kept = (tuple(flat), tuple(others))
+        if len(_LAYOUTS) >= 64:  # a few layouts in practice (fields added by the Wars, old records)
+            _LAYOUTS.clear()
+        _LAYOUTS[(keys, search)] = kept
+    return kept
+
+
+_LAYOUTS: dict[tuple[tuple[str, ...], bool], _Layout] = {}
+
+#: Fields whose values are always numbers, strings, booleans or None: shared by the copies.
+_SCALAR_FIELDS = frozenset(("game", "scenario", "box", "first_box", "last_box", "first_turn", "influence",
+                            "king", "rebel", "result", "rng", "rolls", "reveals", "war",
+                            "london_for_york", "norfolk_late_used"))
+
+
+def _empty(value: Any) -> list[Any]:
+    return []
+
+
+def _flat(value: Any) -> Any:
+    return None if value is None else value.copy()
+
+
+def _records(value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {k: v.copy() for k, v in value.items()}
+
+
+def _zones(value: dict[str, dict[str, list[str]]]) -> dict[str, dict[str, list[str]]]:
+    return {side: {zone: cards[:] for zone, cards in zones.items()} for side, zones in value.items()}
+
+
+def _lords(value: dict[str, LordRecord]) -> dict[str, LordRecord]:
+    return {lid: _copy_lord(d) for lid, d in value.items()}
+
+
+def _frames(value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [copy_json(f) for f in value]  # a frame of scalars in one C-level copy
+
+
+#: How each field of a state is copied: flat dicts and lists (of scalars) by one C-level copy,
+#: dicts of flat records, the card zones of each side, the Lords, the stack's frames. The
+#: Lords, the bulk of a state, are copied by shape: a Lord's entry holds scalars and his mat,
+#: whose values are scalars or dicts and lists of scalars (setup.new_mat);
+#: tests/plantagenet/test_ai.py checks every shape on random play.
+_SHAPES: dict[str, Any] = {
+    **dict.fromkeys(("favour", "exhaustion", "seats", "special_vassals", "exile_boxes", "allied_networks",
+                     "options", "captured", "log", "moved", "heirs_removed", "rigged", "roles",
+                     "special_rules"), _flat),
+    "vassals": _records, "aow": _zones, "command": _zones, "lords": _lords, "stack": _frames,
+}
+
+#: Fields the rules never change in place (they may replace them): a search copy shares them.
+_NEVER_CHANGED = frozenset(("options", "allied_networks", "special_rules", "roles", "exile_boxes"))
+
+
+def _copy_lord(d: LordRecord) -> LordRecord:
+    lord = d.copy()
+    if lord["mat"] is not None:
+        lord["mat"] = _copy_mat(lord["mat"])
     return lord
+
+
+def _copy_mat(mat: Mat) -> Mat:
+    if len(mat) != len(_MAT_KEYS):  # not the fields of setup.new_mat
+        out: Mat = copy_json(mat)
+        return out
+    return {"troops": mat["troops"].copy(), "routed": mat["routed"].copy(), "assets": mat["assets"].copy(),
+            "vassals": mat["vassals"][:], "special_vassals": mat["special_vassals"][:],
+            "capabilities": mat["capabilities"][:], "events": mat["events"][:]}
+
+
+#: The fields of a mat (setup.new_mat), in their order.
+_MAT_KEYS = ("troops", "routed", "assets", "vassals", "special_vassals", "capabilities", "events")
 
 
 _copy = copy_state
 
 
 def _card_key(cid: str) -> int:
-    return int(load().card_ids.id(cid))
+    return _card_numbers()[cid]
+
+
+@cache
+def _card_numbers() -> dict[str, int]:
+    """Each card's number in the data's order (components.card_ids), computed once."""
+    ids = load().card_ids
+    return {cid: int(ids.id(cid)) for cid in load().cards}
 
 
 def _in_battle(state: State, lord: str) -> bool:
@@ -176,7 +281,7 @@ def _snapshot(world: State, foe: str, hidden: list[str]) -> dict[str, Any]:
     zones = world["aow"][foe]
     return {
         "zones": {k: list(zones[k]) for k in ("deck", "drawn", "held")},
-        "mats": {lid: _copy_lord(world["lords"][lid])["mat"] for lid in hidden},
+        "mats": {lid: _copy_mat(world["lords"][lid]["mat"]) for lid in hidden},
         "special_vassals": dict(world["special_vassals"]),
     }
 
@@ -187,7 +292,7 @@ def _restore(world: State, foe: str, snap: dict[str, Any]) -> None:
     for k, cards in snap["zones"].items():
         zones[k] = list(cards)
     for lid, mat in snap["mats"].items():
-        world["lords"][lid]["mat"] = _copy_lord({"mat": mat})["mat"]
+        world["lords"][lid]["mat"] = _copy_mat(mat)
     world["special_vassals"] = dict(snap["special_vassals"])
 
 
@@ -456,13 +561,47 @@ def _tides_estimate(state: State, at: dict[str, set[str]], influence: dict[str, 
     """The Influence the next Tides of War would bring each side (4.8.1), read in one pass:
     Lords in and Domination of Areas, London, Calais and Harlech, most Favour by type and the
     Lords' Influence in the boxes that count it (card bonuses left out). ``at``: the Locales
-    of each side's Lords on the map; ``influence``: the sum of their printed Influence."""
+    of each side's Lords on the map; ``influence``: the sum of their printed Influence. What
+    depends on the Favour markers alone is kept by their placement (:func:`_favour_tides`)."""
     t = _tables()
-    ltype, larea, sizes = t["type"], t["area"], t["area_size"]
+    larea = t["area"]
+    favour = state["favour"]
+    key = tuple(favour.items())
+    fixed = _FAVOUR_TIDES.get(key)
+    if fixed is None:
+        fixed = _favour_tides(favour)
+        if len(_FAVOUR_TIDES) >= 4096:  # bounded
+            _FAVOUR_TIDES.clear()
+        _FAVOUR_TIDES[key] = fixed
+    gain = state["box"] in t["gain_lords"]
+    tides = t["tides"]
+    base, specials = fixed
+    out: dict[str, int] = {}
+    for s in SIDES:
+        foe = other(s)
+        n = len({larea[loc] for loc in at[s] if larea.get(loc)})
+        n += base[s]
+        n += sum(tides[loc] for loc, owner in specials if owner == s and loc not in at[foe])
+        if gain:
+            n += influence[s]
+        out[s] = n
+    return out
+
+
+#: :func:`_favour_tides` by the Favour markers' placement (their items, in order).
+_FAVOUR_TIDES: dict[tuple[tuple[str, str], ...], tuple[dict[str, int], tuple[tuple[str, str], ...]]] = {}
+
+
+def _favour_tides(favour: dict[str, str]) -> tuple[dict[str, int], tuple[tuple[str, str], ...]]:
+    """What the Favour markers alone bring each side at Tides of War (4.8.1): Domination of
+    Areas and most Favour by Stronghold type; and who holds London, Calais and Harlech (they
+    count unless an Enemy Lord is there)."""
+    t = _tables()
+    ltype, larea, sizes, tides = t["type"], t["area"], t["area_size"], t["tides"]
     by_type = {s: {"City": 0, "Town": 0, "Fortress": 0} for s in SIDES}
     by_area: dict[str, dict[str, int]] = {s: {} for s in SIDES}
     specials: dict[str, str] = {}
-    for loc, s in state["favour"].items():
+    for loc, s in favour.items():
         kind = ltype[loc]
         counts = by_type[s]
         if kind in counts:
@@ -473,19 +612,13 @@ def _tides_estimate(state: State, at: dict[str, set[str]], influence: dict[str, 
         if area:
             held = by_area[s]
             held[area] = held.get(area, 0) + 1
-    gain = state["box"] in t["gain_lords"]
-    tides = t["tides"]
-    out: dict[str, int] = {}
+    base: dict[str, int] = {}
     for s in SIDES:
         foe = other(s)
-        n = len({larea[loc] for loc in at[s] if larea.get(loc)})
-        n += sum(2 for area, held in by_area[s].items() if held == sizes[area])
-        n += sum(tides[loc] for loc, owner in specials.items() if owner == s and loc not in at[foe])
+        n = sum(2 for area, held in by_area[s].items() if held == sizes[area])
         n += sum(tides[k] for k in ("City", "Town", "Fortress") if by_type[s][k] > by_type[foe][k])
-        if gain:
-            n += influence[s]
-        out[s] = n
-    return out
+        base[s] = n
+    return base, tuple(specials.items())
 
 
 def _plan_quality(state: State, placed: dict[str, set[str]]) -> dict[str, float]:

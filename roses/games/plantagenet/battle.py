@@ -1535,27 +1535,38 @@ BATTLE_STEPS: list[Step] = [Approach(), BattleDriver(), Array(), BattleEvent(), 
 def view_part(state: State, role: str) -> dict[str, Any]:
     """Entries this part adds to ``role``'s view (already redacted for ``role``): the Battle
     (all public, 1.5.3) and, before the Bosworth reveal, the role's own secret choices."""
-    out: dict[str, Any] = {}
+    return {**public_view_part(state), **own_view_part(state, role)}
+
+
+def public_view_part(state: State) -> dict[str, Any]:
+    """The Battle (all public, 1.5.3): the entry of :func:`view_part` the same for every role."""
     b = state.get("battle")
-    if b is not None:
-        out["battle"] = {
-            "locale": b["locale"], "attacker": b["attacker"], "defender": b["defender"], "round": b["round"],
-            "front": {s: {slot_name(b, s, i): lid for i, lid in enumerate(b["front"][s]) if lid}
-                      for s in (b["defender"], b["attacker"])},
-            "reserve": {s: list(b["reserve"][s]) for s in (b["defender"], b["attacker"])},
-            "lords": {lid: dict(d, vassals_routed=list(d["vassals_routed"])) for lid, d in b["lords"].items()},
-            "late": b["late"], "engagements": [list(e) for e in b["engagements"]],
-            "strike": None if b["strike"] is None else dict(b["strike"], hits=dict(b["strike"]["hits"])),
-            "winner": b["winner"],
-        }
-    frame = find(state, "bosworth")
-    if frame is not None:
-        mine: dict[str, Any] = {"locked": list(frame["locked"])}
-        if role in frame["picks"]:
-            mine["capabilities"] = [list(p) for p in frame["picks"][role]]
-            mine["front"] = dict(frame["front"][role])
-        out["bosworth"] = mine
-    return out
+    if b is None:
+        return {}
+    return {"battle": {
+        "locale": b["locale"], "attacker": b["attacker"], "defender": b["defender"], "round": b["round"],
+        "front": {s: {slot_name(b, s, i): lid for i, lid in enumerate(b["front"][s]) if lid}
+                  for s in (b["defender"], b["attacker"])},
+        "reserve": {s: list(b["reserve"][s]) for s in (b["defender"], b["attacker"])},
+        "lords": {lid: dict(d, vassals_routed=list(d["vassals_routed"])) for lid, d in b["lords"].items()},
+        "late": b["late"], "engagements": [list(e) for e in b["engagements"]],
+        "strike": None if b["strike"] is None else dict(b["strike"], hits=dict(b["strike"]["hits"])),
+        "winner": b["winner"],
+    }}
+
+
+def own_view_part(state: State, role: str, frame: Frame | None = None) -> dict[str, Any]:
+    """Before the Bosworth reveal, ``role``'s own secret choices (and who has locked in).
+    ``frame``: the Bosworth frame if the caller has it (else it is looked for)."""
+    if frame is None:
+        frame = find(state, "bosworth")
+    if frame is None:
+        return {}
+    mine: dict[str, Any] = {"locked": list(frame["locked"])}
+    if role in frame["picks"]:
+        mine["capabilities"] = [list(p) for p in frame["picks"][role]]
+        mine["front"] = dict(frame["front"][role])
+    return {"bosworth": mine}
 
 
 def describe_battle(view: dict[str, Any]) -> list[str]:

@@ -29,6 +29,7 @@ and hands over to the Battle part (:mod:`battle`) with ``{"step": "approach", ..
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -43,7 +44,7 @@ from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import CAMPAIGN, end_game, side_frames
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
-from roses.games.plantagenet.records import Where
+from roses.games.plantagenet.records import CommandFrame, PlanFrame, StepFrame, Where
 from roses.games.plantagenet.setup import other
 
 #: Forces units one Ship carries, and Provender or Carts (4.6.1).
@@ -1630,14 +1631,14 @@ class Reset(Step):
         pop(state)
 
 
-def campaign_frames(state: State) -> list[Frame]:
+def campaign_frames(state: State) -> list[Mapping[str, Any]]:
     """The frames of one Turn's Campaign, in order (4.0, 4.8; player order 2.2.4)."""
-    return [
-        {"step": "begin_campaign"},
-        {"step": "plan", "drafts": {s: [] for s in SIDES}, "locked": []},
-        {"step": "command", "next": state["rebel"], "feed": 0, "started": False},
-        *[{"step": s} for s in ("tides_of_war", "disembark", "victory_check", "grow", "waste", "reset")],
-    ]
+    begin: StepFrame = {"step": "begin_campaign"}
+    plan: PlanFrame = {"step": "plan", "drafts": {s: [] for s in SIDES}, "locked": []}
+    command: CommandFrame = {"step": "command", "next": state["rebel"], "feed": 0, "started": False}
+    end: list[StepFrame] = [{"step": s} for s in ("tides_of_war", "disembark", "victory_check", "grow", "waste",
+                                                   "reset")]
+    return [begin, plan, command, *end]
 
 
 #: The Campaign's steps, for the game's step table.
@@ -1652,16 +1653,30 @@ CAMPAIGN_STEPS: list[Step] = [
 def view_part(state: State, role: str) -> dict[str, Any]:
     """Entries this part adds to ``role``'s view (already redacted for ``role``): the role's own
     Plan while it is being built (4.1.2), the Active Lord and the Moved/Fought markers."""
+    return {**public_view_part(state), **own_view_part(state, role)}
+
+
+def public_view_part(state: State) -> dict[str, Any]:
+    """The entries of :func:`view_part` that are the same for every role: the Moved/Fought
+    markers, who has locked in a Plan, the Active Lord."""
     out: dict[str, Any] = {"moved": list(state["moved"])}
     plan = find(state, "plan")
     if plan is not None:
         out["plan_locked"] = list(plan["locked"])
-        if role in plan["drafts"]:
-            out["plan_draft"] = list(plan["drafts"][role])
     af = find(state, "actions")
     if af is not None:
         out["activation"] = {"side": af["side"], "lord": af["lord"], "left": af["left"]}
     return out
+
+
+def own_view_part(state: State, role: str, plan: Frame | None = None) -> dict[str, Any]:
+    """The entries of :func:`view_part` that only ``role`` sees: its Plan being built (4.1.2).
+    ``plan``: the Plan frame if the caller has it (else it is looked for)."""
+    if plan is None:
+        plan = find(state, "plan")
+    if plan is not None and role in plan["drafts"]:
+        return {"plan_draft": list(plan["drafts"][role])}
+    return {}
 
 
 def secrets_part(state: State, role: str) -> set[str]:
@@ -1689,7 +1704,7 @@ def invariants_part(state: State) -> list[str]:
                 bad.append(f"{lid}: at Sea but not at a Sea")
             if not campaign_on:
                 bad.append(f"{lid}: at Sea outside the Campaign (4.8.2)")
-        elif d["where"] == Where.MAP and c.locales[d["locale"]]["kind"] == "sea":
+        elif d["where"] == Where.MAP and c.locales.get(d["locale"], {}).get("kind") == "sea":
             bad.append(f"{lid}: on the map at a Sea")
     if state["box"] is not None:
         size = sv.plan_size(state["box"])

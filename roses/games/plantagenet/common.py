@@ -10,6 +10,7 @@ from roses.engine.log import public
 from roses.engine.steps import Frame, Step, pop
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet import wars
+from roses.games.plantagenet.records import SideFrame
 
 CONTINUE = "continue"
 
@@ -78,6 +79,6 @@ class SideStep(Step):
 
 
 
-def side_frames(state: State, step: str) -> list[Frame]:
+def side_frames(state: State, step: str) -> list[SideFrame]:
     """One frame of ``step`` per side, in player order: Rebel then King's side (2.2.4)."""
     return [{"step": step, "side": state["rebel"]}, {"step": step, "side": state["king"]}]

@@ -26,6 +26,7 @@ action's argument: ``"London"``, ``"London+1"``, ``"London+3"``.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -38,7 +39,7 @@ from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import LEVY, side_frames
 from roses.games.plantagenet.components import SIDES, load
-from roses.games.plantagenet.records import VassalWhere, Where, put_lord
+from roses.games.plantagenet.records import SideFrame, StepFrame, VassalWhere, Where, put_lord
 from roses.games.plantagenet.setup import new_mat, replace_in_place
 from roses.games.plantagenet.upkeep import hidden_mats, lord_name, mat_log, vassal_name
 
@@ -772,9 +773,9 @@ class EndLevy(Step):
         pop(state)
 
 
-def levy_frames(state: State) -> list[Frame]:
+def levy_frames(state: State) -> list[Mapping[str, Any]]:
     """The frames of one Turn's Levy, in order (3.0; player order 2.2.4)."""
-    frames = side_frames(state, "arts_of_war")
+    frames: list[SideFrame | StepFrame] = [*side_frames(state, "arts_of_war")]
     if state["first_turn"]:
         frames.append({"step": "skip_pay"})
     else:
@@ -783,7 +784,7 @@ def levy_frames(state: State) -> list[Frame]:
     frames.append({"step": "ready_vassals"})
     frames += side_frames(state, "exiles") + side_frames(state, "muster")
     frames.append({"step": "end_levy"})
-    return frames
+    return list(frames)
 
 
 #: The Levy's steps, for the game's step table.

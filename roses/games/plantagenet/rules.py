@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.log import public
-from roses.engine.logview import log_view
+from roses.engine.logview import shared_recent_logs
 from roses.engine.steps import (
     MAX_AUTOMATIC,
     Frame,
@@ -55,7 +56,7 @@ from roses.games.plantagenet.common import (
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.decks import cards_in_game, held_cards
 from roses.games.plantagenet.levy import LEVY_STEPS, levy_frames
-from roses.games.plantagenet.records import VassalWhere, Where
+from roses.games.plantagenet.records import VassalWhere, Where, typed
 from roses.games.plantagenet.setup import (
     OPTIONS_SCHEMA,
     SCENARIOS,
@@ -132,6 +133,58 @@ class Calendar(Step):
 
 #: The parts of the sequence; each adds its own view entries, secrets and invariants.
 PARTS = (levy, campaign, battle, wars)
+#: The view entries of the parts that are the same for every role (those of one role: the
+#: Plan being built and the Bosworth choices, :meth:`PlantagenetRules.views`).
+PUBLIC_PARTS = (lambda state: levy.view_part(state, ""), lambda state: wars.view_part(state, ""),
+                campaign.public_view_part, battle.public_view_part)
+
+
+def _card_faces(state: State) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each side's Arts of War and Command cards as the other side sees them: how many in each
+    hidden zone, the cards of the open ones (1.9)."""
+    aow: dict[str, Any] = {}
+    command: dict[str, Any] = {}
+    st = typed(state)
+    for side in SIDES:
+        a = st["aow"][side]
+        cm = st["command"][side]
+        aow[side] = {"deck": len(a["deck"]), "drawn": len(a["drawn"]), "held": len(a["held"]),
+                     "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])}
+        command[side] = {"deck": len(cm["deck"]), "plan": len(cm["plan"]), "revealed": list(cm["revealed"])}
+    return aow, command
+
+
+def _own_card_faces(state: State, side: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A side's Arts of War and Command cards as it sees them itself."""
+    a = state["aow"][side]
+    cm = state["command"][side]
+    return ({"deck": list(a["deck"]), "drawn": list(a["drawn"]), "held": list(a["held"]),
+             "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])},
+            {"deck": list(cm["deck"]), "plan": list(cm["plan"]), "revealed": list(cm["revealed"])})
+
+
+def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
+    """The Favour markers as views give them (by Locale) and the Net Stronghold Favour markers
+    they make (1.3.1), kept by the markers' placement: they change far less often than views
+    are made (read only, shared by the views that show them)."""
+    key = tuple(favour.items())
+    kept = _FAVOUR_VIEWS.get(key)
+    if kept is None:
+        nsf = sv.net_stronghold_favour({"favour": favour})
+        kept = (dict(sorted(favour.items())), {t: {"side": s, "value": n} for t, (s, n) in nsf.items()})
+        if len(_FAVOUR_VIEWS) >= 1024:  # bounded
+            _FAVOUR_VIEWS.clear()
+        _FAVOUR_VIEWS[key] = kept
+    return kept
+
+
+_FAVOUR_VIEWS: dict[tuple[tuple[str, str], ...], tuple[dict[str, str], dict[str, Any]]] = {}
+
+
+@cache
+def _lord_names_and_sides() -> dict[str, tuple[str, str]]:
+    """Each Lord's name and side, as views give them."""
+    return {lid: (str(d["name"]), str(d["side"])) for lid, d in load().lords.items()}
 
 STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS,
                          *cards.CARD_STEPS, *reactions.REACT_STEPS)
@@ -173,92 +226,126 @@ class PlantagenetRules(StepRules):
         return self.steps.prompt(state, role)
 
     # ----- views ------------------------------------------------------------------------------
-    def _mat_visible(self, state: State, role: str, lord: str) -> bool:
-        side = sv.side_of(lord)
-        if role == side:
-            return True
-        if state["options"].get("hidden_mats"):
-            return in_battle(state, lord)  # 1.5.3: revealed in Battle
-        return True
-
     def view(self, state: State, role: str) -> View:
-        return self._view(state, role, self._public(state))
+        return self.views(state, (role,))[0]
 
     def views(self, state: State, roles: Sequence[str]) -> list[View]:
-        """Each role's :meth:`view`, with the parts that are the same for every role (the
-        board, the tracks, the Lords when no mat is hidden) made once and shared, read only."""
+        """Each role's view. What is the same for every role is made once and shared, read only
+        (:meth:`_public`: the board, the tracks, the public entries of the parts, the Lords
+        unless mats are hidden; each side's cards as the other side sees them; the log windows,
+        :func:`~roses.engine.logview.shared_recent_logs`); then each role's own entries: its
+        cards, its prompt and, for an actor, its options (worked out once with the prompt,
+        ``Step.prompt_and_options``), its Lords with Hidden Mats (1.5.3), its Plan being
+        built (4.1.2) and its Bosworth choices."""
         public = self._public(state)
-        return [self._view(state, role, public) for role in roles]
+        active = public["active"]
+        result = state["result"]
+        cur = None if result is not None else self.steps.current(state)
+        over = None if result is None else "Game over: " + ("a draw." if result == DRAW else f"{result} wins.")
+        hidden_mats = "lords" not in public
+        logs = shared_recent_logs(state["log"], roles)
+        aow_open, command_open = _card_faces(state)
+        plan = bosworth = None  # the frames of the steps that show a role its own choices
+        for frame in state["stack"]:
+            if frame["step"] == "plan":
+                plan = frame
+            elif frame["step"] == "bosworth":
+                bosworth = frame
+        views: list[View] = []
+        for i, role in enumerate(roles):
+            v: View = {"role": role, **public}
+            if over is not None:
+                v["prompt"] = over
+            elif cur is None:
+                v["prompt"] = ""
+            elif role in active:
+                v["prompt"], options = cur[0].prompt_and_options(state, cur[1], role)
+                v["actions"] = options_map(options)
+            else:
+                v["prompt"] = cur[0].prompt(state, cur[1], role)
+            if hidden_mats:
+                v["lords"] = self._lords(state, role)
+            if role in SIDES:
+                aow_own, command_own = _own_card_faces(state, role)
+                v["aow"] = {side: aow_own if side == role else aow_open[side] for side in SIDES}
+                v["command"] = {side: command_own if side == role else command_open[side] for side in SIDES}
+            else:
+                v["aow"], v["command"] = aow_open, command_open
+            if plan is not None:
+                v.update(campaign.own_view_part(state, role, plan))
+            if bosworth is not None:
+                v.update(battle.own_view_part(state, role, bosworth))
+            v["log"], v["log_kinds"], v["log_more"] = logs[i]  # the recent lines; the whole log is log_for
+            views.append(v)
+        return views
+
+    def _mat_visible(self, state: State, role: str, lord: str) -> bool:
+        """Whether ``role`` sees ``lord``'s mat: his own side's, and with Hidden Mats the other
+        side's only in Battle (1.5.3)."""
+        return role == sv.side_of(lord) or not state["options"].get("hidden_mats") or in_battle(state, lord)
 
     def _lords(self, state: State, role: str | None) -> dict[str, Any]:
-        """The Lords' part of a view; ``role`` None: every mat shown (no Hidden Mats)."""
-        c = load()
+        """The Lords' part of a view; ``role`` None: every mat shown (no Hidden Mats). A mat is
+        shown to its side, and with Hidden Mats to the other side only in Battle (1.5.3); an
+        entry has no ``mat`` while the Lord has none."""
+        st = typed(state)
+        names = _lord_names_and_sides()
+        hide = role is not None and bool(st["options"].get("hidden_mats"))
         lords: dict[str, Any] = {}
-        for lid, d in state["lords"].items():
-            entry: dict[str, Any] = {"name": c.lords[lid]["name"], "side": c.lords[lid]["side"],
-                                     "where": d["where"], "locale": d["locale"], "box": d["box"],
-                                     "exile": d["exile"]}
-            if d["mat"] is not None:
-                entry["mat"] = d["mat"] if role is None or self._mat_visible(state, role, lid) else "hidden"
+        for lid, d in st["lords"].items():
+            name, side = names[lid]
+            entry: dict[str, Any] = {"name": name, "side": side, **d}  # where, locale, box, exile, mat
+            if d["mat"] is None:
+                del entry["mat"]
+            elif hide and role != side and not in_battle(state, lid):
+                entry["mat"] = "hidden"
             lords[lid] = entry
         return lords
 
     def _public(self, state: State) -> dict[str, Any]:
         """The parts of a view that are the same for every role."""
-        nsf = sv.net_stronghold_favour(state)
+        st = typed(state)
+        result = st["result"]
+        frames = st["stack"]
+        if result is not None or not frames:
+            phase = "over" if result is not None else ""
+            active: list[str] = []
+            step_name = None
+        else:
+            frame = frames[-1]
+            step_name = frame["step"]
+            step = self.steps.by_name[step_name]
+            phase = step.phase
+            active = step.actors(state, frame)
+        net = st["influence"]
+        box = st["box"]
+        favour, markers = _favour_view(st["favour"])
         out: dict[str, Any] = {
-            "phase": self.steps.phase(state),
-            "active": self.active(state),
-            "result": self.result(state),
-            "step": current_step(state),
-            "scenario": state["scenario"],
-            "king": state["king"], "rebel": state["rebel"],
-            "box": state["box"],
-            "first_box": state["first_box"], "last_box": state["last_box"],
-            "influence": {"net": state["influence"], "York": sv.influence_of(state, "York"),
-                          "Lancaster": sv.influence_of(state, "Lancaster")},
-            "threshold": threshold(state) if state["box"] is not None else None,
-            "favour": dict(sorted(state["favour"].items())),
-            "stronghold_markers": {t: {"side": s, "value": n} for t, (s, n) in nsf.items()},
-            "exhaustion": dict(sorted(state["exhaustion"].items())),
-            "exile_boxes": dict(state["exile_boxes"]),
-            "seats": dict(state["seats"]),
-            "vassals": {vid: dict(d) for vid, d in state["vassals"].items()},
-            "special_rules": list(state["special_rules"]),
-            "options": dict(state["options"]),
-            "end": endings.end_cause(state),
+            "phase": phase,
+            "active": active,
+            "result": None if result is None else str(result),
+            "step": step_name,
+            "scenario": st["scenario"],
+            "king": st["king"], "rebel": st["rebel"],
+            "box": box,
+            "first_box": st["first_box"], "last_box": st["last_box"],
+            "influence": {"net": net, "York": max(0, int(net)), "Lancaster": max(0, -int(net))},  # 1.4.1
+            "threshold": threshold(state) if box is not None else None,
+            "favour": favour,
+            "stronghold_markers": markers,
+            "exhaustion": dict(sorted(st["exhaustion"].items())),
+            "exile_boxes": dict(st["exile_boxes"]),
+            "seats": dict(st["seats"]),
+            "vassals": {vid: d.copy() for vid, d in st["vassals"].items()},
+            "special_rules": list(st["special_rules"]),
+            "options": dict(st["options"]),
+            "end": None if result is None else endings.end_cause(state),
         }
-        if not state["options"].get("hidden_mats"):
+        if not st["options"].get("hidden_mats"):
             out["lords"] = self._lords(state, None)
+        for public_part in PUBLIC_PARTS:
+            out.update(public_part(state))
         return out
-
-    def _view(self, state: State, role: str, public: dict[str, Any]) -> View:
-        """:meth:`view`, given the :meth:`_public` parts (shared, never changed here)."""
-        aow: dict[str, Any] = {}
-        command: dict[str, Any] = {}
-        for side in SIDES:
-            a = state["aow"][side]
-            cm = state["command"][side]
-            mine = role == side
-            aow[side] = {"deck": list(a["deck"]) if mine else len(a["deck"]),
-                         "drawn": list(a["drawn"]) if mine else len(a["drawn"]),
-                         "held": list(a["held"]) if mine else len(a["held"]),
-                         "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])}
-            command[side] = {"deck": list(cm["deck"]) if mine else len(cm["deck"]),
-                             "plan": list(cm["plan"]) if mine else len(cm["plan"]),
-                             "revealed": list(cm["revealed"])}
-        # the engine's step_view, without the prompt and log it would make and this view replaces
-        v: View = {"role": role, **public, "prompt": self.prompt(state, role)}
-        if role in public["active"]:
-            v["actions"] = options_map(self.legal_actions(state, role))
-        if "lords" not in public:
-            v["lords"] = self._lords(state, role)
-        v["aow"] = aow
-        v["command"] = command
-        for part in PARTS:
-            v.update(part.view_part(state, role))
-        v.update(log_view(state["log"], role))  # the recent lines only; the whole log is log_for
-        return v
 
     def secrets(self, state: State, role: str) -> set[str]:
         """Opponent's Held Events and, with Hidden Mats, Capabilities on his hidden mats (§5)."""
@@ -284,16 +371,17 @@ class PlantagenetRules(StepRules):
     # ----- invariants -----------------------------------------------------------------------
     def check_invariants(self, state: State) -> list[str]:
         c = load()
+        st = typed(state)
         bad: list[str] = []
-        if not isinstance(state["influence"], int) or abs(state["influence"]) > sv.INFLUENCE_CAP:
+        if not isinstance(st["influence"], int) or abs(st["influence"]) > sv.INFLUENCE_CAP:
             bad.append(f"influence {state['influence']} out of range (1.4.1)")
-        for frame in state["stack"]:
+        for frame in st["stack"]:
             if frame.get("step") not in self.steps:
                 bad.append(f"unknown step in the stack: {frame.get('step')!r}")
         zones: dict[str, str] = {}
         for side in SIDES:
             for zone in ("deck", "drawn", "held", "in_effect", "set_aside"):
-                for cid in state["aow"][side][zone]:
+                for cid in st["aow"][side][zone]:
                     if cid in zones:
                         bad.append(f"card {cid} in two zones")
                     if c.cards[cid]["side"] != side:
@@ -301,19 +389,20 @@ class PlantagenetRules(StepRules):
                     zones[cid] = f"{side} {zone}"
         totals = dict.fromkeys(TROOP_TYPES, 0)
         ship_lords = 0
-        for lid, d in state["lords"].items():
+        for lid, d in st["lords"].items():
             if d["where"] not in Where.ALL:
                 bad.append(f"{lid}: bad where")
             if d["where"] in (Where.MAP, Where.BATTLE) and d["mat"] is None:
                 bad.append(f"{lid}: on the map without a mat")
             if d["where"] == Where.MAP and d["locale"] not in c.locale_ids:
                 bad.append(f"{lid}: on the map at no Locale")
-            if d["where"] == Where.MAP and c.locales[d["locale"]]["kind"] == "exile" \
-                    and state["exile_boxes"].get(d["locale"]) != sv.side_of(lid):
+            locale = d["locale"]
+            if d["where"] == Where.MAP and locale is not None and c.locales.get(locale, {}).get("kind") == "exile" \
+                    and st["exile_boxes"].get(locale) != sv.side_of(lid):
                 bad.append(f"{lid}: in an Exile box not Friendly to him (1.3.1)")
             if d["where"] == Where.CALENDAR and (d["mat"] is not None or d["box"] not in CALENDAR_POSITIONS):
                 bad.append(f"{lid}: bad Calendar entry")
-            if d["where"] == Where.REMOVED and lid in state["seats"]:
+            if d["where"] == Where.REMOVED and lid in st["seats"]:
                 bad.append(f"{lid}: removed but his Seat remains")
             mat = d["mat"]
             if mat:
@@ -329,11 +418,11 @@ class PlantagenetRules(StepRules):
                         bad.append(f"card {cid} in two zones")
                     zones[cid] = f"mat of {lid}"
                 for vid in mat["vassals"]:
-                    if state["vassals"][vid]["where"] != VassalWhere.MAT or state["vassals"][vid]["lord"] != lid:
+                    if st["vassals"][vid]["where"] != VassalWhere.MAT or st["vassals"][vid]["lord"] != lid:
                         bad.append(f"vassal {vid} on {lid}'s mat but not recorded there")
         for side in SIDES:
             mine = sorted((cid for cid in zones if c.cards[cid]["side"] == side), key=c.card_ids.id)
-            if mine != sorted(state["aow"][side]["in_game"], key=c.card_ids.id):
+            if mine != sorted(st["aow"][side]["in_game"], key=c.card_ids.id):
                 bad.append(f"{side} Arts of War cards lost or added outside the rules")
             if held_cards(state, side) != cards_in_game(state, side):
                 bad.append(f"{side} Command cards are not those of the Lords in play (1.9.2, 6.2.2)")
@@ -342,14 +431,15 @@ class PlantagenetRules(StepRules):
                 bad.append(f"{n} {t} on mats, pool has {c.tables['troop_pool'][t]} (1.6)")
         if ship_lords > c.tables["max_ship_lords"]:
             bad.append("more than 9 Lords with Ships (1.7.3)")
-        for loc, s in state["favour"].items():
+        for loc, s in st["favour"].items():
             if c.locales.get(loc, {}).get("kind") != "stronghold" or s not in SIDES:
                 bad.append(f"bad Favour {loc}={s}")
-        for loc, m in state["exhaustion"].items():
+        for loc, m in st["exhaustion"].items():
             if loc not in c.locale_ids or m not in ("depleted", "exhausted"):
                 bad.append(f"bad marker {loc}={m}")
-        if state["result"] is None and scenario_data()[state["scenario"]]["victory"] != "battle" \
-                and not state["first_box"] <= state["box"] <= state["last_box"]:
+        first, box, last = st["first_box"], st["box"], st["last_box"]  # ints but On Bosworth Field
+        if st["result"] is None and scenario_data()[st["scenario"]]["victory"] != "battle" \
+                and (first is None or box is None or last is None or not first <= box <= last):
             bad.append(f"box {state['box']} outside the scenario")
         for part in PARTS:
             bad += part.invariants_part(state)
@@ -378,6 +468,9 @@ class PlantagenetRules(StepRules):
 
     def copy_state(self, state: State) -> State:
         return ai.copy_state(state)
+
+    def search_copy(self, state: State) -> State:
+        return ai.search_copy(state)
 
     def evaluate(self, state: State, role: str) -> float:
         return ai.evaluate(state, role)
