@@ -25,7 +25,7 @@ from roses.engine.game import Game
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"
 
 
-def play_terminal(
+def play_terminal(  # noqa: C901, PLR0915 - the terminal game's loop
     rules: Rules,
     scenario: str,
     seed: int,

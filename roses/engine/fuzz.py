@@ -198,7 +198,7 @@ def _save(save_dir: Path | None, record: dict[str, Any], failure: Failure) -> No
     failure.file = str(path)
 
 
-def fuzz(
+def fuzz(  # noqa: C901, PLR0915 - the fuzzer's loop: one sequence of checks per step
     rules: Rules,
     scenario: str,
     games: int,

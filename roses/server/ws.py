@@ -229,7 +229,7 @@ def _error(exc: ServerError, request_id: Any = None) -> dict[str, Any]:
 
 
 @router.websocket("/api/games/{game_id}/ws")
-async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX, le=db.INT_MAX)], role: str | None = None,
+async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX, le=db.INT_MAX)], role: str | None = None,  # noqa: C901, PLR0915 - the socket's message loop, each kind of message handled in place
                       invite: str | None = None) -> None:
     s = services(ws)
     games = s.games

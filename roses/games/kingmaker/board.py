@@ -469,7 +469,7 @@ def board_of_option(option: Any) -> Board:
     return board
 
 
-def build_board(data: Mapping[str, Any]) -> Board:
+def build_board(data: Mapping[str, Any]) -> Board:  # noqa: C901, PLR0915 - reads the board file's sections one after another
     """Build the typed board from data that :func:`check_board` accepts."""
     grid = data["grid"]
     cols, rows = grid["columns"], grid["rows"]

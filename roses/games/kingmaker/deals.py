@@ -56,7 +56,7 @@ def has_deals(state: State, p: int) -> bool:
     return len(state["roles"]) > 1
 
 
-def deal_options(state: State, p: int) -> list[Action]:
+def deal_options(state: State, p: int) -> list[Action]:  # noqa: C901 - each kind of deal the rules allow, in turn
     w = W(state)
     n_players = len(state["roles"])
     others = [q for q in range(n_players) if q != p]

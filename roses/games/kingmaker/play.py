@@ -361,7 +361,7 @@ def trip_key(verb: str, arg: Any) -> str:
     return f"{verb}:{canonical_json(arg)}"
 
 
-def move_options(state: State, frame: Frame) -> list[Action]:
+def move_options(state: State, frame: Frame) -> list[Action]:  # noqa: C901 - each kind of move of a stack, in turn
     w = W(state)
     p = frame["p"]
     done = idle(frame)

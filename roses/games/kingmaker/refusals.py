@@ -218,7 +218,7 @@ def _select_reason(state: State, frame: Frame, x: Any) -> str | None:
 
 
 # ============================================================================ movement
-def move_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+def move_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:  # noqa: C901 - each reason a move is refused, in the rules' order
     """Refusals of the movement phase (play.Move, §Movement Phase)."""
     w = W(state)
     b = w.board

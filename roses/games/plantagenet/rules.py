@@ -369,7 +369,7 @@ class PlantagenetRules(StepRules):
         return hidden.hidden_variants(state, role, rnd)
 
     # ----- invariants -----------------------------------------------------------------------
-    def check_invariants(self, state: State) -> list[str]:
+    def check_invariants(self, state: State) -> list[str]:  # noqa: C901 - a flat list of independent checks
         c = load()
         st = typed(state)
         bad: list[str] = []

@@ -742,7 +742,7 @@ def _third_war_common(d: dict[str, Any], w: dict[str, Any]) -> None:
                                   and r["rank"] != WARWICK_RANK[side]) for side in SIDES}
 
 
-def setup_iiiy(d: dict[str, Any], alive: dict[str, list[int]], w: dict[str, Any]) -> None:
+def setup_iiiy(d: dict[str, Any], alive: dict[str, list[int]], w: dict[str, Any]) -> None:  # noqa: PLR0915 - the scenario's setup, one placement after another
     """6.3 IIIY New Rivals: every Lord set up Mustered. Yorkists: Y28 removes Rutland if he and
     Gloucester remain; Rutland alone gives way to Warwick as King (with Salisbury and Y16,
     Y17, Y22); exactly one of York, March/Edward IV, Gloucester/Richard III adds

@@ -187,7 +187,7 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     return build_views(rules, state, (role,))[0]
 
 
-def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[View]:
+def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[View]:  # noqa: PLR0915 - every role's view built in one pass over the state, for speed
     """The view of each of ``roles``, as :func:`build_view` gives it: the parts that are the
     same for every role are worked out once and shared by the views."""
     stack = state["stack"]
@@ -512,7 +512,7 @@ def secrets(rules: Rules, state: State, role: str) -> set[str]:
 
 
 # ======================================================================= invariants
-def check_invariants(rules: StepRules, state: State) -> list[str]:
+def check_invariants(rules: StepRules, state: State) -> list[str]:  # noqa: C901 - a flat list of independent checks
     p: list[str] = []
     phase = rules.steps.phase(state)
     loc, steps, down = state["loc"], state["steps"], state["down"]

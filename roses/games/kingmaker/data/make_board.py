@@ -618,7 +618,7 @@ def _neighbours(col: int, row: int) -> Iterable[tuple[int, int]]:
                 yield col + dc, row + dr
 
 
-def generate() -> dict[str, Any]:
+def generate() -> dict[str, Any]:  # noqa: C901, PLR0915 - draws the open board, one region after another
     is_land = _land_mask()
     code = {a["id"]: a["code"] for a in AREAS}
 
