@@ -33,6 +33,7 @@ from roses.games.kingmaker.common import (
     king_controller,
     kings,
     player_of_role,
+    sole_king,
 )
 from roses.games.kingmaker.play import event_deck
 
@@ -121,9 +122,50 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         p = player_of_role(state, role)
         mine = any(king_controller(state, k) == p for k in kings(state))
         return [a for a in actions if (a[0] == "summon") == mine][:1] or actions
+    if step == "vote":
+        return _ballot(state, role, actions)
+    if step == "attend":
+        return _attendance(state, role, actions)
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def _ballot(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """A bot's vote (§Voting on Cards Distributed, §Victory Conditions): for its own King as the
+    one and only King and against another's; in a vote between two Kings for its own, else
+    abstaining; for a card going to its own noble and against one going to another
+    faction's; abstaining on the other motions. The vote is simultaneous, so the search
+    would see no difference between the ballots before all are cast."""
+    p = player_of_role(state, role)
+    frame = state["stack"][-1]
+    session = state["stack"][-2] if len(state["stack"]) > 1 else {}
+    motion = frame["motion"]
+    choice = "abstain"
+    if motion == "victory":
+        choice = "yes" if session.get("victor") == p else "no"
+    elif motion == "kings":
+        w = W(state)
+        for name in frame["choices"]:
+            k = -2 if name == "beaufort" else w.heir_codec.id(name)
+            if king_controller(state, k) == p:
+                choice = name
+    elif motion in ("award", "bishop") and session.get("recipient") is not None:
+        choice = "yes" if state["ch"][session["recipient"]] == p else "no"
+    picked = [a for a in actions if a == ("vote", choice)]
+    return picked or actions
+
+
+def _attendance(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """Nobles attend a Parliament where the one and only King will be voted on (Lords votes
+    need attendance, §Counting Votes): to carry the vote for its own King or to vote down
+    another's; otherwise the bot is done."""
+    k = sole_king(state)
+    if k is not None and king_controller(state, k) >= 0:
+        attend = [a for a in actions if a[0] == "attend"]
+        if attend:
+            return attend
+    return [a for a in actions if a[0] == "done"] or actions
 
 
 def _deal_helps(state: State, role: str, action: Action) -> bool:

@@ -46,6 +46,8 @@ from roses.games.kingmaker.common import (
     allied,
     heir_controller,
     heir_loc,
+    king_controller,
+    kings,
     live_heirs,
     noble_strength,
     owner_of_card,
@@ -53,6 +55,8 @@ from roses.games.kingmaker.common import (
     senior_heir,
     ship_controller,
 )
+from roses.games.kingmaker.parliament import tally
+from roses.games.kingmaker.queries import parliament_places, siege_defence, summoner_figure, writs
 
 #: Weights of the terms (a win is 1.0).
 CLAIM_HELD, CLAIM_SENIOR, CLAIM_CROWNED = 0.12, 0.08, 0.16
@@ -64,10 +68,11 @@ OFFICE = 0.006
 PLACE, SHIP = 0.003, 0.004
 HAND = 0.003
 RISK = 0.08
-REACH = 0.05
+REACH = 0.6
 ALLY = 0.02
 #: How far (in land steps) the reach of a stack is worth counting.
-REACH_STEPS = 8
+REACH_STEPS = 24
+PARL_SHARE, PARL_PLACE, PARL_WRIT = 0.3, 0.02, 0.02
 
 
 def _players(state: State) -> Iterable[int]:
@@ -121,6 +126,11 @@ def scores(state: State) -> dict[int, dict[str, float]]:
             if state["nin"][n] is None:
                 key = (state["nsq"][n], p)
                 stacks[key] = stacks.get(key, 0) + strength[n]
+    everywhere: dict[tuple[str, int], int] = {}  # stacks in the open or inside a place
+    for p in players:
+        for n in on_board[p]:
+            key = (state["nsq"][n], p)
+            everywhere[key] = everywhere.get(key, 0) + strength[n]
     by_sq: dict[str, list[tuple[int, int]]] = {}
     for (sq, q), v in sorted(stacks.items()):
         by_sq.setdefault(sq, []).append((q, v))
@@ -154,7 +164,8 @@ def scores(state: State) -> dict[int, dict[str, float]]:
         t["places"] = PLACE * min(places, 20) + SHIP * ships.get(p, 0)
         t["hand"] = HAND * sum(1 for c, z in enumerate(state["cz"]) if z == Z_HAND and state["ch"][c] == p)
         t["risk"] = -_risk(state, p, on_board[p], strength, stacks, mine, by_sq)
-        t["reach"] = _reach(state, p, stacks, holder, troops, players)
+        t["reach"] = _reach(state, p, everywhere, holder, seniors)
+        t["parliament"] = _parliament(state, p)
         t["alliances"] = sum((ALLY if not held[q] else -ALLY) for q in players if q != p and allied(state, p, q))
         out[p] = t
     return out
@@ -232,28 +243,65 @@ def _risk(state: State, p: int, mine: list[int], strength: dict[int, int], stack
 
 
 def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], holder: dict[int, int],
-           troops: dict[int, int], players: list[int]) -> float:
-    """Nearness of ``p``'s strongest stacks to heirs he could take (held by no one, or by a
-    faction with fewer troops)."""
-    b = W(state).board
-    mine = sorted(((v, sq) for (sq, q), v in stacks.items() if q == p), reverse=True)[:3]
+           seniors: set[int]) -> float:
+    """How near ``p``'s forces are to taking the heirs he could take: held by no one (captured
+    by standing with them, §Capture of Royal Heirs; inside a place, by a siege as strong as its
+    defence, §Siege) or by an enemy stack (by a battle). An heir's *cover* is the troops of
+    ``p``'s stacks, each weighed by its nearness (1 on the heir's square, 0 at
+    :data:`REACH_STEPS` land steps), against what the capture needs (at most 1): so stacks
+    converge on a target until together they can take it. An heir taken is worth a claim to a
+    faction without one (senior: more), and a rival to execute to one that holds an heir
+    (§Victory Conditions); its reach is :data:`REACH` of that at most (taking it is worth more
+    than standing next to it). The best target counts fully, the next ones half and a quarter."""
+    w = W(state)
+    b = w.board
+    mine: list[tuple[str, int]] = sorted((sq, v) for (sq, q), v in stacks.items() if q == p and v > 0)
     if not mine:
         return 0.0
-    value = 0.0
+    claim = any(q == p for q in holder.values())
+    values: list[float] = []
     for h, q in sorted(holder.items()):
-        if q == p or (q >= 0 and (allied(state, p, q) or troops[q] >= troops[p])):
+        if q == p or (q >= 0 and allied(state, p, q)):
             continue
-        sq, _, ship = heir_loc(state, h)
-        if sq is None:
+        sq, inside, ship = heir_loc(state, h)
+        if sq is None or ship >= 0:
             continue
-        best = REACH_STEPS
-        for _, s in mine:
-            d = b.land_distances(s).get(sq)
-            if d is not None and d < best:
-                best = d
-        if best < REACH_STEPS:
-            value += (REACH_STEPS - best) / REACH_STEPS
-    return REACH * min(value, 2.0) / 2.0
+        need = stacks.get((sq, q), 0) if q >= 0 else 0
+        if inside is not None:
+            need = max(need, siege_defence(state, inside, p))
+        dist = b.land_distances(sq)
+        cover = 0.0
+        for s, v in mine:
+            d = dist.get(s)
+            if d is None or d >= REACH_STEPS:
+                continue
+            near = (REACH_STEPS - d) / REACH_STEPS
+            cover = max(cover, near) if need <= 0 else cover + near * min(v, need) / need
+        if cover <= 0:
+            continue
+        worth = (RIVAL + EXTRA_HEIR) if claim else CLAIM_HELD + (CLAIM_SENIOR if h in seniors else 0.0)
+        values.append(worth * min(cover, 1.0))
+    values.sort(reverse=True)
+    return REACH * sum(v * f for v, f in zip(values, (1.0, 0.5, 0.25), strict=False))
+
+
+def _parliament(state: State, p: int) -> float:
+    """For the controller of a crowned King: the route to a winning Parliament (§Victory
+    Conditions: half the Commons votes plus one and most Lords votes; §Calling Parliament: the
+    King in a town or city, a Writ to summon with). His share of the Commons votes, his King
+    in a place where Parliament may meet, and a Writ in hand."""
+    ks = [k for k in kings(state) if king_controller(state, k) == p]
+    if not ks:
+        return 0.0
+    votes = tally(state, {"sq": None})
+    total = sum(c for c, _ in votes) or 1
+    value = PARL_SHARE * votes[p][0] / total
+    fig = summoner_figure(state, p)
+    if fig is not None and parliament_places(state, fig[0], fig[1]):
+        value += PARL_PLACE
+        if writs(state, p):
+            value += PARL_WRIT
+    return value
 
 
 def _squash(x: float) -> float:
