@@ -56,7 +56,7 @@ from roses.games.kingmaker.common import (
     ship_controller,
 )
 from roses.games.kingmaker.parliament import tally
-from roses.games.kingmaker.queries import parliament_places, siege_defence, summoner_figure, writs
+from roses.games.kingmaker.queries import inside_nobles, parliament_places, summoner_figure, writs
 
 #: Weights of the terms (a win is 1.0).
 CLAIM_HELD, CLAIM_SENIOR, CLAIM_CROWNED = 0.12, 0.08, 0.16
@@ -131,6 +131,7 @@ def scores(state: State) -> dict[int, dict[str, float]]:
         for n in on_board[p]:
             key = (state["nsq"][n], p)
             everywhere[key] = everywhere.get(key, 0) + strength[n]
+    targets = _targets(state, everywhere, holder)
     by_sq: dict[str, list[tuple[int, int]]] = {}
     for (sq, q), v in sorted(stacks.items()):
         by_sq.setdefault(sq, []).append((q, v))
@@ -164,7 +165,7 @@ def scores(state: State) -> dict[int, dict[str, float]]:
         t["places"] = PLACE * min(places, 20) + SHIP * ships.get(p, 0)
         t["hand"] = HAND * sum(1 for c, z in enumerate(state["cz"]) if z == Z_HAND and state["ch"][c] == p)
         t["risk"] = -_risk(state, p, on_board[p], strength, stacks, mine, by_sq)
-        t["reach"] = _reach(state, p, everywhere, holder, seniors)
+        t["reach"] = _reach(state, p, everywhere, targets, bool(mine), seniors)
         t["parliament"] = _parliament(state, p)
         t["alliances"] = sum((ALLY if not held[q] else -ALLY) for q in players if q != p and allied(state, p, q))
         out[p] = t
@@ -242,8 +243,36 @@ def _risk(state: State, p: int, mine: list[int], strength: dict[int, int], stack
     return RISK * min(at_risk, 2.0)
 
 
-def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], holder: dict[int, int],
-           seniors: set[int]) -> float:
+def _targets(state: State, stacks: dict[tuple[str, int], int], holder: dict[int, int]
+             ) -> list[tuple[int, int, str, int, dict[int, int]]]:
+    """The heirs on land, once for all players: ``(heir, holder, square, troops of the
+    holder's stack there, what a siege of the place he is in must beat)`` with the siege
+    defence as the garrison plus the strongest other faction inside (§Siege, ruling K39),
+    by attacker (key -1: any attacker with no noble inside)."""
+    w = W(state)
+    out: list[tuple[int, int, str, int, dict[int, int]]] = []
+    for h, q in sorted(holder.items()):
+        sq, inside, ship = heir_loc(state, h)
+        if sq is None or ship >= 0:
+            continue
+        siege: dict[int, int] = {}
+        if inside is not None:
+            by: dict[int, int] = {}
+            for m in inside_nobles(state, inside):
+                o = state["ch"][m]
+                if state["ncap"][m] < 0:
+                    by[o] = by.get(o, 0) + noble_strength(state, m)
+            garrison = w.board.places[inside].garrison
+            rogue = state["rogue"]
+            for a in [-1, *by]:
+                siege[a] = 100 if rogue and rogue["place"] == inside else (
+                    garrison + max((v for o, v in by.items() if o != a), default=0))
+        out.append((h, q, sq, stacks.get((sq, q), 0) if q >= 0 else 0, siege))
+    return out
+
+
+def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], targets: list[tuple[int, int, str, int,
+           dict[int, int]]], claim: bool, seniors: set[int]) -> float:
     """How near ``p``'s forces are to taking the heirs he could take: held by no one (captured
     by standing with them, §Capture of Royal Heirs; inside a place, by a siege as strong as its
     defence, §Siege) or by an enemy stack (by a battle). An heir's *cover* is the troops of
@@ -253,22 +282,17 @@ def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], holder: dic
     faction without one (senior: more), and a rival to execute to one that holds an heir
     (§Victory Conditions); its reach is :data:`REACH` of that at most (taking it is worth more
     than standing next to it). The best target counts fully, the next ones half and a quarter."""
-    w = W(state)
-    b = w.board
+    b = W(state).board
     mine: list[tuple[str, int]] = sorted((sq, v) for (sq, q), v in stacks.items() if q == p and v > 0)
     if not mine:
         return 0.0
-    claim = any(q == p for q in holder.values())
     values: list[float] = []
-    for h, q in sorted(holder.items()):
+    for h, q, sq, held_by, siege in targets:
         if q == p or (q >= 0 and allied(state, p, q)):
             continue
-        sq, inside, ship = heir_loc(state, h)
-        if sq is None or ship >= 0:
-            continue
-        need = stacks.get((sq, q), 0) if q >= 0 else 0
-        if inside is not None:
-            need = max(need, siege_defence(state, inside, p))
+        need = held_by
+        if siege:
+            need = max(need, siege.get(p, siege[-1]))
         dist = b.land_distances(sq)
         cover = 0.0
         for s, v in mine:
