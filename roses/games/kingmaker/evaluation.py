@@ -33,6 +33,7 @@ role may know (its own hand; other hands re-sampled) reaches the value.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterable
 
@@ -72,6 +73,8 @@ REACH = 0.6
 ALLY = 0.02
 #: How far (in land steps) the reach of a stack is worth counting.
 REACH_STEPS = 24
+#: Steps a sea passage between two ports counts for in the reach (a ship is needed).
+SEA_LEG = 4
 PARL_SHARE, PARL_PLACE, PARL_WRIT = 0.3, 0.02, 0.02
 
 
@@ -243,6 +246,40 @@ def _risk(state: State, p: int, mine: list[int], strength: dict[int, int], stack
     return RISK * min(at_risk, 2.0)
 
 
+def _travel(state: State, start: str) -> dict[str, int]:
+    """Steps from ``start`` to every square a noble can get to: land steps (rivers crossed,
+    board.land_distances), and between any two ports :data:`SEA_LEG` steps (a ship's
+    passage, §Sea Transportation), so that nobles abroad or on an island are drawn to a port
+    rather than left with no way to their goal. Cached per board."""
+    w = W(state)
+    key = ("eval_travel", start)
+    found = w.cache.get(key)
+    if found is not None:
+        out: dict[str, int] = found
+        return out
+    b = w.board
+    ports = w.cache.get("eval_port_squares")
+    if ports is None:
+        ports = sorted({b.places[pid].square for pid in b.ports})
+        w.cache["eval_port_squares"] = ports
+    dist: dict[str, int] = {start: 0}
+    heap = [(0, start)]
+    port_set = set(ports)
+    while heap:
+        d, sq = heapq.heappop(heap)
+        if d > dist.get(sq, 1 << 30):
+            continue
+        nexts = [(t, d + 1) for t, _ in b.land_steps.get(sq, ())]
+        if sq in port_set:
+            nexts += [(t, d + SEA_LEG) for t in ports]
+        for t, nd in nexts:
+            if nd < dist.get(t, 1 << 30):
+                dist[t] = nd
+                heapq.heappush(heap, (nd, t))
+    w.cache[key] = dist
+    return dist
+
+
 def _targets(state: State, stacks: dict[tuple[str, int], int], holder: dict[int, int]
              ) -> list[tuple[int, int, str, int, dict[int, int]]]:
     """The heirs on land, once for all players: ``(heir, holder, square, troops of the
@@ -282,7 +319,6 @@ def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], targets: li
     faction without one (senior: more), and a rival to execute to one that holds an heir
     (§Victory Conditions); its reach is :data:`REACH` of that at most (taking it is worth more
     than standing next to it). The best target counts fully, the next ones half and a quarter."""
-    b = W(state).board
     mine: list[tuple[str, int]] = sorted((sq, v) for (sq, q), v in stacks.items() if q == p and v > 0)
     if not mine:
         return 0.0
@@ -293,7 +329,7 @@ def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], targets: li
         need = held_by
         if siege:
             need = max(need, siege.get(p, siege[-1]))
-        dist = b.land_distances(sq)
+        dist = _travel(state, sq)
         cover = 0.0
         for s, v in mine:
             d = dist.get(s)
