@@ -168,9 +168,11 @@ def test_bots_deal_only_in_their_crown_phase_and_ally_only_with_a_player_without
     assert "P" + str(q + 1) not in allies and "P" + str((p + 2) % 3 + 1) in allies
 
 
-def test_bots_summon_parliament_only_while_holding_a_crowned_king_l404() -> None:
+def test_bots_summon_parliament_with_their_own_king_or_none_crowned_l404() -> None:
     """L404: Parliament's support for a crowned King under one's control wins; a bot summons
-    it (its Parliament phase) only while it controls a crowned King, and passes otherwise."""
+    it (its Parliament phase) while it controls a crowned King. With no King crowned (the
+    Chancellor's Parliament) it summons too: the summoner proposes first for every Chancery
+    card and alone for the bishops (L355, L362). With another player's King crowned it passes."""
     state = _first_movement().state
     w = W(state)
     p = state["stack"][-1]["p"]
@@ -179,9 +181,12 @@ def test_bots_summon_parliament_only_while_holding_a_crowned_king_l404() -> None
     state["stack"].append({"step": "parliament", "p": p})
     for h in range(len(w.heirs)):
         state["hesc"][h], state["hcrown"][h] = -1, False
-    assert ai.search_choices(state, role, actions) == [("pass", None)]
+    assert ai.search_choices(state, role, actions) == [("summon", "london")]
     henry = w.heir_codec.id("henry_vi")
-    state["hesc"][henry], state["hcrown"][henry] = _noble_of(state, p), True
+    state["hcrown"][henry] = True
+    state["hesc"][henry] = _noble_of(state, (p + 1) % 3)
+    assert ai.search_choices(state, role, actions) == [("pass", None)]
+    state["hesc"][henry] = _noble_of(state, p)
     assert ai.search_choices(state, role, actions) == [("summon", "london")]
 
 

@@ -105,9 +105,9 @@ BOT_DEALS = frozenset(("ally", "end_alliance", "back"))
 
 def search_choices(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The actions a search bot chooses among. It never backs out of a noble or ship it chose
-    to move (it chooses what it wants in the first place), summons Parliament when (and only
-    when) it controls a crowned King, opens the dealing menu only in its
-    Crown phase (once a turn, so it proposes to a player at most once a round), and there only
+    to move (it chooses what it wants in the first place), summons Parliament when it controls a
+    crowned King or none is crowned, votes and attends as its own interest says (_ballot,
+    _attendance), opens the dealing menu only in its Crown phase (once a turn, so it proposes to a player at most once a round), and there only
     proposes an alliance to a player who holds no heir, or ends one with a player who now holds
     one (the alliance term of the evaluation, evaluation.py)."""
     stack = state.get("stack")
@@ -118,10 +118,16 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return destinations(state, role, [a for a in actions if a[0] != "back"])
     if step == "deal":
         return [a for a in actions if a[0] in BOT_DEALS and _deal_helps(state, role, a)]
-    if step == "parliament":  # §Victory Conditions: summon Parliament while holding a crowned King (a vote may win)
+    if step == "parliament":
+        # §Victory Conditions: summon Parliament while holding a crowned King (a vote may win);
+        # with no King crowned, the Chancellor summons too (§Distributing Cards: the summoner
+        # proposes first for every Chancery card, and alone for the bishops a coronation needs).
+        # With another's King crowned it passes (a vote between two Kings may give him the
+        # sole crown, and the next motion the game).
         p = player_of_role(state, role)
-        mine = any(king_controller(state, k) == p for k in kings(state))
-        return [a for a in actions if (a[0] == "summon") == mine][:1] or actions
+        crowned = kings(state)
+        summon = any(king_controller(state, k) == p for k in crowned) or not crowned
+        return [a for a in actions if (a[0] == "summon") == summon][:1] or actions
     if step == "vote":
         return _ballot(state, role, actions)
     if step == "attend":

@@ -62,14 +62,14 @@ from roses.games.kingmaker.queries import inside_nobles, parliament_places, summ
 #: Weights of the terms (a win is 1.0).
 CLAIM_HELD, CLAIM_SENIOR, CLAIM_CROWNED = 0.12, 0.08, 0.16
 EXTRA_HEIR, EXTRA_HEIR_CROWNED = 0.03, 0.0
-RIVAL = 0.05
-CORONATION_BISHOPS, CORONATION_NEAR, CORONATION_READY = 0.02, 0.04, 0.06
+RIVAL = 0.07
+CORONATION_BISHOPS, CORONATION_NEAR, CORONATION_READY = 0.03, 0.06, 0.08
 TROOPS = 0.16
 OFFICE = 0.006
 PLACE, SHIP = 0.003, 0.004
 HAND = 0.003
 RISK = 0.08
-REACH = 0.6
+REACH = 0.8
 ALLY = 0.02
 #: How far (in land steps) the reach of a stack is worth counting.
 REACH_STEPS = 24
