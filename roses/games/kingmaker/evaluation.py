@@ -74,8 +74,8 @@ ALLY = 0.02
 #: How far (in land steps) the reach of a stack is worth counting.
 REACH_STEPS = 24
 #: Steps a sea passage between two ports counts for in the reach (a ship is needed).
-SEA_LEG = 4
-PARL_SHARE, PARL_PLACE, PARL_WRIT = 0.3, 0.02, 0.02
+SEA_LEG = 10
+PARL_SHARE, PARL_PLACE, PARL_WRIT, COMMONS = 0.3, 0.02, 0.02, 0.1
 
 
 def _players(state: State) -> Iterable[int]:
@@ -135,6 +135,8 @@ def scores(state: State) -> dict[int, dict[str, float]]:
             key = (state["nsq"][n], p)
             everywhere[key] = everywhere.get(key, 0) + strength[n]
     targets = _targets(state, everywhere, holder)
+    votes = tally(state, {"sq": None})  # Commons votes of every faction now (§Who Votes)
+    total_commons = sum(c for c, _ in votes) or 1
     by_sq: dict[str, list[tuple[int, int]]] = {}
     for (sq, q), v in sorted(stacks.items()):
         by_sq.setdefault(sq, []).append((q, v))
@@ -169,7 +171,7 @@ def scores(state: State) -> dict[int, dict[str, float]]:
         t["hand"] = HAND * sum(1 for c, z in enumerate(state["cz"]) if z == Z_HAND and state["ch"][c] == p)
         t["risk"] = -_risk(state, p, on_board[p], strength, stacks, mine, by_sq)
         t["reach"] = _reach(state, p, everywhere, targets, bool(mine), seniors)
-        t["parliament"] = _parliament(state, p)
+        t["parliament"] = _parliament(state, p, votes, total_commons)
         t["alliances"] = sum((ALLY if not held[q] else -ALLY) for q in players if q != p and allied(state, p, q))
         out[p] = t
     return out
@@ -345,17 +347,17 @@ def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], targets: li
     return REACH * sum(v * f for v, f in zip(values, (1.0, 0.5, 0.25), strict=False))
 
 
-def _parliament(state: State, p: int) -> float:
-    """For the controller of a crowned King: the route to a winning Parliament (§Victory
-    Conditions: half the Commons votes plus one and most Lords votes; §Calling Parliament: the
-    King in a town or city, a Writ to summon with). His share of the Commons votes, his King
-    in a place where Parliament may meet, and a Writ in hand."""
+def _parliament(state: State, p: int, votes: list[tuple[int, int]], total: int) -> float:
+    """The route to a winning Parliament (§Victory Conditions: half the Commons votes plus one
+    and most Lords votes for a crowned King under one's control; §Calling Parliament: the King
+    in a town or city, a Writ to summon with). Every faction's share of the Commons votes
+    counts a little (a claimant will need it); for the controller of a crowned King it counts
+    fully, and his King in a place where Parliament may meet, with a Writ in hand, more."""
+    share = votes[p][0] / total
     ks = [k for k in kings(state) if king_controller(state, k) == p]
     if not ks:
-        return 0.0
-    votes = tally(state, {"sq": None})
-    total = sum(c for c, _ in votes) or 1
-    value = PARL_SHARE * votes[p][0] / total
+        return COMMONS * share
+    value = PARL_SHARE * share
     fig = summoner_figure(state, p)
     if fig is not None and parliament_places(state, fig[0], fig[1]):
         value += PARL_PLACE
