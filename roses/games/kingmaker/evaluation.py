@@ -22,8 +22,13 @@ less the best of the other players' scores, squashed into (-1, 1):
 ``hand``       Crown cards in hand (worth less than played: playing them adds troops);
 ``risk``       nobles (and heirs) in the open where an enemy stack at most one square away
                is stronger: what a battle may cost next turn;
-``reach``      how near the faction's strongest stacks are to the heirs held by no one or by
-               a weaker enemy (captured by standing with them, §Capture of Royal Heirs, or by winning a battle);
+``reach``      how near the faction's forces are to taking the heirs it could take (held by no
+               one: by standing with them or a siege, §Capture of Royal Heirs, §Siege; held by
+               an enemy: by a battle), the troops converging on each against what its capture
+               needs, in travel steps (a sea passage counts as :data:`SEA_LEG` steps);
+``parliament`` the faction's share of the Commons votes (a little for all, fully for the
+               controller of a crowned King) and, for him, his King where Parliament may meet
+               with a Writ in hand (§Victory Conditions, §Calling Parliament);
 ``alliances``  an alliance with a player who holds no heir (he cannot win before us);
                one with a rival claimant is worth less than none.
 
@@ -316,8 +321,8 @@ def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], targets: li
     by standing with them, §Capture of Royal Heirs; inside a place, by a siege as strong as its
     defence, §Siege) or by an enemy stack (by a battle). An heir's *cover* is the troops of
     ``p``'s stacks, each weighed by its nearness (1 on the heir's square, 0 at
-    :data:`REACH_STEPS` land steps), against what the capture needs (at most 1): so stacks
-    converge on a target until together they can take it. An heir taken is worth a claim to a
+    :data:`REACH_STEPS` land steps), against what the capture needs (at most 1), squared: so stacks
+    converge on a target until together they can take it, the last troops counting most. An heir taken is worth a claim to a
     faction without one (senior: more), and a rival to execute to one that holds an heir
     (§Victory Conditions); its reach is :data:`REACH` of that at most (taking it is worth more
     than standing next to it). The best target counts fully, the next ones half and a quarter."""
@@ -342,7 +347,7 @@ def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], targets: li
         if cover <= 0:
             continue
         worth = (RIVAL + EXTRA_HEIR) if claim else CLAIM_HELD + (CLAIM_SENIOR if h in seniors else 0.0)
-        values.append(worth * min(cover, 1.0))
+        values.append(worth * min(cover, 1.0) ** 2)  # convex: completing a force counts most
     values.sort(reverse=True)
     return REACH * sum(v * f for v, f in zip(values, (1.0, 0.5, 0.25), strict=False))
 
