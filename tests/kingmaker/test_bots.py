@@ -10,7 +10,8 @@ from roses.ai.factory import make_bot
 from roses.engine.contract import State, canonical_json
 from roses.engine.game import Game
 from roses.games.kingmaker import RULES, ai, evaluation
-from roses.games.kingmaker.common import Z_NOBLE, W
+from roses.games.kingmaker.common import E_HAND, Z_NOBLE, W, heir_loc
+from roses.games.kingmaker.play import event_deck
 
 
 def test_random_and_search_bots_play_a_few_turns() -> None:
@@ -167,9 +168,11 @@ def test_bots_deal_only_in_their_crown_phase_and_ally_only_with_a_player_without
     assert "P" + str(q + 1) not in allies and "P" + str((p + 2) % 3 + 1) in allies
 
 
-def test_bots_summon_parliament_only_while_holding_a_crowned_king_l404() -> None:
+def test_bots_summon_parliament_with_their_own_king_or_none_crowned_l404() -> None:
     """L404: Parliament's support for a crowned King under one's control wins; a bot summons
-    it (its Parliament phase) only while it controls a crowned King, and passes otherwise."""
+    it (its Parliament phase) while it controls a crowned King. With no King crowned (the
+    Chancellor's Parliament) it summons too: the summoner proposes first for every Chancery
+    card and alone for the bishops (L355, L362). With another player's King crowned it passes."""
     state = _first_movement().state
     w = W(state)
     p = state["stack"][-1]["p"]
@@ -178,7 +181,132 @@ def test_bots_summon_parliament_only_while_holding_a_crowned_king_l404() -> None
     state["stack"].append({"step": "parliament", "p": p})
     for h in range(len(w.heirs)):
         state["hesc"][h], state["hcrown"][h] = -1, False
-    assert ai.search_choices(state, role, actions) == [("pass", None)]
-    henry = w.heir_codec.id("henry_vi")
-    state["hesc"][henry], state["hcrown"][henry] = _noble_of(state, p), True
     assert ai.search_choices(state, role, actions) == [("summon", "london")]
+    henry = w.heir_codec.id("henry_vi")
+    state["hcrown"][henry] = True
+    state["hesc"][henry] = _noble_of(state, (p + 1) % 3)
+    assert ai.search_choices(state, role, actions) == [("pass", None)]
+    state["hesc"][henry] = _noble_of(state, p)
+    assert ai.search_choices(state, role, actions) == [("summon", "london")]
+
+
+def _vote(state: State, motion: str, **session: object) -> None:
+    state["stack"].append({"step": "session", "stage": "victory_done", **session})
+    state["stack"].append({"step": "vote", "motion": motion, "text": "", "voters": [0, 1, 2], "ballots": {},
+                           "choices": [], "votes": [[10, 0], [10, 0], [10, 0]]})
+
+
+def test_bots_vote_for_their_own_king_and_against_another_l404() -> None:
+    """L404: Parliament's support for a crowned King wins the game. A bot votes for its own
+    King and against another player's (the vote is simultaneous, so a search sees no
+    difference between its ballots: ai.search_choices decides), and on a Chancery card for
+    its own noble and against another faction's (L364)."""
+    state = _first_movement().state
+    ballots = [("vote", "yes"), ("vote", "no"), ("vote", "abstain")]
+    _vote(state, "victory", victor=1)
+    assert ai.search_choices(state, "P2", ballots) == [("vote", "yes")]
+    assert ai.search_choices(state, "P1", ballots) == [("vote", "no")]
+    assert ai.search_choices(state, "P3", ballots) == [("vote", "no")]
+    del state["stack"][-2:]
+    mine = _noble_of(state, 2)
+    _vote(state, "award", recipient=mine)
+    assert ai.search_choices(state, "P3", ballots) == [("vote", "yes")]
+    assert ai.search_choices(state, "P1", ballots) == [("vote", "no")]
+
+
+def _free_heirs(state: State) -> None:
+    """Every heir alive, uncrowned and held by no one, where he stands."""
+    w = W(state)
+    for h in range(len(w.heirs)):
+        if state["hesc"][h] >= 0:
+            sq, inside, _ = heir_loc(state, h)
+            state["hsq"][h], state["hin"][h], state["hesc"][h] = sq, inside, -1
+        state["hdead"][h], state["hcrown"][h] = False, False
+
+
+def test_evaluation_draws_a_force_to_an_heir_it_can_take_l277() -> None:
+    """L277 (§Capture of Royal Heirs): an heir held by no one is taken by standing with him (in
+    a place, after a siege). The evaluation's reach rises as a faction's nobles close on such an
+    heir, and taking him is worth more than standing next to him: the heuristic bot marches on
+    the heirs instead of sitting still."""
+    state = _first_movement().state
+    _free_heirs(state)
+    w = W(state)
+    b = w.board
+    henry = w.heir_codec.id("henry_vi")
+    n = _noble_of(state, 0)
+    state["hsq"][henry], state["hin"][henry] = state["nsq"][n], None  # Henry alone in the open
+    target = state["hsq"][henry]
+    dist = b.land_distances(target)
+    far = max((s for s in sorted(dist) if dist[s] < evaluation.REACH_STEPS and s in b.squares), key=dist.__getitem__)
+    near = next(s for s in sorted(dist) if dist[s] == 1)
+    values = []
+    for sq in (far, near):
+        state["nsq"][n], state["nin"][n] = sq, None
+        values.append(evaluation.evaluation_terms(state, "P1")["reach"])
+    state["nsq"][n] = target
+    state["hesc"][henry] = n  # taken
+    taken = evaluation.evaluate(state, "P1")
+    state["hesc"][henry] = -1
+    beside = evaluation.evaluate(state, "P1")
+    assert 0 < values[0] < values[1]
+    assert taken > beside
+
+
+def test_evaluation_values_the_kings_road_to_parliament_l404() -> None:
+    """L404, §Calling Parliament: the holder of a crowned King wins by a Parliament majority he
+    summons with a Writ, his King in a town or city. His evaluation rises with his King inside
+    such a place and with a Writ in hand."""
+    state = _first_movement().state
+    _free_heirs(state)
+    w = W(state)
+    b = w.board
+    henry = w.heir_codec.id("henry_vi")
+    n = _noble_of(state, 0)
+    state["hcrown"][henry] = True
+    state["hesc"][henry] = n
+    london = "london"
+    state["nsq"][n], state["nin"][n] = b.places[london].square, None
+    state["pown"][london] = 0
+    outside = next(s for s in sorted(b.squares) if not b.places_at.get(s))
+    state["nsq"][n] = outside
+    away = evaluation.evaluation_terms(state, "P1")["parliament"]
+    state["nsq"][n], state["nin"][n] = b.places[london].square, london
+    inside = evaluation.evaluation_terms(state, "P1")["parliament"]
+    writ = next(e for e, c in enumerate(event_deck(state).cards) if c.kind == "writ")
+    state["ez"][writ], state["eh"][writ] = E_HAND, 0
+    ready = evaluation.evaluation_terms(state, "P1")["parliament"]
+    assert 0 < away < inside < ready
+
+
+def test_heuristic_bot_holding_a_crowned_king_wins_by_parliament_against_random_bots_l404() -> None:
+    """L404 (§Victory Conditions), §Calling Parliament: a faction holding the sole crowned King
+    in a town, with a Writ and a Commons majority, wins by Parliament. The heuristic bot
+    (against two random bots) must carry it through: keep its King where Parliament may meet,
+    summon it in its Parliament phase, present the Writ, attend, and vote for its King."""
+    game = _first_movement()
+    state = game.state
+    w = W(state)
+    b = w.board
+    p = state["stack"][-1]["p"]
+    _free_heirs(state)
+    henry = w.heir_codec.id("henry_vi")
+    n = _noble_of(state, p)
+    state["hcrown"][henry], state["hesc"][henry] = True, n
+    state["nsq"][n], state["nin"][n] = b.places["london"].square, "london"
+    for pl in sorted(b.places):  # a Commons majority: the towns and cities are his
+        if b.places[pl].commons is not None:
+            state["pown"][pl] = p
+    writ = next(e for e, c in enumerate(event_deck(state).cards) if c.kind == "writ")
+    state["ez"][writ], state["eh"][writ] = E_HAND, p
+    roles = state["roles"]
+    bots = {role: make_bot("heuristic" if i == p else "random", seed=i) for i, role in enumerate(roles)}
+    start = state["round"]
+    for _ in range(3000):
+        if game.result() is not None or game.state["round"] > start + 1:
+            break
+        role = game.active()[0]
+        verb, arg = bots[role].choose(RULES, game.view(role), role, Determinizer.bind(RULES, game.state, role))
+        game.apply(role, verb, arg)
+    assert game.result() == roles[p]
+    assert game.state["end"] == "parliament"

@@ -33,6 +33,7 @@ from roses.games.kingmaker.common import (
     king_controller,
     kings,
     player_of_role,
+    sole_king,
 )
 from roses.games.kingmaker.play import event_deck
 
@@ -104,9 +105,9 @@ BOT_DEALS = frozenset(("ally", "end_alliance", "back"))
 
 def search_choices(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The actions a search bot chooses among. It never backs out of a noble or ship it chose
-    to move (it chooses what it wants in the first place), summons Parliament when (and only
-    when) it controls a crowned King, opens the dealing menu only in its
-    Crown phase (once a turn, so it proposes to a player at most once a round), and there only
+    to move (it chooses what it wants in the first place), summons Parliament when it controls a
+    crowned King or none is crowned, votes and attends as its own interest says (_ballot,
+    _attendance), opens the dealing menu only in its Crown phase (once a turn, so it proposes to a player at most once a round), and there only
     proposes an alliance to a player who holds no heir, or ends one with a player who now holds
     one (the alliance term of the evaluation, evaluation.py)."""
     stack = state.get("stack")
@@ -117,13 +118,60 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return destinations(state, role, [a for a in actions if a[0] != "back"])
     if step == "deal":
         return [a for a in actions if a[0] in BOT_DEALS and _deal_helps(state, role, a)]
-    if step == "parliament":  # §Victory Conditions: summon Parliament while holding a crowned King (a vote may win)
+    if step == "parliament":
+        # §Victory Conditions: summon Parliament while holding a crowned King (a vote may win);
+        # with no King crowned, the Chancellor summons too (§Distributing Cards: the summoner
+        # proposes first for every Chancery card, and alone for the bishops a coronation needs).
+        # With another's King crowned it passes (a vote between two Kings may give him the
+        # sole crown, and the next motion the game).
         p = player_of_role(state, role)
-        mine = any(king_controller(state, k) == p for k in kings(state))
-        return [a for a in actions if (a[0] == "summon") == mine][:1] or actions
+        crowned = kings(state)
+        summon = any(king_controller(state, k) == p for k in crowned) or not crowned
+        return [a for a in actions if (a[0] == "summon") == summon][:1] or actions
+    if step == "vote":
+        return _ballot(state, role, actions)
+    if step == "attend":
+        return _attendance(state, role, actions)
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def _ballot(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """A bot's vote (§Voting on Cards Distributed, §Victory Conditions): for its own King as the
+    one and only King and against another's; in a vote between two Kings for its own, else
+    abstaining; for a card going to its own noble and against one going to another
+    faction's; abstaining on the other motions. The vote is simultaneous, so the search
+    would see no difference between the ballots before all are cast."""
+    p = player_of_role(state, role)
+    frame = state["stack"][-1]
+    session = state["stack"][-2] if len(state["stack"]) > 1 else {}
+    motion = frame["motion"]
+    choice = "abstain"
+    if motion == "victory":
+        choice = "yes" if session.get("victor") == p else "no"
+    elif motion == "kings":
+        w = W(state)
+        for name in frame["choices"]:
+            k = -2 if name == "beaufort" else w.heir_codec.id(name)
+            if king_controller(state, k) == p:
+                choice = name
+    elif motion in ("award", "bishop") and session.get("recipient") is not None:
+        choice = "yes" if state["ch"][session["recipient"]] == p else "no"
+    picked = [a for a in actions if a == ("vote", choice)]
+    return picked or actions
+
+
+def _attendance(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """Nobles attend a Parliament where the one and only King will be voted on (Lords votes
+    need attendance, §Counting Votes): to carry the vote for its own King or to vote down
+    another's; otherwise the bot is done."""
+    k = sole_king(state)
+    if k is not None and king_controller(state, k) >= 0:
+        attend = [a for a in actions if a[0] == "attend"]
+        if attend:
+            return attend
+    return [a for a in actions if a[0] == "done"] or actions
 
 
 def _deal_helps(state: State, role: str, action: Action) -> bool:

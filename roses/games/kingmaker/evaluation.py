@@ -22,8 +22,13 @@ less the best of the other players' scores, squashed into (-1, 1):
 ``hand``       Crown cards in hand (worth less than played: playing them adds troops);
 ``risk``       nobles (and heirs) in the open where an enemy stack at most one square away
                is stronger: what a battle may cost next turn;
-``reach``      how near the faction's strongest stacks are to the heirs held by no one or by
-               a weaker enemy (captured by standing with them, §Capture of Royal Heirs, or by winning a battle);
+``reach``      how near the faction's forces are to taking the heirs it could take (held by no
+               one: by standing with them or a siege, §Capture of Royal Heirs, §Siege; held by
+               an enemy: by a battle), the troops converging on each against what its capture
+               needs, in travel steps (a sea passage counts as :data:`SEA_LEG` steps);
+``parliament`` the faction's share of the Commons votes (a little for all, fully for the
+               controller of a crowned King) and, for him, his King where Parliament may meet
+               with a Writ in hand (§Victory Conditions, §Calling Parliament);
 ``alliances``  an alliance with a player who holds no heir (he cannot win before us);
                one with a rival claimant is worth less than none.
 
@@ -33,6 +38,7 @@ role may know (its own hand; other hands re-sampled) reaches the value.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterable
 
@@ -46,6 +52,8 @@ from roses.games.kingmaker.common import (
     allied,
     heir_controller,
     heir_loc,
+    king_controller,
+    kings,
     live_heirs,
     noble_strength,
     owner_of_card,
@@ -53,21 +61,26 @@ from roses.games.kingmaker.common import (
     senior_heir,
     ship_controller,
 )
+from roses.games.kingmaker.parliament import tally
+from roses.games.kingmaker.queries import inside_nobles, parliament_places, summoner_figure, writs
 
 #: Weights of the terms (a win is 1.0).
 CLAIM_HELD, CLAIM_SENIOR, CLAIM_CROWNED = 0.12, 0.08, 0.16
 EXTRA_HEIR, EXTRA_HEIR_CROWNED = 0.03, 0.0
-RIVAL = 0.05
-CORONATION_BISHOPS, CORONATION_NEAR, CORONATION_READY = 0.02, 0.04, 0.06
+RIVAL = 0.07
+CORONATION_BISHOPS, CORONATION_NEAR, CORONATION_READY = 0.03, 0.06, 0.08
 TROOPS = 0.16
 OFFICE = 0.006
 PLACE, SHIP = 0.003, 0.004
 HAND = 0.003
 RISK = 0.08
-REACH = 0.05
+REACH = 0.8
 ALLY = 0.02
 #: How far (in land steps) the reach of a stack is worth counting.
-REACH_STEPS = 8
+REACH_STEPS = 24
+#: Steps a sea passage between two ports counts for in the reach (a ship is needed).
+SEA_LEG = 10
+PARL_SHARE, PARL_PLACE, PARL_WRIT, COMMONS = 0.3, 0.02, 0.02, 0.1
 
 
 def _players(state: State) -> Iterable[int]:
@@ -121,6 +134,14 @@ def scores(state: State) -> dict[int, dict[str, float]]:
             if state["nin"][n] is None:
                 key = (state["nsq"][n], p)
                 stacks[key] = stacks.get(key, 0) + strength[n]
+    everywhere: dict[tuple[str, int], int] = {}  # stacks in the open or inside a place
+    for p in players:
+        for n in on_board[p]:
+            key = (state["nsq"][n], p)
+            everywhere[key] = everywhere.get(key, 0) + strength[n]
+    targets = _targets(state, everywhere, holder)
+    votes = tally(state, {"sq": None})  # Commons votes of every faction now (§Who Votes)
+    total_commons = sum(c for c, _ in votes) or 1
     by_sq: dict[str, list[tuple[int, int]]] = {}
     for (sq, q), v in sorted(stacks.items()):
         by_sq.setdefault(sq, []).append((q, v))
@@ -154,7 +175,8 @@ def scores(state: State) -> dict[int, dict[str, float]]:
         t["places"] = PLACE * min(places, 20) + SHIP * ships.get(p, 0)
         t["hand"] = HAND * sum(1 for c, z in enumerate(state["cz"]) if z == Z_HAND and state["ch"][c] == p)
         t["risk"] = -_risk(state, p, on_board[p], strength, stacks, mine, by_sq)
-        t["reach"] = _reach(state, p, stacks, holder, troops, players)
+        t["reach"] = _reach(state, p, everywhere, targets, bool(mine), seniors)
+        t["parliament"] = _parliament(state, p, votes, total_commons)
         t["alliances"] = sum((ALLY if not held[q] else -ALLY) for q in players if q != p and allied(state, p, q))
         out[p] = t
     return out
@@ -231,29 +253,122 @@ def _risk(state: State, p: int, mine: list[int], strength: dict[int, int], stack
     return RISK * min(at_risk, 2.0)
 
 
-def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], holder: dict[int, int],
-           troops: dict[int, int], players: list[int]) -> float:
-    """Nearness of ``p``'s strongest stacks to heirs he could take (held by no one, or by a
-    faction with fewer troops)."""
-    b = W(state).board
-    mine = sorted(((v, sq) for (sq, q), v in stacks.items() if q == p), reverse=True)[:3]
+def _travel(state: State, start: str) -> dict[str, int]:
+    """Steps from ``start`` to every square a noble can get to: land steps (rivers crossed,
+    board.land_distances), and between any two ports :data:`SEA_LEG` steps (a ship's
+    passage, §Sea Transportation), so that nobles abroad or on an island are drawn to a port
+    rather than left with no way to their goal. Cached per board."""
+    w = W(state)
+    key = ("eval_travel", start)
+    found = w.cache.get(key)
+    if found is not None:
+        out: dict[str, int] = found
+        return out
+    b = w.board
+    ports = w.cache.get("eval_port_squares")
+    if ports is None:
+        ports = sorted({b.places[pid].square for pid in b.ports})
+        w.cache["eval_port_squares"] = ports
+    dist: dict[str, int] = {start: 0}
+    heap = [(0, start)]
+    port_set = set(ports)
+    while heap:
+        d, sq = heapq.heappop(heap)
+        if d > dist.get(sq, 1 << 30):
+            continue
+        nexts = [(t, d + 1) for t, _ in b.land_steps.get(sq, ())]
+        if sq in port_set:
+            nexts += [(t, d + SEA_LEG) for t in ports]
+        for t, nd in nexts:
+            if nd < dist.get(t, 1 << 30):
+                dist[t] = nd
+                heapq.heappush(heap, (nd, t))
+    w.cache[key] = dist
+    return dist
+
+
+def _targets(state: State, stacks: dict[tuple[str, int], int], holder: dict[int, int]
+             ) -> list[tuple[int, int, str, int, dict[int, int]]]:
+    """The heirs on land, once for all players: ``(heir, holder, square, troops of the
+    holder's stack there, what a siege of the place he is in must beat)`` with the siege
+    defence as the garrison plus the strongest other faction inside (§Siege, ruling K39),
+    by attacker (key -1: any attacker with no noble inside)."""
+    w = W(state)
+    out: list[tuple[int, int, str, int, dict[int, int]]] = []
+    for h, q in sorted(holder.items()):
+        sq, inside, ship = heir_loc(state, h)
+        if sq is None or ship >= 0:
+            continue
+        siege: dict[int, int] = {}
+        if inside is not None:
+            by: dict[int, int] = {}
+            for m in inside_nobles(state, inside):
+                o = state["ch"][m]
+                if state["ncap"][m] < 0:
+                    by[o] = by.get(o, 0) + noble_strength(state, m)
+            garrison = w.board.places[inside].garrison
+            rogue = state["rogue"]
+            for a in [-1, *by]:
+                siege[a] = 100 if rogue and rogue["place"] == inside else (
+                    garrison + max((v for o, v in by.items() if o != a), default=0))
+        out.append((h, q, sq, stacks.get((sq, q), 0) if q >= 0 else 0, siege))
+    return out
+
+
+def _reach(state: State, p: int, stacks: dict[tuple[str, int], int], targets: list[tuple[int, int, str, int,
+           dict[int, int]]], claim: bool, seniors: set[int]) -> float:
+    """How near ``p``'s forces are to taking the heirs he could take: held by no one (captured
+    by standing with them, §Capture of Royal Heirs; inside a place, by a siege as strong as its
+    defence, §Siege) or by an enemy stack (by a battle). An heir's *cover* is the troops of
+    ``p``'s stacks, each weighed by its nearness (1 on the heir's square, 0 at
+    :data:`REACH_STEPS` land steps), against what the capture needs (at most 1), squared: so stacks
+    converge on a target until together they can take it, the last troops counting most. An heir taken is worth a claim to a
+    faction without one (senior: more), and a rival to execute to one that holds an heir
+    (§Victory Conditions); its reach is :data:`REACH` of that at most (taking it is worth more
+    than standing next to it). The best target counts fully, the next ones half and a quarter."""
+    mine: list[tuple[str, int]] = sorted((sq, v) for (sq, q), v in stacks.items() if q == p and v > 0)
     if not mine:
         return 0.0
-    value = 0.0
-    for h, q in sorted(holder.items()):
-        if q == p or (q >= 0 and (allied(state, p, q) or troops[q] >= troops[p])):
+    values: list[float] = []
+    for h, q, sq, held_by, siege in targets:
+        if q == p or (q >= 0 and allied(state, p, q)):
             continue
-        sq, _, ship = heir_loc(state, h)
-        if sq is None:
+        need = held_by
+        if siege:
+            need = max(need, siege.get(p, siege[-1]))
+        dist = _travel(state, sq)
+        cover = 0.0
+        for s, v in mine:
+            d = dist.get(s)
+            if d is None or d >= REACH_STEPS:
+                continue
+            near = (REACH_STEPS - d) / REACH_STEPS
+            cover = max(cover, near) if need <= 0 else cover + near * min(v, need) / need
+        if cover <= 0:
             continue
-        best = REACH_STEPS
-        for _, s in mine:
-            d = b.land_distances(s).get(sq)
-            if d is not None and d < best:
-                best = d
-        if best < REACH_STEPS:
-            value += (REACH_STEPS - best) / REACH_STEPS
-    return REACH * min(value, 2.0) / 2.0
+        worth = (RIVAL + EXTRA_HEIR) if claim else CLAIM_HELD + (CLAIM_SENIOR if h in seniors else 0.0)
+        values.append(worth * min(cover, 1.0) ** 2)  # convex: completing a force counts most
+    values.sort(reverse=True)
+    return REACH * sum(v * f for v, f in zip(values, (1.0, 0.5, 0.25), strict=False))
+
+
+def _parliament(state: State, p: int, votes: list[tuple[int, int]], total: int) -> float:
+    """The route to a winning Parliament (§Victory Conditions: half the Commons votes plus one
+    and most Lords votes for a crowned King under one's control; §Calling Parliament: the King
+    in a town or city, a Writ to summon with). Every faction's share of the Commons votes
+    counts a little (a claimant will need it); for the controller of a crowned King it counts
+    fully, and his King in a place where Parliament may meet, with a Writ in hand, more."""
+    share = votes[p][0] / total
+    ks = [k for k in kings(state) if king_controller(state, k) == p]
+    if not ks:
+        return COMMONS * share
+    value = PARL_SHARE * share
+    fig = summoner_figure(state, p)
+    if fig is not None and parliament_places(state, fig[0], fig[1]):
+        value += PARL_PLACE
+        if writs(state, p):
+            value += PARL_WRIT
+    return value
 
 
 def _squash(x: float) -> float:
