@@ -220,7 +220,7 @@ class ISMCTSBot(BaseBot):
         return [choices[i] for _, i in scored[: self.top_k]]
 
     # ----- one iteration ---------------------------------------------------------------
-    def _iterate(self, rules: Rules, state: State, me: str, root: Node,
+    def _iterate(self, rules: Rules, state: State, me: str, root: Node,  # noqa: C901, PLR0915 - one search iteration kept whole: the hot loop of the search
                  allowed: dict[Hashable, Action], roles: list[str], rng: random.Random,
                  root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None,
                  w: int = -1, budget: list[int] | None = None, dice: int | None = None) -> None:
