@@ -42,6 +42,20 @@ def test_no_game_id_in_server_web_or_cli() -> None:
     assert found == []
 
 
+def test_the_page_loads_each_game_module_its_rules_declare() -> None:
+    """The generic client's module loader (static/js/games/index.js) and the page's board
+    loader name no game: every game with a client module declares it in its rules."""
+    ids = sorted(set(KNOWN_GAMES) | set(available_games()))
+    pattern = re.compile("|".join(map(re.escape, ids)))
+    for path in (ROOT / "web" / "static" / "js" / "games" / "index.js", ROOT / "web" / "static" / "js" / "board.js"):
+        code = [line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("//")]
+        assert [line for line in code if pattern.search(line)] == [], path
+    from roses.engine.registry import get_rules
+    for game in available_games():
+        module = get_rules(game).client_module
+        assert module is not None and (ROOT / "web" / "static" / module).is_file(), (game, module)
+
+
 def test_server_web_and_cli_import_no_game_module() -> None:
     found = [f"{_rel(p)}:{n}: {m}" for p in SERVER + WEB + CLI for m, n in _imports(p)
              if m == "roses.games" or m.startswith("roses.games.")]

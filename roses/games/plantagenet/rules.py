@@ -199,6 +199,8 @@ def current_step(state: State) -> str | None:
 class PlantagenetRules(StepRules):
     id = "plantagenet"
     title = "Plantagenet"
+    #: the board and panels in the browser (static/js/games/index.js says what it exports)
+    client_module = "js/games/plantagenet.js"
     scenarios = SCENARIOS
     steps = STEPS
 

@@ -72,6 +72,8 @@ class Richard3Rules(StepRules):
     id = "richard3"
     title = "Richard III"
     scenarios = SCENARIO_IDS
+    #: the board and panels in the browser (static/js/games/index.js says what it exports)
+    client_module = "js/games/richard3.js"
 
     def scenario_names(self) -> dict[str, str]:
         return {s: str(SCENARIOS[s]["name"]) for s in SCENARIO_IDS}

@@ -172,7 +172,7 @@ export function setupTabs() {
 export const smallScreen = () => window.matchMedia("(max-width: 760px)").matches;
 
 /** Load the module of `gameType` (`client`: the one its rules name) and let it set up the map container. */
-export async function loadBoard(gameId, handlers = {}, gameType = "richard3", client = null) {
+export async function loadBoard(gameId, handlers = {}, gameType = null, client = null) {
   const [mod] = await Promise.all([gameModule(gameType, client), loadRules(gameType)]);
   const game = await mod.create({
     svg: document.getElementById("map"),

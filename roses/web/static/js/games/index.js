@@ -14,19 +14,9 @@
 //   areaInfo(name, view)         nodes describing an area, or null
 //
 // Adding a game: write its module and name it in the game's rules (`client_module`: the page's
-// config carries it as `client`), or add one line below. Games without a module get the
-// generic one (buttons, log, the view's facts as text).
-
-const MODULES = {
-  richard3: () => import("./richard3.js"),
-  plantagenet: () => import("./plantagenet.js"),
-  kingmaker: () => import("./kingmaker.js"),
-};
+// config carries it as `client`). Games without a module get the generic one (buttons, log,
+// the view's facts as text).
 
 export async function gameModule(id, client = null) {
-  if (client) return import(client);
-  const load = MODULES[id];
-  return load ? load() : import("./generic.js");
+  return client ? import(client) : import("./generic.js");
 }
-
-export const gameIds = Object.keys(MODULES);
