@@ -1,4 +1,4 @@
-"""Auditable chance (roses/engine/chance.py, issue 20 item 7): a commitment to the seed, and the
+"""Auditable chance (roses/engine/chance.py): a commitment to the seed, and the
 audit of a finished record: the seed matches the commitment published at the start, every roll
 and shuffle is derived again from it, no die was rigged, and the logs the players saw are what
 the seed gives."""

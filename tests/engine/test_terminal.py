@@ -31,7 +31,7 @@ def test_terminal_rejects_bad_input_and_quits() -> None:
 
 
 def test_terminal_sets_a_standing_order() -> None:
-    """Kingmaker's standing orders typed at the terminal (issue 20 item 3; orders.py): the
+    """Kingmaker's standing orders typed at the terminal (orders.py): the
     line "standing KIND VALUE" sets one for the seat asked, a wrong one is refused."""
     from roses.engine import get_rules
 
@@ -48,7 +48,7 @@ def test_terminal_sets_a_standing_order() -> None:
 
 
 def test_terminal_proposes_and_answers_an_exchange() -> None:
-    """Kingmaker's exchanges typed at the terminal (issue 20 item 4; offers.py): "exchange ROLE
+    """Kingmaker's exchanges typed at the terminal (offers.py): "exchange ROLE
     ... ally" proposes, "exchange withdraw N" takes it back; a wrong line is refused."""
     from roses.engine import get_rules
 

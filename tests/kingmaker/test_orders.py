@@ -1,4 +1,4 @@
-"""Defaults by deadline and standing orders (orders.py; issue 20 items 2 and 3): the server's
+"""Defaults by deadline and standing orders (orders.py): the server's
 ``by_default`` plays the published default and the game log says so; a player's standing
 orders answer the recurring questions put to his seat at once, logged "by standing order",
 and stay hidden from the other seats (rulings K70, K71)."""

@@ -1,4 +1,4 @@
-"""The public Parliament screen of a Kingmaker view (issue 20 item 8: "the Parliament screen with
+"""The public Parliament screen of a Kingmaker view ("the Parliament screen with
 the tally"): ``view["parliament"]`` while a session is on the stack (L327-388), the votes of
 each player in both Houses (L341-353), who may vote and who has answered; the ballots stay
 secret until every voter has answered and the result is published (L366)."""

@@ -1,4 +1,4 @@
-"""Refusals that name the rule (issue 20 item 9: "the exact reason for refusal"; refusals.py):
+"""Refusals that name the rule ("the exact reason for refusal"; refusals.py):
 an order that is not one of the player's options now is refused with the reason and the
 rulebook line, changes nothing, and names nothing hidden from him."""
 

@@ -90,7 +90,7 @@ def test_test_notification_names_its_channels_and_problems(client: TestClient,
 def test_channels_with_a_mail_server() -> None:
     with_mail = NotifyConfig(smtp_host="mail.example.test")
     assert channels_for_test(with_mail, {"email": "a@b.c", "email_verified": True, "notify": True}) == (["email"], [])
-    # An address not confirmed yet by its link gets no mail (issue 15), and the answer says why.
+    # An address not confirmed yet by its link gets no mail, and the answer says why.
     channels, problems = channels_for_test(with_mail, {"email": "a@b.c", "notify": True})
     assert channels == [] and any("not confirmed" in p for p in problems)
     assert channels_for_test(NotifyConfig(), {"email": "a@b.c", "notify": True})[0] == []

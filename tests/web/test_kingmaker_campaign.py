@@ -1,4 +1,4 @@
-"""A Kingmaker campaign in real Chromium (issue 20, "Done when", first bullet).
+"""A Kingmaker campaign in real Chromium.
 
 Two people, each in his own browser, and two bots play a 4-player campaign at the pace "a day
 for each decision" (``86400+86400``, docs/kingmaker/online.md):
@@ -12,7 +12,7 @@ for each decision" (``86400+86400``, docs/kingmaker/online.md):
    or the map for a move to a square).
 3. The gazette page of that round holds those lines, and each person's private report.
 4. The deadline: later a person faces a decision with a published default and leaves it; the
-   clock scheduler's tick a day later plays the default (issue 20 item 2), the page shows
+   clock scheduler's tick a day later plays the default, the page shows
    "P2's deadline passed: ... (the published default)." and the game goes on.
 
 Throughout, nothing hidden from a seat (``Rules.secrets`` at each version) reaches its browser

@@ -1,4 +1,4 @@
-"""Kingmaker negotiation in real Chromium (issue 20 item 4; roses/web/static/js/negotiation.js,
+"""Kingmaker negotiation in real Chromium (roses/web/static/js/negotiation.js,
 roses/server/messages.py, roses/games/kingmaker/offers.py): three people at a 3-player table;
 two exchange a private message that the third seat never receives (not over HTTP, not over the
 WebSocket, not on its page); one proposes an alliance from the page and the other accepts it

@@ -1,4 +1,4 @@
-"""Kingmaker in real Chromium (issue 20 items 8 and 6): the board the game uses is drawn from the
+"""Kingmaker in real Chromium: the board the game uses is drawn from the
 board module's data (the shipped open board, and a supplied board the same way), with places,
 stacks, heirs, ships, the player's own hand, and the Parliament screen with the tally; two
 people (a desktop and a phone) and two bots play a 4-player campaign by clicking what the page

@@ -5,7 +5,7 @@ seat, bots in the players' seats.
 Each combat is put to the umpire first. His Battle panel shows the two sides and offers the
 Event card (the published default) or a table; he lets the card decide the first combat. For
 the second he gives the attacker's seat to a second person from the Table panel (a player who
-left, replaced: issue 20 item 1), who sees the pending combat and what the umpire is deciding;
+left, replaced), who sees the pending combat and what the umpire is deciding;
 the umpire has it fought on a table and enters its result in one form (the noble killed, who
 won), which the page sends as the rules' verbs in order (``table``, ``kill``, ``done``,
 ``outcome``); no Event card is drawn, and the newcomer reads the result. Nothing hidden from

@@ -1,4 +1,4 @@
-"""The lobby's form in real Chromium creates a Kingmaker table of N players (issue 20 item 1):
+"""The lobby's form in real Chromium creates a Kingmaker table of N players:
 the seats follow the number of players and the umpire option, and each seat is a person or a
 bot; the game is created with exactly those seats."""
 
