@@ -18,6 +18,12 @@
   game (over the env's own; keys the game does not declare are ignored). Agents and spaces
   follow the options in force. Rewards are +1 / -1 (0 for a draw) at the end; a game
   longer than ``max_actions`` is truncated.
+* Cycles: with ``max_cycles=N`` the agents take turns in cycles, every agent once per cycle in
+  the order of ``possible_agents`` (so the env is parallelizable: PettingZoo's
+  ``aec_to_parallel`` makes one cycle one parallel step). An agent that has nothing to decide
+  at its turn has one legal action, ``wait`` (the extra last id, ``len(catalogue)``), which
+  changes nothing; the game is truncated after N cycles. Without it (the default) only the
+  agent to act is asked, as in a turn-based game.
 """
 
 from __future__ import annotations
@@ -55,8 +61,13 @@ class RosesAECEnv(AECEnv):
 
     def __init__(self, rules: Rules, scenario: str | None = None, *, options: dict[str, Any] | None = None,
                  observation: str = "tensor", obs_size: int = DEFAULT_OBS_SIZE, max_actions: int = 20_000,
-                 render_mode: str | None = None, illegal_action: str = "end") -> None:
+                 render_mode: str | None = None, illegal_action: str = "end",
+                 max_cycles: int | None = None) -> None:
         super().__init__()
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError("max_cycles is a positive number of cycles (or None)")
+        #: Cycles of turns (every agent once per cycle), or None: only the agent to act.
+        self.max_cycles = max_cycles
         if illegal_action not in ("end", "random"):
             raise ValueError("illegal_action is 'end' or 'random'")
         self.illegal_action = illegal_action
@@ -65,7 +76,7 @@ class RosesAECEnv(AECEnv):
         self.rules = rules
         self.scenario = scenario or rules.scenarios[0]
         rules.check_scenario(self.scenario)
-        self.metadata = {**self.metadata, "name": f"roses_{rules.id}_v0"}
+        self.metadata = {**self.metadata, "name": f"roses_{rules.id}_v0", "is_parallelizable": max_cycles is not None}
         self.render_mode = render_mode
         self.observation_kind = observation
         self.obs_size = obs_size
@@ -82,7 +93,9 @@ class RosesAECEnv(AECEnv):
         self.verb_ids = verb_index(self.ids)
         self.possible_agents = list(rules.roles(self.scenario, options))
         self.codec = rules.tensor_codec(self.scenario, options) if self.observation_kind == "tensor" else None
-        n = len(self.catalogue)
+        #: The id of ``wait`` in cycles (an agent with nothing to decide at its turn), else None.
+        self.wait_id = len(self.catalogue) if self.max_cycles is not None else None
+        n = len(self.catalogue) + (self.wait_id is not None)
         if self.codec is not None:
             size = self.codec.layout.size
             obs_space: spaces.Space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
@@ -117,6 +130,8 @@ class RosesAECEnv(AECEnv):
         self._rng = np.random.default_rng(int(seed))
         self._state = self.rules.setup(int(seed), self.scenario, self.options)
         self.length = 0
+        self.cycles = 0
+        self._turn = 0  # in cycles: the index of the agent whose turn it is
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -139,10 +154,15 @@ class RosesAECEnv(AECEnv):
                 self.terminations[a] = res is not None
                 self.truncations[a] = res is None
             self.agent_selection = self.agents[0]
-        elif self.length >= self.max_actions:
+        elif self.length >= self.max_actions or (self.max_cycles is not None and self.cycles >= self.max_cycles):
             for a in self.agents:
                 self.truncations[a] = True
             self.agent_selection = self.agents[0]
+        elif self.max_cycles is not None:  # every agent in its turn; one with nothing to decide waits
+            role = self.agents[self._turn]
+            ids = self._legal_of(role) if role in self.rules.active(self._state) else []
+            self._legal[role] = ids or [len(self.catalogue)]
+            self.agent_selection = role
         else:
             role, ids = turn
             self._legal[role] = ids
@@ -156,12 +176,15 @@ class RosesAECEnv(AECEnv):
         if self.rules.result(self._state) is not None:
             return None
         for role in self.rules.active(self._state):
-            actions = self.view(role).get("actions")
-            if actions:
-                ids = legal_ids(self.verb_ids, actions, self.rules.title)
-                if ids:
-                    return role, ids
+            ids = self._legal_of(role)
+            if ids:
+                return role, ids
         return None
+
+    def _legal_of(self, role: str) -> list[int]:
+        """The legal catalogue ids of ``role`` now, sorted, read from its view."""
+        actions = self.view(role).get("actions")
+        return legal_ids(self.verb_ids, actions, self.rules.title) if actions else []
 
     def view(self, agent: str) -> View:
         """The structured view of ``agent`` now (rendered once per step and kept)."""
@@ -189,9 +212,14 @@ class RosesAECEnv(AECEnv):
             self.infos[agent] = {"illegal_move": True}
             self._accumulate_rewards()
             return
-        verb, arg = self.catalogue[index_]
-        self._state = self.rules.apply_legal(self._state, agent, verb, arg)
-        self.length += 1
+        if index_ != self.wait_id:
+            verb, arg = self.catalogue[index_]
+            self._state = self.rules.apply_legal(self._state, agent, verb, arg)
+            self.length += 1
+        if self.max_cycles is not None:
+            self._turn += 1
+            if self._turn == len(self.agents):
+                self._turn, self.cycles = 0, self.cycles + 1
         rewards = self.rewards
         for a in rewards:
             rewards[a] = 0.0
@@ -219,7 +247,7 @@ class RosesAECEnv(AECEnv):
 
     def action_mask(self, agent: str) -> np.ndarray:
         """``observe(agent)["action_mask"]`` alone (``int8``, one per catalogue id)."""
-        mask = bytearray(len(self.catalogue))  # a few legal ids: set one by one, no numpy call per id list
+        mask = bytearray(self.action_spaces[agent].n)  # a few legal ids: set one by one, no numpy call per id list
         for i in self._legal.get(agent, ()):
             mask[i] = 1
         return np.frombuffer(mask, np.int8)

@@ -193,11 +193,50 @@ def test_pettingzoo_suites(game: str, scenario: str, options: Any) -> None:
         assert env.possible_agents == get_rules(game).roles(scenario, options)
 
 
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES, ids=IDS)
+def test_pettingzoo_max_cycles_test(game: str, scenario: str, options: Any) -> None:
+    """PettingZoo's own ``max_cycles_test``, whole: with ``max_cycles`` every agent takes one
+    turn per cycle (one with nothing to decide waits), the parallel env (``aec_to_parallel``)
+    stops after that many steps, and each agent of the AEC env has had that many turns."""
+    from types import SimpleNamespace
+
+    from pettingzoo.test import max_cycles_test
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    def aec(max_cycles: int) -> Any:
+        return _env(game, scenario, options, max_cycles=max_cycles, illegal_action="random")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # style recommendations (agent names, dict spaces)
+        max_cycles_test(SimpleNamespace(env=aec, parallel_env=lambda max_cycles: aec_to_parallel(aec(max_cycles))))
+
+
+def test_cycles_wait_changes_nothing_and_keeps_the_order() -> None:
+    """In cycles the agents come in the order of ``possible_agents``; one with nothing to
+    decide has only ``wait`` (the last id), which leaves the game as it was."""
+    env = _env("richard3", "richard-iii", None, max_cycles=50)
+    env.reset(seed=4)
+    wait, seen, waited = env.wait_id, [], 0
+    rnd = random.Random(4)
+    while env.agents and len(seen) < 60:
+        agent = env.agent_selection
+        seen.append(agent)
+        legal = env.legal_actions(agent)
+        if legal == [wait]:
+            before = get_rules("richard3").copy_state(env.rules_state())
+            env.step(wait)
+            waited += 1
+            assert env.rules_state() == before
+        else:
+            assert wait not in legal
+            env.step(rnd.choice(legal))
+    assert seen == [env.possible_agents[i % 2] for i in range(len(seen))]
+    assert waited > 0
+
+
 def test_pettingzoo_max_cycles() -> None:
-    """What PettingZoo's max_cycles_test checks first: through the turn-based parallel wrapper,
-    a game stops after ``max_actions`` steps, every agent truncated (its per-agent turn counts
-    assume every agent moves once per cycle, which a block game where one side moves many times
-    running does not do, so that half of it is not run)."""
+    """Without cycles, through the turn-based parallel wrapper, a game stops after
+    ``max_actions`` steps, every agent truncated."""
     for game, scenario, options in CASES:
         par = turn_based_aec_to_parallel(_env(game, scenario, options, max_actions=4, illegal_action="random"))
         par.reset(seed=2)
