@@ -157,7 +157,10 @@ def test_a_deadline_is_handled_once_by_two_servers_schedulers(database: Database
     deadline of a decision with a published default at once: the default is played once, and
     marked once (roses/server/deadlines.py)."""
     svc, gid, users = _game(database, "600+600")
-    role, payload = _play_until(svc, gid, users, lambda v: bool(v.get("default")))
+    # a decision of one seat alone (with two seats active, both banks would lapse together and
+    # each scheduler would rightly play one of them)
+    role, payload = _play_until(svc, gid, users,
+                                lambda v: bool(v.get("default")) and len(v.get("active") or []) == 1)
     version = payload["version"]
     fake_time.t += 601
     workers = run_two_schedulers(database, request, fake_time)

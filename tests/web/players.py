@@ -160,7 +160,7 @@ def into_view(page: Page, target: Any) -> bool:
         const r = g.getBoundingClientRect();
         const m = document.getElementById('map').getBoundingClientRect();
         const sheet = document.getElementById('promptbar');
-        let bottom = m.bottom;
+        let bottom = Math.min(m.bottom, innerHeight);  // the map may go on below the window
         if (sheet && getComputedStyle(sheet).position === 'absolute') bottom = Math.min(bottom, sheet.getBoundingClientRect().top);
         const dy = r.bottom > bottom - 8 ? bottom - 24 - r.bottom : r.top < m.top + 8 ? m.top + 24 - r.top : 0;
         const dx = r.right > m.right - 56 ? m.right - 72 - r.right : r.left < m.left + 8 ? m.left + 24 - r.left : 0;
@@ -216,6 +216,8 @@ def _click_once(page: Page, choice: dict[str, Any]) -> None:
         page.evaluate("window.scrollTo(0, 0)")
         if not area_visible(page, choice["ref"]):
             page.click("#zoom [data-zoom=reset]")  # show the whole map, as a person would
+        if not area_visible(page, choice["ref"]):  # below the window's edge: scroll the page to it
+            page.locator(f'svg#map g.area[data-area="{choice["ref"]}"]').first.scroll_into_view_if_needed()
         if not area_visible(page, choice["ref"]):  # under the choices sheet (a phone): move the map
             label = page.locator(f'svg#map g.area-features[data-area="{choice["ref"]}"] text.area-label').first
             into_view(page, label if label.count() else page.locator(f'svg#map g.area[data-area="{choice["ref"]}"]').first)
