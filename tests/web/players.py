@@ -29,6 +29,19 @@ POST = """async ([path, body]) => {
 GET = """async (path) => { const r = await fetch(path); if (!r.ok) throw new Error(await r.text()); return await r.json(); }"""
 
 
+def api(page: Page, method: str, path: str, body: Any = None) -> Any:
+    """A JSON request made by the page with its session and CSRF token; the reply's JSON (None
+    for 204; an error's text is raised)."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const csrf = (document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')) || '=').split('=')[1];
+            const r = await fetch(path, {method, headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+                                         body: body === null ? undefined : JSON.stringify(body)});
+            if (!r.ok) throw new Error(await r.text());
+            return r.status === 204 ? null : r.json();
+        }""", [method, path, body])
+
+
 def people(browser: Any, base: str, roles: Any, prefix: str,
            viewport: dict[str, int]) -> tuple[dict[str, Any], dict[str, Page], list[str]]:
     """One browser context and page per role, each signed up as a new user ``prefix`` + role +

@@ -19,17 +19,6 @@ pytestmark = pytest.mark.browser
 LAPTOP = {"width": 1366, "height": 768}
 
 
-def _api(page: Any, method: str, path: str, body: Any = None) -> Any:
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const csrf = (document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')) || '=').split('=')[1];
-            const r = await fetch(path, {method, headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-                                         body: body === null ? undefined : JSON.stringify(body)});
-            if (!r.ok) throw new Error(await r.text());
-            return r.status === 204 ? null : r.json();
-        }""", [method, path, body])
-
-
 def test_the_prompt_says_when_the_default_is_played(browser: Any, live_server: LiveServer) -> None:
     base = live_server.url
     stamp = str(int(time.time() * 1000))[-6:]
@@ -40,13 +29,13 @@ def test_the_prompt_says_when_the_default_is_played(browser: Any, live_server: L
         page.on("pageerror", lambda e: errors.append(str(e)))
         players.signup(page, base, f"dn{role.lower()}{stamp}")
         pages[role] = page
-    game_id = _api(pages["P1"], "POST", "/api/games", {"game": "kingmaker", "role": "P1", "preview": True,
+    game_id = players.api(pages["P1"], "POST", "/api/games", {"game": "kingmaker", "role": "P1", "preview": True,
                                                         "options": {"players": 2}, "pace": "86400+86400"})["id"]
-    _api(pages["P2"], "POST", f"/api/games/{game_id}/join", {"role": "P2"})
+    players.api(pages["P2"], "POST", f"/api/games/{game_id}/join", {"role": "P2"})
     rnd = random.Random(3)
     asked: tuple[str, dict[str, Any]] | None = None
     for _ in range(400):  # random legal play until a seat is asked a question with a default
-        views = {r: _api(p, "GET", f"/api/games/{game_id}/view?role={r}") for r, p in pages.items()}
+        views = {r: players.api(p, "GET", f"/api/games/{game_id}/view?role={r}") for r, p in pages.items()}
         asked = next(((r, v) for r, v in views.items() if r in v["active"] and v["view"].get("default")), None)
         if asked:
             break
@@ -55,7 +44,7 @@ def test_the_prompt_says_when_the_default_is_played(browser: Any, live_server: L
         choices = [(verb, a) for verb, args in v["view"]["actions"].items() if verb != "undo"
                    for a in ([None] if args is True else args)]
         verb, arg = rnd.choice(choices)
-        _api(pages[role], "POST", f"/api/games/{game_id}/action",
+        players.api(pages[role], "POST", f"/api/games/{game_id}/action",
              {"role": role, "verb": verb, "arg": arg, "version": v["version"]})
     assert asked is not None, "no question with a default was reached"
     role, payload = asked

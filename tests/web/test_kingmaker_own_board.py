@@ -27,17 +27,6 @@ REASON = "York has been held for P2 since our last evening."
 LINE = f"The umpire corrects: York is held by P2. Reason: {REASON}"
 
 
-def _api(page: Any, method: str, path: str, body: Any = None) -> Any:
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const csrf = (document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')) || '=').split('=')[1];
-            const r = await fetch(path, {method, headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-                                         body: body === null ? undefined : JSON.stringify(body)});
-            if (!r.ok) throw new Error(await r.text());
-            return r.status === 204 ? null : r.json();
-        }""", [method, path, body])
-
-
 def _seats(page: Any) -> None:
     """The umpire's seat for the creator, bots in P2 and P3, P1 left to a person."""
     page.select_option("#create-role", "umpire")
@@ -93,7 +82,7 @@ def test_own_board_from_the_lobby_and_an_umpire_correction_to_the_gazette(
     alert.scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot_path(f"km-own-board-refused-{width}.png")))
     assert page.url.split("?")[0].endswith("/lobby")
-    assert _api(page, "GET", "/api/me/games") == []  # no game was created
+    assert players.api(page, "GET", "/api/me/games") == []  # no game was created
 
     # the valid board
     _choose_board(page, SMALL)
@@ -101,7 +90,7 @@ def test_own_board_from_the_lobby_and_an_umpire_correction_to_the_gazette(
     page.click("#create-form button[type=submit]")
     page.wait_for_url("**/games/*")
     game_id = int(page.url.split("/games/")[1].split("?")[0])
-    info = _api(page, "GET", f"/api/games/{game_id}")
+    info = players.api(page, "GET", f"/api/games/{game_id}")
     assert info["played_with"] == f"Board: {board['name']}"
     page.goto(f"{base}/lobby")
     row = page.locator(f"#my-games li[data-game='{game_id}']")
@@ -113,13 +102,13 @@ def test_own_board_from_the_lobby_and_an_umpire_correction_to_the_gazette(
     p1 = ctx_p1.new_page()
     p1.on("pageerror", lambda e: errors.append(f"P1: {e}"))
     players.signup(p1, base, f"op{width}{stamp}")
-    joined = _api(p1, "POST", f"/api/games/{game_id}/join", {"role": "P1"})
+    joined = players.api(p1, "POST", f"/api/games/{game_id}/join", {"role": "P1"})
     assert joined["status"] == "active", [(x["role"], x["user"], x["bot"]) for x in joined["seats"]]
     page.goto(f"{base}/games/{game_id}")
     page.wait_for_function("document.body.dataset.status === 'active'", timeout=40000)
     page.wait_for_selector("svg#map g.km-place", timeout=40000)
     drawn = set(page.eval_on_selector_all("svg#map g.km-place", "els => els.map(e => e.dataset.area)"))
-    served = _api(page, "GET", f"/games/{game_id}/board.json")
+    served = players.api(page, "GET", f"/games/{game_id}/board.json")
     assert drawn == set(served["places"]) == {p["id"] for p in board["places"]}
 
     # the correction from the umpire's page
@@ -154,9 +143,9 @@ def test_own_board_from_the_lobby_and_an_umpire_correction_to_the_gazette(
 
     # the umpire ends the campaign: the round in progress is published, with the correction
     version = players.version(page)
-    _api(page, "POST", f"/api/games/{game_id}/action",
+    players.api(page, "POST", f"/api/games/{game_id}/action",
          {"role": "umpire", "verb": "adjudicate", "arg": "Draw", "version": version})
-    editions = _api(page, "GET", f"/api/games/{game_id}/gazette")["editions"]
+    editions = players.api(page, "GET", f"/api/games/{game_id}/gazette")["editions"]
     last = editions[-1]["round"]
     gz = p1.context.new_page()
     gz.on("pageerror", lambda e: errors.append(f"gazette: {e}"))

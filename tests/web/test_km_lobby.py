@@ -51,17 +51,6 @@ def test_the_lobby_form_creates_a_table_of_five_with_bots_and_an_umpire_seat(bro
     assert not errors
 
 
-def _api(page: Any, method: str, path: str, body: Any = None) -> Any:
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const csrf = (document.cookie.split('; ').find(c => c.startsWith('roses_csrf=')) || '=').split('=')[1];
-            const r = await fetch(path, {method, headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
-                                         body: body === null ? undefined : JSON.stringify(body)});
-            if (!r.ok) throw new Error(await r.text());
-            return r.status === 204 ? null : r.json();
-        }""", [method, path, body])
-
-
 def test_the_table_panel_pauses_extends_resumes_and_sends_a_player_on_vacation(browser: Any, live_server: LiveServer) -> None:
     """The umpire pauses the game from the Table panel (the player's page says so), extends a
     deadline and resumes; a player states a vacation with a stand-in bot and comes back."""
@@ -74,30 +63,30 @@ def test_the_table_panel_pauses_extends_resumes_and_sends_a_player_on_vacation(b
     stamp = str(int(time.time() * 1000))[-6:]
     players.signup(ump, base, f"kmu{stamp}")
     players.signup(p1, base, f"kmp{stamp}")
-    gid = _api(p1, "POST", "/api/games", {"game": "kingmaker", "role": "P1", "preview": True, "pace": "86400+86400",
+    gid = players.api(p1, "POST", "/api/games", {"game": "kingmaker", "role": "P1", "preview": True, "pace": "86400+86400",
                                           "options": {"players": 2, "umpire": True}, "bots": {"P2": "random"}})["id"]
-    _api(ump, "POST", f"/api/games/{gid}/join", {"role": "umpire"})
+    players.api(ump, "POST", f"/api/games/{gid}/join", {"role": "umpire"})
     ump.goto(f"{base}/games/{gid}")
     ump.wait_for_selector("#umpire-pause")
     ump.fill("#umpire-reason", "a question of the rules")
     ump.click("#umpire-pause")
     ump.wait_for_function("document.getElementById('umpire-pause').textContent.includes('Resume')")
-    assert _api(ump, "GET", f"/api/games/{gid}/umpire")["paused"] is True
+    assert players.api(ump, "GET", f"/api/games/{gid}/umpire")["paused"] is True
     p1.goto(f"{base}/games/{gid}")
     p1.wait_for_selector("#table .km-paused")
-    before = _api(p1, "GET", f"/api/games/{gid}/clocks")["clocks"]["P1"]["left"]
+    before = players.api(p1, "GET", f"/api/games/{gid}/clocks")["clocks"]["P1"]["left"]
     ump.select_option("#extend-form select[name=role]", "P1")
     ump.fill("#extend-form input[name=hours]", "48")
     ump.click("#extend-form button[type=submit]")
     # The form posts without waiting: the clocks show the extension once the request is done
     # (the clock is stopped while the game is paused).
     deadline = time.monotonic() + 15
-    while _api(p1, "GET", f"/api/games/{gid}/clocks")["clocks"]["P1"]["left"] < before + 48 * 3600 - 5:
+    while players.api(p1, "GET", f"/api/games/{gid}/clocks")["clocks"]["P1"]["left"] < before + 48 * 3600 - 5:
         assert time.monotonic() < deadline, "the deadline was not extended"
         ump.wait_for_timeout(100)
     ump.click("#umpire-pause")
     ump.wait_for_function("document.getElementById('umpire-pause').textContent.includes('Pause')")
-    assert _api(p1, "GET", f"/api/games/{gid}")["status"] == "active"
+    assert players.api(p1, "GET", f"/api/games/{gid}")["status"] == "active"
     p1.reload()
     p1.wait_for_selector("form.vacation-form")
     p1.fill("form.vacation-form input[name=days]", "3")
@@ -108,7 +97,7 @@ def test_the_table_panel_pauses_extends_resumes_and_sends_a_player_on_vacation(b
     p1.screenshot(path=str(screenshot_path("kingmaker-table-panel.png")), full_page=True)
     p1.click("#vacations button")
     p1.wait_for_selector("#vacations", state="detached")
-    assert _api(p1, "GET", f"/api/games/{gid}/vacations") == []
+    assert players.api(p1, "GET", f"/api/games/{gid}/vacations") == []
     assert not errors
 
 
@@ -123,13 +112,13 @@ def test_the_table_panel_lists_every_seat_that_changed_hands(browser: Any, live_
     stamp = str(int(time.time() * 1000))[-6:]
     players.signup(ump, base, f"kmv{stamp}")
     players.signup(p1, base, f"kmw{stamp}")
-    gid = _api(p1, "POST", "/api/games", {"game": "kingmaker", "role": "P1", "preview": True, "pace": "86400+86400",
+    gid = players.api(p1, "POST", "/api/games", {"game": "kingmaker", "role": "P1", "preview": True, "pace": "86400+86400",
                                           "options": {"players": 2, "umpire": True}, "bots": {"P2": "random"}})["id"]
-    _api(ump, "POST", f"/api/games/{gid}/join", {"role": "umpire"})
+    players.api(ump, "POST", f"/api/games/{gid}/join", {"role": "umpire"})
     p1.goto(f"{base}/games/{gid}")
     p1.wait_for_selector("form.vacation-form")
     assert p1.locator("#seat-changes").count() == 0  # nothing changed hands yet
-    _api(ump, "POST", f"/api/games/{gid}/seats/umpire/vacate", {"bot": None})
+    players.api(ump, "POST", f"/api/games/{gid}/seats/umpire/vacate", {"bot": None})
     p1.reload()
     p1.wait_for_selector("#seat-changes li")
     text = p1.inner_text("#seat-changes")
