@@ -293,7 +293,9 @@ class DiscardHeld(Step):
             return f"Reset (4.8.6): {frame['side']} may discard Held Events."
         return "Reset (4.8.6): discard any Held Events you do not want to keep, then Done."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "discard":
             return f"Discard {event_title(arg)} ({arg})"
         return "Done: keep the others"

@@ -316,7 +316,9 @@ class Approach(Step):
             return f"{who} Approach {frame['locale']}: choose Battle or Exile for each of your Lords there (4.3.5)."
         return f"{who} Approach {frame['locale']}: waiting for {other(frame['attacker'])} to choose Battle or Exile."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in ("fight", "exile"):
+            return None
         return f"{_name(arg)}: {'stand and fight' if verb == 'fight' else 'go into Exile'}"
 
     def on_fight(self, state: State, frame: Frame, role: str, lord: str) -> None:
@@ -884,7 +886,9 @@ class Array(SideDecision):
     def ask(self, state: State, frame: Frame) -> str:
         return "Battle Array (4.4.1): place a Lord in the Front."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb != "place":
+            return None
         slot, lid = arg.split(":")
         return f"{_name(lid)} to Front {slot}"
 
@@ -928,8 +932,10 @@ class Flee(Step):
             return f"Round {state['battle']['round']}: declare which of your Lords Flee, if any (4.4.2 Flee)."
         return f"Round {state['battle']['round']}: waiting for {frame['side']} to declare Flight."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        return "No (more) Lords Flee" if verb == "done" else f"{_name(arg)} Flees"
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb == "done":
+            return "No (more) Lords Flee"
+        return f"{_name(arg)} Flees" if verb == "flee" else None
 
     def run(self, state: State, frame: Frame) -> None:
         pop(state)
@@ -961,7 +967,9 @@ class Advance(SideDecision):
     def ask(self, state: State, frame: Frame) -> str:
         return "Reposition (4.4.2 Advance): move a Lord from Reserve into an empty Front position."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb != "advance":
+            return None
         slot, lid = arg.split(":")
         return f"{_name(lid)} advances to Front {slot}"
 
@@ -988,8 +996,8 @@ class Center(SideDecision):
     def ask(self, state: State, frame: Frame) -> str:
         return "Reposition (4.4.2 Center): slide a Lord into the empty Front center."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        return f"{_name(arg)} slides to the center"
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        return f"{_name(arg)} slides to the center" if verb == "center" else None
 
     def on_center(self, state: State, frame: Frame, role: str, lord: str) -> None:
         front = state["battle"]["front"][frame["side"]]
@@ -1012,8 +1020,8 @@ class Flank(SideDecision):
     def ask(self, state: State, frame: Frame) -> str:
         return f"{_name(frame['lord'])} has no Enemy opposite: choose which Enemy Lord he Flanks (4.4.2)."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        return f"Flank {_name(arg)}"
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        return f"Flank {_name(arg)}" if verb == "flank" else None
 
     def on_flank(self, state: State, frame: Frame, role: str, target: str) -> None:
         state["battle"]["links"][frame["lord"]] = target
@@ -1032,7 +1040,9 @@ class Order(SideDecision):
     def ask(self, state: State, frame: Frame) -> str:
         return "Declare which Engagement Strikes next (4.4.2 Strike)."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb != "engagement":
+            return None
         return "Engagement of " + " and ".join(_name(lid) for lid in state["battle"]["engagements"][arg])
 
     def on_engagement(self, state: State, frame: Frame, role: str, index: int) -> None:
@@ -1097,7 +1107,9 @@ class Hits(SideDecision):
         return (f"{frame['kind'].title()}: {frame['left']} Hits left to take: choose the unit that takes the next "
                 "Hit (4.4.2).")
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb != "hit":
+            return None
         lid, unit = arg.split(":")
         return f"{_name(lid)}: {_unit_name(unit)} (Protection {_range(protection(state, lid, unit, frame['kind']))})"
 
@@ -1145,10 +1157,12 @@ class Valour(Step):
                     f"{left} Valour markers to reroll it, or let it Rout (4.4.2)?")
         return f"Waiting for {frame['side']} to decide on a Valour reroll."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         if verb == "yeomen":
             return "Rout one of her Men-at-Arms instead (Yeomen of the Crown, L31)"
-        return "Reroll (spend a Valour marker)" if verb == "reroll" else "Let the unit Rout"
+        if verb == "reroll":
+            return "Reroll (spend a Valour marker)"
+        return "Let the unit Rout" if verb == "rout" else None
 
     def on_rout(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         pop(state)
@@ -1217,9 +1231,11 @@ class Spoils(SideDecision):
         return (f"Spoils: {frame['carts']} Carts and {frame['provender']} Provender to share out among your "
                 "Lords (4.4.3).")
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         if verb == "give_all":
             return f"All that is left to {_name(arg)}"
+        if verb != "give":
+            return None
         lid, asset = arg.split(":")
         return f"1 {'Cart' if asset == 'carts' else 'Provender'} to {_name(lid)}"
 
@@ -1253,8 +1269,8 @@ class Capture(SideDecision):
     def ask(self, state: State, frame: Frame) -> str:
         return "Capture of the King: choose the Unrouted Yorkist Lord who holds Henry VI."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        return f"{_name(arg)} holds Henry VI"
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        return f"{_name(arg)} holds Henry VI" if verb == "hold" else None
 
     def on_hold(self, state: State, frame: Frame, role: str, holder: str) -> None:
         sv.hold_captive(state, frame["king"], holder)
@@ -1301,7 +1317,7 @@ class Death(SideDecision):
     def ask(self, state: State, frame: Frame) -> str:
         return "Choose the Routed Lord who checks for Death next (4.4.3)."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         if verb == "exile":
             return f"{_name(arg)} goes into Exile instead (Foreign Haven)"
         if verb == "escape":
@@ -1313,6 +1329,8 @@ class Death(SideDecision):
             return f"{_name(lid)} goes to {loc} instead (Warden of the Marches)"
         if verb == "surrender":
             return f"Surrender: concede War {wars.number(state)} before {_name(arg)}, your last Heir, rolls (6.1.1)"
+        if verb != "check":
+            return None
         fled = " (Fled: -2)" if state["battle"]["lords"][arg]["fled"] else ""
         return f"Death check for {_name(arg)}{fled}"
 
@@ -1478,9 +1496,11 @@ class Bosworth(Step):
             return "On Bosworth Field: place one Lord at each Front position (left, center, right)."
         return "On Bosworth Field: lock in your Capabilities and Array (they are revealed when both sides have)."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         if verb == "lock":
             return "Lock in"
+        if verb not in ("capability", "front"):
+            return None
         a, lid = arg.split(":")
         if verb == "capability":
             return f"{a} {load().cards[a]['capability']['title']} for {_name(lid)}"

@@ -499,7 +499,9 @@ class Plan(Step):
         waiting = " and ".join(self.actors(state, frame))
         return f"Campaign Plan (4.1): waiting for {waiting} to set a Plan."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "add":
             return f"Add {card_title(state, role, arg)} ({_card_no(arg)})"
         return {"lock": "Lock in the Plan", "remove": "Take back the last card"}.get(verb, verb)
@@ -845,7 +847,9 @@ class Actions(Step):
                     "March, Sail, Supply, Forage, Tax, Parley or Pass (4.2.2).")
         return f"{frame['side']}: {lord} at {where} is Active ({frame['left']} actions left)."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "march":
             hw = frame["highway"]
             here = state["lords"][frame["lord"]]["locale"]
@@ -1056,7 +1060,9 @@ class Boost(Step):
                     "3 (+2) more Influence points?")
         return f"{frame['side']}: {lord} checks Influence to {what} {target}."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         return {0: "No extra points", 1: "1 more point: +1", 3: "3 more points: +2"}.get(arg, str(arg))
 
     def on_spend(self, state: State, frame: Frame, role: str, extra: Any) -> None:
@@ -1124,7 +1130,9 @@ class Group(Step):
             return f"{what} to {frame['dest']}: who goes with {lord_name(frame['lord'])}? Now: {group}{tail} (4.3.1)."
         return f"{frame['side']} chooses who goes with {lord_name(frame['lord'])}."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "take":
             return f"Take {lord_name(arg)}"
         if verb == "leave":
@@ -1226,7 +1234,9 @@ class Discard(Step):
             return f"Discard {frame['excess']} more {word} {frame['why']}: from which Lord?"
         return f"{frame['side']} discards {word} {frame['why']}."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         return f"Discard 1 {frame['asset'].capitalize()} of {lord_name(arg)}"
 
     def _discard(self, state: State, frame: Frame, lord: str, n: int) -> None:
@@ -1374,7 +1384,9 @@ class Intercept(Step):
             return f"{marchers} March to {frame['locale']}: try to Intercept with one Lord (4.3.4)?"
         return f"{frame['side']} may Intercept {marchers} at {frame['locale']}."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "intercept":
             v = sv.modified_rating(state, arg, "valour")
             return f"Intercept with {lord_name(arg)} from {state['lords'][arg]['locale']} (Valour {v})"
@@ -1554,7 +1566,9 @@ class Land(Step):
             return f"Disembark (4.8.2): at which Port does {lord_name(frame['lord'])} land?"
         return f"{frame['side']} lands {lord_name(frame['lord'])}."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         return f"Land at {arg}"
 
     def run(self, state: State, frame: Frame) -> None:

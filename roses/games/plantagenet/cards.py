@@ -108,7 +108,7 @@ class CardPick(Step):
             return f"{what}: waiting for {frame['side']}."
         return f"{what}: {PICKS[frame['kind']].ask}"
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
         fn = PICKS[frame["kind"]].label
         if fn is not None:
             return fn(state, frame, verb, arg)
@@ -116,7 +116,7 @@ class CardPick(Step):
             return "Done"
         if verb == "lord":
             return name(arg)
-        return f"{verb} {arg}" if arg is not None else verb
+        return None
 
     def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
         PICKS[frame["kind"]].choose(state, frame, verb, arg)

@@ -1,18 +1,13 @@
 """What every part of Plantagenet's sequence of play shares: phases, the end of the game, the
-immediate victories (6.3) and the base class of a decision taken by one side."""
+immediate victories (6.3) and the frames of a decision taken by each side in turn."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from roses.engine.contract import DRAW, Action, State
+from roses.engine.contract import DRAW, State
 from roses.engine.log import public
-from roses.engine.steps import Frame, Step, pop
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet import wars
 from roses.games.plantagenet.records import SideFrame
-
-CONTINUE = "continue"
 
 #: Phases of play, for views (``Step.phase``).
 LEVY, CAMPAIGN, BATTLE = "levy", "campaign", "battle"
@@ -48,35 +43,6 @@ def immediate_victory(state: State) -> None:
     with the Succession that follows (:func:`wars.watch`)."""
     if state["result"] is None and state.get("wars") is not None:
         wars.watch(state)
-
-
-
-class SideStep(Step):
-    """A decision of the side in ``frame["side"]``. Not built yet: the only option is Continue,
-    and the prompt says that the step is not built yet."""
-
-    label: ClassVar[str] = ""
-
-    def actors(self, state: State, frame: Frame) -> list[str]:
-        return [frame["side"]]
-
-    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return [(CONTINUE, None)]
-
-    def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
-        return verb == CONTINUE and arg is None
-
-    def title(self, state: State) -> str:
-        return self.label
-
-    def prompt(self, state: State, frame: Frame, role: str) -> str:
-        if role == frame["side"]:
-            return f"{self.title(state)} (not built yet) — Continue"
-        return f"{self.title(state)} (not built yet): waiting for {frame['side']}."
-
-    def on_continue(self, state: State, frame: Frame, role: str, arg: Any) -> None:
-        pop(state)
-
 
 
 def side_frames(state: State, step: str) -> list[SideFrame]:

@@ -114,7 +114,9 @@ class ArtsOfWar(Step):
         return (f"Arts of War (3.1.2): deploy the Capability {arts.capability_title(card)} ({card}) "
                 "on one of your Lords.")
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         return f"Deploy it on {lord_name(arg)}"
 
     def on_assign(self, state: State, frame: Frame, role: str, arg: Any) -> None:
@@ -199,7 +201,9 @@ class MusterExiles(Step):
             return f"Muster Exiles (3.3.1): waiting for {frame['side']}."
         return "Muster Exiles (3.3.1): Muster any Ready Exiles into an Exile box (free), then Done."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "done":
             return "Done"
         lid, box = str(arg).split("@")
@@ -520,7 +524,7 @@ class Muster(Step):
             if top is not None and top["step"] == "place_lord":
                 top["snap"] = snap  # the Levy Lord is over when he is placed
             else:
-                kings_name_offer(state, snap, self.action_label(state, frame, role, verb, arg))
+                kings_name_offer(state, snap, self.option_label(state, frame, role, verb, arg) or verb)
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return self._options(state, frame)
@@ -560,7 +564,9 @@ class Muster(Step):
         return (f"Muster (3.4): {lord_name(lord)} at {state['lords'][lord]['locale']} has "
                 f"{frame['left']} Levy action{'s' if frame['left'] != 1 else ''} left.")
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "lord":
             return f"{lord_name(arg)} takes Levy actions (Lordship {sv.modified_rating(state, arg, 'lordship')})"
         if verb == "event":
@@ -752,7 +758,9 @@ class PlaceLord(Step):
             return f"Levy Lord (3.4.2): {frame['side']} places {lord_name(frame['lord'])}."
         return f"Levy Lord (3.4.2): his Seat holds Enemy Lords; choose a Friendly Seat for {lord_name(frame['lord'])}."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         return f"Muster at {arg}"
 
     def on_place(self, state: State, frame: Frame, role: str, arg: Any) -> None:

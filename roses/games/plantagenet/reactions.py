@@ -201,7 +201,9 @@ class React(Step):
             return f"{w.moment[0].upper()}{w.moment[1:]}: you hold no card to play now — Pass."
         return f"{w.moment[0].upper()}{w.moment[1:]}: play a card or Pass (3.1.3)."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "play":
             return f"Play {arts.event_title(arg)} ({arg})"
         if verb == "use":

@@ -49,7 +49,6 @@ from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, descri
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
 from roses.games.plantagenet.common import (
     CALENDAR_POSITIONS,
-    CONTINUE,
     LEVY,
     immediate_victory,
 )
@@ -484,14 +483,6 @@ class PlantagenetRules(StepRules):
         return ai.evaluation_terms(state, role)
 
     # ----- terminal ---------------------------------------------------------------------------
-    def label(self, state: State, role: str, verb: str, arg: Any) -> str:
-        if verb == CONTINUE:
-            return "Continue"
-        cur = self.steps.current(state)
-        if cur is not None and hasattr(cur[0], "action_label"):  # a step's own wording
-            return str(cur[0].action_label(state, cur[1], role, verb, arg))
-        return super().label(state, role, verb, arg)
-
     def describe(self, view: View) -> str:
         lines = [f"{view['scenario']} — Turn {view['box']} ({view['phase']}); "
                  f"King: {view['king']}, Rebel: {view['rebel']}",

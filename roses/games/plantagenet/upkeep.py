@@ -165,7 +165,9 @@ class Upkeep(Step):
         return (f"{self.section} PILLAGE: choose the one Lord who Pillages "
                 f"{_locale_of(state, self._pillagers(state, frame)[0])} (short: {shorts}).")
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "share":
             g, t = str(arg).split(">")
             return f"{lord_name(g)} gives 1 {self.asset_word} to {lord_name(t)}"
@@ -354,7 +356,9 @@ class PayLords(Step):
         return (f"Pay Lords (3.2.2): Disband any Lords first, or pay {lords_cost(state, side)} "
                 "Influence for those on the map (1 per Stronghold, 2 per Exile box).")
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "disband":
             return f"Disband {lord_name(arg)} (3.2.4)"
         return f"Pay {lords_cost(state, frame['side'])} Influence for the Lords"
@@ -412,7 +416,9 @@ class PayVassals(Step):
         names = ", ".join(vassal_name(v) for v in vassals_due(state, side))
         return f"Pay Vassals (3.2.3): pay 1 Influence to keep each Vassal due now, or Disband it ({names})."
 
-    def action_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb not in self.verbs:
+            return None
         if verb == "pay":
             return f"Pay 1 Influence for {vassal_name(arg)}"
         return f"Disband {vassal_name(arg)}"
