@@ -24,7 +24,6 @@ from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.log import public
 from roses.engine.logview import shared_recent_logs
 from roses.engine.steps import (
-    MAX_AUTOMATIC,
     Frame,
     Step,
     StepRules,
@@ -72,49 +71,6 @@ class PlantagenetSteps(Steps):
 
     def watch(self, state: State) -> None:
         immediate_victory(state)
-
-    #: Each step with its :func:`_mode`, made at the first settle after the steps are added.
-    _modes: dict[str, tuple[Step, int]] = {}
-
-    def add(self, step: Step) -> Step:
-        self._modes = {}
-        return super().add(step)
-
-    def settle(self, state: State) -> None:
-        """:meth:`Steps.settle` with :meth:`watch` inlined (it runs before every automatic step:
-        only the Wars of the Roses have immediate victories, :func:`immediate_victory`), and
-        without asking the actors of a step that always decides or never does (:func:`_mode`)."""
-        modes = self._modes or self._make_modes()
-        for _ in range(MAX_AUTOMATIC):
-            if state["result"] is None and state.get("wars") is not None:
-                wars.watch(state)
-            if state["result"] is not None:
-                return
-            frames = state["stack"]
-            if not frames:
-                return
-            frame = frames[-1]
-            step, mode = modes[frame["step"]]
-            if mode == _DECIDES or (mode == _ASK and step.actors(state, frame)):
-                return
-            step.run(state, frame)
-        raise RuntimeError("automatic steps did not come to a decision")
-
-    def _make_modes(self) -> dict[str, tuple[Step, int]]:
-        self._modes = {name: (step, _mode(step)) for name, step in self.by_name.items()}
-        return self._modes
-
-
-#: How settling treats a step (:func:`_mode`).
-_DECIDES, _AUTOMATIC, _ASK = 0, 1, 2
-
-
-def _mode(step: Step) -> int:
-    """A step that always decides (``always_decides``), one that never does (it keeps
-    :meth:`Step.actors`, which names nobody: it is automatic), or one whose actors are asked."""
-    if step.always_decides:
-        return _DECIDES
-    return _AUTOMATIC if type(step).actors is Step.actors else _ASK
 
 
 # ----- the bottom of the stack ------------------------------------------------------------
