@@ -457,6 +457,7 @@ def test_y36_swift_maneuver_event_ends_the_round_when_a_retinue_routs_4_4_2() ->
     s["stack"] = [{"step": "battle", "stage": "strike"},
                   {"step": "hits", "side": "York", "lords": ["york"], "left": 3, "kind": "melee"},
                   {"step": "hits", "side": "Lancaster", "lords": ["henry_vi"], "left": 2, "kind": "melee"}]
+    RULES.steps.settle(s)  # Lancaster has a real choice of unit: asked
     rng.rig(s, [6])
     act(s, "hit", "henry_vi:retinue")  # Henry's Valour is 0: his Retinue Routs
     assert step(s) == "card_pick" and RULES.active(s) == ["York"]

@@ -42,7 +42,7 @@ from roses.engine.contract import DRAW, Action, State, mark_reveal
 from roses.engine.log import BATTLE as LOG_BATTLE
 from roses.engine.log import private, public
 from roses.engine.rng import roll
-from roses.engine.steps import Frame, Step, find, pop, push, push_all, replace
+from roses.engine.steps import Choice, Frame, Step, find, pop, push, push_all, replace
 from roses.games.plantagenet import arts, reactions, wars
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
@@ -253,32 +253,19 @@ def start_battle(state: State, locale: str | None, attacker: str, lords: dict[st
 
 
 # ----- shared step shapes ----------------------------------------------------------------------
-class SideDecision(Step):
-    """A decision of ``frame["side"]`` that makes itself when it has one option, and pops (via
-    :meth:`finish`) when it has none."""
+class SideDecision(Choice):
+    """A Battle decision of ``frame["side"]`` (the engine's :class:`~roses.engine.steps.Choice`):
+    with one option it makes itself, with none it is over (:meth:`finish`); the side is asked
+    only when it has a real choice. A subclass gives the options (:meth:`choices`), its
+    :attr:`title` (what the other side is told it waits for) and what the side is asked
+    (:meth:`ask`)."""
 
     phase = BATTLE
     title: ClassVar[str] = ""
 
-    def choices(self, state: State, frame: Frame) -> list[Action]:
-        return []
-
-    def actors(self, state: State, frame: Frame) -> list[str]:
-        return [frame["side"]] if len(self.choices(state, frame)) > 1 else []
-
-    def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        return self.choices(state, frame)
-
-    def run(self, state: State, frame: Frame) -> None:
-        opts = self.choices(state, frame)
-        if opts:
-            verb, arg = opts[0]
-            self.handle(state, frame, frame["side"], verb, arg)
-        else:
-            self.finish(state, frame)
-
-    def finish(self, state: State, frame: Frame) -> None:
-        pop(state)
+    def chooser(self, state: State, frame: Frame) -> str:
+        side: str = frame["side"]
+        return side
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role == frame["side"]:
@@ -1065,23 +1052,6 @@ class Hits(SideDecision):
         only = frame.get("only")  # Y32 Final Charge: the Hit goes to Richard III's Retinue
         return [("hit", f"{lid}:{u}") for lid in frame["lords"] for u in units(state, lid, lords[lid])
                 if only is None or u == only]
-
-    def actors(self, state: State, frame: Frame) -> list[str]:
-        """As :meth:`SideDecision.actors`, counting units without listing them (a hot path)."""
-        if frame["left"] <= 0 or frame.get("only"):
-            return []
-        lords = state["battle"]["lords"]
-        n = 0
-        for lid in frame["lords"]:
-            b = lords[lid]
-            mat = state["lords"][lid]["mat"]
-            n += (not b["retinue_routed"]) + len(mat["vassals"]) + len(mat["special_vassals"]) \
-                - len(b["vassals_routed"])
-            troops = mat["troops"]
-            n += sum(1 for t in TROOP_TYPES if troops[t])
-            if n > 1:
-                return [frame["side"]]
-        return []
 
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
         """The same answer as membership of :meth:`options`, without listing them."""

@@ -243,6 +243,7 @@ class SideFrame(TypedDict):
 
     step: str
     side: str
+    ask: NotRequired[bool]  # a Battle decision (battle.SideDecision, the engine's Choice) asks the side
 
 
 class ResetFrame(TypedDict):
@@ -427,6 +428,7 @@ class HitsFrame(TypedDict):
     left: int
     kind: str
     only: NotRequired[str]  # Y32 Final Charge: Richard III's Retinue only
+    ask: NotRequired[bool]  # a Battle decision (battle.SideDecision, the engine's Choice) asks the side
 
 
 class ValourFrame(TypedDict):
@@ -443,6 +445,7 @@ class FlankFrame(TypedDict):
     side: str
     lord: str
     targets: list[Any]
+    ask: NotRequired[bool]  # a Battle decision (battle.SideDecision, the engine's Choice) asks the side
 
 
 class SpoilsFrame(TypedDict):
@@ -453,6 +456,7 @@ class SpoilsFrame(TypedDict):
     to: list[str]
     carts: int
     provender: int
+    ask: NotRequired[bool]  # a Battle decision (battle.SideDecision, the engine's Choice) asks the side
 
 
 class CaptureFrame(TypedDict):
@@ -461,6 +465,7 @@ class CaptureFrame(TypedDict):
     step: str
     side: str
     king: str
+    ask: NotRequired[bool]  # a Battle decision (battle.SideDecision, the engine's Choice) asks the side
 
 
 class BosworthFrame(TypedDict):
