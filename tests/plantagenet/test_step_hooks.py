@@ -7,16 +7,24 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import re
 from functools import cache
 from typing import Any
 
-from roses.engine.contract import Rules, State
+import pytest
+
+from roses.engine.contract import Rules, State, canonical_json
+from roses.engine.errors import IllegalAction
 from roses.engine.steps import Step
 from roses.games.plantagenet import RULES
 from roses.games.plantagenet.records import Where
 from tests.plantagenet.corpus_tools import CORPUS
-from tests.plantagenet.helpers import approach, place, set_troops
-from tests.plantagenet.test_battle import BATTLES, TROOPS, fresh
+from tests.plantagenet.helpers import approach, place, run_frames, set_troops
+from tests.plantagenet.test_battle import BATTLES, TROOPS, fresh, london_battle
+from tests.plantagenet.test_campaign import _ia as campaign_ia
+from tests.plantagenet.test_campaign import _to_plan
+from tests.plantagenet.test_cards_battle import bare_battle
+from tests.plantagenet.test_levy import _ia as levy_ia
 
 
 @cache
@@ -101,3 +109,113 @@ def test_every_legal_action_of_random_games_has_a_step_label() -> None:
     deciding = {name for name, step in RULES.steps.by_name.items() if step.verbs or name == "card_pick"}
     assert deciding - labelled <= SELDOM_ASKED, sorted(deciding - labelled - SELDOM_ASKED)
     assert len(labelled & deciding) >= 24
+
+
+# ----- refusals: the reason in the rules' words and the rule section --------------------------------
+def _refusal(state: State, role: str, verb: str, arg: Any = None) -> str:
+    """The message of a refused action; the state is left as it was, and the message names
+    nothing hidden from ``role`` (``RULES.secrets``: the other side's Held Events and Plan)."""
+    before = canonical_json(state)
+    with pytest.raises(IllegalAction) as refused:
+        RULES.action(state, role, verb, arg)
+    assert canonical_json(state) == before
+    text = str(refused.value)
+    for secret in RULES.secrets(state, role):
+        assert not re.search(rf"\b{re.escape(secret.strip(chr(34)))}\b", text), secret
+    return text
+
+
+def test_every_step_names_its_rule_section() -> None:
+    """Each step names the rulebook section it applies; a refusal without a reason of its own
+    names it (here the Approach, 4.3.5)."""
+    assert all(step.rule for step in RULES.steps.by_name.values())
+    assert RULES.steps["array"].rule == "4.4.1" and RULES.steps["muster"].rule == "3.4"
+    s = london_battle()
+    assert _refusal(s, "Lancaster", "exile", "york") == (
+        "Lancaster cannot exile york now: that is not one of the exile choices open now (4.3.5). Now: York, March "
+        "Approach London: choose Battle or Exile for each of your Lords there (4.3.5). You may: fight, exile.")
+    assert _refusal(s, "Lancaster", "march", "York").startswith(
+        "Lancaster cannot march York now: march is not a choice at this point (4.3.5).")
+
+
+def test_plan_refusals_4_1() -> None:
+    """4.1: a Plan holds the Calendar's number of cards (4 in box 1), Pass cards only to fill it
+    (4.1.1), a Lord's alike cards by number (1.9.2); each refusal speaks of the side's own cards."""
+    s = _to_plan()
+    now = " Now: Campaign Plan (4.1): choose card 1 of 4 for your Plan (so far, top first: empty). You may: add."
+    assert _refusal(s, "York", "lock") == "York cannot lock now: your Plan holds 0 of the 4 cards it must hold (4.1)." + now
+    assert _refusal(s, "York", "remove") == (
+        "York cannot remove now: your Plan is empty: there is no card to take back (4.1.2)." + now)
+    assert _refusal(s, "York", "add", "york-2") == (
+        "York cannot add york-2 now: a Lord's Command cards are alike: add York's card 1 first (1.9.2)." + now)
+    assert _refusal(s, "York", "add", "henry_vi-1") == (
+        "York cannot add henry_vi-1 now: that is not a card of your Command deck (4.1.1)." + now)
+    assert _refusal(s, "York", "add", "pass-1") == (
+        "York cannot add pass-1 now: your Plan may hold 0 Pass cards: Pass cards fill out a Plan only when too few "
+        "cards of your Lords on the map are left (4.1.1)." + now)
+    for cid in ("york-1", "march-1", "york-2", "march-2"):
+        RULES.action(s, "York", "add", cid)
+    assert RULES.secrets(s, "Lancaster") >= {'"york-1"', '"march-2"'}
+    assert _refusal(s, "Lancaster", "lock").startswith(  # York's Plan is not Lancaster's to know
+        "Lancaster cannot lock now: your Plan holds 0 of the 4 cards it must hold (4.1). Now: Campaign Plan (4.1): "
+        "choose card 1 of 4 for your Plan (so far, top first: empty).")
+    assert _refusal(s, "York", "add", "york-3").startswith(
+        "York cannot add york-3 now: your Plan has its 4 cards: lock it in, or take back the last card (4.1).")
+
+
+def test_command_action_refusals_4_3_4_6_2() -> None:
+    """A March goes to an adjacent Stronghold along a Way (4.3.3); Forage needs a Locale not
+    Exhausted (4.6.2); with the card's actions spent only the free second Highway is left."""
+    s = campaign_ia()
+    place(s, "york", "London")
+    run_frames(s, {"step": "actions", "side": "York", "lord": "york", "left": 2, "used": 0, "highway": None})
+    head = "York at London: 2 Command actions left — March, Sail, Supply, Forage, Tax, Parley or Pass (4.2.2)."
+    assert _refusal(s, "York", "march", "Bristol") == (
+        "York cannot march Bristol now: Bristol is not adjacent to London by a Way (4.3.3). Now: " + head
+        + " You may: march, forage, parley, pass.")
+    assert _refusal(s, "York", "march", "Atlantis").startswith(
+        "York cannot march Atlantis now: Atlantis is not a Locale of the map.")
+    s["exhaustion"]["London"] = "exhausted"
+    assert _refusal(s, "York", "forage").startswith("York cannot forage now: London is Exhausted (4.6.2).")
+    s["stack"][-1].update(left=0, highway={"from": "St Albans", "group": ["york"]})
+    assert _refusal(s, "York", "march", "Rochester").startswith(  # a Road
+        "York cannot march Rochester now: no Command actions are left on this card: only the free second Highway "
+        "March may follow (4.2.1, 4.3.3).")
+
+
+def test_muster_refusals_3_4() -> None:
+    """3.4: one Lord's Levy actions at a time, up to his Lordship; at an Enemy or Neutral
+    Stronghold only Parley there (3.4 REQUIREMENTS)."""
+    s = levy_ia()
+    run_frames(s, {"step": "muster", "side": "York"})
+    assert _refusal(s, "York", "levy_troops").startswith(
+        "York cannot levy_troops now: first choose the Lord who takes Levy actions (3.4).")
+    RULES.action(s, "York", "lord", "york")
+    assert _refusal(s, "York", "lord", "march").startswith(
+        "York cannot lord march now: York is taking his Levy actions: complete them before the next Lord (3.4).")
+    s["lords"]["york"]["locale"] = "Wells"  # a Lancastrian Stronghold
+    assert _refusal(s, "York", "levy_troops").startswith(
+        "York cannot levy_troops now: York is at Wells, an Enemy or Neutral Stronghold: there he may only Parley "
+        "for it (3.4).")
+    s["lords"]["york"]["locale"] = "Ely"
+    s["stack"][-1]["left"] = 0
+    s["stack"][-1]["free"] = {"parley": 1}  # a card's free Parley keeps him acting
+    assert _refusal(s, "York", "levy_troops").startswith(
+        "York cannot levy_troops now: York has no Lordship left (3.4).")
+
+
+def test_hits_refusals_4_4_2() -> None:
+    """4.4.2 APPLY HITS: a Hit goes to an Unrouted unit of the side's Lords in the Engagement
+    (everything in Battle is public)."""
+    s = fresh()
+    bare_battle(s, "London", "York", {"York": ["york"], "Lancaster": ["henry_vi"]})
+    s["stack"] = [{"step": "battle", "stage": "strike"},
+                  {"step": "hits", "side": "Lancaster", "lords": ["henry_vi"], "left": 2, "kind": "melee"}]
+    RULES.steps.settle(s)
+    assert _refusal(s, "Lancaster", "hit", "york:retinue").startswith(
+        "Lancaster cannot hit york:retinue now: the Hits go to the units of Henry VI, the side's Lords in this "
+        "Engagement (4.4.2).")
+    s["battle"]["lords"]["henry_vi"]["retinue_routed"] = True
+    assert _refusal(s, "Lancaster", "hit", "henry_vi:retinue").startswith(
+        "Lancaster cannot hit henry_vi:retinue now: Henry VI's Retinue is Routed or gone: only Unrouted units take "
+        "Hits (4.4.2).")

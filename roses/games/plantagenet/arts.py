@@ -281,6 +281,7 @@ class DiscardHeld(Step):
     "discard_held", "side": S}``."""
 
     name, phase = "discard_held", CAMPAIGN
+    rule = "4.8.6"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if state["aow"][frame["side"]]["held"] else []

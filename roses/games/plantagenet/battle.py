@@ -281,6 +281,7 @@ class Approach(Step):
     """4.3.5: each Enemy Lord at the Approached Stronghold chooses Exile or Battle."""
 
     name, phase = "approach", CAMPAIGN
+    rule = "4.3.5"
 
     def undecided(self, state: State, frame: Frame) -> list[str]:
         stand = frame.get("stand", ())
@@ -426,6 +427,7 @@ class BattleDriver(Step):
     (4.4.1-4.4.4)."""
 
     name, phase = "battle", BATTLE
+    rule = "4.4"
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         return "Battle."
@@ -850,6 +852,7 @@ class Array(SideDecision):
     Front position; Lords left over start in Reserve (RULINGS R43)."""
 
     name, title = "array", "Battle Array (4.4.1)"
+    rule = "4.4.1"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         b = state["battle"]
@@ -900,6 +903,7 @@ class BattleEvent(reactions.React):
     (``battle["events"]``, 4.4.4)."""
 
     name, phase = "battle_event", BATTLE
+    rule = "4.4.1, 4.4.3"
 
 
 # ----- 4.4.2 Flee, Reposition, Engage ----------------------------------------------------------
@@ -907,6 +911,7 @@ class Flee(Step):
     """FLEE: the side declares which of its Lords Flee; they Rout at once (Retinue "Fled")."""
 
     name, phase = "flee", BATTLE
+    rule = "4.4.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if unrouted(state["battle"], frame["side"]) else []
@@ -941,6 +946,7 @@ class Advance(SideDecision):
     position (RULINGS R43: while both exist). Norfolk, if Late, waits for Round 2 (Ib)."""
 
     name, title = "advance", "Reposition: Advance (4.4.2)"
+    rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         b = state["battle"]
@@ -973,6 +979,7 @@ class Center(SideDecision):
     """REPOSITION, Center: an empty Front center is filled from the left or right Front."""
 
     name, title = "center", "Reposition: Center (4.4.2)"
+    rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         front = state["battle"]["front"][frame["side"]]
@@ -998,6 +1005,7 @@ class Flank(SideDecision):
     chooses which to Flank."""
 
     name, title = "flank", "Engage: Flanking (4.4.2)"
+    rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         if frame["lord"] in state["battle"]["links"]:
@@ -1019,6 +1027,7 @@ class Order(SideDecision):
     """STRIKE: the Attacker declares the order of the Engagements."""
 
     name, title = "order", "Strike: order of the Engagements (4.4.2)"
+    rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         b = state["battle"]
@@ -1044,6 +1053,7 @@ class Hits(SideDecision):
     can take them are lost."""
 
     name, title = "hits", "Strike: apply Hits (4.4.2)"
+    rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         if frame["left"] <= 0:
@@ -1052,6 +1062,24 @@ class Hits(SideDecision):
         only = frame.get("only")  # Y32 Final Charge: the Hit goes to Richard III's Retinue
         return [("hit", f"{lid}:{u}") for lid in frame["lords"] for u in units(state, lid, lords[lid])
                 if only is None or u == only]
+
+    def why_not_hit(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        """Why a Hit may not go to the unit ``arg`` ("lord:unit"; everything in Battle is public,
+        1.5.3)."""
+        if not isinstance(arg, str) or arg.count(":") != 1:
+            return "name a unit as Lord:unit."
+        lid, unit = arg.split(":")
+        if lid not in frame["lords"]:
+            who = " and ".join(_name(x) for x in frame["lords"])
+            return f"the Hits go to the units of {who}, the side's Lords in this Engagement (4.4.2)."
+        only = frame.get("only")
+        if only is not None and unit != only:
+            return f"Final Charge: the Hit goes to {_name(lid)}'s {_unit_name(only)} (Y32)."
+        mat = state["lords"][lid]["mat"]
+        if unit != RETINUE and unit not in mat["troops"] and unit not in mat["vassals"] \
+                and unit not in mat["special_vassals"]:
+            return f"{_name(lid)} has no such unit."
+        return f"{_name(lid)}'s {_unit_name(unit)} is Routed or gone: only Unrouted units take Hits (4.4.2)."
 
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
         """The same answer as membership of :meth:`options`, without listing them."""
@@ -1104,6 +1132,7 @@ class Valour(Step):
     Protection roll, once; the reroll stands."""
 
     name, phase, always_decides = "valour", BATTLE, True
+    rule = "4.4.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]]
@@ -1176,6 +1205,7 @@ class Spoils(SideDecision):
     their Unrouted (Approaching) Lords as they wish."""
 
     name, title = "spoils", "Spoils (4.4.3)"
+    rule = "4.4.3"
 
     def recipients(self, state: State, frame: Frame) -> list[str]:
         return [lid for lid in frame["to"] if state["lords"][lid]["where"] == Where.MAP]
@@ -1229,6 +1259,7 @@ class Capture(SideDecision):
     his cylinder on the mat of an Unrouted Yorkist Lord at the Battle (RULINGS R44)."""
 
     name, title = "capture", "Capture of the King (Ia)"
+    rule = "6.0 Ia"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         if state["lords"][frame["king"]]["where"] != Where.MAP:
@@ -1263,6 +1294,7 @@ class Death(SideDecision):
     concede the War instead (``surrender``, the Heir's id as argument)."""
 
     name, title = "death", "Death checks (4.4.3)"
+    rule = "4.4.3"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
         b = state["battle"]
@@ -1411,6 +1443,7 @@ class Bosworth(Step):
     choices are revealed and the Battle begins with Round 1."""
 
     name, phase = "bosworth", BATTLE
+    rule = "6.0 III(B)"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [s for s in (state["rebel"], state["king"]) if s not in frame["locked"]]

@@ -462,6 +462,7 @@ class Plan(Step):
     when the second side locks in: while it is on top a side decides (``always_decides``)."""
 
     name, phase, always_decides = "plan", CAMPAIGN, True
+    rule = "4.1"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         locked = frame["locked"]
@@ -506,6 +507,32 @@ class Plan(Step):
             return f"Add {card_title(state, role, arg)} ({_card_no(arg)})"
         return {"lock": "Lock in the Plan", "remove": "Take back the last card"}.get(verb, verb)
 
+    # ----- why a Plan edit is refused (the side's own cards only) ----------------------------
+    def why_not_add(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        target, passes = _limits(state, frame, role)
+        draft = frame["drafts"][role]
+        if len(draft) >= target:
+            return f"your Plan has its {target} cards: lock it in, or take back the last card (4.1)."
+        if not isinstance(arg, str) or arg not in state["command"][role]["deck"]:
+            return "that is not a card of your Command deck (4.1.1)."
+        if arg in draft:
+            return f"{card_title(state, role, arg)} ({_card_no(arg)}) is in your Plan already (4.1.1)."
+        if arg.startswith("pass-"):
+            return (f"your Plan may hold {passes} Pass card{'' if passes == 1 else 's'}: Pass cards fill out a "
+                    "Plan only when too few cards of your Lords on the map are left (4.1.1).")
+        first = next(cid for cid in _additions(state["command"][role]["deck"], draft, passes)
+                     if tables().card_badge[cid] == tables().card_badge[arg])
+        return (f"a Lord's Command cards are alike: add {card_title(state, role, arg)}'s {_card_no(first)} "
+                "first (1.9.2).")
+
+    def why_not_lock(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        target = _limits(state, frame, role)[0]
+        held = len(frame["drafts"][role])
+        return f"your Plan holds {held} of the {target} cards it must hold (4.1)."
+
+    def why_not_remove(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return "your Plan is empty: there is no card to take back (4.1.2)." if not frame["drafts"][role] else None
+
     # Each edit of a Plan is told to its side alone (the other side sees nothing, 4.1.2): its
     # own view then changes with every edit, so a player (or bot) never meets the same view twice.
     def on_add(self, state: State, frame: Frame, role: str, arg: Any) -> None:
@@ -545,6 +572,7 @@ class Command(Step):
     Campaign's Command cards are over (4.8)."""
 
     name, phase = "command", CAMPAIGN
+    rule = "4.2"
 
     def run(self, state: State, frame: Frame) -> None:
         frame["started"] = True
@@ -756,6 +784,7 @@ class Actions(Step):
     when they are spent, when he Passes, or at an Approach (4.3.5)."""
 
     name, phase = "actions", CAMPAIGN
+    rule = "4.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame["left"] > 0 or frame["highway"] is not None:
@@ -798,6 +827,49 @@ class Actions(Step):
                 out += reactions.own_time_options(state, frame["side"], "actions")
         out.append(("pass", None))
         return out
+
+    # ----- why an action is refused (all public: the Active Lord, his Locale, the map) --------
+    def _spent(self, state: State, frame: Frame, verb: str) -> str | None:
+        """Why no Command action but the free second Highway or the one March is open, if so."""
+        if frame.get("march_only") and verb != "march":
+            return "Surprise Landing gives the Lord one March only (L33)."
+        if frame["left"] <= 0:
+            return ("no Command actions are left on this card: only the free second Highway March may "
+                    "follow (4.2.1, 4.3.3).")
+        return None
+
+    def why_not_march(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        lord = frame["lord"]
+        d = state["lords"][lord]
+        name = lord_name(lord)
+        if not isinstance(arg, str) or arg not in load().locales:
+            return f"{arg} is not a Locale of the map."
+        if d["where"] != Where.MAP:
+            return f"{name} is at Sea: he may Sail, not March (4.3, 4.6.1)."
+        here = d["locale"]
+        if (here, arg) not in tables().way:
+            return f"{arg} is not adjacent to {here} by a Way (4.3.3)."
+        way = dict(tables().march[here]).get(arg)
+        if way is None:
+            return f"{arg} is not a Stronghold: a March goes to an adjacent Stronghold (4.3, 4.3.3)."
+        spent = self._spent(state, frame, "march")
+        if spent is not None:
+            return spent
+        if here != "Scotland" and load().locales[here]["kind"] != "stronghold":
+            return f"{name} is at {here}: Lords March only from a Stronghold or from Scotland (4.3)."
+        if way == "Path" and frame["used"] > 0:
+            return "a March along a Path takes all the actions of the card: only as its first action (4.3.3)."
+        return ("an Event or a scenario rule in effect bars this March now (Y25 Owain Glyndwr, Y12/L20 "
+                "Parliament's Truce, Shaky Allies).")
+
+    def why_not_forage(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        spent = self._spent(state, frame, "forage")
+        if spent is not None:
+            return spent
+        d = state["lords"][frame["lord"]]
+        if d["where"] != Where.MAP:
+            return f"{lord_name(frame['lord'])} is at Sea: a Lord Forages at a Locale (4.6.2)."
+        return f"{d['locale']} is Exhausted (4.6.2)." if sv.is_exhausted(state, d["locale"]) else None
 
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
         """The same answer as membership in :meth:`options`, checking only ``verb``."""
@@ -1042,6 +1114,7 @@ class Boost(Step):
     one or three more Influence points for +1 or +2."""
 
     name, phase = "boost", CAMPAIGN
+    rule = "1.4.2"
     always_decides = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -1106,6 +1179,7 @@ class Group(Step):
     Active (or Intercepting) Marshal or Lieutenant."""
 
     name, phase = "group", CAMPAIGN
+    rule = "4.3.1"
     always_decides = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -1217,6 +1291,7 @@ class Discard(Step):
     Group discards is the owner's choice; with one Lord holding that Asset it is done at once."""
 
     name, phase = "discard", CAMPAIGN
+    rule = "1.7.2"
 
     def _holders(self, state: State, frame: Frame) -> list[str]:
         lrec = state["lords"]
@@ -1263,6 +1338,7 @@ class Move(Step):
     Ships' room is settled, and mark the movers Moved (4.3 MOVED-FOUGHT)."""
 
     name, phase = "move", CAMPAIGN
+    rule = "4.3"
 
     def run(self, state: State, frame: Frame) -> None:
         lords: list[str] = frame["lords"]
@@ -1326,6 +1402,7 @@ class Arrive(Step):
     Lords are there, which ends the card's actions."""
 
     name, phase = "arrive", CAMPAIGN
+    rule = "4.3.4"
 
     def run(self, state: State, frame: Frame) -> None:
         side, locale = frame["side"], frame["locale"]
@@ -1367,6 +1444,7 @@ class Intercept(Step):
     Intercept (roll at most his Valour), a Marshal or Lieutenant with a Group."""
 
     name, phase = "intercept", CAMPAIGN
+    rule = "4.3.4"
     always_decides = True
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -1438,6 +1516,7 @@ class InterceptRoll(Step):
     Truce there is no Intercept (R79)."""
 
     name, phase = "intercept_roll", CAMPAIGN
+    rule = "4.3.4"
 
     def run(self, state: State, frame: Frame) -> None:
         pop(state)
@@ -1487,6 +1566,7 @@ class BeginCampaign(Step):
     """4.0: the Campaign begins with every Command card in its deck for the Plan (4.1)."""
 
     name, phase = "begin_campaign", CAMPAIGN
+    rule = "4.0"
 
     def run(self, state: State, frame: Frame) -> None:
         collect_command_cards(state)
@@ -1502,6 +1582,7 @@ class TidesOfWar(Step):
     deeds of charity (window ``tides``, RULINGS R83), which sets ``frame["charity"]``."""
 
     name, phase = "tides_of_war", CAMPAIGN
+    rule = "4.8.1"
 
     def run(self, state: State, frame: Frame) -> None:
         if not frame.get("asked"):
@@ -1518,6 +1599,7 @@ class Disembark(Step):
     no such Port he Disbands."""
 
     name, phase = "disembark", CAMPAIGN
+    rule = "4.8.2"
 
     def run(self, state: State, frame: Frame) -> None:
         if frame.get("todo") is None:
@@ -1554,6 +1636,7 @@ class Land(Step):
     once when there is only one); he then Feeds (4.7)."""
 
     name, phase = "land", CAMPAIGN
+    rule = "4.8.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if len(frame["ports"]) > 1 else []
@@ -1588,6 +1671,7 @@ class VictoryCheck(Step):
     """4.8.3: Campaign Victory, Threshold, final Turn."""
 
     name, phase = "victory_check", CAMPAIGN
+    rule = "4.8.3"
 
     def run(self, state: State, frame: Frame) -> None:
         state["moved"] = []  # the Feed after Disembark is over (4.7 REMOVE MARKERS)
@@ -1602,6 +1686,7 @@ class Grow(Step):
     """4.8.4 Grow after boxes 4, 9 and 14 (not with Ravaged Land, scenario III)."""
 
     name, phase = "grow", CAMPAIGN
+    rule = "4.8.4"
 
     def run(self, state: State, frame: Frame) -> None:
         if state["box"] in load().tables["calendar"]["grow"] and "ravaged_land" not in state["special_rules"]:
@@ -1614,6 +1699,7 @@ class Waste(Step):
     """4.8.5 Waste after boxes 5 and 10 (not with Ravaged Land or Brief Rebellion)."""
 
     name, phase = "waste", CAMPAIGN
+    rule = "4.8.5"
 
     def run(self, state: State, frame: Frame) -> None:
         rules = state["special_rules"]
@@ -1629,6 +1715,7 @@ class Reset(Step):
     and play goes on to the next Calendar box."""
 
     name, phase = "reset", CAMPAIGN
+    rule = "4.8.6"
 
     def run(self, state: State, frame: Frame) -> None:
         if not frame.get("held"):

@@ -93,6 +93,7 @@ def push_pick(state: State, kind: str, side: str, card: str, **data: Any) -> Non
 
 class CardPick(Step):
     name, phase = "card_pick", LEVY
+    rule = "1.9.1"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if PICKS[frame["kind"]].options(state, frame) else []

@@ -83,6 +83,7 @@ def _check_log(state: State, lord: str, what: str, res: dict[str, Any]) -> None:
 # ----- 3.1 Arts of War -------------------------------------------------------------------------
 class ArtsOfWar(Step):
     name, phase = "arts_of_war", LEVY
+    rule = "3.1.2"
 
     def _candidates(self, state: State, frame: Frame) -> list[str] | None:
         """First Levy: the eligible Lords for the next drawn card, else None."""
@@ -186,6 +187,7 @@ def muster_lord(state: State, lord: str, locale: str) -> None:
 
 class MusterExiles(Step):
     name, phase = "exiles", LEVY
+    rule = "3.3.1"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if self.options(state, frame, frame["side"]) else []
@@ -225,6 +227,7 @@ class ReadyVassals(Step):
     """3.3.2: face-down Vassals in the current box return to their Seats face up."""
 
     name, phase = "ready_vassals", LEVY
+    rule = "3.3.2"
 
     def run(self, state: State, frame: Frame) -> None:
         for vid, v in state["vassals"].items():
@@ -237,6 +240,7 @@ class ReadyVassals(Step):
 
 class SkipPay(Step):
     name, phase = "skip_pay", LEVY
+    rule = "3.2"
 
     def run(self, state: State, frame: Frame) -> None:
         public(state, "Pay is skipped in the scenario's first Levy (3.2).")
@@ -474,6 +478,7 @@ def _troops_label(arg: Any) -> str:
 
 class Muster(Step):
     name, phase = "muster", LEVY
+    rule = "3.4"
 
     def _options(self, state: State, frame: Frame) -> list[Action]:
         if frame.get("lords") is None:
@@ -525,6 +530,52 @@ class Muster(Step):
                 top["snap"] = snap  # the Levy Lord is over when he is placed
             else:
                 kings_name_offer(state, snap, self.option_label(state, frame, role, verb, arg) or verb)
+
+    # ----- why a Levy action is refused (the side's own Lords: all public but Hidden Mats) -----
+    def why_not_lord(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        lord = frame.get("lord")
+        if lord is not None:
+            return f"{lord_name(lord)} is taking his Levy actions: complete them before the next Lord (3.4)."
+        return ("that is not one of your Lords who began this Muster on the map and has not yet taken "
+                "his Levy actions (3.4).")
+
+    def _levy_reason(self, state: State, frame: Frame, verb: str) -> str | None:
+        """Why a Levy action of the acting Lord is refused: no Lord chosen, no Lordship left, or
+        an Enemy or Neutral Stronghold, or Troops in an Exile box (3.4 REQUIREMENTS); else None
+        (the generic reason)."""
+        lord = frame.get("lord")
+        if frame.get("lords") is None or lord is None:
+            return "first choose the Lord who takes Levy actions (3.4)."
+        if frame["left"] <= 0:
+            return f"{lord_name(lord)} has no Lordship left (3.4)."
+        side = frame["side"]
+        here = state["lords"][lord]["locale"]
+        kind = load().locales[here]["kind"]
+        if kind == "stronghold" and state["favour"].get(here) != side and state["exile_boxes"].get(here) != side:
+            if verb != "parley":
+                return (f"{lord_name(lord)} is at {here}, an Enemy or Neutral Stronghold: there he may only Parley "
+                        "for it (3.4).")
+        elif kind == "exile" and verb == "levy_troops":
+            return f"{lord_name(lord)} is in an Exile box: Lords there may not Levy Troops (3.4, 3.4.4)."
+        return None
+
+    def why_not_parley(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return self._levy_reason(state, frame, "parley")
+
+    def why_not_levy_lord(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return self._levy_reason(state, frame, "levy_lord")
+
+    def why_not_levy_vassal(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return self._levy_reason(state, frame, "levy_vassal")
+
+    def why_not_levy_troops(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return self._levy_reason(state, frame, "levy_troops")
+
+    def why_not_levy_transport(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return self._levy_reason(state, frame, "levy_transport")
+
+    def why_not_levy_capability(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return self._levy_reason(state, frame, "levy_capability")
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         return self._options(state, frame)
@@ -746,6 +797,7 @@ class PlaceLord(Step):
     """3.4.2: the owner picks the Friendly Seat where a Levied Lord Musters."""
 
     name, phase, always_decides = "place_lord", LEVY, True
+    rule = "3.4.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]]
@@ -774,6 +826,7 @@ class EndLevy(Step):
     """3.4.6 NOTE: after Muster, This Levy Events end."""
 
     name, phase = "end_levy", LEVY
+    rule = "3.4.6"
 
     def run(self, state: State, frame: Frame) -> None:
         reactions.end_of_levy(state)

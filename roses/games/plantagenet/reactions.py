@@ -183,6 +183,7 @@ class React(Step):
     """A reaction window (module docs): play a Held Event, use a Capability, or pass."""
 
     name, phase = "react", CAMPAIGN
+    rule = "3.1.3"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if offered(state, frame) else []

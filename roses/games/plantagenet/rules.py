@@ -78,6 +78,7 @@ class Calendar(Step):
     """The bottom of the stack: begins each Turn by pushing its steps (2.2.1, 3.0, 4.0, 4.8)."""
 
     name, phase = "calendar", LEVY
+    rule = "2.2.1"
 
     def run(self, state: State, frame: Frame) -> None:
         box = state["box"]

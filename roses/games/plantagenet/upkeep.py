@@ -293,6 +293,7 @@ class PayTroops(Upkeep):
     """3.2.1 Pay Troops: every Mustered Lord of the side on the map pays Coin."""
 
     name, phase = "pay_troops", LEVY
+    rule = "3.2.1"
     asset, asset_word, verb_done, short_word, section = "coin", "Coin", "pays its Troops", "Unpaid", \
         "Pay Troops (3.2.1)"
 
@@ -311,6 +312,7 @@ class Feed(Upkeep):
     """4.7 Feed: the side's Lords marked Moved/Fought spend Provender (on the map or at Sea)."""
 
     name, phase = "feed", CAMPAIGN
+    rule = "4.7"
     asset, asset_word, verb_done, short_word, section = "provender", "Provender", "feeds its Troops", \
         "Unfed", "Feed (4.7)"
 
@@ -342,6 +344,7 @@ class PayLords(Step):
     Influence point per Lord at a Stronghold and two per Lord in an Exile box."""
 
     name, phase = "pay_lords", LEVY
+    rule = "3.2.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if sv.any_on_map(state, frame["side"]) else []
@@ -401,6 +404,7 @@ class PayVassals(Step):
     right, or Disband it (3.2.4)."""
 
     name, phase = "pay_vassals", LEVY
+    rule = "3.2.3"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if vassals_due(state, frame["side"]) else []
