@@ -44,15 +44,16 @@ def _records() -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-#: Decisions that have a real choice (more than one option) in none of the positions above:
-#: they declare their labels all the same (the test above), and tests of their rules label them.
+#: Decisions that have a real choice (more than one option) in none of the positions below: they
+#: declare their labels all the same (test_every_step_with_a_handler_labels_its_options).
 SELDOM_ASKED = {"advance", "battle_event", "feed", "flank", "land", "pay_troops", "pay_vassals", "place_lord"}
 
 
-def _positions() -> list[State]:
+@cache
+def _positions() -> tuple[State, ...]:
     """Every position of the chosen recorded games, and of random Battles with several Lords a
     side (tests/plantagenet/test_battle.py: the Battle decisions that seldom have a real choice
-    in whole games: Array, Advance, Death checks, Spoils...)."""
+    in whole games: Array, Advance, Death checks, Spoils...). Made once; tests only read them."""
     out = []
     for rec in _records():
         state = RULES.setup(int(rec["seed"]), rec["scenario"], rec["options"])
@@ -74,7 +75,7 @@ def _positions() -> list[State]:
                 (role,) = RULES.active(state)
                 verb, arg = pick.choice(RULES.legal_actions(state, role))
                 state = RULES.action(RULES.copy_state(state), role, verb, arg)
-    return out
+    return tuple(out)
 
 
 def test_no_step_has_a_label_method_of_its_own_making() -> None:
@@ -219,3 +220,21 @@ def test_hits_refusals_4_4_2() -> None:
     assert _refusal(s, "Lancaster", "hit", "henry_vi:retinue").startswith(
         "Lancaster cannot hit henry_vi:retinue now: Henry VI's Retinue is Routed or gone: only Unrouted units take "
         "Hits (4.4.2).")
+
+
+def test_odd_arguments_are_refused_with_a_message() -> None:
+    """Every verb of the deciding step, with arguments no option has (wrong type, unknown id),
+    is refused with a message at every 60th position of the recorded games: the reasons read an
+    argument only after checking it."""
+    odd: tuple[Any, ...] = (None, "x", "x:y", 3, [1], {"a": 1})
+    refused = 0
+    for state in _positions()[::60]:
+        for role in RULES.active(state):
+            step = RULES.steps[state["stack"][-1]["step"]]
+            legal = RULES.legal_actions(state, role)
+            for verb in sorted(step.verbs):
+                for arg in odd:
+                    if (verb, arg) not in legal:
+                        assert _refusal(state, role, verb, arg).startswith(f"{role} cannot ")
+                        refused += 1
+    assert refused > 1000

@@ -517,11 +517,13 @@ class Plan(Step):
             return "that is not a card of your Command deck (4.1.1)."
         if arg in draft:
             return f"{card_title(state, role, arg)} ({_card_no(arg)}) is in your Plan already (4.1.1)."
-        if arg.startswith("pass-"):
+        if arg.startswith("pass-") and sum(1 for cid in draft if cid.startswith("pass-")) >= passes:
             return (f"your Plan may hold {passes} Pass card{'' if passes == 1 else 's'}: Pass cards fill out a "
                     "Plan only when too few cards of your Lords on the map are left (4.1.1).")
-        first = next(cid for cid in _additions(state["command"][role]["deck"], draft, passes)
-                     if tables().card_badge[cid] == tables().card_badge[arg])
+        first = next((cid for cid in _additions(state["command"][role]["deck"], draft, passes)
+                      if tables().card_badge[cid] == tables().card_badge[arg]), None)
+        if first is None:
+            return None
         return (f"a Lord's Command cards are alike: add {card_title(state, role, arg)}'s {_card_no(first)} "
                 "first (1.9.2).")
 
