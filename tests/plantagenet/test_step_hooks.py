@@ -238,3 +238,30 @@ def test_odd_arguments_are_refused_with_a_message() -> None:
                         assert _refusal(state, role, verb, arg).startswith(f"{role} cannot ")
                         refused += 1
     assert refused > 1000
+
+
+def test_bosworth_capability_refusals_6_0_iii_b_3_4_6() -> None:
+    """On Bosworth Field a side picks four Capabilities as for a Levy (3.4.6: the Lord's Livery
+    Badge, two per Lord, never two of one name); a refusal speaks only of the side's own cards,
+    Lords and picks, though both sides choose at once and in secret."""
+    s = RULES.setup(1, "bosworth")
+    now = (" Now: On Bosworth Field: choose Capability {n} of 4 and the Lord who takes it (at most two per Lord). "
+           "You may: capability.")
+    assert _refusal(s, "York", "capability", "Y34:norfolk") == (
+        "York cannot capability Y34:norfolk now: Norfolk's Livery Badge may not hold Y34 So wise, so young "
+        "(1.9.1, 3.4.6)." + now.format(n=1))
+    assert _refusal(s, "York", "capability", "Y1:oxford") == (
+        "York cannot capability Y1:oxford now: oxford is not one of your Lords on Bosworth Field." + now.format(n=1))
+    assert _refusal(s, "York", "capability", "L1:norfolk") == (
+        "York cannot capability L1:norfolk now: L1 is not one of your Arts of War cards left to choose."
+        + now.format(n=1))
+    RULES.action(s, "York", "capability", "Y1:norfolk")
+    assert _refusal(s, "York", "capability", "Y2:norfolk") == (
+        "York cannot capability Y2:norfolk now: Norfolk has a Capability named Culverins & Falconets already: a "
+        "Lord's two differ (3.4.6)." + now.format(n=2))
+    RULES.action(s, "York", "capability", "Y3:norfolk")
+    assert _refusal(s, "York", "capability", "Y4:norfolk") == (
+        "York cannot capability Y4:norfolk now: Norfolk has two Capabilities already: a Lord holds at most two "
+        "(3.4.6)." + now.format(n=3))
+    assert _refusal(s, "Lancaster", "capability", "Y4:norfolk").startswith(  # nothing of York's picks
+        "Lancaster cannot capability Y4:norfolk now: norfolk is not one of your Lords on Bosworth Field.")

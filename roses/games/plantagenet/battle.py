@@ -1486,6 +1486,26 @@ class Bosworth(Step):
                     and rec["where"] == Where.BATTLE and sv.side_of(lid) == role and lid not in front.values())
         return verb == "lock" and arg is None and len(front) == len(DEFENDER_SLOTS)
 
+    def why_not_capability(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        """Why ``role``'s Capability pick ``arg`` ("card:lord") is refused: only its own picks,
+        deck and Lords are spoken of (the other side's are secret until the reveal)."""
+        picks = frame["picks"][role]
+        if len(picks) >= BOSWORTH_CAPABILITIES:
+            return f"your {BOSWORTH_CAPABILITIES} Capabilities are chosen (On Bosworth Field)."
+        if not isinstance(arg, str) or arg.count(":") != 1:
+            return "name a Capability and its Lord as card:lord."
+        cid, lid = arg.split(":")
+        rec = state["lords"].get(lid)
+        if rec is None or rec["where"] != Where.BATTLE or sv.side_of(lid) != role:
+            return f"{lid} is not one of your Lords on Bosworth Field."
+        if cid not in state["aow"][role]["deck"] or any(x == cid for x, _ in picks):
+            return f"{cid} is not one of your Arts of War cards left to choose."
+        if cid not in _cards_for(lid):
+            return f"{_name(lid)}'s Livery Badge may not hold {cid} {_titles()[cid]} (1.9.1, 3.4.6)."
+        if sum(1 for _, at in picks if at == lid) >= MAX_CAPABILITIES:
+            return f"{_name(lid)} has two Capabilities already: a Lord holds at most two (3.4.6)."
+        return f"{_name(lid)} has a Capability named {_titles()[cid]} already: a Lord's two differ (3.4.6)."
+
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role not in self.actors(state, frame):
             if role in frame["locked"]:
