@@ -265,3 +265,29 @@ def test_bosworth_capability_refusals_6_0_iii_b_3_4_6() -> None:
         "(3.4.6)." + now.format(n=3))
     assert _refusal(s, "Lancaster", "capability", "Y4:norfolk").startswith(  # nothing of York's picks
         "Lancaster cannot capability Y4:norfolk now: norfolk is not one of your Lords on Bosworth Field.")
+
+
+def test_array_refusals_4_4_1() -> None:
+    """4.4.1 Battle Array: the Defenders fill Front center first, one Lord per position, with
+    their own Lords (the Array is public)."""
+    s = fresh("ii-warwicks-rebellion")
+    for lid, d in s["lords"].items():
+        if d["where"] == Where.MAP and d["locale"] == "Coventry" and lid not in BATTLES[1][2] + BATTLES[1][3]:
+            place(s, lid, "Calais")
+    approach(s, "Coventry", BATTLES[1][2], BATTLES[1][3])
+    while s["stack"][-1]["step"] != "array":
+        role = RULES.active(s)[0]
+        legal = RULES.legal_actions(s, role)
+        RULES.action(s, role, *next((a for a in legal if a[0] in ("fight", "pass", "done")), legal[0]))
+    assert RULES.active(s) == ["York"]  # the Defender
+    now = " Now: Battle Array (4.4.1): place a Lord in the Front. You may: place."
+    assert _refusal(s, "York", "place", "left:edward_iv") == (
+        "York cannot place left:edward_iv now: the Front center is filled first (4.4.1)." + now)
+    assert _refusal(s, "York", "place", "middle:edward_iv") == (
+        "York cannot place middle:edward_iv now: middle is not a Front position: left, center or right (4.4.1)." + now)
+    assert _refusal(s, "York", "place", "center:warwick_l") == (
+        "York cannot place center:warwick_l now: warwick_l is not one of your Lords in this Battle still to place "
+        "(4.4.1)." + now)
+    RULES.action(s, "York", "place", "center:edward_iv")
+    assert _refusal(s, "York", "place", "center:pembroke") == (
+        "York cannot place center:pembroke now: Front center has Edward IV already (4.4.1)." + now)

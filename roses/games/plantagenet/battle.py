@@ -882,6 +882,26 @@ class Array(SideDecision):
         slot, lid = arg.split(":")
         return f"{_name(lid)} to Front {slot}"
 
+    def why_not_place(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        """Why the Lord may not go to that Front position (the Array is public, 1.5.3)."""
+        if not isinstance(arg, str) or arg.count(":") != 1:
+            return "name a Front position and a Lord as position:lord."
+        slot, lid = arg.split(":")
+        b = state["battle"]
+        side = frame["side"]
+        front = b["front"][side]
+        if slot not in DEFENDER_SLOTS:
+            return f"{slot} is not a Front position: left, center or right (4.4.1)."
+        placed = set(front) | set(b["reserve"][side])
+        if lid not in battle_lords(b, side) or lid in placed or lid == b["late"]:
+            return f"{lid} is not one of your Lords in this Battle still to place (4.4.1)."
+        i = slot_index(b, side, slot)
+        if front[i] is not None:
+            return f"Front {slot} has {_name(front[i])} already (4.4.1)."
+        if front[CENTER] is None:
+            return "the Front center is filled first (4.4.1)."
+        return "the Attacker places a Lord opposite each Front Defender first (4.4.1)."
+
     def on_place(self, state: State, frame: Frame, role: str, arg: str) -> None:
         b = state["battle"]
         slot, lid = arg.split(":")
