@@ -291,3 +291,24 @@ def test_array_refusals_4_4_1() -> None:
     RULES.action(s, "York", "place", "center:edward_iv")
     assert _refusal(s, "York", "place", "center:pembroke") == (
         "York cannot place center:pembroke now: Front center has Edward IV already (4.4.1)." + now)
+
+
+def test_death_check_refusals_4_4_3() -> None:
+    """4.4.3: each Routed Lord of the side checks for Death once, in the order it chooses."""
+    s = fresh()
+    bare_battle(s, "London", "York", {"York": ["york", "march"], "Lancaster": ["henry_vi"]})
+    b = s["battle"]
+    b["lords"]["york"]["routed"] = b["lords"]["march"]["routed"] = True
+    s["stack"] = [{"step": "battle", "stage": "end"}, {"step": "death", "side": "York"}]
+    RULES.steps.settle(s)
+    assert RULES.active(s) == ["York"]
+    now = " Now: Choose the Routed Lord who checks for Death next (4.4.3). You may: check."
+    assert _refusal(s, "York", "check", "henry_vi") == (
+        "York cannot check henry_vi now: henry_vi is not one of your Lords in this Battle (4.4.3)." + now)
+    b["checked"].append("york")
+    b["lords"]["march"]["routed"] = False
+    b["lords"]["york"]["routed"] = True
+    assert _refusal(s, "York", "check", "march").startswith(
+        "York cannot check march now: March is not Routed: only Routed Lords check for Death (4.4.3).")
+    assert _refusal(s, "York", "check", "york").startswith(
+        "York cannot check york now: York has checked for Death already (4.4.3).")

@@ -1356,6 +1356,17 @@ class Death(SideDecision):
         fled = " (Fled: -2)" if state["battle"]["lords"][arg]["fled"] else ""
         return f"Death check for {_name(arg)}{fled}"
 
+    def why_not_check(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        """Why that Lord does not check for Death now (everything in Battle is public)."""
+        b = state["battle"]
+        if not isinstance(arg, str) or arg not in battle_lords(b, frame["side"]):
+            return f"{arg} is not one of your Lords in this Battle (4.4.3)."
+        if not b["lords"][arg]["routed"]:
+            return f"{_name(arg)} is not Routed: only Routed Lords check for Death (4.4.3)."
+        if arg in b["checked"]:
+            return f"{_name(arg)} has checked for Death already (4.4.3)."
+        return None
+
     def on_surrender(self, state: State, frame: Frame, role: str, lord: str) -> None:
         """6.1.1: the side concedes the War as its loser; its last Heir does not roll. The War
         ends at once (the rest of the Battle is not played) and the next War is set up."""

@@ -8,9 +8,13 @@ step is one side's decision. Battles (4.4) and the Bosworth battle are in :mod:`
 the parts share (phases, the end of the game, the immediate victories of 6.3) in :mod:`common`.
 When the Turn's frames are all resolved the Calendar step runs again and begins the next Turn.
 
-This module joins the parts into the game's step table and gives the views, secrets and
-invariants. The immediate Automatic War Victory of the Wars of the Roses (6.3) is checked
-before every automatic step and after every action (:class:`PlantagenetSteps`).
+Each step declares all of its decision on its class, through the engine's hooks: its options,
+prompt and ``on_<verb>`` handlers, the label of each option (``option_label``, which
+:meth:`~roses.engine.steps.StepRules.label` asks), the reasons an action is refused
+(``why_not_<verb>``) and the rule section it applies (``rule``). This module joins the parts
+into the game's step table and gives the views, secrets and invariants. The immediate Automatic
+War Victory of the Wars of the Roses (6.3) is checked before every automatic step and after every
+action (:class:`PlantagenetSteps`, the engine's ``Steps.watch``).
 """
 
 from __future__ import annotations
