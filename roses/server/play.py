@@ -5,7 +5,7 @@ How an action goes through the server: every action, whoever sends it (an HTTP r
 play socket, a bot, the clock and deadline schedulers, an order by e-mail, the umpire), comes
 in through :meth:`Play.act`, where the calling thread waits for it, or :meth:`Play.act_async`,
 the same action awaited on an event loop (the play socket). The request is first checked for
-form (verb, argument, idempotency key, game id: 400, nothing looked at). Then, under the
+form (verb, argument, idempotency key: 400; a game id out of range: 404). Then, under the
 game's lock, it is checked against the game's row and seats (the seat, the game's status, the
 version it was made on: 403, 404, 409) and the rules apply it to the game in memory (read from
 its last snapshot and the actions after it when it is not there; a refusal is 422 and drops
