@@ -180,9 +180,9 @@ def _active_list(text: str) -> list[str]:
 
 class _GameLock:
     """A game's lock (striped): re-entrant for the thread that holds it, like ``RLock``; an
-    action of a play socket may also hold it on behalf of a token (an object of its own,
-    :attr:`_Pending.owner`) while the event loop waits for the action's write, and releases
-    it from whichever thread ends that wait."""
+    action on an event loop may also hold it on behalf of a token (an object of its own, see
+    :meth:`roses.server.play.Play.act_async`) while the loop waits for the action's write,
+    and release it from whichever thread ends that wait."""
 
     __slots__ = ("_cond", "_owner", "_count")
 
@@ -234,35 +234,6 @@ class Acted(dict[str, Any]):
         self.body = body
         self.seq = seq
         self.repeated = repeated
-
-
-@dataclass
-class _Pending:
-    """An action applied to the game in memory, its write not yet committed (see
-    :meth:`roses.server.play.Play.act_begin`)."""
-
-    user: User | None
-    game_id: int
-    role: str
-    verb: str
-    arg_json: str
-    key: tuple[int, str, int, str] | None
-    game: Game
-    entry: _Cached
-    row: Any
-    seats: list[Seat]
-    new_version: int
-    before: list[str]
-    active: list[str]
-    #: ``active`` as the game row stores it.
-    active_json: str
-    result: str | None
-    turn_changed: bool
-    entries: Any
-    log_rows: int
-    write: Callable[[Connection], None]
-    #: The owner on whose behalf the game's lock is held for the action (:class:`_GameLock`).
-    owner: object = None
 
 
 class GameStore:

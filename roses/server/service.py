@@ -3,8 +3,8 @@ the CLI use it. It is made of parts over one store (:mod:`roses.server.gamestore
 database, the games in memory, locks):
 
 - the lobby (:mod:`roses.server.lobby`): create, list, join, leave, seat bots, start;
-- play (:mod:`roses.server.play`): views, actions (one way in: ``act``, and its steps for a
-  socket), undo, resignation, the bots' turns;
+- play (:mod:`roses.server.play`): views, actions (one way in: ``act``, awaitable as
+  ``act_async`` on an event loop), undo, resignation, the bots' turns;
 - chat and notes (:mod:`roses.server.chat`);
 - replay and export (:mod:`roses.server.replay`);
 - administration (:mod:`roses.server.admin`): admin export and seating, rebuild, import.
@@ -49,7 +49,6 @@ from roses.server.gamestore import (
     _label,
     _log_len,
     _now,
-    _Pending,
     _Repeated,
     _request_texts,
     _safe_message,
@@ -85,7 +84,6 @@ __all__ = [
     "_Cached",
     "_GameLock",
     "_NEEDS_ESCAPE",
-    "_Pending",
     "_Repeated",
     "_active_list",
     "_arg_json",

@@ -52,7 +52,7 @@ from roses.server.auth import User
 from roses.server.deps import find_auth, services
 from roses.server.errors import BadRequest, ServerError
 from roses.server.events import CHAT, Event, where
-from roses.server.service import Acted, state_message
+from roses.server.service import state_message
 
 log = logging.getLogger("roses.server")
 
@@ -61,9 +61,9 @@ router = APIRouter()
 T = TypeVar("T")
 
 #: Threads for the socket actions (``act``) that cannot be applied on the event loop (the
-#: game is not in memory at the version named, or its lock is taken: :func:`_act`). Such an
-#: action waits in its thread for the group commit (store.py), so several are on their way
-#: at once, and the commit takes them together.
+#: game is not in memory at the version named, or its lock is taken: ``GameService.act_async``).
+#: Such an action waits in its thread for the group commit (store.py), so several are on their
+#: way at once, and the commit takes them together.
 ACT_THREADS = 32
 
 #: Sockets whose opening (authentication, first view, chat and messages: one trip to a
@@ -158,53 +158,6 @@ async def _in_thread(fn: Callable[..., T], *args: Any) -> T:
     return await _acts.submit(asyncio.get_running_loop(), fn, *args)
 
 
-def _act_in_thread(games: Any, user: User, game_id: int, role: str, verb: str, arg: Any, version: int,
-                   key: Any) -> Acted:
-    out: Acted = games.act(user, game_id, role, verb, arg, version, key=key)
-    return out
-
-
-async def _act(games: Any, user: User, game_id: int, role: str, verb: str, arg: Any, version: int,
-               key: Any) -> Acted:
-    """A socket's action, as ``GameService.act`` answers it. When the game is in memory at the
-    version named and its lock is free, the action is applied and its views rendered here on
-    the event loop, which waits for the group commit without a thread of its own (``act``'s
-    steps ``act_begin``, ``act_commit``, ``act_end``); otherwise (a database read, a lock to
-    wait for, a key seen before) ``act`` runs in a thread of the pool."""
-    pending = games.act_begin(user, game_id, role, verb, arg, version, key)
-    if pending is None:
-        out: Acted = await _in_thread(_act_in_thread, games, user, game_id, role, verb, arg, version, key)
-        return out
-    loop = asyncio.get_running_loop()
-    written: asyncio.Future[BaseException | None] = loop.create_future()
-
-    def then(error: BaseException | None) -> None:  # on the writer's thread
-        try:
-            loop.call_soon_threadsafe(_deliver, written, error, None)  # the error as the result
-        except RuntimeError:  # the loop is closed: end the action here (its lock released)
-            with contextlib.suppress(Exception):
-                games.act_end(pending, error)
-
-    try:
-        games.act_commit(pending, then)
-    except Exception as exc:  # nothing queued: act_end evicts the game, frees its lock, raises
-        games.act_end(pending, exc)
-        raise
-    try:
-        error = await asyncio.shield(written)
-    except asyncio.CancelledError:
-        # The socket closed meanwhile: the action still ends, its lock released, once written.
-        written.add_done_callback(lambda done: _end_quietly(games, pending, done))
-        raise
-    ended: Acted = games.act_end(pending, error)
-    return ended
-
-
-def _end_quietly(games: Any, pending: Any, done: asyncio.Future[BaseException | None]) -> None:
-    with contextlib.suppress(Exception):
-        games.act_end(pending, done.result())
-
-
 def _wake(sub: Any, game_id: int) -> None:
     """Put the 'reader ended' event in a subscription's queue (dropping the oldest if full)."""
     with contextlib.suppress(asyncio.QueueEmpty):
@@ -256,7 +209,7 @@ async def play_socket(ws: WebSocket, game_id: Annotated[int, Path(ge=-db.INT_MAX
         return
     user, first, first_body, inbox, here = opened
     role = str(first["role"])
-    sub.role = role  # the actions of others render this role's view for its push (service._act_done)
+    sub.role = role  # the actions of others render this role's view for its push (play._act_done)
     player = role != OBSERVER
     send_lock = asyncio.Lock()
 
@@ -424,7 +377,8 @@ async def _reader(ws: WebSocket, send: Any, send_view: Any, user: User | None, g
                     raise BadRequest("An action needs a 'verb'.")
                 idle.clear()
                 try:
-                    acted = await _act(games, user, game_id, role, verb, msg.get("arg"), version, msg.get("key"))
+                    acted = await games.act_async(user, game_id, role, verb, msg.get("arg"), version,
+                                                  key=msg.get("key"), in_thread=_in_thread)
                     body = acted.body
                     assert body is not None  # a user's action always gets its view
                     head = (f'{{"type":"result","id":{orjson.dumps(request_id).decode()},"seq":{acted.seq},'

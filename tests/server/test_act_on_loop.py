@@ -1,8 +1,8 @@
-"""A socket's action applied on the event loop (GameService.act_begin / act_commit / act_end,
-roses.server.ws._act): no thread for a game in memory, a thread when the game's lock is taken,
-the same outcome either way, and the lock always released, also when the socket closes while
-the action is being written. With the pieces it rests on: the group commit's ``submit`` and
-the game locks held on behalf of an action."""
+"""An action awaited on the event loop (``GameService.act_async``, the play socket's way in):
+no thread for a game in memory, a thread when the game's lock is taken, the same outcome
+either way, and the lock always released, also when the socket closes while the action is
+being written. With the pieces it rests on: the group commit's ``submit`` and the game locks
+held on behalf of an action."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from roses.server.db import Database
 from roses.server.errors import StaleVersion
 from roses.server.service import LOCK_STRIPES, GameService, _GameLock
 from roses.server.store import GroupCommit, _Item
-from roses.server.ws import _act
 
 from .conftest import next_message as _next
 from .conftest import started_toy
@@ -33,16 +32,15 @@ def _seqs(database: Database, gid: int) -> list[int]:
 
 
 def _counting_threads(games: GameService, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A socket's actions that went through a thread (``act`` there), counted."""
+    """A socket's actions that went through a thread (the socket's pool), counted."""
     calls: list[int] = []
-    in_thread = ws._act_in_thread
+    in_thread = ws._in_thread
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        assert args[0] is games
+    async def counted(fn: Any, *args: Any) -> Any:
         calls.append(1)
-        return in_thread(*args, **kwargs)
+        return await in_thread(fn, *args)
 
-    monkeypatch.setattr(ws, "_act_in_thread", counted)
+    monkeypatch.setattr(ws, "_in_thread", counted)
     return calls
 
 
@@ -239,7 +237,8 @@ def test_a_socket_closed_while_its_action_is_written_still_ends_it(client: TestC
     async def main() -> None:
         # The writer is busy with another unit until the gate opens.
         games.committer.submit(lambda conn: gate.wait(10), lambda error: None)
-        task = asyncio.create_task(_act(games, south, gid, "South", "pick", 1, 1, "k"))
+        task = asyncio.create_task(games.act_async(south, gid, "South", "pick", 1, 1, key="k",
+                                                    in_thread=ws._in_thread))
         await asyncio.sleep(0.05)
         assert not task.done()
         task.cancel()
@@ -284,7 +283,7 @@ def test_an_action_whose_write_cannot_be_queued_is_refused_and_frees_its_game(
 
     async def main() -> None:
         with pytest.raises(OSError):
-            await _act(games, south, gid, "South", "pick", 1, 1, None)
+            await games.act_async(south, gid, "South", "pick", 1, 1, in_thread=ws._in_thread)
 
     asyncio.run(main())
     assert _seqs(database, gid) == [1]
