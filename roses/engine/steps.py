@@ -174,7 +174,8 @@ class Step:
         else:
             why = f"{verb.replace('_', ' ')} is not a choice at this point{where}"
         asked = self.prompt(state, frame, role).strip().rstrip(".")
-        text = f"{head}: {why}." + (f" Now: {asked}." if asked else "")
+        end = "" if asked.endswith(("?", "!")) else "."  # a question keeps its own mark
+        text = f"{head}: {why}." + (f" Now: {asked}{end}" if asked else "")
         if verbs:
             text += " You may: " + ", ".join(v.replace("_", " ") for v in verbs) + "."
         return text

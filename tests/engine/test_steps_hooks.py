@@ -113,6 +113,19 @@ def test_why_not_gives_the_reason_of_a_refusal_and_the_rule() -> None:
     assert "jump is not a choice at this point (R1)" in str(err.value)  # the generic reason
 
 
+def test_a_refusal_keeps_the_question_mark_of_the_prompt() -> None:
+    """A prompt that asks a question ends the refusal's "Now:" part with its own mark."""
+
+    class Ask(Take):
+        def prompt(self, state: State, frame: Frame, role: str) -> str:
+            return "How many stones?"
+
+    state = Nim().setup(1, "seven")
+    text = Ask().refusal(state, state["stack"][-1], "North", "jump", None)
+    assert text == ("North cannot jump now: jump is not a choice at this point (R1). Now: How many stones? "
+                    "You may: take.")
+
+
 def test_default_is_the_current_steps_for_an_actor_only() -> None:
     nim = Nim()
     state = nim.setup(1, "seven")

@@ -223,6 +223,7 @@ class CombatPhase(CardPlay):
     phase = "combat"
     always_decides = True
     opens = frozenset(("battle", "ambush", "sally", "sea_battle", "siege", "storm", "town_attack"))
+    rule = "§Combat Phase"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -351,6 +352,7 @@ class Battle(Step):
     name = "battle"
     phase = "combat"
     always_decides = True
+    rule = "§Combat Phase"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["att"])]
@@ -549,6 +551,7 @@ class VacPort(Step):
     phase = "combat"
     always_decides = True
     first_is_default = True
+    rule = "E1 §Sea Battles"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -753,6 +756,7 @@ class Scuttle(Step):
     phase = "combat"
     always_decides = True
     default: Action = ("keep", None)
+    rule = "E1 §Sea Battles"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -866,6 +870,7 @@ class Spoils(Step):
     phase = "combat"
     always_decides = True
     first_is_default = True
+    rule = "§Alliances, §Transfers"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["cap"])]
@@ -897,6 +902,7 @@ class Captive(Step):
     name = "captive"
     phase = "combat"
     always_decides = True
+    rule = "§Capture of Noble Counters"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["cap"])]
@@ -997,6 +1003,7 @@ class Ransom(Step):
     name = "ransom"
     phase = "combat"
     always_decides = True
+    rule = "§Capture of Noble Counters"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame.get("stage") == "captor":
@@ -1101,6 +1108,7 @@ class RansomPay(Step):
     name = "ransom_pay"
     phase = "combat"
     always_decides = True
+    rule = "§Capture of Noble Counters"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, state["ch"][frame["n"]])]
@@ -1141,6 +1149,7 @@ class Pardon(Step):
     phase = "combat"
     always_decides = True
     default: Action = ("pardon", None)
+    rule = "King's Pardon, §Crown Card Key"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, state["ch"][frame["n"]])]

@@ -217,6 +217,7 @@ class Offer(Step):
     phase = "deal"
     always_decides = True
     default: Action = ("decline", None)
+    rule = "§Transfers"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["to"])]
@@ -304,6 +305,7 @@ class TradeBack(Step):
     phase = "deal"
     always_decides = True
     first_is_default = True
+    rule = "§Transfers"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["to"])]
@@ -332,6 +334,7 @@ class DealMenu(Dealing, Step):
     name = "deal"
     phase = "deal"
     always_decides = True
+    rule = "§Transfers"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]

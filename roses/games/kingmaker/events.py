@@ -181,6 +181,7 @@ class StormPort(Step):
     phase = "chance"
     always_decides = True
     first_is_default = True
+    rule = "Storms at Sea, §Event Card Key"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, ship_controller(state, frame["s"]))]
@@ -283,6 +284,7 @@ class Summons(Step):
 
     name = "summons"
     phase = "chance"
+    rule = "Raid and Revolt, §Chance Phase, §Event Card Key"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         n = frame["asking"]
@@ -455,6 +457,7 @@ class Treachery(Step):
     phase = "chance"
     always_decides = True
     first_is_default = True
+    rule = "Treachery, §Event Card Key"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["by"])]
@@ -721,6 +724,7 @@ class Hunt(Step):
     name = "hunt"
     phase = "chance"
     default: Action = ("done", None)
+    rule = "Royal Hunt, §Event Card Key"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, q) for q, d in enumerate(frame["done"]) if not d]

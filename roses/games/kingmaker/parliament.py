@@ -34,7 +34,7 @@ from roses.engine import log
 from roses.engine.contract import Action, State
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops, refusals
+from roses.games.kingmaker import ops
 from roses.games.kingmaker.common import (
     Z_ASIDE,
     Z_ASSET,
@@ -59,16 +59,19 @@ from roses.games.kingmaker.common import (
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.queries import (
     HENRY,
+    award_reason,
     besieged_inside,
     event_cards_held,
     landing_port,
     needs_ship,
+    noble_named,
     parliament_cards,
     parliament_places,
     parliament_ship,
     parliament_ships,
     recipients,
     summoner_figure,
+    tolerant,
     writs,
 )
 
@@ -100,6 +103,45 @@ def summonable(state: State, p: int, sq: str) -> list[int]:
     return out
 
 
+class Writs:
+    """The reasons the summonses and the attendance are refused (§Calling Parliament; ruling
+    K41), for the session and the voluntary attendance."""
+
+    def why_not_open(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        if frame.get("summoned"):
+            return None
+        return "Parliament opens once at least one noble of another player is summoned by a Writ (§Calling Parliament)"
+
+    @tolerant
+    def why_not_writ(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return _writ_reason(state, frame, role, "writ", arg)
+
+    @tolerant
+    def why_not_attend(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return _writ_reason(state, frame, role, "attend", arg)
+
+
+def _writ_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+    w = W(state)
+    n = noble_named(state, arg)
+    if n < 0 or state["cz"][n] != Z_NOBLE:
+        return f"{arg!r} is not a noble in play"
+    name = card_name(w, n)
+    p = player_of_role(state, role)
+    if verb == "writ" and state["ch"][n] == frame["p"]:
+        return "a Writ summons another player's noble, not one's own (§Calling Parliament)"
+    if verb == "writ" and not writs(state, frame["p"]):
+        return "you hold no Writ of summons (§Calling Parliament)"
+    if verb == "attend" and state["ch"][n] != p:
+        return f"{name} is not of your faction"
+    if state["nsq"][n] == frame["sq"]:
+        return f"{name} is already in Parliament's square"
+    if needs_ship(state, n):
+        return (f"{name} is on an island or in Calais: he comes only if an empty ship of his faction, large "
+                "enough for his troops, is there to carry him (§Calling Parliament)")
+    return f"{name} cannot come: he is at sea, a captive, under siege, or outside England and Wales (§Calling Parliament; ruling K41)"
+
+
 class ParliamentPhase(Step):
     """§Parliament Phase: the Parliament phase of the current player."""
 
@@ -107,9 +149,21 @@ class ParliamentPhase(Step):
     phase = "parliament"
     rule = "§Calling Parliament"
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.summon_reason)
+    @tolerant
+    def why_not_summon(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        """§Calling Parliament; ruling K11."""
+        w = W(state)
+        p = frame["p"]
+        fig = summoner_figure(state, p)
+        if fig is None:
+            return ("only the player controlling the sole King, or the Chancellor's player holding a Parliament "
+                    "card when there are two Kings or none, may summon Parliament (§Calling Parliament)")
+        if not writs(state, p):
+            return "a Writ of summons must be presented to another player's noble (§Calling Parliament)"
+        if isinstance(arg, str) and arg in w.board.places and arg not in parliament_places(state, *fig):
+            return (f"Parliament may not meet at {place_name(w, arg)}: it meets in a town or city (not a castle, "
+                    "Calais or Dublin, not under siege) where the King or Chancellor stands (§Calling Parliament; ruling K11)")
+        return None
 
 
     def _places(self, state: State, frame: Frame, cards: bool = True) -> list[str]:
@@ -312,9 +366,11 @@ class Vote(Step):
     phase = "parliament"
     rule = "§Voting on Cards Distributed"
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.vote_reason)
+    def why_not_vote(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        if frame["motion"] == "kings":
+            return "the vote between the Kings names one of them, or abstains (§Voting on Cards Distributed): " + ", ".join(
+                [*frame["choices"], "abstain"])
+        return "a ballot is yes, no or abstain (§Voting on Cards Distributed)"
 
     default: Action = ("vote", "abstain")
 
@@ -384,16 +440,13 @@ def decide(state: State, session: Frame, frame: Frame) -> Any:
 # ============================================================================ the session
 
 
-class Session(Step):
+class Session(Writs, Step):
     """The agenda of a Parliament (module docstring); automatic between decisions."""
 
     name = "session"
     phase = "parliament"
     rule = "§Calling Parliament"
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.writ_reason)
 
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -614,9 +667,20 @@ class Propose(Step):
     phase = "parliament"
     rule = "§Distributing Cards, §Voting on Cards Distributed"
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.propose_reason)
+    @tolerant
+    def why_not_propose(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        """§Distributing Cards, §Voting on Cards Distributed."""
+        w = W(state)
+        n = noble_named(state, arg)
+        if n < 0 or state["cz"][n] != Z_NOBLE:
+            return f"{arg!r} is not a noble in play"
+        if n in frame.get("tried", ()):
+            return f"{card_name(w, n)} has declined it (§Voting on Cards Distributed): propose another"
+        if n in recipients(state, frame["card"]):
+            return None
+        if state["nsq"][n] is None and state["nship"][n] < 0:
+            return f"{card_name(w, n)} is not on the board"
+        return award_reason(state, frame["card"], n, setup=True)
 
     always_decides = True
     default: Action = ("pass", None)
@@ -703,15 +767,12 @@ class EveryPlayer(Step):
             pop(state)
 
 
-class Attend(EveryPlayer):
+class Attend(Writs, EveryPlayer):
     """Voluntary attendance (§Calling Parliament): every player at once sends nobles, or is done."""
 
     name = "attend"
     rule = "§Calling Parliament"
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.writ_reason)
 
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
@@ -801,6 +862,7 @@ class ParlPlace(Step):
     phase = "chance"
     always_decides = True
     first_is_default = True
+    rule = "§Calling Parliament"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]

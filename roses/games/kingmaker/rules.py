@@ -22,7 +22,6 @@ from roses.games.kingmaker import (
     parliament,
     play,
     reading,
-    refusals,
     research,
     setup,
     umpire,
@@ -235,8 +234,5 @@ class KingmakerRules(KingmakerPlatform, StepRules):
         """The published default of the decision ``role`` faces now (views.default_action)."""
         return views.default_action(self, state, role)
 
-
-for _name, _rule in refusals.STEP_RULES.items():  # the rule a step's refusals name (refusals.py)
-    KingmakerRules.steps[_name].rule = _rule
 
 RULES = KingmakerRules()

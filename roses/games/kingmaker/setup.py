@@ -18,7 +18,7 @@ from roses.engine.contract import Action, State, copy_json
 from roses.engine.errors import BadOptions
 from roses.engine.steps import Frame, Step, pop, push
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops, refusals
+from roses.games.kingmaker import ops
 from roses.games.kingmaker.board import BoardError, board_from_data, board_key
 from roses.games.kingmaker.common import (
     E_DECK,
@@ -44,7 +44,12 @@ from roses.games.kingmaker.common import (
     world,
 )
 from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.queries import award_targets, hand
+from roses.games.kingmaker.queries import (
+    award_targets,
+    card_reason,
+    hand,
+    tolerant,
+)
 from roses.games.kingmaker.state import KingmakerState
 
 SCENARIO = "campaign"
@@ -294,9 +299,26 @@ class Arrange(Step):
     phase = "setup"
     rule = "§Preparing to Play"
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.arrange_reason)
+    # ----- why an order is refused (§Preparing to Play)
+    def why_not_done(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return ("every title that can go to an untitled noble, every office that can go to a titled one, and "
+                "every bishop, mercenary, town and ship card must be placed first (§Preparing to Play)")
+
+    @tolerant
+    def why_not_give(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "give", arg, setup=True)
+
+    @tolerant
+    def why_not_assign(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "assign", arg, setup=True)
+
+    @tolerant
+    def why_not_asset(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "asset", arg, setup=True)
+
+    @tolerant
+    def why_not_play(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "play", arg, setup=True)
 
 
     def actors(self, state: State, frame: Frame) -> list[str]:

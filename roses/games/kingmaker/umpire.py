@@ -118,6 +118,7 @@ class Tabletop(Step):
     phase = "combat"
     always_decides = True
     default = ("cards", None)
+    rule = "§Battle, §Siege"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [UMPIRE]
