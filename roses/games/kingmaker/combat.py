@@ -56,7 +56,14 @@ from roses.games.kingmaker.play import (
     mark_idle,
     trip_key,
 )
-from roses.games.kingmaker.queries import can_act, event_deck, hand, inside_nobles, siege_defence
+from roses.games.kingmaker.queries import (
+    can_act,
+    event_deck,
+    hand,
+    inside_nobles,
+    offered,
+    siege_defence,
+)
 
 BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK, SEA = (
     "battle", "ambush", "siege", "storm", "town", "town_attack", "sea_battle")
@@ -550,8 +557,12 @@ class VacPort(Step):
     name = "vac_port"
     phase = "combat"
     always_decides = True
-    first_is_default = True
     rule = "E1 §Sea Battles"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -755,8 +766,11 @@ class Scuttle(Step):
     name = "scuttle"
     phase = "combat"
     always_decides = True
-    default: Action = ("keep", None)
     rule = "E1 §Sea Battles"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: keep (when it is an option)."""
+        return offered(self.options(state, frame, role), ("keep", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -869,8 +883,12 @@ class Spoils(Step):
     name = "spoils"
     phase = "combat"
     always_decides = True
-    first_is_default = True
     rule = "§Alliances, §Transfers"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["cap"])]
@@ -928,9 +946,9 @@ class Captive(Step):
         return (f"{card_name(w, n)} of {role_of(state, state['ch'][n])} is your captive: ask a ransom "
                 "(cards from his owner's hand), release him, or execute him (default: execute).")
 
-    def published_default(self, state: State, frame: Frame, role: str) -> Action:
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """§Capture of Noble Counters: "Any Noble not ransomed in the turn of capture must be executed" (ruling K73)."""
-        return ("execute", W(state).cards[frame["queue"][0]].id)
+        return offered(self.options(state, frame, role), ("execute", W(state).cards[frame["queue"][0]].id))
 
     def _next(self, state: State, frame: Frame) -> None:
         frame["queue"].pop(0)
@@ -1026,9 +1044,10 @@ class Ransom(Step):
                 out += [("ransom_draws", [nid, k]) for k in (1, 2) if asked != ("draws", k)]
         return out
 
-    def published_default(self, state: State, frame: Frame, role: str) -> Action:
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The owner refuses (the noble is executed, ruling K27); the captor holds to his demand."""
-        return ("decline", None) if frame.get("stage") == "captor" else ("refuse", None)
+        return offered(self.options(state, frame, role),
+                       ("decline", None) if frame.get("stage") == "captor" else ("refuse", None))
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)
@@ -1121,12 +1140,12 @@ class RansomPay(Step):
         return (f"Choose a card of your hand for the ransom ({frame['k']} left; default: the first card "
                 "that is not a noble).")
 
-    def published_default(self, state: State, frame: Frame, role: str) -> Action | None:
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The cards other than nobles first, in hand order, as a standing order pays (K70, K73)."""
         w = W(state)
         cards = [w.cards[c] for c in hand(state, state["ch"][frame["n"]])]
         cards.sort(key=lambda card: card.is_noble)
-        return ("give_card", cards[0].id) if cards else None
+        return offered(self.options(state, frame, role), ("give_card", cards[0].id)) if cards else None
 
     def on_give_card(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
@@ -1148,8 +1167,11 @@ class Pardon(Step):
     name = "pardon"
     phase = "combat"
     always_decides = True
-    default: Action = ("pardon", None)
     rule = "King's Pardon, §Crown Card Key"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: pardon (when it is an option)."""
+        return offered(self.options(state, frame, role), ("pardon", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, state["ch"][frame["n"]])]

@@ -44,7 +44,7 @@ from roses.games.kingmaker.common import (
     ship_controller,
     ship_passengers,
 )
-from roses.games.kingmaker.queries import free_moves, hand
+from roses.games.kingmaker.queries import free_moves, hand, offered
 
 TRANSFERABLE = (K.TOWN, K.SHIP, K.MERCENARY, K.ROYAL_CASTLE)
 
@@ -216,8 +216,11 @@ class Offer(Step):
     name = "offer"
     phase = "deal"
     always_decides = True
-    default: Action = ("decline", None)
     rule = "§Transfers"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: decline (when it is an option)."""
+        return offered(self.options(state, frame, role), ("decline", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["to"])]
@@ -304,8 +307,12 @@ class TradeBack(Step):
     name = "trade_back"
     phase = "deal"
     always_decides = True
-    first_is_default = True
     rule = "§Transfers"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["to"])]

@@ -47,7 +47,7 @@ from roses.games.kingmaker.common import (
     sole_king,
 )
 from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.queries import besieged_inside, event_deck, hand
+from roses.games.kingmaker.queries import besieged_inside, event_deck, hand, offered
 
 #: Areas whose nobles cannot answer a summons (Raid and Revolt, Embassy notes).
 FAR_AREAS = ("pale_of_calais", "ireland", "scotland", "continent")
@@ -180,8 +180,12 @@ class StormPort(Step):
     name = "storm_port"
     phase = "chance"
     always_decides = True
-    first_is_default = True
     rule = "Storms at Sea, §Event Card Key"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, ship_controller(state, frame["s"]))]
@@ -306,8 +310,10 @@ class Summons(Step):
         return (f"{card_name(w, n)} is summoned to {place_name(w, frame['place'])}: he answers, "
                 "or you commission another noble with a Writ (default: he answers).")
 
-    def published_default(self, state: State, frame: Frame, role: str) -> Action:
-        return ("answer", None) if can_answer(state, frame["asking"]) else ("decline", None)
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The summoned noble answers if he can, else no one is sent (ruling K73)."""
+        return offered(self.options(state, frame, role),
+                       ("answer", None) if can_answer(state, frame["asking"]) else ("decline", None))
 
     def run(self, state: State, frame: Frame) -> None:
         w = W(state)
@@ -456,8 +462,12 @@ class Treachery(Step):
     name = "treachery"
     phase = "chance"
     always_decides = True
-    first_is_default = True
     rule = "Treachery, §Event Card Key"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["by"])]
@@ -723,8 +733,11 @@ class Hunt(Step):
 
     name = "hunt"
     phase = "chance"
-    default: Action = ("done", None)
     rule = "Royal Hunt, §Event Card Key"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: done (when it is an option)."""
+        return offered(self.options(state, frame, role), ("done", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, q) for q, d in enumerate(frame["done"]) if not d]

@@ -6,7 +6,7 @@ drive your ship into, how do you vote. Two things keep it moving:
 
 **Defaults by deadline** (``by_default``): when a seat's deadline passes, the server sends the
 verb ``by_default`` for it (argument ``"deadline"``, or ``"vacation"`` for a player away
-without a stand-in). The rules play the decision's published default (views.default_action)
+without a stand-in). The rules play the decision's published default (its step's default_option)
 as that seat's answer and say so in the game log: "P2's deadline passed: deny (the published
 default)." A secret answer (a ballot, the card given back in a trade, a Treachery pick) is not
 named in the public line, only in the seat's own log.
@@ -86,7 +86,7 @@ def play_default(rules: Any, state: State, role: str, reason: Any) -> None:
         raise IllegalAction(f"{BY_DEFAULT} takes one of {', '.join(DEFAULT_REASONS)}.")
     if role not in rules.active(state):
         raise NotYourTurn(f"It is not {role}'s turn.")
-    found = views.default_action(rules, state, role)
+    found = rules.default_action(state, role)
     if found is None:
         raise IllegalAction(f"{role}'s decision now has no published default.")
     verb, arg = found

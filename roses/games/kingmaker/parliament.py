@@ -65,6 +65,7 @@ from roses.games.kingmaker.queries import (
     landing_port,
     needs_ship,
     noble_named,
+    offered,
     parliament_cards,
     parliament_places,
     parliament_ship,
@@ -164,7 +165,6 @@ class ParliamentPhase(Step):
             return (f"Parliament may not meet at {place_name(w, arg)}: it meets in a town or city (not a castle, "
                     "Calais or Dublin, not under siege) where the King or Chancellor stands (§Calling Parliament; ruling K11)")
         return None
-
 
     def _places(self, state: State, frame: Frame, cards: bool = True) -> list[str]:
         """Where the phase's player may summon Parliament; ``cards`` False: as far as the other
@@ -372,7 +372,9 @@ class Vote(Step):
                 [*frame["choices"], "abstain"])
         return "a ballot is yes, no or abstain (§Voting on Cards Distributed)"
 
-    default: Action = ("vote", "abstain")
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: vote abstain (when it is an option)."""
+        return offered(self.options(state, frame, role), ("vote", "abstain"))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, p) for p in frame["voters"] if str(p) not in frame["ballots"]]
@@ -446,7 +448,6 @@ class Session(Writs, Step):
     name = "session"
     phase = "parliament"
     rule = "§Calling Parliament"
-
 
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -666,6 +667,7 @@ class Propose(Step):
     name = "propose"
     phase = "parliament"
     rule = "§Distributing Cards, §Voting on Cards Distributed"
+    always_decides = True
 
     @tolerant
     def why_not_propose(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
@@ -682,8 +684,9 @@ class Propose(Step):
             return f"{card_name(w, n)} is not on the board"
         return award_reason(state, frame["card"], n, setup=True)
 
-    always_decides = True
-    default: Action = ("pass", None)
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: pass (when it is an option)."""
+        return offered(self.options(state, frame, role), ("pass", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -730,7 +733,10 @@ class Accept(Step):
     phase = "parliament"
     rule = "§Voting on Cards Distributed"
     always_decides = True
-    default: Action = ("accept", None)
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: accept (when it is an option)."""
+        return offered(self.options(state, frame, role), ("accept", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, state["ch"][frame["n"]])]
@@ -756,7 +762,10 @@ class EveryPlayer(Step):
     default); the step ends when all are."""
 
     phase = "parliament"
-    default: Action = ("done", None)
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: done (when it is an option)."""
+        return offered(self.options(state, frame, role), ("done", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, p) for p, d in enumerate(frame["done"]) if not d]
@@ -772,7 +781,6 @@ class Attend(Writs, EveryPlayer):
 
     name = "attend"
     rule = "§Calling Parliament"
-
 
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
@@ -861,8 +869,12 @@ class ParlPlace(Step):
     name = "parl_place"
     phase = "chance"
     always_decides = True
-    first_is_default = True
     rule = "§Calling Parliament"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]

@@ -84,6 +84,7 @@ from roses.games.kingmaker.queries import (
     movable,
     move_dests,
     noble_named,
+    offered,
     refuge_exempt,
     refuge_exempt_office,
     ship_can_act,
@@ -768,7 +769,6 @@ class Move(CardPlay):
             return f"the {name} has nowhere to go"
         return None
 
-
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
 
@@ -949,8 +949,11 @@ class Permit(Step):
     name = "permit"
     phase = "movement"
     always_decides = True
-    default: Action = ("deny", None)
     rule = "§Faction, §Ship Counters, §Town, Cities, and Castles"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: deny (when it is an option)."""
+        return offered(self.options(state, frame, role), ("deny", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]

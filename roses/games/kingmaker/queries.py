@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, ParamSpec
 
-from roses.engine.contract import State
+from roses.engine.contract import Action, State
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker.common import (
     E_HAND,
@@ -657,3 +657,9 @@ def award_reason(state: State, c: int, n: int, setup: bool = False) -> str | Non
         if sq is None or w.board.squares[sq].area not in ("pale_of_calais", "continent"):
             return f"{card.name} may be given only to a noble in Calais or on the Continent (§Crown Card Key)"
     return None
+
+
+def offered(options: list[Action], action: Action) -> Action | None:
+    """``action`` if it is one of ``options`` (a step's published default, which a lapsed
+    deadline plays only when it may be played now), else None."""
+    return action if action in options else None

@@ -230,9 +230,5 @@ class KingmakerRules(KingmakerPlatform, StepRules):
     def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
         return evaluation.evaluation_terms(state, role)
 
-    def default_action(self, state: State, role: str) -> Action | None:
-        """The published default of the decision ``role`` faces now (views.default_action)."""
-        return views.default_action(self, state, role)
-
 
 RULES = KingmakerRules()

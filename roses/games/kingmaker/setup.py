@@ -320,7 +320,6 @@ class Arrange(Step):
     def why_not_play(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
         return card_reason(state, player_of_role(state, role), "play", arg, setup=True)
 
-
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, p) for p, d in enumerate(frame["done"]) if not d]
 

@@ -60,6 +60,7 @@ from roses.games.kingmaker.common import (
     role_of,
 )
 from roses.games.kingmaker.play import lift_sieges
+from roses.games.kingmaker.queries import offered
 from roses.games.kingmaker.views import MAX_RULING, check_invariants, standing_options
 
 #: Verbs the umpire may use at any time while the game runs.
@@ -117,8 +118,11 @@ class Tabletop(Step):
     name = "tabletop"
     phase = "combat"
     always_decides = True
-    default = ("cards", None)
     rule = "§Battle, §Siege"
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: cards (when it is an option)."""
+        return offered(self.options(state, frame, role), ("cards", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [UMPIRE]

@@ -17,7 +17,7 @@ import re
 from itertools import compress
 from typing import Any
 
-from roses.engine.contract import DRAW, Action, State, View, canonical_json
+from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import corrections, memo, parliament
@@ -106,7 +106,7 @@ def view(rules: StepRules, state: State, role: str) -> View:
         parts["tabletop"] = tabletop_view(state, top, role)
     out = rules.step_view(state, role, **parts)
     if role in out.get("active", ()) and state["stack"]:
-        default = default_action(rules, state, role)
+        default = rules.default_action(state, role)
         out["default"] = list(default) if default is not None else None
         if default is not None:  # what a lapse plays, in words (the server adds the deadline)
             out["default_label"] = label(state, role, default[0], default[1])
@@ -445,24 +445,6 @@ def _places_part(state: State) -> dict[str, dict[str, str | None]]:
             places[pl] = {"name": w.board.places[pl].name, "owner": role_of(state, o) if o >= 0 else None,
                           "besieged_by": role_of(state, siege[pl]) if pl in siege else None}
     return places
-
-
-def default_action(rules: StepRules, state: State, role: str) -> Action | None:
-    """The published default of the decision ``role`` faces now, which a server applies when a
-    deadline passes: a step's ``default`` (decline, refuse, abstain...), or what its
-    ``published_default`` gives for the position (a captive's execution, the ransom card, the
-    summoned noble's answer), or its first option for steps whose default is "the first" (storm
-    port, Treachery slot, spoils, Parliament's place, the card given back in a trade). None for a
-    player's own turn."""
-    legal = rules.legal_actions(state, role)
-    if not legal:
-        return None
-    step = rules.steps.by_name[state["stack"][-1]["step"]]
-    pick = getattr(step, "published_default", None)
-    d = pick(state, state["stack"][-1], role) if pick is not None else getattr(step, "default", None)
-    if d is not None and d in legal:
-        return (d[0], d[1])
-    return legal[0] if getattr(step, "first_is_default", False) else None
 
 
 def secrets(state: State, role: str) -> set[str]:
