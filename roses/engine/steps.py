@@ -462,6 +462,24 @@ class Steps:
             step.run(state, frame)
         raise RuntimeError("automatic steps did not come to a decision")
 
+    def label(self, state: State, role: str, verb: str, arg: Any) -> str | None:
+        """The :meth:`Step.option_label` of the current step; for a verb it does not label, that of
+        the first step (in the order they were added) with a handler of ``verb`` that labels it
+        (given the current frame); None when no step labels it."""
+        frame = state["stack"][-1] if state["stack"] else None
+        if frame is None:
+            return None
+        current = self.by_name[frame["step"]]
+        text = current.option_label(state, frame, role, verb, arg)
+        if text is not None:
+            return text
+        for step in self.handling(verb):
+            if step is not current:
+                text = step.option_label(state, frame, role, verb, arg)
+                if text is not None:
+                    return text
+        return None
+
     def prompt(self, state: State, role: str) -> str:
         cur = self.current(state)
         if cur is None or state["result"] is not None:
@@ -494,21 +512,10 @@ class StepRules(Rules):
         return state
 
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:
-        """The :meth:`Step.option_label` of the current step; for a verb it does not label, that of
-        the first step (in the order of :attr:`steps`) with a handler of ``verb`` that labels it
-        (given the current frame); else the generic label."""
-        frame = state["stack"][-1] if state["stack"] else None
-        if frame is not None:
-            current = self.steps.by_name[frame["step"]]
-            text = current.option_label(state, frame, role, verb, arg)
-            if text is not None:
-                return text
-            for step in self.steps.handling(verb):
-                if step is not current:
-                    text = step.option_label(state, frame, role, verb, arg)
-                    if text is not None:
-                        return text
-        return super().label(state, role, verb, arg)
+        """The steps' label (:meth:`Steps.label`: the current step's :meth:`Step.option_label`, or
+        that of a step with a handler of ``verb``); else the generic label."""
+        text = self.steps.label(state, role, verb, arg)
+        return super().label(state, role, verb, arg) if text is None else text
 
     def default_action(self, state: State, role: str) -> Action | None:
         """The option a lapsed deadline plays for ``role``: the current step's

@@ -78,7 +78,7 @@ def off_options(before: list[Action], legal: list[Action]) -> list[Action]:
     return [*gone, *((v, "nowhere-at-all") for v in verbs), ("fly", None)]
 
 
-def _positions(rules: Rules, record: Record) -> Iterator[tuple[State, list[str]]]:
+def positions(rules: Rules, record: Record) -> Iterator[tuple[State, list[str]]]:
     state = rules.setup(int(record["seed"]), rules.scenarios[0], record["options"])
     roles = rules.roles(rules.scenarios[0], record["options"])  # the players, and an umpire's seat
     yield state, roles
@@ -108,7 +108,7 @@ def digests(rules: Rules, record: Record) -> dict[str, str]:
     views, legal, labels, refusals = (hashlib.sha256() for _ in range(4))
     before: list[Action] = []
     state: State = {}
-    for state, roles in _positions(rules, record):
+    for state, roles in positions(rules, record):
         views.update(canonical_json(rules.views(state, [*roles, OBSERVER])).encode("utf-8"))
         options, (names, refused), before = _texts_at(rules, state, roles, before)
         legal.update(canonical_json(options).encode("utf-8"))
@@ -121,7 +121,7 @@ def digests(rules: Rules, record: Record) -> dict[str, str]:
 def texts(rules: Rules, record: Record) -> Iterator[str]:
     """The labels and refusals of ``record``'s positions, one line each (to compare by eye)."""
     before: list[Action] = []
-    for i, (state, roles) in enumerate(_positions(rules, record)):
+    for i, (state, roles) in enumerate(positions(rules, record)):
         _, (names, refused), before = _texts_at(rules, state, roles, before)
         for role, acts in zip(roles, names, strict=True):
             for text in acts:

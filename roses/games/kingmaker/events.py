@@ -48,6 +48,7 @@ from roses.games.kingmaker.common import (
 )
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.queries import besieged_inside, event_deck, hand, offered
+from roses.games.kingmaker.wording import Labelled
 
 #: Areas whose nobles cannot answer a summons (Raid and Revolt, Embassy notes).
 FAR_AREAS = ("pale_of_calais", "ireland", "scotland", "continent")
@@ -174,13 +175,14 @@ def driven_to_port(state: State, s: int, port: str) -> None:
             state["raiders"].append([n, area, state["tno"]])
 
 
-class StormPort(Step):
+class StormPort(Labelled):
     """A storm-driven ship's controller picks among equally close ports (default: the first)."""
 
     name = "storm_port"
     phase = "chance"
     always_decides = True
     rule = "Storms at Sea, §Event Card Key"
+    labels = {"port": "driven into port at {}"}
 
     def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The first option (the published default)."""
@@ -279,7 +281,7 @@ def substitutes(state: State, n: int, least: int, place: str) -> list[int]:
     return [m for m in free_nobles(state, q) if m != n and can_answer(state, m) and noble_strength(state, m) >= need]
 
 
-class Summons(Step):
+class Summons(Labelled):
     """Raid and Revolt (and French Siege): each summoned noble answers in turn; his player
     may instead commission substitutes with a Writ (§Chance Phase; ruling K60: one noble at least
     as strong, one Writ per summoned noble). Default: the noble himself answers; one who
@@ -289,6 +291,7 @@ class Summons(Step):
     name = "summons"
     phase = "chance"
     rule = "Raid and Revolt, §Chance Phase, §Event Card Key"
+    labels = {"answer": "answer", "decline": "send no one", "send": "commission {} with a Writ"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         n = frame["asking"]
@@ -456,13 +459,14 @@ def treachery(state: State, p: int, e: int, card: K.EventCard) -> None:
     push(state, {"step": "treachery", "p": p, "by": left, "slots": slots, "k": k})
 
 
-class Treachery(Step):
+class Treachery(Labelled):
     """The player on the left picks the drawer's cards face down (by slot)."""
 
     name = "treachery"
     phase = "chance"
     always_decides = True
     rule = "Treachery, §Event Card Key"
+    labels = {"pick": "pick {}"}
 
     def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The first option (the published default)."""
@@ -728,12 +732,13 @@ def royal_hunt(state: State, p: int, e: int, card: K.EventCard) -> None:
         push(state, {"step": "hunt", "sq": sq, "done": [False] * len(state["roles"])})
 
 
-class Hunt(Step):
+class Hunt(Labelled):
     """Royal Hunt volunteers: every player at once sends nobles or is done (default: done)."""
 
     name = "hunt"
     phase = "chance"
     rule = "Royal Hunt, §Event Card Key"
+    labels = {"done": "done", "join": "{} joins the hunt"}
 
     def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The published default: done (when it is an option)."""

@@ -53,8 +53,8 @@ from typing import Any
 from roses.engine import log
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.errors import IllegalAction, NotYourTurn
-from roses.games.kingmaker import views
 from roses.games.kingmaker.common import UMPIRE, W, has_umpire, player_of_role, role_of
+from roses.games.kingmaker.wording import plain
 
 #: The verb the server sends when a deadline passes (deadlines.py), and its arguments.
 BY_DEFAULT = "by_default"
@@ -90,7 +90,7 @@ def play_default(rules: Any, state: State, role: str, reason: Any) -> None:
     if found is None:
         raise IllegalAction(f"{role}'s decision now has no published default.")
     verb, arg = found
-    text = views.label(state, role, verb, arg)
+    text = rules.label(state, role, verb, arg)
     step = state["stack"][-1]["step"]
     head = f"{role}'s deadline passed" if why == "deadline" else f"{role} is away"
     kind = STEP_KINDS.get(step)
@@ -278,7 +278,7 @@ def apply_standing(steps: Any, state: State) -> None:
         if found is None:
             return
         role, (verb, arg) = found
-        text = views.label(state, role, verb, arg)
+        text = steps.label(state, role, verb, arg) or plain(state, verb, arg)
         frame = state["stack"][-1]
         step_name = frame["step"]
         kind = STEP_KINDS.get(step_name)

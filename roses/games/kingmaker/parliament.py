@@ -32,7 +32,7 @@ from typing import Any
 
 from roses.engine import log
 from roses.engine.contract import Action, State
-from roses.engine.steps import Frame, Step, pop, push
+from roses.engine.steps import Frame, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops
 from roses.games.kingmaker.common import (
@@ -75,6 +75,7 @@ from roses.games.kingmaker.queries import (
     tolerant,
     writs,
 )
+from roses.games.kingmaker.wording import Labelled
 
 # ============================================================================ who may summon
 
@@ -143,12 +144,13 @@ def _writ_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> 
     return f"{name} cannot come: he is at sea, a captive, under siege, or outside England and Wales (§Calling Parliament; ruling K41)"
 
 
-class ParliamentPhase(Step):
+class ParliamentPhase(Labelled):
     """§Parliament Phase: the Parliament phase of the current player."""
 
     name = "parliament"
     phase = "parliament"
     rule = "§Calling Parliament"
+    labels = {"pass": "pass", "summon": "summon Parliament to {}"}
 
     @tolerant
     def why_not_summon(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
@@ -359,12 +361,13 @@ def tally(state: State, session: Frame) -> list[tuple[int, int]]:
     return list(zip(commons, lords, strict=True))
 
 
-class Vote(Step):
+class Vote(Labelled):
     """All players with votes answer at once; the result is stored in the session frame."""
 
     name = "vote"
     phase = "parliament"
     rule = "§Voting on Cards Distributed"
+    labels = {"vote": "vote {}"}
 
     def why_not_vote(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
         if frame["motion"] == "kings":
@@ -442,12 +445,13 @@ def decide(state: State, session: Frame, frame: Frame) -> Any:
 # ============================================================================ the session
 
 
-class Session(Writs, Step):
+class Session(Writs, Labelled):
     """The agenda of a Parliament (module docstring); automatic between decisions."""
 
     name = "session"
     phase = "parliament"
     rule = "§Calling Parliament"
+    labels = {"open": "open", "writ": "send a Writ of summons to {}"}
 
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -661,13 +665,14 @@ def go_to_parliament(state: State, n: int, session: Frame) -> None:
     ops.put_noble(state, n, session["sq"], inside)
 
 
-class Propose(Step):
+class Propose(Labelled):
     """A proposer names a recipient for the Chancery card, or passes."""
 
     name = "propose"
     phase = "parliament"
     rule = "§Distributing Cards, §Voting on Cards Distributed"
     always_decides = True
+    labels = {"propose": "propose {}", "pass": "pass"}
 
     @tolerant
     def why_not_propose(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
@@ -726,13 +731,14 @@ def _to_vote(state: State, frame: Frame, n: int) -> None:
               f"That {card_name(w, n)} receive {card.name}?")
 
 
-class Accept(Step):
+class Accept(Labelled):
     """§Voting on Cards Distributed: the proposed recipient's player may decline; the proposer then names another."""
 
     name = "accept"
     phase = "parliament"
     rule = "§Voting on Cards Distributed"
     always_decides = True
+    labels = {"accept": "accept", "decline": "decline"}
 
     def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The published default: accept (when it is an option)."""
@@ -757,11 +763,12 @@ class Accept(Step):
         log.public(state, f"{role} declines.", log.POLITICAL)
 
 
-class EveryPlayer(Step):
+class EveryPlayer(Labelled):
     """A Parliament step every player decides at once, each until he is ``done`` (the
     default); the step ends when all are."""
 
     phase = "parliament"
+    labels = {"done": "done"}
 
     def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The published default: done (when it is an option)."""
@@ -781,6 +788,7 @@ class Attend(Writs, EveryPlayer):
 
     name = "attend"
     rule = "§Calling Parliament"
+    labels = {**EveryPlayer.labels, "attend": "{} attends Parliament"}
 
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
@@ -817,6 +825,7 @@ class Disperse(EveryPlayer):
 
     name = "disperse"
     rule = "§Ending Parliament"
+    labels = {**EveryPlayer.labels, "home": "{} goes home to {}"}
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         w = W(state)
@@ -863,13 +872,14 @@ def parliament_summoned(state: State, p: int) -> None:
     push(state, {"step": "parl_place", "p": p, "places": sorted(places), "henry_out": k == henry})
 
 
-class ParlPlace(Step):
+class ParlPlace(Labelled):
     """The drawer of "Parliament must be summoned" chooses where it meets (default: the first)."""
 
     name = "parl_place"
     phase = "chance"
     always_decides = True
     rule = "§Calling Parliament"
+    labels = {"meet": "Parliament meets at {}"}
 
     def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The first option (the published default)."""

@@ -95,6 +95,7 @@ from roses.games.kingmaker.queries import (
 from roses.games.kingmaker.queries import blocked_areas as blocked_areas
 from roses.games.kingmaker.queries import can_act as can_act
 from roses.games.kingmaker.queries import inside_nobles as inside_nobles
+from roses.games.kingmaker.wording import Labelled, arg_name
 
 
 def current(state: State) -> int:
@@ -298,12 +299,13 @@ def purge_frame(state: State, p: int) -> Frame | None:
     return None
 
 
-class Purge(Step):
+class Purge(Labelled):
     """The player executes the heirs of one house (§Capture of Noble Counters; transfers are offers, see deals)."""
 
     name = "purge"
     phase = "movement"
     always_decides = True
+    labels = {"execute_house": "execute house {}"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -595,10 +597,19 @@ def _select_reason(state: State, frame: Frame, x: Any) -> str | None:
     return None
 
 
-class CardPlay(Step):
+class CardPlay(Labelled):
     """Mixin: the verbs of playing hand cards, executing heirs and opening the dealing menu,
     in one's own turn (ruling K47)."""
 
+    labels = {
+        "assign": "award {} to {}", "play": "bring {} into play", "execute_heir": "execute {}",
+        "deal": "deal with another player (cards, ships, places, alliances)",
+    }
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb == "assign" and isinstance(arg, list) and len(arg) == 2 and arg[1] == "faction":
+            return f"keep {arg_name(W(state), arg[0], state['roles'])} as a faction asset"
+        return super().option_label(state, frame, role, verb, arg)
     #: Verbs that open a choice which may be backed out of (a combat that may be called off):
     #: they keep the round trips remembered (ruling K90).
     opens: frozenset[str] = frozenset()
@@ -675,6 +686,25 @@ class Move(CardPlay):
     phase = "movement"
     always_decides = True
     rule = "§Movement Phase"
+    labels = {
+        **CardPlay.labels,
+        "select": "move {}", "sail": "sail the {}", "to": "move to {}", "back": "back", "blockade": "blockade {}",
+        "embark": "{} boards the {}", "enter": "{} goes into {}", "escort": "hand {} to {}",
+        "free_move": "Free Move for {}", "leave": "leave {}", "end": "end",
+    }
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        w = W(state)
+        if verb == "to" and frame.get("ship") is not None:
+            return f"sail to {arg_name(w, arg)}"
+        if verb == "to" and isinstance(arg, str) and arg in w.board.places:
+            return f"move into {place_name(w, arg)}"
+        if verb == "leave" and isinstance(arg, str) and arg in w.codec:
+            n = w.codec.id(arg)
+            inside = state["nin"][n]
+            return f"{card_name(w, n)} steps out of {place_name(w, inside)} into the open" if inside \
+                else f"{card_name(w, n)} steps out into the open"
+        return super().option_label(state, frame, role, verb, arg)
 
     # ----- why an order is refused (§Movement Phase)
     @tolerant
@@ -943,13 +973,14 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
         log.public(state, f"The {name} sails to {place_name(w, dest)}.", log.MOVE)
 
 
-class Permit(Step):
+class Permit(Labelled):
     """The owner of a place answers a request to enter it (§Faction, §Town, Cities, and Castles); default: no."""
 
     name = "permit"
     phase = "movement"
     always_decides = True
     rule = "§Faction, §Ship Counters, §Town, Cities, and Castles"
+    labels = {"allow": "allow", "deny": "deny"}
 
     def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The published default: deny (when it is an option)."""
@@ -1048,11 +1079,12 @@ def _can_crown_at(state: State, p: int, sq: str | None, inside: str | None, ship
     return arch >= 1 or bishops >= 2
 
 
-class Coronation(Step):
+class Coronation(Labelled):
     name = "coronation"
     phase = "coronation"
     always_decides = True
     rule = "§Coronation Phase"
+    labels = {"crown": "crown {}", "pass": "pass"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -1088,6 +1120,7 @@ class CrownPhase(CardPlay):
     name = "crown"
     phase = "crown"
     rule = "§Crown Deck Phase"
+    labels = {**CardPlay.labels, "end": "end"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if not frame["drawn"]:

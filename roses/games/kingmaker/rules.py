@@ -28,6 +28,7 @@ from roses.games.kingmaker import (
     views,
 )
 from roses.games.kingmaker.platform import KingmakerPlatform
+from roses.games.kingmaker.wording import PlainLabels
 
 #: State keys no rule ever changes (the data of an uploaded board or Event deck): copies share them.
 _SHARED = frozenset(("board_data", "deck_data"))
@@ -60,7 +61,7 @@ class KingmakerSteps(Steps):
             super().act(state, role, verb, arg, check)
 
 
-class KingmakerRules(KingmakerPlatform, StepRules):
+class KingmakerRules(KingmakerPlatform, StepRules, PlainLabels):
     id = "kingmaker"
     title = "Kingmaker (campaign rules)"
     scenarios = (setup.SCENARIO,)
@@ -138,7 +139,7 @@ class KingmakerRules(KingmakerPlatform, StepRules):
         """``apply`` a player's order, keeping what it changed for the umpire's takeback
         (corrections.py)."""
         before = corrections.snapshot(state, corrections.META | corrections.FLOW)
-        what = views.label(state, role, verb, arg)
+        what = self.label(state, role, verb, arg)
         apply(state, role, verb, arg)
         corrections.remember_order(state, role, before, what)
         return state
@@ -194,9 +195,6 @@ class KingmakerRules(KingmakerPlatform, StepRules):
 
     def describe(self, view: View) -> str:
         return views.describe(view)
-
-    def label(self, state: State, role: str, verb: str, arg: Any) -> str:
-        return views.label(state, role, verb, arg)
 
     def copy_state(self, state: State) -> State:
         """An independent copy, whose log is a new list of the same entries: the rules only

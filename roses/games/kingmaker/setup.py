@@ -16,7 +16,7 @@ from typing import Any, cast
 from roses.engine import log, rng
 from roses.engine.contract import Action, State, copy_json
 from roses.engine.errors import BadOptions
-from roses.engine.steps import Frame, Step, pop, push
+from roses.engine.steps import Frame, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops
 from roses.games.kingmaker.board import BoardError, board_from_data, board_key
@@ -51,6 +51,7 @@ from roses.games.kingmaker.queries import (
     tolerant,
 )
 from roses.games.kingmaker.state import KingmakerState
+from roses.games.kingmaker.wording import Labelled
 
 SCENARIO = "campaign"
 
@@ -291,13 +292,14 @@ def _arranged(state: State, p: int) -> bool:
     return True
 
 
-class Arrange(Step):
+class Arrange(Labelled):
     """Every player arranges his dealt cards at once (§Preparing to Play); the placements are public,
     what goes to Chancery is not."""
 
     name = "arrange"
     phase = "setup"
     rule = "§Preparing to Play"
+    labels = {"give": "award {} to {}", "asset": "keep {} as a faction asset", "done": "done"}
 
     # ----- why an order is refused (§Preparing to Play)
     def why_not_done(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
@@ -421,11 +423,12 @@ def place_heirs(state: State) -> None:
     state["hcrown"][henry] = True  # §Victory Conditions: Henry VI is King at the start
 
 
-class PlaceNobles(Step):
+class PlaceNobles(Labelled):
     """Each player puts his nobles in one of the castles on their cards (§Setting out Counters)."""
 
     name = "place"
     phase = "setup"
+    labels = {"place": "{} starts at {}"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         players = sorted({state["ch"][n] for n in frame["todo"]})
