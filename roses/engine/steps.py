@@ -83,6 +83,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ClassVar
 
 from roses.engine.contract import Action, Rules, State, View
@@ -369,8 +370,16 @@ class Steps:
 
     def forget(self) -> None:
         """Drop the kept options (done at every action; a caller that changes a position by
-        hand between making its options and acting on it calls it too)."""
+        hand between making its options and acting on it calls it too): this thread's, and
+        those of every other thread are out of date."""
         self._known.last = None
+        self._acts += 1
+
+    def acting(self) -> AbstractContextManager[object]:
+        """The context each action is handled and settled in (:meth:`act`); by default none. A
+        game that keeps what it works out from a position between two questions about it (a
+        memo of its views' parts, say) drops it here."""
+        return nullcontext()
 
     def add(self, step: Step) -> Step:
         if not step.name:
@@ -428,16 +437,17 @@ class Steps:
                     legal = step.is_legal(state, frame, role, verb, arg)
             if not legal:
                 raise IllegalAction(step.refusal(state, frame, role, verb, arg))
-        if not self.keep_options:
-            step.handle(state, frame, role, verb, arg)
-            self.settle(state)
-            return
-        self._acts += 1  # what any thread kept is out of date from now on
-        try:
-            step.handle(state, frame, role, verb, arg)
-            self.settle(state)
-        finally:
-            self._acts += 1
+        with self.acting():
+            if not self.keep_options:
+                step.handle(state, frame, role, verb, arg)
+                self.settle(state)
+                return
+            self._acts += 1  # what any thread kept is out of date from now on
+            try:
+                step.handle(state, frame, role, verb, arg)
+                self.settle(state)
+            finally:
+                self._acts += 1
 
     def watch(self, state: State) -> None:
         """Called before every settling check: a game whose rules end it the moment a
