@@ -216,3 +216,49 @@ def test_options_kept_by_a_thread_are_out_of_date_once_another_thread_acts() -> 
     moved.set()
     thread.join(10)
     assert outcome == ["refused"] and state["pile"] == 1
+
+
+def test_a_position_changed_by_hand_in_another_thread_is_not_checked_against_kept_options() -> None:
+    """``Steps.forget`` after a change outside ``act`` (a game's standing verb) makes the
+    options any thread kept out of date, not only its own."""
+    import threading
+
+    nim = KeptNim()
+    state = nim.setup(1, "seven")
+    state["pile"] = 5
+    assert nim.legal_actions(state, "North") == [("take", 1), ("take", 2)]  # kept by this thread
+
+    def by_hand() -> None:
+        state["pile"] = 1
+        nim.steps.forget()
+
+    thread = threading.Thread(target=by_hand)
+    thread.start()
+    thread.join(10)
+    with pytest.raises(IllegalAction):
+        nim.action(state, "North", "take", 2)
+    assert state["pile"] == 1
+
+
+def test_every_action_is_handled_and_settled_in_the_steps_acting_context() -> None:
+    """``Steps.acting``: a game's cache of a position is dropped around each action."""
+    from contextlib import contextmanager
+
+    seen: list[str] = []
+
+    class Watched(Steps):
+        @contextmanager
+        def acting(self):  # type: ignore[no-untyped-def]
+            seen.append("in")
+            yield
+            seen.append("out")
+
+    class WatchedNim(Nim):
+        steps = Watched(Take(), Bag())
+
+    nim = WatchedNim()
+    state = nim.setup(1, "seven")
+    nim.action(state, "North", "take", 1)
+    with pytest.raises(IllegalAction):
+        nim.action(state, "South", "take", 9)  # refused before it is handled: no context
+    assert seen == ["in", "out"]
