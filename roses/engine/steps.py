@@ -316,8 +316,8 @@ class Steps:
     """The steps of one game, by name, and the machinery that runs them."""
 
     #: Keep the options made for a view or ``legal_actions`` and check the next action against
-    #: them (:meth:`options_of`). For a game whose state changes only through :meth:`act`
-    #: (no fork of it). What a thread keeps is that state's and frame's, and only until the
+    #: them (:meth:`options_of`). For a game whose state changes through :meth:`act` (no fork
+    #: of it), or that calls :meth:`forget` after any other change. What a thread keeps is that state's and frame's, and only until the
     #: next action on any state in any thread (:attr:`_acts` counts the actions begun and
     #: ended), so a position changed meanwhile by another thread is never checked against
     #: options made before.
