@@ -317,3 +317,17 @@ def test_a_writ_to_ones_own_noble_exact_reason_calling_parliament(tmp_path: Path
     assert session.why_not(state, frame, "P3", "open", None) == (
         "Parliament opens once at least one noble of another player is summoned by a Writ (§Calling Parliament)")
     assert RULES.steps["attend"].why_not(state, frame, "P1", "attend", "mowbray") == "Mowbray is not of your faction"
+
+
+def test_sail_embark_and_summon_exact_reasons_ship_counters_sea_transportation_calling_parliament(
+        tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    put(state, 0, "percy", "C3")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    step, frame = RULES.steps.current(state)
+    assert step.why_not(state, frame, "P1", "sail", "ship_trinity") == "the Trinity is not a ship your faction controls"
+    assert step.why_not(state, frame, "P1", "embark", ["percy", "ship_trinity"]) == (
+        "the Trinity must be in a port of Percy's square to embark him (§Sea Transportation)")
+    assert RULES.steps["parliament"].why_not(state, {"step": "parliament", "p": 0}, "P1", "summon", "london") == (
+        "only the player controlling the sole King, or the Chancellor's player holding a Parliament card when "
+        "there are two Kings or none, may summon Parliament (§Calling Parliament)")
