@@ -83,6 +83,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ClassVar
 
 from roses.engine.contract import Action, Rules, State, View
@@ -174,7 +175,8 @@ class Step:
         else:
             why = f"{verb.replace('_', ' ')} is not a choice at this point{where}"
         asked = self.prompt(state, frame, role).strip().rstrip(".")
-        text = f"{head}: {why}." + (f" Now: {asked}." if asked else "")
+        end = "" if asked.endswith(("?", "!")) else "."  # a question keeps its own mark
+        text = f"{head}: {why}." + (f" Now: {asked}{end}" if asked else "")
         if verbs:
             text += " You may: " + ", ".join(v.replace("_", " ") for v in verbs) + "."
         return text
@@ -314,8 +316,8 @@ class Steps:
     """The steps of one game, by name, and the machinery that runs them."""
 
     #: Keep the options made for a view or ``legal_actions`` and check the next action against
-    #: them (:meth:`options_of`). For a game whose state changes only through :meth:`act`
-    #: (no fork of it). What a thread keeps is that state's and frame's, and only until the
+    #: them (:meth:`options_of`). For a game whose state changes through :meth:`act` (no fork
+    #: of it), or that calls :meth:`forget` after any other change. What a thread keeps is that state's and frame's, and only until the
     #: next action on any state in any thread (:attr:`_acts` counts the actions begun and
     #: ended), so a position changed meanwhile by another thread is never checked against
     #: options made before.
@@ -368,8 +370,16 @@ class Steps:
 
     def forget(self) -> None:
         """Drop the kept options (done at every action; a caller that changes a position by
-        hand between making its options and acting on it calls it too)."""
+        hand between making its options and acting on it calls it too): this thread's, and
+        those of every other thread are out of date."""
         self._known.last = None
+        self._acts += 1
+
+    def acting(self) -> AbstractContextManager[object]:
+        """The context each action is handled and settled in (:meth:`act`); by default none. A
+        game that keeps what it works out from a position between two questions about it (a
+        memo of its views' parts, say) drops it here."""
+        return nullcontext()
 
     def add(self, step: Step) -> Step:
         if not step.name:
@@ -427,16 +437,17 @@ class Steps:
                     legal = step.is_legal(state, frame, role, verb, arg)
             if not legal:
                 raise IllegalAction(step.refusal(state, frame, role, verb, arg))
-        if not self.keep_options:
-            step.handle(state, frame, role, verb, arg)
-            self.settle(state)
-            return
-        self._acts += 1  # what any thread kept is out of date from now on
-        try:
-            step.handle(state, frame, role, verb, arg)
-            self.settle(state)
-        finally:
-            self._acts += 1
+        with self.acting():
+            if not self.keep_options:
+                step.handle(state, frame, role, verb, arg)
+                self.settle(state)
+                return
+            self._acts += 1  # what any thread kept is out of date from now on
+            try:
+                step.handle(state, frame, role, verb, arg)
+                self.settle(state)
+            finally:
+                self._acts += 1
 
     def watch(self, state: State) -> None:
         """Called before every settling check: a game whose rules end it the moment a
@@ -460,6 +471,24 @@ class Steps:
                 return
             step.run(state, frame)
         raise RuntimeError("automatic steps did not come to a decision")
+
+    def label(self, state: State, role: str, verb: str, arg: Any) -> str | None:
+        """The :meth:`Step.option_label` of the current step; for a verb it does not label, that of
+        the first step (in the order they were added) with a handler of ``verb`` that labels it
+        (given the current frame); None when no step labels it."""
+        frame = state["stack"][-1] if state["stack"] else None
+        if frame is None:
+            return None
+        current = self.by_name[frame["step"]]
+        text = current.option_label(state, frame, role, verb, arg)
+        if text is not None:
+            return text
+        for step in self.handling(verb):
+            if step is not current:
+                text = step.option_label(state, frame, role, verb, arg)
+                if text is not None:
+                    return text
+        return None
 
     def prompt(self, state: State, role: str) -> str:
         cur = self.current(state)
@@ -493,21 +522,10 @@ class StepRules(Rules):
         return state
 
     def label(self, state: State, role: str, verb: str, arg: Any) -> str:
-        """The :meth:`Step.option_label` of the current step; for a verb it does not label, that of
-        the first step (in the order of :attr:`steps`) with a handler of ``verb`` that labels it
-        (given the current frame); else the generic label."""
-        frame = state["stack"][-1] if state["stack"] else None
-        if frame is not None:
-            current = self.steps.by_name[frame["step"]]
-            text = current.option_label(state, frame, role, verb, arg)
-            if text is not None:
-                return text
-            for step in self.steps.handling(verb):
-                if step is not current:
-                    text = step.option_label(state, frame, role, verb, arg)
-                    if text is not None:
-                        return text
-        return super().label(state, role, verb, arg)
+        """The steps' label (:meth:`Steps.label`: the current step's :meth:`Step.option_label`, or
+        that of a step with a handler of ``verb``); else the generic label."""
+        text = self.steps.label(state, role, verb, arg)
+        return super().label(state, role, verb, arg) if text is None else text
 
     def default_action(self, state: State, role: str) -> Action | None:
         """The option a lapsed deadline plays for ``role``: the current step's

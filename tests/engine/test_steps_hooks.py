@@ -113,6 +113,19 @@ def test_why_not_gives_the_reason_of_a_refusal_and_the_rule() -> None:
     assert "jump is not a choice at this point (R1)" in str(err.value)  # the generic reason
 
 
+def test_a_refusal_keeps_the_question_mark_of_the_prompt() -> None:
+    """A prompt that asks a question ends the refusal's "Now:" part with its own mark."""
+
+    class Ask(Take):
+        def prompt(self, state: State, frame: Frame, role: str) -> str:
+            return "How many stones?"
+
+    state = Nim().setup(1, "seven")
+    text = Ask().refusal(state, state["stack"][-1], "North", "jump", None)
+    assert text == ("North cannot jump now: jump is not a choice at this point (R1). Now: How many stones? "
+                    "You may: take.")
+
+
 def test_default_is_the_current_steps_for_an_actor_only() -> None:
     nim = Nim()
     state = nim.setup(1, "seven")
@@ -203,3 +216,49 @@ def test_options_kept_by_a_thread_are_out_of_date_once_another_thread_acts() -> 
     moved.set()
     thread.join(10)
     assert outcome == ["refused"] and state["pile"] == 1
+
+
+def test_a_position_changed_by_hand_in_another_thread_is_not_checked_against_kept_options() -> None:
+    """``Steps.forget`` after a change outside ``act`` (a game's standing verb) makes the
+    options any thread kept out of date, not only its own."""
+    import threading
+
+    nim = KeptNim()
+    state = nim.setup(1, "seven")
+    state["pile"] = 5
+    assert nim.legal_actions(state, "North") == [("take", 1), ("take", 2)]  # kept by this thread
+
+    def by_hand() -> None:
+        state["pile"] = 1
+        nim.steps.forget()
+
+    thread = threading.Thread(target=by_hand)
+    thread.start()
+    thread.join(10)
+    with pytest.raises(IllegalAction):
+        nim.action(state, "North", "take", 2)
+    assert state["pile"] == 1
+
+
+def test_every_action_is_handled_and_settled_in_the_steps_acting_context() -> None:
+    """``Steps.acting``: a game's cache of a position is dropped around each action."""
+    from contextlib import contextmanager
+
+    seen: list[str] = []
+
+    class Watched(Steps):
+        @contextmanager
+        def acting(self):  # type: ignore[no-untyped-def]
+            seen.append("in")
+            yield
+            seen.append("out")
+
+    class WatchedNim(Nim):
+        steps = Watched(Take(), Bag())
+
+    nim = WatchedNim()
+    state = nim.setup(1, "seven")
+    nim.action(state, "North", "take", 1)
+    with pytest.raises(IllegalAction):
+        nim.action(state, "South", "take", 9)  # refused before it is handled: no context
+    assert seen == ["in", "out"]

@@ -1,4 +1,5 @@
-"""Refusals that name the rule ("the exact reason for refusal"; refusals.py):
+"""Refusals that name the rule ("the exact reason for refusal"; each step's ``rule`` and
+``why_not_<verb>`` methods, the engine's Step.why_not):
 an order that is not one of the player's options now is refused with the reason and the
 rulebook line, changes nothing, and names nothing hidden from him."""
 
@@ -198,7 +199,7 @@ def test_refusal_reasons_hold_nothing_hidden_in_random_play() -> None:
 
 
 def test_every_decision_step_names_its_rule() -> None:
-    """Every step a player answers names its rule in a refusal (Step.rule; refusals.STEP_RULES),
+    """Every step a player answers names its rule in a refusal (Step.rule, declared on its class),
     but the automatic turn and Chance steps and the two setup placements."""
     missing = {name for name, step in RULES.steps.by_name.items() if not step.rule}
     assert missing <= {"turn", "chance", "purge", "place"}, missing
@@ -212,3 +213,121 @@ def test_a_ransom_answer_refusal_names_l283(tmp_path: Path) -> None:
     RULES.action(state, "P1", "ransom", ["grey", 1])
     text = refused(state, "P2", "pay", 3)
     assert "(§Capture of Noble Counters)" in text and "You may: pay, refuse." in text
+
+
+# ----- the reasons declared on the steps (the engine's Step.why_not and Step.rule) ---------
+def test_every_step_declares_its_reasons_and_rule_through_the_engine_hooks() -> None:
+    """No step writes its own refusal: each one's ``rule`` is declared on its class (none set
+    on an instance from a table), and its reasons are ``why_not_<verb>`` methods."""
+    import importlib.util
+
+    from roses.engine.steps import Step
+
+    assert importlib.util.find_spec("roses.games.kingmaker.refusals") is None
+    for name, step in RULES.steps.by_name.items():
+        assert type(step).refusal is Step.refusal and type(step).why_not is Step.why_not, name
+        assert "rule" not in vars(step), name
+    reasons = {name: sorted(step._reasons) for name, step in RULES.steps.by_name.items() if step._reasons}
+    assert reasons == {
+        "arrange": ["asset", "assign", "done", "give", "play"],
+        "move": ["assign", "embark", "enter", "play", "sail", "select", "to"],
+        "combat": ["assign", "play"], "crown": ["assign", "play"],
+        "parliament": ["summon"], "session": ["attend", "open", "writ"], "attend": ["attend", "open", "writ"],
+        "vote": ["vote"], "propose": ["propose"],
+    }
+
+
+@pytest.mark.parametrize(("step", "rule"), [
+    ("combat", "§Combat Phase"), ("captive", "§Capture of Noble Counters"),
+    ("pardon", "King's Pardon, §Crown Card Key"), ("spoils", "§Alliances, §Transfers"),
+    ("scuttle", "E1 §Sea Battles"), ("storm_port", "Storms at Sea, §Event Card Key"),
+    ("summons", "Raid and Revolt, §Chance Phase, §Event Card Key"),
+    ("permit", "§Faction, §Ship Counters, §Town, Cities, and Castles"), ("crown", "§Crown Deck Phase"),
+    ("parl_place", "§Calling Parliament"), ("deal", "§Transfers"), ("tabletop", "§Battle, §Siege"),
+])
+def test_a_steps_rule_is_its_class_attribute(step: str, rule: str) -> None:
+    assert vars(type(RULES.steps[step]))["rule"] == rule
+
+
+def test_a_move_out_of_reach_exact_reason_noble_counters(tmp_path: Path) -> None:
+    """§Noble Counters: five squares by land; the question of the step keeps its own mark."""
+    assert refused(_mover(tmp_path, "A6"), "P1", "to", "M6") == (
+        "P1 cannot to M6 now: M6 is more than 5 squares from A6 by land (§Noble Counters) (a road is "
+        "followed without limit only from a road square, until a neutral or unfriendly place, §Noble "
+        "Counters). Now: Where does Percy move? You may: to, back.")
+
+
+def test_a_malformed_argument_gets_the_generic_refusal(tmp_path: Path) -> None:
+    """A reason that cannot read the argument gives none: the step's rule and options instead."""
+    assert refused(_mover(tmp_path, "A6"), "P1", "embark", ["percy", ["x"]]) == (
+        "P1 cannot embark ['percy', ['x']] now: embark is not a choice at this point (§Movement Phase). "
+        "Now: Where does Percy move? You may: to, back.")
+
+
+def test_select_enter_and_card_exact_reasons_alliances_faction_preparing_to_play(tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    put(state, 0, "percy", "C3")
+    put(state, 0, "audley", "C3")
+    put(state, 1, "mowbray", "C2")
+    give_hand(state, 0, "chancellor")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    now = " Now: Movement: move nobles and ships, or end the phase. You may: select, assign, deal, end."
+    assert refused(state, "P1", "select", "mowbray") == (
+        "P1 cannot select mowbray now: Mowbray is not a noble of your faction in play nor under your "
+        "command (§Alliances)." + now)
+    assert refused(state, "P1", "enter", ["percy", "nottingham"]) == (
+        "P1 cannot enter ['percy', 'nottingham'] now: Percy is not in the square of Nottingham (C4)." + now)
+    assert refused(state, "P1", "assign", ["chancellor", "audley"]) == (
+        "P1 cannot assign ['chancellor', 'audley'] now: Audley has no title: offices go to titled nobles "
+        "only (§Preparing to Play)." + now)
+    assert refused(state, "P1", "play", "chancellor") == (
+        "P1 cannot play chancellor now: Chancellor of England is not a noble: it is given to a noble or to "
+        "the faction (assign)." + now)
+
+
+def test_arrange_done_too_soon_exact_reason_preparing_to_play() -> None:
+    state = new_game(players=3, seed=4)
+    step, frame = RULES.steps.current(state)
+    assert step.why_not(state, frame, "P1", "done", None) == (
+        "every title that can go to an untitled noble, every office that can go to a titled one, and every "
+        "bishop, mercenary, town and ship card must be placed first (§Preparing to Play)")
+
+
+def test_parliament_exact_reasons_voting_on_cards_distributed(tmp_path: Path) -> None:
+    state, w = _session(tmp_path)
+    RULES.action(state, "P3", "propose", "audley")
+    RULES.action(state, "P1", "decline")
+    assert refused(state, "P3", "propose", "audley") == (
+        "P3 cannot propose audley now: Audley has declined it (§Voting on Cards Distributed): propose "
+        "another. Now: Parliament: propose a recipient for Earl of Essex, or pass (default: pass). "
+        "You may: propose, pass.")
+    RULES.action(state, "P3", "propose", "grey")
+    RULES.action(state, "P2", "accept")
+    assert refused(state, "P1", "vote", "maybe") == (
+        "P1 cannot vote maybe now: a ballot is yes, no or abstain (§Voting on Cards Distributed). Now: "
+        "Parliament votes: That Grey receive Earl of Essex? (default: abstain). You may: vote.")
+
+
+def test_a_writ_to_ones_own_noble_exact_reason_calling_parliament(tmp_path: Path) -> None:
+    state, w = _session(tmp_path)
+    session = RULES.steps["session"]
+    frame = {"step": "session", "p": 2, "sq": "B5"}
+    assert session.why_not(state, frame, "P3", "writ", "stafford") == (
+        "a Writ summons another player's noble, not one's own (§Calling Parliament)")
+    assert session.why_not(state, frame, "P3", "open", None) == (
+        "Parliament opens once at least one noble of another player is summoned by a Writ (§Calling Parliament)")
+    assert RULES.steps["attend"].why_not(state, frame, "P1", "attend", "mowbray") == "Mowbray is not of your faction"
+
+
+def test_sail_embark_and_summon_exact_reasons_ship_counters_sea_transportation_calling_parliament(
+        tmp_path: Path) -> None:
+    state = staged(tmp_path)
+    put(state, 0, "percy", "C3")
+    turn_of(state, 0, dict(MOVE), stage=2)
+    step, frame = RULES.steps.current(state)
+    assert step.why_not(state, frame, "P1", "sail", "ship_trinity") == "the Trinity is not a ship your faction controls"
+    assert step.why_not(state, frame, "P1", "embark", ["percy", "ship_trinity"]) == (
+        "the Trinity must be in a port of Percy's square to embark him (§Sea Transportation)")
+    assert RULES.steps["parliament"].why_not(state, {"step": "parliament", "p": 0}, "P1", "summon", "london") == (
+        "only the player controlling the sole King, or the Chancellor's player holding a Parliament card when "
+        "there are two Kings or none, may summon Parliament (§Calling Parliament)")

@@ -194,7 +194,7 @@ def test_a_wrong_order_gets_a_refusal_naming_the_rule(campaign: dict[str, Any], 
     """Issue 20 ("a wrong order gets a refusal naming the rule"): in the arrangement of the
     dealt cards, a title given to a noble who has one, an office to an untitled noble, a bishop
     or mercenary kept by the faction are refused naming §Preparing to Play
-    (kingmaker/refusals.py); the reply quotes the reason and nothing is applied."""
+    (setup.Arrange's why_not_give); the reply quotes the reason and nothing is applied."""
     from roses.games.kingmaker.common import Z_HAND, W, faction_nobles, noble_title
 
     c = campaign

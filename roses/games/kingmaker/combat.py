@@ -20,7 +20,7 @@ from typing import Any
 
 from roses.engine import log, rng
 from roses.engine.contract import Action, State
-from roses.engine.steps import Frame, Step, pop, push
+from roses.engine.steps import Frame, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops
 from roses.games.kingmaker.common import (
@@ -56,7 +56,15 @@ from roses.games.kingmaker.play import (
     mark_idle,
     trip_key,
 )
-from roses.games.kingmaker.queries import can_act, event_deck, hand, inside_nobles, siege_defence
+from roses.games.kingmaker.queries import (
+    can_act,
+    event_deck,
+    hand,
+    inside_nobles,
+    offered,
+    siege_defence,
+)
+from roses.games.kingmaker.wording import Labelled, arg_name
 
 BATTLE, AMBUSH, SIEGE, STORM, TOWN, TOWN_ATTACK, SEA = (
     "battle", "ambush", "siege", "storm", "town", "town_attack", "sea_battle")
@@ -223,6 +231,14 @@ class CombatPhase(CardPlay):
     phase = "combat"
     always_decides = True
     opens = frozenset(("battle", "ambush", "sally", "sea_battle", "siege", "storm", "town_attack"))
+    rule = "§Combat Phase"
+    labels = {
+        **CardPlay.labels,
+        "ambush": "ambush {1} in {0}", "announce": "announce a siege of {} (resolved next turn)",
+        "battle": "attack {1} in {0}", "end": "end", "sally": "sally {}", "sea_battle": "sea battle {}",
+        "siege": "besiege {}", "storm": "storm {}", "town_attack": "attack the nobles inside {}",
+        "town_fight": "fight inside {}",
+    }
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -344,13 +360,15 @@ def attack_power(state: State, frame: Frame) -> int:
     return a
 
 
-class Battle(Step):
+class Battle(Labelled):
     """One combat: the attacker may leave nobles out or call it off before the draw (§Siege);
     then the Event card decides (§Battle, §Siege, §Ambush)."""
 
     name = "battle"
     phase = "combat"
     always_decides = True
+    rule = "§Combat Phase"
+    labels = {"call_off": "call off the attack", "drop": "leave {} out of the fight", "fight": "fight"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["att"])]
@@ -541,14 +559,20 @@ def vacillate_at_sea(state: State, frame: Frame) -> str:
     return "again"
 
 
-class VacPort(Step):
+class VacPort(Labelled):
     """E1 §Sea Battles: the opposing player chooses the port a ship leaves a sea battle for when its
     vacillating noble goes home (default: the first, the nearest)."""
 
     name = "vac_port"
     phase = "combat"
     always_decides = True
-    first_is_default = True
+    rule = "E1 §Sea Battles"
+    labels = {"port": "driven into port at {}"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -746,13 +770,18 @@ def sea_capture(state: State, p: int, ships: list[int], losers: list[int], victo
     capture(state, p, losers, victors)
 
 
-class Scuttle(Step):
+class Scuttle(Labelled):
     """E1 (§Sea Battles): the victor may scuttle captured Admiral's or Warden's ships (default: keep)."""
 
     name = "scuttle"
     phase = "combat"
     always_decides = True
-    default: Action = ("keep", None)
+    rule = "E1 §Sea Battles"
+    labels = {"keep": "keep", "scuttle": "scuttle {}"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: keep (when it is an option)."""
+        return offered(self.options(state, frame, role), ("keep", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -859,13 +888,19 @@ def _give_spoil(state: State, c: int, n: int) -> None:
     log.public(state, f"{w.cards[c].name} passes to {card_name(w, n)}.", log.BATTLE)
 
 
-class Spoils(Step):
+class Spoils(Labelled):
     """§Transfers, §Alliances: the captor shares the captured transferables among his victorious nobles."""
 
     name = "spoils"
     phase = "combat"
     always_decides = True
-    first_is_default = True
+    rule = "§Alliances, §Transfers"
+    labels = {"give": "award {} to {}"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["cap"])]
@@ -891,12 +926,17 @@ def _owner_hand_crown(state: State, p: int) -> list[int]:
     return hand(state, p)
 
 
-class Captive(Step):
+class Captive(Labelled):
     """The captor disposes of each captive (§Capture of Noble Counters): ransom, release or execution."""
 
     name = "captive"
     phase = "combat"
     always_decides = True
+    rule = "§Capture of Noble Counters"
+    labels = {
+        "execute": "execute {}", "ransom": "ransom {}", "ransom_draws": "ransom draws {}",
+        "ransom_draws_held": "ransom draws held {}", "release": "release {}",
+    }
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["cap"])]
@@ -922,9 +962,9 @@ class Captive(Step):
         return (f"{card_name(w, n)} of {role_of(state, state['ch'][n])} is your captive: ask a ransom "
                 "(cards from his owner's hand), release him, or execute him (default: execute).")
 
-    def published_default(self, state: State, frame: Frame, role: str) -> Action:
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """§Capture of Noble Counters: "Any Noble not ransomed in the turn of capture must be executed" (ruling K73)."""
-        return ("execute", W(state).cards[frame["queue"][0]].id)
+        return offered(self.options(state, frame, role), ("execute", W(state).cards[frame["queue"][0]].id))
 
     def _next(self, state: State, frame: Frame) -> None:
         frame["queue"].pop(0)
@@ -982,7 +1022,7 @@ def pardons_of(state: State, p: int) -> list[int]:
     return [c for c in hand(state, p) if w.cards[c].kind == K.PARDON]
 
 
-class Ransom(Step):
+class Ransom(Labelled):
     """A ransom negotiated (§Capture of Noble Counters: "ransomed back ... for some consideration";
     E1 §Booty: "the defeated player may trade one or more of his future draws"; ruling K95).
 
@@ -997,6 +1037,18 @@ class Ransom(Step):
     name = "ransom"
     phase = "combat"
     always_decides = True
+    rule = "§Capture of Noble Counters"
+    labels = {
+        "accept": "accept the counter-offer", "decline": "hold to your demand", "pay": "pay", "refuse": "refuse",
+        "ransom": "ransom {}", "ransom_draws": "ransom draws {}",
+    }
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        """A counter-offer (ruling K95) says what is offered for whom."""
+        if verb in ("ransom", "ransom_draws") and isinstance(arg, list) and len(arg) == 2:
+            what = f"your next {arg[1]} Crown draw(s)" if verb == "ransom_draws" else f"{arg[1]} card(s) of your hand"
+            return f"counter: offer {what} for {arg_name(W(state), arg[0])}"
+        return super().option_label(state, frame, role, verb, arg)
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame.get("stage") == "captor":
@@ -1019,9 +1071,10 @@ class Ransom(Step):
                 out += [("ransom_draws", [nid, k]) for k in (1, 2) if asked != ("draws", k)]
         return out
 
-    def published_default(self, state: State, frame: Frame, role: str) -> Action:
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The owner refuses (the noble is executed, ruling K27); the captor holds to his demand."""
-        return ("decline", None) if frame.get("stage") == "captor" else ("refuse", None)
+        return offered(self.options(state, frame, role),
+                       ("decline", None) if frame.get("stage") == "captor" else ("refuse", None))
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         w = W(state)
@@ -1095,12 +1148,14 @@ def _ransom_words(draws: bool, k: int, whose: str) -> str:
     return f"{whose} next {k} Crown draw(s)" if draws else f"{k} card(s) of {whose} hand"
 
 
-class RansomPay(Step):
+class RansomPay(Labelled):
     """The owner hands over the ransom cards one by one (they pass unseen to the captor)."""
 
     name = "ransom_pay"
     phase = "combat"
     always_decides = True
+    rule = "§Capture of Noble Counters"
+    labels = {"give_card": "pay with {}"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, state["ch"][frame["n"]])]
@@ -1113,12 +1168,12 @@ class RansomPay(Step):
         return (f"Choose a card of your hand for the ransom ({frame['k']} left; default: the first card "
                 "that is not a noble).")
 
-    def published_default(self, state: State, frame: Frame, role: str) -> Action | None:
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
         """The cards other than nobles first, in hand order, as a standing order pays (K70, K73)."""
         w = W(state)
         cards = [w.cards[c] for c in hand(state, state["ch"][frame["n"]])]
         cards.sort(key=lambda card: card.is_noble)
-        return ("give_card", cards[0].id) if cards else None
+        return offered(self.options(state, frame, role), ("give_card", cards[0].id)) if cards else None
 
     def on_give_card(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         w = W(state)
@@ -1133,14 +1188,19 @@ class RansomPay(Step):
             free_captive(state, frame["n"], f"{role} pays the ransom; {card_name(w, frame['n'])} is freed")
 
 
-class Pardon(Step):
+class Pardon(Labelled):
     """The owner of a noble about to be executed may play a King's Pardon (§Crown Card Key, ruling K26:
     the noble returns to him); default: play it."""
 
     name = "pardon"
     phase = "combat"
     always_decides = True
-    default: Action = ("pardon", None)
+    rule = "King's Pardon, §Crown Card Key"
+    labels = {"pardon": "pardon", "decline": "decline"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: pardon (when it is an option)."""
+        return offered(self.options(state, frame, role), ("pardon", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, state["ch"][frame["n"]])]

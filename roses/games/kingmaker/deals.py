@@ -23,7 +23,7 @@ from typing import Any
 
 from roses.engine import log
 from roses.engine.contract import Action, State, canonical_json
-from roses.engine.steps import Frame, Step, pop, push
+from roses.engine.steps import Frame, pop, push
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import ops, stalling
 from roses.games.kingmaker.common import (
@@ -44,7 +44,8 @@ from roses.games.kingmaker.common import (
     ship_controller,
     ship_passengers,
 )
-from roses.games.kingmaker.queries import free_moves, hand
+from roses.games.kingmaker.queries import free_moves, hand, offered
+from roses.games.kingmaker.wording import Labelled, arg_name
 
 TRANSFERABLE = (K.TOWN, K.SHIP, K.MERCENARY, K.ROYAL_CASTLE)
 
@@ -210,13 +211,18 @@ def give_card_to_noble(state: State, c: int, m: int) -> None:
     log.public(state, f"{w.cards[c].name} passes to {card_name(w, m)}.", log.CARD)
 
 
-class Offer(Step):
+class Offer(Labelled):
     """The receiver of an offer accepts or declines (default: decline)."""
 
     name = "offer"
     phase = "deal"
     always_decides = True
-    default: Action = ("decline", None)
+    rule = "§Transfers"
+    labels = {"accept": "accept", "decline": "decline"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: decline (when it is an option)."""
+        return offered(self.options(state, frame, role), ("decline", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["to"])]
@@ -297,13 +303,19 @@ class Offer(Step):
 
 
 
-class TradeBack(Step):
+class TradeBack(Labelled):
     """After accepting a trade the receiver picks the card he gives back (default: the first)."""
 
     name = "trade_back"
     phase = "deal"
     always_decides = True
-    first_is_default = True
+    rule = "§Transfers"
+    labels = {"give_back": "give {} back"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["to"])]
@@ -325,13 +337,26 @@ class TradeBack(Step):
         pop(state)
 
 
-class DealMenu(Dealing, Step):
+class DealMenu(Dealing, Labelled):
     """The dealing menu opened with ``deal`` from one's own decisions (it keeps the phase's
     own list of choices short): one dealing verb, or ``back``."""
 
     name = "deal"
     phase = "deal"
     always_decides = True
+    rule = "§Transfers"
+    labels = {
+        "ally": "propose an alliance to {}", "back": "back", "command": "ask that {} serve under {}",
+        "end_alliance": "end the alliance with {}", "give_heir": "hand {} over to {}", "give_place": "give {} to {}",
+        "lend_ship": "lend the {} to {}", "offer_card": "offer {}", "recall": "take back the {}",
+        "release": "release {}", "transfer": "transfer {} to {}",
+    }
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb == "offer_card" and isinstance(arg, list) and len(arg) == 3:
+            card, to, _ = (arg_name(W(state), x, state["roles"]) for x in arg)
+            return f"offer {card} to {to} in trade for a card" if arg[2] == "trade" else f"give {card} to {to}"
+        return super().option_label(state, frame, role, verb, arg)
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]

@@ -47,7 +47,8 @@ from roses.games.kingmaker.common import (
     sole_king,
 )
 from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.queries import besieged_inside, event_deck, hand
+from roses.games.kingmaker.queries import besieged_inside, event_deck, hand, offered
+from roses.games.kingmaker.wording import Labelled
 
 #: Areas whose nobles cannot answer a summons (Raid and Revolt, Embassy notes).
 FAR_AREAS = ("pale_of_calais", "ireland", "scotland", "continent")
@@ -174,13 +175,19 @@ def driven_to_port(state: State, s: int, port: str) -> None:
             state["raiders"].append([n, area, state["tno"]])
 
 
-class StormPort(Step):
+class StormPort(Labelled):
     """A storm-driven ship's controller picks among equally close ports (default: the first)."""
 
     name = "storm_port"
     phase = "chance"
     always_decides = True
-    first_is_default = True
+    rule = "Storms at Sea, §Event Card Key"
+    labels = {"port": "driven into port at {}"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, ship_controller(state, frame["s"]))]
@@ -274,7 +281,7 @@ def substitutes(state: State, n: int, least: int, place: str) -> list[int]:
     return [m for m in free_nobles(state, q) if m != n and can_answer(state, m) and noble_strength(state, m) >= need]
 
 
-class Summons(Step):
+class Summons(Labelled):
     """Raid and Revolt (and French Siege): each summoned noble answers in turn; his player
     may instead commission substitutes with a Writ (§Chance Phase; ruling K60: one noble at least
     as strong, one Writ per summoned noble). Default: the noble himself answers; one who
@@ -283,6 +290,8 @@ class Summons(Step):
 
     name = "summons"
     phase = "chance"
+    rule = "Raid and Revolt, §Chance Phase, §Event Card Key"
+    labels = {"answer": "answer", "decline": "send no one", "send": "commission {} with a Writ"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         n = frame["asking"]
@@ -304,8 +313,10 @@ class Summons(Step):
         return (f"{card_name(w, n)} is summoned to {place_name(w, frame['place'])}: he answers, "
                 "or you commission another noble with a Writ (default: he answers).")
 
-    def published_default(self, state: State, frame: Frame, role: str) -> Action:
-        return ("answer", None) if can_answer(state, frame["asking"]) else ("decline", None)
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The summoned noble answers if he can, else no one is sent (ruling K73)."""
+        return offered(self.options(state, frame, role),
+                       ("answer", None) if can_answer(state, frame["asking"]) else ("decline", None))
 
     def run(self, state: State, frame: Frame) -> None:
         w = W(state)
@@ -448,13 +459,19 @@ def treachery(state: State, p: int, e: int, card: K.EventCard) -> None:
     push(state, {"step": "treachery", "p": p, "by": left, "slots": slots, "k": k})
 
 
-class Treachery(Step):
+class Treachery(Labelled):
     """The player on the left picks the drawer's cards face down (by slot)."""
 
     name = "treachery"
     phase = "chance"
     always_decides = True
-    first_is_default = True
+    rule = "Treachery, §Event Card Key"
+    labels = {"pick": "pick {}"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["by"])]
@@ -715,12 +732,17 @@ def royal_hunt(state: State, p: int, e: int, card: K.EventCard) -> None:
         push(state, {"step": "hunt", "sq": sq, "done": [False] * len(state["roles"])})
 
 
-class Hunt(Step):
+class Hunt(Labelled):
     """Royal Hunt volunteers: every player at once sends nobles or is done (default: done)."""
 
     name = "hunt"
     phase = "chance"
-    default: Action = ("done", None)
+    rule = "Royal Hunt, §Event Card Key"
+    labels = {"done": "done", "join": "{} joins the hunt"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: done (when it is an option)."""
+        return offered(self.options(state, frame, role), ("done", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, q) for q, d in enumerate(frame["done"]) if not d]

@@ -9,7 +9,7 @@ walking every noble's moves, every deal and every card award, so they are built 
 position and reused.
 
 The memo holds one state at a time, by identity, and is dropped whenever the engine applies
-an action (``KingmakerSteps.act``). As a guard against a state changed by hand (tests rig
+an action (``KingmakerSteps.acting``, the engine's context of every action). As a guard against a state changed by hand (tests rig
 positions), every lookup also compares the card and event zones, the nobles', ships' and
 heirs' state, captured and besieged places and commands with copies made when the memo was
 started, and the turn counters, the log length and the top frame with theirs; a change there

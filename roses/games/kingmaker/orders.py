@@ -6,7 +6,7 @@ drive your ship into, how do you vote. Two things keep it moving:
 
 **Defaults by deadline** (``by_default``): when a seat's deadline passes, the server sends the
 verb ``by_default`` for it (argument ``"deadline"``, or ``"vacation"`` for a player away
-without a stand-in). The rules play the decision's published default (views.default_action)
+without a stand-in). The rules play the decision's published default (its step's default_option)
 as that seat's answer and say so in the game log: "P2's deadline passed: deny (the published
 default)." A secret answer (a ballot, the card given back in a trade, a Treachery pick) is not
 named in the public line, only in the seat's own log.
@@ -53,8 +53,8 @@ from typing import Any
 from roses.engine import log
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.errors import IllegalAction, NotYourTurn
-from roses.games.kingmaker import views
 from roses.games.kingmaker.common import UMPIRE, W, has_umpire, player_of_role, role_of
+from roses.games.kingmaker.wording import plain
 
 #: The verb the server sends when a deadline passes (deadlines.py), and its arguments.
 BY_DEFAULT = "by_default"
@@ -86,11 +86,11 @@ def play_default(rules: Any, state: State, role: str, reason: Any) -> None:
         raise IllegalAction(f"{BY_DEFAULT} takes one of {', '.join(DEFAULT_REASONS)}.")
     if role not in rules.active(state):
         raise NotYourTurn(f"It is not {role}'s turn.")
-    found = views.default_action(rules, state, role)
+    found = rules.default_action(state, role)
     if found is None:
         raise IllegalAction(f"{role}'s decision now has no published default.")
     verb, arg = found
-    text = views.label(state, role, verb, arg)
+    text = rules.label(state, role, verb, arg)
     step = state["stack"][-1]["step"]
     head = f"{role}'s deadline passed" if why == "deadline" else f"{role} is away"
     kind = STEP_KINDS.get(step)
@@ -278,7 +278,7 @@ def apply_standing(steps: Any, state: State) -> None:
         if found is None:
             return
         role, (verb, arg) = found
-        text = views.label(state, role, verb, arg)
+        text = steps.label(state, role, verb, arg) or plain(state, verb, arg)
         frame = state["stack"][-1]
         step_name = frame["step"]
         kind = STEP_KINDS.get(step_name)

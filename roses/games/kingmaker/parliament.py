@@ -32,9 +32,9 @@ from typing import Any
 
 from roses.engine import log
 from roses.engine.contract import Action, State
-from roses.engine.steps import Frame, Step, pop, push
+from roses.engine.steps import Frame, pop, push
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops, refusals
+from roses.games.kingmaker import ops
 from roses.games.kingmaker.common import (
     Z_ASIDE,
     Z_ASSET,
@@ -59,18 +59,23 @@ from roses.games.kingmaker.common import (
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.queries import (
     HENRY,
+    award_reason,
     besieged_inside,
     event_cards_held,
     landing_port,
     needs_ship,
+    noble_named,
+    offered,
     parliament_cards,
     parliament_places,
     parliament_ship,
     parliament_ships,
     recipients,
     summoner_figure,
+    tolerant,
     writs,
 )
+from roses.games.kingmaker.wording import Labelled
 
 # ============================================================================ who may summon
 
@@ -100,17 +105,68 @@ def summonable(state: State, p: int, sq: str) -> list[int]:
     return out
 
 
-class ParliamentPhase(Step):
+class Writs:
+    """The reasons the summonses and the attendance are refused (§Calling Parliament; ruling
+    K41), for the session and the voluntary attendance."""
+
+    def why_not_open(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        if frame.get("summoned"):
+            return None
+        return "Parliament opens once at least one noble of another player is summoned by a Writ (§Calling Parliament)"
+
+    @tolerant
+    def why_not_writ(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return _writ_reason(state, frame, role, "writ", arg)
+
+    @tolerant
+    def why_not_attend(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return _writ_reason(state, frame, role, "attend", arg)
+
+
+def _writ_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+    w = W(state)
+    n = noble_named(state, arg)
+    if n < 0 or state["cz"][n] != Z_NOBLE:
+        return f"{arg!r} is not a noble in play"
+    name = card_name(w, n)
+    p = player_of_role(state, role)
+    if verb == "writ" and state["ch"][n] == frame["p"]:
+        return "a Writ summons another player's noble, not one's own (§Calling Parliament)"
+    if verb == "writ" and not writs(state, frame["p"]):
+        return "you hold no Writ of summons (§Calling Parliament)"
+    if verb == "attend" and state["ch"][n] != p:
+        return f"{name} is not of your faction"
+    if state["nsq"][n] == frame["sq"]:
+        return f"{name} is already in Parliament's square"
+    if needs_ship(state, n):
+        return (f"{name} is on an island or in Calais: he comes only if an empty ship of his faction, large "
+                "enough for his troops, is there to carry him (§Calling Parliament)")
+    return f"{name} cannot come: he is at sea, a captive, under siege, or outside England and Wales (§Calling Parliament; ruling K41)"
+
+
+class ParliamentPhase(Labelled):
     """§Parliament Phase: the Parliament phase of the current player."""
 
     name = "parliament"
     phase = "parliament"
     rule = "§Calling Parliament"
+    labels = {"pass": "pass", "summon": "summon Parliament to {}"}
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.summon_reason)
-
+    @tolerant
+    def why_not_summon(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        """§Calling Parliament; ruling K11."""
+        w = W(state)
+        p = frame["p"]
+        fig = summoner_figure(state, p)
+        if fig is None:
+            return ("only the player controlling the sole King, or the Chancellor's player holding a Parliament "
+                    "card when there are two Kings or none, may summon Parliament (§Calling Parliament)")
+        if not writs(state, p):
+            return "a Writ of summons must be presented to another player's noble (§Calling Parliament)"
+        if isinstance(arg, str) and arg in w.board.places and arg not in parliament_places(state, *fig):
+            return (f"Parliament may not meet at {place_name(w, arg)}: it meets in a town or city (not a castle, "
+                    "Calais or Dublin, not under siege) where the King or Chancellor stands (§Calling Parliament; ruling K11)")
+        return None
 
     def _places(self, state: State, frame: Frame, cards: bool = True) -> list[str]:
         """Where the phase's player may summon Parliament; ``cards`` False: as far as the other
@@ -305,18 +361,23 @@ def tally(state: State, session: Frame) -> list[tuple[int, int]]:
     return list(zip(commons, lords, strict=True))
 
 
-class Vote(Step):
+class Vote(Labelled):
     """All players with votes answer at once; the result is stored in the session frame."""
 
     name = "vote"
     phase = "parliament"
     rule = "§Voting on Cards Distributed"
+    labels = {"vote": "vote {}"}
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.vote_reason)
+    def why_not_vote(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        if frame["motion"] == "kings":
+            return "the vote between the Kings names one of them, or abstains (§Voting on Cards Distributed): " + ", ".join(
+                [*frame["choices"], "abstain"])
+        return "a ballot is yes, no or abstain (§Voting on Cards Distributed)"
 
-    default: Action = ("vote", "abstain")
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: vote abstain (when it is an option)."""
+        return offered(self.options(state, frame, role), ("vote", "abstain"))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, p) for p in frame["voters"] if str(p) not in frame["ballots"]]
@@ -384,16 +445,13 @@ def decide(state: State, session: Frame, frame: Frame) -> Any:
 # ============================================================================ the session
 
 
-class Session(Step):
+class Session(Writs, Labelled):
     """The agenda of a Parliament (module docstring); automatic between decisions."""
 
     name = "session"
     phase = "parliament"
     rule = "§Calling Parliament"
-
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.writ_reason)
+    labels = {"open": "open", "writ": "send a Writ of summons to {}"}
 
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -607,19 +665,33 @@ def go_to_parliament(state: State, n: int, session: Frame) -> None:
     ops.put_noble(state, n, session["sq"], inside)
 
 
-class Propose(Step):
+class Propose(Labelled):
     """A proposer names a recipient for the Chancery card, or passes."""
 
     name = "propose"
     phase = "parliament"
     rule = "§Distributing Cards, §Voting on Cards Distributed"
-
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.propose_reason)
-
     always_decides = True
-    default: Action = ("pass", None)
+    labels = {"propose": "propose {}", "pass": "pass"}
+
+    @tolerant
+    def why_not_propose(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        """§Distributing Cards, §Voting on Cards Distributed."""
+        w = W(state)
+        n = noble_named(state, arg)
+        if n < 0 or state["cz"][n] != Z_NOBLE:
+            return f"{arg!r} is not a noble in play"
+        if n in frame.get("tried", ()):
+            return f"{card_name(w, n)} has declined it (§Voting on Cards Distributed): propose another"
+        if n in recipients(state, frame["card"]):
+            return None
+        if state["nsq"][n] is None and state["nship"][n] < 0:
+            return f"{card_name(w, n)} is not on the board"
+        return award_reason(state, frame["card"], n, setup=True)
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: pass (when it is an option)."""
+        return offered(self.options(state, frame, role), ("pass", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -659,14 +731,18 @@ def _to_vote(state: State, frame: Frame, n: int) -> None:
               f"That {card_name(w, n)} receive {card.name}?")
 
 
-class Accept(Step):
+class Accept(Labelled):
     """§Voting on Cards Distributed: the proposed recipient's player may decline; the proposer then names another."""
 
     name = "accept"
     phase = "parliament"
     rule = "§Voting on Cards Distributed"
     always_decides = True
-    default: Action = ("accept", None)
+    labels = {"accept": "accept", "decline": "decline"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: accept (when it is an option)."""
+        return offered(self.options(state, frame, role), ("accept", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, state["ch"][frame["n"]])]
@@ -687,12 +763,16 @@ class Accept(Step):
         log.public(state, f"{role} declines.", log.POLITICAL)
 
 
-class EveryPlayer(Step):
+class EveryPlayer(Labelled):
     """A Parliament step every player decides at once, each until he is ``done`` (the
     default); the step ends when all are."""
 
     phase = "parliament"
-    default: Action = ("done", None)
+    labels = {"done": "done"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: done (when it is an option)."""
+        return offered(self.options(state, frame, role), ("done", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, p) for p, d in enumerate(frame["done"]) if not d]
@@ -703,15 +783,12 @@ class EveryPlayer(Step):
             pop(state)
 
 
-class Attend(EveryPlayer):
+class Attend(Writs, EveryPlayer):
     """Voluntary attendance (§Calling Parliament): every player at once sends nobles, or is done."""
 
     name = "attend"
     rule = "§Calling Parliament"
-
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.writ_reason)
+    labels = {**EveryPlayer.labels, "attend": "{} attends Parliament"}
 
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
@@ -748,6 +825,7 @@ class Disperse(EveryPlayer):
 
     name = "disperse"
     rule = "§Ending Parliament"
+    labels = {**EveryPlayer.labels, "home": "{} goes home to {}"}
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
         w = W(state)
@@ -794,13 +872,19 @@ def parliament_summoned(state: State, p: int) -> None:
     push(state, {"step": "parl_place", "p": p, "places": sorted(places), "henry_out": k == henry})
 
 
-class ParlPlace(Step):
+class ParlPlace(Labelled):
     """The drawer of "Parliament must be summoned" chooses where it meets (default: the first)."""
 
     name = "parl_place"
     phase = "chance"
     always_decides = True
-    first_is_default = True
+    rule = "§Calling Parliament"
+    labels = {"meet": "Parliament meets at {}"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The first option (the published default)."""
+        opts = self.options(state, frame, role)
+        return opts[0] if opts else None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]

@@ -32,7 +32,7 @@ from roses.engine import log
 from roses.engine.contract import Action, State, canonical_json
 from roses.engine.steps import Frame, Step, pop, push, replace
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops, refusals, stalling
+from roses.games.kingmaker import ops, stalling
 from roses.games.kingmaker.common import (
     E_HAND,
     E_USE,
@@ -70,25 +70,32 @@ from roses.games.kingmaker.common import (
 from roses.games.kingmaker.deals import has_deals
 from roses.games.kingmaker.ops import free_captive, place_active
 from roses.games.kingmaker.queries import (
+    MOVE_SQUARES,
     award_targets,
     besieged_inside,
     blockaded_from,
+    card_reason,
     event_deck,
+    excommunicated_squares,
     fits,
     free_moves,
     hand,
     land_moves,
     movable,
     move_dests,
+    noble_named,
+    offered,
     refuge_exempt,
     refuge_exempt_office,
     ship_can_act,
     ship_dests,
     siege_defence,
+    tolerant,
 )
 from roses.games.kingmaker.queries import blocked_areas as blocked_areas
 from roses.games.kingmaker.queries import can_act as can_act
 from roses.games.kingmaker.queries import inside_nobles as inside_nobles
+from roses.games.kingmaker.wording import Labelled, arg_name
 
 
 def current(state: State) -> int:
@@ -292,12 +299,13 @@ def purge_frame(state: State, p: int) -> Frame | None:
     return None
 
 
-class Purge(Step):
+class Purge(Labelled):
     """The player executes the heirs of one house (§Capture of Noble Counters; transfers are offers, see deals)."""
 
     name = "purge"
     phase = "movement"
     always_decides = True
+    labels = {"execute_house": "execute house {}"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -477,21 +485,142 @@ def card_options(state: State, p: int, frame: Frame | None = None) -> list[Actio
     return out
 
 
-def _card_reason(state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
-    return refusals.card_reason(state, player_of_role(state, role), verb, arg)
+def _land_reach(state: State, start: str, forest_stops: bool, estuaries: bool) -> dict[str, int]:
+    """Squares within 5 steps of ``start`` on land (§Noble Counters), with or without the forest stop
+    (§Noble Counters) and the estuary bar (§Noble Counters): used to tell which restriction keeps a noble out."""
+    b = W(state).board
+    squares = b.squares
+    dist = {start: 0}
+    frontier = [start]
+    for step in range(MOVE_SQUARES):
+        nxt = []
+        for s in frontier:
+            if estuaries:
+                steps = [t for t, _ in b.land_steps[s]]
+            else:
+                steps = [t for t in b.neighbours[s] if squares[t].land]
+            for t in steps:
+                if t in dist:
+                    continue
+                dist[t] = step + 1
+                if not (forest_stops and squares[t].forest and not squares[s].forest):
+                    nxt.append(t)
+        frontier = nxt
+    return dist
 
 
-class CardPlay(Step):
+def _square_reason(state: State, n: int, sq: str) -> str | None:
+    """Why noble ``n`` may not move to square ``sq`` this move (§Noble Counters, §Important: one turn a round, §Excommunication Restrictions)."""
+    w = W(state)
+    b = w.board
+    start = state["nsq"][n]
+    name = card_name(w, n)
+    if start is None:
+        return f"{name} is not on land"
+    if sq == start:
+        return f"{name} is already in square {sq}"
+    if sq in land_moves(state, n):
+        return None
+    if not b.squares[sq].land:
+        return (f"{sq} is a sea square: a noble goes to sea only aboard a ship, embarking in a port of his "
+                "square (§Sea Transportation)")
+    p = state["ch"][n]
+    if p in state["excommunicated"] and sq in excommunicated_squares(state):
+        return "an excommunicated faction may not enter the squares of Salisbury, Wells or St Davids (§Excommunication Restrictions)"
+    area = b.squares[sq].area
+    if area in blocked_areas(state, p, n):
+        return (f"{sq} is in {area.replace('_', ' ').title()}, a refuge: entering needs a Refuge card or the "
+                "office that exempts (E1, §Refuges), or a place to besiege, a force to attack or an heir "
+                "to capture there (§Refuges)")
+    strict = _land_reach(state, start, forest_stops=True, estuaries=True)
+    if sq in strict:
+        return None
+    if sq in _land_reach(state, start, forest_stops=False, estuaries=True):
+        return (f"moving from an open square into a forest square ends the move (§Noble Counters; ruling K9), so {sq} "
+                f"cannot be reached from {start} this move")
+    if sq in _land_reach(state, start, forest_stops=False, estuaries=False):
+        if area == "anglesey" or b.squares[start].area == "anglesey":
+            return ("Anglesey is crossed to only by nobles who start the move in the Caernarvon square "
+                    "(§Refuges)")
+        return f"an estuary lies between {start} and {sq}: rivers may be crossed, estuaries not (§Noble Counters)"
+    road = " (a road is followed without limit only from a road square, until a neutral or unfriendly place, §Noble Counters)"
+    return f"{sq} is more than {MOVE_SQUARES} squares from {start} by land (§Noble Counters){road}"
+
+
+def _place_reason(state: State, n: int, pl: str) -> str | None:
+    """Why noble ``n`` may not end his move inside place ``pl`` (§Faction, §Town, Cities, and Castles, §Excommunication Restrictions)."""
+    w = W(state)
+    place = w.board.places[pl]
+    if not place_active(state, pl):
+        return f"{place.name} is not in play with these rules"
+    why = _square_reason(state, n, place.square)
+    if why:
+        return f"{place.name} is in square {place.square}: {why}"
+    p = state["ch"][n]
+    o = place_owner(state, pl)
+    if o != p:
+        kind = "neutral" if o < 0 else "unfriendly"
+        return (f"{place.name} is {kind}: a noble ends his move inside only a town, city or castle of his "
+                f"faction (§Faction, §Town, Cities, and Castles); move to square {place.square} and besiege it"
+                + (", or ask its holder to let him enter (enter)" if o >= 0 else ""))
+    if p in state["excommunicated"] and place.cathedral:
+        return "an excommunicated faction may not enter a town or city with a cathedral (§Excommunication Restrictions)"
+    if not fits(state, pl, noble_strength(state, n)):
+        return f"{place.name} holds at most {place.capacity} troops (§Town, Cities, and Castles; ruling K61)"
+    return None
+
+
+def _select_reason(state: State, frame: Frame, x: Any) -> str | None:
+    """Why the noble named ``x`` may not be chosen to move (§Noble Counters, §Alliances, §Important: one turn a round)."""
+    w = W(state)
+    n = noble_named(state, x)
+    if n < 0:
+        return f"{x!r} is not a noble"
+    name = card_name(w, n)
+    p = frame["p"]
+    if state["cz"][n] != Z_NOBLE or n not in controlled_nobles(state, p):
+        return f"{name} is not a noble of your faction in play nor under your command (§Alliances)"
+    if frame.get("sel") is not None or frame.get("ship") is not None:
+        return "finish the move under way first: name where it goes, or go back"
+    if state["ncap"][n] >= 0:
+        return f"{name} is a captive"
+    if state["nship"][n] >= 0:
+        return f"{name} is aboard a ship: the ship sails him (§Sea Transportation)"
+    if state["nmv"][n] == state["tno"] or state["nvac"][n] == state["tno"]:
+        return f"{name} has already moved this turn"
+    if not can_act(state, n):
+        return f"{name} has moved or fought in another turn of this round: no counter moves or attacks in more than one turn of a round (§Important: one turn a round)"
+    if besieged_inside(state, n):
+        return f"{name} is under siege in {place_name(w, state['nin'][n])}"
+    if not land_moves(state, n):
+        return f"{name} has no square he may move to"
+    return None
+
+
+class CardPlay(Labelled):
     """Mixin: the verbs of playing hand cards, executing heirs and opening the dealing menu,
     in one's own turn (ruling K47)."""
 
+    labels = {
+        "assign": "award {} to {}", "play": "bring {} into play", "execute_heir": "execute {}",
+        "deal": "deal with another player (cards, ships, places, alliances)",
+    }
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        if verb == "assign" and isinstance(arg, list) and len(arg) == 2 and arg[1] == "faction":
+            return f"keep {arg_name(W(state), arg[0], state['roles'])} as a faction asset"
+        return super().option_label(state, frame, role, verb, arg)
     #: Verbs that open a choice which may be backed out of (a combat that may be called off):
     #: they keep the round trips remembered (ruling K90).
     opens: frozenset[str] = frozenset()
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason a card order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, _card_reason)
+    @tolerant
+    def why_not_assign(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "assign", arg)
+
+    @tolerant
+    def why_not_play(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "play", arg)
 
     def handle(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> None:
         """As :meth:`Step.handle`; an action that is no round trip forgets the round trips made
@@ -557,11 +686,118 @@ class Move(CardPlay):
     phase = "movement"
     always_decides = True
     rule = "§Movement Phase"
+    labels = {
+        **CardPlay.labels,
+        "select": "move {}", "sail": "sail the {}", "to": "move to {}", "back": "back", "blockade": "blockade {}",
+        "embark": "{} boards the {}", "enter": "{} goes into {}", "escort": "hand {} to {}",
+        "free_move": "Free Move for {}", "leave": "leave {}", "end": "end",
+    }
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.move_reason)
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        w = W(state)
+        if verb == "to" and frame.get("ship") is not None:
+            return f"sail to {arg_name(w, arg)}"
+        if verb == "to" and isinstance(arg, str) and arg in w.board.places:
+            return f"move into {place_name(w, arg)}"
+        if verb == "leave" and isinstance(arg, str) and arg in w.codec:
+            n = w.codec.id(arg)
+            inside = state["nin"][n]
+            return f"{card_name(w, n)} steps out of {place_name(w, inside)} into the open" if inside \
+                else f"{card_name(w, n)} steps out into the open"
+        return super().option_label(state, frame, role, verb, arg)
 
+    # ----- why an order is refused (§Movement Phase)
+    @tolerant
+    def why_not_to(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        w = W(state)
+        b = w.board
+        if frame["sel"] is None and frame["ship"] is None:
+            return "first choose the noble (select) or the ship (sail) that moves, then where it goes"
+        if not isinstance(arg, str) or (arg not in b.squares and arg not in b.places):
+            return f"{arg!r} is neither a square nor a place of this board"
+        if frame["sel"] is not None:
+            n = w.cid(frame["sel"])
+            if arg in b.places:
+                return _place_reason(state, n, arg)
+            return _square_reason(state, n, arg)
+        s = w.ship_codec.id(frame["ship"])
+        if arg in ship_dests(state, s):
+            return None
+        if arg in b.squares and b.squares[arg].land:
+            return f"{arg} is land: a ship never moves over land (§Ship Counters)"
+        if arg in b.places:
+            pl = b.places[arg]
+            if not pl.port:
+                return f"{pl.name} is not a port"
+            return (f"{pl.name} is out of reach this move, or a neutral or unfriendly fortified port: a ship "
+                    "enters only a friendly or unfortified port, or one its passengers can besiege; a refuge "
+                    "port only with the strength to besiege it (§Ship Counters, §Refuges, §Sea Transportation)")
+        return f"{arg} is more than {MOVE_SQUARES} squares away by sea (§Ship Counters)"
+
+    @tolerant
+    def why_not_select(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return _select_reason(state, frame, arg)
+
+    @tolerant
+    def why_not_enter(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        w = W(state)
+        b = w.board
+        if not (isinstance(arg, list) and len(arg) == 2):
+            return None
+        n = noble_named(state, arg[0])
+        pl = arg[1]
+        if n < 0 or pl not in b.places:
+            return None
+        place = b.places[pl]
+        if state["nsq"][n] != place.square:
+            return f"{card_name(w, n)} is not in the square of {place.name} ({place.square})"
+        o = place_owner(state, pl)
+        if o < 0:
+            return f"{place.name} is neutral: it may not be entered without conquering it first (§Faction)"
+        if pl in state["siege"] and o != frame["p"]:
+            return f"{place.name} is under siege"
+        if not fits(state, pl, noble_strength(state, n)):
+            return f"{place.name} holds at most {place.capacity} troops (§Town, Cities, and Castles; ruling K61)"
+        return None
+
+    @tolerant
+    def why_not_embark(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        w = W(state)
+        b = w.board
+        if not (isinstance(arg, list) and len(arg) == 2):
+            return None
+        n = noble_named(state, arg[0])
+        if n < 0 or arg[1] not in w.ship_codec:
+            return None
+        s = w.ship_codec.id(arg[1])
+        piece = w.ships[s]
+        pos = state["spos"][s]
+        if pos not in b.places or b.places[pos].square != state["nsq"][n]:
+            return f"the {piece.name} must be in a port of {card_name(w, n)}'s square to embark him (§Sea Transportation)"
+        if place_owner(state, pos) != frame["p"] and b.places[pos].fortified:
+            return f"the {piece.name} embarks nobles only in a friendly or unfortified port (§Sea Transportation)"
+        used = sum(noble_strength(state, m) for m in ship_passengers(state, s))
+        if used + noble_strength(state, n) > piece.capacity:
+            return (f"the {piece.name} carries at most {piece.capacity} troops; with {card_name(w, n)} it would "
+                    f"carry {used + noble_strength(state, n)} (§Sea Transportation)")
+        return _select_reason(state, {**frame, "sel": None, "ship": None}, arg[0])
+
+    @tolerant
+    def why_not_sail(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        w = W(state)
+        if not (isinstance(arg, str) and arg in w.ship_codec):
+            return None
+        s = w.ship_codec.id(arg)
+        name = w.ships[s].name
+        if state["spos"][s] is None or ship_controller(state, s) != frame["p"]:
+            return f"the {name} is not a ship your faction controls"
+        if arg in state["sail_denied"]:
+            return f"the {name} is in an unfriendly port whose holder refused to let her leave (§Ship Counters)"
+        if not ship_can_act(state, s):
+            return f"the {name} has moved in another turn of this round (§Important: one turn a round)"
+        if not ship_dests(state, s):
+            return f"the {name} has nowhere to go"
+        return None
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -737,13 +973,18 @@ def sail(state: State, p: int, s: int, dest: str) -> None:
         log.public(state, f"The {name} sails to {place_name(w, dest)}.", log.MOVE)
 
 
-class Permit(Step):
+class Permit(Labelled):
     """The owner of a place answers a request to enter it (§Faction, §Town, Cities, and Castles); default: no."""
 
     name = "permit"
     phase = "movement"
     always_decides = True
-    default: Action = ("deny", None)
+    rule = "§Faction, §Ship Counters, §Town, Cities, and Castles"
+    labels = {"allow": "allow", "deny": "deny"}
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: deny (when it is an option)."""
+        return offered(self.options(state, frame, role), ("deny", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -838,10 +1079,12 @@ def _can_crown_at(state: State, p: int, sq: str | None, inside: str | None, ship
     return arch >= 1 or bishops >= 2
 
 
-class Coronation(Step):
+class Coronation(Labelled):
     name = "coronation"
     phase = "coronation"
     always_decides = True
+    rule = "§Coronation Phase"
+    labels = {"crown": "crown {}", "pass": "pass"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, frame["p"])]
@@ -876,6 +1119,8 @@ class CrownPhase(CardPlay):
 
     name = "crown"
     phase = "crown"
+    rule = "§Crown Deck Phase"
+    labels = {**CardPlay.labels, "end": "end"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if not frame["drawn"]:

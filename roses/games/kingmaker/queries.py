@@ -1,8 +1,8 @@
 """Kingmaker: read-only questions about a position that several step modules ask (who may
 move where, which cards a noble may hold, who may summon Parliament, the dealt hand).
 
-The step modules (``play``, ``setup``, ``parliament``, ``combat``, ``deals``, ``events``) and
-the refusals (``refusals``) all import from here; this module imports only ``common``,
+The step modules (``play``, ``setup``, ``parliament``, ``combat``, ``deals``, ``events``) all
+import from here, the reasons their steps give for refusing a card order too (:func:`card_reason`); this module imports only ``common``,
 ``ops`` and ``cards``, so the package has no import cycle (``tests/kingmaker/test_imports.py``).
 The step modules import these names back, so ``play.land_moves`` and the like still work.
 Rule references name sections of the campaign rules (``rulebook.SECTIONS``).
@@ -10,9 +10,11 @@ Rule references name sections of the campaign rules (``rulebook.SECTIONS``).
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, ParamSpec
 
-from roses.engine.contract import State
+from roses.engine.contract import Action, State
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker.common import (
     E_HAND,
@@ -22,6 +24,7 @@ from roses.games.kingmaker.common import (
     W,
     allied,
     awards,
+    card_name,
     faction_nobles,
     heir_loc,
     king_controller,
@@ -555,3 +558,108 @@ def recipients(state: State, c: int) -> list[int]:
             continue
         out.append(n)
     return out
+
+
+# ---------------------------------------------------------------- why an order is refused
+_P = ParamSpec("_P")
+
+
+def tolerant(reason: Callable[_P, str | None]) -> Callable[_P, str | None]:
+    """A step's ``why_not_<verb>`` that gives no reason (the engine's generic refusal then)
+    for an argument it cannot read (a malformed order)."""
+    @functools.wraps(reason)
+    def checked(*args: _P.args, **kwargs: _P.kwargs) -> str | None:
+        try:
+            return reason(*args, **kwargs)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return None
+    return checked
+
+
+def noble_named(state: State, x: Any) -> int:
+    """The noble card named ``x`` (in play or not), or -1."""
+    w = W(state)
+    if not isinstance(x, str):
+        return -1
+    c = w.codec.get(x)
+    return c if c >= 0 and w.cards[c].is_noble else -1
+
+
+def held_card(state: State, p: int, x: Any) -> int:
+    """The card ``x`` if player ``p`` holds it in hand, else -1 (never says where it is)."""
+    w = W(state)
+    if not isinstance(x, str):
+        return -1
+    c = w.codec.get(x)
+    return c if c >= 0 and state["cz"][c] == Z_HAND and state["ch"][c] == p else -1
+
+
+def card_reason(state: State, p: int, verb: str, arg: Any, setup: bool = False) -> str | None:
+    """Why a Crown card may not be placed so (§Faction, §Preparing to Play, §Crown Card Key)."""
+    w = W(state)
+    if verb in ("give", "assign") and isinstance(arg, list) and len(arg) == 2:
+        c = held_card(state, p, arg[0])
+        if c < 0:
+            return f"you hold no Crown card {arg[0]!r} in hand"
+        card = w.cards[c]
+        if arg[1] == "faction":
+            if card.kind in (K.TOWN, K.SHIP, K.ROYAL_CASTLE):
+                return None
+            return f"only town and ship cards are kept by the faction as a whole; {card.name} must go to a noble (§Preparing to Play)"
+        n = noble_named(state, arg[1])
+        if n < 0:
+            return f"{arg[1]!r} is not a noble"
+        if state["cz"][n] != Z_NOBLE or state["ch"][n] != p:
+            return f"{card_name(w, n)} is not a noble of your faction in play"
+        return award_reason(state, c, n, setup)
+    if verb == "asset":
+        c = held_card(state, p, arg)
+        if c < 0:
+            return f"you hold no Crown card {arg!r} in hand"
+        if w.cards[c].kind not in (K.TOWN, K.SHIP, K.ROYAL_CASTLE):
+            return f"only town and ship cards are kept by the faction as a whole; {w.cards[c].name} must go to a noble (§Preparing to Play)"
+    if verb == "play":
+        c = held_card(state, p, arg)
+        if c < 0:
+            return f"you hold no Crown card {arg!r} in hand"
+        if not w.cards[c].is_noble:
+            return f"{w.cards[c].name} is not a noble: it is given to a noble or to the faction (assign)"
+    return None
+
+
+def award_reason(state: State, c: int, n: int, setup: bool = False) -> str | None:
+    """Why card ``c`` may not go to noble ``n`` (§Faction, §Preparing to Play, §Crown Card Key)."""
+    w = W(state)
+    card = w.cards[c]
+    name = card_name(w, n)
+    if state["ncap"][n] >= 0:
+        return f"{name} is a captive"
+    if not setup:
+        if state["nship"][n] >= 0:
+            return f"{name} is at sea: no card is assigned to a noble at sea (§Faction)"
+        if _besieged(state, n):
+            return f"{name} is under siege: no card is assigned to a noble under siege (§Faction)"
+        if c in state["traded"] and (state["nfo"][n] == state["tno"] or n in state["defended"]):
+            return f"{card.name} was traded this turn and {name} has fought in it (§Transfers)"
+    if card.kind == K.TITLE and noble_title(state, n):
+        return f"{name} already has a title: each noble has one and only one title (§Preparing to Play)"
+    if card.kind == K.OFFICE:
+        if not noble_title(state, n):
+            return f"{name} has no title: offices go to titled nobles only (§Preparing to Play)"
+        if any(w.cards[a].kind == K.OFFICE for a in awards(state, n)):
+            return f"{name} already holds an office: each titled noble has one and only one (§Preparing to Play)"
+    if card.lies_in == "ireland" and card.kind in (K.MERCENARY, K.BISHOP, K.TOWN, K.ROYAL_CASTLE, K.SHIP):
+        lt = w.codec.get("lieutenant_of_ireland")
+        if not (lt >= 0 and lt in awards(state, n)):
+            return f"{card.name} goes only to the Lieutenant of Ireland (E2, §Faction)"
+    if card.kind == K.FRENCH_AID:
+        sq = state["nsq"][n]
+        if sq is None or w.board.squares[sq].area not in ("pale_of_calais", "continent"):
+            return f"{card.name} may be given only to a noble in Calais or on the Continent (§Crown Card Key)"
+    return None
+
+
+def offered(options: list[Action], action: Action) -> Action | None:
+    """``action`` if it is one of ``options`` (a step's published default, which a lapsed
+    deadline plays only when it may be played now), else None."""
+    return action if action in options else None

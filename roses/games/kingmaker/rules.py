@@ -4,6 +4,8 @@ basic / E1 / E2 switches, written on the engine's decision framework (steps.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from roses.engine.contract import Action, State, View, copy_json
@@ -22,19 +24,24 @@ from roses.games.kingmaker import (
     parliament,
     play,
     reading,
-    refusals,
     research,
     setup,
     umpire,
     views,
 )
 from roses.games.kingmaker.platform import KingmakerPlatform
+from roses.games.kingmaker.wording import PlainLabels
 
 #: State keys no rule ever changes (the data of an uploaded board or Event deck): copies share them.
 _SHARED = frozenset(("board_data", "deck_data"))
 
 
 class KingmakerSteps(Steps):
+    #: The options a view or the legal actions made for a position check the next action
+    #: (Steps.options_of): a Kingmaker turn's options (every noble's moves, deals, awards)
+    #: are worked out once for both.
+    keep_options = True
+
     def watch(self, state: State) -> None:
         play.check_victory(state)
 
@@ -49,19 +56,13 @@ class KingmakerSteps(Steps):
         """:meth:`Steps.settle` alone (orders.apply_standing loops itself)."""
         super().settle(state)
 
-    def act(self, state: State, role: str, verb: str, arg: Any = None, check: bool = True) -> None:
-        """As :meth:`Steps.act`; an action found among the memoised legal actions of ``role``
-        (memo.py) is not checked a second time. The memo is dropped around the action."""
-        if check:
-            t = memo.tables(state)
-            legal = t.get(("legal", role)) if t is not None else None
-            if legal is not None and (verb, arg) in legal:
-                check = False
-        with memo.applying():
-            super().act(state, role, verb, arg, check)
+    def acting(self) -> AbstractContextManager[object]:
+        """The memo of what is derived from a position (memo.py) is dropped around each action
+        and not read while it is applied."""
+        return memo.applying()
 
 
-class KingmakerRules(KingmakerPlatform, StepRules):
+class KingmakerRules(KingmakerPlatform, StepRules, PlainLabels):
     id = "kingmaker"
     title = "Kingmaker (campaign rules)"
     scenarios = (setup.SCENARIO,)
@@ -108,19 +109,19 @@ class KingmakerRules(KingmakerPlatform, StepRules):
 
     def action(self, state: State, role: str, verb: str, arg: Any = None) -> State:
         if role == umpire.UMPIRE and verb in umpire.STANDING_VERBS and umpire.has_umpire(state):
-            with memo.applying():
+            with self._outside_the_steps():
                 umpire.standing_action(state, verb, arg)
             return state
         if verb == orders.BY_DEFAULT:
             orders.play_default(self, state, role, arg)
             return state
         if verb in orders.VERBS and offers.is_player(state, role):
-            with memo.applying():
+            with self._outside_the_steps():
                 orders.standing_action(state, role, verb, arg)
                 self.steps.settle(state)  # an order may answer the question asked now
             return state
         if verb in offers.VERBS and offers.is_player(state, role):
-            with memo.applying():
+            with self._outside_the_steps():
                 offers.standing_action(state, role, verb, arg)
                 self.steps.settle(state)  # an agreed ransom may end the captor's step
             return state
@@ -129,6 +130,14 @@ class KingmakerRules(KingmakerPlatform, StepRules):
         if corrections.watching(state, role):
             return self._remembered(state, role, verb, arg, super().action)
         return super().action(state, role, verb, arg)
+
+    @contextmanager
+    def _outside_the_steps(self) -> Iterator[None]:
+        """Around a change made outside the steps (a standing verb of the umpire or a player):
+        the memo (memo.py) and the options kept for the position before it are out of date."""
+        with memo.applying():
+            yield
+        self.steps.forget()
 
     def apply_legal(self, state: State, role: str, verb: str, arg: Any = None) -> State:
         if corrections.watching(state, role):
@@ -139,7 +148,7 @@ class KingmakerRules(KingmakerPlatform, StepRules):
         """``apply`` a player's order, keeping what it changed for the umpire's takeback
         (corrections.py)."""
         before = corrections.snapshot(state, corrections.META | corrections.FLOW)
-        what = views.label(state, role, verb, arg)
+        what = self.label(state, role, verb, arg)
         apply(state, role, verb, arg)
         corrections.remember_order(state, role, before, what)
         return state
@@ -196,9 +205,6 @@ class KingmakerRules(KingmakerPlatform, StepRules):
     def describe(self, view: View) -> str:
         return views.describe(view)
 
-    def label(self, state: State, role: str, verb: str, arg: Any) -> str:
-        return views.label(state, role, verb, arg)
-
     def copy_state(self, state: State) -> State:
         """An independent copy, whose log is a new list of the same entries: the rules only
         append to the log (roses.engine.log) and never change an entry, so nothing they do to
@@ -231,12 +237,5 @@ class KingmakerRules(KingmakerPlatform, StepRules):
     def evaluation_terms(self, state: State, role: str) -> dict[str, float]:
         return evaluation.evaluation_terms(state, role)
 
-    def default_action(self, state: State, role: str) -> Action | None:
-        """The published default of the decision ``role`` faces now (views.default_action)."""
-        return views.default_action(self, state, role)
-
-
-for _name, _rule in refusals.STEP_RULES.items():  # the rule a step's refusals name (refusals.py)
-    KingmakerRules.steps[_name].rule = _rule
 
 RULES = KingmakerRules()

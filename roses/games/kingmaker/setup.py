@@ -16,9 +16,9 @@ from typing import Any, cast
 from roses.engine import log, rng
 from roses.engine.contract import Action, State, copy_json
 from roses.engine.errors import BadOptions
-from roses.engine.steps import Frame, Step, pop, push
+from roses.engine.steps import Frame, pop, push
 from roses.games.kingmaker import cards as K
-from roses.games.kingmaker import ops, refusals
+from roses.games.kingmaker import ops
 from roses.games.kingmaker.board import BoardError, board_from_data, board_key
 from roses.games.kingmaker.common import (
     E_DECK,
@@ -44,8 +44,14 @@ from roses.games.kingmaker.common import (
     world,
 )
 from roses.games.kingmaker.ops import place_active
-from roses.games.kingmaker.queries import award_targets, hand
+from roses.games.kingmaker.queries import (
+    award_targets,
+    card_reason,
+    hand,
+    tolerant,
+)
 from roses.games.kingmaker.state import KingmakerState
+from roses.games.kingmaker.wording import Labelled
 
 SCENARIO = "campaign"
 
@@ -286,18 +292,35 @@ def _arranged(state: State, p: int) -> bool:
     return True
 
 
-class Arrange(Step):
+class Arrange(Labelled):
     """Every player arranges his dealt cards at once (§Preparing to Play); the placements are public,
     what goes to Chancery is not."""
 
     name = "arrange"
     phase = "setup"
     rule = "§Preparing to Play"
+    labels = {"give": "award {} to {}", "asset": "keep {} as a faction asset", "done": "done"}
 
-    def refusal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str:
-        """The reason an order is refused, naming the rule (refusals.py)."""
-        return refusals.explain(self, state, frame, role, verb, arg, refusals.arrange_reason)
+    # ----- why an order is refused (§Preparing to Play)
+    def why_not_done(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return ("every title that can go to an untitled noble, every office that can go to a titled one, and "
+                "every bishop, mercenary, town and ship card must be placed first (§Preparing to Play)")
 
+    @tolerant
+    def why_not_give(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "give", arg, setup=True)
+
+    @tolerant
+    def why_not_assign(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "assign", arg, setup=True)
+
+    @tolerant
+    def why_not_asset(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "asset", arg, setup=True)
+
+    @tolerant
+    def why_not_play(self, state: State, frame: Frame, role: str, arg: Any) -> str | None:
+        return card_reason(state, player_of_role(state, role), "play", arg, setup=True)
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [role_of(state, p) for p, d in enumerate(frame["done"]) if not d]
@@ -400,11 +423,12 @@ def place_heirs(state: State) -> None:
     state["hcrown"][henry] = True  # §Victory Conditions: Henry VI is King at the start
 
 
-class PlaceNobles(Step):
+class PlaceNobles(Labelled):
     """Each player puts his nobles in one of the castles on their cards (§Setting out Counters)."""
 
     name = "place"
     phase = "setup"
+    labels = {"place": "{} starts at {}"}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         players = sorted({state["ch"][n] for n in frame["todo"]})

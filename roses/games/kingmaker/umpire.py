@@ -35,7 +35,7 @@ from typing import Any
 from roses.engine import log
 from roses.engine.contract import DRAW, Action, State
 from roses.engine.errors import IllegalAction
-from roses.engine.steps import Frame, Step, pop
+from roses.engine.steps import Frame, pop
 from roses.games.kingmaker import corrections
 from roses.games.kingmaker.combat import (
     ATTACKER,
@@ -60,7 +60,15 @@ from roses.games.kingmaker.common import (
     role_of,
 )
 from roses.games.kingmaker.play import lift_sieges
-from roses.games.kingmaker.views import MAX_RULING, check_invariants, standing_options
+from roses.games.kingmaker.queries import offered
+from roses.games.kingmaker.views import (
+    MAX_RULING,
+    OUTCOME_WORDS,
+    PLAIN_OUTCOMES,
+    check_invariants,
+    standing_options,
+)
+from roses.games.kingmaker.wording import Labelled
 
 #: Verbs the umpire may use at any time while the game runs.
 STANDING_VERBS = ("rule", "adjudicate", "correct")
@@ -110,14 +118,29 @@ def table_outcomes(state: State, frame: Frame) -> list[str]:
             or any(cards[n].id not in killed for n in needs[o])] + [INDECISIVE]
 
 
-class Tabletop(Step):
+class Tabletop(Labelled):
     """The umpire decides whether a combat is fought on a table and enters its result
     (§Battle, §Siege, §Sea Battles). Default: the Event card decides."""
 
     name = "tabletop"
     phase = "combat"
     always_decides = True
-    default = ("cards", None)
+    rule = "§Battle, §Siege"
+    labels = {
+        "cards": "let the Event card decide", "table": "have it fought on a table",
+        "kill": "{} was killed on the table", "done": "no one else was killed", "outcome": "outcome {}",
+    }
+
+    def option_label(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> str | None:
+        """An outcome in the words of the kind of combat (views.OUTCOME_WORDS)."""
+        combat = frame.get("combat")
+        if verb == "outcome" and combat is not None:
+            return OUTCOME_WORDS.get(combat["kind"], PLAIN_OUTCOMES).get(arg, str(arg))
+        return super().option_label(state, frame, role, verb, arg)
+
+    def default_option(self, state: State, frame: Frame, role: str) -> Action | None:
+        """The published default: cards (when it is an option)."""
+        return offered(self.options(state, frame, role), ("cards", None))
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [UMPIRE]

@@ -1,4 +1,5 @@
-"""Kingmaker views, secrets, invariants, labels and the terminal description.
+"""Kingmaker views, secrets, invariants and the terminal description (the labels of the options:
+wording.py and each step's ``labels``).
 
 What a role sees (research §5 item 6): the whole board, every faction's nobles, awards and
 assets (public), the piles' sizes, the Event discard; its own hand (Crown and Event cards,
@@ -13,11 +14,10 @@ in use by another player. Tags are shown only in the holder's hand (``c#012``, `
 
 from __future__ import annotations
 
-import re
 from itertools import compress
 from typing import Any
 
-from roses.engine.contract import DRAW, Action, State, View, canonical_json
+from roses.engine.contract import DRAW, State, View, canonical_json
 from roses.engine.steps import StepRules
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import corrections, memo, parliament
@@ -106,10 +106,10 @@ def view(rules: StepRules, state: State, role: str) -> View:
         parts["tabletop"] = tabletop_view(state, top, role)
     out = rules.step_view(state, role, **parts)
     if role in out.get("active", ()) and state["stack"]:
-        default = default_action(rules, state, role)
+        default = rules.default_action(state, role)
         out["default"] = list(default) if default is not None else None
         if default is not None:  # what a lapse plays, in words (the server adds the deadline)
-            out["default_label"] = label(state, role, default[0], default[1])
+            out["default_label"] = rules.label(state, role, default[0], default[1])
     return out
 
 
@@ -254,9 +254,9 @@ OUTCOME_WORDS: dict[str, dict[str, str]] = {
                   DEFENDER: "the defender held: the nobles inside are expelled into the open",
                   INDECISIVE: "indecisive: the nobles inside are expelled into the open"},
 }
-_PLAIN_OUTCOMES = {ATTACKER: "the attacker won", DEFENDER: "the defender won", INDECISIVE: "indecisive: nobody won"}
+PLAIN_OUTCOMES = {ATTACKER: "the attacker won", DEFENDER: "the defender won", INDECISIVE: "indecisive: nobody won"}
 for _kind in (BATTLE, AMBUSH, SEA):
-    OUTCOME_WORDS[_kind] = _PLAIN_OUTCOMES
+    OUTCOME_WORDS[_kind] = PLAIN_OUTCOMES
 
 
 def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, Any]:
@@ -280,7 +280,7 @@ def tabletop_view(state: State, frame: dict[str, Any], role: str) -> dict[str, A
         "attacker": role_of(state, c["att"]), "defender": role_of(state, c["def"]) if c["def"] >= 0 else None,
         "attack": attack_power(state, c), "defence": defence(state, c),
         "attackers": side(c["a"]), "defenders": side(c["d"]), "stage": frame["stage"],
-        "outcomes": OUTCOME_WORDS.get(c["kind"], _PLAIN_OUTCOMES),
+        "outcomes": OUTCOME_WORDS.get(c["kind"], PLAIN_OUTCOMES),
         # ruling K74: the results open only while one of these nobles is left alive
         "needs_survivor": {o: [w.cards[n].id for n in ns] for o, ns in survivor_needed(c).items()},
     }
@@ -447,24 +447,6 @@ def _places_part(state: State) -> dict[str, dict[str, str | None]]:
     return places
 
 
-def default_action(rules: StepRules, state: State, role: str) -> Action | None:
-    """The published default of the decision ``role`` faces now, which a server applies when a
-    deadline passes: a step's ``default`` (decline, refuse, abstain...), or what its
-    ``published_default`` gives for the position (a captive's execution, the ransom card, the
-    summoned noble's answer), or its first option for steps whose default is "the first" (storm
-    port, Treachery slot, spoils, Parliament's place, the card given back in a trade). None for a
-    player's own turn."""
-    legal = rules.legal_actions(state, role)
-    if not legal:
-        return None
-    step = rules.steps.by_name[state["stack"][-1]["step"]]
-    pick = getattr(step, "published_default", None)
-    d = pick(state, state["stack"][-1], role) if pick is not None else getattr(step, "default", None)
-    if d is not None and d in legal:
-        return (d[0], d[1])
-    return legal[0] if getattr(step, "first_is_default", False) else None
-
-
 def secrets(state: State, role: str) -> set[str]:
     """The tags ``role`` must not see. The umpire (umpire.py) sees every hand, the Chancery and
     the cards discarded face down: only the decks' cards are hidden from him."""
@@ -569,138 +551,7 @@ def check_invariants(state: State) -> list[str]:  # noqa: C901 - a flat list of 
     return problems
 
 
-# ======================================================================= labels, description
-def _arg_name(w: World, x: Any, roles: tuple[str, ...] | list[str] = ()) -> str:
-    """The words for an action's argument in a label: a card, heir, ship or place by name, a
-    square in words (names.py: never its grid id), a seat by its role (a role such as "P2" is
-    also a square's id: ``roles`` come first), a list of them joined (a function of the
-    module, not a closure: a closure calling itself is a reference cycle left for the garbage
-    collector at every label)."""
-    if isinstance(x, str):
-        if x in roles:
-            return x
-        if x in w.codec:
-            return card_name(w, w.codec.id(x))
-        if x in w.heir_codec:
-            return w.heirs[w.heir_codec.id(x)].name
-        if x in w.ship_codec:
-            return w.ships[w.ship_codec.id(x)].name
-        if x in w.board.places or x in w.board.squares:
-            return place_name(w, x)
-        return x
-    if isinstance(x, list):
-        return ", ".join(_arg_name(w, y, roles) for y in x)
-    return str(x)
-
-
-def label(state: State, role: str, verb: str, arg: Any) -> str:
-    w = W(state)
-    if verb == "by_default":
-        return "the published default (" + ("away" if arg == "vacation" else "deadline passed") + ")"
-    if verb in ("set_order", "clear_order"):
-        return "set a standing order" if verb == "set_order" else "clear a standing order"
-    top = state["stack"][-1] if state["stack"] else None
-    if top is not None and top["step"] == "summons" and verb == "decline":
-        return "send no one"
-    if top is not None and top["step"] == "tabletop":  # the umpire's combat decisions (umpire.Tabletop)
-        if verb == "cards":
-            return "let the Event card decide"
-        if verb == "table":
-            return "have it fought on a table"
-        if verb == "kill":
-            return f"{_arg_name(w, arg)} was killed on the table"
-        if verb == "done":
-            return "no one else was killed"
-        if verb == "outcome":
-            return OUTCOME_WORDS.get(top["combat"]["kind"], _PLAIN_OUTCOMES).get(arg, str(arg))
-    if top is not None and top["step"] == "ransom":  # a ransom negotiated (combat.Ransom, ruling K95)
-        if verb in ("ransom", "ransom_draws") and isinstance(arg, list) and len(arg) == 2:
-            what = f"your next {arg[1]} Crown draw(s)" if verb == "ransom_draws" else f"{arg[1]} card(s) of your hand"
-            return f"counter: offer {what} for {_arg_name(w, arg[0])}"
-        words = {"accept": "accept the counter-offer", "decline": "hold to your demand"}
-        if verb in words:
-            return words[verb]
-    roles = state["roles"]
-    if verb == "to" and top is not None and top.get("ship") is not None:
-        return f"sail to {_arg_name(w, arg)}"
-    if verb == "to" and isinstance(arg, str) and arg in w.board.places:
-        return f"move into {place_name(w, arg)}"
-    if verb == "leave" and isinstance(arg, str) and arg in w.codec:
-        n = w.codec.id(arg)
-        inside = state["nin"][n]
-        return f"{card_name(w, n)} steps out of {place_name(w, inside)} into the open" if inside \
-            else f"{card_name(w, n)} steps out into the open"
-    if verb == "offer_card" and isinstance(arg, list) and len(arg) == 3:
-        card, to, how = (_arg_name(w, x, roles) for x in arg)
-        return f"offer {card} to {to} in trade for a card" if arg[2] == "trade" else f"give {card} to {to}"
-    if verb == "assign" and isinstance(arg, list) and len(arg) == 2 and arg[1] == "faction":
-        return f"keep {_arg_name(w, arg[0], roles)} as a faction asset"
-    template = LABELS.get(verb)
-    if template is not None:
-        parts = arg if isinstance(arg, list) else [] if arg is None else [arg]
-        if len(re.findall(r"\{\d?\}", template)) == len(parts):
-            # where a square is expected (a move, a battle's square) "P2" is the square, not the seat
-            return template.format(*(_arg_name(w, x, () if (verb, i) in SQUARE_ARGS else roles)
-                                     for i, x in enumerate(parts)))
-    words = {"select": "move", "sail": "sail the", "end": "end", "pass": "pass"}
-    head = words.get(verb, verb.replace("_", " "))
-    if arg is None:
-        return head
-    return f"{head} {_arg_name(w, arg, roles)}"
-
-
-#: The arguments that are squares (or places), by verb and position: never read as a seat.
-SQUARE_ARGS = {("to", 0), ("battle", 0), ("ambush", 0)}
-
-#: Plain words for the verbs, by their arguments in order (label; the verbs are in play.py,
-#: deals.py, setup.py, combat.py, parliament.py, events.py). A verb whose argument count does
-#: not match its template is named by the generic words instead.
-LABELS: dict[str, str] = {
-    "to": "move to {}",
-    "embark": "{} boards the {}",
-    "enter": "{} goes into {}",
-    "escort": "hand {} to {}",
-    "assign": "award {} to {}",
-    "give": "award {} to {}",
-    "asset": "keep {} as a faction asset",
-    "play": "bring {} into play",
-    "execute_heir": "execute {}",
-    "battle": "attack {1} in {0}",
-    "ambush": "ambush {1} in {0}",
-    "siege": "besiege {}",
-    "storm": "storm {}",
-    "announce": "announce a siege of {} (resolved next turn)",
-    "town_fight": "fight inside {}",
-    "town_attack": "attack the nobles inside {}",
-    "crown": "crown {}",
-    "lend_ship": "lend the {} to {}",
-    "recall": "take back the {}",
-    "transfer": "transfer {} to {}",
-    "give_heir": "hand {} over to {}",
-    "give_place": "give {} to {}",
-    "ally": "propose an alliance to {}",
-    "end_alliance": "end the alliance with {}",
-    "give_back": "give {} back",
-    "command": "ask that {} serve under {}",
-    "place": "{} starts at {}",
-    "home": "{} goes home to {}",
-    "drop": "leave {} out of the fight",
-    "call_off": "call off the attack",
-    "execute": "execute {}",
-    "release": "release {}",
-    "give_card": "pay with {}",
-    "deal": "deal with another player (cards, ships, places, alliances)",
-    "free_move": "Free Move for {}",
-    "meet": "Parliament meets at {}",
-    "summon": "summon Parliament to {}",
-    "attend": "{} attends Parliament",
-    "writ": "send a Writ of summons to {}",
-    "propose": "propose {}",
-    "join": "{} joins the hunt",
-    "send": "commission {} with a Writ",
-    "port": "driven into port at {}",
-    "go": "go to {}",
-}
+# ======================================================================= description
 
 
 def _at(piece: dict[str, Any]) -> str:
