@@ -1,5 +1,5 @@
-"""Richard III's observation tensor for the research adapters (roses.ai); the action
-catalogue is :func:`roses.games.richard3.ai.action_space`.
+"""Richard III's observation tensor and what the other side cannot see of an action, for the
+research adapters (roses.ai); the action catalogue is :func:`roses.games.richard3.ai.action_space`.
 
 Every field is read from the role's view and put from the role's side: "own" is the role's
 side, "enemy" the other one (an Observer's vector puts York first). The layout is the same
@@ -12,7 +12,7 @@ import functools
 from array import array
 from typing import Any
 
-from roses.engine.contract import View
+from roses.engine.contract import Action, View
 from roses.engine.tensor import Kept, Layout, TensorCodec, one_hot, positions, zeros
 from roses.games.richard3 import data as D
 
@@ -181,6 +181,18 @@ class Richard3Codec(TensorCodec):
         return out
 
 
+def unseen_choices() -> list[list[Action]]:
+    """:meth:`Rules.unseen_choices`: what the other side cannot tell apart when a side plays
+    it. The mulligan, kept or redealt, until both sides have decided (5.1); the card played
+    face down (C2-C5: shown once both are played, but which card of the hand was chosen is a
+    draw until then); the block moved by land or sea, recruited, reduced or disbanded in
+    supply (blocks stand facing their owner). Everything else is seen: areas, borders,
+    battles, the blocks revealed in battle."""
+    groups: list[list[Action]] = [[("keep", None), ("redeal", None)], [("play", c) for c in range(D.N_CARDS)]]
+    groups += [[(verb, key) for key in D.BLOCK_KEY] for verb in ("block", "sea", "recruit", "reduce", "disband")]
+    return groups
+
+
 @functools.cache
 def _codec(phases: tuple[str, ...]) -> Richard3Codec:
     return Richard3Codec(phases)
@@ -190,4 +202,4 @@ def tensor_codec(phases: tuple[str, ...]) -> Richard3Codec:
     return _codec(phases)
 
 
-__all__ = ["Richard3Codec", "tensor_codec"]
+__all__ = ["Richard3Codec", "tensor_codec", "unseen_choices"]
