@@ -79,14 +79,16 @@ class Richard3Codec(TensorCodec):
         self.blank = zeros(lay.size)
         # conversions kept by content (roses.engine.tensor.Kept): rows of counts and the
         # columns of the own blocks mostly repeat from one step to the next
-        #: (view key, offset, row length, kept vectors, {side: (rows of its last view, vector)})
-        self.rows: tuple[tuple[str, int, int, Kept, dict[str, tuple[Any, array[float]]]], ...] = (
-            ("counts", self.o_counts, D.N_AREAS, Kept(functools.partial(_pair, D.N_AREAS, 1 / 6)), {}),
-            ("border_counts", self.o_border, D.N_BORDERS, Kept(functools.partial(_pair, D.N_BORDERS, 1 / 4)), {}))
+        #: (offset, row length, kept vectors) of the counts and the border counts
+        self.rows: tuple[tuple[int, int, Kept], ...] = (
+            (self.o_counts, D.N_AREAS, Kept(functools.partial(_pair, D.N_AREAS, 1 / 6))),
+            (self.o_border, D.N_BORDERS, Kept(functools.partial(_pair, D.N_BORDERS, 1 / 4))))
         self.head_kept = Kept(self._head)
         self.block_bytes = _BlockBytes(per)
         #: per side: the own columns of its last view and their numbers
         self.last_own: dict[str, list[Any]] = {}
+        #: per role: its last vector and the parts of the view it was made from (encode)
+        self.last: dict[Any, tuple[array[float], tuple[Any, ...]]] = {}
 
     def _head(self, key: tuple[Any, ...]) -> array[float]:
         """The first fields (scalars to active) from their inputs, as :meth:`encode` keys them."""
@@ -131,53 +133,92 @@ class Richard3Codec(TensorCodec):
         return seg
 
     def encode(self, view: View) -> array[float]:
-        # Runs of numbers go in by slice assignment, made once per content and kept (Kept):
-        # converting numbers one by one is what an encoder spends its time on.
-        out = self.blank[:]
+        # A role's vector is its last one brought up to date: each field is written again only
+        # when its part of the view differs from the one it was made from (parts are compared
+        # whole, by C calls), zeroed first. Runs of numbers go in by slice assignment, made
+        # once per content and kept (Kept): converting numbers one by one is what an encoder
+        # spends its time on. The result is the same as a fresh codec's (tested).
         get = view.get
-        if get("role") == "Lancaster":
+        role = get("role")
+        if role == "Lancaster":
             own, enemy, s_own = "Lancaster", "York", 1
         else:
             own, enemy, s_own = "York", "Lancaster", 0
         sizes = get("hand_size") or {}
         mull = get("mulligan_used") or {}
         active = get("active") or ()
-        out[:self.o_hand] = self.head_kept((
-            get("campaign"), get("last_campaign"), get("turn"), get("king") == own, get("p1") == own,
-            bool(get("prisoner")), sizes.get(own, 0), sizes.get(enemy, 0), bool(mull.get(own)),
-            bool(mull.get(enemy)), get("phase", ""), own in active, enemy in active))
-        for card in view.get("hand") or []:
-            out[self.o_hand + int(card["id"])] = 1.0
-        played = view.get("played") or {}
-        for k, side in enumerate((own, enemy)):
-            card = played.get(side)
-            if isinstance(card, dict):
-                out[self.o_played + k * D.N_CARDS + int(card["id"])] = 1.0
-        for name, off, n, kept, last in self.rows:
-            rows = get(name)
-            if rows:
-                seen = last.get(own)
-                if seen is not None and seen[0] == rows:  # as in this side's last view
-                    got = seen[1]
-                else:
-                    got = kept((tuple(rows[s_own][:n]), tuple(rows[1 - s_own][:n]) if len(rows) > 1 else ()))
-                    last[own] = (tuple(r[:] for r in rows), got)
+        parts: tuple[Any, ...] = (
+            (get("campaign"), get("last_campaign"), get("turn"), get("king") == own, get("p1") == own,
+             bool(get("prisoner")), sizes.get(own, 0), sizes.get(enemy, 0), bool(mull.get(own)),
+             bool(mull.get(enemy)), get("phase", ""), own in active, enemy in active),
+            get("hand"), get("played"), get("counts"), get("border_counts"), get("battles"), get("heirs"),
+            get("own"), get("shown"))
+        last = self.last.get(role)
+        if last is None:
+            out = self.blank[:]
+            old: tuple[Any, ...] = (None,) * len(parts)
+        else:
+            out = last[0][:]
+            old = last[1]
+        blank = self.blank
+        if parts[0] != old[0]:
+            out[:self.o_hand] = self.head_kept(parts[0])
+        hand = parts[1]
+        if hand is not old[1] and hand != old[1]:
+            o = self.o_hand
+            out[o:o + D.N_CARDS] = blank[o:o + D.N_CARDS]
+            for card in hand or ():
+                out[o + int(card["id"])] = 1.0
+        played = parts[2]
+        if played != old[2]:
+            o = self.o_played
+            out[o:o + 2 * D.N_CARDS] = blank[o:o + 2 * D.N_CARDS]
+            if played:
+                for k, side in enumerate((own, enemy)):
+                    card = played.get(side)
+                    if isinstance(card, dict):
+                        out[o + k * D.N_CARDS + int(card["id"])] = 1.0
+        for (off, n, kept), at in zip(self.rows, (3, 4), strict=True):
+            rows: Any = parts[at]
+            if rows is not old[at] and rows != old[at]:
+                got = kept((tuple(rows[s_own][:n]), tuple(rows[1 - s_own][:n]) if len(rows) > 1 else ())) if rows \
+                    else blank[off:off + 2 * n]
                 out[off:off + len(got)] = got
-        for battle in view.get("battles") or []:
-            area = battle[0] if isinstance(battle, list) else battle
-            if isinstance(area, int) and 0 <= area < D.N_AREAS:
-                out[self.o_battles + area] = 1.0
-        heirs = (view.get("heirs") or [])[:10]
-        out[self.o_heirs: self.o_heirs + len(heirs)] = array("f", map(N_WHERE.__rtruediv__, heirs))
-        blocks = get("own")
-        if blocks:
-            seg = self._own(own, [blocks[c] for c in OWN_COLUMNS])
-            out[self.o_own:self.o_own + len(seg)] = seg
-        for entry in view.get("shown") or []:
-            key = self.keys.get(entry[0]) if isinstance(entry, list) and entry else None
-            if key is not None:
-                out[self.o_shown + 2 * key] = 1.0
-                out[self.o_shown + 2 * key + 1] = float(entry[3]) / 4
+        battles = parts[5]
+        if battles != old[5]:
+            o = self.o_battles
+            out[o:o + D.N_AREAS] = blank[o:o + D.N_AREAS]
+            for battle in battles or ():
+                area = battle[0] if isinstance(battle, list) else battle
+                if isinstance(area, int) and 0 <= area < D.N_AREAS:
+                    out[o + area] = 1.0
+        heirs = parts[6]
+        if heirs != old[6]:
+            o = self.o_heirs
+            out[o:o + 10] = blank[o:o + 10]
+            heirs = (heirs or [])[:10]
+            out[o:o + len(heirs)] = array("f", map(N_WHERE.__rtruediv__, heirs))
+        blocks = parts[7]
+        if blocks is not old[7]:  # (compared column by column, kept per side: _own)
+            o = self.o_own
+            if blocks:
+                seg = self._own(own, [blocks[c] for c in OWN_COLUMNS])
+                out[o:o + len(seg)] = seg
+                if len(seg) < N_OWN * self.per:
+                    out[o + len(seg):self.o_shown] = blank[o + len(seg):self.o_shown]
+            else:
+                out[o:self.o_shown] = blank[o:self.o_shown]
+        shown = parts[8]
+        if shown != old[8]:
+            o = self.o_shown
+            out[o:] = blank[o:]
+            for entry in shown or ():
+                key = self.keys.get(entry[0]) if isinstance(entry, list) and entry else None
+                if key is not None:
+                    out[o + 2 * key] = 1.0
+                    out[o + 2 * key + 1] = float(entry[3]) / 4
+        # kept apart from the vector given out (a caller may change that one)
+        self.last[role] = (out[:], parts)
         return out
 
 
