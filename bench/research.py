@@ -32,14 +32,12 @@ def adapter_rate(game: str, scenario: str, options: dict[str, Any] | None, secon
     pick = random.Random(1)
     actions = 0
     seed = 0
-    start = time.perf_counter()
     cpu = time.process_time()
-    if fixed_games is not None:
-        seconds = float("inf")
-    while time.perf_counter() - start < seconds and (fixed_games is None or seed < fixed_games):
+    deadline = time.perf_counter() + seconds if fixed_games is None else float("inf")
+    while (fixed_games is None or seed < fixed_games) and time.perf_counter() < deadline:
         env.reset(seed=seed)
         seed += 1
-        while env.agents and time.perf_counter() - start < seconds:
+        while env.agents:
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 break
@@ -47,6 +45,8 @@ def adapter_rate(game: str, scenario: str, options: dict[str, Any] | None, secon
             legal = env.legal_actions(agent)  # the mask's ids, without a scan of the mask
             env.step(legal[pick.randrange(len(legal))])
             actions += 1
+            if not actions & 255 and time.perf_counter() >= deadline:  # the clock read as the engine's bench does
+                break
     if fixed_games is not None:
         return actions
     return actions / (time.process_time() - cpu)

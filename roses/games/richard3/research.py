@@ -110,7 +110,7 @@ class Richard3Codec(TensorCodec):
         moves a few blocks: only their place changes); made afresh when the blocks differ."""
         last = self.last_own.get(side)
         n = len(columns[0])
-        if last is not None and n <= N_OWN and all(len(c) == n for c in columns) and len(last[1]) == n * self.per:
+        if last is not None and n <= N_OWN and len(last[1]) == n * self.per and all(map(n.__eq__, map(len, columns))):
             old, seg = last
             if old != columns:
                 per = self.per
@@ -125,11 +125,11 @@ class Richard3Codec(TensorCodec):
                     if columns[j] != old[j]:
                         scale = OWN_SCALES[j]
                         seg[N_WHERE + j - 1::per] = array("f", columns[j] if scale == 1.0 else map(scale.__mul__, columns[j]))
-                last[0] = [list(c) for c in columns]
+                last[0] = columns  # (the view's own lists, new at each view, which nothing changes)
             return seg
         # each block's numbers depend on its five values only: bytes made once per values
         seg = array("f", b"".join(map(self.block_bytes.__getitem__, zip(*[c[:N_OWN] for c in columns], strict=False))))
-        self.last_own[side] = [[list(c) for c in columns], seg]
+        self.last_own[side] = [columns, seg]
         return seg
 
     def encode(self, view: View) -> array[float]:
