@@ -24,14 +24,12 @@ OWN_SCALES = (1.0, 1 / 4, 1.0, 1 / 4, 1.0)
 N_OWN = max(len(D.BLOCKS_OF[0]), len(D.BLOCKS_OF[1])) + 1  # a side's blocks and the rebel
 
 
-def _pair(n: int, scale: float, rows: tuple[tuple[int, ...], tuple[int, ...]]) -> array[float]:
-    """Own and enemy rows of ``n`` counts (each may be shorter) times ``scale``."""
-    out = zeros(2 * n)
-    for k, row in enumerate(rows):  # mostly zeros: only the others are set (array's own
-        at = k * n                  # conversion of a whole row takes longer)
-        for i, c in enumerate(row):
-            if c:
-                out[at + i] = c * scale
+def _row(n: int, scale: float, row: tuple[int, ...]) -> array[float]:
+    """A row of ``n`` counts (it may be shorter) times ``scale``."""
+    out = zeros(n)
+    for i, c in enumerate(row[:n]):  # mostly zeros: only the others are set (array's own
+        if c:                        # conversion of a whole row takes longer)
+            out[i] = c * scale
     return out
 
 
@@ -79,16 +77,17 @@ class Richard3Codec(TensorCodec):
         self.blank = zeros(lay.size)
         # conversions kept by content (roses.engine.tensor.Kept): rows of counts and the
         # columns of the own blocks mostly repeat from one step to the next
-        #: (offset, row length, kept vectors) of the counts and the border counts
+        #: (offset, row length, kept vectors of one side's row) of the counts and the border
+        #: counts (a move changes one side's counts: the other's row is found again)
         self.rows: tuple[tuple[int, int, Kept], ...] = (
-            (self.o_counts, D.N_AREAS, Kept(functools.partial(_pair, D.N_AREAS, 1 / 6))),
-            (self.o_border, D.N_BORDERS, Kept(functools.partial(_pair, D.N_BORDERS, 1 / 4))))
+            (self.o_counts, D.N_AREAS, Kept(functools.partial(_row, D.N_AREAS, 1 / 6))),
+            (self.o_border, D.N_BORDERS, Kept(functools.partial(_row, D.N_BORDERS, 1 / 4))))
         self.head_kept = Kept(self._head)
         self.block_bytes = _BlockBytes(per)
         #: per side: the own columns of its last view and their numbers
         self.last_own: dict[str, list[Any]] = {}
         #: per role: its last vector and the parts of the view it was made from (encode)
-        self.last: dict[Any, tuple[array[float], tuple[Any, ...]]] = {}
+        self.last: dict[Any, tuple[array[float], tuple[Any, ...], Any]] = {}
 
     def _head(self, key: tuple[Any, ...]) -> array[float]:
         """The first fields (scalars to active) from their inputs, as :meth:`encode` keys them."""
@@ -157,9 +156,9 @@ class Richard3Codec(TensorCodec):
         if last is None:
             out = self.blank[:]
             old: tuple[Any, ...] = (None,) * len(parts)
+            old_columns: Any = None
         else:
-            out = last[0][:]
-            old = last[1]
+            out, old, old_columns = last[0][:], last[1], last[2]
         blank = self.blank
         if parts[0] != old[0]:
             out[:self.o_hand] = self.head_kept(parts[0])
@@ -180,10 +179,15 @@ class Richard3Codec(TensorCodec):
                         out[o + k * D.N_CARDS + int(card["id"])] = 1.0
         for (off, n, kept), at in zip(self.rows, (3, 4), strict=True):
             rows: Any = parts[at]
-            if rows is not old[at] and rows != old[at]:
-                got = kept((tuple(rows[s_own][:n]), tuple(rows[1 - s_own][:n]) if len(rows) > 1 else ())) if rows \
-                    else blank[off:off + 2 * n]
-                out[off:off + len(got)] = got
+            was: Any = old[at]
+            if rows is not was and rows != was:
+                if not rows:
+                    out[off:off + 2 * n] = blank[off:off + 2 * n]
+                    continue
+                for k, at_side in enumerate((s_own, 1 - s_own)):  # own row, then the enemy's
+                    row = rows[at_side] if at_side < len(rows) else ()
+                    if not was or at_side >= len(was) or row != was[at_side]:
+                        out[off + k * n:off + (k + 1) * n] = kept(tuple(row))
         battles = parts[5]
         if battles != old[5]:
             o = self.o_battles
@@ -199,10 +203,11 @@ class Richard3Codec(TensorCodec):
             heirs = (heirs or [])[:10]
             out[o:o + len(heirs)] = array("f", map(N_WHERE.__rtruediv__, heirs))
         blocks = parts[7]
-        if blocks is not old[7]:  # (compared column by column, kept per side: _own)
+        columns = [blocks[c] for c in OWN_COLUMNS] if blocks else None
+        if columns != old_columns:  # (brought up to date column by column, kept per side: _own)
             o = self.o_own
-            if blocks:
-                seg = self._own(own, [blocks[c] for c in OWN_COLUMNS])
+            if columns:
+                seg = self._own(own, columns)
                 out[o:o + len(seg)] = seg
                 if len(seg) < N_OWN * self.per:
                     out[o + len(seg):self.o_shown] = blank[o + len(seg):self.o_shown]
@@ -218,7 +223,7 @@ class Richard3Codec(TensorCodec):
                     out[o + 2 * key] = 1.0
                     out[o + 2 * key + 1] = float(entry[3]) / 4
         # kept apart from the vector given out (a caller may change that one)
-        self.last[role] = (out[:], parts)
+        self.last[role] = (out[:], parts, columns)
         return out
 
 
