@@ -152,13 +152,13 @@ class Richard3Codec(TensorCodec):
              bool(mull.get(enemy)), get("phase", ""), own in active, enemy in active),
             get("hand"), get("played"), get("counts"), get("border_counts"), get("battles"), get("heirs"),
             get("own"), get("shown"))
-        last = self.last.get(role)
+        last = self.last.pop(role, None)  # (put back at the end: none is left if encoding fails)
         if last is None:
             out = self.blank[:]
             old: tuple[Any, ...] = (None,) * len(parts)
             old_columns: Any = None
         else:
-            out, old, old_columns = last[0][:], last[1], last[2]
+            out, old, old_columns = last  # (the codec's own vector: brought up to date in place)
         blank = self.blank
         if parts[0] != old[0]:
             out[:self.o_hand] = self.head_kept(parts[0])
@@ -222,9 +222,8 @@ class Richard3Codec(TensorCodec):
                 if key is not None:
                     out[o + 2 * key] = 1.0
                     out[o + 2 * key + 1] = float(entry[3]) / 4
-        # kept apart from the vector given out (a caller may change that one)
-        self.last[role] = (out[:], parts, columns)
-        return out
+        self.last[role] = (out, parts, columns)
+        return out[:]  # a copy is given out (a caller may change it)
 
 
 def unseen_choices() -> list[list[Action]]:
