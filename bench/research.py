@@ -1,7 +1,8 @@
 """Research adapters against the engine: random play through the PettingZoo env (step, and
 the acting agent's observation: tensor and mask, as a learner reads it) against the engine's
 own step with every view rendered (``roses bench GAME --views``), and OpenSpiel's ``clone()``
-against ``Rules.copy_state``. Rates are per second of this process's CPU time. Run: ``.venv/bin/python bench/research.py [--seconds T]``."""
+against ``Rules.copy_state``. Rates are per second of this process's CPU time, the engine and the adapter taking turns in
+rounds. Run: ``.venv/bin/python bench/research.py [--seconds T] [--rounds R]``."""
 
 from __future__ import annotations
 
@@ -27,19 +28,25 @@ def adapter_rate(game: str, scenario: str, options: dict[str, Any] | None, secon
                  fixed_games: int | None = None) -> float:
     """Actions per CPU second through the env (with ``fixed_games``: that many games, whatever
     the time; returns the number of actions, for counting instructions)."""
+    actions, cpu = adapter_run(game, scenario, options, seconds, fixed_games)
+    return actions if fixed_games is not None else actions / cpu
+
+
+def adapter_run(game: str, scenario: str, options: dict[str, Any] | None, seconds: float,
+                fixed_games: int | None = None) -> tuple[int, float]:
+    """Random play through the env for ``seconds`` (or ``fixed_games`` games): the actions
+    played and the CPU seconds they took."""
     rules = get_rules(game)
     env = make_env(rules, scenario, options=options)
     pick = random.Random(1)
     actions = 0
     seed = 0
-    start = time.perf_counter()
     cpu = time.process_time()
-    if fixed_games is not None:
-        seconds = float("inf")
-    while time.perf_counter() - start < seconds and (fixed_games is None or seed < fixed_games):
+    deadline = time.perf_counter() + seconds if fixed_games is None else float("inf")
+    while (fixed_games is None or seed < fixed_games) and time.perf_counter() < deadline:
         env.reset(seed=seed)
         seed += 1
-        while env.agents and time.perf_counter() - start < seconds:
+        while env.agents:
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 break
@@ -47,9 +54,9 @@ def adapter_rate(game: str, scenario: str, options: dict[str, Any] | None, secon
             legal = env.legal_actions(agent)  # the mask's ids, without a scan of the mask
             env.step(legal[pick.randrange(len(legal))])
             actions += 1
-    if fixed_games is not None:
-        return actions
-    return actions / (time.process_time() - cpu)
+            if not actions & 255 and time.perf_counter() >= deadline:  # the clock read as the engine's bench does
+                break
+    return actions, time.process_time() - cpu
 
 
 def clone_us(game: str, scenario: str, options: dict[str, Any] | None) -> tuple[float, float]:
@@ -76,7 +83,10 @@ def clone_us(game: str, scenario: str, options: dict[str, Any] | None) -> tuple[
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--seconds", type=float, default=10.0, help="seconds of the engine and of the adapter, per game")
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="the engine and the adapter take turns in this many rounds (seconds/rounds each), so that a "
+                    "change of the machine's load weighs on both alike")
     ap.add_argument("--fixed-games", type=int, metavar="N",
                     help="only the adapter, on N games of --case (for bench/instructions.sh-style counts)")
     ap.add_argument("--case", type=int, default=0, help="index into CASES, with --fixed-games")
@@ -87,8 +97,16 @@ def main() -> None:
                           "actions": adapter_rate(game, scenario, options, 0, args.fixed_games)}))
         return
     for game, scenario, options in CASES:
-        engine = bench(get_rules(game), scenario, args.seconds, options=options, views=True)["actions_per_cpu_s"]
-        adapter = adapter_rate(game, scenario, options, args.seconds)
+        done = {"engine": [0, 0.0], "adapter": [0, 0.0]}
+        for _ in range(args.rounds):
+            got = bench(get_rules(game), scenario, args.seconds / args.rounds, options=options, views=True)
+            done["engine"][0] += got["actions"]
+            done["engine"][1] += got["cpu_seconds"]
+            actions, cpu = adapter_run(game, scenario, options, args.seconds / args.rounds)
+            done["adapter"][0] += actions
+            done["adapter"][1] += cpu
+        engine = done["engine"][0] / done["engine"][1]
+        adapter = done["adapter"][0] / done["adapter"][1]
         clone, copy = clone_us(game, scenario, options)
         print(json.dumps({"game": game, "scenario": scenario, "engine_views_per_cpu_s": round(engine),
                           "adapter_per_cpu_s": round(adapter), "ratio": round(engine / adapter, 2),

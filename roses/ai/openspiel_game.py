@@ -27,6 +27,7 @@ interoperability, not for the production bots.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -141,6 +142,24 @@ class Spec:
         except NotImplementedError:  # a game without tensors: strings only
             self.codec = None
         self.tensor_size = self.codec.layout.size if self.codec is not None else 0
+        self._unseen: list[list[int] | None] | None = None
+
+    def unseen(self) -> list[list[int] | None]:
+        """Per action id, what another player's action of that id is replaced with in a
+        resampled history: the ids of its group of ``Rules.unseen_choices`` (one is drawn),
+        or None when it is in no group (the others see it; kept). Worked out once."""
+        if self._unseen is None:
+            groups = self.rules.unseen_choices(self.scenario, self.options)
+            out: list[list[int] | None] = [None] * len(self.catalogue)
+            if groups is None:
+                everything = list(range(len(self.catalogue)))
+                out = [everything] * len(self.catalogue)
+            for group in groups or ():
+                ids = sorted({i for i in (self.ids.get(catalogue_key(a)) for a in group) if i is not None})
+                for i in ids:
+                    out[i] = ids
+            self._unseen = out
+        return self._unseen
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
         return self
@@ -315,14 +334,18 @@ class RosesState(pyspiel.State):
         """A state with the same information state for ``player_id`` in which everything hidden
         from it is drawn anew, for OpenSpiel's ISMCTS and other sampling algorithms.
 
-        The chance model's draws are made again: one ``probability_sampler()`` value gives a
-        seed, the new state's seed draws (its first chance outcomes) are that seed's, and its
-        engine state is ``Rules.determinize(state, role, seed)``: the cards the player cannot
-        see dealt again from those it has not seen, the dice and shuffles to come drawn from
-        the new seed. So neither the true seed nor anything drawn from it is in the new state
-        or in its ``history()``, which is the new seed draws followed by the game's action ids
-        (the same moves: the player's information state is unchanged; an action the player
-        did not see keeps its id there, as in OpenSpiel's own games' resampling)."""
+        One ``probability_sampler()`` value gives a seed; the new state's engine state is
+        ``Rules.determinize(state, role, seed)``: the cards the player cannot see dealt again
+        from those it has not seen, the other players' unrevealed choices (a card played face
+        down, a ballot, a Plan) and hidden blocks and mats drawn again, the dice and shuffles
+        to come drawn from the new seed. Its ``history()`` is the new seed's draws, then one id
+        per move as the player knows it: its own actions and the others' actions it sees keep
+        their ids; another player's action of a group of ``Rules.unseen_choices`` (actions the
+        others cannot tell apart) is replaced by one of its group, drawn from the new seed. So
+        neither the true seed, nor anything drawn from it, nor another player's hidden choice
+        is in the new state or its history, which depend only on the player's information
+        state and the sampled value. (That history is a record, not a line of play that leads
+        to the new state: the drawn ids need not agree with the drawn world.)"""
         if self.state is None:  # before setup nothing has been seen: any seed draws do
             return self.clone()
         g = self.g
@@ -333,7 +356,13 @@ class RosesState(pyspiel.State):
             draws = [seed % g.seeds]
         else:
             draws = [(seed >> (8 * k)) & 0xFF for k in range(g.chance_nodes - 1, -1, -1)]
-        moves = [(int(pa.player), int(pa.action)) for pa in self.full_history()[g.chance_nodes:]]
+        unseen = g.unseen()
+        rnd = random.Random(seed)
+        moves = []
+        for pa in self.full_history()[g.chance_nodes:]:
+            mover, action = int(pa.player), int(pa.action)
+            among = unseen[action] if mover != player_id else None
+            moves.append((mover, action if among is None else among[rnd.randrange(len(among))]))
         chance = int(pyspiel.PlayerId.CHANCE)
         fresh._replay = [p for p, _ in reversed(moves)] + [chance] * len(draws)
         for a in [*draws, *(a for _, a in moves)]:

@@ -96,6 +96,7 @@ class RosesAECEnv(AECEnv):
         #: The id of ``wait`` in cycles (an agent with nothing to decide at its turn), else None.
         self.wait_id = len(self.catalogue) if self.max_cycles is not None else None
         n = len(self.catalogue) + (self.wait_id is not None)
+        self._mask_size = n
         if self.codec is not None:
             size = self.codec.layout.size
             obs_space: spaces.Space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
@@ -139,6 +140,8 @@ class RosesAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._views: dict[str, View] = {}
+        #: whether ``rewards`` holds a reward (given at the end only): cleared at the next step
+        self._rewarded = False
         self._next_turn()
 
     def _next_turn(self) -> None:
@@ -153,6 +156,7 @@ class RosesAECEnv(AECEnv):
                 self.rewards[a] = values.get(a, 0.0)
                 self.terminations[a] = res is not None
                 self.truncations[a] = res is None
+            self._rewarded = True
             self.agent_selection = self.agents[0]
         elif self.length >= self.max_actions or (self.max_cycles is not None and self.cycles >= self.max_cycles):
             for a in self.agents:
@@ -210,6 +214,7 @@ class RosesAECEnv(AECEnv):
                 self.rewards[a] = -1.0 if a == agent else 0.0
                 self.terminations[a] = True
             self.infos[agent] = {"illegal_move": True}
+            self._rewarded = True
             self._accumulate_rewards()
             return
         if index_ != self.wait_id:
@@ -220,11 +225,14 @@ class RosesAECEnv(AECEnv):
             self._turn += 1
             if self._turn == len(self.agents):
                 self._turn, self.cycles = 0, self.cycles + 1
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        if self._rewarded:  # rewards come at the end only: nothing to clear or add before
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewarded = False
         self._next_turn()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 
@@ -247,7 +255,7 @@ class RosesAECEnv(AECEnv):
 
     def action_mask(self, agent: str) -> np.ndarray:
         """``observe(agent)["action_mask"]`` alone (``int8``, one per catalogue id)."""
-        mask = bytearray(self.action_spaces[agent].n)  # a few legal ids: set one by one, no numpy call per id list
+        mask = bytearray(self._mask_size)  # a few legal ids: set one by one, no numpy call per id list
         for i in self._legal.get(agent, ()):
             mask[i] = 1
         return np.frombuffer(mask, np.int8)

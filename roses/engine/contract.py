@@ -435,6 +435,15 @@ class Rules(ABC):
         """
         raise NotImplementedError(f"{self.title or self.id} has no action catalogue yet")
 
+    def unseen_choices(self, scenario: str, options: dict[str, Any] | None = None) -> list[list[Action]] | None:
+        """Groups of :meth:`action_space`'s actions that the other roles cannot tell apart when
+        one is played (a card played face down among the cards, a block moved unseen among
+        the blocks, a mulligan decided in secret): the research adapters' resampling draws
+        one of its group in place of another player's action of a group, and keeps an action
+        in no group. None (the default): the other roles are taken to see nothing of another
+        player's action (one group, the whole catalogue)."""
+        return None
+
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         """A :class:`roses.engine.tensor.TensorCodec`: a fixed-shape vector of a role's view for
         games of ``scenario`` with ``options`` (the research adapters' observation tensor).

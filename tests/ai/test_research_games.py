@@ -359,7 +359,7 @@ def _played_openspiel(game: str, scenario: str, options: Any, moves: int, seed: 
 def test_resample_draws_the_chance_model_again_and_keeps_no_true_seed() -> None:
     """resample_from_infostate: the same information state for the player; the seed draws at
     the head of history() are the new seed's (not the true 9, 8, 7, 6); the moves after them
-    are the game's; the hand the player cannot see is dealt again from the cards it has not
+    are the game's, the other side's card played face down (C2-C5) drawn among the cards; the hand the player cannot see is dealt again from the cards it has not
     seen (never its own); the new state plays on to an end."""
     state = _played_openspiel("richard3", "richard-iii", None, 5)
     p = state.current_player()
@@ -372,7 +372,11 @@ def test_resample_draws_the_chance_model_again_and_keeps_no_true_seed() -> None:
         world = state.resample_from_infostate(p, lambda v=value: v)
         seed = int(value * (1 << 62))
         assert world.history()[:4] == [(seed >> s) & 0xFF for s in (24, 16, 8, 0)] != [9, 8, 7, 6]
-        assert world.history()[4:] == state.history()[4:]
+        unseen = state.get_game().spec.unseen()
+        for was, now in zip(state.full_history()[4:], world.full_history()[4:], strict=True):
+            # the player's own moves and the ones it saw; the others' unseen ones drawn in their group
+            assert now.player == was.player
+            assert now.action == was.action if was.player == p else now.action in (unseen[was.action] or [was.action])
         assert world.information_state_string(p) == state.information_state_string(p)
         assert world.observation_tensor(p) == state.observation_tensor(p)
         assert world.legal_actions() == state.legal_actions()
@@ -396,13 +400,14 @@ def test_resample_keeps_the_information_state(game: str, scenario: str, options:
     for value in (0.1, 0.6):
         world = state.resample_from_infostate(p, lambda v=value: v)
         assert world.information_state_string(p) == state.information_state_string(p)
-        assert world.history()[4:] == state.history()[4:] and world.history()[:4] != [9, 8, 7, 6]
+        assert len(world.history()) == len(state.history()) and world.history()[:4] != [9, 8, 7, 6]
         assert world.current_player() == p and world.legal_actions() == state.legal_actions()
 
 
 def test_richard3_tensor_does_not_depend_on_what_was_encoded_before() -> None:
-    """The Richard III codec keeps parts of past vectors (per side, by content): every vector
-    is the one a new codec makes of the same view, over two games encoded turn about."""
+    """The Richard III codec keeps parts of past vectors (each role's last vector, the own
+    blocks per side, runs by content): every vector is the one a new codec makes of the same
+    view, over two games encoded turn about, whatever the caller did to the vectors given."""
     from roses.games.richard3.research import Richard3Codec
 
     rules = get_rules("richard3")
@@ -417,7 +422,92 @@ def test_richard3_tensor_does_not_depend_on_what_was_encoded_before() -> None:
                 continue
             for role in ("York", "Lancaster", "Observer"):
                 view = rules.view(states[k], role)
-                assert shared.encode(view) == Richard3Codec(tuple(shared.phases)).encode(view)
+                got = shared.encode(view)
+                assert got == Richard3Codec(tuple(shared.phases)).encode(view)
+                got[0] = got[-1] = 99.0  # a caller changing its vector changes nothing kept
                 checked += 1
             states[k] = rules.action(states[k], turn[0], *rnds[k].choice(turn[1]))
     assert checked > 600
+
+
+def _hidden_choice(game: str, scenario: str, options: Any, seed: int, steps: int) -> tuple[Any, Any, int] | None:
+    """Two OpenSpiel states after a random game in which another player took one of two
+    different actions that ``p`` cannot tell apart (its information state is the same after
+    either): ``(state, twin, p)``, or None when none came up within ``steps`` moves."""
+    g = openspiel_game.load(get_rules(game), scenario, max_game_length=2000, **(options or {}))
+    state = g.new_initial_state()
+    rnd = random.Random(seed)
+    for b in (seed, 8, 7, 6):
+        state.apply_action(b)
+    for _ in range(steps):
+        if state.is_terminal():
+            return None
+        mover, legal = state.current_player(), state.legal_actions()
+        action = rnd.choice(legal)
+        if len(legal) > 1:
+            after = state.child(action)
+            for other in rnd.sample(legal, min(4, len(legal))):
+                if other == action:
+                    continue
+                twin = state.child(other)
+                for p in range(g.num_players()):
+                    if p != mover and twin.information_state_string(p) == after.information_state_string(p):
+                        return after, twin, p
+        state.apply_action(action)
+    return None
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES, ids=IDS)
+def test_resample_draws_the_other_players_hidden_choices_anew(game: str, scenario: str, options: Any) -> None:
+    """Another player's choice that the player has not seen (Richard III's card played face
+    down, C2-C5; Plantagenet's Plan, 4.1.2; Kingmaker's ballots and hidden choices) leaves no
+    trace in a resampled state: two true states that differ only in that choice (the player's
+    information state the same) give, for the same sampled value, the same resampled history,
+    the same engine state and the player's information state and tensor unchanged; and the
+    true id is not in that history (it differs from the true one of at least one twin)."""
+    found = 0
+    for seed in range(12):
+        got = _hidden_choice(game, scenario, options, seed, 150)
+        if got is None:
+            continue
+        state, twin, p = got
+        assert state.history() != twin.history()
+        for value in (0.15, 0.55, 0.9):
+            world = state.resample_from_infostate(p, lambda v=value: v)
+            other = twin.resample_from_infostate(p, lambda v=value: v)
+            assert world.history() == other.history()
+            assert world.rules_state() == other.rules_state()
+            assert world.information_state_string(p) == state.information_state_string(p)
+            assert world.information_state_tensor(p) == state.information_state_tensor(p)
+            assert world.history() != state.history() or world.history() != twin.history()
+        found += 1
+        if found == 3:
+            break
+    assert found, "no hidden choice came up"
+
+
+def test_plantagenet_tensor_does_not_depend_on_what_was_encoded_before() -> None:
+    """The Plantagenet codec keeps each Lord's numbers by the values they are made from: every
+    vector is the one a new codec makes of the same view, over two games (open and Hidden Mats,
+    1.5.3) encoded turn about, whatever the caller did to the vectors given."""
+    from roses.games.plantagenet.research import PlantagenetCodec
+
+    rules = get_rules("plantagenet")
+    shared = rules.tensor_codec("ia-henry-vi")
+    games = [("ia-henry-vi", None), ("bosworth", {"hidden_mats": True})]
+    states = [rules.setup(seed, scenario, options) for seed, (scenario, options) in enumerate(games)]
+    rnds = [random.Random(1), random.Random(2)]
+    checked = 0
+    for _ in range(80):
+        for k in (0, 1):
+            turn = acting(rules, states[k])
+            if turn is None:
+                continue
+            for role in ("York", "Lancaster", "Observer"):
+                view = rules.view(states[k], role)
+                got = shared.encode(view)
+                assert got == PlantagenetCodec(tuple(shared.phases)).encode(view)
+                got[0] = got[-1] = 99.0
+                checked += 1
+            states[k] = rules.action(states[k], turn[0], *rnds[k].choice(turn[1]))
+    assert checked > 300

@@ -89,6 +89,11 @@ def determinize(state: State, role: str, seed: int) -> State:
             for k in sorted(frame["ballots"]):
                 if int(k) != p:
                     frame["ballots"][k] = r.choice(choices)
+    # Another player's move begun but not made (a noble or ship selected, not yet moved) is
+    # his alone: in the new world he has selected nothing yet.
+    for frame in out["stack"]:
+        if frame.get("step") == "move" and frame["p"] != p:
+            frame["sel"] = frame["ship"] = None
     if "standing" in out:
         out["standing"] = orders.determinized(state, role)
     if "offers" in out:  # offers.py: the terms of other seats' pending offers are theirs only

@@ -19,7 +19,7 @@ from typing import Any
 
 from roses.engine.catalogue import Form, build, sorted_domain
 from roses.engine.contract import Action, View
-from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions, zeros
+from roses.engine.tensor import Kept, Layout, TensorCodec, multi_hot, one_hot, positions, zeros
 
 #: Fixed words of the rules' choices: battle array positions, hit targets, transport kinds,
 #: the Levy-troops modes.
@@ -133,9 +133,34 @@ class PlantagenetCodec(TensorCodec):
         self.o_plan = lay.add("plan", len(self.commands), "own Command cards in the plan (draft), multi-hot")
         self.o_revealed = lay.add("revealed", len(self.commands), "Command cards revealed (both sides), multi-hot")
         self.layout = lay
+        self.blank = zeros(lay.size)
+        #: each Lord's numbers, kept by the values they are made from (roses.engine.tensor.Kept)
+        self.lord_kept = Kept(self._lord)
+        #: where each Lord's numbers start
+        self.lord_at = {lid: self.o_lords + i * self.per for i, lid in enumerate(self.lords)}
+
+    def _lord(self, key: tuple[Any, ...]) -> array[float]:
+        """A Lord's numbers (the ``lords`` field's ``per`` of them) from the values
+        :meth:`encode` reads from its entry of the view."""
+        own_side, enemy_side, on_map, locale, exile, box, on_mat = key
+        out = zeros(self.per)
+        out[0], out[1], out[2] = float(own_side), float(enemy_side), float(on_map)
+        one_hot(out, 3, self.locales, locale)
+        b = 3 + len(self.locales)
+        out[b] = float(exile)
+        out[b + 1] = float(box or 0) / 15
+        b += 2
+        if on_mat is not None:
+            troops, routed, assets, vassals, capabilities = on_mat
+            out[b:b + 2 * len(TROOPS) + len(ASSETS)] = array("f", (float(c or 0) / 10 for c in (*troops, *routed, *assets)))
+            e = b + 2 * len(TROOPS) + len(ASSETS)
+            out[e] = float(vassals) / 5
+            out[e + 1] = float(capabilities) / 2
+            out[e + 2] = 1.0
+        return out
 
     def encode(self, view: View) -> array[float]:
-        out = zeros(self.layout.size)
+        out = self.blank[:]
         role = view.get("role")
         own = role if role in SIDES else SIDES[0]
         enemy = SIDES[1] if own == SIDES[0] else SIDES[0]
@@ -155,33 +180,27 @@ class PlantagenetCodec(TensorCodec):
         out[self.o_active] = float(own in active)
         out[self.o_active + 1] = float(enemy in active)
         lords = view.get("lords") or {}
-        n_loc = len(self.locales)
-        for i, lid in enumerate(self.lords):
-            lord = lords.get(lid)
-            if not isinstance(lord, dict):
-                continue
-            b = self.o_lords + i * self.per
-            out[b] = float(lord.get("side") == own)
-            out[b + 1] = float(lord.get("side") == enemy)
-            out[b + 2] = float(lord.get("where") == "map")
-            one_hot(out, b + 3, self.locales, lord.get("locale"))
-            b += 3 + n_loc
-            out[b] = float(bool(lord.get("exile")))
-            out[b + 1] = float(lord.get("box") or 0) / 15
-            b += 2
-            mat = lord.get("mat")
-            if isinstance(mat, dict):
-                for k, part in enumerate(("troops", "routed")):
-                    counts = mat.get(part) or {}
-                    for j, t in enumerate(TROOPS):
-                        out[b + k * len(TROOPS) + j] = float(counts.get(t) or 0) / 10
-                assets = mat.get("assets") or {}
-                for j, a in enumerate(ASSETS):
-                    out[b + 2 * len(TROOPS) + j] = float(assets.get(a) or 0) / 10
-                e = b + 2 * len(TROOPS) + len(ASSETS)
-                out[e] = float(len(mat.get("vassals") or []) + len(mat.get("special_vassals") or [])) / 5
-                out[e + 1] = float(len(mat.get("capabilities") or [])) / 2
-                out[e + 2] = 1.0
+        per = self.per
+        lord_at = self.lord_at
+        kept = self.lord_kept
+        made = kept.kept.get  # (the kept vectors looked up by a C call; made on a miss)
+        for lid, lord in lords.items():
+            b = lord_at.get(lid)
+            if b is not None and type(lord) is dict:
+                # the Lord's numbers from the values they are read from, made once per values
+                side = lord.get("side")
+                mat = lord.get("mat")
+                if isinstance(mat, dict):
+                    troops, routed, assets = mat.get("troops") or {}, mat.get("routed") or {}, mat.get("assets") or {}
+                    on_mat: Any = (tuple(map(troops.get, TROOPS)), tuple(map(routed.get, TROOPS)),
+                                   tuple(map(assets.get, ASSETS)),
+                                   len(mat.get("vassals") or ()) + len(mat.get("special_vassals") or ()),
+                                   len(mat.get("capabilities") or ()))
+                else:
+                    on_mat = None
+                key = (side == own, side == enemy, lord.get("where") == "map", lord.get("locale"),
+                       bool(lord.get("exile")), lord.get("box"), on_mat)
+                out[b:b + per] = made(key) or kept(key)
         for loc, side in (view.get("favour") or {}).items():
             at = self.locales.get(loc)
             if at is not None:

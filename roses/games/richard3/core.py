@@ -167,6 +167,11 @@ class Richard3Rules(StepRules):
     def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
         return ai.action_space(scenario, options)
 
+    def unseen_choices(self, scenario: str, options: dict[str, Any] | None = None) -> list[list[Action]] | None:
+        from roses.games.richard3 import research
+
+        return research.unseen_choices()
+
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         from roses.games.richard3 import research
 
