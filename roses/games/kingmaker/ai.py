@@ -111,7 +111,8 @@ BOT_DEALS = frozenset(("ally", "end_alliance", "back"))
 
 def search_choices(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The actions a search bot chooses among. It never backs out of a noble or ship it chose
-    to move (it chooses what it wants in the first place), summons Parliament when it controls a
+    to move (it chooses what it wants in the first place), marches on its objective (_march),
+    summons Parliament when it controls a
     crowned King or none is crowned, votes and attends as its own interest says (_ballot,
     _attendance), opens the dealing menu only in its Crown phase (once a turn, so it proposes to a player at most once a round), and there only
     proposes an alliance to a player who holds no heir, or ends one with a player who now holds
@@ -226,9 +227,11 @@ def follow_actions(state: State, role: str, actions: list[Action]) -> list[Actio
 
 
 def destinations(state: State, role: str, actions: list[Action]) -> list[Action]:
-    """The ``to`` actions of the noble or ship chosen, nearest first to the mover's goals (heirs
-    it does not hold, a cathedral for the senior heir it escorts, weaker enemy stacks), at most
-    :data:`KEEP_DESTINATIONS`; other actions are kept."""
+    """The ``to`` actions of the noble or ship chosen, nearest first to the mover's goals, at
+    most :data:`KEEP_DESTINATIONS`; other actions are kept. A noble of a faction with an
+    objective (:func:`objective`) keeps only the destinations nearest to it; otherwise (and for
+    a ship) the goals are the heirs it does not hold, a cathedral for the senior heir it
+    escorts, else the enemy's nobles."""
     tos = [a for a in actions if a[0] == "to"]
     if not tos:
         return actions
