@@ -136,3 +136,23 @@ def test_with_its_senior_heir_and_an_archbishop_a_faction_marches_to_a_cathedral
     options = RULES.legal_actions(state, role)
     assert ("crown", "richard_of_york") in options
     assert _bot_choice(state, role) == ("crown", "richard_of_york")
+
+
+def test_an_heir_across_the_sea_is_no_objective_for_nobles_on_the_mainland_l138() -> None:
+    """L138 (§Sea Transportation): nobles cross the sea only by ship. An heir alone in the open
+    on Anglesey is no objective for a faction whose nobles all stand on the mainland (they
+    would walk about the coast for ever); one in the open on the mainland is."""
+    game = _first_movement()
+    state = game.state
+    w = W(state)
+    p = state["stack"][-1]["p"]
+    _only_heirs(state, {"henry_vi": -1})
+    henry = w.heir_codec.id("henry_vi")
+    island = "M20"  # the open ground of Anglesey, by Beaumaris
+    assert w.board.squares[island].area == "anglesey"
+    assert all(state["nsq"][n] not in w.board.land_distances(island) for n in faction_nobles(state, p))
+    state["hsq"][henry], state["hin"][henry] = island, None
+    assert ai.objective(state, p) is None
+    mainland = "Y20"
+    state["hsq"][henry] = mainland
+    assert ai.objective(state, p) == mainland

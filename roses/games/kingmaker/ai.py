@@ -148,7 +148,7 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
 
 def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The movement phase with an objective (:func:`objective`): the nobles not yet on its
-    square march on it before the bot may end its movement (the search still chooses who goes
+    square who can get there by land march on it before the bot may end its movement (the search still chooses who goes
     first, and other moves: ships, cards, escorts); nobles already there stay."""
     p = player_of_role(state, role)
     aim = objective(state, p)
@@ -156,7 +156,8 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
         return actions
     w = W(state)
     kept = [a for a in actions if not (a[0] == "select" and state["nsq"][w.cid(str(a[1]))] == aim)]
-    if any(a[0] == "select" for a in kept):
+    land = w.board.land_distances(aim)
+    if any(a[0] == "select" and state["nsq"][w.cid(str(a[1]))] in land for a in kept):
         kept = [a for a in kept if a[0] != "end"]
     return kept or actions
 
@@ -259,7 +260,9 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
     if not goals:  # no heir to take: the enemy's nobles
         goals = {sq for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ch"][n] != p
                  and (sq := state["nsq"][n]) is not None}
-    goal_dist = [b.land_distances(g) for g in sorted(goals)]
+    # Towards the objective, sea passages count (evaluation._travel): a noble cut off by sea
+    # goes to a port.
+    goal_dist = [E._travel(state, aim)] if aim is not None else [b.land_distances(g) for g in sorted(goals)]
 
     def far(a: Action) -> tuple[int, str]:
         dest = str(a[1])
@@ -289,7 +292,7 @@ def objective(state: State, p: int) -> str | None:
     his stack, §Combat), within the faction's whole strength on the board, nearest to its
     troops (strength-weighted travel steps, evaluation._travel), a senior heir counting
     double for a faction without one. None when the faction has no noble on the board or no
-    heir is within its strength."""
+    heir is within the strength of its nobles who can march to him by land."""
     w = W(state)
     b = w.board
     amap = E._awards_by_noble(state)
@@ -330,8 +333,10 @@ def objective(state: State, p: int) -> str | None:
         need = math.ceil(held_by * BATTLE_MARGIN)
         if siege:
             need = max(need, siege.get(p, siege[-1]))
-        if need > total:
-            continue
+        land = b.land_distances(sq)
+        marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
+        if marching <= 0 or need > marching:
+            continue  # beyond the strength that can march there (no plan for a sea passage)
         dist = E._travel(state, sq)
         steps = sum(strength[n] * dist.get(state["nsq"][n], 99) for n in nobles) / total
         worth = 2.0 if (not mine and h in seniors) else 1.0
