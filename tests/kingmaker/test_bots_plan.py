@@ -156,33 +156,3 @@ def test_an_heir_across_the_sea_is_no_objective_for_nobles_on_the_mainland_l138(
     mainland = "Y20"
     state["hsq"][henry] = mainland
     assert ai.objective(state, p) == mainland
-
-
-def test_with_no_heir_to_take_a_faction_marches_on_an_enemy_stack_it_outnumbers_l197() -> None:
-    """L197 (§Combat) and L336 (§Counting Votes): with no heir within its strength, a faction
-    goes after the nearest enemy stack in the open that it outnumbers by the margin a battle
-    wants (each noble taken is troops and votes less against it); not one stronger than that."""
-    game = _first_movement()
-    state = game.state
-    w = W(state)
-    p = state["stack"][-1]["p"]
-    enemy = (p + 1) % 3
-    _only_heirs(state, {"henry_vi": -1})
-    henry = w.heir_codec.id("henry_vi")
-    state["hsq"][henry], state["hin"][henry] = "M20", None  # across the sea (Anglesey)
-    for q in range(3):
-        if q != p:
-            for n in faction_nobles(state, q):  # every enemy noble inside a place
-                assert state["nin"][n] is not None or state["nsq"][n] is None
-    assert ai.objective(state, p) is None
-    total = sum(noble_strength(state, n) for n in faction_nobles(state, p))
-    weak = min(faction_nobles(state, enemy), key=lambda n: (noble_strength(state, n), n))
-    assert noble_strength(state, weak) * ai.BATTLE_MARGIN <= total
-    target = "Y20"
-    state["nsq"][weak], state["nin"][weak] = target, None
-    assert ai.objective(state, p) == target
-    strong = max(faction_nobles(state, (p + 2) % 3), key=lambda n: (noble_strength(state, n), -n))
-    state["nsq"][weak], state["nin"][weak] = state["nsq"][strong], state["nin"][strong]
-    assert noble_strength(state, strong) * ai.BATTLE_MARGIN > total
-    state["nsq"][strong], state["nin"][strong] = target, None
-    assert ai.objective(state, p) is None

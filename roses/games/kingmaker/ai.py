@@ -291,10 +291,8 @@ def objective(state: State, p: int) -> str | None:
     noble, §Capture of Royal Heirs) or by an enemy (a battle with :data:`BATTLE_MARGIN` times
     his stack, §Combat), within the faction's whole strength on the board, nearest to its
     troops (strength-weighted travel steps, evaluation._travel), a senior heir counting
-    double for a faction without one; with no such heir, the nearest enemy stack in the open
-    it outnumbers by that margin (every noble killed or captured is a vote less against its
-    King in Parliament, §Counting Votes, and troops less between it and the heirs). Only the
-    strength of its nobles who can march there by land counts. None when nothing is within it."""
+    double for a faction without one. None when the faction has no noble on the board or no
+    heir is within the strength of its nobles who can march to him by land."""
     w = W(state)
     b = w.board
     amap = E._awards_by_noble(state)
@@ -345,24 +343,6 @@ def objective(state: State, p: int) -> str | None:
         cost = (1.0 + steps) / worth
         if best is None or (cost, sq) < best:
             best = (cost, sq)
-    if best is None:  # no heir to take: the nearest enemy stack in the open it outnumbers
-        opened: dict[tuple[str, int], int] = {}
-        for q, ns in E._faction_nobles(state).items():
-            if q == p or allied(state, p, q):
-                continue
-            for n in ns:
-                if state["nsq"][n] is not None and state["nin"][n] is None and state["nship"][n] < 0:
-                    key = (state["nsq"][n], q)
-                    opened[key] = opened.get(key, 0) + noble_strength(state, n, amap=amap)
-        for (sq, _q), v in sorted(opened.items()):
-            land = b.land_distances(sq)
-            marching = sum(s for n, s in strength.items() if state["nsq"][n] in land)
-            if marching <= 0 or math.ceil(v * BATTLE_MARGIN) > marching:
-                continue
-            dist = E._travel(state, sq)
-            cost = sum(strength[n] * dist.get(state["nsq"][n], 99) for n in nobles) / total
-            if best is None or (cost, sq) < best:
-                best = (cost, sq)
     return best[1] if best else None
 
 
