@@ -260,9 +260,13 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
     if not goals:  # no heir to take: the enemy's nobles
         goals = {sq for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ch"][n] != p
                  and (sq := state["nsq"][n]) is not None}
-    # Towards the objective, sea passages count (evaluation._travel): a noble cut off by sea
-    # goes to a port.
-    goal_dist = [E._travel(state, aim)] if aim is not None else [b.land_distances(g) for g in sorted(goals)]
+    # Towards the objective by land; a noble cut off from it by sea goes to a port
+    # (evaluation._travel counts sea passages).
+    if aim is not None:
+        land = b.land_distances(aim)
+        goal_dist = [land if state["nsq"][w.cid(frame["sel"])] in land else E._travel(state, aim)]
+    else:
+        goal_dist = [b.land_distances(g) for g in sorted(goals)]
 
     def far(a: Action) -> tuple[int, str]:
         dest = str(a[1])
