@@ -11,11 +11,14 @@ are the pending offers between two other seats (offers.py).
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 
 from roses.engine.contract import Action, SearchHints, State
 from roses.engine.log import readable_entries
+from roses.games.kingmaker import cards as K
+from roses.games.kingmaker import evaluation as E
 from roses.games.kingmaker import orders
 from roses.games.kingmaker.common import (
     E_DECK,
@@ -32,7 +35,10 @@ from roses.games.kingmaker.common import (
     heirs_of,
     king_controller,
     kings,
+    live_heirs,
+    noble_strength,
     player_of_role,
+    senior_heir,
     sole_king,
 )
 from roses.games.kingmaker.play import event_deck
@@ -110,7 +116,8 @@ BOT_DEALS = frozenset(("ally", "end_alliance", "back"))
 
 def search_choices(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The actions a search bot chooses among. It never backs out of a noble or ship it chose
-    to move (it chooses what it wants in the first place), summons Parliament when it controls a
+    to move (it chooses what it wants in the first place), marches on its objective (_march),
+    summons Parliament when it controls a
     crowned King or none is crowned, votes and attends as its own interest says (_ballot,
     _attendance), opens the dealing menu only in its Crown phase (once a turn, so it proposes to a player at most once a round), and there only
     proposes an alliance to a player who holds no heir, or ends one with a player who now holds
@@ -121,6 +128,8 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
     step = stack[-1]["step"]
     if step == "move" and (stack[-1]["sel"] is not None or stack[-1]["ship"] is not None):
         return destinations(state, role, [a for a in actions if a[0] != "back"])
+    if step == "move":
+        return _march(state, role, [a for a in actions if a[0] != "deal"])
     if step == "deal":
         return [a for a in actions if a[0] in BOT_DEALS and _deal_helps(state, role, a)]
     if step == "parliament":
@@ -140,6 +149,22 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The movement phase with an objective (:func:`objective`): the nobles not yet on its
+    square who can get there by land march on it before the bot may end its movement (the search still chooses who goes
+    first, and other moves: ships, cards, escorts); nobles already there stay."""
+    p = player_of_role(state, role)
+    aim = objective(state, p)
+    if aim is None:
+        return actions
+    w = W(state)
+    kept = [a for a in actions if not (a[0] == "select" and state["nsq"][w.cid(str(a[1]))] == aim)]
+    land = w.board.land_distances(aim)
+    if any(a[0] == "select" and state["nsq"][w.cid(str(a[1]))] in land for a in kept):
+        kept = [a for a in kept if a[0] != "end"]
+    return kept or actions
 
 
 def _ballot(state: State, role: str, actions: list[Action]) -> list[Action]:
@@ -208,11 +233,13 @@ def follow_actions(state: State, role: str, actions: list[Action]) -> list[Actio
 
 
 def destinations(state: State, role: str, actions: list[Action]) -> list[Action]:
-    """The ``to`` actions of the noble or ship chosen, nearest first to the mover's goals (heirs
-    it does not hold, a cathedral for the senior heir it escorts, weaker enemy stacks), at most
-    :data:`KEEP_DESTINATIONS`; other actions are kept."""
+    """The ``to`` actions of the noble or ship chosen, nearest first to the mover's goals, at
+    most :data:`KEEP_DESTINATIONS`; other actions are kept. A noble of a faction with an
+    objective (:func:`objective`) keeps only the destinations nearest to it; otherwise (and for
+    a ship) the goals are the heirs it does not hold, a cathedral for the senior heir it
+    escorts, else the enemy's nobles."""
     tos = [a for a in actions if a[0] == "to"]
-    if len(tos) <= KEEP_DESTINATIONS:
+    if not tos:
         return actions
     w = W(state)
     b = w.board
@@ -227,22 +254,105 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
             if sq is not None:
                 goals.add(sq)
     frame = state["stack"][-1]
+    aim = None
     if frame["sel"] is not None:
         n = w.cid(frame["sel"])
         if any(state["hesc"][h] == n for h in heirs_of(state, p)):
             goals.update(b.places[pl].square for pl in sorted(b.places) if b.places[pl].cathedral)
+        aim = objective(state, p)
+        if aim is not None:  # the faction's one objective: every noble marches on it together
+            goals = {aim}
     if not goals:  # no heir to take: the enemy's nobles
         goals = {sq for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ch"][n] != p
                  and (sq := state["nsq"][n]) is not None}
-    goal_dist = [b.land_distances(g) for g in sorted(goals)]
+    # Towards the objective by land; a noble cut off from it by sea goes to a port
+    # (evaluation._travel counts sea passages).
+    if aim is not None:
+        land = b.land_distances(aim)
+        goal_dist = [land if state["nsq"][w.cid(frame["sel"])] in land else E._travel(state, aim)]
+    else:
+        goal_dist = [b.land_distances(g) for g in sorted(goals)]
 
     def far(a: Action) -> tuple[int, str]:
         dest = str(a[1])
         sq = b.places[dest].square if dest in b.places else dest
         return (min((d.get(sq, 99) for d in goal_dist), default=99), dest)
 
-    keep = {str(a[1]) for a in sorted(tos, key=far)[:KEEP_DESTINATIONS]}
+    ranked = sorted(tos, key=far)
+    if aim is not None:  # the plan: only the steps that bring the noble nearest to the objective
+        least = far(ranked[0])[0]
+        ranked = [a for a in ranked if far(a)[0] == least]
+    keep = {str(a[1]) for a in ranked[:KEEP_DESTINATIONS]}
     return [a for a in actions if a[0] != "to" or str(a[1]) in keep]
+
+
+#: A battle against an enemy stack is sought with this much more strength than it has (the
+#: Combat Results card reads ratios from 1-1 to 5-1, §Combat: the larger the ratio, the surer).
+BATTLE_MARGIN = 1.5
+
+
+def objective(state: State, p: int) -> str | None:
+    """The square every noble of ``p`` marches on (a plan, so that the faction gathers one
+    force instead of spreading over all goals): with the senior heir of an uncrowned house
+    and an archbishop or two bishops among its nobles, the cathedral nearest to that heir
+    (§Coronation Phase); else the heir it can take at the least cost: held by no one (in a
+    place: a siege must match the garrison and any nobles inside, §Siege; in the open: any
+    noble, §Capture of Royal Heirs) or by an enemy (a battle with :data:`BATTLE_MARGIN` times
+    his stack, §Combat), within the faction's whole strength on the board, nearest to its
+    troops (strength-weighted travel steps, evaluation._travel), a senior heir counting
+    double for a faction without one. None when the faction has no noble on the board or no
+    heir is within the strength of its nobles who can march to him by land."""
+    w = W(state)
+    b = w.board
+    amap = E._awards_by_noble(state)
+    nobles = [n for n in E._faction_nobles(state)[p] if state["nsq"][n] is not None and state["nship"][n] < 0]
+    if not nobles:
+        return None
+    strength = {n: noble_strength(state, n, amap=amap) for n in nobles}
+    total = sum(strength.values())
+    if total <= 0:
+        return None
+    mine = heirs_of(state, p)
+    seniors = {senior_heir(state, "lancaster"), senior_heir(state, "york")} - {-1}
+    crowned = {w.heirs[h].house for h in range(len(w.heirs)) if state["hcrown"][h] and not state["hdead"][h]}
+    if state["beaufort_crowned"]:
+        crowned.add("lancaster")
+    bishops = sum(2 if w.cards[c].archbishop else 1 for n in nobles for c in amap.get(n, ())
+                  if w.cards[c].kind == K.BISHOP)
+    for h in mine:
+        if h in seniors and w.heirs[h].house not in crowned and bishops >= 2:
+            sq = heir_loc(state, h)[0]
+            if sq is None:
+                continue
+            dist = E._travel(state, sq)
+            cath = sorted((dist.get(b.places[pl].square, 999), b.places[pl].square) for pl in E._cathedrals(state))
+            if cath and cath[0][0] < 999:
+                return cath[0][1]
+    everywhere: dict[tuple[str, int], int] = {}
+    for q, ns in E._faction_nobles(state).items():
+        for n in ns:
+            if state["nsq"][n] is not None:
+                key = (state["nsq"][n], q)
+                everywhere[key] = everywhere.get(key, 0) + noble_strength(state, n, amap=amap)
+    holder = {h: heir_controller(state, h) for h in live_heirs(state)}
+    best: tuple[float, str] | None = None
+    for h, q, sq, held_by, siege in E._targets(state, everywhere, holder):
+        if q == p or (q >= 0 and allied(state, p, q)):
+            continue
+        need = math.ceil(held_by * BATTLE_MARGIN)
+        if siege:
+            need = max(need, siege.get(p, siege[-1]))
+        land = b.land_distances(sq)
+        marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
+        if marching <= 0 or need > marching:
+            continue  # beyond the strength that can march there (no plan for a sea passage)
+        dist = E._travel(state, sq)
+        steps = sum(strength[n] * dist.get(state["nsq"][n], 99) for n in nobles) / total
+        worth = 2.0 if (not mine and h in seniors) else 1.0
+        cost = (1.0 + steps) / worth
+        if best is None or (cost, sq) < best:
+            best = (cost, sq)
+    return best[1] if best else None
 
 
 SEARCH_HINTS = SearchHints(follow_worlds=1, follow_filter=follow_actions, best_on_line=True,
