@@ -423,6 +423,11 @@ class PlantagenetRules(StepRules):
 
         return research.action_space(scenario, options)
 
+    def unseen_choices(self, scenario: str, options: dict[str, Any] | None = None) -> list[list[Action]] | None:
+        from roses.games.plantagenet import research
+
+        return research.unseen_choices(options)
+
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         from roses.games.plantagenet import research
 
