@@ -511,3 +511,68 @@ def test_plantagenet_tensor_does_not_depend_on_what_was_encoded_before() -> None
                 checked += 1
             states[k] = rules.action(states[k], turn[0], *rnds[k].choice(turn[1]))
     assert checked > 300
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES[1:], ids=IDS[1:])
+def test_resample_keeps_the_public_actions_and_draws_the_unseen_ones(game: str, scenario: str, options: Any) -> None:
+    """Plantagenet and Kingmaker declare their unseen choices (Rules.unseen_choices: a Plan
+    built in secret, 4.1.2; Bosworth's picks; a ballot, a noble or ship chosen to move): in a
+    resampled history another player's action the player saw keeps its true id (a March, a
+    Levy, a move, an offer), one it did not see is one of its group, drawn anew (so some differ
+    from the true ones); the player's information state and tensors are unchanged."""
+    g = openspiel_game.load(get_rules(game), scenario, max_game_length=300, **(options or {}))
+    state = g.new_initial_state()
+    for b in (9, 8, 7, 6):
+        state.apply_action(b)
+    rnd = random.Random(4)
+    for _ in range(150):
+        nxt = state.child(rnd.choice(state.legal_actions()))
+        if nxt.is_terminal():
+            break
+        state = nxt
+    unseen = g.spec.unseen()
+    p = state.current_player()
+    kept = drawn = changed = 0
+    for value in (0.1, 0.35, 0.6, 0.85):
+        world = state.resample_from_infostate(p, lambda v=value: v)
+        for was, now in zip(state.full_history()[4:], world.full_history()[4:], strict=True):
+            assert now.player == was.player
+            among = unseen[was.action]
+            if was.player == p or among is None:
+                assert now.action == was.action
+                kept += was.player != p
+            else:
+                assert now.action in among
+                drawn += 1
+                changed += now.action != was.action
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.observation_string(p) == state.observation_string(p)
+        assert world.information_state_tensor(p) == state.information_state_tensor(p)
+        assert world.observation_tensor(p) == state.observation_tensor(p)
+    assert kept > 0 and drawn > 0 and changed > 0, (kept, drawn, changed)
+
+
+def test_unseen_choice_groups_name_catalogue_actions_and_leave_the_public_ones() -> None:
+    """Every action of a declared group is in the catalogue; the groups: Plantagenet's Plan
+    edits (4.1.2) together, Bosworth's picks, a Held Event discarded (4.8.6), with Hidden Mats
+    (1.5.3) the Lord a Capability goes to; Kingmaker's ballots and the noble or ship chosen to
+    move. A March, a Levy, a vote's count, a move to a square stay in no group."""
+    for game, scenario, options in CASES[1:]:
+        rules = get_rules(game)
+        ids = index(rules.action_space(scenario, options))
+        for group in rules.unseen_choices(scenario, options) or []:
+            assert group and all(catalogue_key(a) in ids for a in group), (game, group[:3])
+    pl = openspiel_game.load(get_rules("plantagenet"), "bosworth", hidden_mats=True).spec
+    pl_open = openspiel_game.load(get_rules("plantagenet"), "ia-henry-vi").spec
+    u, u_open = pl.unseen(), pl_open.unseen()
+    i = pl.ids.__getitem__
+    assert i(catalogue_key(("remove", None))) in u[i(catalogue_key(("add", "york-1")))]
+    assert u[i(catalogue_key(("lock", None)))] is None and u[i(catalogue_key(("march", "London")))] is None
+    assert u[i(catalogue_key(("assign", "oxford")))] is not None  # Hidden Mats: which Lord is unseen (3.1.2)
+    assert u_open[i(catalogue_key(("assign", "oxford")))] is None  # open mats: it is seen
+    km = openspiel_game.load(get_rules("kingmaker"), "campaign", players=4).spec
+    k = km.ids.__getitem__
+    votes = km.unseen()[k(catalogue_key(("vote", "yes")))]
+    assert votes is not None and k(catalogue_key(("vote", "no"))) in votes
+    assert km.unseen()[k(catalogue_key(("accept", None)))] is None
+    assert km.unseen()[k(catalogue_key(("to", km.catalogue[[a[0] for a in km.catalogue].index("to") + 1][1])))] is None
