@@ -12,6 +12,7 @@ import pytest
 
 from roses.ai.sim import acting
 from roses.engine.catalogue import catalogue_key, index
+from roses.engine.contract import actions_to_list, canonical_json
 from roses.engine.registry import get_rules
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -117,6 +118,7 @@ _RECORD = """
 import json, random, sys
 from roses.ai.sim import acting
 from roses.engine.catalogue import catalogue_key, index
+from roses.engine.contract import actions_to_list, canonical_json
 from roses.engine.registry import get_rules
 game, scenario, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 rules = get_rules(game)
@@ -576,3 +578,40 @@ def test_unseen_choice_groups_name_catalogue_actions_and_leave_the_public_ones()
     assert votes is not None and k(catalogue_key(("vote", "no"))) in votes
     assert km.unseen()[k(catalogue_key(("accept", None)))] is None
     assert km.unseen()[k(catalogue_key(("to", km.catalogue[[a[0] for a in km.catalogue].index("to") + 1][1])))] is None
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), [CASES[0], CASES[1], CASES[3]], ids=[IDS[0], IDS[1], IDS[3]])
+def test_decision_view_is_the_view_without_its_recent_log(game: str, scenario: str, options: Any) -> None:
+    """Rules.decision_view (what the PettingZoo env reads the legal ids and the tensor from)
+    is the role's view with at most its recent log left out, for every role and the
+    Observer, along a random game; the env's observation is the tensor of the full view and
+    its legal ids are those of the full view's actions."""
+    rules = get_rules(game)
+    state = rules.setup(5, scenario, options)
+    roles = [*rules.roles(scenario, options), "Observer"]
+    log_keys = ("log", "log_kinds", "log_more")
+    rnd = random.Random(5)
+    for _ in range(150):
+        for role in roles:
+            lean = rules.decision_view(state, role)
+            full = rules.view(state, role)
+            assert canonical_json({k: v for k, v in lean.items() if k not in log_keys}) == \
+                canonical_json({k: v for k, v in full.items() if k not in log_keys})
+        turn = acting(rules, state)
+        if turn is None:
+            break
+        state = rules.action(state, turn[0], *rnd.choice(turn[1]))
+    e = make_env(rules, scenario, options=options)
+    e.reset(seed=3)
+    codec = rules.tensor_codec(scenario, options)
+    for _ in range(60):
+        agent = e.agent_selection
+        if e.terminations[agent] or e.truncations[agent]:
+            break
+        obs = e.observe(agent)
+        full = e.view(agent)
+        assert "log" in full
+        assert obs["observation"].tolist() == np.frombuffer(codec.encode(full), np.float32).tolist()
+        ids = index(rules.action_space(scenario, options))
+        assert e.legal_actions(agent) == sorted(ids[catalogue_key(a)] for a in actions_to_list(full.get("actions", {})))
+        e.step(e.legal_actions(agent)[rnd.randrange(len(e.legal_actions(agent)))])
