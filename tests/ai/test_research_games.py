@@ -615,3 +615,51 @@ def test_decision_view_is_the_view_without_its_recent_log(game: str, scenario: s
         ids = index(rules.action_space(scenario, options))
         assert e.legal_actions(agent) == sorted(ids[catalogue_key(a)] for a in actions_to_list(full.get("actions", {})))
         e.step(e.legal_actions(agent)[rnd.randrange(len(e.legal_actions(agent)))])
+
+
+@pytest.mark.parametrize(("game", "scenario", "options", "verb"), [
+    ("plantagenet", "ia-henry-vi", None, "add"),  # a card added to a Plan built in secret (4.1.2)
+    ("plantagenet", "ia-henry-vi", {"hidden_mats": True}, "add"),  # the same with Hidden Mats (1.5.3)
+    ("kingmaker", "campaign", {"players": 4, "rules": "e1"}, "select"),  # the noble chosen to move
+], ids=["plantagenet-plan", "plantagenet-plan-hidden-mats", "kingmaker-select"])
+def test_an_unseen_choice_perturbed_gives_the_same_resampled_history(game: str, scenario: str, options: Any,
+                                                                     verb: str) -> None:
+    """Two true states that differ only in one unseen choice of another player (two different
+    ``verb`` actions from the same position) give the player, for the same sampled value,
+    the same resampled history and engine state; that history keeps every id of the others'
+    actions the player saw, and the player's information state and tensors are unchanged."""
+    rules = get_rules(game)
+    g = openspiel_game.load(rules, scenario, max_game_length=2000, **(options or {}))
+    unseen = g.spec.unseen()
+    state = g.new_initial_state()
+    for b in (3, 8, 7, 6):
+        state.apply_action(b)
+    rnd = random.Random(7)
+    pair = None
+    for _ in range(1500):
+        assert not state.is_terminal()
+        legal = state.legal_actions()
+        mine = [a for a in legal if g.spec.catalogue[a][0] == verb]
+        if len(mine) >= 2 and any(pa.player == state.current_player() and unseen[pa.action] is None
+                                  for pa in state.full_history()[4:]):  # after a public action of the mover's
+            pair = mine[0], mine[-1]
+            break
+        state.apply_action(rnd.choice(legal))
+    assert pair is not None, f"no {verb} choice came up"
+    mover = state.current_player()
+    after, twin = state.child(pair[0]), state.child(pair[1])
+    kept = 0
+    for p in (q for q in range(g.num_players()) if q != mover):
+        assert after.information_state_string(p) == twin.information_state_string(p)
+        for value in (0.2, 0.7):
+            world = after.resample_from_infostate(p, lambda v=value: v)
+            other = twin.resample_from_infostate(p, lambda v=value: v)
+            assert world.history() == other.history()
+            assert world.rules_state() == other.rules_state()
+            assert world.information_state_tensor(p) == after.information_state_tensor(p)
+            assert world.observation_tensor(p) == after.observation_tensor(p)
+            for was, now in zip(after.full_history()[4:], world.full_history()[4:], strict=True):
+                if was.player == p or unseen[was.action] is None:
+                    assert now.action == was.action
+                    kept += was.player != p
+    assert kept > 0  # the others' public actions are there, with their true ids
