@@ -140,6 +140,7 @@ class RosesAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._views: dict[str, View] = {}
+        self._full_views: dict[str, View] = {}
         #: whether ``rewards`` holds a reward (given at the end only): cleared at the next step
         self._rewarded = False
         self._next_turn()
@@ -147,6 +148,7 @@ class RosesAECEnv(AECEnv):
     def _next_turn(self) -> None:
         assert self._state is not None
         self._views = {}
+        self._full_views = {}
         self._legal: dict[str, list[int]] = {}
         turn = self._acting()
         if turn is None:
@@ -187,15 +189,25 @@ class RosesAECEnv(AECEnv):
 
     def _legal_of(self, role: str) -> list[int]:
         """The legal catalogue ids of ``role`` now, sorted, read from its view."""
-        actions = self.view(role).get("actions")
+        actions = self._decision_view(role).get("actions")
         return legal_ids(self.verb_ids, actions, self.rules.title) if actions else []
 
-    def view(self, agent: str) -> View:
-        """The structured view of ``agent`` now (rendered once per step and kept)."""
+    def _decision_view(self, agent: str) -> View:
+        """``agent``'s view without its recent log (``Rules.decision_view``), what the legal ids
+        and the observation are read from (rendered once per step and kept)."""
         assert self._state is not None
         v = self._views.get(agent)
         if v is None:
-            v = self._views[agent] = self.rules.view(self._state, agent)
+            v = self._views[agent] = self.rules.decision_view(self._state, agent)
+        return v
+
+    def view(self, agent: str) -> View:
+        """The structured view of ``agent`` now, its recent log included (rendered once per
+        step and kept)."""
+        assert self._state is not None
+        v = self._full_views.get(agent)
+        if v is None:
+            v = self._full_views[agent] = self.rules.view(self._state, agent)
         return v
 
     def step(self, action: Any) -> None:
@@ -237,7 +249,7 @@ class RosesAECEnv(AECEnv):
             print(self.render())
 
     def observe(self, agent: str) -> dict[str, Any]:
-        view = self.view(agent)
+        view = self._decision_view(agent)
         if self.codec is not None:
             obs = np.frombuffer(self.codec.encode(view), np.float32)
         else:

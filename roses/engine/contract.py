@@ -316,6 +316,12 @@ class Rules(ABC):
         that are the same for every role once, and share them between the views."""
         return [self.view(state, role) for role in roles]
 
+    def decision_view(self, state: State, role: str) -> View:
+        """:meth:`view` for a program that reads the position and the actions only (the
+        research adapters' tensors and legal action ids): a game may leave out the recent
+        log (``log``, ``log_kinds``, ``log_more``), the rest is the view's. Default: the view."""
+        return self.view(state, role)
+
     def view_tables(self) -> dict[str, Any]:
         """Public facts a client needs to draw this game's views, the same for every game of
         it (names and ratings of the pieces a view gives by number, for instance): sent once,

@@ -12,6 +12,7 @@ import pytest
 
 from roses.ai.sim import acting
 from roses.engine.catalogue import catalogue_key, index
+from roses.engine.contract import actions_to_list, canonical_json
 from roses.engine.registry import get_rules
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -117,6 +118,7 @@ _RECORD = """
 import json, random, sys
 from roses.ai.sim import acting
 from roses.engine.catalogue import catalogue_key, index
+from roses.engine.contract import actions_to_list, canonical_json
 from roses.engine.registry import get_rules
 game, scenario, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 rules = get_rules(game)
@@ -511,3 +513,153 @@ def test_plantagenet_tensor_does_not_depend_on_what_was_encoded_before() -> None
                 checked += 1
             states[k] = rules.action(states[k], turn[0], *rnds[k].choice(turn[1]))
     assert checked > 300
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), CASES[1:], ids=IDS[1:])
+def test_resample_keeps_the_public_actions_and_draws_the_unseen_ones(game: str, scenario: str, options: Any) -> None:
+    """Plantagenet and Kingmaker declare their unseen choices (Rules.unseen_choices: a Plan
+    built in secret, 4.1.2; Bosworth's picks; a ballot, a noble or ship chosen to move): in a
+    resampled history another player's action the player saw keeps its true id (a March, a
+    Levy, a move, an offer), one it did not see is one of its group, drawn anew (so some differ
+    from the true ones); the player's information state and tensors are unchanged."""
+    g = openspiel_game.load(get_rules(game), scenario, max_game_length=300, **(options or {}))
+    state = g.new_initial_state()
+    for b in (9, 8, 7, 6):
+        state.apply_action(b)
+    rnd = random.Random(4)
+    for _ in range(150):
+        nxt = state.child(rnd.choice(state.legal_actions()))
+        if nxt.is_terminal():
+            break
+        state = nxt
+    unseen = g.spec.unseen()
+    p = state.current_player()
+    kept = drawn = changed = 0
+    for value in (0.1, 0.35, 0.6, 0.85):
+        world = state.resample_from_infostate(p, lambda v=value: v)
+        for was, now in zip(state.full_history()[4:], world.full_history()[4:], strict=True):
+            assert now.player == was.player
+            among = unseen[was.action]
+            if was.player == p or among is None:
+                assert now.action == was.action
+                kept += was.player != p
+            else:
+                assert now.action in among
+                drawn += 1
+                changed += now.action != was.action
+        assert world.information_state_string(p) == state.information_state_string(p)
+        assert world.observation_string(p) == state.observation_string(p)
+        assert world.information_state_tensor(p) == state.information_state_tensor(p)
+        assert world.observation_tensor(p) == state.observation_tensor(p)
+    assert kept > 0 and drawn > 0 and changed > 0, (kept, drawn, changed)
+
+
+def test_unseen_choice_groups_name_catalogue_actions_and_leave_the_public_ones() -> None:
+    """Every action of a declared group is in the catalogue; the groups: Plantagenet's Plan
+    edits (4.1.2) together, Bosworth's picks, a Held Event discarded (4.8.6), with Hidden Mats
+    (1.5.3) the Lord a Capability goes to; Kingmaker's ballots and the noble or ship chosen to
+    move. A March, a Levy, a vote's count, a move to a square stay in no group."""
+    for game, scenario, options in CASES[1:]:
+        rules = get_rules(game)
+        ids = index(rules.action_space(scenario, options))
+        for group in rules.unseen_choices(scenario, options) or []:
+            assert group and all(catalogue_key(a) in ids for a in group), (game, group[:3])
+    pl = openspiel_game.load(get_rules("plantagenet"), "bosworth", hidden_mats=True).spec
+    pl_open = openspiel_game.load(get_rules("plantagenet"), "ia-henry-vi").spec
+    u, u_open = pl.unseen(), pl_open.unseen()
+    i = pl.ids.__getitem__
+    assert i(catalogue_key(("remove", None))) in u[i(catalogue_key(("add", "york-1")))]
+    assert u[i(catalogue_key(("lock", None)))] is None and u[i(catalogue_key(("march", "London")))] is None
+    assert u[i(catalogue_key(("assign", "oxford")))] is not None  # Hidden Mats: which Lord is unseen (3.1.2)
+    assert u_open[i(catalogue_key(("assign", "oxford")))] is None  # open mats: it is seen
+    km = openspiel_game.load(get_rules("kingmaker"), "campaign", players=4).spec
+    k = km.ids.__getitem__
+    votes = km.unseen()[k(catalogue_key(("vote", "yes")))]
+    assert votes is not None and k(catalogue_key(("vote", "no"))) in votes
+    assert km.unseen()[k(catalogue_key(("accept", None)))] is None
+    assert km.unseen()[k(catalogue_key(("to", km.catalogue[[a[0] for a in km.catalogue].index("to") + 1][1])))] is None
+
+
+@pytest.mark.parametrize(("game", "scenario", "options"), [CASES[0], CASES[1], CASES[3]], ids=[IDS[0], IDS[1], IDS[3]])
+def test_decision_view_is_the_view_without_its_recent_log(game: str, scenario: str, options: Any) -> None:
+    """Rules.decision_view (what the PettingZoo env reads the legal ids and the tensor from)
+    is the role's view with at most its recent log left out, for every role and the
+    Observer, along a random game; the env's observation is the tensor of the full view and
+    its legal ids are those of the full view's actions."""
+    rules = get_rules(game)
+    state = rules.setup(5, scenario, options)
+    roles = [*rules.roles(scenario, options), "Observer"]
+    log_keys = ("log", "log_kinds", "log_more")
+    rnd = random.Random(5)
+    for _ in range(150):
+        for role in roles:
+            lean = rules.decision_view(state, role)
+            full = rules.view(state, role)
+            assert canonical_json({k: v for k, v in lean.items() if k not in log_keys}) == \
+                canonical_json({k: v for k, v in full.items() if k not in log_keys})
+        turn = acting(rules, state)
+        if turn is None:
+            break
+        state = rules.action(state, turn[0], *rnd.choice(turn[1]))
+    e = make_env(rules, scenario, options=options)
+    e.reset(seed=3)
+    codec = rules.tensor_codec(scenario, options)
+    for _ in range(60):
+        agent = e.agent_selection
+        if e.terminations[agent] or e.truncations[agent]:
+            break
+        obs = e.observe(agent)
+        full = e.view(agent)
+        assert "log" in full
+        assert obs["observation"].tolist() == np.frombuffer(codec.encode(full), np.float32).tolist()
+        ids = index(rules.action_space(scenario, options))
+        assert e.legal_actions(agent) == sorted(ids[catalogue_key(a)] for a in actions_to_list(full.get("actions", {})))
+        e.step(e.legal_actions(agent)[rnd.randrange(len(e.legal_actions(agent)))])
+
+
+@pytest.mark.parametrize(("game", "scenario", "options", "verb"), [
+    ("plantagenet", "ia-henry-vi", None, "add"),  # a card added to a Plan built in secret (4.1.2)
+    ("plantagenet", "ia-henry-vi", {"hidden_mats": True}, "add"),  # the same with Hidden Mats (1.5.3)
+    ("kingmaker", "campaign", {"players": 4, "rules": "e1"}, "select"),  # the noble chosen to move
+], ids=["plantagenet-plan", "plantagenet-plan-hidden-mats", "kingmaker-select"])
+def test_an_unseen_choice_perturbed_gives_the_same_resampled_history(game: str, scenario: str, options: Any,
+                                                                     verb: str) -> None:
+    """Two true states that differ only in one unseen choice of another player (two different
+    ``verb`` actions from the same position) give the player, for the same sampled value,
+    the same resampled history and engine state; that history keeps every id of the others'
+    actions the player saw, and the player's information state and tensors are unchanged."""
+    rules = get_rules(game)
+    g = openspiel_game.load(rules, scenario, max_game_length=2000, **(options or {}))
+    unseen = g.spec.unseen()
+    state = g.new_initial_state()
+    for b in (3, 8, 7, 6):
+        state.apply_action(b)
+    rnd = random.Random(7)
+    pair = None
+    for _ in range(1500):
+        assert not state.is_terminal()
+        legal = state.legal_actions()
+        mine = [a for a in legal if g.spec.catalogue[a][0] == verb]
+        if len(mine) >= 2 and any(pa.player == state.current_player() and unseen[pa.action] is None
+                                  for pa in state.full_history()[4:]):  # after a public action of the mover's
+            pair = mine[0], mine[-1]
+            break
+        state.apply_action(rnd.choice(legal))
+    assert pair is not None, f"no {verb} choice came up"
+    mover = state.current_player()
+    after, twin = state.child(pair[0]), state.child(pair[1])
+    kept = 0
+    for p in (q for q in range(g.num_players()) if q != mover):
+        assert after.information_state_string(p) == twin.information_state_string(p)
+        for value in (0.2, 0.7):
+            world = after.resample_from_infostate(p, lambda v=value: v)
+            other = twin.resample_from_infostate(p, lambda v=value: v)
+            assert world.history() == other.history()
+            assert world.rules_state() == other.rules_state()
+            assert world.information_state_tensor(p) == after.information_state_tensor(p)
+            assert world.observation_tensor(p) == after.observation_tensor(p)
+            for was, now in zip(after.full_history()[4:], world.full_history()[4:], strict=True):
+                if was.player == p or unseen[was.action] is None:
+                    assert now.action == was.action
+                    kept += was.player != p
+    assert kept > 0  # the others' public actions are there, with their true ids

@@ -102,6 +102,29 @@ def action_space(scenario: str, options: dict[str, Any] | None = None) -> list[A
     return list(_catalogue())
 
 
+#: The verbs of choices the other players cannot tell apart, grouped (:func:`unseen_choices`).
+UNSEEN = (("vote",), ("give_back",), ("pick",), ("give_card",), ("select", "sail"))
+
+
+def unseen_choices(options: dict[str, Any] | None = None) -> list[list[Action]]:
+    """:meth:`Rules.unseen_choices`: per group of :data:`UNSEEN`, every catalogue action of its
+    verbs. A ballot until Parliament counts them (§Voting on Cards Distributed), the card given
+    back in a trade (§Transfers), Treachery's face-down pick (§Event Card Key), a ransom card,
+    which passes unseen (§Capture of Noble Counters): the steps whose public log line does not
+    name the answer. And the noble or ship chosen to move, which no other player's view shows
+    (its moves are seen square by square; one backed out of leaves only the decision's ``idle``
+    mark of ruling K90, also unseen); a ship in an unfriendly port, whose owner is asked leave,
+    is drawn too. Everything else is seen: moves, attacks, offers and their answers, deals,
+    attendance, the umpire's entries."""
+    groups: list[list[Action]] = [[] for _ in UNSEEN]
+    where = {verb: i for i, verbs in enumerate(UNSEEN) for verb in verbs}
+    for action in _catalogue():
+        i = where.get(action[0])
+        if i is not None:
+            groups[i].append(action)
+    return groups
+
+
 
 
 # ---------------------------------------------------------------------- observation tensor
@@ -217,4 +240,4 @@ def tensor_codec(phases: tuple[str, ...]) -> KingmakerCodec:
     return KingmakerCodec(phases)
 
 
-__all__ = ["PAIRS", "SINGLES", "WORDS", "KingmakerCodec", "action_space", "domains", "tensor_codec"]
+__all__ = ["PAIRS", "SINGLES", "WORDS", "KingmakerCodec", "UNSEEN", "action_space", "domains", "tensor_codec", "unseen_choices"]

@@ -221,6 +221,9 @@ class KingmakerRules(KingmakerPlatform, StepRules, PlainLabels):
     def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
         return research.action_space(scenario, options)
 
+    def unseen_choices(self, scenario: str, options: dict[str, Any] | None = None) -> list[list[Action]] | None:
+        return research.unseen_choices(options)
+
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         return research.tensor_codec(tuple(sorted({"", "over", *(s.phase for s in self.steps.by_name.values())})))
 

@@ -98,6 +98,29 @@ def action_space(scenario: str, options: dict[str, Any] | None = None) -> list[A
     return list(_catalogue())
 
 
+def unseen_choices(options: dict[str, Any] | None = None) -> list[list[Action]]:
+    """:meth:`Rules.unseen_choices`: the choices the other side cannot tell apart (what
+    :mod:`roses.games.plantagenet.hidden` keeps hidden). A Plan built in secret, card added or
+    last card taken back (4.1.2; the lock is announced); On Bosworth Field the Capabilities
+    chosen and the Lords placed at the Front, until both lock in; the Held Event discarded
+    unplayed at Reset (4.8.6: only that one is discarded is told); the Lords taken or left
+    behind for a Group March or Sail, each told to the side alone (4.3.1: the group is seen
+    when it goes). Under Hidden Mats (1.5.3) also the Lord a first-Levy Capability is deployed
+    on (3.1.2) and the Capability a Lord Levies (3.4.6). Everything else is seen: Commands,
+    Marches, Levies, Battles, Events played."""
+    d = domains()
+    groups: list[list[Action]] = [
+        [*(("add", c) for c in d["command"]), ("remove", None)],
+        [("capability", f"{c}:{lord}") for c in d["card"] for lord in d["lord"]],
+        [("front", f"{w}:{lord}") for w in d["word"] for lord in d["lord"]],
+        [("discard", c) for c in d["card"]],
+        [*(("take", lord) for lord in d["lord"]), *(("leave", lord) for lord in d["lord"])],
+    ]
+    if (options or {}).get("hidden_mats"):
+        groups += [[("assign", lord) for lord in d["lord"]], [("levy_capability", c) for c in d["card"]]]
+    return groups
+
+
 
 
 # ---------------------------------------------------------------------- observation tensor
@@ -236,4 +259,4 @@ def tensor_codec(phases: tuple[str, ...]) -> PlantagenetCodec:
     return PlantagenetCodec(phases)
 
 
-__all__ = ["COMPOUND", "VERBS", "WORDS", "PlantagenetCodec", "action_space", "domains", "tensor_codec"]
+__all__ = ["COMPOUND", "VERBS", "WORDS", "PlantagenetCodec", "action_space", "domains", "tensor_codec", "unseen_choices"]

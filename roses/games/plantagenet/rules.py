@@ -191,8 +191,11 @@ class PlantagenetRules(StepRules):
     def view(self, state: State, role: str) -> View:
         return self.views(state, (role,))[0]
 
-    def views(self, state: State, roles: Sequence[str]) -> list[View]:
-        """Each role's view. What is the same for every role is made once and shared, read only
+    def decision_view(self, state: State, role: str) -> View:
+        return self.views(state, (role,), with_log=False)[0]
+
+    def views(self, state: State, roles: Sequence[str], with_log: bool = True) -> list[View]:
+        """Each role's view (without ``with_log``, without the recent log: :meth:`decision_view`). What is the same for every role is made once and shared, read only
         (:meth:`_public`: the board, the tracks, the public entries of the parts, the Lords
         unless mats are hidden; each side's cards as the other side sees them; the log windows,
         :func:`~roses.engine.logview.shared_recent_logs`); then each role's own entries: its
@@ -205,7 +208,7 @@ class PlantagenetRules(StepRules):
         cur = None if result is not None else self.steps.current(state)
         over = None if result is None else "Game over: " + ("a draw." if result == DRAW else f"{result} wins.")
         hidden_mats = "lords" not in public
-        logs = shared_recent_logs(state["log"], roles)
+        logs = shared_recent_logs(state["log"], roles) if with_log else None
         aow_open, command_open = _card_faces(state)
         plan = bosworth = None  # the frames of the steps that show a role its own choices
         for frame in state["stack"]:
@@ -237,7 +240,8 @@ class PlantagenetRules(StepRules):
                 v.update(campaign.own_view_part(state, role, plan))
             if bosworth is not None:
                 v.update(battle.own_view_part(state, role, bosworth))
-            v["log"], v["log_kinds"], v["log_more"] = logs[i]  # the recent lines; the whole log is log_for
+            if logs is not None:
+                v["log"], v["log_kinds"], v["log_more"] = logs[i]  # the recent lines; the whole log is log_for
             views.append(v)
         return views
 
@@ -422,6 +426,11 @@ class PlantagenetRules(StepRules):
         from roses.games.plantagenet import research
 
         return research.action_space(scenario, options)
+
+    def unseen_choices(self, scenario: str, options: dict[str, Any] | None = None) -> list[list[Action]] | None:
+        from roses.games.plantagenet import research
+
+        return research.unseen_choices(options)
 
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         from roses.games.plantagenet import research

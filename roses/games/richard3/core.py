@@ -128,6 +128,9 @@ class Richard3Rules(StepRules):
     def views(self, state: State, roles: Sequence[str]) -> list[View]:
         return views.build_views(self, state, roles)
 
+    def decision_view(self, state: State, role: str) -> View:
+        return views.build_views(self, state, (role,), with_log=False)[0]
+
     def view_tables(self) -> dict[str, Any]:
         return views.tables()
 

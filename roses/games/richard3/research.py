@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 from array import array
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from roses.engine.contract import Action, View
@@ -27,9 +29,8 @@ N_OWN = max(len(D.BLOCKS_OF[0]), len(D.BLOCKS_OF[1])) + 1  # a side's blocks and
 def _row(n: int, scale: float, row: tuple[int, ...]) -> array[float]:
     """A row of ``n`` counts (it may be shorter) times ``scale``."""
     out = zeros(n)
-    for i, c in enumerate(row[:n]):  # mostly zeros: only the others are set (array's own
-        if c:                        # conversion of a whole row takes longer)
-            out[i] = c * scale
+    for i in compress(range(min(n, len(row))), row):  # mostly zeros: only the others are set
+        out[i] = row[i] * scale                        # (array's own conversion of a whole row takes longer)
     return out
 
 
@@ -113,13 +114,14 @@ class Richard3Codec(TensorCodec):
             old, seg = last
             if old != columns:
                 per = self.per
-                if columns[0] != old[0]:
-                    for i, (w, w0) in enumerate(zip(columns[0], old[0], strict=True)):
-                        if w != w0:
-                            if 0 <= w0 < N_WHERE:
-                                seg[i * per + w0] = 0.0
-                            if 0 <= w < N_WHERE:
-                                seg[i * per + w] = 1.0
+                where, where0 = columns[0], old[0]
+                if where != where0:  # the blocks that moved, found by C calls (a few of them)
+                    for i in compress(range(n), map(ne, where, where0)):
+                        w, w0 = where[i], where0[i]
+                        if 0 <= w0 < N_WHERE:
+                            seg[i * per + w0] = 0.0
+                        if 0 <= w < N_WHERE:
+                            seg[i * per + w] = 1.0
                 for j in range(1, len(OWN_COLUMNS)):
                     if columns[j] != old[j]:
                         scale = OWN_SCALES[j]

@@ -187,9 +187,11 @@ def build_view(rules: StepRules, state: State, role: str) -> View:
     return build_views(rules, state, (role,))[0]
 
 
-def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[View]:  # noqa: PLR0915 - every role's view built in one pass over the state, for speed
+def build_views(rules: StepRules, state: State, roles: Sequence[str],  # noqa: PLR0915 - every role's view built in one pass over the state, for speed
+                with_log: bool = True) -> list[View]:
     """The view of each of ``roles``, as :func:`build_view` gives it: the parts that are the
-    same for every role are worked out once and shared by the views."""
+    same for every role are worked out once and shared by the views. Without ``with_log``,
+    without the recent log (:meth:`Rules.decision_view`)."""
     stack = state["stack"]
     result = state["result"]
     if stack:
@@ -267,7 +269,7 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
         # a battle step's prompt is its battle part's (battle.view_parts)
         parts = battle.view_parts(state, roles, prompts if frame is not None and result is None
                                   and battle.is_battle_step(step) else None)
-    logs = shared_recent_logs(state["log"], roles)
+    logs = shared_recent_logs(state["log"], roles) if with_log else None
     views: list[View] = []
     for i, role in enumerate(roles):
         side = _side(role)
@@ -310,7 +312,8 @@ def build_views(rules: StepRules, state: State, roles: Sequence[str]) -> list[Vi
             v["decision"] = dd
         if parts is not None:
             v["battle"] = parts[i]
-        v["log"], v["log_kinds"], v["log_more"] = logs[i]
+        if logs is not None:
+            v["log"], v["log_kinds"], v["log_more"] = logs[i]
         v["prompt"] = prompts[i]
         if i in actor_options:
             v["actions"] = options_map(actor_options[i])
