@@ -28,6 +28,7 @@ interoperability, not for the production bots.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -143,6 +144,7 @@ class Spec:
             self.codec = None
         self.tensor_size = self.codec.layout.size if self.codec is not None else 0
         self._unseen: list[list[int] | None] | None = None
+        self._group_ids: dict[int, tuple[list[Action], list[int]]] = {}
 
     def unseen(self) -> list[list[int] | None]:
         """Per action id, what another player's action of that id is replaced with in a
@@ -160,6 +162,32 @@ class Spec:
                     out[i] = ids
             self._unseen = out
         return self._unseen
+
+    def unseen_in(self, state: State, moves: Sequence[tuple[int, int]], player: int) -> list[list[int] | None]:
+        """Per move ``(player, action id)`` of ``moves`` (every move after the seed draws, up
+        to ``state``), what it is replaced with in ``player``'s resampled history: None for
+        its own actions and those it sees (kept), else the ids of the group one is drawn
+        from: :meth:`unseen`'s, except where ``Rules.unseen_in_history`` says otherwise."""
+        unseen = self.unseen()
+        out = [None if mover == player else unseen[a] for mover, a in moves]
+        history = [(self.roles[mover], *self.catalogue[a]) for mover, a in moves]
+        changed = self.rules.unseen_in_history(state, history, self.roles[player])
+        for i in sorted(changed):
+            if moves[i][0] != player:
+                out[i] = self._ids_of(changed[i])
+        return out
+
+    def _ids_of(self, group: list[Action] | None) -> list[int] | None:
+        """The sorted ids of a group (remembered by the list, which is kept alive with them)."""
+        if group is None:
+            return None
+        got = self._group_ids.get(id(group))
+        if got is None or got[0] is not group:
+            if len(self._group_ids) > 64:
+                self._group_ids.clear()
+            ids = sorted({i for i in (self.ids.get(catalogue_key(a)) for a in group) if i is not None})
+            got = self._group_ids[id(group)] = (group, ids)
+        return got[1]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
         return self
@@ -341,7 +369,9 @@ class RosesState(pyspiel.State):
         to come drawn from the new seed. Its ``history()`` is the new seed's draws, then one id
         per move as the player knows it: its own actions and the others' actions it sees keep
         their ids; another player's action of a group of ``Rules.unseen_choices`` (actions the
-        others cannot tell apart) is replaced by one of its group, drawn from the new seed. So
+        others cannot tell apart) is replaced by one of its group, drawn from the new seed, or
+        of the group ``Rules.unseen_in_history`` gives it where what the player can tell
+        depends on the play around it (a Plantagenet March called off at the Group step). So
         neither the true seed, nor anything drawn from it, nor another player's hidden choice
         is in the new state or its history, which depend only on the player's information
         state and the sampled value. (That history is a record, not a line of play that leads
@@ -356,12 +386,10 @@ class RosesState(pyspiel.State):
             draws = [seed % g.seeds]
         else:
             draws = [(seed >> (8 * k)) & 0xFF for k in range(g.chance_nodes - 1, -1, -1)]
-        unseen = g.unseen()
+        true = [(int(pa.player), int(pa.action)) for pa in self.full_history()[g.chance_nodes:]]
         rnd = random.Random(seed)
         moves = []
-        for pa in self.full_history()[g.chance_nodes:]:
-            mover, action = int(pa.player), int(pa.action)
-            among = unseen[action] if mover != player_id else None
+        for (mover, action), among in zip(true, g.unseen_in(self.state, true, player_id), strict=True):
             moves.append((mover, action if among is None else among[rnd.randrange(len(among))]))
         chance = int(pyspiel.PlayerId.CHANCE)
         fresh._replay = [p for p, _ in reversed(moves)] + [chance] * len(draws)

@@ -450,6 +450,17 @@ class Rules(ABC):
         player's action (one group, the whole catalogue)."""
         return None
 
+    def unseen_in_history(self, state: State, history: Sequence[tuple[str, str, Any]],
+                          role: str) -> dict[int, list[Action] | None]:
+        """Where what ``role`` can tell of another role's action depends on the play around it,
+        not on the action alone: ``history`` is every action of the game so far as ``(role,
+        verb, arg)`` in order, ``state`` the state after it (read only for what ``role`` sees);
+        the answer maps an index of another role's action to the group of :meth:`action_space`'s
+        actions drawn from in its place instead of its :meth:`unseen_choices` group (None: the
+        role sees it, it is kept). Default: none (the :meth:`unseen_choices` groups apply to
+        every action)."""
+        return {}
+
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         """A :class:`roses.engine.tensor.TensorCodec`: a fixed-shape vector of a role's view for
         games of ``scenario`` with ``options`` (the research adapters' observation tensor).

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import functools
 from array import array
+from collections.abc import Sequence
 from typing import Any
 
 from roses.engine.catalogue import Form, build, sorted_domain
-from roses.engine.contract import Action, View
+from roses.engine.contract import Action, State, View
 from roses.engine.tensor import Kept, Layout, TensorCodec, multi_hot, one_hot, positions, zeros
 
 #: Fixed words of the rules' choices: battle array positions, hit targets, transport kinds,
@@ -119,6 +120,42 @@ def unseen_choices(options: dict[str, Any] | None = None) -> list[list[Action]]:
     if (options or {}).get("hidden_mats"):
         groups += [[("assign", lord) for lord in d["lord"]], [("levy_capability", c) for c in d["card"]]]
     return groups
+
+
+@functools.cache
+def _called_off() -> list[Action]:
+    """What a March or Sail called off at its Group step is drawn from: every March and Sail to
+    a Locale (the other side is told neither the destination nor which of the two it was)."""
+    locales = domains()["locale"]
+    return [*(("march", x) for x in locales), *(("sail", x) for x in locales)]
+
+
+def unseen_in_history(state: State, history: Sequence[tuple[str, str, Any]],
+                      role: str) -> dict[int, list[Action] | None]:
+    """:meth:`Rules.unseen_in_history`: a March or Sail of the other side that has a Group
+    step (4.3.1; Sail 4.6.1) says its destination to that side alone until the Group goes:
+    the other side is asked only who goes with the Lord, and a ``cancel`` is told to the side
+    alone. So a March or Sail followed by its Group's ``take``/``leave`` choices and then
+    ``cancel``, or still at its Group step (the view names the step), is drawn from every
+    March and Sail; one whose Group goes (the move is seen) or that had no Group keeps its id.
+    (``cancel`` right after the side's own March or Sail is only the Group's: The King's Name,
+    the other ``cancel``, is York's answer to a Lancastrian Levy action.)"""
+    out: dict[int, list[Action] | None] = {}
+    n = len(history)
+    for i, (mover, verb, _) in enumerate(history):
+        if mover == role or verb not in ("march", "sail"):
+            continue
+        j = i + 1
+        while j < n and history[j][0] == mover and history[j][1] in ("take", "leave"):
+            j += 1
+        if j < n:
+            hidden = history[j][0] == mover and history[j][1] == "cancel"
+        else:
+            stack = state["stack"]
+            hidden = bool(stack) and state["result"] is None and stack[-1]["step"] == "group"
+        if hidden:
+            out[i] = _called_off()
+    return out
 
 
 
@@ -259,4 +296,5 @@ def tensor_codec(phases: tuple[str, ...]) -> PlantagenetCodec:
     return PlantagenetCodec(phases)
 
 
-__all__ = ["COMPOUND", "VERBS", "WORDS", "PlantagenetCodec", "action_space", "domains", "tensor_codec", "unseen_choices"]
+__all__ = ["COMPOUND", "VERBS", "WORDS", "PlantagenetCodec", "action_space", "domains", "tensor_codec", "unseen_choices",
+           "unseen_in_history"]

@@ -432,6 +432,12 @@ class PlantagenetRules(StepRules):
 
         return research.unseen_choices(options)
 
+    def unseen_in_history(self, state: State, history: Sequence[tuple[str, str, Any]],
+                          role: str) -> dict[int, list[Action] | None]:
+        from roses.games.plantagenet import research
+
+        return research.unseen_in_history(state, history, role)
+
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         from roses.games.plantagenet import research
 
