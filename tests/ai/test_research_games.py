@@ -532,15 +532,15 @@ def test_resample_keeps_the_public_actions_and_draws_the_unseen_ones(game: str, 
         if nxt.is_terminal():
             break
         state = nxt
-    unseen = g.spec.unseen()
     p = state.current_player()
+    moves = [(pa.player, pa.action) for pa in state.full_history()[4:]]
+    unseen = g.spec.unseen_in(state.rules_state(), moves, p)
     kept = drawn = changed = 0
     for value in (0.1, 0.35, 0.6, 0.85):
         world = state.resample_from_infostate(p, lambda v=value: v)
-        for was, now in zip(state.full_history()[4:], world.full_history()[4:], strict=True):
+        for was, now, among in zip(state.full_history()[4:], world.full_history()[4:], unseen, strict=True):
             assert now.player == was.player
-            among = unseen[was.action]
-            if was.player == p or among is None:
+            if among is None:
                 assert now.action == was.action
                 kept += was.player != p
             else:
@@ -658,8 +658,73 @@ def test_an_unseen_choice_perturbed_gives_the_same_resampled_history(game: str, 
             assert world.rules_state() == other.rules_state()
             assert world.information_state_tensor(p) == after.information_state_tensor(p)
             assert world.observation_tensor(p) == after.observation_tensor(p)
-            for was, now in zip(after.full_history()[4:], world.full_history()[4:], strict=True):
-                if was.player == p or unseen[was.action] is None:
+            moves = [(pa.player, pa.action) for pa in after.full_history()[4:]]
+            among = g.spec.unseen_in(after.rules_state(), moves, p)
+            for was, now, group in zip(after.full_history()[4:], world.full_history()[4:], among, strict=True):
+                if group is None:
                     assert now.action == was.action
                     kept += was.player != p
     assert kept > 0  # the others' public actions are there, with their true ids
+
+
+def _plantagenet_group_march(seed: int) -> tuple[Any, list[int]]:
+    """An OpenSpiel Plantagenet state (Henry VI) after a random game, where the side to act may
+    March a Lord with a Group (4.3.1) to at least two Locales: ``(state, those March ids)``."""
+    g = openspiel_game.load(get_rules("plantagenet"), "ia-henry-vi", max_game_length=2000)
+    cat = g.spec.catalogue
+    state = g.new_initial_state()
+    for b in (seed, 8, 7, 6):
+        state.apply_action(b)
+    rnd = random.Random(seed)
+    for _ in range(1500):
+        assert not state.is_terminal()
+        legal = state.legal_actions()
+        marches = [a for a in legal if cat[a][0] == "march"]
+        if len(marches) >= 2 and state.child(marches[0]).rules_state()["stack"][-1]["step"] == "group":
+            return state, marches
+        state.apply_action(rnd.choice(legal))
+    raise AssertionError("no Group March came up")
+
+
+def _verb_id(state: Any, verb: str) -> int:
+    cat = state.get_game().spec.catalogue
+    return next(a for a in state.legal_actions() if cat[a][0] == verb)
+
+
+def test_resample_draws_a_march_called_off_at_its_group_step() -> None:
+    """4.3.1: a March with a Group asks the other side only who goes with the Lord; called off
+    (``cancel``, told to the marching side alone) its destination is never seen by the other
+    side. Two true histories that differ only in that destination give the other side, for
+    the same sampled value, the same resampled history and engine state, with its information
+    state and tensors unchanged; the March there is one of every March and Sail, drawn (not
+    always the true one). The same history while the Group is still being chosen. A March
+    whose Group goes is seen: it keeps its true id (Rules.unseen_in_history)."""
+    state, marches = _plantagenet_group_march(0)
+    g = state.get_game()
+    mover = state.current_player()
+    p = 1 - mover
+    at = len(state.full_history())  # the March's place in the histories
+    pending = [state.child(marches[0]), state.child(marches[-1])]
+    called_off = [s.child(_verb_id(s, "cancel")) for s in pending]
+    cat = g.spec.catalogue
+    for after, twin in (pending, called_off):
+        assert after.information_state_string(p) == twin.information_state_string(p)
+        assert after.history()[at] != twin.history()[at]
+        drawn = set()
+        for value in (0.1, 0.3, 0.5, 0.7, 0.9):
+            world = after.resample_from_infostate(p, lambda v=value: v)
+            other = twin.resample_from_infostate(p, lambda v=value: v)
+            assert world.history() == other.history()
+            if after is called_off[0]:  # (a pending Group frame keeps its destination: determinize)
+                assert world.rules_state() == other.rules_state()
+            assert world.information_state_string(p) == after.information_state_string(p)
+            assert world.information_state_tensor(p) == after.information_state_tensor(p)
+            assert world.observation_tensor(p) == after.observation_tensor(p)
+            assert cat[world.history()[at]][0] in ("march", "sail")
+            drawn.add(world.history()[at])
+        assert drawn - {after.history()[at], twin.history()[at]}, drawn  # not the true id each time
+    went = pending[0].child(_verb_id(pending[0], "go"))
+    for value in (0.1, 0.5, 0.9):
+        assert went.resample_from_infostate(p, lambda v=value: v).history()[at] == marches[0]
+    for s in (*pending, *called_off, went):  # the marching side's own March is its own
+        assert s.resample_from_infostate(mover, lambda: 0.4).history()[at] == s.history()[at]
