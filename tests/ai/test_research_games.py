@@ -728,3 +728,44 @@ def test_resample_draws_a_march_called_off_at_its_group_step() -> None:
         assert went.resample_from_infostate(p, lambda v=value: v).history()[at] == marches[0]
     for s in (*pending, *called_off, went):  # the marching side's own March is its own
         assert s.resample_from_infostate(mover, lambda: 0.4).history()[at] == s.history()[at]
+
+
+def test_resample_keeps_a_ship_for_the_owner_asked_leave_to_sail_it() -> None:
+    """§Sea Transportation: a ship in a port unfriendly to its mover leaves only with the
+    port's owner's leave, and the owner is asked naming the ship: in the owner's resampled
+    history the ``sail`` keeps its true id, while he is asked and after he answers; for the
+    other players it is one of the ships, drawn (Rules.unseen_in_history)."""
+    g = openspiel_game.load(get_rules("kingmaker"), "campaign", max_game_length=3000, players=4)
+    cat = g.spec.catalogue
+    state = g.new_initial_state()
+    for b in (0, 8, 7, 6):
+        state.apply_action(b)
+    rnd = random.Random(0)
+    asked = None
+    for _ in range(3000):
+        assert not state.is_terminal()
+        legal = state.legal_actions()
+        for a in (a for a in legal if cat[a][0] == "sail"):
+            after = state.child(a)
+            if after.current_player() != state.current_player() and \
+                    any(cat[x][0] == "allow" for x in after.legal_actions()):
+                asked = after
+                break
+        if asked is not None:
+            break
+        state.apply_action(rnd.choice(legal))
+    assert asked is not None, "no ship needed leave to sail"
+    at = len(state.full_history())
+    mover, owner = state.current_player(), asked.current_player()
+    answered = [asked.child(x) for x in asked.legal_actions() if cat[x][0] in ("allow", "deny")]
+    others = [q for q in range(g.num_players()) if q not in (mover, owner)]
+    drawn = set()
+    for s in (asked, *answered):
+        assert cat[s.history()[at]][0] == "sail"
+        for value in (0.1, 0.4, 0.7):
+            assert s.resample_from_infostate(owner, lambda v=value: v).history()[at] == s.history()[at]
+            world = s.resample_from_infostate(others[0], lambda v=value: v)
+            assert cat[world.history()[at]][0] in ("select", "sail")
+            assert world.information_state_string(others[0]) == s.information_state_string(others[0])
+            drawn.add(world.history()[at])
+    assert drawn - {asked.history()[at]}, drawn  # drawn for the others

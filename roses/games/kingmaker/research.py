@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import functools
 from array import array
+from collections.abc import Sequence
 from typing import Any
 
 from roses.engine.catalogue import Form, build, sorted_domain
-from roses.engine.contract import Action, View
+from roses.engine.contract import Action, State, View
 from roses.engine.tensor import Layout, TensorCodec, multi_hot, one_hot, positions, zeros
 from roses.games.kingmaker.board import load_board, parse_square_id
 from roses.games.kingmaker.cards import crown_data
@@ -114,8 +115,8 @@ def unseen_choices(options: dict[str, Any] | None = None) -> list[list[Action]]:
     name the answer. And the noble or ship chosen to move, which no other player's view shows
     (its moves are seen square by square; one backed out of leaves only the decision's ``idle``
     mark of ruling K90, also unseen); a ship in an unfriendly port, whose owner is asked leave,
-    is drawn too. Everything else is seen: moves, attacks, offers and their answers, deals,
-    attendance, the umpire's entries."""
+    is drawn too, but for that owner (:func:`unseen_in_history`). Everything else is seen:
+    moves, attacks, offers and their answers, deals, attendance, the umpire's entries."""
     groups: list[list[Action]] = [[] for _ in UNSEEN]
     where = {verb: i for i, verbs in enumerate(UNSEEN) for verb in verbs}
     for action in _catalogue():
@@ -123,6 +124,29 @@ def unseen_choices(options: dict[str, Any] | None = None) -> list[list[Action]]:
         if i is not None:
             groups[i].append(action)
     return groups
+
+
+def unseen_in_history(state: State, history: Sequence[tuple[str, str, Any]],
+                      role: str) -> dict[int, list[Action] | None]:
+    """:meth:`Rules.unseen_in_history`: a ship sailed from a port of ``role``'s that is
+    unfriendly to its mover is named to ``role`` when he is asked leave for it (§Sea
+    Transportation; the permit step): a ``sail`` followed at once by ``role``'s ``allow`` or
+    ``deny``, or the last action while ``role`` is asked, keeps its id for ``role``
+    (:func:`unseen_choices` draws it for everyone else)."""
+    out: dict[int, list[Action] | None] = {}
+    n = len(history)
+    for i, (mover, verb, _) in enumerate(history):
+        if verb != "sail" or mover == role:
+            continue
+        if i + 1 < n:
+            asked = history[i + 1][0] == role and history[i + 1][1] in ("allow", "deny")
+        else:
+            top = state["stack"][-1] if state["stack"] else None
+            asked = (top is not None and top["step"] == "permit" and "ship" in top
+                     and state["roles"][top["p"]] == role)
+        if asked:
+            out[i] = None
+    return out
 
 
 
@@ -240,4 +264,4 @@ def tensor_codec(phases: tuple[str, ...]) -> KingmakerCodec:
     return KingmakerCodec(phases)
 
 
-__all__ = ["PAIRS", "SINGLES", "WORDS", "KingmakerCodec", "UNSEEN", "action_space", "domains", "tensor_codec", "unseen_choices"]
+__all__ = ["PAIRS", "SINGLES", "WORDS", "KingmakerCodec", "UNSEEN", "action_space", "domains", "tensor_codec", "unseen_choices", "unseen_in_history"]

@@ -4,7 +4,7 @@ basic / E1 / E2 switches, written on the engine's decision framework (steps.py).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
@@ -223,6 +223,10 @@ class KingmakerRules(KingmakerPlatform, StepRules, PlainLabels):
 
     def unseen_choices(self, scenario: str, options: dict[str, Any] | None = None) -> list[list[Action]] | None:
         return research.unseen_choices(options)
+
+    def unseen_in_history(self, state: State, history: Sequence[tuple[str, str, Any]],
+                          role: str) -> dict[int, list[Action] | None]:
+        return research.unseen_in_history(state, history, role)
 
     def tensor_codec(self, scenario: str, options: dict[str, Any] | None = None) -> Any:
         return research.tensor_codec(tuple(sorted({"", "over", *(s.phase for s in self.steps.by_name.values())})))
