@@ -406,30 +406,38 @@ def test_resample_keeps_the_information_state(game: str, scenario: str, options:
         assert world.current_player() == p and world.legal_actions() == state.legal_actions()
 
 
-def test_richard3_tensor_does_not_depend_on_what_was_encoded_before() -> None:
-    """The Richard III codec keeps parts of past vectors (each role's last vector, the own
-    blocks per side, runs by content): every vector is the one a new codec makes of the same
-    view, over two games encoded turn about, whatever the caller did to the vectors given."""
-    from roses.games.richard3.research import Richard3Codec
-
-    rules = get_rules("richard3")
-    shared = rules.tensor_codec("wars-of-the-roses")
-    states = [rules.setup(seed, "wars-of-the-roses") for seed in (1, 2)]
+def _encodes_as_a_new_codec(game: str, make_codec: Any, games: list[tuple[str, Any]], rounds: int) -> int:
+    """Play ``games`` turn about, encoding every role's view with one shared codec of ``game``:
+    each vector must be the one a new codec (``make_codec(phases)``) makes of the same view,
+    whatever the caller did to the vectors given. Returns the number of vectors checked."""
+    rules = get_rules(game)
+    shared = rules.tensor_codec(games[0][0])
+    states = [rules.setup(seed, scenario, options) for seed, (scenario, options) in enumerate(games, 1)]
     rnds = [random.Random(1), random.Random(2)]
     checked = 0
-    for _ in range(150):
-        for k in (0, 1):
+    for _ in range(rounds):
+        for k in range(len(states)):
             turn = acting(rules, states[k])
             if turn is None:
                 continue
             for role in ("York", "Lancaster", "Observer"):
                 view = rules.view(states[k], role)
                 got = shared.encode(view)
-                assert got == Richard3Codec(tuple(shared.phases)).encode(view)
+                assert got == make_codec(tuple(shared.phases)).encode(view)
                 got[0] = got[-1] = 99.0  # a caller changing its vector changes nothing kept
                 checked += 1
             states[k] = rules.action(states[k], turn[0], *rnds[k].choice(turn[1]))
-    assert checked > 600
+    return checked
+
+
+def test_richard3_tensor_does_not_depend_on_what_was_encoded_before() -> None:
+    """The Richard III codec keeps parts of past vectors (each role's last vector, the own
+    blocks per side, runs by content): every vector is the one a new codec makes of the same
+    view, over two games encoded turn about, whatever the caller did to the vectors given."""
+    from roses.games.richard3.research import Richard3Codec
+
+    games = [("wars-of-the-roses", None), ("wars-of-the-roses", None)]
+    assert _encodes_as_a_new_codec("richard3", Richard3Codec, games, 150) > 600
 
 
 def _hidden_choice(game: str, scenario: str, options: Any, seed: int, steps: int) -> tuple[Any, Any, int] | None:
@@ -494,25 +502,8 @@ def test_plantagenet_tensor_does_not_depend_on_what_was_encoded_before() -> None
     1.5.3) encoded turn about, whatever the caller did to the vectors given."""
     from roses.games.plantagenet.research import PlantagenetCodec
 
-    rules = get_rules("plantagenet")
-    shared = rules.tensor_codec("ia-henry-vi")
     games = [("ia-henry-vi", None), ("bosworth", {"hidden_mats": True})]
-    states = [rules.setup(seed, scenario, options) for seed, (scenario, options) in enumerate(games)]
-    rnds = [random.Random(1), random.Random(2)]
-    checked = 0
-    for _ in range(80):
-        for k in (0, 1):
-            turn = acting(rules, states[k])
-            if turn is None:
-                continue
-            for role in ("York", "Lancaster", "Observer"):
-                view = rules.view(states[k], role)
-                got = shared.encode(view)
-                assert got == PlantagenetCodec(tuple(shared.phases)).encode(view)
-                got[0] = got[-1] = 99.0
-                checked += 1
-            states[k] = rules.action(states[k], turn[0], *rnds[k].choice(turn[1]))
-    assert checked > 300
+    assert _encodes_as_a_new_codec("plantagenet", PlantagenetCodec, games, 80) > 300
 
 
 @pytest.mark.parametrize(("game", "scenario", "options"), CASES[1:], ids=IDS[1:])
