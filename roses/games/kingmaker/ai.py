@@ -287,7 +287,7 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
 
 
 #: A battle against an enemy stack is sought with this much more strength than it has (the
-#: Combat Results card reads ratios from 1-1 to 5-1, §Combat: the larger the ratio, the surer).
+#: Combat Results card reads ratios from 1-1 to 5-1, §Battle: the larger the ratio, the surer).
 BATTLE_MARGIN = 1.5
 
 
@@ -298,7 +298,7 @@ def objective(state: State, p: int) -> str | None:
     (§Coronation Phase); else the heir it can take at the least cost: held by no one (in a
     place: a siege must match the garrison and any nobles inside, §Siege; in the open: any
     noble, §Capture of Royal Heirs) or by an enemy (a battle with :data:`BATTLE_MARGIN` times
-    his stack, §Combat), within the faction's whole strength on the board, nearest to its
+    his stack, §Battle), within the faction's whole strength on the board, nearest to its
     troops (strength-weighted travel steps, evaluation._travel), a senior heir counting
     double for a faction without one. None when the faction has no noble on the board or no
     heir is within the strength of its nobles who can march to him by land."""
