@@ -129,8 +129,8 @@ def unseen_choices(options: dict[str, Any] | None = None) -> list[list[Action]]:
 def unseen_in_history(state: State, history: Sequence[tuple[str, str, Any]],
                       role: str) -> dict[int, list[Action] | None]:
     """:meth:`Rules.unseen_in_history`: a ship sailed from a port of ``role``'s that is
-    unfriendly to its mover is named to ``role`` when he is asked leave for it (§Sea
-    Transportation; the permit step): a ``sail`` followed at once by ``role``'s ``allow`` or
+    unfriendly to its mover is named to ``role`` when he is asked leave for it
+    (§Sea Transportation; the permit step): a ``sail`` followed at once by ``role``'s ``allow`` or
     ``deny``, or the last action while ``role`` is asked, keeps its id for ``role``
     (:func:`unseen_choices` draws it for everyone else)."""
     out: dict[int, list[Action] | None] = {}
