@@ -595,6 +595,7 @@ def test_decision_view_is_the_view_without_its_recent_log(game: str, scenario: s
     e = make_env(rules, scenario, options=options)
     e.reset(seed=3)
     codec = rules.tensor_codec(scenario, options)
+    ids = index(rules.action_space(scenario, options))
     for _ in range(60):
         agent = e.agent_selection
         if e.terminations[agent] or e.truncations[agent]:
@@ -603,7 +604,6 @@ def test_decision_view_is_the_view_without_its_recent_log(game: str, scenario: s
         full = e.view(agent)
         assert "log" in full
         assert obs["observation"].tolist() == np.frombuffer(codec.encode(full), np.float32).tolist()
-        ids = index(rules.action_space(scenario, options))
         assert e.legal_actions(agent) == sorted(ids[catalogue_key(a)] for a in actions_to_list(full.get("actions", {})))
         e.step(e.legal_actions(agent)[rnd.randrange(len(e.legal_actions(agent)))])
 
