@@ -83,15 +83,7 @@ def copy_state(state: State) -> State:
     """An independent copy of ``state`` for simulations (``Rules.copy_state``), field by field
     by its shape (:func:`_layout`). The log list is copied and its entries shared (they are
     never changed once written: roses.engine.log only appends)."""
-    out = state.copy()  # the scalars, shared
-    flat, others = _layout(tuple(state), False)
-    for key in flat:
-        value = out[key]
-        if value is not None:
-            out[key] = value.copy()
-    for key, copier in others:
-        out[key] = copier(out[key])
-    return out
+    return _copy_by_layout(state, False)
 
 
 def search_copy(state: State) -> State:
@@ -99,8 +91,14 @@ def search_copy(state: State) -> State:
     :func:`copy_state`, but the log starts empty (the rules only append to it and never read
     it; the views and the determinisation, which read it, are made from real states) and the
     fields the rules never change in place (:data:`_NEVER_CHANGED`) are shared."""
+    return _copy_by_layout(state, True)
+
+
+def _copy_by_layout(state: State, search: bool) -> State:
+    """``state`` copied by the layout of its keys (:func:`_layout`, for a search or not): the
+    scalars shared, the flat fields by one C-level copy, the others by their copier."""
     out = state.copy()
-    flat, others = _layout(tuple(state), True)
+    flat, others = _layout(tuple(state), search)
     for key in flat:
         value = out[key]
         if value is not None:
