@@ -10,21 +10,19 @@ says why (``python -m tests.kingmaker.make_corpus --texts DIR`` lists the words 
 
 from __future__ import annotations
 
-import gzip
-import json
 from functools import cache
 from typing import Any
 
 import pytest
 
 from roses.games.kingmaker import RULES
+from tests.corpus_io import read_records
 from tests.kingmaker.corpus_tools import CORPUS, GAMES, LENGTH, digests, play_random_game
 
 
 @cache
 def corpus() -> tuple[dict[str, Any], ...]:
-    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
-        return tuple(json.loads(line) for line in fh if line.strip())
+    return read_records(CORPUS)
 
 
 def test_corpus_covers_player_counts_and_rules_levels() -> None:

@@ -11,14 +11,13 @@ sides; the setup seeds are :func:`roses.engine.fuzz.game_seed` of seed 1, games 
 
 from __future__ import annotations
 
-import gzip
-import json
 import time
 from pathlib import Path
 from typing import Any
 
 from roses.engine.fuzz import game_seed
 from roses.games.plantagenet import RULES
+from tests.corpus_io import write_records
 from tests.plantagenet.corpus_tools import CORPUS, Record, digests, play_random_game
 
 GAMES = 40
@@ -49,12 +48,8 @@ def build(verbose: bool = True) -> list[Record]:
 
 
 def write(records: list[Record], path: Path = CORPUS) -> None:
-    """One canonical JSON record per line, gzipped without a timestamp or a file name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records)
-    with path.open("wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw,
-                                               mtime=0, compresslevel=9) as gz:
-        gz.write(text.encode("utf-8"))
+    """The corpus file (:func:`tests.corpus_io.write_records`)."""
+    write_records(records, path)
 
 
 def main() -> None:

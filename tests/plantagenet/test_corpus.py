@@ -9,7 +9,6 @@ says so.
 
 from __future__ import annotations
 
-import gzip
 import json
 from functools import cache
 from typing import Any
@@ -17,13 +16,13 @@ from typing import Any
 import pytest
 
 from roses.games.plantagenet import RULES
+from tests.corpus_io import read_records
 from tests.plantagenet.corpus_tools import CORPUS, digests, play_random_game
 
 
 @cache
 def corpus() -> tuple[dict[str, Any], ...]:
-    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
-        return tuple(json.loads(line) for line in fh if line.strip())
+    return read_records(CORPUS)
 
 
 def test_corpus_covers_every_scenario_and_option_set() -> None:

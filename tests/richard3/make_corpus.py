@@ -14,8 +14,6 @@ which plays deliberately (attacks, recruits, whole campaigns) where random play 
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from roses.ai.sim import acting
 from roses.engine.contract import Rules
 from roses.engine.fuzz import DEFAULT_MAX_ACTIONS, game_seed
 from roses.games.richard3 import RULES
+from tests.corpus_io import write_records
 from tests.richard3.corpus_tools import (
     CORPUS,
     Record,
@@ -88,12 +87,8 @@ def build(rules: Rules = RULES, games: int = GAMES_PER_SCENARIO, bot_games: int 
 
 
 def write(records: list[Record], path: Path = CORPUS) -> None:
-    """One canonical JSON record per line, gzipped without a timestamp or a file name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records)
-    with path.open("wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw,
-                                               mtime=0, compresslevel=9) as gz:
-        gz.write(text.encode("utf-8"))
+    """The corpus file (:func:`tests.corpus_io.write_records`)."""
+    write_records(records, path)
 
 
 def main() -> None:

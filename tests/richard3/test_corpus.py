@@ -17,7 +17,6 @@ unchanged.
 
 from __future__ import annotations
 
-import gzip
 import json
 from functools import cache
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 import pytest
 
 from roses.games.richard3 import RULES
+from tests.corpus_io import read_records
 from tests.richard3.corpus_tools import CORPUS, observed_digest, play_fuzz_game
 
 SCENARIOS = ("wars-of-the-roses", "kingmaker", "richard-iii")
@@ -33,8 +33,7 @@ REPLAYED_FUZZ_GAMES = 5
 
 @cache
 def corpus() -> tuple[dict[str, Any], ...]:
-    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
-        return tuple(json.loads(line) for line in fh if line.strip())
+    return read_records(CORPUS)
 
 
 def _records(scenario: str) -> list[dict[str, Any]]:
