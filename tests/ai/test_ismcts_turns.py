@@ -1,0 +1,100 @@
+"""ISMCTS keeps, per determinisation, who moves at a node and with which actions
+(ISMCTSBot.turns) where the node was reached without a draw from the generator: they depend
+only on the determinisation and the actions, so later iterations on it through the node read
+them instead of listing the actions again. The search is the same with or without: same move,
+same statistics, same visits, availabilities and values at the root; only fewer menus are made."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from roses.ai import ismcts
+from roses.ai.bot import Determinizer
+from roses.ai.ismcts import ISMCTSBot, Node
+from roses.ai.sim import acting
+from roses.engine.contract import Rules
+from roses.engine.fuzz import game_seed
+from roses.engine.registry import get_rules
+
+
+def _positions(rules: Rules, scenario: str, games: int, rate: float) -> list[tuple[dict[str, Any], str]]:
+    """Positions of random games with a choice, some of them in each phase."""
+    picker = random.Random(4)
+    out: list[tuple[dict[str, Any], str]] = []
+    for index in range(games):
+        state = rules.setup(game_seed(2, index), scenario)
+        for _ in range(400):
+            turn = acting(rules, state)
+            if turn is None:
+                break
+            role, legal = turn
+            if len(legal) > 1 and picker.random() < rate:
+                out.append((rules.copy_state(state), role))
+            state = rules.action(state, role, *legal[picker.randrange(len(legal))])
+    return out
+
+
+def _turns_kept(node: Node) -> int:
+    return len(node.turns or ()) + sum(_turns_kept(c) for c in node.children.values())
+
+
+def _search(rules: Rules, bot: ISMCTSBot, state: dict[str, Any], role: str,
+            monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[Any, ...], int, int]:
+    """The search's move, statistics and root children; how many menus it made; how many
+    turns it kept."""
+    roots: list[Node] = []
+    iterate = bot._iterate
+
+    def spy(rules: Any, st: Any, me: str, root: Node, *args: Any) -> None:
+        if not roots:
+            roots.append(root)
+        iterate(rules, st, me, root, *args)
+
+    menus = [0]
+    listed = ismcts.search_acting
+
+    def counted(rules: Rules, st: Any) -> Any:
+        menus[0] += 1
+        return listed(rules, st)
+
+    monkeypatch.setattr(bot, "_iterate", spy)
+    monkeypatch.setattr(ismcts, "search_acting", counted)
+    d = bot.decide(rules, rules.view(state, role), role, Determinizer.bind(rules, state, role))
+    monkeypatch.setattr(ismcts, "search_acting", listed)
+    children = sorted((str(k), n.visits, n.avail, n.total) for k, n in roots[0].children.items()) if roots else []
+    stats = {k: v for k, v in d.stats.items() if k != "seconds"}
+    return (d.action, stats, children), menus[0], _turns_kept(roots[0]) if roots else 0
+
+
+@pytest.mark.parametrize("game,scenario,games,rate", [("richard3", "richard-iii", 2, 0.08),
+                                                      ("plantagenet", "ia-henry-vi", 3, 0.08)])
+def test_kept_turns_leave_the_search_unchanged(game: str, scenario: str, games: int, rate: float,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = get_rules(game)
+    positions = _positions(rules, scenario, games, rate)
+    assert len(positions) >= 8
+    saved = kept_somewhere = 0
+    for state, role in positions:
+        plain, plain_menus, none_kept = _search(rules, ISMCTSBot(seed=9, iterations=300, turns=0), state, role,
+                                                monkeypatch)
+        assert none_kept == 0
+        found, menus, kept = _search(rules, ISMCTSBot(seed=9, iterations=300), state, role, monkeypatch)
+        assert found == plain
+        assert menus <= plain_menus
+        saved += plain_menus - menus
+        kept_somewhere += kept > 0
+    assert kept_somewhere >= len(positions) // 2
+    assert saved > 0
+
+
+def test_kept_turns_stop_at_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At most ``turns`` turns are kept in a decision; the search is still the same."""
+    rules = get_rules("plantagenet")
+    state, role = _positions(rules, "ia-henry-vi", 1, 0.1)[0]
+    plain, _, _ = _search(rules, ISMCTSBot(seed=3, iterations=200, turns=0), state, role, monkeypatch)
+    few, _, kept = _search(rules, ISMCTSBot(seed=3, iterations=200, turns=5), state, role, monkeypatch)
+    assert few == plain
+    assert kept == 5
