@@ -250,6 +250,7 @@ class ISMCTSBot(BaseBot):
         depth = 0
         expanded = False
         c, log, sqrt = self.c, math.log, math.sqrt
+        checked, unchecked, copy = rules.action, rules.apply_legal, rules.search_copy
         # Kept states (see ``kept``): ``here`` is the kept [state, turn] of the node reached,
         # when the live ``state`` was not made (it is made, a copy of the kept one, when an
         # action must be applied); ``clean`` while no draw was made from the generator.
@@ -290,37 +291,41 @@ class ISMCTSBot(BaseBot):
                 if turn is None:
                     break
                 mover, legal, keys = turn
-            untried = []
-            best_child: Node | None = None
-            best_score = -math.inf
-            best_index = -1
-            # the children by the index of their action (kept with a kept state), else by key
-            for i, child in enumerate(kids) if kids is not None else enumerate(map(get, keys)):
-                if child is None:
-                    child = get(keys[i])  # made since, in another determinisation
+            untried: list[int] = []
+            if kids is None:  # (no turn was kept: children by key)
+                kids = [get(k) for k in keys]
+            if None in kids:
+                for i, child in enumerate(kids):
                     if child is None:
-                        untried.append(i)
-                        continue
-                    if kids is not None:
-                        kids[i] = child
-                child.avail += 1
-                if untried:  # an untried action is taken below: no score is needed
-                    continue
-                visits = child.visits
-                if visits == 0:  # left by an iteration that failed
-                    score = math.inf
-                else:
-                    score = child.total / visits + c * sqrt(log(child.avail) / visits)
-                if score > best_score:
-                    best_score, best_child, best_index = score, child, i
-            if untried:
+                        child = get(keys[i])  # made since, in another determinisation
+                        if child is None:
+                            untried.append(i)
+                        else:
+                            kids[i] = child
+            if untried:  # an untried action is taken: no score is needed
+                for child in kids:
+                    if child is not None:
+                        child.avail += 1
                 i = untried[rng.randrange(len(untried))]
                 child = Node(legal[i], mover)
                 child.avail = 1
                 node.children[keys[i]] = child
-                if kids is not None:
-                    kids[i] = child
+                kids[i] = child
             else:
+                tried: list[Node] = kids  # type: ignore[assignment] # (no None left)
+                best_child: Node | None = None
+                best_score = -math.inf
+                best_index = -1
+                for i, child in enumerate(tried):
+                    avail = child.avail + 1
+                    child.avail = avail
+                    visits = child.visits
+                    if visits:
+                        score = child.total / visits + c * sqrt(log(avail) / visits)
+                    else:  # left by an iteration that failed
+                        score = math.inf
+                    if score > best_score:
+                        best_score, best_child, best_index = score, child, i
                 assert best_child is not None
                 i, child = best_index, best_child
             action = legal[i]
@@ -330,19 +335,18 @@ class ISMCTSBot(BaseBot):
             else:
                 if live is None:  # made from the kept state of the node left
                     assert here is not None
-                    live = rules.search_copy(here[0])
+                    live = copy(here[0])
                     if "rng" in live:
                         live["rng"] = rng0
                 # Below the root every action comes from legal_actions of this very state; the
                 # root's come from the first determinisation or the view, so it keeps the checked path.
-                do = rules.action if depth == 0 else rules.apply_legal
-                live = do(live, mover, action[0], action[1])
+                live = (unchecked if depth else checked)(live, mover, action[0], action[1])
                 here = None
                 if clean:
                     clean = live.get("rng") == rng0 and live.get("rolls") == rolls0
                     if clean and child.visits >= self.keep_after and budget and budget[0] > 0:
                         budget[0] -= 1
-                        here = [rules.search_copy(live), _UNKNOWN, None]
+                        here = [copy(live), _UNKNOWN, None]
                         if child.kept is None:
                             child.kept = {}
                         child.kept[w] = here

@@ -384,3 +384,36 @@ def test_a_copy_shares_nothing_where_pay_of_troops_keeps_what_is_owed_3_2_1() ->
     assert picked is not None
     role, (verb, arg) = picked
     assert swap_problems(RULES, s, list(s["roles"]), _random.Random(gseed + 295), (role, verb, arg)) == []
+
+
+@pytest.mark.parametrize("scenario,hidden", [("ia-henry-vi", True), ("ii-warwicks-rebellion", True),
+                                             ("bosworth", False)])
+def test_determinizer_gives_determinize_for_every_seed_1_5_3_4_1_2(scenario: str, hidden: bool) -> None:
+    """Rules.determinizer(state, role)(seed) == Rules.determinize(state, role, seed) for
+    positions of random play (hidden mats re-guessed, 1.5.3; a Plan being built or locked,
+    4.1.2): the log a side may read, who acts and the hidden mats are worked out once for all
+    the seeds. The worlds share no list with each other (the first iteration of a search plays
+    on its world), and the state is not changed."""
+    from roses.engine.contract import canonical_json
+
+    options = {"hidden_mats": hidden} if scenario != "bosworth" else None
+    pick = random.Random(8)
+    s = RULES.setup(5, scenario, options)
+    checked = 0
+    for n in range(400):
+        if RULES.result(s) is not None:
+            break
+        if n % 11 == 0:
+            before = canonical_json(s)
+            for role in RULES.roles(scenario):
+                sample = RULES.determinizer(s, role)
+                worlds = [sample(seed) for seed in (1, 2, 77)]
+                for seed, world in zip((1, 2, 77), worlds, strict=True):
+                    assert canonical_json(world) == canonical_json(RULES.determinize(s, role, seed))
+                assert worlds[0]["log"] is not worlds[1]["log"]
+                assert worlds[0]["aow"] is not worlds[1]["aow"]
+                checked += 1
+            assert canonical_json(s) == before
+        role = RULES.active(s)[0]
+        s = RULES.action(s, role, *pick.choice(RULES.legal_actions(s, role)))
+    assert checked >= 4

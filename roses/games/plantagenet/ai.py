@@ -52,8 +52,10 @@ The evaluation
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -282,20 +284,45 @@ def _eligible(state: State, lord: str, cid: str) -> bool:
 # ----- determinisation ------------------------------------------------------------------------
 def determinize(state: State, role: str, seed: int) -> State:
     """A full state in which everything hidden from ``role`` is re-sampled (module docs)."""
+    return _determinize(_Known(state, role), seed)
+
+
+def determinizer(state: State, role: str) -> Callable[[int], State]:
+    """:func:`determinize` of ``state`` for ``role`` as a function of the seed
+    (``Rules.determinizer``): what depends only on the state and the role (the log ``role``
+    may read, who acts, the hidden mats, what a try starts from) is worked out once."""
+    return functools.partial(_determinize, _Known(state, role))
+
+
+class _Known:
+    """What :func:`determinize` reads of the true state alone, for every seed."""
+
+    def __init__(self, state: State, role: str) -> None:
+        #: The state with an empty log (its fields shared): each world is a copy of it.
+        self.base: State = {**state, "log": []}
+        #: The log entries ``role`` may read (each world gets them in a list of its own).
+        self.log: list[Any] = readable_entries(state.get("log", []), role)
+        self.rolls: Any = state.get("rolls")
+        self.foe: str = other(role)
+        self.want: list[str] = _acting(state)
+        self.hidden: list[str] = hidden_mat_lords(state, role)
+        # What a try changes (the other side's card zones, its hidden mats, the Special
+        # Vassals' Lords) is kept aside to start the next try from the same world.
+        self.pristine: dict[str, Any] | None = (_snapshot(state, self.foe, self.hidden)
+                                                if self.hidden or _foe_card_count(state, self.foe) else None)
+
+
+def _determinize(known: _Known, seed: int) -> State:
+    """:func:`determinize` from what is known of the state (:class:`_Known`)."""
     r = random.Random(seed)
-    world = _copy(state)
-    world["log"] = readable_entries(state.get("log", []), role)
+    world = _copy(known.base)
+    world["log"] = known.log[:]
     rng.seed_state(world, r.getrandbits(63))
-    rolls = state.get("rolls")
+    rolls = known.rolls
     if rolls is not None:
         world["rolls"] = rolls  # the undo policy's count of random events stays as it was
-    foe = other(role)
-    want = _acting(state)
-    hidden = hidden_mat_lords(state, role)
+    foe, want, hidden, pristine = known.foe, known.want, known.hidden, known.pristine
     cards_seed, plan_seed, bos_seed = r.getrandbits(62), r.getrandbits(62), r.getrandbits(62)
-    # What a try changes (the other side's card zones, its hidden mats, the Special Vassals'
-    # Lords) is kept aside to start the next try from the same world.
-    pristine = _snapshot(world, foe, hidden) if hidden or _foe_card_count(world, foe) else None
     for attempt in range(TRIES + 1):
         if attempt and pristine is not None:
             _restore(world, foe, pristine)
@@ -610,15 +637,26 @@ def _tides_estimate(state: State, at: dict[str, set[str]], influence: dict[str, 
     tides = t["tides"]
     base, specials = fixed
     out: dict[str, int] = {}
-    for s in SIDES:
-        foe = other(s)
-        n = len({larea[loc] for loc in at[s] if larea.get(loc)})
-        n += base[s]
-        n += sum(tides[loc] for loc, owner in specials if owner == s and loc not in at[foe])
+    for s, foe in _SIDE_FOES:
+        areas: set[str] = set()
+        for loc in at[s]:
+            area = larea.get(loc)
+            if area:
+                areas.add(area)
+        n = len(areas) + base[s]
+        if specials:
+            held = at[foe]
+            for loc, owner in specials:
+                if owner == s and loc not in held:
+                    n += tides[loc]
         if gain:
             n += influence[s]
         out[s] = n
     return out
+
+
+#: Each side with the other.
+_SIDE_FOES = tuple((s, other(s)) for s in SIDES)
 
 
 #: :func:`_favour_tides` by the Favour markers' placement (their items, in order).
@@ -661,6 +699,7 @@ def _plan_quality(state: State, placed: dict[str, set[str]]) -> dict[str, float]
     of each side's Lords on the map or at Sea (campaign.placed_badges)."""
     out = dict.fromkeys(SIDES, 0.0)
     plan = find(state, "plan")
+    badge_of = _CARD_BADGES
     for s in SIDES:
         if plan is not None:
             cards = plan["drafts"].get(s, [])
@@ -671,8 +710,19 @@ def _plan_quality(state: State, placed: dict[str, set[str]]) -> dict[str, float]
             locked = True
         if cards:
             badges = placed[s]
-            out[s] = sum(1 for cid in cards if cid.rsplit("-", 1)[0] in badges) + (0.5 if locked else 0.0)
+            n = 0
+            for cid in cards:
+                badge = badge_of.get(cid)
+                if badge is None:
+                    badge = badge_of[cid] = cid.rsplit("-", 1)[0]
+                if badge in badges:
+                    n += 1
+            out[s] = n + (0.5 if locked else 0.0)
     return out
+
+
+#: The badge of each Command card by its id ("march-2": "march"), as it is met.
+_CARD_BADGES: dict[str, str] = {}
 
 
 @cache
@@ -680,7 +730,21 @@ def _victory_kind(scenario: str) -> str:
     return str(scenario_data()[scenario]["victory"])
 
 
-def _york_terms(state: State) -> dict[str, float]:
+@cache
+def _lord_facts() -> dict[str, tuple[str, str, int]]:
+    """Each Lord's side, badge and printed Influence (:func:`_tables`), in one entry."""
+    t = _tables()
+    return {lid: (s, t["badge"][lid], t["influence"][lid]) for lid, s in t["side"].items()}
+
+
+@cache
+def _troop_worths() -> tuple[tuple[str, float], ...]:
+    """Each troop type with its worth (:func:`_tables`), in the order of TROOP_TYPES."""
+    worth = _tables()["troop_worth"]
+    return tuple((k, worth[k]) for k in TROOP_TYPES)
+
+
+def _york_terms(state: State) -> dict[str, float]:  # noqa: C901 - one pass over the Lords, kept whole
     """York's terms, read in one pass over the Lords (module docs, docs/ai.md)."""
     victory = _victory_kind(state["scenario"])
     terms: dict[str, float] = {}
@@ -690,8 +754,7 @@ def _york_terms(state: State) -> dict[str, float]:
         net = int(state["influence"])
         goal = threshold(state) or 40
         terms["influence"] = 1.2 * net / goal
-        side_of, lord_influence = t["side"], t["influence"]
-        badge_of, worth = t["badge"], t["troop_worth"]
+        facts, worths = _lord_facts(), _troop_worths()
         unit, vassal = t["unit_worth"], t["vassal_worth"]
         count = dict.fromkeys(SIDES, 0)
         at: dict[str, set[str]] = {s: set() for s in SIDES}
@@ -702,22 +765,28 @@ def _york_terms(state: State) -> dict[str, float]:
         for lid, d in state["lords"].items():
             where = d["where"]
             if where == "map":
-                s = side_of[lid]
-                placed[s].add(badge_of[lid])
+                s, badge, printed = facts[lid]
+                placed[s].add(badge)
                 count[s] += 1
                 at[s].add(d["locale"])
-                influence[s] += lord_influence[lid]
+                influence[s] += printed
                 mat = d["mat"]
                 troops = mat["troops"]
                 value = 0.0  # summed in the order of _forces_value: the same float
-                for k in TROOP_TYPES:
-                    value += troops[k] * worth[k]
+                for k, w in worths:
+                    value += troops[k] * w
                 power[s] += float(value + unit + vassal * (len(mat["vassals"]) + len(mat["special_vassals"])))
                 need = -(-sum(troops.values()) // 6)
                 assets = mat["assets"]
-                short[s] += max(0, need - assets["provender"]) + max(0, need - assets["coin"])
+                lack = need - assets["provender"]
+                if lack > 0:
+                    short[s] += lack
+                lack = need - assets["coin"]
+                if lack > 0:
+                    short[s] += lack
             elif where == "sea":
-                placed[side_of[lid]].add(badge_of[lid])
+                fact = facts[lid]
+                placed[fact[0]].add(fact[1])
         tides = _tides_estimate(state, at, influence)
         terms["tides"] = 0.035 * (tides["York"] - tides["Lancaster"])
         terms["lords"] = 0.08 * (count["York"] - count["Lancaster"])

@@ -20,7 +20,7 @@ action (:class:`PlantagenetSteps`, the engine's ``Steps.watch``).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -421,6 +421,9 @@ class PlantagenetRules(StepRules):
 
     def determinize(self, state: State, role: str, seed: int) -> State:
         return ai.determinize(state, role, seed)
+
+    def determinizer(self, state: State, role: str) -> Callable[[int], State]:
+        return ai.determinizer(state, role)
 
     def action_space(self, scenario: str, options: dict[str, Any] | None = None) -> list[Action]:
         from roses.games.plantagenet import research
