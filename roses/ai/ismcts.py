@@ -42,6 +42,7 @@ from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label,
 from roses.ai.heuristic import HeuristicBot
 from roses.ai.sim import action_key, roles_of, search_acting, search_choices, state_values
 from roses.engine.contract import Action, Rules, State, View
+from roses.engine.steps import StepRules
 
 DEFAULT_ITERATIONS = 400
 #: Determinisations drawn per decision (see ISMCTSBot.worlds).
@@ -251,6 +252,7 @@ class ISMCTSBot(BaseBot):
         expanded = False
         c, log, sqrt = self.c, math.log, math.sqrt
         checked, unchecked, copy = rules.action, rules.apply_legal, rules.search_copy
+        turn_of = _turn_reader(rules)
         # Kept states (see ``kept``): ``here`` is the kept [state, turn] of the node reached,
         # when the live ``state`` was not made (it is made, a copy of the kept one, when an
         # action must be applied); ``clean`` while no draw was made from the generator.
@@ -278,7 +280,7 @@ class ISMCTSBot(BaseBot):
                     if here is not None:
                         here[1], here[2] = known
                 else:
-                    found = search_acting(rules, live if live is not None else here[0])  # type: ignore[index]
+                    found = turn_of(live if live is not None else here[0])  # type: ignore[index]
                     turn = None if found is None else (found[0], found[1], _keys(found[0], found[1]))
                     kids = None if turn is None else [get(k) for k in turn[2]]
                     if here is not None:
@@ -449,6 +451,35 @@ def _keys(mover: str, legal: list[Action]) -> list[tuple[Hashable, ...]]:
         else:
             out.append((mover, action_key(a)))
     return out
+
+
+def _turn_reader(rules: Rules) -> Callable[[State], tuple[str, list[Action]] | None]:
+    """``search_acting`` for ``rules``: for rules played by a table of steps
+    (:class:`~roses.engine.steps.StepRules`) that keep no options and do not override how the
+    result, the actors and the legal actions are read, the current step's actors and options are
+    read at once (the same mover and actions, without asking the step for its actors twice)."""
+    kind = type(rules)
+    if not (isinstance(rules, StepRules) and not rules.steps.keep_options and kind.result is Rules.result
+            and kind.active is StepRules.active and kind.legal_actions is StepRules.legal_actions):
+        return lambda state: search_acting(rules, state)
+    by_name = rules.steps.by_name
+    pick = rules.search_hints.choices
+
+    def turn(state: State) -> tuple[str, list[Action]] | None:
+        if state.get("result") is not None:
+            return None
+        frames = state["stack"]
+        if not frames:
+            return None
+        frame = frames[-1]
+        step = by_name[frame["step"]]
+        for role in step.actors(state, frame):
+            legal = step.options(state, frame, role)
+            if legal:
+                return role, ((pick(state, role, legal) or legal) if pick is not None else legal)
+        return None
+
+    return turn
 
 
 def _root_moves(rules: Rules, state: State, me: str,

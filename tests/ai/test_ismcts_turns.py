@@ -54,16 +54,21 @@ def _search(rules: Rules, bot: ISMCTSBot, state: dict[str, Any], role: str,
         iterate(rules, st, me, root, *args)
 
     menus = [0]
-    listed = ismcts.search_acting
+    reader = ismcts._turn_reader
 
-    def counted(rules: Rules, st: Any) -> Any:
-        menus[0] += 1
-        return listed(rules, st)
+    def counting_reader(rules: Rules) -> Any:
+        turn = reader(rules)
+
+        def counted(st: Any) -> Any:
+            menus[0] += 1
+            return turn(st)
+
+        return counted
 
     monkeypatch.setattr(bot, "_iterate", spy)
-    monkeypatch.setattr(ismcts, "search_acting", counted)
+    monkeypatch.setattr(ismcts, "_turn_reader", counting_reader)
     d = bot.decide(rules, rules.view(state, role), role, Determinizer.bind(rules, state, role))
-    monkeypatch.setattr(ismcts, "search_acting", listed)
+    monkeypatch.setattr(ismcts, "_turn_reader", reader)
     children = sorted((str(k), n.visits, n.avail, n.total) for k, n in roots[0].children.items()) if roots else []
     stats = {k: v for k, v in d.stats.items() if k != "seconds"}
     return (d.action, stats, children), menus[0], _turns_kept(roots[0]) if roots else 0
@@ -98,3 +103,26 @@ def test_kept_turns_stop_at_their_budget(monkeypatch: pytest.MonkeyPatch) -> Non
     few, _, kept = _search(rules, ISMCTSBot(seed=3, iterations=200, turns=5), state, role, monkeypatch)
     assert few == plain
     assert kept == 5
+
+
+@pytest.mark.parametrize("game,scenario", [("richard3", "richard-iii"), ("plantagenet", "ia-henry-vi"),
+                                           ("plantagenet", "bosworth"), ("kingmaker", "campaign")])
+def test_the_search_reads_each_turn_as_search_acting(game: str, scenario: str) -> None:
+    """The search reads who moves and with which actions as roses.ai.sim.search_acting does
+    (Plantagenet straight from its current step; the games that keep their options through
+    search_acting itself), at every position of random games, to their end."""
+    rules = get_rules(game)
+    turn_of = ismcts._turn_reader(rules)
+    picker = random.Random(6)
+    seen = 0
+    for index in range(3):
+        state = rules.setup(game_seed(3, index), scenario)
+        for _ in range(600):
+            expected = ismcts.search_acting(rules, state)
+            assert turn_of(state) == expected
+            seen += 1
+            if expected is None:
+                break
+            role, legal = expected
+            state = rules.action(state, role, *legal[picker.randrange(len(legal))])
+    assert seen > 100
