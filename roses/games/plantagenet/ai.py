@@ -331,8 +331,8 @@ def _determinize(known: _Known, seed: int) -> State:
         _resample_cards(world, foe, hidden, cr, fit=attempt == TRIES)
         if _acting(world) == want:
             break
-    _resample_plan(world, foe, random.Random(plan_seed))
-    _resample_bosworth(world, foe, random.Random(bos_seed))
+    _resample_plan(world, foe, plan_seed)
+    _resample_bosworth(world, foe, bos_seed)
     return world
 
 
@@ -483,8 +483,9 @@ def _fit_acting(world: State, foe: str, cards: list[str], n_drawn: int, n_held: 
     return out
 
 
-def _resample_plan(world: State, foe: str, r: random.Random) -> None:
-    """The other side's Plan (4.1.2): see the module docs."""
+def _resample_plan(world: State, foe: str, seed: int) -> None:
+    """The other side's Plan (4.1.2): see the module docs. Its generator (from ``seed``) is
+    made only where it draws: seeding one costs more than most of the work here."""
     from roses.games.plantagenet import campaign
 
     plan = find(world, "plan")
@@ -493,6 +494,7 @@ def _resample_plan(world: State, foe: str, r: random.Random) -> None:
             if foe not in plan["locked"]:
                 plan["drafts"][foe] = []
             else:
+                r = random.Random(seed)
                 limits = plan.get("limits")
                 target, passes = limits[foe] if limits is not None else campaign.plan_limits(world, foe)
                 draft: list[str] = []
@@ -507,6 +509,7 @@ def _resample_plan(world: State, foe: str, r: random.Random) -> None:
     k = len(cm["plan"])
     if not k:
         return
+    r = random.Random(seed)
     codec = load().command_ids[foe]
     pool = sorted(cm["plan"] + cm["deck"], key=codec.id)
     chosen: list[str] = []
@@ -535,11 +538,13 @@ def _weighted(world: State, foe: str, cards: list[str], r: random.Random) -> str
     return r.choices(cards, weights)[0]
 
 
-def _resample_bosworth(world: State, foe: str, r: random.Random) -> None:
-    """Bosworth: the other side's secret Capabilities and Array (module docs)."""
+def _resample_bosworth(world: State, foe: str, seed: int) -> None:
+    """Bosworth: the other side's secret Capabilities and Array (module docs); the generator
+    (from ``seed``) made only where it draws."""
     frame = find(world, "bosworth")
     if frame is None or foe not in frame["picks"]:
         return
+    r = random.Random(seed)
     frame["picks"][foe] = []
     frame["front"][foe] = {}
     if foe not in frame["locked"]:
