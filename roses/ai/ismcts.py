@@ -390,8 +390,9 @@ class ISMCTSBot(BaseBot):
 
 class _PausedCollector:
     """The older generations of CPython's cyclic garbage collector paused while a search runs
-    (``with``): the youngest is still collected as the thresholds say, the middle and oldest
-    not until the pause ends. Searches in several threads at once share one pause, and the
+    (``with``): the youngest is still collected, once :data:`SEARCH_YOUNG` new containers (or
+    more, if the thresholds say so) have accumulated, the middle and oldest not until the pause
+    ends. Searches in several threads at once share one pause, and the
     thresholds are given back when the last ends.
 
     A search allocates a state copy or two per iteration, and its tree and kept states grow to
@@ -402,8 +403,10 @@ class _PausedCollector:
     goes on being collected, so the cycles other threads of the process make (a server whose
     bots think in threads) are still freed as they come, once they are that young; those that
     outlive one collection wait for the pause to end. This is the policy of the server's
-    main process (roses/server/gcpolicy.py) applied during a search. Thresholds set by other
-    code while a pause lasts are replaced by those saved when it began, at its end.
+    main process (roses/server/gcpolicy.py) applied during a search, with a larger young
+    threshold: a young collection goes through the containers made since the last one, which
+    during a search are mostly the state copy being played on. Thresholds set by other code
+    while a pause lasts are replaced by those saved when it began, at its end.
     """
 
     __slots__ = ("_lock", "_depth", "_saved")
@@ -417,7 +420,8 @@ class _PausedCollector:
         with self._lock:
             if self._depth == 0:
                 saved = self._saved = gc.get_threshold()
-                gc.set_threshold(saved[0], _NEVER, _NEVER)
+                young = max(saved[0], SEARCH_YOUNG) if saved[0] else 0  # (0: no collection at all)
+                gc.set_threshold(young, _NEVER, _NEVER)
             self._depth += 1
 
     def __exit__(self, *exc: object) -> None:
@@ -429,6 +433,11 @@ class _PausedCollector:
 
 #: A generation's threshold never reached during a search (see _PausedCollector).
 _NEVER = 1 << 30
+#: The youngest generation's threshold during a search, at least (see _PausedCollector): a
+#: search makes some 150 containers an iteration (a state copy), most of them freed by their
+#: reference counts within the iteration; at CPython's 700 the collector went through the
+#: copy being played on every few iterations, at 7,000 ten times less often (docs/ai.md).
+SEARCH_YOUNG = 7000
 _PAUSED_COLLECTOR = _PausedCollector()
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from roses.ai.bot import Determinizer
-from roses.ai.ismcts import _PAUSED_COLLECTOR, ISMCTSBot
+from roses.ai.ismcts import _PAUSED_COLLECTOR, SEARCH_YOUNG, ISMCTSBot
 from roses.ai.sim import acting
 from roses.engine.contract import Rules, State
 from roses.engine.registry import get_rules
@@ -56,7 +56,7 @@ def test_only_the_youngest_generation_is_collected_during_a_search(collector_on:
     rules = get_rules("richard3")
     state, role = _position(rules, "richard-iii")
     seen: list[tuple[bool, tuple[int, ...]]] = []
-    bot = ISMCTSBot(1, iterations=40)
+    bot = ISMCTSBot(1, iterations=1500)
 
     def look() -> bool:  # asked between iterations (ISMCTSBot.stop): never stop
         seen.append((gc.isenabled(), gc.get_threshold()))
@@ -74,9 +74,9 @@ def test_only_the_youngest_generation_is_collected_during_a_search(collector_on:
         decision = _decide(bot, rules, state, role)
     finally:
         gc.callbacks.remove(watch)
-    assert decision.stats["iterations"] == 40
-    # the collector on, the older generations' thresholds out of reach
-    assert seen and all(on and t[0] == 700 and min(t[1:]) >= 1 << 30 for on, t in seen)
+    assert decision.stats["iterations"] == 1500
+    # the collector on, the youngest generation's threshold raised, the older ones' out of reach
+    assert seen and all(on and t[0] == SEARCH_YOUNG and min(t[1:]) >= 1 << 30 for on, t in seen)
     assert collected and set(collected) == {0}  # young collections went on, and only they
     assert gc.get_threshold() == collector_on and gc.isenabled()
 
@@ -93,7 +93,7 @@ def test_thresholds_and_switch_are_given_back_as_they_were(collector_on: tuple[i
 def test_the_pause_ends_when_the_last_search_ends(collector_on: tuple[int, ...]) -> None:
     """Searches in several threads share one pause: the first to end leaves the older
     generations paused for the others; the thresholds are given back once all have ended."""
-    paused = (collector_on[0], 1 << 30, 1 << 30)
+    paused = (SEARCH_YOUNG, 1 << 30, 1 << 30)
     with _PAUSED_COLLECTOR:
         with _PAUSED_COLLECTOR:  # a second search, begun during the first
             assert gc.get_threshold() == paused
@@ -145,3 +145,13 @@ def test_a_search_leaves_no_reference_cycle(collector_on: tuple[int, ...], game:
     assert decision.stats["iterations"] == 150
     del decision
     assert gc.collect() == 0
+
+
+def test_a_larger_young_threshold_is_kept_and_none_stays_none(collector_on: tuple[int, ...]) -> None:
+    """During a search the youngest generation is collected at SEARCH_YOUNG new containers, or
+    at the process's own threshold if that is larger; a threshold of 0 (no collection) stays 0."""
+    for young, during in ((700, SEARCH_YOUNG), (SEARCH_YOUNG * 3, SEARCH_YOUNG * 3), (0, 0)):
+        gc.set_threshold(young, 10, 10)
+        with _PAUSED_COLLECTOR:
+            assert gc.get_threshold() == (during, 1 << 30, 1 << 30)
+        assert gc.get_threshold() == (young, 10, 10)
