@@ -437,6 +437,10 @@ class Steps:
                     legal = step.is_legal(state, frame, role, verb, arg)
             if not legal:
                 raise IllegalAction(step.refusal(state, frame, role, verb, arg))
+        if not self.keep_options and type(self).acting is Steps.acting:  # (no context to enter)
+            step.handle(state, frame, role, verb, arg)
+            self.settle(state)
+            return
         with self.acting():
             if not self.keep_options:
                 step.handle(state, frame, role, verb, arg)
