@@ -178,6 +178,7 @@ class ISMCTSBot(BaseBot):
         root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None
         pool: list[State] = []
         stop = self.stop
+        turn_of = _turn_reader(rules)
         budget = [self.kept, self.turns]  # states and turns that may still be kept at the tree's nodes
         while done < limit and (done == 0 or (time.perf_counter() < deadline and not (stop and stop()))):
             seed = rng.getrandbits(62)
@@ -198,7 +199,7 @@ class ISMCTSBot(BaseBot):
                 if root_moves is None:
                     root_moves = _root_moves(rules, world, role, allowed)
                 self._iterate(rules, world, role, root, allowed, roles, rng, root_moves, w, budget,
-                              seed if w >= 0 and world is pool[w] else None)
+                              seed if w >= 0 and world is pool[w] else None, turn_of)
             except Exception:  # noqa: BLE001 - a rules error in one simulation must not lose the move
                 errors += 1  # counted in the stats; the iteration is dropped
         elapsed = time.perf_counter() - start
@@ -238,12 +239,14 @@ class ISMCTSBot(BaseBot):
     def _iterate(self, rules: Rules, state: State, me: str, root: Node,  # noqa: C901, PLR0915 - one search iteration kept whole: the hot loop of the search
                  allowed: dict[Hashable, Action], roles: list[str], rng: random.Random,
                  root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None,
-                 w: int = -1, budget: list[int] | None = None, dice: int | None = None) -> None:
+                 w: int = -1, budget: list[int] | None = None, dice: int | None = None,
+                 turn_of: Callable[[State], tuple[str, list[Action]] | None] | None = None) -> None:
         """One iteration on the determinisation ``state`` (the ``w``-th of the decision's pool,
         -1 for none); ``root_moves``: the root mover's actions among ``allowed`` and their keys,
         if already listed; ``budget``: how many more states may be kept at the nodes
         (:attr:`kept`) and, second, how many more turns (:attr:`turns`). With ``dice``, ``state`` is the pool's own: the iteration plays on a
-        copy of it (Rules.search_copy) whose generator is ``dice``, made only if needed."""
+        copy of it (Rules.search_copy) whose generator is ``dice``, made only if needed;
+        ``turn_of``: how the search reads a state's mover and actions (:func:`_turn_reader`)."""
         if root_moves is None:
             root_moves = _root_moves(rules, state, me, allowed)
         node = root
@@ -252,7 +255,8 @@ class ISMCTSBot(BaseBot):
         expanded = False
         c, log, sqrt = self.c, math.log, math.sqrt
         checked, unchecked, copy = rules.action, rules.apply_legal, rules.search_copy
-        turn_of = _turn_reader(rules)
+        if turn_of is None:
+            turn_of = _turn_reader(rules)
         # Kept states (see ``kept``): ``here`` is the kept [state, turn] of the node reached,
         # when the live ``state`` was not made (it is made, a copy of the kept one, when an
         # action must be applied); ``clean`` while no draw was made from the generator.
