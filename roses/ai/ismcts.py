@@ -177,6 +177,9 @@ class ISMCTSBot(BaseBot):
         # same view, actions included, in each: Rules.determinize), so they are listed once.
         root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None
         pool: list[State] = []
+        # Whether the root mover may take every one of ``allowed`` in each determinisation of the
+        # pool (by its legal actions): the search then applies them without checking them again.
+        sound: list[bool] = []
         stop = self.stop
         turn_of = _turn_reader(rules)
         budget = [self.kept, self.turns]  # states and turns that may still be kept at the tree's nodes
@@ -188,6 +191,7 @@ class ISMCTSBot(BaseBot):
                 if self.worlds > 0:
                     w = len(pool)
                     pool.append(rules.copy_state(world))
+                    sound.append(_offers_all(rules, world, role, allowed))
             else:
                 w = done % self.worlds
                 world = pool[w]  # copied by _iterate when it plays on it, with new dice
@@ -199,7 +203,7 @@ class ISMCTSBot(BaseBot):
                 if root_moves is None:
                     root_moves = _root_moves(rules, world, role, allowed)
                 self._iterate(rules, world, role, root, allowed, roles, rng, root_moves, w, budget,
-                              seed if w >= 0 and world is pool[w] else None, turn_of)
+                              seed if w >= 0 and world is pool[w] else None, turn_of, w >= 0 and sound[w])
             except Exception:  # noqa: BLE001 - a rules error in one simulation must not lose the move
                 errors += 1  # counted in the stats; the iteration is dropped
         elapsed = time.perf_counter() - start
@@ -240,13 +244,16 @@ class ISMCTSBot(BaseBot):
                  allowed: dict[Hashable, Action], roles: list[str], rng: random.Random,
                  root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None,
                  w: int = -1, budget: list[int] | None = None, dice: int | None = None,
-                 turn_of: Callable[[State], tuple[str, list[Action]] | None] | None = None) -> None:
+                 turn_of: Callable[[State], tuple[str, list[Action]] | None] | None = None,
+                 sound: bool = False) -> None:
         """One iteration on the determinisation ``state`` (the ``w``-th of the decision's pool,
         -1 for none); ``root_moves``: the root mover's actions among ``allowed`` and their keys,
         if already listed; ``budget``: how many more states may be kept at the nodes
         (:attr:`kept`) and, second, how many more turns (:attr:`turns`). With ``dice``, ``state`` is the pool's own: the iteration plays on a
         copy of it (Rules.search_copy) whose generator is ``dice``, made only if needed;
-        ``turn_of``: how the search reads a state's mover and actions (:func:`_turn_reader`)."""
+        ``turn_of``: how the search reads a state's mover and actions (:func:`_turn_reader`);
+        ``sound``: every action of ``allowed`` is among the root mover's legal actions in
+        ``state`` (:func:`_offers_all`), so the root's action is applied unchecked."""
         if root_moves is None:
             root_moves = _root_moves(rules, state, me, allowed)
         node = root
@@ -345,8 +352,9 @@ class ISMCTSBot(BaseBot):
                     if "rng" in live:
                         live["rng"] = rng0
                 # Below the root every action comes from legal_actions of this very state; the
-                # root's come from the first determinisation or the view, so it keeps the checked path.
-                live = (unchecked if depth else checked)(live, mover, action[0], action[1])
+                # root's come from the first determinisation or the view, so they are checked
+                # unless they are all legal in this determinisation (``sound``).
+                live = (unchecked if depth or sound else checked)(live, mover, action[0], action[1])
                 here = None
                 if clean:
                     clean = live.get("rng") == rng0 and live.get("rolls") == rolls0
@@ -493,6 +501,16 @@ def _turn_reader(rules: Rules) -> Callable[[State], tuple[str, list[Action]] | N
         return None
 
     return turn
+
+
+def _offers_all(rules: Rules, state: State, me: str, allowed: dict[Hashable, Action]) -> bool:
+    """Whether every action of ``allowed`` is among ``me``'s legal actions in ``state`` (as
+    it should be in every determinisation: the mover sees the same view in each, Rules.determinize)."""
+    try:
+        legal = {action_key(a) for a in rules.legal_actions(state, me)}
+    except Exception:  # noqa: BLE001 - a rules error: the root's actions stay checked
+        return False
+    return all(key in legal for key in allowed)
 
 
 def _root_moves(rules: Rules, state: State, me: str,
