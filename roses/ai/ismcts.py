@@ -251,8 +251,9 @@ class ISMCTSBot(BaseBot):
         """One iteration on the determinisation ``state`` (the ``w``-th of the decision's pool,
         -1 for none); ``root_moves``: the root mover's actions among ``allowed`` and their keys,
         if already listed; ``budget``: how many more states may be kept at the nodes
-        (:attr:`kept`) and, second, how many more turns (:attr:`turns`). With ``dice``, ``state`` is the pool's own: the iteration plays on a
-        copy of it (Rules.search_copy) whose generator is ``dice``, made only if needed;
+        (:attr:`kept`) and, second, how many more turns (:attr:`turns`). With ``dice``,
+        ``state`` is the pool's own: the iteration plays on a copy of it (Rules.search_copy)
+        whose generator is ``dice``, made only if needed;
         ``turn_of``: how the search reads a state's mover and actions (:func:`_turn_reader`);
         ``sound``: every action of ``allowed`` is among the root mover's legal actions in
         ``state`` (:func:`_offers_all`), so the root's action is applied unchecked."""
