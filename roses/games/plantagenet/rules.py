@@ -68,6 +68,8 @@ from roses.games.plantagenet.setup import (
     threshold,
 )
 from roses.games.plantagenet.upkeep import UPKEEP_STEPS
+from roses.games.plantagenet.views import board_part, cards_part, hidden_lords_part, lords_part
+from roses.games.plantagenet.views import kept as kept_parts
 
 
 class PlantagenetSteps(Steps):
@@ -97,30 +99,6 @@ PARTS = (levy, campaign, battle, wars)
 #: Plan being built and the Bosworth choices, :meth:`PlantagenetRules.views`).
 PUBLIC_PARTS = (lambda state: levy.view_part(state, ""), lambda state: wars.view_part(state, ""),
                 campaign.public_view_part, battle.public_view_part)
-
-
-def _card_faces(state: State) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Each side's Arts of War and Command cards as the other side sees them: how many in each
-    hidden zone, the cards of the open ones (1.9)."""
-    aow: dict[str, Any] = {}
-    command: dict[str, Any] = {}
-    st = typed(state)
-    for side in SIDES:
-        a = st["aow"][side]
-        cm = st["command"][side]
-        aow[side] = {"deck": len(a["deck"]), "drawn": len(a["drawn"]), "held": len(a["held"]),
-                     "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])}
-        command[side] = {"deck": len(cm["deck"]), "plan": len(cm["plan"]), "revealed": list(cm["revealed"])}
-    return aow, command
-
-
-def _own_card_faces(state: State, side: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A side's Arts of War and Command cards as it sees them itself."""
-    a = state["aow"][side]
-    cm = state["command"][side]
-    return ({"deck": list(a["deck"]), "drawn": list(a["drawn"]), "held": list(a["held"]),
-             "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])},
-            {"deck": list(cm["deck"]), "plan": list(cm["plan"]), "revealed": list(cm["revealed"])})
 
 
 def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
@@ -195,21 +173,25 @@ class PlantagenetRules(StepRules):
         return self.views(state, (role,), with_log=False)[0]
 
     def views(self, state: State, roles: Sequence[str], with_log: bool = True) -> list[View]:
-        """Each role's view (without ``with_log``, without the recent log: :meth:`decision_view`). What is the same for every role is made once and shared, read only
-        (:meth:`_public`: the board, the tracks, the public entries of the parts, the Lords
-        unless mats are hidden; each side's cards as the other side sees them; the log windows,
-        :func:`~roses.engine.logview.shared_recent_logs`); then each role's own entries: its
-        cards, its prompt and, for an actor, its options (worked out once with the prompt,
-        ``Step.prompt_and_options``), its Lords with Hidden Mats (1.5.3), its Plan being
-        built (4.1.2) and its Bosworth choices."""
-        public = self._public(state)
+        """Each role's view (without ``with_log``, without the recent log: :meth:`decision_view`).
+        What is the same for every role is made once and shared, read only (:meth:`_public`: the
+        board, the tracks, the public entries of the parts, the Lords unless mats are hidden;
+        each side's cards as either side sees them; the log windows,
+        :func:`~roses.engine.logview.shared_recent_logs`); the parts that rarely change are
+        kept from one position to the next while the state's part is unchanged
+        (:mod:`.views`). Then each role's own entries: its prompt and, for an actor, its options
+        (worked out once with the prompt, ``Step.prompt_and_options``), its Lords with Hidden
+        Mats (1.5.3), its Plan being built (4.1.2) and its Bosworth choices. A view shares
+        nothing with the state: it does not change when play goes on."""
+        store = kept_parts()
+        public = self._public(state, store)
         active = public["active"]
         result = state["result"]
         cur = None if result is not None else self.steps.current(state)
         over = None if result is None else "Game over: " + ("a draw." if result == DRAW else f"{result} wins.")
         hidden_mats = "lords" not in public
         logs = shared_recent_logs(state["log"], roles) if with_log else None
-        aow_open, command_open = _card_faces(state)
+        aow_by_side, command_by_side, aow_open, command_open = cards_part(state, store)
         plan = bosworth = None  # the frames of the steps that show a role its own choices
         for frame in state["stack"]:
             if frame["step"] == "plan":
@@ -229,13 +211,10 @@ class PlantagenetRules(StepRules):
             else:
                 v["prompt"] = cur[0].prompt(state, cur[1], role)
             if hidden_mats:
-                v["lords"] = self._lords(state, role)
-            if role in SIDES:
-                aow_own, command_own = _own_card_faces(state, role)
-                v["aow"] = {side: aow_own if side == role else aow_open[side] for side in SIDES}
-                v["command"] = {side: command_own if side == role else command_open[side] for side in SIDES}
-            else:
-                v["aow"], v["command"] = aow_open, command_open
+                v["lords"] = hidden_lords_part(state["lords"], _lord_names_and_sides(), role,
+                                               state.get("battle"), store)
+            v["aow"] = aow_by_side.get(role, aow_open)
+            v["command"] = command_by_side.get(role, command_open)
             if plan is not None:
                 v.update(campaign.own_view_part(state, role, plan))
             if bosworth is not None:
@@ -250,26 +229,11 @@ class PlantagenetRules(StepRules):
         side's only in Battle (1.5.3)."""
         return role == sv.side_of(lord) or not state["options"].get("hidden_mats") or in_battle(state, lord)
 
-    def _lords(self, state: State, role: str | None) -> dict[str, Any]:
-        """The Lords' part of a view; ``role`` None: every mat shown (no Hidden Mats). A mat is
-        shown to its side, and with Hidden Mats to the other side only in Battle (1.5.3); an
-        entry has no ``mat`` while the Lord has none."""
-        st = typed(state)
-        names = _lord_names_and_sides()
-        hide = role is not None and bool(st["options"].get("hidden_mats"))
-        lords: dict[str, Any] = {}
-        for lid, d in st["lords"].items():
-            name, side = names[lid]
-            entry: dict[str, Any] = {"name": name, "side": side, **d}  # where, locale, box, exile, mat
-            if d["mat"] is None:
-                del entry["mat"]
-            elif hide and role != side and not in_battle(state, lid):
-                entry["mat"] = "hidden"
-            lords[lid] = entry
-        return lords
-
-    def _public(self, state: State) -> dict[str, Any]:
-        """The parts of a view that are the same for every role."""
+    def _public(self, state: State, store: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The parts of a view that are the same for every role (``store``: where the parts
+        kept between positions are, :func:`.views.kept`)."""
+        if store is None:
+            store = kept_parts()
         st = typed(state)
         result = st["result"]
         frames = st["stack"]
@@ -299,16 +263,11 @@ class PlantagenetRules(StepRules):
             "threshold": threshold(state) if box is not None else None,
             "favour": favour,
             "stronghold_markers": markers,
-            "exhaustion": dict(sorted(st["exhaustion"].items())),
-            "exile_boxes": dict(st["exile_boxes"]),
-            "seats": dict(st["seats"]),
-            "vassals": {vid: d.copy() for vid, d in st["vassals"].items()},
-            "special_rules": list(st["special_rules"]),
-            "options": dict(st["options"]),
+            **board_part(state, store),  # exhaustion, exile_boxes, seats, vassals, special_rules, options
             "end": None if result is None else endings.end_cause(state),
         }
         if not st["options"].get("hidden_mats"):
-            out["lords"] = self._lords(state, None)
+            out["lords"] = lords_part(st["lords"], _lord_names_and_sides(), store)
         for public_part in PUBLIC_PARTS:
             out.update(public_part(state))
         return out

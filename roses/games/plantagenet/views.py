@@ -1,0 +1,193 @@
+"""The parts of Plantagenet's views that are kept from one position to the next.
+
+Views are made after every action, for every role. Most of what they show does not change at
+most actions (in random play of Ia the Lords change at one action in five, the cards at one in
+ten, the Vassals, Seats and Exile boxes almost never): the Plan, the Command cards and the
+Muster are decided one card, one action at a time. So each part below is kept with a snapshot
+of the state's part it was made from (the state's dicts and lists copied, :func:`copy_json`),
+and reused while the state's part is equal to its snapshot: one comparison made in C against
+some thirty small dicts rebuilt in Python.
+
+What makes it sound:
+
+* the key is the content, not the identity of a state, nor a revision the rules would have to
+  bump at every change: a part is reused only while the state's part equals the snapshot it was
+  made from, whatever state it comes from (a copy, a state read back from storage, another game
+  with the same Lords), so no rule can forget to say that it changed something;
+* a kept part is made from its snapshot, never from the state: the views share nothing with the
+  state, so a view handed out does not change when play goes on (read only: views are made
+  once and shared between roles and between positions; no consumer changes them, and
+  ``Game.views`` replaces its view's ``actions`` rather than changing them);
+* the state's records keep their key order (each is made by one function and changed in
+  place), so an equal part is also written in the same order: the views are the same text, not
+  only the same JSON value (``tests/plantagenet/test_views.py`` checks both, at every step of
+  random games of every scenario, with and without Hidden Mats, and after storage).
+
+Kept in the game's memo (:mod:`roses.engine.memo`) while a game renders its views, else in
+:data:`_KEPT`, shared by every state rendered outside a game (each kept pair is replaced whole,
+never changed, so a thread always reads a snapshot with the part made from it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roses.engine.contract import State, copy_json
+from roses.engine.memo import current_entries
+from roses.games.plantagenet.components import SIDES
+
+#: The name of the kept parts in a game's memo.
+MEMO_NAME = "plantagenet.views"
+
+_KEPT: dict[str, Any] = {}
+
+#: A Lord's name and side by id (:func:`lords_part`'s callers give it).
+Names = dict[str, tuple[str, str]]
+
+
+def kept() -> dict[str, Any]:
+    """Where the kept parts are: the current game's memo, else the shared :data:`_KEPT`."""
+    entries = current_entries()
+    if entries is None:
+        return _KEPT
+    mine: dict[str, Any] | None = entries.get(MEMO_NAME)
+    if mine is None:
+        mine = entries[MEMO_NAME] = {}
+    return mine
+
+
+def forget() -> None:
+    """Drop the parts kept outside a game (tests; the next views are made afresh)."""
+    _KEPT.clear()
+
+
+def lords_part(lords: dict[str, Any], names: Names, store: dict[str, Any]) -> dict[str, Any]:
+    """The Lords' part of a view with every mat shown: ``{lord: {name, side, where, locale,
+    box, exile[, mat]}}`` (no ``mat`` while the Lord has none). Kept per Lord: when a Lord's
+    record changes, only his entry is made again."""
+    pair: tuple[dict[str, Any], dict[str, Any]] | None = store.get("lords")
+    if pair is not None:
+        snap, part = pair
+        if lords == snap:
+            return part
+    else:
+        snap, part = {}, {}
+    new_snap: dict[str, Any] = {}
+    new_part: dict[str, Any] = {}
+    for lid, d in lords.items():
+        old = snap.get(lid)
+        if old is not None and old == d:
+            new_snap[lid] = old
+            new_part[lid] = part[lid]
+            continue
+        copied = _copy_record(d)
+        name, side = names[lid]
+        entry: dict[str, Any] = {"name": name, "side": side, **copied}  # where, locale, box, exile, mat
+        if copied["mat"] is None:
+            del entry["mat"]
+        new_snap[lid] = copied
+        new_part[lid] = entry
+    store["lords"] = (new_snap, new_part)
+    return new_part
+
+
+def hidden_lords_part(lords: dict[str, Any], names: Names, role: str, battle: dict[str, Any] | None,
+                      store: dict[str, Any]) -> dict[str, Any]:
+    """The Lords' part of ``role``'s view with Hidden Mats (1.5.3): the other side's mats are
+    ``"hidden"`` except those of Lords in the Battle being fought. Made from :func:`lords_part`'s
+    entries (a hidden entry is a new dict; the others are shared)."""
+    shown = lords_part(lords, names, store)
+    in_battle = battle["lords"] if battle is not None else ()
+    out: dict[str, Any] = {}
+    for lid, entry in shown.items():
+        if "mat" in entry and entry["side"] != role and lid not in in_battle:
+            entry = {**entry, "mat": "hidden"}
+        out[lid] = entry
+    return out
+
+
+def board_part(state: State, store: dict[str, Any]) -> dict[str, Any]:
+    """The view entries of the markers and records every role sees alike and that rarely
+    change: Exhaustion and Depletion markers (by Locale), the Exile boxes, the Seats, the
+    Vassals, the special rules and the game's options."""
+    st: Any = state
+    parts = (st["exhaustion"], st["exile_boxes"], st["seats"], st["vassals"], st["special_rules"], st["options"])
+    pair: tuple[tuple[Any, ...], dict[str, Any]] | None = store.get("board")
+    if pair is not None and pair[0] == parts:
+        return pair[1]
+    snap = copy_json(list(parts))
+    exhaustion, exile_boxes, seats, vassals, special_rules, options = snap
+    part = {
+        "exhaustion": dict(sorted(exhaustion.items())),
+        "exile_boxes": exile_boxes,
+        "seats": seats,
+        "vassals": vassals,
+        "special_rules": special_rules,
+        "options": options,
+    }
+    store["board"] = (tuple(snap), part)
+    return part
+
+
+def _copy_record(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a Lord's record (:class:`~.records.LordRecord`): its fields, his mat's
+    (:class:`~.records.Mat`: flat dicts and lists) by one C-level copy each."""
+    mat = d["mat"]
+    if mat is None:
+        return d.copy()
+    return {**d, "mat": {k: v.copy() for k, v in mat.items()}}
+
+
+def _copy_zones(zones: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {zone: cards[:] for zone, cards in zones.items()}
+
+
+#: A side's Arts of War and Command cards as it sees them and as the other side sees them.
+SideCards = tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]
+
+#: Each role's Arts of War and Command cards: ``(aow, command)`` by side, and those of a role
+#: that is neither (an observer: the hidden zones of both sides counted only).
+Cards = tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]], dict[str, Any], dict[str, Any]]
+
+
+def _side_cards(side: str, a: dict[str, list[str]], cm: dict[str, list[str]], store: dict[str, Any]) -> SideCards:
+    """``side``'s cards (1.9): ``(aow as the side sees it, command as the side sees it, aow as
+    the other side sees it, command as the other side sees it)``; the other side sees the
+    hidden zones (the Arts of War deck, drawn and held cards; the Command deck and Plan) by
+    their number only. Kept while the side's zones are unchanged."""
+    key = "cards " + side
+    pair: tuple[dict[str, list[str]], dict[str, list[str]], SideCards] | None = store.get(key)
+    if pair is not None and pair[0] == a and pair[1] == cm:
+        return pair[2]
+    a_snap, cm_snap = _copy_zones(a), _copy_zones(cm)
+    made: SideCards = (
+        {"deck": a_snap["deck"], "drawn": a_snap["drawn"], "held": a_snap["held"],
+         "in_effect": a_snap["in_effect"], "set_aside": a_snap["set_aside"]},
+        {"deck": cm_snap["deck"], "plan": cm_snap["plan"], "revealed": cm_snap["revealed"]},
+        {"deck": len(a_snap["deck"]), "drawn": len(a_snap["drawn"]), "held": len(a_snap["held"]),
+         "in_effect": a_snap["in_effect"], "set_aside": a_snap["set_aside"]},
+        {"deck": len(cm_snap["deck"]), "plan": len(cm_snap["plan"]), "revealed": cm_snap["revealed"]},
+    )
+    store[key] = (a_snap, cm_snap, made)
+    return made
+
+
+def cards_part(state: State, store: dict[str, Any]) -> Cards:
+    """Each side's cards as it sees them and as the other side sees them (1.9): ``(aow by
+    side, command by side, aow of an observer, command of an observer)``, each
+    ``{side: zones}`` (:func:`_side_cards`). Kept while neither side's zones change."""
+    st: Any = state
+    aow, command = st["aow"], st["command"]
+    made = tuple(_side_cards(side, aow[side], command[side], store) for side in SIDES)
+    pair: tuple[tuple[SideCards, ...], Cards] | None = store.get("cards")
+    if pair is not None and all(a is b for a, b in zip(pair[0], made, strict=True)):
+        return pair[1]
+    mine = dict(zip(SIDES, made, strict=True))
+    aow_open = {side: mine[side][2] for side in SIDES}
+    command_open = {side: mine[side][3] for side in SIDES}
+    cards: Cards = ({role: {side: mine[side][0] if side == role else aow_open[side] for side in SIDES} for role in SIDES},
+                    {role: {side: mine[side][1] if side == role else command_open[side] for side in SIDES}
+                     for role in SIDES},
+                    aow_open, command_open)
+    store["cards"] = (made, cards)
+    return cards
