@@ -65,10 +65,9 @@ from roses.games.plantagenet.setup import (
     other,
     scenario_data,
     setup_state,
-    threshold,
 )
 from roses.games.plantagenet.upkeep import UPKEEP_STEPS
-from roses.games.plantagenet.views import board_part, cards_part, hidden_lords_part, lords_part
+from roses.games.plantagenet.views import cards_part, hidden_lords_part, static_part
 from roses.games.plantagenet.views import kept as kept_parts
 
 
@@ -184,12 +183,12 @@ class PlantagenetRules(StepRules):
         Mats (1.5.3), its Plan being built (4.1.2) and its Bosworth choices. A view shares
         nothing with the state: it does not change when play goes on."""
         store = kept_parts()
-        public = self._public(state, store)
-        active = public["active"]
+        head, static = self._public(state, store)
+        active = head["active"]
         result = state["result"]
         cur = None if result is not None else self.steps.current(state)
         over = None if result is None else "Game over: " + ("a draw." if result == DRAW else f"{result} wins.")
-        hidden_mats = "lords" not in public
+        hidden_mats = "lords" not in static
         logs = shared_recent_logs(state["log"], roles) if with_log else None
         aow_by_side, command_by_side, aow_open, command_open = cards_part(state, store)
         plan = bosworth = None  # the frames of the steps that show a role its own choices
@@ -200,7 +199,20 @@ class PlantagenetRules(StepRules):
                 bosworth = frame
         views: list[View] = []
         for i, role in enumerate(roles):
-            v: View = {"role": role, **public}
+            aow = aow_by_side.get(role, aow_open)
+            command = command_by_side.get(role, command_open)
+            lords = hidden_lords_part(state["lords"], _lord_names_and_sides(), role, state.get("battle"), store) \
+                if hidden_mats else None
+            # the role's entries that change only with the board and the cards, kept as one dict
+            kept: tuple[Any, ...] | None = store.get("view " + role)
+            if kept is not None and kept[0] is static and kept[1] is aow and kept[2] is command and kept[3] is lords:
+                v: View = {**kept[4], **head}
+            else:
+                template = {"role": role, **static, "aow": aow, "command": command}
+                if lords is not None:
+                    template["lords"] = lords
+                store["view " + role] = (static, aow, command, lords, template)
+                v = {**template, **head}
             if over is not None:
                 v["prompt"] = over
             elif cur is None:
@@ -210,11 +222,6 @@ class PlantagenetRules(StepRules):
                 v["actions"] = options_map(options)
             else:
                 v["prompt"] = cur[0].prompt(state, cur[1], role)
-            if hidden_mats:
-                v["lords"] = hidden_lords_part(state["lords"], _lord_names_and_sides(), role,
-                                               state.get("battle"), store)
-            v["aow"] = aow_by_side.get(role, aow_open)
-            v["command"] = command_by_side.get(role, command_open)
             if plan is not None:
                 v.update(campaign.own_view_part(state, role, plan))
             if bosworth is not None:
@@ -229,11 +236,11 @@ class PlantagenetRules(StepRules):
         side's only in Battle (1.5.3)."""
         return role == sv.side_of(lord) or not state["options"].get("hidden_mats") or in_battle(state, lord)
 
-    def _public(self, state: State, store: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The parts of a view that are the same for every role (``store``: where the parts
-        kept between positions are, :func:`.views.kept`)."""
-        if store is None:
-            store = kept_parts()
+    def _public(self, state: State, store: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The parts of a view that are the same for every role: those that change with the
+        step (the phase, who acts, the result and how the game ended, the public entries of the
+        parts), and those that change only with the board and the tracks
+        (:func:`.views.static_part`, kept between positions; ``store``: :func:`.views.kept`)."""
         st = typed(state)
         result = st["result"]
         frames = st["stack"]
@@ -247,30 +254,19 @@ class PlantagenetRules(StepRules):
             step = self.steps.by_name[step_name]
             phase = step.phase
             active = step.actors(state, frame)
-        net = st["influence"]
-        box = st["box"]
-        favour, markers = _favour_view(st["favour"])
-        out: dict[str, Any] = {
+        head: dict[str, Any] = {
             "phase": phase,
             "active": active,
             "result": None if result is None else str(result),
             "step": step_name,
-            "scenario": st["scenario"],
-            "king": st["king"], "rebel": st["rebel"],
-            "box": box,
-            "first_box": st["first_box"], "last_box": st["last_box"],
-            "influence": {"net": net, "York": max(0, int(net)), "Lancaster": max(0, -int(net))},  # 1.4.1
-            "threshold": threshold(state) if box is not None else None,
-            "favour": favour,
-            "stronghold_markers": markers,
-            **board_part(state, store),  # exhaustion, exile_boxes, seats, vassals, special_rules, options
             "end": None if result is None else endings.end_cause(state),
         }
-        if not st["options"].get("hidden_mats"):
-            out["lords"] = lords_part(st["lords"], _lord_names_and_sides(), store)
         for public_part in PUBLIC_PARTS:
-            out.update(public_part(state))
-        return out
+            head.update(public_part(state))
+        # scenario, king, rebel, box, first_box, last_box, influence, threshold, favour,
+        # stronghold_markers, exhaustion, exile_boxes, seats, vassals, special_rules, options
+        # and, unless mats are hidden, lords
+        return head, static_part(state, _lord_names_and_sides(), _favour_view, store)
 
     def secrets(self, state: State, role: str) -> set[str]:
         """Opponent's Held Events and, with Hidden Mats, Capabilities on his hidden mats (§5)."""

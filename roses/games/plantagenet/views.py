@@ -30,11 +30,13 @@ never changed, so a thread always reads a snapshot with the part made from it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from roses.engine.contract import State, copy_json
+from roses.engine.contract import State
 from roses.engine.memo import current_entries
 from roses.games.plantagenet.components import SIDES
+from roses.games.plantagenet.setup import threshold
 
 #: The name of the kept parts in a game's memo.
 MEMO_NAME = "plantagenet.views"
@@ -43,6 +45,8 @@ _KEPT: dict[str, Any] = {}
 
 #: A Lord's name and side by id (:func:`lords_part`'s callers give it).
 Names = dict[str, tuple[str, str]]
+#: The Favour markers as views give them and the Net Stronghold Favour markers they make.
+FavourView = Callable[[dict[str, str]], tuple[dict[str, str], dict[str, Any]]]
 
 
 def kept() -> dict[str, Any]:
@@ -95,37 +99,85 @@ def hidden_lords_part(lords: dict[str, Any], names: Names, role: str, battle: di
                       store: dict[str, Any]) -> dict[str, Any]:
     """The Lords' part of ``role``'s view with Hidden Mats (1.5.3): the other side's mats are
     ``"hidden"`` except those of Lords in the Battle being fought. Made from :func:`lords_part`'s
-    entries (a hidden entry is a new dict; the others are shared)."""
+    entries (a hidden entry is a new dict; the others are shared); kept per role while those
+    entries and the Lords in the Battle are the same."""
     shown = lords_part(lords, names, store)
-    in_battle = battle["lords"] if battle is not None else ()
+    fighting = tuple(battle["lords"]) if battle is not None else ()
+    key = "hidden lords " + role
+    pair: tuple[dict[str, Any], tuple[str, ...], dict[str, Any]] | None = store.get(key)
+    if pair is not None and pair[0] is shown and pair[1] == fighting:
+        return pair[2]
     out: dict[str, Any] = {}
     for lid, entry in shown.items():
-        if "mat" in entry and entry["side"] != role and lid not in in_battle:
+        if "mat" in entry and entry["side"] != role and lid not in fighting:
             entry = {**entry, "mat": "hidden"}
         out[lid] = entry
+    store[key] = (shown, fighting, out)
     return out
 
 
 def board_part(state: State, store: dict[str, Any]) -> dict[str, Any]:
     """The view entries of the markers and records every role sees alike and that rarely
     change: Exhaustion and Depletion markers (by Locale), the Exile boxes, the Seats, the
-    Vassals, the special rules and the game's options."""
+    Vassals, the special rules and the game's options. Each entry is a copy of the state's
+    part (the Vassals' records copied one by one) and is its own snapshot (the Exhaustion
+    markers: sorted by Locale); kept while the state's parts are equal to them."""
     st: Any = state
     parts = (st["exhaustion"], st["exile_boxes"], st["seats"], st["vassals"], st["special_rules"], st["options"])
     pair: tuple[tuple[Any, ...], dict[str, Any]] | None = store.get("board")
-    if pair is not None and pair[0] == parts:
-        return pair[1]
-    snap = copy_json(list(parts))
-    exhaustion, exile_boxes, seats, vassals, special_rules, options = snap
-    part = {
-        "exhaustion": dict(sorted(exhaustion.items())),
-        "exile_boxes": exile_boxes,
-        "seats": seats,
-        "vassals": vassals,
-        "special_rules": special_rules,
-        "options": options,
+    if pair is not None:
+        if pair[0] == parts:
+            return pair[1]
+        snap = pair[0]
+    else:
+        snap = (None,) * len(parts)
+    exhaustion, exile_boxes, seats, vassals, special_rules, options = (
+        old if old == new else None for old, new in zip(snap, parts, strict=True))
+    exhaustion = exhaustion if exhaustion is not None else dict(sorted(parts[0].items()))
+    exile_boxes = exile_boxes if exile_boxes is not None else dict(parts[1])
+    seats = seats if seats is not None else dict(parts[2])
+    vassals = vassals if vassals is not None else {vid: d.copy() for vid, d in parts[3].items()}
+    special_rules = special_rules if special_rules is not None else list(parts[4])
+    options = options if options is not None else dict(parts[5])
+    part = {"exhaustion": exhaustion, "exile_boxes": exile_boxes, "seats": seats, "vassals": vassals,
+            "special_rules": special_rules, "options": options}
+    store["board"] = ((exhaustion, exile_boxes, seats, vassals, special_rules, options), part)
+    return part
+
+
+def static_part(state: State, names: Names, favour_view: FavourView, store: dict[str, Any]) -> dict[str, Any]:
+    """The entries of a view that change only with the board and the tracks, in one dict:
+    the scenario, King and Rebel, the Calendar box and the scenario's first and last, the
+    Influence track (1.4.1) and the threshold in force (5.2), the Favour markers and the Net
+    Stronghold Favour they make (1.3.1, ``favour_view``), :func:`board_part` and, unless mats
+    are hidden, :func:`lords_part`. Kept while those are unchanged."""
+    st: Any = state
+    board = board_part(state, store)
+    lords = None if st["options"].get("hidden_mats") else lords_part(st["lords"], names, store)
+    favour = st["favour"]
+    key = (st["scenario"], st["king"], st["rebel"], st["box"], st["first_box"], st["last_box"],
+           st["influence"], st.get("war"))
+    pair: tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None, dict[str, str], dict[str, Any]] | None
+    pair = store.get("static")
+    if pair is not None and pair[1] is board and pair[2] is lords and pair[0] == key and pair[3] == favour:
+        return pair[4]
+    net = int(st["influence"])
+    box = st["box"]
+    shown, markers = favour_view(favour)
+    part: dict[str, Any] = {
+        "scenario": st["scenario"],
+        "king": st["king"], "rebel": st["rebel"],
+        "box": box,
+        "first_box": st["first_box"], "last_box": st["last_box"],
+        "influence": {"net": st["influence"], "York": max(0, net), "Lancaster": max(0, -net)},  # 1.4.1
+        "threshold": threshold(state) if box is not None else None,
+        "favour": shown,
+        "stronghold_markers": markers,
+        **board,  # exhaustion, exile_boxes, seats, vassals, special_rules, options
     }
-    store["board"] = (tuple(snap), part)
+    if lords is not None:
+        part["lords"] = lords
+    store["static"] = (key, board, lords, dict(favour), part)
     return part
 
 
