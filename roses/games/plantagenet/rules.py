@@ -94,10 +94,6 @@ class Calendar(Step):
 
 #: The parts of the sequence; each adds its own view entries, secrets and invariants.
 PARTS = (levy, campaign, battle, wars)
-#: The view entries of the parts that are the same for every role (those of one role: the
-#: Plan being built and the Bosworth choices, :meth:`PlantagenetRules.views`).
-PUBLIC_PARTS = (lambda state: levy.view_part(state, ""), lambda state: wars.view_part(state, ""),
-                campaign.public_view_part, battle.public_view_part)
 
 
 def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
@@ -261,8 +257,14 @@ class PlantagenetRules(StepRules):
             "step": step_name,
             "end": None if result is None else endings.end_cause(state),
         }
-        for public_part in PUBLIC_PARTS:
-            head.update(public_part(state))
+        # the public view entries of the parts (those of one role, the Plan being built and the
+        # Bosworth choices, are added per role by views)
+        head.update(levy.view_part(state, ""))
+        if "wars" in state:
+            head.update(wars.view_part(state, ""))
+        head.update(campaign.public_view_part(state))
+        if state.get("battle") is not None:
+            head.update(battle.public_view_part(state))
         # scenario, king, rebel, box, first_box, last_box, influence, threshold, favour,
         # stronghold_markers, exhaustion, exile_boxes, seats, vassals, special_rules, options
         # and, unless mats are hidden, lords

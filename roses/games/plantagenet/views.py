@@ -230,16 +230,16 @@ def cards_part(state: State, store: dict[str, Any]) -> Cards:
     ``{side: zones}`` (:func:`_side_cards`). Kept while neither side's zones change."""
     st: Any = state
     aow, command = st["aow"], st["command"]
-    made = tuple(_side_cards(side, aow[side], command[side], store) for side in SIDES)
-    pair: tuple[tuple[SideCards, ...], Cards] | None = store.get("cards")
-    if pair is not None and all(a is b for a, b in zip(pair[0], made, strict=True)):
-        return pair[1]
-    mine = dict(zip(SIDES, made, strict=True))
-    aow_open = {side: mine[side][2] for side in SIDES}
-    command_open = {side: mine[side][3] for side in SIDES}
-    cards: Cards = ({role: {side: mine[side][0] if side == role else aow_open[side] for side in SIDES} for role in SIDES},
-                    {role: {side: mine[side][1] if side == role else command_open[side] for side in SIDES}
-                     for role in SIDES},
+    first, second = SIDES
+    a = _side_cards(first, aow[first], command[first], store)
+    b = _side_cards(second, aow[second], command[second], store)
+    pair: tuple[SideCards, SideCards, Cards] | None = store.get("cards")
+    if pair is not None and pair[0] is a and pair[1] is b:
+        return pair[2]
+    aow_open = {first: a[2], second: b[2]}
+    command_open = {first: a[3], second: b[3]}
+    cards: Cards = ({first: {first: a[0], second: b[2]}, second: {first: a[2], second: b[0]}},
+                    {first: {first: a[1], second: b[3]}, second: {first: a[3], second: b[1]}},
                     aow_open, command_open)
-    store["cards"] = (made, cards)
+    store["cards"] = (a, b, cards)
     return cards
