@@ -1,30 +1,38 @@
 """The parts of Plantagenet's views that are kept from one position to the next.
 
 Views are made after every action, for every role. Most of what they show does not change at
-most actions (in random play of Ia the Lords change at one action in five, the cards at one in
-ten, the Vassals, Seats and Exile boxes almost never): the Plan, the Command cards and the
-Muster are decided one card, one action at a time. So each part below is kept with a snapshot
-of the state's part it was made from (the state's dicts and lists copied, :func:`copy_json`),
-and reused while the state's part is equal to its snapshot: one comparison made in C against
-some thirty small dicts rebuilt in Python.
+most actions (in random play of Ia the Lords change at one action in five, each side's cards
+at one in ten, the Exhaustion markers at one in twenty, the Vassals, Seats and Exile boxes
+almost never): the Plan, the Command cards and the Muster are decided one card, one action at
+a time. So each part below is kept with a snapshot of the state's part it was made from (a
+copy of its dicts and lists), and reused while the state's part is equal to its snapshot: a
+comparison made in C instead of some thirty small dicts rebuilt in Python. The parts made from
+kept parts are kept by the identity of those (the static entries of a view, each role's
+entries, the redaction of Hidden Mats).
 
 What makes it sound:
 
 * the key is the content, not the identity of a state, nor a revision the rules would have to
   bump at every change: a part is reused only while the state's part equals the snapshot it was
-  made from, whatever state it comes from (a copy, a state read back from storage, another game
-  with the same Lords), so no rule can forget to say that it changed something;
+  made from, whatever state it comes from (a copy, a state read back from storage, a state
+  changed by hand, another game with the same Lords), so no rule can forget to say that it
+  changed something;
 * a kept part is made from its snapshot, never from the state: the views share nothing with the
-  state, so a view handed out does not change when play goes on (read only: views are made
-  once and shared between roles and between positions; no consumer changes them, and
+  state, so a view handed out does not change when play goes on (views are read only: their
+  parts are shared between roles and between positions; no consumer changes them, and
   ``Game.views`` replaces its view's ``actions`` rather than changing them);
 * the state's records keep their key order (each is made by one function and changed in
-  place), so an equal part is also written in the same order: the views are the same text, not
-  only the same JSON value (``tests/plantagenet/test_views.py`` checks both, at every step of
-  random games of every scenario, with and without Hidden Mats, and after storage).
+  place), so within a game an equal part is also written in the same order: the views are the
+  same text as views made afresh, not only the same JSON value. A state read back from storage
+  has its keys sorted: its views are then the same JSON value as views made afresh, their keys
+  possibly in the order of the equal part kept before (``tests/plantagenet/test_views.py``
+  checks both, at every step of random games of every scenario, with and without Hidden Mats).
+  Equal numbers of different types (``1`` and ``True``) would compare equal; the state never
+  holds both kinds in one field (its records are typed, :mod:`.records`), and the recorded-game
+  corpus pins the views' canonical text.
 
 Kept in the game's memo (:mod:`roses.engine.memo`) while a game renders its views, else in
-:data:`_KEPT`, shared by every state rendered outside a game (each kept pair is replaced whole,
+:data:`_KEPT`, shared by every state rendered outside a game (each kept tuple is replaced whole,
 never changed, so a thread always reads a snapshot with the part made from it).
 """
 
@@ -36,6 +44,7 @@ from typing import Any
 from roses.engine.contract import State
 from roses.engine.memo import current_entries
 from roses.games.plantagenet.components import SIDES
+from roses.games.plantagenet.records import LordRecord, Mat
 from roses.games.plantagenet.setup import threshold
 
 #: The name of the kept parts in a game's memo.
@@ -66,9 +75,10 @@ def forget() -> None:
 
 
 def lords_part(lords: dict[str, Any], names: Names, store: dict[str, Any]) -> dict[str, Any]:
-    """The Lords' part of a view with every mat shown: ``{lord: {name, side, where, locale,
-    box, exile[, mat]}}`` (no ``mat`` while the Lord has none). Kept per Lord: when a Lord's
-    record changes, only his entry is made again."""
+    """The Lords' part of a view with every mat shown: ``{lord: {box, exile, locale[, mat],
+    name, side, where}}`` (no ``mat`` while the Lord has none; keys sorted at every depth, like
+    every kept part: :func:`_copy_record`). Kept per Lord: when a Lord's record changes, only
+    his entry is made again."""
     pair: tuple[dict[str, Any], dict[str, Any]] | None = store.get("lords")
     if pair is not None:
         snap, part = pair
@@ -78,7 +88,8 @@ def lords_part(lords: dict[str, Any], names: Names, store: dict[str, Any]) -> di
         snap, part = {}, {}
     new_snap: dict[str, Any] = {}
     new_part: dict[str, Any] = {}
-    for lid, d in lords.items():
+    for lid in snap if snap.keys() == lords.keys() else sorted(lords):  # the snapshot's are sorted
+        d = lords[lid]
         old = snap.get(lid)
         if old is not None and old == d:
             new_snap[lid] = old
@@ -86,7 +97,11 @@ def lords_part(lords: dict[str, Any], names: Names, store: dict[str, Any]) -> di
             continue
         copied = _copy_record(d)
         name, side = names[lid]
-        entry: dict[str, Any] = {"name": name, "side": side, **copied}  # where, locale, box, exile, mat
+        if copied.keys() == _RECORD_KEYS:
+            entry: dict[str, Any] = {"box": copied["box"], "exile": copied["exile"], "locale": copied["locale"],
+                                     "mat": copied["mat"], "name": name, "side": side, "where": copied["where"]}
+        else:
+            entry = dict(sorted({**copied, "name": name, "side": side}.items()))
         if copied["mat"] is None:
             del entry["mat"]
         new_snap[lid] = copied
@@ -120,8 +135,8 @@ def board_part(state: State, store: dict[str, Any]) -> dict[str, Any]:
     """The view entries of the markers and records every role sees alike and that rarely
     change: Exhaustion and Depletion markers (by Locale), the Exile boxes, the Seats, the
     Vassals, the special rules and the game's options. Each entry is a copy of the state's
-    part (the Vassals' records copied one by one) and is its own snapshot (the Exhaustion
-    markers: sorted by Locale); kept while the state's parts are equal to them."""
+    part (the Vassals' records copied one by one), its keys sorted, and is its own snapshot;
+    kept while the state's parts are equal to them."""
     st: Any = state
     parts = (st["exhaustion"], st["exile_boxes"], st["seats"], st["vassals"], st["special_rules"], st["options"])
     pair: tuple[tuple[Any, ...], dict[str, Any]] | None = store.get("board")
@@ -134,11 +149,12 @@ def board_part(state: State, store: dict[str, Any]) -> dict[str, Any]:
     exhaustion, exile_boxes, seats, vassals, special_rules, options = (
         old if old == new else None for old, new in zip(snap, parts, strict=True))
     exhaustion = exhaustion if exhaustion is not None else dict(sorted(parts[0].items()))
-    exile_boxes = exile_boxes if exile_boxes is not None else dict(parts[1])
-    seats = seats if seats is not None else dict(parts[2])
-    vassals = vassals if vassals is not None else {vid: d.copy() for vid, d in parts[3].items()}
+    exile_boxes = exile_boxes if exile_boxes is not None else dict(sorted(parts[1].items()))
+    seats = seats if seats is not None else dict(sorted(parts[2].items()))
+    vassals = vassals if vassals is not None else {
+        vid: dict(sorted(d.items())) for vid, d in sorted(parts[3].items())}
     special_rules = special_rules if special_rules is not None else list(parts[4])
-    options = options if options is not None else dict(parts[5])
+    options = options if options is not None else dict(sorted(parts[5].items()))
     part = {"exhaustion": exhaustion, "exile_boxes": exile_boxes, "seats": seats, "vassals": vassals,
             "special_rules": special_rules, "options": options}
     store["board"] = ((exhaustion, exile_boxes, seats, vassals, special_rules, options), part)
@@ -163,7 +179,7 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
         return pair[4]
     net = int(st["influence"])
     box = st["box"]
-    shown, markers = favour_view(favour)
+    shown, markers = favour_view(dict(sorted(favour.items())))
     part: dict[str, Any] = {
         "scenario": st["scenario"],
         "king": st["king"], "rebel": st["rebel"],
@@ -182,12 +198,26 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
 
 
 def _copy_record(d: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a Lord's record (:class:`~.records.LordRecord`): its fields, his mat's
-    (:class:`~.records.Mat`: flat dicts and lists) by one C-level copy each."""
+    """A copy of a Lord's record (:class:`~.records.LordRecord`) and of his mat's fields
+    (:class:`~.records.Mat`: flat dicts and lists), every dict's keys sorted: the text of a kept
+    part does not depend on the order in which the state's dicts were made (a state read back
+    from storage has them sorted, a mat Mustered in play has them in the order of its type)."""
     mat = d["mat"]
-    if mat is None:
-        return d.copy()
-    return {**d, "mat": {k: v.copy() for k, v in mat.items()}}
+    out = {k: d[k] for k in sorted(d)}
+    if mat is not None:
+        if mat.keys() == _MAT_KEYS:
+            out["mat"] = {"assets": dict(sorted(mat["assets"].items())), "capabilities": mat["capabilities"][:],
+                          "events": mat["events"][:], "routed": dict(sorted(mat["routed"].items())),
+                          "special_vassals": mat["special_vassals"][:], "troops": dict(sorted(mat["troops"].items())),
+                          "vassals": mat["vassals"][:]}
+        else:
+            out["mat"] = {k: dict(sorted(v.items())) if type(v) is dict else v[:] for k, v in sorted(mat.items())}
+    return out
+
+
+#: The fields of a Lord's record and of a mat (records.LordRecord, records.Mat).
+_RECORD_KEYS = frozenset(LordRecord.__annotations__)
+_MAT_KEYS = frozenset(Mat.__annotations__)
 
 
 def _copy_zones(zones: dict[str, list[str]]) -> dict[str, list[str]]:
