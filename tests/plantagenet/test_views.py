@@ -223,3 +223,30 @@ def test_a_game_keeps_its_parts_in_its_own_memo() -> None:
     game.views(["York", "Lancaster"])
     assert views.MEMO_NAME in game.memo.entries and "lords" in game.memo.entries[views.MEMO_NAME]
     assert "lords" not in views._KEPT
+
+
+def test_the_tracks_and_favour_are_seen_at_once_1_4_1_1_3_1() -> None:
+    """The Influence track (1.4.1), the Calendar box and its threshold (5.2), the King and the
+    Favour markers with the Net Stronghold Favour they make (1.3.1): kept with the board, and
+    made again as soon as any of them changes."""
+    views.forget()
+    s = _levy_state()
+    before = RULES.views(s, ROLES)[0]
+    s["influence"] = 7
+    v = RULES.views(s, ROLES)[1]
+    assert v["influence"] == {"net": 7, "York": 7, "Lancaster": 0}
+    s["influence"] = -4
+    assert RULES.views(s, ROLES)[2]["influence"] == {"net": -4, "York": 0, "Lancaster": 4}
+    s["box"] += 1
+    assert RULES.views(s, ROLES)[0]["box"] == s["box"]
+    s["king"], s["rebel"] = s["rebel"], s["king"]
+    assert RULES.views(s, ROLES)[0]["king"] == s["king"]
+    town = next(loc for loc, side in sorted(s["favour"].items()))
+    s["favour"][town] = "York" if s["favour"][town] == "Lancaster" else "Lancaster"
+    v = RULES.views(s, ROLES)[0]
+    assert v["favour"][town] == s["favour"][town]
+    assert v["stronghold_markers"] != before["stronghold_markers"] or v["favour"] != before["favour"]
+    del s["favour"][town]
+    assert town not in RULES.views(s, ROLES)[1]["favour"]
+    assert before["influence"]["net"] not in (7, -4)  # the view handed out before is unchanged
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))

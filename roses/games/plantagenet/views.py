@@ -168,15 +168,18 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
     Stronghold Favour they make (1.3.1, ``favour_view``), :func:`board_part` and, unless mats
     are hidden, :func:`lords_part`. Kept while those are unchanged."""
     st: Any = state
-    board = board_part(state, store)
-    lords = None if st["options"].get("hidden_mats") else lords_part(st["lords"], names, store)
+    hidden = bool(st["options"].get("hidden_mats"))
     favour = st["favour"]
-    key = (st["scenario"], st["king"], st["rebel"], st["box"], st["first_box"], st["last_box"],
-           st["influence"], st.get("war"))
-    pair: tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None, dict[str, str], dict[str, Any]] | None
-    pair = store.get("static")
-    if pair is not None and pair[1] is board and pair[2] is lords and pair[0] == key and pair[3] == favour:
-        return pair[4]
+    # what the part is made from, compared with its snapshot in one go (the board's and the
+    # Lords' snapshots are those of board_part and lords_part)
+    now = (st["scenario"], st["king"], st["rebel"], st["box"], st["first_box"], st["last_box"],
+           st["influence"], st.get("war"), favour, st["exhaustion"], st["exile_boxes"], st["seats"],
+           st["vassals"], st["special_rules"], st["options"], None if hidden else st["lords"])
+    pair: tuple[tuple[Any, ...], dict[str, Any]] | None = store.get("static")
+    if pair is not None and pair[0] == now:
+        return pair[1]
+    board = board_part(state, store)
+    lords = None if hidden else lords_part(st["lords"], names, store)
     net = int(st["influence"])
     box = st["box"]
     shown, markers = favour_view(dict(sorted(favour.items())))
@@ -193,7 +196,7 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
     }
     if lords is not None:
         part["lords"] = lords
-    store["static"] = (key, board, lords, dict(favour), part)
+    store["static"] = ((*now[:8], dict(favour), *store["board"][0], None if hidden else store["lords"][0]), part)
     return part
 
 
