@@ -250,3 +250,41 @@ def test_the_tracks_and_favour_are_seen_at_once_1_4_1_1_3_1() -> None:
     assert town not in RULES.views(s, ROLES)[1]["favour"]
     assert before["influence"]["net"] not in (7, -4)  # the view handed out before is unchanged
     assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_threads_sharing_the_kept_parts_get_their_own_views() -> None:
+    """Outside a game the kept parts are shared by every thread: threads playing different
+    games at once (so each replaces what the others kept) each get, at every step, the views
+    made with nothing kept. (What makes it sound under races is that a kept tuple is replaced
+    whole and a caller keeps the snapshot it was given, never reading the store again for it:
+    views.py; a race between two bytecodes is too rare for a test to hit, so this checks the
+    shared use, not every interleaving.)"""
+    import sys
+    import threading
+
+    views.forget()
+    failures: list[str] = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+
+    def play(index: int) -> None:
+        pick = random.Random(index)
+        s = RULES.setup(game_seed(21, index), ("ia-henry-vi", "ii-warwicks-rebellion")[index % 2],
+                        {"hidden_mats": True} if index % 3 == 0 else None)
+        for n in range(150):
+            if RULES.result(s) is not None:
+                return
+            if _texts(RULES.views(s, ROLES)) != _texts(_fresh(s)):
+                failures.append(f"thread {index} step {n}")
+                return
+            s = _step(s, pick)
+
+    try:
+        threads = [threading.Thread(target=play, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []

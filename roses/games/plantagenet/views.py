@@ -75,15 +75,21 @@ def forget() -> None:
 
 
 def lords_part(lords: dict[str, Any], names: Names, store: dict[str, Any]) -> dict[str, Any]:
+    """The Lords' part of a view with every mat shown (:func:`_kept_lords`)."""
+    return _kept_lords(lords, names, store)[1]
+
+
+def _kept_lords(lords: dict[str, Any], names: Names, store: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The Lords' part of a view with every mat shown: ``{lord: {box, exile, locale[, mat],
     name, side, where}}`` (no ``mat`` while the Lord has none; keys sorted at every depth, like
     every kept part: :func:`_copy_record`). Kept per Lord: when a Lord's record changes, only
-    his entry is made again."""
+    his entry is made again. Returns the snapshot with the part (another thread may replace
+    the kept pair at any time: a caller keeps the snapshot it was given)."""
     pair: tuple[dict[str, Any], dict[str, Any]] | None = store.get("lords")
     if pair is not None:
         snap, part = pair
         if lords == snap:
-            return part
+            return pair
     else:
         snap, part = {}, {}
     new_snap: dict[str, Any] = {}
@@ -106,8 +112,8 @@ def lords_part(lords: dict[str, Any], names: Names, store: dict[str, Any]) -> di
             del entry["mat"]
         new_snap[lid] = copied
         new_part[lid] = entry
-    store["lords"] = (new_snap, new_part)
-    return new_part
+    store["lords"] = made = (new_snap, new_part)
+    return made
 
 
 def hidden_lords_part(lords: dict[str, Any], names: Names, role: str, battle: dict[str, Any] | None,
@@ -132,17 +138,22 @@ def hidden_lords_part(lords: dict[str, Any], names: Names, role: str, battle: di
 
 
 def board_part(state: State, store: dict[str, Any]) -> dict[str, Any]:
+    """The view entries of the markers and records every role sees alike (:func:`_kept_board`)."""
+    return _kept_board(state, store)[1]
+
+
+def _kept_board(state: State, store: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The view entries of the markers and records every role sees alike and that rarely
     change: Exhaustion and Depletion markers (by Locale), the Exile boxes, the Seats, the
     Vassals, the special rules and the game's options. Each entry is a copy of the state's
     part (the Vassals' records copied one by one), its keys sorted, and is its own snapshot;
-    kept while the state's parts are equal to them."""
+    kept while the state's parts are equal to them. Returns the snapshots with the part."""
     st: Any = state
     parts = (st["exhaustion"], st["exile_boxes"], st["seats"], st["vassals"], st["special_rules"], st["options"])
     pair: tuple[tuple[Any, ...], dict[str, Any]] | None = store.get("board")
     if pair is not None:
         if pair[0] == parts:
-            return pair[1]
+            return pair
         snap = pair[0]
     else:
         snap = (None,) * len(parts)
@@ -157,8 +168,9 @@ def board_part(state: State, store: dict[str, Any]) -> dict[str, Any]:
     options = options if options is not None else dict(sorted(parts[5].items()))
     part = {"exhaustion": exhaustion, "exile_boxes": exile_boxes, "seats": seats, "vassals": vassals,
             "special_rules": special_rules, "options": options}
-    store["board"] = ((exhaustion, exile_boxes, seats, vassals, special_rules, options), part)
-    return part
+    made = ((exhaustion, exile_boxes, seats, vassals, special_rules, options), part)
+    store["board"] = made
+    return made
 
 
 def static_part(state: State, names: Names, favour_view: FavourView, store: dict[str, Any]) -> dict[str, Any]:
@@ -178,8 +190,8 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
     pair: tuple[tuple[Any, ...], dict[str, Any]] | None = store.get("static")
     if pair is not None and pair[0] == now:
         return pair[1]
-    board = board_part(state, store)
-    lords = None if hidden else lords_part(st["lords"], names, store)
+    board_snap, board = _kept_board(state, store)
+    lords_snap, lords = (None, None) if hidden else _kept_lords(st["lords"], names, store)
     net = int(st["influence"])
     box = st["box"]
     shown, markers = favour_view(dict(sorted(favour.items())))
@@ -196,7 +208,7 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
     }
     if lords is not None:
         part["lords"] = lords
-    store["static"] = ((*now[:8], dict(favour), *store["board"][0], None if hidden else store["lords"][0]), part)
+    store["static"] = ((*now[:8], dict(favour), *board_snap, lords_snap), part)
     return part
 
 
