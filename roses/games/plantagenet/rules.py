@@ -179,7 +179,7 @@ class PlantagenetRules(StepRules):
         Mats (1.5.3), its Plan being built (4.1.2) and its Bosworth choices. A view shares
         nothing with the state: it does not change when play goes on."""
         store = kept_parts()
-        head, static = self._public(state, store)
+        head, static, plan, bosworth = self._public(state, store)  # with the frames that show a role its own choices
         active = head["active"]
         result = state["result"]
         cur = None if result is not None else self.steps.current(state)
@@ -187,12 +187,6 @@ class PlantagenetRules(StepRules):
         hidden_mats = "lords" not in static
         logs = shared_recent_logs(state["log"], roles) if with_log else None
         aow_by_side, command_by_side, aow_open, command_open = cards_part(state, store)
-        plan = bosworth = None  # the frames of the steps that show a role its own choices
-        for frame in state["stack"]:
-            if frame["step"] == "plan":
-                plan = frame
-            elif frame["step"] == "bosworth":
-                bosworth = frame
         views: list[View] = []
         for i, role in enumerate(roles):
             aow = aow_by_side.get(role, aow_open)
@@ -232,11 +226,14 @@ class PlantagenetRules(StepRules):
         side's only in Battle (1.5.3)."""
         return role == sv.side_of(lord) or not state["options"].get("hidden_mats") or in_battle(state, lord)
 
-    def _public(self, state: State, store: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _public(self, state: State, store: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], Frame | None,
+                                                                     Frame | None]:
         """The parts of a view that are the same for every role: those that change with the
         step (the phase, who acts, the result and how the game ended, the public entries of the
         parts), and those that change only with the board and the tracks
-        (:func:`.views.static_part`, kept between positions; ``store``: :func:`.views.kept`)."""
+        (:func:`.views.static_part`, kept between positions; ``store``: :func:`.views.kept`);
+        with the topmost Plan and Bosworth frames (their roles' own entries, :meth:`views`).
+        The stack is read once, from the top, for the frames the parts show."""
         st = typed(state)
         result = st["result"]
         frames = st["stack"]
@@ -257,18 +254,32 @@ class PlantagenetRules(StepRules):
             "step": step_name,
             "end": None if result is None else endings.end_cause(state),
         }
-        # the public view entries of the parts (those of one role, the Plan being built and the
-        # Bosworth choices, are added per role by views)
-        head.update(levy.view_part(state, ""))
+        muster = plan = actions = bosworth = None
+        for f in reversed(frames):
+            name = f["step"]
+            if name == "muster":
+                if muster is None and f.get("lords") is not None:
+                    muster = f
+            elif name == "plan":
+                if plan is None:
+                    plan = f
+            elif name == "actions":
+                if actions is None:
+                    actions = f
+            elif name == "bosworth" and bosworth is None:
+                bosworth = f
+        # the public view entries of the parts (levy, wars, campaign, battle: view_part)
+        if muster is not None:
+            head["muster"] = levy.muster_view(muster)
         if "wars" in state:
             head.update(wars.view_part(state, ""))
-        head.update(campaign.public_view_part(state))
+        head.update(campaign.public_view_part(state, (plan, actions)))
         if state.get("battle") is not None:
             head.update(battle.public_view_part(state))
         # scenario, king, rebel, box, first_box, last_box, influence, threshold, favour,
         # stronghold_markers, exhaustion, exile_boxes, seats, vassals, special_rules, options
         # and, unless mats are hidden, lords
-        return head, static_part(state, _lord_names_and_sides(), _favour_view, store)
+        return head, static_part(state, _lord_names_and_sides(), _favour_view, store), plan, bosworth
 
     def secrets(self, state: State, role: str) -> set[str]:
         """Opponent's Held Events and, with Hidden Mats, Capabilities on his hidden mats (§5)."""
