@@ -288,3 +288,12 @@ def test_threads_sharing_the_kept_parts_get_their_own_views() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert failures == []
+
+
+def test_the_record_fields_the_lords_part_spells_out_are_those_of_the_records() -> None:
+    """views.py copies a Lord's record and mat field by field when they have the fields of
+    records.LordRecord and records.Mat (else generically): the two sets must stay those."""
+    from roses.games.plantagenet.records import LordRecord, Mat
+
+    assert set(LordRecord.__annotations__) == views._RECORD_KEYS
+    assert set(Mat.__annotations__) == views._MAT_KEYS
