@@ -1759,14 +1759,14 @@ def view_part(state: State, role: str) -> dict[str, Any]:
     return {**public_view_part(state), **own_view_part(state, role)}
 
 
-def public_view_part(state: State) -> dict[str, Any]:
+def public_view_part(state: State, frames: tuple[Frame | None, Frame | None] | None = None) -> dict[str, Any]:
     """The entries of :func:`view_part` that are the same for every role: the Moved/Fought
-    markers, who has locked in a Plan, the Active Lord."""
+    markers, who has locked in a Plan, the Active Lord. ``frames``: the topmost Plan and
+    Actions frames if the caller has them (else they are looked for)."""
     out: dict[str, Any] = {"moved": list(state["moved"])}
-    plan = find(state, "plan")
+    plan, af = (find(state, "plan"), find(state, "actions")) if frames is None else frames
     if plan is not None:
         out["plan_locked"] = list(plan["locked"])
-    af = find(state, "actions")
     if af is not None:
         out["activation"] = {"side": af["side"], "lord": af["lord"], "left": af["left"]}
     return out

@@ -858,9 +858,13 @@ def view_part(state: State, role: str) -> dict[str, Any]:
     """The Muster in progress (public: which Lord acts and his Levy actions left)."""
     for frame in reversed(state["stack"]):
         if frame["step"] == "muster" and frame.get("lords") is not None:
-            return {"muster": {"side": frame["side"], "lord": frame.get("lord"), "left": frame.get("left", 0),
-                               "to_act": list(frame["lords"])}}
+            return {"muster": muster_view(frame)}
     return {}
+
+
+def muster_view(frame: Frame) -> dict[str, Any]:
+    """The ``muster`` entry of :func:`view_part` for the topmost Muster frame with Lords to act."""
+    return {"side": frame["side"], "lord": frame.get("lord"), "left": frame.get("left", 0), "to_act": list(frame["lords"])}
 
 
 def secrets_part(state: State, role: str) -> set[str]:

@@ -65,9 +65,10 @@ from roses.games.plantagenet.setup import (
     other,
     scenario_data,
     setup_state,
-    threshold,
 )
 from roses.games.plantagenet.upkeep import UPKEEP_STEPS
+from roses.games.plantagenet.views import cards_part, hidden_lords_part, static_part
+from roses.games.plantagenet.views import kept as kept_parts
 
 
 class PlantagenetSteps(Steps):
@@ -93,34 +94,6 @@ class Calendar(Step):
 
 #: The parts of the sequence; each adds its own view entries, secrets and invariants.
 PARTS = (levy, campaign, battle, wars)
-#: The view entries of the parts that are the same for every role (those of one role: the
-#: Plan being built and the Bosworth choices, :meth:`PlantagenetRules.views`).
-PUBLIC_PARTS = (lambda state: levy.view_part(state, ""), lambda state: wars.view_part(state, ""),
-                campaign.public_view_part, battle.public_view_part)
-
-
-def _card_faces(state: State) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Each side's Arts of War and Command cards as the other side sees them: how many in each
-    hidden zone, the cards of the open ones (1.9)."""
-    aow: dict[str, Any] = {}
-    command: dict[str, Any] = {}
-    st = typed(state)
-    for side in SIDES:
-        a = st["aow"][side]
-        cm = st["command"][side]
-        aow[side] = {"deck": len(a["deck"]), "drawn": len(a["drawn"]), "held": len(a["held"]),
-                     "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])}
-        command[side] = {"deck": len(cm["deck"]), "plan": len(cm["plan"]), "revealed": list(cm["revealed"])}
-    return aow, command
-
-
-def _own_card_faces(state: State, side: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A side's Arts of War and Command cards as it sees them itself."""
-    a = state["aow"][side]
-    cm = state["command"][side]
-    return ({"deck": list(a["deck"]), "drawn": list(a["drawn"]), "held": list(a["held"]),
-             "in_effect": list(a["in_effect"]), "set_aside": list(a["set_aside"])},
-            {"deck": list(cm["deck"]), "plan": list(cm["plan"]), "revealed": list(cm["revealed"])})
 
 
 def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
@@ -195,30 +168,41 @@ class PlantagenetRules(StepRules):
         return self.views(state, (role,), with_log=False)[0]
 
     def views(self, state: State, roles: Sequence[str], with_log: bool = True) -> list[View]:
-        """Each role's view (without ``with_log``, without the recent log: :meth:`decision_view`). What is the same for every role is made once and shared, read only
-        (:meth:`_public`: the board, the tracks, the public entries of the parts, the Lords
-        unless mats are hidden; each side's cards as the other side sees them; the log windows,
-        :func:`~roses.engine.logview.shared_recent_logs`); then each role's own entries: its
-        cards, its prompt and, for an actor, its options (worked out once with the prompt,
-        ``Step.prompt_and_options``), its Lords with Hidden Mats (1.5.3), its Plan being
-        built (4.1.2) and its Bosworth choices."""
-        public = self._public(state)
-        active = public["active"]
+        """Each role's view (without ``with_log``, without the recent log: :meth:`decision_view`).
+        What is the same for every role is made once and shared, read only (:meth:`_public`: the
+        board, the tracks, the public entries of the parts, the Lords unless mats are hidden;
+        each side's cards as either side sees them; the log windows,
+        :func:`~roses.engine.logview.shared_recent_logs`); the parts that rarely change are
+        kept from one position to the next while the state's part is unchanged
+        (:mod:`.views`). Then each role's own entries: its prompt and, for an actor, its options
+        (worked out once with the prompt, ``Step.prompt_and_options``), its Lords with Hidden
+        Mats (1.5.3), its Plan being built (4.1.2) and its Bosworth choices. A view shares
+        nothing with the state: it does not change when play goes on."""
+        store = kept_parts()
+        head, static, plan, bosworth = self._public(state, store)  # with the frames that show a role its own choices
+        active = head["active"]
         result = state["result"]
         cur = None if result is not None else self.steps.current(state)
         over = None if result is None else "Game over: " + ("a draw." if result == DRAW else f"{result} wins.")
-        hidden_mats = "lords" not in public
+        hidden_mats = "lords" not in static
         logs = shared_recent_logs(state["log"], roles) if with_log else None
-        aow_open, command_open = _card_faces(state)
-        plan = bosworth = None  # the frames of the steps that show a role its own choices
-        for frame in state["stack"]:
-            if frame["step"] == "plan":
-                plan = frame
-            elif frame["step"] == "bosworth":
-                bosworth = frame
+        aow_by_side, command_by_side, aow_open, command_open = cards_part(state, store)
         views: list[View] = []
         for i, role in enumerate(roles):
-            v: View = {"role": role, **public}
+            aow = aow_by_side.get(role, aow_open)
+            command = command_by_side.get(role, command_open)
+            lords = hidden_lords_part(state["lords"], _lord_names_and_sides(), role, state.get("battle"), store) \
+                if hidden_mats else None
+            # the role's entries that change only with the board and the cards, kept as one dict
+            kept: tuple[Any, ...] | None = store.get("view " + role)
+            if kept is not None and kept[0] is static and kept[1] is aow and kept[2] is command and kept[3] is lords:
+                v: View = {**kept[4], **head}
+            else:
+                template = {"role": role, **static, "aow": aow, "command": command}
+                if lords is not None:
+                    template["lords"] = lords
+                store["view " + role] = (static, aow, command, lords, template)
+                v = {**template, **head}
             if over is not None:
                 v["prompt"] = over
             elif cur is None:
@@ -228,14 +212,6 @@ class PlantagenetRules(StepRules):
                 v["actions"] = options_map(options)
             else:
                 v["prompt"] = cur[0].prompt(state, cur[1], role)
-            if hidden_mats:
-                v["lords"] = self._lords(state, role)
-            if role in SIDES:
-                aow_own, command_own = _own_card_faces(state, role)
-                v["aow"] = {side: aow_own if side == role else aow_open[side] for side in SIDES}
-                v["command"] = {side: command_own if side == role else command_open[side] for side in SIDES}
-            else:
-                v["aow"], v["command"] = aow_open, command_open
             if plan is not None:
                 v.update(campaign.own_view_part(state, role, plan))
             if bosworth is not None:
@@ -250,26 +226,14 @@ class PlantagenetRules(StepRules):
         side's only in Battle (1.5.3)."""
         return role == sv.side_of(lord) or not state["options"].get("hidden_mats") or in_battle(state, lord)
 
-    def _lords(self, state: State, role: str | None) -> dict[str, Any]:
-        """The Lords' part of a view; ``role`` None: every mat shown (no Hidden Mats). A mat is
-        shown to its side, and with Hidden Mats to the other side only in Battle (1.5.3); an
-        entry has no ``mat`` while the Lord has none."""
-        st = typed(state)
-        names = _lord_names_and_sides()
-        hide = role is not None and bool(st["options"].get("hidden_mats"))
-        lords: dict[str, Any] = {}
-        for lid, d in st["lords"].items():
-            name, side = names[lid]
-            entry: dict[str, Any] = {"name": name, "side": side, **d}  # where, locale, box, exile, mat
-            if d["mat"] is None:
-                del entry["mat"]
-            elif hide and role != side and not in_battle(state, lid):
-                entry["mat"] = "hidden"
-            lords[lid] = entry
-        return lords
-
-    def _public(self, state: State) -> dict[str, Any]:
-        """The parts of a view that are the same for every role."""
+    def _public(self, state: State, store: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], Frame | None,
+                                                                     Frame | None]:
+        """The parts of a view that are the same for every role: those that change with the
+        step (the phase, who acts, the result and how the game ended, the public entries of the
+        parts), and those that change only with the board and the tracks
+        (:func:`.views.static_part`, kept between positions; ``store``: :func:`.views.kept`);
+        with the topmost Plan and Bosworth frames (their roles' own entries, :meth:`views`).
+        The stack is read once, from the top, for the frames the parts show."""
         st = typed(state)
         result = st["result"]
         frames = st["stack"]
@@ -283,35 +247,39 @@ class PlantagenetRules(StepRules):
             step = self.steps.by_name[step_name]
             phase = step.phase
             active = step.actors(state, frame)
-        net = st["influence"]
-        box = st["box"]
-        favour, markers = _favour_view(st["favour"])
-        out: dict[str, Any] = {
+        head: dict[str, Any] = {
             "phase": phase,
             "active": active,
             "result": None if result is None else str(result),
             "step": step_name,
-            "scenario": st["scenario"],
-            "king": st["king"], "rebel": st["rebel"],
-            "box": box,
-            "first_box": st["first_box"], "last_box": st["last_box"],
-            "influence": {"net": net, "York": max(0, int(net)), "Lancaster": max(0, -int(net))},  # 1.4.1
-            "threshold": threshold(state) if box is not None else None,
-            "favour": favour,
-            "stronghold_markers": markers,
-            "exhaustion": dict(sorted(st["exhaustion"].items())),
-            "exile_boxes": dict(st["exile_boxes"]),
-            "seats": dict(st["seats"]),
-            "vassals": {vid: d.copy() for vid, d in st["vassals"].items()},
-            "special_rules": list(st["special_rules"]),
-            "options": dict(st["options"]),
             "end": None if result is None else endings.end_cause(state),
         }
-        if not st["options"].get("hidden_mats"):
-            out["lords"] = self._lords(state, None)
-        for public_part in PUBLIC_PARTS:
-            out.update(public_part(state))
-        return out
+        muster = plan = actions = bosworth = None
+        for f in reversed(frames):
+            name = f["step"]
+            if name == "muster":
+                if muster is None and f.get("lords") is not None:
+                    muster = f
+            elif name == "plan":
+                if plan is None:
+                    plan = f
+            elif name == "actions":
+                if actions is None:
+                    actions = f
+            elif name == "bosworth" and bosworth is None:
+                bosworth = f
+        # the public view entries of the parts (levy, wars, campaign, battle: view_part)
+        if muster is not None:
+            head["muster"] = levy.muster_view(muster)
+        if "wars" in state:
+            head.update(wars.view_part(state, ""))
+        head.update(campaign.public_view_part(state, (plan, actions)))
+        if state.get("battle") is not None:
+            head.update(battle.public_view_part(state))
+        # scenario, king, rebel, box, first_box, last_box, influence, threshold, favour,
+        # stronghold_markers, exhaustion, exile_boxes, seats, vassals, special_rules, options
+        # and, unless mats are hidden, lords
+        return head, static_part(state, _lord_names_and_sides(), _favour_view, store), plan, bosworth
 
     def secrets(self, state: State, role: str) -> set[str]:
         """Opponent's Held Events and, with Hidden Mats, Capabilities on his hidden mats (§5)."""

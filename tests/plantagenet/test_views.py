@@ -1,0 +1,299 @@
+"""The views' parts kept from one position to the next (roses/games/plantagenet/views.py).
+
+A kept part is reused only while the state's part equals the snapshot it was made from, so the
+views made with kept parts must be, at every step, the views made afresh; and a view shares
+nothing with the state, so one handed out never changes afterwards. Hidden Mats (1.5.3) and the
+hidden card zones (1.9) are redacted per role from the kept parts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from roses.engine.contract import OBSERVER, canonical_json
+from roses.engine.fuzz import game_seed
+from roses.engine.game import Game
+from roses.engine.memo import Memo
+from roses.games.plantagenet import RULES, views
+from roses.games.plantagenet.records import Where
+
+from .helpers import place, set_troops
+
+ROLES = ["York", "Lancaster", OBSERVER]
+#: The entries of a view made from kept parts (views.static_part, cards_part, the Lords).
+KEPT_ENTRIES = ("scenario", "king", "rebel", "box", "first_box", "last_box", "influence", "threshold",
+                "favour", "stronghold_markers", "exhaustion", "exile_boxes", "seats", "vassals",
+                "special_rules", "options", "lords", "aow", "command")
+State = dict[str, Any]
+
+
+def _fresh(state: State, roles: list[str] = ROLES) -> list[dict[str, Any]]:
+    """The views made with nothing kept (a new game memo: an empty store)."""
+    with Memo().scope():
+        return RULES.views(state, roles)
+
+
+def _texts(vs: list[dict[str, Any]]) -> list[str]:
+    """The views as a server writes them (keys in their order, not sorted)."""
+    return [json.dumps(v, separators=(",", ":"), ensure_ascii=False) for v in vs]
+
+
+def _step(state: State, pick: random.Random) -> State:
+    active = RULES.active(state)
+    role = active[0] if len(active) == 1 else pick.choice(active)
+    legal = RULES.legal_actions(state, role)
+    return RULES.action(state, role, *legal[pick.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("options", [None, {"hidden_mats": True}])
+@pytest.mark.parametrize("scenario", RULES.scenarios)
+def test_kept_views_are_the_views_made_afresh_at_every_step(scenario: str, options: dict[str, Any] | None) -> None:
+    """Random games of every scenario, with and without Hidden Mats: at every step each role's
+    view made with the parts kept since the last steps (and the last games) is the same text as
+    the view made with nothing kept; the views of that state read back from storage (its
+    canonical JSON: every dict's keys sorted) are the same JSON, and their kept parts the same
+    text (the parts made afresh at every step, such as the Battle, follow the state's key
+    order). Every 25 steps the game goes on from its state read back from storage, or from a
+    copy."""
+    views.forget()
+    pick = random.Random(7)
+    for index in range(2):
+        s = RULES.setup(game_seed(11, index), scenario, options)
+        for n in range(220):
+            kept = RULES.views(s, ROLES)
+            assert _texts(kept) == _texts(_fresh(s)), (scenario, n)
+            stored = _fresh(json.loads(canonical_json(s)))
+            assert [canonical_json(v) for v in stored] == [canonical_json(v) for v in kept], (scenario, n)
+            assert [_texts([{k: v[k] for k in KEPT_ENTRIES if k in v}]) for v in stored] == \
+                [_texts([{k: v[k] for k in KEPT_ENTRIES if k in v}]) for v in kept], (scenario, n)
+            if RULES.result(s) is not None:
+                break
+            s = _step(s, pick)
+            if n % 25 == 24:
+                s = json.loads(canonical_json(s)) if n % 50 == 24 else RULES.copy_state(s)
+
+
+def test_a_view_handed_out_does_not_change_when_play_goes_on() -> None:
+    """A view shares nothing with the state (no mat, list or record of it): the views of each
+    step read again after the game has gone on are the text they were when made."""
+    views.forget()
+    pick = random.Random(3)
+    s = RULES.setup(game_seed(2, 1), "ia-henry-vi", None)
+    made: list[tuple[list[dict[str, Any]], list[str]]] = []
+    for _ in range(300):
+        if RULES.result(s) is not None:
+            break
+        vs = RULES.views(s, ROLES)
+        made.append((vs, _texts(vs)))
+        s = _step(s, pick)
+    assert len(made) > 100
+    for vs, texts in made:
+        assert _texts(vs) == texts
+
+
+def _levy_state() -> State:
+    return RULES.setup(game_seed(5, 0), "ia-henry-vi", None)
+
+
+def test_a_changed_lord_record_or_mat_is_seen_and_only_his_entry_is_made_again() -> None:
+    """Whatever changes a Lord (his cylinder's place, his mat's Troops, a Capability on it; by
+    a rule or by hand), the next views show it: the kept entry is compared with the record
+    itself. The other Lords' entries are those of the last views (kept)."""
+    views.forget()
+    s = _levy_state()
+    on_map = [lid for lid, d in s["lords"].items() if d["where"] == Where.MAP]
+    lord, other = on_map[0], on_map[1]
+    before = RULES.views(s, ROLES)[0]["lords"]
+    set_troops(s, lord, militia=3)
+    after = RULES.views(s, ROLES)[0]["lords"]
+    assert after[lord]["mat"]["troops"]["militia"] == 3
+    assert before[lord]["mat"]["troops"]["militia"] != 3  # the view handed out before is unchanged
+    assert after[other] is before[other]
+    s["lords"][lord]["mat"]["capabilities"].append("Y1")
+    assert RULES.views(s, ROLES)[1]["lords"][lord]["mat"]["capabilities"][-1] == "Y1"
+    s["lords"][lord].update(where=Where.CALENDAR, locale=None, box=3, mat=None)
+    entry = RULES.views(s, ROLES)[2]["lords"][lord]
+    assert (entry["where"], entry["box"], "mat" in entry) == (Where.CALENDAR, 3, False)
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_the_board_part_follows_markers_seats_vassals_and_exile_boxes() -> None:
+    """Exhaustion markers, Seats, Vassals and the Exile boxes: a change of any of them is in
+    the next views; unchanged, the part is the one the last views had."""
+    views.forget()
+    s = _levy_state()
+    first = RULES.views(s, ROLES)[0]
+    assert RULES.views(s, ROLES)[1]["vassals"] is first["vassals"]
+    locale = next(iter(sorted(s["favour"]))) if s["favour"] else "london"
+    s["exhaustion"][locale] = "depleted"
+    vid = next(iter(s["vassals"]))
+    s["vassals"][vid]["face_up"] = not s["vassals"][vid]["face_up"]
+    seat = next(iter(s["seats"]))
+    del s["seats"][seat]
+    box = next(iter(s["exile_boxes"]))
+    s["exile_boxes"][box] = "York" if s["exile_boxes"][box] != "York" else "Lancaster"
+    v = RULES.views(s, ROLES)[2]
+    assert v["exhaustion"][locale] == "depleted"
+    assert v["vassals"][vid]["face_up"] == s["vassals"][vid]["face_up"]
+    assert seat not in v["seats"]
+    assert v["exile_boxes"][box] == s["exile_boxes"][box]
+    assert first["vassals"][vid]["face_up"] != v["vassals"][vid]["face_up"]  # the old view unchanged
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_cards_kept_per_side_and_redacted_per_role_1_9() -> None:
+    """A side sees its own Arts of War and Command zones; the other side and an observer see
+    the hidden zones (deck, drawn, held; Command deck and Plan) by number only (1.9). A card
+    moved on one side is seen at once by every role as it may see it; the other side's zones
+    are kept (the same parts as before)."""
+    views.forget()
+    s = _levy_state()
+    york, lanc, obs = RULES.views(s, ROLES)
+    card = s["aow"]["York"]["deck"][0]
+    s["aow"]["York"]["deck"].remove(card)
+    s["aow"]["York"]["held"].append(card)
+    york2, lanc2, obs2 = RULES.views(s, ROLES)
+    assert card in york2["aow"]["York"]["held"] and card not in york2["aow"]["York"]["deck"]
+    assert lanc2["aow"]["York"]["held"] == obs2["aow"]["York"]["held"] == len(s["aow"]["York"]["held"])
+    assert f'"{card}"' not in canonical_json(lanc2) and f'"{card}"' not in canonical_json(obs2)
+    assert york2["aow"]["Lancaster"] is york["aow"]["Lancaster"]  # Lancaster's zones kept
+    assert lanc2["aow"]["Lancaster"] is lanc["aow"]["Lancaster"]
+    assert card not in york["aow"]["York"]["held"]  # the view handed out before is unchanged
+    s["command"]["Lancaster"]["revealed"].append(s["command"]["Lancaster"]["deck"].pop())
+    assert RULES.views(s, ROLES)[0]["command"]["Lancaster"]["revealed"] == s["command"]["Lancaster"]["revealed"]
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_hidden_mats_redacted_per_role_from_the_kept_lords_1_5_3() -> None:
+    """With Hidden Mats a role sees its own side's mats and the other side's as "hidden",
+    except those of the Lords in the Battle being fought; an observer sees every mat hidden
+    (1.5.3). On Bosworth Field: before the Battle and once it is fought."""
+    views.forget()
+    pick = random.Random(1)
+    s = RULES.setup(1, "bosworth", {"hidden_mats": True})
+    seen_before = seen_in_battle = False
+    for _ in range(200):
+        if RULES.result(s) is not None:
+            break
+        york, lanc, obs = RULES.views(s, ROLES)
+        fighting = s["battle"]["lords"] if s.get("battle") else {}
+        for lid, d in s["lords"].items():
+            if d["mat"] is None:
+                continue
+            side = york["lords"][lid]["side"]
+            own, foe = (york, lanc) if side == "York" else (lanc, york)
+            assert own["lords"][lid]["mat"]["troops"] == d["mat"]["troops"]
+            if lid in fighting:
+                assert foe["lords"][lid]["mat"] == obs["lords"][lid]["mat"] == own["lords"][lid]["mat"]
+                seen_in_battle = True
+            else:
+                assert foe["lords"][lid]["mat"] == obs["lords"][lid]["mat"] == "hidden"
+                seen_before = True
+        assert _texts([york, lanc, obs]) == _texts(_fresh(s))
+        s = _step(s, pick)
+    assert seen_before and seen_in_battle
+
+
+def test_equal_states_share_their_parts_and_a_changed_copy_does_not() -> None:
+    """The key is the content: a copy of a state (or the state read back from storage) gets
+    the parts made for the original; once the copy changes, its views follow it and the
+    original's do not."""
+    views.forget()
+    s = _levy_state()
+    a = RULES.views(s, ROLES)
+    copy = json.loads(canonical_json(s))
+    b = RULES.views(copy, ROLES)
+    assert b[0]["lords"] is a[0]["lords"] and b[0]["vassals"] is a[0]["vassals"]
+    lord = next(lid for lid, d in copy["lords"].items() if d["where"] == Where.MAP)
+    place(copy, lord, "calais" if copy["lords"][lord]["locale"] != "calais" else "london")
+    assert RULES.views(copy, ROLES)[0]["lords"][lord]["locale"] == copy["lords"][lord]["locale"]
+    assert RULES.views(s, ROLES)[0]["lords"][lord]["locale"] == s["lords"][lord]["locale"]
+    assert [canonical_json(v) for v in RULES.views(s, ROLES)] == [canonical_json(v) for v in _fresh(s)]
+
+
+def test_a_game_keeps_its_parts_in_its_own_memo() -> None:
+    """Rendered by a Game (a server's games), the parts are kept in the game's memo
+    (roses.engine.memo), not in the store shared by the states rendered outside a game."""
+    views.forget()
+    game = Game.new(RULES, seed=3, scenario="ia-henry-vi")
+    game.views(["York", "Lancaster"])
+    assert views.MEMO_NAME in game.memo.entries and "lords" in game.memo.entries[views.MEMO_NAME]
+    assert "lords" not in views._KEPT
+
+
+def test_the_tracks_and_favour_are_seen_at_once_1_4_1_1_3_1() -> None:
+    """The Influence track (1.4.1), the Calendar box and its threshold (5.2), the King and the
+    Favour markers with the Net Stronghold Favour they make (1.3.1): kept with the board, and
+    made again as soon as any of them changes."""
+    views.forget()
+    s = _levy_state()
+    before = RULES.views(s, ROLES)[0]
+    s["influence"] = 7
+    v = RULES.views(s, ROLES)[1]
+    assert v["influence"] == {"net": 7, "York": 7, "Lancaster": 0}
+    s["influence"] = -4
+    assert RULES.views(s, ROLES)[2]["influence"] == {"net": -4, "York": 0, "Lancaster": 4}
+    s["box"] += 1
+    assert RULES.views(s, ROLES)[0]["box"] == s["box"]
+    s["king"], s["rebel"] = s["rebel"], s["king"]
+    assert RULES.views(s, ROLES)[0]["king"] == s["king"]
+    town = next(loc for loc, side in sorted(s["favour"].items()))
+    s["favour"][town] = "York" if s["favour"][town] == "Lancaster" else "Lancaster"
+    v = RULES.views(s, ROLES)[0]
+    assert v["favour"][town] == s["favour"][town]
+    assert v["stronghold_markers"] != before["stronghold_markers"] or v["favour"] != before["favour"]
+    del s["favour"][town]
+    assert town not in RULES.views(s, ROLES)[1]["favour"]
+    assert before["influence"]["net"] not in (7, -4)  # the view handed out before is unchanged
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_threads_sharing_the_kept_parts_get_their_own_views() -> None:
+    """Outside a game the kept parts are shared by every thread: threads playing different
+    games at once (so each replaces what the others kept) each get, at every step, the views
+    made with nothing kept. (What makes it sound under races is that a kept tuple is replaced
+    whole and a caller keeps the snapshot it was given, never reading the store again for it:
+    views.py; a race between two bytecodes is too rare for a test to hit, so this checks the
+    shared use, not every interleaving.)"""
+    import sys
+    import threading
+
+    views.forget()
+    failures: list[str] = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+
+    def play(index: int) -> None:
+        pick = random.Random(index)
+        s = RULES.setup(game_seed(21, index), ("ia-henry-vi", "ii-warwicks-rebellion")[index % 2],
+                        {"hidden_mats": True} if index % 3 == 0 else None)
+        for n in range(150):
+            if RULES.result(s) is not None:
+                return
+            if _texts(RULES.views(s, ROLES)) != _texts(_fresh(s)):
+                failures.append(f"thread {index} step {n}")
+                return
+            s = _step(s, pick)
+
+    try:
+        threads = [threading.Thread(target=play, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+
+
+def test_the_record_fields_the_lords_part_spells_out_are_those_of_the_records() -> None:
+    """views.py copies a Lord's record and mat field by field when they have the fields of
+    records.LordRecord and records.Mat (else generically): the two sets must stay those."""
+    from roses.games.plantagenet.records import LordRecord, Mat
+
+    assert set(LordRecord.__annotations__) == views._RECORD_KEYS
+    assert set(Mat.__annotations__) == views._MAT_KEYS
