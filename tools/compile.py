@@ -26,10 +26,22 @@ sys.path.insert(0, str(ROOT))
 
 from roses._compiled import GROUP, MANIFEST, source_hashes  # noqa: E402
 
-#: The modules compiled, found by trial (bench/plantagenet.md, "Compiled modules").
+#: The modules compiled, found by trial (bench/plantagenet.md, "Compiled modules"): the
+#: Plantagenet rules and its search's copies and evaluation, and the engine modules they call
+#: whose classes no other game subclasses (an interpreted class cannot subclass a compiled one,
+#: so ``roses.engine.steps`` and ``roses.engine.contract`` stay Python while the other games do;
+#: ``roses.ai.ismcts``, whose tests replace a bot's method, too). ``components`` stays Python:
+#: it finds its data files beside its ``__file__``.
 MODULES: list[str] = [
+    "roses.engine.log",
+    "roses.engine.logview",
+    "roses.engine.memo",
     "roses.engine.rng",
-    "roses.games.plantagenet.services",
+    *(f"roses.games.plantagenet.{name}" for name in (
+        "ai", "arts", "battle", "campaign", "card_rules", "cards", "common", "decks", "effects",
+        "endings", "hidden", "levy", "reactions", "records", "rules", "services", "setup",
+        "upkeep", "wars",
+    )),
 ]
 
 
@@ -49,6 +61,7 @@ def build(modules: list[str], out: Path) -> dict[str, object]:
     os.chdir(ROOT)
     try:
         extensions = mypycify(paths, opt_level="3", target_dir=str(work / "c"), group_name=GROUP)
+        os.chdir(work)  # setuptools would read the project's pyproject.toml in the root
         setup(name="roses-compiled", ext_modules=extensions, script_name="tools/compile.py",
               script_args=["--quiet", "build_ext", "--build-lib", str(stage),
                            "--build-temp", str(work / "obj")])
