@@ -164,3 +164,29 @@ def test_activate_without_a_build_changes_nothing(tmp_path: Path,
     finally:
         _compiled.STATUS.clear()
         _compiled.STATUS.update(status)
+
+
+REPLAY = """
+import roses._compiled as c
+from roses.games.plantagenet import RULES
+from tests.corpus_io import read_records
+from tests.plantagenet.corpus_tools import CORPUS, digests
+records = read_records(CORPUS)[::20]
+for r in records:
+    got = digests(RULES, r)
+    assert got == {k: r[k] for k in got}, (r["scenario"], r["seed"], r["options"])
+print(len(records), len(c.compiled_modules()))
+"""
+
+
+@pytest.mark.skipif(check(_compiled.DEFAULT_DIR)[0] is None,
+                    reason="no current compiled build in build/mypyc (./dev compile)")
+def test_the_current_build_replays_recorded_games_to_their_digests() -> None:
+    """Where ``./dev compile`` has made a build of this very source, the suite also replays
+    every twentieth recorded Plantagenet game on it (CI replays them all)."""
+    done = run_python(REPLAY, ROSES_COMPILED="require")
+    assert done.returncode == 0, done.stderr
+    games, modules = map(int, done.stdout.split())
+    files, _ = check(_compiled.DEFAULT_DIR)
+    assert files is not None
+    assert games >= 15 and modules == len([m for m in files if m.startswith("roses.")])
