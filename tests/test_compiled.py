@@ -190,3 +190,20 @@ def test_the_current_build_replays_recorded_games_to_their_digests() -> None:
     files, _ = check(_compiled.DEFAULT_DIR)
     assert files is not None
     assert games >= 15 and modules == len([m for m in files if m.startswith("roses.")])
+
+
+def test_roses_bench_says_whether_it_ran_compiled(capsys: pytest.CaptureFixture[str]) -> None:
+    """``roses bench`` names what it measured: the compiled modules, or pure Python."""
+    from roses.cli import main
+
+    assert main(["bench", "plantagenet", "--seconds", "0.2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["compiled"] is COMPILED
+    assert out["compiled_modules"] == _compiled.compiled_modules()
+    assert main(["bench", "plantagenet", "--seconds", "0.2"]) == 0
+    line = capsys.readouterr().out
+    if COMPILED:
+        assert line.rstrip().endswith(f"; compiled: {len(out['compiled_modules'])} modules (mypyc))")
+    else:
+        assert out["compiled_modules"] == []
+        assert line.rstrip().endswith("; pure Python)")
