@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from roses._compiled import describe
 from roses.engine.errors import RosesError
 from roses.engine.fuzz import bench, fuzz
 from roses.engine.game import Game
@@ -129,7 +130,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
               f"{out['games_per_s']:.1f} games/s ({out['actions']} actions, {out['games']} games "
               f"in {out['seconds']:.1f} s, one core{extra}); per CPU second: "
               f"{out['actions_per_cpu_s']:.0f} actions, {out['games_per_cpu_s']:.1f} games "
-              f"({out['python']}, {out['python_executable']})")
+              f"({out['python']}, {out['python_executable']}; {describe(out)})")
     return 0
 
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from roses._compiled import compiled_summary, describe
 from roses.ai.arena import arena, format_report
 from roses.ai.bot import Determinizer, supports_determinize
 from roses.ai.factory import make_bot
@@ -164,6 +165,7 @@ def bench_ai(rules: Rules, scenario: str, seconds: float, seed: int, budget: str
         "think_s_per_move_mean": round(think / len(times), 4) if times else 0.0,
         "think_s_per_move_max": round(max(times), 4) if times else 0.0,
         "heuristic_s_per_move_mean": round(sum(heur_times) / len(heur_times), 4) if heur_times else 0.0,
+        **compiled_summary(),
     }
 
 
@@ -211,7 +213,7 @@ def register(sub: argparse._SubParsersAction, parser: argparse.ArgumentParser) -
                 print(f"{rules.id} {scenario} {out['bot']}: {out['iterations_per_s']:.0f} iterations/s, "
                       f"think {out['think_s_per_move_mean']:.3f} s/move (max {out['think_s_per_move_max']:.3f}) "
                       f"over {out['positions']} positions; heuristic bot "
-                      f"{out['heuristic_s_per_move_mean']:.4f} s/move (one core)")
+                      f"{out['heuristic_s_per_move_mean']:.4f} s/move (one core; {describe(out)})")
             return 0
 
         bench.set_defaults(func=cmd_bench)

@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from roses._compiled import compiled_summary
 from roses.engine.contract import OBSERVER, Action, Rules, State, actions_to_list, canonical_json
 from roses.engine.errors import IllegalAction
 from roses.engine.game import Game, digest
@@ -398,6 +399,7 @@ def bench(
         # Python version (bench/plantagenet.md, "The interpreter")
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "python_executable": sys.executable,
+        **compiled_summary(),
     }
     if views:
         out["views"] = True

@@ -280,7 +280,8 @@ class DiscardHeld(Step):
     """4.8.6 Reset: the side may discard any of its Held Events. Frame ``{"step":
     "discard_held", "side": S}``."""
 
-    name, phase = "discard_held", CAMPAIGN
+    name = "discard_held"
+    phase = CAMPAIGN
     rule = "4.8.6"
 
     def actors(self, state: State, frame: Frame) -> list[str]:

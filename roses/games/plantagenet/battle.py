@@ -280,7 +280,8 @@ class SideDecision(Choice):
 class Approach(Step):
     """4.3.5: each Enemy Lord at the Approached Stronghold chooses Exile or Battle."""
 
-    name, phase = "approach", CAMPAIGN
+    name = "approach"
+    phase = CAMPAIGN
     rule = "4.3.5"
 
     def undecided(self, state: State, frame: Frame) -> list[str]:
@@ -426,7 +427,8 @@ class BattleDriver(Step):
     """The automatic driver of a Battle: each stage pushes the decisions it needs and moves on
     (4.4.1-4.4.4)."""
 
-    name, phase = "battle", BATTLE
+    name = "battle"
+    phase = BATTLE
     rule = "4.4"
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
@@ -851,7 +853,8 @@ class Array(SideDecision):
     Attacker places one Lord opposite each Front Defender, center first, then any other empty
     Front position; Lords left over start in Reserve (RULINGS R43)."""
 
-    name, title = "array", "Battle Array (4.4.1)"
+    name = "array"
+    title = "Battle Array (4.4.1)"
     rule = "4.4.1"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
@@ -922,7 +925,8 @@ class BattleEvent(reactions.React):
     :mod:`cards` as ``array`` and ``death``). Events played stay in effect for this Battle
     (``battle["events"]``, 4.4.4)."""
 
-    name, phase = "battle_event", BATTLE
+    name = "battle_event"
+    phase = BATTLE
     rule = "4.4.1, 4.4.3"
 
 
@@ -930,7 +934,8 @@ class BattleEvent(reactions.React):
 class Flee(Step):
     """FLEE: the side declares which of its Lords Flee; they Rout at once (Retinue "Fled")."""
 
-    name, phase = "flee", BATTLE
+    name = "flee"
+    phase = BATTLE
     rule = "4.4.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -965,7 +970,8 @@ class Advance(SideDecision):
     """REPOSITION, Advance: Unrouted Lords in Reserve slide into empty Front positions, one per
     position (RULINGS R43: while both exist). Norfolk, if Late, waits for Round 2 (Ib)."""
 
-    name, title = "advance", "Reposition: Advance (4.4.2)"
+    name = "advance"
+    title = "Reposition: Advance (4.4.2)"
     rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
@@ -998,7 +1004,8 @@ class Advance(SideDecision):
 class Center(SideDecision):
     """REPOSITION, Center: an empty Front center is filled from the left or right Front."""
 
-    name, title = "center", "Reposition: Center (4.4.2)"
+    name = "center"
+    title = "Reposition: Center (4.4.2)"
     rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
@@ -1024,7 +1031,8 @@ class Flank(SideDecision):
     """ENGAGE, Flanking: a center Lord with no Enemy opposite and Enemies both left and right
     chooses which to Flank."""
 
-    name, title = "flank", "Engage: Flanking (4.4.2)"
+    name = "flank"
+    title = "Engage: Flanking (4.4.2)"
     rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
@@ -1046,7 +1054,8 @@ class Flank(SideDecision):
 class Order(SideDecision):
     """STRIKE: the Attacker declares the order of the Engagements."""
 
-    name, title = "order", "Strike: order of the Engagements (4.4.2)"
+    name = "order"
+    title = "Strike: order of the Engagements (4.4.2)"
     rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
@@ -1072,7 +1081,8 @@ class Hits(SideDecision):
     rerolled with a Valour marker of the unit's Lord, :class:`Valour`). Hits left when no unit
     can take them are lost."""
 
-    name, title = "hits", "Strike: apply Hits (4.4.2)"
+    name = "hits"
+    title = "Strike: apply Hits (4.4.2)"
     rule = "4.4.2"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
@@ -1151,7 +1161,9 @@ class Valour(Step):
     """VALOUR REROLLS: the unit's own Lord may spend one Valour marker to reroll its failed
     Protection roll, once; the reroll stands."""
 
-    name, phase, always_decides = "valour", BATTLE, True
+    name = "valour"
+    phase = BATTLE
+    always_decides = True
     rule = "4.4.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -1224,7 +1236,8 @@ class Spoils(SideDecision):
     """SPOILS (4.4.3; Exile 4.3.5): the winners share out the Carts and Provender taken among
     their Unrouted (Approaching) Lords as they wish."""
 
-    name, title = "spoils", "Spoils (4.4.3)"
+    name = "spoils"
+    title = "Spoils (4.4.3)"
     rule = "4.4.3"
 
     def recipients(self, state: State, frame: Frame) -> list[str]:
@@ -1278,7 +1291,8 @@ class Capture(SideDecision):
     """Capture of the King (Ia): instead of a Death check Henry VI Disbands and the Yorkists put
     his cylinder on the mat of an Unrouted Yorkist Lord at the Battle (RULINGS R44)."""
 
-    name, title = "capture", "Capture of the King (Ia)"
+    name = "capture"
+    title = "Capture of the King (Ia)"
     rule = "6.0 Ia"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
@@ -1313,7 +1327,8 @@ class Death(SideDecision):
     first or second War, while the side's last Heir of the War still has to roll, the side may
     concede the War instead (``surrender``, the Heir's id as argument)."""
 
-    name, title = "death", "Death checks (4.4.3)"
+    name = "death"
+    title = "Death checks (4.4.3)"
     rule = "4.4.3"
 
     def choices(self, state: State, frame: Frame) -> list[Action]:
@@ -1473,7 +1488,8 @@ class Bosworth(Step):
     and lock in. Nothing is shown to the other side until both have locked in; then the
     choices are revealed and the Battle begins with Round 1."""
 
-    name, phase = "bosworth", BATTLE
+    name = "bosworth"
+    phase = BATTLE
     rule = "6.0 III(B)"
 
     def actors(self, state: State, frame: Frame) -> list[str]:

@@ -461,7 +461,9 @@ class Plan(Step):
     """4.1 Plan: both sides build their Plans at once and in secret (4.1.2). The frame is popped
     when the second side locks in: while it is on top a side decides (``always_decides``)."""
 
-    name, phase, always_decides = "plan", CAMPAIGN, True
+    name = "plan"
+    phase = CAMPAIGN
+    always_decides = True
     rule = "4.1"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -573,7 +575,8 @@ class Command(Step):
     by Feed (4.7). When one side's Plan is empty the other goes on alone; when both are, the
     Campaign's Command cards are over (4.8)."""
 
-    name, phase = "command", CAMPAIGN
+    name = "command"
+    phase = CAMPAIGN
     rule = "4.2"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -785,7 +788,8 @@ class Actions(Step):
     """4.2.1-4.2.2: the Active Lord's Command actions, up to his Command rating; the card ends
     when they are spent, when he Passes, or at an Approach (4.3.5)."""
 
-    name, phase = "actions", CAMPAIGN
+    name = "actions"
+    phase = CAMPAIGN
     rule = "4.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -1115,7 +1119,8 @@ class Boost(Step):
     """1.4.2: before the roll of an Influence check (Tax 4.6.3, Parley 4.6.4) the side may spend
     one or three more Influence points for +1 or +2."""
 
-    name, phase = "boost", CAMPAIGN
+    name = "boost"
+    phase = CAMPAIGN
     rule = "1.4.2"
     always_decides = True
 
@@ -1180,7 +1185,8 @@ class Group(Step):
     """4.3.1 Group March (and Sail 4.6.1, Intercept 4.3.4): which Lords at his Locale go with an
     Active (or Intercepting) Marshal or Lieutenant."""
 
-    name, phase = "group", CAMPAIGN
+    name = "group"
+    phase = CAMPAIGN
     rule = "4.3.1"
     always_decides = True
 
@@ -1292,7 +1298,8 @@ class Discard(Step):
     """Greed (1.7.2): Assets discarded to move: Haul (4.3.2) or Sail (4.6.1). Which Lord of a
     Group discards is the owner's choice; with one Lord holding that Asset it is done at once."""
 
-    name, phase = "discard", CAMPAIGN
+    name = "discard"
+    phase = CAMPAIGN
     rule = "1.7.2"
 
     def _holders(self, state: State, frame: Frame) -> list[str]:
@@ -1339,7 +1346,8 @@ class Move(Step):
     """Carry out a March (4.3), an Intercept move (4.3.4) or a Sail (4.6.1) once Haul or the
     Ships' room is settled, and mark the movers Moved (4.3 MOVED-FOUGHT)."""
 
-    name, phase = "move", CAMPAIGN
+    name = "move"
+    phase = CAMPAIGN
     rule = "4.3"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1403,7 +1411,8 @@ class Arrive(Step):
     """After a March: the Inactive side may Intercept (4.3.4), then an Approach (4.3.5) if Enemy
     Lords are there, which ends the card's actions."""
 
-    name, phase = "arrive", CAMPAIGN
+    name = "arrive"
+    phase = CAMPAIGN
     rule = "4.3.4"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1445,7 +1454,8 @@ class Intercept(Step):
     """4.3.4: one Enemy Lord adjacent to a March's destination by Highway or Road may try once to
     Intercept (roll at most his Valour), a Marshal or Lieutenant with a Group."""
 
-    name, phase = "intercept", CAMPAIGN
+    name = "intercept"
+    phase = CAMPAIGN
     rule = "4.3.4"
     always_decides = True
 
@@ -1517,7 +1527,8 @@ class InterceptRoll(Step):
     succeeds, and his side Attacks in the Battle that follows (RULINGS R80). Under Parliament's
     Truce there is no Intercept (R79)."""
 
-    name, phase = "intercept_roll", CAMPAIGN
+    name = "intercept_roll"
+    phase = CAMPAIGN
     rule = "4.3.4"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1567,7 +1578,8 @@ def collect_command_cards(state: State) -> None:
 class BeginCampaign(Step):
     """4.0: the Campaign begins with every Command card in its deck for the Plan (4.1)."""
 
-    name, phase = "begin_campaign", CAMPAIGN
+    name = "begin_campaign"
+    phase = CAMPAIGN
     rule = "4.0"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1583,7 +1595,8 @@ class TidesOfWar(Step):
     """4.8.1 Tides of War (:func:`services.apply_tides`); first the Yorkists may use Y4 We done
     deeds of charity (window ``tides``, RULINGS R83), which sets ``frame["charity"]``."""
 
-    name, phase = "tides_of_war", CAMPAIGN
+    name = "tides_of_war"
+    phase = CAMPAIGN
     rule = "4.8.1"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1600,7 +1613,8 @@ class Disembark(Step):
     lands at a Port of that Sea free of Enemy Lords (his side's choice) and Feeds at once; with
     no such Port he Disbands."""
 
-    name, phase = "disembark", CAMPAIGN
+    name = "disembark"
+    phase = CAMPAIGN
     rule = "4.8.2"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1637,7 +1651,8 @@ class Land(Step):
     """4.8.2 Land: the side places its Lord at a Port of his Sea free of Enemy Lords (done at
     once when there is only one); he then Feeds (4.7)."""
 
-    name, phase = "land", CAMPAIGN
+    name = "land"
+    phase = CAMPAIGN
     rule = "4.8.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -1672,7 +1687,8 @@ class Land(Step):
 class VictoryCheck(Step):
     """4.8.3: Campaign Victory, Threshold, final Turn."""
 
-    name, phase = "victory_check", CAMPAIGN
+    name = "victory_check"
+    phase = CAMPAIGN
     rule = "4.8.3"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1687,7 +1703,8 @@ class VictoryCheck(Step):
 class Grow(Step):
     """4.8.4 Grow after boxes 4, 9 and 14 (not with Ravaged Land, scenario III)."""
 
-    name, phase = "grow", CAMPAIGN
+    name = "grow"
+    phase = CAMPAIGN
     rule = "4.8.4"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1700,7 +1717,8 @@ class Grow(Step):
 class Waste(Step):
     """4.8.5 Waste after boxes 5 and 10 (not with Ravaged Land or Brief Rebellion)."""
 
-    name, phase = "waste", CAMPAIGN
+    name = "waste"
+    phase = CAMPAIGN
     rule = "4.8.5"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -1716,7 +1734,8 @@ class Reset(Step):
     """4.8.6 Reset: "This Campaign" Events end, Rebel then King's side may discard Held Events,
     and play goes on to the next Calendar box."""
 
-    name, phase = "reset", CAMPAIGN
+    name = "reset"
+    phase = CAMPAIGN
     rule = "4.8.6"
 
     def run(self, state: State, frame: Frame) -> None:

@@ -92,7 +92,8 @@ def push_pick(state: State, kind: str, side: str, card: str, **data: Any) -> Non
 
 
 class CardPick(Step):
-    name, phase = "card_pick", LEVY
+    name = "card_pick"
+    phase = LEVY
     rule = "1.9.1"
 
     def actors(self, state: State, frame: Frame) -> list[str]:

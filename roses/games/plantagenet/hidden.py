@@ -59,7 +59,7 @@ def _exchange(state: State, side: str, zone: str, rnd: random.Random) -> tuple[s
     return f"{side}'s {zone} card {old} is {new} instead", out
 
 
-def _reorder(state: State, side: str, cards: list[str], where: str, rnd: random.Random,
+def _reorder(state: State, side: str, cards: list[Any], where: str, rnd: random.Random,
              path: tuple[Any, ...]) -> tuple[str, State] | None:
     """Two different cards of a Plan (or draft) of ``side`` exchanged."""
     pairs = [(i, j) for i in range(len(cards)) for j in range(i + 1, len(cards)) if cards[i] != cards[j]]

@@ -82,7 +82,8 @@ def _check_log(state: State, lord: str, what: str, res: dict[str, Any]) -> None:
 
 # ----- 3.1 Arts of War -------------------------------------------------------------------------
 class ArtsOfWar(Step):
-    name, phase = "arts_of_war", LEVY
+    name = "arts_of_war"
+    phase = LEVY
     rule = "3.1.2"
 
     def _candidates(self, state: State, frame: Frame) -> list[str] | None:
@@ -186,7 +187,8 @@ def muster_lord(state: State, lord: str, locale: str) -> None:
 
 
 class MusterExiles(Step):
-    name, phase = "exiles", LEVY
+    name = "exiles"
+    phase = LEVY
     rule = "3.3.1"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -226,7 +228,8 @@ class MusterExiles(Step):
 class ReadyVassals(Step):
     """3.3.2: face-down Vassals in the current box return to their Seats face up."""
 
-    name, phase = "ready_vassals", LEVY
+    name = "ready_vassals"
+    phase = LEVY
     rule = "3.3.2"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -239,7 +242,8 @@ class ReadyVassals(Step):
 
 
 class SkipPay(Step):
-    name, phase = "skip_pay", LEVY
+    name = "skip_pay"
+    phase = LEVY
     rule = "3.2"
 
     def run(self, state: State, frame: Frame) -> None:
@@ -373,7 +377,7 @@ def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str 
             out += _vassal_options(state, lord)
         if every or only == "levy_troops" or only == "levy_troops_by":
             # the plain action keeps no argument; a card's variant is "levy_troops_by" (card_rules docs)
-            out += [("levy_troops", a) if a is None else ("levy_troops_by", a) for a in cr.troops_options(state, lord)]
+            out += [("levy_troops", None) if t is None else ("levy_troops_by", t) for t in cr.troops_options(state, lord)]
         if every or only == "levy_transport":
             out.append(("levy_transport", "carts"))
             ships = d["mat"]["assets"]["ships"]
@@ -477,7 +481,8 @@ def _troops_label(arg: Any) -> str:
 
 
 class Muster(Step):
-    name, phase = "muster", LEVY
+    name = "muster"
+    phase = LEVY
     rule = "3.4"
 
     def _options(self, state: State, frame: Frame) -> list[Action]:
@@ -796,7 +801,9 @@ def place_levied_lord(state: State, lord: str, locale: str) -> None:
 class PlaceLord(Step):
     """3.4.2: the owner picks the Friendly Seat where a Levied Lord Musters."""
 
-    name, phase, always_decides = "place_lord", LEVY, True
+    name = "place_lord"
+    phase = LEVY
+    always_decides = True
     rule = "3.4.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -825,7 +832,8 @@ class PlaceLord(Step):
 class EndLevy(Step):
     """3.4.6 NOTE: after Muster, This Levy Events end."""
 
-    name, phase = "end_levy", LEVY
+    name = "end_levy"
+    phase = LEVY
     rule = "3.4.6"
 
     def run(self, state: State, frame: Frame) -> None:

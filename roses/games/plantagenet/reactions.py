@@ -20,7 +20,7 @@ Capability on a visible mat is public, so its window waits whenever the Capabili
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from roses.engine.contract import Action, State
@@ -74,7 +74,7 @@ WINDOWS: dict[str, Window] = {}
 
 def register(name: str, window: Window) -> Window:
     cards = frozenset(cid for key in window.events for cid in fx.event_cards(key))
-    w = Window(**{**window.__dict__, "cards": cards})
+    w = replace(window, cards=cards)
     WINDOWS[name] = w
     return w
 
@@ -182,7 +182,8 @@ def push_window(state: State, side: str, window: str, **ctx: Any) -> bool:
 class React(Step):
     """A reaction window (module docs): play a Held Event, use a Capability, or pass."""
 
-    name, phase = "react", CAMPAIGN
+    name = "react"
+    phase = CAMPAIGN
     rule = "3.1.3"
 
     def actors(self, state: State, frame: Frame) -> list[str]:

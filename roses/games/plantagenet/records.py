@@ -329,18 +329,18 @@ class BoostFrame(TypedDict):
     target: Any
 
 
+# 4.3.1, 4.3.6, 4.6: the Lords going along on a March, Sail or Intercept.
 GroupFrame = TypedDict("GroupFrame", {
     "step": str, "kind": str, "side": str, "lord": str, "dest": str, "way": NotRequired[str],
     "cost": NotRequired[int], "cands": list[str], "with": list[str], "back": NotRequired[dict[str, Any]],
     "flank": NotRequired[Any], "marchers": NotRequired[list[str]], "locale": NotRequired[str],
 })
-GroupFrame.__doc__ = "4.3.1, 4.3.6, 4.6: the Lords going along on a March, Sail or Intercept."
 
+# A March or Sail under way (4.3, 4.6).
 MoveFrame = TypedDict("MoveFrame", {
     "step": str, "kind": str, "side": str, "lords": list[str], "from": str, "dest": str,
     "way": NotRequired[str | None], "cost": NotRequired[int], "chained": NotRequired[bool],
 })
-MoveFrame.__doc__ = "A March or Sail under way (4.3, 4.6)."
 
 
 class DiscardFrame(TypedDict):
@@ -354,10 +354,10 @@ class DiscardFrame(TypedDict):
     why: str
 
 
+# Lords arriving at a Locale: Intercept, Approach, Battle checks (4.3.4-4.3.5).
 ArriveFrame = TypedDict("ArriveFrame", {
     "step": str, "side": str, "locale": str, "lords": list[str], "checked": bool, "from": str,
 })
-ArriveFrame.__doc__ = "Lords arriving at a Locale: Intercept, Approach, Battle checks (4.3.4-4.3.5)."
 
 
 class InterceptFrame(TypedDict):
@@ -397,12 +397,12 @@ class UpkeepFrame(TypedDict):
     lords: NotRequired[list[str]]
 
 
+# 4.3.5: Enemy Lords Approached choose Exile or Battle; then the Battle's driver.
 ApproachFrame = TypedDict("ApproachFrame", {
     "step": str, "locale": str, "attacker": str, "attackers": list[str], "from": NotRequired[str],
     "card": NotRequired[dict[str, Any]], "windows": NotRequired[bool], "stand": NotRequired[list[str]],
     "battle_attacker": NotRequired[str],
 })
-ApproachFrame.__doc__ = "4.3.5: Enemy Lords Approached choose Exile or Battle; then the Battle's driver."
 
 
 class BattleFrame(TypedDict):

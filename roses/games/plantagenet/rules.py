@@ -82,7 +82,8 @@ class PlantagenetSteps(Steps):
 class Calendar(Step):
     """The bottom of the stack: begins each Turn by pushing its steps (2.2.1, 3.0, 4.0, 4.8)."""
 
-    name, phase = "calendar", LEVY
+    name = "calendar"
+    phase = LEVY
     rule = "2.2.1"
 
     def run(self, state: State, frame: Frame) -> None:

@@ -292,10 +292,14 @@ class Upkeep(Step):
 class PayTroops(Upkeep):
     """3.2.1 Pay Troops: every Mustered Lord of the side on the map pays Coin."""
 
-    name, phase = "pay_troops", LEVY
+    name = "pay_troops"
+    phase = LEVY
     rule = "3.2.1"
-    asset, asset_word, verb_done, short_word, section = "coin", "Coin", "pays its Troops", "Unpaid", \
-        "Pay Troops (3.2.1)"
+    asset = "coin"
+    asset_word = "Coin"
+    verb_done = "pays its Troops"
+    short_word = "Unpaid"
+    section = "Pay Troops (3.2.1)"
 
     def payers(self, state: State, frame: Frame) -> list[str]:
         free = cr.percys_power(state, frame["side"])  # L14 Percy's Power: Pay in the North is free
@@ -311,10 +315,14 @@ class PayTroops(Upkeep):
 class Feed(Upkeep):
     """4.7 Feed: the side's Lords marked Moved/Fought spend Provender (on the map or at Sea)."""
 
-    name, phase = "feed", CAMPAIGN
+    name = "feed"
+    phase = CAMPAIGN
     rule = "4.7"
-    asset, asset_word, verb_done, short_word, section = "provender", "Provender", "feeds its Troops", \
-        "Unfed", "Feed (4.7)"
+    asset = "provender"
+    asset_word = "Provender"
+    verb_done = "feeds its Troops"
+    short_word = "Unfed"
+    section = "Feed (4.7)"
 
     def _due(self, state: State, frame: Frame) -> list[str]:
         side = frame["side"]
@@ -343,7 +351,8 @@ class PayLords(Step):
     """3.2.2 Pay Lords: the side may first Disband any of its Lords on the map, then pays one
     Influence point per Lord at a Stronghold and two per Lord in an Exile box."""
 
-    name, phase = "pay_lords", LEVY
+    name = "pay_lords"
+    phase = LEVY
     rule = "3.2.2"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -403,7 +412,8 @@ class PayVassals(Step):
     """3.2.3 Pay Vassals: for each due Vassal, pay 1 Influence and shift its marker one box
     right, or Disband it (3.2.4)."""
 
-    name, phase = "pay_vassals", LEVY
+    name = "pay_vassals"
+    phase = LEVY
     rule = "3.2.3"
 
     def actors(self, state: State, frame: Frame) -> list[str]:
