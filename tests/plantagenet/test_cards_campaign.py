@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from roses.engine import rng
+from roses.engine.contract import OBSERVER, canonical_json
 from roses.games.plantagenet import RULES, arts, wars
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.records import VassalWhere, Where
@@ -888,6 +889,28 @@ def test_y4_deeds_of_charity_pass_or_no_provender_4_8_1() -> None:
     deploy(s, "york", "Y4")
     run_frames(s, {"step": "tides_of_war"})  # nothing to spend: no pause
     assert s["stack"] == []
+
+
+def test_y4_deeds_of_charity_with_hidden_mats_asks_whatever_the_mat_holds_4_8_1_r50() -> None:
+    """With Hidden Mats the Yorkists are asked how much to spend whatever the Provender, and may
+    spend nothing: the other side sees the same wait and the same prompt (RULINGS R83, R50)."""
+    seen = []
+    for provender in (0, 2):
+        s = ia()
+        s["options"]["hidden_mats"] = True
+        place(s, "york", "London", provender=provender)
+        deploy(s, "york", "Y4")
+        before, net = s["influence"], _tides_net(s)
+        run_frames(s, {"step": "tides_of_war"})
+        act(s, "use", "Y4")
+        assert RULES.active(s) == ["York"]
+        assert verbs(s, "spend") == [0, 1, 2][:provender + 1]
+        seen.append(canonical_json([RULES.active(s), RULES.view(s, "Lancaster"), RULES.view(s, OBSERVER)]))
+        act(s, "spend", 0)
+        assert s["influence"] == before + net and assets(s, "york")["provender"] == provender
+        assert "spends no Provender" in str(s["log"][-2:])
+        ok(s)
+    assert seen[0] == seen[1]
 
 
 # ----- L4 Heralds (4.2.2, 1.4.2) ---------------------------------------------------------------------

@@ -766,6 +766,7 @@ def _aspielles_play(state: State, side: str, card: str) -> None:
 
 def _aspielles_choose(state: State, frame: Frame, verb: str, arg: Any) -> None:
     pop(state)
+    mark_reveal(state)  # the chosen hidden mat is shown to the player (1.5.3)
     mat = state["lords"][arg]["mat"]
     troops = ", ".join(f"{n} {t.replace('_', ' ')}" for t, n in mat["troops"].items() if n) or "no Troops"
     assets = ", ".join(f"{n} {a}" for a, n in mat["assets"].items() if n) or "no Assets"
@@ -1206,8 +1207,11 @@ def _charity_use(state: State, frame: Frame, cid: str) -> None:
 
 
 def _charity_options(state: State, frame: Frame) -> list[Action]:
+    """1 or 2 Provender, as many as the Lord has with Sharing; with Hidden Mats also nothing, so
+    that the Yorkists are asked whatever the hidden mat holds (RULINGS R83, R50)."""
     have = sv.shared_assets(state, frame["lord"], "provender")
-    return [("spend", n) for n in (1, 2) if n <= have]
+    spend: list[Action] = [("spend", 0)] if state["options"].get("hidden_mats") else []
+    return spend + [("spend", n) for n in (1, 2) if n <= have]
 
 
 def _charity_choose(state: State, frame: Frame, verb: str, n: Any) -> None:
@@ -1227,12 +1231,16 @@ def _charity_choose(state: State, frame: Frame, verb: str, n: Any) -> None:
     tides = next((f for f in reversed(state["stack"]) if f["step"] == "tides_of_war"), None)
     if tides is not None:
         tides["charity"] = tides.get("charity", 0) + int(n)
+    if not n:
+        public(state, f"We done deeds of charity ({frame['card']}): {name(lord)} spends no Provender (4.8.1).",
+               EVENT)
+        return
     public(state, f"We done deeds of charity ({frame['card']}): {name(lord)} spends {n} Provender for {n} "
                   "Influence (4.8.1).", EVENT)
 
 
 PICKS["charity"] = Pick(_charity_options, _charity_choose, "spend 1 or 2 Provender for as many Influence points?",
-                        lambda s, f, v, a: f"Spend {a} Provender: +{a} Influence")
+                        lambda s, f, v, a: f"Spend {a} Provender: +{a} Influence" if a else "Spend nothing")
 reactions.register("tides", reactions.Window(
     moment="at Tides of War (4.8.1)", capabilities=frozenset({"deeds_of_charity"}), cap_lords=_charity_lords,
     on_use=_charity_use))
