@@ -40,7 +40,7 @@ MODULES: list[str] = [
     *(f"roses.games.plantagenet.{name}" for name in (
         "ai", "arts", "battle", "campaign", "card_rules", "cards", "common", "decks", "effects",
         "endings", "hidden", "levy", "reactions", "records", "rules", "services", "setup",
-        "upkeep", "wars",
+        "upkeep", "views", "wars",
     )),
 ]
 

@@ -237,7 +237,7 @@ class PlantagenetRules(StepRules):
         The stack is read once, from the top, for the frames the parts show."""
         st = typed(state)
         result = st["result"]
-        frames = st["stack"]
+        frames: list[Frame] = st["stack"]
         if result is not None or not frames:
             phase = "over" if result is not None else ""
             active: list[str] = []
