@@ -17,9 +17,9 @@ import random
 
 from roses.engine.contract import Action, SearchHints, State
 from roses.engine.log import readable_entries
+from roses.games.kingmaker import ai_sea, orders
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import evaluation as E
-from roses.games.kingmaker import orders
 from roses.games.kingmaker.common import (
     E_DECK,
     E_HAND,
@@ -160,11 +160,23 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
     if aim is None:
         return actions
     w = W(state)
-    kept = [a for a in actions if not (a[0] == "select" and state["nsq"][w.cid(str(a[1]))] == aim)]
+    sea = ai_sea.sea_moves(state, p, aim, actions)
+    if sea:  # §Sea Transportation: embark, sail the passengers to a landing, fetch waiting nobles
+        return sea
     land = w.board.land_distances(aim)
+    kept = [a for a in actions if not (a[0] == "select" and state["nsq"][w.cid(str(a[1]))] == aim)]
+    if ai_sea.waiting(state, p, aim) and ai_sea.can_land(state, p, aim):  # nobles waiting in their pickup port stay there for the ship
+        kept = [a for a in kept if not (a[0] == "select" and _waits_in_port(state, p, w.cid(str(a[1])), aim))]
     if any(a[0] == "select" and state["nsq"][w.cid(str(a[1]))] in land for a in kept):
         kept = [a for a in kept if a[0] != "end"]
     return kept or actions
+
+
+def _waits_in_port(state: State, p: int, n: int, aim: str) -> bool:
+    sq = state["nsq"][n]
+    if sq is None or sq in W(state).board.land_distances(aim):
+        return False
+    return ai_sea.noble_goal(state, p, n, aim) == sq
 
 
 def _ballot(state: State, role: str, actions: list[Action]) -> list[Action]:
@@ -255,6 +267,12 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
                 goals.add(sq)
     frame = state["stack"][-1]
     aim = None
+    if frame["ship"] is not None:  # a ship of a faction with an objective: the sea plan (ai_sea)
+        target = objective(state, p)
+        if target is not None and ai_sea.can_land(state, p, target):
+            s = w.ship_codec.id(frame["ship"])
+            keep_to = {str(a[1]) for a in ai_sea.rank_ship_destinations(state, p, s, target, tos)}
+            return [a for a in actions if a[0] != "to" or str(a[1]) in keep_to]
     if frame["sel"] is not None:
         n = w.cid(frame["sel"])
         if any(state["hesc"][h] == n for h in heirs_of(state, p)):
@@ -269,7 +287,14 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
     # (evaluation._travel counts sea passages).
     if aim is not None:
         land = b.land_distances(aim)
-        goal_dist = [land if state["nsq"][w.cid(frame["sel"])] in land else E._travel(state, aim)]
+        here = state["nsq"][w.cid(frame["sel"])]
+        port = ai_sea.noble_goal(state, p, w.cid(frame["sel"]), aim) if here not in land else None
+        if here in land:
+            goal_dist = [land]
+        elif port is not None and ai_sea.can_land(state, p, aim):  # to his port, for the ship
+            goal_dist = [b.land_distances(port)]
+        else:
+            goal_dist = [E._travel(state, aim)]
     else:
         goal_dist = [b.land_distances(g) for g in sorted(goals)]
 
@@ -344,8 +369,10 @@ def objective(state: State, p: int) -> str | None:
             need = max(need, siege.get(p, siege[-1]))
         land = b.land_distances(sq)
         marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
+        if (marching <= 0 or need > marching) and ai_sea.can_land(state, p, sq):
+            marching = total  # the others cross by ship (ai_sea, §Sea Transportation)
         if marching <= 0 or need > marching:
-            continue  # beyond the strength that can march there (no plan for a sea passage)
+            continue  # beyond the strength that can get there
         dist = E._travel(state, sq)
         steps = sum(strength[n] * dist.get(state["nsq"][n], 99) for n in nobles) / total
         worth = 2.0 if (not mine and h in seniors) else 1.0
