@@ -37,11 +37,14 @@ from roses.games.kingmaker.common import (
     kings,
     live_heirs,
     noble_strength,
+    place_owner,
     player_of_role,
     senior_heir,
     sole_king,
 )
+from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.play import event_deck
+from roses.games.kingmaker.queries import siege_defence
 
 
 def determinize(state: State, role: str, seed: int) -> State:
@@ -146,9 +149,23 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return _ballot(state, role, actions)
     if step == "attend":
         return _attendance(state, role, actions)
+    if step == "combat":
+        return _assault(state, role, actions)
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The combat phase with a plan whose place (the cathedral, the place an heir is in) another
+    holds: besiege or storm it when the faction can (§Siege; E1 storming), the search choosing
+    between the two."""
+    p = player_of_role(state, role)
+    got = plan(state, p)
+    if got is None or got[1] is None:
+        return [a for a in actions if a[0] != "deal"]
+    attack = [a for a in actions if a[0] in ("siege", "storm") and a[1] == got[1]]
+    return attack or [a for a in actions if a[0] != "deal"]
 
 
 def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
@@ -156,10 +173,16 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
     square who can get there by land march on it before the bot may end its movement (the search still chooses who goes
     first, and other moves: ships, cards, escorts); nobles already there stay."""
     p = player_of_role(state, role)
-    aim = objective(state, p)
-    if aim is None:
+    got = plan(state, p)
+    if got is None:
         return actions
+    aim, place = got
     w = W(state)
+    if place is not None and place_owner(state, place) == p and w.board.places[place].cathedral:
+        # §Coronation Phase: the heir is crowned inside the cathedral: the nobles there go in.
+        enter = [a for a in actions if a[0] == "enter" and a[1][1] == place]
+        if enter:
+            return enter
     sea = ai_sea.sea_moves(state, p, aim, actions)
     if sea:  # §Sea Transportation: embark, sail the passengers to a landing, fetch waiting nobles
         return sea
@@ -317,6 +340,16 @@ BATTLE_MARGIN = 1.5
 
 
 def objective(state: State, p: int) -> str | None:
+    """The square of the faction's plan (:func:`plan`), None without one."""
+    got = plan(state, p)
+    return got[0] if got else None
+
+
+#: Extra steps a cathedral held by another costs in the choice of one (a siege to take it first).
+CATHEDRAL_SIEGE_STEPS = 3
+
+
+def plan(state: State, p: int) -> tuple[str, str | None] | None:
     """The square every noble of ``p`` marches on (a plan, so that the faction gathers one
     force instead of spreading over all goals): with the senior heir of an uncrowned house
     and an archbishop or two bishops among its nobles, the cathedral nearest to that heir
@@ -326,7 +359,11 @@ def objective(state: State, p: int) -> str | None:
     his stack, §Battle), within the faction's whole strength on the board, nearest to its
     troops (strength-weighted travel steps, evaluation._travel), a senior heir counting
     double for a faction without one. None when the faction has no noble on the board or no
-    heir is within the strength of its nobles who can march to him by land."""
+    heir is within the strength of its nobles who can march to him by land, or cross the sea
+    to him by ship (ai_sea). Returned as ``(square, place)``: the place the plan must enter or
+    take (the cathedral; the place the heir is in), None for an heir in the open. A cathedral
+    another faction holds costs :data:`CATHEDRAL_SIEGE_STEPS` more steps, and one whose
+    defence (§Siege) exceeds the faction's strength is none."""
     w = W(state)
     b = w.board
     amap = E._awards_by_noble(state)
@@ -350,9 +387,19 @@ def objective(state: State, p: int) -> str | None:
             if sq is None:
                 continue
             dist = E._travel(state, sq)
-            cath = sorted((dist.get(b.places[pl].square, 999), b.places[pl].square) for pl in E._cathedrals(state))
-            if cath and cath[0][0] < 999:
-                return cath[0][1]
+            cath: list[tuple[int, str, str]] = []
+            for pl in E._cathedrals(state):
+                d = dist.get(b.places[pl].square, 999)
+                if d >= 999 or not place_active(state, pl):
+                    continue
+                if place_owner(state, pl) != p:
+                    if siege_defence(state, pl, p) > total:
+                        continue
+                    d += CATHEDRAL_SIEGE_STEPS
+                cath.append((d, b.places[pl].square, pl))
+            if cath:
+                best_cath = min(cath)
+                return best_cath[1], best_cath[2]
     everywhere: dict[tuple[str, int], int] = {}
     for q, ns in E._faction_nobles(state).items():
         for n in ns:
@@ -360,7 +407,7 @@ def objective(state: State, p: int) -> str | None:
                 key = (state["nsq"][n], q)
                 everywhere[key] = everywhere.get(key, 0) + noble_strength(state, n, amap=amap)
     holder = {h: heir_controller(state, h) for h in live_heirs(state)}
-    best: tuple[float, str] | None = None
+    best: tuple[float, str, str | None] | None = None
     for h, q, sq, held_by, siege in E._targets(state, everywhere, holder):
         if q == p or (q >= 0 and allied(state, p, q)):
             continue
@@ -377,9 +424,9 @@ def objective(state: State, p: int) -> str | None:
         steps = sum(strength[n] * dist.get(state["nsq"][n], 99) for n in nobles) / total
         worth = 2.0 if (not mine and h in seniors) else 1.0
         cost = (1.0 + steps) / worth
-        if best is None or (cost, sq) < best:
-            best = (cost, sq)
-    return best[1] if best else None
+        if best is None or (cost, sq) < best[:2]:
+            best = (cost, sq, heir_loc(state, h)[1])
+    return (best[1], best[2]) if best else None
 
 
 SEARCH_HINTS = SearchHints(follow_worlds=1, follow_filter=follow_actions, best_on_line=True,
