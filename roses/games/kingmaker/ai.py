@@ -43,6 +43,7 @@ from roses.games.kingmaker.common import (
     sole_king,
 )
 from roses.games.kingmaker.ops import place_active
+from roses.games.kingmaker.parliament import tally
 from roses.games.kingmaker.play import event_deck
 from roses.games.kingmaker.queries import siege_defence
 
@@ -229,14 +230,27 @@ def _ballot(state: State, role: str, actions: list[Action]) -> list[Action]:
 
 def _attendance(state: State, role: str, actions: list[Action]) -> list[Action]:
     """Nobles attend a Parliament where the one and only King will be voted on (Lords votes
-    need attendance, §Counting Votes): to carry the vote for its own King or to vote down
-    another's; otherwise the bot is done."""
+    need attendance, §Counting Votes): to carry the vote for its own King, or to vote down
+    another's when his controller's own Commons votes reach the majority the motion needs
+    (§Victory Conditions: half the total plus one; the other bots vote against it, so without
+    that majority it fails without them, and their nobles keep to their plan instead of
+    going to Parliament and home again); otherwise the bot is done."""
     k = sole_king(state)
-    if k is not None and king_controller(state, k) >= 0:
+    q = king_controller(state, k) if k is not None else -1
+    if q >= 0 and (q == player_of_role(state, role) or commons_majority(state, q)):
         attend = [a for a in actions if a[0] == "attend"]
         if attend:
             return attend
     return [a for a in actions if a[0] == "done"] or actions
+
+
+def commons_majority(state: State, q: int) -> bool:
+    """Whether ``q``'s Commons votes alone are half the total plus one (§Victory Conditions,
+    ruling K31), counted as Parliament counts them (parliament.tally)."""
+    session = next((f for f in reversed(state.get("stack") or []) if f.get("step") == "session"), {"sq": None})
+    votes = tally(state, session)
+    total = sum(c for c, _ in votes)
+    return votes[q][0] >= total // 2 + 1
 
 
 def _deal_helps(state: State, role: str, action: Action) -> bool:
