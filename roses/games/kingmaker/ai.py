@@ -152,9 +152,35 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return _attendance(state, role, actions)
     if step == "combat":
         return _assault(state, role, actions)
+    if step == "session":
+        return _summons(state, role, actions)
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The summonses of a Parliament the bot called while it controls the sole King
+    (§Calling Parliament: a Writ summons another player's noble, who attends and votes; the
+    session opens once one is summoned): the motion of victory needs more Lords votes for
+    than against (ruling K31), so it summons one noble with the fewest Lords votes (his own
+    and his bishops') and opens the session."""
+    p = player_of_role(state, role)
+    k = sole_king(state)
+    if k is None or king_controller(state, k) != p:
+        return actions
+    if ("open", None) in actions:
+        return [("open", None)]
+    w = W(state)
+    amap = E._awards_by_noble(state)
+
+    def lords(a: Action) -> tuple[int, str]:
+        n = w.cid(str(a[1]))
+        bishops = sum(w.cards[c].lords for c in amap.get(n, ()) if w.cards[c].kind == K.BISHOP)
+        return (w.cards[n].lords + bishops, str(a[1]))
+
+    summons = sorted((a for a in actions if a[0] == "writ"), key=lords)
+    return summons[:1] or actions
 
 
 def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
