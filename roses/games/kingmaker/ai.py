@@ -20,6 +20,7 @@ from roses.engine.log import readable_entries
 from roses.games.kingmaker import ai_sea, orders
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import evaluation as E
+from roses.games.kingmaker.combat import AMBUSH, BATTLE, attackers_at, defenders_at
 from roses.games.kingmaker.common import (
     E_DECK,
     E_HAND,
@@ -39,8 +40,10 @@ from roses.games.kingmaker.common import (
     noble_strength,
     place_owner,
     player_of_role,
+    role_of,
     senior_heir,
     sole_king,
+    strength,
 )
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.parliament import tally
@@ -184,15 +187,37 @@ def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
 
 
 def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
-    """The combat phase with a plan whose place (the cathedral, the place an heir is in) another
-    holds: besiege or storm it when the faction can (§Siege; E1 storming), the search choosing
-    between the two."""
+    """The combat phase with a plan: a place (the cathedral, the place an heir is in) another
+    holds is besieged or stormed when the faction can (§Siege; E1 storming), the search
+    choosing between the two; an enemy stack escorting the heir of the plan is attacked once
+    the faction's attackers there have :data:`BATTLE_MARGIN` times its strength, and not before."""
     p = player_of_role(state, role)
+    rest = [a for a in actions if a[0] != "deal"]
     got = plan(state, p)
-    if got is None or got[1] is None:
-        return [a for a in actions if a[0] != "deal"]
-    attack = [a for a in actions if a[0] in ("siege", "storm") and a[1] == got[1]]
-    return attack or [a for a in actions if a[0] != "deal"]
+    if got is None:
+        return rest
+    aim, place = got
+    if place is not None:
+        attack = [a for a in actions if a[0] in ("siege", "storm") and a[1] == place]
+        return attack or rest
+    # An heir in the open held by an enemy stack (§Capture of Royal Heirs: taken by defeating
+    # it, §Battle): the faction gathers BATTLE_MARGIN times its strength there before it
+    # attacks, then attacks.
+    holders = {role_of(state, q) for h in live_heirs(state)
+               if (q := heir_controller(state, h)) >= 0 and q != p and not allied(state, p, q)
+               and heir_loc(state, h)[:2] == (aim, None)}
+    if not holders:
+        return rest
+    ours = strength(state, attackers_at(state, p, aim), attack=True)
+    ready: list[Action] = []
+    for r in sorted(holders):
+        theirs = strength(state, defenders_at(state, player_of_role(state, r), aim))
+        fight = [a for a in rest if a[0] in (BATTLE, AMBUSH) and a[1] == [aim, r]]
+        if ours >= BATTLE_MARGIN * theirs:
+            ready += fight
+        else:
+            rest = [a for a in rest if a not in fight]
+    return ready or rest
 
 
 def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
