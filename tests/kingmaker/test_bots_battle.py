@@ -8,7 +8,7 @@ from __future__ import annotations
 from roses.games.kingmaker import RULES, ai
 from roses.games.kingmaker.common import W, faction_nobles, noble_strength, strength
 from tests.kingmaker.test_bots import _first_movement
-from tests.kingmaker.test_bots_plan import _only_heirs
+from tests.kingmaker.test_bots_plan import _bot_choice, _only_heirs
 
 
 def test_a_faction_gathers_before_it_attacks_the_escort_of_its_heir_l277() -> None:
@@ -48,3 +48,20 @@ def test_a_faction_gathers_before_it_attacks_the_escort_of_its_heir_l277() -> No
     assert strength(state, mine, attack=True) >= ai.BATTLE_MARGIN * noble_strength(state, escort)
     legal = RULES.legal_actions(state, role)
     assert ai.search_choices(state, role, legal) == [a for a in legal if a[0] == "battle" and a[1][0] == target]
+
+
+def test_a_faction_with_its_king_crowned_executes_a_captured_rival_heir_l283() -> None:
+    """L283 (§Capture of Noble Counters: a captured heir may be executed) and L404-415 (the last
+    royal heir alive, crowned, wins): a faction holding Henry VI crowned and Richard of York
+    captured executes Richard (each rival heir alive stands between it and victory), not its
+    King."""
+    game = _first_movement()
+    state = game.state
+    w = W(state)
+    p = state["stack"][-1]["p"]
+    role = f"P{p + 1}"
+    escort = next(n for n in faction_nobles(state, p) if state["nsq"][n] is not None)
+    _only_heirs(state, {"henry_vi": escort, "richard_of_york": escort, "edward_of_march": -1})
+    state["hcrown"][w.heir_codec.id("henry_vi")] = True
+    assert ("execute_heir", "henry_vi") in RULES.legal_actions(state, role)
+    assert _bot_choice(state, role) == ("execute_heir", "richard_of_york")
