@@ -101,3 +101,18 @@ def test_the_nobles_go_into_their_own_cathedral_of_the_plan_l394() -> None:
     assert ai.plan(state, p) == (sq, "salisbury")
     choices = ai.search_choices(state, role, RULES.legal_actions(state, role))
     assert choices and all(v == "enter" and a[1] == "salisbury" for v, a in choices)
+
+
+def test_the_bot_fights_the_siege_of_its_plan_without_calling_it_off_l222() -> None:
+    """L222 (§Siege): before the draw, the attacker may leave nobles out or call the attack
+    off. The bot that besieges the cathedral of its plan fights with all its nobles: fighting
+    is its only choice (not calling it off, nobody left out)."""
+    game, p, _sq = _at_salisbury(None)
+    role = f"P{p + 1}"
+    game.state["stack"][-1] = {"step": "combat", "p": p}
+    game.apply(role, "siege", "salisbury")
+    state = game.state
+    assert state["stack"][-1]["step"] == "battle"
+    legal = RULES.legal_actions(state, role)
+    assert ("call_off", None) in legal and ("fight", None) in legal
+    assert ai.search_choices(state, role, legal) == [("fight", None)]

@@ -155,6 +155,8 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return _attendance(state, role, actions)
     if step == "combat":
         return _assault(state, role, actions)
+    if step == "battle" and ("fight", None) in actions and _plans_attack(state, role, stack[-1]):
+        return [("fight", None)]  # the attack its plan called for: no noble left out, not called off
     if step == "session":
         return _summons(state, role, actions)
     if step != "crown":
@@ -184,6 +186,21 @@ def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
 
     summons = sorted((a for a in actions if a[0] == "writ"), key=lords)
     return summons[:1] or actions
+
+
+def _plans_attack(state: State, role: str, frame: dict[str, object]) -> bool:
+    """Whether the combat of ``frame`` (a ``battle`` step) is the attack of the plan of the
+    bot's faction: on the plan's place, or a battle on the plan's square (:func:`_assault`)."""
+    p = player_of_role(state, role)
+    if frame.get("att") != p:
+        return False
+    got = plan(state, p)
+    if got is None:
+        return False
+    aim, place = got
+    if place is not None:
+        return frame.get("kind") in ("siege", "storm") and frame.get("place") == place
+    return frame.get("kind") == BATTLE and frame.get("sq") == aim and frame.get("place") is None
 
 
 def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
