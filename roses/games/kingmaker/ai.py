@@ -20,7 +20,14 @@ from roses.engine.log import readable_entries
 from roses.games.kingmaker import ai_sea, orders
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import evaluation as E
-from roses.games.kingmaker.combat import AMBUSH, BATTLE, attackers_at, defenders_at
+from roses.games.kingmaker.combat import (
+    AMBUSH,
+    BATTLE,
+    attack_power,
+    attackers_at,
+    defence,
+    defenders_at,
+)
 from roses.games.kingmaker.common import (
     E_DECK,
     E_HAND,
@@ -190,7 +197,8 @@ def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
 
 def _plans_attack(state: State, role: str, frame: dict[str, object]) -> bool:
     """Whether the combat of ``frame`` (a ``battle`` step) is the attack of the plan of the
-    bot's faction: on the plan's place, or a battle on the plan's square (:func:`_assault`)."""
+    bot's faction (on the plan's place, or a battle on the plan's square, :func:`_assault`)
+    with :data:`BATTLE_MARGIN` times the defence."""
     p = player_of_role(state, role)
     if frame.get("att") != p:
         return False
@@ -199,14 +207,17 @@ def _plans_attack(state: State, role: str, frame: dict[str, object]) -> bool:
         return False
     aim, place = got
     if place is not None:
-        return frame.get("kind") in ("siege", "storm") and frame.get("place") == place
-    return frame.get("kind") == BATTLE and frame.get("sq") == aim and frame.get("place") is None
+        ours = frame.get("kind") in ("siege", "storm") and frame.get("place") == place
+    else:
+        ours = frame.get("kind") == BATTLE and frame.get("sq") == aim and frame.get("place") is None
+    return ours and attack_power(state, frame) >= BATTLE_MARGIN * defence(state, frame)
 
 
 def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The combat phase with a plan: a place (the cathedral, the place an heir is in) another
-    holds is besieged or stormed when the faction can (§Siege; E1 storming), the search
-    choosing between the two; an enemy stack escorting the heir of the plan is attacked once
+    holds is besieged or stormed once the faction's attackers there have :data:`BATTLE_MARGIN`
+    times its defence (§Siege; E1 storming: a failed storm costs nobles), the search choosing
+    between the two (before that, the search decides); an enemy stack escorting the heir of the plan is attacked once
     the faction's attackers there have :data:`BATTLE_MARGIN` times its strength, and not before."""
     p = player_of_role(state, role)
     rest = [a for a in actions if a[0] != "deal"]
@@ -216,7 +227,10 @@ def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
     aim, place = got
     if place is not None:
         attack = [a for a in actions if a[0] in ("siege", "storm") and a[1] == place]
-        return attack or rest
+        power = strength(state, attackers_at(state, p, W(state).board.places[place].square), attack=True)
+        if attack and power >= BATTLE_MARGIN * siege_defence(state, place, p):
+            return attack
+        return rest
     # An heir in the open held by an enemy stack (§Capture of Royal Heirs: taken by defeating
     # it, §Battle): the faction gathers BATTLE_MARGIN times its strength there before it
     # attacks, then attacks.
