@@ -117,6 +117,8 @@ def test_with_its_senior_heir_and_an_archbishop_a_faction_marches_to_a_cathedral
     state["hsq"][henry], state["hin"][henry] = b.places["london"].square, "london"
     arch = next(c for c in range(len(w.cards)) if w.cards[c].kind == K.BISHOP and w.cards[c].archbishop)
     state["cz"][arch], state["ch"][arch] = Z_AWARD, escort
+    for pl in evaluation._cathedrals(state):  # all his: the nearest is chosen by distance alone
+        state["pown"][pl] = p
     sq = state["nsq"][escort]
     dist = evaluation._travel(state, sq)
     nearest = min((dist.get(b.places[pl].square, 999), b.places[pl].square) for pl in evaluation._cathedrals(state))

@@ -17,9 +17,17 @@ import random
 
 from roses.engine.contract import Action, SearchHints, State
 from roses.engine.log import readable_entries
+from roses.games.kingmaker import ai_sea, orders
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import evaluation as E
-from roses.games.kingmaker import orders
+from roses.games.kingmaker.combat import (
+    AMBUSH,
+    BATTLE,
+    attack_power,
+    attackers_at,
+    defence,
+    defenders_at,
+)
 from roses.games.kingmaker.common import (
     E_DECK,
     E_HAND,
@@ -37,11 +45,17 @@ from roses.games.kingmaker.common import (
     kings,
     live_heirs,
     noble_strength,
+    place_owner,
     player_of_role,
+    role_of,
     senior_heir,
     sole_king,
+    strength,
 )
+from roses.games.kingmaker.ops import place_active
+from roses.games.kingmaker.parliament import tally
 from roses.games.kingmaker.play import event_deck
+from roses.games.kingmaker.queries import siege_defence
 
 
 def determinize(state: State, role: str, seed: int) -> State:
@@ -146,9 +160,95 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return _ballot(state, role, actions)
     if step == "attend":
         return _attendance(state, role, actions)
+    if step == "combat":
+        return _assault(state, role, actions)
+    if step == "battle" and ("fight", None) in actions and _plans_attack(state, role, stack[-1]):
+        return [("fight", None)]  # the attack its plan called for: no noble left out, not called off
+    if step == "session":
+        return _summons(state, role, actions)
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The summonses of a Parliament the bot called while it controls the sole King
+    (§Calling Parliament: a Writ summons another player's noble, who attends and votes; the
+    session opens once one is summoned): the motion of victory needs more Lords votes for
+    than against (ruling K31), so it summons one noble with the fewest Lords votes (his own
+    and his bishops') and opens the session."""
+    p = player_of_role(state, role)
+    k = sole_king(state)
+    if k is None or king_controller(state, k) != p:
+        return actions
+    if ("open", None) in actions:
+        return [("open", None)]
+    w = W(state)
+    amap = E._awards_by_noble(state)
+
+    def lords(a: Action) -> tuple[int, str]:
+        n = w.cid(str(a[1]))
+        bishops = sum(w.cards[c].lords for c in amap.get(n, ()) if w.cards[c].kind == K.BISHOP)
+        return (w.cards[n].lords + bishops, str(a[1]))
+
+    summons = sorted((a for a in actions if a[0] == "writ"), key=lords)
+    return summons[:1] or actions
+
+
+def _plans_attack(state: State, role: str, frame: dict[str, object]) -> bool:
+    """Whether the combat of ``frame`` (a ``battle`` step) is the attack of the plan of the
+    bot's faction (on the plan's place, or a battle on the plan's square, :func:`_assault`)
+    with :data:`BATTLE_MARGIN` times the defence."""
+    p = player_of_role(state, role)
+    if frame.get("att") != p:
+        return False
+    got = plan(state, p)
+    if got is None:
+        return False
+    aim, place = got
+    if place is not None:
+        ours = frame.get("kind") in ("siege", "storm") and frame.get("place") == place
+    else:
+        ours = frame.get("kind") == BATTLE and frame.get("sq") == aim and frame.get("place") is None
+    return ours and attack_power(state, frame) >= BATTLE_MARGIN * defence(state, frame)
+
+
+def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The combat phase with a plan: a place (the cathedral, the place an heir is in) another
+    holds is besieged or stormed once the faction's attackers there have :data:`BATTLE_MARGIN`
+    times its defence (§Siege; E1 storming: a failed storm costs nobles), the search choosing
+    between the two (before that, the search decides); an enemy stack escorting the heir of the plan is attacked once
+    the faction's attackers there have :data:`BATTLE_MARGIN` times its strength, and not before."""
+    p = player_of_role(state, role)
+    rest = [a for a in actions if a[0] != "deal"]
+    got = plan(state, p)
+    if got is None:
+        return rest
+    aim, place = got
+    if place is not None:
+        attack = [a for a in actions if a[0] in ("siege", "storm") and a[1] == place]
+        power = strength(state, attackers_at(state, p, W(state).board.places[place].square), attack=True)
+        if attack and power >= BATTLE_MARGIN * siege_defence(state, place, p):
+            return attack
+        return rest
+    # An heir in the open held by an enemy stack (§Capture of Royal Heirs: taken by defeating
+    # it, §Battle): the faction gathers BATTLE_MARGIN times its strength there before it
+    # attacks, then attacks.
+    holders = {role_of(state, q) for h in live_heirs(state)
+               if (q := heir_controller(state, h)) >= 0 and q != p and not allied(state, p, q)
+               and heir_loc(state, h)[:2] == (aim, None)}
+    if not holders:
+        return rest
+    ours = strength(state, attackers_at(state, p, aim), attack=True)
+    ready: list[Action] = []
+    for r in sorted(holders):
+        theirs = strength(state, defenders_at(state, player_of_role(state, r), aim))
+        fight = [a for a in rest if a[0] in (BATTLE, AMBUSH) and a[1] == [aim, r]]
+        if ours >= BATTLE_MARGIN * theirs:
+            ready += fight
+        else:
+            rest = [a for a in rest if a not in fight]
+    return ready or rest
 
 
 def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
@@ -156,15 +256,33 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
     square who can get there by land march on it before the bot may end its movement (the search still chooses who goes
     first, and other moves: ships, cards, escorts); nobles already there stay."""
     p = player_of_role(state, role)
-    aim = objective(state, p)
-    if aim is None:
+    got = plan(state, p)
+    if got is None:
         return actions
+    aim, place = got
     w = W(state)
-    kept = [a for a in actions if not (a[0] == "select" and state["nsq"][w.cid(str(a[1]))] == aim)]
+    if place is not None and place_owner(state, place) == p and w.board.places[place].cathedral:
+        # §Coronation Phase: the heir is crowned inside the cathedral: the nobles there go in.
+        enter = [a for a in actions if a[0] == "enter" and a[1][1] == place]
+        if enter:
+            return enter
+    sea = ai_sea.sea_moves(state, p, aim, actions)
+    if sea:  # §Sea Transportation: embark, sail the passengers to a landing, fetch waiting nobles
+        return sea
     land = w.board.land_distances(aim)
+    kept = [a for a in actions if not (a[0] == "select" and state["nsq"][w.cid(str(a[1]))] == aim)]
+    if ai_sea.waiting(state, p, aim) and ai_sea.can_land(state, p, aim):  # nobles waiting in their pickup port stay there for the ship
+        kept = [a for a in kept if not (a[0] == "select" and _waits_in_port(state, p, w.cid(str(a[1])), aim))]
     if any(a[0] == "select" and state["nsq"][w.cid(str(a[1]))] in land for a in kept):
         kept = [a for a in kept if a[0] != "end"]
     return kept or actions
+
+
+def _waits_in_port(state: State, p: int, n: int, aim: str) -> bool:
+    sq = state["nsq"][n]
+    if sq is None or sq in W(state).board.land_distances(aim):
+        return False
+    return ai_sea.noble_goal(state, p, n, aim) == sq
 
 
 def _ballot(state: State, role: str, actions: list[Action]) -> list[Action]:
@@ -194,14 +312,27 @@ def _ballot(state: State, role: str, actions: list[Action]) -> list[Action]:
 
 def _attendance(state: State, role: str, actions: list[Action]) -> list[Action]:
     """Nobles attend a Parliament where the one and only King will be voted on (Lords votes
-    need attendance, §Counting Votes): to carry the vote for its own King or to vote down
-    another's; otherwise the bot is done."""
+    need attendance, §Counting Votes): to carry the vote for its own King, or to vote down
+    another's when his controller's own Commons votes reach the majority the motion needs
+    (§Victory Conditions: half the total plus one; the other bots vote against it, so without
+    that majority it fails without them, and their nobles keep to their plan instead of
+    going to Parliament and home again); otherwise the bot is done."""
     k = sole_king(state)
-    if k is not None and king_controller(state, k) >= 0:
+    q = king_controller(state, k) if k is not None else -1
+    if q >= 0 and (q == player_of_role(state, role) or commons_majority(state, q)):
         attend = [a for a in actions if a[0] == "attend"]
         if attend:
             return attend
     return [a for a in actions if a[0] == "done"] or actions
+
+
+def commons_majority(state: State, q: int) -> bool:
+    """Whether ``q``'s Commons votes alone are half the total plus one (§Victory Conditions,
+    ruling K31), counted as Parliament counts them (parliament.tally)."""
+    session = next((f for f in reversed(state.get("stack") or []) if f.get("step") == "session"), {"sq": None})
+    votes = tally(state, session)
+    total = sum(c for c, _ in votes)
+    return votes[q][0] >= total // 2 + 1
 
 
 def _deal_helps(state: State, role: str, action: Action) -> bool:
@@ -255,6 +386,12 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
                 goals.add(sq)
     frame = state["stack"][-1]
     aim = None
+    if frame["ship"] is not None:  # a ship of a faction with an objective: the sea plan (ai_sea)
+        target = objective(state, p)
+        if target is not None and ai_sea.can_land(state, p, target):
+            s = w.ship_codec.id(frame["ship"])
+            keep_to = {str(a[1]) for a in ai_sea.rank_ship_destinations(state, p, s, target, tos)}
+            return [a for a in actions if a[0] != "to" or str(a[1]) in keep_to]
     if frame["sel"] is not None:
         n = w.cid(frame["sel"])
         if any(state["hesc"][h] == n for h in heirs_of(state, p)):
@@ -269,7 +406,14 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
     # (evaluation._travel counts sea passages).
     if aim is not None:
         land = b.land_distances(aim)
-        goal_dist = [land if state["nsq"][w.cid(frame["sel"])] in land else E._travel(state, aim)]
+        here = state["nsq"][w.cid(frame["sel"])]
+        port = ai_sea.noble_goal(state, p, w.cid(frame["sel"]), aim) if here not in land else None
+        if here in land:
+            goal_dist = [land]
+        elif port is not None and ai_sea.can_land(state, p, aim):  # to his port, for the ship
+            goal_dist = [b.land_distances(port)]
+        else:
+            goal_dist = [E._travel(state, aim)]
     else:
         goal_dist = [b.land_distances(g) for g in sorted(goals)]
 
@@ -292,6 +436,16 @@ BATTLE_MARGIN = 1.5
 
 
 def objective(state: State, p: int) -> str | None:
+    """The square of the faction's plan (:func:`plan`), None without one."""
+    got = plan(state, p)
+    return got[0] if got else None
+
+
+#: Extra steps a cathedral held by another costs in the choice of one (a siege to take it first).
+CATHEDRAL_SIEGE_STEPS = 3
+
+
+def plan(state: State, p: int) -> tuple[str, str | None] | None:
     """The square every noble of ``p`` marches on (a plan, so that the faction gathers one
     force instead of spreading over all goals): with the senior heir of an uncrowned house
     and an archbishop or two bishops among its nobles, the cathedral nearest to that heir
@@ -301,7 +455,11 @@ def objective(state: State, p: int) -> str | None:
     his stack, §Battle), within the faction's whole strength on the board, nearest to its
     troops (strength-weighted travel steps, evaluation._travel), a senior heir counting
     double for a faction without one. None when the faction has no noble on the board or no
-    heir is within the strength of its nobles who can march to him by land."""
+    heir is within the strength of its nobles who can march to him by land, or cross the sea
+    to him by ship (ai_sea). Returned as ``(square, place)``: the place the plan must enter or
+    take (the cathedral; the place the heir is in), None for an heir in the open. A cathedral
+    another faction holds costs :data:`CATHEDRAL_SIEGE_STEPS` more steps, and one whose
+    defence (§Siege) exceeds the faction's strength is none."""
     w = W(state)
     b = w.board
     amap = E._awards_by_noble(state)
@@ -325,9 +483,19 @@ def objective(state: State, p: int) -> str | None:
             if sq is None:
                 continue
             dist = E._travel(state, sq)
-            cath = sorted((dist.get(b.places[pl].square, 999), b.places[pl].square) for pl in E._cathedrals(state))
-            if cath and cath[0][0] < 999:
-                return cath[0][1]
+            cath: list[tuple[int, str, str]] = []
+            for pl in E._cathedrals(state):
+                d = dist.get(b.places[pl].square, 999)
+                if d >= 999 or not place_active(state, pl):
+                    continue
+                if place_owner(state, pl) != p:
+                    if siege_defence(state, pl, p) > total:
+                        continue
+                    d += CATHEDRAL_SIEGE_STEPS
+                cath.append((d, b.places[pl].square, pl))
+            if cath:
+                best_cath = min(cath)
+                return best_cath[1], best_cath[2]
     everywhere: dict[tuple[str, int], int] = {}
     for q, ns in E._faction_nobles(state).items():
         for n in ns:
@@ -335,7 +503,7 @@ def objective(state: State, p: int) -> str | None:
                 key = (state["nsq"][n], q)
                 everywhere[key] = everywhere.get(key, 0) + noble_strength(state, n, amap=amap)
     holder = {h: heir_controller(state, h) for h in live_heirs(state)}
-    best: tuple[float, str] | None = None
+    best: tuple[float, str, str | None] | None = None
     for h, q, sq, held_by, siege in E._targets(state, everywhere, holder):
         if q == p or (q >= 0 and allied(state, p, q)):
             continue
@@ -344,15 +512,17 @@ def objective(state: State, p: int) -> str | None:
             need = max(need, siege.get(p, siege[-1]))
         land = b.land_distances(sq)
         marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
+        if (marching <= 0 or need > marching) and ai_sea.can_land(state, p, sq):
+            marching = total  # the others cross by ship (ai_sea, §Sea Transportation)
         if marching <= 0 or need > marching:
-            continue  # beyond the strength that can march there (no plan for a sea passage)
+            continue  # beyond the strength that can get there
         dist = E._travel(state, sq)
         steps = sum(strength[n] * dist.get(state["nsq"][n], 99) for n in nobles) / total
         worth = 2.0 if (not mine and h in seniors) else 1.0
         cost = (1.0 + steps) / worth
-        if best is None or (cost, sq) < best:
-            best = (cost, sq)
-    return best[1] if best else None
+        if best is None or (cost, sq) < best[:2]:
+            best = (cost, sq, heir_loc(state, h)[1])
+    return (best[1], best[2]) if best else None
 
 
 SEARCH_HINTS = SearchHints(follow_worlds=1, follow_filter=follow_actions, best_on_line=True,
