@@ -4,7 +4,6 @@ otherwise. The search is the same either way: same move, statistics and root chi
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -12,26 +11,14 @@ import pytest
 from roses.ai import ismcts
 from roses.ai.bot import Determinizer
 from roses.ai.ismcts import ISMCTSBot
-from roses.ai.sim import acting, action_key
+from roses.ai.sim import action_key
 from roses.engine.contract import Rules
-from roses.engine.fuzz import game_seed
 from roses.engine.registry import get_rules
+from tests.ai.positions import random_positions
 
 
 def _positions(rules: Rules, scenario: str, rate: float) -> list[tuple[dict[str, Any], str]]:
-    picker = random.Random(11)
-    out: list[tuple[dict[str, Any], str]] = []
-    for index in range(2):
-        state = rules.setup(game_seed(5, index), scenario)
-        for _ in range(300):
-            turn = acting(rules, state)
-            if turn is None:
-                break
-            role, legal = turn
-            if len(legal) > 1 and picker.random() < rate:
-                out.append((rules.copy_state(state), role))
-            state = rules.action(state, role, *legal[picker.randrange(len(legal))])
-    return out
+    return random_positions(rules, scenario, seed=5, picker=11, games=2, steps=300, rate=rate)
 
 
 def _search(rules: Rules, state: dict[str, Any], role: str) -> tuple[Any, ...]:

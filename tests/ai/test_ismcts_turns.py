@@ -14,27 +14,14 @@ import pytest
 from roses.ai import ismcts
 from roses.ai.bot import Determinizer
 from roses.ai.ismcts import ISMCTSBot, Node
-from roses.ai.sim import acting
 from roses.engine.contract import Rules
 from roses.engine.fuzz import game_seed
 from roses.engine.registry import get_rules
+from tests.ai.positions import random_positions
 
 
 def _positions(rules: Rules, scenario: str, games: int, rate: float) -> list[tuple[dict[str, Any], str]]:
-    """Positions of random games with a choice, some of them in each phase."""
-    picker = random.Random(4)
-    out: list[tuple[dict[str, Any], str]] = []
-    for index in range(games):
-        state = rules.setup(game_seed(2, index), scenario)
-        for _ in range(400):
-            turn = acting(rules, state)
-            if turn is None:
-                break
-            role, legal = turn
-            if len(legal) > 1 and picker.random() < rate:
-                out.append((rules.copy_state(state), role))
-            state = rules.action(state, role, *legal[picker.randrange(len(legal))])
-    return out
+    return random_positions(rules, scenario, seed=2, picker=4, games=games, steps=400, rate=rate)
 
 
 def _turns_kept(node: Node) -> int:
