@@ -622,8 +622,12 @@ def test_l13_aspielles_held_event_inspects_a_hidden_mat_1_5_3() -> None:
     run_frames(s, {"step": "muster", "side": "Lancaster"}, {"step": "end_levy"})
     act(s, "event", "L13")
     assert RULES.active(s) == ["Lancaster"] and ("lord", "york") in options(s)
+    reveals = s.get("reveals", 0)
     act(s, "lord", "york")
     assert any(isinstance(e, list) and e[0] == "Lancaster" and "York's mat" in e[1] for e in s["log"])
+    # The hidden mat is shown: a reveal, so that what Lancaster sees next may rightly depend on
+    # it (roses.engine.swapcheck tells it from a leak by this count).
+    assert s["reveals"] == reveals + 1
 
 
 def _muster_after_the_last_lord(card: str, quick: bool = False) -> State:
