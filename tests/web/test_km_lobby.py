@@ -51,6 +51,32 @@ def test_the_lobby_form_creates_a_table_of_five_with_bots_and_an_umpire_seat(bro
     assert not errors
 
 
+def test_seat_choices_are_kept_when_another_option_changes(browser: Any, live_server: LiveServer) -> None:
+    """The seats are drawn again when an option changes (the umpire's seat comes and goes); what
+    was chosen for the seats that stay is kept, not reset to a person."""
+    base = live_server.url
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    stamp = str(int(time.time() * 1000))[-6:]
+    players.signup(page, base, f"kmk{stamp}")
+    page.goto(f"{base}/lobby?preview=1")
+    page.select_option("#create-game", "kingmaker")
+    page.fill("#create-form input[name=opt-players]", "4")
+    page.dispatch_event("#create-form input[name=opt-players]", "change")
+    page.wait_for_selector("#create-seats select[name=seat-P4]")
+    page.wait_for_load_state("networkidle")
+    page.select_option("#create-role", "P1")
+    page.select_option("#create-seats select[name=seat-P3]", "random")
+    page.select_option("#create-seats select[name=seat-P4]", "easy")
+    page.check("#create-form input[name=opt-umpire]")
+    page.wait_for_selector("#create-seats select[name=seat-umpire]")
+    seats = {name: page.locator(f"#create-seats select[name={name}]").input_value()
+             for name in ("seat-P2", "seat-P3", "seat-P4", "seat-umpire")}
+    assert seats == {"seat-P2": "human", "seat-P3": "random", "seat-P4": "easy", "seat-umpire": "human"}
+    assert not errors
+
+
 def test_the_table_panel_pauses_extends_resumes_and_sends_a_player_on_vacation(browser: Any, live_server: LiveServer) -> None:
     """The umpire pauses the game from the Table panel (the player's page says so), extends a
     deadline and resumes; a player states a vacation with a stand-in bot and comes back."""

@@ -75,13 +75,18 @@ function readOptions() {
 }
 
 // The seats depend on the options (Kingmaker: 2 to 8 players, and the umpire's seat): ask the server.
+// Only the answer to the latest question is used: an older answer arriving late is dropped.
+let rolesAsked = 0;
 async function refreshRoles() {
+  const asked = ++rolesAsked;
   const r = rulesOf(gameSel.value);
   const s = r.scenarios.find((x) => x.id === scenSel.value) || r.scenarios[0];
-  roles = s.roles;
+  let got = s.roles;
   try {
-    roles = (await api("POST", `/api/rules/${encodeURIComponent(r.id)}/roles`, { scenario: s.id, options: readOptions() })).roles;
+    got = (await api("POST", `/api/rules/${encodeURIComponent(r.id)}/roles`, { scenario: s.id, options: readOptions() })).roles;
   } catch (e) { /* a bad option: the scenario's seats until it is fixed; creating the game says why */ }
+  if (asked !== rolesAsked) return;
+  roles = got;
   fillRoles();
 }
 
@@ -97,6 +102,9 @@ function fillRoles() {
 // More than two seats: a person or a bot for each seat; two seats: the one "Opponent" choice.
 function fillSeats() {
   const many = roles.length > 2;
+  // What was chosen for each seat is kept when the seats are drawn again (other options changed).
+  const chosen = {};
+  for (const sel of seatBox.querySelectorAll("select")) chosen[sel.name] = sel.value;
   seatBox.hidden = !many;
   opponentLabel.hidden = many;
   seatBox.replaceChildren(h("legend", {}, "Seats (yours is the side above)"));
@@ -108,9 +116,11 @@ function fillSeats() {
       continue;
     }
     const choices = role === rulesOf(gameSel.value).umpire ? [] : BOTS;  // the umpire is a person
-    seatBox.appendChild(h("label", {}, `${role} `, h("select", { name: `seat-${role}` },
+    const sel = h("select", { name: `seat-${role}` },
       h("option", { value: "human" }, "A person (open seat, or the invite link)"),
-      choices.map(([v, t]) => h("option", { value: v }, t)))));
+      choices.map(([v, t]) => h("option", { value: v }, t)));
+    if (choices.some(([v]) => v === chosen[sel.name])) sel.value = chosen[sel.name];
+    seatBox.appendChild(h("label", {}, `${role} `, sel));
   }
   if (mine === "random") seatBox.appendChild(h("p", { class: "muted small" }, "Your seat is drawn among those left to a person."));
 }
