@@ -58,6 +58,8 @@ def build(modules: list[str], out: Path) -> float:
     hashes = source_hashes(ROOT / "roses")
     started = time.perf_counter()
     cwd = Path.cwd()
+    # A cache of its own: the type check of `./dev test` may run beside the build (CI does).
+    os.environ["MYPY_CACHE_DIR"] = str(work / "mypy_cache")
     os.chdir(ROOT)
     try:
         extensions = mypycify(paths, opt_level="3", target_dir=str(work / "c"), group_name=GROUP)
