@@ -15,16 +15,23 @@ from tests.web.conftest import DESKTOP, LiveServer, screenshot_path
 pytestmark = pytest.mark.browser
 
 
-def test_the_lobby_form_creates_a_table_of_five_with_bots_and_an_umpire_seat(browser: Any, live_server: LiveServer) -> None:
-    base = live_server.url
+def _kingmaker_form(browser: Any, base: str, who: str, count: str) -> tuple[Any, list[str], str]:
+    """A person signed up (``who`` and a stamp) on the lobby's form with Kingmaker chosen and
+    ``count`` players typed in (the seats drawn for them); the page, its errors, the stamp."""
     page = browser.new_context(viewport=DESKTOP).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     stamp = str(int(time.time() * 1000))[-6:]
-    players.signup(page, base, f"kml{stamp}")
+    players.signup(page, base, f"{who}{stamp}")
     page.goto(f"{base}/lobby?preview=1")
     page.select_option("#create-game", "kingmaker")
-    page.fill("#create-form input[name=opt-players]", "5")
+    page.fill("#create-form input[name=opt-players]", count)
+    return page, errors, stamp
+
+
+def test_the_lobby_form_creates_a_table_of_five_with_bots_and_an_umpire_seat(browser: Any, live_server: LiveServer) -> None:
+    base = live_server.url
+    page, errors, stamp = _kingmaker_form(browser, base, "kml", "5")
     page.check("#create-form input[name=opt-umpire]")
     page.dispatch_event("#create-form input[name=opt-players]", "change")
     page.wait_for_selector("#create-seats select[name=seat-umpire]")
@@ -54,15 +61,7 @@ def test_the_lobby_form_creates_a_table_of_five_with_bots_and_an_umpire_seat(bro
 def test_seat_choices_are_kept_when_another_option_changes(browser: Any, live_server: LiveServer) -> None:
     """The seats are drawn again when an option changes (the umpire's seat comes and goes); what
     was chosen for the seats that stay is kept, not reset to a person."""
-    base = live_server.url
-    page = browser.new_context(viewport=DESKTOP).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    stamp = str(int(time.time() * 1000))[-6:]
-    players.signup(page, base, f"kmk{stamp}")
-    page.goto(f"{base}/lobby?preview=1")
-    page.select_option("#create-game", "kingmaker")
-    page.fill("#create-form input[name=opt-players]", "4")
+    page, errors, _ = _kingmaker_form(browser, live_server.url, "kmk", "4")
     page.dispatch_event("#create-form input[name=opt-players]", "change")
     page.wait_for_selector("#create-seats select[name=seat-P4]")
     page.wait_for_load_state("networkidle")
