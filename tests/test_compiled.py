@@ -207,3 +207,44 @@ def test_roses_bench_says_whether_it_ran_compiled(capsys: pytest.CaptureFixture[
     else:
         assert out["compiled_modules"] == []
         assert line.rstrip().endswith("; pure Python)")
+
+
+def test_python_subclasses_of_the_engines_steps_keep_their_class_settings() -> None:
+    """The engine's steps may be compiled (``roses.engine.steps`` is in the build) while Richard
+    III, Kingmaker and the tests subclass them in Python: what such a subclass sets in its class
+    body (a step's rule section, a table's ``keep_options``) is what the engine's own code reads,
+    compiled or not."""
+    from roses.engine.errors import IllegalAction
+    from roses.engine.registry import get_rules
+    from roses.engine.steps import Step, StepRules, Steps
+
+    class Ask(Step):
+        name = "ask"
+        rule = "9.9"
+
+        def actors(self, state: dict[str, object], frame: dict[str, object]) -> list[str]:
+            return ["North"]
+
+        def options(self, state: dict[str, object], frame: dict[str, object], role: str) -> list[tuple[str, object]]:
+            return [("go", None)]
+
+        def on_go(self, state: dict[str, object], frame: dict[str, object], role: str, arg: object) -> None:
+            state["result"] = role
+
+    class Kept(Steps):
+        keep_options = True
+
+    plain, kept = Steps(Ask()), Kept(Ask())
+    assert (plain.keep_options, kept.keep_options) == (False, True)
+    assert Ask.verbs == frozenset({"go"})
+    state: dict[str, object] = {"result": None, "stack": [{"step": "ask"}], "log": []}
+    with pytest.raises(IllegalAction, match=r"not a choice at this point \(9\.9\)"):
+        kept.act(state, "North", "stop")
+    assert kept.kept_options(state, state["stack"][-1], "North") is None  # type: ignore[index]
+    assert kept.options_of(state, state["stack"][-1], Ask(), "North") == [("go", None)]  # type: ignore[index]
+    kept.act(state, "North", "go")
+    assert state["result"] == "North"
+    # the games that set keep_options (Kingmaker in its class body, Richard III on its table)
+    for game in ("richard3", "kingmaker"):
+        rules = get_rules(game)
+        assert isinstance(rules, StepRules) and rules.steps.keep_options is True

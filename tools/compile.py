@@ -27,16 +27,17 @@ sys.path.insert(0, str(ROOT))
 from roses._compiled import GROUP, MANIFEST, source_hashes  # noqa: E402
 
 #: The modules compiled, found by trial (bench/plantagenet.md, "Compiled modules"): the
-#: Plantagenet rules and its search's copies and evaluation, and the engine modules they call
-#: whose classes no other game subclasses (an interpreted class cannot subclass a compiled one,
-#: so ``roses.engine.steps`` and ``roses.engine.contract`` stay Python while the other games do;
-#: ``roses.ai.ismcts``, whose tests replace a bot's method, too). ``components`` stays Python:
-#: it finds its data files beside its ``__file__``.
+#: Plantagenet rules and its search's copies and evaluation, and the engine modules they call.
+#: ``roses.engine.steps``'s classes, which the other games and the tests subclass in Python,
+#: allow interpreted subclasses (``mypyc_attr``); ``roses.engine.contract`` is not
+#: compiled; nor is ``roses.ai.ismcts``, whose tests replace a bot's method, too.
+#: ``components`` stays Python: it finds its data files beside its ``__file__``.
 MODULES: list[str] = [
     "roses.engine.log",
     "roses.engine.logview",
     "roses.engine.memo",
     "roses.engine.rng",
+    "roses.engine.steps",
     *(f"roses.games.plantagenet.{name}" for name in (
         "ai", "arts", "battle", "campaign", "card_rules", "cards", "common", "decks", "effects",
         "endings", "hidden", "levy", "reactions", "records", "rules", "services", "setup",

@@ -90,6 +90,12 @@ from roses.engine.contract import Action, Rules, State, View
 from roses.engine.errors import IllegalAction, NotYourTurn
 from roses.engine.logview import log_view
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # no mypy installed: the decorator matters only to mypyc (tools/compile.py)
+    def mypyc_attr(*_: Any, **__: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 #: A frame: ``{"step": name, ...the step's own data}``, stored in ``state["stack"]``.
 Frame = dict[str, Any]
 
@@ -103,6 +109,12 @@ def refusal(role: str, verb: str, arg: Any) -> str:
     return f"{role} cannot {verb} {'' if arg is None else arg} now.".replace("  ", " ")
 
 
+# The classes below may be compiled (tools/compile.py) while the games that subclass them are
+# not: they allow interpreted subclasses. Compiled code reads an attribute declared on them from
+# the instance's own slot, so what a subclass may set in its class body is a ClassVar here
+# (``name``, ``phase``, ``rule``...), and ``Steps.keep_options`` set in a subclass's body is
+# copied to the instance (``Steps.__init_subclass__``).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Step:
     """One kind of decision point. Subclasses set :attr:`name` and override what they need.
 
@@ -119,8 +131,8 @@ class Step:
     #: :meth:`Steps.settle` need not ask it (a speed-up; a test should pin it).
     always_decides: ClassVar[bool] = False
     #: The rule section(s) the step applies (e.g. ``"3.4"``), named in refusals; a game may
-    #: set it per class or on its step instances from a table.
-    rule: str = ""
+    #: set it per class.
+    rule: ClassVar[str] = ""
 
     #: The handler of each verb (the ``on_<verb>`` functions), filled with :attr:`verbs`.
     _handlers: ClassVar[dict[str, Callable[..., None]]] = {}
@@ -217,6 +229,7 @@ class Step:
         handler(self, state, frame, role, arg)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Choice(Step):
     """A decision of one role (:meth:`chooser`) that makes itself when there is no real choice:
     with no option it is over (:meth:`finish`, by default :func:`pop`), and where
@@ -312,6 +325,7 @@ def find(state: State, name: str) -> Frame | None:
 
 
 # ----- a game's table of steps -------------------------------------------------------------
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Steps:
     """The steps of one game, by name, and the machinery that runs them."""
 
@@ -322,8 +336,17 @@ class Steps:
     #: ended), so a position changed meanwhile by another thread is never checked against
     #: options made before.
     keep_options: bool = False
+    #: The ``keep_options`` of a new instance: a subclass may set ``keep_options`` in its body.
+    _keep_options_default: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = vars(cls).get("keep_options")
+        if isinstance(own, bool):  # (compiled, an instance reads its slot, not the class's value)
+            cls._keep_options_default = own
 
     def __init__(self, *steps: Step) -> None:
+        self.keep_options = self._keep_options_default
         self.by_name: dict[str, Step] = {}
         self._known = threading.local()
         self._acts = 0
@@ -509,6 +532,7 @@ class Steps:
         return "" if cur is None else cur[0].phase
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StepRules(Rules):
     """A :class:`~roses.engine.contract.Rules` whose play is a table of :class:`Step` s.
 
