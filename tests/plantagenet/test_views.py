@@ -168,6 +168,30 @@ def test_cards_kept_per_side_and_redacted_per_role_1_9() -> None:
     assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
 
 
+def test_an_unchanged_position_reuses_every_roles_kept_entries() -> None:
+    """Views made twice of a position, and after a Plan edit (4.1.2: only the Plan frame
+    changes), share each role's cards and the entries made from the kept parts: the zones'
+    dicts and the Lords' part are the same objects, nothing is made again (compiled too, where
+    a tuple kept is boxed anew at every use, so kept tuples are known by their contents'
+    identity)."""
+    views.forget()
+    s = RULES.setup(7, "ia-henry-vi")
+    while s["stack"][-1]["step"] != "plan":
+        s = _step(s, random.Random(len(s["log"])))
+    first = RULES.views(s, ROLES)
+    kept_cards = views.kept()["cards"]
+    again = RULES.views(s, ROLES)
+    assert views.kept()["cards"] is kept_cards
+    role = RULES.active(s)[0]
+    RULES.action(s, role, "add", RULES.legal_actions(s, role)[0][1])
+    edited = RULES.views(s, ROLES)
+    assert views.kept()["cards"] is kept_cards
+    for a, b, c in zip(first, again, edited, strict=True):
+        for key in ("aow", "command", "lords", "vassals", "favour"):
+            assert a[key] is b[key] is c[key], key
+    assert _texts(edited) == _texts(_fresh(s))
+
+
 def test_hidden_mats_redacted_per_role_from_the_kept_lords_1_5_3() -> None:
     """With Hidden Mats a role sees its own side's mats and the other side's as "hidden",
     except those of the Lords in the Battle being fought; an observer sees every mat hidden

@@ -181,16 +181,16 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
     st: Any = state
     hidden = bool(st["options"].get("hidden_mats"))
     favour = st["favour"]
-    # what the part is made from, compared with its snapshot in one go (the board's and the
-    # Lords' snapshots are those of board_part and lords_part)
-    now = (st["scenario"], st["king"], st["rebel"], st["box"], st["first_box"], st["last_box"],
-           st["influence"], st.get("war"), favour, st["exhaustion"], st["exile_boxes"], st["seats"],
-           st["vassals"], st["special_rules"], st["options"], None if hidden else st["lords"])
-    pair: tuple[tuple[Any, ...], dict[str, Any]] | None = store.get("static")
-    if pair is not None and pair[0] == now:
-        return pair[1]
-    board_snap, board = _kept_board(state, store)
-    lords_snap, lords = (None, None) if hidden else _kept_lords(st["lords"], names, store)
+    head = (st["scenario"], st["king"], st["rebel"], st["box"], st["first_box"], st["last_box"],
+            st["influence"], st.get("war"))
+    # each part compared once with its snapshot: the board and the Lords by their kept parts
+    # (the same dicts while unchanged), the rest with the snapshot kept here
+    board = _kept_board(state, store)[1]
+    lords = None if hidden else _kept_lords(st["lords"], names, store)[1]
+    kept: tuple[tuple[Any, ...], dict[str, str], dict[str, Any], dict[str, Any] | None, dict[str, Any]] | None = \
+        store.get("static")
+    if kept is not None and kept[2] is board and kept[3] is lords and kept[0] == head and kept[1] == favour:
+        return kept[4]
     net = int(st["influence"])
     box = st["box"]
     shown, markers = favour_view(dict(sorted(favour.items())))
@@ -207,7 +207,7 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
     }
     if lords is not None:
         part["lords"] = lords
-    store["static"] = ((*now[:8], dict(favour), *board_snap, lords_snap), part)
+    store["static"] = (head, dict(favour), board, lords, part)
     return part
 
 
@@ -280,7 +280,9 @@ def cards_part(state: State, store: dict[str, Any]) -> Cards:
     a = _side_cards(first, aow[first], command[first], store)
     b = _side_cards(second, aow[second], command[second], store)
     pair: tuple[SideCards, SideCards, Cards] | None = store.get("cards")
-    if pair is not None and pair[0] is a and pair[1] is b:
+    # the same kept parts of both sides: known by their first dict (compiled, mypyc passes a
+    # tuple by value and boxes it again where it is stored, so the tuples are never the same)
+    if pair is not None and pair[0][0] is a[0] and pair[1][0] is b[0]:
         return pair[2]
     aow_open = {first: a[2], second: b[2]}
     command_open = {first: a[3], second: b[3]}
