@@ -433,10 +433,20 @@ def _card_title(state: State, side: str, card: str) -> str:
     return _lord_names()[lords[0]] if lords else card.rsplit("-", 1)[0]
 
 
-@cache
+#: :func:`_card_titles`, made at its first call (a module table rather than ``functools.cache``:
+#: every Plan prompt and edit asks it, and a cached function is a Python call even compiled).
+_CARD_TITLES: dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]] = {}
+
+
 def _card_titles() -> dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]]:
     """Per side and Command card: the Lords of its badge with their names (the title while he
     is placed) and the title when none is (:func:`_card_title`)."""
+    if not _CARD_TITLES:
+        _CARD_TITLES.update(_make_card_titles())
+    return _CARD_TITLES
+
+
+def _make_card_titles() -> dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]]:
     t, names = tables(), _lord_names()
     out: dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]] = {}
     for side in SIDES:
