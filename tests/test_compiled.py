@@ -72,6 +72,20 @@ def test_the_pure_package_plays_without_compiled_modules(tmp_path: Path) -> None
     assert done.stderr == ""
 
 
+def test_the_pure_package_plays_without_mypy_installed() -> None:
+    """Where mypy (and so ``mypy_extensions``) is not installed, the engine's steps still load:
+    their ``mypyc_attr`` decorator is then one that changes nothing, and every game plays."""
+    code = "import sys\nsys.modules['mypy_extensions'] = None  # as if not installed\n" + PLAY + """
+from roses.engine.registry import get_rules
+for game in ("richard3", "kingmaker"):
+    out = bench(get_rules(game), get_rules(game).scenarios[0], 0, fixed_games=1, views=True)
+    assert out["actions"] > 0, out
+"""
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "[]"]
+
+
 def test_an_edited_source_is_never_shadowed_by_an_older_build(tmp_path: Path) -> None:
     """The build is checked against every source file of the package: one edit anywhere (here in
     a module that is not itself compiled) and the build is refused."""
