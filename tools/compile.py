@@ -29,10 +29,12 @@ from roses._compiled import GROUP, MANIFEST, source_hashes  # noqa: E402
 #: The modules compiled, found by trial (bench/plantagenet.md, "Compiled modules"): the
 #: Plantagenet rules and its search's copies and evaluation, and the engine modules they call
 #: whose classes no other game subclasses (an interpreted class cannot subclass a compiled one,
-#: so ``roses.engine.steps`` and ``roses.engine.contract`` stay Python while the other games do;
-#: ``roses.ai.ismcts``, whose tests replace a bot's method, too). ``components`` stays Python:
-#: it finds its data files beside its ``__file__``.
+#: so ``roses.engine.steps`` and ``roses.engine.contract`` stay Python while the other games do),
+#: and the search (``roses.ai.ismcts``, ``roses.ai.sim``). ``components`` stays Python: it finds
+#: its data files beside its ``__file__``.
 MODULES: list[str] = [
+    "roses.ai.ismcts",
+    "roses.ai.sim",
     "roses.engine.log",
     "roses.engine.logview",
     "roses.engine.memo",

@@ -183,7 +183,7 @@ class ISMCTSBot(BaseBot):
         # pool (by its legal actions): the search then applies them without checking them again.
         sound: list[bool] = []
         stop = self.stop
-        turn_of = _turn_reader(rules)
+        turn_of = self.turn_reader(rules)
         budget = [self.kept, self.turns]  # states and turns that may still be kept at the tree's nodes
         while done < limit and (done == 0 or (time.perf_counter() < deadline and not (stop and stop()))):
             seed = rng.getrandbits(62)
@@ -193,7 +193,7 @@ class ISMCTSBot(BaseBot):
                 if self.worlds > 0:
                     w = len(pool)
                     pool.append(rules.copy_state(world))
-                    sound.append(_offers_all(rules, world, role, allowed))
+                    sound.append(self.offers_all(rules, world, role, allowed))
             else:
                 w = done % self.worlds
                 world = pool[w]  # copied by _iterate when it plays on it, with new dice
@@ -240,6 +240,16 @@ class ISMCTSBot(BaseBot):
         scored, _ = judge.score(rules, role, choices, worlds, order)
         scored.sort(key=lambda t: -t[0])
         return [choices[i] for _, i in scored[: self.top_k]]
+
+    # The two readers of a decision, as methods (a subclass may watch them: the tests do; the
+    # module's functions are called directly where the module is compiled).
+    def turn_reader(self, rules: Rules) -> Callable[[State], tuple[str, list[Action]] | None]:
+        """How the search reads a state's mover and actions (:func:`_turn_reader`)."""
+        return _turn_reader(rules)
+
+    def offers_all(self, rules: Rules, state: State, me: str, allowed: dict[Hashable, Action]) -> bool:
+        """Whether the root's actions may be applied unchecked in ``state`` (:func:`_offers_all`)."""
+        return _offers_all(rules, state, me, allowed)
 
     # ----- one iteration ---------------------------------------------------------------
     def _iterate(self, rules: Rules, state: State, me: str, root: Node,  # noqa: C901, PLR0915 - one search iteration kept whole: the hot loop of the search
