@@ -36,6 +36,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Hashable
+from math import log, sqrt
 from typing import Any
 
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
@@ -273,7 +274,7 @@ class ISMCTSBot(BaseBot):
         path = [root]
         depth = 0
         expanded = False
-        c, log, sqrt = self.c, math.log, math.sqrt
+        c = self.c  # (log and sqrt: the module's, which compiled code calls as C functions)
         checked, unchecked, copy = rules.action, rules.apply_legal, rules.search_copy
         if turn_of is None:
             turn_of = _turn_reader(rules)
