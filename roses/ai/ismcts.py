@@ -43,7 +43,8 @@ from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label,
 from roses.ai.heuristic import HeuristicBot
 from roses.ai.sim import action_key, roles_of, search_acting, search_choices, state_values
 from roses.engine.contract import Action, Rules, State, View
-from roses.engine.steps import StepRules
+from roses.engine.errors import IllegalAction
+from roses.engine.steps import MAX_AUTOMATIC, StepRules, Steps
 
 DEFAULT_ITERATIONS = 400
 #: Determinisations drawn per decision (see ISMCTSBot.worlds).
@@ -185,6 +186,7 @@ class ISMCTSBot(BaseBot):
         sound: list[bool] = []
         stop = self.stop
         turn_of = self.turn_reader(rules)
+        apply = self.applier(rules)
         budget = [self.kept, self.turns]  # states and turns that may still be kept at the tree's nodes
         while done < limit and (done == 0 or (time.perf_counter() < deadline and not (stop and stop()))):
             seed = rng.getrandbits(62)
@@ -206,7 +208,7 @@ class ISMCTSBot(BaseBot):
                 if root_moves is None:
                     root_moves = _root_moves(rules, world, role, allowed)
                 self._iterate(rules, world, role, root, allowed, roles, rng, root_moves, w, budget,
-                              seed if w >= 0 and world is pool[w] else None, turn_of, w >= 0 and sound[w])
+                              seed if w >= 0 and world is pool[w] else None, turn_of, w >= 0 and sound[w], apply)
             except Exception:  # noqa: BLE001 - a rules error in one simulation must not lose the move
                 errors += 1  # counted in the stats; the iteration is dropped
         elapsed = time.perf_counter() - start
@@ -248,6 +250,10 @@ class ISMCTSBot(BaseBot):
         """How the search reads a state's mover and actions (:func:`_turn_reader`)."""
         return _turn_reader(rules)
 
+    def applier(self, rules: Rules) -> Callable[[State, str, str, Any], State]:
+        """How the search applies a legal action unchecked (:func:`_applier`)."""
+        return _applier(rules)
+
     def offers_all(self, rules: Rules, state: State, me: str, allowed: dict[Hashable, Action]) -> bool:
         """Whether the root's actions may be applied unchecked in ``state`` (:func:`_offers_all`)."""
         return _offers_all(rules, state, me, allowed)
@@ -258,7 +264,7 @@ class ISMCTSBot(BaseBot):
                  root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None,
                  w: int = -1, budget: list[int] | None = None, dice: int | None = None,
                  turn_of: Callable[[State], tuple[str, list[Action]] | None] | None = None,
-                 sound: bool = False) -> None:
+                 sound: bool = False, apply: Callable[[State, str, str, Any], State] | None = None) -> None:
         """One iteration on the determinisation ``state`` (the ``w``-th of the decision's pool,
         -1 for none); ``root_moves``: the root mover's actions among ``allowed`` and their keys,
         if already listed; ``budget``: how many more states may be kept at the nodes
@@ -267,7 +273,8 @@ class ISMCTSBot(BaseBot):
         whose generator is ``dice``, made only if needed;
         ``turn_of``: how the search reads a state's mover and actions (:func:`_turn_reader`);
         ``sound``: every action of ``allowed`` is among the root mover's legal actions in
-        ``state`` (:func:`_offers_all`), so the root's action is applied unchecked."""
+        ``state`` (:func:`_offers_all`), so the root's action is applied unchecked; ``apply``:
+        how an action is applied unchecked (:func:`_applier`)."""
         if root_moves is None:
             root_moves = _root_moves(rules, state, me, allowed)
         node = root
@@ -275,9 +282,10 @@ class ISMCTSBot(BaseBot):
         depth = 0
         expanded = False
         c = self.c  # (log and sqrt: the module's, which compiled code calls as C functions)
-        checked, unchecked, copy = rules.action, rules.apply_legal, rules.search_copy
+        checked, copy = rules.action, rules.search_copy
         if turn_of is None:
             turn_of = _turn_reader(rules)
+        unchecked = self.applier(rules) if apply is None else apply
         # Kept states (see ``kept``): ``here`` is the kept [state, turn] of the node reached,
         # when the live ``state`` was not made (it is made, a copy of the kept one, when an
         # action must be applied); ``clean`` while no draw was made from the generator.
@@ -462,8 +470,8 @@ _NEVER = 1 << 30
 #: The youngest generation's threshold during a search, at least (see _PausedCollector): a
 #: search makes some 150 containers an iteration (a state copy), most of them freed by their
 #: reference counts within the iteration; at CPython's 700 the collector went through the
-#: copy being played on every few iterations, at 7,000 ten times less often (docs/ai.md).
-SEARCH_YOUNG = 7000
+#: copy being played on every few iterations, at 50,000 some seventy times less often (docs/ai.md).
+SEARCH_YOUNG = 50_000
 _PAUSED_COLLECTOR = _PausedCollector()
 
 
@@ -515,6 +523,48 @@ def _turn_reader(rules: Rules) -> Callable[[State], tuple[str, list[Action]] | N
         return None
 
     return turn
+
+
+def _applier(rules: Rules) -> Callable[[State, str, str, Any], State]:
+    """``rules.apply_legal`` for the search: for rules played by a table of steps
+    (:class:`~roses.engine.steps.StepRules`) that keep no options, enter no context around an
+    action and do not override how an action is applied or settled, the current step's handler
+    and then the automatic steps are run here (``Steps.act`` without its check, then
+    ``Steps.settle``, the same calls in the same order), without the calls in between."""
+    if not isinstance(rules, StepRules):
+        return rules.apply_legal
+    steps = rules.steps
+    kind = type(steps)
+    if (steps.keep_options or type(rules).apply_legal is not StepRules.apply_legal or kind.act is not Steps.act
+            or kind.settle is not Steps.settle or kind.acting is not Steps.acting):
+        return rules.apply_legal
+    by_name = steps.by_name
+    watch = None if kind.watch is Steps.watch else steps.watch
+
+    def apply(state: State, role: str, verb: str, arg: Any) -> State:
+        if state["result"] is not None:
+            raise IllegalAction("The game is over.")
+        frames = state["stack"]
+        if not frames:
+            raise IllegalAction("Nobody may act now.")
+        frame = frames[-1]
+        by_name[frame["step"]].handle(state, frame, role, verb, arg)
+        for _ in range(MAX_AUTOMATIC):  # Steps.settle
+            if watch is not None:
+                watch(state)
+            if state["result"] is not None:
+                return state
+            frames = state["stack"]
+            if not frames:
+                return state
+            frame = frames[-1]
+            step = by_name[frame["step"]]
+            if step.always_decides or step.actors(state, frame):
+                return state
+            step.run(state, frame)
+        raise RuntimeError("automatic steps did not come to a decision")
+
+    return apply
 
 
 def _offers_all(rules: Rules, state: State, me: str, allowed: dict[Hashable, Action]) -> bool:
