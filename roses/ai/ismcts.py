@@ -147,6 +147,15 @@ class ISMCTSBot(BaseBot):
         #: Asked between iterations; True ends the search at once with the best move found so
         #: far (a host's shutdown or its cap on think time per move, e.g. the game server's).
         self.stop: Callable[[], bool] | None = None
+        # How a decision reads who moves and with which actions (:func:`_turn_reader`), applies
+        # an action unchecked (:func:`_applier`) and finds whether the root's actions are all
+        # legal in a determinisation (:func:`_offers_all`), and a callback given each decision's
+        # root: hooks a test may replace on the bot (the module's own functions are called
+        # directly where it is compiled, and a compiled class cannot be subclassed).
+        self.turn_reader: Callable[[Rules], Callable[[State], tuple[str, list[Action]] | None]] = _turn_reader
+        self.applier: Callable[[Rules], Callable[[State, str, str, Any], State]] = _applier
+        self.offers_all: Callable[[Rules, State, str, dict[Hashable, Action]], bool] = _offers_all
+        self.on_root: Callable[[Node], None] | None = None
 
     def decide(self, rules: Rules, view: View, role: str,
                determinize: Determinizer | None = None) -> Decision:
@@ -173,6 +182,8 @@ class ISMCTSBot(BaseBot):
             choices = self._prune(rules, role, choices, determinize, rng)
         allowed = {action_key(a): a for a in choices}
         root = Node(None, None)
+        if self.on_root is not None:
+            self.on_root(root)
         limit = self.iterations if self.iterations is not None else math.inf
         done = errors = 0
         roles: list[str] | None = None
@@ -244,20 +255,6 @@ class ISMCTSBot(BaseBot):
         scored.sort(key=lambda t: -t[0])
         return [choices[i] for _, i in scored[: self.top_k]]
 
-    # The two readers of a decision, as methods (a subclass may watch them: the tests do; the
-    # module's functions are called directly where the module is compiled).
-    def turn_reader(self, rules: Rules) -> Callable[[State], tuple[str, list[Action]] | None]:
-        """How the search reads a state's mover and actions (:func:`_turn_reader`)."""
-        return _turn_reader(rules)
-
-    def applier(self, rules: Rules) -> Callable[[State, str, str, Any], State]:
-        """How the search applies a legal action unchecked (:func:`_applier`)."""
-        return _applier(rules)
-
-    def offers_all(self, rules: Rules, state: State, me: str, allowed: dict[Hashable, Action]) -> bool:
-        """Whether the root's actions may be applied unchecked in ``state`` (:func:`_offers_all`)."""
-        return _offers_all(rules, state, me, allowed)
-
     # ----- one iteration ---------------------------------------------------------------
     def _iterate(self, rules: Rules, state: State, me: str, root: Node,  # noqa: C901, PLR0915 - one search iteration kept whole: the hot loop of the search
                  allowed: dict[Hashable, Action], roles: list[str], rng: random.Random,
@@ -285,7 +282,7 @@ class ISMCTSBot(BaseBot):
         checked, copy = rules.action, rules.search_copy
         if turn_of is None:
             turn_of = _turn_reader(rules)
-        unchecked = self.applier(rules) if apply is None else apply
+        unchecked = _applier(rules) if apply is None else apply
         # Kept states (see ``kept``): ``here`` is the kept [state, turn] of the node reached,
         # when the live ``state`` was not made (it is made, a copy of the kept one, when an
         # action must be applied); ``clean`` while no draw was made from the generator.

@@ -35,23 +35,11 @@ def _kept_states(node: Node) -> int:
     return len(node.kept or ()) + sum(_kept_states(c) for c in node.children.values())
 
 
-class _Watched(ISMCTSBot):
-    """An ISMCTSBot that hands its root to ``roots`` at its first iteration."""
-
-    def __init__(self, roots: list[Node], **settings: Any) -> None:
-        super().__init__(**settings)
-        self.roots = roots
-
-    def _iterate(self, rules: Any, st: Any, me: str, root: Node, *args: Any) -> None:
-        if not self.roots:
-            self.roots.append(root)
-        super()._iterate(rules, st, me, root, *args)
-
-
 def _search(settings: dict[str, Any], state: dict[str, Any], role: str,
             roots: list[Node] | None = None) -> tuple[Any, ...]:
     roots = [] if roots is None else roots
-    bot = _Watched(roots, **settings)
+    bot = ISMCTSBot(**settings)
+    bot.on_root = roots.append  # the decision's root, for its children
     d = bot.decide(RULES, RULES.view(state, role), role, Determinizer.bind(RULES, state, role))
     children = sorted((str(k), n.visits, n.avail, n.total) for k, n in roots[0].children.items()) if roots else []
     stats = {k: v for k, v in d.stats.items() if k != "seconds"}

@@ -28,40 +28,29 @@ def _turns_kept(node: Node) -> int:
     return len(node.turns or ()) + sum(_turns_kept(c) for c in node.children.values())
 
 
-class _Watched(ISMCTSBot):
-    """An ISMCTSBot that keeps its root (its first iteration's) and counts the menus it makes
-    (the calls of the turn reader)."""
-
-    def __init__(self, **settings: Any) -> None:
-        super().__init__(**settings)
-        self.roots: list[Node] = []
-        self.menus = 0
-
-    def turn_reader(self, rules: Rules) -> Any:
-        turn = super().turn_reader(rules)
-
-        def counted(st: Any) -> Any:
-            self.menus += 1
-            return turn(st)
-
-        return counted
-
-    def _iterate(self, rules: Any, st: Any, me: str, root: Node, *args: Any) -> None:
-        if not self.roots:
-            self.roots.append(root)
-        super()._iterate(rules, st, me, root, *args)
-
-
 def _search(rules: Rules, settings: dict[str, Any], state: dict[str, Any],
             role: str) -> tuple[tuple[Any, ...], int, int]:
     """The search's move, statistics and root children; how many menus it made; how many
     turns it kept."""
-    bot = _Watched(**settings)
+    bot = ISMCTSBot(**settings)
+    roots: list[Node] = []
+    bot.on_root = roots.append  # the decision's root, for its children
+    menus = [0]
+
+    def counting_reader(rules: Rules) -> Any:  # the search's own, each call counted
+        turn = ismcts._turn_reader(rules)
+
+        def counted(st: Any) -> Any:
+            menus[0] += 1
+            return turn(st)
+
+        return counted
+
+    bot.turn_reader = counting_reader
     d = bot.decide(rules, rules.view(state, role), role, Determinizer.bind(rules, state, role))
-    roots = bot.roots
     children = sorted((str(k), n.visits, n.avail, n.total) for k, n in roots[0].children.items()) if roots else []
     stats = {k: v for k, v in d.stats.items() if k != "seconds"}
-    return (d.action, stats, children), bot.menus, _turns_kept(roots[0]) if roots else 0
+    return (d.action, stats, children), menus[0], _turns_kept(roots[0]) if roots else 0
 
 
 @pytest.mark.parametrize("game,scenario,games,rate", [("richard3", "richard-iii", 2, 0.08),
