@@ -182,6 +182,7 @@ def test_activate_without_a_build_changes_nothing(tmp_path: Path,
 
 REPLAY = """
 import roses._compiled as c
+import roses.ai.ismcts  # (the search's compiled modules: loaded too, as every module of the build)
 from roses.games.plantagenet import RULES
 from tests.corpus_io import read_records
 from tests.plantagenet.corpus_tools import CORPUS, digests

@@ -27,12 +27,14 @@ sys.path.insert(0, str(ROOT))
 from roses._compiled import GROUP, MANIFEST, source_hashes  # noqa: E402
 
 #: The modules compiled, found by trial (bench/plantagenet.md, "Compiled modules"): the
-#: Plantagenet rules and its search's copies and evaluation, and the engine modules they call.
-#: ``roses.engine.steps``'s classes, which the other games and the tests subclass in Python,
-#: allow interpreted subclasses (``mypyc_attr``). ``roses.engine.contract`` is not compiled,
-#: nor ``roses.ai.ismcts``, whose tests replace a bot's method.
-#: ``components`` stays Python: it finds its data files beside its ``__file__``.
+#: Plantagenet rules and its search's copies and evaluation, the search (``roses.ai.ismcts``,
+#: ``roses.ai.sim``) and the engine modules they call. ``roses.engine.steps``'s classes, which
+#: the other games and the tests subclass in Python, allow interpreted subclasses
+#: (``mypyc_attr``). ``roses.engine.contract`` is not compiled. ``components`` stays Python: it
+#: finds its data files beside its ``__file__``.
 MODULES: list[str] = [
+    "roses.ai.ismcts",
+    "roses.ai.sim",
     "roses.engine.log",
     "roses.engine.logview",
     "roses.engine.memo",

@@ -36,13 +36,15 @@ import random
 import threading
 import time
 from collections.abc import Callable, Hashable
+from math import log, sqrt
 from typing import Any
 
 from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label, view_actions
 from roses.ai.heuristic import HeuristicBot
 from roses.ai.sim import action_key, roles_of, search_acting, search_choices, state_values
 from roses.engine.contract import Action, Rules, State, View
-from roses.engine.steps import StepRules
+from roses.engine.errors import IllegalAction
+from roses.engine.steps import MAX_AUTOMATIC, StepRules, Steps
 
 DEFAULT_ITERATIONS = 400
 #: Determinisations drawn per decision (see ISMCTSBot.worlds).
@@ -145,6 +147,15 @@ class ISMCTSBot(BaseBot):
         #: Asked between iterations; True ends the search at once with the best move found so
         #: far (a host's shutdown or its cap on think time per move, e.g. the game server's).
         self.stop: Callable[[], bool] | None = None
+        # How a decision reads who moves and with which actions (:func:`_turn_reader`), applies
+        # an action unchecked (:func:`_applier`) and finds whether the root's actions are all
+        # legal in a determinisation (:func:`_offers_all`), and a callback given each decision's
+        # root: hooks a test may replace on the bot (the module's own functions are called
+        # directly where it is compiled, and a compiled class cannot be subclassed).
+        self.turn_reader: Callable[[Rules], Callable[[State], tuple[str, list[Action]] | None]] = _turn_reader
+        self.applier: Callable[[Rules], Callable[[State, str, str, Any], State]] = _applier
+        self.offers_all: Callable[[Rules, State, str, dict[Hashable, Action]], bool] = _offers_all
+        self.on_root: Callable[[Node], None] | None = None
 
     def decide(self, rules: Rules, view: View, role: str,
                determinize: Determinizer | None = None) -> Decision:
@@ -171,6 +182,8 @@ class ISMCTSBot(BaseBot):
             choices = self._prune(rules, role, choices, determinize, rng)
         allowed = {action_key(a): a for a in choices}
         root = Node(None, None)
+        if self.on_root is not None:
+            self.on_root(root)
         limit = self.iterations if self.iterations is not None else math.inf
         done = errors = 0
         roles: list[str] | None = None
@@ -183,7 +196,8 @@ class ISMCTSBot(BaseBot):
         # pool (by its legal actions): the search then applies them without checking them again.
         sound: list[bool] = []
         stop = self.stop
-        turn_of = _turn_reader(rules)
+        turn_of = self.turn_reader(rules)
+        apply = self.applier(rules)
         budget = [self.kept, self.turns]  # states and turns that may still be kept at the tree's nodes
         while done < limit and (done == 0 or (time.perf_counter() < deadline and not (stop and stop()))):
             seed = rng.getrandbits(62)
@@ -193,7 +207,7 @@ class ISMCTSBot(BaseBot):
                 if self.worlds > 0:
                     w = len(pool)
                     pool.append(rules.copy_state(world))
-                    sound.append(_offers_all(rules, world, role, allowed))
+                    sound.append(self.offers_all(rules, world, role, allowed))
             else:
                 w = done % self.worlds
                 world = pool[w]  # copied by _iterate when it plays on it, with new dice
@@ -205,7 +219,7 @@ class ISMCTSBot(BaseBot):
                 if root_moves is None:
                     root_moves = _root_moves(rules, world, role, allowed)
                 self._iterate(rules, world, role, root, allowed, roles, rng, root_moves, w, budget,
-                              seed if w >= 0 and world is pool[w] else None, turn_of, w >= 0 and sound[w])
+                              seed if w >= 0 and world is pool[w] else None, turn_of, w >= 0 and sound[w], apply)
             except Exception:  # noqa: BLE001 - a rules error in one simulation must not lose the move
                 errors += 1  # counted in the stats; the iteration is dropped
         elapsed = time.perf_counter() - start
@@ -247,7 +261,7 @@ class ISMCTSBot(BaseBot):
                  root_moves: tuple[list[Action], list[tuple[Hashable, ...]]] | None = None,
                  w: int = -1, budget: list[int] | None = None, dice: int | None = None,
                  turn_of: Callable[[State], tuple[str, list[Action]] | None] | None = None,
-                 sound: bool = False) -> None:
+                 sound: bool = False, apply: Callable[[State, str, str, Any], State] | None = None) -> None:
         """One iteration on the determinisation ``state`` (the ``w``-th of the decision's pool,
         -1 for none); ``root_moves``: the root mover's actions among ``allowed`` and their keys,
         if already listed; ``budget``: how many more states may be kept at the nodes
@@ -256,17 +270,19 @@ class ISMCTSBot(BaseBot):
         whose generator is ``dice``, made only if needed;
         ``turn_of``: how the search reads a state's mover and actions (:func:`_turn_reader`);
         ``sound``: every action of ``allowed`` is among the root mover's legal actions in
-        ``state`` (:func:`_offers_all`), so the root's action is applied unchecked."""
+        ``state`` (:func:`_offers_all`), so the root's action is applied unchecked; ``apply``:
+        how an action is applied unchecked (:func:`_applier`)."""
         if root_moves is None:
             root_moves = _root_moves(rules, state, me, allowed)
         node = root
         path = [root]
         depth = 0
         expanded = False
-        c, log, sqrt = self.c, math.log, math.sqrt
-        checked, unchecked, copy = rules.action, rules.apply_legal, rules.search_copy
+        c = self.c  # (log and sqrt: the module's, which compiled code calls as C functions)
+        checked, copy = rules.action, rules.search_copy
         if turn_of is None:
             turn_of = _turn_reader(rules)
+        unchecked = _applier(rules) if apply is None else apply
         # Kept states (see ``kept``): ``here`` is the kept [state, turn] of the node reached,
         # when the live ``state`` was not made (it is made, a copy of the kept one, when an
         # action must be applied); ``clean`` while no draw was made from the generator.
@@ -451,8 +467,8 @@ _NEVER = 1 << 30
 #: The youngest generation's threshold during a search, at least (see _PausedCollector): a
 #: search makes some 150 containers an iteration (a state copy), most of them freed by their
 #: reference counts within the iteration; at CPython's 700 the collector went through the
-#: copy being played on every few iterations, at 7,000 ten times less often (docs/ai.md).
-SEARCH_YOUNG = 7000
+#: copy being played on every few iterations, at 50,000 some seventy times less often (docs/ai.md).
+SEARCH_YOUNG = 50_000
 _PAUSED_COLLECTOR = _PausedCollector()
 
 
@@ -504,6 +520,48 @@ def _turn_reader(rules: Rules) -> Callable[[State], tuple[str, list[Action]] | N
         return None
 
     return turn
+
+
+def _applier(rules: Rules) -> Callable[[State, str, str, Any], State]:
+    """``rules.apply_legal`` for the search: for rules played by a table of steps
+    (:class:`~roses.engine.steps.StepRules`) that keep no options, enter no context around an
+    action and do not override how an action is applied or settled, the current step's handler
+    and then the automatic steps are run here (``Steps.act`` without its check, then
+    ``Steps.settle``, the same calls in the same order), without the calls in between."""
+    if not isinstance(rules, StepRules):
+        return rules.apply_legal
+    steps = rules.steps
+    kind = type(steps)
+    if (steps.keep_options or type(rules).apply_legal is not StepRules.apply_legal or kind.act is not Steps.act
+            or kind.settle is not Steps.settle or kind.acting is not Steps.acting):
+        return rules.apply_legal
+    by_name = steps.by_name
+    watch = None if kind.watch is Steps.watch else steps.watch
+
+    def apply(state: State, role: str, verb: str, arg: Any) -> State:
+        if state["result"] is not None:
+            raise IllegalAction("The game is over.")
+        frames = state["stack"]
+        if not frames:
+            raise IllegalAction("Nobody may act now.")
+        frame = frames[-1]
+        by_name[frame["step"]].handle(state, frame, role, verb, arg)
+        for _ in range(MAX_AUTOMATIC):  # Steps.settle
+            if watch is not None:
+                watch(state)
+            if state["result"] is not None:
+                return state
+            frames = state["stack"]
+            if not frames:
+                return state
+            frame = frames[-1]
+            step = by_name[frame["step"]]
+            if step.always_decides or step.actors(state, frame):
+                return state
+            step.run(state, frame)
+        raise RuntimeError("automatic steps did not come to a decision")
+
+    return apply
 
 
 def _offers_all(rules: Rules, state: State, me: str, allowed: dict[Hashable, Action]) -> bool:

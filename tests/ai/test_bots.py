@@ -256,7 +256,7 @@ def test_arena_cli_text_and_bench_ai() -> None:
     lines = buf.getvalue().strip().splitlines()
     assert "win rate" in lines[1] and "95% CI" in lines[1]
     bench = json.loads(lines[-1])
-    assert bench["positions"] >= 1 and bench["iterations_per_s"] > 0
+    assert bench["positions"] >= 1 and bench["iterations_per_s"] > 0 and bench["iterations_per_cpu_s"] > 0
 
 
 def test_terminal_play_against_bots() -> None:

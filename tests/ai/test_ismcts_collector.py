@@ -57,9 +57,14 @@ def test_only_the_youngest_generation_is_collected_during_a_search(collector_on:
     state, role = _position(rules, "richard-iii")
     seen: list[tuple[bool, tuple[int, ...]]] = []
     bot = ISMCTSBot(1, iterations=1500)
+    # containers made and kept beside the search (as another thread of the process would),
+    # more than the raised threshold over the search: young collections must go on
+    kept: list[list[list[int]]] = []
+    per_call = SEARCH_YOUNG // 1000
 
     def look() -> bool:  # asked between iterations (ISMCTSBot.stop): never stop
         seen.append((gc.isenabled(), gc.get_threshold()))
+        kept.append([[] for _ in range(per_call)])
         return False
 
     bot.stop = look

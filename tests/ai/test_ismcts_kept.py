@@ -35,16 +35,11 @@ def _kept_states(node: Node) -> int:
     return len(node.kept or ()) + sum(_kept_states(c) for c in node.children.values())
 
 
-def _search(bot: ISMCTSBot, state: dict[str, Any], role: str, roots: list[Node] | None = None) -> tuple[Any, ...]:
+def _search(settings: dict[str, Any], state: dict[str, Any], role: str,
+            roots: list[Node] | None = None) -> tuple[Any, ...]:
     roots = [] if roots is None else roots
-    iterate = bot._iterate
-
-    def spy(rules: Any, st: Any, me: str, root: Node, *args: Any) -> None:
-        if not roots:
-            roots.append(root)
-        iterate(rules, st, me, root, *args)
-
-    bot._iterate = spy  # type: ignore[method-assign]
+    bot = ISMCTSBot(**settings)
+    bot.on_root = roots.append  # the decision's root, for its children
     d = bot.decide(RULES, RULES.view(state, role), role, Determinizer.bind(RULES, state, role))
     children = sorted((str(k), n.visits, n.avail, n.total) for k, n in roots[0].children.items()) if roots else []
     stats = {k: v for k, v in d.stats.items() if k != "seconds"}
@@ -56,8 +51,8 @@ def test_kept_states_leave_the_search_unchanged() -> None:
     assert len(positions) >= 10
     used = 0
     for state, role in positions:
-        plain = _search(ISMCTSBot(seed=9, iterations=400, kept=0), state, role)
-        kept = ISMCTSBot(seed=9, iterations=400, keep_after=1)  # keep at every node visited before
+        plain = _search({"seed": 9, "iterations": 400, "kept": 0}, state, role)
+        kept = {"seed": 9, "iterations": 400, "keep_after": 1}  # keep at every node visited before
         roots: list[Node] = []
         assert _search(kept, state, role, roots) == plain
         used += bool(roots) and _kept_states(roots[0]) > 0

@@ -28,23 +28,17 @@ def _turns_kept(node: Node) -> int:
     return len(node.turns or ()) + sum(_turns_kept(c) for c in node.children.values())
 
 
-def _search(rules: Rules, bot: ISMCTSBot, state: dict[str, Any], role: str,
-            monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[Any, ...], int, int]:
+def _search(rules: Rules, settings: dict[str, Any], state: dict[str, Any],
+            role: str) -> tuple[tuple[Any, ...], int, int]:
     """The search's move, statistics and root children; how many menus it made; how many
     turns it kept."""
+    bot = ISMCTSBot(**settings)
     roots: list[Node] = []
-    iterate = bot._iterate
-
-    def spy(rules: Any, st: Any, me: str, root: Node, *args: Any) -> None:
-        if not roots:
-            roots.append(root)
-        iterate(rules, st, me, root, *args)
-
+    bot.on_root = roots.append  # the decision's root, for its children
     menus = [0]
-    reader = ismcts._turn_reader
 
-    def counting_reader(rules: Rules) -> Any:
-        turn = reader(rules)
+    def counting_reader(rules: Rules) -> Any:  # the search's own, each call counted
+        turn = ismcts._turn_reader(rules)
 
         def counted(st: Any) -> Any:
             menus[0] += 1
@@ -52,10 +46,8 @@ def _search(rules: Rules, bot: ISMCTSBot, state: dict[str, Any], role: str,
 
         return counted
 
-    monkeypatch.setattr(bot, "_iterate", spy)
-    monkeypatch.setattr(ismcts, "_turn_reader", counting_reader)
+    bot.turn_reader = counting_reader
     d = bot.decide(rules, rules.view(state, role), role, Determinizer.bind(rules, state, role))
-    monkeypatch.setattr(ismcts, "_turn_reader", reader)
     children = sorted((str(k), n.visits, n.avail, n.total) for k, n in roots[0].children.items()) if roots else []
     stats = {k: v for k, v in d.stats.items() if k != "seconds"}
     return (d.action, stats, children), menus[0], _turns_kept(roots[0]) if roots else 0
@@ -63,17 +55,15 @@ def _search(rules: Rules, bot: ISMCTSBot, state: dict[str, Any], role: str,
 
 @pytest.mark.parametrize("game,scenario,games,rate", [("richard3", "richard-iii", 2, 0.08),
                                                       ("plantagenet", "ia-henry-vi", 3, 0.08)])
-def test_kept_turns_leave_the_search_unchanged(game: str, scenario: str, games: int, rate: float,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kept_turns_leave_the_search_unchanged(game: str, scenario: str, games: int, rate: float) -> None:
     rules = get_rules(game)
     positions = _positions(rules, scenario, games, rate)
     assert len(positions) >= 8
     saved = kept_somewhere = 0
     for state, role in positions:
-        plain, plain_menus, none_kept = _search(rules, ISMCTSBot(seed=9, iterations=300, turns=0), state, role,
-                                                monkeypatch)
+        plain, plain_menus, none_kept = _search(rules, {"seed": 9, "iterations": 300, "turns": 0}, state, role)
         assert none_kept == 0
-        found, menus, kept = _search(rules, ISMCTSBot(seed=9, iterations=300), state, role, monkeypatch)
+        found, menus, kept = _search(rules, {"seed": 9, "iterations": 300}, state, role)
         assert found == plain
         assert menus <= plain_menus
         saved += plain_menus - menus
@@ -82,12 +72,12 @@ def test_kept_turns_leave_the_search_unchanged(game: str, scenario: str, games: 
     assert saved > 0
 
 
-def test_kept_turns_stop_at_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kept_turns_stop_at_their_budget() -> None:
     """At most ``turns`` turns are kept in a decision; the search is still the same."""
     rules = get_rules("plantagenet")
     state, role = _positions(rules, "ia-henry-vi", 1, 0.1)[0]
-    plain, _, _ = _search(rules, ISMCTSBot(seed=3, iterations=200, turns=0), state, role, monkeypatch)
-    few, _, kept = _search(rules, ISMCTSBot(seed=3, iterations=200, turns=5), state, role, monkeypatch)
+    plain, _, _ = _search(rules, {"seed": 3, "iterations": 200, "turns": 0}, state, role)
+    few, _, kept = _search(rules, {"seed": 3, "iterations": 200, "turns": 5}, state, role)
     assert few == plain
     assert kept == 5
 
