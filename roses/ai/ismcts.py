@@ -43,8 +43,7 @@ from roses.ai.bot import BaseBot, Decision, Determinizer, call_seed, safe_label,
 from roses.ai.heuristic import HeuristicBot
 from roses.ai.sim import action_key, roles_of, search_acting, search_choices, state_values
 from roses.engine.contract import Action, Rules, State, View
-from roses.engine.errors import IllegalAction
-from roses.engine.steps import MAX_AUTOMATIC, StepRules, Steps
+from roses.engine.steps import StepRules
 
 DEFAULT_ITERATIONS = 400
 #: Determinisations drawn per decision (see ISMCTSBot.worlds).
@@ -147,13 +146,11 @@ class ISMCTSBot(BaseBot):
         #: Asked between iterations; True ends the search at once with the best move found so
         #: far (a host's shutdown or its cap on think time per move, e.g. the game server's).
         self.stop: Callable[[], bool] | None = None
-        # How a decision reads who moves and with which actions (:func:`_turn_reader`), applies
-        # an action unchecked (:func:`_applier`) and finds whether the root's actions are all
-        # legal in a determinisation (:func:`_offers_all`), and a callback given each decision's
+        # How a decision reads who moves and with which actions (:func:`_turn_reader`) and
+        # finds whether the root's actions are all legal in a determinisation (:func:`_offers_all`), and a callback given each decision's
         # root: hooks a test may replace on the bot (the module's own functions are called
         # directly where it is compiled, and a compiled class cannot be subclassed).
         self.turn_reader: Callable[[Rules], Callable[[State], tuple[str, list[Action]] | None]] = _turn_reader
-        self.applier: Callable[[Rules], Callable[[State, str, str, Any], State]] = _applier
         self.offers_all: Callable[[Rules, State, str, dict[Hashable, Action]], bool] = _offers_all
         self.on_root: Callable[[Node], None] | None = None
 
@@ -197,7 +194,7 @@ class ISMCTSBot(BaseBot):
         sound: list[bool] = []
         stop = self.stop
         turn_of = self.turn_reader(rules)
-        apply = self.applier(rules)
+        apply = rules.apply_legal
         budget = [self.kept, self.turns]  # states and turns that may still be kept at the tree's nodes
         while done < limit and (done == 0 or (time.perf_counter() < deadline and not (stop and stop()))):
             seed = rng.getrandbits(62)
@@ -271,7 +268,7 @@ class ISMCTSBot(BaseBot):
         ``turn_of``: how the search reads a state's mover and actions (:func:`_turn_reader`);
         ``sound``: every action of ``allowed`` is among the root mover's legal actions in
         ``state`` (:func:`_offers_all`), so the root's action is applied unchecked; ``apply``:
-        how an action is applied unchecked (:func:`_applier`)."""
+        how an action is applied unchecked (``Rules.apply_legal``)."""
         if root_moves is None:
             root_moves = _root_moves(rules, state, me, allowed)
         node = root
@@ -282,7 +279,7 @@ class ISMCTSBot(BaseBot):
         checked, copy = rules.action, rules.search_copy
         if turn_of is None:
             turn_of = _turn_reader(rules)
-        unchecked = _applier(rules) if apply is None else apply
+        unchecked = rules.apply_legal if apply is None else apply
         # Kept states (see ``kept``): ``here`` is the kept [state, turn] of the node reached,
         # when the live ``state`` was not made (it is made, a copy of the kept one, when an
         # action must be applied); ``clean`` while no draw was made from the generator.
@@ -520,48 +517,6 @@ def _turn_reader(rules: Rules) -> Callable[[State], tuple[str, list[Action]] | N
         return None
 
     return turn
-
-
-def _applier(rules: Rules) -> Callable[[State, str, str, Any], State]:
-    """``rules.apply_legal`` for the search: for rules played by a table of steps
-    (:class:`~roses.engine.steps.StepRules`) that keep no options, enter no context around an
-    action and do not override how an action is applied or settled, the current step's handler
-    and then the automatic steps are run here (``Steps.act`` without its check, then
-    ``Steps.settle``, the same calls in the same order), without the calls in between."""
-    if not isinstance(rules, StepRules):
-        return rules.apply_legal
-    steps = rules.steps
-    kind = type(steps)
-    if (steps.keep_options or type(rules).apply_legal is not StepRules.apply_legal or kind.act is not Steps.act
-            or kind.settle is not Steps.settle or kind.acting is not Steps.acting):
-        return rules.apply_legal
-    by_name = steps.by_name
-    watch = None if kind.watch is Steps.watch else steps.watch
-
-    def apply(state: State, role: str, verb: str, arg: Any) -> State:
-        if state["result"] is not None:
-            raise IllegalAction("The game is over.")
-        frames = state["stack"]
-        if not frames:
-            raise IllegalAction("Nobody may act now.")
-        frame = frames[-1]
-        by_name[frame["step"]].handle(state, frame, role, verb, arg)
-        for _ in range(MAX_AUTOMATIC):  # Steps.settle
-            if watch is not None:
-                watch(state)
-            if state["result"] is not None:
-                return state
-            frames = state["stack"]
-            if not frames:
-                return state
-            frame = frames[-1]
-            step = by_name[frame["step"]]
-            if step.always_decides or step.actors(state, frame):
-                return state
-            step.run(state, frame)
-        raise RuntimeError("automatic steps did not come to a decision")
-
-    return apply
 
 
 def _offers_all(rules: Rules, state: State, me: str, allowed: dict[Hashable, Action]) -> bool:
