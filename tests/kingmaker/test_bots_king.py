@@ -131,3 +131,27 @@ def test_a_crowned_king_is_worth_a_double_effort_to_take_l404() -> None:
     assert ai.plan(state, p) == (far, None)
     state["hcrown"][henry] = False
     assert ai.plan(state, p) == (near, None)
+
+
+def test_a_king_in_dublin_is_taken_by_sea_to_where_parliament_may_meet_k31() -> None:
+    """§Calling Parliament: Parliament meets in a town or city excluding Calais and Dublin, and
+    nobles cross the sea only by ship (§Sea Transportation). The sole King's controller with a
+    Commons majority, his King and force inside Dublin (his own): no place in Ireland will do,
+    so his plan is a town or city across the sea (the ships of ai_sea carry them), not none."""
+    game, p, escort = _kings_force()
+    state = game.state
+    b = W(state).board
+    dublin = b.places["dublin"].square
+    _gather(state, p, dublin)
+    state["pown"]["dublin"] = p
+    state["nin"][escort] = "dublin"
+    _towns_to(state, p)
+    assert _majority(state, p)
+    assert parliament_places(state, dublin, "dublin") == []
+    seat = ai.parliament_seat(state, p, 10_000)
+    assert seat is not None
+    square, place = seat
+    assert square not in b.land_distances(dublin)  # across the sea
+    assert any(b.places[pl].parliament for pl in b.places_at.get(square, ()))
+    assert place is None or b.places[place].parliament
+    assert ai.plan(state, p) == seat

@@ -552,11 +552,12 @@ def commons_share_wins(state: State, p: int) -> bool:
 def parliament_seat(state: State, p: int, power: int) -> tuple[str, str | None] | None:
     """Where the sole King ``p`` controls should stand for a Parliament (§Calling Parliament:
     in a town or city, not a castle, nor Calais or Dublin, not besieged; inside it when it is
-    fortified): where he is if Parliament may meet there; else the nearest such place by land
-    from him that ``p`` owns (entered), or an unfortified one (in the open of its square), or
+    fortified): where he is if Parliament may meet there; else the nearest such place to him
+    that ``p`` owns (entered), or an unfortified one (in the open of its square), or
     one whose siege defence ``power`` matches (:data:`CATHEDRAL_SIEGE_STEPS` more steps: a
-    siege first). ``(square, place)``, the place None for an unfortified one; None when ``p``
-    controls no sole King, the King is at sea, or no such place is within reach by land."""
+    siege first); nearest by land, a sea passage counting :data:`evaluation.SEA_LEG` steps (a King
+    in Ireland, Calais or on an island crosses by ship, ai_sea). ``(square, place)``, the place
+    None for an unfortified one; None when ``p`` controls no sole King or the King is at sea."""
     k = sole_king(state)
     if k is None or king_controller(state, k) != p:
         return None
@@ -570,11 +571,11 @@ def parliament_seat(state: State, p: int, power: int) -> tuple[str, str | None] 
         return None
     if parliament_places(state, sq, inside):
         return sq, inside
-    land = b.land_distances(sq)
+    travel = E._travel(state, sq)  # by land, or by ship from an island, Ireland or Calais (ai_sea)
     best: tuple[int, str, str] | None = None
     for pl in _parliament_towns(state):
         where = b.places[pl].square
-        d = land.get(where)
+        d = travel.get(where)
         if d is None or not place_active(state, pl) or pl in state["siege"]:
             continue
         if place_owner(state, pl) != p and b.places[pl].fortified:
