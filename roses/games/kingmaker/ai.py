@@ -210,14 +210,16 @@ def _plans_attack(state: State, role: str, frame: dict[str, object]) -> bool:
         ours = frame.get("kind") in ("siege", "storm") and frame.get("place") == place
     else:
         ours = frame.get("kind") == BATTLE and frame.get("sq") == aim and frame.get("place") is None
-    return ours and attack_power(state, frame) >= BATTLE_MARGIN * defence(state, frame)
+    margin = 1.0 if frame.get("kind") == "siege" else BATTLE_MARGIN  # §Siege: a siege always succeeds but on Bad Weather
+    return ours and attack_power(state, frame) >= margin * defence(state, frame)
 
 
 def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
-    """The combat phase with a plan: a place (the cathedral, the place an heir is in) another
-    holds is besieged or stormed once the faction's attackers there have :data:`BATTLE_MARGIN`
-    times its defence (§Siege; E1 storming: a failed storm costs nobles), the search choosing
-    between the two (before that, the search decides); an enemy stack escorting the heir of the plan is attacked once
+    """The combat phase with a plan: a place (the cathedral, the place an heir is in, where
+    Parliament is to meet) another holds is besieged once the faction's attackers there match
+    its defence (§Siege: a siege always succeeds but on Bad Weather), besieged or stormed once
+    they have :data:`BATTLE_MARGIN` times it (E1 storming: a failed storm costs nobles), the
+    search choosing between the two; an enemy stack escorting the heir of the plan is attacked once
     the faction's attackers there have :data:`BATTLE_MARGIN` times its strength, and not before."""
     p = player_of_role(state, role)
     rest = [a for a in actions if a[0] != "deal"]
@@ -228,8 +230,15 @@ def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
     if place is not None:
         attack = [a for a in actions if a[0] in ("siege", "storm") and a[1] == place]
         power = strength(state, attackers_at(state, p, W(state).board.places[place].square), attack=True)
-        if attack and power >= BATTLE_MARGIN * siege_defence(state, place, p):
+        need = siege_defence(state, place, p)
+        if attack and power >= BATTLE_MARGIN * need:
             return attack
+        # §Siege: a siege always succeeds but on Bad Weather (E1/E2: resolved the next turn),
+        # so with the garrison matched the bot besieges; a storm (a battle, lost nobles if
+        # it fails) waits for the margin.
+        besiege = [a for a in attack if a[0] == "siege"]
+        if besiege and power >= need:
+            return besiege
         return rest
     # An heir in the open held by an enemy stack (§Capture of Royal Heirs: taken by defeating
     # it, §Battle): the faction gathers BATTLE_MARGIN times its strength there before it
