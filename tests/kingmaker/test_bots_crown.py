@@ -118,12 +118,12 @@ def test_the_bot_fights_the_siege_of_its_plan_without_calling_it_off_l222() -> N
     assert ai.search_choices(state, role, legal) == [("fight", None)]
 
 
-def test_the_bot_waits_for_more_strength_before_it_attacks_a_strong_cathedral_l222() -> None:
-    """L222 (§Siege): a siege is offered with the garrison matched, but a storm that fails
-    costs nobles. Before a neutral Salisbury whose garrison equals their strength, the faction's
-    nobles with less than 1.5 times that attack only if the search chooses to
-    (ending the combat phase is among its choices); with 1.5 times it they besiege or storm.
-    (Salisbury's garrison is set on the board for the test and restored after.)"""
+def test_the_bot_besieges_a_cathedral_it_matches_and_storms_only_with_a_margin_l222() -> None:
+    """L222 (§Siege): a siege needs the garrison matched and always succeeds but on Bad Weather
+    (E1/E2: resolved the next turn); a storm is a battle, and one that fails costs nobles.
+    Before a neutral Salisbury whose garrison equals their strength, the faction's nobles
+    besiege it (not storm it, nor end the combat phase); with 1.5 times its defence they
+    besiege or storm. (Salisbury's garrison is set on the board for the test and restored after.)"""
     game, p, sq = _at_salisbury(None)
     state = game.state
     w = W(state)
@@ -131,19 +131,28 @@ def test_the_bot_waits_for_more_strength_before_it_attacks_a_strong_cathedral_l2
     state["stack"][-1] = {"step": "combat", "p": p}
     mine = [n for n in faction_nobles(state, p) if state["nsq"][n] == sq]
     power = sum(noble_strength(state, n) for n in mine)
-    garrison = power  # the defence equal to the attack: a siege is offered, but no margin
+    garrison = power  # the defence equal to the attack: a siege is offered, no margin
     place = w.board.places["salisbury"]
     original = place.garrison
     object.__setattr__(place, "garrison", garrison)  # the board is shared: restored below
     try:
         assert ai.plan(state, p) == (sq, "salisbury")
         legal = RULES.legal_actions(state, role)
-        assert ("siege", "salisbury") in legal
-        choices = ai.search_choices(state, role, legal)
-        assert ("end", None) in choices
-        object.__setattr__(place, "garrison", int(power / ai.BATTLE_MARGIN))
+        assert ("siege", "salisbury") in legal and ("storm", "salisbury") in legal and ("end", None) in legal
+        assert ai.search_choices(state, role, legal) == [("siege", "salisbury")]
+        game.apply(role, "siege", "salisbury")
+        legal = RULES.legal_actions(game.state, role)
+        assert ("call_off", None) in legal
+        assert ai.search_choices(game.state, role, legal) == [("fight", None)]
+    finally:
+        object.__setattr__(place, "garrison", original)
+    game, p, sq = _at_salisbury(None)
+    state = game.state
+    state["stack"][-1] = {"step": "combat", "p": p}
+    object.__setattr__(place, "garrison", int(power / ai.BATTLE_MARGIN))
+    try:
         legal = RULES.legal_actions(state, role)
         choices = ai.search_choices(state, role, legal)
-        assert choices and all(v in ("siege", "storm") and a == "salisbury" for v, a in choices)
+        assert set(choices) == {("siege", "salisbury"), ("storm", "salisbury")}
     finally:
         object.__setattr__(place, "garrison", original)

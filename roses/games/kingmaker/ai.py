@@ -55,7 +55,7 @@ from roses.games.kingmaker.common import (
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.parliament import tally
 from roses.games.kingmaker.play import event_deck
-from roses.games.kingmaker.queries import siege_defence
+from roses.games.kingmaker.queries import parliament_places, siege_defence
 
 
 def determinize(state: State, role: str, seed: int) -> State:
@@ -210,14 +210,16 @@ def _plans_attack(state: State, role: str, frame: dict[str, object]) -> bool:
         ours = frame.get("kind") in ("siege", "storm") and frame.get("place") == place
     else:
         ours = frame.get("kind") == BATTLE and frame.get("sq") == aim and frame.get("place") is None
-    return ours and attack_power(state, frame) >= BATTLE_MARGIN * defence(state, frame)
+    margin = 1.0 if frame.get("kind") == "siege" else BATTLE_MARGIN  # §Siege: a siege always succeeds but on Bad Weather
+    return ours and attack_power(state, frame) >= margin * defence(state, frame)
 
 
 def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
-    """The combat phase with a plan: a place (the cathedral, the place an heir is in) another
-    holds is besieged or stormed once the faction's attackers there have :data:`BATTLE_MARGIN`
-    times its defence (§Siege; E1 storming: a failed storm costs nobles), the search choosing
-    between the two (before that, the search decides); an enemy stack escorting the heir of the plan is attacked once
+    """The combat phase with a plan: a place (the cathedral, the place an heir is in, where
+    Parliament is to meet) another holds is besieged once the faction's attackers there match
+    its defence (§Siege: a siege always succeeds but on Bad Weather), besieged or stormed once
+    they have :data:`BATTLE_MARGIN` times it (E1 storming: a failed storm costs nobles), the
+    search choosing between the two; an enemy stack escorting the heir of the plan is attacked once
     the faction's attackers there have :data:`BATTLE_MARGIN` times its strength, and not before."""
     p = player_of_role(state, role)
     rest = [a for a in actions if a[0] != "deal"]
@@ -228,8 +230,15 @@ def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
     if place is not None:
         attack = [a for a in actions if a[0] in ("siege", "storm") and a[1] == place]
         power = strength(state, attackers_at(state, p, W(state).board.places[place].square), attack=True)
-        if attack and power >= BATTLE_MARGIN * siege_defence(state, place, p):
+        need = siege_defence(state, place, p)
+        if attack and power >= BATTLE_MARGIN * need:
             return attack
+        # §Siege: a siege always succeeds but on Bad Weather (E1/E2: resolved the next turn),
+        # so with the garrison matched the bot besieges; a storm (a battle, lost nobles if
+        # it fails) waits for the margin.
+        besiege = [a for a in attack if a[0] == "siege"]
+        if besiege and power >= need:
+            return besiege
         return rest
     # An heir in the open held by an enemy stack (§Capture of Royal Heirs: taken by defeating
     # it, §Battle): the faction gathers BATTLE_MARGIN times its strength there before it
@@ -261,8 +270,10 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
         return actions
     aim, place = got
     w = W(state)
-    if place is not None and place_owner(state, place) == p and w.board.places[place].cathedral:
-        # §Coronation Phase: the heir is crowned inside the cathedral: the nobles there go in.
+    if place is not None and place_owner(state, place) == p and (
+            w.board.places[place].cathedral or w.board.places[place].parliament):
+        # §Coronation Phase: the heir is crowned inside the cathedral; §Calling Parliament:
+        # the King stands inside the fortified town or city: the nobles there go in.
         enter = [a for a in actions if a[0] == "enter" and a[1][1] == place]
         if enter:
             return enter
@@ -459,7 +470,11 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     to him by ship (ai_sea). Returned as ``(square, place)``: the place the plan must enter or
     take (the cathedral; the place the heir is in), None for an heir in the open. A cathedral
     another faction holds costs :data:`CATHEDRAL_SIEGE_STEPS` more steps, and one whose
-    defence (§Siege) exceeds the faction's strength is none."""
+    defence (§Siege) exceeds the faction's strength is none. A crowned heir counts double
+    (§Victory Conditions: a King under one's control opens the Parliament route; a rival King
+    dead leaves one's own the sole King). Before all these, the controller of the sole King with
+    half the Commons votes plus one takes him where Parliament may meet (:func:`parliament_seat`),
+    and so does one with no heir to take."""
     w = W(state)
     b = w.board
     amap = E._awards_by_noble(state)
@@ -477,6 +492,12 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
         crowned.add("lancaster")
     bishops = sum(2 if w.cards[c].archbishop else 1 for n in nobles for c in amap.get(n, ())
                   if w.cards[c].kind == K.BISHOP)
+    # §Victory Conditions, §Calling Parliament: the sole King's controller with half the
+    # Commons votes plus one brings his King where Parliament may meet, all his force with
+    # him (a vote there may win as soon as a Writ is in hand; the gathered force guards him).
+    seat = parliament_seat(state, p, total)
+    if seat is not None and commons_share_wins(state, p):
+        return seat
     for h in mine:
         if h in seniors and w.heirs[h].house not in crowned and bishops >= 2:
             sq = heir_loc(state, h)[0]
@@ -519,10 +540,74 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
         dist = E._travel(state, sq)
         steps = sum(strength[n] * dist.get(state["nsq"][n], 99) for n in nobles) / total
         worth = 2.0 if (not mine and h in seniors) else 1.0
+        if state["hcrown"][h]:  # a King: the Parliament route opens (§Victory Conditions), to
+            worth *= 2.0  # a faction with none by taking him, to a rival King's by his death
         cost = (1.0 + steps) / worth
         if best is None or (cost, sq) < best[:2]:
             best = (cost, sq, heir_loc(state, h)[1])
-    return (best[1], best[2]) if best else None
+    if best is None:
+        return seat  # nothing to take: the King (if any) to where Parliament may meet, guarded
+    return best[1], best[2]
+
+
+def commons_share_wins(state: State, p: int) -> bool:
+    """Whether ``p``'s Commons votes now are half the total plus one (§Victory Conditions,
+    ruling K31), counted as Parliament counts them outside a session (parliament.tally)."""
+    votes = tally(state, {"sq": None})
+    total = sum(c for c, _ in votes)
+    return total > 0 and votes[p][0] >= total // 2 + 1
+
+
+def parliament_seat(state: State, p: int, power: int) -> tuple[str, str | None] | None:
+    """Where the sole King ``p`` controls should stand for a Parliament (§Calling Parliament:
+    in a town or city, not a castle, nor Calais or Dublin, not besieged; inside it when it is
+    fortified): where he is if Parliament may meet there; else the nearest such place to him
+    that ``p`` owns (entered), or an unfortified one (in the open of its square), or
+    one whose siege defence ``power`` matches (:data:`CATHEDRAL_SIEGE_STEPS` more steps: a
+    siege first); nearest by land, a sea passage counting :data:`evaluation.SEA_LEG` steps (a King
+    in Ireland, Calais or on an island crosses by ship, ai_sea). ``(square, place)``, the place
+    None for an unfortified one; None when ``p`` controls no sole King or the King is at sea."""
+    k = sole_king(state)
+    if k is None or king_controller(state, k) != p:
+        return None
+    w = W(state)
+    b = w.board
+    if k == -2:
+        sq, inside, ship = state["nsq"][w.beaufort], state["nin"][w.beaufort], state["nship"][w.beaufort]
+    else:
+        sq, inside, ship = heir_loc(state, k)
+    if sq is None or ship >= 0:
+        return None
+    if parliament_places(state, sq, inside):
+        return sq, inside
+    travel = E._travel(state, sq)  # by land, or by ship from an island, Ireland or Calais (ai_sea)
+    best: tuple[int, str, str] | None = None
+    for pl in _parliament_towns(state):
+        where = b.places[pl].square
+        d = travel.get(where)
+        if d is None or not place_active(state, pl) or pl in state["siege"]:
+            continue
+        if place_owner(state, pl) != p and b.places[pl].fortified:
+            if siege_defence(state, pl, p) > power:
+                continue
+            d += CATHEDRAL_SIEGE_STEPS
+        if best is None or (d, where, pl) < best:
+            best = (d, where, pl)
+    if best is None:
+        return None
+    pl = best[2]
+    return best[1], (pl if b.places[pl].fortified else None)
+
+
+def _parliament_towns(state: State) -> list[str]:
+    """Towns and cities where Parliament may meet (board data, §Calling Parliament), cached per board."""
+    w = W(state)
+    found = w.cache.get("ai_parliament_towns")
+    if found is None:
+        found = sorted(pl for pl, d in w.board.places.items() if d.parliament)
+        w.cache["ai_parliament_towns"] = found
+    out: list[str] = found
+    return out
 
 
 SEARCH_HINTS = SearchHints(follow_worlds=1, follow_filter=follow_actions, best_on_line=True,

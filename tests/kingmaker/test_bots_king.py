@@ -1,0 +1,157 @@
+"""The Kingmaker bots' plans around a crowned King (ai.plan): the sole King's controller with
+half the Commons votes plus one takes his King where Parliament may meet, his force with him
+(§Victory Conditions, §Calling Parliament, ruling K31), and goes inside when it is his own
+fortified town or city; a crowned King held by another is worth a double effort to take
+(his capture opens the Parliament route, or makes one's own King the sole King)."""
+
+from __future__ import annotations
+
+from roses.engine.contract import State
+from roses.engine.game import Game
+from roses.games.kingmaker import RULES, ai, evaluation
+from roses.games.kingmaker.common import W, faction_nobles
+from roses.games.kingmaker.parliament import tally
+from roses.games.kingmaker.queries import parliament_places
+from tests.kingmaker.test_bots import _first_movement, _free_heirs, _noble_of
+from tests.kingmaker.test_bots_plan import _only_heirs
+
+
+def _kings_force() -> tuple[Game, int, int]:
+    """The first movement of a 3-player E2 game: Henry VI crowned, the sole King, escorted by a
+    noble of the player to move; every other heir dead but Richard of York, held by no one
+    where he starts."""
+    game = _first_movement()
+    state = game.state
+    w = W(state)
+    p = state["stack"][-1]["p"]
+    escort = _noble_of(state, p)
+    _free_heirs(state)
+    _only_heirs(state, {"henry_vi": escort, "richard_of_york": -1})
+    state["hcrown"][w.heir_codec.id("henry_vi")] = True
+    return game, p, escort
+
+
+def _gather(state: State, p: int, sq: str) -> None:
+    """Every noble of ``p`` on the board in the open on ``sq``."""
+    for n in faction_nobles(state, p):
+        if state["nsq"][n] is not None:
+            state["nsq"][n], state["nin"][n] = sq, None
+
+
+def _towns_to(state: State, owner: int) -> None:
+    b = W(state).board
+    for pl in sorted(b.places):
+        if b.places[pl].commons is not None:
+            state["pown"][pl] = owner
+
+
+def _majority(state: State, p: int) -> bool:
+    votes = tally(state, {"sq": None})
+    return votes[p][0] >= sum(c for c, _ in votes) // 2 + 1
+
+
+def _open_square_without_parliament(state: State, near: str, steps: int) -> str:
+    b = W(state).board
+    dist = b.land_distances(b.places[near].square)
+    return next(s for s in sorted(dist) if dist[s] == steps and s in b.squares
+                and not any(b.places[pl].parliament for pl in b.places_at.get(s, ())))
+
+
+def test_the_sole_kings_controller_with_a_commons_majority_takes_him_where_parliament_may_meet_k31() -> None:
+    """§Victory Conditions and ruling K31: the controller of the sole King wins at a Parliament
+    with half the Commons votes plus one (and more Lords votes for than against); §Calling
+    Parliament: the King must stand in a town or city (not a castle), inside it when it is
+    fortified. With every town and city his (a Commons majority) and his King in the open two
+    steps from York (his own), his plan is York, entered; with the towns another's (no majority)
+    it is not, and once the King stands where Parliament may meet, that is the plan."""
+    game, p, escort = _kings_force()
+    state = game.state
+    b = W(state).board
+    sq = _open_square_without_parliament(state, "york", 2)
+    _gather(state, p, sq)
+    _towns_to(state, p)
+    assert _majority(state, p)
+    seat = ai.parliament_seat(state, p, 10_000)
+    dist = b.land_distances(sq)
+    assert seat is not None and seat[1] is not None and b.places[seat[1]].parliament
+    assert dist[seat[0]] <= 2  # York (or a nearer town or city of his): no farther than York
+    assert ai.plan(state, p) == seat
+    other = (p + 1) % 3
+    _towns_to(state, other)
+    assert not _majority(state, p)
+    assert ai.plan(state, p) != seat
+    # The King where Parliament may meet: he stays, and his force gathers there.
+    _towns_to(state, p)
+    state["nsq"][escort], state["nin"][escort] = b.places["york"].square, "york"
+    assert parliament_places(state, b.places["york"].square, "york") == ["york"]
+    assert ai.plan(state, p) == (b.places["york"].square, "york")
+
+
+def test_the_kings_force_goes_into_his_own_fortified_town_where_parliament_may_meet_k31() -> None:
+    """§Calling Parliament: Parliament meets inside a fortified town or city. The sole King's
+    controller, with a Commons majority, his King and his force in the open before York, his
+    own city: the bot's only moves are to go in (the King with his escort)."""
+    game, p, escort = _kings_force()
+    state = game.state
+    b = W(state).board
+    york = b.places["york"].square
+    _gather(state, p, york)
+    _towns_to(state, p)
+    assert ai.plan(state, p) == (york, "york")
+    role = f"P{p + 1}"
+    legal = RULES.legal_actions(state, role)
+    assert any(a[0] == "end" for a in legal)
+    chosen = ai.search_choices(state, role, legal)
+    assert chosen and all(a[0] == "enter" and a[1][1] == "york" for a in chosen)
+    assert any(W(state).cid(str(a[1][0])) == escort for a in chosen)
+
+
+def test_a_crowned_king_is_worth_a_double_effort_to_take_l404() -> None:
+    """§Victory Conditions (L404): a crowned King under one's control opens the Parliament
+    route. Henry VI (crowned) and Richard of York (uncrowned), both the senior heirs of their
+    houses, both held by no one in the open: the faction, none of whose heirs is crowned, plans
+    on Henry VI though York is nearer (four steps against six); with Henry uncrowned, on York."""
+    game, p, _escort = _kings_force()
+    state = game.state
+    w = W(state)
+    b = w.board
+    henry, york = w.heir_codec.id("henry_vi"), w.heir_codec.id("richard_of_york")
+    start = _open_square_without_parliament(state, "coventry", 3)
+    dist = b.land_distances(start)
+    empty = [s for s in sorted(dist) if s in b.squares and not b.places_at.get(s)]
+    near = next(s for s in empty if dist[s] == 4)
+    far = next(s for s in empty if dist[s] == 6)
+    _gather(state, p, start)
+    state["hesc"][henry] = -1
+    state["hsq"][henry], state["hin"][henry] = far, None
+    state["hsq"][york], state["hin"][york], state["hdead"][york] = near, None, False
+    travel_far = evaluation._travel(state, far)[start]
+    travel_near = evaluation._travel(state, near)[start]
+    assert travel_near < travel_far
+    assert ai.plan(state, p) == (far, None)
+    state["hcrown"][henry] = False
+    assert ai.plan(state, p) == (near, None)
+
+
+def test_a_king_in_dublin_is_taken_by_sea_to_where_parliament_may_meet_k31() -> None:
+    """§Calling Parliament: Parliament meets in a town or city excluding Calais and Dublin, and
+    nobles cross the sea only by ship (§Sea Transportation). The sole King's controller with a
+    Commons majority, his King and force inside Dublin (his own): no place in Ireland will do,
+    so his plan is a town or city across the sea (the ships of ai_sea carry them), not none."""
+    game, p, escort = _kings_force()
+    state = game.state
+    b = W(state).board
+    dublin = b.places["dublin"].square
+    _gather(state, p, dublin)
+    state["pown"]["dublin"] = p
+    state["nin"][escort] = "dublin"
+    _towns_to(state, p)
+    assert _majority(state, p)
+    assert parliament_places(state, dublin, "dublin") == []
+    seat = ai.parliament_seat(state, p, 10_000)
+    assert seat is not None
+    square, place = seat
+    assert square not in b.land_distances(dublin)  # across the sea
+    assert any(b.places[pl].parliament for pl in b.places_at.get(square, ()))
+    assert place is None or b.places[place].parliament
+    assert ai.plan(state, p) == seat
