@@ -220,6 +220,7 @@ def click_choice(page: Page, choice: dict[str, Any], tries: int = 3) -> None:
 
 def _click_once(page: Page, choice: dict[str, Any]) -> None:
     kind, verb, arg = choice["kind"], choice["verb"], choice["arg"]
+    before = version(page)
     if kind == "card":  # the card the choice is on (its ref: the argument may be [card, noble])
         card = choice.get("ref") or arg
         show_tab_of(page, f'#hand button.card[data-card="{card}"]')
@@ -274,6 +275,11 @@ def _click_once(page: Page, choice: dict[str, Any]) -> None:
             page.click(f'#buttons button.group-toggle[data-group="{verb}"]')
         btn.first.scroll_into_view_if_needed()
         btn.first.click()
+    # The page answers a click with a menu of the thing's choices or by sending the action; on a
+    # loaded machine either may come a moment after the click, so wait for one of them first.
+    with contextlib.suppress(Exception):
+        page.wait_for_function(f"(before) => !!document.querySelector('.popup') || ({TAKEN})(before)",
+                               arg=before, timeout=3000)
     popup = page.locator(".popup")
     if popup.count():  # a menu of the thing's choices: the one wanted (gone if the page was redrawn)
         with contextlib.suppress(Exception):
