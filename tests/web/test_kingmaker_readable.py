@@ -234,6 +234,24 @@ def test_every_counter_is_drawn_inside_its_square(browser: Any, static_server: s
 
 
 @pytest.mark.browser
+def test_a_noble_aboard_a_ship_is_drawn_on_the_ships_square(browser: Any, static_server: str) -> None:
+    """A noble aboard a ship (no square of his own) is drawn in the ship's square, and says so
+    (``data-square``), like every other counter (§Sea Transportation: he goes where it goes)."""
+    data = kingmaker_board.board_data(load_board())
+    page = _page(browser, static_server, LAPTOP)
+    view = _crowded_view()
+    ship = next(s for s in view["ships"] if s.get("at"))
+    noble = next(n for p in view["players"] for n in p["nobles"] if n["square"] and n["square"] != "Y25")
+    noble["square"], noble["inside"], noble["ship"] = None, None, ship["id"]
+    page.evaluate(DRAW, [data, view])
+    square = page.locator(f'svg#map g.km-ship[data-block="{ship["id"]}"]').get_attribute("data-square")
+    assert square
+    assert page.locator(f'svg#map g.km-noble[data-block="{noble["id"]}"]').get_attribute("data-square") == square
+    assert page.evaluate(PIECES_INSIDE) == []
+    assert not page.errors, page.errors
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1366x768", "390x844"])
 def test_a_town_name_picks_the_town_and_the_square_under_the_pointer_is_named(
         browser: Any, static_server: str, viewport: dict[str, int]) -> None:

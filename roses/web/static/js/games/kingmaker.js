@@ -605,7 +605,7 @@ export class Kingmaker {
       items.forEach((item, i) => {
         const x = s[0] * k + left + (i % cols) * (cw + gap) + cw / 2;
         const y = s[1] * k + top + Math.floor(i / cols) * (ch + gap) + ch / 2;
-        this.drawPiece(layer, view, ui, item, x, y, cw, ch);
+        this.drawPiece(layer, view, ui, { ...item, square: sq }, x, y, cw, ch);
         this.nodes.pieceAt[item.id] = [x, y];
       });
     }
@@ -614,8 +614,9 @@ export class Kingmaker {
   drawPiece(layer, view, ui, item, x, y, w, hgt) {
     const d = item.data;
     const name = d.name;
+    // the square the piece is drawn on (a noble or heir aboard a ship: the ship's)
     const at = item.kind === "ship" ? d.at : d.square || d.inside;
-    const square = this.board.places[at] ? this.board.places[at].square : at;
+    const square = item.square || (this.board.places[at] ? this.board.places[at].square : at);
     const g = el("g", { class: `block km-piece km-${item.kind}`, "data-block": item.id, "data-square": square ? sqRef(square) : "", transform: `translate(${x},${y})` }, layer);
     const text = this.pieceText(view, item);
     el("title", {}, g).textContent = text;
