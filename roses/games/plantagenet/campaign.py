@@ -42,7 +42,7 @@ from roses.games.plantagenet import arts, reactions
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.common import CAMPAIGN, end_game, side_frames
+from roses.games.plantagenet.common import CAMPAIGN, CARDS_PART, end_game, side_frames
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.records import CommandFrame, PlanFrame, StepFrame, Where
 from roses.games.plantagenet.setup import other
@@ -475,6 +475,8 @@ class Plan(Step):
     phase = CAMPAIGN
     always_decides = True
     rule = "4.1"
+    # an edit changes only the frame (and the log); locking in sets the Command cards' zones
+    changes = {"add": frozenset(), "remove": frozenset(), "lock": CARDS_PART}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         locked = frame["locked"]

@@ -34,10 +34,24 @@ What makes it sound:
 Kept in the game's memo (:mod:`roses.engine.memo`) while a game renders its views, else in
 :data:`_KEPT`, shared by every state rendered outside a game (each kept tuple is replaced whole,
 never changed, so a thread always reads a snapshot with the part made from it).
+
+Found unchanged without comparing: the content is the key, but comparing the static part and
+the cards with the state at every view is most of what keeping them costs. So the views also
+keep, with the static part and with the cards, the state they were made for (the object) and
+its revision (``Steps.revision_of``: a ticket the engine draws whenever an action or an
+automatic step may change that part, by what each step declares its handlers change,
+``Step.changes``, or by hand through ``Steps.changed``). While the state is that object and the
+revision has not moved, the part is the state's without a comparison. Half of the actions of
+random play are Plan edits (4.1.2), which change no kept part (:class:`.campaign.Plan`). A
+declaration that leaves out a change would show a stale part: with :func:`check_revisions` on
+(``ROSES_CHECK_REVISIONS=1``; the tests turn it on for the whole Plantagenet suite, the
+recorded-game corpus and the fuzz games among them), every part found unchanged by its revision
+is also compared with the state, and a difference raises :class:`RevisionMissed`.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +69,27 @@ _KEPT: dict[str, Any] = {}
 Names = dict[str, tuple[str, str]]
 #: The Favour markers as views give them and the Net Stronghold Favour markers they make.
 FavourView = Callable[[dict[str, str]], tuple[dict[str, str], dict[str, Any]]]
+
+
+#: Whether a part found unchanged by its revision is also compared with the state
+#: (:func:`check_revisions`; on from the start with ``ROSES_CHECK_REVISIONS=1``).
+_CHECK: list[bool] = [os.environ.get("ROSES_CHECK_REVISIONS", "") not in ("", "0")]
+
+#: The revision of a part (``Steps.revision_of``), or None to compare the part with the state.
+Revision = tuple[int, int] | None
+
+
+class RevisionMissed(RuntimeError):
+    """A part found unchanged by its revision differs from the state: a step's ``changes``
+    leave out a change it makes (or the state was changed by hand without ``Steps.changed``)."""
+
+
+def check_revisions(on: bool) -> bool:
+    """Compare every part found unchanged by its revision with the state too (tests, the
+    fuzzer); returns the previous setting."""
+    was = _CHECK[0]
+    _CHECK[0] = on
+    return was
 
 
 def kept() -> dict[str, Any]:
@@ -172,12 +207,29 @@ def _kept_board(state: State, store: dict[str, Any]) -> tuple[tuple[Any, ...], d
     return made
 
 
-def static_part(state: State, names: Names, favour_view: FavourView, store: dict[str, Any]) -> dict[str, Any]:
+def static_part(state: State, names: Names, favour_view: FavourView, store: dict[str, Any],
+                revision: Revision = None) -> dict[str, Any]:
     """The entries of a view that change only with the board and the tracks, in one dict:
     the scenario, King and Rebel, the Calendar box and the scenario's first and last, the
     Influence track (1.4.1) and the threshold in force (5.2), the Favour markers and the Net
     Stronghold Favour they make (1.3.1, ``favour_view``), :func:`board_part` and, unless mats
-    are hidden, :func:`lords_part`. Kept while those are unchanged."""
+    are hidden, :func:`lords_part`. Kept while those are unchanged: found unchanged without a
+    comparison while ``state`` is the object it was made for and ``revision`` (that of the
+    ``BOARD`` part) has not moved."""
+    if revision is None:
+        return _static_by_content(state, names, favour_view, store)
+    mark: tuple[State, tuple[int, int], dict[str, Any]] | None = store.get("static mark")
+    if mark is not None and mark[0] is state and mark[1] == revision:
+        if _CHECK[0] and _static_by_content(state, names, favour_view, {}) != mark[2]:  # made afresh
+            raise RevisionMissed("the board, the Lords or the tracks changed, but not their revision")
+        return mark[2]
+    part = _static_by_content(state, names, favour_view, store)
+    store["static mark"] = (state, revision, part)
+    return part
+
+
+def _static_by_content(state: State, names: Names, favour_view: FavourView, store: dict[str, Any]) -> dict[str, Any]:
+    """:func:`static_part`, found kept by comparing its sources with their snapshots."""
     st: Any = state
     hidden = bool(st["options"].get("hidden_mats"))
     favour = st["favour"]
@@ -270,10 +322,26 @@ def _side_cards(side: str, a: dict[str, list[str]], cm: dict[str, list[str]], st
     return made
 
 
-def cards_part(state: State, store: dict[str, Any]) -> Cards:
+def cards_part(state: State, store: dict[str, Any], revision: Revision = None) -> Cards:
     """Each side's cards as it sees them and as the other side sees them (1.9): ``(aow by
     side, command by side, aow of an observer, command of an observer)``, each
-    ``{side: zones}`` (:func:`_side_cards`). Kept while neither side's zones change."""
+    ``{side: zones}`` (:func:`_side_cards`). Kept while neither side's zones change: found
+    unchanged without a comparison while ``state`` is the object they were made for and
+    ``revision`` (that of the ``CARDS`` part) has not moved."""
+    if revision is None:
+        return _cards_by_content(state, store)
+    mark: tuple[State, tuple[int, int], Cards] | None = store.get("cards mark")
+    if mark is not None and mark[0] is state and mark[1] == revision:
+        if _CHECK[0] and _cards_by_content(state, {}) != mark[2]:  # made afresh
+            raise RevisionMissed("a side's cards changed, but not their revision")
+        return mark[2]
+    cards = _cards_by_content(state, store)
+    store["cards mark"] = (state, revision, cards)
+    return cards
+
+
+def _cards_by_content(state: State, store: dict[str, Any]) -> Cards:
+    """:func:`cards_part`, found kept by comparing each side's zones with their snapshots."""
     st: Any = state
     aow, command = st["aow"], st["command"]
     first, second = SIDES
