@@ -329,3 +329,66 @@ def test_the_record_fields_the_lords_part_spells_out_are_those_of_the_records() 
 
     assert set(LordRecord.__annotations__) == views._RECORD_KEYS
     assert set(Mat.__annotations__) == views._MAT_KEYS
+
+
+def _at_plan(seed: int) -> State:
+    s = RULES.setup(seed, "ia-henry-vi")
+    while s["stack"][-1]["step"] != "plan":
+        s = _step(s, random.Random(len(s["log"])))
+    return s
+
+
+def test_a_plan_edit_finds_the_kept_parts_by_their_revision_without_comparing_4_1_2() -> None:
+    """A Plan edit changes only the Plan frame (4.1.2; ``Plan.changes``): the revisions of the
+    board and of the cards do not move, so the next views take the static part and the cards
+    kept with this state without comparing them (the marks kept with them are not made
+    again); locking in changes the cards' revision only, then the Command step runs (any part)."""
+    views.forget()
+    s = _at_plan(7)
+    RULES.views(s, ROLES)
+    store = views.kept()
+    static_mark, cards_mark = store["static mark"], store["cards mark"]
+    assert static_mark[0] is s and cards_mark[0] is s
+    board, cards = RULES.steps.revision_of("board"), RULES.steps.revision_of("cards")
+    role = RULES.active(s)[0]
+    RULES.action(s, role, "add", RULES.legal_actions(s, role)[0][1])
+    RULES.action(s, role, "remove")
+    RULES.action(s, role, "add", RULES.legal_actions(s, role)[0][1])
+    assert (RULES.steps.revision_of("board"), RULES.steps.revision_of("cards")) == (board, cards)
+    edited = RULES.views(s, ROLES)
+    assert store["static mark"] is static_mark and store["cards mark"] is cards_mark
+    assert _texts(edited) == _texts(_fresh(s))
+    while not any(verb == "lock" for verb, _ in RULES.legal_actions(s, role)):
+        RULES.action(s, role, "add", RULES.legal_actions(s, role)[0][1])
+    RULES.action(s, role, "lock")
+    if s["stack"][-1]["step"] == "plan":  # the other side has still to lock in: the cards alone moved
+        assert RULES.steps.revision_of("board") == board and RULES.steps.revision_of("cards") != cards
+    else:
+        assert RULES.steps.revision_of("board") != board
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_a_change_its_revision_does_not_show_is_caught_by_the_check() -> None:
+    """What a step's declared ``changes`` leave out (here a Lord's Troops changed by hand,
+    without ``Steps.changed``) would leave the kept part stale: with the check on (every
+    Plantagenet test: tests/plantagenet/conftest.py) the views compare the part found by its
+    revision with the state and raise; announced, the change is seen."""
+    views.forget()
+    s = _at_plan(3)
+    RULES.views(s, ROLES)
+    lord = next(lid for lid, d in sorted(s["lords"].items()) if d["mat"] is not None)
+    militia = s["lords"][lord]["mat"]["troops"].get("militia", 0)
+    s["lords"][lord]["mat"]["troops"]["militia"] = militia + 5
+    with pytest.raises(views.RevisionMissed):
+        RULES.views(s, ROLES)
+    was = views.check_revisions(False)
+    try:  # unchecked, the part kept with the revision is taken as it is: the check is what finds it
+        assert RULES.views(s, ROLES)[0]["lords"][lord]["mat"]["troops"].get("militia", 0) == militia
+    finally:
+        views.check_revisions(was)
+    card = s["aow"]["York"]["deck"].pop()
+    s["aow"]["York"]["held"].append(card)
+    with pytest.raises(views.RevisionMissed):
+        RULES.views(s, ROLES)
+    assert _seen(s)[0]["lords"][lord]["mat"]["troops"]["militia"] == militia + 5
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
