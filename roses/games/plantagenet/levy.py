@@ -484,6 +484,8 @@ class Muster(Step):
     name = "muster"
     phase = LEVY
     rule = "3.4"
+    # choosing the Lord who acts, and being done with him, change only the frame
+    changes = {"lord": frozenset(), "done": frozenset()}
 
     def _options(self, state: State, frame: Frame) -> list[Action]:
         if frame.get("lords") is None:
