@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from roses.engine.contract import OBSERVER, canonical_json
+from roses.engine.errors import RevisionMissed
 from roses.engine.fuzz import game_seed
 from roses.engine.game import Game
 from roses.engine.memo import Memo
@@ -379,7 +380,7 @@ def test_a_change_its_revision_does_not_show_is_caught_by_the_check() -> None:
     lord = next(lid for lid, d in sorted(s["lords"].items()) if d["mat"] is not None)
     militia = s["lords"][lord]["mat"]["troops"].get("militia", 0)
     s["lords"][lord]["mat"]["troops"]["militia"] = militia + 5
-    with pytest.raises(views.RevisionMissed):
+    with pytest.raises(RevisionMissed):
         RULES.views(s, ROLES)
     was = views.check_revisions(False)
     try:  # unchecked, the part kept with the revision is taken as it is: the check is what finds it
@@ -388,7 +389,7 @@ def test_a_change_its_revision_does_not_show_is_caught_by_the_check() -> None:
         views.check_revisions(was)
     card = s["aow"]["York"]["deck"].pop()
     s["aow"]["York"]["held"].append(card)
-    with pytest.raises(views.RevisionMissed):
+    with pytest.raises(RevisionMissed):
         RULES.views(s, ROLES)
     assert _seen(s)[0]["lords"][lord]["mat"]["troops"]["militia"] == militia + 5
     assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))

@@ -46,7 +46,8 @@ random play are Plan edits (4.1.2), which change no kept part (:class:`.campaign
 declaration that leaves out a change would show a stale part: with :func:`check_revisions` on
 (``ROSES_CHECK_REVISIONS=1``; the tests turn it on for the whole Plantagenet suite, the
 recorded-game corpus and the fuzz games among them), every part found unchanged by its revision
-is also compared with the state, and a difference raises :class:`RevisionMissed`.
+is also compared with the state, and a difference raises
+:class:`~roses.engine.errors.RevisionMissed`.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from collections.abc import Callable
 from typing import Any
 
 from roses.engine.contract import State
+from roses.engine.errors import RevisionMissed
 from roses.engine.memo import current_entries
 from roses.games.plantagenet.components import SIDES
 from roses.games.plantagenet.setup import threshold
@@ -77,11 +79,6 @@ _CHECK: list[bool] = [os.environ.get("ROSES_CHECK_REVISIONS", "") not in ("", "0
 
 #: The revision of a part (``Steps.revision_of``), or None to compare the part with the state.
 Revision = tuple[int, int] | None
-
-
-class RevisionMissed(RuntimeError):
-    """A part found unchanged by its revision differs from the state: a step's ``changes``
-    leave out a change it makes (or the state was changed by hand without ``Steps.changed``)."""
 
 
 def check_revisions(on: bool) -> bool:
