@@ -393,3 +393,33 @@ def test_a_change_its_revision_does_not_show_is_caught_by_the_check() -> None:
         RULES.views(s, ROLES)
     assert _seen(s)[0]["lords"][lord]["mat"]["troops"]["militia"] == militia + 5
     assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_a_levy_parley_remakes_the_tracks_and_takes_the_lords_and_board_as_kept_3_4_1() -> None:
+    """A Levy Parley (3.4.1) changes the Favour and the Influence track only (``Muster.changes``):
+    the Lords' and the board's revisions do not move, so the next views take the Lords' part
+    and the board's entries kept with this state (the same objects) and make the tracks
+    again; the views are those made afresh."""
+    views.forget()
+    pick = random.Random(4)
+    for seed in range(1, 40):
+        s = RULES.setup(seed, "ia-henry-vi")
+        for _ in range(400):
+            if RULES.result(s) is not None:
+                break
+            active = RULES.active(s)
+            role = active[0]
+            parleys = [a for a in RULES.legal_actions(s, role) if a[0] == "parley"] \
+                if s["stack"][-1]["step"] == "muster" else []
+            if parleys:
+                before = RULES.views(s, ROLES)
+                lords, board = RULES.steps.revision_of("lords"), RULES.steps.revision_of("board")
+                RULES.action(s, role, *parleys[0])
+                assert (RULES.steps.revision_of("lords"), RULES.steps.revision_of("board")) == (lords, board)
+                after = RULES.views(s, ROLES)
+                assert after[0]["lords"] is before[0]["lords"] and after[0]["vassals"] is before[0]["vassals"]
+                assert after[0]["exhaustion"] is before[0]["exhaustion"]
+                assert _texts(after) == _texts(_fresh(s))
+                return
+            s = _step(s, pick)
+    raise AssertionError("no Levy Parley met")

@@ -42,7 +42,14 @@ from roses.games.plantagenet import arts, reactions
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.common import CAMPAIGN, CARDS_PART, end_game, side_frames
+from roses.games.plantagenet.common import (
+    CAMPAIGN,
+    CARDS_PART,
+    LORDS_AND_BOARD,
+    TRACKS_PART,
+    end_game,
+    side_frames,
+)
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.records import CommandFrame, PlanFrame, StepFrame, Where
 from roses.games.plantagenet.setup import other
@@ -803,6 +810,9 @@ class Actions(Step):
     name = "actions"
     phase = CAMPAIGN
     rule = "4.2"
+    # a Parley shifts Favour (or opens its Boost, a frame); Supply and Forage change the Lord's
+    # Provender and the markers of the Locales (4.5, 4.6.2); the card's actions are the frame's
+    changes = {"parley": TRACKS_PART, "supply": LORDS_AND_BOARD, "forage": LORDS_AND_BOARD}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame["left"] > 0 or frame["highway"] is not None:

@@ -14,10 +14,14 @@ LEVY, CAMPAIGN, BATTLE = "levy", "campaign", "battle"
 
 #: The parts of a state that the views keep between positions (:mod:`.views`), as a step
 #: names what a handler may change (``Step.changes``): the cards' zones of both sides
-#: (``aow``, ``command``), and everything else the kept parts show (the Lords, the board's
-#: markers and records, the tracks and Favour, the scenario and the options).
-CARDS, BOARD = "cards", "board"
+#: (``aow``, ``command``); the Lords' records and mats (``lords``); the board's markers and
+#: records (``exhaustion``, ``exile_boxes``, ``seats``, ``vassals``, ``special_rules``,
+#: ``options``); the tracks (``influence``, ``favour``, ``box``, ``king``, ``rebel``, ``war``,
+#: the scenario and its boxes).
+CARDS, LORDS, BOARD, TRACKS = "cards", "lords", "board", "tracks"
 CARDS_PART = frozenset((CARDS,))
+TRACKS_PART = frozenset((TRACKS,))
+LORDS_AND_BOARD = frozenset((LORDS, BOARD))
 
 #: The positions a cylinder may hold on the Calendar: boxes 1-15 and just off either end (RULINGS R4).
 CALENDAR_POSITIONS = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)

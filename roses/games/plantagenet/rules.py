@@ -55,6 +55,8 @@ from roses.games.plantagenet.common import (
     CALENDAR_POSITIONS,
     CARDS,
     LEVY,
+    LORDS,
+    TRACKS,
     immediate_victory,
 )
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
@@ -69,7 +71,7 @@ from roses.games.plantagenet.setup import (
     setup_state,
 )
 from roses.games.plantagenet.upkeep import UPKEEP_STEPS
-from roses.games.plantagenet.views import cards_part, hidden_lords_part, static_part
+from roses.games.plantagenet.views import StaticRevision, cards_part, hidden_lords_part, static_part
 from roses.games.plantagenet.views import kept as kept_parts
 
 
@@ -184,7 +186,8 @@ class PlantagenetRules(StepRules):
         nothing with the state: it does not change when play goes on."""
         store = kept_parts()
         steps = self.steps
-        head, static, plan, bosworth = self._public(state, store, steps.revision_of(BOARD))  # with the frames that show a role its own choices
+        head, static, plan, bosworth = self._public(  # with the frames that show a role its own choices
+            state, store, (steps.revision_of(LORDS), steps.revision_of(BOARD), steps.revision_of(TRACKS)))
         active = head["active"]
         result = state["result"]
         cur = None if result is not None else self.steps.current(state)
@@ -232,8 +235,8 @@ class PlantagenetRules(StepRules):
         return role == sv.side_of(lord) or not state["options"].get("hidden_mats") or in_battle(state, lord)
 
     def _public(self, state: State, store: dict[str, Any],
-                revision: tuple[int, int] | None = None) -> tuple[dict[str, Any], dict[str, Any], Frame | None,
-                                                                  Frame | None]:
+                revision: StaticRevision = None) -> tuple[dict[str, Any], dict[str, Any], Frame | None,
+                                                          Frame | None]:
         """The parts of a view that are the same for every role: those that change with the
         step (the phase, who acts, the result and how the game ended, the public entries of the
         parts), and those that change only with the board and the tracks

@@ -79,6 +79,8 @@ _CHECK: list[bool] = [os.environ.get("ROSES_CHECK_REVISIONS", "") not in ("", "0
 
 #: The revision of a part (``Steps.revision_of``), or None to compare the part with the state.
 Revision = tuple[int, int] | None
+#: The revisions of the Lords, the board and the tracks (:func:`static_part`), or None.
+StaticRevision = tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None
 
 
 def check_revisions(on: bool) -> bool:
@@ -205,28 +207,43 @@ def _kept_board(state: State, store: dict[str, Any]) -> tuple[tuple[Any, ...], d
 
 
 def static_part(state: State, names: Names, favour_view: FavourView, store: dict[str, Any],
-                revision: Revision = None) -> dict[str, Any]:
+                revision: StaticRevision = None) -> dict[str, Any]:
     """The entries of a view that change only with the board and the tracks, in one dict:
     the scenario, King and Rebel, the Calendar box and the scenario's first and last, the
     Influence track (1.4.1) and the threshold in force (5.2), the Favour markers and the Net
     Stronghold Favour they make (1.3.1, ``favour_view``), :func:`board_part` and, unless mats
-    are hidden, :func:`lords_part`. Kept while those are unchanged: found unchanged without a
-    comparison while ``state`` is the object it was made for and ``revision`` (that of the
-    ``BOARD`` part) has not moved."""
+    are hidden, :func:`lords_part`. Kept while those are unchanged. ``revision``: those of the
+    ``LORDS``, ``BOARD`` and ``TRACKS`` parts; while ``state`` is the object the part was made
+    for, the part is found unchanged without a comparison if none moved, and the Lords' and the
+    board's parts are taken without comparing them if theirs did not."""
     if revision is None:
-        return _static_by_content(state, names, favour_view, store)
-    mark: tuple[State, tuple[int, int], dict[str, Any]] | None = store.get("static mark")
-    if mark is not None and mark[0] is state and mark[1] == revision:
-        if _CHECK[0] and _static_by_content(state, names, favour_view, {}) != mark[2]:  # made afresh
-            raise RevisionMissed("the board, the Lords or the tracks changed, but not their revision")
-        return mark[2]
-    part = _static_by_content(state, names, favour_view, store)
-    store["static mark"] = (state, revision, part)
+        return _static_by_content(state, names, favour_view, store)[0]
+    mark: tuple[State, tuple[Any, ...], dict[str, Any], dict[str, Any], dict[str, Any] | None] | None = \
+        store.get("static mark")
+    board = lords = None
+    reused = False
+    if mark is not None and mark[0] is state:
+        seen = mark[1]
+        if seen == revision:
+            if _CHECK[0] and _static_by_content(state, names, favour_view, {})[0] != mark[2]:  # made afresh
+                raise RevisionMissed("the board, the Lords or the tracks changed, but not their revision")
+            return mark[2]
+        if seen[1] == revision[1]:
+            board, reused = mark[3], True
+        if seen[0] == revision[0] and mark[4] is not None:
+            lords, reused = mark[4], True
+    part, board, lords = _static_by_content(state, names, favour_view, store, board, lords)
+    if reused and _CHECK[0] and _static_by_content(state, names, favour_view, {})[0] != part:
+        raise RevisionMissed("the board or the Lords changed, but not their revision")
+    store["static mark"] = (state, revision, part, board, lords)
     return part
 
 
-def _static_by_content(state: State, names: Names, favour_view: FavourView, store: dict[str, Any]) -> dict[str, Any]:
-    """:func:`static_part`, found kept by comparing its sources with their snapshots."""
+def _static_by_content(state: State, names: Names, favour_view: FavourView, store: dict[str, Any],
+                       board: dict[str, Any] | None = None, lords: dict[str, Any] | None = None,
+                       ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+    """:func:`static_part`, found kept by comparing its sources with their snapshots (the board's
+    and the Lords' parts taken as given, when given); with the board's and the Lords' parts."""
     st: Any = state
     hidden = bool(st["options"].get("hidden_mats"))
     favour = st["favour"]
@@ -234,12 +251,16 @@ def _static_by_content(state: State, names: Names, favour_view: FavourView, stor
             st["influence"], st.get("war"))
     # each part compared once with its snapshot: the board and the Lords by their kept parts
     # (the same dicts while unchanged), the rest with the snapshot kept here
-    board = _kept_board(state, store)[1]
-    lords = None if hidden else _kept_lords(st["lords"], names, store)[1]
+    if board is None:
+        board = _kept_board(state, store)[1]
+    if hidden:
+        lords = None
+    elif lords is None:
+        lords = _kept_lords(st["lords"], names, store)[1]
     kept: tuple[tuple[Any, ...], dict[str, str], dict[str, Any], dict[str, Any] | None, dict[str, Any]] | None = \
         store.get("static")
     if kept is not None and kept[2] is board and kept[3] is lords and kept[0] == head and kept[1] == favour:
-        return kept[4]
+        return kept[4], board, lords
     net = int(st["influence"])
     box = st["box"]
     shown, markers = favour_view(dict(sorted(favour.items())))
@@ -257,7 +278,7 @@ def _static_by_content(state: State, names: Names, favour_view: FavourView, stor
     if lords is not None:
         part["lords"] = lords
     store["static"] = (head, dict(favour), board, lords, part)
-    return part
+    return part, board, lords
 
 
 def _copy_record(d: dict[str, Any]) -> dict[str, Any]:
