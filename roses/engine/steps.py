@@ -138,8 +138,12 @@ class Step:
     #: state that the game's views keep between positions (names the game chooses, counted by
     #: :meth:`Steps.revision_of`): the handler changes no other such part. A verb not named
     #: here may change any part (the default, always right). Only the handler is declared: the
-    #: automatic steps that run after it count as changing any part.
+    #: automatic steps that run after it count as changing any part, unless they declare
+    #: :attr:`run_changes`.
     changes: ClassVar[dict[str, frozenset[str]]] = {}
+    #: What :meth:`run` may change (as :attr:`changes`), including what it runs for the step
+    #: (a :class:`Choice` playing its only option); None (the default): any part.
+    run_changes: ClassVar[frozenset[str] | None] = None
 
     #: The handler of each verb (the ``on_<verb>`` functions), filled with :attr:`verbs`.
     _handlers: ClassVar[dict[str, Callable[..., None]]] = {}
@@ -540,7 +544,11 @@ class Steps:
             step = by_name[frame["step"]]
             if step.always_decides or step.actors(state, frame):
                 return
-            self.revision = next(self._tickets)  # an automatic step may change any part
+            run_changes = step.run_changes  # (None: an automatic step may change any part)
+            if run_changes is None:
+                self.revision = next(self._tickets)
+            elif run_changes:
+                self.changed(run_changes)
             step.run(state, frame)
         raise RuntimeError("automatic steps did not come to a decision")
 

@@ -21,13 +21,13 @@ class Mark(Step):
     or anything ("shout", not declared)."""
 
     name = "mark"
-    changes = {"note": frozenset(), "take": frozenset(("pile",))}
+    changes = {"note": frozenset(), "take": frozenset(("pile",)), "later": frozenset(), "count": frozenset()}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return ["North"]
 
     def options(self, state: State, frame: Frame, role: str) -> list[tuple[str, Any]]:
-        return [("note", None), ("take", None), ("shout", None), ("auto", None)]
+        return [("note", None), ("take", None), ("shout", None), ("auto", None), ("later", None), ("count", None)]
 
     def on_note(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         frame["notes"] = frame.get("notes", 0) + 1
@@ -41,6 +41,12 @@ class Mark(Step):
     def on_auto(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         push(state, {"step": "tidy"})
 
+    def on_later(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        push(state, {"step": "settle"})
+
+    def on_count(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        push(state, {"step": "count"})
+
 
 class Tidy(Step):
     """An automatic step (it declares nothing: it may change any part)."""
@@ -52,9 +58,30 @@ class Tidy(Step):
         pop(state)
 
 
+class Settle(Step):
+    """An automatic step declared to change only the frame (``run_changes``)."""
+
+    name = "settle"
+    run_changes = frozenset()
+
+    def run(self, state: State, frame: Frame) -> None:
+        pop(state)
+
+
+class Count(Step):
+    """An automatic step declared to change the pile."""
+
+    name = "count"
+    run_changes = frozenset(("pile",))
+
+    def run(self, state: State, frame: Frame) -> None:
+        state["pile"] += 1
+        pop(state)
+
+
 class Marks(StepRules):
     id, title, scenarios = "marks", "Marks", ("one",)
-    steps = Steps(Mark(), Tidy())
+    steps = Steps(Mark(), Tidy(), Settle(), Count())
 
     def roles(self, scenario: str, options: dict[str, Any] | None = None) -> list[str]:
         return ["North"]
@@ -132,3 +159,14 @@ def test_revisions_never_repeat_when_threads_change_states_at_once() -> None:
     assert len(reads) == 4
     for mine in reads:  # each read after the thread's own change differs from every read before it
         assert all(mine[i] not in mine[:i] for i in range(1, len(mine)))
+
+
+def test_an_automatic_step_moves_only_what_its_run_changes_declare() -> None:
+    rules = Marks()
+    s = rules.setup(1, "one")
+    pile, other = rules.steps.revision_of("pile"), rules.steps.revision_of("other")
+    rules.action(s, "North", "later")  # Settle runs: declared to change nothing
+    assert (rules.steps.revision_of("pile"), rules.steps.revision_of("other")) == (pile, other)
+    rules.action(s, "North", "count")  # Count runs: the pile only
+    assert rules.steps.revision_of("pile") != pile and rules.steps.revision_of("other") == other
+    assert s["pile"] == 10 and s["stack"] == [{"step": "mark"}]

@@ -597,6 +597,7 @@ class Command(Step):
     name = "command"
     phase = CAMPAIGN
     rule = "4.2"
+    run_changes = CARDS_PART  # the Plan's top card revealed; frames pushed for its Lord and the Feed
 
     def run(self, state: State, frame: Frame) -> None:
         frame["started"] = True
@@ -813,6 +814,7 @@ class Actions(Step):
     # a Parley shifts Favour (or opens its Boost, a frame); Supply and Forage change the Lord's
     # Provender and the markers of the Locales (4.5, 4.6.2); the card's actions are the frame's
     changes = {"parley": TRACKS_PART, "supply": LORDS_AND_BOARD, "forage": LORDS_AND_BOARD}
+    run_changes = frozenset()  # the card is over: the frame popped
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame["left"] > 0 or frame["highway"] is not None:

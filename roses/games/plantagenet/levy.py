@@ -487,6 +487,7 @@ class Muster(Step):
     # choosing the Lord who acts, and being done with him, change only the frame; a Parley
     # (3.4.1) the Favour and the Influence track (a Y32 window it opens is a frame)
     changes = {"lord": frozenset(), "done": frozenset(), "parley": TRACKS_PART}
+    run_changes = frozenset()  # the Lords listed, the acting Lord's turn over, or the frame popped
 
     def _options(self, state: State, frame: Frame) -> list[Action]:
         if frame.get("lords") is None:

@@ -185,16 +185,18 @@ class PlantagenetRules(StepRules):
         Mats (1.5.3), its Plan being built (4.1.2) and its Bosworth choices. A view shares
         nothing with the state: it does not change when play goes on."""
         store = kept_parts()
+        # the revisions of the kept parts (Steps.revision_of, read at once): any part's, then each part's
         steps = self.steps
+        changed_any, changed = steps.revision, steps.part_revisions
         head, static, plan, bosworth = self._public(  # with the frames that show a role its own choices
-            state, store, (steps.revision_of(LORDS), steps.revision_of(BOARD), steps.revision_of(TRACKS)))
+            state, store, (changed_any, changed.get(LORDS, 0), changed.get(BOARD, 0), changed.get(TRACKS, 0)))
         active = head["active"]
         result = state["result"]
         cur = None if result is not None else self.steps.current(state)
         over = None if result is None else "Game over: " + ("a draw." if result == DRAW else f"{result} wins.")
         hidden_mats = "lords" not in static
         logs = shared_recent_logs(state["log"], roles) if with_log else None
-        aow_by_side, command_by_side, aow_open, command_open = cards_part(state, store, steps.revision_of(CARDS))
+        aow_by_side, command_by_side, aow_open, command_open = cards_part(state, store, (changed_any, changed.get(CARDS, 0)))
         views: list[View] = []
         for i, role in enumerate(roles):
             aow = aow_by_side.get(role, aow_open)

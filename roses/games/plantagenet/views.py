@@ -79,8 +79,9 @@ _CHECK: list[bool] = [os.environ.get("ROSES_CHECK_REVISIONS", "") not in ("", "0
 
 #: The revision of a part (``Steps.revision_of``), or None to compare the part with the state.
 Revision = tuple[int, int] | None
-#: The revisions of the Lords, the board and the tracks (:func:`static_part`), or None.
-StaticRevision = tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None
+#: The revisions of the Lords, the board and the tracks (:func:`static_part`): that of any
+#: part, then those of the three (``Steps.revision``, ``Steps.part_revisions``), or None.
+StaticRevision = tuple[int, int, int, int] | None
 
 
 def check_revisions(on: bool) -> bool:
@@ -212,13 +213,14 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
     the scenario, King and Rebel, the Calendar box and the scenario's first and last, the
     Influence track (1.4.1) and the threshold in force (5.2), the Favour markers and the Net
     Stronghold Favour they make (1.3.1, ``favour_view``), :func:`board_part` and, unless mats
-    are hidden, :func:`lords_part`. Kept while those are unchanged. ``revision``: those of the
-    ``LORDS``, ``BOARD`` and ``TRACKS`` parts; while ``state`` is the object the part was made
-    for, the part is found unchanged without a comparison if none moved, and the Lords' and the
-    board's parts are taken without comparing them if theirs did not."""
+    are hidden, :func:`lords_part`. Kept while those are unchanged. ``revision``: that of any
+    part, then those of the ``LORDS``, ``BOARD`` and ``TRACKS`` parts; while ``state`` is the
+    object the part was made for, the part is found unchanged without a comparison if none
+    moved, and the Lords' and the board's parts are taken without comparing them if theirs did
+    not."""
     if revision is None:
         return _static_by_content(state, names, favour_view, store)[0]
-    mark: tuple[State, tuple[Any, ...], dict[str, Any], dict[str, Any], dict[str, Any] | None] | None = \
+    mark: tuple[State, tuple[int, int, int, int], dict[str, Any], dict[str, Any], dict[str, Any] | None] | None = \
         store.get("static mark")
     board = lords = None
     reused = False
@@ -228,10 +230,11 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
             if _CHECK[0] and _static_by_content(state, names, favour_view, {})[0] != mark[2]:  # made afresh
                 raise RevisionMissed("the board, the Lords or the tracks changed, but not their revision")
             return mark[2]
-        if seen[1] == revision[1]:
-            board, reused = mark[3], True
-        if seen[0] == revision[0] and mark[4] is not None:
-            lords, reused = mark[4], True
+        if seen[0] == revision[0]:  # then the Lords' and the board's own
+            if seen[2] == revision[2]:
+                board, reused = mark[3], True
+            if seen[1] == revision[1] and mark[4] is not None:
+                lords, reused = mark[4], True
     part, board, lords = _static_by_content(state, names, favour_view, store, board, lords)
     if reused and _CHECK[0] and _static_by_content(state, names, favour_view, {})[0] != part:
         raise RevisionMissed("the board or the Lords changed, but not their revision")
