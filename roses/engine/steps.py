@@ -506,7 +506,11 @@ class Steps:
                 raise IllegalAction(step.refusal(state, frame, role, verb, arg))
         # counted before the handler runs: a kept part read while it runs is out of date
         changes = step.changes
-        self.changed(changes.get(verb) if changes else None)
+        parts = changes.get(verb) if changes else None
+        if parts is None:  # (changed(), inline)
+            self.revision = next(self._tickets)
+        elif parts:
+            self.changed(parts)
         if not self.keep_options and type(self).acting is Steps.acting:  # (no context to enter)
             step.handle(state, frame, role, verb, arg)
             self.settle(state)

@@ -12,11 +12,10 @@ entries, the redaction of Hidden Mats).
 
 What makes it sound:
 
-* the key is the content, not the identity of a state, nor a revision the rules would have to
-  bump at every change: a part is reused only while the state's part equals the snapshot it was
-  made from, whatever state it comes from (a copy, a state read back from storage, a state
-  changed by hand, another game with the same Lords), so no rule can forget to say that it
-  changed something;
+* the key is the content: a part is reused while the state's part equals the snapshot it was
+  made from, whatever state it comes from (a copy, a state read back from storage, another game
+  with the same Lords). The revisions below only spare that comparison for the very state a
+  part was made for, while no step that may change the part has run since;
 * a kept part is made from its snapshot, never from the state: the views share nothing with the
   state, so a view handed out does not change when play goes on (views are read only: their
   parts are shared between roles and between positions; no consumer changes them, and
@@ -38,12 +37,17 @@ never changed, so a thread always reads a snapshot with the part made from it).
 Found unchanged without comparing: the content is the key, but comparing the static part and
 the cards with the state at every view is most of what keeping them costs. So the views also
 keep, with the static part and with the cards, the state they were made for (the object) and
-its revision (``Steps.revision_of``: a ticket the engine draws whenever an action or an
-automatic step may change that part, by what each step declares its handlers change,
-``Step.changes``, or by hand through ``Steps.changed``). While the state is that object and the
-revision has not moved, the part is the state's without a comparison. Half of the actions of
-random play are Plan edits (4.1.2), which change no kept part (:class:`.campaign.Plan`). A
-declaration that leaves out a change would show a stale part: with :func:`check_revisions` on
+its revisions (``Steps.revision_of``: a ticket the engine draws whenever an action or an
+automatic step may change that part, by what each step declares its handlers and its ``run``
+change, ``Step.changes`` and ``Step.run_changes``, whatever it does not declare counting as a
+change of every part; or by hand, ``Steps.changed``): the parts are ``common.CARDS``,
+``LORDS``, ``BOARD`` and ``TRACKS``. While the state is that object and a part's revision has
+not moved, the part is the state's without a comparison (the static part as a whole, or its
+Lords' and board's parts alone). Half of the actions of random play are Plan edits (4.1.2),
+which change no kept part (:class:`.campaign.Plan`). The contract is that of
+``Steps.keep_options``: a state changed other than through the steps says so
+(``Steps.changed``). A declaration that leaves out a change would show a stale part: with
+:func:`check_revisions` on
 (``ROSES_CHECK_REVISIONS=1``; the tests turn it on for the whole Plantagenet suite, the
 recorded-game corpus and the fuzz games among them), every part found unchanged by its revision
 is also compared with the state, and a difference raises
