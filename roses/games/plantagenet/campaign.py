@@ -812,8 +812,9 @@ class Actions(Step):
     phase = CAMPAIGN
     rule = "4.2"
     # a Parley shifts Favour (or opens its Boost, a frame); Supply and Forage change the Lord's
-    # Provender and the markers of the Locales (4.5, 4.6.2); the card's actions are the frame's
-    changes = {"parley": TRACKS_PART, "supply": LORDS_AND_BOARD, "forage": LORDS_AND_BOARD}
+    # Provender and the markers of the Locales (4.5, 4.6.2); a Pass, and the card's actions
+    # left, are the frame's
+    changes = {"parley": TRACKS_PART, "supply": LORDS_AND_BOARD, "forage": LORDS_AND_BOARD, "pass": frozenset()}
     run_changes = frozenset()  # the card is over: the frame popped
 
     def actors(self, state: State, frame: Frame) -> list[str]:

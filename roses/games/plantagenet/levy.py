@@ -484,9 +484,9 @@ class Muster(Step):
     name = "muster"
     phase = LEVY
     rule = "3.4"
-    # choosing the Lord who acts, and being done with him, change only the frame; a Parley
-    # (3.4.1) the Favour and the Influence track (a Y32 window it opens is a frame)
-    changes = {"lord": frozenset(), "done": frozenset(), "parley": TRACKS_PART}
+    # choosing the Lord who acts, being done with him and ending the Muster change only the
+    # frames; a Parley (3.4.1) the Favour and the Influence track (a Y32 window it opens is a frame)
+    changes = {"lord": frozenset(), "done": frozenset(), "end": frozenset(), "parley": TRACKS_PART}
     run_changes = frozenset()  # the Lords listed, the acting Lord's turn over, or the frame popped
 
     def _options(self, state: State, frame: Frame) -> list[Action]:
