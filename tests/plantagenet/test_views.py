@@ -1,9 +1,11 @@
 """The views' parts kept from one position to the next (roses/games/plantagenet/views.py).
 
-A kept part is reused only while the state's part equals the snapshot it was made from, so the
-views made with kept parts must be, at every step, the views made afresh; and a view shares
-nothing with the state, so one handed out never changes afterwards. Hidden Mats (1.5.3) and the
-hidden card zones (1.9) are redacted per role from the kept parts.
+A kept part is reused while the state's part equals the snapshot it was made from, or, for the
+state it was made for, while the revisions of what it shows have not moved (``Steps.revision_of``;
+a change by hand is announced with ``Steps.changed``), so the views made with kept parts must
+be, at every step, the views made afresh; and a view shares nothing with the state, so one
+handed out never changes afterwards. Hidden Mats (1.5.3) and the hidden card zones (1.9) are
+redacted per role from the kept parts.
 """
 
 from __future__ import annotations
