@@ -37,3 +37,9 @@ class CannotUndo(RosesError):
 
 class ReplayMismatch(RosesError):
     """Replaying a game's action log did not give the recorded state."""
+
+
+class RevisionMissed(RosesError):
+    """A part of a view found unchanged by its revision (``Steps.revision_of``) differs from
+    the state: a step's declared ``changes`` leave out a change it makes, or the state was
+    changed by hand without ``Steps.changed`` (raised only while the revisions are checked)."""

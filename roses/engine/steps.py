@@ -81,6 +81,7 @@ plays this one).
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -133,6 +134,16 @@ class Step:
     #: The rule section(s) the step applies (e.g. ``"3.4"``), named in refusals; a game may
     #: set it per class.
     rule: ClassVar[str] = ""
+    #: What the handler of each verb named here may change, as the names of the parts of the
+    #: state that the game's views keep between positions (names the game chooses, counted by
+    #: :meth:`Steps.revision_of`): the handler changes no other such part. A verb not named
+    #: here may change any part (the default, always right). Only the handler is declared: the
+    #: automatic steps that run after it count as changing any part, unless they declare
+    #: :attr:`run_changes`.
+    changes: ClassVar[dict[str, frozenset[str]]] = {}
+    #: What :meth:`run` may change (as :attr:`changes`), including what it runs for the step
+    #: (a :class:`Choice` playing its only option); None (the default): any part.
+    run_changes: ClassVar[frozenset[str] | None] = None
 
     #: The handler of each verb (the ``on_<verb>`` functions), filled with :attr:`verbs`.
     _handlers: ClassVar[dict[str, Callable[..., None]]] = {}
@@ -350,6 +361,13 @@ class Steps:
         self.by_name: dict[str, Step] = {}
         self._known = threading.local()
         self._acts = 0
+        # The revisions (:meth:`revision_of`): tickets drawn from one counter, so a value is
+        # never drawn twice, even by threads acting at once (``next`` of a count is atomic).
+        self._tickets = itertools.count(1)
+        #: The ticket drawn by the last change that may have changed any part.
+        self.revision = 0
+        #: The ticket drawn by the last change declared to change a part, by part.
+        self.part_revisions: dict[str, int] = {}
         self._handling: dict[str, tuple[Step, ...]] = {}
         for step in steps:
             self.add(step)
@@ -394,9 +412,35 @@ class Steps:
     def forget(self) -> None:
         """Drop the kept options (done at every action; a caller that changes a position by
         hand between making its options and acting on it calls it too): this thread's, and
-        those of every other thread are out of date."""
+        those of every other thread are out of date. Counts as a change of every part
+        (:meth:`changed`)."""
         self._known.last = None
         self._acts += 1
+        self.changed()
+
+    def changed(self, parts: frozenset[str] | None = None) -> None:
+        """Count a change of ``parts`` (None: of any part) of a state (:meth:`revision_of`).
+        :meth:`act` and :meth:`settle` count what they run; a caller that changes a state by
+        hand, or a :meth:`watch` that changes a part, calls it too (or :meth:`forget`)."""
+        if parts is None:
+            self.revision = next(self._tickets)
+        elif parts:
+            ticket = next(self._tickets)
+            for part in parts:
+                self.part_revisions[part] = ticket
+
+    def revision_of(self, part: str) -> tuple[int, int]:
+        """The revision of ``part`` (a name a game chooses for a part of its states that its
+        views keep between positions: :attr:`Step.changes`): it differs from every revision
+        given before once any state may have changed that part through these steps (an action
+        whose handler may change it, an automatic step, :meth:`changed`). So a view part made
+        from a state, kept with that state (the object) and this revision, is still that
+        state's part while both are the same: no need to compare it with the state. It holds
+        for a state changed only through :meth:`act` and :meth:`settle` (and by hand with a
+        call of :meth:`changed`): the same contract as :attr:`keep_options`. The revision is
+        counted over every state these steps change, so other states' changes make it move too
+        (a kept part is then compared with the state again, never wrong)."""
+        return self.revision, self.part_revisions.get(part, 0)
 
     def acting(self) -> AbstractContextManager[object]:
         """The context each action is handled and settled in (:meth:`act`); by default none. A
@@ -460,6 +504,13 @@ class Steps:
                     legal = step.is_legal(state, frame, role, verb, arg)
             if not legal:
                 raise IllegalAction(step.refusal(state, frame, role, verb, arg))
+        # counted before the handler runs: a kept part read while it runs is out of date
+        changes = step.changes
+        parts = changes.get(verb) if changes else None
+        if parts is None:  # (changed(), inline)
+            self.revision = next(self._tickets)
+        elif parts:
+            self.changed(parts)
         if not self.keep_options and type(self).acting is Steps.acting:  # (no context to enter)
             step.handle(state, frame, role, verb, arg)
             self.settle(state)
@@ -478,7 +529,8 @@ class Steps:
 
     def watch(self, state: State) -> None:
         """Called before every settling check: a game whose rules end it the moment a
-        condition holds (an immediate victory) checks it here. Default: nothing."""
+        condition holds (an immediate victory) checks it here; where it changes the state it
+        says so (:meth:`changed`). Default: nothing."""
 
     def settle(self, state: State) -> None:
         """Run automatic steps until a role must decide, the stack is empty or the game ends."""
@@ -496,6 +548,11 @@ class Steps:
             step = by_name[frame["step"]]
             if step.always_decides or step.actors(state, frame):
                 return
+            run_changes = step.run_changes  # (None: an automatic step may change any part)
+            if run_changes is None:
+                self.revision = next(self._tickets)
+            elif run_changes:
+                self.changed(run_changes)
             step.run(state, frame)
         raise RuntimeError("automatic steps did not come to a decision")
 

@@ -1,9 +1,11 @@
 """The views' parts kept from one position to the next (roses/games/plantagenet/views.py).
 
-A kept part is reused only while the state's part equals the snapshot it was made from, so the
-views made with kept parts must be, at every step, the views made afresh; and a view shares
-nothing with the state, so one handed out never changes afterwards. Hidden Mats (1.5.3) and the
-hidden card zones (1.9) are redacted per role from the kept parts.
+A kept part is reused while the state's part equals the snapshot it was made from, or, for the
+state it was made for, while the revisions of what it shows have not moved (``Steps.revision_of``;
+a change by hand is announced with ``Steps.changed``), so the views made with kept parts must
+be, at every step, the views made afresh; and a view shares nothing with the state, so one
+handed out never changes afterwards. Hidden Mats (1.5.3) and the hidden card zones (1.9) are
+redacted per role from the kept parts.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 
 from roses.engine.contract import OBSERVER, canonical_json
+from roses.engine.errors import RevisionMissed
 from roses.engine.fuzz import game_seed
 from roses.engine.game import Game
 from roses.engine.memo import Memo
@@ -40,6 +43,13 @@ def _fresh(state: State, roles: list[str] = ROLES) -> list[dict[str, Any]]:
 def _texts(vs: list[dict[str, Any]]) -> list[str]:
     """The views as a server writes them (keys in their order, not sorted)."""
     return [json.dumps(v, separators=(",", ":"), ensure_ascii=False) for v in vs]
+
+
+def _seen(state: State) -> list[dict[str, Any]]:
+    """The views after a change by hand, announced as the engine asks of one
+    (``Steps.changed``: the kept parts are then compared with the state again)."""
+    RULES.steps.changed()
+    return RULES.views(state, ROLES)
 
 
 def _step(state: State, pick: random.Random) -> State:
@@ -107,18 +117,18 @@ def test_a_changed_lord_record_or_mat_is_seen_and_only_his_entry_is_made_again()
     s = _levy_state()
     on_map = [lid for lid, d in s["lords"].items() if d["where"] == Where.MAP]
     lord, other = on_map[0], on_map[1]
-    before = RULES.views(s, ROLES)[0]["lords"]
+    before = _seen(s)[0]["lords"]
     set_troops(s, lord, militia=3)
-    after = RULES.views(s, ROLES)[0]["lords"]
+    after = _seen(s)[0]["lords"]
     assert after[lord]["mat"]["troops"]["militia"] == 3
     assert before[lord]["mat"]["troops"]["militia"] != 3  # the view handed out before is unchanged
     assert after[other] is before[other]
     s["lords"][lord]["mat"]["capabilities"].append("Y1")
-    assert RULES.views(s, ROLES)[1]["lords"][lord]["mat"]["capabilities"][-1] == "Y1"
+    assert _seen(s)[1]["lords"][lord]["mat"]["capabilities"][-1] == "Y1"
     s["lords"][lord].update(where=Where.CALENDAR, locale=None, box=3, mat=None)
-    entry = RULES.views(s, ROLES)[2]["lords"][lord]
+    entry = _seen(s)[2]["lords"][lord]
     assert (entry["where"], entry["box"], "mat" in entry) == (Where.CALENDAR, 3, False)
-    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+    assert _texts(_seen(s)) == _texts(_fresh(s))
 
 
 def test_the_board_part_follows_markers_seats_vassals_and_exile_boxes() -> None:
@@ -126,8 +136,8 @@ def test_the_board_part_follows_markers_seats_vassals_and_exile_boxes() -> None:
     the next views; unchanged, the part is the one the last views had."""
     views.forget()
     s = _levy_state()
-    first = RULES.views(s, ROLES)[0]
-    assert RULES.views(s, ROLES)[1]["vassals"] is first["vassals"]
+    first = _seen(s)[0]
+    assert _seen(s)[1]["vassals"] is first["vassals"]
     locale = next(iter(sorted(s["favour"]))) if s["favour"] else "london"
     s["exhaustion"][locale] = "depleted"
     vid = next(iter(s["vassals"]))
@@ -136,13 +146,13 @@ def test_the_board_part_follows_markers_seats_vassals_and_exile_boxes() -> None:
     del s["seats"][seat]
     box = next(iter(s["exile_boxes"]))
     s["exile_boxes"][box] = "York" if s["exile_boxes"][box] != "York" else "Lancaster"
-    v = RULES.views(s, ROLES)[2]
+    v = _seen(s)[2]
     assert v["exhaustion"][locale] == "depleted"
     assert v["vassals"][vid]["face_up"] == s["vassals"][vid]["face_up"]
     assert seat not in v["seats"]
     assert v["exile_boxes"][box] == s["exile_boxes"][box]
     assert first["vassals"][vid]["face_up"] != v["vassals"][vid]["face_up"]  # the old view unchanged
-    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+    assert _texts(_seen(s)) == _texts(_fresh(s))
 
 
 def test_cards_kept_per_side_and_redacted_per_role_1_9() -> None:
@@ -152,11 +162,11 @@ def test_cards_kept_per_side_and_redacted_per_role_1_9() -> None:
     are kept (the same parts as before)."""
     views.forget()
     s = _levy_state()
-    york, lanc, obs = RULES.views(s, ROLES)
+    york, lanc, obs = _seen(s)
     card = s["aow"]["York"]["deck"][0]
     s["aow"]["York"]["deck"].remove(card)
     s["aow"]["York"]["held"].append(card)
-    york2, lanc2, obs2 = RULES.views(s, ROLES)
+    york2, lanc2, obs2 = _seen(s)
     assert card in york2["aow"]["York"]["held"] and card not in york2["aow"]["York"]["deck"]
     assert lanc2["aow"]["York"]["held"] == obs2["aow"]["York"]["held"] == len(s["aow"]["York"]["held"])
     assert f'"{card}"' not in canonical_json(lanc2) and f'"{card}"' not in canonical_json(obs2)
@@ -164,8 +174,8 @@ def test_cards_kept_per_side_and_redacted_per_role_1_9() -> None:
     assert lanc2["aow"]["Lancaster"] is lanc["aow"]["Lancaster"]
     assert card not in york["aow"]["York"]["held"]  # the view handed out before is unchanged
     s["command"]["Lancaster"]["revealed"].append(s["command"]["Lancaster"]["deck"].pop())
-    assert RULES.views(s, ROLES)[0]["command"]["Lancaster"]["revealed"] == s["command"]["Lancaster"]["revealed"]
-    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+    assert _seen(s)[0]["command"]["Lancaster"]["revealed"] == s["command"]["Lancaster"]["revealed"]
+    assert _texts(_seen(s)) == _texts(_fresh(s))
 
 
 def test_an_unchanged_position_reuses_every_roles_kept_entries() -> None:
@@ -234,6 +244,7 @@ def test_equal_states_share_their_parts_and_a_changed_copy_does_not() -> None:
     assert b[0]["lords"] is a[0]["lords"] and b[0]["vassals"] is a[0]["vassals"]
     lord = next(lid for lid, d in copy["lords"].items() if d["where"] == Where.MAP)
     place(copy, lord, "calais" if copy["lords"][lord]["locale"] != "calais" else "london")
+    RULES.steps.changed()  # a change by hand (Steps.changed)
     assert RULES.views(copy, ROLES)[0]["lords"][lord]["locale"] == copy["lords"][lord]["locale"]
     assert RULES.views(s, ROLES)[0]["lords"][lord]["locale"] == s["lords"][lord]["locale"]
     assert [canonical_json(v) for v in RULES.views(s, ROLES)] == [canonical_json(v) for v in _fresh(s)]
@@ -255,25 +266,25 @@ def test_the_tracks_and_favour_are_seen_at_once_1_4_1_1_3_1() -> None:
     made again as soon as any of them changes."""
     views.forget()
     s = _levy_state()
-    before = RULES.views(s, ROLES)[0]
+    before = _seen(s)[0]
     s["influence"] = 7
-    v = RULES.views(s, ROLES)[1]
+    v = _seen(s)[1]
     assert v["influence"] == {"net": 7, "York": 7, "Lancaster": 0}
     s["influence"] = -4
-    assert RULES.views(s, ROLES)[2]["influence"] == {"net": -4, "York": 0, "Lancaster": 4}
+    assert _seen(s)[2]["influence"] == {"net": -4, "York": 0, "Lancaster": 4}
     s["box"] += 1
-    assert RULES.views(s, ROLES)[0]["box"] == s["box"]
+    assert _seen(s)[0]["box"] == s["box"]
     s["king"], s["rebel"] = s["rebel"], s["king"]
-    assert RULES.views(s, ROLES)[0]["king"] == s["king"]
+    assert _seen(s)[0]["king"] == s["king"]
     town = next(loc for loc, side in sorted(s["favour"].items()))
     s["favour"][town] = "York" if s["favour"][town] == "Lancaster" else "Lancaster"
-    v = RULES.views(s, ROLES)[0]
+    v = _seen(s)[0]
     assert v["favour"][town] == s["favour"][town]
     assert v["stronghold_markers"] != before["stronghold_markers"] or v["favour"] != before["favour"]
     del s["favour"][town]
-    assert town not in RULES.views(s, ROLES)[1]["favour"]
+    assert town not in _seen(s)[1]["favour"]
     assert before["influence"]["net"] not in (7, -4)  # the view handed out before is unchanged
-    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+    assert _texts(_seen(s)) == _texts(_fresh(s))
 
 
 def test_threads_sharing_the_kept_parts_get_their_own_views() -> None:
@@ -321,3 +332,96 @@ def test_the_record_fields_the_lords_part_spells_out_are_those_of_the_records() 
 
     assert set(LordRecord.__annotations__) == views._RECORD_KEYS
     assert set(Mat.__annotations__) == views._MAT_KEYS
+
+
+def _at_plan(seed: int) -> State:
+    s = RULES.setup(seed, "ia-henry-vi")
+    while s["stack"][-1]["step"] != "plan":
+        s = _step(s, random.Random(len(s["log"])))
+    return s
+
+
+def test_a_plan_edit_finds_the_kept_parts_by_their_revision_without_comparing_4_1_2() -> None:
+    """A Plan edit changes only the Plan frame (4.1.2; ``Plan.changes``): the revisions of the
+    board and of the cards do not move, so the next views take the static part and the cards
+    kept with this state without comparing them (the marks kept with them are not made
+    again); locking in changes the cards' revision only, then the Command step runs (any part)."""
+    views.forget()
+    s = _at_plan(7)
+    RULES.views(s, ROLES)
+    store = views.kept()
+    static_mark, cards_mark = store["static mark"], store["cards mark"]
+    assert static_mark[0] is s and cards_mark[0] is s
+    board, cards = RULES.steps.revision_of("board"), RULES.steps.revision_of("cards")
+    role = RULES.active(s)[0]
+    RULES.action(s, role, "add", RULES.legal_actions(s, role)[0][1])
+    RULES.action(s, role, "remove")
+    RULES.action(s, role, "add", RULES.legal_actions(s, role)[0][1])
+    assert (RULES.steps.revision_of("board"), RULES.steps.revision_of("cards")) == (board, cards)
+    edited = RULES.views(s, ROLES)
+    assert store["static mark"] is static_mark and store["cards mark"] is cards_mark
+    assert _texts(edited) == _texts(_fresh(s))
+    while not any(verb == "lock" for verb, _ in RULES.legal_actions(s, role)):
+        RULES.action(s, role, "add", RULES.legal_actions(s, role)[0][1])
+    RULES.action(s, role, "lock")
+    if s["stack"][-1]["step"] == "plan":  # the other side has still to lock in: the cards alone moved
+        assert RULES.steps.revision_of("board") == board and RULES.steps.revision_of("cards") != cards
+    else:
+        assert RULES.steps.revision_of("board") != board
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_a_change_its_revision_does_not_show_is_caught_by_the_check() -> None:
+    """What a step's declared ``changes`` leave out (here a Lord's Troops changed by hand,
+    without ``Steps.changed``) would leave the kept part stale: with the check on (every
+    Plantagenet test: tests/plantagenet/conftest.py) the views compare the part found by its
+    revision with the state and raise; announced, the change is seen."""
+    views.forget()
+    s = _at_plan(3)
+    RULES.views(s, ROLES)
+    lord = next(lid for lid, d in sorted(s["lords"].items()) if d["mat"] is not None)
+    militia = s["lords"][lord]["mat"]["troops"].get("militia", 0)
+    s["lords"][lord]["mat"]["troops"]["militia"] = militia + 5
+    with pytest.raises(RevisionMissed):
+        RULES.views(s, ROLES)
+    was = views.check_revisions(False)
+    try:  # unchecked, the part kept with the revision is taken as it is: the check is what finds it
+        assert RULES.views(s, ROLES)[0]["lords"][lord]["mat"]["troops"].get("militia", 0) == militia
+    finally:
+        views.check_revisions(was)
+    card = s["aow"]["York"]["deck"].pop()
+    s["aow"]["York"]["held"].append(card)
+    with pytest.raises(RevisionMissed):
+        RULES.views(s, ROLES)
+    assert _seen(s)[0]["lords"][lord]["mat"]["troops"]["militia"] == militia + 5
+    assert _texts(RULES.views(s, ROLES)) == _texts(_fresh(s))
+
+
+def test_a_levy_parley_remakes_the_tracks_and_takes_the_lords_and_board_as_kept_3_4_1() -> None:
+    """A Levy Parley (3.4.1) changes the Favour and the Influence track only (``Muster.changes``):
+    the Lords' and the board's revisions do not move, so the next views take the Lords' part
+    and the board's entries kept with this state (the same objects) and make the tracks
+    again; the views are those made afresh."""
+    views.forget()
+    pick = random.Random(4)
+    for seed in range(1, 40):
+        s = RULES.setup(seed, "ia-henry-vi")
+        for _ in range(400):
+            if RULES.result(s) is not None:
+                break
+            active = RULES.active(s)
+            role = active[0]
+            parleys = [a for a in RULES.legal_actions(s, role) if a[0] == "parley"] \
+                if s["stack"][-1]["step"] == "muster" else []
+            if parleys:
+                before = RULES.views(s, ROLES)
+                lords, board = RULES.steps.revision_of("lords"), RULES.steps.revision_of("board")
+                RULES.action(s, role, *parleys[0])
+                assert (RULES.steps.revision_of("lords"), RULES.steps.revision_of("board")) == (lords, board)
+                after = RULES.views(s, ROLES)
+                assert after[0]["lords"] is before[0]["lords"] and after[0]["vassals"] is before[0]["vassals"]
+                assert after[0]["exhaustion"] is before[0]["exhaustion"]
+                assert _texts(after) == _texts(_fresh(s))
+                return
+            s = _step(s, pick)
+    raise AssertionError("no Levy Parley met")

@@ -42,7 +42,14 @@ from roses.games.plantagenet import arts, reactions
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.common import CAMPAIGN, end_game, side_frames
+from roses.games.plantagenet.common import (
+    CAMPAIGN,
+    CARDS_PART,
+    LORDS_AND_BOARD,
+    TRACKS_PART,
+    end_game,
+    side_frames,
+)
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
 from roses.games.plantagenet.records import CommandFrame, PlanFrame, StepFrame, Where
 from roses.games.plantagenet.setup import other
@@ -475,6 +482,8 @@ class Plan(Step):
     phase = CAMPAIGN
     always_decides = True
     rule = "4.1"
+    # an edit changes only the frame (and the log); locking in sets the Command cards' zones
+    changes = {"add": frozenset(), "remove": frozenset(), "lock": CARDS_PART}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         locked = frame["locked"]
@@ -588,6 +597,7 @@ class Command(Step):
     name = "command"
     phase = CAMPAIGN
     rule = "4.2"
+    run_changes = CARDS_PART  # the Plan's top card revealed; frames pushed for its Lord and the Feed
 
     def run(self, state: State, frame: Frame) -> None:
         frame["started"] = True
@@ -801,6 +811,11 @@ class Actions(Step):
     name = "actions"
     phase = CAMPAIGN
     rule = "4.2"
+    # a Parley shifts Favour (or opens its Boost, a frame); Supply and Forage change the Lord's
+    # Provender and the markers of the Locales (4.5, 4.6.2); a Pass, and the card's actions
+    # left, are the frame's
+    changes = {"parley": TRACKS_PART, "supply": LORDS_AND_BOARD, "forage": LORDS_AND_BOARD, "pass": frozenset()}
+    run_changes = frozenset()  # the card is over: the frame popped
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         if frame["left"] > 0 or frame["highway"] is not None:

@@ -12,6 +12,17 @@ from roses.games.plantagenet.records import SideFrame
 #: Phases of play, for views (``Step.phase``).
 LEVY, CAMPAIGN, BATTLE = "levy", "campaign", "battle"
 
+#: The parts of a state that the views keep between positions (:mod:`.views`), as a step
+#: names what a handler may change (``Step.changes``): the cards' zones of both sides
+#: (``aow``, ``command``); the Lords' records and mats (``lords``); the board's markers and
+#: records (``exhaustion``, ``exile_boxes``, ``seats``, ``vassals``, ``special_rules``,
+#: ``options``); the tracks (``influence``, ``favour``, ``box``, ``king``, ``rebel``, ``war``,
+#: the scenario and its boxes).
+CARDS, LORDS, BOARD, TRACKS = "cards", "lords", "board", "tracks"
+CARDS_PART = frozenset((CARDS,))
+TRACKS_PART = frozenset((TRACKS,))
+LORDS_AND_BOARD = frozenset((LORDS, BOARD))
+
 #: The positions a cylinder may hold on the Calendar: boxes 1-15 and just off either end (RULINGS R4).
 CALENDAR_POSITIONS = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)
 
@@ -35,14 +46,15 @@ def end_game(state: State, res: str, reason: str | None = None, *, announce: boo
     state["stack"] = []
 
 
-def immediate_victory(state: State) -> None:
+def immediate_victory(state: State) -> bool:
     """Victories the rules make immediate, checked after every action and before every
     automatic step (RULINGS R19), not only at the Victory check (4.8.3): in the Wars of the
     Roses, the War Victory (6.0; 6.3 War I "Automatic War Victory": "Removal ... immediately
     wins the War") and the Dynastic Victory, the moment the Heir that decides it is removed,
-    with the Succession that follows (:func:`wars.watch`)."""
+    with the Succession that follows (:func:`wars.watch`). Whether it changed the state."""
     if state["result"] is None and state.get("wars") is not None:
-        wars.watch(state)
+        return wars.watch(state)
+    return False
 
 
 def side_frames(state: State, step: str) -> list[SideFrame]:

@@ -37,7 +37,7 @@ from roses.games.plantagenet import arts, reactions, wars
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.common import LEVY, side_frames
+from roses.games.plantagenet.common import LEVY, TRACKS_PART, side_frames
 from roses.games.plantagenet.components import SIDES, load
 from roses.games.plantagenet.records import SideFrame, StepFrame, VassalWhere, Where, put_lord
 from roses.games.plantagenet.setup import new_mat, replace_in_place
@@ -484,6 +484,10 @@ class Muster(Step):
     name = "muster"
     phase = LEVY
     rule = "3.4"
+    # choosing the Lord who acts, being done with him and ending the Muster change only the
+    # frames; a Parley (3.4.1) the Favour and the Influence track (a Y32 window it opens is a frame)
+    changes = {"lord": frozenset(), "done": frozenset(), "end": frozenset(), "parley": TRACKS_PART}
+    run_changes = frozenset()  # the Lords listed, the acting Lord's turn over, or the frame popped
 
     def _options(self, state: State, frame: Frame) -> list[Action]:
         if frame.get("lords") is None:

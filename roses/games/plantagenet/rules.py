@@ -51,8 +51,12 @@ from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.battle import BATTLE_STEPS, bosworth_frames, describe_battle, in_battle
 from roses.games.plantagenet.campaign import CAMPAIGN_STEPS, campaign_frames
 from roses.games.plantagenet.common import (
+    BOARD,
     CALENDAR_POSITIONS,
+    CARDS,
     LEVY,
+    LORDS,
+    TRACKS,
     immediate_victory,
 )
 from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
@@ -67,7 +71,7 @@ from roses.games.plantagenet.setup import (
     setup_state,
 )
 from roses.games.plantagenet.upkeep import UPKEEP_STEPS
-from roses.games.plantagenet.views import cards_part, hidden_lords_part, static_part
+from roses.games.plantagenet.views import StaticRevision, cards_part, hidden_lords_part, static_part
 from roses.games.plantagenet.views import kept as kept_parts
 
 
@@ -75,7 +79,8 @@ class PlantagenetSteps(Steps):
     """The steps of Plantagenet; settling also checks the immediate victories (6.3)."""
 
     def watch(self, state: State) -> None:
-        immediate_victory(state)
+        if immediate_victory(state):
+            self.changed()
 
 
 # ----- the bottom of the stack ------------------------------------------------------------
@@ -180,14 +185,18 @@ class PlantagenetRules(StepRules):
         Mats (1.5.3), its Plan being built (4.1.2) and its Bosworth choices. A view shares
         nothing with the state: it does not change when play goes on."""
         store = kept_parts()
-        head, static, plan, bosworth = self._public(state, store)  # with the frames that show a role its own choices
+        # the revisions of the kept parts (Steps.revision_of, read at once): any part's, then each part's
+        steps = self.steps
+        changed_any, changed = steps.revision, steps.part_revisions
+        head, static, plan, bosworth = self._public(  # with the frames that show a role its own choices
+            state, store, (changed_any, changed.get(LORDS, 0), changed.get(BOARD, 0), changed.get(TRACKS, 0)))
         active = head["active"]
         result = state["result"]
         cur = None if result is not None else self.steps.current(state)
         over = None if result is None else "Game over: " + ("a draw." if result == DRAW else f"{result} wins.")
         hidden_mats = "lords" not in static
         logs = shared_recent_logs(state["log"], roles) if with_log else None
-        aow_by_side, command_by_side, aow_open, command_open = cards_part(state, store)
+        aow_by_side, command_by_side, aow_open, command_open = cards_part(state, store, (changed_any, changed.get(CARDS, 0)))
         views: list[View] = []
         for i, role in enumerate(roles):
             aow = aow_by_side.get(role, aow_open)
@@ -227,8 +236,9 @@ class PlantagenetRules(StepRules):
         side's only in Battle (1.5.3)."""
         return role == sv.side_of(lord) or not state["options"].get("hidden_mats") or in_battle(state, lord)
 
-    def _public(self, state: State, store: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], Frame | None,
-                                                                     Frame | None]:
+    def _public(self, state: State, store: dict[str, Any],
+                revision: StaticRevision = None) -> tuple[dict[str, Any], dict[str, Any], Frame | None,
+                                                          Frame | None]:
         """The parts of a view that are the same for every role: those that change with the
         step (the phase, who acts, the result and how the game ended, the public entries of the
         parts), and those that change only with the board and the tracks
@@ -280,7 +290,7 @@ class PlantagenetRules(StepRules):
         # scenario, king, rebel, box, first_box, last_box, influence, threshold, favour,
         # stronghold_markers, exhaustion, exile_boxes, seats, vassals, special_rules, options
         # and, unless mats are hidden, lords
-        return head, static_part(state, _lord_names_and_sides(), _favour_view, store), plan, bosworth
+        return head, static_part(state, _lord_names_and_sides(), _favour_view, store, revision), plan, bosworth
 
     def secrets(self, state: State, role: str) -> set[str]:
         """Opponent's Held Events and, with Hidden Mats, Capabilities on his hidden mats (§5)."""

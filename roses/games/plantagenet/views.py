@@ -12,11 +12,10 @@ entries, the redaction of Hidden Mats).
 
 What makes it sound:
 
-* the key is the content, not the identity of a state, nor a revision the rules would have to
-  bump at every change: a part is reused only while the state's part equals the snapshot it was
-  made from, whatever state it comes from (a copy, a state read back from storage, a state
-  changed by hand, another game with the same Lords), so no rule can forget to say that it
-  changed something;
+* the key is the content: a part is reused while the state's part equals the snapshot it was
+  made from, whatever state it comes from (a copy, a state read back from storage, another game
+  with the same Lords). The revisions below only spare that comparison for the very state a
+  part was made for, while no step that may change the part has run since;
 * a kept part is made from its snapshot, never from the state: the views share nothing with the
   state, so a view handed out does not change when play goes on (views are read only: their
   parts are shared between roles and between positions; no consumer changes them, and
@@ -34,14 +33,35 @@ What makes it sound:
 Kept in the game's memo (:mod:`roses.engine.memo`) while a game renders its views, else in
 :data:`_KEPT`, shared by every state rendered outside a game (each kept tuple is replaced whole,
 never changed, so a thread always reads a snapshot with the part made from it).
+
+Found unchanged without comparing: the content is the key, but comparing the static part and
+the cards with the state at every view is most of what keeping them costs. So the views also
+keep, with the static part and with the cards, the state they were made for (the object) and
+its revisions (``Steps.revision_of``: a ticket the engine draws whenever an action or an
+automatic step may change that part, by what each step declares its handlers and its ``run``
+change, ``Step.changes`` and ``Step.run_changes``, whatever it does not declare counting as a
+change of every part; or by hand, ``Steps.changed``): the parts are ``common.CARDS``,
+``LORDS``, ``BOARD`` and ``TRACKS``. While the state is that object and a part's revision has
+not moved, the part is the state's without a comparison (the static part as a whole, or its
+Lords' and board's parts alone). Half of the actions of random play are Plan edits (4.1.2),
+which change no kept part (:class:`.campaign.Plan`). The contract is that of
+``Steps.keep_options``: a state changed other than through the steps says so
+(``Steps.changed``). A declaration that leaves out a change would show a stale part: with
+:func:`check_revisions` on
+(``ROSES_CHECK_REVISIONS=1``; the tests turn it on for the whole Plantagenet suite, the
+recorded-game corpus and the fuzz games among them), every part found unchanged by its revision
+is also compared with the state, and a difference raises
+:class:`~roses.engine.errors.RevisionMissed`.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
 from roses.engine.contract import State
+from roses.engine.errors import RevisionMissed
 from roses.engine.memo import current_entries
 from roses.games.plantagenet.components import SIDES
 from roses.games.plantagenet.setup import threshold
@@ -55,6 +75,25 @@ _KEPT: dict[str, Any] = {}
 Names = dict[str, tuple[str, str]]
 #: The Favour markers as views give them and the Net Stronghold Favour markers they make.
 FavourView = Callable[[dict[str, str]], tuple[dict[str, str], dict[str, Any]]]
+
+
+#: Whether a part found unchanged by its revision is also compared with the state
+#: (:func:`check_revisions`; on from the start with ``ROSES_CHECK_REVISIONS=1``).
+_CHECK: list[bool] = [os.environ.get("ROSES_CHECK_REVISIONS", "") not in ("", "0")]
+
+#: The revision of a part (``Steps.revision_of``), or None to compare the part with the state.
+Revision = tuple[int, int] | None
+#: The revisions of the Lords, the board and the tracks (:func:`static_part`): that of any
+#: part, then those of the three (``Steps.revision``, ``Steps.part_revisions``), or None.
+StaticRevision = tuple[int, int, int, int] | None
+
+
+def check_revisions(on: bool) -> bool:
+    """Compare every part found unchanged by its revision with the state too (tests, the
+    fuzzer); returns the previous setting."""
+    was = _CHECK[0]
+    _CHECK[0] = on
+    return was
 
 
 def kept() -> dict[str, Any]:
@@ -172,12 +211,46 @@ def _kept_board(state: State, store: dict[str, Any]) -> tuple[tuple[Any, ...], d
     return made
 
 
-def static_part(state: State, names: Names, favour_view: FavourView, store: dict[str, Any]) -> dict[str, Any]:
+def static_part(state: State, names: Names, favour_view: FavourView, store: dict[str, Any],
+                revision: StaticRevision = None) -> dict[str, Any]:
     """The entries of a view that change only with the board and the tracks, in one dict:
     the scenario, King and Rebel, the Calendar box and the scenario's first and last, the
     Influence track (1.4.1) and the threshold in force (5.2), the Favour markers and the Net
     Stronghold Favour they make (1.3.1, ``favour_view``), :func:`board_part` and, unless mats
-    are hidden, :func:`lords_part`. Kept while those are unchanged."""
+    are hidden, :func:`lords_part`. Kept while those are unchanged. ``revision``: that of any
+    part, then those of the ``LORDS``, ``BOARD`` and ``TRACKS`` parts; while ``state`` is the
+    object the part was made for, the part is found unchanged without a comparison if none
+    moved, and the Lords' and the board's parts are taken without comparing them if theirs did
+    not."""
+    if revision is None:
+        return _static_by_content(state, names, favour_view, store)[0]
+    mark: tuple[State, tuple[int, int, int, int], dict[str, Any], dict[str, Any], dict[str, Any] | None] | None = \
+        store.get("static mark")
+    board = lords = None
+    reused = False
+    if mark is not None and mark[0] is state:
+        seen = mark[1]
+        if seen == revision:
+            if _CHECK[0] and _static_by_content(state, names, favour_view, {})[0] != mark[2]:  # made afresh
+                raise RevisionMissed("the board, the Lords or the tracks changed, but not their revision")
+            return mark[2]
+        if seen[0] == revision[0]:  # then the Lords' and the board's own
+            if seen[2] == revision[2]:
+                board, reused = mark[3], True
+            if seen[1] == revision[1] and mark[4] is not None:
+                lords, reused = mark[4], True
+    part, board, lords = _static_by_content(state, names, favour_view, store, board, lords)
+    if reused and _CHECK[0] and _static_by_content(state, names, favour_view, {})[0] != part:
+        raise RevisionMissed("the board or the Lords changed, but not their revision")
+    store["static mark"] = (state, revision, part, board, lords)
+    return part
+
+
+def _static_by_content(state: State, names: Names, favour_view: FavourView, store: dict[str, Any],
+                       board: dict[str, Any] | None = None, lords: dict[str, Any] | None = None,
+                       ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+    """:func:`static_part`, found kept by comparing its sources with their snapshots (the board's
+    and the Lords' parts taken as given, when given); with the board's and the Lords' parts."""
     st: Any = state
     hidden = bool(st["options"].get("hidden_mats"))
     favour = st["favour"]
@@ -185,12 +258,16 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
             st["influence"], st.get("war"))
     # each part compared once with its snapshot: the board and the Lords by their kept parts
     # (the same dicts while unchanged), the rest with the snapshot kept here
-    board = _kept_board(state, store)[1]
-    lords = None if hidden else _kept_lords(st["lords"], names, store)[1]
+    if board is None:
+        board = _kept_board(state, store)[1]
+    if hidden:
+        lords = None
+    elif lords is None:
+        lords = _kept_lords(st["lords"], names, store)[1]
     kept: tuple[tuple[Any, ...], dict[str, str], dict[str, Any], dict[str, Any] | None, dict[str, Any]] | None = \
         store.get("static")
     if kept is not None and kept[2] is board and kept[3] is lords and kept[0] == head and kept[1] == favour:
-        return kept[4]
+        return kept[4], board, lords
     net = int(st["influence"])
     box = st["box"]
     shown, markers = favour_view(dict(sorted(favour.items())))
@@ -208,7 +285,7 @@ def static_part(state: State, names: Names, favour_view: FavourView, store: dict
     if lords is not None:
         part["lords"] = lords
     store["static"] = (head, dict(favour), board, lords, part)
-    return part
+    return part, board, lords
 
 
 def _copy_record(d: dict[str, Any]) -> dict[str, Any]:
@@ -270,10 +347,26 @@ def _side_cards(side: str, a: dict[str, list[str]], cm: dict[str, list[str]], st
     return made
 
 
-def cards_part(state: State, store: dict[str, Any]) -> Cards:
+def cards_part(state: State, store: dict[str, Any], revision: Revision = None) -> Cards:
     """Each side's cards as it sees them and as the other side sees them (1.9): ``(aow by
     side, command by side, aow of an observer, command of an observer)``, each
-    ``{side: zones}`` (:func:`_side_cards`). Kept while neither side's zones change."""
+    ``{side: zones}`` (:func:`_side_cards`). Kept while neither side's zones change: found
+    unchanged without a comparison while ``state`` is the object they were made for and
+    ``revision`` (that of the ``CARDS`` part) has not moved."""
+    if revision is None:
+        return _cards_by_content(state, store)
+    mark: tuple[State, tuple[int, int], Cards] | None = store.get("cards mark")
+    if mark is not None and mark[0] is state and mark[1] == revision:
+        if _CHECK[0] and _cards_by_content(state, {}) != mark[2]:  # made afresh
+            raise RevisionMissed("a side's cards changed, but not their revision")
+        return mark[2]
+    cards = _cards_by_content(state, store)
+    store["cards mark"] = (state, revision, cards)
+    return cards
+
+
+def _cards_by_content(state: State, store: dict[str, Any]) -> Cards:
+    """:func:`cards_part`, found kept by comparing each side's zones with their snapshots."""
     st: Any = state
     aow, command = st["aow"], st["command"]
     first, second = SIDES

@@ -272,10 +272,11 @@ def on_muster(state: State, lord: str) -> None:
 
 
 # ----- the watch: Heirs removed, victories (6.0), Succession (6.2.2) ---------------------------------
-def watch(state: State) -> None:
+def watch(state: State) -> bool:
     """After every action and before every automatic step: record the Heirs found removed,
     end the War or the game if that decides it (6.0 War and Dynastic Victory: "immediately"),
-    and apply pending Successions once no Battle or Disembark is under way."""
+    and apply pending Successions once no Battle or Disembark is under way. Whether it
+    changed the state (the views' kept parts: ``Steps.changed``)."""
     w = state["wars"]
     lords = state["lords"]
     gone = [lid for lid in w["heir_lords"] if lords[lid]["where"] == Where.REMOVED]
@@ -285,11 +286,13 @@ def watch(state: State) -> None:
             rec = record_removal(state, lid, "play")
             w["pending"].append({**rec, "at": at})
         if decide(state):
-            return
+            return True
     if w["pending"] and quiet(state):
         todo, w["pending"] = w["pending"], []
         for rec in todo:
             succeed(state, rec)
+        return True
+    return bool(gone)
 
 
 def record_removal(state: State, lord: str, by: str) -> dict[str, Any]:
