@@ -277,6 +277,14 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
         enter = [a for a in actions if a[0] == "enter" and a[1][1] == place]
         if enter:
             return enter
+    if place is not None and place_owner(state, place) != p and _loose_heir_inside(state, place):
+        # §Capture of Royal Heirs, §Siege: an heir no one holds inside another's place is taken
+        # with the place by a siege; a noble let in as a guest takes no one, and his troops
+        # inside are missing from the siege. The faction's guests there come out, none goes in.
+        out = [a for a in actions if a[0] == "leave" and state["nin"][w.cid(str(a[1]))] == place]
+        if out:
+            return out
+        actions = [a for a in actions if not (a[0] == "enter" and a[1][1] == place)]
     sea = ai_sea.sea_moves(state, p, aim, actions)
     if sea:  # §Sea Transportation: embark, sail the passengers to a landing, fetch waiting nobles
         return sea
@@ -287,6 +295,11 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
     if any(a[0] == "select" and state["nsq"][w.cid(str(a[1]))] in land for a in kept):
         kept = [a for a in kept if a[0] != "end"]
     return kept or actions
+
+
+def _loose_heir_inside(state: State, place: str) -> bool:
+    """Whether a live heir no one holds is inside ``place``."""
+    return any(state["hesc"][h] < 0 and state["hin"][h] == place for h in live_heirs(state))
 
 
 def _waits_in_port(state: State, p: int, n: int, aim: str) -> bool:
