@@ -9,7 +9,7 @@ from __future__ import annotations
 from roses.engine.contract import State
 from roses.engine.game import Game
 from roses.games.kingmaker import RULES, ai, evaluation
-from roses.games.kingmaker.common import W, faction_nobles, noble_strength
+from roses.games.kingmaker.common import W, faction_nobles
 from roses.games.kingmaker.parliament import tally
 from roses.games.kingmaker.queries import parliament_places
 from tests.kingmaker.test_bots import _first_movement, _free_heirs, _noble_of
@@ -203,56 +203,3 @@ def test_the_sole_kings_controller_short_of_a_commons_majority_besieges_towns_an
     _towns_to(state, p)
     assert _majority(state, p)
     assert ai._commons_targets(state, p, {n: 1 for n in faction_nobles(state, p)}) == []
-
-
-def test_a_king_with_a_weak_escort_and_an_enemy_stack_near_is_the_plan_until_guarded_l277() -> None:
-    """L277 (§Capture of Royal Heirs): an escorted heir is taken by defeating his escort, and a
-    King lost closes both routes to victory (§Victory Conditions). Henry VI (crowned, the sole
-    King) stands with one noble of his controller in the open, an enemy stack stronger than
-    that escort three steps away, the faction's other nobles six steps away and Richard of York
-    in the open to be taken elsewhere: the plan is the King's square, so the force gathers to
-    him. With the enemy stack gone beyond five steps, or the faction's force beside the King,
-    the plan is no longer his square."""
-    game, p, escort = _kings_force()
-    state = game.state
-    w = W(state)
-    b = w.board
-    enemy = (p + 1) % 3
-    king_sq = _open_square_without_parliament(state, "coventry", 3)
-    dist = b.land_distances(king_sq)
-    empty = [s for s in sorted(dist) if s in b.squares and not b.places_at.get(s)]
-    near, far = next(s for s in empty if dist[s] == 3), next(s for s in empty if dist[s] == 6)
-    rich = w.heir_codec.id("richard_of_york")
-    york_sq = next(s for s in empty if dist[s] == 4 and b.land_distances(far).get(s, 99) >= 3)
-    state["hsq"][rich], state["hin"][rich] = york_sq, None
-    for n in faction_nobles(state, (p + 2) % 3):
-        state["nsq"][n], state["nin"][n] = None, None
-    mine = [n for n in faction_nobles(state, p) if state["nsq"][n] is not None]
-    for n in mine:
-        state["nsq"][n], state["nin"][n] = (king_sq if n == escort else far), None
-    amap = evaluation._awards_by_noble(state)
-    gone = next(s for s in empty if dist[s] >= 12)
-    # The enemy stack near the King: his weakest nobles, just stronger than the escort.
-    theirs: list[int] = []
-    for n in sorted((n for n in faction_nobles(state, enemy) if state["nsq"][n] is not None),
-                    key=lambda n: (noble_strength(state, n, amap=amap), n)):
-        strong = sum(noble_strength(state, m, amap=amap) for m in theirs) > noble_strength(state, escort, amap=amap)
-        state["nsq"][n], state["nin"][n] = (gone if strong else near), None
-        if not strong:
-            theirs.append(n)
-    threat = sum(noble_strength(state, n, amap=amap) for n in theirs)
-    assert noble_strength(state, escort, amap=amap) < threat <= sum(noble_strength(state, n, amap=amap) for n in mine)
-    assert ai.plan(state, p) == (king_sq, None)
-    # The enemy stack beyond five steps: the plan is the heir again (or anything but the King's square).
-    for n in theirs:
-        state["nsq"][n] = gone
-    assert ai.plan(state, p) != (king_sq, None)
-    # The enemy near again, the force beside the King: guarded.
-    for n in theirs:
-        state["nsq"][n] = near
-    for n in mine:  # all but one beside him, as strong as the enemy stack
-        state["nsq"][n] = king_sq
-    state["nsq"][min(mine, key=lambda n: (noble_strength(state, n, amap=amap), n))] = far
-    assert sum(noble_strength(state, n, amap=amap) for n in mine if state["nsq"][n] == king_sq) >= threat
-    assert ai._kings_guard(state, p, {n: noble_strength(state, n, amap=amap) for n in mine}) is None
-    assert ai.plan(state, p) != (king_sq, None)

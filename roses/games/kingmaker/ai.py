@@ -488,9 +488,7 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     dead leaves one's own the sole King). Before all these, the controller of the sole King with
     half the Commons votes plus one takes him where Parliament may meet (:func:`parliament_seat`),
     and so does one with no heir to take. The controller of the sole King short of that majority
-    weighs the towns and cities he could take beside the heirs (:func:`_commons_targets`). Before
-    everything, a King of the faction with fewer of its troops beside him than an enemy faction
-    has near him is the plan: the force gathers to guard him (:func:`_kings_guard`)."""
+    weighs the towns and cities he could take beside the heirs (:func:`_commons_targets`)."""
     w = W(state)
     b = w.board
     amap = E._awards_by_noble(state)
@@ -511,9 +509,6 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     # §Victory Conditions, §Calling Parliament: the sole King's controller with half the
     # Commons votes plus one brings his King where Parliament may meet, all his force with
     # him (a vote there may win as soon as a Writ is in hand; the gathered force guards him).
-    guard = _kings_guard(state, p, strength)
-    if guard is not None:
-        return guard
     seat = parliament_seat(state, p, total)
     if seat is not None and commons_share_wins(state, p):
         return seat
@@ -605,45 +600,6 @@ def _commons_places(state: State) -> list[str]:
         w.cache["ai_commons_places"] = found
     out: list[str] = found
     return out
-
-
-#: Land steps from his King within which an enemy stack threatens him (a noble moves up to five
-#: squares, §Movement Phase).
-GUARD_STEPS = 5
-
-
-def _kings_guard(state: State, p: int, strength: dict[int, int]) -> tuple[str, str | None] | None:
-    """The King's square when a crowned King ``p`` controls stands with fewer of ``p``'s troops
-    than one enemy faction has within :data:`GUARD_STEPS` land steps of him (§Capture of Royal
-    Heirs: an escorted heir is taken by defeating his escort; a King lost closes both routes to
-    victory) and other nobles of ``p`` can march to him by land: ``(square, place)``, the place
-    being his own place he stands in (the force goes in), else None. None otherwise."""
-    w = W(state)
-    for k in kings(state):
-        if king_controller(state, k) != p:
-            continue
-        if k == -2:
-            sq, inside, ship = state["nsq"][w.beaufort], state["nin"][w.beaufort], state["nship"][w.beaufort]
-        else:
-            sq, inside, ship = heir_loc(state, k)
-        if sq is None or ship >= 0:
-            continue
-        land = w.board.land_distances(sq)
-        guard = sum(v for n, v in strength.items() if state["nsq"][n] == sq)
-        if not any(state["nsq"][n] != sq and state["nsq"][n] in land for n in strength):
-            continue
-        amap = E._awards_by_noble(state)
-        threat: dict[int, int] = {}
-        for q, ns in E._faction_nobles(state).items():
-            if q == p or allied(state, p, q):
-                continue
-            for n in ns:
-                at = state["nsq"][n]
-                if at is not None and state["nship"][n] < 0 and land.get(at, 99) <= GUARD_STEPS:
-                    threat[q] = threat.get(q, 0) + noble_strength(state, n, amap=amap)
-        if threat and guard < max(threat.values()):
-            return sq, (inside if inside is not None and place_owner(state, inside) == p else None)
-    return None
 
 
 def _cathedral_for(state: State, p: int, h: int, total: int) -> tuple[str, str] | None:
