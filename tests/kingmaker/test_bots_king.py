@@ -155,3 +155,51 @@ def test_a_king_in_dublin_is_taken_by_sea_to_where_parliament_may_meet_k31() -> 
     assert any(b.places[pl].parliament for pl in b.places_at.get(square, ()))
     assert place is None or b.places[place].parliament
     assert ai.plan(state, p) == seat
+
+
+def test_the_sole_kings_controller_short_of_a_commons_majority_besieges_towns_and_cities_k31() -> None:
+    """§Victory Conditions and ruling K31: the Parliament route needs half the Commons votes
+    plus one; §Who Votes: each controlled city gives 4, each town 3; §Siege takes a place. The
+    sole King's controller, his King and force inside York (his own, where Parliament may meet),
+    every other town and city another faction's (no majority), the only other heir in
+    Beaumaris (out of reach): he does not sit in York waiting for a majority that cannot come,
+    his plan is the town or city of the other faction nearest his force, and there his nobles
+    besiege it; once his towns give him the majority, the plan is York again."""
+    game, p, escort = _kings_force()
+    state = game.state
+    w = W(state)
+    b = w.board
+    york = b.places["york"].square
+    _gather(state, p, york)
+    other = (p + 1) % 3
+    _towns_to(state, other)
+    state["pown"]["york"] = p
+    for n in faction_nobles(state, p):
+        if state["nsq"][n] is not None:
+            state["nin"][n] = "york"
+    for n in faction_nobles(state, other) + faction_nobles(state, (p + 2) % 3):
+        state["nsq"][n], state["nin"][n] = None, None
+    rich = w.heir_codec.id("richard_of_york")
+    state["hsq"][rich], state["hin"][rich] = b.places["beaumaris"].square, "beaumaris"
+    assert not _majority(state, p)
+    assert parliament_places(state, york, "york") == ["york"]
+    got = ai.plan(state, p)
+    assert got is not None and got != (york, "york")
+    sq, town = got
+    assert town is not None and b.places[town].commons is not None and b.places[town].square == sq
+    assert state["pown"][town] == other
+    dist = b.land_distances(york)
+    assert dist[sq] == min(dist[b.places[pl].square] for pl in sorted(b.places)
+                           if b.places[pl].commons is not None and state["pown"].get(pl) == other
+                           and b.places[pl].square in dist)
+    # At the town, in the open, with the strength to besiege it: the siege.
+    _gather(state, p, sq)
+    state["stack"][-1] = {"step": "combat", "p": p}
+    role = f"P{p + 1}"
+    legal = RULES.legal_actions(state, role)
+    chosen = ai.search_choices(state, role, legal)
+    assert chosen and all(a[0] in ("siege", "storm") and a[1] == town for a in chosen)
+    # With every town and city his, the majority is his: the King's seat is the plan again.
+    _towns_to(state, p)
+    assert _majority(state, p)
+    assert ai._commons_targets(state, p, {n: 1 for n in faction_nobles(state, p)}) == []

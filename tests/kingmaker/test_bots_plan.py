@@ -158,3 +158,57 @@ def test_an_heir_across_the_sea_is_no_objective_for_nobles_on_the_mainland_l138(
     mainland = "Y20"
     state["hsq"][henry] = mainland
     assert ai.objective(state, p) == mainland
+
+
+def test_guests_come_out_of_another_factions_place_holding_a_loose_heir_to_besiege_it_l228_l277() -> None:
+    """L228 (§Siege: the place and every heir inside are captured) and L277 (§Capture of Royal
+    Heirs). A noble let into another faction's place as a guest takes no heir there, and his
+    troops inside are missing from the siege. With Henry VI held by no one inside a castle of
+    another faction, the plan is that castle: the faction's nobles inside it come out first,
+    none of its nobles asks to go in, and the siege from the open then captures Henry."""
+    game = _first_movement()
+    state = game.state
+    w = W(state)
+    b = w.board
+    p = state["stack"][-1]["p"]
+    q = (p + 1) % 3
+    role = f"P{p + 1}"
+    mine = sorted(faction_nobles(state, p), key=lambda n: (noble_strength(state, n), n))
+    total = sum(noble_strength(state, n) for n in mine)
+    castle = next(pl for pl in sorted(b.places) if not b.places[pl].cathedral and not b.places[pl].parliament
+                  and 0 < b.places[pl].garrison <= total - noble_strength(state, mine[0])
+                  and len(b.places_at[b.places[pl].square]) == 1)
+    sq = b.places[castle].square
+    for n in faction_nobles(state, q) + faction_nobles(state, (p + 2) % 3):
+        if state["nsq"][n] == sq:
+            state["nsq"][n], state["nin"][n] = None, None
+    state["pown"][castle] = q
+    _only_heirs(state, {"henry_vi": -1})
+    henry = w.heir_codec.id("henry_vi")
+    state["hsq"][henry], state["hin"][henry] = sq, castle
+    guest = mine[0]
+    state["nsq"][guest], state["nin"][guest] = sq, castle
+    state["guests"][castle] = [p]
+    for n in mine[1:]:
+        state["nsq"][n], state["nin"][n] = sq, None
+    assert ai.plan(state, p) == (sq, castle)
+    legal = RULES.legal_actions(state, role)
+    assert ("leave", w.cards[guest].id) in legal
+    assert ai.search_choices(state, role, legal) == [("leave", w.cards[guest].id)]
+    game.apply(role, "leave", w.cards[guest].id)
+    state = game.state
+    assert state["nin"][guest] is None and state["hesc"][henry] < 0
+    legal = RULES.legal_actions(state, role)
+    assert all(not (v == "enter" and a[1] == castle) for v, a in ai.search_choices(state, role, legal))
+    while state["stack"][-1]["step"] == "move":
+        verb, arg = _bot_choice(state, role)
+        assert not (verb == "enter" and arg[1] == castle)
+        game.apply(role, verb, arg)
+        state = game.state
+    for _ in range(20):
+        if state["hesc"][henry] >= 0 or state["stack"][-1]["step"] not in ("combat", "battle"):
+            break
+        game.apply(role, *_bot_choice(state, role))
+        state = game.state
+    assert heir_loc(state, henry)[:2] == (sq, castle)
+    assert state["ch"][state["hesc"][henry]] == p

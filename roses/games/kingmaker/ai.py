@@ -277,6 +277,14 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
         enter = [a for a in actions if a[0] == "enter" and a[1][1] == place]
         if enter:
             return enter
+    if place is not None and place_owner(state, place) != p and _loose_heir_inside(state, place):
+        # §Capture of Royal Heirs, §Siege: an heir no one holds inside another's place is taken
+        # with the place by a siege; a noble let in as a guest takes no one, and his troops
+        # inside are missing from the siege. The faction's guests there come out, none goes in.
+        out = [a for a in actions if a[0] == "leave" and state["nin"][w.cid(str(a[1]))] == place]
+        if out:
+            return out
+        actions = [a for a in actions if not (a[0] == "enter" and a[1][1] == place)]
     sea = ai_sea.sea_moves(state, p, aim, actions)
     if sea:  # §Sea Transportation: embark, sail the passengers to a landing, fetch waiting nobles
         return sea
@@ -287,6 +295,11 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
     if any(a[0] == "select" and state["nsq"][w.cid(str(a[1]))] in land for a in kept):
         kept = [a for a in kept if a[0] != "end"]
     return kept or actions
+
+
+def _loose_heir_inside(state: State, place: str) -> bool:
+    """Whether a live heir no one holds is inside ``place``."""
+    return any(state["hesc"][h] < 0 and state["hin"][h] == place for h in live_heirs(state))
 
 
 def _waits_in_port(state: State, p: int, n: int, aim: str) -> bool:
@@ -474,7 +487,8 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     (§Victory Conditions: a King under one's control opens the Parliament route; a rival King
     dead leaves one's own the sole King). Before all these, the controller of the sole King with
     half the Commons votes plus one takes him where Parliament may meet (:func:`parliament_seat`),
-    and so does one with no heir to take."""
+    and so does one with no heir to take. The controller of the sole King short of that majority
+    weighs the towns and cities he could take beside the heirs (:func:`_commons_targets`)."""
     w = W(state)
     b = w.board
     amap = E._awards_by_noble(state)
@@ -500,23 +514,9 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
         return seat
     for h in mine:
         if h in seniors and w.heirs[h].house not in crowned and bishops >= 2:
-            sq = heir_loc(state, h)[0]
-            if sq is None:
-                continue
-            dist = E._travel(state, sq)
-            cath: list[tuple[int, str, str]] = []
-            for pl in E._cathedrals(state):
-                d = dist.get(b.places[pl].square, 999)
-                if d >= 999 or not place_active(state, pl):
-                    continue
-                if place_owner(state, pl) != p:
-                    if siege_defence(state, pl, p) > total:
-                        continue
-                    d += CATHEDRAL_SIEGE_STEPS
-                cath.append((d, b.places[pl].square, pl))
-            if cath:
-                best_cath = min(cath)
-                return best_cath[1], best_cath[2]
+            cath = _cathedral_for(state, p, h, total)
+            if cath is not None:
+                return cath
     everywhere: dict[tuple[str, int], int] = {}
     for q, ns in E._faction_nobles(state).items():
         for n in ns:
@@ -545,8 +545,85 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
         cost = (1.0 + steps) / worth
         if best is None or (cost, sq) < best[:2]:
             best = (cost, sq, heir_loc(state, h)[1])
+    if seat is not None:  # his King, short of the Commons majority: the towns and cities to take
+        for cost, sq, pl in _commons_targets(state, p, strength):
+            if best is None or (cost, sq) < best[:2]:
+                best = (cost, sq, pl)
     if best is None:
         return seat  # nothing to take: the King (if any) to where Parliament may meet, guarded
+    return best[1], best[2]
+
+
+#: What a town or city the sole King's controller may take is worth in the choice of a plan, against
+#: an heir's 1.0 (a city, 4 Commons votes; a town 3/4 of it; one no faction holds 3/4 again: it
+#: adds to the total as well as to the faction's share).
+COMMONS_TOWN_WORTH = 1.0
+NEUTRAL_TOWN = 0.75
+
+
+def _commons_targets(state: State, p: int, strength: dict[int, int]) -> list[tuple[float, str, str]]:
+    """For the controller of the sole King whose Commons votes fall short of half the total
+    plus one (§Victory Conditions, ruling K31): each town or city that counts in Commons (§Who
+    Votes: a controlled city 4, a town 3; not Calais or Dublin) another faction holds or no one
+    does, active and not besieged by another, whose siege defence (§Siege) the faction's nobles
+    who can march there by land match, with its cost as :func:`plan` reckons an heir's (the
+    strength-weighted land steps of the faction's nobles to it, over its worth:
+    :data:`COMMONS_TOWN_WORTH` for a city, 3/4 of it for a town, :data:`NEUTRAL_TOWN` times that
+    for one no faction holds). ``(cost, square, place)``, none once the majority is his."""
+    if commons_share_wins(state, p):
+        return []
+    w = W(state)
+    b = w.board
+    total = sum(strength.values())
+    out: list[tuple[float, str, str]] = []
+    for pl in _commons_places(state):
+        d = b.places[pl]
+        o = place_owner(state, pl)
+        if o == p or not place_active(state, pl) or state["siege"].get(pl, p) != p:
+            continue
+        land = b.land_distances(d.square)
+        marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
+        if marching <= 0 or siege_defence(state, pl, p) > marching:
+            continue
+        steps = sum(v * land.get(state["nsq"][n], 99) for n, v in strength.items()) / total
+        worth = COMMONS_TOWN_WORTH * (1.0 if d.commons == "city" else 0.75) * (1.0 if o >= 0 else NEUTRAL_TOWN)
+        out.append(((1.0 + steps) / worth, d.square, pl))
+    return out
+
+
+def _commons_places(state: State) -> list[str]:
+    """Towns and cities whose control counts in Commons (board data, §Who Votes), cached per board."""
+    w = W(state)
+    found = w.cache.get("ai_commons_places")
+    if found is None:
+        found = sorted(pl for pl, d in w.board.places.items() if d.commons is not None)
+        w.cache["ai_commons_places"] = found
+    out: list[str] = found
+    return out
+
+
+def _cathedral_for(state: State, p: int, h: int, total: int) -> tuple[str, str] | None:
+    """The cathedral nearest to heir ``h`` (travel steps), one another faction holds costing
+    :data:`CATHEDRAL_SIEGE_STEPS` more and one whose siege defence exceeds ``total`` none:
+    ``(square, place)``, None when there is none."""
+    b = W(state).board
+    sq = heir_loc(state, h)[0]
+    if sq is None:
+        return None
+    dist = E._travel(state, sq)
+    cath: list[tuple[int, str, str]] = []
+    for pl in E._cathedrals(state):
+        d = dist.get(b.places[pl].square, 999)
+        if d >= 999 or not place_active(state, pl):
+            continue
+        if place_owner(state, pl) != p:
+            if siege_defence(state, pl, p) > total:
+                continue
+            d += CATHEDRAL_SIEGE_STEPS
+        cath.append((d, b.places[pl].square, pl))
+    if not cath:
+        return None
+    best = min(cath)
     return best[1], best[2]
 
 
