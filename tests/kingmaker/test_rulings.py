@@ -372,6 +372,24 @@ def test_heir_in_a_neutral_place_falls_with_it_k35(tmp_path: Path) -> None:
     assert heir_controller(state, h) == 0
 
 
+def test_a_noble_let_into_another_factions_place_does_not_take_the_loose_heir_inside_k96(tmp_path: Path) -> None:
+    """§Capture of Royal Heirs with K35: an uncontrolled heir inside a place falls to whoever takes
+    the place; a noble its owner lets in (§Towns, Cities and Castles: permission) takes neither
+    the place nor the heir (K96)."""
+    from roses.games.kingmaker.common import heir_controller
+
+    state = staged(tmp_path, deck=DECK)
+    h = revive(state, "margaret", "C4", "nottingham")
+    percy = put(state, 0, "percy", "C4")
+    put(state, 1, "mowbray", "A1")
+    state["pown"]["nottingham"] = 1
+    turn_of(state, 0, {"step": "move", "p": 0, "sel": None, "ship": None}, stage=2)
+    RULES.action(state, "P1", "enter", ["percy", "nottingham"])
+    RULES.action(state, "P2", "allow")
+    assert state["nin"][percy] == "nottingham" and 0 in state["guests"]["nottingham"]
+    assert heir_controller(state, h) == -1 and state["hin"][h] == "nottingham"
+
+
 def test_event_deck_reshuffles_k36(tmp_path: Path) -> None:
     state = staged(tmp_path, deck=DECK)
     state["edisc"].extend(state["edeck"])

@@ -1012,6 +1012,7 @@ class Permit(Labelled):
             return
         n = w.cid(frame["n"])
         state["nin"][n] = frame["place"]
+        # a guest takes no heir inside: the heir falls with the place (ruling K96, as K35)
         state["guests"].setdefault(frame["place"], []).append(frame["asker"])
         log.public(state, f"{role} lets {card_name(w, n)} into {place_name(w, frame['place'])}.", log.MOVE)
         pop(state)
