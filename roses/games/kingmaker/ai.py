@@ -563,8 +563,8 @@ NEUTRAL_TOWN = 0.75
 
 def _commons_targets(state: State, p: int, strength: dict[int, int]) -> list[tuple[float, str, str]]:
     """For the controller of the sole King whose Commons votes fall short of half the total
-    plus one (§Victory Conditions, ruling K31): each town or city that counts in Commons (§Who
-    Votes: a controlled city 4, a town 3; not Calais or Dublin) another faction holds or no one
+    plus one (§Victory Conditions, ruling K31): each town or city that counts in Commons
+    (§Who Votes: a controlled city 4, a town 3; not Calais or Dublin) another faction holds or no one
     does, active and not besieged by another, whose siege defence (§Siege) the faction's nobles
     who can march there by land match, with its cost as :func:`plan` reckons an heir's (the
     strength-weighted land steps of the faction's nobles to it, over its worth:
