@@ -46,6 +46,8 @@ from roses.games.plantagenet.common import (
     CAMPAIGN,
     CARDS_PART,
     LORDS_AND_BOARD,
+    LORDS_PART,
+    NOT_CARDS,
     TRACKS_PART,
     end_game,
     side_frames,
@@ -814,7 +816,11 @@ class Actions(Step):
     # a Parley shifts Favour (or opens its Boost, a frame); Supply and Forage change the Lord's
     # Provender and the markers of the Locales (4.5, 4.6.2); a Pass, and the card's actions
     # left, are the frame's
-    changes = {"parley": TRACKS_PART, "supply": LORDS_AND_BOARD, "forage": LORDS_AND_BOARD, "pass": frozenset()}
+    # a March or a Sail only pushes its frames (Group, Haul, Move: the Lords move in Move's run)
+    # or spends the card's actions when Y15 Naval Blockade cancels a Sail; a Tax at a Seat the
+    # Lord's Coin and the Depletion (4.6.3), elsewhere the Influence check's frame (Boost)
+    changes = {"parley": TRACKS_PART, "supply": LORDS_AND_BOARD, "forage": LORDS_AND_BOARD, "pass": frozenset(),
+               "march": frozenset(), "sail": frozenset(), "tax": LORDS_AND_BOARD}
     run_changes = frozenset()  # the card is over: the frame popped
 
     def actors(self, state: State, frame: Frame) -> list[str]:
@@ -1148,6 +1154,9 @@ class Boost(Step):
     phase = CAMPAIGN
     rule = "1.4.2"
     always_decides = True
+    # the Influence check and what it buys: a Tax's Coin and Depletion (4.6.3), a Parley's
+    # Favour (4.6.4), L4 Heralds' Calendar box, L30 Merchants' markers; never the cards
+    changes = {"spend": NOT_CARDS}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]]
@@ -1214,6 +1223,8 @@ class Group(Step):
     phase = CAMPAIGN
     rule = "4.3.1"
     always_decides = True
+    # taking, leaving and cancelling change only the frames (going may play Y2/L2 Flank Attack)
+    changes = {"take": frozenset(), "leave": frozenset(), "cancel": frozenset()}
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]]
@@ -1326,6 +1337,8 @@ class Discard(Step):
     name = "discard"
     phase = CAMPAIGN
     rule = "1.7.2"
+    changes = {"discard": LORDS_PART}  # a mat's Assets
+    run_changes = LORDS_PART
 
     def _holders(self, state: State, frame: Frame) -> list[str]:
         lrec = state["lords"]
@@ -1374,6 +1387,9 @@ class Move(Step):
     name = "move"
     phase = CAMPAIGN
     rule = "4.3"
+    # the Lords' Locales and Y14/Y23 Burgundians' Troops (cards.burgundians_arrive); the Moved
+    # markers, the card's actions and the windows are not kept parts
+    run_changes = LORDS_PART
 
     def run(self, state: State, frame: Frame) -> None:
         lords: list[str] = frame["lords"]
@@ -1439,6 +1455,7 @@ class Arrive(Step):
     name = "arrive"
     phase = CAMPAIGN
     rule = "4.3.4"
+    run_changes = LORDS_PART  # the frames of an Intercept or Approach; Lords sent back (R79)
 
     def run(self, state: State, frame: Frame) -> None:
         side, locale = frame["side"], frame["locale"]
@@ -1606,6 +1623,7 @@ class BeginCampaign(Step):
     name = "begin_campaign"
     phase = CAMPAIGN
     rule = "4.0"
+    run_changes = CARDS_PART  # the Command cards back in their decks
 
     def run(self, state: State, frame: Frame) -> None:
         collect_command_cards(state)

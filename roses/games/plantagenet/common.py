@@ -3,6 +3,8 @@ immediate victories (6.3) and the frames of a decision taken by each side in tur
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from roses.engine.contract import DRAW, State
 from roses.engine.log import public
 from roses.games.plantagenet import services as sv
@@ -19,9 +21,48 @@ LEVY, CAMPAIGN, BATTLE = "levy", "campaign", "battle"
 #: ``options``); the tracks (``influence``, ``favour``, ``box``, ``king``, ``rebel``, ``war``,
 #: the scenario and its boxes).
 CARDS, LORDS, BOARD, TRACKS = "cards", "lords", "board", "tracks"
+NOTHING: frozenset[str] = frozenset()
 CARDS_PART = frozenset((CARDS,))
+LORDS_PART = frozenset((LORDS,))
+BOARD_PART = frozenset((BOARD,))
 TRACKS_PART = frozenset((TRACKS,))
 LORDS_AND_BOARD = frozenset((LORDS, BOARD))
+CARDS_AND_LORDS = frozenset((CARDS, LORDS))
+LORDS_AND_TRACKS = frozenset((LORDS, TRACKS))
+BOARD_AND_TRACKS = frozenset((BOARD, TRACKS))
+#: Everything but the cards' zones (an Influence check and what it buys: 1.4.2).
+NOT_CARDS = frozenset((LORDS, BOARD, TRACKS))
+
+#: Where a change a step does not declare is counted (``Steps.changed`` of the game's steps,
+#: added by :mod:`.rules`): :func:`changed`.
+COUNTERS: list[Callable[[frozenset[str] | None], None]] = []
+
+
+def changed(parts: frozenset[str] | None = None) -> None:
+    """Count a change of ``parts`` (None: of any part) that a step makes beyond what it declares
+    (``Step.changes``, ``Step.run_changes``): a step declares what it changes in the common case
+    and counts a rarer, wider change here before making it (a Pillage, a Disband, an Event)."""
+    for count in COUNTERS:
+        count(parts)
+
+
+def disband_parts(state: State, lord: str) -> frozenset[str]:
+    """The parts :func:`services.disband_lord` (3.2.4) changes for ``lord``: his record, and the
+    cards when his mat holds Capabilities or Events (back to their decks), the board when it
+    holds Vassals (to the Calendar), the tracks when he holds a captive King (the Influence
+    his side gains: :func:`services.release_captives`)."""
+    parts = {LORDS}
+    mat = state["lords"][lord]["mat"]
+    if mat:
+        if mat["capabilities"] or mat["events"]:
+            parts.add(CARDS)
+        if mat["vassals"]:
+            parts.add(BOARD)
+        captured = state.get("captured")
+        if captured and lord in captured.values():
+            parts.update((LORDS, TRACKS))
+    return frozenset(parts)
+
 
 #: The positions a cylinder may hold on the Calendar: boxes 1-15 and just off either end (RULINGS R4).
 CALENDAR_POSITIONS = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)

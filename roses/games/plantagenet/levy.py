@@ -37,7 +37,17 @@ from roses.games.plantagenet import arts, reactions, wars
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.common import LEVY, TRACKS_PART, side_frames
+from roses.games.plantagenet.common import (
+    BOARD_PART,
+    CARDS_AND_LORDS,
+    LEVY,
+    LORDS_AND_BOARD,
+    LORDS_PART,
+    NOT_CARDS,
+    TRACKS_PART,
+    changed,
+    side_frames,
+)
 from roses.games.plantagenet.components import SIDES, load
 from roses.games.plantagenet.records import SideFrame, StepFrame, VassalWhere, Where, put_lord
 from roses.games.plantagenet.setup import new_mat, replace_in_place
@@ -85,6 +95,12 @@ class ArtsOfWar(Step):
     name = "arts_of_war"
     phase = LEVY
     rule = "3.1.2"
+    # the Capability goes from the drawn cards to the Lord's mat (a Special Vassal with it, and
+    # the Troops of Y24 Hastings or Y14/Y23 Burgundians: arts.deploy_capability)
+    changes = {"assign": CARDS_AND_LORDS}
+    # drawing, deploying or discarding a Capability (3.1.1, 3.1.2); an Event drawn after the
+    # first Levy counts its own changes (any part: its effect)
+    run_changes = CARDS_AND_LORDS
 
     def _candidates(self, state: State, frame: Frame) -> list[str] | None:
         """First Levy: the eligible Lords for the next drawn card, else None."""
@@ -146,6 +162,7 @@ class ArtsOfWar(Step):
             return
         card = drawn[0]
         if not state["first_turn"]:
+            changed()
             arts.implement_event(state, side, card)
             return
         cands = arts.eligible_lords(state, side, card)
@@ -213,6 +230,9 @@ class MusterExiles(Step):
         lid, box = str(arg).split("@")
         return f"Muster {lord_name(lid)} in {box}"
 
+    changes = {"done": frozenset()}  # the frame popped (a Muster from Exile: any part)
+    run_changes = frozenset()  # the frame popped
+
     def on_muster_exile(self, state: State, frame: Frame, role: str, arg: Any) -> None:
         lid, box = str(arg).split("@")
         muster_lord(state, lid, box)
@@ -231,6 +251,7 @@ class ReadyVassals(Step):
     name = "ready_vassals"
     phase = LEVY
     rule = "3.3.2"
+    run_changes = BOARD_PART  # the Vassals' markers
 
     def run(self, state: State, frame: Frame) -> None:
         for vid, v in state["vassals"].items():
@@ -245,6 +266,7 @@ class SkipPay(Step):
     name = "skip_pay"
     phase = LEVY
     rule = "3.2"
+    run_changes = frozenset()  # a log line, the frame popped
 
     def run(self, state: State, frame: Frame) -> None:
         public(state, "Pay is skipped in the scenario's first Levy (3.2).")
@@ -485,8 +507,15 @@ class Muster(Step):
     phase = LEVY
     rule = "3.4"
     # choosing the Lord who acts, being done with him and ending the Muster change only the
-    # frames; a Parley (3.4.1) the Favour and the Influence track (a Y32 window it opens is a frame)
-    changes = {"lord": frozenset(), "done": frozenset(), "end": frozenset(), "parley": TRACKS_PART}
+    # frames; a Parley (3.4.1) the Favour and the Influence track (a Y32 window it opens is a
+    # frame, and its cancel is the card_pick step's); Levy Troops a mat (another Lord's Coin with
+    # L9 Rising Wages) and a Stronghold's Depletion (3.4.4); Levy Transport a mat (3.4.5); Levy
+    # Capability the card to the mat (3.4.6); Levy Vassal the Influence check, the Vassal's
+    # marker and the mat (3.4.3). Not declared (any part): Levy Lord, Events, King Richard.
+    changes = {"lord": frozenset(), "done": frozenset(), "end": frozenset(), "parley": TRACKS_PART,
+               "parley_sure": TRACKS_PART, "free_parley": TRACKS_PART, "cade_parley": TRACKS_PART,
+               "levy_troops": LORDS_AND_BOARD, "levy_troops_by": LORDS_AND_BOARD, "free_troops": LORDS_AND_BOARD,
+               "levy_transport": LORDS_PART, "levy_capability": CARDS_AND_LORDS, "levy_vassal": NOT_CARDS}
     run_changes = frozenset()  # the Lords listed, the acting Lord's turn over, or the frame popped
 
     def _options(self, state: State, frame: Frame) -> list[Action]:
@@ -839,6 +868,9 @@ class EndLevy(Step):
     name = "end_levy"
     phase = LEVY
     rule = "3.4.6"
+    # This Levy Events back to their decks; L22 Stafford Estates' Coin and Provender, Y28 set
+    # aside (cards.end_levy_cards)
+    run_changes = CARDS_AND_LORDS
 
     def run(self, state: State, frame: Frame) -> None:
         reactions.end_of_levy(state)

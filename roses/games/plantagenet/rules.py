@@ -54,6 +54,7 @@ from roses.games.plantagenet.common import (
     BOARD,
     CALENDAR_POSITIONS,
     CARDS,
+    COUNTERS,
     LEVY,
     LORDS,
     TRACKS,
@@ -127,6 +128,7 @@ def _lord_names_and_sides() -> dict[str, tuple[str, str]]:
 
 STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS,
                          *cards.CARD_STEPS, *reactions.REACT_STEPS)
+COUNTERS.append(STEPS.changed)  # what a step changes beyond its declarations (common.changed)
 
 
 def current_step(state: State) -> str | None:

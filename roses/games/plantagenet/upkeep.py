@@ -38,7 +38,17 @@ from roses.engine.log import SUPPLY, private, public
 from roses.engine.steps import Frame, Step, pop
 from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.common import CAMPAIGN, LEVY
+from roses.games.plantagenet.common import (
+    BOARD_AND_TRACKS,
+    CAMPAIGN,
+    LEVY,
+    LORDS_PART,
+    NOT_CARDS,
+    TRACKS,
+    TRACKS_PART,
+    changed,
+    disband_parts,
+)
 from roses.games.plantagenet.components import TROOP_TYPES, load
 from roses.games.plantagenet.records import Where
 
@@ -87,6 +97,11 @@ def _locale_of(state: State, lord: str) -> str:
 
 class Upkeep(Step):
     """Pay Troops (3.2.1) or Feed (4.7) for one side; see the module docstring."""
+
+    # paying or feeding from the mats, Sharing, Madame La Grande's Coin: the mats; a Pillage and
+    # an Unpaid/Unfed Disband count their wider changes themselves (common.changed)
+    changes = {"share": LORDS_PART}
+    run_changes = LORDS_PART
 
     #: The Asset spent: "coin" (Pay) or "provender" (Feed).
     asset: ClassVar[str] = ""
@@ -249,6 +264,7 @@ class Upkeep(Step):
         side = frame["side"]
         here = _locale_of(state, lord)
         row = load().tables["strongholds"][load().locales[here]["type"]]
+        changed(NOT_CARDS)  # the Assets, the Influence track, the Exhaustion, the Favour
         lost = sv.pillage(state, lord)
         public(state, f"{lord_name(lord)} Pillages {here}: +{row['tax']} Coin, +{row['supply']} Provender; "
                       f"{side} loses {lost} Influence; {here} Exhausted and Enemy, its neighbours "
@@ -268,6 +284,7 @@ class Upkeep(Step):
             return
         side = frame["side"]
         short = sorted(owed)
+        changed(frozenset((TRACKS,)).union(*(disband_parts(state, lid) for lid in short)))
         penalty = sv.unpaid_disband_penalty(state, short)
         sv.lose_influence(state, side, penalty)
         for lid in short:
@@ -354,6 +371,9 @@ class PayLords(Step):
     name = "pay_lords"
     phase = LEVY
     rule = "3.2.2"
+    # paying moves the Influence track; a Disband counts what it changes (common.disband_parts)
+    changes = {"pay": TRACKS_PART, "disband": frozenset()}
+    run_changes = TRACKS_PART
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if sv.any_on_map(state, frame["side"]) else []
@@ -376,6 +396,7 @@ class PayLords(Step):
         return f"Pay {lords_cost(state, frame['side'])} Influence for the Lords"
 
     def on_disband(self, state: State, frame: Frame, role: str, arg: Any) -> None:
+        changed(disband_parts(state, arg))  # (declared: nothing)
         sv.disband_lord(state, arg)
         public(state, f"{frame['side']} Disbands {lord_name(arg)} (3.2.2, 3.2.4).", SUPPLY)
 
@@ -415,6 +436,9 @@ class PayVassals(Step):
     name = "pay_vassals"
     phase = LEVY
     rule = "3.2.3"
+    # paying moves the Influence track and the Vassal's marker (a Disband: any part, 3.2.4)
+    changes = {"pay": BOARD_AND_TRACKS}
+    run_changes = frozenset()  # the frame popped
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if vassals_due(state, frame["side"]) else []
