@@ -26,7 +26,7 @@ from roses.engine.log import CARD, private, public
 from roses.engine.steps import Frame, Step, pop
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
-from roses.games.plantagenet.common import CAMPAIGN
+from roses.games.plantagenet.common import CAMPAIGN, CARDS_PART
 from roses.games.plantagenet.components import SIDES, load
 from roses.games.plantagenet.records import Where
 
@@ -283,6 +283,8 @@ class DiscardHeld(Step):
     name = "discard_held"
     phase = CAMPAIGN
     rule = "4.8.6"
+    changes = {"discard": CARDS_PART, "done": frozenset()}  # a Held Event to its deck
+    run_changes = frozenset()  # the frame popped
 
     def actors(self, state: State, frame: Frame) -> list[str]:
         return [frame["side"]] if state["aow"][frame["side"]]["held"] else []

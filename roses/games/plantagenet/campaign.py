@@ -43,12 +43,16 @@ from roses.games.plantagenet import card_rules as cr
 from roses.games.plantagenet import effects as fx
 from roses.games.plantagenet import services as sv
 from roses.games.plantagenet.common import (
+    BOARD_PART,
     CAMPAIGN,
+    CARDS,
     CARDS_PART,
     LORDS_AND_BOARD,
     LORDS_PART,
     NOT_CARDS,
+    TRACKS,
     TRACKS_PART,
+    changed,
     end_game,
     side_frames,
 )
@@ -1641,6 +1645,7 @@ class TidesOfWar(Step):
     name = "tides_of_war"
     phase = CAMPAIGN
     rule = "4.8.1"
+    run_changes = TRACKS_PART  # the Influence track (Y4's window is a frame)
 
     def run(self, state: State, frame: Frame) -> None:
         if not frame.get("asked"):
@@ -1659,6 +1664,7 @@ class Disembark(Step):
     name = "disembark"
     phase = CAMPAIGN
     rule = "4.8.2"
+    run_changes = frozenset()  # with no Lord at Sea, the frame alone; a Lord's roll counts its own
 
     def run(self, state: State, frame: Frame) -> None:
         if frame.get("todo") is None:
@@ -1669,6 +1675,7 @@ class Disembark(Step):
         if not frame["todo"]:
             pop(state)
             return
+        changed()  # Shipwreck, Disband or Landing: any part
         lord = frame["todo"].pop(0)
         side = sv.side_of(lord)
         sea = state["lords"][lord]["locale"]
@@ -1733,11 +1740,13 @@ class VictoryCheck(Step):
     name = "victory_check"
     phase = CAMPAIGN
     rule = "4.8.3"
+    run_changes = frozenset()  # the Moved markers; an ending counts its own (a War's end: any part)
 
     def run(self, state: State, frame: Frame) -> None:
         state["moved"] = []  # the Feed after Disembark is over (4.7 REMOVE MARKERS)
         res = sv.victory_check(state)
         if res is not None:
+            changed()
             end_game(state, res)
         else:
             pop(state)
@@ -1749,6 +1758,7 @@ class Grow(Step):
     name = "grow"
     phase = CAMPAIGN
     rule = "4.8.4"
+    run_changes = BOARD_PART  # the Exhaustion and Depletion markers
 
     def run(self, state: State, frame: Frame) -> None:
         if state["box"] in load().tables["calendar"]["grow"] and "ravaged_land" not in state["special_rules"]:
@@ -1763,6 +1773,7 @@ class Waste(Step):
     name = "waste"
     phase = CAMPAIGN
     rule = "4.8.5"
+    run_changes = LORDS_PART  # the mats
 
     def run(self, state: State, frame: Frame) -> None:
         rules = state["special_rules"]
@@ -1780,6 +1791,8 @@ class Reset(Step):
     name = "reset"
     phase = CAMPAIGN
     rule = "4.8.6"
+    # This Campaign Events and the Command cards back to their decks, the next Calendar box
+    run_changes = frozenset((CARDS, TRACKS))
 
     def run(self, state: State, frame: Frame) -> None:
         if not frame.get("held"):
@@ -1791,6 +1804,7 @@ class Reset(Step):
         state["box"] += 1
         state["first_turn"] = False
         if state["box"] > state["last_box"]:  # pragma: no cover - the Victory check ends the last Turn
+            changed()
             end_game(state, sv.scenario_end_winner(state))
             return
         pop(state)

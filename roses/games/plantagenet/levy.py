@@ -162,7 +162,8 @@ class ArtsOfWar(Step):
             return
         card = drawn[0]
         if not state["first_turn"]:
-            changed()
+            if card in arts.EVENT_EFFECTS:  # (otherwise only the cards' zones change: 3.1.3)
+                changed()  # its effect may change any part
             arts.implement_event(state, side, card)
             return
         cands = arts.eligible_lords(state, side, card)

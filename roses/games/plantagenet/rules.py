@@ -91,6 +91,7 @@ class Calendar(Step):
     name = "calendar"
     phase = LEVY
     rule = "2.2.1"
+    run_changes = frozenset()  # the Turn's frames pushed
 
     def run(self, state: State, frame: Frame) -> None:
         box = state["box"]
