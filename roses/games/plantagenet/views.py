@@ -40,7 +40,8 @@ keep, with the static part and with the cards, the state they were made for (the
 its revisions (``Steps.revision_of``: a ticket the engine draws whenever an action or an
 automatic step may change that part, by what each step declares its handlers and its ``run``
 change, ``Step.changes`` and ``Step.run_changes``, whatever it does not declare counting as a
-change of every part; or by hand, ``Steps.changed``): the parts are ``common.CARDS``,
+change of every part; by a step that counts a wider change on one of its paths itself,
+``common.changed``; or by hand, ``Steps.changed``): the parts are ``common.CARDS``,
 ``LORDS``, ``BOARD`` and ``TRACKS``. While the state is that object and a part's revision has
 not moved, the part is the state's without a comparison (the static part as a whole, or its
 Lords' and board's parts alone). Half of the actions of random play are Plan edits (4.1.2),
