@@ -13,6 +13,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from roses.engine.contract import OBSERVER
 from roses.games.plantagenet import RULES, common, views
 from roses.games.plantagenet import services as sv
@@ -160,3 +162,43 @@ def test_a_change_counted_by_a_step_moves_only_those_parts() -> None:
     revisions = _revisions()
     common.changed()
     assert _moved(revisions) == set(PARTS)
+
+
+def _muster_verb(verb: str) -> Callable[[State, str, Action], bool]:
+    return lambda s, role, a: a[0] == verb
+
+
+def _with_actions_left(verb: str) -> Callable[[State, str, Action], bool]:
+    """``verb`` by an Active Lord who keeps actions after it (no end of the card follows)."""
+    def want(s: State, role: str, a: Action) -> bool:
+        return a[0] == verb and s["stack"][-1]["left"] > 1
+    return want
+
+
+def _boost_on_card(s: State, role: str, a: Action) -> bool:
+    """A Boost of a Tax or Parley whose card keeps actions after it."""
+    below = s["stack"][-2]
+    return below["step"] == "actions" and below["left"] > 0 and s["stack"][-1]["action"] in ("tax", "parley")
+
+
+@pytest.mark.parametrize(("step", "want", "rule"), [
+    ("muster", _muster_verb("levy_troops"), "3.4.4"),
+    ("muster", _muster_verb("levy_transport"), "3.4.5"),
+    ("muster", _muster_verb("levy_vassal"), "3.4.3"),
+    ("arts_of_war", _muster_verb("assign"), "3.1.2"),
+    ("actions", _with_actions_left("tax"), "4.6.3"),
+    ("boost", _boost_on_card, "1.4.2"),
+    ("pay_lords", _muster_verb("pay"), "3.2.2"),
+])
+def test_a_declared_action_and_what_runs_after_it_leave_the_revision_of_any_part(
+        step: str, want: Callable[[State, str, Action], bool], rule: str) -> None:
+    """The declared handlers (``Muster.changes``, ``ArtsOfWar.changes``, ``Actions.changes``,
+    ``Boost.changes``, ``PayLords.changes``) and the automatic steps that run after them (the
+    Pay segments, Ready Vassals, Muster Exiles, the Muster's own run) never move the revision of
+    every part: the parts they leave alone are found by their revisions; the views are those
+    made afresh (``_act``)."""
+    s, role, action = _find(step, want)
+    before = RULES.steps.revision
+    moved, _before, _after = _act(s, role, action)
+    assert RULES.steps.revision == before, (rule, action)
+    assert moved and moved != set(PARTS), (rule, action, moved)
