@@ -175,7 +175,7 @@ def card_lord(state: State, side: str, card: str) -> str | None:
     if card.startswith("pass-"):
         return None
     t = tables()
-    lrec = state["lords"]
+    lrec: dict[str, dict[str, Any]] = state["lords"]  # (typed: compiled, a dict's own get)
     for lid in t.badge_lords[side].get(t.card_badge[card], ()):
         d = lrec.get(lid)  # as placed(), inline: a Plan edit asks this for every card it names
         if d is not None and d["where"] in _PLACED:
@@ -419,12 +419,12 @@ def _card_no(card: str) -> str:
 def card_title(state: State, side: str, card: str) -> str:
     """The name a Command card shows: its Lord on the map or at Sea (:func:`card_lord`), else the
     first Lord of its badge; "Pass" for a Pass card. Every Plan edit's log line asks it."""
-    known = _card_titles()[side].get(card)
+    known = (_CARD_TITLES if _CARD_TITLES else _card_titles())[side].get(card)
     if known is None:
         return _card_title(state, side, card)
     lords, fallback = known
     if lords:
-        lrec = state["lords"]
+        lrec: dict[str, dict[str, Any]] = state["lords"]  # (typed: compiled, a dict's own get)
         for lid, name in lords:  # card_lord, inline
             d = lrec.get(lid)
             if d is not None and d["where"] in _PLACED:
