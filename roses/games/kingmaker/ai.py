@@ -288,7 +288,7 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
     sea = ai_sea.sea_moves(state, p, aim, actions)
     if sea:  # §Sea Transportation: embark, sail the passengers to a landing, fetch waiting nobles
         return sea
-    land = w.board.land_distances(aim)
+    land = E.walk_distances(state, aim)
     kept = [a for a in actions if not (a[0] == "select" and state["nsq"][w.cid(str(a[1]))] == aim)]
     if ai_sea.waiting(state, p, aim) and ai_sea.can_land(state, p, aim):  # nobles waiting in their pickup port stay there for the ship
         kept = [a for a in kept if not (a[0] == "select" and _waits_in_port(state, p, w.cid(str(a[1])), aim))]
@@ -304,7 +304,7 @@ def _loose_heir_inside(state: State, place: str) -> bool:
 
 def _waits_in_port(state: State, p: int, n: int, aim: str) -> bool:
     sq = state["nsq"][n]
-    if sq is None or sq in W(state).board.land_distances(aim):
+    if sq is None or sq in E.walk_distances(state, aim):
         return False
     return ai_sea.noble_goal(state, p, n, aim) == sq
 
@@ -429,17 +429,17 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
     # Towards the objective by land; a noble cut off from it by sea goes to a port
     # (evaluation._travel counts sea passages).
     if aim is not None:
-        land = b.land_distances(aim)
+        land = E.walk_distances(state, aim)
         here = state["nsq"][w.cid(frame["sel"])]
         port = ai_sea.noble_goal(state, p, w.cid(frame["sel"]), aim) if here not in land else None
         if here in land:
             goal_dist = [land]
         elif port is not None and ai_sea.can_land(state, p, aim):  # to his port, for the ship
-            goal_dist = [b.land_distances(port)]
+            goal_dist = [E.walk_distances(state, port)]
         else:
             goal_dist = [E._travel(state, aim)]
     else:
-        goal_dist = [b.land_distances(g) for g in sorted(goals)]
+        goal_dist = [E.walk_distances(state, g) for g in sorted(goals)]
 
     def far(a: Action) -> tuple[int, str]:
         dest = str(a[1])
@@ -490,7 +490,6 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     and so does one with no heir to take. The controller of the sole King short of that majority
     weighs the towns and cities he could take beside the heirs (:func:`_commons_targets`)."""
     w = W(state)
-    b = w.board
     amap = E._awards_by_noble(state)
     nobles = [n for n in E._faction_nobles(state)[p] if state["nsq"][n] is not None and state["nship"][n] < 0]
     if not nobles:
@@ -531,7 +530,7 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
         need = math.ceil(held_by * BATTLE_MARGIN)
         if siege:
             need = max(need, siege.get(p, siege[-1]))
-        land = b.land_distances(sq)
+        land = E.walk_distances(state, sq)
         marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
         if (marching <= 0 or need > marching) and ai_sea.can_land(state, p, sq):
             marching = total  # the others cross by ship (ai_sea, §Sea Transportation)
@@ -581,7 +580,7 @@ def _commons_targets(state: State, p: int, strength: dict[int, int]) -> list[tup
         o = place_owner(state, pl)
         if o == p or not place_active(state, pl) or state["siege"].get(pl, p) != p:
             continue
-        land = b.land_distances(d.square)
+        land = E.walk_distances(state, d.square)
         marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
         if marching <= 0 or siege_defence(state, pl, p) > marching:
             continue
