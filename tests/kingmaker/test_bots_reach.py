@@ -55,3 +55,50 @@ def test_an_heir_in_beaumaris_is_the_plan_of_a_force_in_wales_across_the_menai_c
     assert ("to", beaumaris) in RULES.legal_actions(game.state, role)  # the crossing, at the start of a move
     verb, arg = _bot_choice(game.state, role)
     assert (verb, b.places[str(arg)].square if str(arg) in b.places else str(arg)) == ("to", beaumaris)
+
+
+def _king_in_plymouth() -> tuple[Game, int]:
+    """The first movement of a 3-player E2 game: two Kings crowned, Henry VI escorted by
+    FitzAlan of the player to move, Richard of York by Courtenay (210 troops, far beyond the
+    mover's 160); Richard of Gloucester alone in the open on the Continent by Calais. The
+    mover's three nobles stand in Plymouth, his own port, where his ship (the Grace) lies."""
+    game = _first_movement()
+    state = game.state
+    w = W(state)
+    b = w.board
+    p = state["stack"][-1]["p"]
+    fitzalan, courtenay = w.cid("fitzalan"), w.cid("courtenay")
+    assert state["ch"][fitzalan] == p and state["ch"][courtenay] != p
+    _only_heirs(state, {"henry_vi": fitzalan, "richard_of_york": courtenay, "richard_of_gloucester": -1})
+    for h in ("henry_vi", "richard_of_york"):
+        state["hcrown"][w.heir_codec.id(h)] = True
+    gloucester = w.heir_codec.id("richard_of_gloucester")
+    state["hsq"][gloucester], state["hin"][gloucester] = "AM37", None
+    plymouth = b.places["plymouth"].square
+    state["pown"]["plymouth"] = p
+    for n in faction_nobles(state, p):
+        state["nsq"][n], state["nin"][n] = plymouth, None
+    grace = w.ship_codec.id("ship_grace")
+    assert state["spos"][grace] == "plymouth" and grace in ai_sea.ships_of(state, p)
+    return game, p
+
+
+def test_a_kings_escort_stays_at_home_when_the_force_takes_ship_for_the_continent() -> None:
+    """§Sea Transportation and §Calling Parliament (Parliament meets in a town or city, not in
+    Calais or Dublin): the mover's plan is Gloucester on the Continent, reached by ship from
+    Plymouth. His nobles embark for it, but not FitzAlan, who escorts his crowned King: a King
+    carried abroad stays there once no ship of his is left to bring him back. The other
+    nobles' embarking is what the bot's movement offers, and FitzAlan's is not among it."""
+    game, p = _king_in_plymouth()
+    state = game.state
+    w = W(state)
+    role = f"P{p + 1}"
+    assert ai.plan(state, p) == ("AM37", None)
+    legal = RULES.legal_actions(state, role)
+    embark = {a[1][0] for a in legal if a[0] == "embark"}
+    assert "fitzalan" in embark and len(embark) >= 2
+    assert ai_sea.stays_home(state, w.cid("fitzalan"), "AM37")
+    assert not ai_sea.stays_home(state, w.cid("fitzalan"), W(state).board.places["london"].square)
+    chosen = ai.search_choices(state, role, legal)
+    assert chosen and all(a[0] == "embark" for a in chosen)
+    assert {a[1][0] for a in chosen} == embark - {"fitzalan"}
