@@ -444,10 +444,7 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
         land = E.walk_distances(state, aim)
         here = state["nsq"][w.cid(frame["sel"])]
         port = ai_sea.noble_goal(state, p, w.cid(frame["sel"]), aim) if here not in land else None
-        if ai_sea.stays_home(state, w.cid(frame["sel"]), aim):  # the King's escort: where Parliament may meet
-            seat = parliament_seat(state, p, noble_strength(state, w.cid(frame["sel"])))
-            goal_dist = [E.walk_distances(state, seat[0] if seat is not None else here)]
-        elif here in land:
+        if here in land:
             goal_dist = [land]
         elif port is not None and ai_sea.can_land(state, p, aim):  # to his port, for the ship
             goal_dist = [E.walk_distances(state, port)]
@@ -552,8 +549,7 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
         land = E.walk_distances(state, sq)
         marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
         if (marching <= 0 or need > marching) and ai_sea.can_land(state, p, sq):
-            # the others cross by ship (ai_sea, §Sea Transportation), but a King's escort at home
-            marching = sum(v for n, v in strength.items() if not ai_sea.stays_home(state, n, sq))
+            marching = total  # the others cross by ship (ai_sea, §Sea Transportation)
         if marching <= 0 or need > marching:
             continue  # beyond the strength that can get there
         dist = E._travel(state, sq)

@@ -18,8 +18,6 @@ Everything here is a choice among legal actions; the rules are those of play.py 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from roses.engine.contract import Action, State
 from roses.games.kingmaker import evaluation as E
 from roses.games.kingmaker.common import (
@@ -72,33 +70,11 @@ def can_land(state: State, p: int, aim: str) -> bool:
 
 
 def waiting(state: State, p: int, aim: str) -> list[int]:
-    """Nobles of ``p`` on the board, ashore, in another land than the objective, but for the
-    escort of a King at home (:func:`stays_home`)."""
+    """Nobles of ``p`` on the board, ashore, in another land than the objective."""
     land = E.walk_distances(state, aim)
     w = W(state)
     return [n for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ch"][n] == p and state["ncap"][n] < 0
-            and state["nship"][n] < 0 and state["nsq"][n] is not None and state["nsq"][n] not in land
-            and not stays_home(state, n, aim)]
-
-
-def home(state: State) -> Mapping[str, int]:
-    """The squares of the land London stands in (England, Wales and Scotland, Anglesey by the
-    Menai crossing): where Parliament meets (§Calling Parliament: not in Calais or Dublin)."""
-    w = W(state)
-    return E.walk_distances(state, w.board.places["london"].square)
-
-
-def stays_home(state: State, n: int, aim: str) -> bool:
-    """Whether noble ``n`` escorts a crowned King on the land of London (:func:`home`) while
-    the objective ``aim`` lies across the sea: he does not take ship with the force (§Victory
-    Conditions: a King is voted the one and only King in a Parliament, which meets only in a
-    town or city of that land, and a King carried to Calais, Ireland or the Continent stays
-    there when no ship of his faction is left to bring him back)."""
-    at = home(state)
-    if state["nsq"][n] not in at or aim in at:
-        return False
-    return any(state["hesc"][h] == n and state["hcrown"][h] and not state["hdead"][h]
-               for h in range(len(W(state).heirs)))
+            and state["nship"][n] < 0 and state["nsq"][n] is not None and state["nsq"][n] not in land]
 
 
 def pickup_port(state: State, p: int, sq: str) -> str | None:
@@ -172,8 +148,7 @@ def sea_moves(state: State, p: int, aim: str, actions: list[Action]) -> list[Act
         return []
     b = w.board
     land = E.walk_distances(state, aim)
-    embark = [a for a in actions if a[0] == "embark" and state["nsq"][w.cid(str(a[1][0]))] not in land
-              and not stays_home(state, w.cid(str(a[1][0])), aim)]
+    embark = [a for a in actions if a[0] == "embark" and state["nsq"][w.cid(str(a[1][0]))] not in land]
     if embark:
         return embark
     sails = {str(a[1]) for a in actions if a[0] == "sail"}
