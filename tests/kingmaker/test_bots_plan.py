@@ -142,17 +142,18 @@ def test_with_its_senior_heir_and_an_archbishop_a_faction_marches_to_a_cathedral
 
 def test_an_heir_across_the_sea_is_no_objective_for_nobles_on_the_mainland_l138() -> None:
     """L138 (§Sea Transportation): nobles cross the sea only by ship. An heir alone in the open
-    on Anglesey is no objective for a faction whose nobles all stand on the mainland (they
-    would walk about the coast for ever); one in the open on the mainland is."""
+    on the Isle of Wight is no objective for a faction whose nobles all stand on the mainland (they
+    would walk about the coast for ever); one in the open on the mainland is. (Anglesey is
+    reached on foot by the Menai crossing, §Refuges: test_bots_reach.py.)"""
     game = _first_movement()
     state = game.state
     w = W(state)
     p = state["stack"][-1]["p"]
     _only_heirs(state, {"henry_vi": -1})
     henry = w.heir_codec.id("henry_vi")
-    island = "M20"  # the open ground of Anglesey, by Beaumaris
-    assert w.board.squares[island].area == "anglesey"
-    assert all(state["nsq"][n] not in w.board.land_distances(island) for n in faction_nobles(state, p))
+    island = "Z38"  # the open ground of the Isle of Wight, by Carisbrooke (its only port, garrison 200)
+    assert w.board.squares[island].area == "wight"
+    assert all(state["nsq"][n] not in evaluation.walk_distances(state, island) for n in faction_nobles(state, p))
     state["hsq"][henry], state["hin"][henry] = island, None
     assert ai.objective(state, p) is None
     mainland = "Y20"

@@ -55,7 +55,7 @@ from roses.games.kingmaker.common import (
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.parliament import tally
 from roses.games.kingmaker.play import event_deck
-from roses.games.kingmaker.queries import parliament_places, siege_defence
+from roses.games.kingmaker.queries import parliament_places, siege_defence, summoner_figure, writs
 
 
 def determinize(state: State, role: str, seed: int) -> State:
@@ -166,21 +166,20 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return [("fight", None)]  # the attack its plan called for: no noble left out, not called off
     if step == "session":
         return _summons(state, role, actions)
+    if step == "propose":
+        return _proposal(state, role, actions)
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
 
 
 def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
-    """The summonses of a Parliament the bot called while it controls the sole King
-    (§Calling Parliament: a Writ summons another player's noble, who attends and votes; the
-    session opens once one is summoned): the motion of victory needs more Lords votes for
-    than against (ruling K31), so it summons one noble with the fewest Lords votes (his own
+    """The summonses of a Parliament the bot called (§Calling Parliament: a Writ summons
+    another player's noble, who attends and votes; the session opens once one is summoned):
+    the motion of victory needs more Lords votes for than against (ruling K31), and a bishop
+    from Chancery the Lords' votes (§Distributing Cards), where a summoned noble votes against
+    the summoner's proposals; so it summons one noble with the fewest Lords votes (his own
     and his bishops') and opens the session."""
-    p = player_of_role(state, role)
-    k = sole_king(state)
-    if k is None or king_controller(state, k) != p:
-        return actions
     if ("open", None) in actions:
         return [("open", None)]
     w = W(state)
@@ -193,6 +192,19 @@ def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
 
     summons = sorted((a for a in actions if a[0] == "writ"), key=lords)
     return summons[:1] or actions
+
+
+def _proposal(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The bot proposing a recipient for a Chancery card (§Distributing Cards) names one of its
+    own nobles, the strongest (ties by name), so the card (a bishop for a coronation, L394; a
+    title or office, its troops and votes) goes to its faction if the vote passes; with none of
+    its own to name, the search chooses."""
+    p = player_of_role(state, role)
+    w = W(state)
+    own = [a for a in actions if a[0] == "propose" and state["ch"][w.cid(str(a[1]))] == p]
+    if not own:
+        return actions
+    return [min(own, key=lambda a: (-noble_strength(state, w.cid(str(a[1]))), str(a[1])))]
 
 
 def _plans_attack(state: State, role: str, frame: dict[str, object]) -> bool:
@@ -288,7 +300,7 @@ def _march(state: State, role: str, actions: list[Action]) -> list[Action]:
     sea = ai_sea.sea_moves(state, p, aim, actions)
     if sea:  # §Sea Transportation: embark, sail the passengers to a landing, fetch waiting nobles
         return sea
-    land = w.board.land_distances(aim)
+    land = E.walk_distances(state, aim)
     kept = [a for a in actions if not (a[0] == "select" and state["nsq"][w.cid(str(a[1]))] == aim)]
     if ai_sea.waiting(state, p, aim) and ai_sea.can_land(state, p, aim):  # nobles waiting in their pickup port stay there for the ship
         kept = [a for a in kept if not (a[0] == "select" and _waits_in_port(state, p, w.cid(str(a[1])), aim))]
@@ -304,7 +316,7 @@ def _loose_heir_inside(state: State, place: str) -> bool:
 
 def _waits_in_port(state: State, p: int, n: int, aim: str) -> bool:
     sq = state["nsq"][n]
-    if sq is None or sq in W(state).board.land_distances(aim):
+    if sq is None or sq in E.walk_distances(state, aim):
         return False
     return ai_sea.noble_goal(state, p, n, aim) == sq
 
@@ -429,17 +441,17 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
     # Towards the objective by land; a noble cut off from it by sea goes to a port
     # (evaluation._travel counts sea passages).
     if aim is not None:
-        land = b.land_distances(aim)
+        land = E.walk_distances(state, aim)
         here = state["nsq"][w.cid(frame["sel"])]
         port = ai_sea.noble_goal(state, p, w.cid(frame["sel"]), aim) if here not in land else None
         if here in land:
             goal_dist = [land]
         elif port is not None and ai_sea.can_land(state, p, aim):  # to his port, for the ship
-            goal_dist = [b.land_distances(port)]
+            goal_dist = [E.walk_distances(state, port)]
         else:
             goal_dist = [E._travel(state, aim)]
     else:
-        goal_dist = [b.land_distances(g) for g in sorted(goals)]
+        goal_dist = [E.walk_distances(state, g) for g in sorted(goals)]
 
     def far(a: Action) -> tuple[int, str]:
         dest = str(a[1])
@@ -490,7 +502,6 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     and so does one with no heir to take. The controller of the sole King short of that majority
     weighs the towns and cities he could take beside the heirs (:func:`_commons_targets`)."""
     w = W(state)
-    b = w.board
     amap = E._awards_by_noble(state)
     nobles = [n for n in E._faction_nobles(state)[p] if state["nsq"][n] is not None and state["nship"][n] < 0]
     if not nobles:
@@ -517,6 +528,10 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
             cath = _cathedral_for(state, p, h, total)
             if cath is not None:
                 return cath
+    if bishops < 2 and any(h in seniors and w.heirs[h].house not in crowned for h in mine):
+        chancery = chancellor_seat(state, p, total)  # bishops from Chancery (§Distributing Cards)
+        if chancery is not None:
+            return chancery
     everywhere: dict[tuple[str, int], int] = {}
     for q, ns in E._faction_nobles(state).items():
         for n in ns:
@@ -531,7 +546,7 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
         need = math.ceil(held_by * BATTLE_MARGIN)
         if siege:
             need = max(need, siege.get(p, siege[-1]))
-        land = b.land_distances(sq)
+        land = E.walk_distances(state, sq)
         marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
         if (marching <= 0 or need > marching) and ai_sea.can_land(state, p, sq):
             marching = total  # the others cross by ship (ai_sea, §Sea Transportation)
@@ -581,7 +596,7 @@ def _commons_targets(state: State, p: int, strength: dict[int, int]) -> list[tup
         o = place_owner(state, pl)
         if o == p or not place_active(state, pl) or state["siege"].get(pl, p) != p:
             continue
-        land = b.land_distances(d.square)
+        land = E.walk_distances(state, d.square)
         marching = sum(v for n, v in strength.items() if state["nsq"][n] in land)
         if marching <= 0 or siege_defence(state, pl, p) > marching:
             continue
@@ -648,13 +663,36 @@ def parliament_seat(state: State, p: int, power: int) -> tuple[str, str | None] 
     if k is None or king_controller(state, k) != p:
         return None
     w = W(state)
-    b = w.board
     if k == -2:
         sq, inside, ship = state["nsq"][w.beaufort], state["nin"][w.beaufort], state["nship"][w.beaufort]
     else:
         sq, inside, ship = heir_loc(state, k)
     if sq is None or ship >= 0:
         return None
+    return _seat_from(state, p, sq, inside, power)
+
+
+def chancellor_seat(state: State, p: int, power: int) -> tuple[str, str | None] | None:
+    """Where ``p``'s Chancellor should stand to summon Parliament (§Calling Parliament: with two
+    Kings or none, the Chancellor's player holding a Parliament card and a Writ summons it to a
+    town or city where the Chancellor stands), as :func:`parliament_seat` reckons the King's;
+    None when ``p`` may not summon so (no sole King aside, a Parliament card, a Writ, his
+    Chancellor free and ashore). The summoner proposes first for every Chancery card and
+    alone for a bishop (§Distributing Cards), so a faction with an heir to crown and no
+    bishops goes there."""
+    if sole_king(state) is not None or not writs(state, p):
+        return None
+    fig = summoner_figure(state, p)
+    n = W(state).chancellor
+    if fig is None or fig[0] is None or state["nship"][state["ch"][n]] >= 0:
+        return None
+    return _seat_from(state, p, fig[0], fig[1], power)
+
+
+def _seat_from(state: State, p: int, sq: str, inside: str | None, power: int) -> tuple[str, str | None] | None:
+    """The nearest place where Parliament may meet for a figure of ``p`` at (sq, inside): see
+    :func:`parliament_seat`."""
+    b = W(state).board
     if parliament_places(state, sq, inside):
         return sq, inside
     travel = E._travel(state, sq)  # by land, or by ship from an island, Ireland or Calais (ai_sea)

@@ -19,6 +19,7 @@ Everything here is a choice among legal actions; the rules are those of play.py 
 from __future__ import annotations
 
 from roses.engine.contract import Action, State
+from roses.games.kingmaker import evaluation as E
 from roses.games.kingmaker.common import (
     Z_NOBLE,
     W,
@@ -45,7 +46,7 @@ def landings(state: State, p: int, aim: str, power: int) -> dict[str, int]:
     enter (friendly or unfortified, or besieged on landing, §Sea Transportation), with the land
     steps from each to the objective."""
     b = W(state).board
-    land = b.land_distances(aim)
+    land = E.walk_distances(state, aim)
     out: dict[str, int] = {}
     for port in b.ports:
         sq = b.places[port].square
@@ -70,7 +71,7 @@ def can_land(state: State, p: int, aim: str) -> bool:
 
 def waiting(state: State, p: int, aim: str) -> list[int]:
     """Nobles of ``p`` on the board, ashore, in another land than the objective."""
-    land = W(state).board.land_distances(aim)
+    land = E.walk_distances(state, aim)
     w = W(state)
     return [n for n in w.nobles if state["cz"][n] == Z_NOBLE and state["ch"][n] == p and state["ncap"][n] < 0
             and state["nship"][n] < 0 and state["nsq"][n] is not None and state["nsq"][n] not in land]
@@ -80,7 +81,7 @@ def pickup_port(state: State, p: int, sq: str) -> str | None:
     """The port of the land of ``sq`` nearest to it where a ship may take nobles of ``p``
     aboard (friendly or unfortified, §Sea Transportation)."""
     b = W(state).board
-    land = b.land_distances(sq)
+    land = E.walk_distances(state, sq)
     best: tuple[int, str] | None = None
     for port in b.ports:
         psq = b.places[port].square
@@ -146,7 +147,7 @@ def sea_moves(state: State, p: int, aim: str, actions: list[Action]) -> list[Act
     if not can_land(state, p, aim):
         return []
     b = w.board
-    land = b.land_distances(aim)
+    land = E.walk_distances(state, aim)
     embark = [a for a in actions if a[0] == "embark" and state["nsq"][w.cid(str(a[1][0]))] not in land]
     if embark:
         return embark
