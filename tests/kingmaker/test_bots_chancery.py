@@ -24,10 +24,8 @@ def _chancellor_with_york() -> tuple[Game, int, int]:
     held by no one); he holds a Parliament card, and a Writ."""
     game = _first_movement()
     state = game.state
-    w = W(state)
-    b = w.board
-    p = state["stack"][-1]["p"]
-    other = (p + 1) % 3
+    w, p = W(state), state["stack"][-1]["p"]
+    b, other = w.board, (p + 1) % 3
     mine = faction_nobles(state, p)
     escort = max(mine, key=lambda n: (noble_strength(state, n), -n))
     _only_heirs(state, {"richard_of_york": escort, "henry_vi": faction_nobles(state, other)[0]})
