@@ -196,7 +196,7 @@ def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
 
 def _proposal(state: State, role: str, actions: list[Action]) -> list[Action]:
     """The bot proposing a recipient for a Chancery card (§Distributing Cards) names one of its
-    own nobles, the strongest (ties by name), so the card (a bishop for a coronation, L394; a
+    own nobles, the strongest (ties by name), so the card (a bishop for a coronation, §Coronation Phase; a
     title or office, its troops and votes) goes to its faction if the vote passes; with none of
     its own to name, the search chooses."""
     p = player_of_role(state, role)
