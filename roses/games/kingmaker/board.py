@@ -357,6 +357,26 @@ class Board:
         out: Mapping[str, int] = self._cache[key]
         return out
 
+    def crossing_steps(self, start: str) -> tuple[str, ...]:
+        """Land squares one named crossing of a water barrier away from ``start`` (§Refuges:
+        the Caernarvon square and Anglesey), in the order of the board's neighbours."""
+        key = ("crossings", start)
+        if key not in self._cache:
+            self._cache[key] = tuple(t for t in self.neighbours.get(start, ())
+                                     if self.edges[(start, t)].crossing and self.squares[t].land)
+        out: tuple[str, ...] = self._cache[key]
+        return out
+
+    def walk_distances(self, start: str) -> Mapping[str, int]:
+        """:meth:`land_distances` with the named crossings as one step each (§Refuges: Anglesey,
+        and Beaumaris on it, lies within a walk of Wales), with the number of steps."""
+        key = ("walk", start)
+        if key not in self._cache:
+            self._cache[key] = _bfs(start, lambda s: [*(t for t, _ in self.land_steps.get(s, ())),
+                                                      *self.crossing_steps(s)])
+        out: Mapping[str, int] = self._cache[key]
+        return out
+
     def sea_distances(self, start: str) -> Mapping[str, int]:
         """Sea squares reachable from the sea square ``start``, with the number of moves."""
         key = ("sea", start)

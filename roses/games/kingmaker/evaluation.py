@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import deque
 from collections.abc import Iterable, Mapping
 
 from roses.engine.contract import DRAW, State
@@ -254,46 +253,10 @@ def _risk(state: State, p: int, mine: list[int], strength: dict[int, int], stack
     return RISK * min(at_risk, 2.0)
 
 
-def _crossing_steps(state: State) -> dict[str, list[str]]:
-    """The named crossings of a water barrier a noble may make on foot (§Refuges: from the
-    Caernarvon square to Anglesey and back, at the start of a move; queries.land_moves), by
-    square. Cached per board."""
-    w = W(state)
-    found = w.cache.get("eval_crossings")
-    if found is None:
-        b = w.board
-        found = {}
-        for s in sorted(b.squares):
-            ts = [t for t in b.neighbours.get(s, ()) if b.edges[(s, t)].crossing and b.squares[t].land]
-            if ts:
-                found[s] = sorted(ts)
-        w.cache["eval_crossings"] = found
-    out: dict[str, list[str]] = found
-    return out
-
-
 def walk_distances(state: State, start: str) -> Mapping[str, int]:
-    """Squares a noble can walk to from ``start``, with the steps: land steps (rivers crossed,
-    no estuary, board.land_distances) and the named crossings (one step each: Anglesey, and
-    Beaumaris on it, lies within a walk of Wales, §Refuges). Cached per board."""
-    w = W(state)
-    key = ("eval_walk", start)
-    found = w.cache.get(key)
-    if found is None:
-        b = w.board
-        cross = _crossing_steps(state)
-        found = {start: 0}
-        todo = deque([start])
-        while todo:
-            sq = todo.popleft()
-            d = found[sq] + 1
-            for t in [*(t for t, _ in b.land_steps.get(sq, ())), *cross.get(sq, ())]:
-                if t not in found:
-                    found[t] = d
-                    todo.append(t)
-        w.cache[key] = found
-    out: Mapping[str, int] = found
-    return out
+    """Squares a noble can walk to from ``start``, with the steps: land steps and the named
+    crossings (``Board.walk_distances``, §Refuges)."""
+    return W(state).board.walk_distances(start)
 
 
 def _travel(state: State, start: str) -> dict[str, int]:
@@ -313,7 +276,6 @@ def _travel(state: State, start: str) -> dict[str, int]:
     if ports is None:
         ports = sorted({b.places[pid].square for pid in b.ports})
         w.cache["eval_port_squares"] = ports
-    cross = _crossing_steps(state)
     dist: dict[str, int] = {start: 0}
     heap = [(0, start)]
     port_set = set(ports)
@@ -321,7 +283,7 @@ def _travel(state: State, start: str) -> dict[str, int]:
         d, sq = heapq.heappop(heap)
         if d > dist.get(sq, 1 << 30):
             continue
-        nexts = [(t, d + 1) for t, _ in b.land_steps.get(sq, ())] + [(t, d + 1) for t in cross.get(sq, ())]
+        nexts = [(t, d + 1) for t, _ in b.land_steps.get(sq, ())] + [(t, d + 1) for t in b.crossing_steps(sq)]
         if sq in port_set:
             nexts += [(t, d + SEA_LEG) for t in ports]
         for t, nd in nexts:

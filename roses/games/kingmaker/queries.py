@@ -243,7 +243,7 @@ def blocked_areas(state: State, p: int, n: int) -> tuple[str, ...]:
 
 def _crossings(b: Any, s: str) -> list[tuple[str, Any]]:
     """Named crossings of a water barrier from ``s`` (§Refuges: Caernarvon to Anglesey)."""
-    return [(t, b.edges[(s, t)]) for t in b.neighbours[s] if b.edges[(s, t)].crossing and b.squares[t].land]
+    return [(t, b.edges[(s, t)]) for t in b.crossing_steps(s)]
 
 
 def _road_blocked(state: State, p: int, sq: str) -> bool:
