@@ -44,7 +44,6 @@ from roses.games.plantagenet.common import (
     LEVY,
     LORDS_PART,
     NOT_CARDS,
-    TRACKS,
     TRACKS_PART,
     changed,
     disband_parts,
@@ -284,7 +283,7 @@ class Upkeep(Step):
             return
         side = frame["side"]
         short = sorted(owed)
-        changed(frozenset((TRACKS,)).union(*(disband_parts(state, lid) for lid in short)))
+        changed(TRACKS_PART.union(*(disband_parts(state, lid) for lid in short)))
         penalty = sv.unpaid_disband_penalty(state, short)
         sv.lose_influence(state, side, penalty)
         for lid in short:
