@@ -103,9 +103,11 @@ def shared_recent_logs(log: list[Any], roles: Sequence[str], window: int = LOG_W
     else:
         per_role = {}
         if windows is _kept and len(_kept) >= CACHED_LOGS and key not in _kept:
-            # the log kept first; the cache may have been emptied or changed by another thread
+            # the logs kept first, down to the bound again even where threads inserting at once
+            # went past it; the cache may have been emptied or changed by another thread
             with contextlib.suppress(StopIteration, KeyError, RuntimeError):
-                del _kept[next(iter(_kept))]
+                while len(_kept) >= CACHED_LOGS:
+                    del _kept[next(iter(_kept))]
         windows[key] = (log, per_role)
     out: list[Window] = []
     # the entries appended since the oldest kept window that grows, read once for every role:

@@ -112,3 +112,17 @@ def test_windows_of_several_roles_read_together_match_a_fresh_reading() -> None:
         got = shared_recent_logs(log, asked, window)
         assert got == [_fresh(log, role, window) for role in asked], (i, asked, window)
         assert got == [shared_recent_log(log, role, window) for role in asked]
+
+
+def test_the_kept_windows_come_back_within_the_bound_after_going_past_it() -> None:
+    """Threads keeping windows at once may each see room for one more and go past the bound;
+    the next log kept brings the cache back within it."""
+    logview._kept.clear()
+    past = [[f"past {i}"] for i in range(CACHED_LOGS + 5)]
+    for log in past:  # as threads inserting at once would leave it
+        logview._kept[(id(log), LOG_WINDOW)] = (log, {})
+    fresh = [[f"log {i}"] for i in range(3)]
+    for log in fresh:
+        recent_log(log, "A")
+    assert len(logview._kept) <= CACHED_LOGS
+    assert all((id(log), LOG_WINDOW) in logview._kept for log in fresh)
