@@ -100,6 +100,9 @@ class Calendar(Step):
 
 
 
+#: The steps whose topmost frames the views show (:meth:`PlantagenetRules._public`).
+_SHOWN_FRAMES = frozenset(("muster", "plan", "actions", "bosworth"))
+
 #: The parts of the sequence; each adds its own view entries, secrets and invariants.
 PARTS = (levy, campaign, battle, wars)
 
@@ -108,11 +111,12 @@ def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]
     """The Favour markers as views give them (by Locale) and the Net Stronghold Favour markers
     they make (1.3.1), kept by the markers' placement: they change far less often than views
     are made (read only, shared by the views that show them)."""
-    key = tuple(favour.items())
+    key = tuple(favour.items())  # (the state's order: a few keys for each order met)
     kept = _FAVOUR_VIEWS.get(key)
     if kept is None:
-        nsf = sv.net_stronghold_favour({"favour": favour})
-        kept = (dict(sorted(favour.items())), {t: {"side": s, "value": n} for t, (s, n) in nsf.items()})
+        ordered = dict(sorted(favour.items()))  # what is made does not depend on the order
+        nsf = sv.net_stronghold_favour({"favour": ordered})
+        kept = (ordered, {t: {"side": s, "value": n} for t, (s, n) in nsf.items()})
         if len(_FAVOUR_VIEWS) >= 1024:  # bounded
             _FAVOUR_VIEWS.clear()
         _FAVOUR_VIEWS[key] = kept
@@ -209,13 +213,17 @@ class PlantagenetRules(StepRules):
             # the role's entries that change only with the board and the cards, kept as one dict
             kept: tuple[Any, ...] | None = store.get("view " + role)
             if kept is not None and kept[0] is static and kept[1] is aow and kept[2] is command and kept[3] is lords:
-                v: View = {**kept[4], **head}
+                template: dict[str, Any] = kept[4]
             else:
                 template = {"role": role, **static, "aow": aow, "command": command}
                 if lords is not None:
                     template["lords"] = lords
                 store["view " + role] = (static, aow, command, lords, template)
-                v = {**template, **head}
+            # a copy of the kept dict (its table copied whole, in C), then the step's entries:
+            # the same keys in the same order as ``{**template, **head}``, without inserting
+            # the template's twenty-odd keys one by one
+            v: View = template.copy()
+            v.update(head)
             if over is not None:
                 v["prompt"] = over
             elif cur is None:
@@ -271,6 +279,8 @@ class PlantagenetRules(StepRules):
         muster = plan = actions = bosworth = None
         for f in reversed(frames):
             name = f["step"]
+            if name not in _SHOWN_FRAMES:  # (most frames: one hashed lookup, not four comparisons)
+                continue
             if name == "muster":
                 if muster is None and f.get("lords") is not None:
                     muster = f

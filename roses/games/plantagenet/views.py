@@ -271,7 +271,7 @@ def _static_by_content(state: State, names: Names, favour_view: FavourView, stor
         return kept[4], board, lords
     net = int(st["influence"])
     box = st["box"]
-    shown, markers = favour_view(dict(sorted(favour.items())))
+    shown, markers = favour_view(favour)  # (kept by the markers' placement: sorted only when made)
     part: dict[str, Any] = {
         "scenario": st["scenario"],
         "king": st["king"], "rebel": st["rebel"],
