@@ -347,6 +347,12 @@ class Steps:
     #: ended), so a position changed meanwhile by another thread is never checked against
     #: options made before.
     keep_options: bool = False
+    #: Keep only the options a view offered (:meth:`prompt_and_options_of`) and check the next
+    #: action against them; :meth:`options_of` and so ``legal_actions`` keep nothing and read the
+    #: step as without :attr:`keep_options` (a search that asks them of many states pays for no
+    #: keeping). The same contract as :attr:`keep_options`: the state changes through
+    #: :meth:`act`, or :meth:`forget` is called after any other change.
+    keep_offered: bool = False
     #: The ``keep_options`` of a new instance: a subclass may set ``keep_options`` in its body.
     _keep_options_default: ClassVar[bool] = False
 
@@ -385,8 +391,9 @@ class Steps:
         return opts
 
     def prompt_and_options_of(self, state: State, frame: Frame, step: Step, role: str) -> tuple[str, list[Action]]:
-        """:meth:`Step.prompt_and_options`, keeping the options as :meth:`options_of` does."""
-        if not self.keep_options:
+        """:meth:`Step.prompt_and_options`, keeping the options as :meth:`options_of` does (also
+        with :attr:`keep_offered`: a view's options)."""
+        if not self.keep_options and not self.keep_offered:
             return step.prompt_and_options(state, frame, role)
         acts = self._acts
         prompt, opts = step.prompt_and_options(state, frame, role)
@@ -490,10 +497,11 @@ class Steps:
         frame = frames[-1]
         step = self.by_name[frame["step"]]
         if check:
-            if role not in step.actors(state, frame):
-                raise NotYourTurn(f"It is not {role}'s turn.")
-            opts = self.kept_options(state, frame, role) if self.keep_options else None
+            # options are kept only for an actor at this very position: ``role`` acts now
+            opts = self.kept_options(state, frame, role) if self.keep_options or self.keep_offered else None
             if opts is None:
+                if role not in step.actors(state, frame):
+                    raise NotYourTurn(f"It is not {role}'s turn.")
                 legal = step.is_legal(state, frame, role, verb, arg)
             else:
                 try:
@@ -512,11 +520,19 @@ class Steps:
         elif parts:
             self.changed(parts)
         if not self.keep_options and type(self).acting is Steps.acting:  # (no context to enter)
-            step.handle(state, frame, role, verb, arg)
-            self.settle(state)
+            if not self.keep_offered:
+                step.handle(state, frame, role, verb, arg)
+                self.settle(state)
+                return
+            self._acts += 1  # what any thread kept is out of date from now on
+            try:
+                step.handle(state, frame, role, verb, arg)
+                self.settle(state)
+            finally:
+                self._acts += 1
             return
         with self.acting():
-            if not self.keep_options:
+            if not self.keep_options and not self.keep_offered:
                 step.handle(state, frame, role, verb, arg)
                 self.settle(state)
                 return

@@ -262,3 +262,63 @@ def test_every_action_is_handled_and_settled_in_the_steps_acting_context() -> No
     with pytest.raises(IllegalAction):
         nim.action(state, "South", "take", 9)  # refused before it is handled: no context
     assert seen == ["in", "out"]
+
+
+class OfferedNim(Nim):
+    """Keeps only the options its views offer (``Steps.keep_offered``)."""
+
+    steps = Steps(Take(), Bag())
+    steps.keep_offered = True
+
+    def view(self, state: State, role: str) -> View:
+        view: View = {"role": role, "pile": state["pile"]}
+        if role in self.active(state):  # a view's options, kept for the check of the next action
+            frame = state["stack"][-1]
+            view["prompt"], opts = self.steps.prompt_and_options_of(state, frame, self.steps[frame["step"]], role)
+            view["actions"] = {verb: [arg for v, arg in opts if v == verb] for verb, _ in opts}
+        return view
+
+
+def test_options_a_view_offered_check_the_next_action_and_legal_actions_keeps_none() -> None:
+    """``Steps.keep_offered``: the options a view offered serve the check of the next action
+    (worked out once per position); ``legal_actions`` (a search's question) keeps nothing."""
+    nim = OfferedNim()
+    state = nim.setup(1, "seven")
+    state["asked"] = 0
+    nim.view(state, "North")
+    nim.action(state, "North", "take", 1)
+    assert state["asked"] == 1  # the view's options checked the action
+    state["asked"] = 0
+    nim.action(state, "South", "take", 1)  # a new position, no view: its options worked out
+    assert state["asked"] == 1
+    state = nim.setup(1, "seven")
+    state["asked"] = 0
+    nim.legal_actions(state, "North")
+    nim.action(state, "North", "take", 1)
+    assert state["asked"] == 2  # legal_actions kept nothing
+    assert nim.steps.kept_options(state, state["stack"][-1], "South") is None
+
+
+def test_offered_options_refuse_what_they_do_not_hold_and_go_out_of_date() -> None:
+    """What a view offered is out of date after any action (also one that keeps the frame)
+    or ``Steps.forget``; an action it does not hold is asked of the step, and a role that
+    does not act now is told so."""
+    from roses.engine.errors import NotYourTurn
+
+    nim = OfferedNim()
+    state = nim.setup(1, "seven")
+    nim.view(state, "North")
+    with pytest.raises(NotYourTurn):
+        nim.action(state, "South", "take", 1)
+    with pytest.raises(IllegalAction):
+        nim.action(state, "North", "take", 3)
+    with pytest.raises(IllegalAction):
+        nim.action(state, "North", "take", [1])  # unhashable: refused, not a crash
+    nim.view(state, "North")
+    state["pile"] = 1  # a position changed by hand, said so
+    nim.steps.forget()
+    with pytest.raises(IllegalAction):
+        nim.action(state, "North", "take", 2)  # offered before the change: asked of the step again
+    nim.view(state, "North")
+    nim.action(state, "North", "take", 1)
+    assert state["result"] == "North"

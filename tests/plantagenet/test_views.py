@@ -425,3 +425,31 @@ def test_a_levy_parley_remakes_the_tracks_and_takes_the_lords_and_board_as_kept_
                 return
             s = _step(s, pick)
     raise AssertionError("no Levy Parley met")
+
+
+def test_the_options_a_view_offered_check_the_next_action_4_1_2() -> None:
+    """Each actor's options are worked out once per position: the views keep them for the
+    check of the next action (``Steps.keep_offered``), for the actors only, until the next
+    action; ``legal_actions`` (the search's question) keeps none. In the Plan both sides act at
+    once (4.1.2)."""
+    steps = RULES.steps
+    state = RULES.setup(game_seed(5, 0), "ia-henry-vi")
+    pick = random.Random(5)
+    while state["stack"][-1]["step"] != "plan":
+        _step(state, pick)
+    frame = state["stack"][-1]
+    assert steps.kept_options(state, frame, "York") is None
+    RULES.legal_actions(state, "York")
+    assert steps.kept_options(state, frame, "York") is None  # legal_actions keeps nothing
+    vs = RULES.views(state, ROLES)
+    for role, v in zip(ROLES, vs, strict=True):
+        kept = steps.kept_options(state, frame, role)
+        if role == OBSERVER:
+            assert kept is None and "actions" not in v
+        else:
+            assert kept == RULES.legal_actions(state, role) and v["actions"] == {
+                verb: True if arg is None else [a for vb, a in kept if vb == verb] for verb, arg in kept}
+    verb, arg = steps.kept_options(state, frame, "York")[0]
+    RULES.action(state, "York", verb, arg)  # the same frame, a new position
+    assert state["stack"][-1] is frame
+    assert steps.kept_options(state, frame, "York") is None and steps.kept_options(state, frame, "Lancaster") is None

@@ -77,7 +77,13 @@ from roses.games.plantagenet.views import kept as kept_parts
 
 
 class PlantagenetSteps(Steps):
-    """The steps of Plantagenet; settling also checks the immediate victories (6.3)."""
+    """The steps of Plantagenet; settling also checks the immediate victories (6.3). The
+    options a view offers are kept for the check of the next action (``Steps.keep_offered``:
+    worked out once per position); ``legal_actions``, which the search asks, keeps nothing."""
+
+    def __init__(self, *steps: Step) -> None:
+        super().__init__(*steps)
+        self.keep_offered = True
 
     def watch(self, state: State) -> None:
         if immediate_victory(state):
@@ -229,7 +235,7 @@ class PlantagenetRules(StepRules):
             elif cur is None:
                 v["prompt"] = ""
             elif role in active:
-                v["prompt"], options = cur[0].prompt_and_options(state, cur[1], role)
+                v["prompt"], options = steps.prompt_and_options_of(state, cur[1], cur[0], role)  # kept for the check
                 v["actions"] = options_map(options)
             else:
                 v["prompt"] = cur[0].prompt(state, cur[1], role)
