@@ -332,6 +332,9 @@ def test_the_record_fields_the_lords_part_spells_out_are_those_of_the_records() 
 
     assert set(LordRecord.__annotations__) == views._RECORD_KEYS
     assert set(Mat.__annotations__) == views._MAT_KEYS
+    from roses.games.plantagenet.components import ASSET_TYPES, TROOP_TYPES
+
+    assert set(TROOP_TYPES) == views._TROOP_KEYS and set(ASSET_TYPES) == views._ASSET_KEYS
 
 
 def _at_plan(seed: int) -> State:

@@ -295,16 +295,37 @@ def _copy_record(d: dict[str, Any]) -> dict[str, Any]:
     part does not depend on the order in which the state's dicts were made (a state read back
     from storage has them sorted, a mat Mustered in play has them in the order of its type)."""
     mat = d["mat"]
-    out = {k: d[k] for k in sorted(d)}
     if mat is not None:
         if mat.keys() == _MAT_KEYS:
-            out["mat"] = {"assets": dict(sorted(mat["assets"].items())), "capabilities": mat["capabilities"][:],
-                          "events": mat["events"][:], "routed": dict(sorted(mat["routed"].items())),
-                          "special_vassals": mat["special_vassals"][:], "troops": dict(sorted(mat["troops"].items())),
-                          "vassals": mat["vassals"][:]}
+            mat = {"assets": _sorted_assets(mat["assets"]), "capabilities": mat["capabilities"][:],
+                   "events": mat["events"][:], "routed": _sorted_troops(mat["routed"]),
+                   "special_vassals": mat["special_vassals"][:], "troops": _sorted_troops(mat["troops"]),
+                   "vassals": mat["vassals"][:]}
         else:
-            out["mat"] = {k: dict(sorted(v.items())) if type(v) is dict else v[:] for k, v in sorted(mat.items())}
+            mat = {k: dict(sorted(v.items())) if type(v) is dict else v[:] for k, v in sorted(mat.items())}
+    if d.keys() == _RECORD_KEYS:  # (the keys sorted, spelt out)
+        return {"box": d["box"], "exile": d["exile"], "locale": d["locale"], "mat": mat, "where": d["where"]}
+    out = {k: d[k] for k in sorted(d)}
+    out["mat"] = mat
     return out
+
+
+def _sorted_troops(troops: dict[str, int]) -> dict[str, int]:
+    """A copy of a mat's troops (or routed troops), its keys sorted: spelt out for the five
+    troop types (the fields of every mat), else sorted."""
+    if troops.keys() == _TROOP_KEYS:
+        return {"handgunners": troops["handgunners"], "longbowmen": troops["longbowmen"],
+                "men_at_arms": troops["men_at_arms"], "mercenaries": troops["mercenaries"],
+                "militia": troops["militia"]}
+    return dict(sorted(troops.items()))
+
+
+def _sorted_assets(assets: dict[str, int]) -> dict[str, int]:
+    """A copy of a mat's assets, its keys sorted (spelt out for the four asset types)."""
+    if assets.keys() == _ASSET_KEYS:
+        return {"carts": assets["carts"], "coin": assets["coin"], "provender": assets["provender"],
+                "ships": assets["ships"]}
+    return dict(sorted(assets.items()))
 
 
 #: The fields of a Lord's record and of a mat (records.LordRecord, records.Mat; pinned by
@@ -312,6 +333,9 @@ def _copy_record(d: dict[str, Any]) -> dict[str, Any]:
 #: copied field by field).
 _RECORD_KEYS = frozenset(("where", "locale", "box", "exile", "mat"))
 _MAT_KEYS = frozenset(("troops", "routed", "assets", "vassals", "special_vassals", "capabilities", "events"))
+#: The troop and asset types (components.TROOP_TYPES, ASSET_TYPES; pinned by the same test).
+_TROOP_KEYS = frozenset(("men_at_arms", "longbowmen", "militia", "mercenaries", "handgunners"))
+_ASSET_KEYS = frozenset(("provender", "coin", "carts", "ships"))
 
 
 def _copy_zones(zones: dict[str, list[str]]) -> dict[str, list[str]]:
