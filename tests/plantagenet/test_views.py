@@ -456,3 +456,31 @@ def test_the_options_a_view_offered_check_the_next_action_4_1_2() -> None:
     RULES.action(state, "York", verb, arg)  # the same frame, a new position
     assert state["stack"][-1] is frame
     assert steps.kept_options(state, frame, "York") is None and steps.kept_options(state, frame, "Lancaster") is None
+
+
+def test_command_card_titles_from_the_table_are_those_worked_out_4_1() -> None:
+    """The Plan's prompt and edits name each Command card by ``campaign.card_title``: a title
+    kept whole where it is the same whoever is placed (a Pass card, a badge of one Lord), else
+    the first placed Lord of the badge; always the title ``_card_title`` works out from the
+    tables, with the Lords of shared badges (Somerset, Exeter, Gloucester, Northumberland) on
+    the map, at Sea or off it (4.1)."""
+    from roses.games.plantagenet import campaign
+
+    titles = campaign._card_titles()
+    assert any(isinstance(v, str) for v in titles["York"].values())
+    assert any(not isinstance(v, str) for v in titles["Lancaster"].values())
+    pick = random.Random(3)
+    for seed in range(4):
+        state = RULES.setup(game_seed(3, seed), "ia-henry-vi")
+        for _ in range(120):
+            if state["result"] is not None:
+                break
+            moved = {lid: {**d} for lid, d in state["lords"].items()}  # the Lords moved at random
+            for lid, d in moved.items():
+                if lid.endswith(("_1", "_2", "_y1", "_y2")) and pick.random() < 0.3:
+                    d["where"] = pick.choice([Where.MAP, Where.SEA, Where.CALENDAR])
+            for where in (state, {**state, "lords": moved}):
+                for side in ("York", "Lancaster"):
+                    for card in titles[side]:
+                        assert campaign.card_title(where, side, card) == campaign._card_title(where, side, card)
+            state = _step(state, pick)

@@ -422,13 +422,14 @@ def card_title(state: State, side: str, card: str) -> str:
     known = (_CARD_TITLES if _CARD_TITLES else _card_titles())[side].get(card)
     if known is None:
         return _card_title(state, side, card)
+    if isinstance(known, str):  # the same title wherever the badge's Lords are
+        return known
     lords, fallback = known
-    if lords:
-        lrec: dict[str, dict[str, Any]] = state["lords"]  # (typed: compiled, a dict's own get)
-        for lid, name in lords:  # card_lord, inline
-            d = lrec.get(lid)
-            if d is not None and d["where"] in _PLACED:
-                return name
+    lrec: dict[str, dict[str, Any]] = state["lords"]  # (typed: compiled, a dict's own get)
+    for lid, name in lords:  # card_lord, inline
+        d = lrec.get(lid)
+        if d is not None and d["where"] in _PLACED:
+            return name
     return fallback
 
 
@@ -448,29 +449,33 @@ def _card_title(state: State, side: str, card: str) -> str:
 
 #: :func:`_card_titles`, made at its first call (a module table rather than ``functools.cache``:
 #: every Plan prompt and edit asks it, and a cached function is a Python call even compiled).
-_CARD_TITLES: dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]] = {}
+_CARD_TITLES: dict[str, dict[str, str | tuple[tuple[tuple[str, str], ...], str]]] = {}
 
 
-def _card_titles() -> dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]]:
+def _card_titles() -> dict[str, dict[str, str | tuple[tuple[tuple[str, str], ...], str]]]:
     """Per side and Command card: the Lords of its badge with their names (the title while he
-    is placed) and the title when none is (:func:`_card_title`)."""
+    is placed) and the title when none is (:func:`_card_title`); or the title alone where it
+    is the same whoever is placed (a Pass card, a badge of one Lord, whose name is also the
+    title when he is not placed)."""
     if not _CARD_TITLES:
         _CARD_TITLES.update(_make_card_titles())
     return _CARD_TITLES
 
 
-def _make_card_titles() -> dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]]:
+def _make_card_titles() -> dict[str, dict[str, str | tuple[tuple[tuple[str, str], ...], str]]]:
     t, names = tables(), _lord_names()
-    out: dict[str, dict[str, tuple[tuple[tuple[str, str], ...], str]]] = {}
+    out: dict[str, dict[str, str | tuple[tuple[tuple[str, str], ...], str]]] = {}
     for side in SIDES:
         out[side] = {}
         for card, badge in t.card_badge.items():
             if card.startswith("pass-"):
-                out[side][card] = ((), "Pass")
+                out[side][card] = "Pass"
                 continue
             lords = t.badge_lords[side].get(badge, ())
-            out[side][card] = (tuple((lid, names[lid]) for lid in lords),
-                               names[lords[0]] if lords else card.rsplit("-", 1)[0])
+            titled = tuple((lid, names[lid]) for lid in lords)
+            fallback = names[lords[0]] if lords else card.rsplit("-", 1)[0]
+            # one title whoever is placed: no Lord, or every Lord's name the fallback
+            out[side][card] = fallback if all(name == fallback for _lid, name in titled) else (titled, fallback)
     return out
 
 
