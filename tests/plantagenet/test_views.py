@@ -123,6 +123,13 @@ def test_a_changed_lord_record_or_mat_is_seen_and_only_his_entry_is_made_again()
     assert after[lord]["mat"]["troops"]["militia"] == 3
     assert before[lord]["mat"]["troops"]["militia"] != 3  # the view handed out before is unchanged
     assert after[other] is before[other]
+    # only the Lords changed: the static part's other entries are those kept (the same dicts)
+    first, second = _seen(s), _seen(s)
+    set_troops(s, lord, militia=2)
+    third = _seen(s)
+    assert third[0]["influence"] is second[0]["influence"] is first[0]["influence"]
+    assert third[0]["lords"] is not second[0]["lords"] and third[0]["lords"][lord]["mat"]["troops"]["militia"] == 2
+    assert _texts(third) == _texts(_fresh(s))
     s["lords"][lord]["mat"]["capabilities"].append("Y1")
     assert _seen(s)[1]["lords"][lord]["mat"]["capabilities"][-1] == "Y1"
     s["lords"][lord].update(where=Where.CALENDAR, locale=None, box=3, mat=None)

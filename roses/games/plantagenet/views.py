@@ -267,8 +267,14 @@ def _static_by_content(state: State, names: Names, favour_view: FavourView, stor
         lords = _kept_lords(st["lords"], names, store)[1]
     kept: tuple[tuple[Any, ...], dict[str, str], dict[str, Any], dict[str, Any] | None, dict[str, Any]] | None = \
         store.get("static")
-    if kept is not None and kept[2] is board and kept[3] is lords and kept[0] == head and kept[1] == favour:
-        return kept[4], board, lords
+    if kept is not None and kept[2] is board and kept[0] == head and kept[1] == favour:
+        if kept[3] is lords:
+            return kept[4], board, lords
+        if lords is not None and kept[3] is not None:  # only the Lords changed: the rest as kept
+            part = kept[4].copy()
+            part["lords"] = lords  # (in its place: the same key order)
+            store["static"] = (kept[0], kept[1], board, lords, part)
+            return part, board, lords
     net = int(st["influence"])
     box = st["box"]
     shown, markers = favour_view(favour)  # (kept by the markers' placement: sorted only when made)
