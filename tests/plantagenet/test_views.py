@@ -491,3 +491,25 @@ def test_command_card_titles_from_the_table_are_those_worked_out_4_1() -> None:
                     for card in titles[side]:
                         assert campaign.card_title(where, side, card) == campaign._card_title(where, side, card)
             state = _step(state, pick)
+
+
+@pytest.mark.parametrize("scenario", ["ia-henry-vi", "ii-warwicks-rebellion"])
+def test_prompt_and_options_together_are_the_prompt_and_the_options_4_1(scenario: str) -> None:
+    """Views ask every actor for its prompt and options at once (``Step.prompt_and_options``;
+    the Plan reads its limits and draft once): the same as asking each, at every step of
+    random games, the Plan's edits (4.1.2) among them."""
+    pick = random.Random(11)
+    plans = 0
+    for seed in range(3):
+        state = RULES.setup(game_seed(11, seed), scenario)
+        for _ in range(400):
+            if state["result"] is not None:
+                break
+            frame = state["stack"][-1]
+            step = RULES.steps[frame["step"]]
+            plans += step.name == "plan"
+            for role in RULES.active(state):
+                assert step.prompt_and_options(state, frame, role) == (
+                    step.prompt(state, frame, role), step.options(state, frame, role))
+            state = _step(state, pick)
+    assert plans > 50

@@ -485,6 +485,15 @@ def _lord_names() -> dict[str, str]:
     return {lid: str(d["name"]) for lid, d in load().lords.items()}
 
 
+def _draft_prompt(state: State, side: str, draft: list[str], n: int) -> str:
+    """What a side building its Plan of ``n`` cards is asked, its ``draft`` so far (4.1)."""
+    order = ", ".join([card_title(state, side, cid) for cid in draft]) or "empty"
+    if len(draft) >= n:
+        return f"Campaign Plan (4.1): lock in your Plan of {n} cards (top first: {order})."
+    return (f"Campaign Plan (4.1): choose card {len(draft) + 1} of {n} for your Plan "
+            f"(so far, top first: {order}).")
+
+
 class Plan(Step):
     """4.1 Plan: both sides build their Plans at once and in secret (4.1.2). The frame is popped
     when the second side locks in: while it is on top a side decides (``always_decides``)."""
@@ -520,15 +529,21 @@ class Plan(Step):
         menu = _PLAN_MENUS.get((tuple(deck), tuple(sorted(draft)), target, passes))
         return (verb, arg) in (menu if menu is not None else plan_menu(deck, draft, target, passes))
 
+    def prompt_and_options(self, state: State, frame: Frame, role: str) -> tuple[str, list[Action]]:
+        """:meth:`prompt` and :meth:`options` of a side building its Plan, its limits and
+        draft read once."""
+        if role not in frame["drafts"] or role in frame["locked"]:
+            return self.prompt(state, frame, role), self.options(state, frame, role)
+        limits = frame.get("limits")  # _limits(), inline
+        target, passes = limits[role] if limits is not None else plan_limits(state, role)
+        deck, draft = state["command"][role]["deck"], frame["drafts"][role]
+        menu = _PLAN_MENUS.get((tuple(deck), tuple(sorted(draft)), target, passes))  # plan_menu(), kept
+        return _draft_prompt(state, role, draft, target), list(
+            menu if menu is not None else plan_menu(deck, draft, target, passes))
+
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role in frame["drafts"] and role not in frame["locked"]:
-            draft = frame["drafts"][role]
-            n = _limits(state, frame, role)[0]
-            order = ", ".join(card_title(state, role, cid) for cid in draft) or "empty"
-            if len(draft) >= n:
-                return f"Campaign Plan (4.1): lock in your Plan of {n} cards (top first: {order})."
-            return (f"Campaign Plan (4.1): choose card {len(draft) + 1} of {n} for your Plan "
-                    f"(so far, top first: {order}).")
+            return _draft_prompt(state, role, frame["drafts"][role], _limits(state, frame, role)[0])
         waiting = " and ".join(self.actors(state, frame))
         return f"Campaign Plan (4.1): waiting for {waiting} to set a Plan."
 
