@@ -239,8 +239,10 @@ class PlantagenetRules(StepRules):
                 v["actions"] = options_map(options)
             else:
                 v["prompt"] = cur[0].prompt(state, cur[1], role)
-            if plan is not None:
-                v.update(campaign.own_view_part(state, role, plan))
+            if plan is not None:  # campaign.own_view_part, inline: the role's Plan being built (4.1.2)
+                drafts = plan["drafts"]
+                if role in drafts:
+                    v["plan_draft"] = list(drafts[role])
             if bosworth is not None:
                 v.update(battle.own_view_part(state, role, bosworth))
             if logs is not None:
