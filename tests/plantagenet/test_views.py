@@ -513,3 +513,20 @@ def test_prompt_and_options_together_are_the_prompt_and_the_options_4_1(scenario
                     step.prompt(state, frame, role), step.options(state, frame, role))
             state = _step(state, pick)
     assert plans > 50
+
+
+def test_the_lords_part_follows_lords_added_and_removed() -> None:
+    """A state with other Lords than the kept part's (another scenario's, a Lord taken out
+    or added by hand) gets its own Lords' part: each Lord's entry made or reused by his record."""
+    views.forget()
+    s = _levy_state()
+    before = _seen(s)[0]["lords"]
+    gone = next(iter(s["lords"]))
+    record = s["lords"].pop(gone)
+    after = _seen(s)[0]["lords"]
+    assert gone not in after and set(after) == set(s["lords"])
+    s["lords"] = {gone: record, **s["lords"]}  # back, in another order
+    again = _seen(s)[0]["lords"]
+    assert list(again) == sorted(again) and again[gone] == before[gone]
+    assert all(again[lid] is after[lid] for lid in after)
+    assert _texts(_seen(s)) == _texts(_fresh(s))

@@ -127,13 +127,26 @@ def _kept_lords(lords: dict[str, Any], names: Names, store: dict[str, Any]) -> t
     pair: tuple[dict[str, Any], dict[str, Any]] | None = store.get("lords")
     if pair is not None:
         snap, part = pair
-        if lords == snap:
-            return pair
     else:
         snap, part = {}, {}
+    # each Lord compared with his snapshot up to the first that changed (the kept pair if
+    # none did); from there on, each Lord compared and, where changed, copied again
+    same_lords = snap.keys() == lords.keys()
+    order = list(snap) if same_lords else sorted(lords)  # the snapshot's are sorted
+    start = 0
+    if pair is not None and same_lords:
+        for lid in order:
+            if snap[lid] != lords[lid]:
+                break
+            start += 1
+        else:
+            return pair
     new_snap: dict[str, Any] = {}
     new_part: dict[str, Any] = {}
-    for lid in snap if snap.keys() == lords.keys() else sorted(lords):  # the snapshot's are sorted
+    for lid in order[:start]:  # unchanged
+        new_snap[lid] = snap[lid]
+        new_part[lid] = part[lid]
+    for lid in order[start:]:
         d = lords[lid]
         old = snap.get(lid)
         if old is not None and old == d:
