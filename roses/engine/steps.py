@@ -82,7 +82,6 @@ plays this one).
 from __future__ import annotations
 
 import itertools
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ClassVar
@@ -342,10 +341,12 @@ class Steps:
 
     #: Keep the options made for a view or ``legal_actions`` and check the next action against
     #: them (:meth:`options_of`). For a game whose state changes through :meth:`act` (no fork
-    #: of it), or that calls :meth:`forget` after any other change. What a thread keeps is that state's and frame's, and only until the
-    #: next action on any state in any thread (:attr:`_acts` counts the actions begun and
-    #: ended), so a position changed meanwhile by another thread is never checked against
-    #: options made before.
+    #: of it), or that calls :meth:`forget` after any other change. What is kept is one
+    #: position's (the state's and frame's last worked out, in any thread: another thread's
+    #: position replaces it, and the check then asks the step), and only until the next action
+    #: on any state in any thread (:attr:`_acts` counts the actions begun and ended), so a
+    #: position changed meanwhile by another thread is never checked against options made
+    #: before.
     keep_options: bool = False
     #: Keep only the options a view offered (:meth:`prompt_and_options_of`) and check the next
     #: action against them; :meth:`options_of` and so ``legal_actions`` keep nothing and read the
@@ -365,7 +366,9 @@ class Steps:
     def __init__(self, *steps: Step) -> None:
         self.keep_options = self._keep_options_default
         self.by_name: dict[str, Step] = {}
-        self._known = threading.local()
+        # the options kept (:meth:`_keep`): (state, frame, actions begun then, by role); a
+        # tuple replaced whole, so a thread reads one position's or none
+        self._known: tuple[State, Frame, int, dict[str, list[Action]]] | None = None
         self._acts = 0
         # The revisions (:meth:`revision_of`): tickets drawn from one counter, so a value is
         # never drawn twice, even by threads acting at once (``next`` of a count is atomic).
@@ -401,16 +404,16 @@ class Steps:
         return prompt, opts
 
     def _keep(self, state: State, frame: Frame, acts: int, role: str, opts: list[Action]) -> None:
-        known = getattr(self._known, "last", None)
+        known = self._known
         if known is not None and known[0] is state and known[1] is frame and known[2] == acts:
-            known[3][role] = opts
+            known[3][role] = opts  # (the same position's options: whichever thread made them)
         else:
-            self._known.last = (state, frame, acts, {role: opts})
+            self._known = (state, frame, acts, {role: opts})
 
     def kept_options(self, state: State, frame: Frame, role: str) -> list[Action] | None:
         """The options :meth:`options_of` kept for this position and role, or None (none kept,
         or an action began since they were made)."""
-        known = getattr(self._known, "last", None)
+        known = self._known
         if known is not None and known[0] is state and known[1] is frame and known[2] == self._acts:
             opts: list[Action] | None = known[3].get(role)
             return opts
@@ -421,7 +424,7 @@ class Steps:
         hand between making its options and acting on it calls it too): this thread's, and
         those of every other thread are out of date. Counts as a change of every part
         (:meth:`changed`)."""
-        self._known.last = None
+        self._known = None
         self._acts += 1
         self.changed()
 
