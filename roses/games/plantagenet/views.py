@@ -284,10 +284,10 @@ def _static_by_content(state: State, names: Names, favour_view: FavourView, stor
         if kept[3] is lords:
             return kept[4], board, lords
         if lords is not None and kept[3] is not None:  # only the Lords changed: the rest as kept
-            part = kept[4].copy()
-            part["lords"] = lords  # (in its place: the same key order)
-            store["static"] = (kept[0], kept[1], board, lords, part)
-            return part, board, lords
+            relorded = kept[4].copy()
+            relorded["lords"] = lords  # (in its place: the same key order)
+            store["static"] = (kept[0], kept[1], board, lords, relorded)
+            return relorded, board, lords
     net = int(st["influence"])
     box = st["box"]
     shown, markers = favour_view(favour)  # (kept by the markers' placement: sorted only when made)
