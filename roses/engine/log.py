@@ -38,32 +38,32 @@ a role may read (for determinisation).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 State = dict[str, Any]
 LogEntry = str | list[str]
 
-TURN = "turn"
-SETUP = "setup"
-CARD = "card"
-EVENT = "event"
-MOVE = "move"
-BATTLE = "battle"
-SUPPLY = "supply"
-RECRUIT = "recruit"
-POLITICAL = "political"
-RESULT = "result"
+TURN: Final = "turn"
+SETUP: Final = "setup"
+CARD: Final = "card"
+EVENT: Final = "event"
+MOVE: Final = "move"
+BATTLE: Final = "battle"
+SUPPLY: Final = "supply"
+RECRUIT: Final = "recruit"
+POLITICAL: Final = "political"
+RESULT: Final = "result"
 
 #: The common kinds (a game may use others of the same shape, see :data:`KIND_PATTERN`).
-KINDS = (TURN, SETUP, CARD, EVENT, MOVE, BATTLE, SUPPLY, RECRUIT, POLITICAL, RESULT)
+KINDS: Final = (TURN, SETUP, CARD, EVENT, MOVE, BATTLE, SUPPLY, RECRUIT, POLITICAL, RESULT)
 
 #: What a kind must look like (it is used as part of a CSS class name by the web client).
-KIND_PATTERN = re.compile(r"[a-z][a-z0-9_-]*\Z")
+KIND_PATTERN: Final = re.compile(r"[a-z][a-z0-9_-]*\Z")
 
-_KNOWN_KINDS = frozenset((TURN, SETUP, CARD, EVENT, MOVE, BATTLE, SUPPLY, RECRUIT, POLITICAL, RESULT))
+_KNOWN_KINDS: Final = frozenset((TURN, SETUP, CARD, EVENT, MOVE, BATTLE, SUPPLY, RECRUIT, POLITICAL, RESULT))
 
 #: The role field of a public line that has a kind.
-PUBLIC = ""
+PUBLIC: Final = ""
 
 
 def _check_kind(kind: str) -> None:

@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from roses.engine.log import PUBLIC
 from roses.engine.memo import current_entries as _memo_entries
 
 #: How many log lines a view carries.
-LOG_WINDOW = 30
+LOG_WINDOW: Final = 30
 
 #: For how many (log, window size) the windows of the roles are kept, outside a game's memo.
-CACHED_LOGS = 256
+CACHED_LOGS: Final = 256
 #: For how many a game's memo keeps them (roses.engine.memo): its log, and the logs an undo
 #: left behind.
-GAME_LOGS = 16
+GAME_LOGS: Final = 16
 
 #: A role's window: its lines, their kinds, whether it has older lines.
 Window = tuple[list[str], list[str], bool]

@@ -10,10 +10,10 @@ A rigged value still counts as a die roll for undo purposes (see :mod:`roses.eng
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
-MASK64 = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
+MASK64: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
 T = TypeVar("T")
 
 State = dict[str, Any]

@@ -84,7 +84,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from roses.engine.contract import Action, Rules, State, View
 from roses.engine.errors import IllegalAction, NotYourTurn
@@ -101,7 +101,7 @@ Frame = dict[str, Any]
 
 #: How many automatic steps :meth:`Steps.settle` may run after one action before it decides
 #: that the game is looping (a bug in a step that neither pops, pushes nor ends the game).
-MAX_AUTOMATIC = 100_000
+MAX_AUTOMATIC: Final = 100_000
 
 
 def refusal(role: str, verb: str, arg: Any) -> str:

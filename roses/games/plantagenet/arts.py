@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.engine import rng
 from roses.engine.contract import Action, State, mark_reveal
@@ -31,10 +31,10 @@ from roses.games.plantagenet.components import SIDES, load
 from roses.games.plantagenet.records import Where
 
 #: What a side may hold in each zone: the order of zones in views and invariants.
-ZONES = ("deck", "drawn", "held", "in_effect", "set_aside")
+ZONES: Final = ("deck", "drawn", "held", "in_effect", "set_aside")
 
 #: Most Capabilities a Lord may have (1.5.3, 3.4.6).
-MAX_CAPABILITIES = 2
+MAX_CAPABILITIES: Final = 2
 
 #: Effect of an Event when it is implemented or played: ``fn(state, side, card, lord)``.
 EventEffect = Callable[[State, str, str, "str | None"], None]
@@ -42,8 +42,8 @@ EventEffect = Callable[[State, str, str, "str | None"], None]
 CapabilityEffect = Callable[[State, str, str], None]
 
 #: Per-card effects (filled card by card; none yet).
-EVENT_EFFECTS: dict[str, EventEffect] = {}
-CAPABILITY_EFFECTS: dict[str, CapabilityEffect] = {}
+EVENT_EFFECTS: Final[dict[str, EventEffect]] = {}
+CAPABILITY_EFFECTS: Final[dict[str, CapabilityEffect]] = {}
 
 
 # ----- card facts (tables built once from the data) -------------------------------------
@@ -315,4 +315,4 @@ class DiscardHeld(Step):
 
 
 #: The Arts of War steps used outside the Levy (the Levy's are in :mod:`levy`).
-ARTS_STEPS: list[Step] = [DiscardHeld()]
+ARTS_STEPS: Final[list[Step]] = [DiscardHeld()]

@@ -36,7 +36,7 @@ index ``i`` of the other. Actions and the log name each side's positions from it
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from roses.engine.contract import DRAW, Action, State, mark_reveal
 from roses.engine.log import BATTLE as LOG_BATTLE
@@ -54,24 +54,24 @@ from roses.games.plantagenet.records import Where
 from roses.games.plantagenet.setup import other
 
 #: Names of the three Front positions by index, from the Defender's side and the Attacker's.
-DEFENDER_SLOTS = ("left", "center", "right")
-ATTACKER_SLOTS = ("right", "center", "left")
-CENTER = 1
+DEFENDER_SLOTS: Final = ("left", "center", "right")
+ATTACKER_SLOTS: Final = ("right", "center", "left")
+CENTER: Final = 1
 #: Units other than Troops that may take Hits: the Retinue (one per Lord) and each Vassal.
-RETINUE = "retinue"
+RETINUE: Final = "retinue"
 #: Bosworth: each side chooses this many Capabilities (On Bosworth Field), at most two per Lord
 #: (3.4.6, 1.5.3).
-BOSWORTH_CAPABILITIES = 4
-MAX_CAPABILITIES = 2
+BOSWORTH_CAPABILITIES: Final = 4
+MAX_CAPABILITIES: Final = 2
 #: A Routed Lord dies on a modified roll of 3 or more; Fled Lords subtract 2 (4.4.3).
-DEATH_ROLL = 3
-FLED_MODIFIER = -2
+DEATH_ROLL: Final = 3
+FLED_MODIFIER: Final = -2
 #: Held Events that may be played at each Battle window (4.4.1 "in Battle", 4.4.3 Death
 #: checks); the windows themselves are described in :mod:`cards` (:data:`reactions.WINDOWS`).
-ARRAY_EVENTS = ("leeward", "suspicion", "for_trust_not_him", "ravine", "caltrops", "regroup", "swift_maneuver",
+ARRAY_EVENTS: Final = ("leeward", "suspicion", "for_trust_not_him", "ravine", "caltrops", "regroup", "swift_maneuver",
                 "patrick_de_la_mote", "aspielles")
-DEATH_EVENTS = ("escape_ship", "talbot", "warden")
-BATTLE_EVENTS: dict[str, frozenset[str]] = {
+DEATH_EVENTS: Final = ("escape_ship", "talbot", "warden")
+BATTLE_EVENTS: Final[dict[str, frozenset[str]]] = {
     "array": frozenset(c for k in ARRAY_EVENTS for c in fx.event_cards(k)),
     "death": frozenset(c for k in DEATH_EVENTS for c in fx.event_cards(k)),
 }
@@ -92,7 +92,7 @@ def _name(lord: str) -> str:
     return str(load().lords[lord]["name"])
 
 
-TROOP_NAMES = {"men_at_arms": "Men-at-Arms", "longbowmen": "Longbowmen", "militia": "Militia",
+TROOP_NAMES: Final = {"men_at_arms": "Men-at-Arms", "longbowmen": "Longbowmen", "militia": "Militia",
                "mercenaries": "Mercenaries", "handgunners": "Handgunners"}
 
 
@@ -1447,7 +1447,7 @@ class Death(SideDecision):
 
 # ----- On Bosworth Field ---------------------------------------------------------------------
 #: The Bosworth Attacker (RULINGS R41): the Lancastrian Rebels, who came to Richard.
-BOSWORTH_ATTACKER = "Lancaster"
+BOSWORTH_ATTACKER: Final = "Lancaster"
 
 
 def bosworth_frames(state: State) -> list[Frame]:
@@ -1617,7 +1617,7 @@ class Bosworth(Step):
 
 
 #: The Battle's steps, for the game's step table.
-BATTLE_STEPS: list[Step] = [Approach(), BattleDriver(), Array(), BattleEvent(), Flee(), Advance(), Center(),
+BATTLE_STEPS: Final[list[Step]] = [Approach(), BattleDriver(), Array(), BattleEvent(), Flee(), Advance(), Center(),
                             Flank(), Order(), Hits(), Valour(), Spoils(), Capture(), Death(), Bosworth()]
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.engine import rng
 from roses.engine.contract import Action, State, mark_reveal
@@ -61,10 +61,10 @@ from roses.games.plantagenet.records import CommandFrame, PlanFrame, StepFrame, 
 from roses.games.plantagenet.setup import other
 
 #: Forces units one Ship carries, and Provender or Carts (4.6.1).
-SHIP_FORCES = 6
-SHIP_CARGO = 2
+SHIP_FORCES: Final = 6
+SHIP_CARGO: Final = 2
 #: Influence points a side may add to a check (1.4.2): none, 1 (+1) or 3 (+2).
-BOOSTS = (0, 1, 3)
+BOOSTS: Final = (0, 1, 3)
 
 
 # ----- tables computed once from the map ------------------------------------------------------
@@ -162,7 +162,7 @@ def placed(state: State, lord: str) -> bool:
     return d is not None and d["where"] in _PLACED
 
 
-_PLACED = (Where.MAP, Where.SEA)
+_PLACED: Final = (Where.MAP, Where.SEA)
 
 
 def is_pass(card: str) -> bool:
@@ -243,7 +243,7 @@ def barred(state: State, side: str, dest: str) -> bool:
         fx.event_on(state, "owain_glyndwr", "York") is not None
 
 
-SHAKY_ALLIES = frozenset({"margaret", "warwick_l"})
+SHAKY_ALLIES: Final = frozenset({"margaret", "warwick_l"})
 
 
 def shaky_allies(state: State, lords: list[str], dest: str) -> bool:
@@ -338,7 +338,7 @@ def _limits(state: State, frame: Frame, side: str) -> list[int]:
 
 
 #: :func:`badge_groups` of the decks met so far (a Plan asks for the same deck many times).
-_BADGE_GROUPS: dict[tuple[str, ...], dict[str, tuple[tuple[int, str], ...]]] = {}
+_BADGE_GROUPS: Final[dict[tuple[str, ...], dict[str, tuple[tuple[int, str], ...]]]] = {}
 
 
 def badge_groups(deck: list[str]) -> dict[str, tuple[tuple[int, str], ...]]:
@@ -385,7 +385,7 @@ def _additions(deck: list[str], draft: list[str], passes_allowed: int) -> list[s
 
 
 #: :func:`plan_menu` of the Plans met so far, by their arguments.
-_PLAN_MENUS: dict[tuple[tuple[str, ...], tuple[str, ...], int, int], tuple[Action, ...]] = {}
+_PLAN_MENUS: Final[dict[tuple[tuple[str, ...], tuple[str, ...], int, int], tuple[Action, ...]]] = {}
 
 
 def plan_menu(deck: list[str], draft: list[str], target: int, passes: int) -> tuple[Action, ...]:
@@ -449,7 +449,7 @@ def _card_title(state: State, side: str, card: str) -> str:
 
 #: :func:`_card_titles`, made at its first call (a module table rather than ``functools.cache``:
 #: every Plan prompt and edit asks it, and a cached function is a Python call even compiled).
-_CARD_TITLES: dict[str, dict[str, str | tuple[tuple[tuple[str, str], ...], str]]] = {}
+_CARD_TITLES: Final[dict[str, dict[str, str | tuple[tuple[tuple[str, str], ...], str]]]] = {}
 
 
 def _card_titles() -> dict[str, dict[str, str | tuple[tuple[tuple[str, str], ...], str]]]:
@@ -665,7 +665,7 @@ class Command(Step):
 
 
 #: :func:`setup.other` as a table.
-_OTHER = {"York": "Lancaster", "Lancaster": "York"}
+_OTHER: Final = {"York": "Lancaster", "Lancaster": "York"}
 
 
 # ----- 4.2.2 the Command menu -------------------------------------------------------------------
@@ -1841,7 +1841,7 @@ def campaign_frames(state: State) -> list[Mapping[str, Any]]:
 
 
 #: The Campaign's steps, for the game's step table.
-CAMPAIGN_STEPS: list[Step] = [
+CAMPAIGN_STEPS: Final[list[Step]] = [
     BeginCampaign(), Plan(), Command(), Actions(), Boost(), Group(), Discard(), Move(), Arrive(), Intercept(),
     InterceptRoll(),
     TidesOfWar(), Disembark(), Land(), VictoryCheck(), Grow(), Waste(), Reset(),

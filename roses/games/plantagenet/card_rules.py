@@ -14,7 +14,7 @@ Lord at the same Locale who Shares the Coin a card asks for when the acting Lord
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.engine import rng
 from roses.engine.log import public
@@ -25,12 +25,12 @@ from roses.games.plantagenet.records import VassalWhere, Where
 
 State = dict[str, Any]
 
-GLOUCESTER_AS_HEIR_LORDS = ("gloucester_1", "gloucester_2", "richard_iii")
+GLOUCESTER_AS_HEIR_LORDS: Final = ("gloucester_1", "gloucester_2", "richard_iii")
 #: Capabilities with which Levy Troops never Depletes or Exhausts (Y31 Woodvilles, L9
 #: Quartermasters).
-NO_DEPLETE = frozenset({"woodvilles", "quartermasters"})
+NO_DEPLETE: Final = frozenset({"woodvilles", "quartermasters"})
 #: The Troops of the Beloved Warwick / Irishmen Levy (Y16, Y18): 5 Militia.
-FIVE_MILITIA = 5
+FIVE_MILITIA: Final = 5
 
 
 def lord_name(lord: str) -> str:
@@ -426,7 +426,7 @@ def tax_coin(state: State, lord: str, target: str) -> int:
 # ----- 4.4 Battle ------------------------------------------------------------------------------
 #: Troops a Capability adds for one Battle (removed at Aftermath, 4.4.4): key, where (an Area,
 #: "friendly", "carlisle" or "channel"), Troops.
-BATTLE_TROOPS: tuple[tuple[str, str, dict[str, int]], ...] = (
+BATTLE_TROOPS: Final[tuple[tuple[str, str, dict[str, int]], ...]] = (
     ("musterd_soldiers", "friendly", {"men_at_arms": 2, "longbowmen": 1}),  # Y3/L3
     ("pembroke", "Wales", {"longbowmen": 2}),  # Y25
     ("welsh_lord", "Wales", {"longbowmen": 2}),  # L25
@@ -435,7 +435,7 @@ BATTLE_TROOPS: tuple[tuple[str, str, dict[str, int]], ...] = (
     ("percys_north_carlisle", "carlisle", {"men_at_arms": 2}),  # Y37
     ("philibert", "channel", {"men_at_arms": 2}),  # L33
 )
-BATTLE_TROOP_KEYS = frozenset(k for k, _w, _t in BATTLE_TROOPS)
+BATTLE_TROOP_KEYS: Final = frozenset(k for k, _w, _t in BATTLE_TROOPS)
 
 
 def route_to(state: State, side: str, start: str, target: str) -> bool:
@@ -501,9 +501,9 @@ def battle_troops(state: State, lord: str, locale: str | None) -> dict[str, int]
 
 
 #: Capabilities that change Protection (4.4.2).
-PROTECTION_KEYS = frozenset({"barricades", "church_blessing", "piquiers", "montagu", "barded_horse", "chevaliers"})
+PROTECTION_KEYS: Final = frozenset({"barricades", "church_blessing", "piquiers", "montagu", "barded_horse", "chevaliers"})
 #: Piquiers lasts until this many of the Lord's Men-at-Arms and Militia have Routed (L34).
-PIQUIERS_ROUTS = 3
+PIQUIERS_ROUTS: Final = 3
 
 
 def protection(state: State, lord: str, unit: str, kind: str, base: int) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, EVENT, private, public
@@ -37,7 +37,7 @@ from roses.games.plantagenet.records import VassalWhere, Where
 from roses.games.plantagenet.setup import other
 
 #: Extra Influence points a check may add (1.4.2), and their argument suffixes.
-EXTRAS = (0, 1, 3)
+EXTRAS: Final = (0, 1, 3)
 
 
 def name(lord: str) -> str:
@@ -83,7 +83,7 @@ class Pick:
     label: Callable[[State, Frame, str, Any], str] | None = None
 
 
-PICKS: dict[str, Pick] = {}
+PICKS: Final[dict[str, Pick]] = {}
 
 
 def push_pick(state: State, kind: str, side: str, card: str, **data: Any) -> None:
@@ -1268,7 +1268,7 @@ reactions.OWN_TIME["truce"] = reactions.OwnTime(frozenset({"actions"}), lambda s
 
 
 #: Now Events and Events that ask something as they come into effect (3.1.3).
-NOW_EFFECTS: dict[str, arts.EventEffect] = {
+NOW_EFFECTS: Final[dict[str, arts.EventEffect]] = {
     "tax_collectors": now_tax_collectors, "london_for_york": now_london_for_york, "she_wolf": now_she_wolf,
     "richard_leigh": now_richard_leigh, "charles_the_bold": now_assets, "french_war_loans": now_assets,
     "dubious_clarence": now_dubious_clarence, "yorkist_north": now_yorkist_north, "earl_rivers": now_earl_rivers,
@@ -1283,7 +1283,7 @@ for _cid, _key in fx.EVENT_KEYS.items():
     if _key in NOW_EFFECTS:
         arts.EVENT_EFFECTS[_cid] = NOW_EFFECTS[_key]
 
-CAPABILITY_DEPLOY: dict[str, arts.CapabilityEffect] = {"hastings": deploy_hastings, "burgundians": deploy_burgundians}
+CAPABILITY_DEPLOY: Final[dict[str, arts.CapabilityEffect]] = {"hastings": deploy_hastings, "burgundians": deploy_burgundians}
 for _cid, _key in fx.CAPABILITY_KEYS.items():
     if _key in CAPABILITY_DEPLOY:
         arts.CAPABILITY_EFFECTS[_cid] = CAPABILITY_DEPLOY[_key]
@@ -1341,7 +1341,7 @@ reactions.register("surprise_landing", reactions.Window(
 
 # ----- 6.2.2 REPLACE: Gloucester becomes Richard III -----------------------------------------
 #: Capabilities that hold only "as Gloucester" and are discarded when he becomes Richard III.
-GLOUCESTER_ONLY = ("so_wise", "kingdom_united")  # Y34 So wise, so young; Y35 Kingdom United
+GLOUCESTER_ONLY: Final = ("so_wise", "kingdom_united")  # Y34 So wise, so young; Y35 Kingdom United
 
 
 def on_replace(state: State, old: str, new: str) -> None:
@@ -1365,4 +1365,4 @@ setup.REPLACE_HOOKS.append(on_replace)
 
 
 #: The card steps, for the game's step table.
-CARD_STEPS: list[Step] = [CardPick()]
+CARD_STEPS: Final[list[Step]] = [CardPick()]

@@ -4,6 +4,7 @@ immediate victories (6.3) and the frames of a decision taken by each side in tur
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from roses.engine.contract import DRAW, State
 from roses.engine.log import public
@@ -21,21 +22,21 @@ LEVY, CAMPAIGN, BATTLE = "levy", "campaign", "battle"
 #: ``options``); the tracks (``influence``, ``favour``, ``box``, ``king``, ``rebel``, ``war``,
 #: the scenario and its boxes).
 CARDS, LORDS, BOARD, TRACKS = "cards", "lords", "board", "tracks"
-NOTHING: frozenset[str] = frozenset()
-CARDS_PART = frozenset((CARDS,))
-LORDS_PART = frozenset((LORDS,))
-BOARD_PART = frozenset((BOARD,))
-TRACKS_PART = frozenset((TRACKS,))
-LORDS_AND_BOARD = frozenset((LORDS, BOARD))
-CARDS_AND_LORDS = frozenset((CARDS, LORDS))
-LORDS_AND_TRACKS = frozenset((LORDS, TRACKS))
-BOARD_AND_TRACKS = frozenset((BOARD, TRACKS))
+NOTHING: Final[frozenset[str]] = frozenset()
+CARDS_PART: Final = frozenset((CARDS,))
+LORDS_PART: Final = frozenset((LORDS,))
+BOARD_PART: Final = frozenset((BOARD,))
+TRACKS_PART: Final = frozenset((TRACKS,))
+LORDS_AND_BOARD: Final = frozenset((LORDS, BOARD))
+CARDS_AND_LORDS: Final = frozenset((CARDS, LORDS))
+LORDS_AND_TRACKS: Final = frozenset((LORDS, TRACKS))
+BOARD_AND_TRACKS: Final = frozenset((BOARD, TRACKS))
 #: Everything but the cards' zones (an Influence check and what it buys: 1.4.2).
-NOT_CARDS = frozenset((LORDS, BOARD, TRACKS))
+NOT_CARDS: Final = frozenset((LORDS, BOARD, TRACKS))
 
 #: Where a change a step does not declare is counted (``Steps.changed`` of the game's steps,
 #: added by :mod:`.rules`): :func:`changed`.
-COUNTERS: list[Callable[[frozenset[str] | None], None]] = []
+COUNTERS: Final[list[Callable[[frozenset[str] | None], None]]] = []
 
 
 def changed(parts: frozenset[str] | None = None) -> None:
@@ -65,7 +66,7 @@ def disband_parts(state: State, lord: str) -> frozenset[str]:
 
 
 #: The positions a cylinder may hold on the Calendar: boxes 1-15 and just off either end (RULINGS R4).
-CALENDAR_POSITIONS = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)
+CALENDAR_POSITIONS: Final = range(sv.OFF_LEFT, sv.OFF_RIGHT + 1)
 
 
 def end_game(state: State, res: str, reason: str | None = None, *, announce: bool = True) -> None:

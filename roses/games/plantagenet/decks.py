@@ -13,14 +13,14 @@ This module depends only on the component data and the records, so that :mod:`se
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.games.plantagenet.components import load
 from roses.games.plantagenet.records import IN_PLAY
 
 State = dict[str, Any]
 
-ZONES = ("deck", "plan", "revealed")
+ZONES: Final = ("deck", "plan", "revealed")
 
 
 def badge_in_play(state: State, side: str, badge: str, *, besides: str | None = None) -> bool:

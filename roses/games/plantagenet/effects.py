@@ -18,14 +18,14 @@ A Capability is in force while its card is at a Lord's mat (``mat["capabilities"
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.games.plantagenet.components import SIDES, load
 
 State = dict[str, Any]
 
 #: The effect of each card's Event half (1.9.1, 3.1.3).
-EVENT_KEYS: dict[str, str] = {
+EVENT_KEYS: Final[dict[str, str]] = {
     "Y1": "leeward", "Y2": "flank_attack", "Y3": "escape_ship", "Y4": "jack_cade", "Y5": "suspicion",
     "Y6": "seamanship", "Y7": "block_parliament", "Y8": "exile_pact", "Y9": "escape_ship",
     "Y10": "tax_collectors", "Y11": "blocked_ford", "Y12": "truce", "Y13": "aspielles",
@@ -47,7 +47,7 @@ EVENT_KEYS: dict[str, str] = {
 }
 
 #: The effect of each card's Capability half (1.9.1, 3.4.6).
-CAPABILITY_KEYS: dict[str, str] = {
+CAPABILITY_KEYS: Final[dict[str, str]] = {
     "Y1": "culverins", "Y2": "culverins", "Y3": "musterd_soldiers", "Y4": "deeds_of_charity",
     "Y5": "thomas_bourchier", "Y6": "great_ships", "Y7": "harbingers", "Y8": "england_my_home",
     "Y9": "barricades", "Y10": "agitators", "Y11": "never_wait", "Y12": "soldiers_of_fortune",
@@ -70,7 +70,7 @@ CAPABILITY_KEYS: dict[str, str] = {
 
 #: Held Events whose effect outlasts their play, and until when (3.1.3, 4.8.6): Parliament's
 #: Truce lasts the rest of the Campaign; Yorkist Parade lasts until the end of a Levy.
-LASTING_HELD: dict[str, str] = {"Y12": "this_campaign", "L20": "this_campaign", "Y20": "this_levy"}
+LASTING_HELD: Final[dict[str, str]] = {"Y12": "this_campaign", "L20": "this_campaign", "Y20": "this_levy"}
 
 
 @cache

@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import CARD, RECRUIT, private, public
@@ -54,7 +54,7 @@ from roses.games.plantagenet.setup import new_mat, replace_in_place
 from roses.games.plantagenet.upkeep import hidden_mats, lord_name, mat_log, vassal_name
 
 #: The extra Influence points a check may add (1.4.2) and their argument suffixes.
-EXTRAS = (0, 1, 3)
+EXTRAS: Final = (0, 1, 3)
 
 
 def with_extra(target: str, extra: int) -> str:
@@ -82,7 +82,7 @@ def _check_args(targets: list[str]) -> list[str]:
 
 
 #: :func:`_check_args` of one target, made once per name (the names are the game's components).
-_CHECK_ARGS: dict[str, tuple[str, ...]] = {}
+_CHECK_ARGS: Final[dict[str, tuple[str, ...]]] = {}
 
 
 def _check_log(state: State, lord: str, what: str, res: dict[str, Any]) -> None:
@@ -312,7 +312,7 @@ def _levy_lord_places(state: State, lord: str, enemy: set[str]) -> list[str]:
 
 
 #: Scenario II Shaky Allies: the Lords who never share a Stronghold (RULINGS R22).
-_SHAKY_PARTNERS = {"margaret": "warwick_l", "warwick_l": "margaret"}
+_SHAKY_PARTNERS: Final = {"margaret": "warwick_l", "warwick_l": "margaret"}
 
 
 def ready_lords(state: State, side: str) -> list[str]:
@@ -419,8 +419,8 @@ def lord_actions(state: State, lord: str, frame: Frame | None = None, only: str 
 
 
 #: The verbs of :func:`_card_parleys`, and those that need the Parley targets.
-_CARD_PARLEY_VERBS = ("parley_sure", "free_parley", "cade_parley")
-_PARLEY_VERBS = ("parley", *_CARD_PARLEY_VERBS)
+_CARD_PARLEY_VERBS: Final = ("parley_sure", "free_parley", "cade_parley")
+_PARLEY_VERBS: Final = ("parley", *_CARD_PARLEY_VERBS)
 
 
 def _vassal_options(state: State, lord: str) -> list[Action]:
@@ -451,10 +451,10 @@ def _card_parleys(state: State, lord: str, left: int, free: dict[str, int], targ
 
 
 #: Muster verbs that are Levy actions (3.4.1-3.4.6), for Y32 The King's Name.
-LEVY_VERBS = frozenset({"parley", "parley_sure", "free_parley", "levy_lord", "levy_vassal", "levy_troops",
+LEVY_VERBS: Final = frozenset({"parley", "parley_sure", "free_parley", "levy_lord", "levy_vassal", "levy_troops",
                         "levy_troops_by", "free_troops", "levy_transport", "levy_capability"})
 #: What Y32 The King's Name restores when it cancels a Lancastrian Levy action.
-KINGS_NAME_KEYS = ("favour", "exhaustion", "lords", "vassals", "special_vassals", "aow", "seats",
+KINGS_NAME_KEYS: Final = ("favour", "exhaustion", "lords", "vassals", "special_vassals", "aow", "seats",
                    "london_for_york", "cards")
 
 
@@ -894,7 +894,7 @@ def levy_frames(state: State) -> list[Mapping[str, Any]]:
 
 
 #: The Levy's steps, for the game's step table.
-LEVY_STEPS: list[Step] = [ArtsOfWar(), MusterExiles(), Muster(), PlaceLord(), SkipPay(), ReadyVassals(),
+LEVY_STEPS: Final[list[Step]] = [ArtsOfWar(), MusterExiles(), Muster(), PlaceLord(), SkipPay(), ReadyVassals(),
                           EndLevy(), *arts.ARTS_STEPS]
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
 from roses.engine.contract import Action, State
 from roses.engine.steps import Frame, Step, pop
@@ -69,7 +69,7 @@ class Window:
 
 
 #: Every kind of window, by name (filled by :mod:`cards`).
-WINDOWS: dict[str, Window] = {}
+WINDOWS: Final[dict[str, Window]] = {}
 
 
 def register(name: str, window: Window) -> Window:
@@ -242,7 +242,7 @@ def lord_name(lord: str) -> str:
 
 
 #: The reaction steps, for the game's step table.
-REACT_STEPS: list[Step] = [React()]
+REACT_STEPS: Final[list[Step]] = [React()]
 
 
 # ----- Held Events played during the holder's own decisions -----------------------------------
@@ -259,7 +259,7 @@ class OwnTime:
 
 
 #: By Event key (filled by :mod:`cards`).
-OWN_TIME: dict[str, OwnTime] = {}
+OWN_TIME: Final[dict[str, OwnTime]] = {}
 
 
 def own_time_options(state: State, side: str, where: str) -> list[Action]:
@@ -297,7 +297,7 @@ def play_own_time(state: State, side: str, cid: str) -> None:
 # ----- moments the parts announce to the cards --------------------------------------------------
 #: Callbacks by moment (filled by :mod:`cards`): ``end_of_levy`` ``(state)`` (3.4.6 NOTE,
 #: before This Levy Events end); ``moved`` ``(state, lords)`` (Lords arrived at a Locale).
-HOOKS: dict[str, list[Callable[..., None]]] = {"end_of_levy": [], "moved": []}
+HOOKS: Final[dict[str, list[Callable[..., None]]]] = {"end_of_levy": [], "moved": []}
 
 
 def moved(state: State, lords: list[str]) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
 from roses.engine.log import public
@@ -107,10 +107,10 @@ class Calendar(Step):
 
 
 #: The steps whose topmost frames the views show (:meth:`PlantagenetRules._public`).
-_SHOWN_FRAMES = frozenset(("muster", "plan", "actions", "bosworth"))
+_SHOWN_FRAMES: Final = frozenset(("muster", "plan", "actions", "bosworth"))
 
 #: The parts of the sequence; each adds its own view entries, secrets and invariants.
-PARTS = (levy, campaign, battle, wars)
+PARTS: Final = (levy, campaign, battle, wars)
 
 
 def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]]:
@@ -129,7 +129,7 @@ def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]
     return kept
 
 
-_FAVOUR_VIEWS: dict[tuple[tuple[str, str], ...], tuple[dict[str, str], dict[str, Any]]] = {}
+_FAVOUR_VIEWS: Final[dict[tuple[tuple[str, str], ...], tuple[dict[str, str], dict[str, Any]]]] = {}
 
 
 @cache
@@ -137,7 +137,7 @@ def _lord_names_and_sides() -> dict[str, tuple[str, str]]:
     """Each Lord's name and side, as views give them."""
     return {lid: (str(d["name"]), str(d["side"])) for lid, d in load().lords.items()}
 
-STEPS = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS,
+STEPS: Final = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS,
                          *cards.CARD_STEPS, *reactions.REACT_STEPS)
 COUNTERS.append(STEPS.changed)  # what a step changes beyond its declarations (common.changed)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.engine import rng
 from roses.engine.contract import DRAW
@@ -22,12 +22,12 @@ from roses.games.plantagenet.setup import new_mat, other, scenario_of, threshold
 
 State = dict[str, Any]
 
-INFLUENCE_CAP = 45
+INFLUENCE_CAP: Final = 45
 #: The Calendar's boxes (2.2.3) and the positions just off its ends (RULINGS R4).
-FIRST_BOX = 1
-LAST_BOX = 15
-OFF_LEFT = 0
-OFF_RIGHT = 16
+FIRST_BOX: Final = 1
+LAST_BOX: Final = 15
+OFF_LEFT: Final = 0
+OFF_RIGHT: Final = 16
 
 
 # ----- 1.4 Influence ----------------------------------------------------------------------
@@ -140,7 +140,7 @@ def modified_rating(state: State, lord: str, rating: str, *, parley: bool = Fals
 
 
 #: Yorkist Gloucester (not as Richard III), named by Y32 and Y33.
-GLOUCESTERS = ("gloucester_1", "gloucester_2")
+GLOUCESTERS: Final = ("gloucester_1", "gloucester_2")
 
 
 def _york_event_bonus(state: State, lord: str, rating: str, parley: bool) -> int:
@@ -230,7 +230,7 @@ def net_stronghold_favour(state: State) -> dict[str, tuple[str | None, int]]:
 
 
 #: The Stronghold types compared by Net Stronghold Favour (1.3.1), in their order.
-STRONGHOLD_TYPES = ("City", "Town", "Fortress")
+STRONGHOLD_TYPES: Final = ("City", "Town", "Fortress")
 
 
 @cache
@@ -265,7 +265,7 @@ def area_locales(area: str) -> frozenset[str]:
 
 #: Capabilities that let a side Dominate an Area with fewer Strongholds (4.8.1): key, the
 #: Area, the Strongholds needed (Y19 Welshmen, Y21 Southerners, L16 Northmen).
-DOMINATION_CARDS = (("welshmen", "Wales", 3), ("southerners", "South", 5), ("northmen", "North", 3))
+DOMINATION_CARDS: Final = (("welshmen", "Wales", 3), ("southerners", "South", 5), ("northmen", "North", 3))
 
 
 def card_dominates(state: State, side: str, area: str, lords: list[str] | None = None) -> bool:
@@ -320,10 +320,10 @@ def lords_at(state: State, locale: str, side: str | None = None) -> list[str]:
 
 
 #: Where a Lord has a ``locale``: on the map or at Sea.
-_PLACED = (Where.MAP, Where.SEA)
+_PLACED: Final = (Where.MAP, Where.SEA)
 
 #: :func:`setup.other` as a table.
-_OTHER = {"York": "Lancaster", "Lancaster": "York"}
+_OTHER: Final = {"York": "Lancaster", "Lancaster": "York"}
 
 
 def sides_in(lords: dict[str, Any]) -> dict[str, tuple[str, ...]]:
@@ -340,7 +340,7 @@ def sides_in(lords: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     return hit
 
 
-_SIDES_IN: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
+_SIDES_IN: Final[dict[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}
 
 
 def on_map(state: State, side: str) -> list[str]:
@@ -621,7 +621,7 @@ def shared_assets(state: State, lord: str, asset: str) -> int:
 
 
 #: The suffix of a Port Source in :func:`supply_choices` (``"Bristol:ships"``).
-BY_SHIP = ":ships"
+BY_SHIP: Final = ":ships"
 
 
 def supply_choices(state: State, lord: str, memo: Memo | None = None) -> dict[str, dict[str, Any]]:

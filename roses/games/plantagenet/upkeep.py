@@ -31,7 +31,7 @@ run its first, automatic part. When a Feed frame pops, its side's Lords leave
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from roses.engine.contract import Action, State, mark_reveal
 from roses.engine.log import SUPPLY, private, public
@@ -52,7 +52,7 @@ from roses.games.plantagenet.components import TROOP_TYPES, load
 from roses.games.plantagenet.records import Where
 
 #: Troop units paid (fed) by one Coin (Provender), rounded up (3.2.1, 4.7).
-UNITS_PER_ASSET = 6
+UNITS_PER_ASSET: Final = 6
 
 
 def troop_units(mat: dict[str, Any]) -> int:
@@ -87,7 +87,7 @@ def _name(lord: str) -> str:
     return name
 
 
-_LORD_NAMES: dict[str, str] = {}
+_LORD_NAMES: Final[dict[str, str]] = {}
 
 
 def _locale_of(state: State, lord: str) -> str:
@@ -481,4 +481,4 @@ def vassal_name(vid: str) -> str:
 
 
 #: The upkeep steps, for the game's step table.
-UPKEEP_STEPS: list[Step] = [PayTroops(), Feed(), PayLords(), PayVassals()]
+UPKEEP_STEPS: Final[list[Step]] = [PayTroops(), Feed(), PayLords(), PayVassals()]

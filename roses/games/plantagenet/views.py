@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from roses.engine.contract import State
 from roses.engine.errors import RevisionMissed
@@ -68,9 +68,9 @@ from roses.games.plantagenet.components import SIDES
 from roses.games.plantagenet.setup import threshold
 
 #: The name of the kept parts in a game's memo.
-MEMO_NAME = "plantagenet.views"
+MEMO_NAME: Final = "plantagenet.views"
 
-_KEPT: dict[str, Any] = {}
+_KEPT: Final[dict[str, Any]] = {}
 
 #: A Lord's name and side by id (:func:`lords_part`'s callers give it).
 Names = dict[str, tuple[str, str]]
@@ -80,7 +80,7 @@ FavourView = Callable[[dict[str, str]], tuple[dict[str, str], dict[str, Any]]]
 
 #: Whether a part found unchanged by its revision is also compared with the state
 #: (:func:`check_revisions`; on from the start with ``ROSES_CHECK_REVISIONS=1``).
-_CHECK: list[bool] = [os.environ.get("ROSES_CHECK_REVISIONS", "") not in ("", "0")]
+_CHECK: Final[list[bool]] = [os.environ.get("ROSES_CHECK_REVISIONS", "") not in ("", "0")]
 
 #: The revision of a part (``Steps.revision_of``), or None to compare the part with the state.
 Revision = tuple[int, int] | None
@@ -350,11 +350,11 @@ def _sorted_assets(assets: dict[str, int]) -> dict[str, int]:
 #: The fields of a Lord's record and of a mat (records.LordRecord, records.Mat; pinned by
 #: tests/plantagenet/test_views.py): the copies above spell them out (any other set of fields is
 #: copied field by field).
-_RECORD_KEYS = frozenset(("where", "locale", "box", "exile", "mat"))
-_MAT_KEYS = frozenset(("troops", "routed", "assets", "vassals", "special_vassals", "capabilities", "events"))
+_RECORD_KEYS: Final = frozenset(("where", "locale", "box", "exile", "mat"))
+_MAT_KEYS: Final = frozenset(("troops", "routed", "assets", "vassals", "special_vassals", "capabilities", "events"))
 #: The troop and asset types (components.TROOP_TYPES, ASSET_TYPES; pinned by the same test).
-_TROOP_KEYS = frozenset(("men_at_arms", "longbowmen", "militia", "mercenaries", "handgunners"))
-_ASSET_KEYS = frozenset(("provender", "coin", "carts", "ships"))
+_TROOP_KEYS: Final = frozenset(("men_at_arms", "longbowmen", "militia", "mercenaries", "handgunners"))
+_ASSET_KEYS: Final = frozenset(("provender", "coin", "carts", "ships"))
 
 
 def _copy_zones(zones: dict[str, list[str]]) -> dict[str, list[str]]:

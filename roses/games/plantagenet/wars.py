@@ -43,7 +43,7 @@ after the second War, and sets up the next War (:func:`war_setup`), or ends the 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Final
 
 from roses.engine import rng
 from roses.engine.contract import DRAW, State, mark_reveal
@@ -63,49 +63,49 @@ from roses.games.plantagenet.setup import (
 )
 
 #: The Wars by setup, and the number of each (6.1.2).
-WARS = ("I", "IIY", "IIL", "IIIY", "IIIL")
-NUMBER = {"I": "I", "IIY": "II", "IIL": "II", "IIIY": "III", "IIIL": "III"}
+WARS: Final = ("I", "IIY", "IIL", "IIIY", "IIIL")
+NUMBER: Final = {"I": "I", "IIY": "II", "IIL": "II", "IIIY": "III", "IIIL": "III"}
 #: The scenario of the Wars of the Roses.
-SCENARIO = "wars-of-the-roses"
+SCENARIO: Final = "wars-of-the-roses"
 
 #: 6.2.1: each side's Heirs by rank; Warwick (York #5, Lancaster #6) only once designated in
 #: the third War. Henry Tudor (Lancaster #5) never leaves play before the third War.
-HEIR_RANKS = {"York": (1, 2, 3, 4), "Lancaster": (1, 2, 3, 4, 5)}
-WARWICK_RANK = {"York": 5, "Lancaster": 6}
-HEIR_NAMES = {
+HEIR_RANKS: Final = {"York": (1, 2, 3, 4), "Lancaster": (1, 2, 3, 4, 5)}
+WARWICK_RANK: Final = {"York": 5, "Lancaster": 6}
+HEIR_NAMES: Final = {
     "York": {1: "York", 2: "March / Edward IV", 3: "Rutland", 4: "Gloucester / Richard III", 5: "Warwick"},
     "Lancaster": {1: "Henry VI", 2: "Margaret (Edward)", 3: "Somerset (1)", 4: "Somerset (2)", 5: "Henry Tudor",
                   6: "Warwick"},
 }
 
 #: 6.3 War I Lancastrian Succession: Margaret's Capability.
-EDWARD = "L26"
+EDWARD: Final = "L26"
 #: 6.3 IIY/IIL Gloucester.
-GLOUCESTER_AS_HEIR = "Y28"
+GLOUCESTER_AS_HEIR: Final = "Y28"
 #: 6.3 IIIY/IIIL Influence Track: each Heir removed in an earlier War costs his side 8 points.
-HEIR_CHARGE = 8
+HEIR_CHARGE: Final = 8
 #: 6.3 IIY/IIL Natural Causes: two dice for Henry VI and York, one for Edward IV (IIY only).
-NATURAL_CAUSES_EDWARD_IV = 6
+NATURAL_CAUSES_EDWARD_IV: Final = 6
 
 # ----- the cards each Heir brings (6.2.2 ARTS OF WAR) ------------------------------------------
 #: 6.3 IIY Yorkist Succession, by the rank of the King: York (as long as he is present: he is
 #: then King), Edward IV, Rutland while King, Richard III.
-IIY_YORK_KING = {1: ("Y14", "Y18", "Y19", "Y20"), 2: ("Y23", "Y24", "Y28", "Y31"),
+IIY_YORK_KING: Final = {1: ("Y14", "Y18", "Y19", "Y20"), 2: ("Y23", "Y24", "Y28", "Y31"),
                  3: ("Y20", "Y21", "Y28", "Y35"), 4: ("Y32", "Y33", "Y34", "Y35")}
 #: 6.3 IIY Lancastrian Succession, by the highest Heir present: Henry VI (as long as he is
 #: present), Margaret (when present: she arrives only once Henry VI is gone), a Somerset.
-IIY_LANCASTER_HIGHEST = {1: ("L17", "L18", "L20", "L21"), 2: ("L27", "L28", "L31"),
+IIY_LANCASTER_HIGHEST: Final = {1: ("L17", "L18", "L20", "L21"), 2: ("L27", "L28", "L31"),
                          3: ("L20", "L21", "L27"), 4: ("L20", "L21", "L27")}
 #: 6.3 IIL Lancastrian Succession, by the King: Henry VI, Margaret (Edward), Somerset.
-IIL_LANCASTER_KING = {1: ("L15", "L17"), 2: ("L27", "L31"), 3: ("L16", "L27"), 4: ("L16", "L27")}
+IIL_LANCASTER_KING: Final = {1: ("L15", "L17"), 2: ("L27", "L31"), 3: ("L16", "L27"), 4: ("L16", "L27")}
 #: 6.3 IIL Yorkist Succession, by the highest Heir present: York, March or Rutland, Gloucester.
-IIL_YORK_HIGHEST = {1: ("Y14", "Y20"), 2: ("Y20", "Y21"), 3: ("Y20", "Y21"), 4: ("Y25", "Y30")}
+IIL_YORK_HIGHEST: Final = {1: ("Y14", "Y20"), 2: ("Y20", "Y21"), 3: ("Y20", "Y21"), 4: ("Y25", "Y30")}
 #: Which table gives each side's cards in the second War.
-SECOND_WAR_CARDS: dict[str, dict[str, Any]] = {"IIY": {"York": IIY_YORK_KING, "Lancaster": IIY_LANCASTER_HIGHEST},
+SECOND_WAR_CARDS: Final[dict[str, dict[str, Any]]] = {"IIY": {"York": IIY_YORK_KING, "Lancaster": IIY_LANCASTER_HIGHEST},
                     "IIL": {"York": IIL_YORK_HIGHEST, "Lancaster": IIL_LANCASTER_KING}}
 
 #: The keys of the state that run through the Wars; a new War's setup rebuilds all others.
-PERSISTENT = ("game", "scenario", "options", "roles", "log", "rng", "rolls", "rigged", "reveals", "heirs_removed")
+PERSISTENT: Final = ("game", "scenario", "options", "roles", "log", "rng", "rolls", "rigged", "reveals", "heirs_removed")
 
 
 # ----- reading the record --------------------------------------------------------------------------
