@@ -55,7 +55,13 @@ from roses.games.kingmaker.common import (
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.parliament import tally
 from roses.games.kingmaker.play import event_deck
-from roses.games.kingmaker.queries import parliament_places, siege_defence, summoner_figure, writs
+from roses.games.kingmaker.queries import (
+    MAINLAND,
+    parliament_places,
+    siege_defence,
+    summoner_figure,
+    writs,
+)
 
 
 def determinize(state: State, role: str, seed: int) -> State:
@@ -152,10 +158,12 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         # proposes first for every Chancery card, and alone for the bishops a coronation needs).
         # With another's King crowned it passes (a vote between two Kings may give him the
         # sole crown, and the next motion the game).
-        p = player_of_role(state, role)
-        crowned = kings(state)
-        summon = any(king_controller(state, k) == p for k in crowned) or not crowned
+        summon = summons_parliament(state, player_of_role(state, role))
         return [a for a in actions if (a[0] == "summon") == summon][:1] or actions
+    if step == "summons" and not _writ_to_spare(state, player_of_role(state, role)):
+        # §Chance Phase: a Writ may commission a noble in place of one summoned by an Event;
+        # the controller of a crowned King keeps his last one for the Parliament that may win.
+        return [a for a in actions if a[0] != "send"] or actions
     if step == "vote":
         return _ballot(state, role, actions)
     if step == "attend":
@@ -171,6 +179,36 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def summons_parliament(state: State, p: int) -> bool:
+    """Whether ``p``'s bot summons Parliament in its Parliament phase (§Calling Parliament: each
+    Parliament spends a Writ, one for the noble summoned). The controller of the sole King
+    summons with half the Commons votes plus one (the motion of victory may pass, §Victory
+    Conditions, ruling K31), or with a Writ to spare (a Parliament short of the majority hands
+    out Chancery's titles and offices, their Commons votes, and the summoner proposes first,
+    §Distributing Cards; the last Writ is kept for the Parliament that may win). With two Kings,
+    one of them his, or none crowned, the Chancellor's player summons (the vote between the
+    Kings; the bishops a coronation needs, which the summoner alone proposes). With another's
+    King crowned it passes (a vote between two Kings may give him the sole crown, and the next
+    motion the game)."""
+    crowned = kings(state)
+    if not crowned:
+        return True
+    if not any(king_controller(state, k) == p for k in crowned):
+        return False
+    k = sole_king(state)
+    if k is None or king_controller(state, k) != p:
+        return True
+    return commons_share_wins(state, p) or _writ_to_spare(state, p)
+
+
+def _writ_to_spare(state: State, p: int) -> bool:
+    """Whether ``p`` may spend a Writ: he controls no crowned King, or holds two or more (the
+    last is kept for the Parliament where his King may be voted the one and only King)."""
+    if not any(king_controller(state, k) == p for k in kings(state)):
+        return True
+    return len(writs(state, p)) >= 2
 
 
 def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:
@@ -504,8 +542,8 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     w = W(state)
     amap = E._awards_by_noble(state)
     nobles = [n for n in E._faction_nobles(state)[p] if state["nsq"][n] is not None and state["nship"][n] < 0]
-    if not nobles:
-        return None
+    if not nobles:  # all at sea: a King aboard is taken where Parliament may meet (ai_sea lands him)
+        return parliament_seat(state, p, 0)
     strength = {n: noble_strength(state, n, amap=amap) for n in nobles}
     total = sum(strength.values())
     if total <= 0:
@@ -657,8 +695,9 @@ def parliament_seat(state: State, p: int, power: int) -> tuple[str, str | None] 
     that ``p`` owns (entered), or an unfortified one (in the open of its square), or
     one whose siege defence ``power`` matches (:data:`CATHEDRAL_SIEGE_STEPS` more steps: a
     siege first); nearest by land, a sea passage counting :data:`evaluation.SEA_LEG` steps (a King
-    in Ireland, Calais or on an island crosses by ship, ai_sea). ``(square, place)``, the place
-    None for an unfortified one; None when ``p`` controls no sole King or the King is at sea."""
+    in Ireland, Calais or on an island crosses by ship, ai_sea; one at sea is reckoned from the
+    nearest mainland port his ship may enter, :func:`_seat_from_sea`). ``(square, place)``, the
+    place None for an unfortified one; None when ``p`` controls no sole King."""
     k = sole_king(state)
     if k is None or king_controller(state, k) != p:
         return None
@@ -667,9 +706,37 @@ def parliament_seat(state: State, p: int, power: int) -> tuple[str, str | None] 
         sq, inside, ship = state["nsq"][w.beaufort], state["nin"][w.beaufort], state["nship"][w.beaufort]
     else:
         sq, inside, ship = heir_loc(state, k)
-    if sq is None or ship >= 0:
+    if ship >= 0:
+        return _seat_from_sea(state, p, ship, power)
+    if sq is None:
         return None
     return _seat_from(state, p, sq, inside, power)
+
+
+def _seat_from_sea(state: State, p: int, s: int, power: int) -> tuple[str, str | None] | None:
+    """Where Parliament may meet for a King of ``p`` aboard ship ``s`` (§Sea Transportation:
+    nobles land only when their ship enters a port; §Calling Parliament: a town or city of
+    the mainland): reckoned as :func:`parliament_seat` does from the square of the nearest
+    mainland port the ship may enter (its faction's own, or unfortified; ties by id), so that
+    the ship sails its passengers towards that seat (ai_sea) instead of staying at sea. None
+    when it may enter no such port."""
+    b = W(state).board
+    pos = state["spos"][s]
+    if pos is None:
+        return None
+    dist = {pos: 0} if pos in b.places else b.port_distances(pos)
+    best: tuple[int, str] | None = None
+    for port, d in dist.items():
+        pl = b.places[port]
+        if pl.area not in MAINLAND or not place_active(state, port):
+            continue
+        if pl.fortified and place_owner(state, port) != p:
+            continue
+        if best is None or (d, port) < best:
+            best = (d, port)
+    if best is None:
+        return None
+    return _seat_from(state, p, b.places[best[1]].square, None, power)
 
 
 def chancellor_seat(state: State, p: int, power: int) -> tuple[str, str | None] | None:

@@ -1,0 +1,137 @@
+"""The Kingmaker bots' Writs and their King at sea: the controller of the sole King keeps his
+last Writ for the Parliament that may win (§Calling Parliament: each Parliament spends one;
+§Chance Phase: one commissions a noble in place of one summoned by an Event; §Victory
+Conditions, ruling K31), a King aboard a ship is sailed to where Parliament may meet, and a ship
+whose passengers are too weak to land fetches the nobles waiting for it (§Sea Transportation)."""
+
+from __future__ import annotations
+
+from roses.engine.contract import Action, State
+from roses.games.kingmaker import RULES, ai, ai_sea
+from roses.games.kingmaker.common import E_DECK, E_HAND, W, faction_nobles, noble_strength
+from roses.games.kingmaker.parliament import tally
+from roses.games.kingmaker.play import event_deck
+from tests.kingmaker.test_bots import _first_movement, _free_heirs, _noble_of
+from tests.kingmaker.test_bots_king import _towns_to
+from tests.kingmaker.test_bots_sea import _setup
+
+PARLIAMENT: list[Action] = [("summon", "london"), ("pass", None)]
+
+
+def _writs(state: State, p: int, k: int) -> None:
+    """``p`` holds exactly ``k`` Writs; the others are in the Event deck."""
+    writ = [e for e, c in enumerate(event_deck(state).cards) if c.kind == "writ"]
+    for i, e in enumerate(writ):
+        state["ez"][e], state["eh"][e] = (E_HAND, p) if i < k else (E_DECK, -1)
+
+
+def _sole_king(state: State, p: int) -> None:
+    """Henry VI crowned, the sole King, escorted by a noble of ``p``; every other heir alive,
+    uncrowned, held by no one."""
+    w = W(state)
+    _free_heirs(state)
+    henry = w.heir_codec.id("henry_vi")
+    state["hcrown"][henry], state["hesc"][henry] = True, _noble_of(state, p)
+
+
+def _majority(state: State, p: int) -> bool:
+    votes = tally(state, {"sq": None})
+    return votes[p][0] >= sum(c for c, _ in votes) // 2 + 1
+
+
+def test_the_sole_kings_controller_keeps_his_last_writ_for_a_parliament_that_may_win_k31() -> None:
+    """§Calling Parliament: a Writ summons a noble, so each Parliament spends one; §Victory
+    Conditions, ruling K31: the motion of victory needs half the Commons votes plus one. The
+    controller of the sole King, short of that majority, passes with one Writ (kept) and
+    summons with two (one to spare: Chancery's titles and offices are handed out); with the
+    majority he summons with his last Writ."""
+    state = _first_movement().state
+    p = state["stack"][-1]["p"]
+    role = f"P{p + 1}"
+    state["stack"].append({"step": "parliament", "p": p})
+    _sole_king(state, p)
+    _towns_to(state, (p + 1) % 3)
+    assert not _majority(state, p)
+    _writs(state, p, 1)
+    assert ai.search_choices(state, role, PARLIAMENT) == [("pass", None)]
+    _writs(state, p, 2)
+    assert ai.search_choices(state, role, PARLIAMENT) == [("summon", "london")]
+    _writs(state, p, 1)
+    _towns_to(state, p)
+    assert _majority(state, p)
+    assert ai.search_choices(state, role, PARLIAMENT) == [("summon", "london")]
+
+
+def test_a_kings_controller_commissions_no_noble_with_his_last_writ_k31() -> None:
+    """§Chance Phase: a Writ may commission a noble in place of one an Event summons. The
+    controller of a crowned King with one Writ lets the summoned noble answer (the Writ is kept
+    for Parliament, §Victory Conditions); with two he may commission, and so may a player
+    with no King."""
+    state = _first_movement().state
+    w = W(state)
+    p = state["stack"][-1]["p"]
+    role = f"P{p + 1}"
+    mine = [n for n in faction_nobles(state, p) if state["nsq"][n] is not None]
+    summoned = max(mine, key=lambda n: noble_strength(state, n))
+    state["stack"].append({"step": "summons", "place": "london", "queue": [], "asking": summoned, "min": 0})
+    actions: list[Action] = [("send", w.cards[mine[0]].id), ("answer", None)]
+    _sole_king(state, p)
+    _writs(state, p, 1)
+    assert ai.search_choices(state, role, actions) == [("answer", None)]
+    _writs(state, p, 2)
+    assert ("send", w.cards[mine[0]].id) in ai.search_choices(state, role, actions)
+    _writs(state, p, 1)
+    henry = w.heir_codec.id("henry_vi")
+    state["hesc"][henry] = _noble_of(state, (p + 1) % 3)
+    assert ("send", w.cards[mine[0]].id) in ai.search_choices(state, role, actions)
+
+
+def test_a_king_at_sea_is_sailed_to_where_parliament_may_meet_k31() -> None:
+    """§Sea Transportation: nobles (and the heir they escort) land only when their ship enters a
+    port; §Calling Parliament: Parliament meets in a town or city of the mainland. Henry VI, the
+    sole King, aboard the faction's ship off Dover with his escort (the faction's other nobles
+    in Dover), his controller holding a Commons majority: his plan is a place where Parliament may meet (there was
+    none while he was at sea), and the bot sails the ship, which enters a mainland port."""
+    game, p, s, mine = _setup("dover", "dover")
+    state = game.state
+    w = W(state)
+    b = w.board
+    role = f"P{p + 1}"
+    henry = w.heir_codec.id("henry_vi")
+    escort = min(mine, key=lambda n: noble_strength(state, n))
+    state["hcrown"][henry], state["hesc"][henry] = True, escort
+    york = w.heir_codec.id("richard_of_york")  # alive, held by another player (no last heir yet)
+    state["hdead"][york], state["hesc"][york] = False, _noble_of(state, (p + 1) % 3)
+    _towns_to(state, p)  # his Commons majority: his King goes where Parliament may meet
+    assert _majority(state, p)
+    state["nship"][escort], state["nsq"][escort], state["nin"][escort] = s, None, None
+    state["spos"][s] = b.places["dover"].port[0]
+    seat = ai.plan(state, p)
+    assert seat is not None
+    sq, place = seat
+    assert b.squares[sq].area in ("england", "wales", "scotland")
+    assert place is None or b.places[place].parliament
+    choices = ai.search_choices(state, role, RULES.legal_actions(state, role))
+    assert choices == [("sail", w.ships[s].id)]
+    game.apply(role, "sail", w.ships[s].id)
+    tos = ai.search_choices(game.state, role, RULES.legal_actions(game.state, role))
+    assert tos and all(v == "to" for v, _ in tos)
+    assert all(str(d) in b.places and b.places[str(d)].area == "england" for _, d in tos)
+
+
+def test_a_ship_too_weak_to_land_fetches_the_nobles_waiting_for_it_l138() -> None:
+    """§Sea Transportation: a ship enters a fortified port it does not own only with passengers
+    strong enough to besiege it. Carisbrooke (garrison 200) is the only port of the Isle of
+    Wight: the faction's weakest noble aboard its ship off Dover cannot land there, and its other
+    nobles wait in Dover; the ship heads for Dover to fetch them (it had no goal and stayed at
+    sea)."""
+    game, p, s, mine = _setup("dover", "dover")
+    state = game.state
+    b = W(state).board
+    aim = b.places["carisbrooke"].square
+    weak = min(mine, key=lambda n: noble_strength(state, n))
+    state["nship"][weak], state["nsq"][weak], state["nin"][weak] = s, None, None
+    state["spos"][s] = b.places["dover"].port[0]
+    assert not ai_sea.landings(state, p, aim, noble_strength(state, weak))
+    assert ai_sea.waiting(state, p, aim)
+    assert ai_sea.ship_goals(state, p, s, aim) == {"dover": 0}
