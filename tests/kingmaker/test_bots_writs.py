@@ -135,3 +135,60 @@ def test_a_ship_too_weak_to_land_fetches_the_nobles_waiting_for_it_l138() -> Non
     assert not ai_sea.landings(state, p, aim, noble_strength(state, weak))
     assert ai_sea.waiting(state, p, aim)
     assert ai_sea.ship_goals(state, p, s, aim) == {"dover": 0}
+
+
+def _last_yorkist_king(state: State, p: int) -> int:
+    """Richard of York the last royal heir alive, crowned, escorted by a noble of ``p``."""
+    w = W(state)
+    york = w.heir_codec.id("richard_of_york")
+    for h in range(len(w.heirs)):
+        state["hdead"][h], state["hcrown"][h], state["hesc"][h] = h != york, h == york, -1
+    state["hesc"][york] = _noble_of(state, p)
+    return york
+
+
+def test_with_the_last_yorkist_king_a_faction_marches_on_beaufort_and_executes_him_k79() -> None:
+    """§Victory Conditions, ruling K79: the controller of the last royal heir, a crowned Yorkist,
+    wins only once Beaufort is out of play. Richard of York is that King, Beaufort (another
+    player's noble) stands in the open with no one beside him, and every noble of the King's
+    faction (1.5 times his strength, short of the Commons majority) stands two steps away in
+    the open: its plan is Beaufort's square (before, it had
+    none), and its captor's choice for Beaufort captive is his execution. With Richard
+    uncrowned, Beaufort is no plan."""
+    state = _first_movement().state
+    w = W(state)
+    b = w.board
+    p = state["stack"][-1]["p"]
+    role = f"P{p + 1}"
+    bf = w.beaufort
+    q = next(o for o in range(3) if o != p and any(state["ch"][n] == o for n in faction_nobles(state, o)))
+    state["ch"][bf] = q
+    york = _last_yorkist_king(state, p)
+    sq = b.places["coventry"].square
+    dist = b.land_distances(sq)
+    near = next(s for s in sorted(dist) if dist[s] == 2 and s in b.squares
+                and not any(state["nsq"][n] == s for n in w.nobles))
+    others = [n for n in w.nobles if state["nsq"][n] == sq and n != bf]
+    for n in others:
+        state["nsq"][n], state["nin"][n] = near if state["ch"][n] == p else b.places["london"].square, None
+    state["nsq"][bf], state["nin"][bf], state["nship"][bf], state["ncap"][bf] = sq, None, -1, -1
+    third = 3 - p - q
+    for n in faction_nobles(state, third):  # the third player's nobles join the King's faction
+        state["ch"][n] = p
+    for n in faction_nobles(state, p):
+        if state["nsq"][n] is not None:
+            state["nsq"][n], state["nin"][n] = near, None
+    mine = sum(noble_strength(state, n) for n in faction_nobles(state, p) if state["nsq"][n] == near)
+    assert mine >= 1.5 * noble_strength(state, bf)
+    _towns_to(state, q)  # short of the Commons majority (with it, Parliament comes first)
+    assert not _majority(state, p)
+    assert ai.beaufort_stands_in_the_way(state, p)
+    assert ai.plan(state, p) == (sq, None)
+    state["stack"].append({"step": "captive", "cap": p, "queue": [bf]})
+    captive: list[Action] = [("execute", w.cards[bf].id), ("release", w.cards[bf].id),
+                             ("ransom", [w.cards[bf].id, 1])]
+    assert ai.search_choices(state, role, captive) == [("execute", w.cards[bf].id)]
+    state["stack"].pop()
+    state["hcrown"][york] = False
+    assert not ai.beaufort_stands_in_the_way(state, p)
+    assert ai.plan(state, p) != (sq, None)

@@ -45,6 +45,7 @@ from roses.games.kingmaker.common import (
     kings,
     live_heirs,
     noble_strength,
+    owner_of_card,
     place_owner,
     player_of_role,
     role_of,
@@ -164,6 +165,8 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         # §Chance Phase: a Writ may commission a noble in place of one summoned by an Event;
         # the controller of a crowned King keeps his last one for the Parliament that may win.
         return [a for a in actions if a[0] != "send"] or actions
+    if step == "captive":
+        return _captive(state, role, actions)
     if step == "vote":
         return _ballot(state, role, actions)
     if step == "attend":
@@ -178,6 +181,23 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return _proposal(state, role, actions)
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
+    return actions
+
+
+def _captive(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """§Capture of Noble Counters: the captor of Beaufort executes him when Beaufort alone
+    keeps his last Yorkist King from victory (ruling K79, :func:`beaufort_stands_in_the_way`
+    once he is out of the prison); otherwise the search chooses."""
+    w = W(state)
+    frame = state["stack"][-1]
+    n = frame["queue"][0] if frame.get("queue") else -1
+    if n != w.beaufort:
+        return actions
+    p = player_of_role(state, role)
+    alive = live_heirs(state)
+    if len(alive) == 1 and heir_controller(state, alive[0]) == p and state["hcrown"][alive[0]] and (
+            w.heirs[alive[0]].house == "york"):
+        return [a for a in actions if a[0] == "execute"] or actions
     return actions
 
 
@@ -296,6 +316,9 @@ def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
     holders = {role_of(state, q) for h in live_heirs(state)
                if (q := heir_controller(state, h)) >= 0 and q != p and not allied(state, p, q)
                and heir_loc(state, h)[:2] == (aim, None)}
+    bf = W(state).beaufort
+    if beaufort_stands_in_the_way(state, p) and (state["nsq"][bf], state["nin"][bf]) == (aim, None):
+        holders.add(role_of(state, owner_of_card(state, bf)))  # ruling K79: Beaufort's stack
     if not holders:
         return rest
     ours = strength(state, attackers_at(state, p, aim), attack=True)
@@ -561,6 +584,9 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     seat = parliament_seat(state, p, total)
     if seat is not None and commons_share_wins(state, p):
         return seat
+    rival = _beaufort_target(state, p, strength)
+    if rival is not None:
+        return rival
     for h in mine:
         if h in seniors and w.heirs[h].house not in crowned and bishops >= 2:
             cath = _cathedral_for(state, p, h, total)
@@ -605,6 +631,42 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     if best is None:
         return seat  # nothing to take: the King (if any) to where Parliament may meet, guarded
     return best[1], best[2]
+
+
+def beaufort_stands_in_the_way(state: State, p: int) -> bool:
+    """Whether ``p`` controls the last royal heir alive, a crowned Yorkist, while Beaufort (not
+    his) is in play on land, out of anyone's prison: §Victory Conditions, ruling K79, a last
+    Yorkist King wins only once Beaufort is out of play."""
+    alive = live_heirs(state)
+    if len(alive) != 1 or state["beaufort_crowned"]:
+        return False
+    h = alive[0]
+    w = W(state)
+    if heir_controller(state, h) != p or not state["hcrown"][h] or w.heirs[h].house != "york":
+        return False
+    bf = w.beaufort
+    return (state["cz"][bf] == Z_NOBLE and state["nsq"][bf] is not None and state["nship"][bf] < 0
+            and owner_of_card(state, bf) not in (p, -1) and state["ncap"][bf] < 0)
+
+
+def _beaufort_target(state: State, p: int, forces: dict[int, int]) -> tuple[str, str | None] | None:
+    """The plan of :func:`beaufort_stands_in_the_way`: Beaufort's square (and the place he is
+    in), to defeat his stack with :data:`BATTLE_MARGIN` times its strength (§Battle) or take
+    his place by a siege matching its defence (§Siege), then execute him (§Capture of Noble
+    Counters); None when the faction's nobles who can march there by land fall short."""
+    if not beaufort_stands_in_the_way(state, p):
+        return None
+    bf = W(state).beaufort
+    sq, inside = state["nsq"][bf], state["nin"][bf]
+    if inside is not None:
+        need = siege_defence(state, inside, p)
+    else:
+        need = math.ceil(BATTLE_MARGIN * strength(state, defenders_at(state, owner_of_card(state, bf), sq)))
+    land = E.walk_distances(state, sq)
+    marching = sum(v for n, v in forces.items() if state["nsq"][n] in land)
+    if marching <= 0 or need > marching:
+        return None
+    return sq, inside
 
 
 #: What a town or city the sole King's controller may take is worth in the choice of a plan, against
