@@ -159,12 +159,10 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         # proposes first for every Chancery card, and alone for the bishops a coronation needs).
         # With another's King crowned it passes (a vote between two Kings may give him the
         # sole crown, and the next motion the game).
-        summon = summons_parliament(state, player_of_role(state, role))
+        p = player_of_role(state, role)
+        crowned = kings(state)
+        summon = any(king_controller(state, k) == p for k in crowned) or not crowned
         return [a for a in actions if (a[0] == "summon") == summon][:1] or actions
-    if step == "summons" and not _writ_to_spare(state, player_of_role(state, role)):
-        # §Chance Phase: a Writ may commission a noble in place of one summoned by an Event;
-        # the controller of a crowned King keeps his last one for the Parliament that may win.
-        return [a for a in actions if a[0] != "send"] or actions
     if step == "captive":
         return _captive(state, role, actions)
     if step == "vote":
@@ -199,36 +197,6 @@ def _captive(state: State, role: str, actions: list[Action]) -> list[Action]:
             w.heirs[alive[0]].house == "york"):
         return [a for a in actions if a[0] == "execute"] or actions
     return actions
-
-
-def summons_parliament(state: State, p: int) -> bool:
-    """Whether ``p``'s bot summons Parliament in its Parliament phase (§Calling Parliament: each
-    Parliament spends a Writ, one for the noble summoned). The controller of the sole King
-    summons with half the Commons votes plus one (the motion of victory may pass, §Victory
-    Conditions, ruling K31), or with a Writ to spare (a Parliament short of the majority hands
-    out Chancery's titles and offices, their Commons votes, and the summoner proposes first,
-    §Distributing Cards; the last Writ is kept for the Parliament that may win). With two Kings,
-    one of them his, or none crowned, the Chancellor's player summons (the vote between the
-    Kings; the bishops a coronation needs, which the summoner alone proposes). With another's
-    King crowned it passes (a vote between two Kings may give him the sole crown, and the next
-    motion the game)."""
-    crowned = kings(state)
-    if not crowned:
-        return True
-    if not any(king_controller(state, k) == p for k in crowned):
-        return False
-    k = sole_king(state)
-    if k is None or king_controller(state, k) != p:
-        return True
-    return commons_share_wins(state, p) or _writ_to_spare(state, p)
-
-
-def _writ_to_spare(state: State, p: int) -> bool:
-    """Whether ``p`` may spend a Writ: he controls no crowned King, or holds two or more (the
-    last is kept for the Parliament where his King may be voted the one and only King)."""
-    if not any(king_controller(state, k) == p for k in kings(state)):
-        return True
-    return len(writs(state, p)) >= 2
 
 
 def _summons(state: State, role: str, actions: list[Action]) -> list[Action]:

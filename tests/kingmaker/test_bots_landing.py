@@ -1,8 +1,7 @@
-"""The Kingmaker bots' Writs and their King at sea: the controller of the sole King keeps his
-last Writ for the Parliament that may win (§Calling Parliament: each Parliament spends one;
-§Chance Phase: one commissions a noble in place of one summoned by an Event; §Victory
-Conditions, ruling K31), a King aboard a ship is sailed to where Parliament may meet, and a ship
-whose passengers are too weak to land fetches the nobles waiting for it (§Sea Transportation)."""
+"""The Kingmaker bots' King at sea and Beaufort: a King aboard a ship is sailed to where
+Parliament may meet (§Calling Parliament, ruling K31), a ship whose passengers are too weak to
+land fetches the nobles waiting for it (§Sea Transportation), and the controller of the last
+Yorkist King marches on Beaufort and executes him (§Victory Conditions, ruling K79)."""
 
 from __future__ import annotations
 
@@ -37,53 +36,6 @@ def _sole_king(state: State, p: int) -> None:
 def _majority(state: State, p: int) -> bool:
     votes = tally(state, {"sq": None})
     return votes[p][0] >= sum(c for c, _ in votes) // 2 + 1
-
-
-def test_the_sole_kings_controller_keeps_his_last_writ_for_a_parliament_that_may_win_k31() -> None:
-    """§Calling Parliament: a Writ summons a noble, so each Parliament spends one; §Victory
-    Conditions, ruling K31: the motion of victory needs half the Commons votes plus one. The
-    controller of the sole King, short of that majority, passes with one Writ (kept) and
-    summons with two (one to spare: Chancery's titles and offices are handed out); with the
-    majority he summons with his last Writ."""
-    state = _first_movement().state
-    p = state["stack"][-1]["p"]
-    role = f"P{p + 1}"
-    state["stack"].append({"step": "parliament", "p": p})
-    _sole_king(state, p)
-    _towns_to(state, (p + 1) % 3)
-    assert not _majority(state, p)
-    _writs(state, p, 1)
-    assert ai.search_choices(state, role, PARLIAMENT) == [("pass", None)]
-    _writs(state, p, 2)
-    assert ai.search_choices(state, role, PARLIAMENT) == [("summon", "london")]
-    _writs(state, p, 1)
-    _towns_to(state, p)
-    assert _majority(state, p)
-    assert ai.search_choices(state, role, PARLIAMENT) == [("summon", "london")]
-
-
-def test_a_kings_controller_commissions_no_noble_with_his_last_writ_k31() -> None:
-    """§Chance Phase: a Writ may commission a noble in place of one an Event summons. The
-    controller of a crowned King with one Writ lets the summoned noble answer (the Writ is kept
-    for Parliament, §Victory Conditions); with two he may commission, and so may a player
-    with no King."""
-    state = _first_movement().state
-    w = W(state)
-    p = state["stack"][-1]["p"]
-    role = f"P{p + 1}"
-    mine = [n for n in faction_nobles(state, p) if state["nsq"][n] is not None]
-    summoned = max(mine, key=lambda n: noble_strength(state, n))
-    state["stack"].append({"step": "summons", "place": "london", "queue": [], "asking": summoned, "min": 0})
-    actions: list[Action] = [("send", w.cards[mine[0]].id), ("answer", None)]
-    _sole_king(state, p)
-    _writs(state, p, 1)
-    assert ai.search_choices(state, role, actions) == [("answer", None)]
-    _writs(state, p, 2)
-    assert ("send", w.cards[mine[0]].id) in ai.search_choices(state, role, actions)
-    _writs(state, p, 1)
-    henry = w.heir_codec.id("henry_vi")
-    state["hesc"][henry] = _noble_of(state, (p + 1) % 3)
-    assert ("send", w.cards[mine[0]].id) in ai.search_choices(state, role, actions)
 
 
 def test_a_king_at_sea_is_sailed_to_where_parliament_may_meet_k31() -> None:
