@@ -620,8 +620,9 @@ def beaufort_stands_in_the_way(state: State, p: int) -> bool:
 def _beaufort_target(state: State, p: int, forces: dict[int, int]) -> tuple[str, str | None] | None:
     """The plan of :func:`beaufort_stands_in_the_way`: Beaufort's square (and the place he is
     in), to defeat his stack with :data:`BATTLE_MARGIN` times its strength (§Battle) or take
-    his place by a siege matching its defence (§Siege), then execute him (§Capture of Noble
-    Counters); None when the faction's nobles who can march there by land fall short."""
+    his place by a siege matching its defence (§Siege), then execute him
+    (§Capture of Noble Counters); None when the faction's nobles who can march there by land
+    fall short."""
     if not beaufort_stands_in_the_way(state, p):
         return None
     bf = W(state).beaufort
