@@ -45,6 +45,7 @@ from roses.games.kingmaker.common import (
     kings,
     live_heirs,
     noble_strength,
+    owner_of_card,
     place_owner,
     player_of_role,
     role_of,
@@ -55,7 +56,13 @@ from roses.games.kingmaker.common import (
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.parliament import tally
 from roses.games.kingmaker.play import event_deck
-from roses.games.kingmaker.queries import parliament_places, siege_defence, summoner_figure, writs
+from roses.games.kingmaker.queries import (
+    MAINLAND,
+    parliament_places,
+    siege_defence,
+    summoner_figure,
+    writs,
+)
 
 
 def determinize(state: State, role: str, seed: int) -> State:
@@ -156,6 +163,8 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         crowned = kings(state)
         summon = any(king_controller(state, k) == p for k in crowned) or not crowned
         return [a for a in actions if (a[0] == "summon") == summon][:1] or actions
+    if step == "captive":
+        return _captive(state, role, actions)
     if step == "vote":
         return _ballot(state, role, actions)
     if step == "attend":
@@ -170,6 +179,23 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return _proposal(state, role, actions)
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
+    return actions
+
+
+def _captive(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """§Capture of Noble Counters: the captor of Beaufort executes him when Beaufort alone
+    keeps his last Yorkist King from victory (ruling K79, :func:`beaufort_stands_in_the_way`
+    once he is out of the prison); otherwise the search chooses."""
+    w = W(state)
+    frame = state["stack"][-1]
+    n = frame["queue"][0] if frame.get("queue") else -1
+    if n != w.beaufort:
+        return actions
+    p = player_of_role(state, role)
+    alive = live_heirs(state)
+    if len(alive) == 1 and heir_controller(state, alive[0]) == p and state["hcrown"][alive[0]] and (
+            w.heirs[alive[0]].house == "york"):
+        return [a for a in actions if a[0] == "execute"] or actions
     return actions
 
 
@@ -258,6 +284,9 @@ def _assault(state: State, role: str, actions: list[Action]) -> list[Action]:
     holders = {role_of(state, q) for h in live_heirs(state)
                if (q := heir_controller(state, h)) >= 0 and q != p and not allied(state, p, q)
                and heir_loc(state, h)[:2] == (aim, None)}
+    bf = W(state).beaufort
+    if beaufort_stands_in_the_way(state, p) and (state["nsq"][bf], state["nin"][bf]) == (aim, None):
+        holders.add(role_of(state, owner_of_card(state, bf)))  # ruling K79: Beaufort's stack
     if not holders:
         return rest
     ours = strength(state, attackers_at(state, p, aim), attack=True)
@@ -504,8 +533,8 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     w = W(state)
     amap = E._awards_by_noble(state)
     nobles = [n for n in E._faction_nobles(state)[p] if state["nsq"][n] is not None and state["nship"][n] < 0]
-    if not nobles:
-        return None
+    if not nobles:  # all at sea: a King aboard is taken where Parliament may meet (ai_sea lands him)
+        return parliament_seat(state, p, 0)
     strength = {n: noble_strength(state, n, amap=amap) for n in nobles}
     total = sum(strength.values())
     if total <= 0:
@@ -523,6 +552,9 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     seat = parliament_seat(state, p, total)
     if seat is not None and commons_share_wins(state, p):
         return seat
+    rival = _beaufort_target(state, p, strength)
+    if rival is not None:
+        return rival
     for h in mine:
         if h in seniors and w.heirs[h].house not in crowned and bishops >= 2:
             cath = _cathedral_for(state, p, h, total)
@@ -567,6 +599,43 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     if best is None:
         return seat  # nothing to take: the King (if any) to where Parliament may meet, guarded
     return best[1], best[2]
+
+
+def beaufort_stands_in_the_way(state: State, p: int) -> bool:
+    """Whether ``p`` controls the last royal heir alive, a crowned Yorkist, while Beaufort (not
+    his) is in play on land, out of anyone's prison: §Victory Conditions, ruling K79, a last
+    Yorkist King wins only once Beaufort is out of play."""
+    alive = live_heirs(state)
+    if len(alive) != 1 or state["beaufort_crowned"]:
+        return False
+    h = alive[0]
+    w = W(state)
+    if heir_controller(state, h) != p or not state["hcrown"][h] or w.heirs[h].house != "york":
+        return False
+    bf = w.beaufort
+    return (state["cz"][bf] == Z_NOBLE and state["nsq"][bf] is not None and state["nship"][bf] < 0
+            and owner_of_card(state, bf) not in (p, -1) and state["ncap"][bf] < 0)
+
+
+def _beaufort_target(state: State, p: int, forces: dict[int, int]) -> tuple[str, str | None] | None:
+    """The plan of :func:`beaufort_stands_in_the_way`: Beaufort's square (and the place he is
+    in), to defeat his stack with :data:`BATTLE_MARGIN` times its strength (§Battle) or take
+    his place by a siege matching its defence (§Siege), then execute him
+    (§Capture of Noble Counters); None when the faction's nobles who can march there by land
+    fall short."""
+    if not beaufort_stands_in_the_way(state, p):
+        return None
+    bf = W(state).beaufort
+    sq, inside = state["nsq"][bf], state["nin"][bf]
+    if inside is not None:
+        need = siege_defence(state, inside, p)
+    else:
+        need = math.ceil(BATTLE_MARGIN * strength(state, defenders_at(state, owner_of_card(state, bf), sq)))
+    land = E.walk_distances(state, sq)
+    marching = sum(v for n, v in forces.items() if state["nsq"][n] in land)
+    if marching <= 0 or need > marching:
+        return None
+    return sq, inside
 
 
 #: What a town or city the sole King's controller may take is worth in the choice of a plan, against
@@ -657,8 +726,9 @@ def parliament_seat(state: State, p: int, power: int) -> tuple[str, str | None] 
     that ``p`` owns (entered), or an unfortified one (in the open of its square), or
     one whose siege defence ``power`` matches (:data:`CATHEDRAL_SIEGE_STEPS` more steps: a
     siege first); nearest by land, a sea passage counting :data:`evaluation.SEA_LEG` steps (a King
-    in Ireland, Calais or on an island crosses by ship, ai_sea). ``(square, place)``, the place
-    None for an unfortified one; None when ``p`` controls no sole King or the King is at sea."""
+    in Ireland, Calais or on an island crosses by ship, ai_sea; one at sea is reckoned from the
+    nearest mainland port his ship may enter, :func:`_seat_from_sea`). ``(square, place)``, the
+    place None for an unfortified one; None when ``p`` controls no sole King."""
     k = sole_king(state)
     if k is None or king_controller(state, k) != p:
         return None
@@ -667,9 +737,37 @@ def parliament_seat(state: State, p: int, power: int) -> tuple[str, str | None] 
         sq, inside, ship = state["nsq"][w.beaufort], state["nin"][w.beaufort], state["nship"][w.beaufort]
     else:
         sq, inside, ship = heir_loc(state, k)
-    if sq is None or ship >= 0:
+    if ship >= 0:
+        return _seat_from_sea(state, p, ship, power)
+    if sq is None:
         return None
     return _seat_from(state, p, sq, inside, power)
+
+
+def _seat_from_sea(state: State, p: int, s: int, power: int) -> tuple[str, str | None] | None:
+    """Where Parliament may meet for a King of ``p`` aboard ship ``s`` (§Sea Transportation:
+    nobles land only when their ship enters a port; §Calling Parliament: a town or city of
+    the mainland): reckoned as :func:`parliament_seat` does from the square of the nearest
+    mainland port the ship may enter (its faction's own, or unfortified; ties by id), so that
+    the ship sails its passengers towards that seat (ai_sea) instead of staying at sea. None
+    when it may enter no such port."""
+    b = W(state).board
+    pos = state["spos"][s]
+    if pos is None:
+        return None
+    dist = {pos: 0} if pos in b.places else b.port_distances(pos)
+    best: tuple[int, str] | None = None
+    for port, d in dist.items():
+        pl = b.places[port]
+        if pl.area not in MAINLAND or not place_active(state, port):
+            continue
+        if pl.fortified and place_owner(state, port) != p:
+            continue
+        if best is None or (d, port) < best:
+            best = (d, port)
+    if best is None:
+        return None
+    return _seat_from(state, p, b.places[best[1]].square, None, power)
 
 
 def chancellor_seat(state: State, p: int, power: int) -> tuple[str, str | None] | None:

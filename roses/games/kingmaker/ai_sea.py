@@ -105,10 +105,15 @@ def _sea_cost(state: State, dest: str, goals: dict[str, int]) -> int:
 
 def ship_goals(state: State, p: int, s: int, aim: str) -> dict[str, int]:
     """Where ship ``s`` heads for the objective: with passengers, the landings (their land steps
-    to the objective); empty, the pickup ports of the nobles waiting for it."""
+    to the objective); empty, or with passengers too weak to enter any landing, the pickup ports
+    of the nobles waiting for it."""
     passengers = ship_passengers(state, s)
     if passengers:
-        return landings(state, p, aim, strength(state, passengers, attack=True))
+        goals = landings(state, p, aim, strength(state, passengers, attack=True))
+        if goals:
+            return goals
+        # Too weak to enter any port of the objective's land (a fortified one is entered only to
+        # besiege it): the ship fetches the nobles waiting in a port for it, and they sail together.
     out: dict[str, int] = {}
     for n in waiting(state, p, aim):
         port = pickup_port(state, p, state["nsq"][n])
