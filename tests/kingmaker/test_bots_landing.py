@@ -71,7 +71,7 @@ def test_a_king_at_sea_is_sailed_to_where_parliament_may_meet_k31() -> None:
     assert all(str(d) in b.places and b.places[str(d)].area == "england" for _, d in tos)
 
 
-def test_a_ship_too_weak_to_land_fetches_the_nobles_waiting_for_it_l138() -> None:
+def test_a_ship_too_weak_to_land_fetches_the_nobles_waiting_for_it_sea_transportation() -> None:
     """§Sea Transportation: a ship enters a fortified port it does not own only with passengers
     strong enough to besiege it. Carisbrooke (garrison 200) is the only port of the Isle of
     Wight: the faction's weakest noble aboard its ship off Dover cannot land there, and its other
