@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from roses.engine import Game, get_rules
-from roses.games.richard3.data import AREA_NAMES, BLOCK_ID, N_BLOCKS
+from roses.games.richard3.data import AREA_NAMES, BLOCK_ID, N_BLOCKS, POOL
 from tests.web.conftest import PHONE, STATIC, route_view_tables, screenshot_path
 from tests.web.placement import pieces_covered, pieces_outside
 
@@ -123,3 +123,62 @@ def test_every_block_spread_over_every_area(browser: Any, static_server: str) ->
     page.screenshot(path=str(screenshot_path("stacks-spread-laptop.png")))
     assert not errors, errors
     page.close()
+
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_stack_of_hidden_blocks_stays_inside_with_the_block_drawn_under_it(browser: Any, static_server: str,
+                                                                              size: str) -> None:
+    """4.3 with the enemy's blocks hidden: two or three Lancaster blocks alone in an area are
+    drawn to York as one block back with a second back drawn under it, offset up and to the
+    right. That offset is part of the stack's room, so the stack stays inside every land area
+    and the island, Kent's coast included (whose corner it once crossed)."""
+    rules = get_rules("richard3")
+    page, errors = _page(browser, static_server, size)
+    base = Game.new(rules, seed=5, scenario="wars-of-the-roses").state
+    lanc = [BLOCK_ID[k] for k in BLOCK_ID if k.endswith("/L")][:3]
+    page.evaluate("([v, r]) => draw(v, r)", [rules.view(base, "York"), "York"])  # the map made
+    page.evaluate("""() => { window.fits = {}; const fit = window.game.map.fitStack;
+        window.game.map.fitStack = (area, ...rest) => (window.fits[area] = fit(area, ...rest)); }""")
+    areas = [a for a in AREA_NAMES if LAYOUT["areas"].get(a, {}).get("kind") in ("land", "island")]
+    assert "Kent" in areas and len(areas) == 29
+    empty = json.loads(json.dumps(base))
+    empty["loc"] = [POOL if loc < len(AREA_NAMES) else loc for loc in empty["loc"]]
+    for n in (2, 3):
+        for area in areas:
+            state = json.loads(json.dumps(empty))
+            for b in lanc[:n]:
+                state["loc"][b] = AREA_NAMES.index(area)
+            page.evaluate("([v, r]) => draw(v, r)", [rules.view(state, "York"), "York"])
+            drawn = page.evaluate("() => [...document.querySelectorAll('svg#map g.stack g.block')]"
+                                  ".map((g) => [g.closest('g.stack').dataset.area, g.dataset.count])")
+            assert drawn == [[area, str(n)]], (area, drawn)
+            outside = pieces_outside(page, pieces=PIECES, place_attr="data-area", shape=SHAPE)
+            assert outside == [], (n, area, outside)
+            # the block drawn under lies within the room the layout found inside the area,
+            # wherever the area's names and icons leave that room
+            beyond = page.evaluate(_BEYOND_ROOM)
+            assert beyond == [], (n, area, beyond)
+    assert not errors, errors
+    page.close()
+
+
+#: The blocks whose bodies (the block and the one drawn under it; map units, a tenth of a unit
+#: spared) reach beyond the room the layout found for their stack (``fitStack``'s box, recorded
+#: as it is asked for).
+_BEYOND_ROOM = r"""() => {
+  const out = [];
+  for (const stack of document.querySelectorAll('svg#map g.stack')) {
+    const fit = window.fits[stack.dataset.area];
+    const [x0, y0, x1, y1] = fit.box;
+    for (const g of stack.querySelectorAll(':scope > g.block')) {
+      const m = /translate\(([-\d.]+),([-\d.]+)\)(?: scale\(([\d.]+)\))?/.exec(g.getAttribute('transform'));
+      const [x, y, s] = [Number(m[1]), Number(m[2]), Number(m[3] || 1)];
+      const rects = [...g.querySelectorAll(':scope > rect.block-body')].map((r) => r.getBBox());
+      const box = [x + Math.min(...rects.map((b) => b.x)) * s, y + Math.min(...rects.map((b) => b.y)) * s,
+                   x + Math.max(...rects.map((b) => b.x + b.width)) * s, y + Math.max(...rects.map((b) => b.y + b.height)) * s];
+      if (box[0] < x0 - 0.1 || box[1] < y0 - 0.1 || box[2] > x1 + 0.1 || box[3] > y1 + 0.1) out.push([stack.dataset.area, fit.box, box]);
+    }
+  }
+  return out;
+}"""

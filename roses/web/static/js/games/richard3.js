@@ -69,6 +69,8 @@ export function blockLabel(item) {
 export const BW = 66;
 export const BH = 62;
 const GAP = 5;
+// How far the second back of a stack of hidden blocks shows, up and to the right of the first.
+const UNDER = 4;
 const SIDE_LETTER = { York: "Y", Lancaster: "L", Rebel: "R" };
 
 // The phases and decisions of a view, in the words of the rules.
@@ -403,13 +405,16 @@ export class Richard3 {
     for (const [area, items] of Object.entries(byArea)) {
       // at rest a stack lies inside its area, its blocks made smaller where the area is small
       // (map.js fitStack); a reduced stack opens out at full size while pointed at or tapped
-      const fit = map.fitStack(area, items.length, BW, BH, GAP);
+      // a stack of hidden blocks shows a second back under the first, UNDER up and to the
+      // right: that offset is part of every piece's room, so it too lies inside the area
+      const under = items.some((it) => !it.known && (it.count || 1) > 1) ? UNDER : 0;
+      const fit = map.fitStack(area, items.length, BW + under, BH + under, GAP);
       if (!fit) continue;
       // own blocks first (drawn first, top left), then the enemy's, then those face down
       items.sort((a, b) => (a.side === me ? 0 : 1) - (b.side === me ? 0 : 1) || (a.down ? 1 : 0) - (b.down ? 1 : 0));
       const stack = el("g", { class: "stack", "data-area": area }, layer);
       const s = fit.scale;
-      const rest = fit.places.map(([x, y]) => `translate(${x.toFixed(1)},${y.toFixed(1)})${s < 1 ? ` scale(${s})` : ""}`);
+      const rest = fit.places.map(([x, y]) => `translate(${x.toFixed(1)},${(y + under * s).toFixed(1)})${s < 1 ? ` scale(${s})` : ""}`);
       const [bx0, by0, bx1] = fit.box;
       const fan = onMap(stackPlaces(items.length, [(bx0 + bx1) / 2, by0], true), this.layout.viewBox)
         .map(([x, y]) => `translate(${x.toFixed(1)},${y.toFixed(1)})`);
@@ -503,7 +508,7 @@ export class Richard3 {
         : `${n} hidden ${side} block${n === 1 ? "" : "s"}${exile ? " in exile" : ""}`;
       g.setAttribute("aria-label", title.textContent);
       g.dataset.count = String(n);
-      if (n > 1) g.insertBefore(el("rect", { x: 4, y: -4, width: BW, height: BH, rx: 5, class: "block-body block-under" }), g.firstChild);
+      if (n > 1) g.insertBefore(el("rect", { x: UNDER, y: -UNDER, width: BW, height: BH, rx: 5, class: "block-body block-under" }), g.firstChild);
       if (down) {
         el("text", { x: BW / 2, y: 28, "text-anchor": "middle", class: "block-out" }, g).textContent = "out";
         el("text", { x: BW / 2, y: 50, "text-anchor": "middle", class: "block-name" }, g).textContent = `${SIDE_LETTER[side] || "?"}${n > 1 ? ` ×${n}` : ""}`;
