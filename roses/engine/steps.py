@@ -523,28 +523,25 @@ class Steps:
         elif parts:
             self.changed(parts)
         if not self.keep_options and type(self).acting is Steps.acting:  # (no context to enter)
-            if not self.keep_offered:
-                step.handle(state, frame, role, verb, arg)
-                self.settle(state)
-                return
-            self._acts += 1  # what any thread kept is out of date from now on
-            try:
-                step.handle(state, frame, role, verb, arg)
-                self.settle(state)
-            finally:
-                self._acts += 1
+            self._run(state, frame, step, role, verb, arg)
             return
         with self.acting():
-            if not self.keep_options and not self.keep_offered:
-                step.handle(state, frame, role, verb, arg)
-                self.settle(state)
-                return
-            self._acts += 1  # what any thread kept is out of date from now on
-            try:
-                step.handle(state, frame, role, verb, arg)
-                self.settle(state)
-            finally:
-                self._acts += 1
+            self._run(state, frame, step, role, verb, arg)
+
+    def _run(self, state: State, frame: Frame, step: Step, role: str, verb: str, arg: Any) -> None:
+        """The handler of an action, then the automatic steps; where options are kept
+        (:attr:`keep_options`, :attr:`keep_offered`), counted as an action begun and ended
+        (:attr:`_acts`), so that what any thread kept is out of date from its start."""
+        if not self.keep_options and not self.keep_offered:
+            step.handle(state, frame, role, verb, arg)
+            self.settle(state)
+            return
+        self._acts += 1
+        try:
+            step.handle(state, frame, role, verb, arg)
+            self.settle(state)
+        finally:
+            self._acts += 1
 
     def watch(self, state: State) -> None:
         """Called before every settling check: a game whose rules end it the moment a
