@@ -494,6 +494,16 @@ def _draft_prompt(state: State, side: str, draft: list[str], n: int) -> str:
             f"(so far, top first: {order}).")
 
 
+def _draft_menu(state: State, frame: Frame, side: str) -> tuple[int, tuple[Action, ...]]:
+    """The number of cards ``side``'s Plan must hold (:func:`_limits`, inline) and what it may
+    do to its draft now (:func:`plan_menu`, kept by its arguments) (4.1)."""
+    limits = frame.get("limits")
+    target, passes = limits[side] if limits is not None else plan_limits(state, side)
+    deck, draft = state["command"][side]["deck"], frame["drafts"][side]
+    menu = _PLAN_MENUS.get((tuple(deck), tuple(sorted(draft)), target, passes))
+    return target, (menu if menu is not None else plan_menu(deck, draft, target, passes))
+
+
 class Plan(Step):
     """4.1 Plan: both sides build their Plans at once and in secret (4.1.2). The frame is popped
     when the second side locks in: while it is on top a side decides (``always_decides``)."""
@@ -515,31 +525,19 @@ class Plan(Step):
         return [rebel] if king in locked else [rebel, king]
 
     def options(self, state: State, frame: Frame, role: str) -> list[Action]:
-        limits = frame.get("limits")  # _limits(), inline
-        target, passes = limits[role] if limits is not None else plan_limits(state, role)
-        deck, draft = state["command"][role]["deck"], frame["drafts"][role]
-        menu = _PLAN_MENUS.get((tuple(deck), tuple(sorted(draft)), target, passes))  # plan_menu(), kept
-        return list(menu if menu is not None else plan_menu(deck, draft, target, passes))
+        return list(_draft_menu(state, frame, role)[1])
 
     def is_legal(self, state: State, frame: Frame, role: str, verb: str, arg: Any) -> bool:
         """Membership in :meth:`options` (the same menu, from :func:`plan_menu`)."""
-        limits = frame.get("limits")
-        target, passes = limits[role] if limits is not None else plan_limits(state, role)
-        deck, draft = state["command"][role]["deck"], frame["drafts"][role]
-        menu = _PLAN_MENUS.get((tuple(deck), tuple(sorted(draft)), target, passes))
-        return (verb, arg) in (menu if menu is not None else plan_menu(deck, draft, target, passes))
+        return (verb, arg) in _draft_menu(state, frame, role)[1]
 
     def prompt_and_options(self, state: State, frame: Frame, role: str) -> tuple[str, list[Action]]:
         """:meth:`prompt` and :meth:`options` of a side building its Plan, its limits and
         draft read once."""
         if role not in frame["drafts"] or role in frame["locked"]:
             return self.prompt(state, frame, role), self.options(state, frame, role)
-        limits = frame.get("limits")  # _limits(), inline
-        target, passes = limits[role] if limits is not None else plan_limits(state, role)
-        deck, draft = state["command"][role]["deck"], frame["drafts"][role]
-        menu = _PLAN_MENUS.get((tuple(deck), tuple(sorted(draft)), target, passes))  # plan_menu(), kept
-        return _draft_prompt(state, role, draft, target), list(
-            menu if menu is not None else plan_menu(deck, draft, target, passes))
+        target, menu = _draft_menu(state, frame, role)
+        return _draft_prompt(state, role, frame["drafts"][role], target), list(menu)
 
     def prompt(self, state: State, frame: Frame, role: str) -> str:
         if role in frame["drafts"] and role not in frame["locked"]:
