@@ -191,10 +191,7 @@ def _captive(state: State, role: str, actions: list[Action]) -> list[Action]:
     n = frame["queue"][0] if frame.get("queue") else -1
     if n != w.beaufort:
         return actions
-    p = player_of_role(state, role)
-    alive = live_heirs(state)
-    if len(alive) == 1 and heir_controller(state, alive[0]) == p and state["hcrown"][alive[0]] and (
-            w.heirs[alive[0]].house == "york"):
+    if holds_last_yorkist_king(state, player_of_role(state, role)):
         return [a for a in actions if a[0] == "execute"] or actions
     return actions
 
@@ -601,18 +598,22 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     return best[1], best[2]
 
 
+def holds_last_yorkist_king(state: State, p: int) -> bool:
+    """Whether ``p`` controls the last royal heir alive and he is a crowned Yorkist."""
+    alive = live_heirs(state)
+    if len(alive) != 1:
+        return False
+    h = alive[0]
+    return heir_controller(state, h) == p and bool(state["hcrown"][h]) and W(state).heirs[h].house == "york"
+
+
 def beaufort_stands_in_the_way(state: State, p: int) -> bool:
     """Whether ``p`` controls the last royal heir alive, a crowned Yorkist, while Beaufort (not
     his) is in play on land, out of anyone's prison: §Victory Conditions, ruling K79, a last
     Yorkist King wins only once Beaufort is out of play."""
-    alive = live_heirs(state)
-    if len(alive) != 1 or state["beaufort_crowned"]:
+    if state["beaufort_crowned"] or not holds_last_yorkist_king(state, p):
         return False
-    h = alive[0]
-    w = W(state)
-    if heir_controller(state, h) != p or not state["hcrown"][h] or w.heirs[h].house != "york":
-        return False
-    bf = w.beaufort
+    bf = W(state).beaufort
     return (state["cz"][bf] == Z_NOBLE and state["nsq"][bf] is not None and state["nship"][bf] < 0
             and owner_of_card(state, bf) not in (p, -1) and state["ncap"][bf] < 0)
 
