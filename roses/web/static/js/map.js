@@ -281,7 +281,7 @@ export function stackFit(area, viewBox, n, w, h, gap, cover) {
   let withNames = null;
   let smallest = null;
   for (const s of FIT_SCALES) {
-    const inset = 1 + 4 * s;  // off the area's outline, and room for the under-block of a counted stack
+    const inset = 1 + 4 * s;  // off the area's outline (a piece's own room, e.g. a second block drawn under it, is in w and h)
     let best = null;  // [cost, bx, by, cols, onNames]
     for (let cols = 1; cols <= Math.min(n, 4); cols++) {
       const rows = Math.ceil(n / cols);
