@@ -117,7 +117,8 @@ def test_shuffle_in_words_is_the_shuffle() -> None:
             x = list(range(n))
             y = list(range(n))
             rng.shuffle_words(words, x)
-            rng.shuffle(wide, y)  # pure Python: the 64-bit arithmetic
+            rng.shuffle(wide, y)  # in pure Python the 64-bit arithmetic (compiled, the words
+            # again; test_shuffle_is_fisher_yates_by_randbelow pins them to 64-bit randbelow)
             assert x == y
             assert words == wide
     compiled = not (rng.__file__ or "").endswith(".py")
