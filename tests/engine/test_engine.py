@@ -74,6 +74,57 @@ def test_shuffle_is_fisher_yates_by_randbelow() -> None:
             assert fast == slow
 
 
+def test_the_generators_words_are_its_64_bit_numbers() -> None:
+    """The shuffle in 32-bit words (the compiled build's): the constants' parts are those of
+    SplitMix64's gamma and multipliers, and its mix is :func:`rng.next_u64` for states of every
+    bit pattern, the words all 0 and all 1 among them."""
+    assert rng._GAMMA_HI << 32 | rng._GAMMA_LO == rng._GAMMA
+    for mul, parts in ((rng._MUL1, (rng._MUL1_HI1, rng._MUL1_HI0, rng._MUL1_LO1, rng._MUL1_LO0)),
+                       (rng._MUL2, (rng._MUL2_HI1, rng._MUL2_HI0, rng._MUL2_LO1, rng._MUL2_LO0))):
+        assert parts[0] << 48 | parts[1] << 32 | parts[2] << 16 | parts[3] == mul
+    draws: dict = {}
+    rng.seed_state(draws, 12345)
+    xs = [0, 1, rng.MASK64, rng.MASK64 - 1, 1 << 32, (1 << 32) - 1, 1 << 63]
+    xs += [rng.next_u64(draws) for _ in range(3000)]
+    for x in xs:
+        s = {"rng": (x - rng._GAMMA) & rng.MASK64}
+        hi, lo = rng.mix_words(x >> 32, x & 0xFFFFFFFF)
+        assert hi << 32 | lo == rng.next_u64(s), x
+
+
+def test_the_words_reject_the_draws_randbelow_rejects() -> None:
+    """:func:`rng.randbelow` rejects a draw above ``MASK64 - 2**64 % n`` (uniform draws); the
+    words reject exactly those and give ``v % n`` for the others, at the edge and away from it."""
+    for n in (2, 3, 5, 7, 36, 37, 40, 1000, (1 << 30)):
+        limit = rng.MASK64 - (rng.MASK64 + 1) % n
+        for v in (0, 1, n - 1, n, limit - 1, limit, limit + 1, rng.MASK64, 0xFFFFFFFF00000000,
+                  0xFFFFFFFEFFFFFFFF, 0x123456789ABCDEF0):
+            if v > rng.MASK64:  # limit + 1 where 2**64 % n == 0
+                continue
+            want = v % n if v <= limit else -1
+            assert rng.below_words(v >> 32, v & 0xFFFFFFFF, n) == want, (n, v)
+
+
+def test_shuffle_in_words_is_the_shuffle() -> None:
+    """The same swaps, draws and generator afterwards as :func:`rng.shuffle` in 64-bit
+    arithmetic, for decks of every size; compiled, :func:`rng.shuffle` is this one."""
+    for seed in range(60):
+        for n in (0, 1, 2, 3, 7, 25, 37, 64, 200):
+            words: dict = {}
+            wide: dict = {}
+            rng.seed_state(words, seed * 104729 + n)
+            rng.seed_state(wide, seed * 104729 + n)
+            x = list(range(n))
+            y = list(range(n))
+            rng.shuffle_words(words, x)
+            rng.shuffle(wide, y)  # in pure Python the 64-bit arithmetic (compiled, the words
+            # again; test_shuffle_is_fisher_yates_by_randbelow pins them to 64-bit randbelow)
+            assert x == y
+            assert words == wide
+    compiled = not (rng.__file__ or "").endswith(".py")
+    assert rng._WORDS is compiled
+
+
 def test_visible_log_hides_private_lines() -> None:
     log = ["all", ["North", "north only"], ["South", "south only"]]
     assert visible_log(log, "North") == ["all", "north only"]

@@ -472,3 +472,31 @@ def test_allied_networks_and_exile_boxes_3_3_1() -> None:
     assert sv.exile_boxes_for(ii, "margaret") == ["France"]
     assert sv.exile_boxes_for(ii, "edward_iv") == ["Burgundy"]
     assert sv.exile_boxes_for(RULES.setup(1, "ib-towton"), "march") == []
+
+
+def test_the_data_tables_made_once_are_the_datas() -> None:
+    """The tables of the component data the rules read at most actions are module tables made
+    at their first call (not ``functools.cache``, a Python call even compiled): each is the same
+    object at every call, holds what the data gives (1.3.1 the map, 1.5 the Lords, 1.9 the
+    cards, 4.5.1 the Strongholds table) and ``services.load`` is the checked data itself."""
+    from roses.games.plantagenet import arts, campaign, components, effects, rules, setup
+
+    c = components.load()
+    assert sv.load() is c and sv.load() is sv.load()
+    made = (sv._strongholds, sv._adjacent, sv._lord_sides, sv._supply_yields, rules._lord_names_and_sides,
+            campaign._lord_names, arts._facts, arts._lord_badges, arts._titles, effects._event_cards,
+            effects._capability_cards, setup.scenario_data, campaign.tables)
+    for table in made:
+        assert not hasattr(table, "cache_info"), table  # not behind functools.cache
+        assert table() is table(), table
+    assert sv._strongholds() == {loc for loc, d in c.locales.items() if d["kind"] == "stronghold"}
+    assert sv._adjacent() == {loc: tuple(nbrs) for loc, nbrs in c.adjacency.items()}
+    assert sv._lord_sides() == {lid: d["side"] for lid, d in c.lords.items()}
+    assert rules._lord_names_and_sides() == {lid: (d["name"], d["side"]) for lid, d in c.lords.items()}
+    assert campaign._lord_names() == {lid: d["name"] for lid, d in c.lords.items()}
+    assert arts._lord_badges() == {lid: d["badge"] for lid, d in c.lords.items()}
+    assert sv._supply_yields()["London"] == int(c.tables["strongholds"][c.locales["London"]["type"]]["supply"])
+    assert set(arts._facts()) == set(c.cards) == set(arts._titles())
+    assert all(cid in effects.EVENT_KEYS for cards in effects._event_cards().values() for cid in cards)
+    assert all(cid in effects.CAPABILITY_KEYS for cards in effects._capability_cards().values() for cid in cards)
+    assert set(setup.scenario_data()) == set(setup.SCENARIOS)

@@ -47,16 +47,21 @@ CAPABILITY_EFFECTS: Final[dict[str, CapabilityEffect]] = {}
 
 
 # ----- card facts (tables built once from the data) -------------------------------------
-@cache
+_FACTS: Final[dict[str, tuple[frozenset[str] | None, str, str, str, str]]] = {}
+
+
 def _facts() -> dict[str, tuple[frozenset[str] | None, str, str, str, str]]:
     """Per card: (eligible badges or None for "Any", Capability title, Event title, Event
-    type, side)."""
-    out: dict[str, tuple[frozenset[str] | None, str, str, str, str]] = {}
-    for cid, d in load().cards.items():
-        lords = d["capability"]["lords"]
-        out[cid] = (None if lords == "any" else frozenset(lords), str(d["capability"]["title"]),
-                    str(d["event"]["title"]), str(d["event"]["timing"]), str(d["side"]))
-    return out
+    type, side). A module table made at the first call (not ``functools.cache``: a cached
+    function is a Python call even compiled)."""
+    if not _FACTS:
+        out: dict[str, tuple[frozenset[str] | None, str, str, str, str]] = {}
+        for cid, d in load().cards.items():
+            lords = d["capability"]["lords"]
+            out[cid] = (None if lords == "any" else frozenset(lords), str(d["capability"]["title"]),
+                        str(d["event"]["title"]), str(d["event"]["timing"]), str(d["side"]))
+        _FACTS.update(out)
+    return _FACTS
 
 
 def eligible_badges(card: str) -> frozenset[str] | None:
@@ -100,10 +105,14 @@ def capability_choices(state: State, lord: str, cards: Any) -> list[str]:
     return [cid for cid in cards if cid in allowed and titles[cid] not in taken]
 
 
-@cache
+_LORD_BADGES: Final[dict[str, str]] = {}
+
+
 def _lord_badges() -> dict[str, str]:
-    """Each Lord's Livery Badge (1.9.1)."""
-    return {lid: str(d["badge"]) for lid, d in load().lords.items()}
+    """Each Lord's Livery Badge (1.9.1), computed once (a module table, as :func:`_facts`)."""
+    if not _LORD_BADGES:
+        _LORD_BADGES.update({lid: str(d["badge"]) for lid, d in load().lords.items()})
+    return _LORD_BADGES
 
 
 @cache
@@ -115,10 +124,15 @@ def _badge_cards() -> dict[str, frozenset[str]]:
             for badge in set(_lord_badges().values())}
 
 
-@cache
+_TITLES: Final[dict[str, str]] = {}
+
+
 def _titles() -> dict[str, str]:
-    """Each card's Capability title (two cards of one name are alike, 3.4.6)."""
-    return {cid: f[1] for cid, f in _facts().items()}
+    """Each card's Capability title (two cards of one name are alike, 3.4.6), computed once (a
+    module table, as :func:`_facts`)."""
+    if not _TITLES:
+        _TITLES.update({cid: f[1] for cid, f in _facts().items()})
+    return _TITLES
 
 
 def eligible_lords(state: State, side: str, card: str) -> list[str]:

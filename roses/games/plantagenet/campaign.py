@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Final
 
 from roses.engine import rng
@@ -56,8 +55,9 @@ from roses.games.plantagenet.common import (
     end_game,
     side_frames,
 )
-from roses.games.plantagenet.components import SIDES, TROOP_TYPES, load
+from roses.games.plantagenet.components import SIDES, TROOP_TYPES
 from roses.games.plantagenet.records import CommandFrame, PlanFrame, StepFrame, Where
+from roses.games.plantagenet.services import load
 from roses.games.plantagenet.setup import other
 
 #: Forces units one Ship carries, and Provender or Carts (4.6.1).
@@ -92,8 +92,19 @@ class Tables:
     card_badge: dict[str, str]
 
 
-@cache
+#: :func:`tables`, made at its first call (a module table rather than ``functools.cache``: a
+#: cached function is a Python call even compiled, and the Command menus ask it at most actions).
+_TABLES: Final[list[Tables]] = []
+
+
 def tables() -> Tables:
+    """The Campaign's tables of the map (:class:`Tables`), made once."""
+    if not _TABLES:
+        _TABLES.append(_make_tables())
+    return _TABLES[0]
+
+
+def _make_tables() -> Tables:
     c = load()
     march: dict[str, list[tuple[str, str]]] = {loc: [] for loc in c.locales}
     way: dict[tuple[str, str], str] = {}
@@ -479,10 +490,14 @@ def _make_card_titles() -> dict[str, dict[str, str | tuple[tuple[tuple[str, str]
     return out
 
 
-@cache
+_LORD_NAMES: Final[dict[str, str]] = {}
+
+
 def _lord_names() -> dict[str, str]:
-    """Each Lord's name (:func:`lord_name`), computed once."""
-    return {lid: str(d["name"]) for lid, d in load().lords.items()}
+    """Each Lord's name (:func:`lord_name`), computed once (a module table, as :func:`tables`)."""
+    if not _LORD_NAMES:
+        _LORD_NAMES.update({lid: str(d["name"]) for lid, d in load().lords.items()})
+    return _LORD_NAMES
 
 
 def _draft_prompt(state: State, side: str, draft: list[str], n: int) -> str:

@@ -73,20 +73,29 @@ CAPABILITY_KEYS: Final[dict[str, str]] = {
 LASTING_HELD: Final[dict[str, str]] = {"Y12": "this_campaign", "L20": "this_campaign", "Y20": "this_levy"}
 
 
-@cache
+#: The cards of each Event and Capability key, made at the first call (module tables rather
+#: than ``functools.cache``: a cached function is a Python call even compiled).
+_EVENT_CARDS: Final[dict[str, tuple[str, ...]]] = {}
+_CAPABILITY_CARDS: Final[dict[str, tuple[str, ...]]] = {}
+
+
+def _by_key(keys: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for cid, key in keys.items():
+        out.setdefault(key, []).append(cid)
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def _event_cards() -> dict[str, tuple[str, ...]]:
-    out: dict[str, list[str]] = {}
-    for cid, key in EVENT_KEYS.items():
-        out.setdefault(key, []).append(cid)
-    return {k: tuple(v) for k, v in out.items()}
+    if not _EVENT_CARDS:
+        _EVENT_CARDS.update(_by_key(EVENT_KEYS))
+    return _EVENT_CARDS
 
 
-@cache
 def _capability_cards() -> dict[str, tuple[str, ...]]:
-    out: dict[str, list[str]] = {}
-    for cid, key in CAPABILITY_KEYS.items():
-        out.setdefault(key, []).append(cid)
-    return {k: tuple(v) for k, v in out.items()}
+    if not _CAPABILITY_CARDS:
+        _CAPABILITY_CARDS.update(_by_key(CAPABILITY_KEYS))
+    return _CAPABILITY_CARDS
 
 
 def event_cards(key: str) -> tuple[str, ...]:

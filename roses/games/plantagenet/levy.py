@@ -48,8 +48,9 @@ from roses.games.plantagenet.common import (
     changed,
     side_frames,
 )
-from roses.games.plantagenet.components import SIDES, load
+from roses.games.plantagenet.components import SIDES
 from roses.games.plantagenet.records import SideFrame, StepFrame, VassalWhere, Where, put_lord
+from roses.games.plantagenet.services import load
 from roses.games.plantagenet.setup import new_mat, replace_in_place
 from roses.games.plantagenet.upkeep import hidden_mats, lord_name, mat_log, vassal_name
 

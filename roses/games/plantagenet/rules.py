@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any, Final
 
 from roses.engine.contract import DRAW, Action, State, View, canonical_json
@@ -132,10 +131,15 @@ def _favour_view(favour: dict[str, str]) -> tuple[dict[str, str], dict[str, Any]
 _FAVOUR_VIEWS: Final[dict[tuple[tuple[str, str], ...], tuple[dict[str, str], dict[str, Any]]]] = {}
 
 
-@cache
+_NAMES_AND_SIDES: Final[dict[str, tuple[str, str]]] = {}
+
+
 def _lord_names_and_sides() -> dict[str, tuple[str, str]]:
-    """Each Lord's name and side, as views give them."""
-    return {lid: (str(d["name"]), str(d["side"])) for lid, d in load().lords.items()}
+    """Each Lord's name and side, as views give them: a module table made at the first call
+    (every view asks it; a function behind ``functools.cache`` is a Python call even compiled)."""
+    if not _NAMES_AND_SIDES:
+        _NAMES_AND_SIDES.update({lid: (str(d["name"]), str(d["side"])) for lid, d in load().lords.items()})
+    return _NAMES_AND_SIDES
 
 STEPS: Final = PlantagenetSteps(Calendar(), *LEVY_STEPS, *UPKEEP_STEPS, *CAMPAIGN_STEPS, *BATTLE_STEPS,
                          *cards.CARD_STEPS, *reactions.REACT_STEPS)

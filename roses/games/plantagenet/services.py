@@ -15,7 +15,8 @@ from roses.engine import rng
 from roses.engine.contract import DRAW
 from roses.engine.log import public
 from roses.games.plantagenet import effects as fx
-from roses.games.plantagenet.components import AREAS, SIDES, load
+from roses.games.plantagenet.components import AREAS, SIDES, Components
+from roses.games.plantagenet.components import load as load_components
 from roses.games.plantagenet.decks import add_command_cards, remove_command_cards
 from roses.games.plantagenet.records import LordRecord, VassalWhere, Where, put_lord
 from roses.games.plantagenet.setup import new_mat, other, scenario_of, threshold
@@ -28,6 +29,19 @@ FIRST_BOX: Final = 1
 LAST_BOX: Final = 15
 OFF_LEFT: Final = 0
 OFF_RIGHT: Final = 16
+
+
+#: The component data (:func:`.components.load`), kept at the first call.
+_COMPONENTS: Final[list[Components]] = []
+
+
+def load() -> Components:
+    """The checked component data, :func:`.components.load` kept in a module table: the rules
+    ask for it at most actions, and a function behind ``functools.cache`` is a Python call
+    even compiled, where a module table is read from a C static."""
+    if not _COMPONENTS:
+        _COMPONENTS.append(load_components())
+    return _COMPONENTS[0]
 
 
 # ----- 1.4 Influence ----------------------------------------------------------------------
@@ -377,16 +391,25 @@ def _sea_ports() -> dict[str, tuple[str, ...]]:
     return {sea: tuple(c.ports(sea)) for sea in c.seas}
 
 
-@cache
-def _strongholds() -> frozenset[str]:
-    """The Strongholds (1.3.1), computed once."""
-    return frozenset(loc for loc, d in load().locales.items() if d["kind"] == "stronghold")
+# The tables below that the rules ask for at most actions are module tables made at their first
+# call, not functions behind ``functools.cache``: a cached function is a Python call even
+# compiled, where a module table is read from a C static (bench/plantagenet.md, "Tables made once").
+_STRONGHOLDS: Final[set[str]] = set()
+_ADJACENT: Final[dict[str, tuple[str, ...]]] = {}
 
 
-@cache
+def _strongholds() -> set[str]:
+    """The Strongholds (1.3.1), computed once (read only)."""
+    if not _STRONGHOLDS:
+        _STRONGHOLDS.update(loc for loc, d in load().locales.items() if d["kind"] == "stronghold")
+    return _STRONGHOLDS
+
+
 def _adjacent() -> dict[str, tuple[str, ...]]:
     """Each Locale's neighbours by Way (1.3.1), computed once."""
-    return {loc: tuple(nbrs) for loc, nbrs in load().adjacency.items()}
+    if not _ADJACENT:
+        _ADJACENT.update({loc: tuple(nbrs) for loc, nbrs in load().adjacency.items()})
+    return _ADJACENT
 
 
 def _neighbours(state: State, locale: str, lord: str | None, ships: bool, great: bool = False) -> Sequence[str]:
@@ -429,9 +452,14 @@ def ships_of(state: State, lord: str) -> int:
     return 2 * n if n and great_ships(state, lord) else n
 
 
-@cache
+_LORD_SIDES: Final[dict[str, str]] = {}
+
+
 def _lord_sides() -> dict[str, str]:
-    return {lid: str(d["side"]) for lid, d in load().lords.items()}
+    """Each Lord's side, by id, computed once (a module table, as :func:`_strongholds`)."""
+    if not _LORD_SIDES:
+        _LORD_SIDES.update({lid: str(d["side"]) for lid, d in load().lords.items()})
+    return _LORD_SIDES
 
 
 #: Each Lord's side, by id (a read-only table).
@@ -725,12 +753,17 @@ def _supply_choices(state: State, lord: str, memo: Memo | None) -> dict[str, dic
     return out
 
 
-@cache
+_SUPPLY_YIELDS: Final[dict[str, int]] = {}
+
+
 def _supply_yields() -> dict[str, int]:
-    """The Provender each Stronghold gives as a Supply Source (4.5.1, the Strongholds table)."""
-    c = load()
-    return {loc: int(c.tables["strongholds"][d["type"]]["supply"])
-            for loc, d in c.locales.items() if d["kind"] == "stronghold"}
+    """The Provender each Stronghold gives as a Supply Source (4.5.1, the Strongholds table),
+    computed once (a module table, as :func:`_strongholds`)."""
+    if not _SUPPLY_YIELDS:
+        c = load()
+        _SUPPLY_YIELDS.update({loc: int(c.tables["strongholds"][d["type"]]["supply"])
+                               for loc, d in c.locales.items() if d["kind"] == "stronghold"})
+    return _SUPPLY_YIELDS
 
 
 def supply_options(state: State, lord: str) -> dict[str, dict[str, Any]]:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from roses.engine import rng
 from roses.engine.contract import copy_json, keys_sorted
@@ -92,8 +92,20 @@ def other(side: str) -> str:
     return "Lancaster" if side == "York" else "York"
 
 
-@cache
+#: :func:`scenario_data`, read at its first call (a module table rather than ``functools.cache``:
+#: the threshold in force is read from it at every view, and a cached function is a Python call
+#: even compiled).
+_SCENARIO_DATA: Final[dict[str, Any]] = {}
+
+
 def scenario_data() -> dict[str, Any]:
+    """The scenarios' set-up data (``scenarios.json``), checked, read once (read only)."""
+    if not _SCENARIO_DATA:
+        _SCENARIO_DATA.update(_read_scenario_data())
+    return _SCENARIO_DATA
+
+
+def _read_scenario_data() -> dict[str, Any]:
     with open(DATA_DIR / "scenarios.json", encoding="utf-8") as fh:
         raw: dict[str, Any] = json.load(fh)
     out: dict[str, Any] = {}

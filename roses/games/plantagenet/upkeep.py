@@ -48,8 +48,9 @@ from roses.games.plantagenet.common import (
     changed,
     disband_parts,
 )
-from roses.games.plantagenet.components import TROOP_TYPES, load
+from roses.games.plantagenet.components import TROOP_TYPES
 from roses.games.plantagenet.records import Where
+from roses.games.plantagenet.services import load
 
 #: Troop units paid (fed) by one Coin (Provender), rounded up (3.2.1, 4.7).
 UNITS_PER_ASSET: Final = 6
