@@ -9,17 +9,18 @@ from __future__ import annotations
 from roses.engine.contract import State
 from roses.engine.game import Game
 from roses.games.kingmaker import RULES, ai, evaluation
-from roses.games.kingmaker.common import W, faction_nobles
+from roses.games.kingmaker.common import E_DECK, E_DISC, E_HAND, W, faction_nobles
 from roses.games.kingmaker.parliament import tally
-from roses.games.kingmaker.queries import parliament_places
+from roses.games.kingmaker.play import event_deck
+from roses.games.kingmaker.queries import parliament_places, writs
 from tests.kingmaker.test_bots import _first_movement, _free_heirs, _noble_of
 from tests.kingmaker.test_bots_plan import _only_heirs
 
 
 def _kings_force() -> tuple[Game, int, int]:
     """The first movement of a 3-player E2 game: Henry VI crowned, the sole King, escorted by a
-    noble of the player to move; every other heir dead but Richard of York, held by no one
-    where he starts."""
+    noble of the player to move, who holds a Writ of Summons; every other heir dead but
+    Richard of York, held by no one where he starts."""
     game = _first_movement()
     state = game.state
     w = W(state)
@@ -28,7 +29,23 @@ def _kings_force() -> tuple[Game, int, int]:
     _free_heirs(state)
     _only_heirs(state, {"henry_vi": escort, "richard_of_york": -1})
     state["hcrown"][w.heir_codec.id("henry_vi")] = True
+    _writs_to(state, p, 1)
     return game, p, escort
+
+
+def _writs_to(state: State, p: int, count: int) -> None:
+    """``p`` holds exactly ``count`` Writs of Summons: those in his hand go to the Event discard,
+    then ``count`` are taken from the Event deck into it."""
+    deck = event_deck(state)
+    for e in writs(state, p):
+        state["ez"][e], state["eh"][e] = E_DISC, -1
+        state["edisc"].append(e)
+    for e, card in enumerate(deck.cards):
+        if card.kind == "writ" and state["ez"][e] == E_DECK and count > 0:
+            state["ez"][e], state["eh"][e] = E_HAND, p
+            state["edeck"].remove(e)
+            count -= 1
+    assert count == 0 and len(writs(state, p)) == len(set(writs(state, p)))
 
 
 def _gather(state: State, p: int, sq: str) -> None:
@@ -203,3 +220,30 @@ def test_the_sole_kings_controller_short_of_a_commons_majority_besieges_towns_an
     _towns_to(state, p)
     assert _majority(state, p)
     assert ai._commons_targets(state, p, {n: 1 for n in faction_nobles(state, p)}) == []
+
+
+def test_a_kings_controller_with_the_commons_majority_and_no_writ_goes_after_the_last_other_heir_l329_l404() -> None:
+    """§Calling Parliament, step 2: no Parliament is summoned without a Writ given to another
+    player's noble; §Victory Conditions (L404): the controller of the last royal heir alive,
+    crowned, wins too. The sole King's controller with every town and city (a Commons majority)
+    and no Writ in hand: his plan is Richard of York (the only other heir alive, held by no one)
+    and not a seat for a Parliament he cannot call; his King's escort marches with the force
+    (the bot may not end its movement before he has moved). With a Writ, the seat again."""
+    game, p, escort = _kings_force()
+    state = game.state
+    w = W(state)
+    sq = _open_square_without_parliament(state, "york", 2)
+    _gather(state, p, sq)
+    _towns_to(state, p)
+    _writs_to(state, p, 0)
+    assert _majority(state, p) and not writs(state, p)
+    rich = w.heir_codec.id("richard_of_york")
+    seat = ai.parliament_seat(state, p, 10_000)
+    assert seat is not None and seat[0] != state["hsq"][rich]
+    assert ai.plan(state, p) == (state["hsq"][rich], state["hin"][rich])
+    role = f"P{p + 1}"
+    chosen = ai.search_choices(state, role, RULES.legal_actions(state, role))
+    assert chosen and not any(a[0] == "end" for a in chosen)
+    assert ("select", w.cards[escort].id) in chosen
+    _writs_to(state, p, 1)
+    assert ai.plan(state, p) == seat

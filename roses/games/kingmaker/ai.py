@@ -524,8 +524,8 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     defence (§Siege) exceeds the faction's strength is none. A crowned heir counts double
     (§Victory Conditions: a King under one's control opens the Parliament route; a rival King
     dead leaves one's own the sole King). Before all these, the controller of the sole King with
-    half the Commons votes plus one takes him where Parliament may meet (:func:`parliament_seat`),
-    and so does one with no heir to take. The controller of the sole King short of that majority
+    half the Commons votes plus one and a Writ in hand takes him where Parliament may meet
+    (:func:`parliament_seat`), and so does one with no heir to take. The controller of the sole King short of that majority
     weighs the towns and cities he could take beside the heirs (:func:`_commons_targets`)."""
     w = W(state)
     amap = E._awards_by_noble(state)
@@ -544,10 +544,13 @@ def plan(state: State, p: int) -> tuple[str, str | None] | None:
     bishops = sum(2 if w.cards[c].archbishop else 1 for n in nobles for c in amap.get(n, ())
                   if w.cards[c].kind == K.BISHOP)
     # §Victory Conditions, §Calling Parliament: the sole King's controller with half the
-    # Commons votes plus one brings his King where Parliament may meet, all his force with
-    # him (a vote there may win as soon as a Writ is in hand; the gathered force guards him).
+    # Commons votes plus one and a Writ in hand brings his King where Parliament may meet, all
+    # his force with him (a vote there may win; the gathered force guards him). Without a Writ
+    # no Parliament can be summoned (§Calling Parliament, step 2): his force, the King with it,
+    # goes after the other heirs instead (the last royal heir crowned wins too), and turns back
+    # to the seat once a Writ comes.
     seat = parliament_seat(state, p, total)
-    if seat is not None and commons_share_wins(state, p):
+    if seat is not None and commons_share_wins(state, p) and writs(state, p):
         return seat
     rival = _beaufort_target(state, p, strength)
     if rival is not None:
