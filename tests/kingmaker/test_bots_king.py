@@ -222,9 +222,9 @@ def test_the_sole_kings_controller_short_of_a_commons_majority_besieges_towns_an
     assert ai._commons_targets(state, p, {n: 1 for n in faction_nobles(state, p)}) == []
 
 
-def test_a_kings_controller_with_the_commons_majority_and_no_writ_goes_after_the_last_other_heir_l329_l404() -> None:
+def test_a_kings_controller_with_the_commons_majority_and_no_writ_goes_after_the_last_other_heir_calling_parliament() -> None:
     """§Calling Parliament, step 2: no Parliament is summoned without a Writ given to another
-    player's noble; §Victory Conditions (L404): the controller of the last royal heir alive,
+    player's noble; §Victory Conditions: the controller of the last royal heir alive,
     crowned, wins too. The sole King's controller with every town and city (a Commons majority)
     and no Writ in hand: his plan is Richard of York (the only other heir alive, held by no one)
     and not a seat for a Parliament he cannot call; his King's escort marches with the force
