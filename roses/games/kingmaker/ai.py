@@ -14,10 +14,11 @@ from __future__ import annotations
 import math
 import pickle
 import random
+from collections.abc import Callable
 
 from roses.engine.contract import Action, SearchHints, State
 from roses.engine.log import readable_entries
-from roses.games.kingmaker import ai_sea, orders
+from roses.games.kingmaker import ai_ferry, ai_sea, orders
 from roses.games.kingmaker import cards as K
 from roses.games.kingmaker import evaluation as E
 from roses.games.kingmaker.combat import (
@@ -150,8 +151,12 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
     if step == "move" and (stack[-1]["sel"] is not None or stack[-1]["ship"] is not None):
         return destinations(state, role, [a for a in actions if a[0] != "back"])
     if step == "move":
-        return _march(state, role, [a for a in actions if a[0] != "deal"])
+        ferry = _ferry(state, role, actions, ai_ferry.ferry_moves)
+        return ferry or _march(state, role, [a for a in actions if a[0] != "deal"])
     if step == "deal":
+        ferry = _ferry(state, role, actions, ai_ferry.ferry_deals)
+        if ferry:
+            return ferry
         return [a for a in actions if a[0] in BOT_DEALS and _deal_helps(state, role, a)]
     if step == "parliament":
         # §Victory Conditions: summon Parliament while holding a crowned King (a vote may win);
@@ -180,6 +185,15 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def _ferry(state: State, role: str, actions: list[Action],
+           moves: Callable[[State, int, str, list[Action]], list[Action]]) -> list[Action]:
+    """The ferry of a sole King off a land where Parliament may not meet (ai_ferry), towards
+    the faction's objective: ``moves`` (ai_ferry.ferry_moves or ferry_deals), [] without one."""
+    p = player_of_role(state, role)
+    aim = objective(state, p)
+    return moves(state, p, aim, actions) if aim is not None else []
 
 
 def _captive(state: State, role: str, actions: list[Action]) -> list[Action]:
