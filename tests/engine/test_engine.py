@@ -53,18 +53,22 @@ def test_shuffle_is_a_permutation_and_seeded() -> None:
     assert x == y and sorted(x) == list(range(25)) and x != list(range(25))
 
 
+def _two_decks(seed: int, n: int) -> tuple[dict, dict, list[int], list[int]]:
+    """Two generator states seeded alike and two decks ``0..n-1``, to shuffle two ways."""
+    first: dict = {}
+    second: dict = {}
+    rng.seed_state(first, seed)
+    rng.seed_state(second, seed)
+    return first, second, list(range(n)), list(range(n))
+
+
 def test_shuffle_is_fisher_yates_by_randbelow() -> None:
     """The shuffle runs the generator inline: the same swaps, the same draws and the same
     generator afterwards as Fisher-Yates with :func:`rng.randbelow`, for decks of every size
     (saved games replay only if shuffles never change)."""
     for seed in range(40):
         for n in (0, 1, 2, 3, 7, 25, 37, 64):
-            fast: dict = {}
-            slow: dict = {}
-            rng.seed_state(fast, seed * 7919 + n)
-            rng.seed_state(slow, seed * 7919 + n)
-            x = list(range(n))
-            y = list(range(n))
+            fast, slow, x, y = _two_decks(seed * 7919 + n, n)
             rng.shuffle(fast, x)
             slow["rolls"] += 1
             for i in range(n - 1, 0, -1):
@@ -110,12 +114,7 @@ def test_shuffle_in_words_is_the_shuffle() -> None:
     arithmetic, for decks of every size; compiled, :func:`rng.shuffle` is this one."""
     for seed in range(60):
         for n in (0, 1, 2, 3, 7, 25, 37, 64, 200):
-            words: dict = {}
-            wide: dict = {}
-            rng.seed_state(words, seed * 104729 + n)
-            rng.seed_state(wide, seed * 104729 + n)
-            x = list(range(n))
-            y = list(range(n))
+            words, wide, x, y = _two_decks(seed * 104729 + n, n)
             rng.shuffle_words(words, x)
             rng.shuffle(wide, y)  # in pure Python the 64-bit arithmetic (compiled, the words
             # again; test_shuffle_is_fisher_yates_by_randbelow pins them to 64-bit randbelow)
