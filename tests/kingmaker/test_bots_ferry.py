@@ -1,7 +1,7 @@
 """The Kingmaker bots' King in Calais: the sole King, escorted by a noble too strong for every
 ship of his faction (§Sea Transportation: the troop strength of the nobles aboard never exceeds
-the ship's capacity), is handed to a noble beside him a ship can carry (§Royal Heir
-Counters), or his escort gives his mercenary cards to a noble beside him (§Transfers) until a
+the ship's capacity), is handed to a noble beside him a ship can carry
+(§Royal Heir Counters), or his escort gives his mercenary cards to a noble beside him (§Transfers) until a
 ship can carry him; then the escort embarks with the King towards the mainland, where
 Parliament may meet (§Calling Parliament: not in Calais)."""
 

@@ -6,9 +6,9 @@ the noble escorting him; a ship carries a noble only if its capacity is at least
 strength (§Sea Transportation), and a noble's strength is his cards' (§Faction). So when his
 escort is too strong for every ship of the faction, the faction
 
-* hands the King to another of its nobles beside him whom a ship can carry (§Royal Heir
-  Counters: a captured heir moves with the nobles accompanying him; §Sea Transportation: royal
-  heirs may accompany nobles to sea; play.py's ``escort``);
+* hands the King to another of its nobles beside him whom a ship can carry
+  (§Royal Heir Counters: a captured heir moves with the nobles accompanying him;
+  §Sea Transportation: royal heirs may accompany nobles to sea; play.py's ``escort``);
 * failing one, lightens a noble beside him: his mercenary cards go to another noble of the
   faction in the same square (§Transfers: mercenary cards are transferables), until a ship can
   carry him; the King is then handed to him;
