@@ -192,6 +192,8 @@ def _ferry(state: State, role: str, actions: list[Action],
     """The ferry of a sole King off a land where Parliament may not meet (ai_ferry), towards
     the faction's objective: ``moves`` (ai_ferry.ferry_moves or ferry_deals), [] without one."""
     p = player_of_role(state, role)
+    if ai_ferry.king_ashore_off_parliament(state, p) is None:
+        return []  # the usual case, without working out the plan for it
     aim = objective(state, p)
     return moves(state, p, aim, actions) if aim is not None else []
 

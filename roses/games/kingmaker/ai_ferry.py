@@ -40,11 +40,10 @@ def _spot(state: State, n: int) -> tuple[str | None, str | None, int]:
     return state["nsq"][n], state["nin"][n], state["nship"][n]
 
 
-def stranded_king(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
+def king_ashore_off_parliament(state: State, p: int) -> tuple[int, int, int] | None:
     """``(king, escort, capacity)`` when ``p`` controls the sole King (an heir, not Beaufort),
-    ashore in a land from which ``aim`` (the square of the faction's plan) cannot be reached
-    on foot and where Parliament may not meet, and ``p`` has a ship (``capacity``: the largest
-    one's); None otherwise."""
+    escorted and ashore where Parliament may not meet, and ``p`` has a ship (``capacity``: the
+    largest one's); None otherwise. Cheap: asked before the faction's plan is worked out."""
     k = sole_king(state)
     if k is None or k < 0 or king_controller(state, k) != p:
         return None
@@ -52,13 +51,21 @@ def stranded_king(state: State, p: int, aim: str) -> tuple[int, int, int] | None
     sq, inside, ship = heir_loc(state, k)
     if e < 0 or sq is None or ship >= 0 or parliament_places(state, sq, inside):
         return None
-    if aim in E.walk_distances(state, sq):
-        return None
     ships = ai_sea.ships_of(state, p)
     if not ships:
         return None
     w = W(state)
     return k, e, max(w.ships[s].capacity for s in ships)
+
+
+def stranded_king(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
+    """:func:`king_ashore_off_parliament`, in a land from which ``aim`` (the square of the
+    faction's plan) cannot be reached on foot; None otherwise."""
+    got = king_ashore_off_parliament(state, p)
+    if got is None:
+        return None
+    sq = heir_loc(state, got[0])[0]
+    return None if sq is None or aim in E.walk_distances(state, sq) else got
 
 
 def _faction_mates(state: State, p: int, n: int) -> list[int]:
