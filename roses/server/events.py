@@ -29,6 +29,9 @@ CHAT = "chat"
 STARTED = "started"
 TURN = "turn"
 FINISHED = "finished"
+#: A game played in rounds (``Rules.rounds``) began a new one; ``data["round"]`` is its number.
+#: Said whether or not the roles to act changed with it.
+ROUND = "round"
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from roses.server import db
 from roses.server.auth import User
 from roses.server.deps import optional_user, services
 from roses.server.errors import Forbidden, NotFound
-from roses.server.events import FINISHED, STARTED, TURN, Event
+from roses.server.events import FINISHED, ROUND, STARTED, Event
 from roses.server.jobs import PeriodicJob
 
 if TYPE_CHECKING:
@@ -309,19 +309,26 @@ def edition_text(ed: dict[str, Any], reports: list[dict[str, Any]], title: str, 
 class GazetteMailer(PeriodicJob):
     """Mails each published edition, once, to every seated player with a confirmed address who
     turned notifications on, with his own seats' private reports. Hooked to the service's
-    notifiers (a new round begins with a turn change); the mails go through the notifier's
-    outbox (retries, leases: :mod:`roses.server.notify`). An edition already queued for a user
-    (its mark in the outbox) is not queued again."""
+    notifiers, which tell it when a game starts, begins a round or ends; the mails go through
+    the notifier's outbox (retries, leases: :mod:`roses.server.notify`). An edition already
+    queued for a user (its mark in the outbox) is not queued again. A game whose mailing
+    failed (say, the database busy) is tried again at the next ticks, at most
+    :attr:`attempts` times in all."""
 
     label = "gazette-mail"
+    #: How many ticks in a row one game's mailing is tried before it waits for the next event.
+    attempts = 5
 
     def __init__(self, games: GameService, *, interval: float = 1.0) -> None:
         super().__init__(interval)
         self.games = games
         self.pending: queue.SimpleQueue[int] = queue.SimpleQueue()
+        #: Games whose mailing failed, with the attempts made (touched by the job's thread only).
+        self.failed: dict[int, int] = {}
 
     def notify(self, event: Event) -> None:
-        if event.kind in (STARTED, TURN, FINISHED):
+        # an edition is published when its round ends (a new one begins) or the game does
+        if event.kind in (STARTED, ROUND, FINISHED):
             self.pending.put(event.game_id)
 
     def mail_game(self, game_id: int) -> int:
@@ -380,7 +387,7 @@ class GazetteMailer(PeriodicJob):
         return len(rows)
 
     def run_once(self) -> int:
-        ids: set[int] = set()
+        ids: set[int] = set(self.failed)
         while True:
             try:
                 ids.add(self.pending.get_nowait())
@@ -391,7 +398,15 @@ class GazetteMailer(PeriodicJob):
             try:
                 sent += self.mail_game(gid)
             except Exception as exc:  # noqa: BLE001 - one game must not stop the others
-                log.error("gazette mail of game %s failed: %s", gid, type(exc).__name__)
+                tries = self.failed.get(gid, 0) + 1
+                log.error("gazette mail of game %s failed (attempt %d of %d): %s", gid, tries, self.attempts,
+                          type(exc).__name__)
+                if tries < self.attempts:
+                    self.failed[gid] = tries
+                else:
+                    self.failed.pop(gid, None)
+            else:
+                self.failed.pop(gid, None)
         return sent
 
 

@@ -59,6 +59,7 @@ from roses.server.errors import (
 from roses.server.events import (
     FINISHED,
     GAME_CHANGED,
+    ROUND,
     TURN,
     Event,
     where,
@@ -130,6 +131,8 @@ class _Outcome:
     active: list[str]
     #: The game's result when the action ended it, else None.
     result: str | None
+    #: The round the action began (a game played in rounds, ``state["round"]`` grown), else None.
+    new_round: int | None = None
 
     @property
     def status(self) -> str:
@@ -537,12 +540,17 @@ class Play(GameStore):
             # "the published default, by deadline" is the server's to play (deadlines.py)
             raise BadRequest(f"Only the server plays {r.verb!r}, when a deadline passes.", code="server_only")
         before = list(game.active())
+        rounds = game.rules.rounds
+        round_before = game.state.get("round") if rounds else None
         try:
             self._apply(game, r.game_id, r.role, r.verb, r.arg)
         except BaseException:
             self._evict(r.game_id)  # the rules may have changed the state before refusing
             raise
-        outcome = _Outcome(r.version + 1, before, list(game.active()), game.result())
+        round_after = game.state.get("round") if rounds else None
+        new_round = (round_after if isinstance(round_after, int) and isinstance(round_before, int)
+                     and round_after > round_before else None)
+        outcome = _Outcome(r.version + 1, before, list(game.active()), game.result(), new_round)
         return _Pending(r, cached, row, seats, outcome, _write(r, cached, row, outcome), lock_owner)
 
     def _act_submit(self, p: _Pending, then: Callable[[BaseException | None], None]) -> None:
@@ -676,6 +684,10 @@ class Play(GameStore):
         players notified (the game's end, or the seats whose turn began), the bots let move."""
         active = tuple(o.active)
         self.bus.publish(Event(GAME_CHANGED, game_id, o.version, active))
+        if o.new_round is not None and o.result is None:
+            # a round's end is the gazette's edition, whether or not the roles to act changed
+            seated = tuple(s.user_id for s in seats if s.user_id is not None)
+            self.notifiers.notify(Event(ROUND, game_id, o.version, active, seated, {"round": o.new_round}))
         if o.result is not None:
             users = tuple(s.user_id for s in seats if s.user_id is not None)
             self.notifiers.notify(Event(FINISHED, game_id, o.version, (), users, {"result": o.result}))

@@ -11,15 +11,18 @@ import json
 import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from roses.engine import Game, get_rules
 from roses.engine import log as L
 from roses.engine.contract import OBSERVER
-from roses.server import db
+from roses.server import db, lobby
 from roses.server.db import Database
+from roses.server.events import ROUND, TURN
 from roses.server.gazette import Builder, build, render, report
 from tests.server.conftest import build_client, user
+from tests.server.test_clocks import Recorder
 from tests.server.test_notify import Mailbox, mailbox, wait_for  # noqa: F401 - the fixture
 
 RULES = get_rules("kingmaker")
@@ -158,8 +161,15 @@ def _play_api(client: TestClient, gid: int, heads: dict[str, dict[str, str]], un
     raise AssertionError("the game did not reach the round")
 
 
-def test_each_edition_is_mailed_once_with_the_readers_own_report(sqlite_db: Database, mailbox: Mailbox) -> None:  # noqa: F811
+def test_each_edition_is_mailed_once_with_the_readers_own_report(
+        sqlite_db: Database, mailbox: Mailbox, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # The game's seed (the server draws it, plus one): one where both rounds begin with the
+    # same seat still to act, so no turn changes when an edition is published. The mailer is
+    # told of the new round all the same (it once waited for the next turn change).
+    monkeypatch.setattr(lobby.secrets, "randbelow", lambda n: 54 if n == 2**31 - 1 else 0)
+    heard = Recorder()
     with build_client(sqlite_db) as client:
+        client.app.state.roses.games.notifiers.add(heard)  # type: ignore[attr-defined]
         alice, bob = user(client, "alice"), user(client, "bob")
         with sqlite_db.write() as conn:
             for name in ("alice", "bob"):
@@ -169,6 +179,9 @@ def test_each_edition_is_mailed_once_with_the_readers_own_report(sqlite_db: Data
                                                "options": {"players": 2}}, headers=alice).json()["id"]
         client.post(f"/api/games/{gid}/join", json={"role": "P2"}, headers=bob)
         _play_api(client, gid, {"P1": alice, "P2": bob}, 2, seed=6)
+        rounds = {e.data["round"]: e.version for e in heard.events if e.kind == ROUND}
+        assert sorted(rounds) == [1, 2]
+        assert not [e for e in heard.events if e.kind == TURN and e.version in rounds.values()]
 
         def gazettes() -> list[tuple[str, Any]]:
             out = []
@@ -194,3 +207,29 @@ def test_each_edition_is_mailed_once_with_the_readers_own_report(sqlite_db: Data
             assert f"Private report for {role}" in text and "Private report for P" + ("2" if role == "P1" else "1") not in text
             for s in RULES.secrets(state, role):
                 assert s not in text, f"the gazette mailed to {role} holds {s!r}"
+
+
+def test_a_game_whose_mailing_failed_is_tried_again_at_the_next_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from roses.server.events import Event
+    from roses.server.gazette import GazetteMailer
+
+    mailer = GazetteMailer(None)  # type: ignore[arg-type]  # mail_game is replaced below
+    calls: list[int] = []
+
+    def flaky(game_id: int) -> int:
+        calls.append(game_id)
+        if len(calls) <= 2:
+            raise OSError("database busy")
+        return 2
+
+    monkeypatch.setattr(mailer, "mail_game", flaky)
+    mailer.notify(Event(ROUND, 7, 30, ("P1",), (1, 2), {"round": 2}))
+    mailer.notify(Event(TURN, 8, 31, ("P1",), (1,)))  # a turn alone publishes no edition
+    assert mailer.run_once() == 0 and mailer.run_once() == 0  # failed twice: kept
+    assert mailer.run_once() == 2 and calls == [7, 7, 7]
+    assert mailer.run_once() == 0 and calls == [7, 7, 7]  # mailed: not tried again
+    monkeypatch.setattr(mailer, "mail_game", lambda game_id: 1 / 0)
+    mailer.notify(Event(ROUND, 9, 40, ("P2",), (1,), {"round": 3}))
+    for _ in range(GazetteMailer.attempts + 2):
+        mailer.run_once()
+    assert mailer.failed == {}  # given up after its attempts, until the next event
