@@ -100,3 +100,74 @@ def test_the_escort_gives_his_mercenaries_to_a_noble_beside_him_to_fit_the_ship_
     game.apply(role, "embark", ["fitzalan", "ship_mary"])
     henry = w.heir_codec.id("henry_vi")
     assert heir_loc(game.state, henry)[2] == w.ship_codec.id("ship_mary")
+
+
+def _king_alone_in_calais() -> tuple[Game, int, str]:
+    """:func:`_king_in_calais` with Fitzalan (130 with the Burgundians) alone beside Henry VI:
+    no noble in Calais fits the Ship Mary (100), and Fitzalan has no mercenary card to give to
+    anyone there (§Transfers: only to a noble in the same square). The faction's other nobles
+    stand in Dover, its own port."""
+    game, p, role = _king_in_calais("fitzalan", [])
+    _award(game.state, "burgundians_1", "fitzalan")
+    return game, p, role
+
+
+def test_with_no_noble_beside_the_king_a_ship_fits_one_is_fetched_to_him_sea_transportation() -> None:
+    """§Sea Transportation (a ship carries nobles only up to its capacity, and takes them aboard
+    only in a friendly or unfortified port), §Royal Heir Counters (the King is handed to a noble
+    beside him): Henry VI, the sole King, stands in Calais with Fitzalan (130), whom the Ship
+    Mary (100) cannot carry, and no one else. The bot fetches the strongest noble of Dover the
+    ship can carry: the empty ship sails from Calais to Dover, he boards it there, the ship sails
+    back to Calais, where he lands, and the King is handed to him; then he boards the ship with
+    the King."""
+    game, p, role = _king_alone_in_calais()
+    state = game.state
+    w = W(state)
+    mary = w.ship_codec.id("ship_mary")
+    dover = [n for n in w.nobles if state["ch"][n] == p and state["nsq"][n] == w.board.places["dover"].square]
+    fit = [n for n in dover if 0 < noble_strength(state, n) <= 100]
+    assert fit and noble_strength(state, w.cid("fitzalan")) == 130
+    bearer = min(fit, key=lambda n: (-noble_strength(state, n), w.cards[n].id))
+    bid = w.cards[bearer].id
+    # the empty ship sails for Dover (the nearest port where the bearer may board it)
+    assert _choices(game, role) == [("sail", "ship_mary")]
+    game.apply(role, "sail", "ship_mary")
+    assert [a for a in _choices(game, role) if a[0] == "to"] == [("to", "dover")]
+    # the ship in Dover: the bearer boards it
+    game, p, role = _king_alone_in_calais()
+    state = game.state
+    state["spos"][mary] = "dover"
+    assert _choices(game, role) == [("embark", [bid, "ship_mary"])]
+    game.apply(role, "embark", [bid, "ship_mary"])
+    # aboard: the ship sails for a port of the King's land (Calais, the faction's)
+    assert _choices(game, role) == [("sail", "ship_mary")]
+    game.apply(role, "sail", "ship_mary")
+    assert [a for a in _choices(game, role) if a[0] == "to"] == [("to", "calais")]
+    game.apply(role, "to", "calais")
+    state = game.state
+    assert state["nsq"][bearer] == "AN36" and state["nship"][bearer] < 0
+    # ashore in Calais, beside Fitzalan: Fitzalan's Burgundians go to him (§Transfers) or the
+    # King is handed to him, until the King's escort fits the ship, which lies in Calais (it
+    # has moved this phase: he boards it in the next)
+    henry = w.heir_codec.id("henry_vi")
+    taken = []
+    while noble_strength(game.state, game.state["hesc"][henry]) > 100 and len(taken) < 6:
+        choice = _choices(game, role)
+        assert len(choice) == 1, choice
+        taken.append(choice[0])
+        game.apply(role, *choice[0])
+    assert taken in ([("escort", ["henry_vi", bid])], [("deal", None), ("transfer", ["burgundians_1", bid])]), taken
+    assert noble_strength(game.state, game.state["hesc"][henry]) <= 100 and game.state["spos"][mary] == "calais"
+
+
+def test_the_kings_escort_who_fits_no_ship_and_none_to_fetch_leaves_the_bot_to_its_plan() -> None:
+    """With no noble of the faction a ship could carry anywhere (each made stronger than the Ship
+    Mary's 100), nothing is fetched: the bot goes on with its usual moves."""
+    game, p, role = _king_alone_in_calais()
+    state = game.state
+    w = W(state)
+    for n in w.nobles:
+        if state["ch"][n] == p and n != w.cid("fitzalan"):
+            state["nsq"][n], state["nin"][n] = None, None
+            state["cz"][n], state["ch"][n] = Z_DECK, -1
+    assert not ai.ai_ferry._fetch_moves(state, p, str(ai.objective(state, p)), RULES.legal_actions(state, role))

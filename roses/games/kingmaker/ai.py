@@ -463,6 +463,13 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
             if sq is not None:
                 goals.add(sq)
     frame = state["stack"][-1]
+    fetch = None
+    if ai_ferry.king_ashore_off_parliament(state, p) is not None:  # cheap: the usual case ends here
+        target = objective(state, p)
+        fetch = ai_ferry.fetch_destinations(state, p, target, frame, tos) if target is not None else None
+    if fetch:  # a bearer fetched to a King stranded where Parliament may not meet, or his ship
+        keep_fetch = {str(a[1]) for a in fetch}
+        return [a for a in actions if a[0] != "to" or str(a[1]) in keep_fetch]
     aim = None
     if frame["ship"] is not None:  # a ship of a faction with an objective: the sea plan (ai_sea)
         target = objective(state, p)

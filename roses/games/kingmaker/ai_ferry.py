@@ -12,6 +12,10 @@ escort is too strong for every ship of the faction, the faction
 * failing one, lightens a noble beside him: his mercenary cards go to another noble of the
   faction in the same square (§Transfers: mercenary cards are transferables), until a ship can
   carry him; the King is then handed to him;
+* failing both, fetches a noble a ship can carry (:func:`fetch_plan`): he walks to the
+  nearest port of his land where a ship may take him aboard, the nearest empty ship of the
+  faction large enough sails there, he embarks, the ship sails for a port of the King's land,
+  and once ashore he walks to the King's side, where the King is handed to him;
 * embarks the King's escort first when a ship of the faction lies in his port (ai_sea then
   sails it towards the plan's landing).
 
@@ -31,7 +35,9 @@ from roses.games.kingmaker.common import (
     heir_loc,
     king_controller,
     noble_strength,
+    ship_passengers,
     sole_king,
+    strength,
 )
 from roses.games.kingmaker.queries import parliament_places
 
@@ -130,7 +136,7 @@ def ferry_moves(state: State, p: int, aim: str, actions: list[Action]) -> list[A
         return [a for a in actions if a[0] == "escort" and list(a[1]) == [hid, w.cards[m].id]]
     if _lightening(state, p, e, cap) is not None:
         return [a for a in actions if a[0] == "deal"]
-    return []
+    return _fetch_moves(state, p, aim, actions)
 
 
 def ferry_deals(state: State, p: int, aim: str, actions: list[Action]) -> list[Action]:
@@ -152,3 +158,159 @@ def ferry_deals(state: State, p: int, aim: str, actions: list[Action]) -> list[A
     if any(m != e and 0 < noble_strength(state, m) <= cap for m in _bearers(state, p, e)):
         return [a for a in actions if a[0] == "back"]
     return []
+
+
+def _bearer(state: State, p: int, k: int, e: int, cap: int) -> int | None:
+    """The noble of ``p`` to fetch to the King's side: not beside him, free and ready (not
+    captive, nor escorting an heir), whom a ship of ``p`` can carry (strength at most ``cap``,
+    §Sea Transportation); the nearest (aboard a ship of ``p`` first, then ashore in the King's
+    land by land steps, then by land steps to his pickup port), the strongest, by id."""
+    w = W(state)
+    ksq = heir_loc(state, k)[0]
+    if ksq is None:
+        return None
+    beside = set(_bearers(state, p, e))
+    own_ships = set(ai_sea.ships_of(state, p))
+    home = E.walk_distances(state, ksq)
+    escorts = {state["hesc"][h] for h in range(len(state["hesc"])) if not state["hdead"][h]}
+    best: tuple[int, int, str, int] | None = None
+    for m in w.nobles:
+        if (state["cz"][m] != Z_NOBLE or state["ch"][m] != p or state["ncap"][m] >= 0 or m in beside
+                or m in escorts):
+            continue
+        have = noble_strength(state, m)
+        if not 0 < have <= cap:
+            continue
+        ship, sq = state["nship"][m], state["nsq"][m]
+        if ship >= 0:
+            if ship not in own_ships:
+                continue
+            cost = 0
+        elif sq is None:
+            continue
+        elif sq in home:
+            cost = 1 + home[sq]
+        else:
+            port = ai_sea.pickup_port(state, p, sq)
+            if port is None:
+                continue
+            cost = 100 + E.walk_distances(state, w.board.places[port].square).get(sq, 99)
+        key = (cost, -have, w.cards[m].id, m)
+        if best is None or key < best:
+            best = key
+    return best[3] if best is not None else None
+
+
+def fetch_plan(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
+    """``(king, escort, bearer)`` when ``p``'s sole King is ashore where Parliament may not
+    meet, in a land from which ``aim`` (the square of the faction's plan) cannot be reached on
+    foot, and neither his
+    escort nor a noble beside him fits a ship of ``p``, even lightened (§Transfers): the bearer
+    (:func:`_bearer`) is fetched to his side. None otherwise."""
+    got = king_ashore_off_parliament(state, p)
+    if got is None:
+        return None
+    k, e, cap = got
+    if noble_strength(state, e) <= cap or any(0 < noble_strength(state, m) <= cap for m in _bearers(state, p, e)):
+        return None
+    if stranded_king(state, p, aim) is None or _lightening(state, p, e, cap) is not None:
+        return None
+    b = _bearer(state, p, k, e, cap)
+    return (k, e, b) if b is not None else None
+
+
+def _empty_ship_for(state: State, p: int, b: int, port: str) -> int | None:
+    """The empty ship of ``p`` large enough for noble ``b`` nearest by sea to ``port`` (ties by id)."""
+    w = W(state)
+    need = noble_strength(state, b)
+    best: tuple[int, str, int] | None = None
+    for s in ai_sea.ships_of(state, p):
+        if w.ships[s].capacity < need or ship_passengers(state, s):
+            continue
+        pos = state["spos"][s]
+        cost = 0 if pos == port else ai_sea._sea_cost(state, pos, {port: 0})
+        key = (cost, w.ships[s].id, s)
+        if best is None or key < best:
+            best = key
+    return best[2] if best is not None else None
+
+
+def _fetch_moves(state: State, p: int, aim: str, actions: list[Action]) -> list[Action]:
+    """The movement phase's moves that fetch the bearer (:func:`fetch_plan`) to the King."""
+    got = fetch_plan(state, p, aim)
+    if got is None:
+        return []
+    k, e, b = got
+    w = W(state)
+    bid = w.cards[b].id
+    ksq, kin, _ = heir_loc(state, k)
+    if state["nship"][b] >= 0:  # aboard: his ship sails for a port of the King's land
+        return [a for a in actions if a == ("sail", w.ships[state["nship"][b]].id)]
+    sq = state["nsq"][b]
+    if sq in E.walk_distances(state, str(ksq)):  # ashore in the King's land: to his side
+        if sq != ksq:
+            return [a for a in actions if a == ("select", bid)]
+        eid, bin_ = w.cards[e].id, state["nin"][b]
+        # the same square: the bearer goes into the King's place or out to him, else the escort to the bearer
+        for who, where in ((bid, kin), (eid, bin_)):
+            move = [a for a in actions if (where is not None and a[0] == "enter" and list(a[1]) == [who, where])
+                    or (where is None and a == ("leave", who))]
+            if move:
+                return move
+        return []
+    embark = [a for a in actions if a[0] == "embark" and a[1][0] == bid]
+    if embark:
+        return embark
+    port = ai_sea.pickup_port(state, p, sq)
+    if port is None:
+        return []
+    out = [a for a in actions if a == ("select", bid)] if sq != w.board.places[port].square else []
+    s = _empty_ship_for(state, p, b, port)
+    if s is not None and state["spos"][s] != port:
+        out += [a for a in actions if a == ("sail", w.ships[s].id)]
+    return out
+
+
+def fetch_destinations(state: State, p: int, aim: str, frame: dict[str, object],
+                       tos: list[Action]) -> list[Action] | None:
+    """The ``to`` actions of the bearer or of a ship of the fetch (:func:`fetch_plan`) that bring
+    it nearest to its goal: the bearer to the King's square (in the King's land) or to his
+    pickup port; his ship to a port of the King's land; the empty ship to the bearer's pickup
+    port. None when the piece moving has no part in a fetch."""
+    got = fetch_plan(state, p, aim)
+    if got is None:
+        return None
+    k, _, b = got
+    w = W(state)
+    board = w.board
+    ksq = str(heir_loc(state, k)[0])
+    goals: dict[str, int] = {}
+    if frame.get("ship") is not None:
+        s = w.ship_codec.id(str(frame["ship"]))
+        if state["nship"][b] == s:
+            goals = ai_sea.landings(state, p, ksq, strength(state, ship_passengers(state, s), attack=True))
+        elif state["nship"][b] < 0 and state["nsq"][b] is not None:
+            port = ai_sea.pickup_port(state, p, str(state["nsq"][b]))
+            if port is not None and _empty_ship_for(state, p, b, port) == s:
+                goals = {port: 0}
+        if not goals:
+            return None
+        costs = {str(a[1]): ai_sea._sea_cost(state, str(a[1]), goals) for a in tos}
+    elif frame.get("sel") == w.cards[b].id:
+        sq = str(state["nsq"][b])
+        home = E.walk_distances(state, ksq)
+        if sq in home:
+            dist = home
+        else:
+            port = ai_sea.pickup_port(state, p, sq)
+            if port is None:
+                return None
+            dist = E.walk_distances(state, board.places[port].square)
+        costs = {str(a[1]): dist.get(board.places[str(a[1])].square if str(a[1]) in board.places else str(a[1]), 99)
+                 for a in tos}
+    else:
+        return None
+    least = min(costs.values(), default=ai_sea.FAR)
+    if least >= ai_sea.FAR:
+        return None
+    return [a for a in tos if costs[str(a[1])] == least]
