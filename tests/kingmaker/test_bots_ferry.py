@@ -171,3 +171,21 @@ def test_the_kings_escort_who_fits_no_ship_and_none_to_fetch_leaves_the_bot_to_i
             state["nsq"][n], state["nin"][n] = None, None
             state["cz"][n], state["ch"][n] = Z_DECK, -1
     assert not ai.ai_ferry._fetch_moves(state, p, str(ai.objective(state, p)), RULES.legal_actions(state, role))
+
+
+def test_an_heir_not_crowned_held_in_calais_is_ferried_to_the_plan_too_sea_transportation() -> None:
+    """§Sea Transportation, §Royal Heir Counters: an heir the faction holds off the mainland
+    (Calais) goes with its force across the sea as a King does: Henry VI, not crowned, escorted in
+    Calais by Fitzalan (130), whom the Ship Mary (100) cannot carry, is handed to Hastings (30)
+    beside him, who then boards the ship with him."""
+    game, p, role = _king_in_calais("fitzalan", ["hastings"])
+    state = game.state
+    w = W(state)
+    henry = w.heir_codec.id("henry_vi")
+    state["hcrown"][henry] = False
+    _award(state, "burgundians_1", "fitzalan")
+    aim = ai.objective(state, p)
+    assert aim is not None and aim not in ai.E.walk_distances(state, "AN36")
+    assert _choices(game, role) == [("escort", ["henry_vi", "hastings"])]
+    game.apply(role, "escort", ["henry_vi", "hastings"])
+    assert _choices(game, role) == [("embark", ["hastings", "ship_mary"])]

@@ -189,10 +189,11 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
 
 def _ferry(state: State, role: str, actions: list[Action],
            moves: Callable[[State, int, str, list[Action]], list[Action]]) -> list[Action]:
-    """The ferry of a sole King off a land where Parliament may not meet (ai_ferry), towards
-    the faction's objective: ``moves`` (ai_ferry.ferry_moves or ferry_deals), [] without one."""
+    """The ferry of a sole King off a land where Parliament may not meet, or of another heir off
+    the mainland (ai_ferry), towards the faction's objective: ``moves`` (ai_ferry.ferry_moves
+    or ferry_deals), [] without one."""
     p = player_of_role(state, role)
-    if ai_ferry.king_ashore_off_parliament(state, p) is None:
+    if ai_ferry.heir_to_ferry(state, p) is None:
         return []  # the usual case, without working out the plan for it
     aim = objective(state, p)
     return moves(state, p, aim, actions) if aim is not None else []
@@ -464,7 +465,7 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
                 goals.add(sq)
     frame = state["stack"][-1]
     fetch = None
-    if ai_ferry.king_ashore_off_parliament(state, p) is not None:  # cheap: the usual case ends here
+    if ai_ferry.heir_to_ferry(state, p) is not None:  # cheap: the usual case ends here
         target = objective(state, p)
         fetch = ai_ferry.fetch_destinations(state, p, target, frame, tos) if target is not None else None
     if fetch:  # a bearer fetched to a King stranded where Parliament may not meet, or his ship

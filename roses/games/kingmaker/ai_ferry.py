@@ -1,7 +1,9 @@
-"""Kingmaker bots: the sole King carried off a land where Parliament may not meet (§Sea Transportation).
+"""Kingmaker bots: the sole King carried off a land where Parliament may not meet, and a held
+heir off the mainland (§Sea Transportation).
 
 A King in Calais (or on an island, or in a land with no town or city where Parliament may
-meet, §Calling Parliament) reaches his faction's plan on the mainland only aboard a ship, with
+meet, §Calling Parliament), or another heir a faction holds in Calais, on the Continent, in
+Ireland or on an island, reaches his faction's plan on the mainland only aboard a ship, with
 the noble escorting him; a ship carries a noble only if its capacity is at least his troop
 strength (§Sea Transportation), and a noble's strength is his cards' (§Faction). So when his
 escort is too strong for every ship of the faction, the faction
@@ -35,39 +37,53 @@ from roses.games.kingmaker.common import (
     heir_loc,
     king_controller,
     noble_strength,
+    owner_of_card,
     ship_passengers,
     sole_king,
     strength,
 )
-from roses.games.kingmaker.queries import parliament_places
+from roses.games.kingmaker.queries import MAINLAND, parliament_places
 
 
 def _spot(state: State, n: int) -> tuple[str | None, str | None, int]:
     return state["nsq"][n], state["nin"][n], state["nship"][n]
 
 
-def king_ashore_off_parliament(state: State, p: int) -> tuple[int, int, int] | None:
-    """``(king, escort, capacity)`` when ``p`` controls the sole King (an heir, not Beaufort),
-    escorted and ashore where Parliament may not meet, and ``p`` has a ship (``capacity``: the
-    largest one's); None otherwise. Cheap: asked before the faction's plan is worked out."""
-    k = sole_king(state)
-    if k is None or k < 0 or king_controller(state, k) != p:
-        return None
-    e = state["hesc"][k]
-    sq, inside, ship = heir_loc(state, k)
-    if e < 0 or sq is None or ship >= 0 or parliament_places(state, sq, inside):
-        return None
+def heir_to_ferry(state: State, p: int) -> tuple[int, int, int] | None:
+    """``(heir, escort, capacity)`` when ``p`` has a ship (``capacity``: the largest one's) and
+    controls the sole King (an heir, not Beaufort), escorted and ashore where Parliament may not
+    meet, or else another heir, escorted and ashore off the mainland (:data:`MAINLAND`: in
+    Calais, on the Continent, in Ireland, on an island), the first by the heirs' order; None
+    otherwise. Cheap: asked before the faction's plan is worked out."""
     ships = ai_sea.ships_of(state, p)
     if not ships:
         return None
     w = W(state)
-    return k, e, max(w.ships[s].capacity for s in ships)
+    k = sole_king(state)
+    found = None
+    if k is not None and k >= 0 and king_controller(state, k) == p:
+        e = state["hesc"][k]
+        sq, inside, ship = heir_loc(state, k)
+        if e >= 0 and sq is not None and ship < 0 and not parliament_places(state, sq, inside):
+            found = k, e
+    if found is None:
+        for h in range(len(state["hesc"])):
+            e = state["hesc"][h]
+            if h == k or e < 0 or state["hdead"][h] or owner_of_card(state, e) != p:
+                continue
+            sq, _, ship = heir_loc(state, h)
+            if sq is not None and ship < 0 and w.board.squares[sq].area not in MAINLAND:
+                found = h, e
+                break
+    if found is None:
+        return None
+    return found[0], found[1], max(w.ships[s].capacity for s in ships)
 
 
 def stranded_king(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
-    """:func:`king_ashore_off_parliament`, in a land from which ``aim`` (the square of the
-    faction's plan) cannot be reached on foot; None otherwise."""
-    got = king_ashore_off_parliament(state, p)
+    """:func:`heir_to_ferry`, in a land from which ``aim`` (the square of the faction's plan)
+    cannot be reached on foot; None otherwise."""
+    got = heir_to_ferry(state, p)
     if got is None:
         return None
     sq = heir_loc(state, got[0])[0]
@@ -202,12 +218,12 @@ def _bearer(state: State, p: int, k: int, e: int, cap: int) -> int | None:
 
 
 def fetch_plan(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
-    """``(king, escort, bearer)`` when ``p``'s sole King is ashore where Parliament may not
-    meet, in a land from which ``aim`` (the square of the faction's plan) cannot be reached on
-    foot, and neither his
-    escort nor a noble beside him fits a ship of ``p``, even lightened (§Transfers): the bearer
-    (:func:`_bearer`) is fetched to his side. None otherwise."""
-    got = king_ashore_off_parliament(state, p)
+    """``(heir, escort, bearer)`` when ``p``'s heir to ferry (:func:`heir_to_ferry`: the sole
+    King, or another heir off the mainland) stands in a land from which ``aim`` (the square of
+    the faction's plan) cannot be reached on foot, and neither his escort nor a noble beside him
+    fits a ship of ``p``, even lightened (§Transfers): the bearer (:func:`_bearer`) is fetched
+    to his side. None otherwise."""
+    got = heir_to_ferry(state, p)
     if got is None:
         return None
     k, e, cap = got
