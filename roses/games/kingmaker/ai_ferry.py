@@ -4,7 +4,7 @@ heir off the mainland (§Sea Transportation).
 A King in Calais (or on an island, or in a land with no town or city where Parliament may
 meet, §Calling Parliament), or another heir a faction holds in Calais, on the Continent, in
 Ireland or on an island, reaches his faction's plan on the mainland only aboard a ship, with
-the noble escorting him; a ship carries a noble only if its capacity is at least his troop
+the noble escorting him (below, "the King" stands for either); a ship carries a noble only if its capacity is at least his troop
 strength (§Sea Transportation), and a noble's strength is his cards' (§Faction). So when his
 escort is too strong for every ship of the faction, the faction
 
@@ -80,7 +80,7 @@ def heir_to_ferry(state: State, p: int) -> tuple[int, int, int] | None:
     return found[0], found[1], max(w.ships[s].capacity for s in ships)
 
 
-def stranded_king(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
+def stranded_heir(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
     """:func:`heir_to_ferry`, in a land from which ``aim`` (the square of the faction's plan)
     cannot be reached on foot; None otherwise."""
     got = heir_to_ferry(state, p)
@@ -137,7 +137,7 @@ def ferry_moves(state: State, p: int, aim: str, actions: list[Action]) -> list[A
     """The movement phase's moves of the ferry (module docstring), most urgent first, or []
     when there is none to make: the escort embarks; the King is handed to a noble a ship can
     carry; the dealing menu is opened to lighten one."""
-    got = stranded_king(state, p, aim)
+    got = stranded_heir(state, p, aim)
     if got is None:
         return []
     k, e, cap = got
@@ -159,7 +159,7 @@ def ferry_deals(state: State, p: int, aim: str, actions: list[Action]) -> list[A
     """The dealing step of the ferry: the next mercenary card to give (:func:`_lightening`), or
     back to the movement once a noble beside the King fits a ship; [] when the ferry has
     nothing to deal."""
-    got = stranded_king(state, p, aim)
+    got = stranded_heir(state, p, aim)
     if got is None:
         return []
     _, e, cap = got
@@ -229,7 +229,7 @@ def fetch_plan(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
     k, e, cap = got
     if noble_strength(state, e) <= cap or any(0 < noble_strength(state, m) <= cap for m in _bearers(state, p, e)):
         return None
-    if stranded_king(state, p, aim) is None or _lightening(state, p, e, cap) is not None:
+    if stranded_heir(state, p, aim) is None or _lightening(state, p, e, cap) is not None:
         return None
     b = _bearer(state, p, k, e, cap)
     return (k, e, b) if b is not None else None
