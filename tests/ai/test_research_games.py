@@ -94,7 +94,7 @@ def test_catalogue_ids_are_stable() -> None:
 #: policies rely on (docs/ai.md says how ids are made); change it only with the data.
 PINNED = {
     "richard3": (10329, "8d025183acc6c3a6", ("pass", None), 3960),
-    "plantagenet": (57087, "d3ae3cd2550206cc", ("pass", None), 40891),
+    "plantagenet": (57199, "74936871db309c00", ("pass", None), 41003),
     "kingmaker": (195094, "f70504c4a00db25c", ("pass", None), 118663),
 }
 
@@ -760,3 +760,17 @@ def test_resample_keeps_a_ship_for_the_owner_asked_leave_to_sail_it() -> None:
             assert world.information_state_string(others[0]) == s.information_state_string(others[0])
             drawn.add(world.history()[at])
     assert drawn - {asked.history()[at]}, drawn  # drawn for the others
+
+
+def test_plantagenet_catalogue_holds_every_spoils_share() -> None:
+    """4.4.3 Spoils: with two or more Lords to share among, a Cart or a Provender goes to one
+    Lord at a time (``give`` ``lord:asset``); every such choice has an id (one was missing, and
+    an environment met it in random play)."""
+    from roses.engine.catalogue import catalogue_key, index
+    from roses.games.plantagenet.components import load
+
+    rules = get_rules("plantagenet")
+    ids = index(rules.action_space("ia-henry-vi"))
+    for lord in load().lords:
+        for asset in ("carts", "provender"):
+            assert catalogue_key(("give", f"{lord}:{asset}")) in ids

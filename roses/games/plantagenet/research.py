@@ -33,6 +33,7 @@ COMPOUND: dict[str, tuple[Form, ...]] = {
     "fire": (("$card", ":", "$lord"),),
     "free_parley": (("$locale", "+", "$extra"),),
     "front": (("$word", ":", "$lord"),),
+    "give": (("$lord", ":", "$asset"),),  # 4.4.3 Spoils: one Cart or Provender to a Lord
     "hit": (("$lord", ":", "$unit"),),
     "levy": (("$lord", ">", "$vassal"), ("$lord", ">", "$vassal", "+", "$extra")),
     "levy_lord": (("$lord", "+", "$extra"),),
