@@ -170,7 +170,10 @@ def test_the_kings_escort_who_fits_no_ship_and_none_to_fetch_leaves_the_bot_to_i
         if state["ch"][n] == p and n != w.cid("fitzalan"):
             state["nsq"][n], state["nin"][n] = None, None
             state["cz"][n], state["ch"][n] = Z_DECK, -1
-    assert not ai.ai_ferry._fetch_moves(state, p, str(ai.objective(state, p)), RULES.legal_actions(state, role))
+    aim = ai.objective(state, p)
+    assert aim is not None and ai.ai_ferry.stranded_heir(state, p, aim) is not None
+    assert ai.ai_ferry.fetch_plan(state, p, aim) is None
+    assert ai.ai_ferry.ferry_moves(state, p, aim, RULES.legal_actions(state, role)) == []
 
 
 def test_an_heir_not_crowned_held_in_calais_is_ferried_to_the_plan_too_sea_transportation() -> None:

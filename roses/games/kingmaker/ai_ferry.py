@@ -103,6 +103,11 @@ def _bearers(state: State, p: int, e: int) -> list[int]:
     return [e] + [m for m in _faction_mates(state, p, e) if _spot(state, m) == _spot(state, e)]
 
 
+def _fit_beside(state: State, p: int, e: int, cap: int) -> list[int]:
+    """Nobles of ``p`` beside escort ``e``, ``e`` excepted, whom a ship of ``cap`` can carry."""
+    return [m for m in _bearers(state, p, e) if m != e and 0 < noble_strength(state, m) <= cap]
+
+
 def _lightening(state: State, p: int, e: int, cap: int) -> tuple[int, list[int], int] | None:
     """The noble beside escort ``e`` a ship of ``cap`` could carry once his mercenary cards go to
     another noble of ``p`` in the square (§Transfers), the strongest after it (ties by id):
@@ -146,13 +151,14 @@ def ferry_moves(state: State, p: int, aim: str, actions: list[Action]) -> list[A
     if noble_strength(state, e) <= cap:
         return [a for a in actions if a[0] == "embark" and a[1][0] == eid]
     hid = w.heirs[k].id
-    fit = [m for m in _bearers(state, p, e) if m != e and 0 < noble_strength(state, m) <= cap]
+    fit = _fit_beside(state, p, e, cap)
     if fit:
         m = min(fit, key=lambda x: (-noble_strength(state, x), w.cards[x].id))
         return [a for a in actions if a[0] == "escort" and list(a[1]) == [hid, w.cards[m].id]]
     if _lightening(state, p, e, cap) is not None:
         return [a for a in actions if a[0] == "deal"]
-    return _fetch_moves(state, p, aim, actions)
+    b = _bearer(state, p, k, e, cap)
+    return _fetch_moves(state, p, k, e, b, actions) if b is not None else []
 
 
 def ferry_deals(state: State, p: int, aim: str, actions: list[Action]) -> list[Action]:
@@ -171,7 +177,7 @@ def ferry_deals(state: State, p: int, aim: str, actions: list[Action]) -> list[A
         _, give, receiver = light
         want = [w.cards[give[0]].id, w.cards[receiver].id]
         return [a for a in actions if a[0] == "transfer" and list(a[1]) == want]
-    if any(m != e and 0 < noble_strength(state, m) <= cap for m in _bearers(state, p, e)):
+    if _fit_beside(state, p, e, cap):
         return [a for a in actions if a[0] == "back"]
     return []
 
@@ -223,13 +229,11 @@ def fetch_plan(state: State, p: int, aim: str) -> tuple[int, int, int] | None:
     the faction's plan) cannot be reached on foot, and neither his escort nor a noble beside him
     fits a ship of ``p``, even lightened (§Transfers): the bearer (:func:`_bearer`) is fetched
     to his side. None otherwise."""
-    got = heir_to_ferry(state, p)
+    got = stranded_heir(state, p, aim)
     if got is None:
         return None
     k, e, cap = got
-    if noble_strength(state, e) <= cap or any(0 < noble_strength(state, m) <= cap for m in _bearers(state, p, e)):
-        return None
-    if stranded_heir(state, p, aim) is None or _lightening(state, p, e, cap) is not None:
+    if noble_strength(state, e) <= cap or _fit_beside(state, p, e, cap) or _lightening(state, p, e, cap) is not None:
         return None
     b = _bearer(state, p, k, e, cap)
     return (k, e, b) if b is not None else None
@@ -251,12 +255,9 @@ def _empty_ship_for(state: State, p: int, b: int, port: str) -> int | None:
     return best[2] if best is not None else None
 
 
-def _fetch_moves(state: State, p: int, aim: str, actions: list[Action]) -> list[Action]:
-    """The movement phase's moves that fetch the bearer (:func:`fetch_plan`) to the King."""
-    got = fetch_plan(state, p, aim)
-    if got is None:
-        return []
-    k, e, b = got
+def _fetch_moves(state: State, p: int, k: int, e: int, b: int, actions: list[Action]) -> list[Action]:
+    """The movement phase's moves that fetch bearer ``b`` (:func:`fetch_plan`) to King ``k``
+    escorted by ``e``."""
     w = W(state)
     bid = w.cards[b].id
     ksq, kin, _ = heir_loc(state, k)
