@@ -468,7 +468,7 @@ def destinations(state: State, role: str, actions: list[Action]) -> list[Action]
     if ai_ferry.heir_to_ferry(state, p) is not None:  # cheap: the usual case ends here
         target = objective(state, p)
         fetch = ai_ferry.fetch_destinations(state, p, target, frame, tos) if target is not None else None
-    if fetch:  # a bearer fetched to a King stranded where Parliament may not meet, or his ship
+    if fetch:  # a bearer (or his ship) fetched to a stranded heir (ai_ferry.fetch_plan)
         keep_fetch = {str(a[1]) for a in fetch}
         return [a for a in actions if a[0] != "to" or str(a[1]) in keep_fetch]
     aim = None
