@@ -103,7 +103,9 @@ def overtaken(page: Page, version: int, choice: dict[str, Any]) -> bool:
 
 def area_point(page: Page, area: str) -> tuple[float, float]:
     """A screen point inside the area where nothing else (a block, another area) is on top,
-    nearest to its name label: where a person would click."""
+    nearest to its name label: where a person would click. Points are whole pixels (the
+    pixel a mouse click lands on is the one tested), and a point whose neighbours 1, 2, 3 and
+    6 px away are the area too is preferred to one at its edge."""
     pt = page.evaluate(
         """(area) => {
             const g = document.querySelector(`svg#map g.area[data-area="${area}"]`);
@@ -113,26 +115,47 @@ def area_point(page: Page, area: str) -> tuple[float, float]:
             const toScreen = (x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; return p.matrixTransform(ctm); };
             const lx = Number(label.getAttribute("x")), ly = Number(label.getAttribute("y")) - 4;
             const box = g.getBBox();
+            const inside = (x, y) => { const n = document.elementFromPoint(x, y); return !!n && n.closest("g.area") === g; };
             let best = null;
             for (let i = 0; i <= 24; i++) for (let j = 0; j <= 24; j++) {
                 const x = box.x + box.width * i / 24, y = box.y + box.height * j / 24;
                 const s = toScreen(x, y);
-                if (s.x < 0 || s.y < 0 || s.x >= innerWidth || s.y >= innerHeight) continue;
-                const hit = document.elementFromPoint(s.x, s.y);
-                if (!hit || hit.closest("g.area") !== g) continue;
-                // prefer points well inside: the area also under the points 6 px around
+                const sx = Math.round(s.x), sy = Math.round(s.y);
+                if (sx < 0 || sy < 0 || sx >= innerWidth || sy >= innerHeight) continue;
+                if (!inside(sx, sy)) continue;
+                // prefer points well inside: the area also under the points around
                 let margin = 0;
-                for (const [dx, dy] of [[6, 0], [-6, 0], [0, 6], [0, -6]]) {
-                    const n = document.elementFromPoint(s.x + dx, s.y + dy);
-                    if (n && n.closest("g.area") === g) margin++;
+                for (const r of [1, 2, 3, 6]) for (const [dx, dy] of [[r, 0], [-r, 0], [0, r], [0, -r]]) {
+                    if (inside(sx + dx, sy + dy)) margin++;
                 }
                 const d = (x - lx) ** 2 + (y - ly) ** 2 - margin * 1e6;
-                if (!best || d < best[2]) best = [s.x, s.y, d];
+                if (!best || d < best[2]) best = [sx, sy, d];
             }
-            if (!best) { const s = toScreen(lx, ly); return [s.x, s.y]; }
+            if (!best) { const s = toScreen(lx, ly); return [Math.round(s.x), Math.round(s.y)]; }
             return [best[0], best[1]];
         }""", area)
     return float(pt[0]), float(pt[1])
+
+
+#: The smallest on-screen size (CSS px) of an area's own shape that a person clicks without
+#: zooming in first (a castle's mark on the whole map of a laptop is about 4 px).
+SMALL_TARGET = 12
+
+
+def zoom_to_click(page: Page, area: str, tries: int = 10) -> None:
+    """Zoom the map in with the wheel over an area whose shape is too small on screen to hit
+    surely (under :data:`SMALL_TARGET` px), as a person would before clicking it."""
+    for _ in range(tries):
+        size = page.evaluate(
+            """(area) => { const g = document.querySelector(`svg#map g.area[data-area="${area}"]`);
+                const s = (g.querySelector('.area-shape') || g).getBoundingClientRect();
+                return [Math.min(s.width, s.height), s.left + s.width / 2, s.top + s.height / 2]; }""", area)
+        small, cx, cy = float(size[0]), float(size[1]), float(size[2])
+        if small >= SMALL_TARGET or not area_visible(page, area):
+            return
+        page.mouse.move(cx, cy)
+        page.mouse.wheel(0, -120)
+        page.wait_for_timeout(50)
 
 
 def area_visible(page: Page, area: str) -> bool:
@@ -205,6 +228,7 @@ def click_choice(page: Page, choice: dict[str, Any], tries: int = 3) -> None:
     moved or was redrawn under the pointer between aiming and clicking) is made again, as a
     person would click again; a click that sent something is never repeated."""
     before = version(page)
+    LAST_POINT.clear()
     for attempt in range(tries):
         _click_once(page, choice)
         try:
@@ -216,6 +240,20 @@ def click_choice(page: Page, choice: dict[str, Any], tries: int = 3) -> None:
             if version(page) != before or not any(
                     c["verb"] == choice["verb"] and c["arg"] == choice["arg"] for c in choices(page)):
                 return  # the position moved on: the caller sees it was overtaken
+
+
+#: Where the last click on an area was made (for the message of a click that did nothing).
+LAST_POINT: list[float] = []
+
+
+def under_pointer(page: Page) -> str:
+    """What the last area click landed on: the area (or other element) at its point."""
+    if not LAST_POINT:
+        return "no area clicked"
+    return str(page.evaluate(
+        """([x, y]) => { const n = document.elementFromPoint(x, y); if (!n) return 'nothing';
+            const a = n.closest('g.area'); return a ? `area ${a.dataset.area}` : `${n.tagName}.${n.getAttribute('class') || ''}`; }""",
+        LAST_POINT)) + f" at {LAST_POINT}"
 
 
 def _click_once(page: Page, choice: dict[str, Any]) -> None:
@@ -235,8 +273,10 @@ def _click_once(page: Page, choice: dict[str, Any]) -> None:
         if not area_visible(page, choice["ref"]):  # under the choices sheet (a phone): move the map
             label = page.locator(f'svg#map g.area-features[data-area="{choice["ref"]}"] text.area-label').first
             into_view(page, label if label.count() else page.locator(f'svg#map g.area[data-area="{choice["ref"]}"]').first)
+        zoom_to_click(page, choice["ref"])
         x, y = area_point(page, choice["ref"])
         # Shift+click offers every choice of the area (a plain click makes the usual one)
+        LAST_POINT[:] = [x, y]
         page.keyboard.down("Shift")
         page.mouse.click(x, y)
         page.keyboard.up("Shift")
@@ -359,7 +399,8 @@ def play_until(pages: list[Page], done: Callable[[], bool], policy: Policy = agg
                 from tests.web.conftest import screenshot_path
                 page.screenshot(path=str(screenshot_path("failed-click.png")))
                 err = page.evaluate("document.getElementById('action-error') && document.getElementById('action-error').textContent")
-                raise AssertionError(f"clicking {choice} (version {before}, error {err!r}) did nothing") from exc
+                hit = under_pointer(page) if choice["kind"] == "area" else ""
+                raise AssertionError(f"clicking {choice} (version {before}, error {err!r}, {hit}) did nothing") from exc
             made += 1
             acted = True
             if on_step:
