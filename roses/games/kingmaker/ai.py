@@ -56,7 +56,7 @@ from roses.games.kingmaker.common import (
 )
 from roses.games.kingmaker.ops import place_active
 from roses.games.kingmaker.parliament import tally
-from roses.games.kingmaker.play import event_deck
+from roses.games.kingmaker.play import doomed_raiders, event_deck
 from roses.games.kingmaker.queries import (
     MAINLAND,
     parliament_places,
@@ -149,8 +149,11 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
         return actions
     step = stack[-1]["step"]
     if step == "move" and (stack[-1]["sel"] is not None or stack[-1]["ship"] is not None):
-        return destinations(state, role, [a for a in actions if a[0] != "back"])
+        return destinations(state, role, _out_of_refuge(state, role, [a for a in actions if a[0] != "back"]))
     if step == "move":
+        doomed = _doomed_selects(state, role, actions)
+        if doomed:
+            return doomed
         ferry = _ferry(state, role, actions, ai_ferry.ferry_moves)
         return ferry or _march(state, role, [a for a in actions if a[0] != "deal"])
     if step == "deal":
@@ -185,6 +188,37 @@ def search_choices(state: State, role: str, actions: list[Action]) -> list[Actio
     if step != "crown":
         return [a for a in actions if a[0] != "deal"]
     return actions
+
+
+def _doomed_selects(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """The nobles of the bot who must leave a refuge this turn or be killed at its end, with
+    the heirs they escort (E1 §Refuges, ruling K62: play.doomed_raiders) and who may still
+    move: they move first. [] without one."""
+    doomed = doomed_raiders(state, player_of_role(state, role))
+    if not doomed:
+        return []
+    w = W(state)
+    return [a for a in actions if a[0] == "select" and w.cid(str(a[1])) in doomed]
+
+
+def _out_of_refuge(state: State, role: str, actions: list[Action]) -> list[Action]:
+    """For a noble chosen to move who must leave his refuge this turn (:func:`_doomed_selects`):
+    only the moves that take him out of its area, when there are any."""
+    sel = state["stack"][-1]["sel"]
+    if sel is None:
+        return actions
+    w = W(state)
+    b = w.board
+    n = w.cid(str(sel))
+    if n not in doomed_raiders(state, player_of_role(state, role)):
+        return actions
+    here = b.squares[state["nsq"][n]].area
+
+    def area(dest: str) -> str:
+        return b.squares[b.places[dest].square if dest in b.places else dest].area
+
+    out = [a for a in actions if a[0] == "to" and area(str(a[1])) != here]
+    return out or actions
 
 
 def _ferry(state: State, role: str, actions: list[Action],

@@ -233,27 +233,39 @@ def lift_sieges(state: State) -> None:
             log.public(state, f"The siege of {place_name(w, pl)} is lifted.", log.BATTLE)
 
 
+def _raider_fate(state: State, p: int, n: int, area: str, tno: int) -> str:
+    """What the end of ``p``'s turn does to one raider entry (E1 §Refuges, ruling K62): "keep"
+    it (another player's noble, or one who entered this turn), "drop" it (he left the refuge,
+    or has leave: a Refuge card, an exemption, a captured refuge port) or "kill" him."""
+    w = W(state)
+    if state["cz"][n] != Z_NOBLE or state["ch"][n] != p:
+        return "keep" if state["cz"][n] == Z_NOBLE else "drop"
+    sq = state["nsq"][n]
+    if sq is None or w.board.squares[sq].area != area:
+        return "drop"
+    if any(r["p"] == p and r["area"] == area for r in state["refuges"]) or refuge_exempt(state, p, n, area):
+        return "drop"
+    return "keep" if tno == state["tno"] else "kill"
+
+
+def doomed_raiders(state: State, p: int) -> list[int]:
+    """``p``'s nobles who are killed (with the heirs they escort) at the end of this turn
+    unless they leave the refuge they entered without a card (E1 §Refuges, ruling K62)."""
+    return [n for n, area, tno in state["raiders"] if _raider_fate(state, p, n, area, tno) == "kill"]
+
+
 def raiders_leave(state: State, p: int) -> None:
     """E1 §Refuges (ruling K62): nobles who entered a refuge without a card must be out of it by
     the end of their player's next turn; one still there is killed, as when a Refuge runs out."""
-    w = W(state)
     keep = []
     for n, area, tno in state["raiders"]:
-        if state["cz"][n] != Z_NOBLE or state["ch"][n] != p:
-            if state["cz"][n] == Z_NOBLE:
-                keep.append([n, area, tno])
-            continue
-        sq = state["nsq"][n]
-        if sq is None or w.board.squares[sq].area != area:
-            continue
-        if any(r["p"] == p and r["area"] == area for r in state["refuges"]) or refuge_exempt(state, p, n, area):
-            continue
-        if tno == state["tno"]:
+        fate = _raider_fate(state, p, n, area, tno)
+        if fate == "keep":
             keep.append([n, area, tno])
-            continue
-        for h in escorted_by(state, n):
-            ops.kill_heir(state, h, "is lost in the refuge")
-        ops.kill_noble(state, n, "is killed: he stayed in a refuge without leave")
+        elif fate == "kill":
+            for h in escorted_by(state, n):
+                ops.kill_heir(state, h, "is lost in the refuge")
+            ops.kill_noble(state, n, "is killed: he stayed in a refuge without leave")
     state["raiders"] = keep
 
 
